@@ -1,0 +1,19 @@
+"""encspec: compile declarative encoding specs into decoders, encoders and tables.
+
+The pipeline is the layout: ``parse`` (spec text → model) → ``automaton``
+(model → byte-class DFA with actions) → ``emit`` (templates per backend) and
+``analyse`` (describe, properties).
+"""
+__version__ = "0.1.0"
+
+
+def load(name_or_path: str, backend: str = "python"):
+    """A codec module for a built-in encoding name or a ``.encspec`` path."""
+    from .codec import load as _load
+    return _load(name_or_path, backend)
+
+
+def register() -> None:
+    """Register every built-in encoding with :mod:`codecs` (``codecs.lookup("wtf-8")``)."""
+    from .codec import register as _register
+    _register()

@@ -1,0 +1,267 @@
+"""Properties of an encoding, decided on its automaton, each with a counterexample.
+
+Definitions (the bounded automaton; counted forms are checked on their first levels):
+- prefix_free: no valid sequence is a proper prefix of another.
+- self_synchronizing: no proper suffix of a valid sequence is a prefix of a valid
+  sequence, so a reader dropped at any offset skips bytes that cannot start one.
+- order_preserving: byte-wise order of encodings equals code point order.
+- ascii_compatible: 00..7F encode as themselves and occur in no longer sequence.
+- bijective: no two valid sequences decode to the same code point.
+- total: every code point of the code space that is not excluded is encodable.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ..automaton import DEAD, Automaton
+from ..automaton.run import scan
+
+NAMES = ("prefix_free", "self_synchronizing", "order_preserving", "ascii_compatible", "bijective", "total")
+
+
+@dataclass
+class Report:
+    properties: dict = field(default_factory=dict)
+    counterexamples: dict = field(default_factory=dict)
+    max_length: Optional[int] = None
+    max_code_point: Optional[int] = None
+    lengths: dict = field(default_factory=dict)
+    worst_skip: Optional[int] = None
+    unbounded: bool = False
+
+    def to_json(self) -> dict:
+        return {
+            "properties": dict(self.properties),
+            "counterexamples": {k: [b.hex().upper() if isinstance(b, bytes) else b for b in v]
+                                for k, v in self.counterexamples.items()},
+            "max_length": self.max_length, "max_code_point": self.max_code_point,
+            "lengths": {str(k): v for k, v in sorted(self.lengths.items(),
+                                                      key=lambda kv: (isinstance(kv[0], str), kv[0]))},
+            "worst_skip": self.worst_skip, "unbounded": self.unbounded,
+        }
+
+
+def _reps(a: Automaton) -> list[int]:
+    reps = {}
+    for b, c in enumerate(a.classes):
+        reps.setdefault(c, b)
+    return [reps[c] for c in range(a.n_classes)]
+
+
+def _live(a: Automaton, t: int) -> bool:
+    return t != DEAD
+
+
+def _paths(a: Automaton) -> dict[int, bytes]:
+    """A shortest byte path from the start to every state."""
+    reps = _reps(a)
+    paths = {0: b""}
+    queue = deque([0])
+    while queue:
+        s = queue.popleft()
+        for c, t in enumerate(a.next[s]):
+            if t != DEAD and t < a.n_states and t not in paths:
+                paths[t] = paths[s] + bytes([reps[c]])
+                queue.append(t)
+    return paths
+
+
+def _complete(a: Automaton, s: int) -> Optional[bytes]:
+    """Shortest bytes taking state s to an accepting char state."""
+    reps = _reps(a)
+    seen = {s: b""}
+    queue = deque([s])
+    while queue:
+        x = queue.popleft()
+        acc = a.accept[x]
+        if acc is not None and a.actions[acc]["kind"] == "char" and x != s:
+            return seen[x]
+        if x == s and acc is not None and a.actions[acc]["kind"] == "char" and seen[x]:
+            return seen[x]
+        for c, t in enumerate(a.next[x]):
+            if t != DEAD and t < a.n_states and t not in seen:
+                seen[t] = seen[x] + bytes([reps[c]])
+                queue.append(t)
+    return None
+
+
+def _is_char(a: Automaton, s: int) -> bool:
+    return a.accept[s] is not None and a.actions[a.accept[s]]["kind"] == "char"
+
+
+def prefix_free(a: Automaton):
+    paths = _paths(a)
+    for s in sorted(paths, key=lambda s: (len(paths[s]), s)):
+        if _is_char(a, s):
+            for c, t in enumerate(a.next[s]):
+                if t != DEAD and t < a.n_states:
+                    tail = _complete(a, t)
+                    if tail is not None or _is_char(a, t):
+                        long = paths[s] + bytes([_reps(a)[c]]) + (tail or b"")
+                        return False, [paths[s], long]
+    return True, []
+
+
+def self_synchronizing(a: Automaton):
+    """Walk pairs (state inside a sequence, state of a sequence started at that byte)."""
+    paths = _paths(a)
+    reps = _reps(a)
+    start = [(s, 0, paths[s], b"") for s in sorted(paths, key=lambda s: len(paths[s])) if s != 0]
+    seen = set()
+    queue = deque(start)
+    while queue:
+        s, t, whole, suffix = queue.popleft()
+        if (s, t) in seen:
+            continue
+        seen.add((s, t))
+        for c, rep in enumerate(reps):
+            s2, t2 = a.next[s][c], a.next[t][c]
+            if s2 == DEAD or t2 == DEAD:
+                continue
+            if s2 >= a.n_states or t2 >= a.n_states:
+                continue
+            w, x = whole + bytes([rep]), suffix + bytes([rep])
+            if _is_char(a, t2) or _is_char(a, s2):
+                if not _is_char(a, s2):
+                    w += _complete(a, s2) or b""
+                return False, [w, w[len(whole) - len(suffix):]]
+            queue.append((s2, t2, w, x))
+    return True, []
+
+
+def ascii_compatible(a: Automaton):
+    for b in range(0x80):
+        tok = scan(a, bytes([b]), 0)
+        if tok[0] != "char" or tok[3] != b or tok[2] != 1:
+            return False, [bytes([b])]
+        s = a.step(0, b)
+        if any(t != DEAD for t in a.next[s]):
+            return False, [bytes([b])]
+    paths = _paths(a)
+    for s, path in sorted(paths.items(), key=lambda kv: len(kv[1])):
+        if s == 0:
+            continue
+        for b in range(0x80):
+            if a.step(s, b) != DEAD:
+                longer = path + bytes([b])
+                t = a.step(s, b)
+                if t < a.n_states:
+                    longer += _complete(a, t) or b""
+                return False, [longer]
+    for ext in a.extensions:
+        for item in ext["items"]:
+            if any(lo < 0x80 for lo, hi in item["runs"]):
+                return False, [bytes(ext["prefix_bytes"]) + bytes([item["runs"][0][0]])]
+    return True, []
+
+
+def _sorted_rows(a: Automaton):
+    return sorted(a.rows, key=lambda r: (r.first, r.last))
+
+
+def bijective(a: Automaton):
+    rows = _sorted_rows(a)
+    for r1, r2 in zip(rows, rows[1:]):
+        if r2.first <= r1.last:
+            cp = r2.first
+            return False, [a._encode_row(r1, cp), a._encode_row(r2, cp)]
+    top = max(r.last for r in rows)
+    for ext in a.extensions:
+        if ext["min"] <= top:
+            return False, [a._encode_row(rows[-1], top)]
+    return True, []
+
+
+def _covered(a: Automaton) -> list[tuple[int, Optional[int]]]:
+    spans = [(r.first, r.last) for r in a.rows]
+    spans += [(e["min"], None) for e in a.extensions]
+    return sorted(spans, key=lambda x: x[0])
+
+
+def total(a: Automaton):
+    lo, hi = a.code_space
+    excluded = sorted(list(a.holes) + list(a.skips))
+    cp = lo
+    spans = _covered(a)
+    while hi is None or cp <= hi:
+        ex = next(((x, y) for x, y in excluded if x <= cp <= y), None)
+        if ex:
+            cp = ex[1] + 1
+            continue
+        span = next(((x, y) for x, y in spans if x <= cp and (y is None or cp <= y)), None)
+        if span is None:
+            return False, [f"U+{cp:04X}"]
+        if span[1] is None:
+            break
+        cp = span[1] + 1
+    return True, []
+
+
+def order_preserving(a: Automaton):
+    rows = _sorted_rows(a)
+    points = []
+    for r in rows:
+        points += [(r.first, a._encode_row(r, r.first)), (r.last, a._encode_row(r, r.last))]
+    for f in a.forms.values():
+        for runs in f.get("positions", []):
+            if list(runs) != sorted(runs):
+                return False, ["digit alphabet not in byte order"]
+    from ..automaton.counted import encode_counted
+    for ext in a.extensions:
+        # the first levels of a counted form: each one's first and last value
+        cp = ext["min"]
+        for _ in range(40):
+            b = encode_counted(ext, cp)
+            if b is None:
+                break
+            points.append((cp, b))
+            nxt = cp
+            step = 1
+            while encode_counted(ext, nxt + step) is not None and len(encode_counted(ext, nxt + step)) == len(b):
+                step *= 16
+            # binary search the last value of this length
+            lo_v, hi_v = nxt, nxt + step
+            while hi_v - lo_v > 1:
+                mid = (lo_v + hi_v) // 2
+                m = encode_counted(ext, mid)
+                if m is not None and len(m) == len(b):
+                    lo_v = mid
+                else:
+                    hi_v = mid
+            points.append((lo_v, encode_counted(ext, lo_v)))
+            cp = lo_v + 1
+    points.sort()
+    for (c1, b1), (c2, b2) in zip(points, points[1:]):
+        if c1 < c2 and not b1 < b2:
+            return False, [b1, b2]
+    return True, []
+
+
+CHECKS = {
+    "prefix_free": prefix_free, "self_synchronizing": self_synchronizing,
+    "order_preserving": order_preserving, "ascii_compatible": ascii_compatible,
+    "bijective": bijective, "total": total,
+}
+
+
+def check(a: Automaton, only: Optional[list[str]] = None) -> Report:
+    report = Report()
+    for name in only or NAMES:
+        ok, example = CHECKS[name](a)
+        report.properties[name] = ok
+        if not ok:
+            report.counterexamples[name] = example
+    report.unbounded = bool(a.extensions)
+    report.max_length = a.max_length
+    report.max_code_point = a.max_code_point
+    lengths: dict = {}
+    for r in a.rows:
+        lengths[r.length] = lengths.get(r.length, 0) + (r.last - r.first + 1)
+    if a.extensions:
+        lengths["counted"] = "unbounded"
+    report.lengths = lengths
+    if report.properties.get("self_synchronizing") and a.max_length:
+        report.worst_skip = a.max_length - 1
+    return report

@@ -1,0 +1,163 @@
+"""Counted forms: the unbounded part of an encoding, kept as data beside the DFA.
+
+A counted form is a bounded prefix (in the DFA), then items whose repetition
+counts are expressions of earlier items: a free count (``B4{n}``), a field of
+digits (``A0..AF{n+1} as nme shortest``) and the value digits
+(``10xxxxxx{(nme + 20) // 3 * 2}``) bounded by ``range LOW .. HIGH``.
+UTF-∞-8 is the example; nothing here knows about it.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..diagnostics import SpecError
+from ..model import Form, Spec, evaluate, is_const, variables
+
+
+def _json_expr(expr) -> list:
+    if expr[0] in ("int", "var"):
+        return list(expr)
+    return [expr[0], _json_expr(expr[1]), _json_expr(expr[2])]
+
+
+def _tuple_expr(expr) -> tuple:
+    if expr[0] in ("int", "var"):
+        return tuple(expr)
+    return (expr[0], _tuple_expr(expr[1]), _tuple_expr(expr[2]))
+
+
+def extension_data(spec: Spec, form: Form) -> dict:
+    """The counted tail of *form* as plain data, after checking its shape."""
+    items = list(form.items)
+    k = 0
+    while k < len(items) and not (items[k].binds or items[k].field or not is_const(items[k].count)):
+        k += 1
+    tail = items[k:]
+    stage = 0  # 0: free counts, 1: fields, 2: value digits
+    out_items = []
+    fields = []
+    for item in tail:
+        if item.sub:
+            raise SpecError("a counted form cannot contain sub-forms", item.loc)
+        if item.binds:
+            kind = 0
+        elif item.field:
+            kind = 1
+            fields.append(item.field)
+        else:
+            kind = 2
+        if kind < stage:
+            raise SpecError("a counted form lists free counts, then fields, then value digits", item.loc)
+        stage = kind
+        out_items.append({
+            "runs": [list(r) for r in item.digits.runs], "radix": item.digits.radix,
+            "count": None if item.binds else _json_expr(item.count), "binds": item.binds,
+            "field": item.field, "shortest": item.shortest, "line": item.loc.line,
+        })
+    if len(fields) != 1 or stage != 2:
+        raise SpecError("a counted form needs exactly one field followed by value digits", form.loc)
+    for a, b in zip(out_items, out_items[1:]):
+        if a["binds"] and set(_bytes(a["runs"])) & set(_bytes(b["runs"])):
+            raise SpecError("a free count must be followed by bytes it cannot contain", form.loc)
+    first = set()
+    for item in out_items:
+        first |= set(_bytes(item["runs"]))
+        if not item["binds"]:
+            break
+    if sum(1 for i in out_items if not i["binds"] and not i["field"]) != 1:
+        raise SpecError("a counted form needs exactly one run of value digits", form.loc)
+    prefix = []
+    for item in items[:k]:
+        if item.digits is None or item.digits.radix != 1:
+            raise SpecError("the bounded prefix of a counted form must be fixed bytes", item.loc)
+        prefix += [item.digits.runs[0][0]] * evaluate(item.count, {})
+    lo, hi = form.value_range
+    return {
+        "prefix_bytes": prefix,
+        "form": form.name, "line": form.loc.line,
+        "items": out_items, "first_bytes": sorted(first), "min": form.min or 0,
+        "offset": form.at or 0, "range": [_json_expr(lo), _json_expr(hi)],
+    }
+
+
+def _bytes(runs):
+    return [b for lo, hi in runs for b in range(lo, hi + 1)]
+
+
+def _digit(runs, b) -> Optional[int]:
+    base = 0
+    for lo, hi in runs:
+        if lo <= b <= hi:
+            return base + b - lo
+        base += hi - lo + 1
+    return None
+
+
+def _byte(runs, d) -> int:
+    for lo, hi in runs:
+        if d <= hi - lo:
+            return lo + d
+        d -= hi - lo + 1
+    raise ValueError(d)
+
+
+def _solve(expr, target: int) -> Optional[tuple[str, int]]:
+    """Solve ``var + c == target`` (or ``var == target``) for the one variable in expr."""
+    e = _tuple_expr(expr)
+    names = variables(e)
+    if len(names) != 1:
+        return None
+    name = next(iter(names))
+    base = evaluate(e, {name: 0})
+    if evaluate(e, {name: 1}) - base != 1:
+        return None
+    return name, target - base
+
+
+def encode_counted(ext: dict, cp: int) -> Optional[bytes]:
+    """The shortest bytes of *cp* in this counted form, or None if it has none."""
+    if cp < ext["min"]:
+        return None
+    value = cp - ext["offset"]
+    items = ext["items"]
+    field_item = next(i for i in items if i["field"])
+    radix = field_item["radix"]
+    prefix_bytes = _prefix_bytes(ext)
+    for f in range(0, 1 << 20):
+        digits = _to_digits(f, radix, None)
+        env = {field_item["field"]: f}
+        solved = _solve(field_item["count"], len(digits))
+        if solved is None:
+            raise SpecError("cannot solve the field's count for encoding", None)
+        if solved[1] < 0:
+            continue
+        env[solved[0]] = solved[1]
+        lo = evaluate(_tuple_expr(ext["range"][0]), env)
+        hi = evaluate(_tuple_expr(ext["range"][1]), env)
+        if hi < value or hi < ext["min"] - ext["offset"]:
+            continue
+        if lo > value:
+            return None
+        out = bytearray(prefix_bytes)
+        for item in items:
+            if item["binds"]:
+                out += bytes([_byte(item["runs"], 0)]) * env[item["binds"]]
+            elif item["field"]:
+                out += bytes(_byte(item["runs"], d) for d in digits)
+            else:
+                n = evaluate(_tuple_expr(item["count"]), env)
+                out += bytes(_byte(item["runs"], d) for d in _to_digits(value, item["radix"], n))
+        return bytes(out)
+    return None
+
+
+def _prefix_bytes(ext) -> bytes:
+    return bytes(ext["prefix_bytes"]) if "prefix_bytes" in ext else b""
+
+
+def _to_digits(v: int, radix: int, n: Optional[int]) -> list[int]:
+    out = []
+    while v or (n is None and not out) or (n is not None and len(out) < n):
+        v, d = divmod(v, radix)
+        out.append(d)
+    return list(reversed(out))

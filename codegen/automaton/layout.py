@@ -1,0 +1,201 @@
+"""Forms → segments (code point rows) and byte patterns.
+
+A *segment* is a run of raw values of one form that maps to code points with one
+offset (code point = raw + offset): Corrected UTF-8's 3-byte form has two, split
+where the surrogates are skipped.  Each segment becomes byte patterns: sequences
+of byte runs, each run carrying the digit operation that accumulates the raw value.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+from typing import Optional
+
+from ..diagnostics import SpecError
+from ..model import DigitSet, Form, Item, Spec, evaluate, is_const
+from .ranges import split
+
+# An arc is one byte run at one position: (lo, hi, op); op = (radix, sub) means
+# acc = acc * radix + (byte - sub), or None where the value does not matter.
+Arc = tuple[int, int, Optional[tuple[int, int]]]
+BytePattern = tuple[tuple[Arc, ...], ...]
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One row of the encoding's table: a form's raw values raw_lo..raw_hi → first..last."""
+
+    form: str
+    line: int
+    length: int
+    raw_lo: int
+    raw_hi: int
+    offset: int
+    first: int
+    last: int
+
+
+@dataclass(frozen=True)
+class Rule:
+    """Byte patterns that all end in the same accepting action."""
+
+    action: dict
+    patterns: tuple[BytePattern, ...]
+    line: int
+    ext: Optional[int] = None  # a counted form's bounded prefix: continue in extension ext
+
+
+def positions(form: Form) -> tuple[DigitSet, ...]:
+    """The value positions of a fixed-length form, repetitions expanded."""
+    out: list[DigitSet] = []
+    for item in form.items:
+        out += [item.digits] * evaluate(item.count, {})
+    return tuple(out)
+
+
+def _cut(lo: int, hi: int, excluded: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """lo..hi minus the excluded ranges."""
+    out = [(lo, hi)]
+    for a, b in excluded:
+        nxt = []
+        for x, y in out:
+            if b < x or a > y:
+                nxt.append((x, y))
+                continue
+            if x < a:
+                nxt.append((x, a - 1))
+            if b < y:
+                nxt.append((b + 1, y))
+        out = nxt
+    return out
+
+
+def segments(spec: Spec) -> list[Segment]:
+    """Every bounded form's rows, in code point order."""
+    cap = spec.code_space.hi
+    holes = [(r.lo, r.hi) for r in spec.holes]
+    skips = sorted((r.lo, r.hi) for r in spec.skips)
+    cursor = spec.code_space.lo  # where the next packed form starts numbering
+    rows: list[Segment] = []
+    for form in spec.forms:
+        if form.kind == "literal":
+            n = sum(evaluate(i.count, {}) for i in form.items)
+            rows.append(Segment(form.name, form.loc.line, n, 0, 0, form.value, form.value, form.value))
+            continue
+        if form.kind == "composite":
+            hi, lo = form.items[0].sub, form.items[1].sub
+            first = 0x10000 + ((hi.lo - 0xD800) << 10) + (lo.lo - 0xDC00)
+            last = 0x10000 + ((hi.hi - 0xD800) << 10) + (lo.hi - 0xDC00)
+            if hi.lo != hi.hi and (lo.lo, lo.hi) != (0xDC00, 0xDFFF):
+                raise SpecError("a surrogate-pair form with several lead surrogates needs "
+                                "the whole trail range U+DC00..U+DFFF", form.items[1].loc)
+            n = 2 * len(positions(spec.form(hi.form)))
+            rows.append(Segment(form.name, form.loc.line, n, 0, 0, 0, first, last))
+            continue
+        if form.kind == "counted":
+            continue
+        pos = positions(form)
+        size = prod(d.radix for d in pos)
+        if form.mapping == "direct":
+            base = form.at or 0
+            lo = max(base, form.min if form.min is not None else base, spec.code_space.lo)
+            hi = base + size - 1 if cap is None else min(base + size - 1, cap)
+            for a, b in _cut(lo, hi, holes + skips):
+                rows.append(Segment(form.name, form.loc.line, len(pos), a - base, b - base, base, a, b))
+            if form.min is not None and form.min < base:
+                raise SpecError(f"min U+{form.min:04X} lies below the form's base", form.option_locs["min"])
+            continue
+        # packed: raw values number consecutive code points, jumping over skips
+        cp = form.at if form.at is not None else cursor
+        raw = 0
+        while raw < size and (cap is None or cp <= cap):
+            inside = next(((a, b) for a, b in skips if a <= cp <= b), None)
+            if inside:
+                cp = inside[1] + 1
+                continue
+            nxt = next((a for a, b in skips if a > cp), None)
+            n = size - raw
+            if nxt is not None:
+                n = min(n, nxt - cp)
+            if cap is not None:
+                n = min(n, cap - cp + 1)
+            for a, b in _cut(cp, cp + n - 1, holes):
+                rows.append(Segment(form.name, form.loc.line, len(pos), a - (cp - raw), b - (cp - raw), cp - raw, a, b))
+            raw += n
+            cp += n
+        cursor = cp
+    for r in rows:
+        if cap is not None and r.last > cap:
+            raise SpecError(f"form '{r.form}' encodes U+{r.last:04X}, beyond the code space", spec.form(r.form).loc)
+    return sorted(rows, key=lambda r: (r.first, r.length))
+
+
+def _arcs(pos: tuple[DigitSet, ...], raw_lo: int, raw_hi: int, care: bool = True) -> list[BytePattern]:
+    out = []
+    for digits in split(raw_lo, raw_hi, tuple(d.radix for d in pos)):
+        pattern = []
+        for ds, (a, b) in zip(pos, digits):
+            pattern.append(tuple((lo, hi, (ds.radix, sub) if care else None)
+                                 for lo, hi, sub in ds.bytes_for(a, b)))
+        out.append(tuple(pattern))
+    return out
+
+
+def _sub_patterns(spec: Spec, item: Item, care: bool) -> list[BytePattern]:
+    sub = item.sub
+    form = spec.form(sub.form)
+    base = form.at or 0
+    pos = positions(form)
+    size = prod(d.radix for d in pos)
+    if sub.lo < base or sub.hi - base >= size:
+        raise SpecError(f"form '{sub.form}' cannot hold U+{sub.lo:04X}..U+{sub.hi:04X}", item.loc)
+    return _arcs(pos, sub.lo - base, sub.hi - base, care)
+
+
+def _concat(parts: list[list[BytePattern]]) -> list[BytePattern]:
+    out: list[BytePattern] = [()]
+    for options in parts:
+        out = [p + q for p in out for q in options]
+    return out
+
+
+def rules(spec: Spec, rows: list[Segment]) -> list[Rule]:
+    """The byte patterns of every row, ill-formed pattern and counted prefix."""
+    out: list[Rule] = []
+    for row in rows:
+        form = spec.form(row.form)
+        if form.kind == "literal":
+            pat = tuple(((d.runs[0][0], d.runs[0][0], None),) for d in positions(form))
+            out.append(Rule({"kind": "char", "form": form.name, "value": form.value}, (pat,), row.line))
+        elif form.kind == "composite":
+            hi_item, lo_item = form.items
+            pats = _concat([_sub_patterns(spec, hi_item, True), _sub_patterns(spec, lo_item, True)])
+            sub_form = spec.form(hi_item.sub.form)
+            size = prod(d.radix for d in positions(sub_form))
+            action = {"kind": "char", "form": form.name, "combine": form.combine, "split": size,
+                      "offset": sub_form.at or 0}
+            out.append(Rule(action, tuple(pats), row.line))
+        else:
+            pats = _arcs(positions(form), row.raw_lo, row.raw_hi)
+            out.append(Rule({"kind": "char", "form": form.name, "offset": row.offset}, tuple(pats), row.line))
+    for pattern in spec.patterns:
+        parts = []
+        for item in pattern.items:
+            if item.sub:
+                parts.append(_sub_patterns(spec, item, False))
+            else:
+                n = evaluate(item.count, {})
+                parts.append([tuple(((lo, hi, None) for lo, hi in item.digits.runs),) * n])
+        out.append(Rule({"kind": "error", "form": pattern.name, "reason": pattern.reason},
+                        tuple(_concat(parts)), pattern.loc.line))
+    for k, form in enumerate(f for f in spec.forms if f.kind == "counted"):
+        prefix = []
+        for item in form.items:
+            if item.binds or item.field or not is_const(item.count):
+                break
+            prefix += [item.digits] * evaluate(item.count, {})
+        if not prefix:
+            raise SpecError("a counted form must start with at least one fixed-length position", form.loc)
+        pats = _arcs(tuple(prefix), 0, prod(d.radix for d in prefix) - 1)
+        out.append(Rule({"kind": "extension", "form": form.name, "extension": k}, tuple(pats), form.loc.line, ext=k))
+    return out

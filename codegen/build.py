@@ -1,0 +1,67 @@
+"""``encspec build``: regenerate generated/ from specs/ and templates, or check it."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import registry
+from .emit.python import module_source
+from .emit.table import table_source
+from .pipeline import load
+
+
+@dataclass(frozen=True)
+class Output:
+    path: Path
+    text: str
+
+
+def outputs(spec: str, out_dir: Path) -> list[Output]:
+    """The files one spec generates under *out_dir*."""
+    _, automaton = load(spec)
+    name = registry.module_name(automaton.name)
+    return [
+        Output(out_dir / f"{name}.py", module_source(automaton)),
+        Output(out_dir / "tables" / f"{name}.json", table_source(automaton)),
+    ]
+
+
+def generated_dir() -> Path:
+    """The checked-in generated/ folder of this checkout."""
+    import encspec.generated as g
+    return Path(g.__file__).parent
+
+
+def all_outputs(out_dir: Path) -> list[Output]:
+    out = []
+    for path in registry.builtin_paths():
+        out += outputs(str(path), out_dir)
+    return out
+
+
+def stale(expected: list[Output], out_dir: Path | None = None) -> list[str]:
+    """Messages naming every file that is missing, differs, or belongs to no spec."""
+    problems = []
+    if out_dir is not None:
+        known = {o.path.resolve() for o in expected}
+        for path in sorted(list(out_dir.glob("*.py")) + list(out_dir.glob("tables/*.json"))):
+            if path.name != "__init__.py" and path.resolve() not in known:
+                problems.append(f"orphan (no spec generates it): {path}")
+    for o in expected:
+        if not o.path.exists():
+            problems.append(f"missing: {o.path}")
+        elif o.path.read_text("utf-8") != o.text:
+            problems.append(f"stale: {o.path}")
+    return problems
+
+
+def write(expected: list[Output]) -> list[Path]:
+    written = []
+    for o in expected:
+        o.path.parent.mkdir(parents=True, exist_ok=True)
+        if not o.path.exists() or o.path.read_text("utf-8") != o.text:
+            tmp = o.path.with_suffix(o.path.suffix + ".tmp")
+            tmp.write_text(o.text, "utf-8")
+            tmp.replace(o.path)
+            written.append(o.path)
+    return written

@@ -1,0 +1,181 @@
+"""The ``encspec`` command.  Every failure is one line on stderr and a non-zero exit."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from . import __version__, registry
+from .diagnostics import SpecError
+
+EXIT_USAGE = 2
+
+
+class Fail(Exception):
+    """A user-facing error: printed as one line, exit code *code*."""
+
+    def __init__(self, message: str, code: int = EXIT_USAGE):
+        super().__init__(message)
+        self.code = code
+
+
+def _load(spec: str):
+    from .pipeline import load
+    return load(spec)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="encspec")
+def cli():
+    """Compile declarative encoding specs into decoders, encoders and tables.
+
+    SPEC is a built-in encoding name (see `encspec list`) or a path to a .encspec file.
+    """
+
+
+@cli.command("list")
+def list_cmd():
+    """List the built-in specs."""
+    from .pipeline import load
+    for path in registry.builtin_paths():
+        spec, _ = load(str(path))
+        aliases = f" (aliases: {', '.join(spec.aliases)})" if spec.aliases else ""
+        click.echo(f"{spec.name:20} {spec.title}{aliases}")
+
+
+@cli.command()
+@click.argument("spec")
+@click.option("--ill-formed", is_flag=True, help="List ill-formed byte patterns (Unicode 3.1 Table 3.1b style).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def describe(spec, ill_formed, as_json):
+    """Print the table of byte-sequence ranges, offsets and code points."""
+    from .analyse import describe as d
+    _, a = _load(spec)
+    if ill_formed:
+        click.echo(json.dumps(d.ill_formed(a), indent=1) if as_json else d.ill_formed_table(a))
+    elif as_json:
+        rows = [{k: r[k] for k in ("length", "first_bytes", "last_bytes", "offset", "first", "last")}
+                for r in d.rows(a)]
+        click.echo(json.dumps(rows, indent=1))
+    else:
+        click.echo(d.table(a))
+
+
+@cli.command()
+@click.argument("spec")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def check(spec, as_json):
+    """Decide the encoding's properties, with a counterexample for each that fails."""
+    from .analyse.properties import NAMES, check as run
+    _, a = _load(spec)
+    report = run(a)
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=1))
+        return
+    for name in NAMES:
+        ok = report.properties[name]
+        line = f"{name:20} {'yes' if ok else 'no'}"
+        if not ok:
+            ex = report.counterexamples[name]
+            line += "   counterexample: " + " / ".join(x.hex(" ").upper() if isinstance(x, bytes) else str(x) for x in ex)
+        if name == "self_synchronizing" and ok and report.worst_skip is not None:
+            line += f"   (worst skip: {report.worst_skip} bytes)"
+        click.echo(line)
+    click.echo(f"{'max_length':20} {report.max_length if report.max_length is not None else 'unbounded'}")
+    mcp = report.max_code_point
+    click.echo(f"{'max_code_point':20} {f'U+{mcp:04X}' if mcp is not None else 'unbounded'}")
+    for n, count in report.lengths.items():
+        click.echo(f"  {n} bytes: {count} code points" if not isinstance(n, str) else f"  {n}: {count}")
+
+
+@cli.command()
+@click.argument("spec", required=False)
+@click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False), help="Output folder (for a user's spec).")
+@click.option("--check", "check_only", is_flag=True, help="Write nothing; exit 1 if generated/ is stale.")
+def build(spec, out_dir, check_only):
+    """Regenerate generated/ from specs/ (or build one SPEC into -o DIR)."""
+    from . import build as b
+    if spec is None:
+        target = Path(out_dir) if out_dir else b.generated_dir()
+        expected = b.all_outputs(target)
+    else:
+        if not out_dir:
+            raise Fail("building a single spec needs -o DIR")
+        target = Path(out_dir)
+        expected = b.outputs(spec, target)
+    if check_only:
+        problems = b.stale(expected, target if spec is None else None)
+        for p in problems:
+            click.echo(p, err=True)
+        if problems:
+            click.echo(f"encspec: generated files are out of date ({len(problems)}); run `encspec build`", err=True)
+            sys.exit(1)
+        click.echo(f"{len(expected)} generated files are up to date")
+        return
+    if spec is not None and not target.parent.exists():
+        raise Fail(f"{target}: the folder that should hold it does not exist")
+    written = b.write(expected)
+    for path in written:
+        click.echo(f"wrote {path}")
+    click.echo(f"{len(expected)} files, {len(written)} changed")
+
+
+def _read_input(file) -> bytes:
+    if file is None or file == "-":
+        return sys.stdin.buffer.read()
+    try:
+        return Path(file).read_bytes()
+    except FileNotFoundError:
+        raise Fail(f"{file}: no such file") from None
+    except IsADirectoryError:
+        raise Fail(f"{file}: is a directory") from None
+    except PermissionError:
+        raise Fail(f"{file}: permission denied") from None
+
+
+@cli.command()
+@click.argument("spec")
+@click.argument("file", required=False)
+def tokens(spec, file):
+    """Print one token per line: char START END HEX | error START END | reserved … | signature …"""
+    from .codec import load
+    module = load(spec)
+    data = _read_input(file)
+    out = sys.stdout
+    for kind, start, end, value in module.tokens(data):
+        if kind == "char":
+            out.write(f"char {start} {end} {value:X}\n")
+        else:
+            out.write(f"{kind} {start} {end}\n")
+
+
+def main(argv=None) -> int:
+    try:
+        cli.main(args=argv, prog_name="encspec", standalone_mode=False)
+    except SpecError as e:
+        click.echo(e.render() if e.loc else f"encspec: error: {e.path}: {e.message}", err=True)
+        return EXIT_USAGE
+    except Fail as e:
+        click.echo(f"encspec: error: {e}", err=True)
+        return e.code
+    except getattr(click.exceptions, "NoArgsIsHelpError", ()) as e:
+        click.echo(e.ctx.get_help(), err=True)
+        return EXIT_USAGE
+    except click.UsageError as e:
+        hint = f" (see 'encspec {e.ctx.command_path.split(' ', 1)[1] + ' ' if e.ctx and ' ' in e.ctx.command_path else ''}--help')"
+        click.echo(f"encspec: error: {e.format_message()}{hint}", err=True)
+        return EXIT_USAGE
+    except click.exceptions.Abort:
+        click.echo("encspec: aborted", err=True)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except click.exceptions.Exit as e:
+        return e.exit_code
+    return 0
+
+
+def entry() -> None:
+    sys.exit(main())

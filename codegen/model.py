@@ -1,0 +1,227 @@
+"""The model: what a spec says, as immutable data, before any automaton exists.
+
+Every object keeps the :class:`Loc` it came from so that later passes can point
+at the spec line that caused a problem.  Terms follow the source documents:
+a *form* is one shape of byte sequence (lead byte plus continuation bytes), its
+*raw value* is the mixed-radix number its byte positions spell, and a *mapping*
+turns raw values into code points (direct, or packed with derived offsets).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+from .diagnostics import Loc
+
+# ---------------------------------------------------------------- expressions
+# A tiny integer expression language for counted (unbounded) forms:
+# ("int", v) | ("var", name) | (op, left, right) with op in + - * // **.
+Expr = tuple
+
+OPS = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "//": lambda a, b: a // b,
+    "**": lambda a, b: a ** b,
+}
+
+
+def const(value: int) -> Expr:
+    return ("int", value)
+
+
+def evaluate(expr: Expr, env: dict[str, int]) -> int:
+    """The value of *expr* with variables taken from *env*."""
+    tag = expr[0]
+    if tag == "int":
+        return expr[1]
+    if tag == "var":
+        return env[expr[1]]
+    return OPS[tag](evaluate(expr[1], env), evaluate(expr[2], env))
+
+
+def variables(expr: Expr) -> set[str]:
+    if expr[0] == "int":
+        return set()
+    if expr[0] == "var":
+        return {expr[1]}
+    return variables(expr[1]) | variables(expr[2])
+
+
+def is_const(expr: Expr) -> bool:
+    return not variables(expr)
+
+
+def render(expr: Expr, power: str = "**", floordiv: str = "//") -> str:
+    """Source text of *expr*, fully parenthesised, for templates of any language."""
+    tag = expr[0]
+    if tag == "int":
+        return str(expr[1])
+    if tag == "var":
+        return expr[1]
+    left, right = render(expr[1], power, floordiv), render(expr[2], power, floordiv)
+    op = {"**": power, "//": floordiv}.get(tag, tag)
+    return f"({left} {op} {right})"
+
+
+# ------------------------------------------------------------------ positions
+@dataclass(frozen=True)
+class DigitSet:
+    """An ordered digit alphabet: a byte's digit is its index in these runs.
+
+    A fixed byte is a one-symbol alphabet (radix 1), a range ``80..BF`` or a bit
+    pattern ``10xxxxxx`` one run, UTF-1's trail symbols ``21..7E, A0..FF`` two.
+    """
+
+    runs: tuple[tuple[int, int], ...]
+
+    @property
+    def radix(self) -> int:
+        return sum(hi - lo + 1 for lo, hi in self.runs)
+
+    def digit_of(self, byte: int) -> Optional[int]:
+        base = 0
+        for lo, hi in self.runs:
+            if lo <= byte <= hi:
+                return base + byte - lo
+            base += hi - lo + 1
+        return None
+
+    def byte_of(self, digit: int) -> int:
+        for lo, hi in self.runs:
+            if digit <= hi - lo:
+                return lo + digit
+            digit -= hi - lo + 1
+        raise ValueError("digit out of range")
+
+    def bytes_for(self, first: int, last: int) -> tuple[tuple[int, int, int], ...]:
+        """Byte runs holding digits first..last, each as (lo, hi, sub) with digit = byte - sub."""
+        out = []
+        base = 0
+        for lo, hi in self.runs:
+            size = hi - lo + 1
+            a, b = max(first, base), min(last, base + size - 1)
+            if a <= b:
+                out.append((lo + a - base, lo + b - base, lo - base))
+            base += size
+        return tuple(out)
+
+
+@dataclass(frozen=True)
+class SubForm:
+    """A reference to another form's byte sequences whose value lies in lo..hi."""
+
+    form: str
+    lo: int
+    hi: int
+
+
+@dataclass(frozen=True)
+class Item:
+    """One byte position of a form, repeated ``count`` times.
+
+    ``binds`` names a repetition whose count is free (``B4{n}``: any number,
+    remembered as n); ``field`` names a run of digits that is not part of the
+    code point but a number used by later counts (UTF-∞-8's length digits).
+    """
+
+    loc: Loc
+    digits: Optional[DigitSet] = None
+    sub: Optional[SubForm] = None
+    count: Expr = ("int", 1)
+    binds: Optional[str] = None
+    field: Optional[str] = None
+    shortest: bool = False
+
+
+@dataclass(frozen=True)
+class CodeRange:
+    lo: int
+    hi: Optional[int]  # None: open-ended
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class Form:
+    """One form: its byte positions and how its raw value becomes a code point."""
+
+    name: str
+    loc: Loc
+    items: tuple[Item, ...]
+    mapping: str = "direct"  # "direct" or "packed"
+    min: Optional[int] = None
+    at: Optional[int] = None
+    value: Optional[int] = None  # a special sequence with one fixed code point
+    combine: Optional[str] = None  # "surrogate-pair"
+    value_range: Optional[tuple[Expr, Expr]] = None
+    option_locs: dict = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def kind(self) -> str:
+        if self.value is not None:
+            return "literal"
+        if self.combine is not None:
+            return "composite"
+        if any(i.binds or not is_const(i.count) or i.field for i in self.items):
+            return "counted"
+        return "linear"
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """A byte pattern that makes otherwise valid sequences ill-formed (WTF-8's pair)."""
+
+    name: str
+    loc: Loc
+    items: tuple[Item, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
+class Claim:
+    name: str
+    loc: Loc
+
+
+PROPERTIES = (
+    "prefix-free",
+    "self-synchronizing",
+    "order-preserving",
+    "ascii-compatible",
+    "bijective",
+    "total",
+)
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A whole encoding spec, validated."""
+
+    name: str
+    path: str
+    text: str
+    sha256: str
+    code_space: CodeRange
+    forms: tuple[Form, ...]
+    title: str = ""
+    aliases: tuple[str, ...] = ()
+    source: str = ""
+    claims: tuple[Claim, ...] = ()
+    holes: tuple[CodeRange, ...] = ()
+    skips: tuple[CodeRange, ...] = ()
+    patterns: tuple[Pattern, ...] = ()
+    reserved: tuple[int, ...] = ()
+    reserved_loc: Optional[Loc] = None
+    signature: bytes = b""
+    signature_loc: Optional[Loc] = None
+
+    def form(self, name: str) -> Form:
+        return next(f for f in self.forms if f.name == name)
+
+    @property
+    def max_code_point(self) -> Optional[int]:
+        return self.code_space.hi
+
+    def excluded(self, cp: int) -> bool:
+        return any(r.lo <= cp <= r.hi for r in self.holes + self.skips)

@@ -1,0 +1,511 @@
+"""Stage 1: spec text → :class:`~encspec.model.Spec`.
+
+lark parses with ``grammars/encspec.lark`` (syntax only); a Transformer builds
+model objects; :func:`_resolve` then checks what the grammar cannot (names,
+bit patterns, ranges), every error with the position of the offending token.
+"""
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import lark
+from lark import Token, Transformer, v_args
+
+from .diagnostics import Loc, SpecError
+from .model import (
+    PROPERTIES, Claim, CodeRange, DigitSet, Form, Item, Pattern, Spec, SubForm,
+    const, is_const, variables,
+)
+
+_WORDS = {
+    "HEXBYTE": "a hex byte (ED)", "BITS": "a bit pattern (10xxxxxx)",
+    "CODEPOINT": "a code point (U+0080)", "NAME": "a name", "INT": "a number",
+    "STRING": 'a quoted string', "MAPPING": "'direct' or 'packed'",
+    "COMBINATOR": "'surrogate-pair'", "SHORTEST": "'shortest'",
+}
+
+
+@lru_cache(maxsize=1)
+def _parser() -> lark.Lark:
+    grammar = resources.files("encspec.grammars").joinpath("encspec.lark").read_text("utf-8")
+    return lark.Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+
+
+def _describe_terminal(name: str) -> str:
+    if name in _WORDS:
+        return _WORDS[name]
+    if name == "$END":
+        return "end of file"
+    try:
+        term = _parser().get_terminal(name)
+        return repr(term.pattern.value) if term.pattern.type == "str" else name
+    except KeyError:
+        return name
+
+
+def _expected(names) -> str:
+    words = sorted({_describe_terminal(n) for n in names})
+    if len(words) > 6:
+        words = words[:6] + ["…"]
+    return ", ".join(words)
+
+
+def _loc(tok_or_meta) -> Loc:
+    return Loc(tok_or_meta.line, tok_or_meta.column)
+
+
+def _cp(tok: Token) -> int:
+    return int(tok[2:], 16)
+
+
+class _Build(Transformer):
+    """Parse tree → plain tuples and model pieces; names are resolved later."""
+
+    def __default__(self, data, children, meta):  # pragma: no cover - grammar is total
+        raise SpecError(f"internal: unhandled rule {data}", _loc(meta))
+
+    # statements: each becomes (keyword, loc, payload)
+    @v_args(meta=True)
+    def start(self, meta, children):
+        return children
+
+    @v_args(meta=True)
+    def encoding(self, meta, c):
+        return ("encoding", _loc(c[0]), str(c[0]))
+
+    @v_args(meta=True)
+    def title(self, meta, c):
+        return ("title", _loc(c[0]), c[0][1:-1])
+
+    @v_args(meta=True)
+    def source(self, meta, c):
+        return ("source", _loc(c[0]), c[0][1:-1])
+
+    @v_args(meta=True)
+    def aliases(self, meta, c):
+        return ("aliases", _loc(meta), [str(t) for t in c])
+
+    @v_args(meta=True)
+    def claims(self, meta, c):
+        return ("claims", _loc(meta), [Claim(str(t), _loc(t)) for t in c])
+
+    @v_args(meta=True)
+    def code_space(self, meta, c):
+        return ("code-space", _loc(meta), c[0])
+
+    @v_args(meta=True)
+    def numbering(self, meta, c):
+        return ("numbering", _loc(c[0]), str(c[0]))
+
+    @v_args(meta=True)
+    def hole(self, meta, c):
+        return ("ill-formed", _loc(meta), c)
+
+    @v_args(meta=True)
+    def skip(self, meta, c):
+        return ("skip", _loc(meta), c)
+
+    @v_args(meta=True)
+    def alphabet(self, meta, c):
+        return ("alphabet", _loc(c[0]), (str(c[0]), tuple(c[1:])))
+
+    @v_args(meta=True)
+    def form(self, meta, c):
+        name, rest = c[0], c[1:]
+        items = [x for x in rest if isinstance(x, tuple) and x[0] == "item"]
+        options = [x for x in rest if isinstance(x, tuple) and x[0] == "option"]
+        return ("form", _loc(meta), (name, items, options))
+
+    @v_args(meta=True)
+    def pattern(self, meta, c):
+        name, rest, reason = c[0], c[1:-1], c[-1]
+        return ("pattern", _loc(meta), (name, list(rest), reason[1:-1]))
+
+    @v_args(meta=True)
+    def reserved(self, meta, c):
+        return ("reserved", _loc(meta), [int(t, 16) for t in c])
+
+    @v_args(meta=True)
+    def signature(self, meta, c):
+        return ("signature", _loc(meta), bytes(int(t, 16) for t in c))
+
+    def form_name(self, c):
+        return c[0]
+
+    # items
+    @v_args(meta=True)
+    def item(self, meta, c):
+        atom, repeat, field = c[0], None, None
+        for x in c[1:]:
+            if x[0] == "repeat":
+                repeat = x
+            else:
+                field = x
+        return ("item", _loc(meta), atom, repeat, field)
+
+    @v_args(meta=True)
+    def fixed_byte(self, meta, c):
+        b = int(c[0], 16)
+        return ("digits", _loc(c[0]), DigitSet(((b, b),)))
+
+    @v_args(meta=True)
+    def byte_run_range(self, meta, c):
+        lo, hi = int(c[0], 16), int(c[1], 16)
+        if lo > hi:
+            raise SpecError(f"empty byte range {c[0]}..{c[1]}", _loc(c[0]))
+        return ("digits", _loc(c[0]), DigitSet(((lo, hi),)))
+
+    @v_args(meta=True)
+    def bit_pattern(self, meta, c):
+        bits = str(c[0])
+        k = len(bits) - len(bits.rstrip("x"))
+        if "x" in bits[: len(bits) - k]:
+            raise SpecError(f"bit pattern {bits}: the x bits must be the low-order bits", _loc(c[0]))
+        fixed = int(bits[: len(bits) - k] + "0" * k, 2)
+        return ("digits", _loc(c[0]), DigitSet(((fixed, fixed + (1 << k) - 1),)))
+
+    @v_args(meta=True)
+    def alphabet_ref(self, meta, c):
+        return ("alphabet_ref", _loc(c[0]), str(c[0]))
+
+    @v_args(meta=True)
+    def sub_form(self, meta, c):
+        return ("sub_form", _loc(c[0]), str(c[0]), c[1])
+
+    def repeat(self, c):
+        return ("repeat", c[0])
+
+    def field(self, c):
+        return ("field", str(c[0]), len(c) > 1, _loc(c[0]))
+
+    def single_run(self, c):
+        b = int(c[0], 16)
+        return (b, b)
+
+    def range_run(self, c):
+        lo, hi = int(c[0], 16), int(c[1], 16)
+        if lo > hi:
+            raise SpecError(f"empty byte range {c[0]}..{c[1]}", _loc(c[0]))
+        return (lo, hi)
+
+    # options
+    @v_args(meta=True)
+    def opt_mapping(self, meta, c):
+        return ("option", "mapping", str(c[0]), _loc(c[0]))
+
+    @v_args(meta=True)
+    def opt_min(self, meta, c):
+        return ("option", "min", _cp(c[0]), _loc(c[0]))
+
+    @v_args(meta=True)
+    def opt_at(self, meta, c):
+        return ("option", "at", _cp(c[0]), _loc(c[0]))
+
+    @v_args(meta=True)
+    def opt_value(self, meta, c):
+        return ("option", "value", _cp(c[0]), _loc(c[0]))
+
+    @v_args(meta=True)
+    def opt_combine(self, meta, c):
+        return ("option", "combine", str(c[0]), _loc(c[0]))
+
+    @v_args(meta=True)
+    def opt_range(self, meta, c):
+        return ("option", "range", (c[0], c[1]), _loc(meta))
+
+    # code point ranges
+    @v_args(meta=True)
+    def closed_range(self, meta, c):
+        lo, hi = _cp(c[0]), _cp(c[1])
+        if lo > hi:
+            raise SpecError(f"empty code point range {c[0]}..{c[1]}", _loc(c[0]))
+        return CodeRange(lo, hi, _loc(c[0]))
+
+    @v_args(meta=True)
+    def open_range(self, meta, c):
+        return CodeRange(_cp(c[0]), None, _loc(c[0]))
+
+    @v_args(meta=True)
+    def single_cp(self, meta, c):
+        return CodeRange(_cp(c[0]), _cp(c[0]), _loc(c[0]))
+
+    # expressions
+    def int_lit(self, c):
+        return ("int", int(c[0]))
+
+    def var(self, c):
+        return ("var", str(c[0]), _loc(c[0]))
+
+    def add(self, c):
+        return ("+", c[0], c[1])
+
+    def sub(self, c):
+        return ("-", c[0], c[1])
+
+    def mul(self, c):
+        return ("*", c[0], c[1])
+
+    def floordiv(self, c):
+        return ("//", c[0], c[1])
+
+    def pow(self, c):
+        return ("**", c[0], c[1])
+
+
+def _strip(expr):
+    """Drop the source positions that ``var`` nodes carry while parsing."""
+    if expr[0] == "int":
+        return expr
+    if expr[0] == "var":
+        return ("var", expr[1])
+    return (expr[0], _strip(expr[1]), _strip(expr[2]))
+
+
+def _var_locs(expr, out):
+    if expr[0] == "var":
+        out.append((expr[1], expr[2]))
+    elif expr[0] != "int":
+        _var_locs(expr[1], out)
+        _var_locs(expr[2], out)
+    return out
+
+
+def parse_text(text: str, path: str = "<spec>") -> Spec:
+    """Parse and validate spec *text*; raise :class:`SpecError` located in *path*."""
+    try:
+        tree = _parser().parse(text)
+        statements = _Build().transform(tree)
+        return _resolve(statements, text, path)
+    except lark.exceptions.VisitError as e:
+        if isinstance(e.orig_exc, SpecError):
+            raise e.orig_exc.located(path, text) from None
+        raise
+    except lark.exceptions.UnexpectedCharacters as e:
+        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
+        msg = f"unexpected character {ch!r}"
+        if e.allowed:
+            msg += f", expected {_expected(e.allowed)}"
+        raise SpecError(msg, Loc(e.line, e.column), path, text) from None
+    except lark.exceptions.UnexpectedToken as e:
+        tok = e.token
+        shown = "end of file" if tok.type == "$END" else repr(str(tok))
+        msg = f"unexpected {shown}, expected {_expected(e.expected)}"
+        line = tok.line if tok.type != "$END" else max(1, len(text.splitlines()))
+        col = tok.column if tok.type != "$END" else len((text.splitlines() or [""])[-1]) + 1
+        raise SpecError(msg, Loc(line, col), path, text) from None
+    except lark.exceptions.UnexpectedEOF as e:
+        lines = text.splitlines() or [""]
+        raise SpecError(f"unexpected end of file, expected {_expected(e.expected)}",
+                        Loc(len(lines), len(lines[-1]) + 1), path, text) from None
+    except SpecError as e:
+        raise e.located(path, text) from None
+
+
+def parse_file(path: str | Path) -> Spec:
+    path = Path(path)
+    try:
+        text = path.read_text("utf-8")
+    except FileNotFoundError:
+        raise SpecError("no such spec file", None, str(path)) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise SpecError(f"cannot read spec: {e.strerror or e}", None, str(path)) from None
+    return parse_text(text, str(path))
+
+
+# ------------------------------------------------------------------ resolving
+_SINGLE = {"encoding", "title", "source", "code-space", "numbering", "reserved", "signature"}
+
+
+def _resolve(statements, text: str, path: str) -> Spec:
+    seen: dict[str, Loc] = {}
+    values: dict[str, object] = {}
+    alphabets: dict[str, DigitSet] = {}
+    claims: list[Claim] = []
+    aliases: list[str] = []
+    holes: list[CodeRange] = []
+    skips: list[CodeRange] = []
+    raw_forms, raw_patterns = [], []
+    for kind, loc, payload in statements:
+        if kind in _SINGLE:
+            if kind in seen:
+                raise SpecError(f"'{kind}' is given twice (first at line {seen[kind].line})", loc)
+            seen[kind] = loc
+            values[kind] = payload
+        if kind == "aliases":
+            aliases += payload
+        elif kind == "claims":
+            claims += payload
+        elif kind == "ill-formed":
+            holes += payload
+        elif kind == "skip":
+            skips += payload
+        elif kind == "alphabet":
+            name, runs = payload
+            if name in alphabets:
+                raise SpecError(f"alphabet '{name}' is defined twice", loc)
+            _check_disjoint(runs, loc, f"alphabet '{name}'")
+            alphabets[name] = DigitSet(tuple(runs))
+        elif kind == "form":
+            raw_forms.append((loc, payload))
+        elif kind == "pattern":
+            raw_patterns.append((loc, payload))
+
+    first = statements[0][1] if statements else Loc(1, 1)
+    if "encoding" not in values:
+        raise SpecError("the spec has no 'encoding NAME' statement", first)
+    if "code-space" not in values:
+        raise SpecError("the spec has no 'code-space' statement", first)
+    if not raw_forms:
+        raise SpecError("the spec defines no form", first)
+    for c in claims:
+        if c.name not in PROPERTIES:
+            raise SpecError(f"unknown property '{c.name}' (known: {', '.join(PROPERTIES)})", c.loc)
+    space: CodeRange = values["code-space"]
+    for r in holes + skips:
+        if r.lo < space.lo or (space.hi is not None and (r.hi is None or r.hi > space.hi)):
+            raise SpecError("range lies outside the code space", r.loc)
+        if r.hi is None:
+            raise SpecError("an excluded range needs an upper end", r.loc)
+
+    default_mapping = values.get("numbering", "direct")
+    forms: list[Form] = []
+    for loc, (name_tok, items, options) in raw_forms:
+        name = str(name_tok)
+        if any(f.name == name for f in forms):
+            raise SpecError(f"form '{name}' is defined twice", _loc(name_tok))
+        forms.append(_form(name, loc, items, options, alphabets, forms, default_mapping))
+    patterns = []
+    for loc, (name_tok, items, reason) in raw_patterns:
+        its = tuple(_item(i, alphabets, forms)[0] for i in items)
+        if any(i.binds or i.field or not is_const(i.count) for i in its):
+            raise SpecError("an ill-formed pattern must have a fixed length", loc)
+        patterns.append(Pattern(str(name_tok), loc, its, reason))
+
+    reserved = tuple(values.get("reserved", ()))
+    signature = values.get("signature", b"")
+    return Spec(
+        name=values["encoding"], path=path, text=text,
+        sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+        code_space=space, forms=tuple(forms), title=values.get("title", ""),
+        aliases=tuple(aliases), source=values.get("source", ""), claims=tuple(claims),
+        holes=tuple(holes), skips=tuple(skips), patterns=tuple(patterns),
+        reserved=reserved, reserved_loc=seen.get("reserved"),
+        signature=signature, signature_loc=seen.get("signature"),
+    )
+
+
+def _check_disjoint(runs, loc, what):
+    flat = sorted(runs)
+    for (a, b), (c, d) in zip(flat, flat[1:]):
+        if c <= b:
+            raise SpecError(f"{what}: byte runs overlap at {c:02X}", loc)
+
+
+def _item(raw, alphabets, forms) -> Item:
+    _, loc, atom, repeat, field = raw
+    digits = sub = None
+    if atom[0] == "digits":
+        digits = atom[2]
+    elif atom[0] == "alphabet_ref":
+        if atom[2] not in alphabets:
+            raise SpecError(f"unknown alphabet '{atom[2]}'", atom[1])
+        digits = alphabets[atom[2]]
+    else:  # sub_form
+        _, sloc, fname, rng = atom
+        target = next((f for f in forms if f.name == fname), None)
+        if target is None:
+            raise SpecError(f"unknown form '{fname}' (a sub-form must be defined earlier)", sloc)
+        if target.kind != "linear" or target.mapping != "direct":
+            raise SpecError(f"form '{fname}' cannot be a sub-form: it must be a direct form of fixed length", sloc)
+        if rng.hi is None:
+            raise SpecError("a sub-form needs a closed code point range", rng.loc)
+        sub = SubForm(fname, rng.lo, rng.hi)
+    count, binds = const(1), None
+    if repeat is not None:
+        expr = repeat[1]
+        if expr[0] == "var":
+            binds = expr[1]
+            count = None
+        else:
+            count = _strip(expr)
+    field_name, shortest = None, False
+    if field is not None:
+        _, field_name, shortest, floc = field
+        if sub is not None:
+            raise SpecError("a sub-form cannot be a field", floc)
+    return Item(loc=loc, digits=digits, sub=sub, count=count if count is not None else ("var", binds),
+                binds=binds, field=field_name, shortest=shortest), (repeat[1] if repeat else None)
+
+
+def _form(name, loc, raw_items, options, alphabets, earlier, default_mapping) -> Form:
+    items: list[Item] = []
+    bound: dict[str, Loc] = {}
+    for raw in raw_items:
+        item, rexpr = _item(raw, alphabets, earlier)
+        if item.binds:
+            if item.binds in bound:  # {n} of a name bound earlier: a count, not a binding
+                item = Item(item.loc, item.digits, item.sub, ("var", item.binds), None, item.field, item.shortest)
+            else:
+                bound[item.binds] = item.loc
+        elif rexpr is not None:
+            for var, vloc in _var_locs(rexpr, []):
+                if var not in bound:
+                    raise SpecError(f"unknown name '{var}' in a repetition count", vloc)
+            if item.count[0] == "int" and item.count[1] < 1:
+                raise SpecError("a repetition count must be at least 1", item.loc)
+        if item.field:
+            if item.field in bound:
+                raise SpecError(f"name '{item.field}' is bound twice", item.loc)
+            bound[item.field] = item.loc
+        items.append(item)
+    opts: dict[str, object] = {}
+    locs: dict[str, Loc] = {}
+    for _, key, value, oloc in options:
+        if key in opts:
+            raise SpecError(f"option '{key}' is given twice", oloc)
+        opts[key], locs[key] = value, oloc
+    if "range" in opts:
+        lo, hi = opts["range"]
+        for var, vloc in _var_locs(lo, []) + _var_locs(hi, []):
+            if var not in bound:
+                raise SpecError(f"unknown name '{var}' in a range", vloc)
+        opts["range"] = (_strip(lo), _strip(hi))
+    form = Form(
+        name=name, loc=loc, items=tuple(items), mapping=opts.get("mapping", default_mapping),
+        min=opts.get("min"), at=opts.get("at"), value=opts.get("value"),
+        combine=opts.get("combine"), value_range=opts.get("range"), option_locs=locs,
+    )
+    _check_form(form)
+    return form
+
+
+def _check_form(form: Form) -> None:
+    subs = [i for i in form.items if i.sub]
+    locs = form.option_locs
+    if form.value is not None:
+        if any(i.digits is None or i.digits.radix != 1 for i in form.items) or any(
+            not is_const(i.count) for i in form.items
+        ):
+            raise SpecError("a special sequence '= U+…' must consist of fixed bytes", locs["value"])
+        for key in ("min", "at", "combine", "range"):
+            if key in locs:
+                raise SpecError(f"'{key}' makes no sense with a fixed value", locs[key])
+    if subs and form.combine is None:
+        raise SpecError("a form made of sub-forms needs 'combine surrogate-pair'", subs[0].loc)
+    if form.combine is not None:
+        if len(subs) != 2 or len(form.items) != 2:
+            raise SpecError("'combine surrogate-pair' needs exactly two sub-forms", locs["combine"])
+        hi, lo = subs[0].sub, subs[1].sub
+        if not (0xD800 <= hi.lo and hi.hi <= 0xDBFF and 0xDC00 <= lo.lo and lo.hi <= 0xDFFF):
+            raise SpecError("surrogate-pair needs a lead surrogate range (in U+D800..U+DBFF) "
+                            "then a trail surrogate range (in U+DC00..U+DFFF)", subs[0].loc)
+    if form.kind == "counted":
+        if form.mapping != "direct":
+            raise SpecError("a counted form must use the direct mapping", form.loc)
+        if "range" not in locs:
+            raise SpecError("a counted form needs 'range LOW .. HIGH' bounding its value", form.loc)
+    elif form.value_range is not None:
+        raise SpecError("'range' is only for counted forms (use min / code-space)", locs["range"])

@@ -1,0 +1,63 @@
+"""Built-in specs, found by name or alias the way Python normalises codec names."""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from .diagnostics import SpecError
+
+
+def normalise(name: str) -> str:
+    """``Corrected UTF-8`` → ``corrected_utf_8``, as ``encodings.normalize_encoding`` does."""
+    return re.sub(r"[^0-9a-z.]+", "_", name.strip().lower()).strip("_")
+
+
+def specs_dir() -> Path:
+    return Path(str(resources.files("encspec.specs")))
+
+
+def builtin_paths() -> list[Path]:
+    return sorted(specs_dir().glob("*.encspec"))
+
+
+@lru_cache(maxsize=None)
+def _aliases() -> dict[str, Path]:
+    table: dict[str, Path] = {}
+    for path in builtin_paths():
+        table[normalise(path.stem)] = path
+        for line in path.read_text("utf-8").splitlines():
+            m = re.match(r"\s*aliases\s+(.*?)\s*(#.*)?$", line)
+            if m:
+                for alias in m.group(1).split(","):
+                    table.setdefault(normalise(alias), path)
+    return table
+
+
+def builtin_names() -> list[str]:
+    return [p.stem for p in builtin_paths()]
+
+
+def find(name_or_path: str) -> Path:
+    """The spec file for a built-in name or alias, or a path to a ``.encspec`` file."""
+    p = Path(name_or_path)
+    if p.suffix == ".encspec" or p.exists():
+        if not p.exists():
+            raise SpecError("no such spec file", None, str(p))
+        return p
+    hit = _aliases().get(normalise(name_or_path))
+    if hit is None:
+        known = ", ".join(builtin_names())
+        raise SpecError(f"unknown encoding (built-in: {known})", None, name_or_path)
+    return hit
+
+
+def find_builtin(name: str) -> Path:
+    """The built-in spec for a normalised name or alias; KeyError if none."""
+    return _aliases()[normalise(name)]
+
+
+def module_name(name: str) -> str:
+    """The generated module's name: dashes become underscores."""
+    return normalise(name).replace(".", "_")
