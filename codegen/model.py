@@ -176,6 +176,7 @@ class Pattern:
     loc: Loc
     items: tuple[Item, ...]
     reason: str
+    combine: Optional[str] = None  # encoders join the two code points instead (WTF-8 6.1)
 
 
 @dataclass(frozen=True)

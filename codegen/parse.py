@@ -121,8 +121,11 @@ class _Build(Transformer):
 
     @v_args(meta=True)
     def pattern(self, meta, c):
+        combine = None
+        if isinstance(c[-1], Token) and c[-1].type == "COMBINATOR":
+            combine, c = str(c[-1]), c[:-1]
         name, rest, reason = c[0], c[1:-1], c[-1]
-        return ("pattern", _loc(meta), (name, list(rest), reason[1:-1]))
+        return ("pattern", _loc(meta), (name, list(rest), reason[1:-1], combine))
 
     @v_args(meta=True)
     def reserved(self, meta, c):
@@ -378,11 +381,13 @@ def _resolve(statements, text: str, path: str) -> Spec:
             raise SpecError(f"form '{name}' is defined twice", _loc(name_tok))
         forms.append(_form(name, loc, items, options, alphabets, forms, default_mapping))
     patterns = []
-    for loc, (name_tok, items, reason) in raw_patterns:
+    for loc, (name_tok, items, reason, combine) in raw_patterns:
         its = tuple(_item(i, alphabets, forms)[0] for i in items)
         if any(i.binds or i.field or not is_const(i.count) for i in its):
             raise SpecError("an ill-formed pattern must have a fixed length", loc)
-        patterns.append(Pattern(str(name_tok), loc, its, reason))
+        if combine:
+            _check_pair(its, loc)
+        patterns.append(Pattern(str(name_tok), loc, its, reason, combine))
 
     reserved = tuple(values.get("reserved", ()))
     signature = values.get("signature", b"")
@@ -482,6 +487,17 @@ def _form(name, loc, raw_items, options, alphabets, earlier, default_mapping) ->
     return form
 
 
+def _check_pair(items, loc) -> None:
+    """'combine surrogate-pair' joins a lead surrogate sub-form and a trail one."""
+    subs = [i for i in items if i.sub]
+    if len(subs) != 2 or len(items) != 2:
+        raise SpecError("'combine surrogate-pair' needs exactly two sub-forms", loc)
+    hi, lo = subs[0].sub, subs[1].sub
+    if not (0xD800 <= hi.lo and hi.hi <= 0xDBFF and 0xDC00 <= lo.lo and lo.hi <= 0xDFFF):
+        raise SpecError("surrogate-pair needs a lead surrogate range (in U+D800..U+DBFF) "
+                        "then a trail surrogate range (in U+DC00..U+DFFF)", subs[0].loc)
+
+
 def _check_form(form: Form) -> None:
     subs = [i for i in form.items if i.sub]
     locs = form.option_locs
@@ -496,12 +512,7 @@ def _check_form(form: Form) -> None:
     if subs and form.combine is None:
         raise SpecError("a form made of sub-forms needs 'combine surrogate-pair'", subs[0].loc)
     if form.combine is not None:
-        if len(subs) != 2 or len(form.items) != 2:
-            raise SpecError("'combine surrogate-pair' needs exactly two sub-forms", locs["combine"])
-        hi, lo = subs[0].sub, subs[1].sub
-        if not (0xD800 <= hi.lo and hi.hi <= 0xDBFF and 0xDC00 <= lo.lo and lo.hi <= 0xDFFF):
-            raise SpecError("surrogate-pair needs a lead surrogate range (in U+D800..U+DBFF) "
-                            "then a trail surrogate range (in U+DC00..U+DFFF)", subs[0].loc)
+        _check_pair(form.items, locs["combine"])
     if form.kind == "counted":
         if form.mapping != "direct":
             raise SpecError("a counted form must use the direct mapping", form.loc)

@@ -104,13 +104,32 @@ def prefix_free(a: Automaton):
     return True, []
 
 
+def _can_char(a: Automaton) -> set[int]:
+    """States from which a valid (char) sequence can still be completed."""
+    good = {s for s in range(a.n_states) if _is_char(a, s)}
+    changed = True
+    while changed:
+        changed = False
+        for s in range(a.n_states):
+            if s not in good and any(0 <= t < a.n_states and t in good for t in a.next[s]):
+                good.add(s)
+                changed = True
+    return good
+
+
 def self_synchronizing(a: Automaton):
-    """Walk pairs (state inside a sequence, state of a sequence started at that byte)."""
+    """Walk pairs (state inside a valid sequence, state of a sequence started at that byte).
+
+    A counterexample is a valid sequence S and a proper suffix of it that begins a
+    valid sequence: preferably a complete one (a false match), else a prefix.
+    """
     paths = _paths(a)
     reps = _reps(a)
-    start = [(s, 0, paths[s], b"") for s in sorted(paths, key=lambda s: len(paths[s])) if s != 0]
+    can = _can_char(a)
+    queue = deque((s, 0, paths[s], b"") for s in sorted(paths, key=lambda s: len(paths[s]))
+                  if s != 0 and s in can)
     seen = set()
-    queue = deque(start)
+    weak = None
     while queue:
         s, t, whole, suffix = queue.popleft()
         if (s, t) in seen:
@@ -118,16 +137,17 @@ def self_synchronizing(a: Automaton):
         seen.add((s, t))
         for c, rep in enumerate(reps):
             s2, t2 = a.next[s][c], a.next[t][c]
-            if s2 == DEAD or t2 == DEAD:
-                continue
-            if s2 >= a.n_states or t2 >= a.n_states:
+            if not (0 <= s2 < a.n_states and 0 <= t2 < a.n_states) or s2 not in can:
                 continue
             w, x = whole + bytes([rep]), suffix + bytes([rep])
-            if _is_char(a, t2) or _is_char(a, s2):
-                if not _is_char(a, s2):
-                    w += _complete(a, s2) or b""
-                return False, [w, w[len(whole) - len(suffix):]]
+            if _is_char(a, t2):
+                full = w if _is_char(a, s2) else w + (_complete(a, s2) or b"")
+                return False, [full, full[len(whole) - len(suffix):]]
+            if _is_char(a, s2) and weak is None:
+                weak = [w, x]
             queue.append((s2, t2, w, x))
+    if weak is not None:
+        return False, weak
     return True, []
 
 

@@ -47,6 +47,7 @@ class Automaton:
     forms: dict                        # name -> {"line", "positions": [[[lo, hi], ...], ...]}
     extensions: tuple[dict, ...]
     claims: tuple[str, ...]
+    pair_on_encode: bool = False  # encoders join lead + trail surrogate code points (WTF-8 6.1)
 
     @property
     def n_states(self) -> int:
@@ -179,4 +180,5 @@ def compile_spec(spec: Spec) -> Automaton:
         signature=spec.signature, reserved=spec.reserved, classes=classes, next=nxt, ops=ops,
         accept=machine.accept, state_lines=machine.lines, actions=tuple(actions), rows=tuple(rows),
         forms=_form_data(spec), extensions=tuple(extensions), claims=tuple(c.name for c in spec.claims),
+        pair_on_encode=any(p.combine for p in spec.patterns),
     )
