@@ -29,7 +29,15 @@ def outputs(spec: str, out_dir: Path) -> list[Output]:
 def generated_dir() -> Path:
     """The checked-in generated/ folder of this checkout."""
     import encspec.generated as g
-    return Path(g.__file__).parent
+    return Path(g.__file__).resolve().parent
+
+
+def shown(path: Path) -> str:
+    """A path as a person wants to read it: relative to the working folder when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
 def all_outputs(out_dir: Path) -> list[Output]:
@@ -46,12 +54,12 @@ def stale(expected: list[Output], out_dir: Path | None = None) -> list[str]:
         known = {o.path.resolve() for o in expected}
         for path in sorted(list(out_dir.glob("*.py")) + list(out_dir.glob("tables/*.json"))):
             if path.name != "__init__.py" and path.resolve() not in known:
-                problems.append(f"orphan (no spec generates it): {path}")
+                problems.append(f"orphan (no spec generates it): {shown(path)}")
     for o in expected:
         if not o.path.exists():
-            problems.append(f"missing: {o.path}")
+            problems.append(f"missing: {shown(o.path)}")
         elif o.path.read_text("utf-8") != o.text:
-            problems.append(f"stale: {o.path}")
+            problems.append(f"stale: {shown(o.path)}")
     return problems
 
 

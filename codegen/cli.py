@@ -118,7 +118,7 @@ def build(spec, out_dir, check_only):
         raise Fail(f"{target}: the folder that should hold it does not exist")
     written = b.write(expected)
     for path in written:
-        click.echo(f"wrote {path}")
+        click.echo(f"wrote {b.shown(path)}")
     click.echo(f"{len(expected)} files, {len(written)} changed")
 
 

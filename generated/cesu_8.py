@@ -21,6 +21,8 @@ SPEC_SHA256 = "e19e4ef1bf39a2abf942d35836c03578fa04624c995edd2f8858f8a98fb662df"
 SIGNATURE = b''
 RESERVED_LEADS = ()
 MAX_CODE_POINT = 1114111  # None: unbounded
+# Encoders join a lead surrogate code point followed by a trail one (WTF-8 6.1).
+PAIR_ON_ENCODE = False
 
 # ---------------------------------------------------------------- byte classes
 # (first byte, last byte, class): bytes of one class behave alike in every state.
@@ -380,7 +382,12 @@ def _encode(cps, text, errors):
     i = 0
     n = len(cps)
     while i < n:
-        b = _encode_cp(cps[i])
+        cp = cps[i]
+        if PAIR_ON_ENCODE and 0xD800 <= cp <= 0xDBFF and i + 1 < n and 0xDC00 <= cps[i + 1] <= 0xDFFF:
+            out += _encode_cp(0x10000 + ((cp - 0xD800) << 10) + (cps[i + 1] - 0xDC00))
+            i += 2
+            continue
+        b = _encode_cp(cp)
         if b is not None:
             out += b
             i += 1
@@ -420,6 +427,7 @@ def encode(text_or_codepoints, errors="strict", signature=False):
         text = _as_text(cps)
     body = _encode(cps, text, errors)
     return (SIGNATURE + body) if signature else body
+
 
 
 # ----------------------------------------------------------- codec classes

@@ -21,6 +21,8 @@ SPEC_SHA256 = "dff49757ed977528a6d22ac8bb21e7869586212f50de8d098156f6b5865edba7"
 SIGNATURE = b'\xef\xb7\x9d\xed\xb2\xae\x00\n'
 RESERVED_LEADS = (254, 255)
 MAX_CODE_POINT = 2216759455  # None: unbounded
+# Encoders join a lead surrogate code point followed by a trail one (WTF-8 6.1).
+PAIR_ON_ENCODE = False
 
 # ---------------------------------------------------------------- byte classes
 # (first byte, last byte, class): bytes of one class behave alike in every state.
@@ -424,7 +426,12 @@ def _encode(cps, text, errors):
     i = 0
     n = len(cps)
     while i < n:
-        b = _encode_cp(cps[i])
+        cp = cps[i]
+        if PAIR_ON_ENCODE and 0xD800 <= cp <= 0xDBFF and i + 1 < n and 0xDC00 <= cps[i + 1] <= 0xDFFF:
+            out += _encode_cp(0x10000 + ((cp - 0xD800) << 10) + (cps[i + 1] - 0xDC00))
+            i += 2
+            continue
+        b = _encode_cp(cp)
         if b is not None:
             out += b
             i += 1
@@ -464,6 +471,7 @@ def encode(text_or_codepoints, errors="strict", signature=False):
         text = _as_text(cps)
     body = _encode(cps, text, errors)
     return (SIGNATURE + body) if signature else body
+
 
 
 # ----------------------------------------------------------- codec classes

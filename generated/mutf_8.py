@@ -21,6 +21,8 @@ SPEC_SHA256 = "b6237a0dac6543f75417863e0ec58bf1445e6acee34192582af4557aa9115dc0"
 SIGNATURE = b''
 RESERVED_LEADS = ()
 MAX_CODE_POINT = 1114111  # None: unbounded
+# Encoders join a lead surrogate code point followed by a trail one (WTF-8 6.1).
+PAIR_ON_ENCODE = False
 
 # ---------------------------------------------------------------- byte classes
 # (first byte, last byte, class): bytes of one class behave alike in every state.
@@ -388,7 +390,12 @@ def _encode(cps, text, errors):
     i = 0
     n = len(cps)
     while i < n:
-        b = _encode_cp(cps[i])
+        cp = cps[i]
+        if PAIR_ON_ENCODE and 0xD800 <= cp <= 0xDBFF and i + 1 < n and 0xDC00 <= cps[i + 1] <= 0xDFFF:
+            out += _encode_cp(0x10000 + ((cp - 0xD800) << 10) + (cps[i + 1] - 0xDC00))
+            i += 2
+            continue
+        b = _encode_cp(cp)
         if b is not None:
             out += b
             i += 1
@@ -428,6 +435,7 @@ def encode(text_or_codepoints, errors="strict", signature=False):
         text = _as_text(cps)
     body = _encode(cps, text, errors)
     return (SIGNATURE + body) if signature else body
+
 
 
 # ----------------------------------------------------------- codec classes

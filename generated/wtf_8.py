@@ -21,6 +21,8 @@ SPEC_SHA256 = "fecedbafd4e715554e45868a52e886b94680695452497d4748029558a2d8ec81"
 SIGNATURE = b''
 RESERVED_LEADS = ()
 MAX_CODE_POINT = 1114111  # None: unbounded
+# Encoders join a lead surrogate code point followed by a trail one (WTF-8 6.1).
+PAIR_ON_ENCODE = True
 
 # ---------------------------------------------------------------- byte classes
 # (first byte, last byte, class): bytes of one class behave alike in every state.
@@ -389,7 +391,12 @@ def _encode(cps, text, errors):
     i = 0
     n = len(cps)
     while i < n:
-        b = _encode_cp(cps[i])
+        cp = cps[i]
+        if PAIR_ON_ENCODE and 0xD800 <= cp <= 0xDBFF and i + 1 < n and 0xDC00 <= cps[i + 1] <= 0xDFFF:
+            out += _encode_cp(0x10000 + ((cp - 0xD800) << 10) + (cps[i + 1] - 0xDC00))
+            i += 2
+            continue
+        b = _encode_cp(cp)
         if b is not None:
             out += b
             i += 1
@@ -429,6 +436,66 @@ def encode(text_or_codepoints, errors="strict", signature=False):
         text = _as_text(cps)
     body = _encode(cps, text, errors)
     return (SIGNATURE + body) if signature else body
+
+
+
+# ------------------------------------------- potentially ill-formed UTF-16
+# The conversions of wtf-8.txt, section 6.3 to 6.5, for 16-bit code units as ints.
+def from_wtf16(units):
+    """Code units (potentially ill-formed UTF-16) to bytes: 4.2 decoding, then 6.1 encoding."""
+    units = list(units)
+    cps = []
+    i = 0
+    while i < len(units):
+        u = units[i]
+        if 0xD800 <= u <= 0xDBFF and i + 1 < len(units) and 0xDC00 <= units[i + 1] <= 0xDFFF:
+            cps.append(0x10000 + ((u - 0xD800) << 10) + (units[i + 1] - 0xDC00))
+            i += 2
+        else:
+            cps.append(u)
+            i += 1
+    return encode(cps)
+
+
+def to_wtf16(data):
+    """Bytes (well-formed) to 16-bit code units: decoding, then 4.1 encoding."""
+    units = []
+    for cp in decode_codepoints(data):
+        if cp >= 0x10000:
+            units += [((cp - 0x10000) >> 10) + 0xD800, ((cp - 0x10000) & 0x3FF) + 0xDC00]
+        else:
+            units.append(cp)
+    return units
+
+
+def to_utf8(data, strict=False):
+    """6.4: UTF-8 bytes; each surrogate byte sequence becomes EF BF BD, or (strict) fails."""
+    data = bytes(data)
+    out = bytearray()
+    for kind, start, end, value, reason in _tokens(data):
+        if kind == "error":
+            raise UnicodeDecodeError(NAME, data, start, end, reason)
+        if kind == "char" and 0xD800 <= value <= 0xDFFF:
+            if strict:
+                raise UnicodeDecodeError(NAME, data, start, end, "surrogate code point")
+            out += b"\xef\xbf\xbd"
+        else:
+            out += data[start:end]
+    return bytes(out)
+
+
+def concat(left, right):
+    """6.5: join two byte strings, pairing a final lead surrogate with an initial trail surrogate."""
+    left, right = bytes(left), bytes(right)
+    last = None
+    for tok in _tokens(left):
+        last = tok
+    first = next(_tokens(right), None)
+    if (last and first and last[0] == "char" and first[0] == "char"
+            and 0xD800 <= last[3] <= 0xDBFF and 0xDC00 <= first[3] <= 0xDFFF):
+        joined = 0x10000 + ((last[3] - 0xD800) << 10) + (first[3] - 0xDC00)
+        return left[:last[1]] + _encode_cp(joined) + right[first[2]:]
+    return left + right
 
 
 # ----------------------------------------------------------- codec classes

@@ -228,30 +228,13 @@ def order_preserving(a: Automaton):
         for runs in f.get("positions", []):
             if list(runs) != sorted(runs):
                 return False, ["digit alphabet not in byte order"]
-    from ..automaton.counted import encode_counted
+    from itertools import islice
+
+    from ..automaton.counted import encode_counted, levels
     for ext in a.extensions:
         # the first levels of a counted form: each one's first and last value
-        cp = ext["min"]
-        for _ in range(40):
-            b = encode_counted(ext, cp)
-            if b is None:
-                break
-            points.append((cp, b))
-            nxt = cp
-            step = 1
-            while encode_counted(ext, nxt + step) is not None and len(encode_counted(ext, nxt + step)) == len(b):
-                step *= 16
-            # binary search the last value of this length
-            lo_v, hi_v = nxt, nxt + step
-            while hi_v - lo_v > 1:
-                mid = (lo_v + hi_v) // 2
-                m = encode_counted(ext, mid)
-                if m is not None and len(m) == len(b):
-                    lo_v = mid
-                else:
-                    hi_v = mid
-            points.append((lo_v, encode_counted(ext, lo_v)))
-            cp = lo_v + 1
+        for _, _, first, last in islice(levels(ext), 40):
+            points += [(first, encode_counted(ext, first)), (last, encode_counted(ext, last))]
     points.sort()
     for (c1, b1), (c2, b2) in zip(points, points[1:]):
         if c1 < c2 and not b1 < b2:

@@ -114,45 +114,50 @@ def _solve(expr, target: int) -> Optional[tuple[str, int]]:
     return name, target - base
 
 
+def levels(ext: dict):
+    """Yield (env, field digits, first, last) for field values 0, 1, 2, …: one length each."""
+    field_item = next(i for i in ext["items"] if i["field"])
+    radix = field_item["radix"]
+    count = field_item["count"]
+    lo_e, hi_e = _tuple_expr(ext["range"][0]), _tuple_expr(ext["range"][1])
+    floor = ext["min"] - ext["offset"]
+    f = 0
+    while True:
+        digits = _to_digits(f, radix, None)
+        solved = _solve(count, len(digits))
+        if solved is None:
+            raise SpecError("cannot solve the field's count for encoding", None)
+        env = {field_item["field"]: f, solved[0]: solved[1]}
+        if solved[1] >= 0:
+            lo, hi = max(evaluate(lo_e, env), floor), evaluate(hi_e, env)
+            if lo <= hi:
+                yield env, digits, lo + ext["offset"], hi + ext["offset"]
+        f += 1
+
+
 def encode_counted(ext: dict, cp: int) -> Optional[bytes]:
     """The shortest bytes of *cp* in this counted form, or None if it has none."""
     if cp < ext["min"]:
         return None
-    value = cp - ext["offset"]
-    items = ext["items"]
-    field_item = next(i for i in items if i["field"])
-    radix = field_item["radix"]
-    prefix_bytes = _prefix_bytes(ext)
-    for f in range(0, 1 << 20):
-        digits = _to_digits(f, radix, None)
-        env = {field_item["field"]: f}
-        solved = _solve(field_item["count"], len(digits))
-        if solved is None:
-            raise SpecError("cannot solve the field's count for encoding", None)
-        if solved[1] < 0:
-            continue
-        env[solved[0]] = solved[1]
-        lo = evaluate(_tuple_expr(ext["range"][0]), env)
-        hi = evaluate(_tuple_expr(ext["range"][1]), env)
-        if hi < value or hi < ext["min"] - ext["offset"]:
-            continue
-        if lo > value:
+    for env, digits, first, last in levels(ext):
+        if first > cp:
             return None
-        out = bytearray(prefix_bytes)
-        for item in items:
-            if item["binds"]:
-                out += bytes([_byte(item["runs"], 0)]) * env[item["binds"]]
-            elif item["field"]:
-                out += bytes(_byte(item["runs"], d) for d in digits)
-            else:
-                n = evaluate(_tuple_expr(item["count"]), env)
-                out += bytes(_byte(item["runs"], d) for d in _to_digits(value, item["radix"], n))
-        return bytes(out)
+        if cp <= last:
+            return _encode_level(ext, env, digits, cp - ext["offset"])
     return None
 
 
-def _prefix_bytes(ext) -> bytes:
-    return bytes(ext["prefix_bytes"]) if "prefix_bytes" in ext else b""
+def _encode_level(ext, env, digits, value) -> bytes:
+    out = bytearray(ext["prefix_bytes"])
+    for item in ext["items"]:
+        if item["binds"]:
+            out += bytes([_byte(item["runs"], 0)]) * env[item["binds"]]
+        elif item["field"]:
+            out += bytes(_byte(item["runs"], d) for d in digits)
+        else:
+            n = evaluate(_tuple_expr(item["count"]), env)
+            out += bytes(_byte(item["runs"], d) for d in _to_digits(value, item["radix"], n))
+    return bytes(out)
 
 
 def _to_digits(v: int, radix: int, n: Optional[int]) -> list[int]:

@@ -116,7 +116,7 @@ def module_source(a: Automaton) -> str:
         "python/module.py.j2",
         name=a.name, title=a.title, aliases=repr(tuple(a.aliases)), spec_file=a.spec_file, sha256=a.spec_sha256,
         signature=repr(a.signature), reserved=repr(tuple(a.reserved)),
-        max_code_point=repr(a.max_code_point),
+        max_code_point=repr(a.max_code_point), pair_on_encode=a.pair_on_encode,
         class_runs=a.class_runs(), n_classes=a.n_classes, n_states=a.n_states,
         states=states, actions=actions, rows=rows, extensions=extensions,
     )

@@ -1,0 +1,104 @@
+"""`encspec describe` reproduces the documents' tables."""
+from __future__ import annotations
+
+import json
+import re
+
+from encspec.cli import main
+
+
+def run(capsys, *argv):
+    rc = main(list(argv))
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def seed_table(seeds):
+    """The rows of corrected-utf-8.txt "Putting it all together", parsed from the seed itself."""
+    rows = []
+    for line in (seeds / "corrected-utf-8.txt").read_text("utf-8").splitlines():
+        m = re.match(r"^([0-9A-F ]+) … ([0-9A-F ]+) \| ([\d ]+) \| ([0-9A-F ]+) … ([0-9A-F ]+) \|$", line)
+        if m:
+            first_b, last_b, off, first, last = (g.strip() for g in m.groups())
+            rows.append({"first_bytes": first_b.replace(" ", ""), "last_bytes": last_b.replace(" ", ""),
+                         "offset": int(off.replace(" ", "")), "first": int(first.replace(" ", ""), 16),
+                         "last": int(last.replace(" ", ""), 16), "length": len(first_b.split())})
+    return rows
+
+
+def test_corrected_utf8_reproduces_the_seed_table_row_for_row(capsys, seeds):
+    expected = seed_table(seeds)
+    assert [r["offset"] for r in expected] == [0, 160, 2208, 4256, 69792, 2166944, 69275808]
+    rc, out, _ = run(capsys, "describe", "corrected-utf-8", "--json")
+    assert rc == 0
+    assert json.loads(out) == expected
+
+
+def test_corrected_utf8_text_table_has_the_seed_rows(capsys, seeds):
+    rc, out, _ = run(capsys, "describe", "corrected-utf-8")
+    assert rc == 0
+    lines = [l for l in out.splitlines() if "|" in l][2:]
+    assert len(lines) == 7
+    for line, row in zip(lines, seed_table(seeds)):
+        seq, off, cps = (c.strip() for c in line.split("|"))
+        assert seq.replace(" ", "").replace("…", "-") == f"{row['first_bytes']}-{row['last_bytes']}"
+        assert int(off) == row["offset"]
+        assert cps.replace(" ", "") == f"{row['first']:08X}…{row['last']:08X}"
+
+
+# Unicode Standard, Table 3-7 "Well-Formed UTF-8 Byte Sequences" (the rows whose
+# second byte is restricted): E0 A0..BF, ED 80..9F, F0 90..BF, F4 80..8F; every
+# other lead takes 80..BF.
+TABLE_3_7 = {"C2..DF": "80..BF", "E0": "A0..BF", "E1..EC, EE..EF": "80..BF", "ED": "80..9F",
+             "F0": "90..BF", "F1..F3": "80..BF", "F4": "80..8F"}
+
+
+def test_utf8_ill_formed_matches_table_3_7(capsys):
+    rc, out, _ = run(capsys, "describe", "utf-8", "--ill-formed", "--json")
+    assert rc == 0
+    rows = json.loads(out)
+    first = [r for r in rows if r["prefix"] == []]
+    assert first == [{"prefix": [], "ill_formed": "80..C1, F5..FF", "well_formed": "00..7F, C2..F4"}]
+    second = {r["prefix"][0]: r for r in rows if len(r["prefix"]) == 1}
+    assert {lead: r["well_formed"] for lead, r in second.items()} == TABLE_3_7
+    # the ill-formed set is exactly the complement of the well-formed one
+    for r in rows:
+        assert r["ill_formed"] and r["well_formed"]
+    assert second["E0"]["ill_formed"] == "00..9F, C0..FF"
+    assert second["ED"]["ill_formed"] == "00..7F, A0..FF"
+    assert second["F4"]["ill_formed"] == "00..7F, 90..FF"
+    # later positions take 80..BF: Table 3.1b lines 8 to 10
+    assert all(r["well_formed"] == "80..BF" for r in rows if len(r["prefix"]) >= 2)
+
+
+def test_utf8_ill_formed_text_table(capsys):
+    rc, out, _ = run(capsys, "describe", "utf-8", "--ill-formed")
+    assert rc == 0
+    assert "Table 3.1b" in out
+    assert re.search(r"^\s+\d+\s+E0\s+00\.\.9F, C0\.\.FF\s+A0\.\.BF$", out, re.M)
+
+
+def test_describe_json_fields_and_utf8_rows(capsys):
+    rc, out, _ = run(capsys, "describe", "utf-8", "--json")
+    rows = json.loads(out)
+    assert [(r["first"], r["last"]) for r in rows] == [
+        (0, 0x7F), (0x80, 0x7FF), (0x800, 0xD7FF), (0xE000, 0xFFFF), (0x10000, 0x10FFFF)]
+    assert rows[2]["last_bytes"] == "ED9FBF" and rows[3]["first_bytes"] == "EE8080"
+    assert set(rows[0]) == {"length", "first_bytes", "last_bytes", "offset", "first", "last"}
+
+
+def test_utf1_rows_follow_the_annex_table(capsys, seeds):
+    """utf-8-encyclopedia-article.txt, History, table UTF-1: first and last code point of each row."""
+    rc, out, _ = run(capsys, "describe", "utf-1", "--json")
+    rows = json.loads(out)
+    assert [(r["first"], r["last"]) for r in rows] == [
+        (0, 0x9F), (0xA0, 0xFF), (0x100, 0x4015), (0x4016, 0x38E2D), (0x38E2E, 0x7FFFFFFF)]
+    assert [r["first_bytes"] for r in rows] == ["00", "A0A0", "A121", "F62121", "FC21212121"]
+
+
+def test_unbounded_row_of_utf_inf_8(capsys):
+    rc, out, _ = run(capsys, "describe", "utf-inf-8", "--json")
+    last = json.loads(out)[-1]
+    # utf-inf-8.txt section 4: U+800000000000000000 = FF A0 A0 80 … (fourteen bytes)
+    assert last == {"length": None, "first_bytes": "FFA0A0" + "80" * 11, "last_bytes": None,
+                    "offset": 0, "first": 0x800000000000000000, "last": None}
