@@ -151,6 +151,30 @@ def tokens(spec, file):
             out.write(f"{kind} {start} {end}\n")
 
 
+@cli.command()
+@click.argument("spec")
+@click.argument("file")
+@click.option("--profile", default=None, help="Which profile of the spec (default: its first).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per finding.")
+def lint(spec, file, profile, as_json):
+    """Check a document against the spec's profile; exit 1 if it has errors."""
+    from .codec import load
+    module = load(spec)
+    if not module.PROFILES:
+        raise Fail(f"{spec}: the spec defines no document profile")
+    if profile is not None and profile not in module.PROFILES:
+        raise Fail(f"{spec}: no profile '{profile}' (has: {', '.join(module.PROFILES)})")
+    findings = module.lint(_read_input(file), profile)
+    for severity, offset, line, col, message in findings:
+        if as_json:
+            click.echo(json.dumps({"severity": severity, "offset": offset, "line": line, "column": col,
+                                   "message": message}))
+        else:
+            click.echo(f"{file}:{line}:{col}: {severity}: {message} (byte {offset})")
+    if any(f[0] == "error" for f in findings):
+        sys.exit(1)
+
+
 def main(argv=None) -> int:
     try:
         cli.main(args=argv, prog_name="encspec", standalone_mode=False)

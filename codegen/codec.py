@@ -47,19 +47,32 @@ def load(name_or_path: str, backend: str = "python") -> types.ModuleType:
 
 def _search(name: str):
     key = registry.normalise(name)
+    if key == "utf_8_optu8":
+        from . import optu8
+        return optu8.getregentry()
+    signed = key.endswith("_sig")
     try:
-        path = registry.find_builtin(key)
+        path = registry.find_builtin(key[:-4] if signed else key)
     except KeyError:
         return None
-    return load(str(path)).getregentry()
+    module = load(str(path))
+    if signed:
+        if not module.SIGNATURE:
+            return None
+        return module.getregentry(signature=True)
+    return module.getregentry()
 
 
 _registered = False
 
 
 def register() -> None:
-    """Make every built-in encoding known to :mod:`codecs` (idempotent)."""
+    """Make every built-in encoding known to :mod:`codecs`, with the encspec.* error
+    handlers and ``utf-8-optu8`` (idempotent).  ``NAME-sig`` variants of encodings
+    with a signature write it when encoding (``corrected-utf-8-sig``)."""
     global _registered
     if not _registered:
+        from .handlers import register_handlers
+        register_handlers()
         codecs.register(_search)
         _registered = True

@@ -180,6 +180,24 @@ class Pattern:
 
 
 @dataclass(frozen=True)
+class ProfileRule:
+    """One rule of a document profile: which code points (or which absence) and how bad."""
+
+    severity: str  # "error" or "warning"
+    kind: str  # "chars", "missing-signature" or "last-not"
+    ranges: tuple[tuple[int, int], ...]
+    message: str
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    rules: tuple[ProfileRule, ...]
+    loc: Loc
+
+
+@dataclass(frozen=True)
 class Claim:
     name: str
     loc: Loc
@@ -216,6 +234,7 @@ class Spec:
     reserved_loc: Optional[Loc] = None
     signature: bytes = b""
     signature_loc: Optional[Loc] = None
+    profiles: tuple[Profile, ...] = ()
 
     def form(self, name: str) -> Form:
         return next(f for f in self.forms if f.name == name)

@@ -16,7 +16,7 @@ from lark import Token, Transformer, v_args
 
 from .diagnostics import Loc, SpecError
 from .model import (
-    PROPERTIES, Claim, CodeRange, DigitSet, Form, Item, Pattern, Spec, SubForm,
+    PROPERTIES, Claim, CodeRange, DigitSet, Form, Item, Pattern, Profile, ProfileRule, Spec, SubForm,
     const, is_const, variables,
 )
 
@@ -137,6 +137,26 @@ class _Build(Transformer):
 
     def form_name(self, c):
         return c[0]
+
+    @v_args(meta=True)
+    def profile(self, meta, c):
+        return ("profile", _loc(c[0]), Profile(str(c[0]), tuple(c[1:]), _loc(c[0])))
+
+    def _rule(self, kind, c):
+        ranges = tuple((r.lo, r.hi) for r in c[1:-1])
+        for r in c[1:-1]:
+            if r.hi is None:
+                raise SpecError("a profile rule needs closed code point ranges", r.loc)
+        return ProfileRule(str(c[0]), kind, ranges, c[-1][1:-1], _loc(c[0]))
+
+    def rule_chars(self, c):
+        return self._rule("chars", c)
+
+    def rule_missing_signature(self, c):
+        return self._rule("missing-signature", c)
+
+    def rule_last_not(self, c):
+        return self._rule("last-not", c)
 
     # items
     @v_args(meta=True)
@@ -331,6 +351,7 @@ def _resolve(statements, text: str, path: str) -> Spec:
     holes: list[CodeRange] = []
     skips: list[CodeRange] = []
     raw_forms, raw_patterns = [], []
+    profiles: list[Profile] = []
     for kind, loc, payload in statements:
         if kind in _SINGLE:
             if kind in seen:
@@ -355,6 +376,10 @@ def _resolve(statements, text: str, path: str) -> Spec:
             raw_forms.append((loc, payload))
         elif kind == "pattern":
             raw_patterns.append((loc, payload))
+        elif kind == "profile":
+            if any(p.name == payload.name for p in profiles):
+                raise SpecError(f"profile '{payload.name}' is defined twice", loc)
+            profiles.append(payload)
 
     first = statements[0][1] if statements else Loc(1, 1)
     if "encoding" not in values:
@@ -391,6 +416,10 @@ def _resolve(statements, text: str, path: str) -> Spec:
 
     reserved = tuple(values.get("reserved", ()))
     signature = values.get("signature", b"")
+    for p in profiles:
+        for rule in p.rules:
+            if rule.kind == "missing-signature" and not signature:
+                raise SpecError("'missing signature' needs a 'signature' statement", rule.loc)
     return Spec(
         name=values["encoding"], path=path, text=text,
         sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
@@ -398,7 +427,7 @@ def _resolve(statements, text: str, path: str) -> Spec:
         aliases=tuple(aliases), source=values.get("source", ""), claims=tuple(claims),
         holes=tuple(holes), skips=tuple(skips), patterns=tuple(patterns),
         reserved=reserved, reserved_loc=seen.get("reserved"),
-        signature=signature, signature_loc=seen.get("signature"),
+        signature=signature, signature_loc=seen.get("signature"), profiles=tuple(profiles),
     )
 
 

@@ -259,6 +259,53 @@ def is_valid(data, allow_reserved=False):
     return first_error(data, allow_reserved) is None
 
 
+# ---------------------------------------------------------- document profiles
+# Rules a whole document should follow: (severity, kind, code point ranges, message).
+PROFILES = {
+}
+
+
+def lint(data, profile=None):
+    """Check a whole document against a profile of the spec.
+
+    Returns ``[(severity, byte offset, line, column, message)]`` in document order;
+    lines end at U+000A, columns count code points from 1.  Ill-formed sequences
+    are errors, reserved runs warnings, whatever the profile says.
+    """
+    if not PROFILES:
+        raise LookupError(f"{NAME} defines no document profile")
+    rules = PROFILES[profile if profile is not None else next(iter(PROFILES))]
+    data = bytes(data)
+    found = []
+    line = col = 1
+    last = None
+    signed = False
+    for kind, start, end, value, reason in _tokens(data):
+        if kind == "signature":
+            signed = True
+            continue
+        if kind != "char":
+            severity, message = ("error", "ill-formed sequence: " + reason) if kind == "error" \
+                else ("warning", "reserved sequence")
+            found.append((severity, start, line, col, message))
+            col += 1
+            continue
+        for severity, rule, ranges, message in rules:
+            if rule == "chars" and any(lo <= value <= hi for lo, hi in ranges):
+                found.append((severity, start, line, col, message))
+        last = (start, line, col, value)
+        if value == 0x0A:
+            line, col = line + 1, 1
+        else:
+            col += 1
+    for severity, rule, ranges, message in rules:
+        if rule == "missing-signature" and not signed:
+            found.append((severity, 0, 1, 1, message))
+        elif rule == "last-not" and last is not None and not any(lo <= last[3] <= hi for lo, hi in ranges):
+            found.append((severity, last[0], last[1], last[2], message))
+    return sorted(found, key=lambda f: f[1])
+
+
 # ------------------------------------------------------------------ decoding
 def _decode(data, errors, final, at_start, want_str):
     """(code points, consumed): scan, route problems through the error handler."""
@@ -510,8 +557,30 @@ class Codec(codecs.Codec):
 
 
 class IncrementalEncoder(codecs.IncrementalEncoder):
+    write_signature = False
+
+    def __init__(self, errors="strict"):
+        super().__init__(errors)
+        self._first = True
+
     def encode(self, input, final=False):
-        return encode(input, self.errors)
+        first, self._first = self._first, False
+        return encode(input, self.errors, signature=self.write_signature and first)
+
+    def reset(self):
+        self._first = True
+
+    def getstate(self):
+        return int(self._first)
+
+    def setstate(self, state):
+        self._first = bool(state)
+
+
+class SignedIncrementalEncoder(IncrementalEncoder):
+    """Writes the signature before the first output, like CPython's utf-8-sig."""
+
+    write_signature = True
 
 
 class IncrementalDecoder(codecs.IncrementalDecoder):
@@ -549,6 +618,17 @@ class StreamWriter(Codec, codecs.StreamWriter):
     pass
 
 
+class SignedStreamWriter(codecs.StreamWriter):
+    def encode(self, input, errors="strict"):
+        first = not getattr(self, "_started", False)
+        self._started = True
+        return encode(input, errors, signature=first), len(input)
+
+    def reset(self):
+        codecs.StreamWriter.reset(self)
+        self._started = False
+
+
 class StreamReader(Codec, codecs.StreamReader):
     def decode(self, input, errors="strict", final=False):
         if not hasattr(self, "_incremental"):
@@ -557,8 +637,19 @@ class StreamReader(Codec, codecs.StreamReader):
         return self._incremental.decode(data, final), len(data)
 
 
-def getregentry():
-    """The :class:`codecs.CodecInfo` of this encoding."""
+def getregentry(signature=False):
+    """The :class:`codecs.CodecInfo` of this encoding; with signature=True the
+    ``NAME-sig`` variant, whose encoders write the signature first."""
+    if signature:
+        return codecs.CodecInfo(
+            name=NAME + "-sig",
+            encode=lambda input, errors="strict": (encode(input, errors, signature=True), len(input)),
+            decode=Codec().decode,
+            incrementalencoder=SignedIncrementalEncoder,
+            incrementaldecoder=IncrementalDecoder,
+            streamreader=StreamReader,
+            streamwriter=SignedStreamWriter,
+        )
     return codecs.CodecInfo(
         name=NAME,
         encode=Codec().encode,

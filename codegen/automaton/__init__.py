@@ -48,6 +48,7 @@ class Automaton:
     extensions: tuple[dict, ...]
     claims: tuple[str, ...]
     pair_on_encode: bool = False  # encoders join lead + trail surrogate code points (WTF-8 6.1)
+    profiles: tuple[dict, ...] = ()  # document profiles: {"name", "rules": [{severity, kind, ranges, message, line}]}
 
     @property
     def n_states(self) -> int:
@@ -181,4 +182,8 @@ def compile_spec(spec: Spec) -> Automaton:
         accept=machine.accept, state_lines=machine.lines, actions=tuple(actions), rows=tuple(rows),
         forms=_form_data(spec), extensions=tuple(extensions), claims=tuple(c.name for c in spec.claims),
         pair_on_encode=any(p.combine for p in spec.patterns),
+        profiles=tuple({"name": p.name, "line": p.loc.line,
+                        "rules": [{"severity": r.severity, "kind": r.kind, "ranges": [list(x) for x in r.ranges],
+                                   "message": r.message, "line": r.loc.line} for r in p.rules]}
+                       for p in spec.profiles),
     )

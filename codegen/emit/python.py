@@ -117,6 +117,9 @@ def module_source(a: Automaton) -> str:
         name=a.name, title=a.title, aliases=repr(tuple(a.aliases)), spec_file=a.spec_file, sha256=a.spec_sha256,
         signature=repr(a.signature), reserved=repr(tuple(a.reserved)),
         max_code_point=repr(a.max_code_point), pair_on_encode=a.pair_on_encode,
+        profiles=[{"name": p["name"], "line": p["line"],
+                   "rules": [{**r, "ranges": repr(tuple(tuple(x) for x in r["ranges"]))} for r in p["rules"]]}
+                  for p in a.profiles],
         class_runs=a.class_runs(), n_classes=a.n_classes, n_states=a.n_states,
         states=states, actions=actions, rows=rows, extensions=extensions,
     )

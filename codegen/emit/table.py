@@ -42,6 +42,7 @@ def table(a: Automaton) -> dict:
         ],
         "forms": {name: dict(sorted(f.items())) for name, f in a.forms.items()},
         "extensions": [dict(sorted(e.items())) for e in a.extensions],
+        "profiles": list(a.profiles),
     }
 
 
