@@ -1,0 +1,247 @@
+"""Real implementations written by others, found (or installed) and driven in batches.
+
+Every function here either returns a working tool or raises ``ToolMissing``
+with what was searched and how to get it: a test that needs a missing tool
+fails, it is never skipped. Helper programs are compiled into a directory the
+caller owns (pytest's tmp dir), and each is run once per batch of inputs: lines
+of hex on stdin, one line of hex per input on stdout.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from functools import lru_cache
+from pathlib import Path
+
+TIMEOUT = 300  # seconds for one compile or one batch
+
+
+class ToolMissing(RuntimeError):
+    """A real implementation the tests need could not be found or installed."""
+
+
+def _search_path(name: str, extra_dirs=()) -> str | None:
+    found = shutil.which(name)
+    if found:
+        return found
+    for directory in extra_dirs:
+        candidate = Path(directory).expanduser() / name
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return str(candidate)
+    return None
+
+
+def find(name: str, extra_dirs=(), hint: str = "") -> str:
+    """The path of executable ``name`` on PATH or in ``extra_dirs``, or ToolMissing."""
+    found = _search_path(name, extra_dirs)
+    if found is None:
+        searched = ["PATH"] + [str(Path(d).expanduser()) for d in extra_dirs]
+        raise ToolMissing(f"{name} not found (searched {', '.join(searched)})"
+                          + (f"; {hint}" if hint else ""))
+    return found
+
+
+def _java_dirs() -> list[str]:
+    home = os.environ.get("JAVA_HOME")
+    return [str(Path(home) / "bin")] if home else []
+
+
+@lru_cache(maxsize=None)
+def node() -> str:
+    return find("node", ["/usr/local/bin"], "install Node.js (v12 or later: TextDecoder is global)")
+
+
+@lru_cache(maxsize=None)
+def rustc() -> str:
+    cargo_home = os.environ.get("CARGO_HOME", "~/.cargo")
+    return find("rustc", [f"{cargo_home}/bin", "~/.cargo/bin"], "install Rust with rustup")
+
+
+@lru_cache(maxsize=None)
+def javac() -> str:
+    return find("javac", _java_dirs(), "install a JDK (apt-get install default-jdk-headless)")
+
+
+@lru_cache(maxsize=None)
+def java() -> str:
+    return find("java", _java_dirs(), "install a JDK (apt-get install default-jdk-headless)")
+
+
+@lru_cache(maxsize=None)
+def uconv() -> str:
+    """ICU's uconv; installed from Debian's icu-devtools when missing and we are root."""
+    found = _search_path("uconv")
+    if found:
+        return found
+    log = ""
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        for cmd in (["apt-get", "update"], ["apt-get", "install", "-y", "icu-devtools"]):
+            proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=TIMEOUT)
+            log += f"\n$ {' '.join(cmd)} (exit {proc.returncode})\n{proc.stderr[-2000:]}"
+            if proc.returncode != 0:
+                break
+        found = _search_path("uconv")
+        if found:
+            return found
+    else:
+        log = " (not root or no apt-get, so icu-devtools was not installed)"
+    raise ToolMissing("uconv (ICU) not found; it is in Debian's icu-devtools package" + log)
+
+
+def run(cmd: list[str], stdin: bytes = b"", cwd: str | Path | None = None) -> bytes:
+    """Run ``cmd`` once, feeding ``stdin``; its stdout, or AssertionError with its stderr."""
+    proc = subprocess.run(cmd, input=stdin, capture_output=True, cwd=cwd, timeout=TIMEOUT)
+    if proc.returncode != 0:
+        raise AssertionError(f"{' '.join(map(str, cmd))} exited {proc.returncode}:\n"
+                             + proc.stderr.decode("utf-8", "replace")[-4000:])
+    return proc.stdout
+
+
+def compile_rust(source: str, out_dir: Path, name: str) -> Path:
+    """Compile one-file Rust ``source`` into ``out_dir/name``; the executable's path."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    src = out_dir / f"{name}.rs"
+    src.write_text(source)
+    exe = out_dir / name
+    # rustc installed by rustup is a proxy that needs ~/.cargo/bin on PATH for its linker lookups
+    rustc_path = rustc()
+    env = dict(os.environ, PATH=str(Path(rustc_path).parent) + os.pathsep + os.environ.get("PATH", ""))
+    proc = subprocess.run([rustc_path, "--edition", "2021", "-O", "-o", str(exe), str(src)],
+                          capture_output=True, text=True, env=env, timeout=TIMEOUT)
+    if proc.returncode != 0:
+        raise AssertionError(f"rustc failed on {src}:\n{proc.stderr}")
+    return exe
+
+
+def compile_java(source: str, out_dir: Path, class_name: str) -> list[str]:
+    """Compile ``source`` (public class ``class_name``) into ``out_dir``; the command to run it."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    src = out_dir / f"{class_name}.java"
+    src.write_text(source)
+    proc = subprocess.run([javac(), "-d", str(out_dir), str(src)],
+                          capture_output=True, text=True, timeout=TIMEOUT)
+    if proc.returncode != 0:
+        raise AssertionError(f"javac failed on {src}:\n{proc.stderr}")
+    return [java(), "-Xshare:auto", "-cp", str(out_dir), class_name]
+
+
+# ------------------------------------------------------------ batch protocol
+def hex_lines(items: list[bytes]) -> bytes:
+    """One line of lower-case hex per input (an empty line for empty input)."""
+    return "".join(item.hex() + "\n" for item in items).encode("ascii")
+
+
+def parse_hex_lines(out: bytes, expected_count: int) -> list[bytes]:
+    """The inverse of hex_lines, checking that the tool answered every input."""
+    lines = out.decode("ascii").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if len(lines) != expected_count:
+        raise AssertionError(f"tool answered {len(lines)} lines for {expected_count} inputs")
+    return [bytes.fromhex(line) for line in lines]
+
+
+# --------------------------------------------------------- helper programs
+# Each reads lines of hex (bytes, or UTF-16 code units as 4 hex digits each)
+# and writes one line of hex per input line, in order.
+
+NODE_TEXTDECODER = r"""
+const input = require("fs").readFileSync(0, "latin1");
+const lines = input.split("\n");
+if (lines.length && lines[lines.length - 1] === "") lines.pop();
+// fatal: false (U+FFFD replacement); ignoreBOM: true keeps a leading U+FEFF, which the
+// WHATWG decoder otherwise strips: a BOM is text to "utf-8", as to CPython's utf-8 codec
+const dec = new TextDecoder("utf-8", { ignoreBOM: true });
+const out = [];
+for (const line of lines) {
+  const text = dec.decode(Buffer.from(line, "hex"));
+  out.push(Buffer.from(text, "utf8").toString("hex"));
+}
+process.stdout.write(out.map(l => l + "\n").join(""));
+"""
+
+NODE_UTF16_TO_UTF8 = r"""
+const input = require("fs").readFileSync(0, "latin1");
+const lines = input.split("\n");
+if (lines.length && lines[lines.length - 1] === "") lines.pop();
+const out = [];
+for (const line of lines) {
+  const units = [];
+  for (let i = 0; i < line.length; i += 4) units.push(parseInt(line.slice(i, i + 4), 16));
+  let s = "";
+  for (const u of units) s += String.fromCharCode(u);
+  if (s.length !== units.length) throw new Error("bad unit count in " + line);
+  out.push(Buffer.from(s, "utf8").toString("hex"));
+}
+process.stdout.write(out.map(l => l + "\n").join(""));
+"""
+
+RUST_LOSSY = r"""
+use std::io::{self, BufRead, Write};
+
+fn unhex(line: &str) -> Vec<u8> {
+    let b = line.as_bytes();
+    assert!(b.len() % 2 == 0, "odd hex line");
+    (0..b.len() / 2)
+        .map(|i| u8::from_str_radix(&line[2 * i..2 * i + 2], 16).expect("hex"))
+        .collect()
+}
+
+fn main() {
+    let stdin = io::stdin();
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    for line in stdin.lock().lines() {
+        let line = line.expect("read");
+        let bytes = unhex(&line);
+        let text = String::from_utf8_lossy(&bytes);
+        for b in text.as_bytes() {
+            write!(out, "{:02x}", b).unwrap();
+        }
+        writeln!(out).unwrap();
+    }
+}
+"""
+
+JAVA_MUTF8 = r"""
+import java.io.*;
+import java.nio.charset.StandardCharsets;
+
+public class MUtf8 {
+    // encode: lines of UTF-16 units (4 hex digits each) -> writeUTF bytes minus the length
+    // decode: lines of bytes (hex) -> readUTF (length prepended here) -> UTF-16 units
+    public static void main(String[] args) throws IOException {
+        boolean encode = args[0].equals("encode");
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
+        StringBuilder out = new StringBuilder();
+        String line;
+        while ((line = in.readLine()) != null) {
+            if (encode) {
+                StringBuilder s = new StringBuilder();
+                for (int i = 0; i < line.length(); i += 4)
+                    s.append((char) Integer.parseInt(line.substring(i, i + 4), 16));
+                ByteArrayOutputStream buf = new ByteArrayOutputStream();
+                new DataOutputStream(buf).writeUTF(s.toString());
+                byte[] b = buf.toByteArray();
+                int declared = ((b[0] & 0xFF) << 8) | (b[1] & 0xFF);
+                if (declared != b.length - 2) throw new IllegalStateException("length prefix");
+                for (int i = 2; i < b.length; i++) out.append(String.format("%02x", b[i] & 0xFF));
+            } else {
+                int n = line.length() / 2;
+                byte[] b = new byte[n + 2];
+                b[0] = (byte) (n >> 8);
+                b[1] = (byte) n;
+                for (int i = 0; i < n; i++)
+                    b[i + 2] = (byte) Integer.parseInt(line.substring(2 * i, 2 * i + 2), 16);
+                String s = new DataInputStream(new ByteArrayInputStream(b)).readUTF();
+                for (int i = 0; i < s.length(); i++) out.append(String.format("%04x", (int) s.charAt(i)));
+            }
+            out.append('\n');
+        }
+        System.out.print(out);
+        System.out.flush();
+    }
+}
+"""
