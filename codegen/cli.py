@@ -175,6 +175,15 @@ def lint(spec, file, profile, as_json):
         sys.exit(1)
 
 
+def _add_commands() -> None:
+    from .commands import all_commands
+    for command in all_commands():
+        cli.add_command(command)
+
+
+_add_commands()
+
+
 def main(argv=None) -> int:
     try:
         cli.main(args=argv, prog_name="encspec", standalone_mode=False)

@@ -1,0 +1,12 @@
+"""The `json` export target: the canonical table, as in generated/tables/."""
+from __future__ import annotations
+
+from .. import registry
+from .table import table_source
+from .targets import Target, register
+
+register(Target(
+    name="json",
+    describe="the canonical state-transition table (documented in the README)",
+    files=lambda a: {f"{registry.module_name(a.name)}.json": table_source(a)},
+))
