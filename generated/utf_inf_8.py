@@ -12,7 +12,9 @@ its maximal subpart (the longest prefix of a valid sequence, at least one
 byte), as CPython's UTF-8 codec does with ``errors="replace"``.
 """
 import codecs
+import re
 from bisect import bisect_right
+from itertools import chain
 
 NAME = "utf-inf-8"
 ALIASES = ('utf-infinity-8', 'utf-inf8')
@@ -352,40 +354,173 @@ def lint(data, profile=None):
     return sorted(found, key=lambda f: f[1])
 
 
+# ----------------------------------------------------------------- fast path
+# Sequences that always end a token on their own (their path ends in a final
+# state), so runs of them can be cut by a regex without changing the longest
+# match: bytes that stand for themselves (decoded by the latin-1 codec) and
+# each form's multi-byte sequences, valued by _piece_value below.  Anything
+# else — errors, reserved runs, sequences that could continue — goes through
+# the automaton (_scan).
+_LATIN_CLASS = rb"[\x00-\x7f]"
+_PIECES = (
+    rb"[\xc2-\xdf][\x80-\xbf]",
+    rb"[\xe0][\xa0-\xbf][\x80-\xbf]",
+    rb"[\xe1-\xef][\x80-\xbf][\x80-\xbf]",
+    rb"[\xf0][\x90-\xbf][\x80-\xbf][\x80-\xbf]",
+    rb"[\xf1-\xf7][\x80-\xbf][\x80-\xbf][\x80-\xbf]",
+    rb"[\xf8][\x88-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf]",
+    rb"[\xf9-\xfb][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf]",
+    rb"[\xfc][\x84-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf]",
+    rb"[\xfd][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf]",
+    rb"[\xfe][\x82-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf]",
+    rb"[\xff][\x80][\x80][\x80][\x80][\x80][\x81-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf]",
+    rb"[\xff][\x80][\x80][\x80][\x80][\x81-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf]",
+    rb"[\xff][\x80][\x80][\x80][\x81-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf]",
+    rb"[\xff][\x80][\x80][\x81-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf]",
+    rb"[\xff][\x80][\x81-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf]",
+    rb"[\xff][\x81-\x9f][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf][\x80-\xbf]",
+)
+_PIECE_ALTERNATIVES = ([_LATIN_CLASS + b"+"] if _LATIN_CLASS else []) + list(_PIECES)
+_PIECE = re.compile(b"|".join(_PIECE_ALTERNATIVES)) if _PIECE_ALTERNATIVES else None
+_RUN = re.compile(b"(?:" + b"|".join(_PIECE_ALTERNATIVES) + b")+") if _PIECE_ALTERNATIVES else None
+_ALL_LATIN = re.compile(_LATIN_CLASS + b"*") if _LATIN_CLASS else None
+
+
+
+def _piece_value(p):
+    """The code point of one multi-byte piece: straight-line arithmetic per form."""
+    n = len(p)
+    b = p[0]
+    if n == 2 and (0xC2 <= b <= 0xDF):  # form 2 (spec line 27)
+        raw = ((b - 0xC0)) * 64 + (p[1] - 0x80)
+        return raw + 0
+    if n == 3 and (0xE0 <= b <= 0xEF):  # form 3 (spec line 28)
+        raw = (((b - 0xE0)) * 64 + (p[1] - 0x80)) * 64 + (p[2] - 0x80)
+        return raw + 0
+    if n == 4 and (0xF0 <= b <= 0xF7):  # form 4 (spec line 29)
+        raw = ((((b - 0xF0)) * 64 + (p[1] - 0x80)) * 64 + (p[2] - 0x80)) * 64 + (p[3] - 0x80)
+        return raw + 0
+    if n == 5 and (0xF8 <= b <= 0xFB):  # form 5 (spec line 30)
+        raw = (((((b - 0xF8)) * 64 + (p[1] - 0x80)) * 64 + (p[2] - 0x80)) * 64 + (p[3] - 0x80)) * 64 + (p[4] - 0x80)
+        return raw + 0
+    if n == 6 and (0xFC <= b <= 0xFD):  # form 6 (spec line 31)
+        raw = ((((((b - 0xFC)) * 64 + (p[1] - 0x80)) * 64 + (p[2] - 0x80)) * 64 + (p[3] - 0x80)) * 64 + (p[4] - 0x80)) * 64 + (p[5] - 0x80)
+        return raw + 0
+    if n == 7 and (b == 0xFE):  # form 7 (spec line 32)
+        raw = (((((((b - 0xFE)) * 64 + (p[1] - 0x80)) * 64 + (p[2] - 0x80)) * 64 + (p[3] - 0x80)) * 64 + (p[4] - 0x80)) * 64 + (p[5] - 0x80)) * 64 + (p[6] - 0x80)
+        return raw + 0
+    if n == 13 and (b == 0xFF):  # form 13 (spec line 33)
+        raw = (((((((((((((b - 0xFF)) * 32 + (p[1] - 0x80)) * 64 + (p[2] - 0x80)) * 64 + (p[3] - 0x80)) * 64 + (p[4] - 0x80)) * 64 + (p[5] - 0x80)) * 64 + (p[6] - 0x80)) * 64 + (p[7] - 0x80)) * 64 + (p[8] - 0x80)) * 64 + (p[9] - 0x80)) * 64 + (p[10] - 0x80)) * 64 + (p[11] - 0x80)) * 64 + (p[12] - 0x80)
+        return raw + 0
+    raise ValueError(p)
+
+
+class _Beyond(Exception):
+    """A piece whose code point a str cannot hold: the automaton path reports it."""
+
+
+class _StrMemo(dict):
+    """piece -> str; long latin runs are decoded, not stored."""
+
+    def __missing__(self, piece):
+        if _LATIN_CLASS and piece[0] in _LATIN_BYTES:
+            text = piece.decode("latin-1")
+            if len(piece) <= 8 and len(self) < 65536:
+                self[piece] = text
+            return text
+        cp = _piece_value(piece)
+        if cp > 0x10FFFF:
+            raise _Beyond
+        text = chr(cp)
+        if len(self) < 65536:
+            self[piece] = text
+        return text
+
+
+class _CodeMemo(dict):
+    """piece -> list of code points."""
+
+    def __missing__(self, piece):
+        if _LATIN_CLASS and piece[0] in _LATIN_BYTES:
+            cps = list(piece)
+            if len(piece) <= 8 and len(self) < 65536:
+                self[piece] = cps
+            return cps
+        cps = [_piece_value(piece)]
+        if len(self) < 65536:
+            self[piece] = cps
+        return cps
+
+
+_LATIN_BYTES = frozenset(b"".join(re.findall(_LATIN_CLASS, bytes(range(256))))) if _LATIN_CLASS else frozenset()
+_LATIN_HAS_ASCII = _LATIN_BYTES.issuperset(range(0x80))
+_STR_MEMO = _StrMemo()
+_CODE_MEMO = _CodeMemo()
+
+
 # ------------------------------------------------------------------ decoding
 def _decode(data, errors, final, at_start, want_str):
-    """(code points, consumed): scan, route problems through the error handler."""
+    """(pieces, consumed): str pieces (want_str) or code points; problems go to the handler."""
     out = []
     append = out.append
     handler = None
     pos = 0
     n = len(data)
-    while True:
-        stopped = pos
-        for kind, start, end, value, reason in _tokens(data, pos, final, at_start and pos == 0):
-            stopped = end
-            if kind == "char":
-                if want_str and value > 0x10FFFF:
-                    reason = "code point beyond U+10FFFF"
-                else:
-                    append(value)
+    if at_start and SIGNATURE and data[:len(SIGNATURE)] == SIGNATURE:
+        pos = len(SIGNATURE)
+    if want_str and _ALL_LATIN is not None:
+        if _LATIN_HAS_ASCII and not pos:
+            try:
+                return [data.decode("ascii")], n  # one pass; stops at the first byte above 7F
+            except UnicodeDecodeError:
+                pass
+        if _ALL_LATIN.match(data, pos).end() == n:
+            return [data[pos:].decode("latin-1")], n
+    memo = _STR_MEMO if want_str else _CODE_MEMO
+    slow_until = 0
+    while pos < n:
+        if _RUN is not None and pos >= slow_until:
+            m = _RUN.match(data, pos)
+            if m is not None:
+                end = m.end()
+                pieces = map(memo.__getitem__, _PIECE.findall(data, pos, end))
+                try:
+                    if want_str:
+                        append("".join(pieces))
+                    else:
+                        out.extend(chain.from_iterable(pieces))
+                except _Beyond:
+                    slow_until = end  # this run holds a code point beyond U+10FFFF
                     continue
-            elif kind == "signature":
+                pos = end
                 continue
-            if handler is None:
-                handler = codecs.lookup_error(errors)
-            exc = UnicodeDecodeError(NAME, data, start, end, reason)
-            replacement, resume = handler(exc)
-            out.extend(map(ord, replacement))
-            resume = resume + n if resume < 0 else resume
-            if not 0 <= resume <= n:
-                raise IndexError(f"position {resume} from error handler out of bounds")
-            if resume != end:
-                pos = resume
-                break
+        tok = _scan(data, pos, final)
+        if tok is None:
+            break
+        kind, start, end, value, reason = tok
+        if kind == "char":
+            if not want_str:
+                append(value)
+                pos = end
+                continue
+            if value <= 0x10FFFF:
+                append(chr(value))
+                pos = end
+                continue
+            reason = "code point beyond U+10FFFF"
+        if handler is None:
+            handler = codecs.lookup_error(errors)
+        exc = UnicodeDecodeError(NAME, data, start, end, reason)
+        replacement, resume = handler(exc)
+        if want_str:
+            append(replacement)
         else:
-            return out, stopped
-        at_start = False
+            out.extend(map(ord, replacement))
+        resume = resume + n if resume < 0 else resume
+        if not 0 <= resume <= n:
+            raise IndexError(f"position {resume} from error handler out of bounds")
+        pos = resume
+    return out, pos
 
 
 def decode_codepoints(data, errors="strict"):
@@ -395,8 +530,7 @@ def decode_codepoints(data, errors="strict"):
 
 def decode(data, errors="strict"):
     """Decode *data* to ``str``; code points beyond U+10FFFF go through the handler."""
-    cps, _ = _decode(bytes(data), errors, True, True, True)
-    return "".join(map(chr, cps))
+    return "".join(_decode(bytes(data), errors, True, True, True)[0])
 
 
 # ------------------------------------------------------------------ encoding
@@ -539,8 +673,7 @@ class Codec(codecs.Codec):
 
     def decode(self, input, errors="strict"):
         data = bytes(input)
-        cps, _ = _decode(data, errors, True, True, True)
-        return "".join(map(chr, cps)), len(data)
+        return "".join(_decode(data, errors, True, True, True)[0]), len(data)
 
 
 class IncrementalEncoder(codecs.IncrementalEncoder):
@@ -583,11 +716,11 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
                 and SIGNATURE.startswith(data):
             self._pending = data
             return ""
-        cps, consumed = _decode(data, self.errors, final, self._at_start, True)
+        pieces, consumed = _decode(data, self.errors, final, self._at_start, True)
         if consumed or final:
             self._at_start = False
         self._pending = b"" if final else data[consumed:]
-        return "".join(map(chr, cps))
+        return "".join(pieces)
 
     def reset(self):
         self._pending = b""

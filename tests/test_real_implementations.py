@@ -126,6 +126,16 @@ def java_mutf8(real_dir):
 LOSSY_DECODERS = ["node_textdecoder", "rust_lossy"]
 
 
+@pytest.mark.parametrize("name", ["node", "rustc", "javac", "java", "uconv"])
+def test_tool_is_available(name):
+    """A missing tool is a failure here (the tests using it then error in setup)."""
+    try:
+        path = getattr(tools, name)()
+    except tools.ToolMissing as exc:
+        pytest.fail(str(exc))
+    assert tools.run([path, "--version"] if name != "java" else [path, "-version"]) is not None
+
+
 # ------------------------------------------------ 1. utf-8, maximal subparts
 def compare_lossy(decoder, inputs: list[bytes], label: str):
     outputs = decoder(inputs)

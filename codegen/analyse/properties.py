@@ -137,7 +137,9 @@ def self_synchronizing(a: Automaton):
         seen.add((s, t))
         for c, rep in enumerate(reps):
             s2, t2 = a.next[s][c], a.next[t][c]
-            if not (0 <= s2 < a.n_states and 0 <= t2 < a.n_states) or s2 not in can:
+            # the suffix must stay a prefix of a *valid* sequence: a live state that
+            # can only end in an ill-formed pattern or a reserved run does not count
+            if not (0 <= s2 < a.n_states and 0 <= t2 < a.n_states) or s2 not in can or t2 not in can:
                 continue
             w, x = whole + bytes([rep]), suffix + bytes([rep])
             if _is_char(a, t2):
@@ -187,10 +189,14 @@ def bijective(a: Automaton):
         if r2.first <= r1.last:
             cp = r2.first
             return False, [a._encode_row(r1, cp), a._encode_row(r2, cp)]
-    top = max(r.last for r in rows)
+    from ..automaton.counted import encode_counted
     for ext in a.extensions:
-        if ext["min"] <= top:
-            return False, [a._encode_row(rows[-1], top)]
+        for r in rows:
+            if r.last >= ext["min"]:
+                cp = max(r.first, ext["min"])
+                other = encode_counted(ext, cp)
+                if other is not None:
+                    return False, [a._encode_row(r, cp), other]
     return True, []
 
 
@@ -219,15 +225,38 @@ def total(a: Automaton):
     return True, []
 
 
+def _unordered_pair(a: Automaton, r, i: int):
+    """Two code points of row r, consecutive in position i's digit, whose bytes sort the other way."""
+    pos = a.forms[r.form]["positions"]
+    radices = [sum(hi - lo + 1 for lo, hi in runs) for runs in pos]
+    weight = 1
+    for x in radices[i + 1:]:
+        weight *= x
+    digits = [b for lo, hi in pos[i] for b in range(lo, hi + 1)]
+    for d in range(len(digits) - 1):
+        if digits[d] > digits[d + 1]:
+            # the smallest raw value in the row with digit d at position i
+            base = r.raw_lo - r.raw_lo % (weight * radices[i]) + d * weight
+            for raw in (base, base + weight * radices[i]):
+                if r.raw_lo <= raw and raw + weight <= r.raw_hi:
+                    return [a._encode_row(r, raw + r.offset), a._encode_row(r, raw + weight + r.offset)]
+    return None
+
+
 def order_preserving(a: Automaton):
     rows = _sorted_rows(a)
     points = []
     for r in rows:
         points += [(r.first, a._encode_row(r, r.first)), (r.last, a._encode_row(r, r.last))]
-    for f in a.forms.values():
-        for runs in f.get("positions", []):
+    for r in rows:
+        # within a row the code point grows with the raw value; the bytes grow with
+        # it unless a position's digit alphabet is out of byte order
+        f = a.forms[r.form]
+        for i, runs in enumerate(f.get("positions", [])):
             if list(runs) != sorted(runs):
-                return False, ["digit alphabet not in byte order"]
+                example = _unordered_pair(a, r, i)
+                if example is not None:
+                    return False, example
     from itertools import islice
 
     from ..automaton.counted import encode_counted, levels
@@ -264,7 +293,7 @@ def check(a: Automaton, only: Optional[list[str]] = None) -> Report:
         lengths[r.length] = lengths.get(r.length, 0) + (r.last - r.first + 1)
     if a.extensions:
         lengths["counted"] = "unbounded"
-    report.lengths = lengths
+    report.lengths = dict(sorted(lengths.items(), key=lambda kv: (isinstance(kv[0], str), kv[0])))
     if report.properties.get("self_synchronizing") and a.max_length:
         report.worst_skip = a.max_length - 1
     return report

@@ -49,6 +49,11 @@ class Automaton:
     claims: tuple[str, ...]
     pair_on_encode: bool = False  # encoders join lead + trail surrogate code points (WTF-8 6.1)
     profiles: tuple[dict, ...] = ()  # document profiles: {"name", "rules": [{severity, kind, ranges, message, line}]}
+    row_patterns: tuple = ()  # per row: its byte patterns, each a tuple of positions of (lo, hi) runs
+
+    def final(self, s: int) -> bool:
+        """Accepting with no way on: a token that ends here ends at once."""
+        return self.accept[s] is not None and all(t == DEAD for t in self.next[s])
 
     @property
     def n_states(self) -> int:
@@ -137,6 +142,8 @@ def compile_spec(spec: Spec) -> Automaton:
 
     rows = segments(spec)
     rule_list = rules(spec, rows)
+    row_patterns = tuple(tuple(tuple(tuple((lo, hi) for lo, hi, _ in pos) for pos in pat) for pat in r.patterns)
+                         for r in rule_list[:len(rows)])
     # actions are identified by what they compute, so forms that compute alike
     # share accepting states (UTF-8 then needs Höhrmann's handful of states)
     actions: list[dict] = []
@@ -181,7 +188,7 @@ def compile_spec(spec: Spec) -> Automaton:
         signature=spec.signature, reserved=spec.reserved, classes=classes, next=nxt, ops=ops,
         accept=machine.accept, state_lines=machine.lines, actions=tuple(actions), rows=tuple(rows),
         forms=_form_data(spec), extensions=tuple(extensions), claims=tuple(c.name for c in spec.claims),
-        pair_on_encode=any(p.combine for p in spec.patterns),
+        pair_on_encode=any(p.combine for p in spec.patterns), row_patterns=row_patterns,
         profiles=tuple({"name": p.name, "line": p.loc.line,
                         "rules": [{"severity": r.severity, "kind": r.kind, "ranges": [list(x) for x in r.ranges],
                                    "message": r.message, "line": r.loc.line} for r in p.rules]}

@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..automaton import DEAD, Automaton
 from ..model import render as render_expr
 from . import render
+from .python_fast import fast_path
 
 
 def _runs(byte_set) -> str:
@@ -120,6 +121,6 @@ def module_source(a: Automaton) -> str:
         profiles=[{"name": p["name"], "line": p["line"],
                    "rules": [{**r, "ranges": repr(tuple(tuple(x) for x in r["ranges"]))} for r in p["rules"]]}
                   for p in a.profiles],
-        class_runs=a.class_runs(), n_classes=a.n_classes, n_states=a.n_states,
+        fast=fast_path(a), class_runs=a.class_runs(), n_classes=a.n_classes, n_states=a.n_states,
         states=states, actions=actions, rows=rows, extensions=extensions,
     )

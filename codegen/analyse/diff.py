@@ -1,0 +1,385 @@
+"""``encspec diff``: where two encodings disagree, computed on the product of their automata.
+
+A byte sequence is *valid* in an encoding when its automaton, run from the start
+state over exactly those bytes, stops in a state that accepts a character (one
+well-formed sequence).  The product automaton runs both at once; each of its
+states is labelled by what each side accepts there.  Three sets come out:
+
+- valid only in A, valid only in B: read off the product after pruning states
+  that lead to no such difference and minimising it as a Moore machine (states
+  with the same label and equivalent successors merge), so the patterns come out
+  as compact as the language allows: ``ED A0..BF 80..BF``;
+- valid in both but decoded to different code points: on each path of the
+  product to a state where both accept, each side's value is an affine function
+  of the bytes (digit operations ``acc * radix + byte - sub``, then an offset or a
+  surrogate-pair combination); the two are compared by their constants and
+  slopes, so a pattern is reported when they differ somewhere, and marked when
+  they agree at some of its points.
+
+Counted forms (``extensions``) are not compared: only the bounded automaton is
+(a note says so).  Signatures are compared as bytes.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ..automaton import DEAD, Automaton
+from ..automaton.run import value_of
+
+
+@dataclass
+class Pattern:
+    ranges: tuple[tuple[int, int], ...]
+    example: bytes
+    a: Optional[int] = None      # code point in A (None: not valid in A)
+    b: Optional[int] = None
+    everywhere: bool = True      # for "different": every sequence of the pattern differs
+
+    @property
+    def text(self) -> str:
+        return " ".join(f"{lo:02X}" if lo == hi else f"{lo:02X}..{hi:02X}" for lo, hi in self.ranges)
+
+    def to_json(self) -> dict:
+        out = {"pattern": self.text, "example": self.example.hex().upper(), "a": self.a, "b": self.b}
+        if self.a is not None and self.b is not None:
+            out["everywhere"] = self.everywhere
+        return out
+
+
+@dataclass
+class Diff:
+    a: str
+    b: str
+    only_a: list = field(default_factory=list)
+    only_b: list = field(default_factory=list)
+    different: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+    signature: Optional[tuple[str, str]] = None
+
+    @property
+    def equivalent(self) -> bool:
+        return not (self.only_a or self.only_b or self.different or self.signature)
+
+    def to_json(self) -> dict:
+        return {
+            "a": self.a, "b": self.b, "equivalent": self.equivalent,
+            "only_a": [p.to_json() for p in self.only_a], "only_b": [p.to_json() for p in self.only_b],
+            "different": [p.to_json() for p in self.different],
+            "signature": None if self.signature is None else {"a": self.signature[0], "b": self.signature[1]},
+            "notes": list(self.notes),
+        }
+
+
+# ---------------------------------------------------------------- the product
+
+def _char(a: Automaton, s: int) -> bool:
+    return 0 <= s < a.n_states and a.accept[s] is not None and a.actions[a.accept[s]]["kind"] == "char"
+
+
+def _nxt(a: Automaton, s: int, b: int) -> int:
+    if s == DEAD or s >= a.n_states:
+        return DEAD
+    t = a.next[s][a.classes[b]]
+    return DEAD if t >= a.n_states else t  # counted forms: bounded part only
+
+
+def _product(a: Automaton, b: Automaton):
+    """Reachable pairs (sa, sb) with at least one side alive; transitions per product class."""
+    pclass: dict[tuple[int, int], int] = {}
+    classes = []
+    for x in range(256):
+        classes.append(pclass.setdefault((a.classes[x], b.classes[x]), len(pclass)))
+    reps: list[list[int]] = [[] for _ in pclass]
+    for x, c in enumerate(classes):
+        reps[c].append(x)
+    states = [(0, 0)]
+    index = {(0, 0): 0}
+    trans: list[list[int]] = []
+    i = 0
+    while i < len(states):
+        sa, sb = states[i]
+        row = []
+        for c in range(len(reps)):
+            x = reps[c][0]
+            t = (_nxt(a, sa, x), _nxt(b, sb, x))
+            if t == (DEAD, DEAD):
+                row.append(-1)
+                continue
+            if t not in index:
+                index[t] = len(states)
+                states.append(t)
+            row.append(index[t])
+        trans.append(row)
+        i += 1
+    return states, trans, classes, reps
+
+
+def _minimise(labels: list, trans: list[list[int]]) -> list[int]:
+    """Moore minimisation after pruning: block of each state (-1: leads to no label)."""
+    n = len(labels)
+    # prune: states from which no labelled state is reachable
+    useful = [lab is not None for lab in labels]
+    changed = True
+    while changed:
+        changed = False
+        for s in range(n):
+            if not useful[s] and any(t >= 0 and useful[t] for t in trans[s]):
+                useful[s] = changed = True
+    ids0: dict = {}
+    block = [ids0.setdefault(labels[s], len(ids0)) if useful[s] else -1 for s in range(n)]
+    count = len(ids0)
+    while True:
+        ids: dict = {}
+        new = []
+        for s in range(n):
+            if block[s] < 0:
+                new.append(-1)
+                continue
+            key = (block[s], tuple(-1 if t < 0 else block[t] for t in trans[s]))
+            new.append(ids.setdefault(key, len(ids)))
+        block = new
+        if len(ids) == count:
+            return block
+        count = len(ids)
+
+
+def _runs(bytes_: list[int]) -> list[tuple[int, int]]:
+    runs: list[list[int]] = []
+    for x in sorted(bytes_):
+        if runs and runs[-1][1] == x - 1:
+            runs[-1][1] = x
+        else:
+            runs.append([x, x])
+    return [(lo, hi) for lo, hi in runs]
+
+
+MAX_PATTERNS = 2000
+
+
+def _only(a: Automaton, b: Automaton, states, trans, reps, which: str, notes: list) -> list[Pattern]:
+    """Patterns of the sequences valid in one side only (which = 'a' or 'b')."""
+    labels = []
+    for sa, sb in states:
+        ca, cb = _char(a, sa), _char(b, sb)
+        labels.append(True if (ca and not cb if which == "a" else cb and not ca) else None)
+    block = _minimise(labels, trans)
+    nblocks = max(block) + 1 if block else 0
+    # the quotient machine: block -> {target block: bytes}
+    btrans: list[dict] = [dict() for _ in range(nblocks)]
+    blabel = [False] * nblocks
+    rep_state = [None] * nblocks
+    for s, k in enumerate(block):
+        if k < 0 or rep_state[k] is not None:
+            continue
+        rep_state[k] = s
+        blabel[k] = bool(labels[s])
+        for c, t in enumerate(trans[s]):
+            if t >= 0 and block[t] >= 0:
+                btrans[k].setdefault(block[t], []).extend(reps[c])
+    start = block[0]
+    out: list[Pattern] = []
+    if start < 0:
+        return out
+    side = a if which == "a" else b
+
+    def walk(k, ranges, stack):
+        if len(out) >= MAX_PATTERNS:
+            return
+        if blabel[k] and ranges:
+            ex = bytes(lo for lo, _ in ranges)
+            cp = _decode_one(side, ex)
+            out.append(Pattern(tuple(ranges), ex, a=cp if which == "a" else None, b=cp if which == "b" else None))
+        for t, bs in sorted(btrans[k].items(), key=lambda kv: min(kv[1])):
+            if t in stack:
+                if "cycle" not in notes:
+                    notes.append("cycle")
+                continue
+            for run in _runs(bs):
+                walk(t, ranges + [run], stack | {t})
+
+    walk(start, [], {start})
+    if len(out) >= MAX_PATTERNS:
+        notes.append(f"more than {MAX_PATTERNS} patterns valid only in {side.name}: the list is cut")
+    return out
+
+
+def _decode_one(a: Automaton, data: bytes) -> Optional[int]:
+    s, acc = 0, 0
+    for x in data:
+        c = a.classes[x]
+        op = a.ops[s][c]
+        if op is not None:
+            acc = acc * op[0] + x - op[1]
+        s = a.next[s][c]
+        if s == DEAD or s >= a.n_states:
+            return None
+    if not _char(a, s):
+        return None
+    return value_of(a.actions[a.accept[s]], acc)
+
+
+def _affine(a: Automaton, ranges) -> Optional[tuple[int, tuple[int, ...]]]:
+    """(constant at the low corner, slope per position) of a's value on the box, if affine."""
+    low = [lo for lo, _ in ranges]
+    v0 = _decode_one(a, bytes(low))
+    slopes = []
+    for i, (lo, hi) in enumerate(ranges):
+        if hi == lo:
+            slopes.append(0)
+            continue
+        x = list(low)
+        x[i] = lo + 1
+        slopes.append(_decode_one(a, bytes(x)) - v0)
+    # check the prediction at the high corner and at a middle point
+    for pick in (lambda lo, hi: hi, lambda lo, hi: (lo + hi) // 2):
+        x = [pick(lo, hi) for lo, hi in ranges]
+        predicted = v0 + sum(s * (xi - lo) for s, xi, (lo, _) in zip(slopes, x, ranges))
+        if _decode_one(a, bytes(x)) != predicted:
+            return None
+    return v0, tuple(slopes)
+
+
+def _different(a: Automaton, b: Automaton, states, trans, reps, notes: list) -> list[Pattern]:
+    """Patterns valid in both whose code points differ."""
+    both = [_char(a, sa) and _char(b, sb) for sa, sb in states]
+    n = len(states)
+    useful = list(both)
+    changed = True
+    while changed:
+        changed = False
+        for s in range(n):
+            if not useful[s] and any(t >= 0 and useful[t] for t in trans[s]):
+                useful[s] = changed = True
+    out: list[Pattern] = []
+
+    def key(s, c):
+        sa, sb = states[s]
+        x = reps[c][0]
+        return (trans[s][c], a.ops[sa][a.classes[x]] if sa >= 0 else None,
+                b.ops[sb][b.classes[x]] if sb >= 0 else None)
+
+    def walk(s, ranges, stack):
+        if len(out) >= MAX_PATTERNS:
+            return
+        if both[s] and ranges:
+            fa, fb = _affine(a, ranges), _affine(b, ranges)
+            if fa is None or fb is None:
+                _enumerate(ranges)
+            elif fa != fb:
+                everywhere = fa[1] == fb[1]
+                ex = _differing_point(a, b, ranges)
+                out.append(Pattern(tuple(ranges), ex, _decode_one(a, ex), _decode_one(b, ex), everywhere))
+        groups: dict = {}
+        for c, t in enumerate(trans[s]):
+            if t >= 0 and useful[t]:
+                groups.setdefault(key(s, c), []).extend(reps[c])
+        for (t, _, _), bs in sorted(groups.items(), key=lambda kv: min(kv[1])):
+            if t in stack:
+                if "cycle" not in notes:
+                    notes.append("cycle")
+                continue
+            for run in _runs(bs):
+                walk(t, ranges + [run], stack | {t})
+
+    def _enumerate(ranges):
+        notes.append("a value function is not affine on " + Pattern(tuple(ranges), b"").text)
+
+    walk(0, [], {0})
+    return out
+
+
+def _differing_point(a: Automaton, b: Automaton, ranges) -> bytes:
+    for pick in (lambda lo, hi: lo, lambda lo, hi: hi, lambda lo, hi: (lo + hi) // 2):
+        x = bytes(pick(lo, hi) for lo, hi in ranges)
+        if _decode_one(a, x) != _decode_one(b, x):
+            return x
+    fa, fb = _affine(a, ranges), _affine(b, ranges)
+    # move along the first position whose slopes differ
+    low = [lo for lo, _ in ranges]
+    for i, (lo, hi) in enumerate(ranges):
+        if fa[1][i] != fb[1][i]:
+            x = list(low)
+            x[i] = lo + 1
+            return bytes(x)
+    return bytes(low)
+
+
+def _merge(patterns: list[Pattern]) -> list[Pattern]:
+    """Join patterns equal but for adjacent ranges in one position (same kind of difference)."""
+    changed = True
+    while changed:
+        changed = False
+        for i, p in enumerate(patterns):
+            for j in range(i + 1, len(patterns)):
+                q = patterns[j]
+                if len(p.ranges) != len(q.ranges) or p.everywhere != q.everywhere:
+                    continue
+                diffs = [k for k, (x, y) in enumerate(zip(p.ranges, q.ranges)) if x != y]
+                if len(diffs) == 1:
+                    k = diffs[0]
+                    (l1, h1), (l2, h2) = p.ranges[k], q.ranges[k]
+                    if h1 + 1 == l2 or h2 + 1 == l1:
+                        merged = list(p.ranges)
+                        merged[k] = (min(l1, l2), max(h1, h2))
+                        first = p if l1 < l2 else q
+                        patterns[i] = Pattern(tuple(merged), first.example, first.a, first.b,
+                                              p.everywhere and q.everywhere)
+                        del patterns[j]
+                        changed = True
+                        break
+            if changed:
+                break
+    return patterns
+
+
+def diff(a: Automaton, b: Automaton) -> Diff:
+    out = Diff(a.name, b.name)
+    states, trans, _, reps = _product(a, b)
+    notes: list = []
+    order = lambda ps: sorted(ps, key=lambda p: p.ranges)  # noqa: E731
+    out.only_a = order(_merge(_only(a, b, states, trans, reps, "a", notes)))
+    out.only_b = order(_merge(_only(a, b, states, trans, reps, "b", notes)))
+    out.different = order(_merge(_different(a, b, states, trans, reps, notes)))
+    if a.signature != b.signature:
+        out.signature = (a.signature.hex().upper(), b.signature.hex().upper())
+    for x in (a, b):
+        if x.extensions:
+            forms = ", ".join(e["form"] for e in x.extensions)
+            notes.append(f"{x.name} has counted forms ({forms}) of unbounded length: "
+                         f"only the bounded automaton is compared (bounded part only)")
+    if "cycle" in notes:
+        notes.remove("cycle")
+        notes.append("the product has loops (reserved runs): patterns list each loop once")
+    out.notes = notes
+    return out
+
+
+def _cp(v: Optional[int]) -> str:
+    return "-" if v is None else f"U+{v:04X}"
+
+
+def text(d: Diff) -> str:
+    lines = []
+    if d.equivalent:
+        lines.append(f"{d.a} and {d.b} are equivalent: the same valid byte sequences, decoded alike")
+    for title, pats, show in ((f"valid only in {d.a}", d.only_a, "a"), (f"valid only in {d.b}", d.only_b, "b"),
+                              (f"valid in both, decoded differently ({d.a} / {d.b})", d.different, "ab")):
+        if not pats and d.equivalent:
+            continue
+        lines.append(f"{title}: {len(pats)} pattern{'s' if len(pats) != 1 else ''}")
+        width = max([len(p.text) for p in pats] + [0])
+        for p in pats:
+            ex = p.example.hex(" ").upper()
+            if show == "ab":
+                what = f"e.g. {ex} = {_cp(p.a)} / {_cp(p.b)}" + ("" if p.everywhere else "  (some agree)")
+            else:
+                what = f"e.g. {ex} = {_cp(p.a if show == 'a' else p.b)}"
+            lines.append(f"  {p.text.ljust(width)}   {what}")
+    if d.signature is not None:
+        sa, sb = d.signature
+        lines.append(f"signature: {d.a} {' '.join(sa[i:i + 2] for i in range(0, len(sa), 2)) or 'none'}, "
+                     f"{d.b} {' '.join(sb[i:i + 2] for i in range(0, len(sb), 2)) or 'none'}")
+    for n in d.notes:
+        lines.append(f"note: {n}")
+    return "\n".join(lines)

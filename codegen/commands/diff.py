@@ -1,0 +1,24 @@
+"""``encspec diff``: the byte sequences two encodings disagree on."""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+
+@click.command("diff")
+@click.argument("spec_a")
+@click.argument("spec_b")
+@click.option("--json", "as_json", is_flag=True, help="Print the differences as JSON.")
+def command(spec_a, spec_b, as_json):
+    """Compare two encodings: sequences valid in one only, and valid in both but decoded
+    differently, as byte-range patterns.  Exit 0 when equivalent, 1 when not."""
+    from ..analyse.diff import diff, text
+    from ..cli import _load
+    _, a = _load(spec_a)
+    _, b = _load(spec_b)
+    d = diff(a, b)
+    click.echo(json.dumps(d.to_json(), indent=1) if as_json else text(d))
+    if not d.equivalent:
+        sys.exit(1)  # as `build --check` and `lint` do: main() drops click's Exit codes

@@ -1,0 +1,386 @@
+"""Read-only helpers shared by the c, rust, js and java export targets.
+
+Nothing here computes semantics: the tables come straight from the automaton.
+What the targets need beyond it is presentation (comments naming byte ranges
+and spec lines, the common header) and two facts about integer widths:
+
+* ``acc_bound``: the largest value the accumulator can hold in any state, so a
+  target knows whether its natural integer can overflow (and only then emits
+  the checks);
+* ``counted_plan``: a counted form restated for targets without big integers.
+  Its ``range`` bounds must be ``P ** E`` (or a constant power of two, or 0)
+  and ``P ** E - 1`` with ``P`` a power of two, and its value digits must have
+  a power-of-two radix: then every comparison of the reference tokenizer
+  (``number * span > hi``, ``(number + 1) * span - 1 < lo``) is exactly a
+  comparison of bit lengths and exponents, which fit in 64 bits.  Any other
+  counted form is refused with a SpecError, before anything is written.
+"""
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+from .. import __version__, registry
+from ..automaton import DEAD, Automaton
+from ..diagnostics import SpecError
+
+
+# ------------------------------------------------------------------ names
+def module_name(a: Automaton) -> str:
+    """utf-8 → utf_8: file stem and C/Rust/JS identifier prefix."""
+    return registry.module_name(a.name)
+
+
+def class_name(a: Automaton) -> str:
+    """utf-8 → Utf8, corrected-utf-8 → CorrectedUtf8: the Java class."""
+    return "".join(p[:1].upper() + p[1:] for p in module_name(a).split("_") if p) or "Codec"
+
+
+# ------------------------------------------------------------------ facts
+def is_final(a: Automaton, s: int) -> bool:
+    """Accepting with no way on: the token ends at once (as the Python backend's _FINAL)."""
+    return a.accept[s] is not None and all(t == DEAD for t in a.next[s])
+
+
+def class_bytes(a: Automaton) -> list[list[int]]:
+    out: list[list[int]] = [[] for _ in range(a.n_classes)]
+    for b, c in enumerate(a.classes):
+        out[c].append(b)
+    return out
+
+
+def acc_bound(a: Automaton, cap: int = 1 << 200) -> Optional[int]:
+    """The largest accumulator value in any state (None: unbounded or beyond *cap*).
+
+    A fixpoint over the transitions, as run.py updates ``acc`` (unchanged
+    where the op is None); transitions into counted forms do not touch it.
+    """
+    cb = class_bytes(a)
+    best: list[Optional[int]] = [None] * a.n_states
+    best[0] = 0
+    for _ in range(a.n_states + 2):
+        changed = False
+        for s in range(a.n_states):
+            if best[s] is None:
+                continue
+            for c in range(a.n_classes):
+                t = a.next[s][c]
+                if t == DEAD or t >= a.n_states:
+                    continue
+                op = a.ops[s][c]
+                v = best[s] if op is None else best[s] * op[0] + max(cb[c]) - op[1]
+                if v > cap:
+                    return None
+                if best[t] is None or v > best[t]:
+                    best[t] = v
+                    changed = True
+        if not changed:
+            return max(v for v in best if v is not None)
+    return None
+
+
+def value_bound(a: Automaton) -> Optional[int]:
+    """The largest value a DFA action can produce (None: unbounded)."""
+    acc = acc_bound(a)
+    if acc is None:
+        return None
+    out = 0
+    for act in a.actions:
+        if act["kind"] != "char":
+            continue
+        if "value" in act:
+            out = max(out, act["value"])
+        elif act.get("combine") == "surrogate-pair":
+            out = max(out, 0x10FFFF)
+        else:
+            out = max(out, acc + act["offset"])
+    return out
+
+
+def needs_wide_checks(a: Automaton, bits: int) -> bool:
+    """Whether an unsigned *bits*-bit accumulator can overflow before a char is made."""
+    bound = value_bound(a)
+    return bound is None or bound >= 1 << bits
+
+
+def check_pairs(a: Automaton, lang: str) -> None:
+    """Surrogate-pair actions split acc in two: the targets do that in 64 bits."""
+    for act in a.actions:
+        if act.get("combine") == "surrogate-pair":
+            bound = acc_bound(a)
+            if bound is None or bound >= 1 << 62:
+                raise SpecError(f"the {lang} target needs surrogate-pair values below 2**62", None, a.spec_file)
+
+
+def check_char_offsets(a: Automaton, lang: str) -> None:
+    for act in a.actions:
+        if act["kind"] == "char" and "value" not in act and not 0 <= act["offset"] < 1 << 63:
+            raise SpecError(f"the {lang} target needs offsets in 0 .. 2**63 - 1 (form {act['form']})",
+                            None, a.spec_file)
+
+
+# ---------------------------------------------------------- presentation
+def runs_text(bs) -> str:
+    """[0x80, …, 0xBF, 0xC0] → '80..C0': byte runs as a reader writes them."""
+    runs: list[list[int]] = []
+    for b in sorted(bs):
+        if runs and runs[-1][1] == b - 1:
+            runs[-1][1] = b
+        else:
+            runs.append([b, b])
+    return ", ".join(f"{lo:02X}" if lo == hi else f"{lo:02X}..{hi:02X}" for lo, hi in runs)
+
+
+def class_names(a: Automaton) -> list[str]:
+    """Per class, its bytes as runs."""
+    return [runs_text(bs) for bs in class_bytes(a)]
+
+
+def state_comment(a: Automaton, s: int) -> str:
+    """'state 3: accepts char (forms 1, 2); spec lines 19, 20'."""
+    parts = []
+    if s == 0:
+        parts.append("start")
+    acc = a.accept[s]
+    if acc is not None:
+        act = a.actions[acc]
+        parts.append(f"accepts {act['kind']} ({', '.join(act['forms'])})" + (", final" if is_final(a, s) else ""))
+    lines = a.state_lines[s]
+    if lines:
+        parts.append(f"spec line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}")
+    return f"state {s}: " + ("; ".join(parts) if parts else "(continues)")
+
+
+def action_comment(act: dict) -> str:
+    forms = ", ".join(act["forms"])
+    if act["kind"] == "reserved":
+        return "reserved run"
+    if act["kind"] == "error":
+        return f"ill-formed pattern {act['form']}: {act['reason']}"
+    if "value" in act:
+        return f"form {forms}: the fixed value U+{act['value']:04X}"
+    if act.get("combine") == "surrogate-pair":
+        return f"form {forms}: a surrogate pair, hi = acc / {act['split']} + {act['offset']}, lo = acc % {act['split']} + {act['offset']}"
+    return f"form{'s' if len(act['forms']) > 1 else ''} {forms}: code point = acc + {act['offset']}"
+
+
+def op_list(a: Automaton) -> list[Optional[tuple[int, int]]]:
+    """The distinct ops, None (acc unchanged) first: tables store an index into this list."""
+    ops = sorted({op for row in a.ops for op in row if op is not None})
+    return [None] + ops
+
+
+def op_index(a: Automaton) -> list[list[int]]:
+    lst = op_list(a)
+    return [[lst.index(op) for op in row] for row in a.ops]
+
+
+def class_table_lines(a: Automaton, per_line: int = 16) -> list[tuple[str, list[list[int]]]]:
+    """[(comment, [values per line])] for the 256-entry byte → class table, one block per run."""
+    out = []
+    for lo, hi, c in a.class_runs():
+        vals = [c] * (hi - lo + 1)
+        chunks = [vals[k:k + per_line] for k in range(0, len(vals), per_line)]
+        span = f"{lo:02X}" if lo == hi else f"{lo:02X}..{hi:02X}"
+        out.append((f"{span}: class {c}", chunks))
+    return out
+
+
+def header_lines(a: Automaton, lang: str, limits: list[str], usage: list[str]) -> list[str]:
+    """The common header of every generated file (without comment markers)."""
+    title = a.title or a.name
+    lines = [
+        f"{title}: a decoder generated by encspec {__version__} (target: {lang}).",
+        "",
+        "Generated, do not edit: regenerate with",
+        f"    encspec export {a.name} --lang {lang} -o DIR",
+        f"Spec file: {a.spec_file}",
+        f"Spec SHA-256: {a.spec_sha256}",
+        "",
+        "Semantics: exactly those of encspec's reference tokenizer",
+        "(codegen/automaton/run.py), which `encspec tokens` prints:",
+        "  * a signature is recognised at offset 0 only;",
+        "  * otherwise the longest match wins: the automaton runs until it dies",
+        "    and falls back to the last accepting state;",
+        "  * with no accepting state, an error covers the maximal subpart (the",
+        "    bytes read before the automaton died, at least one byte), with",
+        "    CPython's reasons: invalid start byte, invalid continuation byte,",
+        "    unexpected end of data, or the spec's own;",
+        "  * a reserved run is a token of its own;",
+    ]
+    if a.extensions:
+        lines.append("  * counted forms (unbounded length) continue beyond the automaton as")
+        lines.append("    code below, checking after every byte that a valid value is still")
+        lines.append("    reachable, so their errors are maximal subparts too.")
+    else:
+        lines.append("  * this encoding has no counted (unbounded) forms.")
+    lines += ["", "Limits:"] + [f"  {x}" for x in limits] + ["", "Usage:"] + [f"  {x}" for x in usage]
+    return lines
+
+
+def comment_block(lines: list[str], first: str, middle: str, last: Optional[str]) -> str:
+    out = [first + (lines[0] if lines else "")] + [(middle + x).rstrip() for x in lines[1:]]
+    if last is not None:
+        out.append(last)
+    return "\n".join(out)
+
+
+def spec_lines_text(a: Automaton) -> str:
+    lines = sorted({ln for s in a.state_lines for ln in s})
+    return ", ".join(map(str, lines))
+
+
+# ------------------------------------------------------------ counted forms
+def _pow2(v: int) -> Optional[int]:
+    return v.bit_length() - 1 if v > 0 and v & (v - 1) == 0 else None
+
+
+def _exponent_of(expr) -> Optional[tuple]:
+    """For ``P ** E`` (P a power of two) or a constant 2**k: the expression of the exponent."""
+    if expr[0] == "int":
+        k = _pow2(expr[1])
+        return None if k is None else ("int", k)
+    if expr[0] == "**" and expr[1][0] == "int":
+        k = _pow2(expr[1][1])
+        if k is None:
+            return None
+        if k == 0:
+            return ("int", 0)
+        return expr[2] if k == 1 else ("*", ("int", k), expr[2])
+    return None
+
+
+def counted_plan(a: Automaton, lang: str) -> list[dict]:
+    """Each counted form restated with exponents instead of big numbers (see the module docstring)."""
+    plans = []
+    for k, ext in enumerate(a.extensions):
+        where = f"counted form {ext['form']} (spec line {ext['line']})"
+
+        def refuse(why: str):
+            raise SpecError(f"the {lang} target cannot decode {where} exactly without big integers: {why} "
+                            "(the js and java targets can)", None, a.spec_file)
+
+        items = ext["items"]
+        binds = [it for it in items if it["binds"]]
+        field = [it for it in items if it["field"]]
+        value = [it for it in items if not it["binds"] and not it["field"]]
+        if len(field) != 1 or len(value) != 1 or items != binds + field + value:
+            refuse("expected free counts, one field, then the value digits")
+        field, value = field[0], value[0]
+        shift = _pow2(value["radix"])
+        if not shift:
+            refuse(f"the value digits' radix {value['radix']} is not a power of two")
+        lo_e, hi_e = ext["range"]
+        lo_exp = None if lo_e == ["int", 0] else _exponent_of(_tuple(lo_e))
+        if lo_exp is None and lo_e != ["int", 0]:
+            refuse("the range's lower bound is not a power of two (P ** E with P a power of two)")
+        if hi_e[0] != "-" or hi_e[2] != ["int", 1] or _exponent_of(_tuple(hi_e[1])) is None:
+            refuse("the range's upper bound is not P ** E - 1 with P a power of two")
+        hi_exp = _exponent_of(_tuple(hi_e[1]))
+        floor = ext["min"] - ext["offset"]
+        min_exp = None
+        if floor > 0:
+            min_exp = _pow2(floor)
+            if min_exp is None:
+                refuse("min minus the offset is not a power of two")
+        if not 0 <= ext["offset"] < 1 << 63:
+            refuse("the offset is not in 0 .. 2**63 - 1")
+        plans.append({
+            "index": k, "form": ext["form"], "line": ext["line"], "prefix": ext["prefix_bytes"],
+            "binds": [{"var": it["binds"], "runs": it["runs"], "line": it["line"]} for it in binds],
+            "field": {"var": field["field"], "runs": field["runs"], "radix": field["radix"],
+                      "count": _tuple(field["count"]), "shortest": field["shortest"], "line": field["line"]},
+            "value": {"runs": value["runs"], "radix": value["radix"], "shift": shift,
+                      "count": _tuple(value["count"]), "shortest": value["shortest"], "line": value["line"]},
+            "lo_exp": lo_exp, "min_exp": min_exp, "hi_exp": hi_exp,
+            "offset": ext["offset"], "min": ext["min"],
+            "range_text": f"{expr_text(_tuple(lo_e))} .. {expr_text(_tuple(hi_e))}",
+        })
+    return plans
+
+
+def _tuple(expr) -> tuple:
+    if expr[0] in ("int", "var"):
+        return tuple(expr)
+    return (expr[0], _tuple(expr[1]), _tuple(expr[2]))
+
+
+def expr_text(expr) -> str:
+    """The spec's own notation, for comments."""
+    from ..model import render
+    return render(expr)
+
+
+def render_calls(expr, var: Callable[[str], str], const: Callable[[int], str],
+                 call: Callable[[str, str, str], str]) -> str:
+    """An expression as nested calls of checked operations: call(op, left, right)."""
+    if expr[0] == "int":
+        return const(expr[1])
+    if expr[0] == "var":
+        return var(expr[1])
+    return call(expr[0], render_calls(expr[1], var, const, call), render_calls(expr[2], var, const, call))
+
+
+def form_text(a: Automaton, ext: dict) -> str:
+    """A readable restatement of a counted form, for comments."""
+    parts = [" ".join(f"{b:02X}" for b in ext["prefix_bytes"])] if ext["prefix_bytes"] else []
+    for it in ext["items"]:
+        runs = runs_text([b for lo, hi in it["runs"] for b in range(lo, hi + 1)])
+        if it["binds"]:
+            parts.append(f"{runs}{{{it['binds']}}}")
+        else:
+            s = f"{runs}{{{expr_text(_tuple(it['count']))}}}"
+            if it["field"]:
+                s += f" as {it['field']}" + (" shortest" if it["shortest"] else "")
+            parts.append(s)
+    return " ".join(parts)
+
+
+def digit_runs(runs) -> list[tuple[int, int, int]]:
+    """(lo, hi, digit of lo) for each run of a digit alphabet: a byte's digit is its index."""
+    out, base = [], 0
+    for lo, hi in runs:
+        out.append((lo, hi, base))
+        base += hi - lo + 1
+    return out
+
+
+def common_context(a: Automaton) -> dict:
+    """What every native template renders: the tables with their comments."""
+    names = class_names(a)
+    ops = op_list(a)
+    idx = op_index(a)
+    states = []
+    for s in range(a.n_states):
+        states.append({
+            "next": list(a.next[s]), "op": idx[s], "accept": -1 if a.accept[s] is None else a.accept[s],
+            "final": is_final(a, s), "comment": state_comment(a, s),
+        })
+    op_rows = [{"radix": 1, "sub": 0, "comment": "0: none: acc unchanged (the value does not matter)"}]
+    for k, op in enumerate(ops[1:], 1):
+        op_rows.append({"radix": op[0], "sub": op[1],
+                        "comment": f"{k}: acc = acc * {op[0]} + (byte - 0x{op[1]:02X})"})
+    actions = []
+    for act in a.actions:
+        kind = act["kind"]
+        if kind == "char" and "value" in act:
+            kind = "value"
+        elif kind == "char" and act.get("combine") == "surrogate-pair":
+            kind = "pair"
+        actions.append({"kind": kind, "offset": act.get("offset", 0), "value": act.get("value", 0),
+                        "split": act.get("split", 0), "reason": act.get("reason", ""),
+                        "comment": action_comment(act)})
+    extensions = []
+    for k, ext in enumerate(a.extensions):
+        extensions.append({"index": k, "form": ext["form"], "line": ext["line"], "text": form_text(a, ext),
+                           "state": a.n_states + k})
+    return {
+        "name": a.name, "title": a.title or a.name, "mod": module_name(a), "MOD": module_name(a).upper(),
+        "cls": class_name(a), "spec_file": a.spec_file, "sha256": a.spec_sha256,
+        "n_states": a.n_states, "n_classes": a.n_classes, "n_ext": len(a.extensions),
+        "class_names": names, "class_blocks": class_table_lines(a), "classes": list(a.classes),
+        "states": states, "ops": op_rows, "actions": actions, "extensions": extensions,
+        "action_kinds": sorted({x["kind"] for x in actions}),
+        "signature": list(a.signature), "signature_hex": a.signature.hex(" ").upper(),
+        "reserved": runs_text(a.reserved) if a.reserved else "",
+        "max_code_point": a.max_code_point, "spec_lines": spec_lines_text(a),
+    }
