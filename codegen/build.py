@@ -16,14 +16,31 @@ class Output:
     text: str
 
 
-def outputs(spec: str, out_dir: Path) -> list[Output]:
-    """The files one spec generates under *out_dir*."""
+def outputs(spec: str, out_dir: Path, docs_dir: Path | None = None) -> list[Output]:
+    """The files one spec generates under *out_dir* (and its pictures under *docs_dir*,
+    by default ``out_dir/docs``)."""
+    from .analyse import charts, vectors
     _, automaton = load(spec)
     name = registry.module_name(automaton.name)
+    docs = docs_dir if docs_dir is not None else out_dir / "docs"
+    cases = vectors.sections(automaton)
     return [
         Output(out_dir / f"{name}.py", module_source(automaton)),
         Output(out_dir / "tables" / f"{name}.json", table_source(automaton)),
+        Output(out_dir / "vectors" / f"{name}.txt", vectors.text(automaton, cases)),
+        Output(out_dir / "vectors" / f"{name}.jsonl", vectors.jsonl(automaton, cases)),
+        # the automaton's .svg is not generated here: Graphviz's layout differs between
+        # its versions, so only the .dot source is checked in (`encspec chart` renders it)
+        Output(docs / f"{name}-codepage.svg", charts.codepage_svg(automaton)),
+        Output(docs / f"{name}-automaton.dot", charts.automaton_dot(automaton)),
     ]
+
+
+def docs_dir(out_dir: Path) -> Path:
+    """Where the pictures go: docs/ beside the checked-in generated/, else out_dir/docs."""
+    if out_dir.resolve() == generated_dir():
+        return generated_dir().parent / "docs"
+    return out_dir / "docs"
 
 
 def generated_dir() -> Path:
@@ -43,7 +60,7 @@ def shown(path: Path) -> str:
 def all_outputs(out_dir: Path) -> list[Output]:
     out = []
     for path in registry.builtin_paths():
-        out += outputs(str(path), out_dir)
+        out += outputs(str(path), out_dir, docs_dir(out_dir))
     return out
 
 
@@ -52,7 +69,10 @@ def stale(expected: list[Output], out_dir: Path | None = None) -> list[str]:
     problems = []
     if out_dir is not None:
         known = {o.path.resolve() for o in expected}
-        for path in sorted(list(out_dir.glob("*.py")) + list(out_dir.glob("tables/*.json"))):
+        docs = docs_dir(out_dir)
+        for path in sorted(list(out_dir.glob("*.py")) + list(out_dir.glob("tables/*.json"))
+                           + list(out_dir.glob("vectors/*.txt")) + list(out_dir.glob("vectors/*.jsonl"))
+                           + list(docs.glob("*-codepage.svg")) + list(docs.glob("*-automaton.dot"))):
             if path.name != "__init__.py" and path.resolve() not in known:
                 problems.append(f"orphan (no spec generates it): {shown(path)}")
     for o in expected:

@@ -29,10 +29,11 @@ class SpecError(Exception):
     def render(self) -> str:
         if self.loc is None:
             return f"{self.path}: {self.message}"
-        lines = self.text.splitlines()
+        lines = self.text.split("\n")  # the parser counts lines by \n alone, not by splitlines()' \f or \u2028
         head = f"{self.path}:{self.loc.line}:{self.loc.column}: {self.message}"
         if 1 <= self.loc.line <= len(lines):
-            src = lines[self.loc.line - 1].expandtabs(1)
+            # one column per character, as the parser counts: a tab or other control is shown as a space
+            src = "".join(c if c.isprintable() else " " for c in lines[self.loc.line - 1])
             return f"{head}\n    {src}\n    {' ' * (self.loc.column - 1)}^"
         return head
 

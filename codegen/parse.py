@@ -7,6 +7,7 @@ bit patterns, ranges), every error with the position of the offending token.
 from __future__ import annotations
 
 import hashlib
+import re
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -17,7 +18,7 @@ from lark import Token, Transformer, v_args
 from .diagnostics import Loc, SpecError
 from .model import (
     PROPERTIES, Claim, CodeRange, DigitSet, Form, Item, Pattern, Profile, ProfileRule, Spec, SubForm,
-    const, is_const, variables,
+    const, evaluate, is_const, variables,
 )
 
 _WORDS = {
@@ -46,11 +47,50 @@ def _describe_terminal(name: str) -> str:
         return name
 
 
+# Token families named once in "expected …" lists: every statement keyword, every
+# form option; the byte positions only when the list is long anyway.
+_OPTIONS = frozenset({"MAPPING", "MIN", "AT", "EQUAL", "COMBINE", "RANGE"})
+_POSITIONS = frozenset({"HEXBYTE", "BITS", "NAME", "LESSTHAN"})
+
+
+@lru_cache(maxsize=1)
+def _statement_starters() -> frozenset:
+    return frozenset(_parser().parse_interactive("").accepts()) - {"$END"}
+
+
+def _acceptable(e: lark.exceptions.UnexpectedInput) -> set:
+    """What the parser takes here.  lark's own list is the LALR look-ahead, which
+    can name tokens that would fail one step later (a code point after 'form 1')."""
+    ip = getattr(e, "interactive_parser", None)
+    if ip is not None:
+        return set(ip.accepts())
+    return set(getattr(e, "expected", None) or getattr(e, "allowed", None) or ())
+
+
 def _expected(names) -> str:
-    words = sorted({_describe_terminal(n) for n in names})
-    if len(words) > 6:
-        words = words[:6] + ["…"]
-    return ", ".join(words)
+    names = set(names)
+    groups = []
+    for family, word in ((_OPTIONS, "a form option"), (_statement_starters(), "a statement")):
+        if family and family <= names:
+            names -= family
+            groups.append(word)
+    if _POSITIONS <= names and len(names) + len(groups) > 6:
+        names -= _POSITIONS
+        groups.insert(0, "a byte position")
+    words = sorted({_describe_terminal(n) for n in names if n != "$END"}, key=lambda w: (w[0] != "'", w))
+    words += groups + (["end of file"] if "$END" in names else [])
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _shown(tok: Token, text: str) -> str:
+    """The unexpected token as the user wrote it: a word the lexer cut short
+    (the '0' of 0xxxxxxx where no bit pattern fits) is shown whole."""
+    if tok.type == "$END":
+        return "end of file"
+    word = str(tok)
+    if word[-1:].isalnum() and tok.end_pos is not None:
+        word += re.match(r"[0-9A-Za-z_]*", text[tok.end_pos:]).group()
+    return repr(word)
 
 
 def _loc(tok_or_meta) -> Loc:
@@ -74,15 +114,15 @@ class _Build(Transformer):
 
     @v_args(meta=True)
     def encoding(self, meta, c):
-        return ("encoding", _loc(c[0]), str(c[0]))
+        return ("encoding", _loc(meta), str(c[0]))
 
     @v_args(meta=True)
     def title(self, meta, c):
-        return ("title", _loc(c[0]), c[0][1:-1])
+        return ("title", _loc(meta), c[0][1:-1])
 
     @v_args(meta=True)
     def source(self, meta, c):
-        return ("source", _loc(c[0]), c[0][1:-1])
+        return ("source", _loc(meta), c[0][1:-1])
 
     @v_args(meta=True)
     def aliases(self, meta, c):
@@ -98,7 +138,7 @@ class _Build(Transformer):
 
     @v_args(meta=True)
     def numbering(self, meta, c):
-        return ("numbering", _loc(c[0]), str(c[0]))
+        return ("numbering", _loc(meta), str(c[0]))
 
     @v_args(meta=True)
     def hole(self, meta, c):
@@ -198,8 +238,9 @@ class _Build(Transformer):
     def sub_form(self, meta, c):
         return ("sub_form", _loc(c[0]), str(c[0]), c[1])
 
-    def repeat(self, c):
-        return ("repeat", c[0])
+    @v_args(meta=True)
+    def repeat(self, meta, c):
+        return ("repeat", c[0], _loc(meta))
 
     def field(self, c):
         return ("field", str(c[0]), len(c) > 1, _loc(c[0]))
@@ -308,17 +349,22 @@ def parse_text(text: str, path: str = "<spec>") -> Spec:
         raise
     except lark.exceptions.UnexpectedCharacters as e:
         ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
-        msg = f"unexpected character {ch!r}"
-        if e.allowed:
-            msg += f", expected {_expected(e.allowed)}"
+        if ch == '"':  # the only way a quote fails to lex
+            msg = "unterminated string (a string ends on the line it starts)"
+        else:
+            msg = f"unexpected character {ch!r}, expected {_expected(_acceptable(e))}"
         raise SpecError(msg, Loc(e.line, e.column), path, text) from None
     except lark.exceptions.UnexpectedToken as e:
         tok = e.token
-        shown = "end of file" if tok.type == "$END" else repr(str(tok))
-        msg = f"unexpected {shown}, expected {_expected(e.expected)}"
-        line = tok.line if tok.type != "$END" else max(1, len(text.splitlines()))
-        col = tok.column if tok.type != "$END" else len((text.splitlines() or [""])[-1]) + 1
-        raise SpecError(msg, Loc(line, col), path, text) from None
+        msg = f"unexpected {_shown(tok, text)}, expected {_expected(_acceptable(e))}"
+        if tok.type != "$END":
+            loc = Loc(tok.line, tok.column)
+        elif getattr(tok, "end_line", None):  # lark places end of file at the last token: point after it
+            loc = Loc(tok.end_line, tok.end_column)
+        else:
+            lines = text.splitlines() or [""]
+            loc = Loc(len(lines), len(lines[-1]) + 1)
+        raise SpecError(msg, loc, path, text) from None
     except lark.exceptions.UnexpectedEOF as e:
         lines = text.splitlines() or [""]
         raise SpecError(f"unexpected end of file, expected {_expected(e.expected)}",
@@ -333,7 +379,12 @@ def parse_file(path: str | Path) -> Spec:
         text = path.read_text("utf-8")
     except FileNotFoundError:
         raise SpecError("no such spec file", None, str(path)) from None
-    except (OSError, UnicodeDecodeError) as e:
+    except UnicodeDecodeError as e:
+        good = e.object[:e.start].decode("utf-8")
+        loc = Loc(good.count("\n") + 1, len(good) - good.rfind("\n"))
+        raise SpecError(f"byte {e.object[e.start]:02X} is not valid UTF-8 (a spec is UTF-8 text)", loc,
+                        str(path), e.object.decode("utf-8", "replace")) from None
+    except OSError as e:
         raise SpecError(f"cannot read spec: {e.strerror or e}", None, str(path)) from None
     return parse_text(text, str(path))
 
@@ -394,7 +445,8 @@ def _resolve(statements, text: str, path: str) -> Spec:
     space: CodeRange = values["code-space"]
     for r in holes + skips:
         if r.lo < space.lo or (space.hi is not None and (r.hi is None or r.hi > space.hi)):
-            raise SpecError("range lies outside the code space", r.loc)
+            shown = lambda x: f"U+{x.lo:04X}.." + (f"U+{x.hi:04X}" if x.hi is not None else "")  # noqa: E731
+            raise SpecError(f"range {shown(r)} reaches outside the code space {shown(space)}", r.loc)
         if r.hi is None:
             raise SpecError("an excluded range needs an upper end", r.loc)
 
@@ -438,6 +490,22 @@ def _check_disjoint(runs, loc, what):
             raise SpecError(f"{what}: byte runs overlap at {c:02X}", loc)
 
 
+_MAX_REPEAT = 64  # far beyond any real encoding; more only makes the automaton slow to build
+
+
+def _repeat_count(expr, loc) -> int:
+    """The value of a constant repetition count {N}, which must be 1 .. _MAX_REPEAT."""
+    try:
+        n = evaluate(expr, {})
+    except ZeroDivisionError:
+        raise SpecError("division by zero in a repetition count", loc) from None
+    if not isinstance(n, int) or n < 1:
+        raise SpecError("a repetition count must be at least 1", loc)
+    if n > _MAX_REPEAT:
+        raise SpecError(f"a repetition count must be at most {_MAX_REPEAT}", loc)
+    return n
+
+
 def _item(raw, alphabets, forms) -> Item:
     _, loc, atom, repeat, field = raw
     digits = sub = None
@@ -445,7 +513,8 @@ def _item(raw, alphabets, forms) -> Item:
         digits = atom[2]
     elif atom[0] == "alphabet_ref":
         if atom[2] not in alphabets:
-            raise SpecError(f"unknown alphabet '{atom[2]}'", atom[1])
+            hint = f" (hex bytes are written in capitals: {atom[2].upper()})" if re.fullmatch(r"[0-9a-f]{2}", atom[2]) else ""
+            raise SpecError(f"unknown alphabet '{atom[2]}'{hint}", atom[1])
         digits = alphabets[atom[2]]
     else:  # sub_form
         _, sloc, fname, rng = atom
@@ -465,6 +534,8 @@ def _item(raw, alphabets, forms) -> Item:
             count = None
         else:
             count = _strip(expr)
+            if is_const(count):
+                count = const(_repeat_count(count, repeat[2]))
     field_name, shortest = None, False
     if field is not None:
         _, field_name, shortest, floc = field
@@ -488,8 +559,6 @@ def _form(name, loc, raw_items, options, alphabets, earlier, default_mapping) ->
             for var, vloc in _var_locs(rexpr, []):
                 if var not in bound:
                     raise SpecError(f"unknown name '{var}' in a repetition count", vloc)
-            if item.count[0] == "int" and item.count[1] < 1:
-                raise SpecError("a repetition count must be at least 1", item.loc)
         if item.field:
             if item.field in bound:
                 raise SpecError(f"name '{item.field}' is bound twice", item.loc)

@@ -20,8 +20,11 @@ def load(name_or_path: str) -> tuple[Spec, Automaton]:
 
 @lru_cache(maxsize=64)
 def _load(path: str, _mtime: int) -> tuple[Spec, Automaton]:
-    spec = parse_file(path)
     shown = _shown_path(path)
+    try:
+        spec = parse_file(path)
+    except SpecError as e:
+        raise e.located(shown, e.text) from None
     spec = _relabel(spec, shown)
     try:
         automaton = compile_spec(spec)
@@ -55,6 +58,30 @@ def verify_claims(spec: Spec, automaton: Automaton) -> None:
     report = check(automaton, names)
     for claim, name in zip(spec.claims, names):
         if not report.properties[name]:
-            example = " / ".join(x.hex(" ").upper() if isinstance(x, bytes) else str(x)
-                                 for x in report.counterexamples[name])
+            example = _explain(automaton, name, report.counterexamples[name])
             raise SpecError(f"claimed property '{claim.name}' does not hold: {example}", claim.loc)
+
+
+# What each property's counterexample shows (see analyse/properties.py for their shapes).
+_WHY = {
+    "prefix_free": "{0} is a proper prefix of {1}, and both are valid",
+    "self_synchronizing": "{0} is valid, and its tail {1} starts a valid sequence",
+    "order_preserving": "{0} encodes a lower code point than {1} but does not sort before it",
+    "ascii_compatible": "{0} does not use its ASCII bytes as themselves alone",
+    "bijective": "{0} and {1} both decode to {cp}",
+    "total": "{0} has no encoding",
+}
+
+
+def _explain(automaton: Automaton, name: str, example: list) -> str:
+    from .automaton.run import scan
+    shown = [x.hex(" ").upper() if isinstance(x, bytes) else str(x) for x in example]
+    why = _WHY.get(name)
+    if why is None or len(shown) != ("{1}" in why) + 1:  # not the shape this explains
+        return " / ".join(shown)
+    cp = "the same code point"
+    if isinstance(example[0], bytes) and example[0]:
+        tok = scan(automaton, example[0], 0)
+        if tok[0] == "char" and tok[2] == len(example[0]):
+            cp = f"U+{tok[3]:04X}"
+    return why.format(*shown, cp=cp)

@@ -34,6 +34,10 @@ class InputError(Exception):
     """A file that cannot be read or written: one line, exit code 2."""
 
 
+class DataError(Exception):
+    """The input cannot be converted as asked (a strict handler gave up): one line, exit code 1."""
+
+
 class DecodeFailure(Exception):
     """The error handler gave up on ill-formed input (``strict``): where and why."""
 
@@ -120,8 +124,9 @@ def _is_regular(mode: int) -> bool:
     return stat.S_ISREG(mode)
 
 
-def read_chunks(inp: Input, size: int = CHUNK_SIZE, bar=None):
-    """The bytes of *inp*, *size* at a time (the last chunk may be shorter)."""
+def read_chunks(inp: Input, size: Optional[int] = None, bar=None):
+    """The bytes of *inp*, *size* (default CHUNK_SIZE) at a time (the last chunk may be shorter)."""
+    size = size or CHUNK_SIZE
     try:
         while True:
             chunk = inp.file.read(size)
@@ -388,7 +393,7 @@ KIND, START, END, BYTES, REASON, NEWLINES, CHARS = range(7)
 
 
 class _Recording(threading.local):
-    """The problems an in-progress ``_decode`` call reports (one per thread: Dask runs tasks in threads)."""
+    """The problems an in-progress decode reports (one per thread: Dask may run tasks in threads)."""
 
     module = None
     final = True
@@ -398,14 +403,21 @@ class _Recording(threading.local):
 
 _recording = _Recording()
 RECORD = "encspec.stream-record"
+BEYOND = "code point beyond U+10FFFF"
 
 
 def _record(exc):
-    """An error handler that notes the problem and replaces it with nothing."""
+    """An error handler that notes a problem and replaces it with nothing.
+
+    A valid code point beyond U+10FFFF (which text cannot hold) is no problem:
+    it becomes one placeholder character, so columns still count it.
+    """
     rec = _recording
     kind = "error"
-    if exc.reason == "reserved sequence":
+    if exc.reason in ("reserved sequence", BEYOND):
         tok = next(rec.module._tokens(exc.object, exc.start, rec.final, False), None)
+        if tok is not None and tok[0] == "char":
+            return "\ufffd", exc.end
         if tok is not None and tok[0] == "reserved":
             kind = "reserved"
     rec.found.append((kind, exc.start, exc.end, exc.reason))
@@ -420,15 +432,15 @@ codecs.register_error(RECORD, _record)
 class Scanner(_Incremental):
     """Finds the errors, reserved runs and signature of a stream, with positions.
 
-    Each chunk is decoded once (the module's ``_decode`` with a recording error
-    handler).  Lines and columns come from the code points: a chunk without
-    problems only has its newlines counted; in a chunk with problems the clean
-    spans between them are decoded again to place each one (spans end where
-    tokens end, so they decode alone exactly as in place).  A problem counts as
-    one character, the signature as none.
+    Each chunk is decoded once, by the module's own ``IncrementalDecoder`` with a
+    recording error handler.  Lines and columns come from the decoded text: a
+    chunk without problems only has its newlines counted; in a chunk with
+    problems the clean spans between them are decoded again to place each one
+    (spans end where tokens end, so they decode alone exactly as in place).  A
+    problem counts as one character, the signature as none.
 
     Positions are relative to where the scan starts (``newlines``, ``chars``), so
-    a scan can start anywhere a token starts and be placed later
+    a scan can start wherever a token starts and be placed later
     (:mod:`encspec.parallel`).  With *limit*, the scan stops after that many
     problems (``done``).
     """
@@ -442,38 +454,43 @@ class Scanner(_Incremental):
         self.chars = 0
         self.count = 0            # problems found (the signature is not one)
         self.done = False
+        self._dec = module.IncrementalDecoder(RECORD)
 
     def feed(self, data, final: bool = False) -> list:
         if self.done:
             return []
         return self._feed(data, final, [])
 
+    def _decode(self, buf, final, at_start, limit=None):
+        """``(text, consumed, problems (kind, start, end, reason))`` of one buffer."""
+        rec = _recording
+        saved = (rec.module, rec.final, rec.found, rec.limit)
+        rec.module, rec.final, rec.found, rec.limit = self.module, final, [], limit
+        try:
+            self._dec.setstate((b"", int(at_start)))
+            text = self._dec.decode(buf, final)
+            return text, len(buf) - len(self._dec.getstate()[0]), rec.found
+        finally:
+            rec.module, rec.final, rec.found, rec.limit = saved
+
     def _step(self, buf, final, at_start):
-        module = self.module
-        sig = module.SIGNATURE
+        sig = self.module.SIGNATURE
         problems = []
         first = 0
         if at_start and sig and buf[:len(sig)] == sig:
             problems.append(("signature", self.offset, self.offset + len(sig), sig, None,
                              self.newlines, self.chars))
             first = len(sig)
-        rec = _recording
-        saved = (rec.module, rec.final, rec.found, rec.limit)
-        rec.module, rec.final, rec.found = module, final, []
-        rec.limit = None if self.limit is None else self.limit - self.count
-        try:
-            cps, consumed = module._decode(buf, RECORD, final, at_start, False)
-            found = rec.found
-        finally:
-            rec.module, rec.final, rec.found, rec.limit = saved
+        text, consumed, found = self._decode(buf, final, at_start,
+                                             None if self.limit is None else self.limit - self.count)
         if not found:
-            self._advance(cps)
+            self._advance(text)
             return problems, consumed
-        del cps
+        del text
         prev = first
         for kind, start, end, reason in found:
             if start > prev:
-                self._advance(module._decode(buf[prev:start], "strict", True, False, False)[0])
+                self._advance(self._decode(buf[prev:start], True, False)[0])
             problems.append((kind, self.offset + start, self.offset + end, buf[start:min(end, start + SHOWN_BYTES)],
                              reason, self.newlines, self.chars))
             self.chars += 1
@@ -483,16 +500,16 @@ class Scanner(_Incremental):
             self.done = True
             return problems, len(buf)
         if consumed > prev:
-            self._advance(module._decode(buf[prev:consumed], "strict", True, False, False)[0])
+            self._advance(self._decode(buf[prev:consumed], True, False)[0])
         return problems, consumed
 
-    def _advance(self, cps):
-        k = cps.count(10)
+    def _advance(self, text: str):
+        k = text.count("\n")
         if k:
             self.newlines += k
-            self.chars = cps[::-1].index(10)  # code points after the last newline
+            self.chars = len(text) - 1 - text.rfind("\n")
         else:
-            self.chars += len(cps)
+            self.chars += len(text)
 
 
 def place(p: tuple, base_newlines: int = 0, base_chars: int = 0) -> "Problem":
@@ -561,7 +578,7 @@ def report_from(path: str, size, problems: list, truncated: bool) -> Report:
     return rep
 
 
-def validate_stream(module, inp: Input, limit: Optional[int] = None, chunk_size: int = CHUNK_SIZE,
+def validate_stream(module, inp: Input, limit: Optional[int] = None, chunk_size: Optional[int] = None,
                     bar=None) -> Report:
     """Validate one input sequentially, chunk by chunk."""
     scanner = Scanner(module, limit=limit)
@@ -576,3 +593,34 @@ def validate_stream(module, inp: Input, limit: Optional[int] = None, chunk_size:
         found += scanner.feed(b"", final=True)
     problems = [place(p) for p in found]
     return report_from(inp.name, inp.size if inp.size is not None else size, problems, scanner.done)
+
+
+# ------------------------------------------------------------- conversion
+def convert(inp: Input, out: Optional[str], steps, finish, label: str, quiet: bool = False) -> None:
+    """Read *inp* in chunks, write ``steps(chunk)`` and then ``finish()`` (bytes) to *out*
+    atomically (stdout if None); a failure leaves *out* untouched."""
+    bar = progress(inp.size, label, quiet)
+    try:
+        with atomic_output(out) as w:
+            for chunk in read_chunks(inp, bar=bar):
+                w.write(steps(chunk))
+            w.write(finish())
+    finally:
+        bar.close()
+        if inp.close:
+            inp.file.close()
+
+
+def failure(exc: Exception, name: str, errors: str) -> Optional[tuple[str, int]]:
+    """``(message, exit code)`` for what stopped a conversion, or None if it is not ours to word."""
+    if isinstance(exc, InputError):
+        return str(exc), 2
+    if isinstance(exc, DataError):
+        return str(exc), 1
+    if isinstance(exc, DecodeFailure):
+        return f"{name}: byte {exc.start}: {exc.reason}: {hexbytes(exc.data, SHOWN_BYTES)}", 1
+    if isinstance(exc, EncodeFailure):
+        return f"{name}: {exc}", 1
+    if isinstance(exc, TypeError) and "error callback" in str(exc):
+        return f"error handler '{errors}' cannot be used here ({exc})", 2
+    return None

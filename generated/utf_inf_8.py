@@ -454,6 +454,7 @@ class _CodeMemo(dict):
 
 _LATIN_BYTES = frozenset(b"".join(re.findall(_LATIN_CLASS, bytes(range(256))))) if _LATIN_CLASS else frozenset()
 _LATIN_HAS_ASCII = _LATIN_BYTES.issuperset(range(0x80))
+_WINDOW = 1 << 14  # bytes per findall: bounds the memory the pieces take
 _STR_MEMO = _StrMemo()
 _CODE_MEMO = _CodeMemo()
 
@@ -478,21 +479,30 @@ def _decode(data, errors, final, at_start, want_str):
             return [data[pos:].decode("latin-1")], n
     memo = _STR_MEMO if want_str else _CODE_MEMO
     slow_until = 0
+    clean = True  # no problem lately: try a whole window in one findall
     while pos < n:
         if _RUN is not None and pos >= slow_until:
-            m = _RUN.match(data, pos)
-            if m is not None:
-                end = m.end()
-                pieces = map(memo.__getitem__, _PIECE.findall(data, pos, end))
+            end = min(n, pos + _WINDOW)
+            pieces = _PIECE.findall(data, pos, end) if clean else None
+            whole = pieces is not None and sum(map(len, pieces)) == end - pos
+            if not whole:
+                # a problem (or a sequence cut by the window) ahead: take the exact run
+                m = _RUN.match(data, pos, end)
+                end = m.end() if m is not None else pos
+                pieces = _PIECE.findall(data, pos, end) if end > pos else ()
+                clean = end - pos > _WINDOW // 2
+            if pieces:
+                values = map(memo.__getitem__, pieces)
                 try:
                     if want_str:
-                        append("".join(pieces))
+                        append("".join(values))
                     else:
-                        out.extend(chain.from_iterable(pieces))
+                        out.extend(chain.from_iterable(values))
                 except _Beyond:
                     slow_until = end  # this run holds a code point beyond U+10FFFF
                     continue
                 pos = end
+            if whole or pos == n:
                 continue
         tok = _scan(data, pos, final)
         if tok is None:
@@ -631,6 +641,13 @@ def _encode(cps, text, errors):
         j = i + 1
         while j < n and _encode_cp(cps[j]) is None:
             j += 1
+        if errors == "surrogateescape":
+            # as CPython's encoders do: escape what can be, hand the rest to the handler
+            while i < j and 0xDC80 <= cps[i] <= 0xDCFF:
+                out.append(cps[i] - 0xDC00)
+                i += 1
+            if i == j:
+                continue
         if handler is None:
             handler = codecs.lookup_error(errors)
         exc = UnicodeEncodeError(NAME, text, i, j, _unencodable_reason(cps[i]))
@@ -681,20 +698,28 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
 
     def __init__(self, errors="strict"):
         super().__init__(errors)
-        self._first = True
+        self.reset()
 
     def encode(self, input, final=False):
         first, self._first = self._first, False
-        return encode(input, self.errors, signature=self.write_signature and first)
+        text = self._pending + input
+        self._pending = ""
+        if PAIR_ON_ENCODE and not final and text and 0xD800 <= ord(text[-1]) <= 0xDBFF:
+            # a lead surrogate may pair with the next input's first character (WTF-8 6.1)
+            text, self._pending = text[:-1], text[-1]
+        return encode(text, self.errors, signature=self.write_signature and first)
 
     def reset(self):
         self._first = True
+        self._pending = ""
 
     def getstate(self):
-        return int(self._first)
+        return (int(self._first) << 21) | (ord(self._pending) if self._pending else 0)
 
     def setstate(self, state):
-        self._first = bool(state)
+        self._first = bool(state >> 21)
+        low = state & ((1 << 21) - 1)
+        self._pending = chr(low) if low else ""
 
 
 class SignedIncrementalEncoder(IncrementalEncoder):
@@ -750,11 +775,18 @@ class SignedStreamWriter(codecs.StreamWriter):
 
 
 class StreamReader(Codec, codecs.StreamReader):
+    """Decodes through an IncrementalDecoder, so signatures and split sequences work."""
+
     def decode(self, input, errors="strict", final=False):
         if not hasattr(self, "_incremental"):
             self._incremental = IncrementalDecoder(errors)
         data = bytes(input)
         return self._incremental.decode(data, final), len(data)
+
+    def reset(self):
+        codecs.StreamReader.reset(self)
+        if hasattr(self, "_incremental"):
+            self._incremental.reset()
 
 
 def getregentry(signature=False):

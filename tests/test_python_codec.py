@@ -21,6 +21,7 @@ from __future__ import annotations
 import codecs
 import itertools
 import random
+from functools import lru_cache
 
 import pytest
 from hypothesis import given, settings
@@ -34,8 +35,13 @@ ENCODE_HANDLERS = ["strict", "replace", "ignore", "backslashreplace", "surrogate
                    "surrogatepass", "xmlcharrefreplace"]
 
 
+@lru_cache(maxsize=None)
+def load(name):
+    return encspec.load(name)
+
+
 def utf8():
-    return encspec.load("utf-8")
+    return load("utf-8")
 
 
 def decoded(decode, data, errors):
@@ -91,9 +97,7 @@ CLASS_EDGES = [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1,
                0xE0, 0xE1, 0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF]
 
 
-def test_exhaustive_input_count():
-    assert len(ONE_AND_TWO_BYTES) == 65792
-
+assert len(ONE_AND_TWO_BYTES) == 65792
 
 @pytest.mark.parametrize("errors", DECODE_HANDLERS)
 def test_decode_every_1_and_2_byte_input_like_cpython(errors):
@@ -147,6 +151,25 @@ utf8_bytes = st.lists(st.one_of(
 @settings(max_examples=400, deadline=None)
 @given(utf8_bytes)
 def test_decode_random_bytes_like_cpython_under_every_handler(data):
+    for errors in DECODE_HANDLERS:
+        assert decoded(module_decode, data, errors) == decoded(cpython_decode, data, errors), errors
+    assert recorded(module_decode, data) == recorded(cpython_decode, data)
+
+
+@st.composite
+def long_utf8(draw):
+    """Long text (long runs for the decoder's fast path) with a few bad bytes spliced in."""
+    data = bytearray(draw(st.text(min_size=100, max_size=1500)).encode("utf-8"))
+    for _ in range(draw(st.integers(0, 6))):
+        at = draw(st.integers(0, len(data)))
+        data[at:at] = draw(st.sampled_from([b"\xff", b"\xc3", b"\xe2\x82", b"\xed\xa0\x80", b"\xf4\x90\x80\x80",
+                                            b"\x80", b"\xf0\x9f\x98"]))
+    return bytes(data)
+
+
+@settings(max_examples=60, deadline=None)
+@given(long_utf8())
+def test_decode_long_input_like_cpython(data):
     for errors in DECODE_HANDLERS:
         assert decoded(module_decode, data, errors) == decoded(cpython_decode, data, errors), errors
     assert recorded(module_decode, data) == recorded(cpython_decode, data)
@@ -333,7 +356,7 @@ def test_encode_random_text_custom_handlers_like_cpython(text):
 
 # ============================================================ corrected-utf-8
 def cutf8():
-    return encspec.load("corrected-utf-8")
+    return load("corrected-utf-8")
 
 
 # corrected-utf-8.txt, "Putting it all together": (first bytes, last bytes, offset, first, last)

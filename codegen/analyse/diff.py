@@ -21,6 +21,7 @@ Counted forms (``extensions``) are not compared: only the bounded automaton is
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -283,7 +284,24 @@ def _different(a: Automaton, b: Automaton, states, trans, reps, notes: list) -> 
                 walk(t, ranges + [run], stack | {t})
 
     def _enumerate(ranges):
-        notes.append("a value function is not affine on " + Pattern(tuple(ranges), b"").text)
+        """A value that is not affine on the box (no built-in spec has one): try every point
+        of a small box; report a large one as differing somewhere, with a note."""
+        size = 1
+        for lo, hi in ranges:
+            size *= hi - lo + 1
+        if size > 1 << 16:
+            ex = bytes(lo for lo, _ in ranges)
+            out.append(Pattern(tuple(ranges), ex, _decode_one(a, ex), _decode_one(b, ex), False))
+            notes.append("values not compared point by point on " + out[-1].text)
+            return
+        differ = []
+        for point in itertools.product(*(range(lo, hi + 1) for lo, hi in ranges)):
+            x = bytes(point)
+            if _decode_one(a, x) != _decode_one(b, x):
+                differ.append(x)
+        if differ:
+            ex = differ[0]
+            out.append(Pattern(tuple(ranges), ex, _decode_one(a, ex), _decode_one(b, ex), len(differ) == size))
 
     walk(0, [], {0})
     return out

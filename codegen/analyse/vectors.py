@@ -240,9 +240,7 @@ def sections(a: Automaton) -> list[Section]:
         s2.subsections.append(sub)
     for ext in a.extensions:
         sub = Section(f"Counted form {ext['form']}: its first lengths")
-        for k, (env, digits, first, last) in enumerate(levels(ext)):
-            if k == 3:
-                break
+        for env, digits, first, last in _levels(ext):
             for cp, what in ((first, "first"), (last, "last")):
                 b = encode_counted(ext, cp)
                 sub.cases.append(Case(b, f"{what} code point of {len(b)}-byte codes: {_u(cp)}"))
@@ -254,18 +252,20 @@ def sections(a: Automaton) -> list[Section]:
     stray = sorted(set(range(256)) - starts)
     if stray:
         sub = Section(f"Bytes that cannot start a sequence ({_runs(stray)})")
-        groups: list[list[int]] = []
-        for b in stray:
-            if groups and groups[-1][-1] == b - 1:
-                groups[-1].append(b)
-            else:
-                groups.append([b])
-        for g in groups:
-            sub.cases.append(Case(bytes([g[0]]), f"{g[0]:02X} alone"))
-            if len(g) > 1:
-                sub.cases.append(Case(bytes([g[-1]]), f"{g[-1]:02X} alone"))
-                sub.cases.append(Case(bytes(g[:2]) + tail, f"{g[0]:02X} {g[1]:02X}{tail_note}"))
-        sub.cases.append(Case(bytes(stray), "all of them in a row"))
+        # the first and last byte of each run of one byte class (the automaton's classes)
+        for lo, hi, c in a.class_runs():
+            if lo in stray:
+                sub.cases.append(Case(bytes([lo]), f"{lo:02X} alone (class {_runs(cb[c])})"))
+                if hi != lo:
+                    sub.cases.append(Case(bytes([hi]), f"{hi:02X} alone (class {_runs(cb[c])})"))
+        conts = [b for b in stray if b in _used(a)]  # continuation bytes (Kuhn 3.1)
+        if conts:
+            pair = [conts[0], conts[-1]]
+            for n in range(2, (a.max_length or 6) + 2):
+                seq = bytes(pair[k % 2] for k in range(n))
+                sub.cases.append(Case(seq, f"{n} continuation bytes in a row"))
+            sub.cases.append(Case(bytes(conts) + tail, f"every continuation byte in a row{tail_note}"))
+        sub.cases.append(Case(bytes(stray), "every byte that cannot start a sequence, in a row"))
         s3.subsections.append(sub)
     never = sorted(set(range(256)) - _used(a))
     if never:
@@ -428,22 +428,19 @@ def sections(a: Automaton) -> list[Section]:
     for ext in a.extensions:
         s8 = Section(f"Counted form {ext['form']}: headers and values")
         field_item = next(i for i in ext["items"] if i["field"])
-        lv = []
-        for k, level in enumerate(levels(ext)):
-            if k == 2:
-                break
-            lv.append(level)
-        env, digits, first, last = lv[0]
-        seq = encode_counted(ext, first)
-        sub = Section(f"The shortest code, {_hex(seq)} ({_u(first)}), cut at every position")
-        for k in range(1, len(seq)):
-            sub.cases.append(Case(seq[:k], f"cut after {k} of {len(seq)} bytes"))
-        s8.subsections.append(sub)
-        sub = Section("A wrong byte at every position of the shortest code")
-        for k in range(1, len(seq)):
-            wrong = tail if tail else b"\x00"
-            sub.cases.append(Case(seq[:k] + wrong + seq[k + 1:], f"byte {k + 1} replaced by {wrong.hex().upper()}"))
-        s8.subsections.append(sub)
+        lv = _levels(ext)
+        for env, digits, first, last in (lv[0], lv[-1]):
+            seq = encode_counted(ext, first)
+            what = "the shortest code" if first == lv[0][2] else "the shortest code with a longer count field"
+            sub = Section(f"{what[0].upper()}{what[1:]}, {_hex(seq)} ({_u(first)}), cut at every position")
+            for k in range(1, len(seq)):
+                sub.cases.append(Case(seq[:k], f"cut after {k} of {len(seq)} bytes"))
+            s8.subsections.append(sub)
+            sub = Section(f"A wrong byte at every position of {what}")
+            for k in range(1, len(seq)):
+                wrong = tail if tail else b"\x00"
+                sub.cases.append(Case(seq[:k] + wrong + seq[k + 1:], f"byte {k + 1} replaced by {wrong.hex().upper()}"))
+            s8.subsections.append(sub)
         sub = Section("Values outside a length's range, and a field with a leading zero")
         for env, digits, first, last in lv:
             lo_raw = first - ext["offset"]
@@ -475,6 +472,20 @@ def sections(a: Automaton) -> list[Section]:
     return out
 
 
+def _levels(ext: dict) -> list:
+    """The first three lengths of a counted form, and the first whose count field is longer."""
+    out = []
+    for level in levels(ext):
+        if len(out) < 3:
+            out.append(level)
+        elif len(level[1]) > len(out[0][1]):
+            out.append(level)
+            break
+        if len(out) == 3 and len(level[1]) > 8:
+            break
+    return out
+
+
 def _finish(a: Automaton, out: list[Section]) -> None:
     """Drop repeats (the first occurrence wins) and empty sections, number, compute tokens."""
     seen: set[bytes] = set()
@@ -503,17 +514,21 @@ def _finish(a: Automaton, out: list[Section]) -> None:
         number(sec, str(k))
 
 
-def all_cases(a: Automaton) -> list[Case]:
-    out = []
+def _cases_of(secs: list[Section]) -> list[Case]:
+    out: list[Case] = []
 
     def walk(sec):
         out.extend(sec.cases)
         for sub in sec.subsections:
             walk(sub)
 
-    for sec in sections(a):
+    for sec in secs:
         walk(sec)
     return out
+
+
+def all_cases(a: Automaton) -> list[Case]:
+    return _cases_of(sections(a))
 
 
 def vector_inputs(a: Automaton) -> list[bytes]:
@@ -528,21 +543,24 @@ def _json_token(t) -> list:
     return [kind, start, end, None if value is None else f"{value:X}"]
 
 
-def jsonl(a: Automaton) -> str:
+def jsonl(a: Automaton, secs: Optional[list[Section]] = None) -> str:
+    """One JSON object a line: {"bytes": hex, "tokens": [[kind, start, end, hex|null], ...], "note"}."""
     lines = []
-    for c in all_cases(a):
+    for c in _cases_of(secs if secs is not None else sections(a)):
         lines.append(json.dumps({"bytes": c.data.hex().upper(), "tokens": [_json_token(t) for t in c.tokens],
                                  "note": f"{c.id} {c.note}"}, ensure_ascii=False))
     return "\n".join(lines) + "\n"
 
 
-def text(a: Automaton) -> str:
-    secs = sections(a)
-    n_cases = len(all_cases(a))
+def text(a: Automaton, secs: Optional[list[Section]] = None) -> str:
+    """The file a person reads: numbered sections and cases, like Kuhn's stress test."""
+    secs = secs if secs is not None else sections(a)
+    n_cases = len(_cases_of(secs))
+    # behaviour only: no title or spec hash, so a metadata edit leaves the file alone
     head = [
-        f"{a.name}: conformance test vectors" + (f" — {a.title}" if a.title else ""),
+        f"{a.name}: conformance test vectors",
         "",
-        f"Generated by `encspec vectors` from {a.spec_file} (sha256 {a.spec_sha256[:16]}…); do not edit.",
+        f"Generated by `encspec vectors` from {a.spec_file}; do not edit.",
         "In the spirit of Markus Kuhn's UTF-8 decoder capability and stress test: each case is",
         "a byte string decoded on its own, as a whole document.  For each:",
         "",

@@ -72,12 +72,54 @@ def extension_data(spec: Spec, form: Form) -> dict:
             raise SpecError("the bounded prefix of a counted form must be fixed bytes", item.loc)
         prefix += [item.digits.runs[0][0]] * evaluate(item.count, {})
     lo, hi = form.value_range
-    return {
+    ext = {
         "prefix_bytes": prefix,
         "form": form.name, "line": form.loc.line,
         "items": out_items, "first_bytes": sorted(first), "min": form.min or 0,
         "offset": form.at or 0, "range": [_json_expr(lo), _json_expr(hi)],
     }
+    _check_levels(ext, form, tail)
+    return ext
+
+
+_TRIED_LEVELS = 16  # field values tried at compile time: 0, 1, 2, …
+
+
+def _check_levels(ext: dict, form: Form, tail) -> None:
+    """Evaluate the counts and the range for the first field values, so that a
+    count that cannot be solved or divides by zero, or a range empty at every
+    length, is reported here rather than when (or forever while) encoding."""
+    field_item = next(i for i in tail if i.field)
+    try:
+        solvable = _solve(field_item.count, 1) is not None
+    except ZeroDivisionError:
+        solvable = False
+    if not solvable:
+        raise SpecError(f"the count of field '{field_item.field}' must be a free count plus a number, "
+                        "like {n+1}", field_item.loc)
+    floor = ext["min"] - ext["offset"]
+    found = False
+    for f in range(_TRIED_LEVELS):
+        name, n = _solve(field_item.count, len(_to_digits(f, field_item.digits.radix, None)))
+        if n < 0:
+            continue
+        env = {field_item.field: f, name: n}
+        shown = ", ".join(f"{k} = {v}" for k, v in env.items())
+        values = [(i.count, i.loc, "count") for i in tail if not i.binds and not i.field]
+        values += [(e, form.option_locs["range"], "range bound") for e in form.value_range]
+        got = []
+        for expr, loc, what in values:
+            try:
+                v = evaluate(expr, env)
+            except ZeroDivisionError:
+                raise SpecError(f"division by zero in a {what} (when {shown})", loc) from None
+            if not isinstance(v, int) or v < 0:
+                raise SpecError(f"a {what} must be a whole number, 0 or more; this one is {v} when {shown}", loc)
+            got.append(v)
+        found = found or max(got[-2], floor) <= got[-1]
+    if not found:
+        raise SpecError(f"form '{form.name}' can never match: its range is empty at every length "
+                        f"(tried {field_item.field} = 0 .. {_TRIED_LEVELS - 1})", form.loc)
 
 
 def _bytes(runs):

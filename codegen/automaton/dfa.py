@@ -22,11 +22,13 @@ class _Nfa:
     arcs: list  # per state: list of (lo, hi, op, target, rule index)
     final: list  # per state: rule index or None
     ext: list  # per state: extension index entered on the extension's first bytes
+    rule: list  # per final state: the rule whose pattern ends there (for messages)
 
     def new(self) -> int:
         self.arcs.append([])
         self.final.append(None)
         self.ext.append(None)
+        self.rule.append(None)
         return len(self.arcs) - 1
 
 
@@ -47,7 +49,7 @@ def _hex(path: bytes) -> str:
 def build(rules: list[Rule], rule_action: list[int], actions: list[dict], reserved: tuple[int, ...],
           ext_first: dict[int, set[int]], locs: dict[str, object]) -> Dfa:
     """The minimal DFA of *rules*; accept[state] indexes *actions* (the last is 'reserved')."""
-    nfa = _Nfa([], [], [])
+    nfa = _Nfa([], [], [], [])
     start = nfa.new()
     for r_index, rule in enumerate(rules):
         for pattern in rule.patterns:
@@ -61,15 +63,26 @@ def build(rules: list[Rule], rule_action: list[int], actions: list[dict], reserv
                 nfa.ext[state] = rule.ext
             else:
                 nfa.final[state] = rule_action[r_index]
+                nfa.rule[state] = r_index
+
+    def rule_name(r):
+        return rules[r].action["form"] if r is not None and r < len(rules) else "reserved"
+
+    def rule_line(r):
+        return rules[r].line if r < len(rules) else getattr(locs.get("reserved"), "line", 0)
+
     starters = {b for lo, hi, _, _, _ in nfa.arcs[start] for b in range(lo, hi + 1)}
     reserved_rule = None
     if reserved:
         clash = starters & set(reserved)
         if clash:
-            raise SpecError(f"reserved lead byte {min(clash):02X} also starts a form", locs.get("reserved"))
+            b = min(clash)
+            r = next(r for lo, hi, _, _, r in nfa.arcs[start] if lo <= b <= hi)
+            raise SpecError(f"reserved lead byte {b:02X} also starts form '{rule_name(r)}'", locs.get("reserved"))
         reserved_rule = len(rules)
         run = nfa.new()
         nfa.final[run] = len(actions) - 1
+        nfa.rule[run] = reserved_rule
         for b in reserved:
             nfa.arcs[start].append((b, b, None, run, reserved_rule))
         starters |= set(reserved)
@@ -93,9 +106,6 @@ def build(rules: list[Rule], rule_action: list[int], actions: list[dict], reserv
                 row[b].append((op, target, r))
         table.append(row)
 
-    def rule_name(r):
-        return rules[r].action["form"] if r is not None and r < len(rules) else "reserved"
-
     sets = [frozenset([start])]
     index = {sets[0]: 0}
     parent = {0: None}
@@ -104,8 +114,11 @@ def build(rules: list[Rule], rule_action: list[int], actions: list[dict], reserv
     while queue:
         d = queue.popleft()
         members = sets[d]
-        finals = {nfa.final[s] for s in members if nfa.final[s] is not None}
-        accept.append(_choose(finals, actions, d, parent, locs))
+        ends = {}  # action accepted here -> a rule ending in it
+        for s in sorted(members):
+            if nfa.final[s] is not None:
+                ends.setdefault(nfa.final[s], nfa.rule[s])
+        accept.append(_choose(ends, actions, d, parent, locs, rule_name, rule_line))
         line_set = set()
         for s in members:
             for row in table[s]:
@@ -124,10 +137,14 @@ def build(rules: list[Rule], rule_action: list[int], actions: list[dict], reserv
             wanted = {(op, r) for op, _, r in moves if op is not None}
             distinct = {op for op, _ in wanted}
             if len(distinct) > 1:
-                (op1, r1), (op2, r2) = sorted(wanted, key=lambda x: (x[1] is None, x[1]))[:2]
+                by_op = {}  # each digit operation -> the first rule (in the spec) using it
+                for op, r in sorted(wanted, key=lambda x: (rule_line(x[1]), x[1])):
+                    by_op.setdefault(op, r)
+                r1, r2 = sorted(by_op.values(), key=lambda r: (rule_line(r), r))[:2]
                 path = _path(parent, d) + bytes([b])
-                raise SpecError(f"forms '{rule_name(r1)}' and '{rule_name(r2)}' read byte {b:02X} of "
-                                f"{_hex(path)} with different digit values", locs.get(rule_name(r2)))
+                raise SpecError(f"forms '{rule_name(r1)}' and '{rule_name(r2)}' both begin with {_hex(path)} "
+                                f"but read {'it' if len(path) == 1 else 'its last byte'} as different digits",
+                                locs.get(rule_name(r2)))
             ext_sinks = [t for t in targets if t in sink_ext]
             if ext_sinks:
                 if len(targets) > 1:
@@ -157,19 +174,22 @@ def _path(parent, d) -> bytes:
     return bytes(reversed(out))
 
 
-def _choose(finals, actions, d, parent, locs):
-    """The accepting action of a DFA state; ill-formed patterns override forms."""
-    if not finals:
+def _choose(ends, actions, d, parent, locs, rule_name, rule_line):
+    """The accepting action of a DFA state; ill-formed patterns override forms.
+
+    *ends* maps each action accepted here to a rule ending in it: an action is
+    shared by forms that compute alike, so only the rule names the right form.
+    """
+    if not ends:
         return None
-    if len(finals) == 1:
-        return next(iter(finals))
-    errors = [a for a in finals if actions[a]["kind"] == "error"]
+    if len(ends) == 1:
+        return next(iter(ends))
+    errors = [a for a in ends if actions[a]["kind"] == "error"]
     if len(errors) == 1:
         return errors[0]
-    a, b = sorted(finals)[:2]
-    name_a, name_b = actions[a].get("form", "reserved"), actions[b].get("form", "reserved")
-    raise SpecError(f"forms '{name_a}' and '{name_b}' both accept {_hex(_path(parent, d))} "
-                    f"with different values", locs.get(name_b))
+    r1, r2 = sorted(ends.values(), key=lambda r: (rule_line(r), r))[:2]
+    raise SpecError(f"forms '{rule_name(r1)}' and '{rule_name(r2)}' both accept {_hex(_path(parent, d))} "
+                    f"with different values", locs.get(rule_name(r2)))
 
 
 def _minimise(trans, ops, accept, lines) -> Dfa:

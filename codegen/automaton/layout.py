@@ -98,16 +98,31 @@ def segments(spec: Spec) -> list[Segment]:
         size = prod(d.radix for d in pos)
         if form.mapping == "direct":
             base = form.at or 0
-            lo = max(base, form.min if form.min is not None else base, spec.code_space.lo)
-            hi = base + size - 1 if cap is None else min(base + size - 1, cap)
-            for a, b in _cut(lo, hi, holes + skips):
-                rows.append(Segment(form.name, form.loc.line, len(pos), a - base, b - base, base, a, b))
             if form.min is not None and form.min < base:
                 raise SpecError(f"min U+{form.min:04X} lies below the form's base", form.option_locs["min"])
+            top = base + size - 1
+            lo = max(base, form.min if form.min is not None else base, spec.code_space.lo)
+            hi = top if cap is None else min(top, cap)
+            kept = _cut(lo, hi, holes + skips) if lo <= hi else []
+            if not kept:
+                holds = f"it holds U+{base:04X}..U+{top:04X}, all"
+                if form.min is not None and form.min > top:
+                    why = f"{holds} below its min U+{form.min:04X}"
+                elif form.min is not None and cap is not None and form.min > cap:
+                    why = f"its min U+{form.min:04X} lies beyond the code space"
+                elif lo > hi:
+                    why = f"{holds} {'below' if top < spec.code_space.lo else 'beyond'} the code space"
+                else:
+                    what = ("ill-formed" if not _cut(lo, hi, holes) else "skipped" if not _cut(lo, hi, skips)
+                            else "ill-formed or skipped")
+                    why = f"all it holds, U+{lo:04X}..U+{hi:04X}, is {what}"
+                raise SpecError(f"form '{form.name}' can never match: {why}", form.loc)
+            for a, b in kept:
+                rows.append(Segment(form.name, form.loc.line, len(pos), a - base, b - base, base, a, b))
             continue
         # packed: raw values number consecutive code points, jumping over skips
-        cp = form.at if form.at is not None else cursor
-        raw = 0
+        cp = start = form.at if form.at is not None else cursor
+        raw, before = 0, len(rows)
         while raw < size and (cap is None or cp <= cap):
             inside = next(((a, b) for a, b in skips if a <= cp <= b), None)
             if inside:
@@ -123,10 +138,20 @@ def segments(spec: Spec) -> list[Segment]:
                 rows.append(Segment(form.name, form.loc.line, len(pos), a - (cp - raw), b - (cp - raw), cp - raw, a, b))
             raw += n
             cp += n
+        if len(rows) == before:
+            why = (f"all it numbers, U+{start:04X}..U+{cp - 1:04X}, is ill-formed" if raw else
+                   f"its first code point U+{start:04X} lies beyond the code space" if form.at is not None else
+                   "the forms before it already number the whole code space")
+            raise SpecError(f"form '{form.name}' can never match: {why}", form.loc)
         cursor = cp
+    space = f"U+{spec.code_space.lo:04X}.." + (f"U+{cap:04X}" if cap is not None else "")
     for r in rows:
         if cap is not None and r.last > cap:
-            raise SpecError(f"form '{r.form}' encodes U+{r.last:04X}, beyond the code space", spec.form(r.form).loc)
+            raise SpecError(f"form '{r.form}' encodes U+{max(r.first, cap + 1):04X}, beyond the code space {space}",
+                            spec.form(r.form).loc)
+        if r.first < spec.code_space.lo:
+            raise SpecError(f"form '{r.form}' encodes U+{r.first:04X}, below the code space {space}",
+                            spec.form(r.form).loc)
     return sorted(rows, key=lambda r: (r.first, r.length))
 
 

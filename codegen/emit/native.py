@@ -27,12 +27,14 @@ from ..diagnostics import SpecError
 # ------------------------------------------------------------------ names
 def module_name(a: Automaton) -> str:
     """utf-8 → utf_8: file stem and C/Rust/JS identifier prefix."""
-    return registry.module_name(a.name)
+    name = registry.module_name(a.name) or "encoding"
+    return name if name[0].isalpha() else "enc_" + name
 
 
 def class_name(a: Automaton) -> str:
     """utf-8 → Utf8, corrected-utf-8 → CorrectedUtf8: the Java class."""
-    return "".join(p[:1].upper() + p[1:] for p in module_name(a).split("_") if p) or "Codec"
+    name = "".join(p[:1].upper() + p[1:] for p in module_name(a).split("_") if p) or "Codec"
+    return name if name[0].isalpha() else "Encoding" + name
 
 
 # ------------------------------------------------------------------ facts
@@ -384,3 +386,72 @@ def common_context(a: Automaton) -> dict:
         "reserved": runs_text(a.reserved) if a.reserved else "",
         "max_code_point": a.max_code_point, "spec_lines": spec_lines_text(a),
     }
+
+
+def width_context(a: Automaton) -> dict:
+    """For 64-bit targets (C, Rust): the code point width and which checks are needed.
+
+    cp_bits: 32 when every code point of the encoding fits in 32 bits, else 64;
+    wide_dfa: the automaton's accumulator can pass 64 bits (checks in the hot loop);
+    wide: some code point cannot be returned (the automaton's or a counted form's).
+    """
+    mcp = a.max_code_point
+    cp_bits = 32 if mcp is not None and mcp <= 0xFFFFFFFF else 64
+    wide_dfa = cp_bits == 64 and needs_wide_checks(a, 64)
+    big_state = a.n_states + len(a.extensions) >= 255
+    return {"cp_bits": cp_bits, "wide_dfa": wide_dfa, "wide": wide_dfa or bool(a.extensions),
+            "state_bits": 16 if big_state else 8, "dead": 0xFFFF if big_state else 0xFF,
+            "reason_wide": "code point wider than 64 bits",
+            "reason_limit": "counted form beyond this decoder's limits"}
+
+
+LIMIT_LINES = [
+    "* Counted forms: the value is never built as a big number.  Its digits",
+    "  have a power-of-two radix and the range bounds are powers of two, so",
+    "  \"a valid value is still reachable\" (run.scan_counted's test) is an",
+    "  exact comparison of bit lengths and exponents, kept in 64-bit integers.",
+    "  Counts and exponents are computed exactly and checked to stay within",
+    "  +-2**62; an input that needs more (the reference decoder would have to",
+    "  build numbers of more than 2**62 bits, so it has no answer either) is",
+    "  an error token covering the bytes read so far, with the reason",
+]
+
+
+def wide_limits(a: Automaton, w: dict, type_name: str, wide_name: str, limit_name: str) -> list[str]:
+    """The Limits section of a 64-bit target's header."""
+    out = [f"* Code points are {type_name}; the accumulator is 64 bits wide."]
+    if w["wide"]:
+        out += ["* A code point wider than 64 bits cannot be returned: it comes out as an",
+                "  error token with exactly the char's span and the reason",
+                f'  "{w["reason_wide"]}" ({wide_name}); `tokens` prints it as',
+                "  `error START END`.  Nothing else differs from the reference."]
+    else:
+        out += ["* Every code point of this encoding fits: no difference from the reference."]
+    if a.extensions:
+        out += LIMIT_LINES + [f'  "{w["reason_limit"]}" ({limit_name}).',
+                              "  Negative exponents (bounds that are not integers) are treated the same."]
+    return out
+
+
+def plans_context(a: Automaton, lang: str, expr: Callable) -> tuple[list[dict], set]:
+    """counted_plan, with the expressions rendered by *expr(tree, used_ops)*."""
+    used: set = set()
+    plans = []
+    for p in counted_plan(a, lang):
+        used.update({"+", "*"})
+        v = p["value"]
+        plans.append({
+            **p,
+            "bind_digits": [digit_runs(b["runs"]) for b in p["binds"]],
+            "field_digits": digit_runs(p["field"]["runs"]),
+            "value_digits": digit_runs(v["runs"]),
+            "field_count": expr(p["field"]["count"], used),
+            "value_count": expr(v["count"], used),
+            "lo_expr": None if p["lo_exp"] is None else expr(p["lo_exp"], used),
+            "hi_expr": expr(p["hi_exp"], used),
+            "field_count_text": expr_text(p["field"]["count"]),
+            "value_count_text": expr_text(v["count"]),
+            "lo_text": None if p["lo_exp"] is None else expr_text(p["lo_exp"]),
+            "hi_text": expr_text(p["hi_exp"]),
+        })
+    return plans, used

@@ -1,0 +1,336 @@
+"""``encspec chart``: pictures of an encoding, read off the automaton.
+
+``codepage`` classifies the 256 byte values the way the encyclopedia article's
+"Codepage layout" colours UTF-8's: single-byte codes (blue), continuation bytes
+(orange, with a large dot), lead bytes labelled with the sequence length and the
+lowest code point they start (white), lead bytes of which only some continuation
+sequences are valid (pink), bytes that never appear in a valid sequence (red) —
+plus the spec's reserved leads (grey).  A byte with two roles (UTF-1's 21..7E are
+characters and trail digits) gets the colour of its role at the start of a
+sequence and the continuation dot.  ``codepage_svg`` draws it (SVG written by a
+template, deterministic); ``automaton_dot`` writes the automaton for Graphviz.
+"""
+from __future__ import annotations
+
+import shutil
+import subprocess
+from typing import Optional
+
+from ..automaton import DEAD, Automaton
+from ..automaton.counted import _digit
+from ..automaton.run import scan
+
+KINDS = {
+    "single": ("#9fc5e8", "single-byte code"),
+    "continuation": ("#f6b26b", "continuation byte (+ the value its digit adds)"),
+    "lead": ("#ffffff", "lead byte: sequence length, lowest code point"),
+    "partial": ("#f4cccc", "lead byte: only some continuations are valid"),
+    "reserved": ("#b7b7b7", "reserved lead (a run of its own)"),
+    "never": ("#e06666", "never valid (would-be length, lowest value)"),
+}
+
+CONTROLS = ("NUL SOH STX ETX EOT ENQ ACK BEL BS HT LF VT FF CR SO SI "
+            "DLE DC1 DC2 DC3 DC4 NAK SYN ETB CAN EM SUB ESC FS GS RS US").split()
+
+
+def _hex_cp(cp: int) -> str:
+    return f"{cp:04X}"
+
+
+def _char_label(cp: int) -> str:
+    if cp < 0x20:
+        return CONTROLS[cp]
+    if cp == 0x20:
+        return "SP"
+    if cp == 0x7F:
+        return "DEL"
+    if 0x80 <= cp <= 0x9F:
+        return "C1"
+    ch = chr(cp) if cp <= 0x10FFFF else ""
+    return ch if ch.isprintable() and not (0xD800 <= cp <= 0xDFFF) else "·"
+
+
+def _can_char(a: Automaton) -> set[int]:
+    good = {s for s in range(a.n_states) if a.accept[s] is not None and a.actions[a.accept[s]]["kind"] == "char"}
+    changed = True
+    while changed:
+        changed = False
+        for s in range(a.n_states):
+            if s not in good and any(0 <= t < a.n_states and t in good or t >= a.n_states for t in a.next[s]):
+                good.add(s)
+                changed = True
+    return good
+
+
+def _is_char(a: Automaton, s: int) -> bool:
+    return 0 <= s < a.n_states and a.accept[s] is not None and a.actions[a.accept[s]]["kind"] == "char"
+
+
+def _layers(a: Automaton, depth: int):
+    """fwd[i]: states at depth i; back[n][i]: states at depth i that reach a char at depth n."""
+    fwd = [{0}]
+    for _ in range(depth):
+        fwd.append({t for s in fwd[-1] for t in a.next[s] if 0 <= t < a.n_states})
+    back = {}
+    for n in range(1, depth + 1):
+        layer = [set() for _ in range(n + 1)]
+        layer[n] = {s for s in fwd[n] if _is_char(a, s)}
+        for i in range(n - 1, -1, -1):
+            layer[i] = {s for s in fwd[i] if any(0 <= t < a.n_states and t in layer[i + 1] for t in a.next[s])}
+        if 0 in layer[0]:
+            back[n] = layer
+    return fwd, back
+
+
+def _continuation_sets(a: Automaton, back) -> dict[int, set[int]]:
+    """For each length n: the bytes at positions 2..n of valid sequences of length n."""
+    out = {}
+    for n, layer in back.items():
+        ks = set()
+        for i in range(1, n):
+            for s in layer[i]:
+                for b in range(256):
+                    t = a.step(s, b)
+                    if 0 <= t < a.n_states and t in layer[i + 1]:
+                        ks.add(b)
+        out[n] = ks
+    return out
+
+
+def _full(a: Automaton, t: int, n: int, ks: set[int]) -> bool:
+    """Every sequence of n-1 bytes from ks after the lead is valid."""
+    states = {t}
+    for _ in range(n - 1):
+        nxt = set()
+        for s in states:
+            for b in ks:
+                u = a.step(s, b)
+                if u == DEAD or u >= a.n_states:
+                    return False
+                nxt.add(u)
+        states = nxt
+    return all(_is_char(a, s) for s in states)
+
+
+def _lowest(a: Automaton, b: int) -> Optional[int]:
+    """The lowest code point whose (first) encoding starts with byte b."""
+    best = None
+    for r in a.rows:
+        first, last = a._encode_row(r, r.first), a._encode_row(r, r.last)
+        if not first[0] <= b <= last[0]:
+            continue
+        lo, hi = r.first, r.last
+        while lo < hi:  # the first code point of the row whose lead is >= b
+            mid = (lo + hi) // 2
+            if a._encode_row(r, mid)[0] >= b:
+                hi = mid
+            else:
+                lo = mid + 1
+        if a._encode_row(r, lo)[0] == b and (best is None or lo < best):
+            best = lo
+    for ext in a.extensions:
+        if ext["prefix_bytes"] and ext["prefix_bytes"][0] == b and (best is None or ext["min"] < best):
+            best = ext["min"]
+    return best
+
+
+def _would_be(a: Automaton, b: int) -> Optional[tuple[int, int]]:
+    """(length, lowest value) of the linear form whose first position holds b, as if valid."""
+    for name, f in a.forms.items():
+        if f["kind"] != "linear":
+            continue
+        rows = [r for r in a.rows if r.form == name]
+        if not rows:
+            continue
+        pos = f["positions"]
+        d = _digit(pos[0], b)
+        if d is None or len(pos) < 2:
+            continue
+        weight = 1
+        for runs in pos[1:]:
+            weight *= sum(hi - lo + 1 for lo, hi in runs)
+        return len(pos), d * weight + min(r.offset for r in rows)
+    return None
+
+
+def codepage(a: Automaton) -> list[dict]:
+    """The 256 cells: byte, kind, label, sub (second line), title (tooltip), continues, lengths."""
+    depth = a.max_length or max(r.length for r in a.rows)
+    fwd, back = _layers(a, depth)
+    ks = _continuation_sets(a, back)
+    can = _can_char(a)
+    # bytes that continue a sequence that can still become valid, and their digit value
+    reach = set().union(*fwd)
+    cont: dict[int, Optional[int]] = {}
+    for s in sorted(reach - {0}):
+        if s not in can:
+            continue
+        for b in range(256):
+            c = a.classes[b]
+            t = a.next[s][c]
+            if t != DEAD and (t >= a.n_states or t in can) and cont.get(b) is None:
+                op = a.ops[s][c]  # None where the value does not matter (a fixed sequence)
+                cont[b] = None if op is None else b - op[1]
+    for ext in a.extensions:
+        for item in ext["items"]:
+            for lo, hi in item["runs"]:
+                for b in range(lo, hi + 1):
+                    cont.setdefault(b, _digit(item["runs"], b))
+    cells = []
+    for b in range(256):
+        t = a.step(0, b)
+        cell = {"byte": b, "continues": b in cont, "lengths": [], "lowest": None}
+        if b in a.reserved:
+            cell.update(kind="reserved", label="res.", sub="run",
+                        title="reserved lead: it and every following byte that cannot start a sequence")
+        elif _is_char(a, t) and all(u == DEAD for u in a.next[t]):
+            tok = scan(a, bytes([b]), 0)
+            cp = tok[3]
+            cell.update(kind="single", label=_char_label(cp), sub=_hex_cp(cp), lengths=[1], lowest=cp,
+                        title=f"U+{cp:04X} in one byte")
+        elif t != DEAD and (t >= a.n_states or t in can):
+            lengths = sorted(n for n, layer in back.items() if t < a.n_states and t in layer[1])
+            counted = t >= a.n_states or any(
+                u >= a.n_states for s in {t} | _after(a, t) for u in a.next[s])
+            if _is_char(a, t):
+                lengths = [1] + [n for n in lengths if n != 1]
+            full = not counted and bool(lengths) and all(
+                _full(a, t, n, ks[n]) for n in lengths if n > 1)
+            low = _lowest(a, b)
+            label = ",".join(str(n) for n in lengths) + ("+" if counted else "")
+            cell.update(kind="lead" if full else "partial", label=label,
+                        sub=_hex_cp(low) if low is not None else "", lengths=lengths, lowest=low,
+                        title=(f"lead of {label}-byte sequences from U+{low:04X}" if low is not None
+                               else f"lead of {label}-byte sequences")
+                        + ("" if full else "; only some continuations are valid"))
+        elif b in cont:
+            d = cont[b]
+            cell.update(kind="continuation", label=f"+{d:02X}" if d is not None else "cont.", sub="",
+                        title="continuation byte" + (f" (digit {d:#x})" if d is not None else ""))
+        else:
+            would = _would_be(a, b)
+            cell.update(kind="never", label=str(would[0]) if would else "", sub=_hex_cp(would[1]) if would else "",
+                        title="never valid" + (f" (would start {would[0]}-byte sequences from U+{would[1]:04X})"
+                                               if would else ""))
+        cells.append(cell)
+    return cells
+
+
+def _after(a: Automaton, t: int) -> set[int]:
+    seen, todo = set(), [t]
+    while todo:
+        s = todo.pop()
+        for u in a.next[s]:
+            if 0 <= u < a.n_states and u not in seen:
+                seen.add(u)
+                todo.append(u)
+    return seen
+
+
+# ---------------------------------------------------------------- SVG
+
+CELL_W, CELL_H, MARGIN = 58, 46, 28
+
+
+def codepage_svg(a: Automaton) -> str:
+    from ..emit import render
+    cells = codepage(a)
+    present = [k for k in KINDS if any(c["kind"] == k for c in cells)]
+    dual = any(c["continues"] and c["kind"] not in ("continuation",) for c in cells)
+    legend = [{"kind": k, "fill": KINDS[k][0], "text": KINDS[k][1]} for k in present]
+    width = MARGIN + 16 * CELL_W + 8
+    legend_y = MARGIN + 16 * CELL_H + 24
+    height = legend_y + 22 * ((len(legend) + 1) // 2) + (22 if dual else 0) + 34
+    for c in cells:
+        c["x"] = MARGIN + (c["byte"] & 15) * CELL_W
+        c["y"] = MARGIN + (c["byte"] >> 4) * CELL_H
+        c["fill"] = KINDS[c["kind"]][0]
+        c["hex"] = f"{c['byte']:02X}"
+        c["dot"] = c["continues"]
+        c["label_size"] = 15 if len(c["label"]) <= 3 else 12 if len(c["label"]) <= 5 else 10
+    for i, item in enumerate(legend):
+        item["x"] = MARGIN + (i % 2) * 8 * CELL_W
+        item["y"] = legend_y + 22 * (i // 2)
+    summary = {k: sum(1 for c in cells if c["kind"] == k) for k in present}
+    return render("svg/codepage.svg.j2", a=a, cells=cells, legend=legend, width=width, height=height,
+                  cw=CELL_W, ch=CELL_H, m=MARGIN, fills=[(k, v[0]) for k, v in KINDS.items()], dual=dual, dual_y=legend_y + 22 * ((len(legend) + 1) // 2),
+                  summary=summary, heads=[f"_{d:X}" for d in range(16)], rows=[f"{d:X}_" for d in range(16)])
+
+
+# ---------------------------------------------------------------- Graphviz
+
+def _runs(bs) -> str:
+    runs: list[list[int]] = []
+    for b in sorted(bs):
+        if runs and runs[-1][1] == b - 1:
+            runs[-1][1] = b
+        else:
+            runs.append([b, b])
+    return "\\n".join(f"{lo:02X}" if lo == hi else f"{lo:02X}..{hi:02X}" for lo, hi in runs)
+
+
+def _action_label(action: dict) -> str:
+    if action["kind"] == "char":
+        if "value" in action:
+            return f"= U+{action['value']:04X}"
+        if action.get("combine") == "surrogate-pair":
+            return "surrogate pair"
+        return f"char +{action['offset']}" if action["offset"] else "char"
+    if action["kind"] == "error":
+        return f"error: {action['reason']}"
+    return "reserved run"
+
+
+def _q(s: str) -> str:
+    """A dot string; labels hold no backslash but the line breaks written as backslash-n."""
+    return '"' + s.replace('"', '\\"') + '"'
+
+
+def automaton_dot(a: Automaton) -> str:
+    """The automaton in Graphviz's dot language: byte-range edges, accepting states
+    marked (double circle) with their action; deterministic."""
+    lines = [f"// {a.name}: the automaton encspec compiles {a.spec_file} into; generated, do not edit",
+             f"digraph {_q(a.name)} {{",
+             "  rankdir=LR;",
+             '  node [shape=circle, fontname="Helvetica", fontsize=11, width=0.4];',
+             '  edge [fontname="Helvetica", fontsize=9];',
+             f"  label={_q(a.name + ': ' + str(a.n_states) + ' states, ' + str(a.n_classes) + ' byte classes')};",
+             "  labelloc=t;",
+             '  start [shape=point, width=0.1];',
+             "  start -> s0;"]
+    for s in range(a.n_states):
+        acc = a.accept[s]
+        if acc is None:
+            lines.append(f"  s{s} [label={_q(str(s))}];")
+        else:
+            action = a.actions[acc]
+            color = {"char": "#d9ead3", "error": "#f4cccc", "reserved": "#d9d9d9"}[action["kind"]]
+            lines.append(f"  s{s} [shape=doublecircle, style=filled, fillcolor={_q(color)}, "
+                         f"label={_q(str(s) + chr(92) + 'n' + _action_label(action))}];")
+    for k, ext in enumerate(a.extensions):
+        lines.append(f"  x{k} [shape=box, style=rounded, label={_q('counted form ' + ext['form'] + chr(92) + 'n(continues as data)')}];")
+    for s in range(a.n_states):
+        by_target: dict[int, list[int]] = {}
+        for b in range(256):
+            t = a.step(s, b)
+            if t != DEAD:
+                by_target.setdefault(t, []).append(b)
+        for t, bs in sorted(by_target.items(), key=lambda kv: min(kv[1])):
+            target = f"s{t}" if t < a.n_states else f"x{t - a.n_states}"
+            lines.append(f"  s{s} -> {target} [label={_q(_runs(bs))}];")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def dot_binary() -> Optional[str]:
+    return shutil.which("dot")
+
+
+def render_dot(source: str, fmt: str = "svg") -> bytes:
+    dot = dot_binary()
+    if dot is None:
+        raise FileNotFoundError("the Graphviz `dot` program is not installed (Debian: apt-get install graphviz)")
+    r = subprocess.run([dot, f"-T{fmt}"], input=source.encode("utf-8"), capture_output=True, timeout=120)
+    if r.returncode != 0:
+        raise RuntimeError(f"dot failed: {r.stderr.decode('utf-8', 'replace').strip()}")
+    return r.stdout

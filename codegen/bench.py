@@ -1,0 +1,155 @@
+"""``encspec bench``: decoding throughput side by side, in one run, best of N.
+
+Four seeded corpora (ASCII prose; Latin with ~20% 2-byte characters; CJK,
+mostly 3-byte; emoji-heavy, ~25% 4-byte), each encoded with the spec under
+test, then timed: CPython's ``bytes.decode("utf-8")`` of the same text (the
+baseline), the generated module, every other backend available, the
+hand-written oracle (from a checkout's tests/oracles, on a slice: it is slow)
+and, with ``--export c``, the exported C decoder.  A benchmark, not a test.
+"""
+from __future__ import annotations
+
+import importlib
+import random
+import sys
+import time
+import tracemalloc
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Optional
+
+CORPORA = ("ascii", "latin", "cjk", "emoji")
+_WORDS = ("the of and to in is was for that with as on by at from this which but not are have had be it "
+          "one all their there were been has when who will more no if out so said what up its about into "
+          "than them can only other new some could time these two may then do first any my now such like").split()
+_LATIN = "àáâãäåæçèéêëìíîïñòóôõöøùúûüýÿßœ"
+
+
+def corpus(kind: str, size: int, seed: int = 2026) -> str:
+    """Seeded text of about *size* UTF-8 bytes."""
+    rnd = random.Random(f"{kind}-{seed}")
+    parts, total = [], 0
+    while total < size:
+        if kind == "ascii":
+            w = rnd.choice(_WORDS)
+        elif kind == "latin":  # ~20% of characters take 2 bytes
+            w = "".join(rnd.choice(_LATIN) if rnd.random() < 0.2 else c for c in rnd.choice(_WORDS))
+        elif kind == "cjk":  # mostly 3-byte, a few ASCII spaces and digits
+            w = "".join(chr(rnd.randint(0x4E00, 0x9FFF)) for _ in range(rnd.randint(2, 12)))
+        else:  # emoji-heavy: ~25% 4-byte
+            w = "".join(chr(rnd.randint(0x1F300, 0x1F64F)) if rnd.random() < 0.25 else c
+                        for c in rnd.choice(_WORDS) + "   "[: rnd.randint(0, 2)])
+        if rnd.random() < 0.08:
+            w += rnd.choice(".,;!?") + ("\n" if rnd.random() < 0.3 else "")
+        parts.append(w)
+        total += len(w.encode("utf-8")) + 1
+    return " ".join(parts)
+
+
+def corrupt(data: bytes, rate: float = 0.01, seed: int = 7) -> bytes:
+    """About *rate* of the bytes replaced by bytes that are never valid in UTF-8."""
+    rnd = random.Random(seed)
+    out = bytearray(data)
+    for _ in range(int(len(out) * rate)):
+        out[rnd.randrange(len(out))] = rnd.choice((0xFF, 0xC0, 0x80, 0xF5))
+    return bytes(out)
+
+
+def best_of(fn: Callable[[], object], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+@dataclass
+class Row:
+    spec: str
+    corpus: str
+    errors: str
+    size: int
+    results: dict = field(default_factory=dict)  # column -> MB/s
+    notes: dict = field(default_factory=dict)
+    peak_ratio: Optional[float] = None  # peak traced memory / result size
+
+
+def _oracle(name: str):
+    root = Path(__file__).resolve().parents[1] / "tests"
+    if not (root / "oracles").is_dir():
+        return None
+    sys.path.insert(0, str(root))
+    try:
+        return importlib.import_module(f"oracles.{name}")
+    except ImportError:
+        return None
+    finally:
+        sys.path.remove(str(root))
+
+
+def run(specs: list[str], size: int, repeat: int, export_c: bool, invalid: bool,
+        progress: Callable[[str], None] = lambda s: None) -> list[Row]:
+    from . import registry
+    from .codec import load
+    rows = []
+    c_decoder = None
+    for spec in specs:
+        module = load(spec)
+        oracle = _oracle(registry.module_name(module.NAME))
+        if export_c:
+            from .bench_c import CDecoder
+            c_decoder = CDecoder(spec)
+        for kind in CORPORA:
+            text = corpus(kind, size)
+            baseline_bytes = text.encode("utf-8")
+            data = module.encode(text)
+            variants = [("strict", data, baseline_bytes)]
+            if invalid:
+                variants.append(("replace", corrupt(data), corrupt(baseline_bytes)))
+            for errors, payload, baseline in variants:
+                progress(f"{spec} {kind} {errors}")
+                row = Row(spec, kind, errors, len(payload))
+                mb = len(payload) / 1e6
+                row.results["cpython utf-8"] = len(baseline) / 1e6 / best_of(lambda: baseline.decode("utf-8", errors), repeat)
+                row.results["python"] = mb / best_of(lambda: module.decode(payload, errors), repeat)
+                if oracle is not None:
+                    part = payload[: min(len(payload), 1 << 20)]
+                    row.results["oracle"] = len(part) / 1e6 / best_of(lambda: oracle.tokens(part), 1)
+                    row.notes["oracle"] = f"timed on the first {len(part)} bytes"
+                if c_decoder is not None:
+                    row.results["exported c"] = c_decoder.throughput(payload, repeat)
+                tracemalloc.start()
+                result = module.decode(payload, errors)
+                _, peak = tracemalloc.get_traced_memory()
+                tracemalloc.stop()
+                row.peak_ratio = peak / max(1, sys.getsizeof(result))
+                rows.append(row)
+    return rows
+
+
+def table(rows: list[Row]) -> str:
+    columns = []
+    for r in rows:
+        for c in r.results:
+            if c not in columns:
+                columns.append(c)
+    head = ["spec", "corpus", "errors", "MB"] + [f"{c} MB/s" for c in columns] + ["python/cpython", "python/oracle", "peak/result"]
+    lines = [head]
+    for r in rows:
+        base = r.results["cpython utf-8"]
+        cells = [r.spec, r.corpus, r.errors, f"{r.size / 1e6:.1f}"]
+        cells += [f"{r.results[c]:.1f}" if c in r.results else "-" for c in columns]
+        cells.append(f"{r.results['python'] / base:.3f}")
+        cells.append(f"{r.results['python'] / r.results['oracle']:.1f}x" if "oracle" in r.results else "-")
+        cells.append(f"{r.peak_ratio:.2f}")
+        lines.append(cells)
+    widths = [max(len(str(l[i])) for l in lines) for i in range(len(head))]
+    return "\n".join("  ".join(str(c).rjust(w) for c, w in zip(l, widths)) for l in lines)
+
+
+def as_json(rows: list[Row]) -> list[dict]:
+    return [{"spec": r.spec, "corpus": r.corpus, "errors": r.errors, "bytes": r.size,
+             "mb_per_s": {k: round(v, 3) for k, v in r.results.items()},
+             "ratio_to_cpython": {k: round(v / r.results["cpython utf-8"], 4) for k, v in r.results.items()},
+             "peak_memory_over_result": round(r.peak_ratio, 3), "notes": r.notes} for r in rows]

@@ -1,0 +1,46 @@
+"""``encspec bench``: throughput of the generated decoders next to CPython's utf-8."""
+from __future__ import annotations
+
+import json
+import platform
+import sys
+
+import click
+
+
+@click.command("bench")
+@click.option("--spec", "specs", multiple=True, help="Spec to benchmark (repeatable; default utf-8 and corrected-utf-8).")
+@click.option("--size", default="16MiB", show_default=True, help="Corpus size, e.g. 16MiB, 500KB.")
+@click.option("--repeat", default=5, show_default=True, help="Best of N runs.")
+@click.option("--export", "export", type=click.Choice(["c"]), default=None, help="Also time the exported C decoder.")
+@click.option("--no-invalid", is_flag=True, help="Skip the 1%-invalid corpora decoded with errors='replace'.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def command(specs, size, repeat, export, no_invalid, as_json):
+    """Time decoding of four seeded corpora against CPython's utf-8 (a benchmark, not a test)."""
+    from ..bench import as_json as to_json, run, table
+    from ..cli import Fail
+    n = _size(size)
+    if n is None:
+        raise Fail(f"--size: cannot read '{size}' (e.g. 16MiB, 500KB, 1000000)")
+    progress = (lambda s: click.echo(f"  timing {s} …", err=True)) if sys.stderr.isatty() and not as_json else (lambda s: None)
+    rows = run(list(specs) or ["utf-8", "corrected-utf-8"], n, repeat, export == "c", not no_invalid, progress)
+    if as_json:
+        click.echo(json.dumps({"machine": _machine(), "rows": to_json(rows)}, indent=1))
+    else:
+        click.echo(f"# {_machine()}")
+        click.echo(table(rows))
+
+
+def _size(text: str):
+    units = {"": 1, "b": 1, "kb": 1000, "kib": 1024, "mb": 1000 ** 2, "mib": 1024 ** 2, "gb": 1000 ** 3, "gib": 1024 ** 3}
+    t = text.strip().lower()
+    num = t.rstrip("abcdefghijklmnopqrstuvwxyz")
+    try:
+        return int(float(num) * units[t[len(num):]])
+    except (ValueError, KeyError):
+        return None
+
+
+def _machine() -> str:
+    import os
+    return f"{platform.python_implementation()} {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores"

@@ -1,0 +1,45 @@
+"""``encspec transcode``: from one encoding to another, code point by code point, streaming."""
+from __future__ import annotations
+
+import click
+
+from .. import stream
+
+
+@click.command("transcode")
+@click.option("--from", "source", required=True, metavar="SPEC", help="The input's encoding (name or spec path).")
+@click.option("--to", "target", required=True, metavar="SPEC", help="The output's encoding (name or spec path).")
+@click.argument("file", required=False)
+@click.option("--errors", default="strict", metavar="HANDLER",
+              help="Error handler for ill-formed input and for code points the target cannot hold.")
+@click.option("--signature", is_flag=True, help="Write the target's signature first.")
+@click.option("-o", "--output", "out", default=None, metavar="OUT", help="Write here (atomically) instead of stdout.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+def command(source, target, file, errors, signature, out, quiet):
+    """Re-encode FILE (default: stdin) from one encoding to another.
+
+    Code points pass as integers, so those beyond U+10FFFF survive whenever the
+    target can encode them (Corrected UTF-8 to UTF-∞-8).  The same error handler
+    sees ill-formed input (UnicodeDecodeError) and code points the target cannot
+    hold (UnicodeEncodeError): surrogateescape carries bad bytes across unchanged.
+    """
+    from ..cli import Fail
+    from ..codec import load
+    inp = None
+    try:
+        stream.check_handler(errors)
+        src = load(source)
+        dst = load(target)
+        if signature and not dst.SIGNATURE:
+            raise stream.InputError(f"{target}: the encoding has no signature")
+        stream.check_output(out, [file])
+        inp = stream.open_input(file)
+        dec = stream.CodePointDecoder(src, errors)
+        enc = stream.Encoder(dst, errors, signature)
+        stream.convert(inp, out, lambda chunk: enc.encode(dec.decode(chunk)),
+                       lambda: enc.encode(dec.decode(b"", True), True), "transcode", quiet)
+    except (stream.InputError, stream.DataError, stream.DecodeFailure, stream.EncodeFailure, TypeError) as e:
+        got = stream.failure(e, inp.name if inp else file, errors)
+        if got is None:
+            raise
+        raise Fail(*got) from None

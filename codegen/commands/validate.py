@@ -1,0 +1,184 @@
+"""``encspec validate``: is each file well-formed?  Where it is not, and why."""
+from __future__ import annotations
+
+import json
+import os
+import stat
+
+import click
+
+from .. import stream
+
+SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+
+
+class ByteSize(click.ParamType):
+    """``16M``, ``512K``, ``1000``."""
+
+    name = "size"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int):
+            return value
+        text = str(value).strip().upper().removesuffix("B").removesuffix("I")
+        unit = text[-1:] if text[-1:] in SIZE_UNITS else ""
+        try:
+            n = int(text[:len(text) - len(unit)]) * SIZE_UNITS[unit]
+        except ValueError:
+            self.fail(f"'{value}' is not a size (like 16M, 512K or 4096)", param, ctx)
+        if n < 1:
+            self.fail(f"'{value}' is not a positive size", param, ctx)
+        return n
+
+
+def expand(paths):
+    """``(shown path, kind)`` in argument order; directories become their files, recursively
+    and sorted.  kind: "file" (regular), "stream" (stdin, a FIFO…), or an error message."""
+    out = []
+    for arg in paths:
+        if arg == "-":
+            out.append(("-", "stream"))
+            continue
+        try:
+            st = os.stat(arg)
+        except OSError as e:
+            out.append((arg, stream.os_error_message(arg, e)))
+            continue
+        if stat.S_ISDIR(st.st_mode):
+            for root, dirs, files in os.walk(arg, onerror=lambda e, a=arg: out.append(
+                    (e.filename or a, stream.os_error_message(e.filename or a, e)))):
+                dirs.sort()
+                for name in sorted(files):
+                    path = os.path.join(root, name)
+                    try:
+                        if stat.S_ISREG(os.stat(path).st_mode):
+                            out.append((path, "file"))
+                    except OSError:
+                        pass  # a dangling link: not a file
+        elif stat.S_ISREG(st.st_mode):
+            out.append((arg, "file"))
+        else:
+            out.append((arg, "stream"))
+    return out
+
+
+def _plural(n, word, words=None):
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def _summary(rep: stream.Report, allow_reserved: bool) -> str:
+    parts = []
+    if rep.errors:
+        parts.append(_plural(rep.errors, "error"))
+    if rep.reserved:
+        parts.append(_plural(rep.reserved, "reserved run"))
+    found = ", ".join(parts)
+    if rep.valid(allow_reserved):
+        return f"{rep.path}: valid" + (f" ({found} allowed)" if found else "")
+    more = f" (stopped at --max-errors {len(rep.problems)}: there may be more)" if rep.truncated else ""
+    return f"{rep.path}: invalid: {found}{more}"
+
+
+def _lines(rep: stream.Report, allow_reserved: bool):
+    if rep.signature is not None:
+        s = rep.signature
+        yield f"{rep.path}:{s.line}:{s.column}: signature: {stream.hexbytes(s.data)} (byte {s.start})"
+    for p in rep.problems:
+        shown = stream.hexbytes(p.data) + (" …" if p.end - p.start > len(p.data) else "")
+        what = f"error: {p.reason}" if p.kind == "error" else "reserved"
+        yield f"{rep.path}:{p.line}:{p.column}: {what}: {shown} (byte {p.start})"
+    yield _summary(rep, allow_reserved)
+
+
+def _json(rep: stream.Report, allow_reserved: bool) -> str:
+    if rep.error is not None:
+        return json.dumps({"path": rep.path, "valid": None, "error": rep.error})
+    return json.dumps({
+        "path": rep.path, "valid": rep.valid(allow_reserved), "size": rep.size,
+        "errors": rep.errors, "reserved": rep.reserved, "truncated": rep.truncated,
+        "signature": rep.signature.to_json() if rep.signature else None,
+        "problems": [p.to_json() for p in rep.problems],
+    })
+
+
+@click.command("validate")
+@click.argument("spec")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--max-errors", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Stop reading a file after N problems (errors and reserved runs).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per file.")
+@click.option("--allow-reserved", is_flag=True, help="Reserved runs are reported but keep a file valid.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Worker processes (default: all cores).")
+@click.option("--dask", "dask", default=None, metavar="ADDRESS",
+              help="Run the tasks on a Dask scheduler (or 'local' for a local cluster).")
+@click.option("--split-size", type=ByteSize(), default=str(16 << 20), metavar="SIZE",
+              help="Split files larger than this into chunks validated in parallel (default 16M).")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+def command(spec, paths, max_errors, as_json, allow_reserved, jobs, dask, split_size, quiet):
+    """Check that each file (directories: every file under them; - : stdin) is well-formed.
+
+    Prints each problem as PATH:LINE:COLUMN (lines end at U+000A, columns count
+    characters from 1, a problem counting as one) with its byte offset, bytes and
+    reason, then whether the file is valid.  Exit code 0: all valid, 1: some invalid,
+    2: a file could not be read (or a usage error).
+    """
+    from .. import parallel
+    from ..cli import Fail
+    from ..codec import load
+    module = load(spec)
+    entries = expand(paths)
+    regular = [p for p, kind in entries if kind == "file"]
+    sizes = {}
+    for p in regular:
+        try:
+            sizes[p] = os.stat(p).st_size
+        except OSError:
+            pass
+    bar = stream.progress(sum(sizes.values()), "validate", quiet)
+    status = 0
+    try:
+        reports = parallel.validate_files(spec, regular, jobs=jobs, limit=max_errors, split_size=split_size,
+                                          dask=dask, bar=bar, sizes=sizes) if regular else iter(())
+        for path, kind in entries:
+            if kind == "file":
+                rep = next(reports)
+            elif kind == "stream":
+                rep = _validate_stream(module, path, max_errors, bar)
+            else:
+                rep = stream.Report(path, error=kind)
+            if rep.error is not None:
+                click.echo(f"encspec: error: {rep.error}", err=True)
+                status = 2
+                if as_json:
+                    click.echo(_json(rep, allow_reserved))
+                continue
+            if not rep.valid(allow_reserved):
+                status = max(status, 1)
+            if as_json:
+                click.echo(_json(rep, allow_reserved))
+            else:
+                for line in _lines(rep, allow_reserved):
+                    click.echo(line)
+    except stream.InputError as e:
+        raise Fail(str(e)) from None
+    finally:
+        bar.close()
+    if status:
+        raise SystemExit(status)
+
+
+def _validate_stream(module, path, limit, bar):
+    try:
+        inp = stream.open_input(path)
+    except stream.InputError as e:
+        return stream.Report(path, error=str(e))
+    try:
+        rep = stream.validate_stream(module, inp, limit=limit)
+    except stream.InputError as e:
+        return stream.Report(path, error=str(e))
+    finally:
+        if inp.close:
+            inp.file.close()
+    rep.path = path
+    return rep

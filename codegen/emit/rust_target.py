@@ -1,0 +1,58 @@
+"""The `rust` export target: one module file (no_std-compatible, no crates, no alloc), a tokens demo, run-tokens."""
+from __future__ import annotations
+
+from ..automaton import Automaton
+from . import native, render
+from .targets import Target, register
+
+OPS = {"+": "add", "-": "sub", "*": "mul", "//": "div", "**": "pow"}
+
+
+def _expr(expr, used: set) -> str:
+    def call(op, left, right):
+        used.add(op)
+        return f"x_{OPS[op]}({left}, {right})"
+    return native.render_calls(expr, lambda v: f"v_{v}", lambda k: f"Some({k})", call)
+
+
+def files(a: Automaton) -> dict[str, str]:
+    native.check_char_offsets(a, "rust")
+    native.check_pairs(a, "rust")
+    ctx = native.common_context(a)
+    mod = ctx["mod"]
+    w = native.width_context(a)
+    ctx.update(w)
+    ctx["cp_type"] = f"u{w['cp_bits']}"
+    ctx["state_type"] = f"u{w['state_bits']}"
+    ctx["accept_type"] = "i16" if len(a.actions) >= 127 else "i8"
+    plans, used = native.plans_context(a, "rust", _expr)
+    ctx["plans"] = plans
+    ctx["x_ops"] = sorted(OPS[op] for op in used)
+    limits = native.wide_limits(a, w, f"{ctx['cp_type']} (CodePoint)", "REASON_WIDE", "REASON_LIMIT")
+    ctx["header"] = native.header_lines(a, "rust", limits, [
+        f"A module: `#[path = \"{mod}.rs\"] mod {mod};` (or copy it into src/).  It",
+        "uses only `core` (no std, no alloc, no crates), so it also works in a",
+        "#![no_std] crate.",
+        f"{mod}::tokens(data) iterates over the tokens; {mod}::scan(data, pos)",
+        f"gives the one at pos; {mod}::decode(data, out, replacement) writes every",
+        "code point (errors and reserved runs as the replacement) into out,",
+        "which needs room for data.len() entries, and returns (written, errors);",
+        f"{mod}::step(state, byte, &mut acc) is the bare automaton step.",
+        "./run-tokens < FILE prints the tokens as `encspec tokens` does;",
+        "./run-tokens --batch reads one input per line of hex (an empty line is",
+        "the empty input) and prints each input's tokens followed by a line `end`.",
+    ])
+    return {
+        f"{mod}.rs": render("rust/module.rs.j2", **ctx),
+        "tokens.rs": render("rust/tokens.rs.j2", **ctx),
+        "run-tokens": render("rust/run-tokens.j2", **ctx),
+    }
+
+
+register(Target(
+    name="rust",
+    describe="a no_std-compatible Rust module (tables, step, tokens, decode), a tokens demo and run-tokens",
+    files=files,
+    int_bits=64,
+    executables=("run-tokens",),
+))
