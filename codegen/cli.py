@@ -205,6 +205,8 @@ def main(argv=None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except SystemExit as e:  # commands that decide their own exit code (build --check, lint, diff)
+        return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     except click.exceptions.Exit as e:
         return e.exit_code
     return 0

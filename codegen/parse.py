@@ -25,7 +25,7 @@ _WORDS = {
     "HEXBYTE": "a hex byte (ED)", "BITS": "a bit pattern (10xxxxxx)",
     "CODEPOINT": "a code point (U+0080)", "NAME": "a name", "INT": "a number",
     "STRING": 'a quoted string', "MAPPING": "'direct' or 'packed'",
-    "COMBINATOR": "'surrogate-pair'", "SHORTEST": "'shortest'",
+    "COMBINATOR": "'surrogate-pair'", "SHORTEST": "'shortest'", "SEVERITY": "'error' or 'warning'",
 }
 
 

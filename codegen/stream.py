@@ -1,15 +1,16 @@
 """Streaming over a generated codec module: chunks in, results out, memory bounded.
 
-A generated module has no incremental code-point API, so this module drives its
-private ``_decode(data, errors, final, at_start, want_str)`` (and, where a token
-must be looked at, ``_tokens(data, pos, final, at_start)``) one chunk at a time,
-keeping the bytes of an unfinished sequence until more arrive — what the
-module's own ``IncrementalDecoder`` does for text.  Calling the module per chunk
-means any fast path inside ``_decode`` is used as is.
+Each chunk goes through the module's own code, so any fast path in it is used
+as is: text through its public ``IncrementalDecoder`` (``decode``, and
+``validate`` with a recording error handler), code points as ints through its
+private ``_decode(data, errors, final, at_start, want_str=False)`` (the module
+has no incremental code-point API), bytes through ``encode``; ``_tokens(data,
+pos, final, at_start)`` only where one token must be looked at again.  Only the
+bytes of an unfinished sequence are kept between chunks.
 
-Everything here is independent of files and processes: :mod:`encspec.parallel`
-runs :class:`Scanner` over byte ranges, the commands wire these classes to
-files (:func:`open_input`, :func:`atomic_output`, :func:`progress`).
+Everything here is independent of processes: :mod:`encspec.parallel` runs
+:class:`Scanner` over byte ranges, the commands wire these classes to files
+(:func:`open_input`, :func:`atomic_output`, :func:`progress`).
 """
 from __future__ import annotations
 

@@ -627,15 +627,52 @@ def _as_text(cps):
     return "".join(chr(c) if 0 <= c <= 0x10FFFF else "\ufffd" for c in cps)
 
 
+class _Slow(Exception):
+    """Not for the fast path: unencodable, or a surrogate an encoder may have to pair."""
+
+
+class _EncodeMemo(dict):
+    """char (or code point) -> bytes, filled on first use."""
+
+    def __missing__(self, key):
+        cp = ord(key) if isinstance(key, str) else key
+        if PAIR_ON_ENCODE and 0xD800 <= cp <= 0xDFFF:
+            raise _Slow
+        b = _encode_cp(cp)
+        if b is None:
+            raise _Slow
+        if len(self) < 65536:
+            self[key] = b
+        return b
+
+
+_ENCODE_MEMO = _EncodeMemo()
+_ASCII_IDENTITY = all(_encode_cp(c) == bytes([c]) for c in range(0x80))
+
+
+def _encode_fast(items):
+    """Bytes of a str or list of code points, or None where the exact path is needed."""
+    if _ASCII_IDENTITY and isinstance(items, str) and items.isascii():
+        return items.encode("ascii")
+    get = _ENCODE_MEMO.__getitem__
+    try:
+        return b"".join([b"".join(map(get, items[i:i + 65536])) for i in range(0, len(items), 65536)])
+    except _Slow:
+        return None
+
+
 def encode(text_or_codepoints, errors="strict", signature=False):
     """Encode a ``str`` or an iterable of code points (ints of any size) to bytes."""
     if isinstance(text_or_codepoints, str):
-        text = text_or_codepoints
-        cps = [ord(ch) for ch in text]
+        body = _encode_fast(text_or_codepoints)
+        if body is None:
+            text = text_or_codepoints
+            body = _encode([ord(ch) for ch in text], text, errors)
     else:
         cps = [int(c) for c in text_or_codepoints]
-        text = _as_text(cps)
-    body = _encode(cps, text, errors)
+        body = _encode_fast(cps)
+        if body is None:
+            body = _encode(cps, _as_text(cps), errors)
     return (SIGNATURE + body) if signature else body
 
 

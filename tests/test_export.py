@@ -505,3 +505,52 @@ def test_counted_form_limit(exports, lang):
         ["error 0 23", "error 23 24"],  # 80 80: 12 leading zeros, below the lower bound
         ["error 0 22", "error 22 23"],  # BF: beyond the upper bound at once
     ]
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_fallback_inputs(spec):
+    """The fallback conformance inputs (for when encspec.analyse.vectors is absent) cover every row's ends."""
+    from encspec.analyse.describe import rows
+    a = automaton(spec)
+    got = fallback_inputs(a)
+    for row in rows(a):
+        for key in ("first_bytes", "last_bytes"):
+            if row[key]:
+                seq = bytes.fromhex(row[key])
+                assert seq in got and seq[:-1] in got
+    assert all(isinstance(x, bytes) for x in got) and len(set(got)) > 100
+
+
+JS_DECODE = r"""
+import { readFileSync } from "node:fs";
+const { decodeCodePoints, decode } = await import(process.argv[2]);
+const lines = readFileSync(0, "latin1").split("\n");
+lines.pop();
+const out = [];
+for (const line of lines) {
+  const cps = decodeCodePoints(Buffer.from(line, "hex"));
+  const text = decode(Buffer.from(line, "hex"));
+  // compare UTF-16 code units: lone surrogates next to each other read as a pair in a string
+  const units = Array.from({ length: text.length }, (_, k) => text.charCodeAt(k));
+  const expect = String.fromCodePoint(...cps.map((v) => (v <= 0x10FFFF ? Number(v) : 0xFFFD)));
+  if (units.join() !== Array.from({ length: expect.length }, (_, k) => expect.charCodeAt(k)).join()) throw new Error(`decode disagrees with decodeCodePoints on ${line}`);
+  out.push(cps.map((v) => v.toString(16).toUpperCase()).join(" "));
+}
+process.stdout.write(out.map((l) => l + "\n").join(""));
+"""
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_js_decode_code_points(tmp_path, exports, spec):
+    """decodeCodePoints gives what the tokens say (errors as U+FFFD; BigInt beyond 2**53); decode agrees."""
+    out = _built(exports, spec, "js")
+    script = tmp_path / "decode.mjs"
+    script.write_text(JS_DECODE, "utf-8")
+    items = inputs(spec)
+    proc = subprocess.run([toolchain("js")["NODE"], str(script), (out / f"{registry.module_name(spec)}.mjs").as_uri()],
+                          input="".join(x.hex() + "\n" for x in items).encode(), capture_output=True, timeout=TIMEOUT)
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")
+    module = encspec.load(spec)
+    for data, line in zip(items, proc.stdout.decode().splitlines(), strict=True):
+        want = [f"{v:X}" if k == "char" else "FFFD" for k, _, _, v in module.tokens(data) if k != "signature"]
+        assert line == " ".join(want), data.hex()

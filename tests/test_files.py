@@ -1,7 +1,6 @@
 """Working with files: validate, decode, encode, transcode — output, exit codes, errors, streaming."""
 from __future__ import annotations
 
-import codecs
 import hashlib
 import json
 import os
@@ -11,7 +10,6 @@ import sys
 import threading
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -1,10 +1,7 @@
 """Validation in parallel (chunks, processes, Dask) gives exactly the sequential result."""
 from __future__ import annotations
 
-import io
-import json
 import os
-import sys
 import tempfile
 
 import pytest

@@ -38,11 +38,6 @@ def class_name(a: Automaton) -> str:
 
 
 # ------------------------------------------------------------------ facts
-def is_final(a: Automaton, s: int) -> bool:
-    """Accepting with no way on: the token ends at once (as the Python backend's _FINAL)."""
-    return a.accept[s] is not None and all(t == DEAD for t in a.next[s])
-
-
 def class_bytes(a: Automaton) -> list[list[int]]:
     out: list[list[int]] = [[] for _ in range(a.n_classes)]
     for b, c in enumerate(a.classes):
@@ -145,7 +140,7 @@ def state_comment(a: Automaton, s: int) -> str:
     acc = a.accept[s]
     if acc is not None:
         act = a.actions[acc]
-        parts.append(f"accepts {act['kind']} ({', '.join(act['forms'])})" + (", final" if is_final(a, s) else ""))
+        parts.append(f"accepts {act['kind']} ({', '.join(act['forms'])})" + (", final" if a.final(s) else ""))
     lines = a.state_lines[s]
     if lines:
         parts.append(f"spec line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}")
@@ -217,13 +212,6 @@ def header_lines(a: Automaton, lang: str, limits: list[str], usage: list[str]) -
         lines.append("  * this encoding has no counted (unbounded) forms.")
     lines += ["", "Limits:"] + [f"  {x}" for x in limits] + ["", "Usage:"] + [f"  {x}" for x in usage]
     return lines
-
-
-def comment_block(lines: list[str], first: str, middle: str, last: Optional[str]) -> str:
-    out = [first + (lines[0] if lines else "")] + [(middle + x).rstrip() for x in lines[1:]]
-    if last is not None:
-        out.append(last)
-    return "\n".join(out)
 
 
 def spec_lines_text(a: Automaton) -> str:
@@ -355,7 +343,7 @@ def common_context(a: Automaton) -> dict:
     for s in range(a.n_states):
         states.append({
             "next": list(a.next[s]), "op": idx[s], "accept": -1 if a.accept[s] is None else a.accept[s],
-            "final": is_final(a, s), "comment": state_comment(a, s),
+            "final": a.final(s), "comment": state_comment(a, s),
         })
     op_rows = [{"radix": 1, "sub": 0, "comment": "0: none: acc unchanged (the value does not matter)"}]
     for k, op in enumerate(ops[1:], 1):

@@ -17,6 +17,10 @@ def _runs(byte_set) -> str:
     return ", ".join(f"{lo:02X}" if lo == hi else f"{lo:02X}..{hi:02X}" for lo, hi in runs)
 
 
+def _hex(v: int) -> str:
+    return f"-0x{-v:02X}" if v < 0 else f"0x{v:02X}"
+
+
 def _py_expr(expr) -> str:
     """An expression of the spec as a Python lambda over the environment dict ``e``."""
     def conv(x):
@@ -94,7 +98,7 @@ def module_source(a: Automaton) -> str:
     for s in range(a.n_states):
         states.append({
             "next": [str(t) for t in a.next[s]],
-            "ops": ["None" if op is None else f"({op[0]}, 0x{op[1]:02X})" for op in a.ops[s]],
+            "ops": ["None" if op is None else f"({op[0]}, {_hex(op[1])})" for op in a.ops[s]],
             "accept": "None" if a.accept[s] is None else str(a.accept[s]),
             "final": str(a.accept[s] is not None and all(t == DEAD for t in a.next[s])),
             "comment": state_comment(a, s),

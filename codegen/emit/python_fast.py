@@ -51,7 +51,7 @@ def _horner(positions, start: int, subs: list[str]) -> str:
     for k, runs in enumerate(positions):
         radix = sum(hi - lo + 1 for lo, hi in runs)
         if len(runs) == 1:
-            digit = f"p[{start + k}] - 0x{runs[0][0]:02X}" if start + k else f"b - 0x{runs[0][0]:02X}"
+            digit = f"p[{start + k}] - 0x{runs[0][0]:02X}" if start + k else f"b - 0x{runs[0][0]:02X}"  # one run: sub = its first byte
         else:
             table = f"_DIGITS{len(subs)}"
             subs.append(repr(bytes(_digit_table(runs))))
