@@ -16,6 +16,7 @@ import shutil
 import subprocess
 from typing import Optional
 
+from ..bytesets import runs_text
 from ..automaton import DEAD, Automaton
 from ..automaton.counted import _digit
 from ..automaton.run import scan
@@ -259,14 +260,6 @@ def codepage_svg(a: Automaton) -> str:
 
 # ---------------------------------------------------------------- Graphviz
 
-def _runs(bs) -> str:
-    runs: list[list[int]] = []
-    for b in sorted(bs):
-        if runs and runs[-1][1] == b - 1:
-            runs[-1][1] = b
-        else:
-            runs.append([b, b])
-    return "\\n".join(f"{lo:02X}" if lo == hi else f"{lo:02X}..{hi:02X}" for lo, hi in runs)
 
 
 def _action_label(action: dict) -> str:
@@ -317,7 +310,8 @@ def automaton_dot(a: Automaton) -> str:
                 by_target.setdefault(t, []).append(b)
         for t, bs in sorted(by_target.items(), key=lambda kv: min(kv[1])):
             target = f"s{t}" if t < a.n_states else f"x{t - a.n_states}"
-            lines.append(f"  s{s} -> {target} [label={_q(_runs(bs))}];")
+            label = _q(runs_text(bs, sep="\\n"))
+            lines.append(f"  s{s} -> {target} [label={label}];")
     lines.append("}")
     return "\n".join(lines) + "\n"
 

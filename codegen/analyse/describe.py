@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..automaton import DEAD, Automaton
 from ..automaton.counted import encode_counted
+from ..bytesets import runs_text as _runs
 
 
 def _hex(b: bytes | None) -> str:
@@ -59,15 +60,6 @@ def table(a: Automaton) -> str:
         lines.append(f"signature: {_hex(a.signature)}")
     return "\n".join(lines)
 
-
-def _runs(byte_set) -> str:
-    runs = []
-    for b in sorted(byte_set):
-        if runs and runs[-1][1] == b - 1:
-            runs[-1][1] = b
-        else:
-            runs.append([b, b])
-    return ", ".join(f"{lo:02X}" if lo == hi else f"{lo:02X}..{hi:02X}" for lo, hi in runs)
 
 
 def ill_formed(a: Automaton) -> list[dict]:

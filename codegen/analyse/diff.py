@@ -25,6 +25,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Optional
 
+from ..bytesets import byte_runs as _runs
 from ..automaton import DEAD, Automaton
 from ..automaton.run import value_of
 
@@ -145,14 +146,6 @@ def _minimise(labels: list, trans: list[list[int]]) -> list[int]:
         count = len(ids)
 
 
-def _runs(bytes_: list[int]) -> list[tuple[int, int]]:
-    runs: list[list[int]] = []
-    for x in sorted(bytes_):
-        if runs and runs[-1][1] == x - 1:
-            runs[-1][1] = x
-        else:
-            runs.append([x, x])
-    return [(lo, hi) for lo, hi in runs]
 
 
 MAX_PATTERNS = 2000

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from math import prod
 from typing import Optional
 
+from ..bytesets import runs_text as _runs
 from ..automaton import DEAD, Automaton
 from ..automaton.counted import _byte, _encode_level, encode_counted, levels
 from ..automaton.run import tokens as run_tokens
@@ -60,26 +61,13 @@ def _u(cp: int) -> str:
     return f"U+{cp:04X}"
 
 
-def _class_bytes(a: Automaton) -> list[list[int]]:
-    out: list[list[int]] = [[] for _ in range(a.n_classes)]
-    for b, c in enumerate(a.classes):
-        out[c].append(b)
-    return out
 
 
-def _runs(bs) -> str:
-    runs: list[list[int]] = []
-    for b in sorted(bs):
-        if runs and runs[-1][1] == b - 1:
-            runs[-1][1] = b
-        else:
-            runs.append([b, b])
-    return ", ".join(f"{lo:02X}" if lo == hi else f"{lo:02X}..{hi:02X}" for lo, hi in runs)
 
 
 def _min_paths(a: Automaton) -> dict[int, bytes]:
     """Shortest, then byte-wise smallest, path from the start to every DFA state."""
-    reps = [bs[0] for bs in _class_bytes(a)]
+    reps = [bs[0] for bs in a.class_bytes()]
     order = sorted(range(a.n_classes), key=lambda c: reps[c])
     paths = {0: b""}
     queue = deque([0])
@@ -95,7 +83,7 @@ def _min_paths(a: Automaton) -> dict[int, bytes]:
 
 def _max_paths(a: Automaton) -> dict[int, bytes]:
     """Shortest, then byte-wise largest, path from the start to every DFA state."""
-    reps = [bs[-1] for bs in _class_bytes(a)]
+    reps = [bs[-1] for bs in a.class_bytes()]
     order = sorted(range(a.n_classes), key=lambda c: -reps[c])
     paths = {0: b""}
     queue = deque([0])
@@ -116,7 +104,7 @@ def _starts(a: Automaton) -> set[int]:
 
 def _used(a: Automaton) -> set[int]:
     """Bytes that occur anywhere in some sequence the automaton reads."""
-    cb = _class_bytes(a)
+    cb = a.class_bytes()
     used = set()
     for row in a.next:
         for c, t in enumerate(row):
@@ -200,7 +188,7 @@ def _token_text(t) -> str:
 
 def sections(a: Automaton) -> list[Section]:
     """The conformance file's sections, each case with its expected tokens."""
-    cb = _class_bytes(a)
+    cb = a.class_bytes()
     safe = _safe_byte(a)
     tail = bytes([safe]) if safe is not None else b""
     tail_note = f" then {safe:02X}" if safe is not None else ""

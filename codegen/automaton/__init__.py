@@ -71,6 +71,13 @@ class Automaton:
     def max_code_point(self) -> Optional[int]:
         return None if self.extensions else max(r.last for r in self.rows)
 
+    def class_bytes(self) -> list[list[int]]:
+        """The bytes of each class, in byte order."""
+        out: list[list[int]] = [[] for _ in range(self.n_classes)]
+        for b, c in enumerate(self.classes):
+            out[c].append(b)
+        return out
+
     def class_runs(self) -> list[tuple[int, int, int]]:
         """(first byte, last byte, class) for each run of equal classes."""
         runs = []

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..automaton import Automaton
-from . import native, render
+from . import export_common as common, render
 from .targets import Target, register
 
 OPS = {"+": "add", "-": "sub", "*": "mul", "//": "div", "**": "pow"}
@@ -13,25 +13,25 @@ def _expr(mod: str):
         def call(op, left, right):
             used.add(op)
             return f"{mod}_x_{OPS[op]}({left}, {right}, &ov)"
-        return native.render_calls(expr, lambda v: f"v_{v}", lambda k: f"INT64_C({k})", call)
+        return common.render_calls(expr, lambda v: f"v_{v}", lambda k: f"INT64_C({k})", call)
     return render_expr
 
 
 def files(a: Automaton) -> dict[str, str]:
-    native.check_char_offsets(a, "c")
-    native.check_pairs(a, "c")
-    ctx = native.common_context(a)
+    common.check_char_offsets(a, "c")
+    common.check_pairs(a, "c")
+    ctx = common.common_context(a)
     mod, MOD = ctx["mod"], ctx["MOD"]
-    w = native.width_context(a)
+    w = common.width_context(a)
     ctx.update(w)
     ctx["cp_type"] = f"uint{w['cp_bits']}_t"
     ctx["state_type"] = f"uint{w['state_bits']}_t"
     ctx["accept_type"] = "int16_t" if len(a.actions) >= 127 else "int8_t"
-    plans, used = native.plans_context(a, "c", _expr(mod))
+    plans, used = common.plans_context(a, "c", _expr(mod))
     ctx["plans"] = plans
     ctx["x_ops"] = sorted(OPS[op] for op in used)
-    limits = native.wide_limits(a, w, f"{ctx['cp_type']} ({mod}_cp)", f"{MOD}_REASON_WIDE", f"{MOD}_REASON_LIMIT")
-    ctx["header"] = native.header_lines(a, "c", limits, [
+    limits = common.wide_limits(a, w, f"{ctx['cp_type']} ({mod}_cp)", f"{MOD}_REASON_WIDE", f"{MOD}_REASON_LIMIT")
+    ctx["header"] = common.header_lines(a, "c", limits, [
         f"#include \"{mod}.h\"; compile {mod}.c with any C99 compiler.",
         f"{mod}_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);",
         f"{mod}_decode(data, len, out, replacement, &errors) writes every code point",

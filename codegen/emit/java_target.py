@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..automaton import Automaton
-from . import native, render
+from . import export_common as common, render
 from .targets import Target, register
 
 MAX_LONG = (1 << 63) - 1
@@ -22,33 +22,33 @@ def _expr(expr) -> str:
         if op == "**":
             return f"pow({left}, {right})"
         return f"{left}.{ {'+': 'add', '-': 'subtract', '*': 'multiply'}[op] }({right})"
-    return native.render_calls(expr, lambda v: f"v_{v}", _const, call)
+    return common.render_calls(expr, lambda v: f"v_{v}", _const, call)
 
 
 def files(a: Automaton) -> dict[str, str]:
-    ctx = native.common_context(a)
+    ctx = common.common_context(a)
     cls = ctx["cls"]
-    bound = native.value_bound(a)
+    bound = common.value_bound(a)
     ctx["wide_dfa"] = bound is None or bound > MAX_LONG  # long may overflow: replay in BigInteger
-    native.check_pairs(a, "java")
+    common.check_pairs(a, "java")
     for act in ctx["actions"]:
         if act["kind"] in ("char", "pair") and act["offset"] > MAX_LONG:
-            raise native.SpecError(f"the java target needs offsets below 2**63 (form {act['comment']})",
+            raise common.SpecError(f"the java target needs offsets below 2**63 (form {act['comment']})",
                                    None, a.spec_file)
     exts = []
     for ext in a.extensions:
         items = []
         for it in ext["items"]:
-            items.append({**it, "digits": native.digit_runs(it["runs"]),
-                          "runs_text": native.runs_text([b for lo, hi in it["runs"] for b in range(lo, hi + 1)]),
-                          "count_java": None if it["count"] is None else _expr(native._tuple(it["count"])),
-                          "count_text": None if it["count"] is None else native.expr_text(native._tuple(it["count"]))})
-        lo, hi = (native._tuple(e) for e in ext["range"])
+            items.append({**it, "digits": common.digit_runs(it["runs"]),
+                          "runs_text": common.runs_text([b for lo, hi in it["runs"] for b in range(lo, hi + 1)]),
+                          "count_java": None if it["count"] is None else _expr(common._tuple(it["count"])),
+                          "count_text": None if it["count"] is None else common.expr_text(common._tuple(it["count"]))})
+        lo, hi = (common._tuple(e) for e in ext["range"])
         exts.append({"form": ext["form"], "line": ext["line"], "items": items,
                      "floor": _const(ext["min"] - ext["offset"]), "offset_java": _const(ext["offset"]),
                      "min": ext["min"], "offset": ext["offset"], "lo_java": _expr(lo), "hi_java": _expr(hi),
-                     "range_text": f"{native.expr_text(lo)} .. {native.expr_text(hi)}",
-                     "text": native.form_text(a, ext)})
+                     "range_text": f"{common.expr_text(lo)} .. {common.expr_text(hi)}",
+                     "text": common.form_text(a, ext)})
     ctx["exts"] = exts
     limits = ["* Code points are longs up to Long.MAX_VALUE (2**63 - 1); beyond, a",
               "  token's value is -1 and its BigInteger `big` holds the code point, so",
@@ -63,7 +63,7 @@ def files(a: Automaton) -> dict[str, str]:
                    "  does (including its powers such as 16 ** (nme + 17)); a power whose",
                    "  exponent passes Integer.MAX_VALUE (the reference would need numbers of",
                    "  gigabytes) or is negative (not an integer) throws ArithmeticException."]
-    ctx["header"] = native.header_lines(a, "java", limits, [
+    ctx["header"] = common.header_lines(a, "java", limits, [
         f"{cls}.tokens(bytes) returns the tokens of a whole document;",
         f"{cls}.scan(bytes, pos) the one at pos; each has kind (CHAR, ERROR,",
         "RESERVED, SIGNATURE), start, end, value (the code point of a CHAR),",

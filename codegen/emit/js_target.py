@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..automaton import Automaton
-from . import native, render
+from . import export_common as common, render
 from .targets import Target, register
 
 MAX_SAFE = (1 << 53) - 1
@@ -14,7 +14,7 @@ def _expr(expr) -> str:
         if op == "//":
             return f"floorDiv({left}, {right})"
         return f"({left} {op} {right})"
-    return native.render_calls(expr, lambda v: f"v_{v}", lambda k: f"{k}n", call)
+    return common.render_calls(expr, lambda v: f"v_{v}", lambda k: f"{k}n", call)
 
 
 def _uses_floor_div(expr) -> bool:
@@ -28,9 +28,9 @@ def _num(v: int) -> str:
 
 
 def files(a: Automaton) -> dict[str, str]:
-    ctx = native.common_context(a)
+    ctx = common.common_context(a)
     mod = ctx["mod"]
-    bound = native.value_bound(a)
+    bound = common.value_bound(a)
     ctx["wide_dfa"] = bound is None or bound > MAX_SAFE  # Number arithmetic may be inexact: replay in BigInt
     for act in ctx["actions"]:
         act["offset_js"] = _num(act["offset"])
@@ -40,17 +40,17 @@ def files(a: Automaton) -> dict[str, str]:
     for ext in a.extensions:
         items = []
         for it in ext["items"]:
-            items.append({**it, "digits": native.digit_runs(it["runs"]),
-                          "runs_text": native.runs_text([b for lo, hi in it["runs"] for b in range(lo, hi + 1)]),
-                          "count_js": None if it["count"] is None else _expr(native._tuple(it["count"])),
-                          "count_text": None if it["count"] is None else native.expr_text(native._tuple(it["count"]))})
-            floor_div |= it["count"] is not None and _uses_floor_div(native._tuple(it["count"]))
-        lo, hi = (native._tuple(e) for e in ext["range"])
+            items.append({**it, "digits": common.digit_runs(it["runs"]),
+                          "runs_text": common.runs_text([b for lo, hi in it["runs"] for b in range(lo, hi + 1)]),
+                          "count_js": None if it["count"] is None else _expr(common._tuple(it["count"])),
+                          "count_text": None if it["count"] is None else common.expr_text(common._tuple(it["count"]))})
+            floor_div |= it["count"] is not None and _uses_floor_div(common._tuple(it["count"]))
+        lo, hi = (common._tuple(e) for e in ext["range"])
         floor_div |= _uses_floor_div(lo) or _uses_floor_div(hi)
         exts.append({"form": ext["form"], "line": ext["line"], "items": items, "min": ext["min"],
                      "offset": ext["offset"], "lo_js": _expr(lo), "hi_js": _expr(hi),
-                     "range_text": f"{native.expr_text(lo)} .. {native.expr_text(hi)}",
-                     "text": native.form_text(a, ext)})
+                     "range_text": f"{common.expr_text(lo)} .. {common.expr_text(hi)}",
+                     "text": common.form_text(a, ext)})
     ctx["exts"] = exts
     ctx["floor_div"] = floor_div
     limits = ["* Code points are Numbers up to Number.MAX_SAFE_INTEGER (2**53 - 1) and",
@@ -66,7 +66,7 @@ def files(a: Automaton) -> dict[str, str]:
                    "  pass the engine's BigInt size limit (2**30 bits in V8: the reference",
                    "  decoder would need numbers of that size too) throws a RangeError.",
                    "  A count or bound that is not an integer (a negative power) throws too."]
-    ctx["header"] = native.header_lines(a, "js", limits, [
+    ctx["header"] = common.header_lines(a, "js", limits, [
         f"import {{ tokens, scan, decode, decodeCodePoints }} from \"./{mod}.mjs\";",
         "data is a Uint8Array (a Node Buffer is one).",
         "tokens(data) yields {kind, start, end, value, reason}: kind is \"char\",",

@@ -7,14 +7,6 @@ from . import render
 from .python_fast import fast_path
 
 
-def _runs(byte_set) -> str:
-    runs = []
-    for b in sorted(byte_set):
-        if runs and runs[-1][1] == b - 1:
-            runs[-1][1] = b
-        else:
-            runs.append([b, b])
-    return ", ".join(f"{lo:02X}" if lo == hi else f"{lo:02X}..{hi:02X}" for lo, hi in runs)
 
 
 def _hex(v: int) -> str:

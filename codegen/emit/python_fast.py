@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..automaton import DEAD, Automaton
 from ..automaton.run import scan
+from ..bytesets import byte_runs as _runs_of
 
 
 def _cls(runs) -> str:
@@ -36,14 +37,6 @@ def _ends_final(a: Automaton, pattern, action: int) -> bool:
     return all(a.final(s) and a.accept[s] == action for s in states)
 
 
-def _runs_of(byte_set):
-    runs = []
-    for b in sorted(byte_set):
-        if runs and runs[-1][1] == b - 1:
-            runs[-1][1] = b
-        else:
-            runs.append([b, b])
-    return [tuple(r) for r in runs]
 
 
 def _horner(positions, start: int, subs: list[str]) -> str:

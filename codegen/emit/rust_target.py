@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..automaton import Automaton
-from . import native, render
+from . import export_common as common, render
 from .targets import Target, register
 
 OPS = {"+": "add", "-": "sub", "*": "mul", "//": "div", "**": "pow"}
@@ -12,24 +12,24 @@ def _expr(expr, used: set) -> str:
     def call(op, left, right):
         used.add(op)
         return f"x_{OPS[op]}({left}, {right})"
-    return native.render_calls(expr, lambda v: f"v_{v}", lambda k: f"Some({k})", call)
+    return common.render_calls(expr, lambda v: f"v_{v}", lambda k: f"Some({k})", call)
 
 
 def files(a: Automaton) -> dict[str, str]:
-    native.check_char_offsets(a, "rust")
-    native.check_pairs(a, "rust")
-    ctx = native.common_context(a)
+    common.check_char_offsets(a, "rust")
+    common.check_pairs(a, "rust")
+    ctx = common.common_context(a)
     mod = ctx["mod"]
-    w = native.width_context(a)
+    w = common.width_context(a)
     ctx.update(w)
     ctx["cp_type"] = f"u{w['cp_bits']}"
     ctx["state_type"] = f"u{w['state_bits']}"
     ctx["accept_type"] = "i16" if len(a.actions) >= 127 else "i8"
-    plans, used = native.plans_context(a, "rust", _expr)
+    plans, used = common.plans_context(a, "rust", _expr)
     ctx["plans"] = plans
     ctx["x_ops"] = sorted(OPS[op] for op in used)
-    limits = native.wide_limits(a, w, f"{ctx['cp_type']} (CodePoint)", "REASON_WIDE", "REASON_LIMIT")
-    ctx["header"] = native.header_lines(a, "rust", limits, [
+    limits = common.wide_limits(a, w, f"{ctx['cp_type']} (CodePoint)", "REASON_WIDE", "REASON_LIMIT")
+    ctx["header"] = common.header_lines(a, "rust", limits, [
         f"A module: `#[path = \"{mod}.rs\"] mod {mod};` (or copy it into src/).  It",
         "uses only `core` (no std, no alloc, no crates), so it also works in a",
         "#![no_std] crate.",

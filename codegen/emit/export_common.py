@@ -1,4 +1,4 @@
-"""Read-only helpers shared by the c, rust, js and java export targets.
+"""Read-only helpers shared by the c, rust, js and java export targets (export_common).
 
 Nothing here computes semantics: the tables come straight from the automaton.
 What the targets need beyond it is presentation (comments naming byte ranges
@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from .. import __version__, registry
+from ..bytesets import runs_text
 from ..automaton import DEAD, Automaton
 from ..diagnostics import SpecError
 
@@ -38,11 +39,6 @@ def class_name(a: Automaton) -> str:
 
 
 # ------------------------------------------------------------------ facts
-def class_bytes(a: Automaton) -> list[list[int]]:
-    out: list[list[int]] = [[] for _ in range(a.n_classes)]
-    for b, c in enumerate(a.classes):
-        out[c].append(b)
-    return out
 
 
 def acc_bound(a: Automaton, cap: int = 1 << 200) -> Optional[int]:
@@ -51,7 +47,7 @@ def acc_bound(a: Automaton, cap: int = 1 << 200) -> Optional[int]:
     A fixpoint over the transitions, as run.py updates ``acc`` (unchanged
     where the op is None); transitions into counted forms do not touch it.
     """
-    cb = class_bytes(a)
+    cb = a.class_bytes()
     best: list[Optional[int]] = [None] * a.n_states
     best[0] = 0
     for _ in range(a.n_states + 2):
@@ -116,20 +112,11 @@ def check_char_offsets(a: Automaton, lang: str) -> None:
 
 
 # ---------------------------------------------------------- presentation
-def runs_text(bs) -> str:
-    """[0x80, …, 0xBF, 0xC0] → '80..C0': byte runs as a reader writes them."""
-    runs: list[list[int]] = []
-    for b in sorted(bs):
-        if runs and runs[-1][1] == b - 1:
-            runs[-1][1] = b
-        else:
-            runs.append([b, b])
-    return ", ".join(f"{lo:02X}" if lo == hi else f"{lo:02X}..{hi:02X}" for lo, hi in runs)
 
 
 def class_names(a: Automaton) -> list[str]:
     """Per class, its bytes as runs."""
-    return [runs_text(bs) for bs in class_bytes(a)]
+    return [runs_text(bs) for bs in a.class_bytes()]
 
 
 def state_comment(a: Automaton, s: int) -> str:
