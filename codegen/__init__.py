@@ -7,8 +7,11 @@ The pipeline is the layout: ``parse`` (spec text → model) → ``automaton``
 __version__ = "0.1.0"
 
 
-def load(name_or_path: str, backend: str = "python"):
-    """A codec module for a built-in encoding name or a ``.encspec`` path."""
+def load(name_or_path: str, backend: str = "auto"):
+    """A codec module for a built-in encoding name or a ``.encspec`` path.
+
+    *backend*: "auto" (the compiled extension when there is one), "python" or
+    "native" (see :func:`encspec.codec.load`)."""
     from .codec import load as _load
     return _load(name_or_path, backend)
 

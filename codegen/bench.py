@@ -3,9 +3,12 @@
 Four seeded corpora (ASCII prose; Latin with ~20% 2-byte characters; CJK,
 mostly 3-byte; emoji-heavy, ~25% 4-byte), each encoded with the spec under
 test, then timed: CPython's ``bytes.decode("utf-8")`` of the same text (the
-baseline), the generated module, every other backend available, the
-hand-written oracle (from a checkout's tests/oracles, on a slice: it is slow)
-and, with ``--export c``, the exported C decoder.  A benchmark, not a test.
+baseline), the generated module in pure Python ("python") and with its
+compiled extension ("native", when it is built), the hand-written oracle
+(from a checkout's tests/oracles, on a slice: it is slow) and, with ``--export
+c``, the exported C decoder.  Memory: the peak traced by tracemalloc during one
+decode over the size of the str it returns, per backend.  A benchmark, not a
+test.
 """
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ import time
 import tracemalloc
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable
 
 CORPORA = ("ascii", "latin", "cjk", "emoji")
 _WORDS = ("the of and to in is was for that with as on by at from this which but not are have had be it "
@@ -72,7 +75,7 @@ class Row:
     size: int
     results: dict = field(default_factory=dict)  # column -> MB/s
     notes: dict = field(default_factory=dict)
-    peak_ratio: Optional[float] = None  # peak traced memory / result size
+    peaks: dict = field(default_factory=dict)  # backend -> peak traced memory / result size
 
 
 def _oracle(name: str):
@@ -88,14 +91,30 @@ def _oracle(name: str):
         sys.path.remove(str(root))
 
 
+def peak_ratio(decode: Callable[[], str]) -> float:
+    """Peak traced memory during decode() over the size of the str it returns."""
+    tracemalloc.start()
+    try:
+        result = decode()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return peak / max(1, sys.getsizeof(result))
+
+
 def run(specs: list[str], size: int, repeat: int, export_c: bool, invalid: bool,
         progress: Callable[[str], None] = lambda s: None) -> list[Row]:
     from . import registry
     from .codec import load
+    from .native_build import NativeBuildError
     rows = []
     c_decoder = None
     for spec in specs:
-        module = load(spec)
+        module = load(spec, backend="python")
+        try:
+            native, why = load(spec, backend="native"), ""
+        except NativeBuildError as e:
+            native, why = None, str(e)
         oracle = _oracle(registry.module_name(module.NAME))
         if export_c:
             from .bench_c import CDecoder
@@ -113,17 +132,19 @@ def run(specs: list[str], size: int, repeat: int, export_c: bool, invalid: bool,
                 mb = len(payload) / 1e6
                 row.results["cpython utf-8"] = len(baseline) / 1e6 / best_of(lambda: baseline.decode("utf-8", errors), repeat)
                 row.results["python"] = mb / best_of(lambda: module.decode(payload, errors), repeat)
+                if native is not None:
+                    row.results["native"] = mb / best_of(lambda: native.decode(payload, errors), repeat)
+                else:
+                    row.notes["native"] = why
                 if oracle is not None:
                     part = payload[: min(len(payload), 1 << 20)]
                     row.results["oracle"] = len(part) / 1e6 / best_of(lambda: oracle.tokens(part), 1)
                     row.notes["oracle"] = f"timed on the first {len(part)} bytes"
                 if c_decoder is not None:
                     row.results["exported c"] = c_decoder.throughput(payload, repeat)
-                tracemalloc.start()
-                result = module.decode(payload, errors)
-                _, peak = tracemalloc.get_traced_memory()
-                tracemalloc.stop()
-                row.peak_ratio = peak / max(1, sys.getsizeof(result))
+                row.peaks["python"] = peak_ratio(lambda: module.decode(payload, errors))
+                if native is not None:
+                    row.peaks["native"] = peak_ratio(lambda: native.decode(payload, errors))
                 rows.append(row)
     return rows
 
@@ -134,15 +155,17 @@ def table(rows: list[Row]) -> str:
         for c in r.results:
             if c not in columns:
                 columns.append(c)
-    head = ["spec", "corpus", "errors", "MB"] + [f"{c} MB/s" for c in columns] + ["python/cpython", "python/oracle", "peak/result"]
+    backends = [b for b in ("python", "native") if any(b in r.results for r in rows)]
+    head = (["spec", "corpus", "errors", "MB"] + [f"{c} MB/s" for c in columns]
+            + [f"{b}/cpython" for b in backends] + ["python/oracle"] + [f"{b} peak/result" for b in backends])
     lines = [head]
     for r in rows:
         base = r.results["cpython utf-8"]
         cells = [r.spec, r.corpus, r.errors, f"{r.size / 1e6:.1f}"]
         cells += [f"{r.results[c]:.1f}" if c in r.results else "-" for c in columns]
-        cells.append(f"{r.results['python'] / base:.3f}")
+        cells += [f"{r.results[b] / base:.3f}" if b in r.results else "-" for b in backends]
         cells.append(f"{r.results['python'] / r.results['oracle']:.1f}x" if "oracle" in r.results else "-")
-        cells.append(f"{r.peak_ratio:.2f}")
+        cells += [f"{r.peaks[b]:.2f}" if b in r.peaks else "-" for b in backends]
         lines.append(cells)
     widths = [max(len(str(l[i])) for l in lines) for i in range(len(head))]
     return "\n".join("  ".join(str(c).rjust(w) for c, w in zip(l, widths)) for l in lines)
@@ -152,4 +175,4 @@ def as_json(rows: list[Row]) -> list[dict]:
     return [{"spec": r.spec, "corpus": r.corpus, "errors": r.errors, "bytes": r.size,
              "mb_per_s": {k: round(v, 3) for k, v in r.results.items()},
              "ratio_to_cpython": {k: round(v / r.results["cpython utf-8"], 4) for k, v in r.results.items()},
-             "peak_memory_over_result": round(r.peak_ratio, 3), "notes": r.notes} for r in rows]
+             "peak_memory_over_result": {k: round(v, 3) for k, v in r.peaks.items()}, "notes": r.notes} for r in rows]

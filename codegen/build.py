@@ -7,6 +7,7 @@ from pathlib import Path
 from . import registry
 from .emit.python import module_source
 from .emit.table import table_source
+from .diagnostics import SpecError
 from .pipeline import load
 
 
@@ -20,10 +21,15 @@ def outputs(spec: str, out_dir: Path, docs_dir: Path | None = None) -> list[Outp
     """The files one spec generates under *out_dir* (and its pictures under *docs_dir*,
     by default ``out_dir/docs``)."""
     from .analyse import charts, vectors
+    from .emit.native_ext import ext_source
     _, automaton = load(spec)
     name = registry.module_name(automaton.name)
     docs = docs_dir if docs_dir is not None else out_dir / "docs"
     cases = vectors.sections(automaton)
+    try:
+        native = [Output(out_dir / "native" / f"{name}.c", ext_source(automaton))]
+    except SpecError:  # the C export refuses this spec (a counted form it cannot decode): no native backend
+        native = []
     return [
         Output(out_dir / f"{name}.py", module_source(automaton)),
         Output(out_dir / "tables" / f"{name}.json", table_source(automaton)),
@@ -33,7 +39,8 @@ def outputs(spec: str, out_dir: Path, docs_dir: Path | None = None) -> list[Outp
         # its versions, so only the .dot source is checked in (`encspec chart` renders it)
         Output(docs / f"{name}-codepage.svg", charts.codepage_svg(automaton)),
         Output(docs / f"{name}-automaton.dot", charts.automaton_dot(automaton)),
-    ]
+        # the native backend's C source, compiled by setup.py (encspec.generated._native_<name>)
+    ] + native
 
 
 def docs_dir(out_dir: Path) -> Path:
@@ -72,6 +79,7 @@ def stale(expected: list[Output], out_dir: Path | None = None) -> list[str]:
         docs = docs_dir(out_dir)
         for path in sorted(list(out_dir.glob("*.py")) + list(out_dir.glob("tables/*.json"))
                            + list(out_dir.glob("vectors/*.txt")) + list(out_dir.glob("vectors/*.jsonl"))
+                           + list(out_dir.glob("native/*.c"))
                            + list(docs.glob("*-codepage.svg")) + list(docs.glob("*-automaton.dot"))):
             if path.name != "__init__.py" and path.resolve() not in known:
                 problems.append(f"orphan (no spec generates it): {shown(path)}")

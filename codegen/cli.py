@@ -94,9 +94,16 @@ def check(spec, as_json):
 @click.argument("spec", required=False)
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False), help="Output folder (for a user's spec).")
 @click.option("--check", "check_only", is_flag=True, help="Write nothing; exit 1 if generated/ is stale.")
-def build(spec, out_dir, check_only):
+@click.option("--native", is_flag=True,
+              help="Compile SPEC's native backend (a C extension) into the cache instead (every built-in without SPEC).")
+def build(spec, out_dir, check_only, native):
     """Regenerate generated/ from specs/ (or build one SPEC into -o DIR)."""
     from . import build as b
+    if native:
+        if out_dir or check_only:
+            raise Fail("--native takes neither -o nor --check: it compiles into the cache")
+        _build_native([spec] if spec else [str(p) for p in registry.builtin_paths()])
+        return
     if spec is None:
         target = Path(out_dir) if out_dir else b.generated_dir()
         expected = b.all_outputs(target)
@@ -120,6 +127,18 @@ def build(spec, out_dir, check_only):
     for path in written:
         click.echo(f"wrote {b.shown(path)}")
     click.echo(f"{len(expected)} files, {len(written)} changed")
+
+
+def _build_native(specs: list[str]) -> None:
+    """`encspec build --native`: each spec's extension, compiled (or found) in the cache."""
+    from . import native_build
+    for spec in specs:
+        _, automaton = _load(spec)
+        try:
+            built = native_build.build(automaton)
+        except native_build.NativeBuildError as e:
+            raise Fail(str(e), 1) from None
+        click.echo(f"{'cached' if built.cached else 'built'} {built.path}")
 
 
 def _read_input(file) -> bytes:

@@ -384,6 +384,14 @@ _CODE_MEMO = _CodeMemo()
 
 
 # ------------------------------------------------------------------ decoding
+try:  # the same automaton compiled to C (generated/native/), when pip had a compiler
+    from . import _native_cesu_8 as _NATIVE
+except ImportError:  # none built, or this module was copied on its own
+    _NATIVE = None
+if _NATIVE is not None and _NATIVE.SPEC_SHA256 != SPEC_SHA256:  # built from another spec
+    _NATIVE = None
+
+
 def _decode(data, errors, final, at_start, want_str):
     """(pieces, consumed): str pieces (want_str) or code points; problems go to the handler."""
     out = []
@@ -393,7 +401,7 @@ def _decode(data, errors, final, at_start, want_str):
     n = len(data)
     if at_start and SIGNATURE and data[:len(SIGNATURE)] == SIGNATURE:
         pos = len(SIGNATURE)
-    if want_str and _ALL_LATIN is not None:
+    if want_str and _ALL_LATIN is not None and _NATIVE is None:
         if _LATIN_HAS_ASCII and not pos:
             try:
                 return [data.decode("ascii")], n  # one pass; stops at the first byte above 7F
@@ -405,6 +413,12 @@ def _decode(data, errors, final, at_start, want_str):
     slow_until = 0
     clean = True  # no problem lately: try a whole window in one findall
     while pos < n:
+        if _NATIVE is not None and pos >= slow_until:
+            # the C automaton, as far as it goes on its own: the token it stops at (a custom
+            # error handler, strict, more input needed) takes the exact path below
+            pos = _NATIVE.decode(data, pos, errors, final, want_str, out)
+            slow_until = pos + 1
+            continue
         if _RUN is not None and pos >= slow_until:
             end = min(n, pos + _WINDOW)
             pieces = _PIECE.findall(data, pos, end) if clean else None

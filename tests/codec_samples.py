@@ -17,6 +17,10 @@ from hypothesis import strategies as st
 SPECS = ["utf-8", "utf-8-bom", "corrected-utf-8", "wtf-8", "cesu-8", "mutf-8",
          "utf-8-rfc2279", "utf-inf-8", "utf-1", "fss-utf-1992"]
 
+# Every decoding test runs on both backends: the generated module alone, and the
+# module with its compiled extension (which must be there: tests/test_native.py).
+BACKENDS = ["python", "native"]
+
 # Signatures as the seeds define them (utf-8-encyclopedia-article.txt "Byte order mark",
 # corrected-utf-8.txt "magic number").
 BOM = b"\xEF\xBB\xBF"

@@ -65,8 +65,8 @@ def test_check_fails_after_a_spec_edit_and_passes_after_rebuilding(checkout):
     r = encspec(checkout, "build", "--check")
     assert r.returncode == 1
     assert r.stderr.splitlines() == [
-        "stale: generated/utf_8.py", "stale: generated/tables/utf_8.json",
-        "encspec: generated files are out of date (2); run `encspec build`"]
+        "stale: generated/utf_8.py", "stale: generated/tables/utf_8.json", "stale: generated/native/utf_8.c",
+        "encspec: generated files are out of date (3); run `encspec build`"]
     assert "corrected_utf_8" not in r.stderr
     assert encspec(checkout, "build").returncode == 0
     assert encspec(checkout, "build", "--check").returncode == 0
@@ -81,6 +81,20 @@ def test_check_fails_after_a_template_edit(checkout):
     stale = [l for l in r.stderr.splitlines() if l.startswith("stale: ")]
     assert len(stale) == len(list((copy / "specs").glob("*.encspec")))  # every module, no table
     assert all(l.endswith(".py") for l in stale)
+
+
+def test_check_covers_the_native_sources(checkout):
+    """generated/native/<module>.c (the native backend, compiled by setup.py) is an output too."""
+    copy, _ = checkout
+    template = copy / "codegen" / "templates" / "native" / "ext.c.j2"
+    template.write_text(template.read_text().replace("#include <string.h>\n", "#include <string.h>  /* edited */\n", 1))
+    (copy / "generated" / "native" / "old.c").write_text("")
+    r = encspec(checkout, "build", "--check")
+    assert r.returncode == 1
+    stale = [l for l in r.stderr.splitlines() if l.startswith("stale: ")]
+    assert len(stale) == len(list((copy / "specs").glob("*.encspec")))
+    assert all(l.startswith("stale: generated/native/") and l.endswith(".c") for l in stale)
+    assert "orphan (no spec generates it): generated/native/old.c" in r.stderr.splitlines()
 
 
 def test_check_names_missing_and_orphan_files(checkout):

@@ -13,6 +13,9 @@
   utf-inf-8), and ``m.decode_codepoints(m.encode(cps))`` gives the code points
   back;
 * ``encspec tokens SPEC [FILE]`` prints the oracle's tokens, one per line.
+
+Every test of a module runs on both backends (``backend``: the pure-Python
+module, and the module decoding with its compiled extension).
 """
 from __future__ import annotations
 
@@ -29,13 +32,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import encspec
-from codec_samples import (COMMON_BYTES, EXTRA_BYTES, SIGNATURES, SPECS, boundary_cps, byte_strings,
+from codec_samples import (BACKENDS, COMMON_BYTES, EXTRA_BYTES, SIGNATURES, SPECS, boundary_cps, byte_strings,
                            code_point_lists, encodable, oracle, pieces)
 
 
 @lru_cache(maxsize=None)
-def load(name):
-    return encspec.load(name)
+def load(name, backend):
+    return encspec.load(name, backend=backend)
 
 
 def as_tuples(toks):
@@ -43,19 +46,21 @@ def as_tuples(toks):
 
 
 # ==================================================================== tokens
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", SPECS)
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
-def test_tokens_match_the_oracle(name, data):
+def test_tokens_match_the_oracle(name, backend, data):
     b = data.draw(byte_strings(name), label="bytes")
-    assert as_tuples(load(name).tokens(b)) == oracle(name).tokens(b)
+    assert as_tuples(load(name, backend).tokens(b)) == oracle(name).tokens(b)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", SPECS)
-def test_tokens_of_every_piece_its_prefixes_and_what_may_follow_it(name):
+def test_tokens_of_every_piece_its_prefixes_and_what_may_follow_it(name, backend):
     """Deterministic coverage: each whole encoding of a boundary code point, each of
     its prefixes, and each followed by every interesting byte."""
-    m, o = load(name), oracle(name)
+    m, o = load(name, backend), oracle(name)
     alphabet = sorted(set(COMMON_BYTES + EXTRA_BYTES.get(name, [])))
     bad = []
     for p in pieces(name):
@@ -102,8 +107,8 @@ def raised(fn, *args):
     return None
 
 
-def check_decoders(name, b):
-    m = load(name)
+def check_decoders(name, b, backend):
+    m = load(name, backend)
     cps, text, first_cp, first_str = expected_decode(name, b)
     assert m.decode_codepoints(b, "replace") == cps
     assert m.decode(b, "replace") == text
@@ -128,11 +133,12 @@ def check_decoders(name, b):
     assert (fe[:2] if fe else None) == (problems[0] if problems else None)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", SPECS)
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
-def test_decoders_agree_with_the_oracle_tokens(name, data):
-    check_decoders(name, data.draw(byte_strings(name), label="bytes"))
+def test_decoders_agree_with_the_oracle_tokens(name, backend, data):
+    check_decoders(name, data.draw(byte_strings(name), label="bytes"), backend)
 
 
 @st.composite
@@ -147,13 +153,14 @@ def long_inputs(draw, name):
     return b"".join(parts)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", SPECS)
 @settings(max_examples=15, deadline=None)
 @given(data=st.data())
-def test_long_inputs_match_the_oracle(name, data):
+def test_long_inputs_match_the_oracle(name, backend, data):
     b = data.draw(long_inputs(name), label="bytes")
-    assert as_tuples(load(name).tokens(b)) == oracle(name).tokens(b)
-    check_decoders(name, b)
+    assert as_tuples(load(name, backend).tokens(b)) == oracle(name).tokens(b)
+    check_decoders(name, b, backend)
 
 
 # ================================================================== encoding
@@ -188,8 +195,8 @@ def first_unencodable(name, cps):
     return next(k for k, c in enumerate(cps) if not encodable(name, c))
 
 
-def check_encode(name, cps):
-    m, o = load(name), oracle(name)
+def check_encode(name, cps, backend):
+    m, o = load(name, backend), oracle(name)
     try:
         want = o.encode(cps)
     except ValueError:
@@ -210,18 +217,20 @@ def check_encode(name, cps):
         assert m.decode_codepoints(signed) == round_trip_expectation(name, cps, signature=True)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", SPECS)
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
-def test_encode_matches_the_oracle_and_round_trips(name, data):
-    check_encode(name, data.draw(code_point_lists(name), label="code points"))
+def test_encode_matches_the_oracle_and_round_trips(name, backend, data):
+    check_encode(name, data.draw(code_point_lists(name), label="code points"), backend)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", SPECS)
-def test_encode_every_boundary_code_point(name):
+def test_encode_every_boundary_code_point(name, backend):
     for cp in boundary_cps(name) + [-1]:
-        check_encode(name, [cp])
-        check_encode(name, [0x41, cp, 0x42])
+        check_encode(name, [cp], backend)
+        check_encode(name, [0x41, cp, 0x42], backend)
 
 
 @pytest.mark.parametrize("cps, want", [
@@ -234,8 +243,9 @@ def test_encode_every_boundary_code_point(name):
     ([0xDC00, 0xD800], "ED B0 80 ED A0 80"),  # trail then lead: no pair
     ([0xD800], "ED A0 80"),
 ])
-def test_wtf_8_encode_joins_a_surrogate_pair(cps, want):
-    m = load("wtf-8")
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_wtf_8_encode_joins_a_surrogate_pair(cps, want, backend):
+    m = load("wtf-8", backend)
     assert oracle("wtf-8").encode(cps) == bytes.fromhex(want)
     assert m.encode(cps) == bytes.fromhex(want)
     assert m.encode("".join(map(chr, cps))) == bytes.fromhex(want)

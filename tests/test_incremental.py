@@ -20,15 +20,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import encspec
-from codec_samples import (BOM, MAGIC, SIGNATURES, SPECS, boundary_cps, byte_strings, encodable, oracle,
-                           pieces)
+from codec_samples import (BACKENDS, BOM, MAGIC, SIGNATURES, SPECS, boundary_cps, byte_strings, encodable,
+                           oracle, pieces)
 
 encspec.register()
 
 
 @lru_cache(maxsize=None)
-def load(name):
-    return encspec.load(name)
+def load(name, backend="auto"):
+    return encspec.load(name, backend=backend)
 
 
 def oracle_text(name, data):
@@ -75,9 +75,9 @@ def one_shot(m, data):
         return ("error", e.start, e.end, e.reason)
 
 
-def check_split(name, data, cuts):
+def check_split(name, data, cuts, backend):
     """Incremental == one-shot for one way of splitting data."""
-    m = load(name)
+    m = load(name, backend)
     whole = m.decode(data, "replace")
     parts = chunks_at(data, cuts)
     assert feed(m.IncrementalDecoder("replace"), parts) == ("ok", whole)
@@ -92,33 +92,35 @@ def check_split(name, data, cuts):
     return got
 
 
-def check_every_split(name, data):
+def check_every_split(name, data, backend):
     for k in range(len(data) + 1):
-        check_split(name, data, [k])
-    check_split(name, data, range(len(data) + 1))   # byte by byte
+        check_split(name, data, [k], backend)
+    check_split(name, data, range(len(data) + 1), backend)   # byte by byte
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 # =========================================================== hypothesis splits
 @pytest.mark.parametrize("name", SPECS)
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
-def test_incremental_decoder_at_random_splits_equals_one_shot(name, data):
+def test_incremental_decoder_at_random_splits_equals_one_shot(name, data, backend):
     b = data.draw(byte_strings(name, max_pieces=8), label="bytes")
     cuts = data.draw(st.lists(st.integers(0, len(b)), max_size=6), label="cuts")
-    check_split(name, b, cuts)
+    check_split(name, b, cuts, backend)
     if len(b) <= 12:
-        check_every_split(name, b)
+        check_every_split(name, b, backend)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", SPECS)
 @settings(max_examples=15, deadline=None)
 @given(data=st.data())
-def test_incremental_decoder_long_input_in_small_chunks(name, data):
+def test_incremental_decoder_long_input_in_small_chunks(name, data, backend):
     ps = pieces(name)
     b = b"".join(data.draw(st.lists(st.one_of(st.sampled_from(ps), byte_strings(name, max_pieces=2)),
                                     min_size=100, max_size=400), label="parts"))
     step = data.draw(st.integers(1, 9), label="chunk size")
-    check_split(name, b, range(0, len(b), step))
+    check_split(name, b, range(0, len(b), step), backend)
 
 
 # =============================================================== fixed cases
@@ -147,26 +149,29 @@ STRADDLE = {
 CASES = [(name, data) for name, datas in STRADDLE.items() for data in datas]
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name, data", CASES, ids=[f"{n}-{d.hex()[:24]}" for n, d in CASES])
-def test_incremental_decoder_straddling_every_split(name, data):
-    m = load(name)
+def test_incremental_decoder_straddling_every_split(name, data, backend):
+    m = load(name, backend)
     assert m.decode(data, "replace") == oracle_text(name, data)
     for tail in (b"", b"A", b"\x80"):
-        check_every_split(name, data + tail)
-        check_every_split(name, b"z" + data + tail)
+        check_every_split(name, data + tail, backend)
+        check_every_split(name, b"z" + data + tail, backend)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", SPECS)
-def test_incremental_decoder_every_piece_split_everywhere(name):
+def test_incremental_decoder_every_piece_split_everywhere(name, backend):
     """Every whole encoding of a boundary code point, alone, between letters and
     followed by a prefix of itself, split at every position."""
     for p in pieces(name):
-        check_every_split(name, p)
-        check_split(name, b"A" + p + p[:len(p) // 2], range(0, len(p) + 2, 2))
+        check_every_split(name, p, backend)
+        check_split(name, b"A" + p + p[:len(p) // 2], range(0, len(p) + 2, 2), backend)
 
 
-def test_incremental_signature_only_at_the_start_of_the_stream():
-    m = load("corrected-utf-8")
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_incremental_signature_only_at_the_start_of_the_stream(backend):
+    m = load("corrected-utf-8", backend)
     four = "\U00010e7d\ued4e\x00\n"
     d = m.IncrementalDecoder()
     assert d.decode(MAGIC[:4]) == ""
@@ -186,12 +191,13 @@ def cpython_utf8_decoder(errors):
     return codecs.getincrementaldecoder("utf-8")(errors)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
-def test_utf_8_incremental_like_cpythons_incremental_decoder(data):
+def test_utf_8_incremental_like_cpythons_incremental_decoder(data, backend):
     b = data.draw(byte_strings("utf-8", max_pieces=8), label="bytes")
     parts = chunks_at(b, data.draw(st.lists(st.integers(0, len(b)), max_size=6), label="cuts"))
-    m = load("utf-8")
+    m = load("utf-8", backend)
     assert feed(m.IncrementalDecoder("replace"), parts) == feed(cpython_utf8_decoder("replace"), parts)
     got, want = feed(m.IncrementalDecoder("strict"), parts), feed(cpython_utf8_decoder("strict"), parts)
     # CPython keeps a truncated ED A0..BF back (for surrogatepass), so its error may come
@@ -199,14 +205,15 @@ def test_utf_8_incremental_like_cpythons_incremental_decoder(data):
     assert got[:4] == want[:4]
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 # ================================================== state: getstate / reset
 @pytest.mark.parametrize("name", SPECS)
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
-def test_getstate_setstate_carries_a_split_sequence(name, data):
+def test_getstate_setstate_carries_a_split_sequence(name, data, backend):
     b = data.draw(byte_strings(name, max_pieces=8), label="bytes")
     k = data.draw(st.integers(0, len(b)), label="split")
-    m = load(name)
+    m = load(name, backend)
     first = m.IncrementalDecoder("replace")
     head = first.decode(b[:k])
     second = m.IncrementalDecoder("replace")
@@ -214,9 +221,10 @@ def test_getstate_setstate_carries_a_split_sequence(name, data):
     assert head + second.decode(b[k:], True) == m.decode(b, "replace")
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", SPECS)
-def test_reset_forgets_pending_bytes_and_expects_a_signature_again(name):
-    m = load(name)
+def test_reset_forgets_pending_bytes_and_expects_a_signature_again(name, backend):
+    m = load(name, backend)
     sig = SIGNATURES.get(name, b"")
     data = sig + oracle(name).encode([0x41, 0xE9, 0x42, 0x0A])
     d = m.IncrementalDecoder("strict")
@@ -237,14 +245,15 @@ def read_all(reader, size=-1, chars=-1):
         got.append(text)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", SPECS)
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
-def test_stream_reader_in_small_chunks(name, data):
+def test_stream_reader_in_small_chunks(name, data, backend):
     """A final newline ends any sequence, so nothing is left pending at the end of the
     stream (codecs.StreamReader never passes final=True, see the utf-8 test below)."""
     b = data.draw(byte_strings(name, max_pieces=8), label="bytes") + b"\n"
-    m = load(name)
+    m = load(name, backend)
     want = m.decode(b, "replace")
     for size in (1, 2, 3, 7):
         assert read_all(m.StreamReader(io.BytesIO(b), "replace"), size) == want, size
@@ -254,12 +263,13 @@ def test_stream_reader_in_small_chunks(name, data):
     assert "".join(iter(r.readline, "")) == want
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @settings(max_examples=200, deadline=None)
 @given(byte_strings("utf-8", max_pieces=8), st.sampled_from([1, 2, 3, 5, -1]))
-def test_utf_8_stream_reader_like_cpythons(b, size):
+def test_utf_8_stream_reader_like_cpythons(backend, b, size):
     """Including a truncated sequence at the very end, which CPython's StreamReader
     (never passing final=True) leaves undecoded."""
-    r = load("utf-8").StreamReader(io.BytesIO(b), "replace")
+    r = load("utf-8", backend).StreamReader(io.BytesIO(b), "replace")
     c = codecs.getreader("utf-8")(io.BytesIO(b), "replace")
     assert read_all(r, size) == read_all(c, size)
 

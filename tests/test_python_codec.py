@@ -28,7 +28,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import encspec
-from codec_samples import MAGIC, oracle, texts_with_surrogates
+from codec_samples import BACKENDS, MAGIC, oracle, texts_with_surrogates
 
 DECODE_HANDLERS = ["strict", "replace", "ignore", "backslashreplace", "surrogateescape"]
 ENCODE_HANDLERS = ["strict", "replace", "ignore", "backslashreplace", "surrogateescape",
@@ -36,12 +36,12 @@ ENCODE_HANDLERS = ["strict", "replace", "ignore", "backslashreplace", "surrogate
 
 
 @lru_cache(maxsize=None)
-def load(name):
-    return encspec.load(name)
+def load(name, backend="auto"):
+    return encspec.load(name, backend=backend)
 
 
-def utf8():
-    return load("utf-8")
+def utf8(backend="auto"):
+    return load("utf-8", backend)
 
 
 def decoded(decode, data, errors):
@@ -71,8 +71,9 @@ def cpython_encode(text, errors):
     return text.encode("utf-8", errors)
 
 
-def module_decode(data, errors):
-    return utf8().decode(data, errors)
+def module_decode(backend):
+    """The decode function of the generated utf-8 module on *backend*."""
+    return utf8(backend).decode
 
 
 def module_encode(text, errors):
@@ -99,18 +100,20 @@ CLASS_EDGES = [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1,
 
 assert len(ONE_AND_TWO_BYTES) == 65792
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("errors", DECODE_HANDLERS)
-def test_decode_every_1_and_2_byte_input_like_cpython(errors):
+def test_decode_every_1_and_2_byte_input_like_cpython(errors, backend):
     bad = mismatches(ONE_AND_TWO_BYTES, lambda b: decoded(cpython_decode, b, errors),
-                     lambda b: decoded(module_decode, b, errors))
+                     lambda b: decoded(module_decode(backend), b, errors))
     assert not bad, bad
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("errors", DECODE_HANDLERS)
-def test_decode_every_3_byte_class_edge_input_like_cpython(errors):
+def test_decode_every_3_byte_class_edge_input_like_cpython(errors, backend):
     inputs = [bytes(t) for t in itertools.product(CLASS_EDGES, repeat=3)]
     bad = mismatches(inputs, lambda b: decoded(cpython_decode, b, errors),
-                     lambda b: decoded(module_decode, b, errors))
+                     lambda b: decoded(module_decode(backend), b, errors))
     assert not bad, bad
 
 
@@ -132,9 +135,10 @@ def recorded(decode, data):
     return text, list(_SPANS)
 
 
-def test_decode_every_4_byte_class_edge_input_reports_every_error_like_cpython():
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_decode_every_4_byte_class_edge_input_reports_every_error_like_cpython(backend):
     inputs = [bytes(t) for t in itertools.product(CLASS_EDGES, repeat=4)]
-    bad = mismatches(inputs, lambda b: recorded(cpython_decode, b), lambda b: recorded(module_decode, b))
+    bad = mismatches(inputs, lambda b: recorded(cpython_decode, b), lambda b: recorded(module_decode(backend), b))
     assert not bad, bad
 
 
@@ -148,12 +152,13 @@ utf8_bytes = st.lists(st.one_of(
 ), max_size=16).map(b"".join)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @settings(max_examples=400, deadline=None)
 @given(utf8_bytes)
-def test_decode_random_bytes_like_cpython_under_every_handler(data):
+def test_decode_random_bytes_like_cpython_under_every_handler(backend, data):
     for errors in DECODE_HANDLERS:
-        assert decoded(module_decode, data, errors) == decoded(cpython_decode, data, errors), errors
-    assert recorded(module_decode, data) == recorded(cpython_decode, data)
+        assert decoded(module_decode(backend), data, errors) == decoded(cpython_decode, data, errors), errors
+    assert recorded(module_decode(backend), data) == recorded(cpython_decode, data)
 
 
 @st.composite
@@ -167,24 +172,27 @@ def long_utf8(draw):
     return bytes(data)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @settings(max_examples=60, deadline=None)
 @given(long_utf8())
-def test_decode_long_input_like_cpython(data):
+def test_decode_long_input_like_cpython(backend, data):
     for errors in DECODE_HANDLERS:
-        assert decoded(module_decode, data, errors) == decoded(cpython_decode, data, errors), errors
-    assert recorded(module_decode, data) == recorded(cpython_decode, data)
+        assert decoded(module_decode(backend), data, errors) == decoded(cpython_decode, data, errors), errors
+    assert recorded(module_decode(backend), data) == recorded(cpython_decode, data)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @settings(max_examples=200, deadline=None)
 @given(st.text(max_size=20))
-def test_decode_well_formed_text_like_cpython(text):
+def test_decode_well_formed_text_like_cpython(backend, text):
     data = text.encode("utf-8")
-    assert utf8().decode(data) == text
-    assert utf8().decode_codepoints(data) == [ord(c) for c in text]
+    assert utf8(backend).decode(data) == text
+    assert utf8(backend).decode_codepoints(data) == [ord(c) for c in text]
 
 
-def test_decode_reports_cpython_reasons():
-    m = utf8()
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_decode_reports_cpython_reasons(backend):
+    m = utf8(backend)
     for data, reason in [(b"\x80", "invalid start byte"), (b"\xff", "invalid start byte"),
                          (b"\xe0\x80", "invalid continuation byte"), (b"\xed\xa0\x80", "invalid continuation byte"),
                          (b"a\xe0\xa0", "unexpected end of data"), (b"\xf4\x90", "invalid continuation byte")]:
@@ -315,17 +323,19 @@ def decode_with(decode, data, name):
         return ("IndexError",)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", sorted(CUSTOM))
 @pytest.mark.parametrize("data", CUSTOM_DECODE_CASES, ids=lambda b: b.hex())
-def test_decode_custom_handler_resume_like_cpython(name, data):
-    assert decode_with(module_decode, data, name) == decode_with(cpython_decode, data, name)
+def test_decode_custom_handler_resume_like_cpython(name, data, backend):
+    assert decode_with(module_decode(backend), data, name) == decode_with(cpython_decode, data, name)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @settings(max_examples=300, deadline=None)
 @given(utf8_bytes)
-def test_decode_random_bytes_custom_handlers_like_cpython(data):
+def test_decode_random_bytes_custom_handlers_like_cpython(backend, data):
     for name in CUSTOM:
-        assert decode_with(module_decode, data, name) == decode_with(cpython_decode, data, name), name
+        assert decode_with(module_decode(backend), data, name) == decode_with(cpython_decode, data, name), name
 
 
 CUSTOM_ENCODE_CASES = ["\ud800", "a\ud800b", "\ud800\udc00xy", "x\ud800\ud801\udfffyz", "ab\udcffcd\ud900e",
@@ -355,8 +365,8 @@ def test_encode_random_text_custom_handlers_like_cpython(text):
 
 
 # ============================================================ corrected-utf-8
-def cutf8():
-    return load("corrected-utf-8")
+def cutf8(backend="auto"):
+    return load("corrected-utf-8", backend)
 
 
 # corrected-utf-8.txt, "Putting it all together": (first bytes, last bytes, offset, first, last)
@@ -371,9 +381,10 @@ SEED_ROWS = [
 ]
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("first_bytes, last_bytes, offset, first, last", SEED_ROWS)
-def test_corrected_utf_8_rows_of_the_seed_table(first_bytes, last_bytes, offset, first, last):
-    m = cutf8()
+def test_corrected_utf_8_rows_of_the_seed_table(first_bytes, last_bytes, offset, first, last, backend):
+    m = cutf8(backend)
     lo, hi = bytes.fromhex(first_bytes), bytes.fromhex(last_bytes)
     assert m.encode([first]) == lo and m.encode([last]) == hi
     assert m.decode_codepoints(lo) == [first] and m.decode_codepoints(hi) == [last]
@@ -389,8 +400,9 @@ def test_corrected_utf_8_rows_of_the_seed_table(first_bytes, last_bytes, offset,
             assert m.encode(chr(cp)) == data and m.decode(data) == chr(cp), hex(cp)
 
 
-def test_corrected_utf_8_round_trip_around_the_skipped_ranges():
-    m = cutf8()
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_corrected_utf_8_round_trip_around_the_skipped_ranges(backend):
+    m = cutf8(backend)
     around = [0x7E, 0x7F, 0xA0, 0xA1, 0x89F, 0x8A0, 0xD7FE, 0xD7FF, 0xE000, 0xE001, 0x1109F, 0x110A0]
     data = m.encode(around)
     assert data == oracle("corrected-utf-8").encode(around)
@@ -399,9 +411,10 @@ def test_corrected_utf_8_round_trip_around_the_skipped_ranges():
     assert m.encode([0xD7FF, 0xE000]) == bytes.fromhex("EC BD 9F EC BD A0")
 
 
-def test_corrected_utf_8_c0_af_is_u00cf():
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_corrected_utf_8_c0_af_is_u00cf(backend):
     """Seed: "C0 AF becomes the unique encoding of U+00CF"."""
-    m = cutf8()
+    m = cutf8(backend)
     assert m.decode(b"\xc0\xaf") == "\u00cf"
     assert m.decode_codepoints(b"\xc0\xaf") == [0xCF]
     assert m.encode("\u00cf") == b"\xc0\xaf"
@@ -463,9 +476,10 @@ RESERVED_CASES = [
 ]
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("data, toks", RESERVED_CASES, ids=lambda x: x.hex() if isinstance(x, bytes) else "")
-def test_corrected_utf_8_reserved_runs(data, toks):
-    m = cutf8()
+def test_corrected_utf_8_reserved_runs(data, toks, backend):
+    m = cutf8(backend)
     assert oracle("corrected-utf-8").tokens(data) == toks      # the expectation agrees with the oracle
     assert list(m.tokens(data)) == toks
     want = [0xFFFD if kind == "reserved" else value for kind, _, _, value in toks]
@@ -481,8 +495,9 @@ def test_corrected_utf_8_reserved_runs(data, toks):
     assert (e.value.start, e.value.end, e.value.reason) == (first[1], first[2], "reserved sequence")
 
 
-def test_corrected_utf_8_first_error_prefers_the_earlier_problem():
-    m = cutf8()
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_corrected_utf_8_first_error_prefers_the_earlier_problem(backend):
+    m = cutf8(backend)
     # C0 then a byte that cannot continue it: CPython's reason for C2 FE
     with pytest.raises(UnicodeDecodeError) as e:
         b"\xc2\xfe".decode("utf-8")
@@ -491,10 +506,11 @@ def test_corrected_utf_8_first_error_prefers_the_earlier_problem():
     assert m.is_valid(b"\xc0\xaf\xef\xbf\xbf") is True
 
 
-def test_corrected_utf_8_magic_number_is_a_signature_only_at_offset_0():
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_corrected_utf_8_magic_number_is_a_signature_only_at_offset_0(backend):
     """Seed: EF B7 9D ED B2 AE 00 0A is the magic number at the start of a file and
     otherwise "the Corrected encoding of ... U+10E7D U+ED4E U+0000 U+000A"."""
-    m = cutf8()
+    m = cutf8(backend)
     four = [0x10E7D, 0xED4E, 0x0000, 0x000A]
     assert m.encode(four) == MAGIC
     toks = list(m.tokens(MAGIC + b"hi"))
@@ -518,8 +534,9 @@ def test_corrected_utf_8_encode_with_signature_prepends_the_magic_number():
     assert m.decode(m.encode("\u00cf\n", signature=True)) == "\u00cf\n"
 
 
-def test_utf_8_bom_signature():
-    m = encspec.load("utf-8-bom")
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_utf_8_bom_signature(backend):
+    m = load("utf-8-bom", backend)
     assert m.encode("a", signature=True) == codecs.BOM_UTF8 + b"a" == "a".encode("utf-8-sig")
     assert m.decode(codecs.BOM_UTF8 + codecs.BOM_UTF8 + b"a") == \
         (codecs.BOM_UTF8 + codecs.BOM_UTF8 + b"a").decode("utf-8-sig")
@@ -535,9 +552,10 @@ BEYOND = [
 ]
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name, cp", BEYOND, ids=lambda x: hex(x) if isinstance(x, int) else x)
-def test_decode_routes_code_points_beyond_u10ffff_through_the_handler(name, cp):
-    m = encspec.load(name)
+def test_decode_routes_code_points_beyond_u10ffff_through_the_handler(name, cp, backend):
+    m = load(name, backend)
     seq = oracle(name).encode([cp])
     data = b"a" + seq + b"b"
     span = (1, 1 + len(seq))

@@ -1,0 +1,107 @@
+"""``encspec bench --export c``: the exported C decoder, timed inside a C program.
+
+``CDecoder(spec)`` writes ``encspec export SPEC --lang c`` (NAME.h, NAME.c) and a
+tiny timing main into a temporary folder and builds them with ``$CC`` (else
+``cc``) ``-O2``; ``throughput(payload, repeat)`` runs ``NAME_decode`` over the
+payload *repeat* times inside that program (errors become U+FFFD, as
+``errors="replace"``) and returns the best in MB/s.  The payload goes through a
+file; the time is measured around the call only, so process start and reading
+do not count.
+"""
+from __future__ import annotations
+
+import atexit
+import os
+import shlex
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+MAIN = r"""/* Times {mod}_decode over the file argv[1], best of argv[2] runs: prints "seconds code_points errors". */
+#define _POSIX_C_SOURCE 199309L
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include "{mod}.h"
+
+static double now(void)
+{{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}}
+
+int main(int argc, char **argv)
+{{
+    FILE *f;
+    long size;
+    unsigned char *data;
+    {mod}_cp *out;
+    size_t n = 0, errors = 0;
+    double best = 1e30;
+    int k, repeat;
+
+    if (argc != 3 || (f = fopen(argv[1], "rb")) == NULL)
+        return 2;
+    fseek(f, 0, SEEK_END);
+    size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    data = malloc((size_t)size + 1);
+    out = malloc(((size_t)size + 1) * sizeof *out);
+    if (data == NULL || out == NULL || fread(data, 1, (size_t)size, f) != (size_t)size)
+        return 2;
+    fclose(f);
+    repeat = atoi(argv[2]);
+    for (k = 0; k < repeat; k++) {{
+        double t = now();
+        n = {mod}_decode(data, (size_t)size, out, 0xFFFD, &errors);
+        t = now() - t;
+        if (t < best)
+            best = t;
+    }}
+    printf("%.9f %lu %lu\n", best, (unsigned long)n, (unsigned long)errors);
+    free(data);
+    free(out);
+    return 0;
+}}
+"""
+
+
+class CDecoder:
+    """The exported C decoder of *spec*, built once into a temporary folder."""
+
+    def __init__(self, spec: str):
+        from .emit import c_target
+        from .emit.native_ext import export_common
+        from .pipeline import load
+        _, automaton = load(spec)
+        self.mod = export_common.module_name(automaton)
+        self.dir = Path(tempfile.mkdtemp(prefix="encspec-bench-c-"))
+        atexit.register(shutil.rmtree, self.dir, True)
+        for name, text in c_target.files(automaton).items():
+            if name.endswith((".c", ".h")) and name != "tokens.c":
+                (self.dir / name).write_text(text, "utf-8")
+        (self.dir / "bench.c").write_text(MAIN.format(mod=self.mod), "utf-8")
+        cc = shlex.split(os.environ.get("CC") or "cc")
+        cmd = cc + ["-O2", "-std=c99", f"{self.mod}.c", "bench.c", "-o", "bench"]
+        proc = subprocess.run(cmd, cwd=self.dir, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise RuntimeError(f"cannot build the exported C decoder of {spec}: {shlex.join(cmd)}\n{proc.stderr}")
+        self.exe = self.dir / "bench"
+
+    def run(self, payload: bytes, repeat: int) -> tuple[float, int, int]:
+        """(best seconds, code points written, errors) of NAME_decode over *payload*."""
+        path = self.dir / "payload.bin"
+        path.write_bytes(payload)
+        try:
+            out = subprocess.run([str(self.exe), str(path), str(max(1, repeat))], capture_output=True, text=True,
+                                 check=True).stdout.split()
+        finally:
+            path.unlink(missing_ok=True)
+        return float(out[0]), int(out[1]), int(out[2])
+
+    def throughput(self, payload: bytes, repeat: int) -> float:
+        """MB/s of the best of *repeat* decodes of *payload*."""
+        seconds, _, _ = self.run(payload, repeat)
+        return len(payload) / 1e6 / max(seconds, 1e-9)
