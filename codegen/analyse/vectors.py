@@ -65,10 +65,10 @@ def _u(cp: int) -> str:
 
 
 
-def _min_paths(a: Automaton) -> dict[int, bytes]:
-    """Shortest, then byte-wise smallest, path from the start to every DFA state."""
-    reps = [bs[0] for bs in a.class_bytes()]
-    order = sorted(range(a.n_classes), key=lambda c: reps[c])
+def _paths(a: Automaton, largest: bool) -> dict[int, bytes]:
+    """Shortest, then byte-wise smallest (or largest), path from the start to every DFA state."""
+    reps = [bs[-1] if largest else bs[0] for bs in a.class_bytes()]
+    order = sorted(range(a.n_classes), key=lambda c: -reps[c] if largest else reps[c])
     paths = {0: b""}
     queue = deque([0])
     while queue:
@@ -79,22 +79,14 @@ def _min_paths(a: Automaton) -> dict[int, bytes]:
                 paths[t] = paths[s] + bytes([reps[c]])
                 queue.append(t)
     return paths
+
+
+def _min_paths(a: Automaton) -> dict[int, bytes]:
+    return _paths(a, largest=False)
 
 
 def _max_paths(a: Automaton) -> dict[int, bytes]:
-    """Shortest, then byte-wise largest, path from the start to every DFA state."""
-    reps = [bs[-1] for bs in a.class_bytes()]
-    order = sorted(range(a.n_classes), key=lambda c: -reps[c])
-    paths = {0: b""}
-    queue = deque([0])
-    while queue:
-        s = queue.popleft()
-        for c in order:
-            t = a.next[s][c]
-            if t != DEAD and t < a.n_states and t not in paths:
-                paths[t] = paths[s] + bytes([reps[c]])
-                queue.append(t)
-    return paths
+    return _paths(a, largest=True)
 
 
 def _starts(a: Automaton) -> set[int]:

@@ -15,13 +15,7 @@ def _hex(v: int) -> str:
 
 def _py_expr(expr) -> str:
     """An expression of the spec as a Python lambda over the environment dict ``e``."""
-    def conv(x):
-        if x[0] == "int":
-            return ("int", x[1])
-        if x[0] == "var":
-            return ("var", f'e["{x[1]}"]')
-        return (x[0], conv(x[1]), conv(x[2]))
-    return f"lambda e: {render_expr(conv(expr))}"
+    return f"lambda e: {render_expr(_conv(expr))}"
 
 
 def _count_solver(expr) -> str:
@@ -35,6 +29,7 @@ def _count_solver(expr) -> str:
 
 
 def _conv(x):
+    """Variables become lookups in the environment dict ``e``."""
     if x[0] == "int":
         return ("int", x[1])
     if x[0] == "var":
