@@ -12,11 +12,11 @@ def load(name_or_path: str, backend: str = "auto"):
 
     *backend*: "auto" (the compiled extension when there is one), "python" or
     "native" (see :func:`encspec.codec.load`)."""
-    from .codec import load as _load
+    from .runtime.codec import load as _load
     return _load(name_or_path, backend)
 
 
 def register() -> None:
     """Register every built-in encoding with :mod:`codecs` (``codecs.lookup("wtf-8")``)."""
-    from .codec import register as _register
+    from .runtime.codec import register as _register
     _register()

@@ -4,12 +4,12 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from . import registry
+from .spec import registry
 from .analyse.properties import check
 from .automaton import Automaton, compile_spec
-from .diagnostics import SpecError
-from .model import Spec
-from .parse import parse_file
+from .spec.diagnostics import SpecError
+from .spec.model import Spec
+from .spec.parse import parse_file
 
 
 def load(name_or_path: str) -> tuple[Spec, Automaton]:

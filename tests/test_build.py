@@ -74,7 +74,7 @@ def test_check_fails_after_a_spec_edit_and_passes_after_rebuilding(checkout):
 
 def test_check_fails_after_a_template_edit(checkout):
     copy, _ = checkout
-    template = copy / "codegen" / "templates" / "python" / "module.py.j2"
+    template = copy / "codegen" / "emit" / "templates" / "python" / "module.py.j2"
     template.write_text(template.read_text().replace("import codecs\n", "import codecs  # edited\n", 1))
     r = encspec(checkout, "build", "--check")
     assert r.returncode == 1
@@ -86,7 +86,7 @@ def test_check_fails_after_a_template_edit(checkout):
 def test_check_covers_the_native_sources(checkout):
     """generated/native/<module>.c (the native backend, compiled by setup.py) is an output too."""
     copy, _ = checkout
-    template = copy / "codegen" / "templates" / "native" / "ext.c.j2"
+    template = copy / "codegen" / "emit" / "templates" / "native" / "ext.c.j2"
     template.write_text(template.read_text().replace("#include <string.h>\n", "#include <string.h>  /* edited */\n", 1))
     (copy / "generated" / "native" / "old.c").write_text("")
     r = encspec(checkout, "build", "--check")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from encspec import registry
+from encspec.spec import registry
 from encspec.analyse import charts
 from encspec.cli import main
 from encspec.pipeline import load

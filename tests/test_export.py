@@ -24,7 +24,8 @@ from pathlib import Path
 import pytest
 
 import encspec
-from encspec import pipeline, registry
+from encspec import pipeline
+from encspec.spec import registry
 from encspec.automaton import DEAD
 from encspec.automaton.counted import _encode_level, encode_counted, levels
 

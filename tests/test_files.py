@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import encspec
-from encspec import registry, stream
+from encspec.spec import registry
+from encspec.io import stream
 from encspec.cli import main
 
 CLI = [sys.executable, "-c", "import sys; from encspec.cli import main; sys.exit(main(sys.argv[1:]))"]
@@ -169,7 +170,7 @@ def test_validate_io_errors_exit_2_and_other_files_still_checked(tmp_path, capsy
         if str(path) == str(locked):
             raise PermissionError(13, "Permission denied", str(path))
         return real_open(path, *a, **k)
-    from encspec import parallel
+    from encspec.io import parallel
     monkeypatch.setattr(parallel, "open", deny, raising=False)
     monkeypatch.setattr(stream, "open", deny, raising=False)
     rc, out, err = run(capsys, "validate", "utf-8", "-j", "1", locked, ok)

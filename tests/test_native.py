@@ -32,7 +32,8 @@ from hypothesis import strategies as st
 
 import encspec
 from codec_samples import SPECS, byte_strings, oracle, pieces
-from encspec import native_build, registry
+from encspec.emit import native_build
+from encspec.spec import registry
 from encspec.emit.native_ext import declared_digest, source_digest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -289,7 +290,7 @@ def test_a_builtin_without_its_extension_decodes_in_python(tmp_path):
         "m = encspec.load('utf-8')\n"
         "assert m._NATIVE is None\n"
         "print(m.decode(b'caf\\xc3\\xa9 \\xff', 'replace'))\n"
-        "from encspec.native_build import NativeBuildError\n"
+        "from encspec.emit.native_build import NativeBuildError\n"
         "try:\n"
         "    encspec.load('utf-8', backend='native')\n"
         "except NativeBuildError as e:\n"

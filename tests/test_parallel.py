@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import encspec
-from encspec import parallel, stream
+from encspec.io import parallel, stream
 from encspec.cli import main
 from encspec.pipeline import load as load_automaton
 

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
-from encspec import registry
+from encspec.spec import registry
 from encspec.cli import main
 
 HEAD = "encoding bad\ncode-space U+0000..U+10FFFF\n"  # lines 1 and 2 of most cases

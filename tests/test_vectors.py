@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import encspec
-from encspec import registry
+from encspec.spec import registry
 from encspec.analyse import vectors
 from encspec.automaton.run import tokens as run_tokens
 from encspec.cli import main

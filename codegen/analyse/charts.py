@@ -16,7 +16,7 @@ import shutil
 import subprocess
 from typing import Optional
 
-from ..bytesets import runs_text
+from ..automaton.bytesets import runs_text
 from ..automaton import DEAD, Automaton
 from ..automaton.counted import _digit
 from ..automaton.run import scan

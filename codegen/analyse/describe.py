@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..automaton import DEAD, Automaton
 from ..automaton.counted import encode_counted
-from ..bytesets import runs_text as _runs
+from ..automaton.bytesets import runs_text as _runs
 
 
 def _hex(b: bytes | None) -> str:

@@ -25,7 +25,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Optional
 
-from ..bytesets import byte_runs as _runs
+from ..automaton.bytesets import byte_runs as _runs
 from ..automaton import DEAD, Automaton
 from ..automaton.run import value_of
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from math import prod
 from typing import Optional
 
-from ..bytesets import runs_text as _runs
+from ..automaton.bytesets import runs_text as _runs
 from ..automaton import DEAD, Automaton
 from ..automaton.counted import _byte, _encode_level, encode_counted, levels
 from ..automaton.run import tokens as run_tokens

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from math import prod
 from typing import Optional
 
-from ..diagnostics import SpecError
-from ..model import Spec, evaluate, is_const
+from ..spec.diagnostics import SpecError
+from ..spec.model import Spec, evaluate, is_const
 from . import dfa as _dfa
 from .layout import Segment, positions, rules, segments
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..diagnostics import SpecError
-from ..model import Form, Spec, evaluate, is_const, variables
+from ..spec.diagnostics import SpecError
+from ..spec.model import Form, Spec, evaluate, is_const, variables
 
 
 def _json_expr(expr) -> list:

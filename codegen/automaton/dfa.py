@@ -11,7 +11,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Optional
 
-from ..diagnostics import SpecError
+from ..spec.diagnostics import SpecError
 from .layout import Rule
 
 DEAD = -1

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from math import prod
 from typing import Optional
 
-from ..diagnostics import SpecError
-from ..model import DigitSet, Form, Item, Spec, evaluate, is_const
+from ..spec.diagnostics import SpecError
+from ..spec.model import DigitSet, Form, Item, Spec, evaluate, is_const
 from .ranges import split
 
 # An arc is one byte run at one position: (lo, hi, op); op = (radix, sub) means

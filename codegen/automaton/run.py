@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from ..model import evaluate
+from ..spec.model import evaluate
 from . import DEAD, Automaton
 from .counted import _digit, _tuple_expr
 

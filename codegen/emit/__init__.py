@@ -11,7 +11,7 @@ from .. import __version__
 @lru_cache(maxsize=None)
 def environment() -> jinja2.Environment:
     return jinja2.Environment(
-        loader=jinja2.PackageLoader("encspec", "templates"),
+        loader=jinja2.PackageLoader("encspec.emit", "templates"),
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
         autoescape=False,

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from .. import __version__, registry
-from ..bytesets import runs_text
+from .. import __version__
+from ..spec import registry
+from ..automaton.bytesets import runs_text
 from ..automaton import DEAD, Automaton
-from ..diagnostics import SpecError
+from ..spec.diagnostics import SpecError
 
 
 # ------------------------------------------------------------------ names
@@ -283,7 +284,7 @@ def _tuple(expr) -> tuple:
 
 def expr_text(expr) -> str:
     """The spec's own notation, for comments."""
-    from ..model import render
+    from ..spec.model import render
     return render(expr)
 
 

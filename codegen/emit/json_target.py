@@ -1,7 +1,7 @@
 """The `json` export target: the canonical table, as in generated/tables/."""
 from __future__ import annotations
 
-from .. import registry
+from ..spec import registry
 from .table import table_source
 from .targets import Target, register
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..automaton import DEAD, Automaton
-from ..model import render as render_expr
+from ..spec.model import render as render_expr
 from . import render
 from .python_fast import fast_path
 

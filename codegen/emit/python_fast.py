@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..automaton import DEAD, Automaton
 from ..automaton.run import scan
-from ..bytesets import byte_runs as _runs_of
+from ..automaton.bytesets import byte_runs as _runs_of
 
 
 def _cls(runs) -> str:

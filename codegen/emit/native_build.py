@@ -28,7 +28,7 @@ import types
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import __version__
+from .. import __version__
 
 
 class NativeBuildError(RuntimeError):
@@ -85,8 +85,8 @@ def compile_command(source: Path, target: Path) -> list[list[str]]:
 
 def build(a, source: str | None = None) -> Built:
     """Compile the extension of automaton *a* into the cache (or find it there)."""
-    from .diagnostics import SpecError
-    from .emit.native_ext import ext_source, module_name, source_digest
+    from ..spec.diagnostics import SpecError
+    from .native_ext import ext_source, module_name, source_digest
     if source is None:
         try:
             source = ext_source(a)
@@ -133,8 +133,8 @@ def import_extension(path: Path, name: str) -> types.ModuleType:
 
 def cached(a) -> Path | None:
     """The cached extension of *a*, if one was built (nothing is compiled)."""
-    from .diagnostics import SpecError
-    from .emit.native_ext import ext_source, module_name, source_digest
+    from ..spec.diagnostics import SpecError
+    from .native_ext import ext_source, module_name, source_digest
     try:
         source = ext_source(a)
     except SpecError:
@@ -153,7 +153,7 @@ def load(a) -> types.ModuleType:
 
 
 if __name__ == "__main__":  # pragma: no cover - python -m encspec.native_build SPEC
-    from .pipeline import load as load_automaton
+    from ..pipeline import load as load_automaton
     for spec in sys.argv[1:]:
         b = build(load_automaton(spec)[1])
         print(("cached " if b.cached else "built ") + str(b.path))

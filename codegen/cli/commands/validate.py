@@ -7,7 +7,7 @@ import stat
 
 import click
 
-from .. import stream
+from ...io import stream
 
 SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
 
@@ -123,9 +123,9 @@ def command(spec, paths, max_errors, as_json, allow_reserved, jobs, dask, split_
     reason, then whether the file is valid.  Exit code 0: all valid, 1: some invalid,
     2: a file could not be read (or a usage error).
     """
-    from .. import parallel
-    from ..cli import Fail
-    from ..codec import load
+    from ...io import parallel
+    from ..main import Fail
+    from ...runtime.codec import load
     module = load(spec)
     entries = expand(paths)
     regular = [p for p, kind in entries if kind == "file"]

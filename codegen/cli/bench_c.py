@@ -72,9 +72,9 @@ class CDecoder:
     """The exported C decoder of *spec*, built once into a temporary folder."""
 
     def __init__(self, spec: str):
-        from .emit import c_target
-        from .emit.native_ext import export_common
-        from .pipeline import load
+        from ..emit import c_target
+        from ..emit.native_ext import export_common
+        from ..pipeline import load
         _, automaton = load(spec)
         self.mod = export_common.module_name(automaton)
         self.dir = Path(tempfile.mkdtemp(prefix="encspec-bench-c-"))

@@ -4,11 +4,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import registry
-from .emit.python import module_source
-from .emit.table import table_source
-from .diagnostics import SpecError
-from .pipeline import load
+from ..spec import registry
+from ..emit.python import module_source
+from ..emit.table import table_source
+from ..spec.diagnostics import SpecError
+from ..pipeline import load
 
 
 @dataclass(frozen=True)
@@ -20,8 +20,8 @@ class Output:
 def outputs(spec: str, out_dir: Path, docs_dir: Path | None = None) -> list[Output]:
     """The files one spec generates under *out_dir* (and its pictures under *docs_dir*,
     by default ``out_dir/docs``)."""
-    from .analyse import charts, vectors
-    from .emit.native_ext import ext_source
+    from ..analyse import charts, vectors
+    from ..emit.native_ext import ext_source
     _, automaton = load(spec)
     name = registry.module_name(automaton.name)
     docs = docs_dir if docs_dir is not None else out_dir / "docs"

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from ..emit.targets import export, targets
+from ...emit.targets import export, targets
 
 
 @click.command("export")
@@ -14,7 +14,7 @@ from ..emit.targets import export, targets
 @click.option("-o", "--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Output folder.")
 def command(spec, lang, out_dir):
     """Write the tables and a small dependency-free decoder for SPEC in another language."""
-    from ..cli import Fail, _load
+    from ..main import Fail, _load
     available = targets()
     if lang not in available:
         raise Fail(f"unknown language '{lang}' (available: {', '.join(sorted(available))})")

@@ -14,8 +14,8 @@ import click
 @click.option("-o", "--out", "out_file", required=True, type=click.Path(dir_okay=False), help="Output file.")
 def command(spec, kind, out_file):
     """Draw SPEC: --codepage -o FILE.svg, or --automaton -o FILE.svg|FILE.dot."""
-    from ..analyse import charts
-    from ..cli import Fail, _load
+    from ...analyse import charts
+    from ..main import Fail, _load
     if kind is None:
         raise Fail("say which picture: --codepage or --automaton")
     out = Path(out_file)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from .. import stream
+from ...io import stream
 
 
 @click.command("decode")
@@ -20,8 +20,8 @@ def command(spec, file, errors, out, quiet):
     error handler like ill-formed sequences.  With strict, the first problem
     stops the command (exit 1) and OUT is left untouched.
     """
-    from ..cli import Fail
-    from ..codec import load
+    from ..main import Fail
+    from ...runtime.codec import load
     inp = None
     try:
         stream.check_handler(errors)

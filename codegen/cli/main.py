@@ -7,8 +7,9 @@ from pathlib import Path
 
 import click
 
-from . import __version__, registry
-from .diagnostics import SpecError
+from .. import __version__
+from ..spec import registry
+from ..spec.diagnostics import SpecError
 
 EXIT_USAGE = 2
 
@@ -22,7 +23,7 @@ class Fail(Exception):
 
 
 def _load(spec: str):
-    from .pipeline import load
+    from ..pipeline import load
     return load(spec)
 
 
@@ -38,7 +39,7 @@ def cli():
 @cli.command("list")
 def list_cmd():
     """List the built-in specs."""
-    from .pipeline import load
+    from ..pipeline import load
     for path in registry.builtin_paths():
         spec, _ = load(str(path))
         aliases = f" (aliases: {', '.join(spec.aliases)})" if spec.aliases else ""
@@ -51,7 +52,7 @@ def list_cmd():
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def describe(spec, ill_formed, as_json):
     """Print the table of byte-sequence ranges, offsets and code points."""
-    from .analyse import describe as d
+    from ..analyse import describe as d
     _, a = _load(spec)
     if ill_formed:
         click.echo(json.dumps(d.ill_formed(a), indent=1) if as_json else d.ill_formed_table(a))
@@ -68,7 +69,7 @@ def describe(spec, ill_formed, as_json):
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def check(spec, as_json):
     """Decide the encoding's properties, with a counterexample for each that fails."""
-    from .analyse.properties import NAMES, check as run
+    from ..analyse.properties import NAMES, check as run
     _, a = _load(spec)
     report = run(a)
     if as_json:
@@ -131,7 +132,7 @@ def build(spec, out_dir, check_only, native):
 
 def _build_native(specs: list[str]) -> None:
     """`encspec build --native`: each spec's extension, compiled (or found) in the cache."""
-    from . import native_build
+    from ..emit import native_build
     for spec in specs:
         _, automaton = _load(spec)
         try:
@@ -159,7 +160,7 @@ def _read_input(file) -> bytes:
 @click.argument("file", required=False)
 def tokens(spec, file):
     """Print one token per line: char START END HEX | error START END | reserved … | signature …"""
-    from .codec import load
+    from ..runtime.codec import load
     module = load(spec)
     data = _read_input(file)
     out = sys.stdout
@@ -177,7 +178,7 @@ def tokens(spec, file):
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per finding.")
 def lint(spec, file, profile, as_json):
     """Check a document against the spec's profile; exit 1 if it has errors."""
-    from .codec import load
+    from ..runtime.codec import load
     module = load(spec)
     if not module.PROFILES:
         raise Fail(f"{spec}: the spec defines no document profile")

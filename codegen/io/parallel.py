@@ -36,20 +36,20 @@ _WINDOW = 64 << 10        # bytes read at a time while looking for a sync byte
 
 @lru_cache(maxsize=64)
 def _module(spec: str):
-    from .codec import load
+    from ..runtime.codec import load
     return load(spec)
 
 
 def spec_ref(spec: str) -> str:
     """A reference to *spec* that any worker resolves alike: an absolute spec path."""
-    from . import registry
+    from ..spec import registry
     return str(registry.find(spec).resolve())
 
 
 # ------------------------------------------------------------------ sync bytes
 def sync_bytes(automaton) -> frozenset:
     """Bytes that can start a sequence and never continue one (see the module docstring)."""
-    from .automaton import DEAD
+    from ..automaton import DEAD
     cls = automaton.classes
     start = {b for b in range(256) if automaton.next[0][cls[b]] != DEAD}
     inner = set()
@@ -67,8 +67,8 @@ def sync_bytes(automaton) -> frozenset:
 def splitter(spec: str):
     """``(sync byte pattern, signature)`` if files of *spec* may be split, else None
     (not self-synchronizing, or no sync byte at all)."""
-    from .analyse.properties import check
-    from .pipeline import load
+    from ..analyse.properties import check
+    from ..pipeline import load
     _, automaton = load(spec)
     if not check(automaton, ["self_synchronizing"]).properties["self_synchronizing"]:
         return None

@@ -14,8 +14,8 @@ import click
 def command(spec_a, spec_b, as_json):
     """Compare two encodings: sequences valid in one only, and valid in both but decoded
     differently, as byte-range patterns.  Exit 0 when equivalent, 1 when not."""
-    from ..analyse.diff import diff, text
-    from ..cli import _load
+    from ...analyse.diff import diff, text
+    from ..main import _load
     _, a = _load(spec_a)
     _, b = _load(spec_b)
     d = diff(a, b)

@@ -79,7 +79,7 @@ class Row:
 
 
 def _oracle(name: str):
-    root = Path(__file__).resolve().parents[1] / "tests"
+    root = Path(__file__).resolve().parents[2] / "tests"
     if not (root / "oracles").is_dir():
         return None
     sys.path.insert(0, str(root))
@@ -104,9 +104,9 @@ def peak_ratio(decode: Callable[[], str]) -> float:
 
 def run(specs: list[str], size: int, repeat: int, export_c: bool, invalid: bool,
         progress: Callable[[str], None] = lambda s: None) -> list[Row]:
-    from . import registry
-    from .codec import load
-    from .native_build import NativeBuildError
+    from ..spec import registry
+    from ..runtime.codec import load
+    from ..emit.native_build import NativeBuildError
     rows = []
     c_decoder = None
     for spec in specs:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from .. import stream
+from ...io import stream
 
 
 @click.command("transcode")
@@ -23,8 +23,8 @@ def command(source, target, file, errors, signature, out, quiet):
     sees ill-formed input (UnicodeDecodeError) and code points the target cannot
     hold (UnicodeEncodeError): surrogateescape carries bad bytes across unchanged.
     """
-    from ..cli import Fail
-    from ..codec import load
+    from ..main import Fail
+    from ...runtime.codec import load
     inp = None
     try:
         stream.check_handler(errors)

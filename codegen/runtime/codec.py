@@ -6,7 +6,7 @@ import importlib
 import types
 from functools import lru_cache
 
-from . import registry
+from ..spec import registry
 
 
 BACKENDS = ("auto", "python", "native")
@@ -24,13 +24,13 @@ def _instance(name: str, file: str, code, native) -> types.ModuleType:
 
 @lru_cache(maxsize=64)
 def _automaton(path: str, sha256: str):
-    from .pipeline import load as load_automaton
+    from ..pipeline import load as load_automaton
     return load_automaton(path)[1]
 
 
 @lru_cache(maxsize=64)
 def _code(path: str, sha256: str):
-    from .emit.python import module_source
+    from ..emit.python import module_source
     automaton = _automaton(path, sha256)
     file = f"<encspec {automaton.spec_file}>"
     return f"encspec.loaded.{registry.module_name(automaton.name)}", file, compile(module_source(automaton), file, "exec")
@@ -40,7 +40,7 @@ def _code(path: str, sha256: str):
 def _extension(path: str, sha256: str, build: bool):
     """The spec's compiled extension from the cache (built there first when *build*),
     or None when there is none (and *build* is false)."""
-    from . import native_build
+    from ..emit import native_build
     automaton = _automaton(path, sha256)
     if build:
         return native_build.load(automaton)

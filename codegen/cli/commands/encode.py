@@ -5,7 +5,7 @@ import codecs
 
 import click
 
-from .. import stream
+from ...io import stream
 
 
 class _Utf8Input:
@@ -40,8 +40,8 @@ class _Utf8Input:
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def command(spec, file, signature, errors, out, quiet):
     """Read UTF-8 text from FILE (default: stdin) and write it in SPEC's encoding."""
-    from ..cli import Fail
-    from ..codec import load
+    from ..main import Fail
+    from ...runtime.codec import load
     inp = None
     try:
         stream.check_handler(errors)

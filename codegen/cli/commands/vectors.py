@@ -15,8 +15,8 @@ import click
 def command(spec, out_file, fmt):
     """Write conformance test vectors: boundary code points and every ill-formed class,
     each with its expected tokens."""
-    from ..analyse import vectors
-    from ..cli import Fail, _load
+    from ...analyse import vectors
+    from ..main import Fail, _load
     out = Path(out_file)
     if not out.parent.exists():
         raise Fail(f"{out}: the folder that should hold it does not exist")

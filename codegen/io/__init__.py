@@ -1,0 +1,1 @@
+"""Files, streaming, parallel and Dask validation over generated codec modules."""

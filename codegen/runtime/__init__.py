@@ -1,0 +1,1 @@
+"""Run time: the decoder core every generated module carries, codecs and error handlers."""

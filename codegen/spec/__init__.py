@@ -1,0 +1,1 @@
+"""Stage 1: spec text -> the typed model (grammar, transformer, checks)."""
