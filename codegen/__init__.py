@@ -4,7 +4,7 @@ The pipeline is the layout: ``parse`` (spec text → model) → ``automaton``
 (model → byte-class DFA with actions) → ``emit`` (templates per backend) and
 ``analyse`` (describe, properties).
 """
-__version__ = "0.1.0"
+from .version import __version__  # noqa: F401
 
 
 def load(name_or_path: str, backend: str = "auto"):

@@ -74,7 +74,7 @@ _WHY = {
 
 
 def _explain(automaton: Automaton, name: str, example: list) -> str:
-    from .automaton.run import scan
+    from .runtime.tables import scan
     shown = [x.hex(" ").upper() if isinstance(x, bytes) else str(x) for x in example]
     why = _WHY.get(name)
     if why is None or len(shown) != ("{1}" in why) + 1:  # not the shape this explains

@@ -147,3 +147,32 @@ SURROGATE_TEXT_CHARS = st.one_of(
     st.sampled_from([chr(c) for c in COMMON_CPS if c <= 0x10FFFF]),
 )
 texts_with_surrogates = st.lists(SURROGATE_TEXT_CHARS, max_size=12).map("".join)
+
+
+# ------------------------------------------------------------------ backends
+def native_extension_missing(name: str):
+    """None when the built-in spec's compiled extension is importable (as
+    tests/test_native.py finds it: ``encspec.generated._native_<module>``), else why not."""
+    module = "encspec.generated._native_" + name.replace("-", "_").replace(".", "_")
+    try:
+        importlib.import_module(module)
+    except ImportError as e:
+        return f"{module} is not built ({e}): run `pip install -e .` with a C compiler"
+    return None
+
+
+def load_backend(name: str, backend: str):
+    """``encspec.load(name, backend=backend)``; for "native" a missing extension skips
+    the test with the reason, or fails it when ENCSPEC_REQUIRE_TOOLS is set (not "0")."""
+    import os
+
+    import pytest
+
+    import encspec
+    if backend == "native":
+        why = native_extension_missing(name)
+        if why is not None:
+            if os.environ.get("ENCSPEC_REQUIRE_TOOLS", "") not in ("", "0"):
+                pytest.fail(f"ENCSPEC_REQUIRE_TOOLS is set and {why}")
+            pytest.skip(why)
+    return encspec.load(name, backend=backend)

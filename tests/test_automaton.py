@@ -12,7 +12,7 @@ import itertools
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from encspec.automaton.run import tokens
+from encspec.runtime.tables import tokens
 from encspec.pipeline import load
 
 

@@ -27,7 +27,7 @@ import encspec
 from encspec import pipeline
 from encspec.spec import registry
 from encspec.automaton import DEAD
-from encspec.automaton.counted import _encode_level, encode_counted, levels
+from encspec.automaton.counted import encode_level, encode_counted, levels
 
 SPECS = registry.builtin_names()
 TARGETS = ["c", "rust", "js", "java"]
@@ -166,7 +166,7 @@ def _counted_encodings(ext, rng) -> list[bytes]:
         for cp in (first, first + 1, last, last - 1, rng.randrange(first, last + 1)):
             out.append(encode_counted(ext, cp))
         for cp in (first - 1, first - 2, last + 1):
-            out.append(_encode_level(ext, env, digits, cp - ext["offset"]))
+            out.append(encode_level(ext, env, digits, cp - ext.offset))
     return out
 
 
@@ -179,10 +179,10 @@ def random_inputs(a, n: int = N_RANDOM, seed: int = 2024) -> list[bytes]:
         valid += [e for e in _counted_encodings(ext, rng) if e]
         # counted headers: the free count and the field, then some value digits
         for _ in range(20):
-            head = bytes(ext["prefix_bytes"])
-            for it in ext["items"]:
-                alphabet = [b for lo, hi in it["runs"] for b in range(lo, hi + 1)]
-                reps = rng.randrange(0, 3) if it["binds"] else rng.randrange(0, 5)
+            head = bytes(ext.prefix_bytes)
+            for it in ext.items:
+                alphabet = [b for lo, hi in it.runs for b in range(lo, hi + 1)]
+                reps = rng.randrange(0, 3) if it.binds else rng.randrange(0, 5)
                 head += bytes(rng.choice(alphabet) for _ in range(reps))
             valid.append(head)
     leads = [b for b in range(256) if a.step(0, b) != DEAD]

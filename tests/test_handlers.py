@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import encspec
+from codec_samples import BACKENDS, oracle
 
 encspec.register()
 
@@ -31,7 +32,10 @@ def error_spans(data: bytes) -> list[tuple[int, int]]:
 
 
 def by_hand(data: bytes, per_byte) -> str:
-    """Decode with CPython, replacing each error span byte by byte with per_byte(b)."""
+    """Decode with CPython, replacing each error span byte by byte with per_byte(b).
+
+    In UTF-8 this is the per-byte policy: after an error's first byte, the rest of
+    its maximal subpart are continuation bytes, each an error of its own."""
     out, pos = [], 0
     for start, end in error_spans(data):
         out.append(data[pos:start].decode("utf-8"))
@@ -71,22 +75,84 @@ def test_per_byte_versus_maximal_subpart():
     assert encspec.load("utf-8").decode(b"\xe1\xa0\xc0", "encspec.replace_per_byte") == "\ufffd" * 3
 
 
-@pytest.mark.parametrize("name", ["cesu-8", "wtf-8", "corrected-utf-8", "utf-1"])
-def test_handlers_work_with_other_encspec_codecs(name):
-    """Each error token's bytes are replaced one by one, whatever the encoding."""
-    data = bytes.fromhex("41F0908080EDA080EDB080C0AFFE80FF21")
-    m = encspec.load(name)
-    expected = []
-    for kind, start, end, value in m.tokens(data):
-        expected.append(chr(value) if kind == "char" else data[start:end].decode("latin-1"))
+def per_byte_by_oracle(name: str, data: bytes, per_byte) -> str:
+    """The article's per-byte policy, by hand from the spec's oracle: at each position
+    the oracle's first token; a char (up to U+10FFFF) is kept, anything else has
+    its first byte replaced with per_byte(b) and decoding resumes at the next byte."""
+    tokens = oracle(name).tokens
+    out, pos = [], 0
+    while pos < len(data):
+        kind, start, end, value = tokens(data[pos:])[0]
+        if kind == "char" and value <= 0x10FFFF:
+            out.append(chr(value))
+            pos += end
+        else:
+            out.append(per_byte(data[pos]))
+            pos += 1
+    return "".join(out)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", ["cesu-8", "wtf-8", "corrected-utf-8", "utf-1", "fss-utf-1992"])
+def test_handlers_work_with_other_encspec_codecs(name, backend):
+    """One byte of an error is replaced and decoding resumes at the next, whatever the encoding."""
+    data = bytes.fromhex("41F0908080EDA080EDB080C0AFFE80FF21E08090F62FE0")
+    m = encspec.load(name, backend=backend)
     assert any(kind != "char" for kind, *_ in m.tokens(data))
-    assert data.decode(name, "encspec.latin1") == "".join(expected)
+    assert m.decode(data, "encspec.latin1") == per_byte_by_oracle(name, data, chr)
+    assert m.decode(data, "encspec.replace_per_byte") == per_byte_by_oracle(name, data, lambda b: "\ufffd")
 
 
-def test_optu8_refuses_ascii_bytes_like_surrogateescape():
-    m = encspec.load("mutf-8")   # byte 00 is ill-formed in Modified UTF-8
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_per_byte_policies_resume_after_one_byte(backend):
+    """Issue 13, defect 5: the bytes after the replaced one are decoded again.
+
+    fss-utf-1992 E0 80 90: E0 80 is a truncated 3-byte form, but 80 90 is a
+    2-byte form (U+0090), so per byte gives 'à' then U+0090 — not 'à' U+0080 U+0090.
+    utf-1 F6 2F: F6 cannot start a sequence that 2F continues, and 2F is '/'.
+    """
+    fss = encspec.load("fss-utf-1992", backend=backend)
+    assert fss.decode(b"\xe0\x80\x90", "encspec.latin1") == "\u00e0\u0090"
+    assert fss.decode(b"\xe0\x80\x90", "encspec.cp1252") == "\u00e0\u0090"   # 90 is undefined in cp1252: C1
+    assert fss.decode(b"\xe0\x80\x90", "encspec.optu8") == "\uefe0\u0090"
+    assert fss.decode(b"\xe0\x80\x90", "encspec.replace_per_byte") == "\ufffd\u0090"
+    utf1 = encspec.load("utf-1", backend=backend)
+    assert utf1.decode(b"\xf6\x2f", "encspec.optu8") == "\ueff6/"
+    assert utf1.decode(b"\xf6\x2f", "encspec.latin1") == "\u00f6/"
+    assert utf1.decode(b"\xf6\x2f", "encspec.replace_per_byte") == "\ufffd/"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", ["cesu-8", "wtf-8", "utf-1", "fss-utf-1992", "mutf-8", "utf-8-rfc2279"])
+def test_per_byte_policies_follow_the_oracle(name, backend):
+    m = encspec.load(name, backend=backend)
+
+    @settings(max_examples=150, deadline=None)
+    @given(malformed)
+    def check(data):
+        assert m.decode(data, "encspec.latin1") == per_byte_by_oracle(name, data, chr)
+        assert m.decode(data, "encspec.cp1252") == per_byte_by_oracle(name, data, cp1252_char)
+        assert m.decode(data, "encspec.replace_per_byte") == per_byte_by_oracle(name, data, lambda b: "\ufffd")
+    check()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_per_byte_policies_in_incremental_decoding(backend):
+    """Fed one byte at a time, the resume after one byte gives the one-shot result."""
+    data = b"\xe0\x80\x90A\xe0\x80"
+    m = encspec.load("fss-utf-1992", backend=backend)
+    dec = m.IncrementalDecoder("encspec.latin1")
+    text = "".join(dec.decode(data[i:i + 1]) for i in range(len(data))) + dec.decode(b"", True)
+    assert text == per_byte_by_oracle("fss-utf-1992", data, chr) == "\u00e0\u0090A\u00e0\u0080"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_optu8_refuses_ascii_bytes_like_surrogateescape(backend):
+    m = encspec.load("mutf-8", backend=backend)   # byte 00 is ill-formed in Modified UTF-8
     with pytest.raises(UnicodeDecodeError):
         m.decode(b"\x00", "encspec.optu8")
+    with pytest.raises(UnicodeEncodeError):  # the policies replace bytes, never characters
+        encspec.load("utf-8", backend=backend).encode("\udcff", "encspec.optu8")
     with pytest.raises(UnicodeDecodeError):
         m.decode(b"\x00", "surrogateescape")
 

@@ -250,8 +250,7 @@ def read_all(reader, size=-1, chars=-1):
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
 def test_stream_reader_in_small_chunks(name, data, backend):
-    """A final newline ends any sequence, so nothing is left pending at the end of the
-    stream (codecs.StreamReader never passes final=True, see the utf-8 test below)."""
+    """A final newline ends any sequence (the end of the stream is tested in test_core.py)."""
     b = data.draw(byte_strings(name, max_pieces=8), label="bytes") + b"\n"
     m = load(name, backend)
     want = m.decode(b, "replace")
@@ -267,11 +266,15 @@ def test_stream_reader_in_small_chunks(name, data, backend):
 @settings(max_examples=200, deadline=None)
 @given(byte_strings("utf-8", max_pieces=8), st.sampled_from([1, 2, 3, 5, -1]))
 def test_utf_8_stream_reader_like_cpythons(backend, b, size):
-    """Including a truncated sequence at the very end, which CPython's StreamReader
-    (never passing final=True) leaves undecoded."""
+    """Like CPython's one-shot decoding, including a truncated sequence at the very end,
+    which CPython's own StreamReader (never passing final=True) leaves undecoded."""
     r = load("utf-8", backend).StreamReader(io.BytesIO(b), "replace")
-    c = codecs.getreader("utf-8")(io.BytesIO(b), "replace")
-    assert read_all(r, size) == read_all(c, size)
+    assert read_all(r, size) == b.decode("utf-8", "replace")
+    truncated = codecs.getincrementaldecoder("utf-8")("replace")
+    truncated.decode(b)
+    if not truncated.getstate()[0]:
+        c = codecs.getreader("utf-8")(io.BytesIO(b), "replace")
+        assert read_all(load("utf-8", backend).StreamReader(io.BytesIO(b), "replace"), size) == read_all(c, size)
 
 
 def test_utf_8_bom_stream_reader_seek_0_like_cpythons_utf_8_sig():

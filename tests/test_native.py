@@ -163,6 +163,54 @@ def test_backends_agree_incrementally_on_a_long_input(name):
         assert got["python"] == got["native"], errors
 
 
+def test_backends_agree_on_dense_problems_under_every_handler():
+    """A problem every few bytes: after each one the extension gets a bounded window
+    (the windowed path), and must still give exactly the core's results."""
+    for name in ("utf-8", "wtf-8", "corrected-utf-8"):
+        agree(name, (b"x" * 97 + b"\xff") * 600 + (b"ab\xc3\xa9\xe4\xb8" * 50 + b"\xed\xa0\x80") * 40)
+
+
+def test_dense_problems_under_a_custom_handler_cost_linear_time():
+    """16 times the input (and the problems) take about 16 times as long, not 256."""
+    import time
+    m = encspec.load("utf-8", backend="native")
+
+    def best(n, repeat):
+        data = (b"x" * 63 + b"\xff") * (n // 64)
+        times = []
+        for _ in range(repeat):
+            t = time.perf_counter()
+            m.decode(data, "test_native.record")
+            times.append(time.perf_counter() - t)
+        return min(times)
+
+    small, big = best(64 << 10, 5), best(1 << 20, 2)
+    assert big / small < 40, (small, big)
+
+
+@pytest.mark.parametrize("name", ["wtf-8", "cesu-8", "mutf-8"])
+def test_backends_agree_with_surrogates_as_errors(name):
+    """surrogates=False (UTF-8 text): the extension's text holds surrogates, so the
+    module decodes that stretch itself; the result must be the Python backend's."""
+    data = (b"A" * 50 + b"\xed\xa0\x80" + b"B\xed\xb0\x80\xc0\x80" + b"\xff") * 30
+    py, nat = encspec.load(name, backend="python"), encspec.load(name, backend="native")
+    for errors in HANDLERS:
+        assert outcome(lambda d, e: nat.decode(d, e, surrogates=False), data, errors) == \
+            outcome(lambda d, e: py.decode(d, e, surrogates=False), data, errors), errors
+
+
+def test_a_handler_registered_over_a_standard_name_is_used_by_both_backends():
+    """The extension applies replace & co. itself only while they are CPython's own."""
+    original = codecs.lookup_error("replace")
+    codecs.register_error("replace", lambda exc: ("#", exc.end))
+    try:
+        for backend in ("python", "native"):
+            assert encspec.load("utf-8", backend=backend).decode(b"a\xffb" * 3, "replace") == "a#b" * 3
+    finally:
+        codecs.register_error("replace", original)
+    assert encspec.load("utf-8", backend="native").decode(b"a\xff", "replace") == "a\ufffd"
+
+
 def test_the_result_is_a_canonical_str():
     """The extension writes the str itself: its kind must be the narrowest, as CPython's
     own strings are (else equal strings compare unequal)."""

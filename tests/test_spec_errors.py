@@ -69,15 +69,64 @@ CASES = [
          4, 26, "a repetition count must be at least 1"),
     case("repetition-count-huge", HEAD + "form 1: 0xxxxxxx{1000000}\n",
          3, 17, "a repetition count must be at most 64"),
+    case("alphabet-out-of-order", "encoding bad\ncode-space U+0000..U+00FF\nalphabet d = 01, 00\n"
+         "form 1: 0xxxxxxx\nform 2: 80 d at U+0080\n",
+         3, 18, "byte run 00 comes after 01 in alphabet 'd': list the runs in increasing byte order "
+                "(alphabet d = 00, 01)"),
+    case("alphabet-ranges-out-of-order", HEAD + "alphabet trail = A0..FF, 21..7E\nform 1: 00..7F\n",
+         3, 26, "byte run 21..7E comes after A0..FF in alphabet 'trail': list the runs in increasing byte order "
+                "(alphabet trail = 21..7E, A0..FF)"),
+    case("alphabet-runs-overlap", HEAD + "alphabet d = 00..0F, 05\nform 1: 80..FF d\n",
+         3, 22, "byte run 05 overlaps 00..0F in alphabet 'd': list each byte once"),
     # ------------------------------------------------ forms against each other
     case("overlap-with-different-value", HEAD + UTF8_FORMS + "form nul: C2 80 = U+0000\n",
-         5, 1, "forms '2' and 'nul' both accept C2 80 with different values"),
+         5, 1, "forms '2' and 'nul' both accept C2 80 with different values"
+                ": a byte sequence has one meaning; narrow or remove one of them"),
     case("overlap-same-bytes-other-base", HEAD + "form 1: 00..7F\nform 2: 00..7F at U+0080\n",
-         4, 1, "forms '1' and '2' both accept 00 with different values"),
+         4, 1, "forms '1' and '2' both accept 00 with different values"
+                ": a byte sequence has one meaning; narrow or remove one of them"),
     case("shared-prefix-read-differently", HEAD + UTF8_FORMS + "form 3: 11xxxxxx 10xxxxxx 10xxxxxx min U+0800\n",
          5, 1, "forms '2' and '3' both begin with C2 but read it as different digits"),
     case("reserved-byte-starts-a-form", HEAD + UTF8_FORMS + "reserved C2, FF\n",
          5, 1, "reserved lead byte C2 also starts form '2'"),
+    case("duplicate-form-other-name", HEAD + "form 1: 0xxxxxxx\nform ascii-again: 00..7F\n",
+         4, 1, "forms '1' and 'ascii-again' both accept 00 with the same value"
+               ": a byte sequence has one meaning; narrow or remove one of them"),
+    case("identical-two-byte-forms", HEAD + UTF8_FORMS + "form again: 110xxxxx 10xxxxxx min U+0080\n",
+         5, 1, "forms '2' and 'again' both accept C2 80 with the same value"
+               ": a byte sequence has one meaning; narrow or remove one of them"),
+    case("form-overlapping-part-of-another", HEAD + UTF8_FORMS + "form cyrillic: 110xxxxx 10xxxxxx min U+0400\n",
+         5, 1, "forms '2' and 'cyrillic' both accept D0 80 with the same value"
+               ": a byte sequence has one meaning; narrow or remove one of them"),
+    case("two-ill-formed-patterns-match-alike",
+         HEAD + UTF8_FORMS + 'ill-formed pattern p: C2 80 "no"\nill-formed pattern q: C2 80..81 "no"\n',
+         6, 1, "ill-formed patterns 'p' and 'q' both match C2 80: remove or narrow one of them"),
+    case("ill-formed-pattern-hides-a-whole-form", HEAD + UTF8_FORMS + 'ill-formed pattern latin: C2..DF 80..BF "no"\n',
+         5, 1, "form '2' can never match: ill-formed pattern 'latin' overrides all its sequences "
+               "(the first is C2 80); narrow the pattern"),
+    case("ill-formed-pattern-named-like-a-form", HEAD + UTF8_FORMS + 'ill-formed pattern 2: C0 80 "overlong"\n',
+         5, 20, "'2' already names a form: give this ill-formed pattern a name of its own"),
+    # ------------------------------------------------ options against each other
+    case("skip-without-packed-forms", HEAD + "skip U+0080..U+009F\n" + UTF8_FORMS,
+         3, 6, "'skip' only changes how packed forms number code points, and no form here is packed: "
+               "write 'ill-formed U+0080..U+009F' to make these code points ill-formed, or 'numbering packed'"),
+    case("at-with-min", HEAD + "form 1: 0xxxxxxx\nform 2: 110xxxxx 10xxxxxx min U+0080 at U+0080\n",
+         4, 41, "'at U+0080' and 'min U+0080' contradict each other: 'at' counts the form from its code point, "
+                "'min' counts it from U+0000 and makes lower values overlong; keep one"),
+    case("min-on-a-packed-form", HEAD + "numbering packed\nform 1: 0xxxxxxx\nform 2: 110xxxxx 10xxxxxx min U+0080\n",
+         5, 31, "'min' does nothing on a packed form (packed forms have no overlong sequences): "
+                "remove it, or write 'direct' to count the form from U+0000"),
+    case("min-on-a-surrogate-pair-form",
+         HEAD + "ill-formed U+D800..U+DFFF\n" + UTF8_FORMS + "form 3: 1110xxxx 10xxxxxx{2} min U+0800\n"
+         "form pair: <3 U+D800..U+DBFF> <3 U+DC00..U+DFFF> combine surrogate-pair min U+10000\n",
+         7, 77, "'min' makes no sense on a surrogate-pair form: its code points follow from the pair's; remove it"),
+    case("packed-at-overlaps-an-earlier-form",
+         HEAD + "numbering packed\nform 1: 0xxxxxxx\nform 2: 110xxxxx 10xxxxxx at U+0040\n",
+         5, 30, "form '2' numbers U+0040 from 'at U+0040', but form '1' already encodes it: "
+                "remove 'at' or raise it to U+0080"),
+    case("packed-after-a-direct-form", HEAD + "form 1: 0xxxxxxx\nform 2: 110xxxxx 10xxxxxx packed\n",
+         4, 1, "form '2' numbers U+0000, which form '1' already encodes (packed numbering starts after the "
+               "previous packed form): give it 'at U+0080'"),
     # -------------------------------------------------------- claimed properties
     case("claimed-bijective-false",
          "encoding bad\nclaims bijective\ncode-space U+0000..U+10FFFF\nform 1: 0xxxxxxx\nform 2: 110xxxxx 10xxxxxx\n",

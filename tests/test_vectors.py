@@ -11,7 +11,7 @@ import pytest
 import encspec
 from encspec.spec import registry
 from encspec.analyse import vectors
-from encspec.automaton.run import tokens as run_tokens
+from encspec.runtime.tables import tokens as run_tokens
 from encspec.cli import main
 from encspec.pipeline import load
 

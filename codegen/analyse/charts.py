@@ -18,8 +18,9 @@ from typing import Optional
 
 from ..automaton.bytesets import runs_text
 from ..automaton import DEAD, Automaton
-from ..automaton.counted import _digit
-from ..automaton.run import scan
+from ..automaton.actions import Pair, Value
+from ..spec.model import DigitSet
+from ..runtime.tables import scan
 
 KINDS = {
     "single": ("#9fc5e8", "single-byte code"),
@@ -52,7 +53,7 @@ def _char_label(cp: int) -> str:
 
 
 def _can_char(a: Automaton) -> set[int]:
-    good = {s for s in range(a.n_states) if a.accept[s] is not None and a.actions[a.accept[s]]["kind"] == "char"}
+    good = {s for s in range(a.n_states) if a.accepts_char(s)}
     changed = True
     while changed:
         changed = False
@@ -64,7 +65,7 @@ def _can_char(a: Automaton) -> set[int]:
 
 
 def _is_char(a: Automaton, s: int) -> bool:
-    return 0 <= s < a.n_states and a.accept[s] is not None and a.actions[a.accept[s]]["kind"] == "char"
+    return a.accepts_char(s)
 
 
 def _layers(a: Automaton, depth: int):
@@ -117,34 +118,29 @@ def _lowest(a: Automaton, b: int) -> Optional[int]:
     """The lowest code point whose (first) encoding starts with byte b."""
     best = None
     for r in a.rows:
-        first, last = a._encode_row(r, r.first), a._encode_row(r, r.last)
+        first, last = a.encode_row(r, r.first), a.encode_row(r, r.last)
         if not first[0] <= b <= last[0]:
             continue
         lo, hi = r.first, r.last
         while lo < hi:  # the first code point of the row whose lead is >= b
             mid = (lo + hi) // 2
-            if a._encode_row(r, mid)[0] >= b:
+            if a.encode_row(r, mid)[0] >= b:
                 hi = mid
             else:
                 lo = mid + 1
-        if a._encode_row(r, lo)[0] == b and (best is None or lo < best):
+        if a.encode_row(r, lo)[0] == b and (best is None or lo < best):
             best = lo
     for ext in a.extensions:
-        if ext["prefix_bytes"] and ext["prefix_bytes"][0] == b and (best is None or ext["min"] < best):
-            best = ext["min"]
+        if ext.prefix_bytes and ext.prefix_bytes[0] == b and (best is None or ext.min < best):
+            best = ext.min
     return best
 
 
 def _would_be(a: Automaton, b: int) -> Optional[tuple[int, int]]:
     """(length, lowest value) of the linear form whose first position holds b, as if valid."""
-    for name, f in a.forms.items():
-        if f["kind"] != "linear":
-            continue
-        rows = [r for r in a.rows if r.form == name]
-        if not rows:
-            continue
-        pos = f["positions"]
-        d = _digit(pos[0], b)
+    for f, rows in a.digit_forms():
+        pos = f.positions
+        d = DigitSet(pos[0]).digit_of(b)
         if d is None or len(pos) < 2:
             continue
         weight = 1
@@ -173,10 +169,10 @@ def codepage(a: Automaton) -> list[dict]:
                 op = a.ops[s][c]  # None where the value does not matter (a fixed sequence)
                 cont[b] = None if op is None else b - op[1]
     for ext in a.extensions:
-        for item in ext["items"]:
-            for lo, hi in item["runs"]:
+        for item in ext.items:
+            for lo, hi in item.runs:
                 for b in range(lo, hi + 1):
-                    cont.setdefault(b, _digit(item["runs"], b))
+                    cont.setdefault(b, DigitSet(item.runs).digit_of(b))
     cells = []
     for b in range(256):
         t = a.step(0, b)
@@ -234,7 +230,9 @@ CELL_W, CELL_H, MARGIN = 58, 46, 28
 
 
 def codepage_svg(a: Automaton) -> str:
-    from ..emit import render
+    import jinja2  # analyse's own templates (analyse/templates/svg): it never imports emit
+    env = jinja2.Environment(loader=jinja2.PackageLoader("encspec.analyse", "templates"), keep_trailing_newline=True,
+                             undefined=jinja2.StrictUndefined, autoescape=False)
     cells = codepage(a)
     present = [k for k in KINDS if any(c["kind"] == k for c in cells)]
     dual = any(c["continues"] and c["kind"] not in ("continuation",) for c in cells)
@@ -253,7 +251,7 @@ def codepage_svg(a: Automaton) -> str:
         item["x"] = MARGIN + (i % 2) * 8 * CELL_W
         item["y"] = legend_y + 22 * (i // 2)
     summary = {k: sum(1 for c in cells if c["kind"] == k) for k in present}
-    return render("svg/codepage.svg.j2", a=a, cells=cells, legend=legend, width=width, height=height,
+    return env.get_template("svg/codepage.svg.j2").render(a=a, cells=cells, legend=legend, width=width, height=height,
                   cw=CELL_W, ch=CELL_H, m=MARGIN, fills=[(k, v[0]) for k, v in KINDS.items()], dual=dual, dual_y=legend_y + 22 * ((len(legend) + 1) // 2),
                   summary=summary, heads=[f"_{d:X}" for d in range(16)], rows=[f"{d:X}_" for d in range(16)])
 
@@ -262,15 +260,15 @@ def codepage_svg(a: Automaton) -> str:
 
 
 
-def _action_label(action: dict) -> str:
-    if action["kind"] == "char":
-        if "value" in action:
-            return f"= U+{action['value']:04X}"
-        if action.get("combine") == "surrogate-pair":
+def _action_label(action) -> str:
+    if action.kind == "char":
+        if isinstance(action, Value):
+            return f"= U+{action.value:04X}"
+        if isinstance(action, Pair):
             return "surrogate pair"
-        return f"char +{action['offset']}" if action["offset"] else "char"
-    if action["kind"] == "error":
-        return f"error: {action['reason']}"
+        return f"char +{action.offset}" if action.offset else "char"
+    if action.kind == "error":
+        return f"error: {action.reason}"
     return "reserved run"
 
 
@@ -297,11 +295,11 @@ def automaton_dot(a: Automaton) -> str:
             lines.append(f"  s{s} [label={_q(str(s))}];")
         else:
             action = a.actions[acc]
-            color = {"char": "#d9ead3", "error": "#f4cccc", "reserved": "#d9d9d9"}[action["kind"]]
+            color = {"char": "#d9ead3", "error": "#f4cccc", "reserved": "#d9d9d9"}[action.kind]
             lines.append(f"  s{s} [shape=doublecircle, style=filled, fillcolor={_q(color)}, "
                          f"label={_q(str(s) + chr(92) + 'n' + _action_label(action))}];")
     for k, ext in enumerate(a.extensions):
-        lines.append(f"  x{k} [shape=box, style=rounded, label={_q('counted form ' + ext['form'] + chr(92) + 'n(continues as data)')}];")
+        lines.append(f"  x{k} [shape=box, style=rounded, label={_q('counted form ' + ext.form + chr(92) + 'n(continues as data)')}];")
     for s in range(a.n_states):
         by_target: dict[int, list[int]] = {}
         for b in range(256):

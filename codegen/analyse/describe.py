@@ -28,14 +28,14 @@ def rows(a: Automaton) -> list[dict]:
     out = []
     for r in sorted(a.rows, key=lambda r: (r.first, r.length)):
         out.append({
-            "length": r.length, "first_bytes": _hex(a._encode_row(r, r.first)).replace(" ", ""),
-            "last_bytes": _hex(a._encode_row(r, r.last)).replace(" ", ""),
+            "length": r.length, "first_bytes": _hex(a.encode_row(r, r.first)).replace(" ", ""),
+            "last_bytes": _hex(a.encode_row(r, r.last)).replace(" ", ""),
             "offset": r.offset, "first": r.first, "last": r.last, "form": r.form,
         })
     for ext in a.extensions:
-        first = encode_counted(ext, ext["min"])
+        first = encode_counted(ext, ext.min)
         out.append({"length": None, "first_bytes": _hex(first).replace(" ", ""), "last_bytes": None,
-                    "offset": ext["offset"], "first": ext["min"], "last": None, "form": ext["form"]})
+                    "offset": ext.offset, "first": ext.min, "last": None, "form": ext.form})
     return out
 
 
@@ -99,5 +99,5 @@ def ill_formed_table(a: Automaton) -> str:
         pad = "  ".join(" " * cols[i] for i in range(len(cells), width))
         lines.append(f"{n:3}  {text}{'  ' + pad if pad else ''}  {r['well_formed']}".rstrip())
     if a.extensions:
-        lines.append("counted forms continue beyond the table: " + ", ".join(e["form"] for e in a.extensions))
+        lines.append("counted forms continue beyond the table: " + ", ".join(e.form for e in a.extensions))
     return "\n".join(lines)

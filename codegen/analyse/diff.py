@@ -26,8 +26,9 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..automaton.bytesets import byte_runs as _runs
+from ..automaton.minimise import moore_blocks
 from ..automaton import DEAD, Automaton
-from ..automaton.run import value_of
+from ..runtime.tables import value_of
 
 
 @dataclass
@@ -76,7 +77,7 @@ class Diff:
 # ---------------------------------------------------------------- the product
 
 def _char(a: Automaton, s: int) -> bool:
-    return 0 <= s < a.n_states and a.accept[s] is not None and a.actions[a.accept[s]]["kind"] == "char"
+    return a.accepts_char(s)
 
 
 def _nxt(a: Automaton, s: int, b: int) -> int:
@@ -117,35 +118,27 @@ def _product(a: Automaton, b: Automaton):
     return states, trans, classes, reps
 
 
-def _minimise(labels: list, trans: list[list[int]]) -> list[int]:
-    """Moore minimisation after pruning: block of each state (-1: leads to no label)."""
-    n = len(labels)
-    # prune: states from which no labelled state is reachable
-    useful = [lab is not None for lab in labels]
+def _useful(wanted: list[bool], trans: list[list[int]]) -> list[bool]:
+    """The states from which a wanted state can be reached."""
+    useful = list(wanted)
     changed = True
     while changed:
         changed = False
-        for s in range(n):
+        for s in range(len(useful)):
             if not useful[s] and any(t >= 0 and useful[t] for t in trans[s]):
                 useful[s] = changed = True
-    ids0: dict = {}
-    block = [ids0.setdefault(labels[s], len(ids0)) if useful[s] else -1 for s in range(n)]
-    count = len(ids0)
-    while True:
-        ids: dict = {}
-        new = []
-        for s in range(n):
-            if block[s] < 0:
-                new.append(-1)
-                continue
-            key = (block[s], tuple(-1 if t < 0 else block[t] for t in trans[s]))
-            new.append(ids.setdefault(key, len(ids)))
-        block = new
-        if len(ids) == count:
-            return block
-        count = len(ids)
+    return useful
 
 
+def _minimise(labels: list, trans: list[list[int]]) -> list[int]:
+    """Moore minimisation after pruning: block of each state (-1: leads to no label)."""
+    n = len(labels)
+    useful = _useful([lab is not None for lab in labels], trans)
+    pruned = [[t if t >= 0 and useful[t] else -1 for t in row] if useful[s] else [-1] * len(row)
+              for s, row in enumerate(trans)]
+    block = moore_blocks([labels[s] if useful[s] else "useless" for s in range(n)], pruned)
+    ids: dict = {}
+    return [ids.setdefault(block[s], len(ids)) if useful[s] else -1 for s in range(n)]
 
 
 MAX_PATTERNS = 2000
@@ -237,14 +230,7 @@ def _affine(a: Automaton, ranges) -> Optional[tuple[int, tuple[int, ...]]]:
 def _different(a: Automaton, b: Automaton, states, trans, reps, notes: list) -> list[Pattern]:
     """Patterns valid in both whose code points differ."""
     both = [_char(a, sa) and _char(b, sb) for sa, sb in states]
-    n = len(states)
-    useful = list(both)
-    changed = True
-    while changed:
-        changed = False
-        for s in range(n):
-            if not useful[s] and any(t >= 0 and useful[t] for t in trans[s]):
-                useful[s] = changed = True
+    useful = _useful(both, trans)
     out: list[Pattern] = []
 
     def key(s, c):
@@ -356,7 +342,7 @@ def diff(a: Automaton, b: Automaton) -> Diff:
         out.signature = (a.signature.hex().upper(), b.signature.hex().upper())
     for x in (a, b):
         if x.extensions:
-            forms = ", ".join(e["form"] for e in x.extensions)
+            forms = ", ".join(e.form for e in x.extensions)
             notes.append(f"{x.name} has counted forms ({forms}) of unbounded length: "
                          f"only the bounded automaton is compared (bounded part only)")
     if "cycle" in notes:

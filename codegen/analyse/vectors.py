@@ -2,7 +2,7 @@
 UTF-8 decoder capability and stress test, computed from the automaton.
 
 Every case is a byte string, a note for a person and the expected tokens, which
-come from the reference tokenizer (``automaton.run.tokens``) — never from the
+come from the decoder core bound to the automaton (``runtime.tables.tokens``) — never from the
 spec.  The cases are chosen by walking the automaton's plain data:
 
 1. correct text;
@@ -31,8 +31,9 @@ from typing import Optional
 
 from ..automaton.bytesets import runs_text as _runs
 from ..automaton import DEAD, Automaton
-from ..automaton.counted import _byte, _encode_level, encode_counted, levels
-from ..automaton.run import tokens as run_tokens
+from ..automaton.counted import encode_counted, encode_level, levels
+from ..spec.model import DigitSet
+from ..runtime.tables import tokens as run_tokens
 
 
 @dataclass
@@ -103,9 +104,9 @@ def _used(a: Automaton) -> set[int]:
             if t != DEAD:
                 used.update(cb[c])
     for ext in a.extensions:
-        used.update(ext["prefix_bytes"])
-        for item in ext["items"]:
-            for lo, hi in item["runs"]:
+        used.update(ext.prefix_bytes)
+        for item in ext.items:
+            for lo, hi in item.runs:
                 used.update(range(lo, hi + 1))
     return used
 
@@ -116,11 +117,11 @@ def _safe_byte(a: Automaton) -> Optional[int]:
         s = a.step(0, b)
         if s == DEAD or s >= a.n_states or a.accept[s] is None:
             return False
-        if a.actions[a.accept[s]]["kind"] != "char" or any(t != DEAD for t in a.next[s]):
+        if not a.accepts_char(s) or any(t != DEAD for t in a.next[s]):
             return False
         if any(a.step(x, b) != DEAD for x in range(1, a.n_states)):
             return False
-        return not any(lo <= b <= hi for e in a.extensions for it in e["items"] for lo, hi in it["runs"])
+        return not any(lo <= b <= hi for e in a.extensions for it in e.items for lo, hi in it.runs)
     for b in [0x20, 0x41, 0x30] + list(range(256)):
         if ok(b):
             return b
@@ -130,16 +131,12 @@ def _safe_byte(a: Automaton) -> Optional[int]:
 def _linear_forms(a: Automaton) -> dict[str, dict]:
     """Per linear form: capacity, its rows' raw span, and its one offset if it has one."""
     out = {}
-    for name, f in a.forms.items():
-        if f["kind"] != "linear":
-            continue
-        rows = [r for r in a.rows if r.form == name]
-        if not rows:
-            continue
-        cap = prod(sum(hi - lo + 1 for lo, hi in runs) for runs in f["positions"])
+    for f, rows in a.digit_forms():
+        name = f.name
+        cap = prod(sum(hi - lo + 1 for lo, hi in runs) for runs in f.positions)
         offsets = {r.offset for r in rows}
         out[name] = {
-            "positions": f["positions"], "capacity": cap, "rows": sorted(rows, key=lambda r: r.raw_lo),
+            "positions": f.positions, "capacity": cap, "rows": sorted(rows, key=lambda r: r.raw_lo),
             "raw_lo": min(r.raw_lo for r in rows), "raw_hi": max(r.raw_hi for r in rows),
             "offset": offsets.pop() if len(offsets) == 1 else None, "length": rows[0].length,
         }
@@ -147,7 +144,7 @@ def _linear_forms(a: Automaton) -> dict[str, dict]:
 
 
 def _raw_bytes(pos, raw: int) -> bytes:
-    from ..automaton import _digits_to_bytes
+    from ..automaton import digits_to_bytes as _digits_to_bytes
     return _digits_to_bytes(pos, raw)
 
 
@@ -206,7 +203,7 @@ def sections(a: Automaton) -> list[Section]:
         for cp, what in ((r.first, "first"), (r.first + 1, "second"), (r.last - 1, "second to last"),
                          (r.last, "last")):
             if r.first <= cp <= r.last:
-                sub.cases.append(Case(a._encode_row(r, cp), f"{what} code point of the row: {_u(cp)}"))
+                sub.cases.append(Case(a.encode_row(r, cp), f"{what} code point of the row: {_u(cp)}"))
         s2.subsections.append(sub)
     gaps = [("hole", lo, hi) for lo, hi in a.holes] + [("skip", lo, hi) for lo, hi in a.skips]
     if gaps:
@@ -219,7 +216,7 @@ def sections(a: Automaton) -> list[Section]:
                     sub.cases.append(Case(b, f"{_u(cp)}, {what}"))
         s2.subsections.append(sub)
     for ext in a.extensions:
-        sub = Section(f"Counted form {ext['form']}: its first lengths")
+        sub = Section(f"Counted form {ext.form}: its first lengths")
         for env, digits, first, last in _levels(ext):
             for cp, what in ((first, "first"), (last, "last")):
                 b = encode_counted(ext, cp)
@@ -268,7 +265,7 @@ def sections(a: Automaton) -> list[Section]:
     done = set()
     for r in rows:
         for cp in (r.first, r.last):
-            seq = a._encode_row(r, cp)
+            seq = a.encode_row(r, cp)
             state = 0
             for k in range(1, len(seq)):
                 state = a.step(state, seq[k - 1])
@@ -294,7 +291,7 @@ def sections(a: Automaton) -> list[Section]:
     cut_all = []
     for r in rows:
         for cp in (r.first, r.last):
-            seq = a._encode_row(r, cp)
+            seq = a.encode_row(r, cp)
             for k in range(1, len(seq)):
                 sub.cases.append(Case(seq[:k], f"{_u(cp)} ({_hex(seq)}) cut after {k} of {len(seq)} bytes"))
                 if tail:
@@ -360,11 +357,11 @@ def sections(a: Automaton) -> list[Section]:
             sub.cases.append(Case(sur[0xD800] + sur[0xD800], "two lead surrogates"))
             sub.cases.append(Case(sur[0xD800] + sur[0xDC00][:-1], "lead surrogate, then a truncated trail"))
             s5.subsections.append(sub)
-    errors = [s for s in mins if a.accept[s] is not None and a.actions[a.accept[s]]["kind"] == "error"]
+    errors = [s for s in mins if a.accept[s] is not None and a.actions[a.accept[s]].kind == "error"]
     if errors:
         sub = Section("The spec's ill-formed patterns")
         for s in sorted(errors, key=lambda s: mins[s]):
-            why = a.actions[a.accept[s]].get("reason", "ill-formed")
+            why = a.actions[a.accept[s]].reason
             for p in (mins[s], maxs[s]):
                 sub.cases.append(Case(p, f"{why}"))
                 for k in range(1, len(p)):
@@ -406,8 +403,8 @@ def sections(a: Automaton) -> list[Section]:
 
     # 8 counted forms
     for ext in a.extensions:
-        s8 = Section(f"Counted form {ext['form']}: headers and values")
-        field_item = next(i for i in ext["items"] if i["field"])
+        s8 = Section(f"Counted form {ext.form}: headers and values")
+        field_item = next(i for i in ext.items if i.field)
         lv = _levels(ext)
         for env, digits, first, last in (lv[0], lv[-1]):
             seq = encode_counted(ext, first)
@@ -423,26 +420,26 @@ def sections(a: Automaton) -> list[Section]:
             s8.subsections.append(sub)
         sub = Section("Values outside a length's range, and a field with a leading zero")
         for env, digits, first, last in lv:
-            lo_raw = first - ext["offset"]
-            raw_lo = _encode_level(ext, env, digits, lo_raw - 1) if lo_raw > 0 else None
+            lo_raw = first - ext.offset
+            raw_lo = encode_level(ext, env, digits, lo_raw - 1) if lo_raw > 0 else None
             if raw_lo is not None:
                 sub.cases.append(Case(raw_lo, f"one below the first value of its length ({_u(first - 1)}): overlong"))
             n_val = len(encode_counted(ext, last))
             try:
-                over = _encode_level(ext, env, digits, last - ext["offset"] + 1)
+                over = encode_level(ext, env, digits, last - ext.offset + 1)
             except ValueError:
                 over = None
             if over is not None and len(over) == n_val:
                 sub.cases.append(Case(over, f"one above the last value of its length ({_u(last + 1)})"))
-        if field_item["shortest"]:
+        if field_item.shortest:
             env, digits, first, last = lv[-1]
             padded = [0] + list(digits)
-            body = bytearray(ext["prefix_bytes"])
-            for item in ext["items"]:
-                if item["binds"]:
-                    body += bytes([_byte(item["runs"], 0)]) * (env[item["binds"]] + 1)
-                elif item["field"]:
-                    body += bytes(_byte(item["runs"], d) for d in padded)
+            body = bytearray(ext.prefix_bytes)
+            for item in ext.items:
+                if item.binds:
+                    body += bytes([DigitSet(item.runs).byte_of(0)]) * (env[item.binds] + 1)
+                elif item.field:
+                    body += bytes(DigitSet(item.runs).byte_of(d) for d in padded)
                     break
             sub.cases.append(Case(bytes(body), "a count field with a leading zero digit (not the shortest form)"))
         s8.subsections.append(sub)

@@ -11,20 +11,25 @@ data: ``extensions`` and ``signature``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import prod
+from types import MappingProxyType
+from typing import Mapping
 from typing import Optional
 
 from ..spec.diagnostics import SpecError
-from ..spec.model import Spec, evaluate, is_const
+from ..spec.model import Spec
 from . import dfa as _dfa
-from .layout import Segment, positions, rules, segments
+from .actions import Action, Reserved, named
+from .counted import Extension, encode_counted, extension_data
+from .forms import CompositeForm, CountedForm, DigitsForm, Form, LiteralForm, Profile, ProfileRule
+from .layout import Segment, byte_patterns, positions, rules, segments
+from .overrides import cut_rows, first_inner_char
 
 DEAD = _dfa.DEAD
 
 
 @dataclass(frozen=True)
 class Automaton:
-    """Everything a backend needs, as plain values (see ``to_json`` for the layout)."""
+    """Everything a backend needs, as immutable typed values read by attribute."""
 
     name: str
     title: str
@@ -40,16 +45,36 @@ class Automaton:
     classes: tuple[int, ...]          # byte -> class
     next: tuple[tuple[int, ...], ...]  # state, class -> state | DEAD | n_states + extension
     ops: tuple[tuple[Optional[tuple[int, int]], ...], ...]  # state, class -> (radix, sub)
-    accept: tuple[Optional[int], ...]  # state -> action index
-    state_lines: tuple[tuple[int, ...], ...]
-    actions: tuple[dict, ...]
-    rows: tuple[Segment, ...]
-    forms: dict                        # name -> {"line", "positions": [[[lo, hi], ...], ...]}
-    extensions: tuple[dict, ...]
+    accept: tuple[Optional[int], ...]  # state -> index into actions
+    state_lines: tuple[tuple[int, ...], ...]  # state -> spec lines of the forms passing through it
+    actions: tuple[Action, ...]
+    rows: tuple[Segment, ...]          # code point rows, in code point order
+    forms: Mapping[str, Form]          # form name -> how its code points become bytes (read-only)
+    extensions: tuple[Extension, ...]  # counted forms, entered at n_states + index
     claims: tuple[str, ...]
     pair_on_encode: bool = False  # encoders join lead + trail surrogate code points (WTF-8 6.1)
-    profiles: tuple[dict, ...] = ()  # document profiles: {"name", "rules": [{severity, kind, ranges, message, line}]}
+    profiles: tuple[Profile, ...] = ()  # document profiles (encspec lint)
     row_patterns: tuple = ()  # per row: its byte patterns, each a tuple of positions of (lo, hi) runs
+
+    def action_at(self, s: int) -> Optional[Action]:
+        """The action state *s* accepts with (None: not accepting, or not a state)."""
+        if 0 <= s < self.n_states and self.accept[s] is not None:
+            return self.actions[self.accept[s]]
+        return None
+
+    def accepts_char(self, s: int) -> bool:
+        """Whether a sequence ending in state *s* is a character (not an error or reserved run)."""
+        act = self.action_at(s)
+        return act is not None and act.kind == "char"
+
+    def digit_forms(self) -> list[tuple[DigitsForm, list[Segment]]]:
+        """Each linear form that has rows, with its rows."""
+        out = []
+        for f in self.forms.values():
+            rows = [r for r in self.rows if r.form == f.name]
+            if isinstance(f, DigitsForm) and rows:
+                out.append((f, rows))
+        return out
 
     def final(self, s: int) -> bool:
         """Accepting with no way on: a token that ends here ends at once."""
@@ -95,29 +120,29 @@ class Automaton:
         """The bytes of *cp* by the first row that holds it (None if none does)."""
         for row in self.rows:
             if row.first <= cp <= row.last:
-                return self._encode_row(row, cp)
+                return self.encode_row(row, cp)
         for ext in self.extensions:
-            from .counted import encode_counted
             out = encode_counted(ext, cp)
             if out is not None:
                 return out
         return None
 
-    def _encode_row(self, row: Segment, cp: int) -> bytes:
+    def encode_row(self, row: Segment, cp: int) -> bytes:
         form = self.forms[row.form]
-        if form["kind"] == "literal":
-            return bytes(form["bytes"])
-        if form["kind"] == "composite":
-            sub = self.forms[form["sub"]]
+        if isinstance(form, LiteralForm):
+            return form.bytes
+        if isinstance(form, CompositeForm):
+            sub = self.forms[form.sub]
             v = cp - 0x10000
             hi, lo = 0xD800 + (v >> 10), 0xDC00 + (v & 0x3FF)
-            return _digits_to_bytes(sub["positions"], hi - sub["at"]) + _digits_to_bytes(sub["positions"], lo - sub["at"])
-        return _digits_to_bytes(form["positions"], cp - row.offset)
+            return digits_to_bytes(sub.positions, hi - sub.at) + digits_to_bytes(sub.positions, lo - sub.at)
+        return digits_to_bytes(form.positions, cp - row.offset)
 
 
-def _digits_to_bytes(pos, raw: int) -> bytes:
+def digits_to_bytes(positions, raw: int) -> bytes:
+    """The bytes spelling *raw* in the mixed radix of *positions* (digit alphabets)."""
     out = []
-    for runs in reversed(pos):
+    for runs in reversed(positions):
         radix = sum(hi - lo + 1 for lo, hi in runs)
         raw, d = divmod(raw, radix)
         for lo, hi in runs:
@@ -128,58 +153,93 @@ def _digits_to_bytes(pos, raw: int) -> bytes:
     return bytes(reversed(out))
 
 
-def _form_data(spec: Spec) -> dict:
-    out = {}
+def _forms(spec: Spec) -> dict[str, Form]:
+    out: dict[str, Form] = {}
+    counted = 0
     for f in spec.forms:
-        entry = {"kind": f.kind, "line": f.loc.line}
+        line = f.loc.line
         if f.kind == "linear":
-            entry["positions"] = [list(d.runs) for d in positions(f)]
-            entry["at"] = f.at or 0
+            out[f.name] = DigitsForm(f.name, line, tuple(tuple(d.runs) for d in positions(f)), f.at or 0)
         elif f.kind == "literal":
-            entry["bytes"] = [d.runs[0][0] for d in positions(f)]
+            out[f.name] = LiteralForm(f.name, line, bytes(d.runs[0][0] for d in positions(f)))
         elif f.kind == "composite":
-            entry["sub"] = f.items[0].sub.form
-        out[f.name] = entry
+            out[f.name] = CompositeForm(f.name, line, f.items[0].sub.form)
+        else:
+            out[f.name] = CountedForm(f.name, line, counted)
+            counted += 1
     return out
+
+
+def _profiles(spec: Spec) -> tuple[Profile, ...]:
+    return tuple(Profile(p.name, p.loc.line, tuple(ProfileRule(r.severity, r.kind, tuple(r.ranges), r.message,
+                                                                r.loc.line) for r in p.rules))
+                 for p in spec.profiles)
+
+
+def _check_spanning(spec: Spec, pattern_rules, machine, actions) -> None:
+    """A pattern over several characters needs ``combine``: else encoders would write it."""
+    for pattern, rule in zip(spec.patterns, pattern_rules):
+        if pattern.combine:
+            continue
+        inner = first_inner_char(machine, rule.patterns, lambda k: actions[k].kind == "char")
+        if inner is not None:
+            raise SpecError(f"ill-formed pattern '{pattern.name}' spans several characters "
+                            f"({inner.hex(' ').upper()} is already one), so an encoder writing them one by one "
+                            "would produce it: add `combine surrogate-pair` (encoders then join the two) "
+                            "or match within one form", pattern.loc)
+
+
+def _cut(spec: Spec, rows, rule_list, rule_action, machine, row_patterns):
+    """Rows (and their byte patterns) without the code points an ill-formed pattern overrides."""
+    def positions_of(row):
+        f = spec.form(row.form)
+        return tuple(d.runs for d in positions(f)) if f.kind == "linear" else None
+
+    kept = cut_rows(rows, rule_list, rule_action, machine, positions_of, lambda name: spec.form(name).loc)
+    old = {(r.form, r.raw_lo, r.raw_hi): p for r, p in zip(rows, row_patterns)}
+    patterns = []
+    for r in kept:
+        if (r.form, r.raw_lo, r.raw_hi) in old:
+            patterns.append(old[(r.form, r.raw_lo, r.raw_hi)])
+        else:
+            pats = byte_patterns(positions(spec.form(r.form)), r.raw_lo, r.raw_hi)
+            patterns.append(tuple(tuple(tuple((lo, hi) for lo, hi, _ in pos) for pos in pat) for pat in pats))
+    return kept, tuple(patterns)
 
 
 def compile_spec(spec: Spec) -> Automaton:
     """Build the automaton of a validated spec; SpecError for conflicts it reveals."""
-    from .counted import extension_data
-
     rows = segments(spec)
     rule_list = rules(spec, rows)
     row_patterns = tuple(tuple(tuple(tuple((lo, hi) for lo, hi, _ in pos) for pos in pat) for pat in r.patterns)
                          for r in rule_list[:len(rows)])
-    # actions are identified by what they compute, so forms that compute alike
-    # share accepting states (UTF-8 then needs Höhrmann's handful of states)
-    actions: list[dict] = []
-    keys: list[tuple] = []
+    # actions are identified by what they compute (their forms do not count), so
+    # forms that compute alike share accepting states (UTF-8 then needs Höhrmann's
+    # handful of states)
+    actions: list = []
     rule_action = []
     for r in rule_list:
         if r.ext is not None:  # a counted form's prefix: it enters the extension, accepts nothing
             rule_action.append(None)
             continue
-        key = tuple(sorted((k, v) for k, v in r.action.items() if k != "form"))
-        if key not in keys:
-            keys.append(key)
-            actions.append({**dict(key), "forms": []})
-        a = actions[keys.index(key)]
-        if r.action["form"] not in a["forms"]:
-            a["forms"].append(r.action["form"])
-        rule_action.append(keys.index(key))
-    for a in actions:
-        a["form"] = a["forms"][0]
+        if r.action not in actions:
+            actions.append(r.action)
+        k = actions.index(r.action)
+        actions[k] = named(actions[k], r.action.form)
+        rule_action.append(k)
     if spec.reserved:
-        actions.append({"kind": "reserved", "form": "reserved", "forms": ["reserved"]})
+        actions.append(Reserved())
     extensions = [extension_data(spec, f) for f in spec.forms if f.kind == "counted"]
-    ext_first = {k: set(e["first_bytes"]) for k, e in enumerate(extensions)}
+    ext_first = {k: set(e.first_bytes) for k, e in enumerate(extensions)}
     locs = {f.name: f.loc for f in spec.forms}
     locs.update({p.name: p.loc for p in spec.patterns})
     locs["reserved"] = spec.reserved_loc
     for k, f in enumerate(f for f in spec.forms if f.kind == "counted"):
         locs[("ext", k)] = f.loc
     machine = _dfa.build(rule_list, rule_action, actions, spec.reserved, ext_first, locs)
+    if spec.patterns:  # ill-formed patterns override forms: leave out what no longer decodes
+        _check_spanning(spec, rule_list[len(rows):len(rows) + len(spec.patterns)], machine, actions)
+        rows, row_patterns = _cut(spec, rows, rule_list, rule_action, machine, row_patterns)
     classes, reps = _dfa.byte_classes(machine)
     nxt = tuple(tuple(row[b] for b in reps) for row in machine.next)
     ops = tuple(tuple(row[b] for b in reps) for row in machine.op)
@@ -194,10 +254,7 @@ def compile_spec(spec: Spec) -> Automaton:
         holes=tuple((r.lo, r.hi) for r in spec.holes), skips=tuple((r.lo, r.hi) for r in spec.skips),
         signature=spec.signature, reserved=spec.reserved, classes=classes, next=nxt, ops=ops,
         accept=machine.accept, state_lines=machine.lines, actions=tuple(actions), rows=tuple(rows),
-        forms=_form_data(spec), extensions=tuple(extensions), claims=tuple(c.name for c in spec.claims),
+        forms=MappingProxyType(_forms(spec)), extensions=tuple(extensions), claims=tuple(c.name for c in spec.claims),
         pair_on_encode=any(p.combine for p in spec.patterns), row_patterns=row_patterns,
-        profiles=tuple({"name": p.name, "line": p.loc.line,
-                        "rules": [{"severity": r.severity, "kind": r.kind, "ranges": [list(x) for x in r.ranges],
-                                   "message": r.message, "line": r.loc.line} for r in p.rules]}
-                       for p in spec.profiles),
+        profiles=_profiles(spec),
     )

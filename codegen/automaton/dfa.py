@@ -13,6 +13,7 @@ from typing import Optional
 
 from ..spec.diagnostics import SpecError
 from .layout import Rule
+from .minimise import moore_blocks
 
 DEAD = -1
 
@@ -66,7 +67,7 @@ def build(rules: list[Rule], rule_action: list[int], actions: list[dict], reserv
                 nfa.rule[state] = r_index
 
     def rule_name(r):
-        return rules[r].action["form"] if r is not None and r < len(rules) else "reserved"
+        return rules[r].action.form if r is not None and r < len(rules) else "reserved"
 
     def rule_line(r):
         return rules[r].line if r < len(rules) else getattr(locs.get("reserved"), "line", 0)
@@ -106,6 +107,7 @@ def build(rules: list[Rule], rule_action: list[int], actions: list[dict], reserv
                 row[b].append((op, target, r))
         table.append(row)
 
+    reached: dict = {}  # form -> None once it wins a state, else (the pattern overriding it, a path)
     sets = [frozenset([start])]
     index = {sets[0]: 0}
     parent = {0: None}
@@ -114,11 +116,10 @@ def build(rules: list[Rule], rule_action: list[int], actions: list[dict], reserv
     while queue:
         d = queue.popleft()
         members = sets[d]
-        ends = {}  # action accepted here -> a rule ending in it
-        for s in sorted(members):
-            if nfa.final[s] is not None:
-                ends.setdefault(nfa.final[s], nfa.rule[s])
-        accept.append(_choose(ends, actions, d, parent, locs, rule_name, rule_line))
+        # every (rule, action) whose pattern ends here: all of them accept the same byte sequences
+        ends = sorted({(nfa.rule[s], nfa.final[s]) for s in members if nfa.final[s] is not None},
+                      key=lambda x: (rule_line(x[0]), x[0]))
+        accept.append(_choose(ends, actions, lambda: _path(parent, d), locs, rule_name, reached))
         line_set = set()
         for s in members:
             for row in table[s]:
@@ -163,6 +164,7 @@ def build(rules: list[Rule], rule_action: list[int], actions: list[dict], reserv
             row_op.append(next(iter(distinct)) if distinct else None)
         trans.append(row_next)
         ops.append(row_op)
+    _check_reached(rules, reached, locs, rule_name)
     return _minimise(trans, ops, accept, lines)
 
 
@@ -174,43 +176,57 @@ def _path(parent, d) -> bytes:
     return bytes(reversed(out))
 
 
-def _choose(ends, actions, d, parent, locs, rule_name, rule_line):
-    """The accepting action of a DFA state; ill-formed patterns override forms.
+def _choose(ends, actions, path, locs, rule_name, reached):
+    """The accepting action of a DFA state, from the (rule, action) pairs ending in it.
 
-    *ends* maps each action accepted here to a rule ending in it: an action is
-    shared by forms that compute alike, so only the rule names the right form.
+    Every rule ending in one state accepts the same byte sequences (path() is the
+    first of them), so two forms ending together overlap, whether or not they
+    compute the same value: an error naming both.  An ill-formed pattern
+    overrides forms (that is what it is for); *reached* records, per form, the
+    state it wins, or the pattern that overrode it, for :func:`_check_reached`.
     """
     if not ends:
         return None
-    if len(ends) == 1:
-        return next(iter(ends))
-    errors = [a for a in ends if actions[a]["kind"] == "error"]
-    if len(errors) == 1:
-        return errors[0]
-    r1, r2 = sorted(ends.values(), key=lambda r: (rule_line(r), r))[:2]
-    raise SpecError(f"forms '{rule_name(r1)}' and '{rule_name(r2)}' both accept {_hex(_path(parent, d))} "
-                    f"with different values", locs.get(rule_name(r2)))
+    errors = [(r, a) for r, a in ends if actions[a].kind == "error"]
+    chars = [(r, a) for r, a in ends if actions[a].kind != "error"]
+    if len({rule_name(r) for r, _ in errors}) > 1:
+        (r1, _), (r2, _) = errors[:2]
+        raise SpecError(f"ill-formed patterns '{rule_name(r1)}' and '{rule_name(r2)}' both match {_hex(path())}: "
+                        "remove or narrow one of them", locs.get(rule_name(r2)))
+    if errors:
+        for r, _ in chars:
+            reached.setdefault(rule_name(r), (errors[0][0], path()))
+        return errors[0][1]
+    names = {}
+    for r, a in chars:
+        names.setdefault(rule_name(r), (r, a))
+    if len(names) > 1:
+        (r1, a1), (r2, a2) = list(names.values())[:2]
+        same = "the same value" if a1 == a2 else "different values"
+        raise SpecError(f"forms '{rule_name(r1)}' and '{rule_name(r2)}' both accept {_hex(path())} with {same}: "
+                        "a byte sequence has one meaning; narrow or remove one of them", locs.get(rule_name(r2)))
+    r, a = chars[0]
+    reached[rule_name(r)] = None
+    return a
+
+
+def _check_reached(rules, reached, locs, rule_name):
+    """A form whose every sequence an ill-formed pattern overrides can never match."""
+    for r, rule in enumerate(rules):
+        if rule.ext is not None or rule.action.kind == "error":
+            continue
+        why = reached.get(rule_name(r))
+        if why is not None:
+            pattern, path = why
+            raise SpecError(f"form '{rule_name(r)}' can never match: ill-formed pattern '{rule_name(pattern)}' "
+                            f"overrides all its sequences (the first is {_hex(path)}); narrow the pattern",
+                            locs.get(rule_name(pattern)))
 
 
 def _minimise(trans, ops, accept, lines) -> Dfa:
     n = len(trans)
-    block = {}
-    for s in range(n):
-        block[s] = accept[s] if accept[s] is not None else -2
-    # renumber
-    def renumber(keys):
-        ids = {}
-        return {s: ids.setdefault(keys[s], len(ids)) for s in range(n)}
-    block = renumber(block)
-    while True:
-        def target(t):
-            return t if isinstance(t, tuple) or t == DEAD else block[t]
-        sig = {s: (block[s], tuple((target(t), o) for t, o in zip(trans[s], ops[s]))) for s in range(n)}
-        new = renumber(sig)
-        if len(set(new.values())) == len(set(block.values())):
-            block = new
-            break
-        block = new
+    # states of a block accept alike and read each byte class with the same digit operation
+    block = moore_blocks([(accept[s], tuple(ops[s])) for s in range(n)], trans)
     # order blocks by BFS from the start state, so state 0 is the start
     order, seen = [], {block[0]}
     queue = deque([0])

@@ -12,7 +12,9 @@ from math import prod
 from typing import Optional
 
 from ..spec.diagnostics import SpecError
-from ..spec.model import DigitSet, Form, Item, Spec, evaluate, is_const
+from ..spec.expr import evaluate, is_const
+from ..spec.model import DigitSet, Form, Item, Spec
+from .actions import Char, Enter, Error, Pair, Value
 from .ranges import split
 
 # An arc is one byte run at one position: (lo, hi, op); op = (radix, sub) means
@@ -39,7 +41,7 @@ class Segment:
 class Rule:
     """Byte patterns that all end in the same accepting action."""
 
-    action: dict
+    action: object  # an action of actions.py (Enter for a counted form's prefix)
     patterns: tuple[BytePattern, ...]
     line: int
     ext: Optional[int] = None  # a counted form's bounded prefix: continue in extension ext
@@ -155,7 +157,8 @@ def segments(spec: Spec) -> list[Segment]:
     return sorted(rows, key=lambda r: (r.first, r.length))
 
 
-def _arcs(pos: tuple[DigitSet, ...], raw_lo: int, raw_hi: int, care: bool = True) -> list[BytePattern]:
+def byte_patterns(pos: tuple[DigitSet, ...], raw_lo: int, raw_hi: int, care: bool = True) -> list[BytePattern]:
+    """The byte patterns spelling raw values raw_lo..raw_hi in the digit alphabets *pos*."""
     out = []
     for digits in split(raw_lo, raw_hi, tuple(d.radix for d in pos)):
         pattern = []
@@ -174,7 +177,7 @@ def _sub_patterns(spec: Spec, item: Item, care: bool) -> list[BytePattern]:
     size = prod(d.radix for d in pos)
     if sub.lo < base or sub.hi - base >= size:
         raise SpecError(f"form '{sub.form}' cannot hold U+{sub.lo:04X}..U+{sub.hi:04X}", item.loc)
-    return _arcs(pos, sub.lo - base, sub.hi - base, care)
+    return byte_patterns(pos, sub.lo - base, sub.hi - base, care)
 
 
 def _concat(parts: list[list[BytePattern]]) -> list[BytePattern]:
@@ -191,18 +194,16 @@ def rules(spec: Spec, rows: list[Segment]) -> list[Rule]:
         form = spec.form(row.form)
         if form.kind == "literal":
             pat = tuple(((d.runs[0][0], d.runs[0][0], None),) for d in positions(form))
-            out.append(Rule({"kind": "char", "form": form.name, "value": form.value}, (pat,), row.line))
+            out.append(Rule(Value(form.value, (form.name,)), (pat,), row.line))
         elif form.kind == "composite":
             hi_item, lo_item = form.items
             pats = _concat([_sub_patterns(spec, hi_item, True), _sub_patterns(spec, lo_item, True)])
             sub_form = spec.form(hi_item.sub.form)
             size = prod(d.radix for d in positions(sub_form))
-            action = {"kind": "char", "form": form.name, "combine": form.combine, "split": size,
-                      "offset": sub_form.at or 0}
-            out.append(Rule(action, tuple(pats), row.line))
+            out.append(Rule(Pair(size, sub_form.at or 0, (form.name,)), tuple(pats), row.line))
         else:
-            pats = _arcs(positions(form), row.raw_lo, row.raw_hi)
-            out.append(Rule({"kind": "char", "form": form.name, "offset": row.offset}, tuple(pats), row.line))
+            pats = byte_patterns(positions(form), row.raw_lo, row.raw_hi)
+            out.append(Rule(Char(row.offset, (form.name,)), tuple(pats), row.line))
     for pattern in spec.patterns:
         parts = []
         for item in pattern.items:
@@ -210,8 +211,8 @@ def rules(spec: Spec, rows: list[Segment]) -> list[Rule]:
                 parts.append(_sub_patterns(spec, item, False))
             else:
                 n = evaluate(item.count, {})
-                parts.append([tuple(((lo, hi, None) for lo, hi in item.digits.runs),) * n])
-        out.append(Rule({"kind": "error", "form": pattern.name, "reason": pattern.reason},
+                parts.append([(tuple((lo, hi, None) for lo, hi in item.digits.runs),) * n])  # n positions
+        out.append(Rule(Error(pattern.reason, (pattern.name,)),
                         tuple(_concat(parts)), pattern.loc.line))
     for k, form in enumerate(f for f in spec.forms if f.kind == "counted"):
         prefix = []
@@ -221,6 +222,6 @@ def rules(spec: Spec, rows: list[Segment]) -> list[Rule]:
             prefix += [item.digits] * evaluate(item.count, {})
         if not prefix:
             raise SpecError("a counted form must start with at least one fixed-length position", form.loc)
-        pats = _arcs(tuple(prefix), 0, prod(d.radix for d in prefix) - 1)
-        out.append(Rule({"kind": "extension", "form": form.name, "extension": k}, tuple(pats), form.loc.line, ext=k))
+        pats = byte_patterns(tuple(prefix), 0, prod(d.radix for d in prefix) - 1)
+        out.append(Rule(Enter(k, (form.name,)), tuple(pats), form.loc.line, ext=k))
     return out

@@ -72,14 +72,14 @@ class CDecoder:
     """The exported C decoder of *spec*, built once into a temporary folder."""
 
     def __init__(self, spec: str):
-        from ..emit import c_target
-        from ..emit.native_ext import export_common
+        from ..emit import export_common
+        from ..emit.targets import render_files
         from ..pipeline import load
         _, automaton = load(spec)
         self.mod = export_common.module_name(automaton)
         self.dir = Path(tempfile.mkdtemp(prefix="encspec-bench-c-"))
         atexit.register(shutil.rmtree, self.dir, True)
-        for name, text in c_target.files(automaton).items():
+        for name, text in render_files(automaton, "c").items():  # refuses what C cannot hold
             if name.endswith((".c", ".h")) and name != "tokens.c":
                 (self.dir / name).write_text(text, "utf-8")
         (self.dir / "bench.c").write_text(MAIN.format(mod=self.mod), "utf-8")

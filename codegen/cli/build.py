@@ -5,9 +5,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..spec import registry
-from ..emit.python import module_source
-from ..emit.table import table_source
-from ..spec.diagnostics import SpecError
+from ..emit.targets import render_files, targets
 from ..pipeline import load
 
 
@@ -19,20 +17,22 @@ class Output:
 
 def outputs(spec: str, out_dir: Path, docs_dir: Path | None = None) -> list[Output]:
     """The files one spec generates under *out_dir* (and its pictures under *docs_dir*,
-    by default ``out_dir/docs``)."""
+    by default ``out_dir/docs``), in memory.  The python and json targets must support
+    the spec (else Unsupported, before anything is written); the native one is left
+    out where it does not (a counted form the C export cannot decode)."""
     from ..analyse import charts, vectors
-    from ..emit.native_ext import ext_source
     _, automaton = load(spec)
     name = registry.module_name(automaton.name)
     docs = docs_dir if docs_dir is not None else out_dir / "docs"
+    python = render_files(automaton, "python")
+    table = render_files(automaton, "json")
     cases = vectors.sections(automaton)
-    try:
-        native = [Output(out_dir / "native" / f"{name}.c", ext_source(automaton))]
-    except SpecError:  # the C export refuses this spec (a counted form it cannot decode): no native backend
-        native = []
+    native = []
+    if targets()["native"].supports(automaton) is None:
+        native = [Output(out_dir / rel, text) for rel, text in render_files(automaton, "native").items()]
     return [
-        Output(out_dir / f"{name}.py", module_source(automaton)),
-        Output(out_dir / "tables" / f"{name}.json", table_source(automaton)),
+        *(Output(out_dir / rel, text) for rel, text in python.items()),
+        *(Output(out_dir / "tables" / rel, text) for rel, text in table.items()),
         Output(out_dir / "vectors" / f"{name}.txt", vectors.text(automaton, cases)),
         Output(out_dir / "vectors" / f"{name}.jsonl", vectors.jsonl(automaton, cases)),
         # the automaton's .svg is not generated here: Graphviz's layout differs between

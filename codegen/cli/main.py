@@ -7,24 +7,10 @@ from pathlib import Path
 
 import click
 
-from .. import __version__
+from ..version import __version__
 from ..spec import registry
 from ..spec.diagnostics import SpecError
-
-EXIT_USAGE = 2
-
-
-class Fail(Exception):
-    """A user-facing error: printed as one line, exit code *code*."""
-
-    def __init__(self, message: str, code: int = EXIT_USAGE):
-        super().__init__(message)
-        self.code = code
-
-
-def _load(spec: str):
-    from ..pipeline import load
-    return load(spec)
+from .common import EXIT_USAGE, Fail, load_spec, read_input, require_parent
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -53,7 +39,7 @@ def list_cmd():
 def describe(spec, ill_formed, as_json):
     """Print the table of byte-sequence ranges, offsets and code points."""
     from ..analyse import describe as d
-    _, a = _load(spec)
+    _, a = load_spec(spec)
     if ill_formed:
         click.echo(json.dumps(d.ill_formed(a), indent=1) if as_json else d.ill_formed_table(a))
     elif as_json:
@@ -70,7 +56,7 @@ def describe(spec, ill_formed, as_json):
 def check(spec, as_json):
     """Decide the encoding's properties, with a counterexample for each that fails."""
     from ..analyse.properties import NAMES, check as run
-    _, a = _load(spec)
+    _, a = load_spec(spec)
     report = run(a)
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=1))
@@ -122,8 +108,8 @@ def build(spec, out_dir, check_only, native):
             sys.exit(1)
         click.echo(f"{len(expected)} generated files are up to date")
         return
-    if spec is not None and not target.parent.exists():
-        raise Fail(f"{target}: the folder that should hold it does not exist")
+    if spec is not None:
+        require_parent(target)
     written = b.write(expected)
     for path in written:
         click.echo(f"wrote {b.shown(path)}")
@@ -131,28 +117,19 @@ def build(spec, out_dir, check_only, native):
 
 
 def _build_native(specs: list[str]) -> None:
-    """`encspec build --native`: each spec's extension, compiled (or found) in the cache."""
+    """`encspec build --native`: each spec's extension, compiled (or found) in the cache.
+    Every spec is checked first, so an unsupported one stops the command before any compiling."""
     from ..emit import native_build
-    for spec in specs:
-        _, automaton = _load(spec)
+    from ..emit.targets import require
+    automata = [load_spec(spec)[1] for spec in specs]
+    for automaton in automata:
+        require(automaton, "native")
+    for automaton in automata:
         try:
             built = native_build.build(automaton)
         except native_build.NativeBuildError as e:
             raise Fail(str(e), 1) from None
         click.echo(f"{'cached' if built.cached else 'built'} {built.path}")
-
-
-def _read_input(file) -> bytes:
-    if file is None or file == "-":
-        return sys.stdin.buffer.read()
-    try:
-        return Path(file).read_bytes()
-    except FileNotFoundError:
-        raise Fail(f"{file}: no such file") from None
-    except IsADirectoryError:
-        raise Fail(f"{file}: is a directory") from None
-    except PermissionError:
-        raise Fail(f"{file}: permission denied") from None
 
 
 @cli.command()
@@ -162,7 +139,7 @@ def tokens(spec, file):
     """Print one token per line: char START END HEX | error START END | reserved … | signature …"""
     from ..runtime.codec import load
     module = load(spec)
-    data = _read_input(file)
+    data = read_input(file)
     out = sys.stdout
     for kind, start, end, value in module.tokens(data):
         if kind == "char":
@@ -184,7 +161,7 @@ def lint(spec, file, profile, as_json):
         raise Fail(f"{spec}: the spec defines no document profile")
     if profile is not None and profile not in module.PROFILES:
         raise Fail(f"{spec}: no profile '{profile}' (has: {', '.join(module.PROFILES)})")
-    findings = module.lint(_read_input(file), profile)
+    findings = module.lint(read_input(file), profile)
     for severity, offset, line, col, message in findings:
         if as_json:
             click.echo(json.dumps({"severity": severity, "offset": offset, "line": line, "column": col,

@@ -3,18 +3,13 @@ from __future__ import annotations
 
 from ..automaton import Automaton
 from . import export_common as common, render
-from .targets import Target, register
+from .expressions import CHECKED, source
+from .target import Target, register
 
-OPS = {"+": "add", "-": "sub", "*": "mul", "//": "div", "**": "pow"}
 
 
 def _expr(mod: str):
-    def render_expr(expr, used: set) -> str:
-        def call(op, left, right):
-            used.add(op)
-            return f"{mod}_x_{OPS[op]}({left}, {right}, &ov)"
-        return common.render_calls(expr, lambda v: f"v_{v}", lambda k: f"INT64_C({k})", call)
-    return render_expr
+    return lambda expr, used: source(expr, "c", used, prefix=mod)
 
 
 def files(a: Automaton) -> dict[str, str]:
@@ -29,7 +24,7 @@ def files(a: Automaton) -> dict[str, str]:
     ctx["accept_type"] = "int16_t" if len(a.actions) >= 127 else "int8_t"
     plans, used = common.plans_context(a, "c", _expr(mod))
     ctx["plans"] = plans
-    ctx["x_ops"] = sorted(OPS[op] for op in used)
+    ctx["x_ops"] = sorted(CHECKED[op] for op in used)
     limits = common.wide_limits(a, w, f"{ctx['cp_type']} ({mod}_cp)", f"{MOD}_REASON_WIDE", f"{MOD}_REASON_LIMIT")
     ctx["header"] = common.header_lines(a, "c", limits, [
         f"#include \"{mod}.h\"; compile {mod}.c with any C99 compiler.",
@@ -54,6 +49,7 @@ register(Target(
     name="c",
     describe="C99 tables, a step function and a token decoder (NAME.h, NAME.c), a tokens demo and run-tokens",
     files=files,
+    supports=common.int64_support("c"),
     int_bits=64,
     executables=("run-tokens",),
 ))

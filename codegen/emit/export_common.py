@@ -19,11 +19,17 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from .. import __version__
-from ..spec import registry
-from ..automaton.bytesets import runs_text
+from ..version import __version__
 from ..automaton import DEAD, Automaton
+from ..automaton.actions import Char, Pair, Value
+from ..automaton.bytesets import runs_text
+from ..automaton.counted import Extension
+from ..spec import registry
 from ..spec.diagnostics import SpecError
+from ..spec.expr import BinOp, Expr, Int, text
+from .comments import action_comment, state_comment
+from .expressions import source
+from .target import refusal
 
 
 # ------------------------------------------------------------------ names
@@ -45,7 +51,7 @@ def class_name(a: Automaton) -> str:
 def acc_bound(a: Automaton, cap: int = 1 << 200) -> Optional[int]:
     """The largest accumulator value in any state (None: unbounded or beyond *cap*).
 
-    A fixpoint over the transitions, as run.py updates ``acc`` (unchanged
+    A fixpoint over the transitions, as the decoder core updates ``acc`` (unchanged
     where the op is None); transitions into counted forms do not touch it.
     """
     cb = a.class_bytes()
@@ -79,14 +85,12 @@ def value_bound(a: Automaton) -> Optional[int]:
         return None
     out = 0
     for act in a.actions:
-        if act["kind"] != "char":
-            continue
-        if "value" in act:
-            out = max(out, act["value"])
-        elif act.get("combine") == "surrogate-pair":
+        if isinstance(act, Value):
+            out = max(out, act.value)
+        elif isinstance(act, Pair):
             out = max(out, 0x10FFFF)
-        else:
-            out = max(out, acc + act["offset"])
+        elif isinstance(act, Char):
+            out = max(out, acc + act.offset)
     return out
 
 
@@ -99,7 +103,7 @@ def needs_wide_checks(a: Automaton, bits: int) -> bool:
 def check_pairs(a: Automaton, lang: str) -> None:
     """Surrogate-pair actions split acc in two: the targets do that in 64 bits."""
     for act in a.actions:
-        if act.get("combine") == "surrogate-pair":
+        if isinstance(act, Pair):
             bound = acc_bound(a)
             if bound is None or bound >= 1 << 62:
                 raise SpecError(f"the {lang} target needs surrogate-pair values below 2**62", None, a.spec_file)
@@ -107,9 +111,19 @@ def check_pairs(a: Automaton, lang: str) -> None:
 
 def check_char_offsets(a: Automaton, lang: str) -> None:
     for act in a.actions:
-        if act["kind"] == "char" and "value" not in act and not 0 <= act["offset"] < 1 << 63:
-            raise SpecError(f"the {lang} target needs offsets in 0 .. 2**63 - 1 (form {act['form']})",
+        if isinstance(act, Char) and not 0 <= act.offset < 1 << 63:
+            raise SpecError(f"the {lang} target needs offsets in 0 .. 2**63 - 1 (form {act.form})",
                             None, a.spec_file)
+
+
+def int64_support(lang: str):
+    """C and Rust hold offsets in 63 bits, split surrogate pairs in 64 and decide
+    counted forms without big integers: these checks are their declared support."""
+    def check(a: Automaton) -> None:
+        check_char_offsets(a, lang)
+        check_pairs(a, lang)
+        counted_plan(a, lang)
+    return refusal(check)
 
 
 # ---------------------------------------------------------- presentation
@@ -118,34 +132,6 @@ def check_char_offsets(a: Automaton, lang: str) -> None:
 def class_names(a: Automaton) -> list[str]:
     """Per class, its bytes as runs."""
     return [runs_text(bs) for bs in a.class_bytes()]
-
-
-def state_comment(a: Automaton, s: int) -> str:
-    """'state 3: accepts char (forms 1, 2); spec lines 19, 20'."""
-    parts = []
-    if s == 0:
-        parts.append("start")
-    acc = a.accept[s]
-    if acc is not None:
-        act = a.actions[acc]
-        parts.append(f"accepts {act['kind']} ({', '.join(act['forms'])})" + (", final" if a.final(s) else ""))
-    lines = a.state_lines[s]
-    if lines:
-        parts.append(f"spec line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}")
-    return f"state {s}: " + ("; ".join(parts) if parts else "(continues)")
-
-
-def action_comment(act: dict) -> str:
-    forms = ", ".join(act["forms"])
-    if act["kind"] == "reserved":
-        return "reserved run"
-    if act["kind"] == "error":
-        return f"ill-formed pattern {act['form']}: {act['reason']}"
-    if "value" in act:
-        return f"form {forms}: the fixed value U+{act['value']:04X}"
-    if act.get("combine") == "surrogate-pair":
-        return f"form {forms}: a surrogate pair, hi = acc / {act['split']} + {act['offset']}, lo = acc % {act['split']} + {act['offset']}"
-    return f"form{'s' if len(act['forms']) > 1 else ''} {forms}: code point = acc + {act['offset']}"
 
 
 def op_list(a: Automaton) -> list[Optional[tuple[int, int]]]:
@@ -181,8 +167,8 @@ def header_lines(a: Automaton, lang: str, limits: list[str], usage: list[str]) -
         f"Spec file: {a.spec_file}",
         f"Spec SHA-256: {a.spec_sha256}",
         "",
-        "Semantics: exactly those of encspec's reference tokenizer",
-        "(codegen/automaton/run.py), which `encspec tokens` prints:",
+        "Semantics: exactly those of encspec's decoder core",
+        "(codegen/runtime/core.py), which `encspec tokens` prints:",
         "  * a signature is recognised at offset 0 only;",
         "  * otherwise the longest match wins: the automaton runs until it dies",
         "    and falls back to the last accepting state;",
@@ -212,18 +198,18 @@ def _pow2(v: int) -> Optional[int]:
     return v.bit_length() - 1 if v > 0 and v & (v - 1) == 0 else None
 
 
-def _exponent_of(expr) -> Optional[tuple]:
+def _exponent_of(expr: Expr) -> Optional[Expr]:
     """For ``P ** E`` (P a power of two) or a constant 2**k: the expression of the exponent."""
-    if expr[0] == "int":
-        k = _pow2(expr[1])
-        return None if k is None else ("int", k)
-    if expr[0] == "**" and expr[1][0] == "int":
-        k = _pow2(expr[1][1])
+    if isinstance(expr, Int):
+        k = _pow2(expr.value)
+        return None if k is None else Int(k)
+    if isinstance(expr, BinOp) and expr.op == "**" and isinstance(expr.left, Int):
+        k = _pow2(expr.left.value)
         if k is None:
             return None
         if k == 0:
-            return ("int", 0)
-        return expr[2] if k == 1 else ("*", ("int", k), expr[2])
+            return Int(0)
+        return expr.right if k == 1 else BinOp("*", Int(k), expr.right)
     return None
 
 
@@ -231,86 +217,81 @@ def counted_plan(a: Automaton, lang: str) -> list[dict]:
     """Each counted form restated with exponents instead of big numbers (see the module docstring)."""
     plans = []
     for k, ext in enumerate(a.extensions):
-        where = f"counted form {ext['form']} (spec line {ext['line']})"
+        where = f"counted form {ext.form} (spec line {ext.line})"
 
         def refuse(why: str):
             raise SpecError(f"the {lang} target cannot decode {where} exactly without big integers: {why} "
                             "(the js and java targets can)", None, a.spec_file)
 
-        items = ext["items"]
-        binds = [it for it in items if it["binds"]]
-        field = [it for it in items if it["field"]]
-        value = [it for it in items if not it["binds"] and not it["field"]]
+        items = list(ext.items)
+        binds = [it for it in items if it.role == "free"]
+        field = [it for it in items if it.role == "field"]
+        value = [it for it in items if it.role == "value"]
         if len(field) != 1 or len(value) != 1 or items != binds + field + value:
             refuse("expected free counts, one field, then the value digits")
         field, value = field[0], value[0]
-        shift = _pow2(value["radix"])
+        shift = _pow2(value.radix)
         if not shift:
-            refuse(f"the value digits' radix {value['radix']} is not a power of two")
-        lo_e, hi_e = ext["range"]
-        lo_exp = None if lo_e == ["int", 0] else _exponent_of(_tuple(lo_e))
-        if lo_exp is None and lo_e != ["int", 0]:
+            refuse(f"the value digits' radix {value.radix} is not a power of two")
+        lo_e, hi_e = ext.range
+        lo_exp = None if lo_e == Int(0) else _exponent_of(lo_e)
+        if lo_exp is None and lo_e != Int(0):
             refuse("the range's lower bound is not a power of two (P ** E with P a power of two)")
-        if hi_e[0] != "-" or hi_e[2] != ["int", 1] or _exponent_of(_tuple(hi_e[1])) is None:
+        if not (isinstance(hi_e, BinOp) and hi_e.op == "-" and hi_e.right == Int(1)
+                and _exponent_of(hi_e.left) is not None):
             refuse("the range's upper bound is not P ** E - 1 with P a power of two")
-        hi_exp = _exponent_of(_tuple(hi_e[1]))
-        floor = ext["min"] - ext["offset"]
+        hi_exp = _exponent_of(hi_e.left)
+        floor = ext.min - ext.offset
         min_exp = None
         if floor > 0:
             min_exp = _pow2(floor)
             if min_exp is None:
                 refuse("min minus the offset is not a power of two")
-        if not 0 <= ext["offset"] < 1 << 63:
+        if not 0 <= ext.offset < 1 << 63:
             refuse("the offset is not in 0 .. 2**63 - 1")
         plans.append({
-            "index": k, "form": ext["form"], "line": ext["line"], "prefix": ext["prefix_bytes"],
-            "binds": [{"var": it["binds"], "runs": it["runs"], "line": it["line"]} for it in binds],
-            "field": {"var": field["field"], "runs": field["runs"], "radix": field["radix"],
-                      "count": _tuple(field["count"]), "shortest": field["shortest"], "line": field["line"]},
-            "value": {"runs": value["runs"], "radix": value["radix"], "shift": shift,
-                      "count": _tuple(value["count"]), "shortest": value["shortest"], "line": value["line"]},
+            "index": k, "form": ext.form, "line": ext.line, "prefix": list(ext.prefix_bytes),
+            "binds": [{"var": it.binds, "runs": it.runs, "line": it.line} for it in binds],
+            "field": {"var": field.field, "runs": field.runs, "radix": field.radix,
+                      "count": field.count, "shortest": field.shortest, "line": field.line},
+            "value": {"runs": value.runs, "radix": value.radix, "shift": shift,
+                      "count": value.count, "shortest": value.shortest, "line": value.line},
             "lo_exp": lo_exp, "min_exp": min_exp, "hi_exp": hi_exp,
-            "offset": ext["offset"], "min": ext["min"],
-            "range_text": f"{expr_text(_tuple(lo_e))} .. {expr_text(_tuple(hi_e))}",
+            "offset": ext.offset, "min": ext.min,
+            "range_text": f"{text(lo_e)} .. {text(hi_e)}",
         })
     return plans
 
 
-def _tuple(expr) -> tuple:
-    if expr[0] in ("int", "var"):
-        return tuple(expr)
-    return (expr[0], _tuple(expr[1]), _tuple(expr[2]))
-
-
-def expr_text(expr) -> str:
-    """The spec's own notation, for comments."""
-    from ..spec.model import render
-    return render(expr)
-
-
-def render_calls(expr, var: Callable[[str], str], const: Callable[[int], str],
-                 call: Callable[[str, str, str], str]) -> str:
-    """An expression as nested calls of checked operations: call(op, left, right)."""
-    if expr[0] == "int":
-        return const(expr[1])
-    if expr[0] == "var":
-        return var(expr[1])
-    return call(expr[0], render_calls(expr[1], var, const, call), render_calls(expr[2], var, const, call))
-
-
-def form_text(a: Automaton, ext: dict) -> str:
+def form_text(ext: Extension) -> str:
     """A readable restatement of a counted form, for comments."""
-    parts = [" ".join(f"{b:02X}" for b in ext["prefix_bytes"])] if ext["prefix_bytes"] else []
-    for it in ext["items"]:
-        runs = runs_text([b for lo, hi in it["runs"] for b in range(lo, hi + 1)])
-        if it["binds"]:
-            parts.append(f"{runs}{{{it['binds']}}}")
+    parts = [" ".join(f"{b:02X}" for b in ext.prefix_bytes)] if ext.prefix_bytes else []
+    for it in ext.items:
+        runs = runs_text([b for lo, hi in it.runs for b in range(lo, hi + 1)])
+        if it.binds:
+            parts.append(f"{runs}{{{it.binds}}}")
         else:
-            s = f"{runs}{{{expr_text(_tuple(it['count']))}}}"
-            if it["field"]:
-                s += f" as {it['field']}" + (" shortest" if it["shortest"] else "")
+            s = f"{runs}{{{text(it.count)}}}"
+            if it.field:
+                s += f" as {it.field}" + (" shortest" if it.shortest else "")
             parts.append(s)
     return " ".join(parts)
+
+
+def counted_context(ext: Extension, lang: str) -> dict:
+    """What the js and java templates render of a counted form (big-integer targets)."""
+    items = []
+    for it in ext.items:
+        items.append({"runs": it.runs, "radix": it.radix, "count": it.count, "binds": it.binds,
+                      "field": it.field, "shortest": it.shortest, "line": it.line,
+                      "digits": digit_runs(it.runs),
+                      "runs_text": runs_text([b for lo, hi in it.runs for b in range(lo, hi + 1)]),
+                      f"count_{lang}": None if it.count is None else source(it.count, lang),
+                      "count_text": None if it.count is None else text(it.count)})
+    lo, hi = ext.range
+    return {"form": ext.form, "line": ext.line, "items": items, "min": ext.min, "offset": ext.offset,
+            f"lo_{lang}": source(lo, lang), f"hi_{lang}": source(hi, lang),
+            "range_text": f"{text(lo)} .. {text(hi)}", "text": form_text(ext)}
 
 
 def digit_runs(runs) -> list[tuple[int, int, int]]:
@@ -339,17 +320,13 @@ def common_context(a: Automaton) -> dict:
                         "comment": f"{k}: acc = acc * {op[0]} + (byte - 0x{op[1]:02X})"})
     actions = []
     for act in a.actions:
-        kind = act["kind"]
-        if kind == "char" and "value" in act:
-            kind = "value"
-        elif kind == "char" and act.get("combine") == "surrogate-pair":
-            kind = "pair"
-        actions.append({"kind": kind, "offset": act.get("offset", 0), "value": act.get("value", 0),
-                        "split": act.get("split", 0), "reason": act.get("reason", ""),
+        kind = "value" if isinstance(act, Value) else "pair" if isinstance(act, Pair) else act.kind
+        actions.append({"kind": kind, "offset": getattr(act, "offset", 0), "value": getattr(act, "value", 0),
+                        "split": getattr(act, "split", 0), "reason": getattr(act, "reason", ""),
                         "comment": action_comment(act)})
     extensions = []
     for k, ext in enumerate(a.extensions):
-        extensions.append({"index": k, "form": ext["form"], "line": ext["line"], "text": form_text(a, ext),
+        extensions.append({"index": k, "form": ext.form, "line": ext.line, "text": form_text(ext),
                            "state": a.n_states + k})
     return {
         "name": a.name, "title": a.title or a.name, "mod": module_name(a), "MOD": module_name(a).upper(),
@@ -384,7 +361,7 @@ def width_context(a: Automaton) -> dict:
 LIMIT_LINES = [
     "* Counted forms: the value is never built as a big number.  Its digits",
     "  have a power-of-two radix and the range bounds are powers of two, so",
-    "  \"a valid value is still reachable\" (run.scan_counted's test) is an",
+    "  \"a valid value is still reachable\" (the core's _scan_counted's test) is an",
     "  exact comparison of bit lengths and exponents, kept in 64-bit integers.",
     "  Counts and exponents are computed exactly and checked to stay within",
     "  +-2**62; an input that needs more (the reference decoder would have to",
@@ -425,9 +402,9 @@ def plans_context(a: Automaton, lang: str, expr: Callable) -> tuple[list[dict], 
             "value_count": expr(v["count"], used),
             "lo_expr": None if p["lo_exp"] is None else expr(p["lo_exp"], used),
             "hi_expr": expr(p["hi_exp"], used),
-            "field_count_text": expr_text(p["field"]["count"]),
-            "value_count_text": expr_text(v["count"]),
-            "lo_text": None if p["lo_exp"] is None else expr_text(p["lo_exp"]),
-            "hi_text": expr_text(p["hi_exp"]),
+            "field_count_text": text(p["field"]["count"]),
+            "value_count_text": text(v["count"]),
+            "lo_text": None if p["lo_exp"] is None else text(p["lo_exp"]),
+            "hi_text": text(p["hi_exp"]),
         })
     return plans, used

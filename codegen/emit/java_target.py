@@ -3,26 +3,18 @@ from __future__ import annotations
 
 from ..automaton import Automaton
 from . import export_common as common, render
-from .targets import Target, register
-
-MAX_LONG = (1 << 63) - 1
-
-
-def _const(k: int) -> str:
-    """A BigInteger constant."""
-    return {0: "BigInteger.ZERO", 1: "BigInteger.ONE", 2: "BigInteger.TWO", 10: "BigInteger.TEN"}.get(
-        k, f"BigInteger.valueOf({k}L)" if -MAX_LONG <= k <= MAX_LONG else f'new BigInteger("{k}")')
+from .expressions import MAX_LONG, java_const
+from .target import Target, refusal, register
 
 
-def _expr(expr) -> str:
-    """A spec expression over BigInteger variables v_NAME (Python's // and **)."""
-    def call(op, left, right):
-        if op == "//":
-            return f"floorDiv({left}, {right})"
-        if op == "**":
-            return f"pow({left}, {right})"
-        return f"{left}.{ {'+': 'add', '-': 'subtract', '*': 'multiply'}[op] }({right})"
-    return common.render_calls(expr, lambda v: f"v_{v}", _const, call)
+
+def check_limits(a: Automaton) -> None:
+    """Java computes counted forms with BigInteger but holds offsets in a long."""
+    common.check_pairs(a, "java")
+    for act in common.common_context(a)["actions"]:
+        if act["kind"] in ("char", "pair") and act["offset"] > MAX_LONG:
+            raise common.SpecError(f"the java target needs offsets below 2**63 (form {act['comment']})",
+                                   None, a.spec_file)
 
 
 def files(a: Automaton) -> dict[str, str]:
@@ -30,25 +22,11 @@ def files(a: Automaton) -> dict[str, str]:
     cls = ctx["cls"]
     bound = common.value_bound(a)
     ctx["wide_dfa"] = bound is None or bound > MAX_LONG  # long may overflow: replay in BigInteger
-    common.check_pairs(a, "java")
-    for act in ctx["actions"]:
-        if act["kind"] in ("char", "pair") and act["offset"] > MAX_LONG:
-            raise common.SpecError(f"the java target needs offsets below 2**63 (form {act['comment']})",
-                                   None, a.spec_file)
+    check_limits(a)
     exts = []
     for ext in a.extensions:
-        items = []
-        for it in ext["items"]:
-            items.append({**it, "digits": common.digit_runs(it["runs"]),
-                          "runs_text": common.runs_text([b for lo, hi in it["runs"] for b in range(lo, hi + 1)]),
-                          "count_java": None if it["count"] is None else _expr(common._tuple(it["count"])),
-                          "count_text": None if it["count"] is None else common.expr_text(common._tuple(it["count"]))})
-        lo, hi = (common._tuple(e) for e in ext["range"])
-        exts.append({"form": ext["form"], "line": ext["line"], "items": items,
-                     "floor": _const(ext["min"] - ext["offset"]), "offset_java": _const(ext["offset"]),
-                     "min": ext["min"], "offset": ext["offset"], "lo_java": _expr(lo), "hi_java": _expr(hi),
-                     "range_text": f"{common.expr_text(lo)} .. {common.expr_text(hi)}",
-                     "text": common.form_text(a, ext)})
+        exts.append({**common.counted_context(ext, "java"), "floor": java_const(ext.min - ext.offset),
+                     "offset_java": java_const(ext.offset)})
     ctx["exts"] = exts
     limits = ["* Code points are longs up to Long.MAX_VALUE (2**63 - 1); beyond, a",
               "  token's value is -1 and its BigInteger `big` holds the code point, so",
@@ -87,6 +65,7 @@ register(Target(
     name="java",
     describe="one Java class without dependencies (BigInteger where values pass 63 bits), a tokens demo and run-tokens",
     files=files,
+    supports=refusal(check_limits),
     int_bits=None,
     executables=("run-tokens",),
 ))

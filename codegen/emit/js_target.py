@@ -3,24 +3,10 @@ from __future__ import annotations
 
 from ..automaton import Automaton
 from . import export_common as common, render
-from .targets import Target, register
+from .expressions import uses
+from .target import Target, register
 
 MAX_SAFE = (1 << 53) - 1
-
-
-def _expr(expr) -> str:
-    """A spec expression over BigInt variables v_NAME; // is Python's floor division."""
-    def call(op, left, right):
-        if op == "//":
-            return f"floorDiv({left}, {right})"
-        return f"({left} {op} {right})"
-    return common.render_calls(expr, lambda v: f"v_{v}", lambda k: f"{k}n", call)
-
-
-def _uses_floor_div(expr) -> bool:
-    if expr[0] in ("int", "var"):
-        return False
-    return expr[0] == "//" or _uses_floor_div(expr[1]) or _uses_floor_div(expr[2])
 
 
 def _num(v: int) -> str:
@@ -38,19 +24,8 @@ def files(a: Automaton) -> dict[str, str]:
     exts = []
     floor_div = False
     for ext in a.extensions:
-        items = []
-        for it in ext["items"]:
-            items.append({**it, "digits": common.digit_runs(it["runs"]),
-                          "runs_text": common.runs_text([b for lo, hi in it["runs"] for b in range(lo, hi + 1)]),
-                          "count_js": None if it["count"] is None else _expr(common._tuple(it["count"])),
-                          "count_text": None if it["count"] is None else common.expr_text(common._tuple(it["count"]))})
-            floor_div |= it["count"] is not None and _uses_floor_div(common._tuple(it["count"]))
-        lo, hi = (common._tuple(e) for e in ext["range"])
-        floor_div |= _uses_floor_div(lo) or _uses_floor_div(hi)
-        exts.append({"form": ext["form"], "line": ext["line"], "items": items, "min": ext["min"],
-                     "offset": ext["offset"], "lo_js": _expr(lo), "hi_js": _expr(hi),
-                     "range_text": f"{common.expr_text(lo)} .. {common.expr_text(hi)}",
-                     "text": common.form_text(a, ext)})
+        exts.append(common.counted_context(ext, "js"))
+        floor_div |= any(uses(e, "//") for e in [it.count for it in ext.items if it.count is not None] + list(ext.range))
     ctx["exts"] = exts
     ctx["floor_div"] = floor_div
     limits = ["* Code points are Numbers up to Number.MAX_SAFE_INTEGER (2**53 - 1) and",

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..spec import registry
 from .table import table_source
-from .targets import Target, register
+from .target import Target, register
 
 register(Target(
     name="json",

@@ -28,7 +28,7 @@ import types
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import __version__
+from ..version import __version__
 
 
 class NativeBuildError(RuntimeError):

@@ -7,19 +7,22 @@ twice: the glue reads the export's tables (byte classes, transitions, digit
 operations, actions) and derives its flat fast-path table from them when the
 module is imported.
 
-The extension decodes for the generated Python module's ``_decode`` (its
-``_NATIVE`` hook): everything it does not handle itself it leaves to the
-module's exact path (see the template).  ``generated/native/<module>.c`` holds
-the source of every built-in spec (``encspec build``); setup.py compiles them
-as optional extensions, ``codegen/native_build.py`` compiles a user's spec into
-a cache.
+The extension decodes for the decoder core's ``_decode`` loop (the generated
+module's ``_NATIVE`` hook, encspec/runtime/core.py): it applies replace, ignore,
+surrogateescape and backslashreplace itself, exactly as CPython's handlers do,
+and only while those names are CPython's handlers (the core passes "strict"
+otherwise); every other problem, and every token more input could change, it
+leaves to the core, which calls the handler (see the template).
+``generated/native/<module>.c`` holds the source of every built-in spec
+(``encspec build``); setup.py compiles them as optional extensions,
+``codegen/emit/native_build.py`` compiles a user's spec into a cache.
 """
 from __future__ import annotations
 
 import hashlib
 import re
 
-from .. import __version__
+from ..version import __version__
 from ..automaton import Automaton
 from . import c_target, render
 

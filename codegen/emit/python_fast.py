@@ -10,8 +10,14 @@ form (Horner over the digit positions, then the row's offset).
 from __future__ import annotations
 
 from ..automaton import DEAD, Automaton
-from ..automaton.run import scan
 from ..automaton.bytesets import byte_runs as _runs_of
+from ..automaton.forms import CompositeForm, LiteralForm
+from ..runtime.tables import scan
+
+
+def one_line(text: str) -> str:
+    """*text* fit for a comment: one line, every character printable (others escaped)."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
 
 
 def _cls(runs) -> str:
@@ -64,7 +70,8 @@ def _digit_table(runs) -> list[int]:
 
 
 def fast_path(a: Automaton) -> dict:
-    """Template context: latin byte class, piece regexes, and _piece_value's source."""
+    """Template context: latin byte class and piece regexes (as bytes literals), and
+    _piece_value's source."""
     latin = set()
     for b in range(256):
         t = a.step(0, b)
@@ -89,8 +96,8 @@ def fast_path(a: Automaton) -> dict:
         row = first_row[key]
         branches.append(_branch(a, row, a.forms[row.form], _runs_of(lead_set), tables))
     return {
-        "latin": _cls(_runs_of(latin)) if latin else None,
-        "pieces": alternatives,
+        "latin": repr(_cls(_runs_of(latin)).encode("ascii")) if latin else "None",
+        "pieces": [repr(p.encode("ascii")) for p in alternatives],
         "branches": branches,
         "digit_tables": tables,
     }
@@ -107,19 +114,19 @@ def _action_of(a: Automaton, pattern):
 
 def _branch(a: Automaton, row, form, leads, tables) -> dict:
     cond = " or ".join(f"0x{lo:02X} <= b <= 0x{hi:02X}" if lo != hi else f"b == 0x{lo:02X}" for lo, hi in leads)
-    head = f"if n == {row.length} and ({cond}):  # form {row.form} (spec line {row.line})"
-    if form["kind"] == "literal":
+    head = f"if n == {row.length} and ({cond}):  # " + one_line(f"form {row.form} (spec line {row.line})")
+    if isinstance(form, LiteralForm):
         return {"head": head, "body": [f"return 0x{row.first:X}"]}
-    if form["kind"] == "composite":
-        sub = a.forms[form["sub"]]
-        half = len(sub["positions"])
-        hi = _horner(sub["positions"], 0, tables)
-        lo = _horner(sub["positions"], half, tables)
+    if isinstance(form, CompositeForm):
+        sub = a.forms[form.sub]
+        half = len(sub.positions)
+        hi = _horner(sub.positions, 0, tables)
+        lo = _horner(sub.positions, half, tables)
         return {"head": head, "body": [
-            f"hi = {hi} + {sub['at']}",
-            f"lo = {lo} + {sub['at']}",
+            f"hi = {hi} + {sub.at}",
+            f"lo = {lo} + {sub.at}",
             "return 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)"]}
-    body = [f"raw = {_horner(form['positions'], 0, tables)}"]
+    body = [f"raw = {_horner(form.positions, 0, tables)}"]
     same = [r for r in a.rows if r.form == row.form and r.length == row.length]
     if len({r.offset for r in same}) == 1:
         body.append(f"return raw + {row.offset}")

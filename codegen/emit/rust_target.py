@@ -3,16 +3,13 @@ from __future__ import annotations
 
 from ..automaton import Automaton
 from . import export_common as common, render
-from .targets import Target, register
+from .expressions import CHECKED, source
+from .target import Target, register
 
-OPS = {"+": "add", "-": "sub", "*": "mul", "//": "div", "**": "pow"}
 
 
 def _expr(expr, used: set) -> str:
-    def call(op, left, right):
-        used.add(op)
-        return f"x_{OPS[op]}({left}, {right})"
-    return common.render_calls(expr, lambda v: f"v_{v}", lambda k: f"Some({k})", call)
+    return source(expr, "rust", used)
 
 
 def files(a: Automaton) -> dict[str, str]:
@@ -27,7 +24,7 @@ def files(a: Automaton) -> dict[str, str]:
     ctx["accept_type"] = "i16" if len(a.actions) >= 127 else "i8"
     plans, used = common.plans_context(a, "rust", _expr)
     ctx["plans"] = plans
-    ctx["x_ops"] = sorted(OPS[op] for op in used)
+    ctx["x_ops"] = sorted(CHECKED[op] for op in used)
     limits = common.wide_limits(a, w, f"{ctx['cp_type']} (CodePoint)", "REASON_WIDE", "REASON_LIMIT")
     ctx["header"] = common.header_lines(a, "rust", limits, [
         f"A module: `#[path = \"{mod}.rs\"] mod {mod};` (or copy it into src/).  It",
@@ -53,6 +50,7 @@ register(Target(
     name="rust",
     describe="a no_std-compatible Rust module (tables, step, tokens, decode), a tokens demo and run-tokens",
     files=files,
+    supports=common.int64_support("rust"),
     int_bits=64,
     executables=("run-tokens",),
 ))

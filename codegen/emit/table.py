@@ -6,9 +6,58 @@ from __future__ import annotations
 
 import json
 
-from .. import __version__
+from ..version import __version__
 from ..automaton import Automaton
-from ..automaton.counted import _json_expr  # noqa: F401  (expressions are already JSON lists)
+from ..automaton.actions import Pair, Reserved, Value
+from ..automaton.counted import Extension
+from ..automaton.forms import CompositeForm, DigitsForm, LiteralForm
+from ..spec.expr import to_json
+
+
+def _runs(runs) -> list:
+    return [[lo, hi] for lo, hi in runs]
+
+
+def _action(act) -> dict:
+    out = {"form": act.form, "forms": list(act.forms), "kind": act.kind}
+    if isinstance(act, Reserved):
+        return out
+    if isinstance(act, Value):
+        out["value"] = act.value
+    elif isinstance(act, Pair):
+        out.update(combine=act.combine, offset=act.offset, split=act.split)
+    elif act.kind == "error":
+        out["reason"] = act.reason
+    else:
+        out["offset"] = act.offset
+    return dict(sorted(out.items()))
+
+
+def _form(f) -> dict:
+    out = {"kind": f.kind, "line": f.line}
+    if isinstance(f, DigitsForm):
+        out.update(at=f.at, positions=[_runs(p) for p in f.positions])
+    elif isinstance(f, LiteralForm):
+        out["bytes"] = list(f.bytes)
+    elif isinstance(f, CompositeForm):
+        out["sub"] = f.sub
+    return dict(sorted(out.items()))
+
+
+def _extension(e: Extension) -> dict:
+    return {
+        "first_bytes": list(e.first_bytes), "form": e.form,
+        "items": [{"runs": _runs(i.runs), "radix": i.radix, "count": None if i.count is None else to_json(i.count),
+                   "binds": i.binds, "field": i.field, "shortest": i.shortest, "line": i.line} for i in e.items],
+        "line": e.line, "min": e.min, "offset": e.offset, "prefix_bytes": list(e.prefix_bytes),
+        "range": [to_json(x) for x in e.range],
+    }
+
+
+def _profile(p) -> dict:
+    return {"name": p.name, "line": p.line,
+            "rules": [{"severity": r.severity, "kind": r.kind, "ranges": _runs(r.ranges), "message": r.message,
+                       "line": r.line} for r in p.rules]}
 
 
 def table(a: Automaton) -> dict:
@@ -34,15 +83,15 @@ def table(a: Automaton) -> dict:
             }
             for s in range(a.n_states)
         ],
-        "actions": [dict(sorted(act.items())) for act in a.actions],
+        "actions": [_action(act) for act in a.actions],
         "rows": [
             {"form": r.form, "spec_line": r.line, "length": r.length, "first": r.first, "last": r.last,
              "offset": r.offset, "raw_first": r.raw_lo, "raw_last": r.raw_hi}
             for r in a.rows
         ],
-        "forms": {name: dict(sorted(f.items())) for name, f in a.forms.items()},
-        "extensions": [dict(sorted(e.items())) for e in a.extensions],
-        "profiles": list(a.profiles),
+        "forms": {name: _form(f) for name, f in a.forms.items()},
+        "extensions": [_extension(e) for e in a.extensions],
+        "profiles": [_profile(p) for p in a.profiles],
     }
 
 

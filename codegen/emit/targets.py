@@ -1,54 +1,55 @@
-"""Export targets, registered by name: a template folder plus what the target supports.
+"""Every backend is a registered target: python, native, c, rust, js, java, json.
 
-Each target declares its natural integer width; code points wider than it, and
-counted forms it does not implement, are decided here — before anything is
-written — and stated in the generated header (see ``limits``).
+Importing this module registers them all (each ``*_target`` module declares its
+target and what it supports).  ``require``, ``render_files`` and ``export``
+refuse an unsupported spec with one line before anything is written, so
+``encspec export`` and ``encspec build`` leave the output folder as it was.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional
 
 from ..automaton import Automaton
-
-REGISTRY: dict[str, "Target"] = {}
-
-
-@dataclass(frozen=True)
-class Target:
-    name: str
-    describe: str
-    files: Callable[[Automaton], dict[str, str]]  # relative path -> text
-    int_bits: Optional[int] = None  # None: arbitrary precision
-    executables: tuple[str, ...] = field(default=())  # files to chmod +x
-
-
-def register(target: Target) -> Target:
-    REGISTRY[target.name] = target
-    return target
-
-
-def _load_all() -> None:
-    from . import json_target  # noqa: F401  (registers itself)
-    import importlib
-    for name in ("c", "rust", "js", "java"):
-        try:
-            importlib.import_module(f"{__package__}.{name}_target")
-        except ModuleNotFoundError as e:
-            if e.name != f"{__package__}.{name}_target":
-                raise
+from ..spec.diagnostics import SpecError
+from . import c_target, java_target, js_target, json_target, native_target, python_target, rust_target  # noqa: F401
+from .target import REGISTRY, Target, Unsupported
 
 
 def targets() -> dict[str, Target]:
-    _load_all()
+    """Every registered target, by name."""
     return REGISTRY
 
 
+def exports() -> dict[str, Target]:
+    """The targets `encspec export --lang` offers."""
+    return {name: t for name, t in targets().items() if t.exported}
+
+
+def require(a: Automaton, name: str) -> Target:
+    """The target, if it supports *a*; else Unsupported (one line, nothing written)."""
+    target = targets()[name]
+    why = target.supports(a)
+    if why is not None:
+        raise Unsupported(a, name, why)
+    return target
+
+
+def render_files(a: Automaton, name: str) -> dict[str, str]:
+    """The target's files for *a*, in memory; Unsupported if the target refuses it."""
+    target = require(a, name)
+    try:
+        return target.files(a)
+    except Unsupported:
+        raise
+    except SpecError as e:  # a limit its declaration missed: still refused before writing
+        raise Unsupported(a, name, e.message.splitlines()[0]) from None
+
+
 def export(a: Automaton, lang: str, out_dir: Path) -> list[Path]:
-    """Write the target's files into out_dir (which must exist or whose parent must)."""
+    """Write the target's files into out_dir (which must exist or whose parent must).
+    Every file is rendered before the first is written: a refusal writes nothing."""
     target = targets()[lang]
-    files = target.files(a)
+    files = render_files(a, lang)
     written = []
     out_dir.mkdir(exist_ok=True)
     for rel, text in files.items():

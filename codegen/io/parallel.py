@@ -57,8 +57,8 @@ def sync_bytes(automaton) -> frozenset:
         row = automaton.next[s]
         inner.update(b for b in range(256) if row[cls[b]] != DEAD)
     for ext in automaton.extensions:
-        for item in ext["items"]:
-            for lo, hi in item["runs"]:
+        for item in ext.items:
+            for lo, hi in item.runs:
                 inner.update(range(lo, hi + 1))
     return frozenset(start - inner)
 
@@ -297,8 +297,8 @@ def validate_files(spec: str, paths: list[str], *, jobs: Optional[int] = None, l
                    sizes: Optional[dict] = None) -> Iterator[Report]:
     """Reports for regular files *paths*, in order, their tasks spread over *jobs* processes
     (default: all cores) or a Dask cluster.  Files are split only when that can help."""
-    from .stream import _NoBar
-    bar = bar if bar is not None else _NoBar()
+    from .stream import NoBar
+    bar = bar if bar is not None else NoBar()
     ref = spec_ref(spec)
     jobs = jobs or os.cpu_count() or 1
     parallel = jobs > 1 or bool(dask)
@@ -330,7 +330,7 @@ def validate_files(spec: str, paths: list[str], *, jobs: Optional[int] = None, l
 def validate_chunked(spec: str, path: str, nominal: Iterable[int], limit: Optional[int] = None,
                      jobs: int = 1, dask: Optional[str] = None) -> Report:
     """Validate one file cut near the given offsets (for tests: any cuts must give the sequential result)."""
-    from .stream import _NoBar
+    from .stream import NoBar
     ref = spec_ref(spec)
     size = os.stat(path).st_size
     found = splitter(ref)
@@ -339,7 +339,7 @@ def validate_chunked(spec: str, path: str, nominal: Iterable[int], limit: Option
     pattern, signature = found
     starts = sync_points(path, size, nominal, pattern, signature)
     tasks = [Task(ref, path, s, e, s == 0, limit) for s, e in zip(starts, starts[1:] + [size])]
-    run = executor(jobs, dask, _NoBar(), len(tasks))
+    run = executor(jobs, dask, NoBar(), len(tasks))
     try:
         parts = list(run.map(tasks))
     finally:

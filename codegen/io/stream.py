@@ -1,12 +1,12 @@
 """Streaming over a generated codec module: chunks in, results out, memory bounded.
 
-Each chunk goes through the module's own code, so any fast path in it is used
-as is: text through its public ``IncrementalDecoder`` (``decode``, and
-``validate`` with a recording error handler), code points as ints through its
-private ``_decode(data, errors, final, at_start, want_str=False)`` (the module
-has no incremental code-point API), bytes through ``encode``; ``_tokens(data,
-pos, final, at_start)`` only where one token must be looked at again.  Only the
-bytes of an unfinished sequence are kept between chunks.
+Each chunk goes through the module's own public incremental codecs, so its fast
+path (and native extension) is used as is and every error handler is applied
+by the module, never here: text through ``IncrementalDecoder`` (with
+``surrogates=False`` for UTF-8 output, and a recording error handler to
+validate), code points as ints through ``IncrementalCodePointDecoder``, bytes
+through ``IncrementalEncoder``.  The module keeps only the bytes (and scan
+state) of an unfinished sequence between chunks.
 
 Everything here is independent of processes: :mod:`encspec.parallel` runs
 :class:`Scanner` over byte ranges, the commands wire these classes to files
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import codecs
 import os
-import re
 import sys
 import tempfile
 import threading
@@ -197,7 +196,7 @@ def atomic_output(out: Optional[str]):
 
 
 # --------------------------------------------------------------- progress
-class _NoBar:
+class NoBar:
     def update(self, n):
         pass
 
@@ -208,151 +207,71 @@ class _NoBar:
 def progress(total: Optional[int], label: str, quiet: bool = False):
     """A tqdm bar on stderr (bytes, bytes/s) if stderr is a terminal and *total* is a few MB; else a no-op."""
     if quiet or total is None or total < PROGRESS_MIN:
-        return _NoBar()
+        return NoBar()
     try:
         if not sys.stderr.isatty():
-            return _NoBar()
+            return NoBar()
     except (AttributeError, ValueError):
-        return _NoBar()
+        return NoBar()
     from tqdm import tqdm
     return tqdm(total=total, desc=label, unit="B", unit_scale=True, unit_divisor=1024,
                 file=sys.stderr, leave=False, dynamic_ncols=True)
 
 
-# ------------------------------------------------------- incremental base
-class _Incremental:
-    """Pending bytes, the document start and the signature, for any per-buffer step.
+# -------------------------------------------------------------- decoding
+class _Decoding:
+    """A module's own incremental decoder, with absolute byte offsets for failures.
 
-    ``_step(buf, final, at_start)`` returns ``(result, consumed)``.  A sequence
-    that does not end within a chunk is kept and retried when more arrives; if
-    nothing at all was consumed the next try waits for twice as many bytes, so a
-    very long sequence (a reserved run, a counted code) costs linear time.
+    The module keeps the bytes of an unfinished sequence (and where its scan got
+    to) between chunks; here only the offset of the next chunk is counted.
     """
 
-    def __init__(self, module):
-        self.module = module
-        self.pending = b""
-        self.at_start = True
-        self.offset = 0          # absolute offset of pending[0]
-        self._wait = 0
+    def __init__(self, decoder):
+        self._dec = decoder
+        self.fed = 0              # bytes given to the decoder so far
 
-    def _feed(self, data, final, empty):
-        buf = self.pending + bytes(data) if self.pending else bytes(data)
-        sig = self.module.SIGNATURE
-        if not final and (len(buf) < self._wait or (
-                self.at_start and sig and len(buf) < len(sig) and sig.startswith(buf))):
-            self.pending = buf
-            return empty
-        result, consumed = self._step(buf, final, self.at_start)
-        if consumed or final:
-            self.at_start = False
-        self._wait = 0 if consumed or final else 2 * len(buf)
-        self.pending = b"" if final else buf[consumed:]
-        self.offset += len(buf) if final else consumed
-        return result
-
-    def _step(self, buf, final, at_start):  # pragma: no cover - abstract
-        raise NotImplementedError
+    def _decode(self, data, final):
+        base = self.fed - len(self._dec.getstate()[0])  # absolute offset of what the module decodes
+        try:
+            out = self._dec.decode(data, final)
+        except UnicodeDecodeError as e:
+            raise DecodeFailure(base + e.start, base + e.end, bytes(e.object[e.start:e.end]), e.reason) from None
+        self.fed += len(data)
+        return out
 
 
-# -------------------------------------------------------------- decoding
-class CodePointDecoder(_Incremental):
-    """Incremental decoding to code points as ints (any size: nothing is lost beyond U+10FFFF)."""
+class CodePointDecoder(_Decoding):
+    """Incremental decoding to code points as ints (any size: nothing is lost beyond
+    U+10FFFF), by the module's ``IncrementalCodePointDecoder``."""
 
     def __init__(self, module, errors: str = "strict"):
-        super().__init__(module)
+        super().__init__(module.IncrementalCodePointDecoder(errors))
+        self.module = module
         self.errors = errors
 
     def decode(self, data, final: bool = False) -> list:
-        return self._feed(data, final, [])
-
-    def _step(self, buf, final, at_start):
-        try:
-            return self.module._decode(buf, self.errors, final, at_start, False)
-        except UnicodeDecodeError as e:
-            raise _failure(e, self.offset) from None
+        return self._decode(data, final)
 
 
-def _failure(e: UnicodeDecodeError, offset: int) -> DecodeFailure:
-    return DecodeFailure(offset + e.start, offset + e.end, bytes(e.object[e.start:e.end]), e.reason)
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-class TextDecoder(_Incremental):
-    """Incremental decoding to text that UTF-8 can hold.
-
-    The module's ``IncrementalDecoder`` does the work (its fast path included) and
-    already sends code points beyond U+10FFFF through the error handler; a chunk
-    whose text holds a surrogate (or that failed) is decoded again token by token,
-    so surrogate code points go through the handler too, in document order.
-    """
-
-    SURROGATE_REASON = "surrogate code point (not in UTF-8 text)"
+class TextDecoder(_Decoding):
+    """Incremental decoding to text that UTF-8 can hold, by the module's
+    ``IncrementalDecoder(errors, surrogates=False)``: code points beyond U+10FFFF
+    and surrogate code points (``module.SURROGATE_REASON``) go through the error
+    handler, in document order."""
 
     def __init__(self, module, errors: str = "strict"):
-        super().__init__(module)
+        super().__init__(module.IncrementalDecoder(errors, surrogates=False))
+        self.module = module
         self.errors = errors
-        self._dec = module.IncrementalDecoder(errors)
 
     def decode(self, data, final: bool = False) -> str:
-        return self._feed(data, final, "")
-
-    def _step(self, buf, final, at_start):
-        self._dec.setstate((b"", int(at_start)))
-        try:
-            text = self._dec.decode(buf, final)
-            if not _SURROGATE.search(text):
-                pending, _ = self._dec.getstate()
-                return text, len(buf) - len(pending)
-        except UnicodeDecodeError:
-            pass
-        try:
-            return _decode_text_exact(self.module, buf, self.errors, final, at_start, self.SURROGATE_REASON)
-        except UnicodeDecodeError as e:
-            raise _failure(e, self.offset) from None
-
-
-def _decode_text_exact(module, data, errors, final, at_start, surrogate_reason):
-    """``(text, consumed)`` token by token (the module's reference semantics), with
-    code points beyond U+10FFFF and surrogates sent through the error handler."""
-    out = []
-    handler = None
-    pos = 0
-    n = len(data)
-    while True:
-        stopped = pos
-        for kind, start, end, value, reason in module._tokens(data, pos, final, at_start and pos == 0):
-            stopped = end
-            if kind == "char":
-                if value > 0x10FFFF:
-                    reason = "code point beyond U+10FFFF"
-                elif 0xD800 <= value <= 0xDFFF:
-                    reason = surrogate_reason
-                else:
-                    out.append(chr(value))
-                    continue
-            elif kind == "signature":
-                continue
-            if handler is None:
-                handler = codecs.lookup_error(errors)
-            replacement, resume = handler(UnicodeDecodeError(module.NAME, data, start, end, reason))
-            out.append(replacement)
-            resume = resume + n if resume < 0 else resume
-            if not 0 <= resume <= n:
-                raise IndexError(f"position {resume} from error handler out of bounds")
-            if resume != end:
-                pos = resume
-                break
-        else:
-            return "".join(out), stopped
-        at_start = False
+        return self._decode(data, final)
 
 
 # -------------------------------------------------------------- encoding
 class Encoder:
-    """Incremental encoding of text or code points, the signature first if asked.
+    """Incremental encoding of text or code points by the module's ``IncrementalEncoder``
+    (``SignedIncrementalEncoder`` with the signature first).
 
     Encoders that join a lead and a trail surrogate code point (WTF-8) keep a
     final lead surrogate until the next chunk shows what follows it.
@@ -362,27 +281,24 @@ class Encoder:
         self.module = module
         self.errors = errors
         self.signature = signature
-        self.index = 0            # code points encoded so far
-        self._held = None
+        self._enc = (module.SignedIncrementalEncoder if signature else module.IncrementalEncoder)(errors)
+        self.index = 0            # code points encoded so far (a held one is not)
+        self._fed = 0
 
     def encode(self, items, final: bool = False) -> bytes:
         """*items*: a ``str`` or a list of code points (ints of any size)."""
-        if self.module.PAIR_ON_ENCODE and not isinstance(items, str):
+        if not isinstance(items, str):
             items = list(items)
-            if self._held is not None:
-                items = [self._held] + items
-                self._held = None
-            if not final and items and 0xD800 <= items[-1] <= 0xDBFF:
-                self._held = items.pop()
-        first, self.signature = self.signature, False
-        if not items and not first:
-            return b""
+        held = self._enc.getstate() & ((1 << 21) - 1)
         try:
-            out = self.module.encode(items, self.errors, signature=first)
+            out = self._enc.encode(items, final)
         except UnicodeEncodeError as e:
-            cp = items[e.start] if not isinstance(items, str) else ord(items[e.start])
+            seq = ([chr(held)] if held else []) + list(items) if isinstance(items, str) else \
+                ([held] if held else []) + items
+            cp = seq[e.start] if not isinstance(seq[e.start], str) else ord(seq[e.start])
             raise EncodeFailure(self.index + e.start, cp, e.reason) from None
-        self.index += len(items)
+        self._fed += len(items)
+        self.index = self._fed - (1 if self._enc.getstate() & ((1 << 21) - 1) else 0)
         return out
 
 
@@ -404,7 +320,6 @@ class _Recording(threading.local):
 
 _recording = _Recording()
 RECORD = "encspec.stream-record"
-BEYOND = "code point beyond U+10FFFF"
 
 
 def _record(exc):
@@ -415,7 +330,7 @@ def _record(exc):
     """
     rec = _recording
     kind = "error"
-    if exc.reason in ("reserved sequence", BEYOND):
+    if exc.reason in ("reserved sequence", rec.module.BEYOND_REASON):
         tok = next(rec.module._tokens(exc.object, exc.start, rec.final, False), None)
         if tok is not None and tok[0] == "char":
             return "\ufffd", exc.end
@@ -430,15 +345,28 @@ def _record(exc):
 codecs.register_error(RECORD, _record)
 
 
-class Scanner(_Incremental):
+@contextmanager
+def _recorder(module, final: bool, limit: Optional[int]):
+    """Record the problems *module* reports while the block decodes; yields their list."""
+    rec = _recording
+    saved = (rec.module, rec.final, rec.found, rec.limit)
+    rec.module, rec.final, rec.found, rec.limit = module, final, [], limit
+    try:
+        yield rec.found
+    finally:
+        rec.module, rec.final, rec.found, rec.limit = saved
+
+
+class Scanner:
     """Finds the errors, reserved runs and signature of a stream, with positions.
 
     Each chunk is decoded once, by the module's own ``IncrementalDecoder`` with a
-    recording error handler.  Lines and columns come from the decoded text: a
-    chunk without problems only has its newlines counted; in a chunk with
-    problems the clean spans between them are decoded again to place each one
-    (spans end where tokens end, so they decode alone exactly as in place).  A
-    problem counts as one character, the signature as none.
+    recording error handler (the module keeps an unfinished sequence between
+    chunks).  Lines and columns come from the decoded text: a chunk without
+    problems only has its newlines counted; in a chunk with problems the clean
+    spans between them are decoded again to place each one (spans end where
+    tokens end, so they decode alone exactly as in place).  A problem counts as
+    one character, the signature as none.
 
     Positions are relative to where the scan starts (``newlines``, ``chars``), so
     a scan can start wherever a token starts and be placed later
@@ -447,62 +375,60 @@ class Scanner(_Incremental):
     """
 
     def __init__(self, module, at_start: bool = True, offset: int = 0, limit: Optional[int] = None):
-        super().__init__(module)
-        self.at_start = at_start
-        self.offset = offset
+        self.module = module
+        self.offset = offset      # absolute offset of the next byte fed
         self.limit = limit
         self.newlines = 0
         self.chars = 0
         self.count = 0            # problems found (the signature is not one)
         self.done = False
         self._dec = module.IncrementalDecoder(RECORD)
+        self._dec.setstate((b"", int(at_start)))
+        self._spans = module.IncrementalDecoder(RECORD)
 
     def feed(self, data, final: bool = False) -> list:
         if self.done:
             return []
-        return self._feed(data, final, [])
-
-    def _decode(self, buf, final, at_start, limit=None):
-        """``(text, consumed, problems (kind, start, end, reason))`` of one buffer."""
-        rec = _recording
-        saved = (rec.module, rec.final, rec.found, rec.limit)
-        rec.module, rec.final, rec.found, rec.limit = self.module, final, [], limit
-        try:
-            self._dec.setstate((b"", int(at_start)))
-            text = self._dec.decode(buf, final)
-            return text, len(buf) - len(self._dec.getstate()[0]), rec.found
-        finally:
-            rec.module, rec.final, rec.found, rec.limit = saved
-
-    def _step(self, buf, final, at_start):
-        sig = self.module.SIGNATURE
+        pending, at_start = self._dec.getstate()
+        base = self.offset - len(pending)   # absolute offset of what the module decodes now
+        data = bytes(data)
+        self.offset += len(data)
+        limit = None if self.limit is None else self.limit - self.count
+        with _recorder(self.module, final, limit) as found:
+            text = self._dec.decode(data, final)
+        left, still_at_start = self._dec.getstate()
         problems = []
-        first = 0
-        if at_start and sig and buf[:len(sig)] == sig:
-            problems.append(("signature", self.offset, self.offset + len(sig), sig, None,
-                             self.newlines, self.chars))
-            first = len(sig)
-        text, consumed, found = self._decode(buf, final, at_start,
-                                             None if self.limit is None else self.limit - self.count)
-        if not found:
+        sig = self.module.SIGNATURE
+        if not found and not (at_start and not still_at_start and sig):
             self._advance(text)
-            return problems, consumed
+            return problems
         del text
-        prev = first
+        buf = pending + data
+        consumed = len(buf) - len(left)
+        prev = 0
+        if at_start and not still_at_start and sig and buf[:len(sig)] == sig:
+            problems.append(("signature", base, base + len(sig), sig, None, self.newlines, self.chars))
+            prev = len(sig)
         for kind, start, end, reason in found:
             if start > prev:
-                self._advance(self._decode(buf[prev:start], True, False)[0])
-            problems.append((kind, self.offset + start, self.offset + end, buf[start:min(end, start + SHOWN_BYTES)],
+                self._advance(self._clean(buf[prev:start]))
+            problems.append((kind, base + start, base + end, buf[start:min(end, start + SHOWN_BYTES)],
                              reason, self.newlines, self.chars))
             self.chars += 1
             prev = end
         self.count += len(found)
         if self.limit is not None and self.count >= self.limit:
             self.done = True
-            return problems, len(buf)
+            return problems
         if consumed > prev:
-            self._advance(self._decode(buf[prev:consumed], True, False)[0])
-        return problems, consumed
+            self._advance(self._clean(buf[prev:consumed]))
+        return problems
+
+    def _clean(self, span: bytes) -> str:
+        """The text of a span without problems (it ends where a token ends)."""
+        with _recorder(self.module, True, None):
+            self._spans.setstate((b"", 0))
+            return self._spans.decode(span, True)
 
     def _advance(self, text: str):
         k = text.count("\n")

@@ -110,7 +110,7 @@ def _search(name: str):
     key = registry.normalise(name)
     if key == "utf_8_optu8":
         from . import optu8
-        return optu8.getregentry()
+        return optu8.getregentry(load("utf-8"))
     signed = key.endswith("_sig")
     try:
         path = registry.find_builtin(key[:-4] if signed else key)

@@ -13,70 +13,44 @@ from __future__ import annotations
 import codecs
 
 NAME = "utf-8-optu8"
+HANDLER = "encspec.optu8"
 
 
-def _utf8():
-    from .codec import load
-    return load("utf-8")
+def getregentry(utf8) -> codecs.CodecInfo:
+    """The codec, built on the generated *utf8* module's own classes (its core decodes;
+    only the error handler and the mapping of U+EF80..U+EFFF back to bytes are added)."""
 
+    def encode(text, errors="strict"):
+        out = bytearray()
+        run_start = 0
+        for i, ch in enumerate(text):
+            if 0xEF80 <= ord(ch) <= 0xEFFF:
+                out += utf8.encode(text[run_start:i], errors)
+                out.append(ord(ch) - 0xEF00)
+                run_start = i + 1
+        out += utf8.encode(text[run_start:], errors)
+        return bytes(out)
 
-def decode(data, errors="strict"):
-    return _utf8().decode(data, "encspec.optu8")
+    class IncrementalDecoder(utf8.IncrementalDecoder):
+        def __init__(self, errors="strict"):
+            super().__init__(HANDLER)
 
+    class StreamReader(utf8.StreamReader):
+        def __init__(self, stream, errors="strict"):
+            super().__init__(stream, HANDLER)
 
-def encode(text, errors="strict"):
-    utf8 = _utf8()
-    out = bytearray()
-    run_start = 0
-    for i, ch in enumerate(text):
-        if 0xEF80 <= ord(ch) <= 0xEFFF:
-            out += utf8.encode(text[run_start:i], errors)
-            out.append(ord(ch) - 0xEF00)
-            run_start = i + 1
-    out += utf8.encode(text[run_start:], errors)
-    return bytes(out)
+    class IncrementalEncoder(codecs.IncrementalEncoder):
+        def encode(self, input, final=False):
+            return encode(input, self.errors)
 
+    class StreamWriter(codecs.StreamWriter):
+        def encode(self, input, errors="strict"):
+            return encode(input, errors), len(input)
 
-class IncrementalDecoder(codecs.IncrementalDecoder):
-    def __init__(self, errors="strict"):
-        super().__init__(errors)
-        self._inner = _utf8().IncrementalDecoder("encspec.optu8")
-
-    def decode(self, input, final=False):
-        return self._inner.decode(input, final)
-
-    def reset(self):
-        self._inner.reset()
-
-    def getstate(self):
-        return self._inner.getstate()
-
-    def setstate(self, state):
-        self._inner.setstate(state)
-
-
-class IncrementalEncoder(codecs.IncrementalEncoder):
-    def encode(self, input, final=False):
-        return encode(input, self.errors)
-
-
-class StreamWriter(codecs.StreamWriter):
-    def encode(self, input, errors="strict"):
-        return encode(input, errors), len(input)
-
-
-class StreamReader(codecs.StreamReader):
-    def decode(self, input, errors="strict", final=False):
-        if not hasattr(self, "_incremental"):
-            self._incremental = IncrementalDecoder(errors)
-        return self._incremental.decode(bytes(input), final), len(input)
-
-
-def getregentry():
     return codecs.CodecInfo(
         name=NAME,
         encode=lambda text, errors="strict": (encode(text, errors), len(text)),
-        decode=lambda data, errors="strict": (decode(bytes(data), errors), len(data)),
+        decode=lambda data, errors="strict": (utf8.decode(data, HANDLER), len(data)),
         incrementalencoder=IncrementalEncoder, incrementaldecoder=IncrementalDecoder,
         streamreader=StreamReader, streamwriter=StreamWriter,
     )

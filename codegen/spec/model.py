@@ -12,57 +12,11 @@ from dataclasses import dataclass, field
 from typing import Optional, Union
 
 from .diagnostics import Loc
+from .expr import Int
 
 # ---------------------------------------------------------------- expressions
-# A tiny integer expression language for counted (unbounded) forms:
-# ("int", v) | ("var", name) | (op, left, right) with op in + - * // **.
-Expr = tuple
-
-OPS = {
-    "+": lambda a, b: a + b,
-    "-": lambda a, b: a - b,
-    "*": lambda a, b: a * b,
-    "//": lambda a, b: a // b,
-    "**": lambda a, b: a ** b,
-}
-
-
-def const(value: int) -> Expr:
-    return ("int", value)
-
-
-def evaluate(expr: Expr, env: dict[str, int]) -> int:
-    """The value of *expr* with variables taken from *env*."""
-    tag = expr[0]
-    if tag == "int":
-        return expr[1]
-    if tag == "var":
-        return env[expr[1]]
-    return OPS[tag](evaluate(expr[1], env), evaluate(expr[2], env))
-
-
-def variables(expr: Expr) -> set[str]:
-    if expr[0] == "int":
-        return set()
-    if expr[0] == "var":
-        return {expr[1]}
-    return variables(expr[1]) | variables(expr[2])
-
-
-def is_const(expr: Expr) -> bool:
-    return not variables(expr)
-
-
-def render(expr: Expr, power: str = "**", floordiv: str = "//") -> str:
-    """Source text of *expr*, fully parenthesised, for templates of any language."""
-    tag = expr[0]
-    if tag == "int":
-        return str(expr[1])
-    if tag == "var":
-        return expr[1]
-    left, right = render(expr[1], power, floordiv), render(expr[2], power, floordiv)
-    op = {"**": power, "//": floordiv}.get(tag, tag)
-    return f"({left} {op} {right})"
+# Repetition counts and ranges are expressions: see expr.py.
+from .expr import Expr, const, evaluate, is_const, variables  # noqa: E402,F401
 
 
 # ------------------------------------------------------------------ positions
@@ -129,7 +83,7 @@ class Item:
     loc: Loc
     digits: Optional[DigitSet] = None
     sub: Optional[SubForm] = None
-    count: Expr = ("int", 1)
+    count: Expr = Int(1)
     binds: Optional[str] = None
     field: Optional[str] = None
     shortest: bool = False

@@ -16,6 +16,7 @@ import lark
 from lark import Token, Transformer, v_args
 
 from .diagnostics import Loc, SpecError
+from .expr import BinOp, Int, Var
 from .model import (
     PROPERTIES, Claim, CodeRange, DigitSet, Form, Item, Pattern, Profile, ProfileRule, Spec, SubForm,
     const, evaluate, is_const, variables,
@@ -247,13 +248,13 @@ class _Build(Transformer):
 
     def single_run(self, c):
         b = int(c[0], 16)
-        return (b, b)
+        return (b, b, _loc(c[0]))
 
     def range_run(self, c):
         lo, hi = int(c[0], 16), int(c[1], 16)
         if lo > hi:
             raise SpecError(f"empty byte range {c[0]}..{c[1]}", _loc(c[0]))
-        return (lo, hi)
+        return (lo, hi, _loc(c[0]))
 
     # options
     @v_args(meta=True)
@@ -320,12 +321,12 @@ class _Build(Transformer):
 
 
 def _strip(expr):
-    """Drop the source positions that ``var`` nodes carry while parsing."""
+    """The expression as immutable data, without the source positions ``var`` nodes carry while parsing."""
     if expr[0] == "int":
-        return expr
+        return Int(expr[1])
     if expr[0] == "var":
-        return ("var", expr[1])
-    return (expr[0], _strip(expr[1]), _strip(expr[2]))
+        return Var(expr[1])
+    return BinOp(expr[0], _strip(expr[1]), _strip(expr[2]))
 
 
 def _var_locs(expr, out):
@@ -421,8 +422,7 @@ def _resolve(statements, text: str, path: str) -> Spec:
             name, runs = payload
             if name in alphabets:
                 raise SpecError(f"alphabet '{name}' is defined twice", loc)
-            _check_disjoint(runs, loc, f"alphabet '{name}'")
-            alphabets[name] = DigitSet(tuple(runs))
+            alphabets[name] = _alphabet(name, runs)
         elif kind == "form":
             raw_forms.append((loc, payload))
         elif kind == "pattern":
@@ -457,8 +457,14 @@ def _resolve(statements, text: str, path: str) -> Spec:
         if any(f.name == name for f in forms):
             raise SpecError(f"form '{name}' is defined twice", _loc(name_tok))
         forms.append(_form(name, loc, items, options, alphabets, forms, default_mapping))
+    _check_skips(skips, forms)
+    _check_numbering(forms, space, holes, skips)
     patterns = []
     for loc, (name_tok, items, reason, combine) in raw_patterns:
+        for what, named in (("a form", forms), ("an ill-formed pattern", patterns)):  # messages name both alike
+            if any(x.name == str(name_tok) for x in named):
+                raise SpecError(f"'{name_tok}' already names {what}: give this ill-formed pattern a name of its own",
+                                _loc(name_tok))
         its = tuple(_item(i, alphabets, forms)[0] for i in items)
         if any(i.binds or i.field or not is_const(i.count) for i in its):
             raise SpecError("an ill-formed pattern must have a fixed length", loc)
@@ -483,11 +489,26 @@ def _resolve(statements, text: str, path: str) -> Spec:
     )
 
 
-def _check_disjoint(runs, loc, what):
-    flat = sorted(runs)
-    for (a, b), (c, d) in zip(flat, flat[1:]):
-        if c <= b:
-            raise SpecError(f"{what}: byte runs overlap at {c:02X}", loc)
+def _run_text(lo: int, hi: int) -> str:
+    return f"{lo:02X}" if lo == hi else f"{lo:02X}..{hi:02X}"
+
+
+def _alphabet(name: str, runs) -> DigitSet:
+    """The digit set of ``alphabet NAME = runs``: byte runs listed once each, in increasing order.
+
+    A byte's digit is its place in the list, so a run listed before a lower one
+    would number the alphabet out of byte order, which no exporter can express.
+    """
+    for k, (lo, hi, loc) in enumerate(runs):
+        for a, b, _ in runs[:k]:
+            if lo <= b and a <= hi:
+                raise SpecError(f"byte run {_run_text(lo, hi)} overlaps {_run_text(a, b)} in alphabet '{name}': "
+                                "list each byte once", loc)
+        if k and lo < runs[k - 1][0]:
+            fixed = ", ".join(_run_text(a, b) for a, b, _ in sorted(runs))
+            raise SpecError(f"byte run {_run_text(lo, hi)} comes after {_run_text(*runs[k - 1][:2])} in alphabet "
+                            f"'{name}': list the runs in increasing byte order (alphabet {name} = {fixed})", loc)
+    return DigitSet(tuple((lo, hi) for lo, hi, _ in runs))
 
 
 _MAX_REPEAT = 64  # far beyond any real encoding; more only makes the automaton slow to build
@@ -611,6 +632,12 @@ def _check_form(form: Form) -> None:
         raise SpecError("a form made of sub-forms needs 'combine surrogate-pair'", subs[0].loc)
     if form.combine is not None:
         _check_pair(form.items, locs["combine"])
+        for key in ("min", "at"):
+            if key in locs:
+                raise SpecError(f"'{key}' makes no sense on a surrogate-pair form: its code points follow "
+                                "from the pair's; remove it", locs[key])
+    if form.value is None and form.combine is None:
+        _check_min_at(form)
     if form.kind == "counted":
         if form.mapping != "direct":
             raise SpecError("a counted form must use the direct mapping", form.loc)
@@ -618,3 +645,96 @@ def _check_form(form: Form) -> None:
             raise SpecError("a counted form needs 'range LOW .. HIGH' bounding its value", form.loc)
     elif form.value_range is not None:
         raise SpecError("'range' is only for counted forms (use min / code-space)", locs["range"])
+
+
+def _check_min_at(form: Form) -> None:
+    """'min' means "counted from U+0000, lower values are overlong"; 'at' means "counted from here"."""
+    locs = form.option_locs
+    if form.mapping == "packed" and "min" in locs:
+        raise SpecError("'min' does nothing on a packed form (packed forms have no overlong sequences): "
+                        "remove it, or write 'direct' to count the form from U+0000", locs["min"])
+    if "min" in locs and "at" in locs:
+        later = max(("min", "at"), key=lambda k: (locs[k].line, locs[k].column))
+        raise SpecError(f"'at U+{form.at:04X}' and 'min U+{form.min:04X}' contradict each other: 'at' counts "
+                        "the form from its code point, 'min' counts it from U+0000 and makes lower values "
+                        "overlong; keep one", locs[later])
+
+
+def _cp_text(r: CodeRange) -> str:
+    return f"U+{r.lo:04X}" + ("" if r.hi == r.lo else f"..U+{r.hi:04X}")
+
+
+def _check_skips(skips, forms) -> None:
+    """'skip' only moves packed numbering; with direct forms alone it would silently act as 'ill-formed'."""
+    if skips and not any(f.kind == "linear" and f.mapping == "packed" for f in forms):
+        r = skips[0]
+        raise SpecError(f"'skip' only changes how packed forms number code points, and no form here is packed: "
+                        f"write 'ill-formed {_cp_text(r)}' to make these code points ill-formed, "
+                        "or 'numbering packed'", r.loc)
+
+
+def _first_kept(lo: int, hi: int, excluded) -> int | None:
+    """The first code point of lo..hi outside every excluded range (None: there is none)."""
+    cp = lo
+    moved = True
+    while moved and cp <= hi:
+        moved = False
+        for r in excluded:
+            if r.lo <= cp <= r.hi:
+                cp, moved = r.hi + 1, True
+    return cp if cp <= hi else None
+
+
+def _check_numbering(forms, space: CodeRange, holes, skips) -> None:
+    """A packed form must not number code points an earlier form already encodes.
+
+    Packed numbering continues where the previous packed form ended (jumping
+    over skips); an explicit 'at', or a direct form before it, can make two
+    forms encode one code point, which no decoder can undo.
+    """
+    cap = space.hi
+    ordered = sorted(skips, key=lambda r: r.lo)
+    cursor = space.lo
+    earlier: list[tuple[Form, int, int]] = []  # (form, first, last code point it numbers)
+    for form in forms:
+        span = None
+        if form.kind == "literal":
+            span = (form.value, form.value)
+        elif form.kind == "composite":
+            hi, lo = form.items[0].sub, form.items[1].sub
+            span = (0x10000 + ((hi.lo - 0xD800) << 10) + (lo.lo - 0xDC00),
+                    0x10000 + ((hi.hi - 0xD800) << 10) + (lo.hi - 0xDC00))
+        elif form.kind == "linear":
+            size = 1
+            for item in form.items:
+                size *= item.digits.radix ** evaluate(item.count, {})
+            if form.mapping == "direct":
+                base = form.at or 0
+                span = (max(base, form.min or 0, space.lo), base + size - 1)
+            else:
+                cp = first = form.at if form.at is not None else cursor
+                left = size
+                while left and (cap is None or cp <= cap):
+                    inside = next((r for r in ordered if r.lo <= cp <= r.hi), None)
+                    if inside:
+                        cp = inside.hi + 1
+                        continue
+                    nxt = next((r.lo for r in ordered if r.lo > cp), None)
+                    n = left if nxt is None else min(left, nxt - cp)
+                    cp, left = cp + n, left - n
+                cursor = cp
+                span = (first, cp - 1)
+                for other, lo, hi in earlier:
+                    shared = _first_kept(max(first, lo), min(cp - 1, hi), holes + skips)
+                    if shared is None:
+                        continue
+                    top = max(h for _, _, h in earlier)
+                    if form.at is not None:
+                        raise SpecError(f"form '{form.name}' numbers U+{shared:04X} from 'at U+{form.at:04X}', "
+                                        f"but form '{other.name}' already encodes it: remove 'at' or raise it "
+                                        f"to U+{top + 1:04X}", form.option_locs["at"])
+                    raise SpecError(f"form '{form.name}' numbers U+{shared:04X}, which form '{other.name}' already "
+                                    f"encodes (packed numbering starts after the previous packed form): give it "
+                                    f"'at U+{top + 1:04X}'", form.loc)
+        if span is not None and span[0] <= span[1]:
+            earlier.append((form, span[0], span[1] if cap is None else min(span[1], cap)))

@@ -49,8 +49,8 @@
  * Spec file: specs/cesu-8.encspec
  * Spec SHA-256: e19e4ef1bf39a2abf942d35836c03578fa04624c995edd2f8858f8a98fb662df
  *
- * Semantics: exactly those of encspec's reference tokenizer
- * (codegen/automaton/run.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core
+ * (codegen/runtime/core.py), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -153,8 +153,8 @@ size_t cesu_8_decode(const unsigned char *data, size_t len, cesu_8_cp *out,
  * Spec file: specs/cesu-8.encspec
  * Spec SHA-256: e19e4ef1bf39a2abf942d35836c03578fa04624c995edd2f8858f8a98fb662df
  *
- * Semantics: exactly those of encspec's reference tokenizer
- * (codegen/automaton/run.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core
+ * (codegen/runtime/core.py), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -360,7 +360,7 @@ static void cesu_8_act(int action, size_t pos, size_t end, uint64_t acc, cesu_8_
     }
 }
 
-/* run.scan: the longest match, falling back to the last accepting state;
+/* the core's _scan: the longest match, falling back to the last accepting state;
    with none, an error covering the bytes read (at least one). */
 void cesu_8_scan(const unsigned char *data, size_t len, size_t pos, cesu_8_token *tok)
 {
@@ -440,7 +440,7 @@ size_t cesu_8_decode(const unsigned char *data, size_t len, cesu_8_cp *out,
 #define NX_NAME "cesu-8"
 #define NX_SPEC_SHA256 "e19e4ef1bf39a2abf942d35836c03578fa04624c995edd2f8858f8a98fb662df"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "e9ddb027ff78051eb5eb7cc8d026fcc6d2d5dcfde6fdaa60ea9f6259f6f817ca"
+#define NX_SOURCE_SHA256 "068ce72eb24733674937c847bb8bff5df8574216934cc82baaaebec1651c3019"
 #define NX_N_STATES 11
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -1277,7 +1277,7 @@ static PyMethodDef nx_methods[] = {
 
 static struct PyModuleDef nx_module = {
     PyModuleDef_HEAD_INIT, "_native_cesu_8",
-    "CESU-8 (Unicode TR #26): the automaton of " NX_NAME " compiled to C (encspec's native backend).",
+    "CESU-8 (Unicode TR #26)" ": the automaton of " NX_NAME " compiled to C (encspec's native backend).",
     -1, nx_methods, NULL, NULL, NULL, NULL
 };
 

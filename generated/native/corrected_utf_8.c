@@ -49,8 +49,8 @@
  * Spec file: specs/corrected-utf-8.encspec
  * Spec SHA-256: d9a01032452213c2ab1de5a1a421be0e0cb593929c9d1a621f25c5ce16ed4087
  *
- * Semantics: exactly those of encspec's reference tokenizer
- * (codegen/automaton/run.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core
+ * (codegen/runtime/core.py), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -153,8 +153,8 @@ size_t corrected_utf_8_decode(const unsigned char *data, size_t len, corrected_u
  * Spec file: specs/corrected-utf-8.encspec
  * Spec SHA-256: d9a01032452213c2ab1de5a1a421be0e0cb593929c9d1a621f25c5ce16ed4087
  *
- * Semantics: exactly those of encspec's reference tokenizer
- * (codegen/automaton/run.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core
+ * (codegen/runtime/core.py), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -426,7 +426,7 @@ static void corrected_utf_8_act(int action, size_t pos, size_t end, uint64_t acc
     }
 }
 
-/* run.scan: the longest match, falling back to the last accepting state;
+/* the core's _scan: the longest match, falling back to the last accepting state;
    with none, an error covering the bytes read (at least one). */
 void corrected_utf_8_scan(const unsigned char *data, size_t len, size_t pos, corrected_utf_8_token *tok)
 {
@@ -516,7 +516,7 @@ size_t corrected_utf_8_decode(const unsigned char *data, size_t len, corrected_u
 #define NX_NAME "corrected-utf-8"
 #define NX_SPEC_SHA256 "d9a01032452213c2ab1de5a1a421be0e0cb593929c9d1a621f25c5ce16ed4087"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "ede0c97f1c6ea77ecae2edca40d2d729ab96bd4e69eaac88ed44dc18ea0009f2"
+#define NX_SOURCE_SHA256 "cb931a8b57b333b44dd19d98da7e606a6f04647bc49f62b1acf2a44995693b8a"
 #define NX_N_STATES 28
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -1353,7 +1353,7 @@ static PyMethodDef nx_methods[] = {
 
 static struct PyModuleDef nx_module = {
     PyModuleDef_HEAD_INIT, "_native_corrected_utf_8",
-    "Corrected UTF-8: the automaton of " NX_NAME " compiled to C (encspec's native backend).",
+    "Corrected UTF-8" ": the automaton of " NX_NAME " compiled to C (encspec's native backend).",
     -1, nx_methods, NULL, NULL, NULL, NULL
 };
 

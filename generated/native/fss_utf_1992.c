@@ -49,8 +49,8 @@
  * Spec file: specs/fss-utf-1992.encspec
  * Spec SHA-256: a735756b730524382a38ae8c0f7c29accb1b07fd052940ce368ea260427cc351
  *
- * Semantics: exactly those of encspec's reference tokenizer
- * (codegen/automaton/run.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core
+ * (codegen/runtime/core.py), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -153,8 +153,8 @@ size_t fss_utf_1992_decode(const unsigned char *data, size_t len, fss_utf_1992_c
  * Spec file: specs/fss-utf-1992.encspec
  * Spec SHA-256: a735756b730524382a38ae8c0f7c29accb1b07fd052940ce368ea260427cc351
  *
- * Semantics: exactly those of encspec's reference tokenizer
- * (codegen/automaton/run.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core
+ * (codegen/runtime/core.py), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -384,7 +384,7 @@ static void fss_utf_1992_act(int action, size_t pos, size_t end, uint64_t acc, f
     }
 }
 
-/* run.scan: the longest match, falling back to the last accepting state;
+/* the core's _scan: the longest match, falling back to the last accepting state;
    with none, an error covering the bytes read (at least one). */
 void fss_utf_1992_scan(const unsigned char *data, size_t len, size_t pos, fss_utf_1992_token *tok)
 {
@@ -464,7 +464,7 @@ size_t fss_utf_1992_decode(const unsigned char *data, size_t len, fss_utf_1992_c
 #define NX_NAME "fss-utf-1992"
 #define NX_SPEC_SHA256 "a735756b730524382a38ae8c0f7c29accb1b07fd052940ce368ea260427cc351"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "f8077fbb45bebbe811b9d31d2a5f65ef218d89db3223cb0e8af11fe4ca4d50a4"
+#define NX_SOURCE_SHA256 "192e8aef55d2fcbb114942d5d9289f394b14b40fc5853f35fb152577b16a63ba"
 #define NX_N_STATES 19
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -1301,7 +1301,7 @@ static PyMethodDef nx_methods[] = {
 
 static struct PyModuleDef nx_module = {
     PyModuleDef_HEAD_INIT, "_native_fss_utf_1992",
-    "FSS-UTF proposal (X/Open, 1992): the automaton of " NX_NAME " compiled to C (encspec's native backend).",
+    "FSS-UTF proposal (X/Open, 1992)" ": the automaton of " NX_NAME " compiled to C (encspec's native backend).",
     -1, nx_methods, NULL, NULL, NULL, NULL
 };
 

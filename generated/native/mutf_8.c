@@ -49,8 +49,8 @@
  * Spec file: specs/mutf-8.encspec
  * Spec SHA-256: b6237a0dac6543f75417863e0ec58bf1445e6acee34192582af4557aa9115dc0
  *
- * Semantics: exactly those of encspec's reference tokenizer
- * (codegen/automaton/run.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core
+ * (codegen/runtime/core.py), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -153,8 +153,8 @@ size_t mutf_8_decode(const unsigned char *data, size_t len, mutf_8_cp *out,
  * Spec file: specs/mutf-8.encspec
  * Spec SHA-256: b6237a0dac6543f75417863e0ec58bf1445e6acee34192582af4557aa9115dc0
  *
- * Semantics: exactly those of encspec's reference tokenizer
- * (codegen/automaton/run.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core
+ * (codegen/runtime/core.py), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -378,7 +378,7 @@ static void mutf_8_act(int action, size_t pos, size_t end, uint64_t acc, mutf_8_
     }
 }
 
-/* run.scan: the longest match, falling back to the last accepting state;
+/* the core's _scan: the longest match, falling back to the last accepting state;
    with none, an error covering the bytes read (at least one). */
 void mutf_8_scan(const unsigned char *data, size_t len, size_t pos, mutf_8_token *tok)
 {
@@ -458,7 +458,7 @@ size_t mutf_8_decode(const unsigned char *data, size_t len, mutf_8_cp *out,
 #define NX_NAME "mutf-8"
 #define NX_SPEC_SHA256 "b6237a0dac6543f75417863e0ec58bf1445e6acee34192582af4557aa9115dc0"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "bd90ad0b801da5d71277333d1a2f7d0a6c011bfdb382074e227ba5017aa29dee"
+#define NX_SOURCE_SHA256 "98493e2dca2e8051cf775634d0b5a8e4d94b79c78c548a806013904029047c57"
 #define NX_N_STATES 13
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -1295,7 +1295,7 @@ static PyMethodDef nx_methods[] = {
 
 static struct PyModuleDef nx_module = {
     PyModuleDef_HEAD_INIT, "_native_mutf_8",
-    "Modified UTF-8 (Java): the automaton of " NX_NAME " compiled to C (encspec's native backend).",
+    "Modified UTF-8 (Java)" ": the automaton of " NX_NAME " compiled to C (encspec's native backend).",
     -1, nx_methods, NULL, NULL, NULL, NULL
 };
 

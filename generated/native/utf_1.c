@@ -49,8 +49,8 @@
  * Spec file: specs/utf-1.encspec
  * Spec SHA-256: ee36fdf035e1c9460970fcca00b60d116755799a1a743e404c416dfab13d9392
  *
- * Semantics: exactly those of encspec's reference tokenizer
- * (codegen/automaton/run.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core
+ * (codegen/runtime/core.py), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -153,8 +153,8 @@ size_t utf_1_decode(const unsigned char *data, size_t len, utf_1_cp *out,
  * Spec file: specs/utf-1.encspec
  * Spec SHA-256: ee36fdf035e1c9460970fcca00b60d116755799a1a743e404c416dfab13d9392
  *
- * Semantics: exactly those of encspec's reference tokenizer
- * (codegen/automaton/run.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core
+ * (codegen/runtime/core.py), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -401,7 +401,7 @@ static void utf_1_act(int action, size_t pos, size_t end, uint64_t acc, utf_1_to
     }
 }
 
-/* run.scan: the longest match, falling back to the last accepting state;
+/* the core's _scan: the longest match, falling back to the last accepting state;
    with none, an error covering the bytes read (at least one). */
 void utf_1_scan(const unsigned char *data, size_t len, size_t pos, utf_1_token *tok)
 {
@@ -481,7 +481,7 @@ size_t utf_1_decode(const unsigned char *data, size_t len, utf_1_cp *out,
 #define NX_NAME "utf-1"
 #define NX_SPEC_SHA256 "ee36fdf035e1c9460970fcca00b60d116755799a1a743e404c416dfab13d9392"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "6e5dcdf812d1247cc5f3f6ee7da9472a25000438f38df4cd43c804afce227d06"
+#define NX_SOURCE_SHA256 "467c928d8169c21f70c3cbd36ca1f86c084b41948313c74e4df04b52f0c07017"
 #define NX_N_STATES 18
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -1318,7 +1318,7 @@ static PyMethodDef nx_methods[] = {
 
 static struct PyModuleDef nx_module = {
     PyModuleDef_HEAD_INIT, "_native_utf_1",
-    "UTF-1 (ISO 10646 annex, 1993): the automaton of " NX_NAME " compiled to C (encspec's native backend).",
+    "UTF-1 (ISO 10646 annex, 1993)" ": the automaton of " NX_NAME " compiled to C (encspec's native backend).",
     -1, nx_methods, NULL, NULL, NULL, NULL
 };
 

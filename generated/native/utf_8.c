@@ -49,8 +49,8 @@
  * Spec file: specs/utf-8.encspec
  * Spec SHA-256: abaad1fe20f4fa7581ed465ce9168abf8e362cfa22be79bccfd113f22a338261
  *
- * Semantics: exactly those of encspec's reference tokenizer
- * (codegen/automaton/run.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core
+ * (codegen/runtime/core.py), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -153,8 +153,8 @@ size_t utf_8_decode(const unsigned char *data, size_t len, utf_8_cp *out,
  * Spec file: specs/utf-8.encspec
  * Spec SHA-256: abaad1fe20f4fa7581ed465ce9168abf8e362cfa22be79bccfd113f22a338261
  *
- * Semantics: exactly those of encspec's reference tokenizer
- * (codegen/automaton/run.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core
+ * (codegen/runtime/core.py), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -357,7 +357,7 @@ static void utf_8_act(int action, size_t pos, size_t end, uint64_t acc, utf_8_to
     }
 }
 
-/* run.scan: the longest match, falling back to the last accepting state;
+/* the core's _scan: the longest match, falling back to the last accepting state;
    with none, an error covering the bytes read (at least one). */
 void utf_8_scan(const unsigned char *data, size_t len, size_t pos, utf_8_token *tok)
 {
@@ -437,7 +437,7 @@ size_t utf_8_decode(const unsigned char *data, size_t len, utf_8_cp *out,
 #define NX_NAME "utf-8"
 #define NX_SPEC_SHA256 "abaad1fe20f4fa7581ed465ce9168abf8e362cfa22be79bccfd113f22a338261"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "830f7f56d156c140d24086e30c46862821ea7a69f2f26e62c055c53acaa9ac87"
+#define NX_SOURCE_SHA256 "8e1aef67aae0833ad1a427e2e6305c03935cd98b0564e18f97c68c290d7b3a6b"
 #define NX_N_STATES 9
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -1274,7 +1274,7 @@ static PyMethodDef nx_methods[] = {
 
 static struct PyModuleDef nx_module = {
     PyModuleDef_HEAD_INIT, "_native_utf_8",
-    "UTF-8 (RFC 3629): the automaton of " NX_NAME " compiled to C (encspec's native backend).",
+    "UTF-8 (RFC 3629)" ": the automaton of " NX_NAME " compiled to C (encspec's native backend).",
     -1, nx_methods, NULL, NULL, NULL, NULL
 };
 

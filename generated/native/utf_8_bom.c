@@ -49,8 +49,8 @@
  * Spec file: specs/utf-8-bom.encspec
  * Spec SHA-256: b33527426c5a8cd86274a5f5aa3241fb45e704308cb98b09e354d9d2cd838a00
  *
- * Semantics: exactly those of encspec's reference tokenizer
- * (codegen/automaton/run.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core
+ * (codegen/runtime/core.py), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -153,8 +153,8 @@ size_t utf_8_bom_decode(const unsigned char *data, size_t len, utf_8_bom_cp *out
  * Spec file: specs/utf-8-bom.encspec
  * Spec SHA-256: b33527426c5a8cd86274a5f5aa3241fb45e704308cb98b09e354d9d2cd838a00
  *
- * Semantics: exactly those of encspec's reference tokenizer
- * (codegen/automaton/run.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core
+ * (codegen/runtime/core.py), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -360,7 +360,7 @@ static void utf_8_bom_act(int action, size_t pos, size_t end, uint64_t acc, utf_
     }
 }
 
-/* run.scan: the longest match, falling back to the last accepting state;
+/* the core's _scan: the longest match, falling back to the last accepting state;
    with none, an error covering the bytes read (at least one). */
 void utf_8_bom_scan(const unsigned char *data, size_t len, size_t pos, utf_8_bom_token *tok)
 {
@@ -450,7 +450,7 @@ size_t utf_8_bom_decode(const unsigned char *data, size_t len, utf_8_bom_cp *out
 #define NX_NAME "utf-8-bom"
 #define NX_SPEC_SHA256 "b33527426c5a8cd86274a5f5aa3241fb45e704308cb98b09e354d9d2cd838a00"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "4de25b97195fac530b3e9e5b86fe90e65514d8e94490d746f34cf0a0a75b90a8"
+#define NX_SOURCE_SHA256 "0aa1dfd1fb31318eebe8ebe2809e5981fc16417138a7ce0a955b165585eb79e4"
 #define NX_N_STATES 9
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -1287,7 +1287,7 @@ static PyMethodDef nx_methods[] = {
 
 static struct PyModuleDef nx_module = {
     PyModuleDef_HEAD_INIT, "_native_utf_8_bom",
-    "UTF-8 with a byte order mark: the automaton of " NX_NAME " compiled to C (encspec's native backend).",
+    "UTF-8 with a byte order mark" ": the automaton of " NX_NAME " compiled to C (encspec's native backend).",
     -1, nx_methods, NULL, NULL, NULL, NULL
 };
 

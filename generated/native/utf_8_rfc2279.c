@@ -49,8 +49,8 @@
  * Spec file: specs/utf-8-rfc2279.encspec
  * Spec SHA-256: 473cdd8a78f76501034c86b79456f57fc70f9a84233f2a127fa01a219bd4d3af
  *
- * Semantics: exactly those of encspec's reference tokenizer
- * (codegen/automaton/run.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core
+ * (codegen/runtime/core.py), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -153,8 +153,8 @@ size_t utf_8_rfc2279_decode(const unsigned char *data, size_t len, utf_8_rfc2279
  * Spec file: specs/utf-8-rfc2279.encspec
  * Spec SHA-256: 473cdd8a78f76501034c86b79456f57fc70f9a84233f2a127fa01a219bd4d3af
  *
- * Semantics: exactly those of encspec's reference tokenizer
- * (codegen/automaton/run.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core
+ * (codegen/runtime/core.py), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -375,7 +375,7 @@ static void utf_8_rfc2279_act(int action, size_t pos, size_t end, uint64_t acc, 
     }
 }
 
-/* run.scan: the longest match, falling back to the last accepting state;
+/* the core's _scan: the longest match, falling back to the last accepting state;
    with none, an error covering the bytes read (at least one). */
 void utf_8_rfc2279_scan(const unsigned char *data, size_t len, size_t pos, utf_8_rfc2279_token *tok)
 {
@@ -455,7 +455,7 @@ size_t utf_8_rfc2279_decode(const unsigned char *data, size_t len, utf_8_rfc2279
 #define NX_NAME "utf-8-rfc2279"
 #define NX_SPEC_SHA256 "473cdd8a78f76501034c86b79456f57fc70f9a84233f2a127fa01a219bd4d3af"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "180fb176cb765cf84893c94f0bb63eb81d3eb7651bb0f886e3a910e0c225010d"
+#define NX_SOURCE_SHA256 "6d2a2ed03925dabd96806a54f5aa2def014a62f534f186e994c073fa5ca6de57"
 #define NX_N_STATES 11
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -1292,7 +1292,7 @@ static PyMethodDef nx_methods[] = {
 
 static struct PyModuleDef nx_module = {
     PyModuleDef_HEAD_INIT, "_native_utf_8_rfc2279",
-    "UTF-8 as in RFC 2279 (1 to 6 bytes): the automaton of " NX_NAME " compiled to C (encspec's native backend).",
+    "UTF-8 as in RFC 2279 (1 to 6 bytes)" ": the automaton of " NX_NAME " compiled to C (encspec's native backend).",
     -1, nx_methods, NULL, NULL, NULL, NULL
 };
 

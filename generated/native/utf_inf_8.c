@@ -49,8 +49,8 @@
  * Spec file: specs/utf-inf-8.encspec
  * Spec SHA-256: 88c8a4903eaa4974e8770b57182c7ee37c26dd494ac25c8512f5e85d915d155a
  *
- * Semantics: exactly those of encspec's reference tokenizer
- * (codegen/automaton/run.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core
+ * (codegen/runtime/core.py), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -71,7 +71,7 @@
  *     `error START END`.  Nothing else differs from the reference.
  *   * Counted forms: the value is never built as a big number.  Its digits
  *     have a power-of-two radix and the range bounds are powers of two, so
- *     "a valid value is still reachable" (run.scan_counted's test) is an
+ *     "a valid value is still reachable" (the core's _scan_counted's test) is an
  *     exact comparison of bit lengths and exponents, kept in 64-bit integers.
  *     Counts and exponents are computed exactly and checked to stay within
  *     +-2**62; an input that needs more (the reference decoder would have to
@@ -174,8 +174,8 @@ size_t utf_inf_8_decode(const unsigned char *data, size_t len, utf_inf_8_cp *out
  * Spec file: specs/utf-inf-8.encspec
  * Spec SHA-256: 88c8a4903eaa4974e8770b57182c7ee37c26dd494ac25c8512f5e85d915d155a
  *
- * Semantics: exactly those of encspec's reference tokenizer
- * (codegen/automaton/run.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core
+ * (codegen/runtime/core.py), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -196,7 +196,7 @@ size_t utf_inf_8_decode(const unsigned char *data, size_t len, utf_inf_8_cp *out
  *     `error START END`.  Nothing else differs from the reference.
  *   * Counted forms: the value is never built as a big number.  Its digits
  *     have a power-of-two radix and the range bounds are powers of two, so
- *     "a valid value is still reachable" (run.scan_counted's test) is an
+ *     "a valid value is still reachable" (the core's _scan_counted's test) is an
  *     exact comparison of bit lengths and exponents, kept in 64-bit integers.
  *     Counts and exponents are computed exactly and checked to stay within
  *     +-2**62; an input that needs more (the reference decoder would have to
@@ -543,7 +543,7 @@ static int utf_inf_8_digit_0_count0(unsigned b)
  * lo = 2**lo_exp, hi = 2**hi_exp - 1.  After each digit, with `bits` the bit
  * length of the digits read and s the bits still to come, a valid value is
  * still reachable unless bits + s > hi_exp (too big) or bits <= lo_exp - s
- * (too small): run.scan_counted's test, exactly, without the big numbers.
+ * (too small): the core's _scan_counted's test, exactly, without the big numbers.
  * Returns 1 when the answer is a char (*tok is the char, or an error with
  * UTF_INF_8_REASON_WIDE and the char's span), 0 when it is an error. */
 static int utf_inf_8_counted_0(const unsigned char *data, size_t len, size_t pos, size_t i, utf_inf_8_token *tok)
@@ -627,7 +627,7 @@ static void utf_inf_8_act(int action, size_t pos, size_t end, uint64_t acc, int 
     }
 }
 
-/* run.scan: the longest match, falling back to the last accepting state;
+/* the core's _scan: the longest match, falling back to the last accepting state;
    with none, an error covering the bytes read (at least one). */
 void utf_inf_8_scan(const unsigned char *data, size_t len, size_t pos, utf_inf_8_token *tok)
 {
@@ -716,7 +716,7 @@ size_t utf_inf_8_decode(const unsigned char *data, size_t len, utf_inf_8_cp *out
 #define NX_NAME "utf-inf-8"
 #define NX_SPEC_SHA256 "88c8a4903eaa4974e8770b57182c7ee37c26dd494ac25c8512f5e85d915d155a"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "ec3c3938670bad887ef17d455e0a844b2072a291f5c06645d8841289f639a6ae"
+#define NX_SOURCE_SHA256 "34d97e4511825bf3ec46eb9987aee4fd2bedc65c363c779efa199aa3afc082c4"
 #define NX_N_STATES 24
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -1567,7 +1567,7 @@ static PyMethodDef nx_methods[] = {
 
 static struct PyModuleDef nx_module = {
     PyModuleDef_HEAD_INIT, "_native_utf_inf_8",
-    "UTF-∞-8 (draft proposal, 2009): the automaton of " NX_NAME " compiled to C (encspec's native backend).",
+    "UTF-\342\210\236-8 (draft proposal, 2009)" ": the automaton of " NX_NAME " compiled to C (encspec's native backend).",
     -1, nx_methods, NULL, NULL, NULL, NULL
 };
 

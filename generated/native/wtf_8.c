@@ -49,8 +49,8 @@
  * Spec file: specs/wtf-8.encspec
  * Spec SHA-256: fecedbafd4e715554e45868a52e886b94680695452497d4748029558a2d8ec81
  *
- * Semantics: exactly those of encspec's reference tokenizer
- * (codegen/automaton/run.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core
+ * (codegen/runtime/core.py), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -153,8 +153,8 @@ size_t wtf_8_decode(const unsigned char *data, size_t len, wtf_8_cp *out,
  * Spec file: specs/wtf-8.encspec
  * Spec SHA-256: fecedbafd4e715554e45868a52e886b94680695452497d4748029558a2d8ec81
  *
- * Semantics: exactly those of encspec's reference tokenizer
- * (codegen/automaton/run.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core
+ * (codegen/runtime/core.py), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -378,7 +378,7 @@ static void wtf_8_act(int action, size_t pos, size_t end, uint64_t acc, wtf_8_to
     }
 }
 
-/* run.scan: the longest match, falling back to the last accepting state;
+/* the core's _scan: the longest match, falling back to the last accepting state;
    with none, an error covering the bytes read (at least one). */
 void wtf_8_scan(const unsigned char *data, size_t len, size_t pos, wtf_8_token *tok)
 {
@@ -458,7 +458,7 @@ size_t wtf_8_decode(const unsigned char *data, size_t len, wtf_8_cp *out,
 #define NX_NAME "wtf-8"
 #define NX_SPEC_SHA256 "fecedbafd4e715554e45868a52e886b94680695452497d4748029558a2d8ec81"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "4e4bbcb43ea094bdc20d13fb6c881c382321811858192df4001814593a708882"
+#define NX_SOURCE_SHA256 "58662876359efd391baa41f3f6dcfee8240570f9040c72930c891bf914caacbb"
 #define NX_N_STATES 14
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -1295,7 +1295,7 @@ static PyMethodDef nx_methods[] = {
 
 static struct PyModuleDef nx_module = {
     PyModuleDef_HEAD_INIT, "_native_wtf_8",
-    "WTF-8 (Wobbly Transformation Format, 8-bit): the automaton of " NX_NAME " compiled to C (encspec's native backend).",
+    "WTF-8 (Wobbly Transformation Format, 8-bit)" ": the automaton of " NX_NAME " compiled to C (encspec's native backend).",
     -1, nx_methods, NULL, NULL, NULL, NULL
 };
 

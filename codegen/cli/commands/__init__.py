@@ -1,4 +1,4 @@
-"""Commands beyond the core ones in cli.py: each module here defines ``command``
+"""Commands beyond the core ones in main.py: each module here defines ``command``
 (a click command) and is added to ``encspec`` automatically, in name order."""
 from __future__ import annotations
 

@@ -7,6 +7,8 @@ import sys
 
 import click
 
+from ..common import Fail
+
 
 @click.command("bench")
 @click.option("--spec", "specs", multiple=True, help="Spec to benchmark (repeatable; default utf-8 and corrected-utf-8).")
@@ -18,7 +20,6 @@ import click
 def command(specs, size, repeat, export, no_invalid, as_json):
     """Time decoding of four seeded corpora against CPython's utf-8 (a benchmark, not a test)."""
     from ..bench import as_json as to_json, run, table
-    from ..main import Fail
     n = _size(size)
     if n is None:
         raise Fail(f"--size: cannot read '{size}' (e.g. 16MiB, 500KB, 1000000)")

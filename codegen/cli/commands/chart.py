@@ -5,6 +5,8 @@ from pathlib import Path
 
 import click
 
+from ..common import Fail, load_spec, require_parent
+
 
 @click.command("chart")
 @click.argument("spec")
@@ -15,14 +17,12 @@ import click
 def command(spec, kind, out_file):
     """Draw SPEC: --codepage -o FILE.svg, or --automaton -o FILE.svg|FILE.dot."""
     from ...analyse import charts
-    from ..main import Fail, _load
     if kind is None:
         raise Fail("say which picture: --codepage or --automaton")
     out = Path(out_file)
-    if not out.parent.exists():
-        raise Fail(f"{out}: the folder that should hold it does not exist")
+    require_parent(out)
     suffix = out.suffix.lower()
-    _, a = _load(spec)
+    _, a = load_spec(spec)
     if kind == "codepage":
         if suffix != ".svg":
             raise Fail(f"{out}: the code page chart is written as .svg")

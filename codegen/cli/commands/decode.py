@@ -4,6 +4,7 @@ from __future__ import annotations
 import click
 
 from ...io import stream
+from ..common import Fail
 
 
 @click.command("decode")
@@ -20,7 +21,6 @@ def command(spec, file, errors, out, quiet):
     error handler like ill-formed sequences.  With strict, the first problem
     stops the command (exit 1) and OUT is left untouched.
     """
-    from ..main import Fail
     from ...runtime.codec import load
     inp = None
     try:

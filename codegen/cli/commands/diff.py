@@ -6,6 +6,8 @@ import sys
 
 import click
 
+from ..common import load_spec
+
 
 @click.command("diff")
 @click.argument("spec_a")
@@ -15,9 +17,8 @@ def command(spec_a, spec_b, as_json):
     """Compare two encodings: sequences valid in one only, and valid in both but decoded
     differently, as byte-range patterns.  Exit 0 when equivalent, 1 when not."""
     from ...analyse.diff import diff, text
-    from ..main import _load
-    _, a = _load(spec_a)
-    _, b = _load(spec_b)
+    _, a = load_spec(spec_a)
+    _, b = load_spec(spec_b)
     d = diff(a, b)
     click.echo(json.dumps(d.to_json(), indent=1) if as_json else text(d))
     if not d.equivalent:

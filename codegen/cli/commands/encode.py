@@ -6,6 +6,7 @@ import codecs
 import click
 
 from ...io import stream
+from ..common import Fail
 
 
 class _Utf8Input:
@@ -40,7 +41,6 @@ class _Utf8Input:
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def command(spec, file, signature, errors, out, quiet):
     """Read UTF-8 text from FILE (default: stdin) and write it in SPEC's encoding."""
-    from ..main import Fail
     from ...runtime.codec import load
     inp = None
     try:

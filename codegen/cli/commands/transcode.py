@@ -4,6 +4,7 @@ from __future__ import annotations
 import click
 
 from ...io import stream
+from ..common import Fail
 
 
 @click.command("transcode")
@@ -23,7 +24,6 @@ def command(source, target, file, errors, signature, out, quiet):
     sees ill-formed input (UnicodeDecodeError) and code points the target cannot
     hold (UnicodeEncodeError): surrogateescape carries bad bytes across unchanged.
     """
-    from ..main import Fail
     from ...runtime.codec import load
     inp = None
     try:

@@ -8,6 +8,7 @@ import stat
 import click
 
 from ...io import stream
+from ..common import Fail
 
 SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
 
@@ -124,7 +125,6 @@ def command(spec, paths, max_errors, as_json, allow_reserved, jobs, dask, split_
     2: a file could not be read (or a usage error).
     """
     from ...io import parallel
-    from ..main import Fail
     from ...runtime.codec import load
     module = load(spec)
     entries = expand(paths)

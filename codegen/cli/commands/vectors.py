@@ -5,6 +5,8 @@ from pathlib import Path
 
 import click
 
+from ..common import load_spec, require_parent
+
 
 @click.command("vectors")
 @click.argument("spec")
@@ -16,13 +18,11 @@ def command(spec, out_file, fmt):
     """Write conformance test vectors: boundary code points and every ill-formed class,
     each with its expected tokens."""
     from ...analyse import vectors
-    from ..main import Fail, _load
     out = Path(out_file)
-    if not out.parent.exists():
-        raise Fail(f"{out}: the folder that should hold it does not exist")
+    require_parent(out)
     if fmt is None:
         fmt = "jsonl" if out.suffix.lower() == ".jsonl" else "text"
-    _, a = _load(spec)
+    _, a = load_spec(spec)
     source = vectors.jsonl(a) if fmt == "jsonl" else vectors.text(a)
     out.write_text(source, "utf-8")
     click.echo(f"wrote {out} ({len(vectors.vector_inputs(a))} cases)")

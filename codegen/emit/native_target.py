@@ -1,0 +1,16 @@
+"""The `native` target: the C source of a spec's CPython extension (built, not exported)."""
+from __future__ import annotations
+
+from ..spec import registry
+from .export_common import int64_support
+from .native_ext import ext_source
+from .target import Target, register
+
+register(Target(
+    name="native",
+    describe="the C source of the CPython extension that speeds up the Python module",
+    files=lambda a: {f"native/{registry.module_name(a.name)}.c": ext_source(a)},
+    supports=int64_support("native"),  # the extension is the C export plus glue
+    int_bits=64,
+    exported=False,
+))

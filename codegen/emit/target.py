@@ -1,0 +1,60 @@
+"""A target: one backend, one template folder, what it renders and what it supports.
+
+Each ``*_target`` module registers one when imported; ``targets.py`` imports
+them all and is what the rest of encspec uses.  ``supports(a)`` is None, or one
+line saying why the target cannot take this automaton (the C and Rust 64-bit
+limits, Java's long offsets), decided before anything is rendered or written.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from ..automaton import Automaton
+from ..spec.diagnostics import SpecError
+
+REGISTRY: dict[str, "Target"] = {}
+
+Support = Callable[[Automaton], Optional[str]]
+
+
+class Unsupported(SpecError):
+    """A target cannot take this spec: one line, raised before any file is written."""
+
+    def __init__(self, a: Automaton, target: str, why: str):
+        said = why if f"{target} target" in why else f"the {target} target does not support this spec: {why}"
+        super().__init__(said, None, a.spec_file)
+        self.target = target
+        self.why = why
+
+
+def everything(a: Automaton) -> Optional[str]:
+    """The support of a target without limits (it computes with exact integers)."""
+    return None
+
+
+def refusal(check: Callable[[Automaton], object]) -> Support:
+    """A support test from a check that raises SpecError: its message is the reason."""
+    def supports(a: Automaton) -> Optional[str]:
+        try:
+            check(a)
+        except SpecError as e:
+            return e.message.splitlines()[0] if e.message else "refused"
+        return None
+    return supports
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    describe: str
+    files: Callable[[Automaton], dict[str, str]]  # relative path -> text
+    supports: Support = everything
+    int_bits: Optional[int] = None  # None: arbitrary precision
+    executables: tuple[str, ...] = field(default=())  # files to chmod +x
+    exported: bool = True  # offered by `encspec export --lang`
+
+
+def register(target: Target) -> Target:
+    REGISTRY[target.name] = target
+    return target

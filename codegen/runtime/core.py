@@ -1,0 +1,976 @@
+"""The decoder core: the whole run-time algorithm of an encspec codec, once.
+
+Everything below the marker line reads module-level tables (``_CLASS_RUNS``,
+``_NEXT``, ``_OPS``, ``_ACCEPT``, ``_FINAL``, ``_ACTIONS``, ``_ROWS``,
+``_EXTENSIONS``, ``SIGNATURE``, ``PROFILES``, the fast path's ``_LATIN_CLASS``,
+``_PIECES`` and ``_piece_value``, the ``_NATIVE`` hook, ...) and nothing else.
+``encspec build`` copies that text verbatim into every generated module after
+the spec's tables (as lark's standalone generator ships its own source), so a
+module stays standard-library only; :func:`encspec.runtime.tables.bind` runs
+the same text over an automaton's tables for the analyses.  The placeholder
+tables above the marker (ASCII, one byte a character) only let this file
+import and be tested on its own.
+"""
+# The placeholder automaton: bytes 00..7F stand for themselves, 80..FF are errors.
+NAME = "encspec-core"
+ALIASES = ()
+SPEC_FILE = "codegen/runtime/core.py"
+SPEC_SHA256 = ""
+SIGNATURE = b""
+RESERVED_LEADS = ()
+MAX_CODE_POINT = 0x7F
+PAIR_ON_ENCODE = False
+_CLASS_RUNS = ((0x00, 0x7F, 0), (0x80, 0xFF, 1))
+_N_CLASSES = 2
+_N_STATES = 2
+_NEXT = ((1, -1), (-1, -1))
+_OPS = (((128, 0x00), None), (None, None))
+_ACCEPT = (None, 0)
+_FINAL = (False, True)
+_ACTIONS = (("char", 0),)
+_ROWS = ((0x0, 0x7F, "digits", (0, (((0x00, 0x7F),),))),)
+_EXTENSIONS = ()
+PROFILES = {}
+_LATIN_CLASS = None
+_PIECES = ()
+
+
+def _piece_value(p):
+    raise ValueError(p)
+
+
+_NATIVE = None
+
+# ---- encspec core: copied verbatim into every generated module ----
+import codecs  # noqa: E402
+import re  # noqa: E402
+from bisect import bisect_right  # noqa: E402
+from itertools import chain  # noqa: E402
+
+# ------------------------------------------------------------- derived tables
+_CLASS = bytearray(256)
+for _lo, _hi, _c in _CLASS_RUNS:
+    _CLASS[_lo:_hi + 1] = bytes([_c]) * (_hi - _lo + 1)
+_CLASS = bytes(_CLASS)
+_ROW_FIRSTS = tuple(r[0] for r in _ROWS)
+if _NATIVE is not None and getattr(_NATIVE, "SPEC_SHA256", None) != SPEC_SHA256:
+    _NATIVE = None  # an extension built from another spec
+BEYOND_REASON = "code point beyond U+10FFFF"
+SURROGATE_REASON = "surrogate code point (not in UTF-8 text)"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# The handlers the native extension applies itself, by name: only while they are these.
+_NATIVE_HANDLERS = {name: codecs.lookup_error(name) for name in
+                    ("replace", "ignore", "surrogateescape", "backslashreplace")}
+
+
+# ------------------------------------------------------------------ scanning
+def _digit(runs, b):
+    base = 0
+    for lo, hi in runs:
+        if lo <= b <= hi:
+            return base + b - lo
+        base += hi - lo + 1
+    return None
+
+
+def _byte(runs, d):
+    for lo, hi in runs:
+        if d <= hi - lo:
+            return lo + d
+        d -= hi - lo + 1
+    raise ValueError(d)
+
+
+def _scan_counted(ext, data, pos, i, final):
+    """A counted form's token from data[i:] on (its bounded prefix began at pos), or
+    None when more input could change it (final false)."""
+    env = {}
+    value = 0
+    lo = hi = None
+    for runs, radix, count, binds, field, shortest in ext["items"]:
+        if binds:
+            k = 0
+            while i < len(data) and _digit(runs, data[i]) is not None:
+                i += 1
+                k += 1
+            if i == len(data):
+                return None if not final else ("error", pos, i, None, "unexpected end of data")
+            env[binds] = k
+            continue
+        n = count(env)
+        if field is None and lo is None:
+            lo = max(ext["range"][0](env), ext["min"] - ext["offset"])
+            hi = ext["range"][1](env)
+        number = 0
+        for j in range(n):
+            if i == len(data):
+                return None if not final else ("error", pos, i, None, "unexpected end of data")
+            d = _digit(runs, data[i])
+            if d is None or (shortest and j == 0 and d == 0 and n > 1):
+                return ("error", pos, max(i, pos + 1), None, "invalid continuation byte")
+            number = number * radix + d
+            if field is None:
+                span = radix ** (n - j - 1)
+                if number * span > hi or (number + 1) * span - 1 < lo:
+                    return ("error", pos, max(i, pos + 1), None, "invalid continuation byte")
+            i += 1
+        if field:
+            env[field] = number
+        else:
+            value = number
+    return ("char", pos, i, value + ext["offset"], None)
+
+
+def _run(data, pos, final, state, acc, i, last):
+    """The automaton from data[i:] on, in *state* with *acc*, for the token that began
+    at *pos*; *last* is (end, action, acc) of its last accepting state so far.
+
+    Longest match: the token ends at the last accepting state once the automaton
+    dies; with none, it is an error covering the bytes read (the maximal subpart),
+    at least one.  Returns the token (kind, start, end, value, reason), or, when
+    the data ends first and *final* is false, (None, state, acc, i, last) to go on
+    from later (state -1: inside a counted form, which starts again from *pos*).
+    """
+    n = len(data)
+    while True:
+        if i == n:
+            if not final:
+                return (None, state, acc, i, last)
+            why = "unexpected end of data"
+            break
+        b = data[i]
+        c = _CLASS[b]
+        nxt = _NEXT[state][c]
+        if nxt < 0:
+            why = "invalid start byte" if i == pos else "invalid continuation byte"
+            break
+        if nxt >= _N_STATES:
+            got = _scan_counted(_EXTENSIONS[nxt - _N_STATES], data, pos, i, final)
+            if got is None:
+                return (None, -1, 0, pos, None)
+            if got[0] == "char" or last is None:
+                return got
+            break
+        op = _OPS[state][c]
+        if op is not None:
+            acc = acc * op[0] + b - op[1]
+        state = nxt
+        i += 1
+        a = _ACCEPT[state]
+        if a is not None:
+            last = (i, a, acc)
+            if _FINAL[state]:
+                break
+    if last is None:
+        return ("error", pos, max(i, pos + 1), None, why)
+    end, a, acc = last
+    return _token(_ACTIONS[a], pos, end, acc)
+
+
+def _token(action, pos, end, acc):
+    """The token an accepting state's action makes of the raw value *acc*."""
+    kind = action[0]
+    if kind == "char":
+        return ("char", pos, end, acc + action[1], None)
+    if kind == "value":
+        return ("char", pos, end, action[1], None)
+    if kind == "pair":
+        hi, lo = divmod(acc, action[1])
+        hi += action[2]
+        lo += action[2]
+        return ("char", pos, end, 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00), None)
+    if kind == "error":
+        return ("error", pos, end, None, action[1])
+    return ("reserved", pos, end, None, "reserved sequence")
+
+
+def _scan(data, pos, final=True):
+    """The token at data[pos:]: (kind, start, end, value, reason), or None if more input could change it."""
+    tok = _run(data, pos, final, 0, 0, pos, None)
+    return tok if tok[0] is not None else None
+
+
+def _tokens(data, pos=0, final=True, at_start=True):
+    """Yield 5-tuples (kind, start, end, value, reason); stops early (final=False) where input runs out."""
+    if at_start and SIGNATURE:
+        if data[pos:pos + len(SIGNATURE)] == SIGNATURE:
+            yield ("signature", pos, pos + len(SIGNATURE), None, None)
+            pos += len(SIGNATURE)
+    n = len(data)
+    while pos < n:
+        tok = _scan(data, pos, final)
+        if tok is None:
+            return
+        yield tok
+        pos = tok[2]
+
+
+def tokens(data):
+    """Iterate over ``(kind, start, end, value)``: kind is char, error, reserved or signature."""
+    data = bytes(data)
+    for kind, start, end, value, _ in _tokens(data):
+        yield (kind, start, end, value)
+
+
+def first_error(data, allow_reserved=False):
+    """``(start, end, reason)`` of the first ill-formed (or reserved) sequence, or None."""
+    data = bytes(data)
+    for kind, start, end, value, reason in _tokens(data):
+        if kind == "error" or (kind == "reserved" and not allow_reserved):
+            return (start, end, reason)
+    return None
+
+
+def is_valid(data, allow_reserved=False):
+    """True if *data* is well-formed (reserved runs only with allow_reserved=True)."""
+    return first_error(data, allow_reserved) is None
+
+
+# ---------------------------------------------------------- document profiles
+def lint(data, profile=None):
+    """Check a whole document against a profile of the spec.
+
+    Returns ``[(severity, byte offset, line, column, message)]`` in document order;
+    lines end at U+000A, columns count code points from 1.  Ill-formed sequences
+    are errors, reserved runs warnings, whatever the profile says.
+    """
+    if not PROFILES:
+        raise LookupError(f"{NAME} defines no document profile")
+    rules = PROFILES[profile if profile is not None else next(iter(PROFILES))]
+    data = bytes(data)
+    found = []
+    line = col = 1
+    last = None
+    signed = False
+    for kind, start, end, value, reason in _tokens(data):
+        if kind == "signature":
+            signed = True
+            continue
+        if kind != "char":
+            severity, message = ("error", "ill-formed sequence: " + reason) if kind == "error" \
+                else ("warning", "reserved sequence")
+            found.append((severity, start, line, col, message))
+            col += 1
+            continue
+        for severity, rule, ranges, message in rules:
+            if rule == "chars" and any(lo <= value <= hi for lo, hi in ranges):
+                found.append((severity, start, line, col, message))
+        last = (start, line, col, value)
+        if value == 0x0A:
+            line, col = line + 1, 1
+        else:
+            col += 1
+    for severity, rule, ranges, message in rules:
+        if rule == "missing-signature" and not signed:
+            found.append((severity, 0, 1, 1, message))
+        elif rule == "last-not" and last is not None and not any(lo <= last[3] <= hi for lo, hi in ranges):
+            found.append((severity, last[0], last[1], last[2], message))
+    return sorted(found, key=lambda f: f[1])
+
+
+# ----------------------------------------------------------------- fast path
+# Sequences that always end a token on their own (their path ends in a final
+# state), so runs of them can be cut by a regex without changing the longest
+# match: bytes that stand for themselves (decoded by the latin-1 codec) and the
+# multi-byte pieces (_PIECES), valued by the module's _piece_value.  Anything
+# else goes through the automaton (_run).
+_PIECE_ALTERNATIVES = ([_LATIN_CLASS + b"+"] if _LATIN_CLASS else []) + list(_PIECES)
+_PIECE = re.compile(b"|".join(_PIECE_ALTERNATIVES)) if _PIECE_ALTERNATIVES else None
+_RUN = re.compile(b"(?:" + b"|".join(_PIECE_ALTERNATIVES) + b")+") if _PIECE_ALTERNATIVES else None
+_ALL_LATIN = re.compile(_LATIN_CLASS + b"*") if _LATIN_CLASS else None
+_LATIN_BYTES = frozenset(b"".join(re.findall(_LATIN_CLASS, bytes(range(256))))) if _LATIN_CLASS else frozenset()
+_LATIN_HAS_ASCII = _LATIN_BYTES.issuperset(range(0x80))
+_WINDOW = 1 << 14  # bytes per findall: bounds the memory the pieces take
+
+
+class _Beyond(Exception):
+    """A piece the text cannot hold as it is (beyond U+10FFFF, or a surrogate where
+    those are errors): the automaton path reports it."""
+
+
+class _StrMemo(dict):
+    """piece -> str; long latin runs are decoded, not stored."""
+
+    def __init__(self, surrogates):
+        super().__init__()
+        self.surrogates = surrogates
+
+    def __missing__(self, piece):
+        if _LATIN_CLASS and piece[0] in _LATIN_BYTES:
+            text = piece.decode("latin-1")
+            if len(piece) <= 8 and len(self) < 65536:
+                self[piece] = text
+            return text
+        cp = _piece_value(piece)
+        if cp > 0x10FFFF or (not self.surrogates and 0xD800 <= cp <= 0xDFFF):
+            raise _Beyond
+        text = chr(cp)
+        if len(self) < 65536:
+            self[piece] = text
+        return text
+
+
+class _CodeMemo(dict):
+    """piece -> list of code points."""
+
+    def __missing__(self, piece):
+        if _LATIN_CLASS and piece[0] in _LATIN_BYTES:
+            cps = list(piece)
+            if len(piece) <= 8 and len(self) < 65536:
+                self[piece] = cps
+            return cps
+        cps = [_piece_value(piece)]
+        if len(self) < 65536:
+            self[piece] = cps
+        return cps
+
+
+_STR_MEMO = _StrMemo(True)
+_TEXT_MEMO = _StrMemo(False)
+_CODE_MEMO = _CodeMemo()
+
+
+# ------------------------------------------------------------------ decoding
+def _decode(data, errors, final, at_start, want_str, resume=None, surrogates=True):
+    """Decode *data*: ``(pieces, consumed, suspended)``.
+
+    *pieces* are str (want_str) or code points; *consumed* is len(data) unless
+    *final* is false and the last token may still grow; then *suspended* is the
+    scanner's state in that token, (state, acc, bytes read, last accepting) relative
+    to *consumed*, which the next call passes back as *resume* to go on where
+    this one stopped instead of scanning the token again.  With surrogates false,
+    surrogate code points are errors (text for UTF-8).  Every problem goes to the
+    error handler here, and only here.
+    """
+    out = []
+    append = out.append
+    handler = None
+    pos = 0
+    n = len(data)
+    if at_start and SIGNATURE and data[:len(SIGNATURE)] == SIGNATURE:
+        pos = len(SIGNATURE)
+        resume = None
+    if want_str and resume is None and _ALL_LATIN is not None and _NATIVE is None:
+        if _LATIN_HAS_ASCII and not pos:
+            try:
+                return [data.decode("ascii")], n, None  # one pass; stops at the first byte above 7F
+            except UnicodeDecodeError:
+                pass
+        if _ALL_LATIN.match(data, pos).end() == n:
+            return [data[pos:].decode("latin-1")], n, None
+    memo = (_STR_MEMO if surrogates else _TEXT_MEMO) if want_str else _CODE_MEMO
+    native_errors = None
+    window = n
+    suspended = None
+    slow_until = 0
+    clean = True  # no problem lately: try a whole window in one findall
+    while pos < n:
+        if resume is not None:
+            state, acc, k, last = resume
+            resume = None
+            if last is not None:
+                last = (pos + last[0], last[1], last[2])
+            tok = _run(data, pos, final, 0, 0, pos, None) if state < 0 else \
+                _run(data, pos, final, state, acc, pos + k, last)
+        else:
+            if _NATIVE is not None and pos >= slow_until:
+                # the C automaton, as far as it goes on its own: the token it stops at (a
+                # problem for strict or a custom handler, more input needed) takes the path
+                # below.  After such a stop it gets a window twice as long as it went, so
+                # that dense problems do not make it read the rest of the data each time.
+                if native_errors is None:
+                    native_errors = errors if errors in _NATIVE_HANDLERS and \
+                        codecs.lookup_error(errors) is _NATIVE_HANDLERS[errors] else "strict"
+                mark = len(out)
+                if pos + window >= n:
+                    stop = _NATIVE.decode(data, pos, native_errors, final, want_str, out)
+                else:
+                    stop = _NATIVE.decode(memoryview(data)[:pos + window], pos, native_errors, False, want_str, out)
+                window = max(2 * (stop - pos), 1 << 12)
+                if not surrogates and want_str and len(out) > mark and _SURROGATE.search(out[-1]):
+                    del out[mark:]  # a surrogate to send to the handler: this stretch in Python
+                    slow_until = max(stop, pos + 1)
+                    continue
+                pos = stop
+                slow_until = pos + 1
+                continue
+            if _RUN is not None and pos >= slow_until:
+                end = min(n, pos + _WINDOW)
+                pieces = _PIECE.findall(data, pos, end) if clean else None
+                whole = pieces is not None and sum(map(len, pieces)) == end - pos
+                if not whole:
+                    # a problem (or a sequence cut by the window) ahead: take the exact run
+                    m = _RUN.match(data, pos, end)
+                    end = m.end() if m is not None else pos
+                    pieces = _PIECE.findall(data, pos, end) if end > pos else ()
+                    clean = end - pos > _WINDOW // 2
+                if pieces:
+                    values = map(memo.__getitem__, pieces)
+                    try:
+                        if want_str:
+                            append("".join(values))
+                        else:
+                            out.extend(chain.from_iterable(values))
+                    except _Beyond:
+                        slow_until = end  # this run holds a code point the text cannot hold
+                        continue
+                    pos = end
+                if whole or pos == n:
+                    continue
+            tok = _run(data, pos, final, 0, 0, pos, None)
+        kind = tok[0]
+        if kind is None:
+            last = tok[4]
+            suspended = (tok[1], tok[2], tok[3] - pos, None if last is None else (last[0] - pos, last[1], last[2]))
+            break
+        end = tok[2]
+        if kind == "char":
+            value = tok[3]
+            if not want_str:
+                append(value)
+                pos = end
+                continue
+            if value <= 0x10FFFF and (surrogates or not 0xD800 <= value <= 0xDFFF):
+                append(chr(value))
+                pos = end
+                continue
+            reason = BEYOND_REASON if value > 0x10FFFF else SURROGATE_REASON
+        else:
+            reason = tok[4]
+        if handler is None:
+            handler = codecs.lookup_error(errors)
+        replacement, at = handler(UnicodeDecodeError(NAME, data, pos, end, reason))
+        if want_str:
+            append(replacement)
+        else:
+            out.extend(map(ord, replacement))
+        at = at + n if at < 0 else at
+        if not 0 <= at <= n:
+            raise IndexError(f"position {at} from error handler out of bounds")
+        pos = at
+    return out, pos, suspended
+
+
+def decode_codepoints(data, errors="strict"):
+    """The code points of *data* as ints (any size); errors go through the handler."""
+    return _decode(bytes(data), errors, True, True, False)[0]
+
+
+def decode(data, errors="strict", surrogates=True):
+    """Decode *data* to ``str``; code points beyond U+10FFFF go through the handler,
+    and so do surrogate code points with surrogates=False (text for UTF-8)."""
+    return "".join(_decode(bytes(data), errors, True, True, True, None, surrogates)[0])
+
+
+# ------------------------------------------------------------------ encoding
+def _encode_digits(positions, raw):
+    out = bytearray(len(positions))
+    for k in range(len(positions) - 1, -1, -1):
+        runs = positions[k]
+        radix = 0
+        for lo, hi in runs:
+            radix += hi - lo + 1
+        raw, d = divmod(raw, radix)
+        out[k] = _byte(runs, d)
+    return bytes(out)
+
+
+def _encode_counted(ext, cp):
+    if cp < ext["min"]:
+        return None
+    value = cp - ext["offset"]
+    field_item = next(it for it in ext["items"] if it[4])
+    runs, radix = field_item[0], field_item[1]
+    f = 0
+    while True:
+        digits = []
+        v = f
+        while True:
+            v, d = divmod(v, radix)
+            digits.append(d)
+            if not v:
+                break
+        digits.reverse()
+        env = {field_item[4]: f}
+        env.update(field_item[2](None, len(digits)))
+        lo, hi = ext["range"][0](env), ext["range"][1](env)
+        if hi >= value and hi >= ext["min"] - ext["offset"]:
+            if lo > value:
+                return None
+            out = bytearray(ext["prefix"])
+            for it_runs, it_radix, count, binds, field, shortest in ext["items"]:
+                if binds:
+                    out += bytes([_byte(it_runs, 0)]) * env[binds]
+                elif field:
+                    out += bytes(_byte(it_runs, d) for d in digits)
+                else:
+                    k = count(env)
+                    ds = []
+                    v = value
+                    for _ in range(k):
+                        v, d = divmod(v, it_radix)
+                        ds.append(d)
+                    out += bytes(_byte(it_runs, d) for d in reversed(ds))
+            return bytes(out)
+        f += 1
+
+
+def _encode_row(cp):
+    """The bytes the first row (or counted form) holding *cp* gives it, or None."""
+    k = bisect_right(_ROW_FIRSTS, cp) - 1
+    if k >= 0:
+        first, last, kind, data = _ROWS[k]
+        if cp <= last:
+            if kind == "digits":
+                return _encode_digits(data[1], cp - data[0])
+            if kind == "literal":
+                return data
+            at, positions = data
+            v = cp - 0x10000
+            return (_encode_digits(positions, 0xD800 + (v >> 10) - at)
+                    + _encode_digits(positions, 0xDC00 + (v & 0x3FF) - at))
+    for ext in _EXTENSIONS:
+        got = _encode_counted(ext, cp)
+        if got is not None:
+            return got
+    return None
+
+
+def _encode_cp(cp):
+    """The bytes of one code point, or None if the encoding has none.
+
+    The forms propose; the automaton decides: the bytes count only if decoding
+    them gives exactly this code point as one token, so an ill-formed pattern,
+    a hole or a reserved run is never written.
+    """
+    got = _encode_row(cp)
+    if got is None:
+        return None
+    tok = _run(got, 0, True, 0, 0, 0, None)
+    if tok[0] == "char" and tok[2] == len(got) and tok[3] == cp:
+        return got
+    return None
+
+
+def _unencodable_reason(cp):
+    return "code point not encodable in " + NAME
+
+
+def _encode(cps, text, errors, final=True):
+    """Encode a list of code points: ``(bytes, held)``; *text* is the str handed to
+    error handlers.
+
+    Where encoders join pairs (PAIR_ON_ENCODE, WTF-8), a trail surrogate written
+    right after the bytes of a lead surrogate is joined with it into one
+    supplementary code point (6.1, and 6.5 when a handler dropped what was
+    between them), so the bytes never hold the pair byte sequence the decoder
+    rejects; with final false a lead surrogate that would end the bytes is not
+    written but *held* (0: none), for the next piece to pair with.
+    """
+    out = bytearray()
+    handler = None
+    lead_at = -1  # where the bytes of a lead surrogate that ends out begin
+    lead = 0
+    known = {}  # code point -> bytes or None, for this call
+
+    def put(c, b):
+        nonlocal lead_at, lead
+        if PAIR_ON_ENCODE:
+            if lead_at >= 0 and 0xDC00 <= c <= 0xDFFF:
+                joined = _encode_cp(0x10000 + ((lead - 0xD800) << 10) + (c - 0xDC00))
+                if joined is not None:
+                    del out[lead_at:]
+                    out.extend(joined)
+                    lead_at = -1
+                    return
+            lead_at, lead = (len(out), c) if 0xD800 <= c <= 0xDBFF else (-1, 0)
+        out.extend(b)
+
+    def bytes_of(c):
+        if c not in known:
+            known[c] = _encode_cp(c)
+        return known[c]
+
+    i = 0
+    n = len(cps)
+    while i < n:
+        cp = cps[i]
+        b = bytes_of(cp)
+        if b is not None:
+            put(cp, b)
+            i += 1
+            continue
+        j = i + 1
+        while j < n and bytes_of(cps[j]) is None:
+            j += 1
+        if errors == "surrogateescape":
+            # as CPython's encoders do: escape what can be, hand the rest to the handler
+            while i < j and 0xDC80 <= cps[i] <= 0xDCFF:
+                out.append(cps[i] - 0xDC00)
+                lead_at = -1
+                i += 1
+            if i == j:
+                continue
+        if handler is None:
+            handler = codecs.lookup_error(errors)
+        exc = UnicodeEncodeError(NAME, text, i, j, _unencodable_reason(cps[i]))
+        replacement, at = handler(exc)
+        if isinstance(replacement, str):
+            for ch in replacement:
+                rb = bytes_of(ord(ch))
+                if rb is None:
+                    raise UnicodeEncodeError(NAME, text, i, j, _unencodable_reason(cps[i]))
+                put(ord(ch), rb)
+        elif replacement:
+            out += replacement
+            lead_at = -1
+        i = at + n if at < 0 else at
+        if not 0 <= i <= n:
+            raise IndexError(f"position {at} from error handler out of bounds")
+    if not final and lead_at >= 0:
+        del out[lead_at:]
+        return bytes(out), lead
+    return bytes(out), 0
+
+
+def _as_text(cps):
+    return "".join(chr(c) if 0 <= c <= 0x10FFFF else "\ufffd" for c in cps)
+
+
+class _Slow(Exception):
+    """Not for the fast path: unencodable, or a surrogate an encoder may have to pair."""
+
+
+class _EncodeMemo(dict):
+    """char (or code point) -> bytes, filled on first use (so checked once per character)."""
+
+    def __missing__(self, key):
+        cp = ord(key) if isinstance(key, str) else key
+        if PAIR_ON_ENCODE and 0xD800 <= cp <= 0xDFFF:
+            raise _Slow
+        b = _encode_cp(cp)
+        if b is None:
+            raise _Slow
+        if len(self) < 65536:
+            self[key] = b
+        return b
+
+
+_ENCODE_MEMO = _EncodeMemo()
+_ASCII_IDENTITY = all(_encode_cp(c) == bytes([c]) for c in range(0x80))
+
+
+def _encode_fast(items):
+    """Bytes of a str or list of code points, or None where the exact path is needed."""
+    if _ASCII_IDENTITY and isinstance(items, str) and items.isascii():
+        return items.encode("ascii")
+    get = _ENCODE_MEMO.__getitem__
+    try:
+        return b"".join([b"".join(map(get, items[i:i + 65536])) for i in range(0, len(items), 65536)])
+    except _Slow:
+        return None
+
+
+def _encode_items(items, errors, final=True):
+    """``(bytes, held)`` of a str or code points: the fast path, else _encode."""
+    if isinstance(items, str):
+        body = _encode_fast(items)
+        if body is not None:
+            return body, 0
+        return _encode([ord(ch) for ch in items], items, errors, final)
+    cps = [int(c) for c in items]
+    body = _encode_fast(cps)
+    if body is not None:
+        return body, 0
+    return _encode(cps, _as_text(cps), errors, final)
+
+
+def encode(text_or_codepoints, errors="strict", signature=False):
+    """Encode a ``str`` or an iterable of code points (ints of any size) to bytes."""
+    body = _encode_items(text_or_codepoints, errors)[0]
+    return (SIGNATURE + body) if signature else body
+
+
+# ------------------------------------------- potentially ill-formed UTF-16
+if PAIR_ON_ENCODE:
+    # The conversions of wtf-8.txt, section 6.3 to 6.5, for 16-bit code units as ints.
+    def from_wtf16(units):
+        """Code units (potentially ill-formed UTF-16) to bytes: 4.2 decoding, then 6.1 encoding."""
+        units = list(units)
+        cps = []
+        i = 0
+        while i < len(units):
+            u = units[i]
+            if 0xD800 <= u <= 0xDBFF and i + 1 < len(units) and 0xDC00 <= units[i + 1] <= 0xDFFF:
+                cps.append(0x10000 + ((u - 0xD800) << 10) + (units[i + 1] - 0xDC00))
+                i += 2
+            else:
+                cps.append(u)
+                i += 1
+        return encode(cps)
+
+    def to_wtf16(data):
+        """Bytes (well-formed) to 16-bit code units: decoding, then 4.1 encoding."""
+        units = []
+        for cp in decode_codepoints(data):
+            if cp >= 0x10000:
+                units += [((cp - 0x10000) >> 10) + 0xD800, ((cp - 0x10000) & 0x3FF) + 0xDC00]
+            else:
+                units.append(cp)
+        return units
+
+    def to_utf8(data, strict=False):
+        """6.4: UTF-8 bytes; each surrogate byte sequence becomes EF BF BD, or (strict) fails."""
+        data = bytes(data)
+        out = bytearray()
+        for kind, start, end, value, reason in _tokens(data):
+            if kind == "error":
+                raise UnicodeDecodeError(NAME, data, start, end, reason)
+            if kind == "char" and 0xD800 <= value <= 0xDFFF:
+                if strict:
+                    raise UnicodeDecodeError(NAME, data, start, end, "surrogate code point")
+                out += b"\xef\xbf\xbd"
+            else:
+                out += data[start:end]
+        return bytes(out)
+
+    def concat(left, right):
+        """6.5: join two byte strings, pairing a final lead surrogate with an initial trail surrogate."""
+        left, right = bytes(left), bytes(right)
+        last = None
+        for tok in _tokens(left):
+            last = tok
+        first = next(_tokens(right), None)
+        if (last and first and last[0] == "char" and first[0] == "char"
+                and 0xD800 <= last[3] <= 0xDBFF and 0xDC00 <= first[3] <= 0xDFFF):
+            joined = _encode_cp(0x10000 + ((last[3] - 0xD800) << 10) + (first[3] - 0xDC00))
+            if joined is not None:
+                return left[:last[1]] + joined + right[first[2]:]
+        return left + right
+
+
+# ----------------------------------------------------------- codec classes
+class Codec(codecs.Codec):
+    def encode(self, input, errors="strict"):
+        return encode(input, errors), len(input)
+
+    def decode(self, input, errors="strict"):
+        data = bytes(input)
+        return "".join(_decode(data, errors, True, True, True)[0]), len(data)
+
+
+class IncrementalEncoder(codecs.IncrementalEncoder):
+    """Encodes a str (or a list of code points) piece by piece.
+
+    Where encoders join a lead and a trail surrogate code point (PAIR_ON_ENCODE,
+    WTF-8 6.1), a lead surrogate at the end of a piece waits for the next one, so
+    a pair split across pieces is still joined; final=True writes it alone.
+    """
+
+    write_signature = False
+
+    def __init__(self, errors="strict"):
+        super().__init__(errors)
+        self.reset()
+
+    def encode(self, input, final=False):
+        held = self._held
+        if isinstance(input, str):
+            items = chr(held) + input if held else input
+        else:
+            items = ([held] if held else []) + [int(c) for c in input]
+        out, held = _encode_items(items, self.errors, final)
+        if self.write_signature and self._first:
+            out = SIGNATURE + out
+        self._first = False
+        self._held = held
+        return out
+
+    def reset(self):
+        self._first = True
+        self._held = 0
+
+    def getstate(self):
+        return (int(self._first) << 21) | self._held
+
+    def setstate(self, state):
+        self._first = bool(state >> 21)
+        self._held = state & ((1 << 21) - 1)
+
+
+class SignedIncrementalEncoder(IncrementalEncoder):
+    """Writes the signature before the first output, like CPython's utf-8-sig."""
+
+    write_signature = True
+
+
+class IncrementalDecoder(codecs.IncrementalDecoder):
+    """Keeps the bytes of an unfinished sequence (or signature) until more arrive.
+
+    The scanner's state in an unfinished token is kept too, so a token longer than
+    many inputs (a long reserved run) is read once, not again with each input; a
+    counted form's token is scanned again only once the input has doubled.  With
+    surrogates=False, surrogate code points are errors (SURROGATE_REASON), for text
+    that must be UTF-8.  getstate() is (pending bytes, at the start: 0 or 1).
+    """
+
+    _want_str = True
+
+    def __init__(self, errors="strict", surrogates=True):
+        super().__init__(errors)
+        self.surrogates = surrogates
+        self.reset()
+
+    def decode(self, input, final=False):
+        out = self._feed(bytes(input), final)
+        return "".join(out) if self._want_str else out
+
+    def _feed(self, input, final):
+        data = self._pending + input if self._pending else input
+        if not final and (len(data) < self._wait or (
+                self._at_start and SIGNATURE and len(data) < len(SIGNATURE) and SIGNATURE.startswith(data))):
+            self._pending = data
+            return []
+        out, consumed, suspended = _decode(data, self.errors, final, self._at_start, self._want_str,
+                                           self._resume, self.surrogates)
+        if consumed or final:
+            self._at_start = False
+        self._pending = data[consumed:]
+        self._resume = None
+        self._wait = 0
+        if suspended is not None and suspended[0] < 0:
+            # a counted form is scanned from its start each time: a long one waits
+            # until the input has doubled, so that it costs linear time
+            if len(self._pending) >= 256:
+                self._wait = 2 * len(self._pending)
+        else:
+            self._resume = suspended
+        return out
+
+    def reset(self):
+        self._pending = b""
+        self._at_start = True
+        self._resume = None
+        self._wait = 0
+
+    def getstate(self):
+        return (self._pending, int(self._at_start))
+
+    def setstate(self, state):
+        self._pending, at_start = state
+        self._at_start = bool(at_start)
+        self._resume = None
+        self._wait = 0
+
+
+class IncrementalCodePointDecoder(IncrementalDecoder):
+    """An IncrementalDecoder whose decode() gives code points as ints (any size:
+    nothing is lost beyond U+10FFFF)."""
+
+    _want_str = False
+
+
+class StreamWriter(Codec, codecs.StreamWriter):
+    """Encodes through an IncrementalEncoder, so a surrogate pair split across write()
+    calls is joined.  A lead surrogate still held is written alone (never lost) by
+    reset(), close() and leaving a ``with`` block, and before seek(); a wrapper that
+    closes the stream itself (codecs.StreamReaderWriter) must call reset() first."""
+
+    _encoder = IncrementalEncoder
+
+    def __init__(self, stream, errors="strict"):
+        codecs.StreamWriter.__init__(self, stream, errors)
+        self._incremental = self._encoder(errors)
+
+    def write(self, object):
+        self._incremental.errors = self.errors
+        data = self._incremental.encode(object)
+        if data:
+            self.stream.write(data)
+
+    def _flush_held(self):
+        if self._incremental.getstate() & ((1 << 21) - 1):
+            self.stream.write(self._incremental.encode("", True))
+
+    def reset(self):
+        self._flush_held()
+        self._incremental.reset()
+
+    def seek(self, offset, whence=0):
+        self._flush_held()
+        self.stream.seek(offset, whence)
+        if whence == 0 and offset == 0:
+            self._incremental.reset()
+
+    def close(self):
+        self._flush_held()
+        self.stream.close()
+
+    def __exit__(self, type, value, tb):
+        self.close()
+
+
+class SignedStreamWriter(StreamWriter):
+    """Writes the signature first (again after reset(), like CPython's utf-8-sig)."""
+
+    _encoder = SignedIncrementalEncoder
+
+
+class StreamReader(Codec, codecs.StreamReader):
+    """Decodes through an IncrementalDecoder, so signatures and split sequences work.
+
+    codecs.StreamReader.read never says final: at the end of the stream it passes
+    back, with nothing new, the bytes this decode left.  That is taken as the end:
+    they are decoded as one-shot decoding would (a character held back for a
+    longer match comes out, a truncated sequence is an error), where CPython's
+    own StreamReader would leave them undecoded.
+    """
+
+    def __init__(self, stream, errors="strict"):
+        codecs.StreamReader.__init__(self, stream, errors)
+        self._incremental = IncrementalDecoder(errors)
+        self._left = b""
+
+    def decode(self, input, errors="strict", final=False):
+        data = bytes(input)
+        dec = self._incremental
+        dec.errors = errors
+        pending = dec._pending
+        if not final and self._left and data == self._left:
+            out = dec._feed(b"", True)  # the end of the stream
+        else:
+            if pending and not data.startswith(pending):  # not what this reader left: start afresh
+                dec.setstate((b"", int(dec._at_start)))
+                pending = b""
+            out = dec._feed(data[len(pending):], final)
+        self._left = dec._pending
+        return "".join(out), len(data) - len(self._left)
+
+    def reset(self):
+        codecs.StreamReader.reset(self)
+        self._incremental.reset()
+        self._left = b""
+
+
+def getregentry(signature=False):
+    """The :class:`codecs.CodecInfo` of this encoding; with signature=True the
+    ``NAME-sig`` variant, whose encoders write the signature first."""
+    if signature:
+        return codecs.CodecInfo(
+            name=NAME + "-sig",
+            encode=lambda input, errors="strict": (encode(input, errors, signature=True), len(input)),
+            decode=Codec().decode,
+            incrementalencoder=SignedIncrementalEncoder,
+            incrementaldecoder=IncrementalDecoder,
+            streamreader=StreamReader,
+            streamwriter=SignedStreamWriter,
+        )
+    return codecs.CodecInfo(
+        name=NAME,
+        encode=Codec().encode,
+        decode=Codec().decode,
+        incrementalencoder=IncrementalEncoder,
+        incrementaldecoder=IncrementalDecoder,
+        streamreader=StreamReader,
+        streamwriter=StreamWriter,
+    )

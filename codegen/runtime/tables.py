@@ -1,0 +1,209 @@
+"""An automaton's tables as the decoder core reads them, and the core bound to them.
+
+:func:`values` is the one derivation of the table values (Python objects) from
+an automaton: the Python backend writes them out as source (``repr`` plus
+comments, :mod:`encspec.emit.python`), and :func:`bind` runs the core text
+(:mod:`encspec.runtime.core`) over them as they are, for the analyses and the
+vectors' expected tokens.  Code in a table (a counted form's counts and range
+bounds, from the one expression converter :mod:`encspec.emit.expressions`) is
+:class:`Source`, which both write and evaluate the same way.
+"""
+from __future__ import annotations
+
+import types
+from collections import OrderedDict
+from pathlib import Path
+
+from ..automaton.actions import Error, Pair, Reserved, Value
+from ..automaton.forms import CompositeForm, LiteralForm
+from ..emit.expressions import source as _source
+from ..spec import expr as _expr
+from . import core as _core
+
+MARKER = "# ---- encspec core: copied verbatim into every generated module ----"
+
+
+# ----------------------------------------------------------------- the core
+def _core_source() -> str:
+    return Path(_core.__file__).read_text("utf-8")
+
+
+def core_text() -> str:
+    """The core's text after the marker line: what every generated module ends with."""
+    head, sep, tail = _core_source().partition(MARKER + "\n")
+    if not sep:
+        raise RuntimeError(f"{_core.__file__}: the marker line is missing")
+    return tail
+
+
+_COMPILED = None
+
+
+def _compiled_core():
+    """The core text compiled once, with core.py's own file name and line numbers."""
+    global _COMPILED
+    if _COMPILED is None:
+        head = _core_source().partition(MARKER + "\n")[0]
+        lines = head.count("\n") + 1
+        _COMPILED = compile("\n" * lines + core_text(), _core.__file__, "exec")
+    return _COMPILED
+
+
+# ------------------------------------------------------------- table values
+class Source(str):
+    """Python source in a table (an expression's lambda): repr() is the text itself,
+    so a table containing it is written as code; :func:`bind` evaluates it."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def _py(expr) -> str:
+    return _source(expr, "python")
+
+
+def expression(expr) -> Source:
+    """``lambda e: ...``: the core calls it with the environment of earlier items."""
+    return Source(f"lambda e: {_py(expr)}")
+
+
+def count_solver(expr) -> Source:
+    """A field's count ``var + c``: called with the environment, its value; called
+    with (None, digits), the environment {var: digits - c} an encoder needs."""
+    solved = _expr.solve_unit(expr)
+    if solved is None:
+        return Source(f"lambda e, digits=None: {_py(expr)}")
+    name, c = solved
+    return Source(f"lambda e, digits=None: ({{{name!r}: digits - ({c})}} if e is None else {_py(expr)})")
+
+
+# Reads of the automaton's actions, rows, forms, extensions and profiles.
+def action_value(act) -> tuple:
+    """("char", offset) | ("value", cp) | ("pair", split, offset) | ("error", reason) | ("reserved",)."""
+    if isinstance(act, Reserved):
+        return ("reserved",)
+    if isinstance(act, Error):
+        return ("error", act.reason)
+    if isinstance(act, Value):
+        return ("value", act.value)
+    if isinstance(act, Pair):
+        return ("pair", act.split, act.offset)
+    return ("char", act.offset)
+
+
+def _positions(positions) -> tuple:
+    return tuple(tuple(tuple(r) for r in runs) for runs in positions)
+
+
+def row_value(a, row) -> tuple:
+    """(first, last, kind, data): "digits" (offset, positions), "literal" bytes, "pair" (at, positions)."""
+    form = a.forms[row.form]
+    if isinstance(form, LiteralForm):
+        return (row.first, row.last, "literal", bytes(form.bytes))
+    if isinstance(form, CompositeForm):
+        sub = a.forms[form.sub]
+        return (row.first, row.last, "pair", (sub.at, _positions(sub.positions)))
+    return (row.first, row.last, "digits", (row.offset, _positions(form.positions)))
+
+
+def extension_value(ext) -> dict:
+    """A counted form: its prefix bytes, items (runs, radix, count, binds, field, shortest),
+    min, offset and value range (two expressions)."""
+    items = []
+    for it in ext.items:
+        if it.count is None:
+            count = None
+        elif it.field:
+            count = count_solver(it.count)
+        else:
+            count = expression(it.count)
+        items.append((tuple(tuple(r) for r in it.runs), it.radix, count, it.binds, it.field, it.shortest))
+    return {"prefix": bytes(ext.prefix_bytes), "items": tuple(items), "min": ext.min,
+            "offset": ext.offset, "range": (expression(ext.range[0]), expression(ext.range[1]))}
+
+
+def profile_value(p) -> tuple:
+    """(name, rules): each rule (severity, kind, code point ranges, message)."""
+    return (p.name, tuple((r.severity, r.kind, tuple(tuple(x) for x in r.ranges), r.message) for r in p.rules))
+
+
+def values(a) -> dict:
+    """The tables of automaton *a*, by module-level name, in the order a module lists them."""
+    return {
+        "NAME": a.name,
+        "ALIASES": tuple(a.aliases),
+        "SPEC_FILE": a.spec_file,
+        "SPEC_SHA256": a.spec_sha256,
+        "SIGNATURE": bytes(a.signature),
+        "RESERVED_LEADS": tuple(a.reserved),
+        "MAX_CODE_POINT": a.max_code_point,
+        "PAIR_ON_ENCODE": bool(a.pair_on_encode),
+        "_CLASS_RUNS": tuple(a.class_runs()),
+        "_N_CLASSES": a.n_classes,
+        "_N_STATES": a.n_states,
+        "_NEXT": tuple(tuple(row) for row in a.next),
+        "_OPS": tuple(tuple(None if op is None else tuple(op) for op in row) for row in a.ops),
+        "_ACCEPT": tuple(a.accept),
+        "_FINAL": tuple(a.final(s) for s in range(a.n_states)),
+        "_ACTIONS": tuple(action_value(act) for act in a.actions),
+        "_ROWS": tuple(row_value(a, r) for r in a.rows),
+        "_EXTENSIONS": tuple(extension_value(e) for e in a.extensions),
+        "PROFILES": dict(profile_value(p) for p in a.profiles),
+    }
+
+
+# -------------------------------------------------------------------- bind
+def _materialise(value):
+    if isinstance(value, Source):
+        return eval(str(value), {})  # noqa: S307 - our own expression source, see expression()
+    if isinstance(value, tuple):
+        return tuple(_materialise(v) for v in value)
+    if isinstance(value, list):
+        return [_materialise(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _materialise(v) for k, v in value.items()}
+    return value
+
+
+def _no_piece(p):
+    raise ValueError(p)
+
+
+_BOUND: "OrderedDict[int, tuple]" = OrderedDict()
+
+
+def bind(a) -> types.ModuleType:
+    """The core running over *a*'s tables: a module with the generated module's API
+    (decode, encode, tokens, _scan, _tokens, ...), without the fast path or the
+    native hook.  Cached per automaton."""
+    got = _BOUND.get(id(a))
+    if got is not None and got[0] is a:
+        _BOUND.move_to_end(id(a))
+        return got[1]
+    module = types.ModuleType(f"encspec.bound.{a.name}")
+    ns = module.__dict__
+    for name, value in values(a).items():
+        ns[name] = _materialise(value)
+    ns.update(_LATIN_CLASS=None, _PIECES=(), _piece_value=_no_piece, _NATIVE=None)
+    exec(_compiled_core(), ns)
+    _BOUND[id(a)] = (a, module)  # the automaton is kept alive, so its id is not reused
+    if len(_BOUND) > 64:
+        _BOUND.popitem(last=False)
+    return module
+
+
+# ------------------------------------------ the reference tokenizer's calls
+def scan(a, data: bytes, pos: int, final: bool = True):
+    """The token at data[pos:] (kind, start, end, value, reason), or None if more data
+    could change it (final=False)."""
+    return bind(a)._scan(data, pos, final)
+
+
+def tokens(a, data: bytes):
+    """Every token of *data* (a whole document): signature, chars, errors, reserved runs."""
+    return bind(a)._tokens(bytes(data))
+
+
+def value_of(action, acc: int) -> int:
+    """The code point an accepting state's action gives the raw value *acc*."""
+    return _core._token(action_value(action), 0, 0, acc)[3]

@@ -1,0 +1,228 @@
+"""Spec strings reach generated source intact: every target compiles and says them back.
+
+A spec's title, source, pattern reasons and profile messages are free text (a
+string is anything but a double quote or a line break), and its file path is
+whatever the user chose.  Written into C, Rust, JavaScript, Java or Python
+source, a backslash (``\\x``, ``\\N``, ``\\u0022``), ``*/``, a trigraph, a
+Unicode line separator or non-ASCII text must neither end a string or comment
+early nor be read as an escape.  Each export is compiled with the real
+toolchain (the flags test_export.py uses: a warning fails) and a small harness
+prints the reason of the token for ED A0 80, which must be the spec's, byte for
+byte.  A missing toolchain skips its test, naming the tool, unless
+ENCSPEC_REQUIRE_TOOLS=1 (then it fails).
+"""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import encspec
+from encspec import emit
+from encspec.emit.targets import export
+
+from tools import ToolMissing, find, java, javac, node, rustc
+
+# Every trap at once.  Python reads the spec as UTF-8 text; the reason is what
+# the harness must print back.
+REASON = ("bad \\x41 \\N{DASH} \\u0022 \\u000a */ /* ??/ ?? ' < > & % $ {} "
+          "caf\u00e9 \u221e \U0001F600 \u2028\u0085\t tail \\")
+TITLE = "Nasty */ /* \\x \\N \\u000a ??/ \u2028 UTF-\u221e-8 \\"
+SPEC = f"""encoding nasty
+title "{TITLE}"
+source "https://example.org/*/\\x00/\u00e9"
+code-space U+0000..U+10FFFF
+ill-formed U+D800..U+DFFF
+form 1: 0xxxxxxx
+form 2: 110xxxxx 10xxxxxx min U+0080
+form 3: 1110xxxx 10xxxxxx{{2}} min U+0800
+form 4: 11110xxx 10xxxxxx{{3}} min U+10000
+ill-formed pattern surrogate: ED A0..BF 80..BF "{REASON}"
+profile document:
+    warning U+0000 "{REASON}"
+"""
+C_FLAGS = ["-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror"]
+TIMEOUT = 600
+
+
+def tool(get):
+    """The tool's path; a skip naming it when it is missing (a failure with ENCSPEC_REQUIRE_TOOLS=1)."""
+    try:
+        return get()
+    except ToolMissing as e:
+        if os.environ.get("ENCSPEC_REQUIRE_TOOLS") == "1":
+            pytest.fail(str(e))
+        pytest.skip(str(e))
+
+
+def run(cmd, cwd=None, env=None) -> str:
+    proc = subprocess.run(cmd, capture_output=True, cwd=cwd, env=env, timeout=TIMEOUT)
+    assert proc.returncode == 0, f"{' '.join(map(str, cmd))}:\n{proc.stderr.decode(errors='replace')[-4000:]}"
+    return proc.stdout.decode("ascii")
+
+
+@pytest.fixture(scope="module")
+def spec_path(tmp_path_factory) -> Path:
+    # a folder ending in '*' puts '*/' into the path that headers quote
+    folder = tmp_path_factory.mktemp("escaping") / "odd*"
+    folder.mkdir()
+    path = folder / "nasty \u2028 ??.encspec"
+    path.write_text(SPEC, encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def automaton(spec_path):
+    from encspec import pipeline
+    return pipeline.load(str(spec_path))[1]
+
+
+def exported(automaton, lang: str, tmp_path: Path) -> Path:
+    out = tmp_path / lang
+    export(automaton, lang, out)
+    return out
+
+
+WANT = REASON.encode("utf-8").hex()
+
+
+def test_the_spec_says_what_the_test_expects(automaton):
+    """The traps reach the automaton unchanged (else the tests below prove little)."""
+    assert automaton.title == TITLE
+    assert [act.reason for act in automaton.actions if act.kind == "error"] == [REASON]
+
+
+def test_c(tmp_path, automaton):
+    cc = tool(lambda: find("cc", hint="install gcc"))
+    out = exported(automaton, "c", tmp_path)
+    (out / "harness.c").write_text(
+        '#include <stdio.h>\n#include "nasty.h"\n'
+        "int main(void)\n{\n"
+        "    static const unsigned char data[] = {0xED, 0xA0, 0x80};\n"
+        "    size_t pos = 0;\n    const char *p;\n    nasty_token tok;\n"
+        "    if (!nasty_next(data, sizeof data, &pos, &tok) || tok.kind != NASTY_ERROR || tok.end != 3)\n"
+        "        return 1;\n"
+        "    for (p = tok.reason; *p; p++)\n        printf(\"%02x\", (unsigned)(unsigned char)*p);\n"
+        "    return 0;\n}\n", encoding="ascii")
+    exe = out / "harness"
+    run([cc, *C_FLAGS, "-o", str(exe), str(out / "harness.c"), str(out / "nasty.c")])
+    assert run([str(exe)]) == WANT
+    # the demo and its script build too
+    env = dict(os.environ, CC=cc, CFLAGS=" ".join(["-O2"] + C_FLAGS))
+    assert run([str(out / "run-tokens")], env=env) == ""
+
+
+def test_rust(tmp_path, automaton):
+    rc = tool(rustc)
+    out = exported(automaton, "rust", tmp_path)
+    (out / "harness.rs").write_text(
+        '#[path = "nasty.rs"]\n#[allow(dead_code)]\nmod codec;\n\n'
+        "fn main() {\n"
+        "    let t = codec::tokens(&[0xED, 0xA0, 0x80]).next().unwrap();\n"
+        "    assert!(t.kind == codec::Kind::Error && t.end == 3);\n"
+        "    for b in t.reason.bytes() {\n        print!(\"{:02x}\", b);\n    }\n}\n", encoding="ascii")
+    env = dict(os.environ, PATH=str(Path(rc).parent) + os.pathsep + os.environ.get("PATH", ""))
+    run([rc, "--edition", "2021", "-D", "warnings", "-o", str(out / "harness"), str(out / "harness.rs")], env=env)
+    assert run([str(out / "harness")]) == WANT
+    env["RUSTC"], env["RUSTFLAGS"] = rc, "-D warnings"
+    assert run([str(out / "run-tokens")], env=env) == ""
+
+
+def test_js(tmp_path, automaton):
+    nd = tool(node)
+    out = exported(automaton, "js", tmp_path)
+    (out / "harness.mjs").write_text(
+        'import { scan } from "./nasty.mjs";\n'
+        "const t = scan(new Uint8Array([0xED, 0xA0, 0x80]), 0);\n"
+        'if (t.kind !== "error" || t.end !== 3) process.exit(1);\n'
+        'process.stdout.write(Buffer.from(t.reason, "utf8").toString("hex"));\n', encoding="ascii")
+    assert run([nd, str(out / "harness.mjs")]) == WANT
+    assert run([str(out / "run-tokens")], env=dict(os.environ, NODE=nd)) == ""
+
+
+def test_java(tmp_path, automaton):
+    jc, jv = tool(javac), tool(java)
+    out = exported(automaton, "java", tmp_path)
+    (out / "Harness.java").write_text(
+        "import java.nio.charset.StandardCharsets;\n\n"
+        "public final class Harness {\n"
+        "    public static void main(String[] args) {\n"
+        "        Nasty.Token t = Nasty.tokens(new byte[] {(byte) 0xED, (byte) 0xA0, (byte) 0x80}).get(0);\n"
+        "        if (t.kind != Nasty.Kind.ERROR || t.end != 3) System.exit(1);\n"
+        "        StringBuilder s = new StringBuilder();\n"
+        "        for (byte b : t.reason.getBytes(StandardCharsets.UTF_8)) s.append(String.format(\"%02x\", b & 0xFF));\n"
+        "        System.out.print(s);\n    }\n}\n", encoding="ascii")
+    classes = out / "classes"
+    # no -encoding: the generated sources must not depend on the platform's
+    env = dict(os.environ, LC_ALL="C", LANG="C")
+    run([jc, "-Xlint:all", "-Werror", "-d", str(classes), str(out / "Harness.java"), str(out / "Nasty.java"),
+         str(out / "NastyTokens.java")], env=env)
+    assert run([jv, "-cp", str(classes), "Harness"]) == WANT
+    env = dict(os.environ, JAVAC=jc, JAVA=jv, JAVACFLAGS="-Xlint:all -Werror")
+    assert run([str(out / "run-tokens")], env=env) == ""
+
+
+def test_python_module_imports_and_says_the_reason(spec_path):
+    codec = encspec.load(str(spec_path), backend="python")
+    with pytest.raises(UnicodeDecodeError) as e:
+        codec.decode(b"\xed\xa0\x80")
+    assert (e.value.start, e.value.end, e.value.reason) == (0, 3, REASON)
+
+
+# ------------------------------------------------------------------ the filters
+def test_filters_by_example():
+    """Hand-written expectations: the escapes each language documents."""
+    assert emit.c_string('a"b\\c?\u00e9\t') == '"a\\"b\\\\c\\?\\303\\251\\t"'
+    assert emit.rust_string('a"b\\c\u00e9\U0001F600\t') == '"a\\"b\\\\c\\u{e9}\\u{1f600}\\t"'
+    assert emit.js_string('a"b\\c\u00e9\u2028') == '"a\\"b\\\\c\\u00e9\\u2028"'
+    assert emit.java_string('a"b\\u0022\u00e9\U0001F600\x01\t') == '"a\\"b\\\\u0022\\u00e9\\ud83d\\ude00\\001\\t"'
+    assert emit.comment("a */ b /* c\u2028d\te") == "a * / b / * c[U+2028]d[U+0009]e"
+    assert emit.c_comment("what???/") == "what? ? ?/"
+    assert emit.java_comment("\\u002a/ \\\\u0041 \u221e") == "\\\\u002a/ \\\\u0041 \\u221e"
+
+
+@given(st.text())
+def test_comment_filters_leave_no_way_out(text):
+    for out in (emit.comment(text), emit.c_comment(text), emit.java_comment(text)):
+        assert "*/" not in out and "/*" not in out
+        assert out.isprintable()
+    assert "??" not in emit.c_comment(text)
+    java = emit.java_comment(text)
+    assert java.isascii()
+    # javac decodes a backslash-u preceded by an even number of backslashes, even in a
+    # comment: only the filter's own escapes of non-ASCII characters may be such
+    for m in re.finditer(r"(\\+)u+([0-9a-fA-F]{4})?", java):
+        if len(m.group(1)) % 2:
+            assert m.group(2) and int(m.group(2), 16) >= 0x80, (text, java)
+
+
+@given(st.text())
+def test_string_filters_read_back(text):
+    """Each literal, read by a reader of that language's escapes, gives the text back."""
+    import json
+
+    assert json.loads(emit.js_string(text)) == text
+    rust = emit.rust_string(text)[1:-1]
+    assert rust.isascii()
+    back = re.sub(r'\\(u\{([0-9a-f]+)\}|[nrt"\\])',
+                  lambda m: chr(int(m.group(2), 16)) if m.group(2) else
+                  {"n": "\n", "r": "\r", "t": "\t"}.get(m.group(1), m.group(1)), rust)
+    assert back == text
+    c = emit.c_string(text)[1:-1]
+    assert c.isascii() and "??" not in c.replace("\\?", "")
+    java = emit.java_string(text)[1:-1]
+    assert java.isascii()
+    units = re.sub(r'\\(u[0-9a-f]{4}|[0-7]{3}|[nrtbf"\\])',
+                   lambda m: chr(int(m.group(1)[1:], 16)) if m.group(1)[0] == "u" else
+                   chr(int(m.group(1), 8)) if len(m.group(1)) == 3 else
+                   {"n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f"}.get(m.group(1), m.group(1)), java)
+    assert units.encode("utf-16-be", "surrogatepass").decode("utf-16-be") == text
+    raw = re.sub(rb'\\([0-7]{3}|[nrt"\\?])',
+                 lambda m: bytes([int(m.group(1), 8)]) if len(m.group(1)) == 3 else
+                 {b"n": b"\n", b"r": b"\r", b"t": b"\t"}.get(m.group(1), m.group(1)), c.encode("ascii"))
+    assert raw == text.encode("utf-8")
