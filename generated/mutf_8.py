@@ -325,8 +325,12 @@ def tokens(data):
         yield (kind, start, end, value)
 
 
-def first_error(data, allow_reserved=False):
-    """``(start, end, reason)`` of the first ill-formed (or reserved) sequence, or None."""
+def first_error(data, allow_reserved=True):
+    """``(start, end, reason)`` of the first ill-formed sequence, or None.
+
+    A reserved run is "reserved for future use ... rather than invalid"
+    (corrected-utf-8.txt), so it is returned only with allow_reserved=False.
+    """
     data = bytes(data)
     for kind, start, end, value, reason in _tokens(data):
         if kind == "error" or (kind == "reserved" and not allow_reserved):
@@ -334,8 +338,8 @@ def first_error(data, allow_reserved=False):
     return None
 
 
-def is_valid(data, allow_reserved=False):
-    """True if *data* is well-formed (reserved runs only with allow_reserved=True)."""
+def is_valid(data, allow_reserved=True):
+    """True if *data* has no ill-formed sequence; allow_reserved=False also rejects reserved runs."""
     return first_error(data, allow_reserved) is None
 
 
@@ -345,7 +349,11 @@ def lint(data, profile=None):
 
     Returns ``[(severity, byte offset, line, column, message)]`` in document order;
     lines end at U+000A, columns count code points from 1.  Ill-formed sequences
-    are errors, reserved runs warnings, whatever the profile says.
+    are errors, reserved runs warnings, whatever the profile says.  The code
+    points of a complete signature later in the document are exempt from the
+    "chars" rules (corrected-utf-8.txt: U+0000 "MUST NOT appear ... except as
+    part of the magic number"); there it is text, reported by the profile's
+    "misplaced signature" rule if it has one.
     """
     if not PROFILES:
         raise LookupError(f"{NAME} defines no document profile")
@@ -355,10 +363,15 @@ def lint(data, profile=None):
     line = col = 1
     last = None
     signed = False
+    inside = -1  # end of the signature found after the start, while its code points go by
     for kind, start, end, value, reason in _tokens(data):
         if kind == "signature":
             signed = True
             continue
+        if kind == "char" and start >= inside and SIGNATURE and data.startswith(SIGNATURE, start):
+            inside = start + len(SIGNATURE)
+            found += [(severity, start, line, col, message)
+                      for severity, rule, _, message in rules if rule == "misplaced-signature"]
         if kind != "char":
             severity, message = ("error", "ill-formed sequence: " + reason) if kind == "error" \
                 else ("warning", "reserved sequence")
@@ -366,7 +379,7 @@ def lint(data, profile=None):
             col += 1
             continue
         for severity, rule, ranges, message in rules:
-            if rule == "chars" and any(lo <= value <= hi for lo, hi in ranges):
+            if rule == "chars" and end > inside and any(lo <= value <= hi for lo, hi in ranges):
                 found.append((severity, start, line, col, message))
         last = (start, line, col, value)
         if value == 0x0A:
@@ -666,6 +679,9 @@ def _encode_cp(cp):
 
 
 def _unencodable_reason(cp):
+    """CPython's words for a surrogate (code that matches on them keeps working); ours otherwise."""
+    if 0xD800 <= cp <= 0xDFFF:
+        return "surrogates not allowed"
     return "code point not encodable in " + NAME
 
 
@@ -822,27 +838,56 @@ if PAIR_ON_ENCODE:
                 i += 1
         return encode(cps)
 
-    def to_wtf16(data):
-        """Bytes (well-formed) to 16-bit code units: decoding, then 4.1 encoding."""
-        units = []
-        for cp in decode_codepoints(data):
-            if cp >= 0x10000:
-                units += [((cp - 0x10000) >> 10) + 0xD800, ((cp - 0x10000) & 0x3FF) + 0xDC00]
+    def _pair_halves(data, start, end):
+        """The lead and trail surrogate code points of an error token that is a surrogate
+        pair byte sequence (each half decodes alone, 6.2), else None."""
+        for k in range(start + 1, end):
+            a = list(_tokens(data[start:k], 0, True, False))
+            b = list(_tokens(data[k:end], 0, True, False))
+            if (len(a) == 1 == len(b) and a[0][0] == "char" == b[0][0]
+                    and 0xD800 <= a[0][3] <= 0xDBFF and 0xDC00 <= b[0][3] <= 0xDFFF):
+                return [a[0][3], b[0][3]]
+        return None
+
+    def _wtf8_items(data, strict):
+        """(start, end, code points, ill-formed) per token; ill-formed input "never fails"
+        (6.3, 6.4): a surrogate pair byte sequence gives its two surrogates, any other
+        ill-formed subsequence U+FFFD; strict raises UnicodeDecodeError instead."""
+        for kind, start, end, value, reason in _tokens(data):
+            if kind == "char":
+                yield start, end, [value], False
+            elif kind == "signature":
+                continue
+            elif strict:
+                raise UnicodeDecodeError(NAME, data, start, end, reason or "reserved sequence")
             else:
-                units.append(cp)
+                pair = _pair_halves(data, start, end) if kind == "error" else None
+                yield start, end, pair or [0xFFFD], True
+
+    def to_wtf16(data, strict=False):
+        """6.3: bytes to 16-bit code units (6.2 decoding, then 4.1 encoding).  Never fails:
+        lossless for well-formed WTF-8; strict=True raises on ill-formed input instead."""
+        data = bytes(data)
+        units = []
+        for _start, _end, cps, _bad in _wtf8_items(data, strict):
+            for cp in cps:
+                if cp >= 0x10000:
+                    units += [((cp - 0x10000) >> 10) + 0xD800, ((cp - 0x10000) & 0x3FF) + 0xDC00]
+                else:
+                    units.append(cp)
         return units
 
     def to_utf8(data, strict=False):
-        """6.4: UTF-8 bytes; each surrogate byte sequence becomes EF BF BD, or (strict) fails."""
+        """6.4: UTF-8 bytes.  Lossy (never fails): each surrogate byte sequence, paired or
+        not, becomes EF BF BD in place, any other ill-formed subsequence EF BF BD too;
+        strict=True fails on a surrogate byte sequence and on ill-formed input."""
         data = bytes(data)
         out = bytearray()
-        for kind, start, end, value, reason in _tokens(data):
-            if kind == "error":
-                raise UnicodeDecodeError(NAME, data, start, end, reason)
-            if kind == "char" and 0xD800 <= value <= 0xDFFF:
+        for start, end, cps, bad in _wtf8_items(data, strict):
+            if bad or 0xD800 <= cps[0] <= 0xDFFF:
                 if strict:
                     raise UnicodeDecodeError(NAME, data, start, end, "surrogate code point")
-                out += b"\xef\xbf\xbd"
+                out += b"\xef\xbf\xbd" * len(cps)
             else:
                 out += data[start:end]
         return bytes(out)

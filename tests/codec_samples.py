@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 SPECS = ["utf-8", "utf-8-bom", "corrected-utf-8", "wtf-8", "cesu-8", "mutf-8",
          "utf-8-rfc2279", "utf-inf-8", "utf-1", "fss-utf-1992"]
+# (utf-8-optu8-strict, whose codec name escapes erroneous bytes, is tested in test_seed_codecs.py)
 
 # Every decoding test runs on both backends: the generated module alone, and the
 # module with its compiled extension (which must be there: tests/test_native.py).
@@ -164,15 +165,10 @@ def native_extension_missing(name: str):
 def load_backend(name: str, backend: str):
     """``encspec.load(name, backend=backend)``; for "native" a missing extension skips
     the test with the reason, or fails it when ENCSPEC_REQUIRE_TOOLS is set (not "0")."""
-    import os
-
-    import pytest
-
     import encspec
+    import tools
     if backend == "native":
         why = native_extension_missing(name)
         if why is not None:
-            if os.environ.get("ENCSPEC_REQUIRE_TOOLS", "") not in ("", "0"):
-                pytest.fail(f"ENCSPEC_REQUIRE_TOOLS is set and {why}")
-            pytest.skip(why)
+            tools.missing(why)
     return encspec.load(name, backend=backend)

@@ -1,4 +1,5 @@
-"""Shared test helpers: where the source documents are, and spec loading."""
+"""Shared test helpers: the test data (tests/data), the source documents when
+they are beside the checkout, and the native backend's precondition."""
 from __future__ import annotations
 
 import os
@@ -8,24 +9,50 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "data"
 sys.path.insert(0, str(ROOT / "tests"))
 
 
-def shared_dir() -> Path:
-    """../shared beside the checkout (CI clones main with shared/ beside it)."""
+def shared_dir():
+    """../shared beside the checkout (CI clones main with shared/ beside it), or None."""
     env = os.environ.get("ENCSPEC_SHARED")
     for candidate in ([Path(env)] if env else []) + [ROOT.parent / "shared", ROOT / "shared"]:
         if (candidate / "seeds").is_dir():
             return candidate
-    raise FileNotFoundError("the source documents (shared/seeds) are not beside the checkout; "
-                            "set ENCSPEC_SHARED to the shared/ folder")
+    return None
+
+
+def excerpt(name: str) -> str:
+    """A seed excerpt from tests/data without its '# ' source note."""
+    lines = (DATA / name).read_text("utf-8").splitlines(keepends=True)
+    return "".join(line for line in lines if not line.startswith("# "))
 
 
 @pytest.fixture(scope="session")
-def seeds() -> Path:
-    return shared_dir() / "seeds"
+def shared() -> Path:
+    """The shared/ folder, for cross-checks only; skipped (with the reason) when absent."""
+    found = shared_dir()
+    if found is None:
+        pytest.skip("../shared (the source documents) is not beside the checkout; "
+                    "the same facts are checked from tests/data")
+    return found
 
 
 @pytest.fixture(scope="session")
 def corpora() -> Path:
-    return shared_dir() / "corpora"
+    """Markus Kuhn's stress test and its cases (tests/data, copied from shared/corpora)."""
+    return DATA
+
+
+@pytest.fixture(autouse=True)
+def _native_backend_needs_its_extension(request):
+    """A test parametrized with backend="native" needs the compiled extension (a C
+    compiler at `pip install`): without it the test is skipped saying so, or fails
+    under ENCSPEC_REQUIRE_TOOLS=1."""
+    callspec = getattr(request.node, "callspec", None)
+    if callspec is not None and callspec.params.get("backend") == "native":
+        from codec_samples import native_extension_missing
+        why = native_extension_missing("utf-8")
+        if why is not None:
+            import tools
+            tools.missing(why)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import re
 
+from conftest import excerpt
 from encspec.cli import main
 
 
@@ -13,10 +14,10 @@ def run(capsys, *argv):
     return rc, out.out, out.err
 
 
-def seed_table(seeds):
-    """The rows of corrected-utf-8.txt "Putting it all together", parsed from the seed itself."""
+def seed_table():
+    """The rows of corrected-utf-8.txt "Putting it all together", parsed from its excerpt."""
     rows = []
-    for line in (seeds / "corrected-utf-8.txt").read_text("utf-8").splitlines():
+    for line in excerpt("corrected-utf-8-table.txt").splitlines():
         m = re.match(r"^([0-9A-F ]+) … ([0-9A-F ]+) \| ([\d ]+) \| ([0-9A-F ]+) … ([0-9A-F ]+) \|$", line)
         if m:
             first_b, last_b, off, first, last = (g.strip() for g in m.groups())
@@ -26,20 +27,20 @@ def seed_table(seeds):
     return rows
 
 
-def test_corrected_utf8_reproduces_the_seed_table_row_for_row(capsys, seeds):
-    expected = seed_table(seeds)
+def test_corrected_utf8_reproduces_the_seed_table_row_for_row(capsys):
+    expected = seed_table()
     assert [r["offset"] for r in expected] == [0, 160, 2208, 4256, 69792, 2166944, 69275808]
     rc, out, _ = run(capsys, "describe", "corrected-utf-8", "--json")
     assert rc == 0
     assert json.loads(out) == expected
 
 
-def test_corrected_utf8_text_table_has_the_seed_rows(capsys, seeds):
+def test_corrected_utf8_text_table_has_the_seed_rows(capsys):
     rc, out, _ = run(capsys, "describe", "corrected-utf-8")
     assert rc == 0
     lines = [l for l in out.splitlines() if "|" in l][2:]
     assert len(lines) == 7
-    for line, row in zip(lines, seed_table(seeds)):
+    for line, row in zip(lines, seed_table()):
         seq, off, cps = (c.strip() for c in line.split("|"))
         assert seq.replace(" ", "").replace("…", "-") == f"{row['first_bytes']}-{row['last_bytes']}"
         assert int(off) == row["offset"]
@@ -87,7 +88,7 @@ def test_describe_json_fields_and_utf8_rows(capsys):
     assert set(rows[0]) == {"length", "first_bytes", "last_bytes", "offset", "first", "last"}
 
 
-def test_utf1_rows_follow_the_annex_table(capsys, seeds):
+def test_utf1_rows_follow_the_annex_table(capsys):
     """utf-8-encyclopedia-article.txt, History, table UTF-1: first and last code point of each row."""
     rc, out, _ = run(capsys, "describe", "utf-1", "--json")
     rows = json.loads(out)

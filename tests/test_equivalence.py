@@ -124,12 +124,12 @@ def check_decoders(name, b, backend):
     else:
         assert got is not None and got[:2] == first_str[:2]
         assert first_str[2] is None or got[2] == first_str[2]
-    assert m.is_valid(b) is (first_cp is None)
+    assert m.is_valid(b, allow_reserved=False) is (first_cp is None)
     problems = [(s, e) for kind, s, e, _ in oracle(name).tokens(b) if kind == "error"]
-    assert m.is_valid(b, allow_reserved=True) is (not problems)
-    fe = m.first_error(b)
+    assert m.is_valid(b) is (not problems)   # reserved runs are not invalid by default
+    fe = m.first_error(b, allow_reserved=False)
     assert (fe[:2] if fe else None) == (first_cp[:2] if first_cp else None)
-    fe = m.first_error(b, allow_reserved=True)
+    fe = m.first_error(b)
     assert (fe[:2] if fe else None) == (problems[0] if problems else None)
 
 

@@ -121,13 +121,16 @@ def test_rust(tmp_path, automaton):
     rc = tool(rustc)
     out = exported(automaton, "rust", tmp_path)
     (out / "harness.rs").write_text(
-        '#[path = "nasty.rs"]\n#[allow(dead_code)]\nmod codec;\n\n'
+        "use nasty as codec;\n\n"
         "fn main() {\n"
         "    let t = codec::tokens(&[0xED, 0xA0, 0x80]).next().unwrap();\n"
         "    assert!(t.kind == codec::Kind::Error && t.end == 3);\n"
         "    for b in t.reason.bytes() {\n        print!(\"{:02x}\", b);\n    }\n}\n", encoding="ascii")
     env = dict(os.environ, PATH=str(Path(rc).parent) + os.pathsep + os.environ.get("PATH", ""))
-    run([rc, "--edition", "2021", "-D", "warnings", "-o", str(out / "harness"), str(out / "harness.rs")], env=env)
+    run([rc, "--edition", "2021", "-D", "warnings", "--crate-type", "rlib", "--crate-name", "nasty",
+         "--out-dir", str(out), str(out / "src" / "lib.rs")], env=env)
+    run([rc, "--edition", "2021", "-D", "warnings", "--extern", f"nasty={out / 'libnasty.rlib'}",
+         "-o", str(out / "harness"), str(out / "harness.rs")], env=env)
     assert run([str(out / "harness")]) == WANT
     env["RUSTC"], env["RUSTFLAGS"] = rc, "-D warnings"
     assert run([str(out / "run-tokens")], env=env) == ""
@@ -148,8 +151,12 @@ def test_js(tmp_path, automaton):
 def test_java(tmp_path, automaton):
     jc, jv = tool(javac), tool(java)
     out = exported(automaton, "java", tmp_path)
+    sources = sorted((out / "src" / "main" / "java").rglob("*.java"))
+    package = next(line for line in sources[0].read_text("utf-8").splitlines() if line.startswith("package "))
+    package = package.split()[1].rstrip(";")
     (out / "Harness.java").write_text(
-        "import java.nio.charset.StandardCharsets;\n\n"
+        "import java.nio.charset.StandardCharsets;\n"
+        f"import {package}.Nasty;\n\n"
         "public final class Harness {\n"
         "    public static void main(String[] args) {\n"
         "        Nasty.Token t = Nasty.tokens(new byte[] {(byte) 0xED, (byte) 0xA0, (byte) 0x80}).get(0);\n"
@@ -160,8 +167,8 @@ def test_java(tmp_path, automaton):
     classes = out / "classes"
     # no -encoding: the generated sources must not depend on the platform's
     env = dict(os.environ, LC_ALL="C", LANG="C")
-    run([jc, "-Xlint:all", "-Werror", "-d", str(classes), str(out / "Harness.java"), str(out / "Nasty.java"),
-         str(out / "NastyTokens.java")], env=env)
+    run([jc, "-Xlint:all", "-Werror", "-d", str(classes), str(out / "Harness.java")] + [str(p) for p in sources],
+        env=env)
     assert run([jv, "-cp", str(classes), "Harness"]) == WANT
     env = dict(os.environ, JAVAC=jc, JAVA=jv, JAVACFLAGS="-Xlint:all -Werror")
     assert run([str(out / "run-tokens")], env=env) == ""

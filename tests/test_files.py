@@ -88,12 +88,13 @@ def test_validate_valid_file_and_allowed_reserved_runs(tmp_path, capsys):
     assert (rc, out, err) == (0, f"{ok}: valid\n", "")
     res = tmp_path / "res.txt"
     res.write_bytes(b"a\xfe\x80b\xff\n")
+    # corrected-utf-8.txt: FE/FF runs are "reserved for future use ... rather than as invalid"
     rc, out, _ = run(capsys, "validate", "corrected-utf-8", res)
-    assert rc == 1 and out.splitlines()[-1] == f"{res}: invalid: 2 reserved runs"
-    rc, out, _ = run(capsys, "validate", "corrected-utf-8", res, "--allow-reserved")
     assert rc == 0 and out.splitlines() == [f"{res}:1:2: reserved: FE 80 (byte 1)",
                                             f"{res}:1:4: reserved: FF (byte 4)",
-                                            f"{res}: valid (2 reserved runs allowed)"]
+                                            f"{res}: valid (with 2 reserved runs)"]
+    rc, out, _ = run(capsys, "validate", "corrected-utf-8", res, "--reject-reserved")
+    assert rc == 1 and out.splitlines()[-1] == f"{res}: invalid: 2 reserved runs (--reject-reserved)"
 
 
 def test_validate_json_one_object_per_file(tmp_path, capsys):
@@ -136,7 +137,7 @@ def test_validate_directories_recursively_in_order_and_stdin(tmp_path, capsys, m
     assert out.splitlines() == [
         f"{d}/a.txt:1:1: error: invalid start byte: FF (byte 0)", f"{d}/a.txt: invalid: 1 error",
         f"{d}/b.txt: valid", f"{d}/sub/c.txt: valid",
-        "-:1:1: error: invalid start byte: C0 (byte 0)", "-: invalid: 1 error"]
+        "<stdin>:1:1: error: invalid start byte: C0 (byte 0)", "<stdin>: invalid: 1 error"]
 
 
 def test_validate_reads_a_fifo(tmp_path, capsys):

@@ -349,7 +349,10 @@ def test_iterencode_equals_encoding_the_whole_text(name, data):
     cps = data.draw(encodable_text_cps(name), label="cps")
     text = "".join(map(chr, cps))
     parts = chunks_at(text, data.draw(st.lists(st.integers(0, len(text)), max_size=4), label="cuts"))
-    assert b"".join(codecs.iterencode(iter(parts), codec_name(name))) == oracle(name).encode(cps)
+    # the codec name utf-8-bom writes the BOM (utf-8-encyclopedia-article.txt: "UTF-8-BOM"
+    # names files that contain one); every other codec name writes none
+    want = oracle(name).encode(cps, signature=(name == "utf-8-bom"))
+    assert b"".join(codecs.iterencode(iter(parts), codec_name(name))) == want
 
 
 def test_wtf_8_incremental_encoder_joins_a_pair_split_across_writes():

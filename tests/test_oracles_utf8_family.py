@@ -24,7 +24,7 @@ except ImportError:  # tests/ put on sys.path by pytest's rootdir insertion
     from oracles import (cesu_8, corrected_utf_8, mutf_8, utf_8, utf_8_bom,
                          utf_8_rfc2279, wtf_8)
 
-CORPORA = Path("/work/shared/corpora")
+CORPORA = Path(__file__).resolve().parent / "data"  # copied from shared/corpora (tests/data/README.md)
 KUHN_CASES = {c["id"]: c for c in json.loads((CORPORA / "kuhn-cases.json").read_text())}
 ALL = [utf_8, utf_8_bom, corrected_utf_8, wtf_8, cesu_8, mutf_8, utf_8_rfc2279]
 

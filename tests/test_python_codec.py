@@ -485,11 +485,12 @@ def test_corrected_utf_8_reserved_runs(data, toks, backend):
     want = [0xFFFD if kind == "reserved" else value for kind, _, _, value in toks]
     assert m.decode_codepoints(data, "replace") == want         # one U+FFFD per run
     assert m.decode(data, "replace") == "".join(map(chr, want))
-    assert m.is_valid(data) is False
-    assert m.is_valid(data, allow_reserved=True) is True
+    # reserved "rather than as invalid" (corrected-utf-8.txt): valid unless asked otherwise
+    assert m.is_valid(data) is True
+    assert m.is_valid(data, allow_reserved=False) is False
     first = next(t for t in toks if t[0] == "reserved")
-    assert m.first_error(data) == (first[1], first[2], "reserved sequence")
-    assert m.first_error(data, allow_reserved=True) is None
+    assert m.first_error(data, allow_reserved=False) == (first[1], first[2], "reserved sequence")
+    assert m.first_error(data) is None
     with pytest.raises(UnicodeDecodeError) as e:
         m.decode(data)
     assert (e.value.start, e.value.end, e.value.reason) == (first[1], first[2], "reserved sequence")
@@ -503,6 +504,7 @@ def test_corrected_utf_8_first_error_prefers_the_earlier_problem(backend):
         b"\xc2\xfe".decode("utf-8")
     assert m.first_error(b"\xc0\xfe\x80") == (0, 1, e.value.reason)
     assert m.first_error(b"\xfe\x80\xc0", allow_reserved=True)[:2] == (2, 3)
+    assert m.first_error(b"\xfe\x80\xc0", allow_reserved=False)[:2] == (0, 2)
     assert m.is_valid(b"\xc0\xaf\xef\xbf\xbf") is True
 
 

@@ -7,12 +7,12 @@ import pytest
 
 import encspec
 import encspec.spec.registry
+from conftest import excerpt
 
 
-def utf_inf_8_examples(seeds):
-    """Section 4 of utf-inf-8.txt, parsed from the seed: (code point, bytes)."""
-    text = (seeds / "utf-inf-8.txt").read_text("utf-8")
-    section = text[text.index("4. Examples"):text.index("To the UCS")]
+def utf_inf_8_examples():
+    """Section 4 of utf-inf-8.txt, parsed from its excerpt (tests/data): (code point, bytes)."""
+    section = excerpt("utf-inf-8-examples.txt")
     found = []
     for m in re.finditer(r"U\+([0-9A-F]+)\s*=\s*((?:[0-9A-F]{2}(?:\s+|$))+)", section):
         found.append((int(m.group(1), 16), bytes.fromhex(m.group(2))))
@@ -23,9 +23,9 @@ def utf_inf_8_examples(seeds):
     return found
 
 
-def test_all_seventeen_utf_inf_8_examples_both_directions(seeds):
+def test_all_seventeen_utf_inf_8_examples_both_directions():
     m = encspec.load("utf-inf-8")
-    examples = utf_inf_8_examples(seeds)
+    examples = utf_inf_8_examples()
     assert len(examples) == 17
     for cp, data in examples:
         assert m.encode([cp]) == data, hex(cp)
@@ -33,11 +33,11 @@ def test_all_seventeen_utf_inf_8_examples_both_directions(seeds):
         assert m.decode_codepoints(data) == [cp]
 
 
-def test_utf_inf_8_prose_discrepancy_is_noted(seeds):
+def test_utf_inf_8_prose_discrepancy_is_noted():
     """The 51-A example's prose says 34 bytes; its bytes (and the rules) give 38."""
     cp = int("A" * 51, 16)
     assert len(encspec.load("utf-inf-8").encode([cp])) == 38
-    assert "thirty-four bytes" in (seeds / "utf-inf-8.txt").read_text("utf-8")
+    assert "thirty-four bytes" in excerpt("utf-inf-8-examples.txt")
     assert "38" in (encspec.spec.registry.specs_dir() / "utf-inf-8.encspec").read_text()
 
 
@@ -59,11 +59,11 @@ def test_corrected_utf_8_c0_af_is_u00cf():
     assert encspec.load("corrected-utf-8").decode(b"\xc0\xaf") == "\u00cf"
 
 
-def test_magic_number_in_corrected_utf_8_and_in_utf_8(seeds):
+def test_magic_number_in_corrected_utf_8_and_in_utf_8():
     """corrected-utf-8.txt: the magic number is U+10E7D U+ED4E U+0000 U+000A in Corrected
     UTF-8 and U+FDDD U+DCAE U+0000 U+000A in traditional (generalized) UTF-8."""
     magic = bytes.fromhex("EFB79DEDB2AE000A")
-    assert "EF B7 9D ED B2 AE 00 0A" in (seeds / "corrected-utf-8.txt").read_text("utf-8")
+    assert "EF B7 9D ED B2 AE 00 0A" in excerpt("corrected-utf-8-table.txt")
     cutf8 = encspec.load("corrected-utf-8")
     assert list(cutf8.tokens(magic)) == [("signature", 0, 8, None)]
     assert cutf8.decode_codepoints(b"x" + magic) == [0x78, 0x10E7D, 0xED4E, 0, 0x0A]

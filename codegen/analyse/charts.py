@@ -9,6 +9,12 @@ plus the spec's reserved leads (grey).  A byte with two roles (UTF-1's 21..7E ar
 characters and trail digits) gets the colour of its role at the start of a
 sequence and the continuation dot.  ``codepage_svg`` draws it (SVG written by a
 template, deterministic); ``automaton_dot`` writes the automaton for Graphviz.
+
+Two things come from outside the automaton, both declared here as data: the
+Unicode block names the article's table writes in UTF-8's lead cells
+(``ARTICLE_BLOCKS``), and an *ancestor* spec whose meaning a red byte had
+(``ANCESTORS``: UTF-8 and its derivatives descend from RFC 2279's 1-to-6-byte
+UTF-8, where F8..FD were 5- and 6-byte leads).
 """
 from __future__ import annotations
 
@@ -29,6 +35,44 @@ KINDS = {
     "partial": ("#f4cccc", "lead byte: only some continuations are valid"),
     "reserved": ("#b7b7b7", "reserved lead (a run of its own)"),
     "never": ("#e06666", "never valid (would-be length, lowest value)"),
+}
+
+# The lead cells of the "Codepage layout" table of UTF-8 in the encyclopedia
+# article (utf-8-encyclopedia-article.txt): "The text shows the Unicode blocks
+# encoded by sequences starting with this byte, and the hexadecimal code point
+# shown in the cell is the lowest character value encoded using that leading
+# byte."  byte: (the block label as the article writes it, the code point it
+# shows).  A spec's lead cell gets the label only where it starts at that same
+# code point, i.e. where the byte means what it means in UTF-8.  F1 and F2 have
+# no label: the article shows the unassigned characters U+40000 and U+80000
+# themselves there, not a block name.
+ARTICLE_BLOCKS = {
+    0xC2: ("Latin", 0x0080), 0xC3: ("Latin", 0x00C0), 0xC4: ("Latin", 0x0100), 0xC5: ("Latin", 0x0140),
+    0xC6: ("Latin", 0x0180), 0xC7: ("Latin", 0x01C0), 0xC8: ("Latin", 0x0200), 0xC9: ("IPA", 0x0240),
+    0xCA: ("IPA", 0x0280), 0xCB: ("IPA", 0x02C0), 0xCC: ("accents", 0x0300), 0xCD: ("accents", 0x0340),
+    0xCE: ("Greek", 0x0380), 0xCF: ("Greek", 0x03C0),
+    0xD0: ("Cyril", 0x0400), 0xD1: ("Cyril", 0x0440), 0xD2: ("Cyril", 0x0480), 0xD3: ("Cyril", 0x04C0),
+    0xD4: ("Cyril", 0x0500), 0xD5: ("Armeni", 0x0540), 0xD6: ("Hebrew", 0x0580), 0xD7: ("Hebrew", 0x05C0),
+    0xD8: ("Arabic", 0x0600), 0xD9: ("Arabic", 0x0640), 0xDA: ("Arabic", 0x0680), 0xDB: ("Arabic", 0x06C0),
+    0xDC: ("Syriac", 0x0700), 0xDD: ("Arabic", 0x0740), 0xDE: ("Thaana", 0x0780), 0xDF: ("N'Ko", 0x07C0),
+    0xE0: ("Indic", 0x0800), 0xE1: ("Misc.", 0x1000), 0xE2: ("Symbol", 0x2000), 0xE3: ("Kana", 0x3000),
+    0xE4: ("CJK", 0x4000), 0xE5: ("CJK", 0x5000), 0xE6: ("CJK", 0x6000), 0xE7: ("CJK", 0x7000),
+    0xE8: ("CJK", 0x8000), 0xE9: ("CJK", 0x9000), 0xEA: ("Asian", 0xA000), 0xEB: ("Hangul", 0xB000),
+    0xEC: ("Hangul", 0xC000), 0xED: ("Hangul", 0xD000), 0xEE: ("PUA", 0xE000), 0xEF: ("Forms", 0xF000),
+    0xF0: ("SMP…", 0x10000), 0xF3: ("SSP…", 0xC0000), 0xF4: ("SPU…", 0x100000),
+}
+
+# spec name: the spec a red byte's historical meaning is read from.  The article's
+# red F5..FD cells show "4 140000" … "6 40000000": what those leads meant in
+# FSS-UTF (1992) / UTF-8 (1993), RFC 2279's 1-to-6-byte UTF-8, before RFC 3629
+# "ending at U+10FFFF removed ... all five- and six-byte sequences".  The
+# derivatives of UTF-8 descend from the same UTF-8.
+ANCESTORS = {
+    "utf-8": "utf-8-rfc2279",
+    "utf-8-bom": "utf-8-rfc2279",
+    "wtf-8": "utf-8-rfc2279",
+    "cesu-8": "utf-8-rfc2279",
+    "mutf-8": "utf-8-rfc2279",
 }
 
 CONTROLS = ("NUL SOH STX ETX EOT ENQ ACK BEL BS HT LF VT FF CR SO SI "
@@ -150,8 +194,24 @@ def _would_be(a: Automaton, b: int) -> Optional[tuple[int, int]]:
     return None
 
 
-def codepage(a: Automaton) -> list[dict]:
-    """The 256 cells: byte, kind, label, sub (second line), title (tooltip), continues, lengths."""
+def ancestor_of(a: Automaton) -> Optional[Automaton]:
+    """The automaton of *a*'s ancestor in ``ANCESTORS``, or None."""
+    name = ANCESTORS.get(a.name)
+    if name is None:
+        return None
+    from ..pipeline import load
+    return load(name)[1]
+
+
+def codepage(a: Automaton, ancestor: Optional[Automaton] = None) -> list[dict]:
+    """The 256 cells: byte, kind, label, sub (second line), title (tooltip), continues, lengths,
+    block (the article's block name, or ""), then (the ancestor whose meaning a red cell shows, or None).
+
+    A red byte that is a character or a lead in *ancestor* shows that cell's label and
+    lowest code point (the article's "5 200000" for F8 in UTF-8); other red bytes the
+    length and lowest value they would have in *a*'s own forms.
+    """
+    old = codepage(ancestor) if ancestor is not None else None
     depth = a.max_length or max(r.length for r in a.rows)
     fwd, back = _layers(a, depth)
     ks = _continuation_sets(a, back)
@@ -176,7 +236,7 @@ def codepage(a: Automaton) -> list[dict]:
     cells = []
     for b in range(256):
         t = a.step(0, b)
-        cell = {"byte": b, "continues": b in cont, "lengths": [], "lowest": None}
+        cell = {"byte": b, "continues": b in cont, "lengths": [], "lowest": None, "block": "", "then": None}
         if b in a.reserved:
             cell.update(kind="reserved", label="res.", sub="run",
                         title="reserved lead: it and every following byte that cannot start a sequence")
@@ -204,11 +264,18 @@ def codepage(a: Automaton) -> list[dict]:
             d = cont[b]
             cell.update(kind="continuation", label=f"+{d:02X}" if d is not None else "cont.", sub="",
                         title="continuation byte" + (f" (digit {d:#x})" if d is not None else ""))
+        elif old is not None and old[b]["kind"] in ("single", "lead", "partial"):
+            prev = old[b]
+            cell.update(kind="never", label=prev["label"], sub=prev["sub"], then=ancestor.name,
+                        title=f"never valid in {a.name}; in {ancestor.name}: {prev['title']}")
         else:
             would = _would_be(a, b)
             cell.update(kind="never", label=str(would[0]) if would else "", sub=_hex_cp(would[1]) if would else "",
                         title="never valid" + (f" (would start {would[0]}-byte sequences from U+{would[1]:04X})"
                                                if would else ""))
+        block = ARTICLE_BLOCKS.get(b)
+        if block and cell["kind"] in ("lead", "partial") and cell["lowest"] == block[1]:
+            cell["block"] = block[0]
         cells.append(cell)
     return cells
 
@@ -229,17 +296,28 @@ def _after(a: Automaton, t: int) -> set[int]:
 CELL_W, CELL_H, MARGIN = 58, 46, 28
 
 
-def codepage_svg(a: Automaton) -> str:
+def codepage_svg(a: Automaton, ancestor="auto") -> str:
+    """The code page chart as SVG.  *ancestor*: "auto" (``ANCESTORS``), None, or an automaton."""
     import jinja2  # analyse's own templates (analyse/templates/svg): it never imports emit
     env = jinja2.Environment(loader=jinja2.PackageLoader("encspec.analyse", "templates"), keep_trailing_newline=True,
                              undefined=jinja2.StrictUndefined, autoescape=False)
-    cells = codepage(a)
+    if isinstance(ancestor, str):
+        ancestor = ancestor_of(a)
+    cells = codepage(a, ancestor)
     present = [k for k in KINDS if any(c["kind"] == k for c in cells)]
     dual = any(c["continues"] and c["kind"] not in ("continuation",) for c in cells)
-    legend = [{"kind": k, "fill": KINDS[k][0], "text": KINDS[k][1]} for k in present]
+    then = ancestor.name if any(c["then"] for c in cells) else None
+    legend = [{"kind": k, "fill": KINDS[k][0],
+               "text": f"never valid (length, lowest value as in {then}, or would-be)"
+               if k == "never" and then else KINDS[k][1]} for k in present]
+    notes = []
+    if any(c["block"] for c in cells):
+        notes.append("block names as in the encyclopedia article's UTF-8 code page table")
+    if then:
+        notes.append(f"red cells: what the byte meant in {then}")
     width = MARGIN + 16 * CELL_W + 8
     legend_y = MARGIN + 16 * CELL_H + 24
-    height = legend_y + 22 * ((len(legend) + 1) // 2) + (22 if dual else 0) + 34
+    height = legend_y + 22 * ((len(legend) + 1) // 2) + (22 if dual else 0) + 34 + (16 if notes else 0)
     for c in cells:
         c["x"] = MARGIN + (c["byte"] & 15) * CELL_W
         c["y"] = MARGIN + (c["byte"] >> 4) * CELL_H
@@ -253,6 +331,7 @@ def codepage_svg(a: Automaton) -> str:
     summary = {k: sum(1 for c in cells if c["kind"] == k) for k in present}
     return env.get_template("svg/codepage.svg.j2").render(a=a, cells=cells, legend=legend, width=width, height=height,
                   cw=CELL_W, ch=CELL_H, m=MARGIN, fills=[(k, v[0]) for k, v in KINDS.items()], dual=dual, dual_y=legend_y + 22 * ((len(legend) + 1) // 2),
+                  notes="; ".join(notes),
                   summary=summary, heads=[f"_{d:X}" for d in range(16)], rows=[f"{d:X}_" for d in range(16)])
 
 

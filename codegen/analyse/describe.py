@@ -40,6 +40,7 @@ def rows(a: Automaton) -> list[dict]:
 
 
 def table(a: Automaton) -> str:
+    """The row table as ``encspec describe`` prints it."""
     lines = [f"{a.name}: {a.title}" if a.title else a.name]
     data = []
     for row in rows(a):
@@ -62,30 +63,130 @@ def table(a: Automaton) -> str:
 
 
 
+_ILL, _EXT = "ill", "ext"  # configurations: no way to well-formed text; inside a counted form
+_START = (0, None, ())
+
+
+def _is_error(a: Automaton, action) -> bool:
+    return action is not None and a.actions[action].kind == "error"
+
+
+def _feed(a: Automaton, cfg, c: int):
+    """The scanner's configuration after one more byte of class *c*: ``(state, action of
+    the last accepting state of the token being read, classes read since)``, _ILL once
+    an error token is certain, _EXT inside a counted form.  Longest match: when the
+    automaton dies, the last accepting state's token ends and the bytes read since are
+    read again from the start."""
+    q, acc, pend = cfg
+    t = a.next[q][c]
+    if t >= a.n_states:
+        return _EXT
+    if t != DEAD:
+        if a.accept[t] is not None:
+            if a.final(t):
+                return _ILL if _is_error(a, a.accept[t]) else _START
+            return (t, a.accept[t], ())
+        return (t, acc, pend + (c,) if acc is not None else ())
+    if acc is None or _is_error(a, acc):
+        return _ILL
+    cfg = _START
+    for x in pend + (c,):
+        cfg = _feed(a, cfg, x)
+        if cfg in (_ILL, _EXT):
+            break
+    return cfg
+
+
+def _ends_well(a: Automaton, cfg) -> bool:
+    """Whether the input may end in *cfg*: every token read is well-formed."""
+    while True:
+        if cfg == _START or cfg == _EXT:
+            return True
+        if cfg == _ILL:
+            return False
+        q, acc, pend = cfg
+        if a.accept[q] is not None:
+            return not _is_error(a, a.accept[q])
+        if acc is None or _is_error(a, acc):
+            return False
+        cfg = _START
+        for x in pend:
+            cfg = _feed(a, cfg, x)
+
+
+def _configurations(a: Automaton):
+    """Every configuration reachable from the start, its successors per class, and the
+    block of each under "the same continuations keep the input well-formed" (minimal)."""
+    succ: dict = {}
+    todo = [_START]
+    while todo:
+        cfg = todo.pop()
+        if cfg in succ:
+            continue
+        if cfg in (_ILL, _EXT):
+            succ[cfg] = (cfg,) * a.n_classes
+            continue
+        succ[cfg] = tuple(_feed(a, cfg, c) for c in range(a.n_classes))
+        todo.extend(t for t in succ[cfg] if t not in succ)
+    viable = {c for c in succ if c != _ILL and _ends_well(a, c)}
+    grew = True
+    while grew:  # viable: some continuation ends well
+        grew = False
+        for c, ts in succ.items():
+            if c not in viable and c != _ILL and any(t in viable for t in ts):
+                viable.add(c)
+                grew = True
+    block = {c: (c == _EXT, c in viable) for c in succ}
+    while True:  # Moore's refinement
+        sig = {c: (block[c], tuple(block[t] for t in succ[c])) for c in succ}
+        ids = {k: i for i, k in enumerate(sorted(set(sig.values()), key=repr))}
+        new = {c: ids[sig[c]] for c in succ}
+        if len(set(new.values())) == len(set(block.values())):
+            return succ, viable, new
+        block = new
+
+
 def ill_formed(a: Automaton) -> list[dict]:
-    """Table 3.1b rows: a prefix (one byte set per position) and the bytes that end it."""
+    """Table 3.1b rows: a prefix (one byte set per position) and the bytes that end it.
+
+    A row's instances are the shortest inputs, from a token boundary, that no
+    continuation makes well-formed (the proposal's line 11: WTF-8's ``ED A0..AF
+    80..BF ED B0..BF``), so an input of the bounded forms is ill-formed if and only if
+    it contains a row.  The walk follows the scanner, longest match and fallback
+    included, one token at a time: a token that ends starts again at row 1.  Bytes
+    after a complete token that a fresh start rejects are left to row 1.
+    """
+    succ, viable, block = _configurations(a)
     out = []
 
-    def walk(state: int, prefix: list[str], on_path: set[int]):
-        acc = a.accept[state]
-        live = {b: a.step(state, b) for b in range(256) if a.step(state, b) != DEAD}
-        if acc is None:
-            dead = set(range(256)) - set(live)
-            if dead:
-                out.append({"prefix": list(prefix), "ill_formed": _runs(dead), "well_formed": _runs(live)})
-        by_target: dict[int, set[int]] = {}
-        for b, t in live.items():
-            by_target.setdefault(t, set()).add(b)
-        for t, bs in sorted(by_target.items(), key=lambda kv: min(kv[1])):
-            if t >= a.n_states or t in on_path:
+    def walk(cfg, prefix: list[str], on_path: set):
+        q = cfg[0]
+        ends_here = a.accept[q] is not None and not _is_error(a, a.accept[q])
+        ill, live = set(), set()
+        groups: dict = {}
+        for b in range(256):
+            c = a.classes[b]
+            t = succ[cfg][c]
+            raw = a.next[q][c]
+            if t not in viable:
+                if not (ends_here and raw == DEAD):
+                    ill.add(b)
                 continue
-            walk(t, prefix + [_runs(bs)], on_path | {t})
+            live.add(b)
+            if t != _EXT and raw != DEAD and not a.final(raw):  # the token goes on
+                groups.setdefault(block[t], (t, set()))[1].add(b)
+        if ill:
+            out.append({"prefix": list(prefix), "ill_formed": _runs(ill), "well_formed": _runs(live)})
+        for blk, (t, bs) in sorted(groups.items(), key=lambda kv: min(kv[1][1])):
+            if blk not in on_path:
+                walk(t, prefix + [_runs(bs)], on_path | {blk})
 
-    walk(0, [], {0})
+    walk(_START, [], {block[_START]})
     return out
 
 
 def ill_formed_table(a: Automaton) -> str:
+    """The Table 3.1b rows as ``encspec describe --ill-formed`` prints them."""
     rows_ = ill_formed(a)
     width = max(len(r["prefix"]) for r in rows_) + 1
     cols = [max([len(f"byte {i + 1}")] + [len((r["prefix"] + [r["ill_formed"]])[i])

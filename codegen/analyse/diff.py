@@ -331,6 +331,8 @@ def _merge(patterns: list[Pattern]) -> list[Pattern]:
 
 
 def diff(a: Automaton, b: Automaton) -> Diff:
+    """Run *a* and *b* at once: the byte patterns valid in only one of them, and those
+    valid in both but decoded differently (``encspec diff``)."""
     out = Diff(a.name, b.name)
     states, trans, _, reps = _product(a, b)
     notes: list = []
@@ -357,6 +359,7 @@ def _cp(v: Optional[int]) -> str:
 
 
 def text(d: Diff) -> str:
+    """*d* as ``encspec diff`` prints it."""
     lines = []
     if d.equivalent:
         lines.append(f"{d.a} and {d.b} are equivalent: the same valid byte sequences, decoded alike")

@@ -253,6 +253,8 @@ CHECKS = {
 
 
 def check(a: Automaton, only: Optional[list[str]] = None) -> Report:
+    """Decide every property (or those named in *only*, from ``NAMES``), each failure
+    with a counterexample: what ``encspec check`` prints."""
     report = Report()
     for name in only or NAMES:
         ok, example = CHECKS[name](a)

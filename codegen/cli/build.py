@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..spec import registry
+from .common import Fail
 from ..emit.targets import render_files, targets
 from ..pipeline import load
 
@@ -45,15 +46,53 @@ def outputs(spec: str, out_dir: Path, docs_dir: Path | None = None) -> list[Outp
 
 def docs_dir(out_dir: Path) -> Path:
     """Where the pictures go: docs/ beside the checked-in generated/, else out_dir/docs."""
-    if out_dir.resolve() == generated_dir():
-        return generated_dir().parent / "docs"
+    root = checkout_root()
+    if root is not None and out_dir.resolve() == root / "generated":
+        return root / "docs"
     return out_dir / "docs"
 
 
-def generated_dir() -> Path:
-    """The checked-in generated/ folder of this checkout."""
+def checkout_root() -> Path | None:
+    """The source checkout encspec runs from, or None when it runs from an installed copy.
+
+    A checkout is the folder above the package (codegen/) that holds a pyproject.toml
+    naming the project "encspec", and the specs/ and generated/ that ``encspec.specs``
+    and ``encspec.generated`` are (paths resolved, so an editable install or symlinks
+    count).  In site-packages the package's parent is site-packages itself, and
+    generated/ is a copy that build must not rewrite."""
+    import encspec
     import encspec.generated as g
-    return Path(g.__file__).resolve().parent
+    root = Path(encspec.__file__).resolve().parent.parent
+    try:
+        text = (root / "pyproject.toml").read_text("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    try:
+        import tomllib
+        name = tomllib.loads(text).get("project", {}).get("name")
+    except ImportError:  # Python 3.10
+        import re
+        m = re.search(r'^\[project\][^\[]*?^name\s*=\s*"([^"]*)"', text, re.M | re.S)
+        name = m and m.group(1)
+    except ValueError:  # tomllib.TOMLDecodeError
+        return None
+    if name != "encspec":
+        return None
+    if Path(g.__file__).resolve().parent != root / "generated" or registry.specs_dir().resolve() != root / "specs":
+        return None
+    return root
+
+
+def generated_dir() -> Path:
+    """The checked-in generated/ folder of this checkout; Fail (exit 2) when encspec is
+    installed rather than run from a checkout, so build never rewrites site-packages."""
+    root = checkout_root()
+    if root is None:
+        import encspec
+        raise Fail(f"build without SPEC regenerates a source checkout's generated/, and encspec runs from "
+                   f"an installed copy ({Path(encspec.__file__).resolve().parent}): use `encspec build SPEC "
+                   f"-o DIR`, or `encspec build -o DIR` for every built-in")
+    return root / "generated"
 
 
 def shown(path: Path) -> str:
@@ -97,7 +136,16 @@ def write(expected: list[Output]) -> list[Path]:
         o.path.parent.mkdir(parents=True, exist_ok=True)
         if not o.path.exists() or o.path.read_text("utf-8") != o.text:
             tmp = o.path.with_suffix(o.path.suffix + ".tmp")
-            tmp.write_text(o.text, "utf-8")
-            tmp.replace(o.path)
+            try:
+                tmp.write_text(o.text, "utf-8")
+                tmp.replace(o.path)
+            except OSError as e:   # a full disk names no file: name the output (one line, exit 2)
+                try:
+                    tmp.unlink()
+                except OSError:
+                    pass
+                if e.filename is None or e.filename == str(tmp):
+                    e.filename = str(o.path)
+                raise
             written.append(o.path)
     return written

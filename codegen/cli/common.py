@@ -7,7 +7,6 @@ helpers.
 """
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 EXIT_USAGE = 2
@@ -29,19 +28,56 @@ def load_spec(spec: str):
 
 
 def read_input(file) -> bytes:
-    """FILE's bytes (None or "-": stdin), or Fail with one line."""
-    if file is None or file == "-":
-        return sys.stdin.buffer.read()
+    """FILE's bytes (None or "-": stdin), or Fail with one line naming it as every command
+    does (stdin: ``<stdin>``)."""
+    from ..io import stream
     try:
-        return Path(file).read_bytes()
-    except FileNotFoundError:
-        raise Fail(f"{file}: no such file") from None
-    except IsADirectoryError:
-        raise Fail(f"{file}: is a directory") from None
-    except PermissionError:
-        raise Fail(f"{file}: permission denied") from None
+        inp = stream.open_input(file)
+        try:
+            return b"".join(stream.read_chunks(inp))
+        finally:
+            if inp.close:
+                inp.file.close()
+    except stream.InputError as e:
+        raise Fail(str(e)) from None
+
+
+def output_folder(out: Path) -> None:
+    """Create the folder *out* and any missing parents (``mkdir -p``); Fail with one line
+    if it cannot be, or if *out* is ``-`` (a folder of files has no place on stdout)."""
+    from ..io import stream
+    if str(out) == "-":
+        raise Fail("-o -: this command writes a folder of files, which standard output cannot hold")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise Fail(f"{out}: exists and is not a directory") from None
     except OSError as e:
-        raise Fail(f"{file}: {e.strerror or e}") from None
+        raise Fail(stream.os_error_message(e.filename or out, e)) from None
+
+
+def exclusive(*names: str):
+    """Put above ``@click.command``: the options named (their parameter names) cannot be
+    given together.  The parser rejects the pair (one line, exit 2) rather than letting
+    one silently win, as grep and coreutils do for conflicting modes."""
+    import click
+    from click.core import ParameterSource
+
+    def apply(command):
+        parse = command.parse_args
+
+        def parse_args(ctx, args):
+            rest = parse(ctx, args)
+            given = [p for p in command.params
+                     if p.name in names and ctx.get_parameter_source(p.name) == ParameterSource.COMMANDLINE]
+            if len(given) > 1:
+                shown = [next((o for o in p.opts if o.startswith("--")), p.opts[0]) for p in given]
+                raise click.UsageError(f"{shown[0]} and {shown[1]} cannot be used together", ctx)
+            return rest
+
+        command.parse_args = parse_args
+        return command
+    return apply
 
 
 def require_parent(out: Path) -> None:

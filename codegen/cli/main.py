@@ -1,7 +1,11 @@
 """The ``encspec`` command.  Every failure is one line on stderr and a non-zero exit."""
 from __future__ import annotations
 
+import errno
+import io
 import json
+import os
+import signal
 import sys
 from pathlib import Path
 
@@ -13,7 +17,20 @@ from ..spec.diagnostics import SpecError
 from .common import EXIT_USAGE, Fail, load_spec, read_input, require_parent
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _PipeClosed(Exception):
+    """The reader of our output went away (EPIPE).  Raised instead of BrokenPipeError so that
+    click does not turn it into exit 1, which validate and lint use for "invalid"."""
+
+
+class _Group(click.Group):
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            raise _PipeClosed() from None
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="encspec")
 def cli():
     """Compile declarative encoding specs into decoders, encoders and tables.
@@ -97,6 +114,8 @@ def build(spec, out_dir, check_only, native):
     else:
         if not out_dir:
             raise Fail("building a single spec needs -o DIR")
+        if out_dir == "-":
+            raise Fail("-o -: build writes a folder of files, which standard output cannot hold")
         target = Path(out_dir)
         expected = b.outputs(spec, target)
     if check_only:
@@ -162,12 +181,13 @@ def lint(spec, file, profile, as_json):
     if profile is not None and profile not in module.PROFILES:
         raise Fail(f"{spec}: no profile '{profile}' (has: {', '.join(module.PROFILES)})")
     findings = module.lint(read_input(file), profile)
+    shown = "<stdin>" if file == "-" else file
     for severity, offset, line, col, message in findings:
         if as_json:
             click.echo(json.dumps({"severity": severity, "offset": offset, "line": line, "column": col,
                                    "message": message}))
         else:
-            click.echo(f"{file}:{line}:{col}: {severity}: {message} (byte {offset})")
+            click.echo(f"{shown}:{line}:{col}: {severity}: {message} (byte {offset})")
     if any(f[0] == "error" for f in findings):
         sys.exit(1)
 
@@ -181,7 +201,49 @@ def _add_commands() -> None:
 _add_commands()
 
 
+EXIT_SIGPIPE = 128 + 13   # what a shell reports for a process ended by SIGPIPE
+_pipe_closed = False
+
+
 def main(argv=None) -> int:
+    """Run ``encspec ARGV``; the exit code.  Nothing escapes as a traceback: usage and I/O
+    errors are one line on stderr and 2; a closed output pipe ends quietly with 141
+    (:func:`entry` then dies by SIGPIPE itself, as coreutils do); SIGTERM/SIGHUP while
+    an output is being written end with 128+signum, the temporary file removed."""
+    from ..io import stream
+    global _pipe_closed
+    restore = _closed_stdout()
+    try:
+        code = _run(argv)
+        if sys.stdout is not None:
+            try:
+                sys.stdout.flush()   # a full disk shows here, not as a traceback at exit
+            except OSError:
+                if code == 0:
+                    raise
+                _quiet_stdout()      # the command failed and said why; that is the one line
+        return code
+    except (_PipeClosed, BrokenPipeError):
+        _pipe_closed = True
+        _quiet_stdout()
+        return EXIT_SIGPIPE
+    except stream.Terminated as e:
+        return 128 + e.signum
+    except stream.InputError as e:
+        click.echo(f"encspec: error: {e}", err=True)
+        return EXIT_USAGE
+    except OSError as e:
+        if e.filename is None:   # a write to stdout (writes to files name their file)
+            click.echo(f"encspec: error: write error: {(e.strerror or str(e)).lower()}", err=True)
+            _quiet_stdout()
+        else:
+            click.echo(f"encspec: error: {stream.os_error_message(e.filename, e)}", err=True)
+        return EXIT_USAGE
+    finally:
+        restore()
+
+
+def _run(argv) -> int:
     try:
         cli.main(args=argv, prog_name="encspec", standalone_mode=False)
     except SpecError as e:
@@ -200,8 +262,6 @@ def main(argv=None) -> int:
     except click.exceptions.Abort:
         click.echo("encspec: aborted", err=True)
         return 130
-    except BrokenPipeError:
-        return 0
     except SystemExit as e:  # commands that decide their own exit code (build --check, lint, diff)
         return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     except click.exceptions.Exit as e:
@@ -209,5 +269,60 @@ def main(argv=None) -> int:
     return 0
 
 
+class _ClosedOutput(io.RawIOBase):
+    """Standard output of a command started with it closed (``>&-``): a write fails with
+    EBADF, so the command says so (one line, exit 2) instead of writing nowhere."""
+
+    failing = True
+
+    def writable(self):
+        return True
+
+    def write(self, b):
+        if self.failing:
+            raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+        return len(b)
+
+
+def _closed_stdout():
+    """If stdout is closed, a failing stand-in for ``sys.stdout`` (and /dev/null on fd 1, so
+    that no file opened meanwhile becomes fd 1).  Returns what puts things back."""
+    if sys.stdout is not None:
+        return lambda: None
+    try:
+        os.fstat(1)
+    except OSError:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        if fd != 1:
+            os.dup2(fd, 1)
+            os.close(fd)
+    raw = _ClosedOutput()
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(raw), encoding="utf-8")
+
+    def restore():
+        raw.failing = False   # what is still buffered goes nowhere, silently
+        sys.stdout = None
+    return restore
+
+
+def _quiet_stdout() -> None:
+    """After a write to stdout failed, point fd 1 at /dev/null: what is still buffered is
+    flushed there at exit instead of failing again (a second message and exit 120)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+    except OSError:
+        pass
+
+
 def entry() -> None:
-    sys.exit(main())
+    code = main()
+    if code == EXIT_SIGPIPE and _pipe_closed and hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)   # end as `cat` does when `head` has had enough
+        os.kill(os.getpid(), signal.SIGPIPE)
+    sys.exit(code)

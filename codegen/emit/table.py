@@ -1,6 +1,6 @@
 """The canonical state-transition table as JSON (generated/tables/NAME.json).
 
-Documented field by field in the README; stable key order so diffs are readable.
+Documented field by field in docs/pages/table-format.md; stable key order so diffs are readable.
 """
 from __future__ import annotations
 

@@ -53,8 +53,10 @@ class Target:
     int_bits: Optional[int] = None  # None: arbitrary precision
     executables: tuple[str, ...] = field(default=())  # files to chmod +x
     exported: bool = True  # offered by `encspec export --lang`
+    options: tuple[str, ...] = ()  # keyword options files() takes (java: java_package)
 
 
 def register(target: Target) -> Target:
+    """Add *target* to ``REGISTRY`` under its name, and return it."""
     REGISTRY[target.name] = target
     return target

@@ -34,22 +34,27 @@ def require(a: Automaton, name: str) -> Target:
     return target
 
 
-def render_files(a: Automaton, name: str) -> dict[str, str]:
-    """The target's files for *a*, in memory; Unsupported if the target refuses it."""
+def render_files(a: Automaton, name: str, options: dict | None = None) -> dict[str, str]:
+    """The target's files for *a*, in memory; Unsupported if the target refuses it.
+    *options* are keyword options the target declares (``Target.options``)."""
     target = require(a, name)
+    options = {k: v for k, v in (options or {}).items() if v is not None}
+    unknown = sorted(set(options) - set(target.options))
+    if unknown:
+        raise ValueError(f"the {name} target takes no option {', '.join(unknown)}")
     try:
-        return target.files(a)
+        return target.files(a, **options)
     except Unsupported:
         raise
     except SpecError as e:  # a limit its declaration missed: still refused before writing
         raise Unsupported(a, name, e.message.splitlines()[0]) from None
 
 
-def export(a: Automaton, lang: str, out_dir: Path) -> list[Path]:
+def export(a: Automaton, lang: str, out_dir: Path, options: dict | None = None) -> list[Path]:
     """Write the target's files into out_dir (which must exist or whose parent must).
     Every file is rendered before the first is written: a refusal writes nothing."""
     target = targets()[lang]
-    files = render_files(a, lang)
+    files = render_files(a, lang, options)
     written = []
     out_dir.mkdir(exist_ok=True)
     for rel, text in files.items():

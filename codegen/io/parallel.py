@@ -1,7 +1,7 @@
 """Validation in parallel: many files over all cores, a large file in chunks, or a Dask cluster.
 
 The unit of work is a :class:`Task`: one byte range of one file, scanned by
-:class:`encspec.stream.Scanner` (a top-level function, :func:`run_task`, so
+:class:`encspec.io.stream.Scanner` (a top-level function, :func:`run_task`, so
 process pools and Dask workers can run it; workers read the file themselves,
 so only paths and results travel).
 
@@ -16,7 +16,7 @@ error cut short by the end of the chunk says ``unexpected end of data`` where
 the whole file says what the following byte did.  :func:`stitch` re-scans that
 token sequentially across the cut, then places every problem at its line and
 column from the chunks before it.  The result is identical to
-:func:`encspec.stream.validate_stream`.
+:func:`encspec.io.stream.validate_stream`.
 """
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ validate), code points as ints through ``IncrementalCodePointDecoder``, bytes
 through ``IncrementalEncoder``.  The module keeps only the bytes (and scan
 state) of an unfinished sequence between chunks.
 
-Everything here is independent of processes: :mod:`encspec.parallel` runs
+Everything here is independent of processes: :mod:`encspec.io.parallel` runs
 :class:`Scanner` over byte ranges, the commands wire these classes to files
 (:func:`open_input`, :func:`atomic_output`, :func:`progress`).
 """
@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import codecs
 import os
+import signal
+import stat
 import sys
 import tempfile
 import threading
@@ -61,8 +63,16 @@ def hexbytes(data: bytes, limit: Optional[int] = None) -> str:
     return text + " …" if limit is not None and len(data) > limit else text
 
 
+STDIN = "<stdin>"          # how every message names standard input (``-`` or no FILE in argv)
+
+
+def shown(path) -> str:
+    """*path* as messages name it: standard input (None or ``-``) is always ``<stdin>``."""
+    return STDIN if path is None or path == "-" else str(path)
+
+
 def os_error_message(path, exc: OSError) -> str:
-    """The one-line message for a failed open or read, as cli.py words them."""
+    """The one-line message for a failed open, read or write, as cli.py words them."""
     if isinstance(exc, FileNotFoundError):
         why = "no such file"
     elif isinstance(exc, IsADirectoryError):
@@ -100,13 +110,15 @@ class Input:
 def open_input(path: Optional[str]) -> Input:
     """The file at *path* (``-`` or None: standard input), read-only; InputError if it cannot be read."""
     if path is None or path == "-":
+        if sys.stdin is None:   # started with standard input closed (<&-)
+            raise InputError(f"{STDIN}: bad file descriptor")
         stream = sys.stdin.buffer
         try:
             st = os.fstat(stream.fileno())
             size = st.st_size if _is_regular(st.st_mode) else None
         except (OSError, ValueError, AttributeError):
             size = None
-        return Input(stream, "<stdin>", size, close=False)
+        return Input(stream, STDIN, size, close=False)
     try:
         f = open(path, "rb")
     except OSError as e:
@@ -120,7 +132,6 @@ def open_input(path: Optional[str]) -> Input:
 
 
 def _is_regular(mode: int) -> bool:
-    import stat
     return stat.S_ISREG(mode)
 
 
@@ -140,59 +151,211 @@ def read_chunks(inp: Input, size: Optional[int] = None, bar=None):
 
 
 # ----------------------------------------------------------------- output
-def check_output(out: Optional[str], inputs=()) -> None:
-    """InputError if *out* cannot be written atomically: a missing folder, a directory, an input."""
-    if out is None or out == "-":
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP while a temporary output exists: raised so that unwinding removes
+    the temporary file (as KeyboardInterrupt does for SIGINT); the command exits 128+signum."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def is_stdout(out) -> bool:
+    """``-o -`` (or no ``-o``) means standard output, for every command."""
+    return out is None or out == "-"
+
+
+def _target(out) -> tuple[Path, Optional[os.stat_result]]:
+    """Where writing *out* lands — a symlink followed to its target, which may not exist
+    yet — and that target's stat (None when there is nothing there)."""
+    real = Path(os.path.realpath(out))
+    try:
+        return real, os.stat(real)
+    except OSError:
+        return real, None
+
+
+def check_output(out: Optional[str], inputs=(), parents: bool = False) -> None:
+    """InputError if *out* cannot be written: a directory, an input, or a missing folder
+    (created instead with *parents*, as ``mkdir -p``)."""
+    if is_stdout(out):
         return
-    target = Path(out)
-    parent = target.parent
-    if not parent.is_dir():
-        raise InputError(f"{out}: the folder that should hold it does not exist")
-    if target.is_dir():
+    real, st = _target(out)
+    if st is not None and stat.S_ISDIR(st.st_mode):
         raise InputError(f"{out}: is a directory")
+    if st is None:
+        if parents:
+            try:
+                real.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise InputError(os_error_message(e.filename or real.parent, e)) from None
+        elif not real.parent.is_dir():
+            raise InputError(f"{out}: the folder that should hold it does not exist")
     for inp in inputs:
-        if inp in (None, "-"):
+        if inp in (None, "-") or st is None:
             continue
         try:
-            if target.exists() and os.path.samefile(target, inp):
+            if os.path.samefile(real, inp):
                 raise InputError(f"{out}: is the input file (the input is never modified; write elsewhere)")
         except OSError:
             pass
 
 
+def _write_error(name: str, exc: OSError) -> "InputError":
+    """A failed write as one line: ``write error: …`` for standard output (as coreutils say it)."""
+    if name == "<stdout>":
+        return InputError(f"write error: {(exc.strerror or str(exc)).lower()}")
+    return InputError(os_error_message(name, exc))
+
+
+@contextmanager
+def _written(f, name: str):
+    """Yield *f*; a write that fails (no file name on the error: ours) becomes one InputError
+    line.  A closed pipe stays BrokenPipeError: the command then ends as SIGPIPE says."""
+    try:
+        yield f
+        f.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as e:
+        if e.filename is not None:
+            raise
+        raise _write_error(name, e) from None
+
+
+class _WholeWrites:
+    """Each write writes all it is given.  Under ``python -u`` or PYTHONUNBUFFERED,
+    ``sys.stdout.buffer`` is a raw file whose write may take only part (what a pipe had
+    room for, or until a signal) and say so in its return value."""
+
+    def __init__(self, f):
+        self._f = f
+
+    def write(self, data) -> int:
+        view = memoryview(data).cast("B")
+        while view:
+            n = self._f.write(view)
+            if n is None:   # a non-blocking stdout that is full
+                raise BlockingIOError(11, "standard output would block")
+            view = view[n:]
+        return len(data)
+
+    def flush(self):
+        self._f.flush()
+
+    def fileno(self):
+        return self._f.fileno()
+
+
 @contextmanager
 def atomic_output(out: Optional[str]):
-    """A binary file to write; for a path, a temporary file in the same folder renamed
-    over *out* only when the block succeeds (so a failure leaves *out* untouched)."""
-    if out is None or out == "-":
-        stream = sys.stdout.buffer
-        yield stream
-        stream.flush()
+    """A binary file to write *out* (``-`` or None: standard output).
+
+    Only a regular file (or a new path) is written to a temporary file in the same
+    folder and renamed over it when the block succeeds, so a failure leaves it
+    untouched, and SIGTERM/SIGHUP remove the temporary file (:class:`Terminated`).
+    A symlink is followed and its target written; a device or a FIFO is opened and
+    written in place — replacing it would take the reader's data (or /dev/full) away.
+    """
+    if is_stdout(out):
+        if sys.stdout is None:
+            raise InputError("write error: bad file descriptor")
+        with _written(_WholeWrites(sys.stdout.buffer), "<stdout>") as f:
+            yield f
         return
-    target = Path(out)
+    real, st = _target(out)
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        try:
+            f = open(real, "wb")
+        except OSError as e:
+            raise InputError(os_error_message(out, e)) from None
+        try:
+            with _written(f, out):
+                yield f
+        finally:
+            _close(f)
+        return
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)
     except OSError as e:
         raise InputError(os_error_message(out, e)) from None
+    with _unwind_on_signals():
+        try:
+            f = os.fdopen(fd, "wb")
+            try:
+                with _written(f, out):
+                    yield f
+                    f.flush()
+                    os.fsync(f.fileno())
+            finally:
+                _close(f)
+            try:
+                mode = (st.st_mode if st is not None else 0o666 & ~_umask()) & 0o7777
+                os.chmod(tmp, mode)
+                os.replace(tmp, real)
+            except OSError as e:
+                raise InputError(os_error_message(out, e)) from None
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+
+
+def _close(f) -> None:
+    """Close *f*; after a failed write its buffer would fail again, and that error is
+    already told."""
     try:
-        with os.fdopen(fd, "wb") as f:
-            yield f
-            f.flush()
-            os.fsync(f.fileno())
+        f.close()
+    except OSError:
+        pass
+
+
+def write_output(out: Optional[str], data: bytes, parents: bool = False) -> None:
+    """Write *data* to *out* as :func:`atomic_output` does (``-``: stdout), after
+    :func:`check_output` (with *parents*, missing folders are created)."""
+    check_output(out, parents=parents)
+    with atomic_output(out) as f:
+        f.write(data)
+
+
+def _umask() -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return umask
+
+
+@contextmanager
+def _unwind_on_signals():
+    """While the block runs, SIGTERM and SIGHUP raise :class:`Terminated` in this process
+    (not in a child forked meanwhile; not if the signal is ignored, as under nohup)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    owner = os.getpid()
+
+    def handler(signum, frame):
+        if os.getpid() != owner:
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        raise Terminated(signum)
+
+    saved = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        if sig is None or signal.getsignal(sig) == signal.SIG_IGN:
+            continue
         try:
-            mode = target.stat().st_mode & 0o7777
-        except OSError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
+            saved[sig] = signal.signal(sig, handler)
+        except (ValueError, OSError):
             pass
-        raise
+    try:
+        yield
+    finally:
+        for sig, previous in saved.items():
+            signal.signal(sig, previous)
 
 
 # --------------------------------------------------------------- progress
@@ -370,7 +533,7 @@ class Scanner:
 
     Positions are relative to where the scan starts (``newlines``, ``chars``), so
     a scan can start wherever a token starts and be placed later
-    (:mod:`encspec.parallel`).  With *limit*, the scan stops after that many
+    (:mod:`encspec.io.parallel`).  With *limit*, the scan stops after that many
     problems (``done``).
     """
 
@@ -484,10 +647,21 @@ class Report:
     def reserved(self) -> int:
         return sum(1 for p in self.problems if p.kind == "reserved")
 
-    def valid(self, allow_reserved: bool = False) -> Optional[bool]:
+    def valid(self, allow_reserved: bool = True) -> Optional[bool]:
+        """Whether the file is valid; None if it could not be read, or if the scan
+        stopped at the limit with only reserved runs found (the unread rest decides).
+
+        Reserved runs keep a file valid unless allow_reserved=False: decoders "MUST
+        treat sequences beginning with FE or FF as reserved for future use ...
+        rather than as invalid" (corrected-utf-8.txt).
+        """
         if self.error is not None:
             return None
-        return self.errors == 0 and (allow_reserved or self.reserved == 0)
+        if self.errors:
+            return False
+        if not allow_reserved and self.reserved:
+            return False
+        return None if self.truncated else True
 
     def key(self):
         """Everything but the path: equal keys, equal results."""

@@ -1,4 +1,4 @@
-"""Stage 1: spec text → :class:`~encspec.model.Spec`.
+"""Stage 1: spec text → :class:`~encspec.spec.model.Spec`.
 
 lark parses with ``grammars/encspec.lark`` (syntax only); a Transformer builds
 model objects; :func:`_resolve` then checks what the grammar cannot (names,
@@ -196,6 +196,9 @@ class _Build(Transformer):
     def rule_missing_signature(self, c):
         return self._rule("missing-signature", c)
 
+    def rule_misplaced_signature(self, c):
+        return self._rule("misplaced-signature", c)
+
     def rule_last_not(self, c):
         return self._rule("last-not", c)
 
@@ -375,6 +378,7 @@ def parse_text(text: str, path: str = "<spec>") -> Spec:
 
 
 def parse_file(path: str | Path) -> Spec:
+    """Read and parse the spec file *path* (see :func:`parse_text`)."""
     path = Path(path)
     try:
         text = path.read_text("utf-8")
@@ -476,8 +480,9 @@ def _resolve(statements, text: str, path: str) -> Spec:
     signature = values.get("signature", b"")
     for p in profiles:
         for rule in p.rules:
-            if rule.kind == "missing-signature" and not signature:
-                raise SpecError("'missing signature' needs a 'signature' statement", rule.loc)
+            if rule.kind in ("missing-signature", "misplaced-signature") and not signature:
+                what = rule.kind.replace("-", " ")
+                raise SpecError(f"'{what}' needs a 'signature' statement", rule.loc)
     return Spec(
         name=values["encoding"], path=path, text=text,
         sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),

@@ -42,11 +42,15 @@ def builtin_names() -> list[str]:
 def find(name_or_path: str) -> Path:
     """The spec file for a built-in name or alias, or a path to a ``.encspec`` file."""
     p = Path(name_or_path)
+    hit = None if p.suffix == ".encspec" else _aliases().get(normalise(name_or_path))
+    if hit is not None and not p.is_file():  # a folder named like a built-in is not a spec
+        return hit
     if p.suffix == ".encspec" or p.exists():
+        if p.is_dir():
+            raise SpecError("is a directory, not a spec file", None, str(p))
         if not p.exists():
             raise SpecError("no such spec file", None, str(p))
         return p
-    hit = _aliases().get(normalise(name_or_path))
     if hit is None:
         known = ", ".join(builtin_names())
         raise SpecError(f"unknown encoding (built-in: {known})", None, name_or_path)

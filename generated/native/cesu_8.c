@@ -66,7 +66,10 @@
  *   * Every code point of this encoding fits: no difference from the reference.
  *
  * Usage:
- *   #include "cesu_8.h"; compile cesu_8.c with any C99 compiler.
+ *   A package (encspec-cesu-8): `make` builds libencspec-cesu-8.a, `make check` runs
+ *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
+ *   the header, the library and encspec-cesu-8.pc (pkg-config).  Or compile
+ *   cesu_8.c with any C99 compiler and #include "cesu_8.h".
  *   cesu_8_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   cesu_8_decode(data, len, out, replacement, &errors) writes every code point
  *   (errors and reserved runs as the replacement) into out, which needs
@@ -170,7 +173,10 @@ size_t cesu_8_decode(const unsigned char *data, size_t len, cesu_8_cp *out,
  *   * Every code point of this encoding fits: no difference from the reference.
  *
  * Usage:
- *   #include "cesu_8.h"; compile cesu_8.c with any C99 compiler.
+ *   A package (encspec-cesu-8): `make` builds libencspec-cesu-8.a, `make check` runs
+ *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
+ *   the header, the library and encspec-cesu-8.pc (pkg-config).  Or compile
+ *   cesu_8.c with any C99 compiler and #include "cesu_8.h".
  *   cesu_8_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   cesu_8_decode(data, len, out, replacement, &errors) writes every code point
  *   (errors and reserved runs as the replacement) into out, which needs
@@ -440,7 +446,7 @@ size_t cesu_8_decode(const unsigned char *data, size_t len, cesu_8_cp *out,
 #define NX_NAME "cesu-8"
 #define NX_SPEC_SHA256 "e19e4ef1bf39a2abf942d35836c03578fa04624c995edd2f8858f8a98fb662df"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "068ce72eb24733674937c847bb8bff5df8574216934cc82baaaebec1651c3019"
+#define NX_SOURCE_SHA256 "d5c8090ead90e0b1a563665982f74459707a7f57ce88c4f8b48648e6c6da055d"
 #define NX_N_STATES 11
 
 #if defined(__GNUC__) || defined(__clang__)

@@ -4,7 +4,7 @@
  * Generated, do not edit: regenerate with `encspec build` (generated/native/)
  * or `encspec build --native SPEC` (compiled into a cache).
  * Spec file: specs/corrected-utf-8.encspec
- * Spec SHA-256: d9a01032452213c2ab1de5a1a421be0e0cb593929c9d1a621f25c5ce16ed4087
+ * Spec SHA-256: 771c8d1f03d61c7a7facf4c151ceb6c47fd74f6c4706b3ce5c2a793f11975d26
  *
  * Two parts: first the C export of the same spec (`encspec export corrected-utf-8
  * --lang c`: corrected_utf_8.h, then corrected_utf_8.c), verbatim; then the extension
@@ -47,7 +47,7 @@
  * Generated, do not edit: regenerate with
  *     encspec export corrected-utf-8 --lang c -o DIR
  * Spec file: specs/corrected-utf-8.encspec
- * Spec SHA-256: d9a01032452213c2ab1de5a1a421be0e0cb593929c9d1a621f25c5ce16ed4087
+ * Spec SHA-256: 771c8d1f03d61c7a7facf4c151ceb6c47fd74f6c4706b3ce5c2a793f11975d26
  *
  * Semantics: exactly those of encspec's decoder core
  * (codegen/runtime/core.py), which `encspec tokens` prints:
@@ -66,7 +66,10 @@
  *   * Every code point of this encoding fits: no difference from the reference.
  *
  * Usage:
- *   #include "corrected_utf_8.h"; compile corrected_utf_8.c with any C99 compiler.
+ *   A package (encspec-corrected-utf-8): `make` builds libencspec-corrected-utf-8.a, `make check` runs
+ *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
+ *   the header, the library and encspec-corrected-utf-8.pc (pkg-config).  Or compile
+ *   corrected_utf_8.c with any C99 compiler and #include "corrected_utf_8.h".
  *   corrected_utf_8_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   corrected_utf_8_decode(data, len, out, replacement, &errors) writes every code point
  *   (errors and reserved runs as the replacement) into out, which needs
@@ -87,7 +90,7 @@ extern "C" {
 #endif
 
 #define CORRECTED_UTF_8_NAME "corrected-utf-8"
-#define CORRECTED_UTF_8_SPEC_SHA256 "d9a01032452213c2ab1de5a1a421be0e0cb593929c9d1a621f25c5ce16ed4087"
+#define CORRECTED_UTF_8_SPEC_SHA256 "771c8d1f03d61c7a7facf4c151ceb6c47fd74f6c4706b3ce5c2a793f11975d26"
 
 /* A code point: every value this encoding can spell. */
 typedef uint32_t corrected_utf_8_cp;
@@ -151,7 +154,7 @@ size_t corrected_utf_8_decode(const unsigned char *data, size_t len, corrected_u
  * Generated, do not edit: regenerate with
  *     encspec export corrected-utf-8 --lang c -o DIR
  * Spec file: specs/corrected-utf-8.encspec
- * Spec SHA-256: d9a01032452213c2ab1de5a1a421be0e0cb593929c9d1a621f25c5ce16ed4087
+ * Spec SHA-256: 771c8d1f03d61c7a7facf4c151ceb6c47fd74f6c4706b3ce5c2a793f11975d26
  *
  * Semantics: exactly those of encspec's decoder core
  * (codegen/runtime/core.py), which `encspec tokens` prints:
@@ -170,7 +173,10 @@ size_t corrected_utf_8_decode(const unsigned char *data, size_t len, corrected_u
  *   * Every code point of this encoding fits: no difference from the reference.
  *
  * Usage:
- *   #include "corrected_utf_8.h"; compile corrected_utf_8.c with any C99 compiler.
+ *   A package (encspec-corrected-utf-8): `make` builds libencspec-corrected-utf-8.a, `make check` runs
+ *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
+ *   the header, the library and encspec-corrected-utf-8.pc (pkg-config).  Or compile
+ *   corrected_utf_8.c with any C99 compiler and #include "corrected_utf_8.h".
  *   corrected_utf_8_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   corrected_utf_8_decode(data, len, out, replacement, &errors) writes every code point
  *   (errors and reserved runs as the replacement) into out, which needs
@@ -514,9 +520,9 @@ size_t corrected_utf_8_decode(const unsigned char *data, size_t len, corrected_u
 
 /* ========================================================= the extension */
 #define NX_NAME "corrected-utf-8"
-#define NX_SPEC_SHA256 "d9a01032452213c2ab1de5a1a421be0e0cb593929c9d1a621f25c5ce16ed4087"
+#define NX_SPEC_SHA256 "771c8d1f03d61c7a7facf4c151ceb6c47fd74f6c4706b3ce5c2a793f11975d26"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "cb931a8b57b333b44dd19d98da7e606a6f04647bc49f62b1acf2a44995693b8a"
+#define NX_SOURCE_SHA256 "904ded95c1b37336be02d41ad4d695a7153991cfada91aca0f828c139bc1a0a9"
 #define NX_N_STATES 28
 
 #if defined(__GNUC__) || defined(__clang__)

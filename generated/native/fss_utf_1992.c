@@ -66,7 +66,10 @@
  *   * Every code point of this encoding fits: no difference from the reference.
  *
  * Usage:
- *   #include "fss_utf_1992.h"; compile fss_utf_1992.c with any C99 compiler.
+ *   A package (encspec-fss-utf-1992): `make` builds libencspec-fss-utf-1992.a, `make check` runs
+ *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
+ *   the header, the library and encspec-fss-utf-1992.pc (pkg-config).  Or compile
+ *   fss_utf_1992.c with any C99 compiler and #include "fss_utf_1992.h".
  *   fss_utf_1992_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   fss_utf_1992_decode(data, len, out, replacement, &errors) writes every code point
  *   (errors and reserved runs as the replacement) into out, which needs
@@ -170,7 +173,10 @@ size_t fss_utf_1992_decode(const unsigned char *data, size_t len, fss_utf_1992_c
  *   * Every code point of this encoding fits: no difference from the reference.
  *
  * Usage:
- *   #include "fss_utf_1992.h"; compile fss_utf_1992.c with any C99 compiler.
+ *   A package (encspec-fss-utf-1992): `make` builds libencspec-fss-utf-1992.a, `make check` runs
+ *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
+ *   the header, the library and encspec-fss-utf-1992.pc (pkg-config).  Or compile
+ *   fss_utf_1992.c with any C99 compiler and #include "fss_utf_1992.h".
  *   fss_utf_1992_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   fss_utf_1992_decode(data, len, out, replacement, &errors) writes every code point
  *   (errors and reserved runs as the replacement) into out, which needs
@@ -464,7 +470,7 @@ size_t fss_utf_1992_decode(const unsigned char *data, size_t len, fss_utf_1992_c
 #define NX_NAME "fss-utf-1992"
 #define NX_SPEC_SHA256 "a735756b730524382a38ae8c0f7c29accb1b07fd052940ce368ea260427cc351"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "192e8aef55d2fcbb114942d5d9289f394b14b40fc5853f35fb152577b16a63ba"
+#define NX_SOURCE_SHA256 "7fde7750d32e6304ef5f6bcced9e783bfda2a608861f92f708ac7d4ad8d3730a"
 #define NX_N_STATES 19
 
 #if defined(__GNUC__) || defined(__clang__)

@@ -66,7 +66,10 @@
  *   * Every code point of this encoding fits: no difference from the reference.
  *
  * Usage:
- *   #include "mutf_8.h"; compile mutf_8.c with any C99 compiler.
+ *   A package (encspec-mutf-8): `make` builds libencspec-mutf-8.a, `make check` runs
+ *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
+ *   the header, the library and encspec-mutf-8.pc (pkg-config).  Or compile
+ *   mutf_8.c with any C99 compiler and #include "mutf_8.h".
  *   mutf_8_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   mutf_8_decode(data, len, out, replacement, &errors) writes every code point
  *   (errors and reserved runs as the replacement) into out, which needs
@@ -170,7 +173,10 @@ size_t mutf_8_decode(const unsigned char *data, size_t len, mutf_8_cp *out,
  *   * Every code point of this encoding fits: no difference from the reference.
  *
  * Usage:
- *   #include "mutf_8.h"; compile mutf_8.c with any C99 compiler.
+ *   A package (encspec-mutf-8): `make` builds libencspec-mutf-8.a, `make check` runs
+ *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
+ *   the header, the library and encspec-mutf-8.pc (pkg-config).  Or compile
+ *   mutf_8.c with any C99 compiler and #include "mutf_8.h".
  *   mutf_8_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   mutf_8_decode(data, len, out, replacement, &errors) writes every code point
  *   (errors and reserved runs as the replacement) into out, which needs
@@ -458,7 +464,7 @@ size_t mutf_8_decode(const unsigned char *data, size_t len, mutf_8_cp *out,
 #define NX_NAME "mutf-8"
 #define NX_SPEC_SHA256 "b6237a0dac6543f75417863e0ec58bf1445e6acee34192582af4557aa9115dc0"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "98493e2dca2e8051cf775634d0b5a8e4d94b79c78c548a806013904029047c57"
+#define NX_SOURCE_SHA256 "8d722ca2a0f80328342fe25828f51ae217218a5cae53e8c9ee14117ddc853851"
 #define NX_N_STATES 13
 
 #if defined(__GNUC__) || defined(__clang__)

@@ -66,7 +66,10 @@
  *   * Every code point of this encoding fits: no difference from the reference.
  *
  * Usage:
- *   #include "utf_1.h"; compile utf_1.c with any C99 compiler.
+ *   A package (encspec-utf-1): `make` builds libencspec-utf-1.a, `make check` runs
+ *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
+ *   the header, the library and encspec-utf-1.pc (pkg-config).  Or compile
+ *   utf_1.c with any C99 compiler and #include "utf_1.h".
  *   utf_1_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_1_decode(data, len, out, replacement, &errors) writes every code point
  *   (errors and reserved runs as the replacement) into out, which needs
@@ -170,7 +173,10 @@ size_t utf_1_decode(const unsigned char *data, size_t len, utf_1_cp *out,
  *   * Every code point of this encoding fits: no difference from the reference.
  *
  * Usage:
- *   #include "utf_1.h"; compile utf_1.c with any C99 compiler.
+ *   A package (encspec-utf-1): `make` builds libencspec-utf-1.a, `make check` runs
+ *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
+ *   the header, the library and encspec-utf-1.pc (pkg-config).  Or compile
+ *   utf_1.c with any C99 compiler and #include "utf_1.h".
  *   utf_1_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_1_decode(data, len, out, replacement, &errors) writes every code point
  *   (errors and reserved runs as the replacement) into out, which needs
@@ -481,7 +487,7 @@ size_t utf_1_decode(const unsigned char *data, size_t len, utf_1_cp *out,
 #define NX_NAME "utf-1"
 #define NX_SPEC_SHA256 "ee36fdf035e1c9460970fcca00b60d116755799a1a743e404c416dfab13d9392"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "467c928d8169c21f70c3cbd36ca1f86c084b41948313c74e4df04b52f0c07017"
+#define NX_SOURCE_SHA256 "bf1f85a6c127868632dc8534de8e23c0798d1618c24836f5604e455422ff1e2d"
 #define NX_N_STATES 18
 
 #if defined(__GNUC__) || defined(__clang__)

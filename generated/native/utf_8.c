@@ -4,7 +4,7 @@
  * Generated, do not edit: regenerate with `encspec build` (generated/native/)
  * or `encspec build --native SPEC` (compiled into a cache).
  * Spec file: specs/utf-8.encspec
- * Spec SHA-256: abaad1fe20f4fa7581ed465ce9168abf8e362cfa22be79bccfd113f22a338261
+ * Spec SHA-256: 2ea9a2732f8ad27c1a4361676fa576d1f356af530b780d42807b2c70595fe0ae
  *
  * Two parts: first the C export of the same spec (`encspec export utf-8
  * --lang c`: utf_8.h, then utf_8.c), verbatim; then the extension
@@ -47,7 +47,7 @@
  * Generated, do not edit: regenerate with
  *     encspec export utf-8 --lang c -o DIR
  * Spec file: specs/utf-8.encspec
- * Spec SHA-256: abaad1fe20f4fa7581ed465ce9168abf8e362cfa22be79bccfd113f22a338261
+ * Spec SHA-256: 2ea9a2732f8ad27c1a4361676fa576d1f356af530b780d42807b2c70595fe0ae
  *
  * Semantics: exactly those of encspec's decoder core
  * (codegen/runtime/core.py), which `encspec tokens` prints:
@@ -66,7 +66,10 @@
  *   * Every code point of this encoding fits: no difference from the reference.
  *
  * Usage:
- *   #include "utf_8.h"; compile utf_8.c with any C99 compiler.
+ *   A package (encspec-utf-8): `make` builds libencspec-utf-8.a, `make check` runs
+ *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
+ *   the header, the library and encspec-utf-8.pc (pkg-config).  Or compile
+ *   utf_8.c with any C99 compiler and #include "utf_8.h".
  *   utf_8_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_8_decode(data, len, out, replacement, &errors) writes every code point
  *   (errors and reserved runs as the replacement) into out, which needs
@@ -87,7 +90,7 @@ extern "C" {
 #endif
 
 #define UTF_8_NAME "utf-8"
-#define UTF_8_SPEC_SHA256 "abaad1fe20f4fa7581ed465ce9168abf8e362cfa22be79bccfd113f22a338261"
+#define UTF_8_SPEC_SHA256 "2ea9a2732f8ad27c1a4361676fa576d1f356af530b780d42807b2c70595fe0ae"
 
 /* A code point: every value this encoding can spell. */
 typedef uint32_t utf_8_cp;
@@ -151,7 +154,7 @@ size_t utf_8_decode(const unsigned char *data, size_t len, utf_8_cp *out,
  * Generated, do not edit: regenerate with
  *     encspec export utf-8 --lang c -o DIR
  * Spec file: specs/utf-8.encspec
- * Spec SHA-256: abaad1fe20f4fa7581ed465ce9168abf8e362cfa22be79bccfd113f22a338261
+ * Spec SHA-256: 2ea9a2732f8ad27c1a4361676fa576d1f356af530b780d42807b2c70595fe0ae
  *
  * Semantics: exactly those of encspec's decoder core
  * (codegen/runtime/core.py), which `encspec tokens` prints:
@@ -170,7 +173,10 @@ size_t utf_8_decode(const unsigned char *data, size_t len, utf_8_cp *out,
  *   * Every code point of this encoding fits: no difference from the reference.
  *
  * Usage:
- *   #include "utf_8.h"; compile utf_8.c with any C99 compiler.
+ *   A package (encspec-utf-8): `make` builds libencspec-utf-8.a, `make check` runs
+ *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
+ *   the header, the library and encspec-utf-8.pc (pkg-config).  Or compile
+ *   utf_8.c with any C99 compiler and #include "utf_8.h".
  *   utf_8_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_8_decode(data, len, out, replacement, &errors) writes every code point
  *   (errors and reserved runs as the replacement) into out, which needs
@@ -435,9 +441,9 @@ size_t utf_8_decode(const unsigned char *data, size_t len, utf_8_cp *out,
 
 /* ========================================================= the extension */
 #define NX_NAME "utf-8"
-#define NX_SPEC_SHA256 "abaad1fe20f4fa7581ed465ce9168abf8e362cfa22be79bccfd113f22a338261"
+#define NX_SPEC_SHA256 "2ea9a2732f8ad27c1a4361676fa576d1f356af530b780d42807b2c70595fe0ae"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "8e1aef67aae0833ad1a427e2e6305c03935cd98b0564e18f97c68c290d7b3a6b"
+#define NX_SOURCE_SHA256 "cfe593a08d6b176d80dab19e78e77bc8b0ba7a29d29cb666b5e9eaf8c2202fad"
 #define NX_N_STATES 9
 
 #if defined(__GNUC__) || defined(__clang__)

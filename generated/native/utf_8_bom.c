@@ -66,7 +66,10 @@
  *   * Every code point of this encoding fits: no difference from the reference.
  *
  * Usage:
- *   #include "utf_8_bom.h"; compile utf_8_bom.c with any C99 compiler.
+ *   A package (encspec-utf-8-bom): `make` builds libencspec-utf-8-bom.a, `make check` runs
+ *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
+ *   the header, the library and encspec-utf-8-bom.pc (pkg-config).  Or compile
+ *   utf_8_bom.c with any C99 compiler and #include "utf_8_bom.h".
  *   utf_8_bom_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_8_bom_decode(data, len, out, replacement, &errors) writes every code point
  *   (errors and reserved runs as the replacement) into out, which needs
@@ -170,7 +173,10 @@ size_t utf_8_bom_decode(const unsigned char *data, size_t len, utf_8_bom_cp *out
  *   * Every code point of this encoding fits: no difference from the reference.
  *
  * Usage:
- *   #include "utf_8_bom.h"; compile utf_8_bom.c with any C99 compiler.
+ *   A package (encspec-utf-8-bom): `make` builds libencspec-utf-8-bom.a, `make check` runs
+ *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
+ *   the header, the library and encspec-utf-8-bom.pc (pkg-config).  Or compile
+ *   utf_8_bom.c with any C99 compiler and #include "utf_8_bom.h".
  *   utf_8_bom_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_8_bom_decode(data, len, out, replacement, &errors) writes every code point
  *   (errors and reserved runs as the replacement) into out, which needs
@@ -450,7 +456,7 @@ size_t utf_8_bom_decode(const unsigned char *data, size_t len, utf_8_bom_cp *out
 #define NX_NAME "utf-8-bom"
 #define NX_SPEC_SHA256 "b33527426c5a8cd86274a5f5aa3241fb45e704308cb98b09e354d9d2cd838a00"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "0aa1dfd1fb31318eebe8ebe2809e5981fc16417138a7ce0a955b165585eb79e4"
+#define NX_SOURCE_SHA256 "7581e50e4b83d94e7194e6d06e1bae7d2a8b8075ec64113d85eeef4dc2a4cd47"
 #define NX_N_STATES 9
 
 #if defined(__GNUC__) || defined(__clang__)

@@ -66,7 +66,10 @@
  *   * Every code point of this encoding fits: no difference from the reference.
  *
  * Usage:
- *   #include "utf_8_rfc2279.h"; compile utf_8_rfc2279.c with any C99 compiler.
+ *   A package (encspec-utf-8-rfc2279): `make` builds libencspec-utf-8-rfc2279.a, `make check` runs
+ *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
+ *   the header, the library and encspec-utf-8-rfc2279.pc (pkg-config).  Or compile
+ *   utf_8_rfc2279.c with any C99 compiler and #include "utf_8_rfc2279.h".
  *   utf_8_rfc2279_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_8_rfc2279_decode(data, len, out, replacement, &errors) writes every code point
  *   (errors and reserved runs as the replacement) into out, which needs
@@ -170,7 +173,10 @@ size_t utf_8_rfc2279_decode(const unsigned char *data, size_t len, utf_8_rfc2279
  *   * Every code point of this encoding fits: no difference from the reference.
  *
  * Usage:
- *   #include "utf_8_rfc2279.h"; compile utf_8_rfc2279.c with any C99 compiler.
+ *   A package (encspec-utf-8-rfc2279): `make` builds libencspec-utf-8-rfc2279.a, `make check` runs
+ *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
+ *   the header, the library and encspec-utf-8-rfc2279.pc (pkg-config).  Or compile
+ *   utf_8_rfc2279.c with any C99 compiler and #include "utf_8_rfc2279.h".
  *   utf_8_rfc2279_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_8_rfc2279_decode(data, len, out, replacement, &errors) writes every code point
  *   (errors and reserved runs as the replacement) into out, which needs
@@ -455,7 +461,7 @@ size_t utf_8_rfc2279_decode(const unsigned char *data, size_t len, utf_8_rfc2279
 #define NX_NAME "utf-8-rfc2279"
 #define NX_SPEC_SHA256 "473cdd8a78f76501034c86b79456f57fc70f9a84233f2a127fa01a219bd4d3af"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "6d2a2ed03925dabd96806a54f5aa2def014a62f534f186e994c073fa5ca6de57"
+#define NX_SOURCE_SHA256 "7ac87e1cf1b3d3d965897d8f87c138897bd3194a4f90a247c6c30419df261428"
 #define NX_N_STATES 11
 
 #if defined(__GNUC__) || defined(__clang__)

@@ -81,7 +81,10 @@
  *     Negative exponents (bounds that are not integers) are treated the same.
  *
  * Usage:
- *   #include "utf_inf_8.h"; compile utf_inf_8.c with any C99 compiler.
+ *   A package (encspec-utf-inf-8): `make` builds libencspec-utf-inf-8.a, `make check` runs
+ *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
+ *   the header, the library and encspec-utf-inf-8.pc (pkg-config).  Or compile
+ *   utf_inf_8.c with any C99 compiler and #include "utf_inf_8.h".
  *   utf_inf_8_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_inf_8_decode(data, len, out, replacement, &errors) writes every code point
  *   (errors and reserved runs as the replacement) into out, which needs
@@ -206,7 +209,10 @@ size_t utf_inf_8_decode(const unsigned char *data, size_t len, utf_inf_8_cp *out
  *     Negative exponents (bounds that are not integers) are treated the same.
  *
  * Usage:
- *   #include "utf_inf_8.h"; compile utf_inf_8.c with any C99 compiler.
+ *   A package (encspec-utf-inf-8): `make` builds libencspec-utf-inf-8.a, `make check` runs
+ *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
+ *   the header, the library and encspec-utf-inf-8.pc (pkg-config).  Or compile
+ *   utf_inf_8.c with any C99 compiler and #include "utf_inf_8.h".
  *   utf_inf_8_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_inf_8_decode(data, len, out, replacement, &errors) writes every code point
  *   (errors and reserved runs as the replacement) into out, which needs
@@ -716,7 +722,7 @@ size_t utf_inf_8_decode(const unsigned char *data, size_t len, utf_inf_8_cp *out
 #define NX_NAME "utf-inf-8"
 #define NX_SPEC_SHA256 "88c8a4903eaa4974e8770b57182c7ee37c26dd494ac25c8512f5e85d915d155a"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "34d97e4511825bf3ec46eb9987aee4fd2bedc65c363c779efa199aa3afc082c4"
+#define NX_SOURCE_SHA256 "f1bf5434170be5d4c5256727395ffdf06191bb7acc0adcd8985cce43caa5075f"
 #define NX_N_STATES 24
 
 #if defined(__GNUC__) || defined(__clang__)

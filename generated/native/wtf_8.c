@@ -66,7 +66,10 @@
  *   * Every code point of this encoding fits: no difference from the reference.
  *
  * Usage:
- *   #include "wtf_8.h"; compile wtf_8.c with any C99 compiler.
+ *   A package (encspec-wtf-8): `make` builds libencspec-wtf-8.a, `make check` runs
+ *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
+ *   the header, the library and encspec-wtf-8.pc (pkg-config).  Or compile
+ *   wtf_8.c with any C99 compiler and #include "wtf_8.h".
  *   wtf_8_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   wtf_8_decode(data, len, out, replacement, &errors) writes every code point
  *   (errors and reserved runs as the replacement) into out, which needs
@@ -170,7 +173,10 @@ size_t wtf_8_decode(const unsigned char *data, size_t len, wtf_8_cp *out,
  *   * Every code point of this encoding fits: no difference from the reference.
  *
  * Usage:
- *   #include "wtf_8.h"; compile wtf_8.c with any C99 compiler.
+ *   A package (encspec-wtf-8): `make` builds libencspec-wtf-8.a, `make check` runs
+ *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
+ *   the header, the library and encspec-wtf-8.pc (pkg-config).  Or compile
+ *   wtf_8.c with any C99 compiler and #include "wtf_8.h".
  *   wtf_8_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   wtf_8_decode(data, len, out, replacement, &errors) writes every code point
  *   (errors and reserved runs as the replacement) into out, which needs
@@ -458,7 +464,7 @@ size_t wtf_8_decode(const unsigned char *data, size_t len, wtf_8_cp *out,
 #define NX_NAME "wtf-8"
 #define NX_SPEC_SHA256 "fecedbafd4e715554e45868a52e886b94680695452497d4748029558a2d8ec81"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "58662876359efd391baa41f3f6dcfee8240570f9040c72930c891bf914caacbb"
+#define NX_SOURCE_SHA256 "e51dea1bc240d463b4545d2401f099b2c9cf7718d63e134d2a9dc2cd5bcfbfbf"
 #define NX_N_STATES 14
 
 #if defined(__GNUC__) || defined(__clang__)

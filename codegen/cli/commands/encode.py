@@ -37,7 +37,7 @@ class _Utf8Input:
 @click.option("--signature", is_flag=True, help="Write the encoding's signature first.")
 @click.option("--errors", default="strict", metavar="HANDLER",
               help="Error handler for characters the encoding cannot hold (strict, replace, …).")
-@click.option("-o", "--output", "out", default=None, metavar="OUT", help="Write here (atomically) instead of stdout.")
+@click.option("-o", "--output", "out", default=None, metavar="OUT", help="Write here instead of stdout (- : stdout).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def command(spec, file, signature, errors, out, quiet):
     """Read UTF-8 text from FILE (default: stdin) and write it in SPEC's encoding."""
@@ -64,7 +64,7 @@ def command(spec, file, signature, errors, out, quiet):
 
         stream.convert(inp, out, step, lambda: step(b"", True), "encode", quiet)
     except (stream.InputError, stream.DataError, TypeError) as e:
-        got = stream.failure(e, inp.name if inp else file, errors)
+        got = stream.failure(e, inp.name if inp else stream.shown(file), errors)
         if got is None:
             raise
         raise Fail(*got) from None

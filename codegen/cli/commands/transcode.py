@@ -14,7 +14,7 @@ from ..common import Fail
 @click.option("--errors", default="strict", metavar="HANDLER",
               help="Error handler for ill-formed input and for code points the target cannot hold.")
 @click.option("--signature", is_flag=True, help="Write the target's signature first.")
-@click.option("-o", "--output", "out", default=None, metavar="OUT", help="Write here (atomically) instead of stdout.")
+@click.option("-o", "--output", "out", default=None, metavar="OUT", help="Write here instead of stdout (- : stdout).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def command(source, target, file, errors, signature, out, quiet):
     """Re-encode FILE (default: stdin) from one encoding to another.
@@ -39,7 +39,7 @@ def command(source, target, file, errors, signature, out, quiet):
         stream.convert(inp, out, lambda chunk: enc.encode(dec.decode(chunk)),
                        lambda: enc.encode(dec.decode(b"", True), True), "transcode", quiet)
     except (stream.InputError, stream.DataError, stream.DecodeFailure, stream.EncodeFailure, TypeError) as e:
-        got = stream.failure(e, inp.name if inp else file, errors)
+        got = stream.failure(e, inp.name if inp else stream.shown(file), errors)
         if got is None:
             raise
         raise Fail(*got) from None

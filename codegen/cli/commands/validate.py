@@ -8,7 +8,7 @@ import stat
 import click
 
 from ...io import stream
-from ..common import Fail
+from ..common import Fail, exclusive
 
 SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
 
@@ -34,11 +34,12 @@ class ByteSize(click.ParamType):
 
 def expand(paths):
     """``(shown path, kind)`` in argument order; directories become their files, recursively
-    and sorted.  kind: "file" (regular), "stream" (stdin, a FIFO…), or an error message."""
+    and sorted.  kind: "file" (regular), "stdin" (``-``, shown as ``<stdin>``), "stream" (a FIFO…),
+    or an error message."""
     out = []
     for arg in paths:
         if arg == "-":
-            out.append(("-", "stream"))
+            out.append((stream.STDIN, "stdin"))
             continue
         try:
             st = os.stat(arg)
@@ -46,6 +47,7 @@ def expand(paths):
             out.append((arg, stream.os_error_message(arg, e)))
             continue
         if stat.S_ISDIR(st.st_mode):
+            before = len(out)
             for root, dirs, files in os.walk(arg, onerror=lambda e, a=arg: out.append(
                     (e.filename or a, stream.os_error_message(e.filename or a, e)))):
                 dirs.sort()
@@ -56,6 +58,8 @@ def expand(paths):
                             out.append((path, "file"))
                     except OSError:
                         pass  # a dangling link: not a file
+            if len(out) == before:  # nothing to check is not "all valid"
+                out.append((arg, f"{arg}: a directory with no files in it"))
         elif stat.S_ISREG(st.st_mode):
             out.append((arg, "file"))
         else:
@@ -74,10 +78,15 @@ def _summary(rep: stream.Report, allow_reserved: bool) -> str:
     if rep.reserved:
         parts.append(_plural(rep.reserved, "reserved run"))
     found = ", ".join(parts)
-    if rep.valid(allow_reserved):
-        return f"{rep.path}: valid" + (f" ({found} allowed)" if found else "")
+    valid = rep.valid(allow_reserved)
+    if valid:
+        return f"{rep.path}: valid" + (f" (with {found})" if found else "")
+    if valid is None:  # only reserved runs before --max-errors stopped the scan
+        return (f"{rep.path}: not known: {found} (stopped at --max-errors {len(rep.problems)}"
+                " before the end: the rest was not read)")
     more = f" (stopped at --max-errors {len(rep.problems)}: there may be more)" if rep.truncated else ""
-    return f"{rep.path}: invalid: {found}{more}"
+    why = " (--reject-reserved)" if not rep.errors else ""
+    return f"{rep.path}: invalid: {found}{why}{more}"
 
 
 def _lines(rep: stream.Report, allow_reserved: bool):
@@ -102,30 +111,42 @@ def _json(rep: stream.Report, allow_reserved: bool) -> str:
     })
 
 
+@exclusive("quiet", "list_invalid", "as_json")
 @click.command("validate")
 @click.argument("spec")
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--max-errors", type=click.IntRange(min=1), default=None, metavar="N",
               help="Stop reading a file after N problems (errors and reserved runs).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per file.")
-@click.option("--allow-reserved", is_flag=True, help="Reserved runs are reported but keep a file valid.")
+@click.option("--reject-reserved/--allow-reserved", "reject_reserved", default=False,
+              help="Reserved runs make a file invalid (default --allow-reserved: they are reported "
+                   "but keep it valid, \"reserved for future use ... rather than as invalid\").")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, metavar="N",
               help="Worker processes (default: all cores).")
 @click.option("--dask", "dask", default=None, metavar="ADDRESS",
               help="Run the tasks on a Dask scheduler (or 'local' for a local cluster).")
 @click.option("--split-size", type=ByteSize(), default=str(16 << 20), metavar="SIZE",
               help="Split files larger than this into chunks validated in parallel (default 16M).")
-@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
-def command(spec, paths, max_errors, as_json, allow_reserved, jobs, dask, split_size, quiet):
+@click.option("-q", "--quiet", "--silent", "quiet", is_flag=True,
+              help="Print nothing: the exit code says it all (like grep -q, cmp -s).")
+@click.option("-l", "--list-invalid", "list_invalid", is_flag=True,
+              help="Print only the names of files that are not valid, one a line (like grep -l).")
+@click.option("--no-progress", is_flag=True, help="No progress bar.")
+def command(spec, paths, max_errors, as_json, reject_reserved, jobs, dask, split_size, quiet, list_invalid,
+            no_progress):
     """Check that each file (directories: every file under them; - : stdin) is well-formed.
 
     Prints each problem as PATH:LINE:COLUMN (lines end at U+000A, columns count
     characters from 1, a problem counting as one) with its byte offset, bytes and
-    reason, then whether the file is valid.  Exit code 0: all valid, 1: some invalid,
-    2: a file could not be read (or a usage error).
+    reason, then whether the file is valid.  Reserved runs keep a file valid unless
+    --reject-reserved.  -q prints nothing, -l only the names of files that are not
+    valid.  Exit code 0: all valid, 1: some invalid (or not known, after
+    --max-errors), 2: a file could not be read, a directory had no files (or a
+    usage error).
     """
     from ...io import parallel
     from ...runtime.codec import load
+    allow_reserved = not reject_reserved
     module = load(spec)
     entries = expand(paths)
     regular = [p for p, kind in entries if kind == "file"]
@@ -135,50 +156,75 @@ def command(spec, paths, max_errors, as_json, allow_reserved, jobs, dask, split_
             sizes[p] = os.stat(p).st_size
         except OSError:
             pass
-    bar = stream.progress(sum(sizes.values()), "validate", quiet)
+    total = sum(sizes.values())
+    bar = stream.progress(total, "validate", quiet or no_progress)
+    # With a bar on the terminal, results wait until it is complete and closed: a line
+    # printed while it is open would be glued to it.  Without one they stream.
+    held = None if isinstance(bar, stream.NoBar) else []
     status = 0
+
+    def show(rep):
+        nonlocal status
+        if rep.error is not None:
+            click.echo(f"encspec: error: {rep.error}", err=True)
+            status = 2
+            if as_json:
+                click.echo(_json(rep, allow_reserved))
+            return
+        valid = rep.valid(allow_reserved)
+        if not valid:
+            status = max(status, 1)
+        if quiet:
+            return
+        if list_invalid:
+            if not valid:
+                click.echo(rep.path)
+        elif as_json:
+            click.echo(_json(rep, allow_reserved))
+        else:
+            for line in _lines(rep, allow_reserved):
+                click.echo(line)
+
     try:
         reports = parallel.validate_files(spec, regular, jobs=jobs, limit=max_errors, split_size=split_size,
                                           dask=dask, bar=bar, sizes=sizes) if regular else iter(())
         for path, kind in entries:
             if kind == "file":
                 rep = next(reports)
-            elif kind == "stream":
-                rep = _validate_stream(module, path, max_errors, bar)
+            elif kind in ("stream", "stdin"):
+                rep = _validate_stream(module, None if kind == "stdin" else path, max_errors, bar)
             else:
                 rep = stream.Report(path, error=kind)
-            if rep.error is not None:
-                click.echo(f"encspec: error: {rep.error}", err=True)
-                status = 2
-                if as_json:
-                    click.echo(_json(rep, allow_reserved))
-                continue
-            if not rep.valid(allow_reserved):
-                status = max(status, 1)
-            if as_json:
-                click.echo(_json(rep, allow_reserved))
+            if held is None:
+                show(rep)
             else:
-                for line in _lines(rep, allow_reserved):
-                    click.echo(line)
+                held.append(rep)
     except stream.InputError as e:
         raise Fail(str(e)) from None
     finally:
+        if held is not None:
+            bar.update(max(0, total - bar.n))   # done: the bar shows 100% before it goes
+            bar.refresh()
         bar.close()
+    for rep in held or ():
+        show(rep)
     if status:
         raise SystemExit(status)
 
 
 def _validate_stream(module, path, limit, bar):
+    """Validate a FIFO, a device or (*path* None) stdin sequentially."""
+    path_shown = stream.shown(path)
     try:
         inp = stream.open_input(path)
     except stream.InputError as e:
-        return stream.Report(path, error=str(e))
+        return stream.Report(path_shown, error=str(e))
     try:
         rep = stream.validate_stream(module, inp, limit=limit)
     except stream.InputError as e:
-        return stream.Report(path, error=str(e))
+        return stream.Report(path_shown, error=str(e))
     finally:
         if inp.close:
             inp.file.close()
-    rep.path = path
+    rep.path = path_shown
     return rep

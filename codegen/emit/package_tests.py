@@ -1,0 +1,75 @@
+"""The conformance vectors an exported package's own tests check (C `make check`, Rust `cargo test`).
+
+For a built-in spec they are the checked-in ``generated/vectors/NAME.jsonl``,
+which other tests cross-check against independent implementations; for any
+other spec (or an install without those files) they are what ``encspec
+vectors`` computes from the spec now.  Either way the package's code is
+checked against the reference tokenizer's answers, not against itself.  A
+few cases of each numbered subsection are kept, so every kind of case
+(correct text, boundaries, malformed, overlong, excluded, counted) is there
+and the test stays small.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from importlib import resources
+from typing import Optional
+
+from ..automaton import Automaton
+from ..spec import registry
+
+PER_GROUP = 4  # cases kept per subsection: its first two and last two
+
+
+def _checked_in(a: Automaton) -> Optional[str]:
+    """The checked-in vectors' text when *a* is a built-in spec (same bytes) and the file is there."""
+    try:
+        builtin = registry.find_builtin(a.name)
+        if hashlib.sha256(builtin.read_bytes()).hexdigest() != a.spec_sha256:
+            return None
+        path = resources.files("encspec.generated") / "vectors" / f"{registry.module_name(a.name)}.jsonl"
+        return path.read_text("utf-8") if path.is_file() else None
+    except (KeyError, OSError, ModuleNotFoundError, TypeError):
+        return None
+
+
+def vectors(a: Automaton, bits: Optional[int] = None) -> tuple[str, list[dict]]:
+    """(where they come from, [{"note", "data": bytes, "tokens": [(kind, start, end, value)]}]).
+
+    With *bits*, a char wider than that is the documented error token of the
+    64-bit targets (same span, value 0); other tokens' value is 0 too."""
+    text = _checked_in(a)
+    if text is not None:
+        source = f"generated/vectors/{registry.module_name(a.name)}.jsonl (checked-in conformance vectors)"
+    else:
+        from ..analyse.vectors import jsonl
+        text = jsonl(a)
+        source = "`encspec vectors` of this spec, computed at export time by the reference tokenizer"
+    groups: dict[str, list[dict]] = {}
+    for line in text.split("\n"):  # not splitlines: notes may hold U+2028
+        if not line.strip():
+            continue
+        case = json.loads(line)
+        key = ".".join(case["note"].split()[0].split(".")[:2])
+        toks = []
+        for kind, start, end, value in case["tokens"]:
+            v = 0 if value is None else int(value, 16)
+            if kind == "char" and bits is not None and v >= 1 << bits:
+                kind, v = "error", 0
+            toks.append((kind, start, end, v if kind == "char" else 0))
+        groups.setdefault(key, []).append({"note": case["note"], "data": bytes.fromhex(case["bytes"]),
+                                           "tokens": toks})
+    out = []
+    for cases in groups.values():
+        half = PER_GROUP // 2
+        out += cases if len(cases) <= PER_GROUP else cases[:half] + cases[-half:]
+    return source, out
+
+
+def token_text(tokens) -> str:
+    """The tokens as `encspec tokens` prints them, joined by '; ' (the C check compares this)."""
+    parts = []
+    for kind, start, end, value in tokens:
+        parts.append(f"char {start} {end} {value:X}" if kind == "char" else f"{kind} {start} {end}")
+    return "; ".join(parts)
