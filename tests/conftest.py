@@ -56,3 +56,14 @@ def _native_backend_needs_its_extension(request):
         if why is not None:
             import tools
             tools.missing(why)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked slow run only with ENCSPEC_SLOW=1 (CI) or an explicit -m: they are
+    deselected, not skipped, so the default run stays short and says how many it left out."""
+    if os.environ.get("ENCSPEC_SLOW", "") not in ("", "0") or config.getoption("markexpr"):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if not item.get_closest_marker("slow")]

@@ -68,6 +68,7 @@ def test_three_byte_inputs_with_class_boundaries(utf8):
             assert list(tokens(utf8, data)) == cpython_tokens(data), data.hex()
 
 
+@pytest.mark.slow  # an exhaustive sweep: ENCSPEC_SLOW=1 (CI) runs it
 def test_four_byte_inputs_with_class_representatives(utf8):
     one_per_class = {}
     for b, c in enumerate(utf8.classes):

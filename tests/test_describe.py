@@ -21,7 +21,7 @@ def seed_table():
         m = re.match(r"^([0-9A-F ]+) … ([0-9A-F ]+) \| ([\d ]+) \| ([0-9A-F ]+) … ([0-9A-F ]+) \|$", line)
         if m:
             first_b, last_b, off, first, last = (g.strip() for g in m.groups())
-            rows.append({"first_bytes": first_b.replace(" ", ""), "last_bytes": last_b.replace(" ", ""),
+            rows.append({"first_bytes": first_b, "last_bytes": last_b,
                          "offset": int(off.replace(" ", "")), "first": int(first.replace(" ", ""), 16),
                          "last": int(last.replace(" ", ""), 16), "length": len(first_b.split())})
     return rows
@@ -32,7 +32,7 @@ def test_corrected_utf8_reproduces_the_seed_table_row_for_row(capsys):
     assert [r["offset"] for r in expected] == [0, 160, 2208, 4256, 69792, 2166944, 69275808]
     rc, out, _ = run(capsys, "describe", "corrected-utf-8", "--json")
     assert rc == 0
-    assert json.loads(out) == expected
+    assert json.loads(out)["rows"] == expected
 
 
 def test_corrected_utf8_text_table_has_the_seed_rows(capsys):
@@ -42,7 +42,7 @@ def test_corrected_utf8_text_table_has_the_seed_rows(capsys):
     assert len(lines) == 7
     for line, row in zip(lines, seed_table()):
         seq, off, cps = (c.strip() for c in line.split("|"))
-        assert seq.replace(" ", "").replace("…", "-") == f"{row['first_bytes']}-{row['last_bytes']}"
+        assert seq.replace(" … ", "-") == f"{row['first_bytes']}-{row['last_bytes']}"
         assert int(off) == row["offset"]
         assert cps.replace(" ", "") == f"{row['first']:08X}…{row['last']:08X}"
 
@@ -57,7 +57,9 @@ TABLE_3_7 = {"C2..DF": "80..BF", "E0": "A0..BF", "E1..EC, EE..EF": "80..BF", "ED
 def test_utf8_ill_formed_matches_table_3_7(capsys):
     rc, out, _ = run(capsys, "describe", "utf-8", "--ill-formed", "--json")
     assert rc == 0
-    rows = json.loads(out)
+    doc = json.loads(out)
+    assert (doc["name"], doc["counted_forms"]) == ("utf-8", [])
+    rows = doc["ill_formed"]
     first = [r for r in rows if r["prefix"] == []]
     assert first == [{"prefix": [], "ill_formed": "80..C1, F5..FF", "well_formed": "00..7F, C2..F4"}]
     second = {r["prefix"][0]: r for r in rows if len(r["prefix"]) == 1}
@@ -81,25 +83,39 @@ def test_utf8_ill_formed_text_table(capsys):
 
 def test_describe_json_fields_and_utf8_rows(capsys):
     rc, out, _ = run(capsys, "describe", "utf-8", "--json")
-    rows = json.loads(out)
+    rows = json.loads(out)["rows"]
     assert [(r["first"], r["last"]) for r in rows] == [
         (0, 0x7F), (0x80, 0x7FF), (0x800, 0xD7FF), (0xE000, 0xFFFF), (0x10000, 0x10FFFF)]
-    assert rows[2]["last_bytes"] == "ED9FBF" and rows[3]["first_bytes"] == "EE8080"
+    assert rows[2]["last_bytes"] == "ED 9F BF" and rows[3]["first_bytes"] == "EE 80 80"
     assert set(rows[0]) == {"length", "first_bytes", "last_bytes", "offset", "first", "last"}
 
 
 def test_utf1_rows_follow_the_annex_table(capsys):
     """utf-8-encyclopedia-article.txt, History, table UTF-1: first and last code point of each row."""
     rc, out, _ = run(capsys, "describe", "utf-1", "--json")
-    rows = json.loads(out)
+    rows = json.loads(out)["rows"]
     assert [(r["first"], r["last"]) for r in rows] == [
         (0, 0x9F), (0xA0, 0xFF), (0x100, 0x4015), (0x4016, 0x38E2D), (0x38E2E, 0x7FFFFFFF)]
-    assert [r["first_bytes"] for r in rows] == ["00", "A0A0", "A121", "F62121", "FC21212121"]
+    assert [r["first_bytes"] for r in rows] == ["00", "A0 A0", "A1 21", "F6 21 21", "FC 21 21 21 21"]
 
 
 def test_unbounded_row_of_utf_inf_8(capsys):
     rc, out, _ = run(capsys, "describe", "utf-inf-8", "--json")
-    last = json.loads(out)[-1]
+    last = json.loads(out)["rows"][-1]
     # utf-inf-8.txt section 4: U+800000000000000000 = FF A0 A0 80 … (fourteen bytes)
-    assert last == {"length": None, "first_bytes": "FFA0A0" + "80" * 11, "last_bytes": None,
+    assert last == {"length": None, "first_bytes": "FF A0 A0" + " 80" * 11, "last_bytes": None,
                     "offset": 0, "first": 0x800000000000000000, "last": None}
+
+
+def test_wtf8_ill_formed_has_the_proposals_line_11(capsys):
+    """Unicode 3.1 proposal, Table 3.1b line 11: ED, A0-AF, XX, ED, B0-BF ("the sequence
+    <ED, A0, 80, ED, B0, 80> is ill-formed because the first 5 bytes match line 11");
+    wtf-8.txt 6: "a surrogate pair byte sequence is ill-formed", while ED A0 80 ED 80 80
+    (U+D800 U+D000) is not."""
+    rc, out, _ = run(capsys, "describe", "wtf-8", "--ill-formed", "--json")
+    assert rc == 0
+    doc = json.loads(out)
+    rows = {tuple(r["prefix"]): r for r in (doc["ill_formed"] if isinstance(doc, dict) else doc)}
+    line_11 = rows[("ED", "A0..AF", "80..BF", "ED")]
+    assert line_11["ill_formed"] == "00..7F, B0..FF" and line_11["well_formed"] == "80..AF"
+    assert not any(len(p) > 4 for p in rows)

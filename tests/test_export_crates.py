@@ -26,6 +26,8 @@ import tools
 from encspec import pipeline
 from encspec.spec import registry
 
+pytestmark = pytest.mark.slow  # compiles and runs outside toolchains: ENCSPEC_SLOW=1 (CI) runs it
+
 SPECS = registry.builtin_names()
 C_WARNINGS = "-O2 -Wall -Wextra -pedantic -Werror"
 TIMEOUT = 600

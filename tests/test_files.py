@@ -10,6 +10,7 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -604,6 +605,7 @@ def sha256(path: Path) -> str:
     return h.hexdigest()
 
 
+@pytest.mark.slow
 def test_100_mb_file_validate_and_round_trip_in_bounded_memory(tmp_path):
     big = tmp_path / "big.cutf8"
     expected = generate(big, 100_000_000)

@@ -135,6 +135,7 @@ def recorded(decode, data):
     return text, list(_SPANS)
 
 
+@pytest.mark.slow  # an exhaustive sweep: ENCSPEC_SLOW=1 (CI) runs it
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_decode_every_4_byte_class_edge_input_reports_every_error_like_cpython(backend):
     inputs = [bytes(t) for t in itertools.product(CLASS_EDGES, repeat=4)]
@@ -209,6 +210,7 @@ def test_decode_reports_cpython_reasons(backend):
 ALL_CHARS = "".join(map(chr, range(0x110000)))
 
 
+@pytest.mark.slow  # an exhaustive sweep: ENCSPEC_SLOW=1 (CI) runs it
 @pytest.mark.parametrize("errors", ENCODE_HANDLERS)
 def test_encode_the_whole_code_space_like_cpython(errors):
     """Every code point, surrogates included, as one string: the same bytes (or, for

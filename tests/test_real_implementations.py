@@ -22,6 +22,8 @@ from hypothesis import strategies as st
 import encspec
 from conftest import DATA
 
+pytestmark = pytest.mark.slow  # compiles and runs outside toolchains: ENCSPEC_SLOW=1 (CI) runs it
+
 try:
     from tests import tools
 except ImportError:  # tests/ is on sys.path (conftest, pytest's rootdir insertion)

@@ -24,19 +24,31 @@ def _cp(cp: int | None) -> str:
 
 
 def rows(a: Automaton) -> list[dict]:
-    """The JSON rows: length, first/last bytes, offset, first/last code point."""
+    """The rows: length, first/last bytes (``"C2 80"``, as every ``--json`` writes bytes),
+    offset, first/last code point; a counted form's row has no length or last."""
     out = []
     for r in sorted(a.rows, key=lambda r: (r.first, r.length)):
         out.append({
-            "length": r.length, "first_bytes": _hex(a.encode_row(r, r.first)).replace(" ", ""),
-            "last_bytes": _hex(a.encode_row(r, r.last)).replace(" ", ""),
+            "length": r.length, "first_bytes": _hex(a.encode_row(r, r.first)),
+            "last_bytes": _hex(a.encode_row(r, r.last)),
             "offset": r.offset, "first": r.first, "last": r.last, "form": r.form,
         })
     for ext in a.extensions:
         first = encode_counted(ext, ext.min)
-        out.append({"length": None, "first_bytes": _hex(first).replace(" ", ""), "last_bytes": None,
+        out.append({"length": None, "first_bytes": _hex(first), "last_bytes": None,
                     "offset": ext.offset, "first": ext.min, "last": None, "form": ext.form})
     return out
+
+
+ROW_KEYS = ("length", "first_bytes", "last_bytes", "offset", "first", "last")
+
+
+def to_json(a: Automaton) -> dict:
+    """``describe --json``: everything the text table shows, as one document."""
+    return {"name": a.name, "title": a.title or None,
+            "rows": [{k: r[k] for k in ROW_KEYS} for r in rows(a)],
+            "reserved_leads": [f"{b:02X}" for b in a.reserved],
+            "signature": _hex(a.signature) if a.signature else None}
 
 
 def table(a: Automaton) -> str:

@@ -44,7 +44,7 @@ class Pattern:
         return " ".join(f"{lo:02X}" if lo == hi else f"{lo:02X}..{hi:02X}" for lo, hi in self.ranges)
 
     def to_json(self) -> dict:
-        out = {"pattern": self.text, "example": self.example.hex().upper(), "a": self.a, "b": self.b}
+        out = {"pattern": self.text, "example": self.example.hex(" ").upper(), "a": self.a, "b": self.b}
         if self.a is not None and self.b is not None:
             out["everywhere"] = self.everywhere
         return out
@@ -65,11 +65,14 @@ class Diff:
         return not (self.only_a or self.only_b or self.different or self.signature)
 
     def to_json(self) -> dict:
+        """``diff --json``; bytes as everywhere: ``"F0 90 80 80"``, patterns ``"F0 90..BF"``,
+        a side without a signature null."""
         return {
             "a": self.a, "b": self.b, "equivalent": self.equivalent,
             "only_a": [p.to_json() for p in self.only_a], "only_b": [p.to_json() for p in self.only_b],
             "different": [p.to_json() for p in self.different],
-            "signature": None if self.signature is None else {"a": self.signature[0], "b": self.signature[1]},
+            "signature": None if self.signature is None else {k: bytes.fromhex(v).hex(" ").upper() or None
+                                                              for k, v in zip("ab", self.signature)},
             "notes": list(self.notes),
         }
 

@@ -34,7 +34,7 @@ class Report:
     def to_json(self) -> dict:
         return {
             "properties": dict(self.properties),
-            "counterexamples": {k: [b.hex().upper() if isinstance(b, bytes) else b for b in v]
+            "counterexamples": {k: [b.hex(" ").upper() if isinstance(b, bytes) else b for b in v]
                                 for k, v in self.counterexamples.items()},
             "max_length": self.max_length, "max_code_point": self.max_code_point,
             "lengths": {str(k): v for k, v in sorted(self.lengths.items(),

@@ -40,43 +40,56 @@ def cli():
 
 
 @cli.command("list")
-def list_cmd():
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document: a list of {name, title, aliases}.")
+def list_cmd(as_json):
     """List the built-in specs."""
     from ..pipeline import load
-    for path in registry.builtin_paths():
-        spec, _ = load(str(path))
+    specs = [load(str(path))[0] for path in registry.builtin_paths()]
+    if as_json:
+        click.echo(_json_document([{"name": s.name, "title": s.title or None, "aliases": list(s.aliases)}
+                                   for s in specs]))
+        return
+    for spec in specs:
         aliases = f" (aliases: {', '.join(spec.aliases)})" if spec.aliases else ""
         click.echo(f"{spec.name:20} {spec.title}{aliases}")
+
+
+def _json_document(value) -> str:
+    """The one JSON document of describe, check, diff and list (validate, lint and tokens
+    write JSON Lines instead): indented, keys in a fixed order, so output is deterministic."""
+    return json.dumps(value, indent=1)
 
 
 @cli.command()
 @click.argument("spec")
 @click.option("--ill-formed", is_flag=True, help="List ill-formed byte patterns (Unicode 3.1 Table 3.1b style).")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of a table.")
 def describe(spec, ill_formed, as_json):
     """Print the table of byte-sequence ranges, offsets and code points."""
     from ..analyse import describe as d
     _, a = load_spec(spec)
-    if ill_formed:
-        click.echo(json.dumps(d.ill_formed(a), indent=1) if as_json else d.ill_formed_table(a))
+    if ill_formed and as_json:
+        click.echo(_json_document({"name": a.name, "title": a.title or None, "ill_formed": d.ill_formed(a),
+                                   "counted_forms": [e.form for e in a.extensions]}))
+    elif ill_formed:
+        click.echo(d.ill_formed_table(a))
     elif as_json:
-        rows = [{k: r[k] for k in ("length", "first_bytes", "last_bytes", "offset", "first", "last")}
-                for r in d.rows(a)]
-        click.echo(json.dumps(rows, indent=1))
+        click.echo(_json_document(d.to_json(a)))
     else:
         click.echo(d.table(a))
 
 
 @cli.command()
 @click.argument("spec")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON document.")
 def check(spec, as_json):
     """Decide the encoding's properties, with a counterexample for each that fails."""
     from ..analyse.properties import NAMES, check as run
     _, a = load_spec(spec)
     report = run(a)
     if as_json:
-        click.echo(json.dumps(report.to_json(), indent=1))
+        doc = {"name": a.name, **report.to_json()}
+        click.echo(_json_document(doc))
         return
     for name in NAMES:
         ok = report.properties[name]
@@ -154,14 +167,19 @@ def _build_native(specs: list[str]) -> None:
 @cli.command()
 @click.argument("spec")
 @click.argument("file", required=False)
-def tokens(spec, file):
+@click.option("--json", "as_json", is_flag=True,
+              help="JSON Lines: one {kind, offset, end, bytes, code_point} object per token.")
+def tokens(spec, file, as_json):
     """Print one token per line: char START END HEX | error START END | reserved … | signature …"""
     from ..runtime.codec import load
     module = load(spec)
     data = read_input(file)
     out = sys.stdout
     for kind, start, end, value in module.tokens(data):
-        if kind == "char":
+        if as_json:
+            out.write(json.dumps({"kind": kind, "offset": start, "end": end, "bytes": data[start:end].hex(" ").upper(),
+                                  "code_point": value if kind == "char" else None}) + "\n")
+        elif kind == "char":
             out.write(f"char {start} {end} {value:X}\n")
         else:
             out.write(f"{kind} {start} {end}\n")
@@ -171,7 +189,7 @@ def tokens(spec, file):
 @click.argument("spec")
 @click.argument("file")
 @click.option("--profile", default=None, help="Which profile of the spec (default: its first).")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per finding.")
+@click.option("--json", "as_json", is_flag=True, help="JSON Lines: one object per finding.")
 def lint(spec, file, profile, as_json):
     """Check a document against the spec's profile; exit 1 if it has errors."""
     from ..runtime.codec import load
@@ -184,8 +202,8 @@ def lint(spec, file, profile, as_json):
     shown = "<stdin>" if file == "-" else file
     for severity, offset, line, col, message in findings:
         if as_json:
-            click.echo(json.dumps({"severity": severity, "offset": offset, "line": line, "column": col,
-                                   "message": message}))
+            click.echo(json.dumps({"path": shown, "severity": severity, "offset": offset, "line": line,
+                                   "column": col, "message": message}))
         else:
             click.echo(f"{shown}:{line}:{col}: {severity}: {message} (byte {offset})")
     if any(f[0] == "error" for f in findings):

@@ -112,8 +112,8 @@ def load(name_or_path: str, backend: str = "auto") -> types.ModuleType:
 # to text files which respectively contain and lack a byte order mark (BOM). In
 # Japan especially, UTF-8 encoding without BOM is sometimes called "UTF-8N"."
 # So the codec names of the utf-8-bom spec write the BOM (its module's encode does
-# only with signature=True), and these name plain UTF-8.
-NOBOM = ("utf-8-nobom", "utf8-nobom", "utf-8n", "utf8n")
+# only with signature=True); utf-8-nobom, utf8-nobom, utf-8n and utf8n are aliases
+# of the utf-8 spec (specs/utf-8.encspec), plain UTF-8.
 SIGNED = ("utf-8-bom",)  # specs whose every codec name writes the signature
 
 
@@ -127,14 +127,12 @@ def _builtin(key: str, backend: str = "auto", enabled=None):
     *enabled* (a set of spec paths, or None for all) only those specs' names answer."""
     def ok(path: Path) -> bool:
         return enabled is None or path.resolve() in enabled
-    if key == "utf_8_optu8" or key in {registry.normalise(n) for n in NOBOM}:
+    if key == "utf_8_optu8":
         path = registry.find_builtin("utf-8")
         if not ok(path):
             return None
-        if key == "utf_8_optu8":
-            from . import optu8
-            return optu8.getregentry(load(str(path), backend))
-        return _renamed(load(str(path), backend).getregentry(), NOBOM[0])
+        from . import optu8
+        return optu8.getregentry(load(str(path), backend))
     for suffix, signed in (("_sig", True), ("_pua", False), ("", False)):
         if suffix and not key.endswith(suffix):
             continue
@@ -236,7 +234,7 @@ def register(*names_or_paths: str) -> None:
         for codec_name in (module.NAME, *module.ALIASES):
             key = registry.normalise(codec_name)
             if _taken(key):
-                raise ValueError(f"{item}: codec name {codec_name!r} is a built-in encoding's; "
+                raise ValueError(f"{item}: codec name {codec_name!r} is a built-in codec's (encspec's or Python's); "
                                  "give the spec a name of its own")
             other = users.get(key) or _user_names.get(key)
             if other is not None and other[0] != path:
@@ -256,7 +254,7 @@ def register(*names_or_paths: str) -> None:
 
 def _builtin_spec(key: str) -> Path:
     """The built-in spec behind a normalised codec name (its -sig, -pua, … names too); KeyError if none."""
-    if key == "utf_8_optu8" or key in {registry.normalise(n) for n in NOBOM}:
+    if key == "utf_8_optu8":
         return registry.find_builtin("utf-8")
     for suffix in ("_sig", "_pua", ""):
         if key.endswith(suffix):

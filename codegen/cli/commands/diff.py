@@ -12,7 +12,7 @@ from ..common import load_spec
 @click.command("diff")
 @click.argument("spec_a")
 @click.argument("spec_b")
-@click.option("--json", "as_json", is_flag=True, help="Print the differences as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print the differences as one JSON document.")
 def command(spec_a, spec_b, as_json):
     """Compare two encodings: sequences valid in one only, and valid in both but decoded
     differently, as byte-range patterns.  Exit 0 when equivalent, 1 when not."""

@@ -117,7 +117,7 @@ def _json(rep: stream.Report, allow_reserved: bool) -> str:
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--max-errors", type=click.IntRange(min=1), default=None, metavar="N",
               help="Stop reading a file after N problems (errors and reserved runs).")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per file.")
+@click.option("--json", "as_json", is_flag=True, help="JSON Lines: one object per file.")
 @click.option("--reject-reserved/--allow-reserved", "reject_reserved", default=False,
               help="Reserved runs make a file invalid (default --allow-reserved: they are reported "
                    "but keep it valid, \"reserved for future use ... rather than as invalid\").")
