@@ -22,6 +22,23 @@ def shared_dir():
     return None
 
 
+def run_cli(cap, *argv):
+    """(exit code, stdout, stderr) of ``encspec ARGV`` run in this process (capsys or capfd)."""
+    from encspec.cli import main
+    try:
+        rc = main([str(a) for a in argv])
+    except SystemExit as e:
+        rc = e.code
+    out = cap.readouterr()
+    return rc, out.out, out.err
+
+
+def feed_stdin(monkeypatch, data: bytes):
+    """Make *data* the process's standard input (what ``-`` reads)."""
+    import io
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+
+
 def excerpt(name: str) -> str:
     """A seed excerpt from tests/data without its '# ' source note."""
     lines = (DATA / name).read_text("utf-8").splitlines(keepends=True)

@@ -5,7 +5,6 @@ Graphviz's `dot` and Chromium are needed: a test whose tool is missing is
 skipped naming it, or fails under ENCSPEC_REQUIRE_TOOLS=1 (`.ci/run` installs them)."""
 from __future__ import annotations
 
-import shutil
 import struct
 import subprocess
 import xml.etree.ElementTree as ET
@@ -28,10 +27,7 @@ TIMEOUT = 300
 
 def tool(binary: str, package: str) -> str:
     """The path of *binary*, or the test is skipped naming it (failed under ENCSPEC_REQUIRE_TOOLS)."""
-    found = shutil.which(binary)
-    if found is None:
-        tools.missing(f"{binary} not found; it is in Debian's {package} package")
-    return found
+    return tools.need(lambda: tools.find(binary, hint=f"it is in Debian's {package} package"))
 
 
 def cells(svg_text: str) -> dict[str, dict]:

@@ -9,7 +9,6 @@ import pytest
 import encspec
 from encspec.analyse.properties import NAMES
 from encspec.cli import main
-from encspec.pipeline import load
 
 
 def check_json(capsys, spec):

@@ -7,7 +7,6 @@ Nothing here writes outside tmp_path; /dev/full is only ever opened for writing.
 """
 from __future__ import annotations
 
-import io
 import json
 import os
 import signal
@@ -20,24 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from encspec.cli import main
+from conftest import run_cli as run, feed_stdin as feed
 
 CLI = [sys.executable, "-c", "import sys; from encspec.cli import main; sys.exit(main(sys.argv[1:]))"]
 ENTRY = [sys.executable, "-c", "from encspec.cli.main import entry; entry()"]   # as the `encspec` script
-
-
-def run(cap, *argv):
-    """(exit code, stdout, stderr) of ``encspec ARGV`` run in this process."""
-    try:
-        rc = main([str(a) for a in argv])
-    except SystemExit as e:
-        rc = e.code
-    out = cap.readouterr()
-    return rc, out.out, out.err
-
-
-def feed(monkeypatch, data: bytes):
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
 
 
 def one_error_line(err: str) -> str:

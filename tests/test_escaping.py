@@ -26,7 +26,8 @@ import encspec
 from encspec import emit
 from encspec.emit.targets import export
 
-from tools import ToolMissing, find, java, javac, node, rustc
+import tools
+from tools import find, java, javac, node, rustc
 
 # Every trap at once.  Python reads the spec as UTF-8 text; the reason is what
 # the harness must print back.
@@ -48,16 +49,6 @@ profile document:
 """
 C_FLAGS = ["-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror"]
 TIMEOUT = 600
-
-
-def tool(get):
-    """The tool's path; a skip naming it when it is missing (a failure with ENCSPEC_REQUIRE_TOOLS=1)."""
-    try:
-        return get()
-    except ToolMissing as e:
-        if os.environ.get("ENCSPEC_REQUIRE_TOOLS") == "1":
-            pytest.fail(str(e))
-        pytest.skip(str(e))
 
 
 def run(cmd, cwd=None, env=None) -> str:
@@ -98,7 +89,7 @@ def test_the_spec_says_what_the_test_expects(automaton):
 
 
 def test_c(tmp_path, automaton):
-    cc = tool(lambda: find("cc", hint="install gcc"))
+    cc = tools.need(lambda: find("cc", hint="install gcc"))
     out = exported(automaton, "c", tmp_path)
     (out / "harness.c").write_text(
         '#include <stdio.h>\n#include "nasty.h"\n'
@@ -118,7 +109,7 @@ def test_c(tmp_path, automaton):
 
 
 def test_rust(tmp_path, automaton):
-    rc = tool(rustc)
+    rc = tools.need(rustc)
     out = exported(automaton, "rust", tmp_path)
     (out / "harness.rs").write_text(
         "use nasty as codec;\n\n"
@@ -137,7 +128,7 @@ def test_rust(tmp_path, automaton):
 
 
 def test_js(tmp_path, automaton):
-    nd = tool(node)
+    nd = tools.need(node)
     out = exported(automaton, "js", tmp_path)
     (out / "harness.mjs").write_text(
         'import { scan } from "./nasty.mjs";\n'
@@ -149,7 +140,7 @@ def test_js(tmp_path, automaton):
 
 
 def test_java(tmp_path, automaton):
-    jc, jv = tool(javac), tool(java)
+    jc, jv = tools.need(javac), tools.need(java)
     out = exported(automaton, "java", tmp_path)
     sources = sorted((out / "src" / "main" / "java").rglob("*.java"))
     package = next(line for line in sources[0].read_text("utf-8").splitlines() if line.startswith("package "))

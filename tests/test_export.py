@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import random
 import re
-import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
@@ -41,32 +40,11 @@ TIMEOUT = 600
 
 
 # ------------------------------------------------------------- toolchains
-class ToolMissing(AssertionError):
-    """A toolchain the tests need is missing (skipped, or failed under ENCSPEC_REQUIRE_TOOLS)."""
+ToolMissing = tools.ToolMissing
 
 
-def _which(name: str, extra=()) -> str | None:
-    found = shutil.which(name)
-    if found:
-        return found
-    for d in extra:
-        p = Path(d).expanduser() / name
-        if p.is_file() and os.access(p, os.X_OK):
-            return str(p)
-    return None
-
-
-def _tool(name: str, extra=(), apt: str | None = None, hint: str = "") -> str:
-    found = _which(name, extra)
-    if found is None:
-        where = f"; it is in Debian's {apt} package" if apt else (f"; {hint}" if hint else "")
-        raise ToolMissing(f"{name} not found (searched PATH and {', '.join(map(str, extra)) or 'nothing else'}){where}")
-    return found
-
-
-def _java_dirs() -> list[str]:
-    home = os.environ.get("JAVA_HOME")
-    return [str(Path(home) / "bin")] if home else []
+def _package(name: str) -> str:
+    return f"it is in Debian's {name} package"
 
 
 @lru_cache(maxsize=None)
@@ -78,16 +56,15 @@ def need_toolchain(lang: str) -> dict[str, str]:
 def toolchain(lang: str) -> dict[str, str]:
     """Environment variables run-tokens reads to find the toolchain of *lang*."""
     if lang == "c":
-        return {"CC": _tool("cc", apt="gcc")}
+        return {"CC": tools.find("cc", hint=_package("gcc"))}
     if lang == "rust":
         cargo = os.environ.get("CARGO_HOME", "~/.cargo")
-        return {"RUSTC": _tool("rustc", [f"{cargo}/bin", "~/.cargo/bin"],
-                               hint="install Rust with rustup (not available offline, so not attempted)")}
+        return {"RUSTC": tools.find("rustc", [f"{cargo}/bin", "~/.cargo/bin"], hint="install Rust with rustup")}
     if lang == "js":
-        return {"NODE": _tool("node", ["/usr/local/bin"], apt="nodejs")}
+        return {"NODE": tools.find("node", ["/usr/local/bin"], hint=_package("nodejs"))}
     if lang == "java":
-        return {"JAVAC": _tool("javac", _java_dirs(), apt="default-jdk-headless"),
-                "JAVA": _tool("java", _java_dirs(), apt="default-jdk-headless")}
+        return {"JAVAC": tools.find("javac", tools.java_dirs(), hint=_package("default-jdk-headless")),
+                "JAVA": tools.find("java", tools.java_dirs(), hint=_package("default-jdk-headless"))}
     raise KeyError(lang)
 
 

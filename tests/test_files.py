@@ -17,20 +17,10 @@ from hypothesis import strategies as st
 import encspec
 from encspec.spec import registry
 from encspec.io import stream
-from encspec.cli import main
+from conftest import run_cli as run
 
 CLI = [sys.executable, "-c", "import sys; from encspec.cli import main; sys.exit(main(sys.argv[1:]))"]
 BUILTIN = ", ".join(registry.builtin_names())
-
-
-def run(cap, *argv):
-    """(exit code, stdout, stderr) of ``encspec ARGV`` run in this process."""
-    try:
-        rc = main([str(a) for a in argv])
-    except SystemExit as e:
-        rc = e.code
-    out = cap.readouterr()
-    return rc, out.out, out.err
 
 
 def reference(module, data: bytes):

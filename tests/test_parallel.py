@@ -10,21 +10,12 @@ from hypothesis import strategies as st
 
 import encspec
 from encspec.io import parallel, stream
-from encspec.cli import main
 from encspec.pipeline import load as load_automaton
+from conftest import run_cli as run
 
 SELF_SYNC = ["utf-8", "corrected-utf-8", "wtf-8", "cesu-8", "utf-8-rfc2279", "utf-inf-8", "utf-8-bom"]
 NOT_SELF_SYNC = ["mutf-8", "utf-1", "fss-utf-1992"]
 MODULES = {name: encspec.load(name) for name in SELF_SYNC + NOT_SELF_SYNC}
-
-
-def run(cap, *argv):
-    try:
-        rc = main([str(a) for a in argv])
-    except SystemExit as e:
-        rc = e.code
-    out = cap.readouterr()
-    return rc, out.out, out.err
 
 
 def sequential(name, path, limit=None, chunk_size=None):

@@ -9,8 +9,6 @@
 """
 from __future__ import annotations
 
-import io
-import sys
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -20,22 +18,9 @@ from encspec.analyse import charts
 from encspec.cli import main
 from encspec.io import stream
 from encspec.pipeline import load
+from conftest import run_cli as run, feed_stdin as stdin
 
 SVG = "{http://www.w3.org/2000/svg}"
-
-
-def run(cap, *argv):
-    """(exit code, stdout, stderr) of ``encspec ARGV`` run in this process."""
-    try:
-        rc = main([str(a) for a in argv])
-    except SystemExit as e:
-        rc = e.code
-    out = cap.readouterr()
-    return rc, out.out, out.err
-
-
-def stdin(monkeypatch, data: bytes):
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
 
 
 # ------------------------------------------------------------ 5. fallback, API

@@ -25,23 +25,13 @@ import json
 import pytest
 
 from codec_samples import BACKENDS, load_backend
-from encspec.cli import main
 from encspec.io import parallel, stream
+from conftest import run_cli as run
 
 # corrected-utf-8.txt: 'The eight-byte sequence EF B7 9D ED B2 AE 00 0A is defined as the magic number'
 MAGIC = bytes.fromhex("EF B7 9D ED B2 AE 00 0A")
 # "ab", then FE 80 80 (one reserved run: 80 is not a lead byte), then "c"
 RESERVED_DOC = b"ab\xfe\x80\x80c"
-
-
-def run(cap, *argv):
-    """(exit code, stdout, stderr) of ``encspec ARGV`` run in this process."""
-    try:
-        rc = main([str(a) for a in argv])
-    except SystemExit as e:
-        rc = e.code
-    out = cap.readouterr()
-    return rc, out.out, out.err
 
 
 # ------------------------------------------------------------ 1. reserved runs
