@@ -326,3 +326,21 @@ def test_other_unencodable_code_points_keep_their_reason(backend):
     with pytest.raises(UnicodeEncodeError) as e:
         load_backend("utf-8", backend).encode([0x41, 0x110000])
     assert e.value.reason == "code point not encodable in utf-8"
+
+
+def test_reversible_optu8_stream_writer_holds_a_run_across_writes():
+    """The writer goes through the incremental encoder: escapes split across write()
+    calls are judged together ("careful of sequences of error code points": C3 A9
+    would decode as U+00E9, so the two escapes cannot be written raw), and what it
+    holds is written by reset()."""
+    out = io.BytesIO()
+    w = codecs.getwriter("utf-8-optu8-strict")(out, "replace")
+    w.write("a\uefc3")
+    w.write("\uefa9")
+    assert out.getvalue() == b"a"              # the run may go on: held
+    w.reset()
+    # "replace" writes one "?" per character of the span, as CPython's encoders do
+    assert out.getvalue() == b"a??" == "a\uefc3\uefa9".encode("utf-8-optu8-strict", "replace")
+    w.write("\uef80")
+    w.reset()
+    assert out.getvalue() == b"a??\x80"        # one escape alone is its byte

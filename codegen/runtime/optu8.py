@@ -105,37 +105,14 @@ def getregentry(base, name: str = NAME, reversible: bool = False) -> codecs.Code
         def setstate(self, state):
             self.held = "".join(chr(0xEF00 + b) for b in state.to_bytes((state.bit_length() + 7) // 8, "big")[1:])
 
-    class StreamWriter(codecs.StreamWriter):
-        """Writes through an IncrementalEncoder; reset(), close() and leaving a ``with``
-        block write what it holds."""
+    class StreamWriter(base.StreamWriter):
+        """The base's writer (what the encoder holds is written by reset(), close() and
+        leaving a ``with`` block) on this codec's encoder."""
 
-        def __init__(self, stream, errors="strict"):
-            super().__init__(stream, errors)
-            self._incremental = IncrementalEncoder(errors)
+        _encoder = IncrementalEncoder
 
         def encode(self, input, errors="strict"):
             return encode(input, errors)[0], len(input)
-
-        def write(self, object):
-            self._incremental.errors = self.errors
-            data = self._incremental.encode(object)
-            if data:
-                self.stream.write(data)
-
-        def writelines(self, list):
-            self.write("".join(list))
-
-        def reset(self):
-            if self._incremental.held:
-                self.stream.write(self._incremental.encode("", True))
-            self._incremental.reset()
-
-        def close(self):
-            self.reset()
-            self.stream.close()
-
-        def __exit__(self, type, value, tb):
-            self.close()
 
     return codecs.CodecInfo(
         name=name,
