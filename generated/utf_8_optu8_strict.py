@@ -191,43 +191,172 @@ def _byte(runs, d):
     raise ValueError(d)
 
 
+# ------------------------------------------------------------- counted forms
+# Counts, field values and exponents are exact integers kept within +-2**62
+# (as in every export's 64-bit arithmetic); beyond is LIMIT_REASON.
+LIMIT_REASON = "counted form beyond this decoder's limits"
+COUNTED_LIMIT = None  # the most bytes one counted form may have (None: no limit); the caller's to set
+_X_LIMIT = 1 << 62
+
+
+def _xc(v):
+    if -_X_LIMIT <= v <= _X_LIMIT:
+        return v
+    raise OverflowError("beyond +-2**62")
+
+
+def _x_add(a, b):
+    return _xc(a + b)
+
+
+def _x_sub(a, b):
+    return _xc(a - b)
+
+
+def _x_mul(a, b):
+    return _xc(a * b)
+
+
+def _x_div(a, b):
+    if b == 0:
+        raise OverflowError("division by zero")
+    return _xc(a // b)
+
+
+def _x_pow(a, b):
+    if b < 0:
+        raise OverflowError("a negative power")
+    if a in (0, 1) or b == 0:
+        return 1 if b == 0 else a
+    if a == -1:
+        return -1 if b % 2 else 1
+    if b >= 63:
+        raise OverflowError("beyond +-2**62")
+    return _xc(a ** b)
+
+
+def _byte_class(runs):
+    """A compiled ``[runs]*``: how far a run of these bytes goes, at C speed."""
+    return re.compile(b"[" + b"".join(re.escape(bytes([lo])) + b"-" + re.escape(bytes([hi]))
+                                      for lo, hi in runs) + b"]*")
+
+
+def _counted_tables(ext):
+    """What the scanner derives from a counted form's table once: byte-run patterns,
+    the value digits' byte -> digit translation and digit -> byte table, and the
+    digits' binary text."""
+    runs, count, shortest = ext["value"]
+    shift = ext["shift"]
+    to_digit = bytearray(256)
+    for d in range(1 << shift):
+        to_digit[_byte(runs, d)] = d
+    return {
+        "frees": tuple((var, _byte_class(r)) for var, r in ext["frees"]),
+        "digits": _byte_class(runs),
+        "to_digit": bytes(to_digit),
+        "from_bits": {format(d, "0%db" % shift): _byte(runs, d) for d in range(1 << shift)},
+        "bits": tuple(format(d, "0%db" % shift) for d in range(1 << shift)),
+    }
+
+
+for _ext in _EXTENSIONS:
+    _ext["tables"] = _counted_tables(_ext)
+
+
 def _scan_counted(ext, data, pos, i, final):
     """A counted form's token from data[i:] on (its bounded prefix began at pos), or
-    None when more input could change it (final false)."""
+    None when more input could change it (final false).
+
+    Linear, and no number is built from the header: the counts come first, the
+    bytes they promise are read as they come, and whether a valid value is still
+    reachable is a comparison of bit lengths (the range is 2**lo_exp ..
+    2**hi_exp - 1).  Once the first nonzero digit has passed that test the rest
+    can only fail by not being digits, so they are matched in one step, and the
+    value is made from their binary text in one conversion."""
+    tables = ext["tables"]
+    n = len(data)
     env = {}
+    for var, run in tables["frees"]:
+        end = run.match(data, i).end()
+        env[var] = end - i
+        i = end
+        if i == n:
+            return None if not final else ("error", pos, i, None, "unexpected end of data")
+    var, runs, radix, count, shortest = ext["field"]
+    try:
+        k = count(env)
+    except (OverflowError, ZeroDivisionError):
+        return ("error", pos, i, None, LIMIT_REASON)
     value = 0
-    lo = hi = None
-    for runs, radix, count, binds, field, shortest in ext["items"]:
-        if binds:
-            k = 0
-            while i < len(data) and _digit(runs, data[i]) is not None:
-                i += 1
-                k += 1
-            if i == len(data):
-                return None if not final else ("error", pos, i, None, "unexpected end of data")
-            env[binds] = k
-            continue
-        n = count(env)
-        if field is None and lo is None:
-            lo = max(ext["range"][0](env), ext["min"] - ext["offset"])
-            hi = ext["range"][1](env)
-        number = 0
-        for j in range(n):
-            if i == len(data):
-                return None if not final else ("error", pos, i, None, "unexpected end of data")
-            d = _digit(runs, data[i])
-            if d is None or (shortest and j == 0 and d == 0 and n > 1):
-                return ("error", pos, max(i, pos + 1), None, "invalid continuation byte")
-            number = number * radix + d
-            if field is None:
-                span = radix ** (n - j - 1)
-                if number * span > hi or (number + 1) * span - 1 < lo:
-                    return ("error", pos, max(i, pos + 1), None, "invalid continuation byte")
-            i += 1
-        if field:
-            env[field] = number
-        else:
-            value = number
+    over = False
+    for j in range(k):
+        if i == n:
+            return None if not final else ("error", pos, i, None, "unexpected end of data")
+        d = _digit(runs, data[i])
+        if d is None or (shortest and j == 0 and d == 0 and k > 1):
+            return ("error", pos, max(i, pos + 1), None, "invalid continuation byte")
+        if not over:
+            value = value * radix + d
+            over = value > _X_LIMIT
+        i += 1
+    env[var] = value
+    runs, count, shortest = ext["value"]
+    shift, min_exp, lo_f = ext["shift"], ext["min_exp"], ext["lo_exp"]
+    try:
+        if over:
+            raise OverflowError("field")
+        k = count(env)
+        total = _x_mul(k, shift)
+        hi_exp = ext["hi_exp"](env)
+        lo_exp = lo_f(env) if lo_f is not None else None
+    except (OverflowError, ZeroDivisionError):
+        return ("error", pos, i, None, LIMIT_REASON)
+    bad_bound = hi_exp < 0 or (lo_exp is not None and lo_exp < 0 and min_exp is None)
+    if min_exp is not None:
+        lo_exp = min_exp if lo_exp is None else max(lo_exp, min_exp)
+    if COUNTED_LIMIT is not None and (i - pos) + k > COUNTED_LIMIT:
+        return ("error", pos, i, None, LIMIT_REASON)
+    start = i
+    bits = 0
+    for j in range(k):
+        if i == n:
+            return None if not final else ("error", pos, i, None, "unexpected end of data")
+        d = _digit(runs, data[i])
+        if d is None or (shortest and j == 0 and d == 0 and k > 1):
+            return ("error", pos, max(i, pos + 1), None, "invalid continuation byte")
+        bits = bits + shift if bits else d.bit_length()
+        s = total - shift * (j + 1)
+        if bad_bound:
+            return ("error", pos, i, None, LIMIT_REASON)
+        if (bits and bits + s > hi_exp) or (lo_exp is not None and lo_exp >= s and bits <= lo_exp - s):
+            return ("error", pos, i, None, "invalid continuation byte")
+        i += 1
+        if bits:
+            # bits + s stays as it is from here: the high test cannot fail again, the
+            # low one fails at the first digit with s <= lo_exp if bits + s <= lo_exp;
+            # the digits before that only have to be digits.
+            last = start + k
+            fail = None
+            if lo_exp is not None and bits + s <= lo_exp:
+                fail = i + -(-(s - lo_exp) // shift) - 1
+                if fail >= last:
+                    fail = None
+            target = last if fail is None else fail
+            upto = min(target, n)
+            end = tables["digits"].match(data, i, upto).end()
+            if end < upto:
+                return ("error", pos, end, None, "invalid continuation byte")
+            if n < target + (fail is not None):  # the deciding byte is still to come
+                return None if not final else ("error", pos, end, None, "unexpected end of data")
+            if fail is not None:
+                return ("error", pos, fail, None, "invalid continuation byte")
+            i = end
+            break
+    digits = data[start:i].translate(tables["to_digit"])
+    if shift == 8:
+        value = int.from_bytes(digits, "big")
+    else:
+        value = int("".join(map(tables["bits"].__getitem__, digits)) or "0", 2)
     return ("char", pos, i, value + ext["offset"], None)
 
 
@@ -598,44 +727,67 @@ def _encode_digits(positions, raw):
     return bytes(out)
 
 
+def _counted_level(ext, f):
+    """(env, field digits, fewest bits, most bits) of a counted form's field value
+    *f*, or None if that value gives no length within the limits."""
+    var, runs, radix, count, shortest = ext["field"]
+    digits = []
+    v = f
+    while True:
+        v, d = divmod(v, radix)
+        digits.append(d)
+        if not v:
+            break
+    digits.reverse()
+    env = count(None, len(digits))
+    if min(env.values(), default=0) < 0:
+        return None
+    env[var] = f
+    try:
+        total = _x_mul(ext["value"][1](env), ext["shift"])
+        hi_exp = ext["hi_exp"](env)
+        lo_exp = ext["lo_exp"](env) if ext["lo_exp"] is not None else None
+    except (OverflowError, ZeroDivisionError):
+        return None
+    floors = [e for e in (lo_exp, ext["min_exp"]) if e is not None]
+    return env, digits, max(floors) + 1 if floors else 0, min(hi_exp, total)
+
+
 def _encode_counted(ext, cp):
-    if cp < ext["min"]:
+    """The shortest bytes of *cp* in a counted form, or None.  Its length is found by
+    doubling, then halving, the field value (lengths never shrink as it grows:
+    checked when the spec is compiled), so a code point of a million bits costs a
+    few dozen small evaluations, and its digits come from its binary text."""
+    if cp < ext["min"] or cp < ext["offset"]:
         return None
     value = cp - ext["offset"]
-    field_item = next(it for it in ext["items"] if it[4])
-    runs, radix = field_item[0], field_item[1]
-    f = 0
-    while True:
-        digits = []
-        v = f
-        while True:
-            v, d = divmod(v, radix)
-            digits.append(d)
-            if not v:
-                break
-        digits.reverse()
-        env = {field_item[4]: f}
-        env.update(field_item[2](None, len(digits)))
-        lo, hi = ext["range"][0](env), ext["range"][1](env)
-        if hi >= value and hi >= ext["min"] - ext["offset"]:
-            if lo > value:
-                return None
-            out = bytearray(ext["prefix"])
-            for it_runs, it_radix, count, binds, field, shortest in ext["items"]:
-                if binds:
-                    out += bytes([_byte(it_runs, 0)]) * env[binds]
-                elif field:
-                    out += bytes(_byte(it_runs, d) for d in digits)
-                else:
-                    k = count(env)
-                    ds = []
-                    v = value
-                    for _ in range(k):
-                        v, d = divmod(v, it_radix)
-                        ds.append(d)
-                    out += bytes(_byte(it_runs, d) for d in reversed(ds))
-            return bytes(out)
-        f += 1
+    width = value.bit_length()
+
+    def holds(f):
+        got = _counted_level(ext, f)
+        return got is not None and got[3] >= width
+
+    lo, hi = -1, 0
+    while not holds(hi):
+        lo, hi = hi, 2 * hi + 1
+        if hi > _X_LIMIT:
+            return None
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if holds(mid) else (mid, hi)
+    env, digits, fewest, most = _counted_level(ext, hi)
+    if width < fewest:
+        return None
+    tables = ext["tables"]
+    out = bytearray(ext["prefix"])
+    for var, runs in ext["frees"]:
+        out += bytes([_byte(runs, 0)]) * env[var]
+    out += bytes(_byte(ext["field"][1], d) for d in digits)
+    shift = ext["shift"]
+    total = ext["value"][1](env) * shift
+    text = format(value, "b").zfill(total) if value else "0" * total
+    out += bytes(map(tables["from_bits"].__getitem__, (text[k:k + shift] for k in range(0, total, shift))))
+    return bytes(out)
 
 
 def _encode_row(cp):
@@ -981,9 +1133,22 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
         return "".join(out) if self._want_str else out
 
     def _feed(self, input, final):
+        if not final and self._wait:
+            # waiting for a long token: keep the pieces, join them once there are enough
+            self._held.append(input)
+            self._size += len(input)
+            if self._size < self._wait:
+                return []
+            input = b"".join(self._held)
+            self._held = []
+            self._size = 0
+        elif self._held:
+            input = b"".join(self._held) + input
+            self._held = []
+            self._size = 0
         data = self._pending + input if self._pending else input
-        if not final and (len(data) < self._wait or (
-                self._at_start and SIGNATURE and len(data) < len(SIGNATURE) and SIGNATURE.startswith(data))):
+        if not final and (self._at_start and SIGNATURE and len(data) < len(SIGNATURE)
+                          and SIGNATURE.startswith(data)):
             self._pending = data
             return []
         out, consumed, suspended = _decode(data, self.errors, final, self._at_start, self._want_str,
@@ -997,22 +1162,26 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
             # a counted form is scanned from its start each time: a long one waits
             # until the input has doubled, so that it costs linear time
             if len(self._pending) >= 256:
-                self._wait = 2 * len(self._pending)
+                self._wait = len(self._pending)
         else:
             self._resume = suspended
         return out
 
     def reset(self):
         self._pending = b""
+        self._held = []
+        self._size = 0
         self._at_start = True
         self._resume = None
         self._wait = 0
 
     def getstate(self):
-        return (self._pending, int(self._at_start))
+        return (self._pending + b"".join(self._held), int(self._at_start))
 
     def setstate(self, state):
         self._pending, at_start = state
+        self._held = []
+        self._size = 0
         self._at_start = bool(at_start)
         self._resume = None
         self._wait = 0

@@ -156,19 +156,36 @@ CASES = [
          5, 1, "form '2' can never match: the forms before it already number the whole code space"),
     # ---------------------------------------------------------- counted forms
     case("count-with-unknown-name", "encoding bad\ncode-space U+0000..\nform 1: 0xxxxxxx\n"
-         "form long: FF B4{n} A0..AF{m+1} as nme 10xxxxxx{nme}\n    range 0 .. 10\n",
+         "form long: FF B4{n} A0..AF{m+1} as nme 10xxxxxx{nme}\n    range 0 .. 2 ** 10 - 1\n",
          4, 28, "unknown name 'm' in a repetition count"),
     case("counted-form-without-range", "encoding bad\ncode-space U+0000..\nform 1: 0xxxxxxx\n" + COUNTED,
          4, 1, "a counted form needs 'range LOW .. HIGH' bounding its value"),
     case("count-divides-by-zero", "encoding bad\ncode-space U+0000..\nform 1: 0xxxxxxx\n"
-         "form long: FF B4{n} A0..AF{n+1} as nme 10xxxxxx{nme // 0}\n    range 0 .. 10\n",
+         "form long: FF B4{n} A0..AF{n+1} as nme 10xxxxxx{nme // 0}\n    range 0 .. 2 ** 10 - 1\n",
          4, 40, "division by zero in a count (when nme = 0, n = 0)"),
     case("field-count-not-solvable", "encoding bad\ncode-space U+0000..\nform 1: 0xxxxxxx\n"
-         "form long: FF B4{n} A0..AF{n*2} as nme 10xxxxxx{nme}\n    range 0 .. 10\n",
+         "form long: FF B4{n} A0..AF{n*2} as nme 10xxxxxx{nme}\n    range 0 .. 2 ** 10 - 1\n",
          4, 21, "the count of field 'nme' must be a free count plus a number, like {n+1}"),
     case("counted-range-always-empty", "encoding bad\ncode-space U+0000..\nform 1: 0xxxxxxx\n" + COUNTED
-         + "    range 16 ** (nme + 18) .. 16 ** (nme + 17)\n",
+         + "    range 16 ** (nme + 18) .. 16 ** (nme + 17) - 1\n",
          4, 1, "form 'long' can never match: its range is empty at every length (tried nme = 0 .. 15)"),
+    # a counted form's range is a range of bit lengths, so no decoder builds a bound
+    case("counted-value-radix-not-power-of-two", "encoding bad\ncode-space U+0000..\nform 1: 0xxxxxxx\n"
+         "alphabet d = 80..89\nform long: FF B4{n} A0..AF{n+1} as nme d{nme + 1}\n    range 0 .. 2 ** nme - 1\n",
+         5, 40, "the value digits of a counted form need a power-of-two radix (2, 4, … 256), not 10: "
+                "their range is checked from bit lengths"),
+    case("counted-range-low-not-a-power", "encoding bad\ncode-space U+0000..\nform 1: 0xxxxxxx\n" + COUNTED
+         + "    range 10 ** nme .. 16 ** (nme + 1) - 1\n",
+         5, 5, "a counted form's range starts at 0 or at a power of two, written P ** E with P a power of two "
+               "(so that it is a range of bit lengths)"),
+    case("counted-range-high-not-a-power", "encoding bad\ncode-space U+0000..\nform 1: 0xxxxxxx\n" + COUNTED
+         + "    range 0 .. 16 ** (nme + 1) - 2\n",
+         5, 5, "a counted form's range ends at a power of two minus one, written P ** E - 1 with P a power of two "
+               "(so that it is a range of bit lengths)"),
+    case("counted-lengths-shrink", "encoding bad\ncode-space U+0000..\nform 1: 0xxxxxxx\n"
+         "form long: FF B4{n} A0..AF{n+1} as nme 10xxxxxx{20 - nme}\n    range 0 .. 2 ** (120 - 6 * nme) - 1\n",
+         5, 5, "form 'long' holds shorter code points at nme = 1, n = 0 than at a smaller 'nme': "
+               "the encoder searches its lengths in order"),
 ]
 
 

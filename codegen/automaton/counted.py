@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..spec.diagnostics import SpecError
-from ..spec.expr import Expr, evaluate, is_const, solve_unit
+from ..spec.expr import BinOp, Expr, Int, evaluate, fold, is_const, solve_unit
 from ..spec.model import DigitSet, Form, Spec
 from .forms import Runs
 
@@ -36,7 +36,13 @@ class CountedItem:
 
 @dataclass(frozen=True)
 class Extension:
-    """A counted form beyond the DFA: its fixed prefix, then its items."""
+    """A counted form beyond the DFA: its fixed prefix, then its items.
+
+    The range is a range of bit lengths, so that no backend ever builds a bound
+    as a number: ``lo = 2 ** lo_exp`` (or 0), ``hi = 2 ** hi_exp - 1``, and
+    ``min - offset = 2 ** min_exp`` (or 0), the exponents being expressions of
+    the variables (``min_exp`` a number); the value digits have ``shift`` bits.
+    """
 
     form: str
     line: int
@@ -45,7 +51,11 @@ class Extension:
     first_bytes: tuple[int, ...]  # bytes that can follow the prefix
     min: int
     offset: int
-    range: tuple[Expr, Expr]  # raw value bounds, expressions of the variables
+    range: tuple[Expr, Expr]  # raw value bounds, expressions of the variables, as written
+    shift: int = 0
+    lo_exp: Optional[Expr] = None
+    hi_exp: Optional[Expr] = None
+    min_exp: Optional[int] = None
 
     @property
     def field_item(self) -> CountedItem:
@@ -54,6 +64,87 @@ class Extension:
     @property
     def value_item(self) -> CountedItem:
         return next(i for i in self.items if not i.binds and not i.field)
+
+
+def checked(expr: Expr, env: dict) -> int:
+    """*expr* in the decoders' arithmetic: exact, every step within +-2**62
+    (OverflowError beyond; ZeroDivisionError for // 0), so every backend computes
+    it in 64-bit integers and none builds a big number from a header."""
+    return fold(expr, _x_check, env.__getitem__, _x_apply)
+
+
+X_LIMIT = 1 << 62
+
+
+def _x_check(v: int) -> int:
+    if -X_LIMIT <= v <= X_LIMIT:
+        return v
+    raise OverflowError("beyond +-2**62")
+
+
+def _x_apply(op: str, a: int, b: int) -> int:
+    if op == "**":
+        if b < 0:
+            raise OverflowError("a negative power")
+        if a in (0, 1) or b == 0:
+            return 1 if b == 0 else a
+        if a == -1:
+            return -1 if b % 2 else 1
+        if b >= 63:
+            raise OverflowError("beyond +-2**62")
+        return _x_check(a ** b)
+    if op == "//":
+        if b == 0:
+            raise ZeroDivisionError("division by zero")
+        return _x_check(a // b)
+    return _x_check(a + b if op == "+" else a - b if op == "-" else a * b)
+
+
+def _pow2(v: int) -> Optional[int]:
+    return v.bit_length() - 1 if v > 0 and v & (v - 1) == 0 else None
+
+
+def _exponent_of(expr: Expr) -> Optional[Expr]:
+    """For ``P ** E`` (P a power of two) or a constant power of two: the exponent's expression."""
+    if isinstance(expr, Int):
+        k = _pow2(expr.value)
+        return None if k is None else Int(k)
+    if isinstance(expr, BinOp) and expr.op == "**" and isinstance(expr.left, Int):
+        k = _pow2(expr.left.value)
+        if k is None:
+            return None
+        if k == 0:
+            return Int(0)
+        return expr.right if k == 1 else BinOp("*", Int(k), expr.right)
+    return None
+
+
+def _bit_range(form: Form, value_radix: int, loc_value) -> tuple[int, Optional[Expr], Expr, Optional[int]]:
+    """(shift, lo_exp, hi_exp, min_exp) of a counted form, or a SpecError saying what is not a power of two."""
+    shift = _pow2(value_radix)
+    if not shift:
+        raise SpecError(f"the value digits of a counted form need a power-of-two radix (2, 4, … 256), "
+                        f"not {value_radix}: their range is checked from bit lengths", loc_value)
+    where = form.option_locs.get("range", form.loc)
+    lo_e, hi_e = form.value_range
+    lo_exp = None if lo_e == Int(0) else _exponent_of(lo_e)
+    if lo_exp is None and lo_e != Int(0):
+        raise SpecError("a counted form's range starts at 0 or at a power of two, written P ** E with P "
+                        "a power of two (so that it is a range of bit lengths)", where)
+    if not (isinstance(hi_e, BinOp) and hi_e.op == "-" and hi_e.right == Int(1)
+            and _exponent_of(hi_e.left) is not None):
+        raise SpecError("a counted form's range ends at a power of two minus one, written P ** E - 1 with P "
+                        "a power of two (so that it is a range of bit lengths)", where)
+    floor = (form.min or 0) - (form.at or 0)
+    min_exp = None
+    if floor > 0:
+        min_exp = _pow2(floor)
+        if min_exp is None:
+            raise SpecError("a counted form's min, less its offset, must be a power of two "
+                            "(so that it is a bit length)", form.option_locs.get("min", form.loc))
+    if not 0 <= (form.at or 0) < 1 << 63:
+        raise SpecError("a counted form's offset must be in 0 .. 2**63 - 1", form.option_locs.get("at", form.loc))
+    return shift, lo_exp, _exponent_of(hi_e.left), min_exp
 
 
 def extension_data(spec: Spec, form: Form) -> Extension:
@@ -101,10 +192,12 @@ def extension_data(spec: Spec, form: Form) -> Extension:
         if item.digits is None or item.digits.radix != 1:
             raise SpecError("the bounded prefix of a counted form must be fixed bytes", item.loc)
         prefix += [item.digits.runs[0][0]] * evaluate(item.count, {})
+    value_item = next(i for i in tail if not i.binds and not i.field)
+    shift, lo_exp, hi_exp, min_exp = _bit_range(form, value_item.digits.radix, value_item.loc)
     ext = Extension(
         form=form.name, line=form.loc.line, prefix_bytes=bytes(prefix), items=tuple(out_items),
         first_bytes=tuple(sorted(first)), min=form.min or 0, offset=form.at or 0,
-        range=tuple(form.value_range),
+        range=tuple(form.value_range), shift=shift, lo_exp=lo_exp, hi_exp=hi_exp, min_exp=min_exp,
     )
     _check_levels(ext, form, tail)
     return ext
@@ -114,9 +207,10 @@ _TRIED_LEVELS = 16  # field values tried at compile time: 0, 1, 2, …
 
 
 def _check_levels(ext: Extension, form: Form, tail) -> None:
-    """Evaluate the counts and the range for the first field values, so that a
-    count that cannot be solved or divides by zero, or a range empty at every
-    length, is reported here rather than when (or forever while) encoding."""
+    """Evaluate the counts and the range's exponents for the first field values, so
+    that a count that cannot be solved, divides by zero or leaves 64 bits, a range
+    empty at every length, or lengths that shrink as the field grows (the encoder
+    searches them) is reported here rather than when (or forever while) encoding."""
     field_item = next(i for i in tail if i.field)
     try:
         solvable = _solve(field_item.count, 1) is not None
@@ -125,29 +219,50 @@ def _check_levels(ext: Extension, form: Form, tail) -> None:
     if not solvable:
         raise SpecError(f"the count of field '{field_item.field}' must be a free count plus a number, "
                         "like {n+1}", field_item.loc)
-    floor = ext.min - ext.offset
+    value_item = next(i for i in tail if not i.binds and not i.field)
+    range_loc = form.option_locs.get("range", form.loc)
     found = False
+    widest = None
     for f in range(_TRIED_LEVELS):
         name, n = _solve(field_item.count, len(_to_digits(f, field_item.digits.radix, None)))
         if n < 0:
             continue
         env = {field_item.field: f, name: n}
         shown = ", ".join(f"{k} = {v}" for k, v in env.items())
-        values = [(i.count, i.loc, "count") for i in tail if not i.binds and not i.field]
-        values += [(e, form.option_locs["range"], "range bound") for e in form.value_range]
         got = []
-        for expr, loc, what in values:
+        for expr, loc, what in ((value_item.count, value_item.loc, "count"),
+                                (ext.hi_exp, range_loc, "range bound's exponent"),
+                                (ext.lo_exp, range_loc, "range bound's exponent")):
+            if expr is None:
+                got.append(None)
+                continue
             try:
-                v = evaluate(expr, env)
+                v = checked(expr, env)
             except ZeroDivisionError:
                 raise SpecError(f"division by zero in a {what} (when {shown})", loc) from None
-            if not isinstance(v, int) or v < 0:
+            except OverflowError:
+                raise SpecError(f"a {what} leaves -2**62 .. 2**62 (when {shown}): "
+                                "decoders compute it in 64-bit integers", loc) from None
+            if v < 0:
                 raise SpecError(f"a {what} must be a whole number, 0 or more; this one is {v} when {shown}", loc)
             got.append(v)
-        found = found or max(got[-2], floor) <= got[-1]
+        count, hi_exp, lo_exp = got
+        low, high = _bit_lengths(ext, count, hi_exp, lo_exp)
+        found = found or low <= high
+        if widest is not None and high < widest:
+            raise SpecError(f"form '{form.name}' holds shorter code points at {shown} than at a smaller "
+                            f"'{field_item.field}': the encoder searches its lengths in order", range_loc)
+        widest = high
     if not found:
         raise SpecError(f"form '{form.name}' can never match: its range is empty at every length "
                         f"(tried {field_item.field} = 0 .. {_TRIED_LEVELS - 1})", form.loc)
+
+
+def _bit_lengths(ext: Extension, count: int, hi_exp: int, lo_exp: Optional[int]) -> tuple[int, int]:
+    """The fewest and most bits a raw value of this length can have (low > high: none)."""
+    floors = [e for e in (lo_exp, ext.min_exp) if e is not None]
+    low = max(floors) + 1 if floors else 0
+    return low, min(hi_exp, count * ext.shift)
 
 
 def _bytes(runs):
@@ -160,35 +275,64 @@ def _solve(expr, target: int) -> Optional[tuple[str, int]]:
     return None if got is None else (got[0], target - got[1])
 
 
+def _level(ext: Extension, f: int):
+    """(env, field digits, fewest bits, most bits) of field value *f*, or None if it has no length."""
+    field_item = ext.field_item
+    digits = _to_digits(f, field_item.radix, None)
+    solved = _solve(field_item.count, len(digits))
+    if solved is None or solved[1] < 0:
+        return None
+    env = {field_item.field: f, solved[0]: solved[1]}
+    try:
+        count = checked(ext.value_item.count, env)
+        hi_exp = checked(ext.hi_exp, env)
+        lo_exp = None if ext.lo_exp is None else checked(ext.lo_exp, env)
+    except (OverflowError, ZeroDivisionError):
+        return None
+    low, high = _bit_lengths(ext, count, hi_exp, lo_exp)
+    return env, digits, low, high
+
+
 def levels(ext: Extension):
     """Yield (env, field digits, first, last) for field values 0, 1, 2, …: one length each."""
-    field_item = ext.field_item
-    lo_e, hi_e = ext.range
-    floor = ext.min - ext.offset
     f = 0
     while True:
-        digits = _to_digits(f, field_item.radix, None)
-        solved = _solve(field_item.count, len(digits))
-        if solved is None:
-            raise SpecError("cannot solve the field's count for encoding", None)
-        env = {field_item.field: f, solved[0]: solved[1]}
-        if solved[1] >= 0:
-            lo, hi = max(evaluate(lo_e, env), floor), evaluate(hi_e, env)
-            if lo <= hi:
-                yield env, digits, lo + ext.offset, hi + ext.offset
+        got = _level(ext, f)
+        if got is not None and got[2] <= got[3]:
+            env, digits, low, high = got
+            yield env, digits, (1 << low - 1 if low else 0) + ext.offset, (1 << high) - 1 + ext.offset
         f += 1
+
+
+def find_level(ext: Extension, bits: int):
+    """The level of the first field value whose length holds *bits* bits (its most
+    bits >= bits), found by doubling then halving: the lengths never shrink as the
+    field grows (checked at compile time), so a wide code point costs a few dozen
+    evaluations, not one per length.  None past the decoders' 64-bit limits."""
+    def holds(f):
+        got = _level(ext, f)
+        return got is not None and got[3] >= bits
+
+    lo, hi = -1, 0
+    while not holds(hi):
+        lo, hi = hi, 2 * hi + 1
+        if hi > X_LIMIT:
+            return None
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if holds(mid) else (mid, hi)
+    return _level(ext, hi)
 
 
 def encode_counted(ext: Extension, cp: int) -> Optional[bytes]:
     """The shortest bytes of *cp* in this counted form, or None if it has none."""
-    if cp < ext.min:
+    if cp < ext.min or cp < ext.offset:
         return None
-    for env, digits, first, last in levels(ext):
-        if first > cp:
-            return None
-        if cp <= last:
-            return encode_level(ext, env, digits, cp - ext.offset)
-    return None
+    value = cp - ext.offset
+    got = find_level(ext, value.bit_length())
+    if got is None or value.bit_length() < got[2]:
+        return None
+    return encode_level(ext, got[0], got[1], value)
 
 
 def encode_level(ext: Extension, env, digits, value) -> bytes:
@@ -200,8 +344,10 @@ def encode_level(ext: Extension, env, digits, value) -> bytes:
         elif item.field:
             out += bytes(DigitSet(item.runs).byte_of(d) for d in digits)
         else:
-            n = evaluate(item.count, env)
-            out += bytes(DigitSet(item.runs).byte_of(d) for d in _to_digits(value, item.radix, n))
+            n = checked(item.count, env)
+            table = [DigitSet(item.runs).byte_of(d) for d in range(item.radix)]
+            bits = format(value, "b").zfill(n * ext.shift) if value else "0" * (n * ext.shift)
+            out += bytes(table[int(bits[k:k + ext.shift], 2)] for k in range(0, n * ext.shift, ext.shift))
     return bytes(out)
 
 
@@ -211,4 +357,3 @@ def _to_digits(v: int, radix: int, n: Optional[int]) -> list[int]:
         v, d = divmod(v, radix)
         out.append(d)
     return list(reversed(out))
-

@@ -32,7 +32,7 @@ def _java_op(op: str, a: str, b: str) -> str:
 
 
 def source(expr: Expr, lang: str, used: Optional[set] = None, prefix: str = "") -> str:
-    """*expr* in *lang* ("python", "c", "rust", "js", "java" or "text", the spec's notation).
+    """*expr* in *lang* ("python", "python-checked", "c", "rust", "js", "java" or "text", the spec's notation).
 
     *used* collects the operators a C or Rust expression calls (their helpers are
     emitted only when used); *prefix* is the C helpers' module prefix."""
@@ -49,6 +49,8 @@ def source(expr: Expr, lang: str, used: Optional[set] = None, prefix: str = "") 
 
     if lang == "python":
         return fold(expr, str, lambda n: f'e["{n}"]', lambda o, a, b: f"({a} {o} {b})")
+    if lang == "python-checked":  # the core's checked helpers (_x_add ...), as C and Rust
+        return fold(expr, str, lambda n: f'e["{n}"]', lambda o, a, b: f"_x_{CHECKED[o]}({a}, {b})")
     if lang == "c":
         return fold(expr, lambda k: f"INT64_C({k})", lambda n: f"v_{n}",
                     checked(prefix + "_x_{op}({a}, {b}, &ov)"))

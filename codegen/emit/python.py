@@ -9,6 +9,8 @@ through ``repr`` or a one-line comment, so no title or reason can break it.
 """
 from __future__ import annotations
 
+from ..spec.expr import text
+
 from ..automaton import Automaton
 from ..runtime import tables
 from . import render
@@ -39,14 +41,19 @@ def _extension_lines(a: Automaton, values) -> list[str]:
     for e, v in zip(a.extensions, values):
         where = one_line(f"form {e.form} (spec line {e.line})")
         out.append(f"    {{  # {where}")
+        frees = [it for it in e.items if it.role == "free"]
         out.append(f"        'prefix': {v['prefix']!r},")
-        out.append("        'items': (")
-        for it, iv in zip(e.items, v["items"]):
+        out.append("        'frees': (" + ("" if frees else "),"))
+        for it, iv in zip(frees, v["frees"]):
             out.append(f"            {iv!r},  # spec line {it.line}")
-        out.append("        ),")
-        out.append(f"        'min': {v['min']!r},")
-        out.append(f"        'offset': {v['offset']!r},")
-        out.append(f"        'range': {v['range']!r},")
+        if frees:
+            out.append("        ),")
+        out.append(f"        'field': {v['field']!r},  # spec line {e.field_item.line}")
+        out.append(f"        'value': {v['value']!r},  # spec line {e.value_item.line}")
+        out.append(f"        # the range {one_line(text(e.range[0]))} .. {one_line(text(e.range[1]))} as bit lengths:")
+        out.append(f"        # 2 ** lo_exp (or 0) .. 2 ** hi_exp - 1, and at least 2 ** min_exp; {e.shift} bits a digit")
+        for key in ("shift", "lo_exp", "hi_exp", "min_exp", "min", "offset"):
+            out.append(f"        {key!r}: {v[key]!r},")
         out.append("    },")
     return out
 

@@ -59,11 +59,12 @@ class Source(str):
 
 
 def _py(expr) -> str:
-    return _source(expr, "python")
+    return _source(expr, "python-checked")
 
 
 def expression(expr) -> Source:
-    """``lambda e: ...``: the core calls it with the environment of earlier items."""
+    """``lambda e: ...``: the core calls it with the environment of earlier items, in
+    its checked arithmetic (``_x_add`` ...: exact, within +-2**62, else OverflowError)."""
     return Source(f"lambda e: {_py(expr)}")
 
 
@@ -107,19 +108,22 @@ def row_value(a, row) -> tuple:
 
 
 def extension_value(ext) -> dict:
-    """A counted form: its prefix bytes, items (runs, radix, count, binds, field, shortest),
-    min, offset and value range (two expressions)."""
-    items = []
-    for it in ext.items:
-        if it.count is None:
-            count = None
-        elif it.field:
-            count = count_solver(it.count)
-        else:
-            count = expression(it.count)
-        items.append((tuple(tuple(r) for r in it.runs), it.radix, count, it.binds, it.field, it.shortest))
-    return {"prefix": bytes(ext.prefix_bytes), "items": tuple(items), "min": ext.min,
-            "offset": ext.offset, "range": (expression(ext.range[0]), expression(ext.range[1]))}
+    """A counted form: its prefix bytes; its free counts (variable, byte runs); its
+    field (variable, runs, radix, count, shortest); its value digits (runs, count,
+    shortest); the range as bit lengths (``shift`` bits a digit, ``lo_exp``,
+    ``hi_exp``, ``min_exp``: see :class:`encspec.automaton.counted.Extension`);
+    min and offset."""
+    def runs(it):
+        return tuple(tuple(r) for r in it.runs)
+
+    frees = tuple((it.binds, runs(it)) for it in ext.items if it.role == "free")
+    f, v = ext.field_item, ext.value_item
+    return {"prefix": bytes(ext.prefix_bytes), "frees": frees,
+            "field": (f.field, runs(f), f.radix, count_solver(f.count), f.shortest),
+            "value": (runs(v), expression(v.count), v.shortest),
+            "shift": ext.shift, "lo_exp": None if ext.lo_exp is None else expression(ext.lo_exp),
+            "hi_exp": expression(ext.hi_exp), "min_exp": ext.min_exp,
+            "min": ext.min, "offset": ext.offset}
 
 
 def profile_value(p) -> tuple:
@@ -153,15 +157,17 @@ def values(a) -> dict:
 
 
 # -------------------------------------------------------------------- bind
-def _materialise(value):
+def _materialise(value, ns):
+    """*value* with its Source evaluated in *ns*, the module the core runs in (whose
+    checked helpers the lambdas call)."""
     if isinstance(value, Source):
-        return eval(str(value), {})  # noqa: S307 - our own expression source, see expression()
+        return eval(str(value), ns)  # noqa: S307 - our own expression source, see expression()
     if isinstance(value, tuple):
-        return tuple(_materialise(v) for v in value)
+        return tuple(_materialise(v, ns) for v in value)
     if isinstance(value, list):
-        return [_materialise(v) for v in value]
+        return [_materialise(v, ns) for v in value]
     if isinstance(value, dict):
-        return {k: _materialise(v) for k, v in value.items()}
+        return {k: _materialise(v, ns) for k, v in value.items()}
     return value
 
 
@@ -183,7 +189,7 @@ def bind(a) -> types.ModuleType:
     module = types.ModuleType(f"encspec.bound.{a.name}")
     ns = module.__dict__
     for name, value in values(a).items():
-        ns[name] = _materialise(value)
+        ns[name] = _materialise(value, ns)
     ns.update(_LATIN_CLASS=None, _PIECES=(), _piece_value=_no_piece, _NATIVE=None)
     exec(_compiled_core(), ns)
     _BOUND[id(a)] = (a, module)  # the automaton is kept alive, so its id is not reused
