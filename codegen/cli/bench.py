@@ -176,3 +176,30 @@ def as_json(rows: list[Row]) -> list[dict]:
              "mb_per_s": {k: round(v, 3) for k, v in r.results.items()},
              "ratio_to_cpython": {k: round(v / r.results["cpython utf-8"], 4) for k, v in r.results.items()},
              "peak_memory_over_result": {k: round(v, 3) for k, v in r.peaks.items()}, "notes": r.notes} for r in rows]
+
+
+def wide_rows(specs: list[str], bits: int, repeat: int) -> list[dict]:
+    """One random code point of *bits* bits, encoded and decoded by each backend
+    (best of *repeat*): what a counted form costs per bit."""
+    from .common import Fail
+    from ..runtime.codec import load
+    from ..emit.native_build import NativeBuildError
+    cp = random.Random(2026).getrandbits(bits) | 1 << (bits - 1)
+    rows = []
+    for spec in specs:
+        backends = [("python", load(spec, backend="python"))]
+        try:
+            backends.append(("native", load(spec, backend="native")))
+        except NativeBuildError:
+            pass
+        for name, module in backends:
+            try:
+                data = module.encode([cp])
+            except UnicodeEncodeError:
+                raise Fail(f"{spec} cannot encode a {bits}-bit code point (it has no counted form that long)")
+            if module.decode_codepoints(data) != [cp]:
+                raise Fail(f"{spec} ({name}): the {bits}-bit code point does not decode to itself")
+            rows.append({"spec": spec, "backend": name, "bits": bits, "bytes": len(data),
+                         "encode_ms": 1000 * best_of(lambda: module.encode([cp]), repeat),
+                         "decode_ms": 1000 * best_of(lambda: module.decode_codepoints(data), repeat)})
+    return rows

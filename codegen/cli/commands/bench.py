@@ -16,10 +16,24 @@ from ..common import Fail
 @click.option("--repeat", default=5, show_default=True, help="Best of N runs.")
 @click.option("--export", "export", type=click.Choice(["c"]), default=None, help="Also time the exported C decoder.")
 @click.option("--no-invalid", is_flag=True, help="Skip the 1%-invalid corpora decoded with errors='replace'.")
+@click.option("--wide", "wide", type=click.IntRange(1), default=None, metavar="BITS",
+              help="Instead: time encoding and decoding one random code point of BITS bits "
+                   "(specs with counted forms; default utf-inf-8).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def command(specs, size, repeat, export, no_invalid, as_json):
+def command(specs, size, repeat, export, no_invalid, wide, as_json):
     """Time decoding of four seeded corpora against CPython's utf-8 (a benchmark, not a test)."""
     from ..bench import as_json as to_json, run, table
+    if wide is not None:
+        from ..bench import wide_rows
+        rows = wide_rows(list(specs) or ["utf-inf-8"], wide, repeat)
+        if as_json:
+            click.echo(json.dumps({"machine": _machine(), "wide": rows}, indent=1))
+        else:
+            click.echo(f"# {_machine()}")
+            for r in rows:
+                click.echo(f"{r['spec']} {r['backend']}: one {r['bits']:,}-bit code point ({r['bytes']:,} bytes): "
+                           f"encode {r['encode_ms']:.1f} ms, decode {r['decode_ms']:.1f} ms")
+        return
     n = _size(size)
     if n is None:
         raise Fail(f"--size: cannot read '{size}' (e.g. 16MiB, 500KB, 1000000)")
