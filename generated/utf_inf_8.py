@@ -992,7 +992,8 @@ class _Slow(Exception):
 
 
 class _EncodeMemo(dict):
-    """char (or code point) -> bytes, filled on first use (so checked once per character)."""
+    """char (or code point) -> bytes, filled on first use (so checked once per character);
+    code points wider than 32 bits are not kept (each could hold a long counted form)."""
 
     def __missing__(self, key):
         cp = ord(key) if isinstance(key, str) else key
@@ -1001,7 +1002,7 @@ class _EncodeMemo(dict):
         b = _encode_cp(cp)
         if b is None:
             raise _Slow
-        if len(self) < 65536:
+        if len(self) < 65536 and cp >> 32 == 0:
             self[key] = b
         return b
 
