@@ -629,9 +629,10 @@ def _decode(data, errors, final, at_start, want_str, resume=None, surrogates=Tru
                         codecs.lookup_error(errors) is _NATIVE_HANDLERS[errors] else "strict"
                 mark = len(out)
                 if pos + window >= n:
-                    stop = _NATIVE.decode(data, pos, native_errors, final, want_str, out)
+                    stop = _NATIVE.decode(data, pos, native_errors, final, want_str, out, COUNTED_LIMIT)
                 else:
-                    stop = _NATIVE.decode(memoryview(data)[:pos + window], pos, native_errors, False, want_str, out)
+                    stop = _NATIVE.decode(memoryview(data)[:pos + window], pos, native_errors, False, want_str, out,
+                                          COUNTED_LIMIT)
                 window = max(2 * (stop - pos), 1 << 12)
                 if not surrogates and want_str and len(out) > mark and _SURROGATE.search(out[-1]):
                     del out[mark:]  # a surrogate to send to the handler: this stretch in Python

@@ -105,7 +105,10 @@ def test_crate_layout(crates, spec):
     assert "dev-dependencies" not in manifest and "build-dependencies" not in manifest
     lib = (crate / "src" / "lib.rs").read_text("utf-8")
     assert re.search(r"^#!\[no_std\]$", lib, re.M)
-    assert "extern crate std" not in lib and "extern crate alloc" not in lib
+    # alloc only behind the default feature (wide_value's Vec): without it, core alone
+    assert "extern crate std" not in lib
+    assert re.findall(r"^.*\n.*extern crate alloc;$", lib, re.M) == ['#[cfg(feature = "alloc")]\nextern crate alloc;']
+    assert manifest["features"] == {"default": ["alloc"], "alloc": []}
     for rel in ("tests/vectors.rs", "examples/tokens.rs", "run-tokens"):
         assert (crate / rel).is_file(), rel
 
@@ -116,7 +119,9 @@ def test_cargo_test_and_clippy(crates, cargo_env, spec):
     crate = crates / spec
     proc = run([cargo(), "test", "--offline"], crate, cargo_env)
     passed = sum(int(n) for n in re.findall(r"test result: ok\. (\d+) passed", proc.stdout))
-    assert passed >= 5, proc.stdout  # tests/vectors.rs has five tests
+    assert passed >= 6, proc.stdout  # tests/vectors.rs has six tests
+    # without the default feature the library uses core alone (no wide_value, wide_value_into stays)
+    run([cargo(), "build", "--offline", "--no-default-features"], crate, cargo_env)
     tools.need(clippy)
     run([cargo(), "clippy", "--offline", "--all-targets", "--", "-D", "warnings"], crate, cargo_env)
 
@@ -127,8 +132,8 @@ def test_cargo_test_fails_on_a_wrong_vector(tmp_path, cargo_env):
     tests = crate / "tests" / "vectors.rs"
     text = tests.read_text("utf-8")
     # 1.1: the Greek word kosme starts with U+03BA, CE BA (written by hand from the spec's layout)
-    assert "0xCE, 0xBA, 0xCF, 0x8C" in text and "(Kind::Char, 0, 2, 0x3BA)" in text
-    tests.write_text(text.replace("(Kind::Char, 0, 2, 0x3BA)", "(Kind::Char, 0, 2, 0x3BB)", 1), "utf-8")
+    assert "0xCE, 0xBA, 0xCF, 0x8C" in text and "(Kind::Char, 0, 2, 0x3BA, &[])" in text
+    tests.write_text(text.replace("(Kind::Char, 0, 2, 0x3BA, &[])", "(Kind::Char, 0, 2, 0x3BB, &[])", 1), "utf-8")
     proc = run([cargo(), "test", "--offline"], crate, cargo_env, ok=False)
     assert proc.returncode != 0
     assert "vectors differ" in proc.stdout + proc.stderr
@@ -149,15 +154,16 @@ def test_vectors_say_where_they_come_from(tmp_path):
     assert 'name = "encspec-my-utf-8"' in (user / "Cargo.toml").read_text("utf-8")
 
 
-def test_wide_code_points_are_expected_as_errors(crates):
-    """UTF-∞-8's vectors include chars beyond 64 bits: the crate expects its documented error there."""
+def test_wide_code_points_are_expected_as_wide_tokens(crates):
+    """UTF-∞-8's vectors include chars beyond 64 bits: the crate expects Kind::Wide tokens there,
+    with the code point's bytes (checked through wide_value_into)."""
     text = (crates / "utf-inf-8" / "tests" / "vectors.rs").read_text("utf-8")
-    # 2.8.4: U+7FFFFFFFFFFFFFFFFF is FF 9F then eleven BF (7 + 11 * 6 = 73 bits): one error over 13 bytes
-    case = re.search(r'"2\.8\.4 [^"]*",\s*&\[([^\]]*)\],\s*&\[([^\]]*)\]', text)
+    # 2.8.4: U+7FFFFFFFFFFFFFFFFF is FF 9F then eleven BF (7 + 11 * 6 = 73 bits): one wide char over 13 bytes
+    case = re.search(r'"2\.8\.4 [^"]*",\s*&\[([^\]]*)\],\s*&\[(.*)\],\n', text)
     assert case, "case 2.8.4 missing"
     assert case.group(1) == "0xFF, 0x9F" + ", 0xBF" * 11
-    assert case.group(2) == "(Kind::Error, 0, 13, 0x0)"
-    assert not re.search(r"Kind::Char, \d+, \d+, 0x[0-9A-F]{17,}\)", text)
+    assert case.group(2) == "(Kind::Wide, 0, 13, 0x0, &[0x7F" + ", 0xFF" * 8 + "])"
+    assert not re.search(r"Kind::Char, \d+, \d+, 0x[0-9A-F]{17,},", text)
 
 
 # ------------------------------------------------------------------ c

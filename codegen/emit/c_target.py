@@ -28,20 +28,23 @@ def _pc_value(text: str) -> str:
 
 def _vectors(a: Automaton) -> tuple[str, list[dict], int]:
     """The conformance vectors as check.c states them (expected counts computed here)."""
-    origin, cases = package_tests.vectors(a, bits=64)
+    origin, cases = package_tests.vectors(a)
     out = []
     for case in cases:
-        kinds = [t[0] for t in case["tokens"]]
+        toks = case["tokens"]
         out.append({"note": case["note"], "data": case["data"], "data_c": _c_bytes(case["data"]),
-                    "text": package_tests.token_text(case["tokens"]),
-                    "decoded": sum(k != "signature" for k in kinds),
-                    "errors": sum(k in ("error", "reserved") for k in kinds)})
+                    "text": package_tests.token_text(toks),
+                    "decoded": sum(k != "signature" for k, _, _, _ in toks),
+                    # errors, reserved runs and WIDE tokens (chars beyond 64 bits) are replaced
+                    "errors": sum(k in ("error", "reserved") or (k == "char" and v >> 64 != 0)
+                                  for k, _, _, v in toks)})
     return origin, out, max((len(c["data"]) for c in cases), default=0)
 
 
 def files(a: Automaton) -> dict[str, str]:
     common.check_char_offsets(a, "c")
     common.check_pairs(a, "c")
+    common.check_accumulator(a, "c")
     ctx = common.common_context(a)
     mod, MOD = ctx["mod"], ctx["MOD"]
     ctx["pkg"] = "encspec-" + mod.replace("_", "-")
@@ -55,16 +58,21 @@ def files(a: Automaton) -> dict[str, str]:
     plans, used = common.plans_context(a, "c", _expr(mod))
     ctx["plans"] = plans
     ctx["x_ops"] = sorted(CHECKED[op] for op in used)
-    limits = common.wide_limits(a, w, f"{ctx['cp_type']} ({mod}_cp)", f"{MOD}_REASON_WIDE", f"{MOD}_REASON_LIMIT")
+    limits = common.wide_limits(a, w, f"{ctx['cp_type']} ({mod}_cp)", {
+        "wide": f"{MOD}_WIDE", "bits": "tok.bits", "value": f"{mod}_wide_value(data, len, &tok, out)",
+        "decode": f"{mod}_decode", "reason": f"{MOD}_REASON_LIMIT",
+        "limit": f"set the global {mod}_counted_limit"})
     ctx["header"] = common.header_lines(a, "c", limits, [
         f"A package ({ctx['pkg']}): `make` builds lib{ctx['pkg']}.a, `make check` runs",
         "the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs",
         f"the header, the library and {ctx['pkg']}.pc (pkg-config).  Or compile",
         f"{mod}.c with any C99 compiler and #include \"{mod}.h\".",
         f"{mod}_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);",
+        f"{mod}_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's",
+        "code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;",
         f"{mod}_decode(data, len, out, replacement, &errors) writes every code point",
-        "(errors and reserved runs as the replacement) into out, which needs",
-        "room for len entries; the signature is skipped.",
+        "(errors, reserved runs and WIDE tokens as the replacement) into out, which",
+        "needs room for len entries; the signature is skipped.",
         f"{mod}_step(state, byte, &acc) is the bare automaton step (Hoehrmann style).",
         "./run-tokens < FILE prints the tokens as `encspec tokens` does;",
         "./run-tokens --batch reads one input per line of hex (an empty line is",

@@ -110,18 +110,49 @@ def check_pairs(a: Automaton, lang: str) -> None:
 
 
 def check_char_offsets(a: Automaton, lang: str) -> None:
+    """Offsets and fixed values are held in 64 bits (a sum beyond them is a WIDE token)."""
     for act in a.actions:
-        if isinstance(act, Char) and not 0 <= act.offset < 1 << 63:
-            raise SpecError(f"the {lang} target needs offsets in 0 .. 2**63 - 1 (form {act.form})",
+        if isinstance(act, Char) and not 0 <= act.offset < 1 << 64:
+            raise SpecError(f"the {lang} target needs offsets in 0 .. 2**64 - 1 (form {act.form})",
+                            None, a.spec_file)
+        if isinstance(act, Value) and not 0 <= act.value < 1 << 64:
+            raise SpecError(f"the {lang} target needs fixed values in 0 .. 2**64 - 1 (form {act.form})",
                             None, a.spec_file)
 
 
+def dfa_value_bytes(a: Automaton) -> Optional[int]:
+    """How many bytes hold the largest code point a DFA action can produce (None: the
+    accumulator is unbounded).  A path through the automaton reads at most n_states
+    bytes of at most 8 bits each, so the cap is never what stops a finite answer."""
+    acc = acc_bound(a, cap=1 << (8 * (a.n_states + 1)))
+    if acc is None:
+        return None
+    top = 0
+    for act in a.actions:
+        if isinstance(act, Value):
+            top = max(top, act.value)
+        elif isinstance(act, Pair):
+            top = max(top, 0x10FFFF)
+        elif isinstance(act, Char):
+            top = max(top, acc + act.offset)
+    return max(1, (top.bit_length() + 7) // 8)
+
+
+def check_accumulator(a: Automaton, lang: str) -> None:
+    """A WIDE token's value is rebuilt from its bytes into a buffer of fixed size."""
+    if dfa_value_bytes(a) is None:
+        raise SpecError(f"the {lang} target needs an automaton whose accumulator is bounded "
+                        "(a loop that reads digits: write it as a counted form)", None, a.spec_file)
+
+
 def int64_support(lang: str):
-    """C and Rust hold offsets in 63 bits, split surrogate pairs in 64 and decide
-    counted forms without big integers: these checks are their declared support."""
+    """C and Rust hold offsets in 64 bits, split surrogate pairs in 64, rebuild wide values
+    from the bytes and decide counted forms without big integers: these checks are their
+    declared support."""
     def check(a: Automaton) -> None:
         check_char_offsets(a, lang)
         check_pairs(a, lang)
+        check_accumulator(a, lang)
         counted_plan(a, lang)
     return refusal(check)
 
@@ -345,24 +376,27 @@ def width_context(a: Automaton) -> dict:
     """For 64-bit targets (C, Rust): the code point width and which checks are needed.
 
     cp_bits: 32 when every code point of the encoding fits in 32 bits, else 64;
-    wide_dfa: the automaton's accumulator can pass 64 bits (checks in the hot loop);
-    wide: some code point cannot be returned (the automaton's or a counted form's).
+    wide_dfa: the automaton's accumulator plus an offset can pass 64 bits (checks in
+    the hot loop, and such a char is a WIDE token);
+    wide: some code point can be a WIDE token (the automaton's or a counted form's);
+    wide_bytes: the buffer that holds the widest code point of the automaton (WIDE
+    tokens of bounded forms are rebuilt there from their bytes to find their bit length).
     """
     mcp = a.max_code_point
     cp_bits = 32 if mcp is not None and mcp <= 0xFFFFFFFF else 64
     wide_dfa = cp_bits == 64 and needs_wide_checks(a, 64)
     big_state = a.n_states + len(a.extensions) >= 255
     return {"cp_bits": cp_bits, "wide_dfa": wide_dfa, "wide": wide_dfa or bool(a.extensions),
+            "wide_bytes": (dfa_value_bytes(a) or 1) if wide_dfa else 0,
             "state_bits": 16 if big_state else 8, "dead": 0xFFFF if big_state else 0xFF,
-            "reason_wide": "code point wider than 64 bits",
             "reason_limit": "counted form beyond this decoder's limits"}
 
 
 LIMIT_LINES = [
-    "* Counted forms: the value is never built as a big number.  Its digits",
-    "  have a power-of-two radix and the range bounds are powers of two, so",
-    "  \"a valid value is still reachable\" (the core's _scan_counted's test) is an",
-    "  exact comparison of bit lengths and exponents, kept in 64-bit integers.",
+    "* Counted forms: \"a valid value is still reachable\" (the core's test) is",
+    "  decided without building the value: its digits have a power-of-two radix",
+    "  and the range bounds are powers of two, so the test is an exact",
+    "  comparison of bit lengths and exponents, kept in 64-bit integers.",
     "  Counts and exponents are computed exactly and checked to stay within",
     "  +-2**62; an input that needs more (the reference decoder would have to",
     "  build numbers of more than 2**62 bits, so it has no answer either) is",
@@ -370,19 +404,37 @@ LIMIT_LINES = [
 ]
 
 
-def wide_limits(a: Automaton, w: dict, type_name: str, wide_name: str, limit_name: str) -> list[str]:
-    """The Limits section of a 64-bit target's header."""
+def wide_limits(a: Automaton, w: dict, type_name: str, api: dict) -> list[str]:
+    """The Limits section of a 64-bit target's header.
+
+    *api* names the target's pieces: wide (the WIDE kind), bits (the token's field),
+    value (the value writer), decode (the whole-buffer decoder), reason (the LIMIT
+    reason) and limit (how the caller sets the counted-form limit)."""
     out = [f"* Code points are {type_name}; the accumulator is 64 bits wide."]
     if w["wide"]:
-        out += ["* A code point wider than 64 bits cannot be returned: it comes out as an",
-                "  error token with exactly the char's span and the reason",
-                f'  "{w["reason_wide"]}" ({wide_name}); `tokens` prints it as',
-                "  `error START END`.  Nothing else differs from the reference."]
+        out += ["* A code point wider than 64 bits (a value, or a value plus its offset,",
+                f"  beyond 2**64 - 1) is a token of kind {api['wide']}: the char's span,",
+                f"  value 0, and {api['bits']} = the code point's bit length, of any size.",
+                f"  The value writer, {api['value']},",
+                "  writes it big-endian, (bits + 7) / 8 bytes, by re-reading the token's",
+                "  bytes: a counted form's value digits are packed directly, a bounded",
+                "  form's are accumulated again byte by byte (acc = acc * radix + digit",
+                "  in a buffer of bytes); both are linear in the token's length.  It",
+                "  writes a CHAR token's code point the same way.  `tokens` prints a",
+                "  WIDE token as `char START END HEX`, exactly as `encspec tokens` does.",
+                f"  {api['decode']} cannot store it: it writes the replacement there",
+                "  and counts it as an error.  Nothing else differs from the reference."]
     else:
-        out += ["* Every code point of this encoding fits: no difference from the reference."]
+        out += ["* Every code point of this encoding fits: no difference from the reference",
+                f"  ({api['wide']} tokens never occur; the value writer,",
+                f"  {api['value']}, writes a CHAR token's code point big-endian)."]
     if a.extensions:
-        out += LIMIT_LINES + [f'  "{w["reason_limit"]}" ({limit_name}).',
-                              "  Negative exponents (bounds that are not integers) are treated the same."]
+        out += LIMIT_LINES + [f'  "{w["reason_limit"]}" ({api["reason"]}).',
+                              "  Negative exponents (bounds that are not integers) are treated the same.",
+                              "* The caller's limit on counted forms: once a counted form's header",
+                              "  is read, a token that would be longer than the limit (in bytes) is",
+                              f"  that same error over the header ({api['limit']};",
+                              "  default: no limit).  It bounds the work and the size of WIDE values."]
     return out
 
 

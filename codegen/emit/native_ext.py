@@ -12,7 +12,12 @@ module's ``_NATIVE`` hook, encspec/runtime/core.py): it applies replace, ignore,
 surrogateescape and backslashreplace itself, exactly as CPython's handlers do,
 and only while those names are CPython's handlers (the core passes "strict"
 otherwise); every other problem, and every token more input could change, it
-leaves to the core, which calls the handler (see the template).
+leaves to the core, which calls the handler (see the template).  Counted forms
+are decoded in C too (the export's ``NAME_counted_K``, with the caller's limit,
+the module's ``COUNTED_LIMIT``, as ``decode``'s optional 7th argument), and a
+code point wider than 64 bits comes out of a code point list as an int built
+from the export's ``NAME_wide_value`` bytes.  ``scan(data, pos, final, limit)``
+is the core's ``_scan`` in C.
 ``generated/native/<module>.c`` holds the source of every built-in spec
 (``encspec build``); setup.py compiles them as optional extensions,
 ``codegen/emit/native_build.py`` compiles a user's spec into a cache.

@@ -11,19 +11,31 @@
  * module _native_utf_8_optu8_strict, which reads the export's tables and adds nothing to the
  * automaton.  It decodes for the generated Python module's _decode:
  *
- *   _native_utf_8_optu8_strict.decode(data, pos, errors, final, want_str, out) -> int
+ *   _native_utf_8_optu8_strict.decode(data, pos, errors, final, want_str, out, limit=None) -> int
  *
  * decodes data[pos:] exactly as the module's _decode loop would, appends to
- * the list out one str (want_str) or the code points (ints), and returns
- * where it stopped: len(data), or the start of the first token it leaves to
- * the module's exact path (_scan and the error handler):
+ * the list out one str (want_str) or the code points (ints, of any size), and
+ * returns where it stopped: len(data), or the start of the first token it
+ * leaves to the module's exact path (_scan and the error handler):
  *   * a problem (an error token, a reserved run, a code point beyond U+10FFFF
  *     for a str) under a handler other than replace, ignore, surrogateescape
  *     (unless the span starts with a byte below 80) or backslashreplace,
  *     which it applies itself exactly as the codecs module's handlers do;
  *     strict and custom handlers always go to the module;
- *   * a value the export cannot hold (utf_8_optu8_strict_reason_wide and _limit);
- *   * with final false, a token that more input could change.
+ *   * with final false, a token that more input could change (a counted
+ *     form only while the bytes run out before its last digit).
+ * Counted forms are decoded here, by the export's utf_8_optu8_strict_counted_K, in time
+ * linear in their length; a code point wider than 64 bits (UTF_8_OPTU8_STRICT_WIDE) is a
+ * problem for a str and, for a list, an int made from the big-endian bytes
+ * utf_8_optu8_strict_wide_value writes.  limit is the module's COUNTED_LIMIT (None: no
+ * limit), the most bytes one counted form may have: the call passes it to
+ * utf_8_optu8_strict_counted_K itself (the export's global utf_8_optu8_strict_counted_limit stays
+ * as it is, so calls with different limits may run at once).
+ *
+ *   _native_utf_8_optu8_strict.scan(data, pos, final, limit=None) -> token or None
+ *
+ * is the module's _scan(data, pos, final) in C: (kind, start, end, value,
+ * reason), or None when final is false and more input could change it.
  * The signature is the module's business: decode never looks for it.
  *
  * How: two passes over the same code.  The first finds how many characters
@@ -63,7 +75,9 @@
  *
  * Limits:
  *   * Code points are uint32_t (utf_8_optu8_strict_cp); the accumulator is 64 bits wide.
- *   * Every code point of this encoding fits: no difference from the reference.
+ *   * Every code point of this encoding fits: no difference from the reference
+ *     (UTF_8_OPTU8_STRICT_WIDE tokens never occur; the value writer,
+ *     utf_8_optu8_strict_wide_value(data, len, &tok, out), writes a CHAR token's code point big-endian).
  *
  * Usage:
  *   A package (encspec-utf-8-optu8-strict): `make` builds libencspec-utf-8-optu8-strict.a, `make check` runs
@@ -71,9 +85,11 @@
  *   the header, the library and encspec-utf-8-optu8-strict.pc (pkg-config).  Or compile
  *   utf_8_optu8_strict.c with any C99 compiler and #include "utf_8_optu8_strict.h".
  *   utf_8_optu8_strict_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
+ *   utf_8_optu8_strict_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
+ *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
  *   utf_8_optu8_strict_decode(data, len, out, replacement, &errors) writes every code point
- *   (errors and reserved runs as the replacement) into out, which needs
- *   room for len entries; the signature is skipped.
+ *   (errors, reserved runs and WIDE tokens as the replacement) into out, which
+ *   needs room for len entries; the signature is skipped.
  *   utf_8_optu8_strict_step(state, byte, &acc) is the bare automaton step (Hoehrmann style).
  *   ./run-tokens < FILE prints the tokens as `encspec tokens` does;
  *   ./run-tokens --batch reads one input per line of hex (an empty line is
@@ -99,7 +115,9 @@ typedef enum {
     UTF_8_OPTU8_STRICT_CHAR = 0,      /* a character: value is its code point */
     UTF_8_OPTU8_STRICT_ERROR = 1,     /* an ill-formed sequence (its maximal subpart): see reason */
     UTF_8_OPTU8_STRICT_RESERVED = 2,  /* a reserved run */
-    UTF_8_OPTU8_STRICT_SIGNATURE = 3  /* the signature, at offset 0 only */
+    UTF_8_OPTU8_STRICT_SIGNATURE = 3, /* the signature, at offset 0 only */
+    UTF_8_OPTU8_STRICT_WIDE = 4       /* a character wider than 64 bits: see bits, utf_8_optu8_strict_wide_value
+                                (never in this encoding: every code point fits) */
 } utf_8_optu8_strict_kind;
 
 typedef struct {
@@ -107,6 +125,7 @@ typedef struct {
     size_t start, end;       /* the bytes data[start .. end - 1] */
     utf_8_optu8_strict_cp value;  /* CHAR: the code point; 0 otherwise */
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
+    size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
 } utf_8_optu8_strict_token;
 
 /* Reasons, as the reference decoder words them. */
@@ -135,10 +154,18 @@ void utf_8_optu8_strict_scan(const unsigned char *data, size_t len, size_t pos, 
    *pos = 0): fills *tok, advances *pos, returns 1; 0 at the end. */
 int utf_8_optu8_strict_next(const unsigned char *data, size_t len, size_t *pos, utf_8_optu8_strict_token *tok);
 
+/* The code point of tok (a token of data[0 .. len - 1], as utf_8_optu8_strict_next gave it),
+   big-endian, into out: (tok->bits + 7) / 8 bytes for a WIDE token (the caller
+   provides that many), as few bytes as hold the value for a CHAR token (at most 8;
+   none for 0 or another kind).  Returns how many bytes it wrote.  It re-reads
+   data[tok->start .. tok->end - 1], in time linear in the token's length. */
+size_t utf_8_optu8_strict_wide_value(const unsigned char *data, size_t len, const utf_8_optu8_strict_token *tok, unsigned char *out);
+
 /* The whole buffer: writes the code point of every CHAR token into out (each
-   ERROR and RESERVED token as replacement; the signature is skipped) and
-   returns how many were written, at most len.  *errors (if not NULL) counts
-   the ERROR and RESERVED tokens. */
+   ERROR, RESERVED and WIDE token as replacement: a WIDE code point does not fit
+   in a utf_8_optu8_strict_cp; the signature is skipped) and returns how many were
+   written, at most len.  *errors (if not NULL) counts the ERROR, RESERVED and
+   WIDE tokens. */
 size_t utf_8_optu8_strict_decode(const unsigned char *data, size_t len, utf_8_optu8_strict_cp *out,
                                  utf_8_optu8_strict_cp replacement, size_t *errors);
 
@@ -170,7 +197,9 @@ size_t utf_8_optu8_strict_decode(const unsigned char *data, size_t len, utf_8_op
  *
  * Limits:
  *   * Code points are uint32_t (utf_8_optu8_strict_cp); the accumulator is 64 bits wide.
- *   * Every code point of this encoding fits: no difference from the reference.
+ *   * Every code point of this encoding fits: no difference from the reference
+ *     (UTF_8_OPTU8_STRICT_WIDE tokens never occur; the value writer,
+ *     utf_8_optu8_strict_wide_value(data, len, &tok, out), writes a CHAR token's code point big-endian).
  *
  * Usage:
  *   A package (encspec-utf-8-optu8-strict): `make` builds libencspec-utf-8-optu8-strict.a, `make check` runs
@@ -178,9 +207,11 @@ size_t utf_8_optu8_strict_decode(const unsigned char *data, size_t len, utf_8_op
  *   the header, the library and encspec-utf-8-optu8-strict.pc (pkg-config).  Or compile
  *   utf_8_optu8_strict.c with any C99 compiler and #include "utf_8_optu8_strict.h".
  *   utf_8_optu8_strict_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
+ *   utf_8_optu8_strict_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
+ *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
  *   utf_8_optu8_strict_decode(data, len, out, replacement, &errors) writes every code point
- *   (errors and reserved runs as the replacement) into out, which needs
- *   room for len entries; the signature is skipped.
+ *   (errors, reserved runs and WIDE tokens as the replacement) into out, which
+ *   needs room for len entries; the signature is skipped.
  *   utf_8_optu8_strict_step(state, byte, &acc) is the bare automaton step (Hoehrmann style).
  *   ./run-tokens < FILE prints the tokens as `encspec tokens` does;
  *   ./run-tokens --batch reads one input per line of hex (an empty line is
@@ -336,6 +367,7 @@ static void utf_8_optu8_strict_set(utf_8_optu8_strict_token *tok, utf_8_optu8_st
     tok->end = end;
     tok->value = value;
     tok->reason = reason;
+    tok->bits = 0;
 }
 
 unsigned utf_8_optu8_strict_step(unsigned state, unsigned char byte, uint64_t *acc)
@@ -430,6 +462,20 @@ int utf_8_optu8_strict_next(const unsigned char *data, size_t len, size_t *pos, 
     return 1;
 }
 
+size_t utf_8_optu8_strict_wide_value(const unsigned char *data, size_t len, const utf_8_optu8_strict_token *tok, unsigned char *out)
+{
+    size_t n = 0, k;
+    uint64_t v;
+    (void)data;
+    (void)len;
+    v = tok->kind == UTF_8_OPTU8_STRICT_CHAR ? (uint64_t)tok->value : 0;
+    for (k = 0; k < 8 && v >> (8 * k); k++)
+        n++;
+    for (k = n; k-- > 0; v >>= 8)
+        out[k] = (unsigned char)(v & 0xFF);
+    return n;
+}
+
 size_t utf_8_optu8_strict_decode(const unsigned char *data, size_t len, utf_8_optu8_strict_cp *out,
                                  utf_8_optu8_strict_cp replacement, size_t *errors)
 {
@@ -452,7 +498,7 @@ size_t utf_8_optu8_strict_decode(const unsigned char *data, size_t len, utf_8_op
 #define NX_NAME "utf-8-optu8-strict"
 #define NX_SPEC_SHA256 "aae77d82827f6606d7c1598e8c8921f276488d7196b9a3ab627bfbcc9e80cbc0"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "0253126a211d2f8262f14fcbedc9cc5ab79fc063746ed82908826a57035cb385"
+#define NX_SOURCE_SHA256 "35d861c3677733e3e1432847d637860c6cabee4b141103db18403034e5fbc8a1"
 #define NX_N_STATES 10
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -677,39 +723,55 @@ typedef struct {
     const unsigned char *data;
     size_t len;
     int handler, final, want_str;
+    size_t limit;  /* the most bytes a counted form may have (SIZE_MAX: no limit) */
 } nx_args;
 
-/* With final false: whether the automaton reaches the end of data from start
-   (or enters a counted form) before the token is decided, so that more input
-   could change it: _scan(data, start, final=False) may say None. */
-static int nx_reaches_end(const nx_args *a, size_t start)
+/* Where the automaton goes from start: NX_E_DECIDED, it decides the token
+   within data; NX_E_MORE, it reaches the end of data first (with final false,
+   more input could change the token: the core's _scan(data, start, False)
+   says None); NX_E_COUNTED, it enters counted form *form at byte *at, having
+   passed an accepting state or not (*accepted). */
+enum { NX_E_DECIDED, NX_E_MORE, NX_E_COUNTED };
+
+static int nx_reaches_end(const nx_args *a, size_t start, unsigned *form, size_t *at, int *accepted)
 {
     unsigned s = 0;
     size_t i;
+    *accepted = 0;
     for (i = start; i < a->len; i++) {
         unsigned t = utf_8_optu8_strict_next_state[s][utf_8_optu8_strict_class[a->data[i]]];
         if (t == UTF_8_OPTU8_STRICT_DEAD)
-            return 0;
-        if (t >= NX_N_STATES)
-            return 1;
+            return NX_E_DECIDED;
+        if (t >= NX_N_STATES) {
+            *form = t - NX_N_STATES;
+            *at = i;
+            return NX_E_COUNTED;
+        }
         s = t;
-        if (utf_8_optu8_strict_state[s].action >= 0 && utf_8_optu8_strict_state[s].final)
-            return 0;
+        if (utf_8_optu8_strict_state[s].action >= 0) {
+            if (utf_8_optu8_strict_state[s].final)
+                return NX_E_DECIDED;
+            *accepted = 1;
+        }
     }
-    return 1;
+    return NX_E_MORE;
 }
 
 /* A token the fast walk does not finish: NX_S_CHAR (tok is a char to write),
-   NX_S_PROBLEM (tok's span goes to the handler), NX_S_LEAVE (the module's). */
-enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE };
+   NX_S_PROBLEM (tok's span goes to the handler), NX_S_LEAVE (the module's:
+   more input could change it). */
+enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
 static int nx_slow(const nx_args *a, size_t start, utf_8_optu8_strict_token *tok)
 {
-    if (!a->final && nx_reaches_end(a, start))
+    unsigned form = 0;
+    size_t at = 0;
+    int accepted = 0;
+    if (!a->final && nx_reaches_end(a, start, &form, &at, &accepted) == NX_E_MORE)
         return NX_S_LEAVE;
     utf_8_optu8_strict_scan(a->data, a->len, start, tok);
     if (tok->kind == UTF_8_OPTU8_STRICT_CHAR)
-        return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
+        return a->want_str && (uint64_t)tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
     return NX_S_PROBLEM;
 }
 
@@ -1098,6 +1160,34 @@ static size_t nx_estimate(const nx_args *a, size_t pos, unsigned *widths, int *a
 /* ------------------------------------------------------------------ Python */
 #define NX_NOGIL (1 << 16)  /* inputs at least this long decode without the GIL */
 
+/* The caller's limit on counted forms (the module's COUNTED_LIMIT): None, no
+   limit, or a non-negative int; a form whose header and value digits would
+   take more bytes than that is an error ("counted form beyond this decoder's
+   limits").  Returns 0, or -1 with an exception set. */
+static int nx_limit_arg(const char *fn, PyObject *obj, size_t *limit)
+{
+    long long v;
+    int overflow = 0;
+    *limit = SIZE_MAX;
+    if (obj == NULL || obj == Py_None)
+        return 0;
+    if (!PyLong_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: limit must be None or an int >= 0, not %.100s", fn,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (overflow < 0 || (overflow == 0 && v < 0)) {
+        PyErr_Format(PyExc_ValueError, "%s: limit must be None or an int >= 0", fn);
+        return -1;
+    }
+    if (overflow == 0 && (unsigned long long)v < SIZE_MAX)
+        *limit = (size_t)v;  /* else no input can be that long: no limit */
+    return 0;
+}
+
 static const Py_UCS4 nx_maxchar[4] = {0x7F, 0xFF, 0xFFFF, 0x10FFFF};
 
 static int nx_mode(Py_UCS4 maxchar)
@@ -1218,17 +1308,22 @@ static PyObject *nx_decode(PyObject *self, PyObject *args)
     Py_ssize_t pos;
     const char *errors;
     int final, want_str, nogil, rc;
-    PyObject *out, *result = NULL;
+    PyObject *out, *result = NULL, *limit_obj = Py_None;
     nx_args a;
     nx_result counted, written;
     size_t stop = 0;
 
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*nsppO!:decode", &view, &pos, &errors, &final, &want_str, &PyList_Type, &out))
+    if (!PyArg_ParseTuple(args, "y*nsppO!|O:decode", &view, &pos, &errors, &final, &want_str, &PyList_Type, &out,
+                          &limit_obj))
         return NULL;
     if (pos < 0 || pos > view.len) {
         PyBuffer_Release(&view);
         PyErr_SetString(PyExc_IndexError, "decode: position out of range");
+        return NULL;
+    }
+    if (nx_limit_arg("decode", limit_obj, &a.limit) < 0) {
+        PyBuffer_Release(&view);
         return NULL;
     }
     a.data = (const unsigned char *)view.buf;
@@ -1278,12 +1373,60 @@ fail:
     return NULL;
 }
 
+/* The core's _scan(data, pos, final), in C. */
+static PyObject *nx_scan(PyObject *self, PyObject *args)
+{
+    Py_buffer view;
+    Py_ssize_t pos;
+    int final, got;
+    PyObject *limit_obj = Py_None, *value, *result = NULL;
+    nx_args a;
+    utf_8_optu8_strict_token tok;
+
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*np|O:scan", &view, &pos, &final, &limit_obj))
+        return NULL;
+    if (pos < 0 || pos >= view.len) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_IndexError, "scan: position out of range");
+        return NULL;
+    }
+    if (nx_limit_arg("scan", limit_obj, &a.limit) < 0) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    a.data = (const unsigned char *)view.buf;
+    a.len = (size_t)view.len;
+    a.handler = NX_H_OTHER;
+    a.final = final;
+    a.want_str = 0;
+    got = nx_slow(&a, (size_t)pos, &tok);
+    if (got == NX_S_LEAVE) {
+        result = Py_None;
+        Py_INCREF(result);
+    } else if (tok.kind == UTF_8_OPTU8_STRICT_CHAR) {
+        value = PyLong_FromUnsignedLongLong((unsigned long long)tok.value);
+        if (value != NULL)
+            result = Py_BuildValue("(snnNO)", "char", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, value, Py_None);
+    } else {
+        result = Py_BuildValue("(snnOs)", tok.kind == UTF_8_OPTU8_STRICT_RESERVED ? "reserved" : "error",
+                               (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, Py_None, tok.reason);
+    }
+    PyBuffer_Release(&view);
+    return result;
+}
+
 static PyMethodDef nx_methods[] = {
     {"decode", nx_decode, METH_VARARGS,
-     "decode(data, pos, errors, final, want_str, out) -> stop\n\n"
+     "decode(data, pos, errors, final, want_str, out, limit=None) -> stop\n\n"
      "Decode data[pos:] as the generated module's _decode does, append to the list\n"
      "out one str (want_str) or the code points, and return where it stopped:\n"
-     "len(data), or the start of a token left to the module's exact path."},
+     "len(data), or the start of a token left to the module's exact path.\n"
+     "limit: the module's COUNTED_LIMIT (None: no limit)."},
+    {"scan", nx_scan, METH_VARARGS,
+     "scan(data, pos, final, limit=None) -> token or None\n\n"
+     "The token at data[pos:] as the module's _scan gives it, (kind, start, end,\n"
+     "value, reason), or None when final is false and more input could change it."},
     {NULL, NULL, 0, NULL}
 };
 

@@ -11,19 +11,31 @@
  * module _native_utf_inf_8, which reads the export's tables and adds nothing to the
  * automaton.  It decodes for the generated Python module's _decode:
  *
- *   _native_utf_inf_8.decode(data, pos, errors, final, want_str, out) -> int
+ *   _native_utf_inf_8.decode(data, pos, errors, final, want_str, out, limit=None) -> int
  *
  * decodes data[pos:] exactly as the module's _decode loop would, appends to
- * the list out one str (want_str) or the code points (ints), and returns
- * where it stopped: len(data), or the start of the first token it leaves to
- * the module's exact path (_scan and the error handler):
+ * the list out one str (want_str) or the code points (ints, of any size), and
+ * returns where it stopped: len(data), or the start of the first token it
+ * leaves to the module's exact path (_scan and the error handler):
  *   * a problem (an error token, a reserved run, a code point beyond U+10FFFF
  *     for a str) under a handler other than replace, ignore, surrogateescape
  *     (unless the span starts with a byte below 80) or backslashreplace,
  *     which it applies itself exactly as the codecs module's handlers do;
  *     strict and custom handlers always go to the module;
- *   * a value the export cannot hold (utf_inf_8_reason_wide and _limit);
- *   * with final false, a token that more input could change.
+ *   * with final false, a token that more input could change (a counted
+ *     form only while the bytes run out before its last digit).
+ * Counted forms are decoded here, by the export's utf_inf_8_counted_K, in time
+ * linear in their length; a code point wider than 64 bits (UTF_INF_8_WIDE) is a
+ * problem for a str and, for a list, an int made from the big-endian bytes
+ * utf_inf_8_wide_value writes.  limit is the module's COUNTED_LIMIT (None: no
+ * limit), the most bytes one counted form may have: the call passes it to
+ * utf_inf_8_counted_K itself (the export's global utf_inf_8_counted_limit stays
+ * as it is, so calls with different limits may run at once).
+ *
+ *   _native_utf_inf_8.scan(data, pos, final, limit=None) -> token or None
+ *
+ * is the module's _scan(data, pos, final) in C: (kind, start, end, value,
+ * reason), or None when final is false and more input could change it.
  * The signature is the module's business: decode never looks for it.
  *
  * How: two passes over the same code.  The first finds how many characters
@@ -65,20 +77,32 @@
  *
  * Limits:
  *   * Code points are uint64_t (utf_inf_8_cp); the accumulator is 64 bits wide.
- *   * A code point wider than 64 bits cannot be returned: it comes out as an
- *     error token with exactly the char's span and the reason
- *     "code point wider than 64 bits" (UTF_INF_8_REASON_WIDE); `tokens` prints it as
- *     `error START END`.  Nothing else differs from the reference.
- *   * Counted forms: the value is never built as a big number.  Its digits
- *     have a power-of-two radix and the range bounds are powers of two, so
- *     "a valid value is still reachable" (the core's _scan_counted's test) is an
- *     exact comparison of bit lengths and exponents, kept in 64-bit integers.
+ *   * A code point wider than 64 bits (a value, or a value plus its offset,
+ *     beyond 2**64 - 1) is a token of kind UTF_INF_8_WIDE: the char's span,
+ *     value 0, and tok.bits = the code point's bit length, of any size.
+ *     The value writer, utf_inf_8_wide_value(data, len, &tok, out),
+ *     writes it big-endian, (bits + 7) / 8 bytes, by re-reading the token's
+ *     bytes: a counted form's value digits are packed directly, a bounded
+ *     form's are accumulated again byte by byte (acc = acc * radix + digit
+ *     in a buffer of bytes); both are linear in the token's length.  It
+ *     writes a CHAR token's code point the same way.  `tokens` prints a
+ *     WIDE token as `char START END HEX`, exactly as `encspec tokens` does.
+ *     utf_inf_8_decode cannot store it: it writes the replacement there
+ *     and counts it as an error.  Nothing else differs from the reference.
+ *   * Counted forms: "a valid value is still reachable" (the core's test) is
+ *     decided without building the value: its digits have a power-of-two radix
+ *     and the range bounds are powers of two, so the test is an exact
+ *     comparison of bit lengths and exponents, kept in 64-bit integers.
  *     Counts and exponents are computed exactly and checked to stay within
  *     +-2**62; an input that needs more (the reference decoder would have to
  *     build numbers of more than 2**62 bits, so it has no answer either) is
  *     an error token covering the bytes read so far, with the reason
  *     "counted form beyond this decoder's limits" (UTF_INF_8_REASON_LIMIT).
  *     Negative exponents (bounds that are not integers) are treated the same.
+ *   * The caller's limit on counted forms: once a counted form's header
+ *     is read, a token that would be longer than the limit (in bytes) is
+ *     that same error over the header (set the global utf_inf_8_counted_limit;
+ *     default: no limit).  It bounds the work and the size of WIDE values.
  *
  * Usage:
  *   A package (encspec-utf-inf-8): `make` builds libencspec-utf-inf-8.a, `make check` runs
@@ -86,9 +110,11 @@
  *   the header, the library and encspec-utf-inf-8.pc (pkg-config).  Or compile
  *   utf_inf_8.c with any C99 compiler and #include "utf_inf_8.h".
  *   utf_inf_8_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
+ *   utf_inf_8_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
+ *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
  *   utf_inf_8_decode(data, len, out, replacement, &errors) writes every code point
- *   (errors and reserved runs as the replacement) into out, which needs
- *   room for len entries; the signature is skipped.
+ *   (errors, reserved runs and WIDE tokens as the replacement) into out, which
+ *   needs room for len entries; the signature is skipped.
  *   utf_inf_8_step(state, byte, &acc) is the bare automaton step (Hoehrmann style).
  *   ./run-tokens < FILE prints the tokens as `encspec tokens` does;
  *   ./run-tokens --batch reads one input per line of hex (an empty line is
@@ -107,14 +133,16 @@ extern "C" {
 #define UTF_INF_8_NAME "utf-inf-8"
 #define UTF_INF_8_SPEC_SHA256 "88c8a4903eaa4974e8770b57182c7ee37c26dd494ac25c8512f5e85d915d155a"
 
-/* A code point: every value this encoding can spell up to 64 bits. */
+/* A code point: every value this encoding can spell up to 64 bits (a wider
+   one is a UTF_INF_8_WIDE token: utf_inf_8_wide_value writes it). */
 typedef uint64_t utf_inf_8_cp;
 
 typedef enum {
     UTF_INF_8_CHAR = 0,      /* a character: value is its code point */
     UTF_INF_8_ERROR = 1,     /* an ill-formed sequence (its maximal subpart): see reason */
     UTF_INF_8_RESERVED = 2,  /* a reserved run */
-    UTF_INF_8_SIGNATURE = 3  /* the signature, at offset 0 only */
+    UTF_INF_8_SIGNATURE = 3, /* the signature, at offset 0 only */
+    UTF_INF_8_WIDE = 4       /* a character wider than 64 bits: see bits, utf_inf_8_wide_value */
 } utf_inf_8_kind;
 
 typedef struct {
@@ -122,6 +150,7 @@ typedef struct {
     size_t start, end;       /* the bytes data[start .. end - 1] */
     utf_inf_8_cp value;  /* CHAR: the code point; 0 otherwise */
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
+    size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
 } utf_inf_8_token;
 
 /* Reasons, as the reference decoder words them. */
@@ -129,10 +158,14 @@ extern const char utf_inf_8_reason_start[];        /* "invalid start byte" */
 extern const char utf_inf_8_reason_continuation[]; /* "invalid continuation byte" */
 extern const char utf_inf_8_reason_end[];          /* "unexpected end of data" */
 extern const char utf_inf_8_reason_reserved[];     /* "reserved sequence" */
-extern const char utf_inf_8_reason_wide[];         /* "code point wider than 64 bits" */
-#define UTF_INF_8_REASON_WIDE utf_inf_8_reason_wide
 extern const char utf_inf_8_reason_limit[];        /* "counted form beyond this decoder's limits" */
 #define UTF_INF_8_REASON_LIMIT utf_inf_8_reason_limit
+
+/* The most bytes one counted form's token may have (default SIZE_MAX: no limit).
+   Once a counted form's header is read, a token that would be longer is an ERROR
+   over the header with UTF_INF_8_REASON_LIMIT.  One global for the process: set it
+   before decoding (it is read, never written, by this library). */
+extern size_t utf_inf_8_counted_limit;
 
 /* The automaton: 24 states over 21 byte classes. */
 #define UTF_INF_8_N_STATES 24u
@@ -143,7 +176,7 @@ extern const char utf_inf_8_reason_limit[];        /* "counted form beyond this 
 /* One step: the next state for byte in state; *acc = *acc * radix + (byte - sub)
    with the transition's digit operation (unchanged where the value does not
    matter).  The start is UTF_INF_8_START with *acc = 0.  acc wraps modulo 2**64
-   beyond 64 bits; utf_inf_8_next reports such values as errors. */
+   beyond 64 bits; utf_inf_8_next reports such values as UTF_INF_8_WIDE tokens. */
 unsigned utf_inf_8_step(unsigned state, unsigned char byte, uint64_t *acc);
 
 /* What state accepts: UTF_INF_8_CHAR, UTF_INF_8_ERROR, UTF_INF_8_RESERVED, or -1 (not accepting). */
@@ -156,10 +189,18 @@ void utf_inf_8_scan(const unsigned char *data, size_t len, size_t pos, utf_inf_8
    *pos = 0): fills *tok, advances *pos, returns 1; 0 at the end. */
 int utf_inf_8_next(const unsigned char *data, size_t len, size_t *pos, utf_inf_8_token *tok);
 
+/* The code point of tok (a token of data[0 .. len - 1], as utf_inf_8_next gave it),
+   big-endian, into out: (tok->bits + 7) / 8 bytes for a WIDE token (the caller
+   provides that many), as few bytes as hold the value for a CHAR token (at most 8;
+   none for 0 or another kind).  Returns how many bytes it wrote.  It re-reads
+   data[tok->start .. tok->end - 1], in time linear in the token's length. */
+size_t utf_inf_8_wide_value(const unsigned char *data, size_t len, const utf_inf_8_token *tok, unsigned char *out);
+
 /* The whole buffer: writes the code point of every CHAR token into out (each
-   ERROR and RESERVED token as replacement; the signature is skipped) and
-   returns how many were written, at most len.  *errors (if not NULL) counts
-   the ERROR and RESERVED tokens. */
+   ERROR, RESERVED and WIDE token as replacement: a WIDE code point does not fit
+   in a utf_inf_8_cp; the signature is skipped) and returns how many were
+   written, at most len.  *errors (if not NULL) counts the ERROR, RESERVED and
+   WIDE tokens. */
 size_t utf_inf_8_decode(const unsigned char *data, size_t len, utf_inf_8_cp *out,
                         utf_inf_8_cp replacement, size_t *errors);
 
@@ -193,20 +234,32 @@ size_t utf_inf_8_decode(const unsigned char *data, size_t len, utf_inf_8_cp *out
  *
  * Limits:
  *   * Code points are uint64_t (utf_inf_8_cp); the accumulator is 64 bits wide.
- *   * A code point wider than 64 bits cannot be returned: it comes out as an
- *     error token with exactly the char's span and the reason
- *     "code point wider than 64 bits" (UTF_INF_8_REASON_WIDE); `tokens` prints it as
- *     `error START END`.  Nothing else differs from the reference.
- *   * Counted forms: the value is never built as a big number.  Its digits
- *     have a power-of-two radix and the range bounds are powers of two, so
- *     "a valid value is still reachable" (the core's _scan_counted's test) is an
- *     exact comparison of bit lengths and exponents, kept in 64-bit integers.
+ *   * A code point wider than 64 bits (a value, or a value plus its offset,
+ *     beyond 2**64 - 1) is a token of kind UTF_INF_8_WIDE: the char's span,
+ *     value 0, and tok.bits = the code point's bit length, of any size.
+ *     The value writer, utf_inf_8_wide_value(data, len, &tok, out),
+ *     writes it big-endian, (bits + 7) / 8 bytes, by re-reading the token's
+ *     bytes: a counted form's value digits are packed directly, a bounded
+ *     form's are accumulated again byte by byte (acc = acc * radix + digit
+ *     in a buffer of bytes); both are linear in the token's length.  It
+ *     writes a CHAR token's code point the same way.  `tokens` prints a
+ *     WIDE token as `char START END HEX`, exactly as `encspec tokens` does.
+ *     utf_inf_8_decode cannot store it: it writes the replacement there
+ *     and counts it as an error.  Nothing else differs from the reference.
+ *   * Counted forms: "a valid value is still reachable" (the core's test) is
+ *     decided without building the value: its digits have a power-of-two radix
+ *     and the range bounds are powers of two, so the test is an exact
+ *     comparison of bit lengths and exponents, kept in 64-bit integers.
  *     Counts and exponents are computed exactly and checked to stay within
  *     +-2**62; an input that needs more (the reference decoder would have to
  *     build numbers of more than 2**62 bits, so it has no answer either) is
  *     an error token covering the bytes read so far, with the reason
  *     "counted form beyond this decoder's limits" (UTF_INF_8_REASON_LIMIT).
  *     Negative exponents (bounds that are not integers) are treated the same.
+ *   * The caller's limit on counted forms: once a counted form's header
+ *     is read, a token that would be longer than the limit (in bytes) is
+ *     that same error over the header (set the global utf_inf_8_counted_limit;
+ *     default: no limit).  It bounds the work and the size of WIDE values.
  *
  * Usage:
  *   A package (encspec-utf-inf-8): `make` builds libencspec-utf-inf-8.a, `make check` runs
@@ -214,9 +267,11 @@ size_t utf_inf_8_decode(const unsigned char *data, size_t len, utf_inf_8_cp *out
  *   the header, the library and encspec-utf-inf-8.pc (pkg-config).  Or compile
  *   utf_inf_8.c with any C99 compiler and #include "utf_inf_8.h".
  *   utf_inf_8_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
+ *   utf_inf_8_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
+ *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
  *   utf_inf_8_decode(data, len, out, replacement, &errors) writes every code point
- *   (errors and reserved runs as the replacement) into out, which needs
- *   room for len entries; the signature is skipped.
+ *   (errors, reserved runs and WIDE tokens as the replacement) into out, which
+ *   needs room for len entries; the signature is skipped.
  *   utf_inf_8_step(state, byte, &acc) is the bare automaton step (Hoehrmann style).
  *   ./run-tokens < FILE prints the tokens as `encspec tokens` does;
  *   ./run-tokens --batch reads one input per line of hex (an empty line is
@@ -228,8 +283,8 @@ const char utf_inf_8_reason_start[] = "invalid start byte";
 const char utf_inf_8_reason_continuation[] = "invalid continuation byte";
 const char utf_inf_8_reason_end[] = "unexpected end of data";
 const char utf_inf_8_reason_reserved[] = "reserved sequence";
-const char utf_inf_8_reason_wide[] = "code point wider than 64 bits";
 const char utf_inf_8_reason_limit[] = "counted form beyond this decoder's limits";
+size_t utf_inf_8_counted_limit = SIZE_MAX;
 
 /* ------------------------------------------------------------ byte classes */
 /* utf_inf_8_class[byte]: bytes of one class behave alike in every state.
@@ -441,6 +496,7 @@ static void utf_inf_8_set(utf_inf_8_token *tok, utf_inf_8_kind kind, size_t star
     tok->end = end;
     tok->value = value;
     tok->reason = reason;
+    tok->bits = 0;
 }
 
 unsigned utf_inf_8_step(unsigned state, unsigned char byte, uint64_t *acc)
@@ -462,6 +518,42 @@ int utf_inf_8_accepts(unsigned state)
     case UTF_INF_8_ACT_RESERVED: return UTF_INF_8_RESERVED;
     default: return UTF_INF_8_CHAR;
     }
+}
+
+/* ------------------------------------------------------------- wide values */
+/* Big numbers as big-endian bytes out[0 .. n - 1], for WIDE tokens only. */
+static void utf_inf_8_big_muladd(unsigned char *out, size_t n, unsigned radix, unsigned digit)
+{
+    uint32_t carry = digit;
+    while (n-- > 0) {
+        carry += (uint32_t)out[n] * radix;
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+static void utf_inf_8_big_add(unsigned char *out, size_t n, uint64_t v)
+{
+    unsigned carry = 0;
+    while (n-- > 0 && (v || carry)) {
+        carry += out[n] + (unsigned)(v & 0xFF);
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+        v >>= 8;
+    }
+}
+
+static size_t utf_inf_8_big_bits(const unsigned char *out, size_t n)
+{
+    size_t k = 0, bits;
+    unsigned top;
+    while (k < n && out[k] == 0)
+        k++;
+    if (k == n)
+        return 0;
+    for (bits = 8 * (n - k - 1), top = out[k]; top; top >>= 1)
+        bits++;
+    return bits;
 }
 
 /* ----------------------------------------------------------- counted forms */
@@ -550,9 +642,11 @@ static int utf_inf_8_digit_0_count0(unsigned b)
  * length of the digits read and s the bits still to come, a valid value is
  * still reachable unless bits + s > hi_exp (too big) or bits <= lo_exp - s
  * (too small): the core's _scan_counted's test, exactly, without the big numbers.
- * Returns 1 when the answer is a char (*tok is the char, or an error with
- * UTF_INF_8_REASON_WIDE and the char's span), 0 when it is an error. */
-static int utf_inf_8_counted_0(const unsigned char *data, size_t len, size_t pos, size_t i, utf_inf_8_token *tok)
+ * A token longer than limit bytes is refused once the header is read.
+ * Returns 1 when the answer is a char (*tok is CHAR, or WIDE beyond 64 bits),
+ * 0 when it is an error; *vstart is where the value digits begin. */
+static int utf_inf_8_counted_0(const unsigned char *data, size_t len, size_t pos, size_t i, size_t limit,
+                                  utf_inf_8_token *tok, size_t *vstart)
 {
     int ov = 0;
     int64_t j, count, total, s, hi_exp, bits = 0;
@@ -593,6 +687,11 @@ static int utf_inf_8_counted_0(const unsigned char *data, size_t len, size_t pos
         lo_exp = 71;
     if (ov)
         return utf_inf_8_stop(tok, pos, i, utf_inf_8_reason_limit);
+    /* the caller's limit: (i - pos) + count bytes at most */
+    if (i - pos > limit ? (count >= 0 || (uint64_t)(i - pos - limit) > (uint64_t)-count)
+                        : (count > 0 && (uint64_t)count > (uint64_t)(limit - (i - pos))))
+        return utf_inf_8_stop(tok, pos, i, utf_inf_8_reason_limit);
+    *vstart = i;
     for (j = 0; j < count; j++) {
         int d;
         if (i == len)
@@ -601,7 +700,7 @@ static int utf_inf_8_counted_0(const unsigned char *data, size_t len, size_t pos
         if (d < 0)
             return utf_inf_8_stop(tok, pos, i, utf_inf_8_reason_continuation);
         bits = bits ? bits + 6 : utf_inf_8_bitlen((unsigned)d);
-        value = value << 6 | (uint64_t)d;
+        value = value << 6 | (uint64_t)d;  /* the low 64 bits */
         s = total - 6 * (j + 1);
         if (hi_exp < 0)  /* a bound that is not an integer */
             return utf_inf_8_stop(tok, pos, i, utf_inf_8_reason_limit);
@@ -609,20 +708,81 @@ static int utf_inf_8_counted_0(const unsigned char *data, size_t len, size_t pos
             return utf_inf_8_stop(tok, pos, i, utf_inf_8_reason_continuation);
         i++;
     }
-    if (bits > 64)
-        utf_inf_8_set(tok, UTF_INF_8_ERROR, pos, i, 0, utf_inf_8_reason_wide);
-    else
-        utf_inf_8_set(tok, UTF_INF_8_CHAR, pos, i, value + UINT64_C(0), 0);
+    if (bits > 64) {
+        utf_inf_8_set(tok, UTF_INF_8_WIDE, pos, i, 0, 0);
+        tok->bits = (size_t)bits;
+    } else {
+        utf_inf_8_set(tok, UTF_INF_8_CHAR, pos, i, value, 0);
+    }
     return 1;
 }
 
+/* Counted form 0's code point, for utf_inf_8_wide_value: the value digits
+   data[v .. end - 1] (6 bits each) packed big-endian into out[0 .. n - 1],
+   in one pass from the last digit (digits beyond n bytes are zeros). */
+static void utf_inf_8_pack_0(const unsigned char *data, size_t v, size_t end, unsigned char *out, size_t n)
+{
+    unsigned acc = 0, have = 0;
+    size_t k = n;
+    while (k > 0 && end > v) {
+        acc |= (unsigned)utf_inf_8_digit_0_value(data[--end]) << have;
+        for (have += 6; have >= 8 && k > 0; have -= 8) {
+            out[--k] = (unsigned char)(acc & 0xFF);
+            acc >>= 8;
+        }
+    }
+    for (; k > 0; acc >>= 8)
+        out[--k] = (unsigned char)(acc & 0xFF);
+}
+
+/* The code point of the char data[start .. end - 1] (a WIDE or CHAR token's span)
+   into out[0 .. n - 1], big-endian (n bytes must hold it); returns its bit length.
+   The automaton walks the bytes again from the start with acc in out (acc = acc *
+   radix + digit, short for a bounded form); a counted form's value digits are
+   packed directly (linear in the token). */
+static size_t utf_inf_8_big(const unsigned char *data, size_t start, size_t end, unsigned char *out, size_t n)
+{
+    unsigned state = 0, next, c, k;
+    size_t i;
+    int a;
+    for (i = 0; i < n; i++)
+        out[i] = 0;
+    for (i = start; i < end; i++) {
+        c = utf_inf_8_class[data[i]];
+        next = utf_inf_8_next_state[state][c];
+        if (next >= UTF_INF_8_N_STATES) {
+            if (next == 24u) {  /* counted form long */
+                utf_inf_8_token tok;
+                size_t v = end;
+                if (!utf_inf_8_counted_0(data, end, start, i, SIZE_MAX, &tok, &v) || tok.end != end)
+                    return 0;
+                utf_inf_8_pack_0(data, v, end, out, n);
+                return utf_inf_8_big_bits(out, n);
+            }
+            return 0;  /* not a char's span */
+        }
+        k = utf_inf_8_op[state][c];
+        if (k)
+            utf_inf_8_big_muladd(out, n, utf_inf_8_ops[k].radix, (unsigned)(data[i] - utf_inf_8_ops[k].sub));
+        state = next;
+    }
+    a = utf_inf_8_state[state].action;
+    if (a < 0 || utf_inf_8_actions[a].kind != UTF_INF_8_ACT_CHAR)
+        return 0;
+    utf_inf_8_big_add(out, n, utf_inf_8_actions[a].offset);
+    return utf_inf_8_big_bits(out, n);
+}
+
 /* ------------------------------------------------------------------ tokens */
-static void utf_inf_8_act(int action, size_t pos, size_t end, uint64_t acc, int wide, utf_inf_8_token *tok)
+static void utf_inf_8_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, int wide, utf_inf_8_token *tok)
 {
     switch (utf_inf_8_actions[action].kind) {
     case UTF_INF_8_ACT_CHAR:
         if (wide || acc > UINT64_MAX - utf_inf_8_actions[action].offset) {
-            utf_inf_8_set(tok, UTF_INF_8_ERROR, pos, end, 0, utf_inf_8_reason_wide);
+            /* wider than 64 bits: its bit length from the bytes again (at most 72 bits) */
+            unsigned char big[9];
+            utf_inf_8_set(tok, UTF_INF_8_WIDE, pos, end, 0, 0);
+            tok->bits = utf_inf_8_big(data, pos, end, big, sizeof big);
             return;
         }
         utf_inf_8_set(tok, UTF_INF_8_CHAR, pos, end, (utf_inf_8_cp)(acc + utf_inf_8_actions[action].offset), 0);
@@ -660,7 +820,8 @@ void utf_inf_8_scan(const unsigned char *data, size_t len, size_t pos, utf_inf_8
             }
             /* a counted form: its answer, unless it is an error after an accepting state */
             if (next == 24u) {
-                if (utf_inf_8_counted_0(data, len, pos, i, tok) || last < 0)
+                size_t v;
+                if (utf_inf_8_counted_0(data, len, pos, i, utf_inf_8_counted_limit, tok, &v) || last < 0)
                     return;
             }
             why = utf_inf_8_reason_continuation;
@@ -688,7 +849,7 @@ void utf_inf_8_scan(const unsigned char *data, size_t len, size_t pos, utf_inf_8
         utf_inf_8_set(tok, UTF_INF_8_ERROR, pos, i > pos ? i : pos + 1, 0, why);
         return;
     }
-    utf_inf_8_act(last, pos, last_end, last_acc, last_wide, tok);
+    utf_inf_8_act(data, last, pos, last_end, last_acc, last_wide, tok);
 }
 
 int utf_inf_8_next(const unsigned char *data, size_t len, size_t *pos, utf_inf_8_token *tok)
@@ -698,6 +859,25 @@ int utf_inf_8_next(const unsigned char *data, size_t len, size_t *pos, utf_inf_8
     utf_inf_8_scan(data, len, *pos, tok);
     *pos = tok->end;
     return 1;
+}
+
+size_t utf_inf_8_wide_value(const unsigned char *data, size_t len, const utf_inf_8_token *tok, unsigned char *out)
+{
+    size_t n = 0, k;
+    uint64_t v;
+    if (tok->kind == UTF_INF_8_WIDE) {
+        n = (tok->bits + 7) / 8;
+        if (tok->start >= tok->end || tok->end > len || utf_inf_8_big(data, tok->start, tok->end, out, n) != tok->bits)
+            for (k = 0; k < n; k++)  /* not a WIDE token of this data */
+                out[k] = 0;
+        return n;
+    }
+    v = tok->kind == UTF_INF_8_CHAR ? (uint64_t)tok->value : 0;
+    for (k = 0; k < 8 && v >> (8 * k); k++)
+        n++;
+    for (k = n; k-- > 0; v >>= 8)
+        out[k] = (unsigned char)(v & 0xFF);
+    return n;
 }
 
 size_t utf_inf_8_decode(const unsigned char *data, size_t len, utf_inf_8_cp *out,
@@ -722,7 +902,7 @@ size_t utf_inf_8_decode(const unsigned char *data, size_t len, utf_inf_8_cp *out
 #define NX_NAME "utf-inf-8"
 #define NX_SPEC_SHA256 "88c8a4903eaa4974e8770b57182c7ee37c26dd494ac25c8512f5e85d915d155a"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "f1bf5434170be5d4c5256727395ffdf06191bb7acc0adcd8985cce43caa5075f"
+#define NX_SOURCE_SHA256 "28d4a1ca266ca116a6355ce35545112c391144c5daab143f67154177ee029fe1"
 #define NX_N_STATES 24
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -907,7 +1087,10 @@ static void nx_init(void)
         int act = utf_inf_8_state[s].action;
         kind[s] = NX_CONT;
         if (act >= 0) {
-            int plain = utf_inf_8_state[s].final && utf_inf_8_actions[act].kind == UTF_INF_8_ACT_CHAR;
+            int plain = utf_inf_8_state[s].final && utf_inf_8_actions[act].kind == UTF_INF_8_ACT_CHAR
+                        /* acc < 2**63 on the fast walk (nx_safe_len): an offset of 2**63 or more
+                           could still take acc + offset past 64 bits, so utf_inf_8_scan decides */
+                        && !(utf_inf_8_actions[act].offset >> 63);
             kind[s] = plain ? NX_CHAR : NX_STOP;
             nx_offset[s] = plain ? utf_inf_8_actions[act].offset : 0;
         }
@@ -957,44 +1140,124 @@ typedef struct {
     const unsigned char *data;
     size_t len;
     int handler, final, want_str;
+    size_t limit;  /* the most bytes a counted form may have (SIZE_MAX: no limit) */
 } nx_args;
 
-/* With final false: whether the automaton reaches the end of data from start
-   (or enters a counted form) before the token is decided, so that more input
-   could change it: _scan(data, start, final=False) may say None. */
-static int nx_reaches_end(const nx_args *a, size_t start)
+/* Where the automaton goes from start: NX_E_DECIDED, it decides the token
+   within data; NX_E_MORE, it reaches the end of data first (with final false,
+   more input could change the token: the core's _scan(data, start, False)
+   says None); NX_E_COUNTED, it enters counted form *form at byte *at, having
+   passed an accepting state or not (*accepted). */
+enum { NX_E_DECIDED, NX_E_MORE, NX_E_COUNTED };
+
+static int nx_reaches_end(const nx_args *a, size_t start, unsigned *form, size_t *at, int *accepted)
 {
     unsigned s = 0;
     size_t i;
+    *accepted = 0;
     for (i = start; i < a->len; i++) {
         unsigned t = utf_inf_8_next_state[s][utf_inf_8_class[a->data[i]]];
         if (t == UTF_INF_8_DEAD)
-            return 0;
-        if (t >= NX_N_STATES)
-            return 1;
+            return NX_E_DECIDED;
+        if (t >= NX_N_STATES) {
+            *form = t - NX_N_STATES;
+            *at = i;
+            return NX_E_COUNTED;
+        }
         s = t;
-        if (utf_inf_8_state[s].action >= 0 && utf_inf_8_state[s].final)
-            return 0;
+        if (utf_inf_8_state[s].action >= 0) {
+            if (utf_inf_8_state[s].final)
+                return NX_E_DECIDED;
+            *accepted = 1;
+        }
     }
-    return 1;
+    return NX_E_MORE;
+}
+
+/* Counted form k from byte i of the token at pos, at most limit bytes: the
+   export's answer (utf_inf_8_counted_K: 1 a char, 0 an error). */
+static int nx_counted(unsigned k, const unsigned char *data, size_t len, size_t pos, size_t i, size_t limit,
+                      utf_inf_8_token *tok)
+{
+    size_t vstart;
+    switch (k) {
+    case 0:
+        return utf_inf_8_counted_0(data, len, pos, i, limit, tok, &vstart);
+    default:  /* not a form */
+        utf_inf_8_set(tok, UTF_INF_8_ERROR, pos, i + 1, 0, utf_inf_8_reason_continuation);
+        return 0;
+    }
 }
 
 /* A token the fast walk does not finish: NX_S_CHAR (tok is a char to write),
-   NX_S_PROBLEM (tok's span goes to the handler), NX_S_LEAVE (the module's). */
-enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE };
+   NX_S_PROBLEM (tok's span goes to the handler), NX_S_LEAVE (the module's:
+   more input could change it), NX_S_WIDE (tok is a char wider than 64 bits,
+   for a list of code points: utf_inf_8_wide_value).
+
+   A counted form is decoded here, in C, however long, by the export's
+   utf_inf_8_counted_K with the call's limit (not the global
+   utf_inf_8_counted_limit, which utf_inf_8_scan reads: calls with different
+   limits may run at once without the GIL); with final false it is left only
+   while incomplete, its answer "unexpected end of data" at len(data). */
+enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
 static int nx_slow(const nx_args *a, size_t start, utf_inf_8_token *tok)
 {
-    if (!a->final && nx_reaches_end(a, start))
-        return NX_S_LEAVE;
-    utf_inf_8_scan(a->data, a->len, start, tok);
+    unsigned form = 0;
+    size_t at = 0;
+    int accepted = 0;
+    switch (nx_reaches_end(a, start, &form, &at, &accepted)) {
+    case NX_E_MORE:
+        if (!a->final)
+            return NX_S_LEAVE;
+        utf_inf_8_scan(a->data, a->len, start, tok);
+        break;
+    case NX_E_COUNTED:
+        if (!nx_counted(form, a->data, a->len, start, at, a->limit, tok)) {
+            if (!a->final && tok->reason == utf_inf_8_reason_end && tok->end == a->len)
+                return NX_S_LEAVE;
+            if (accepted)  /* the longest match falls back to the accepting state before the form: */
+                utf_inf_8_scan(a->data, at, start, tok);  /* the token of the bytes before it */
+        }
+        break;
+    default:
+        utf_inf_8_scan(a->data, a->len, start, tok);
+        break;
+    }
     if (tok->kind == UTF_INF_8_CHAR)
-        return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
-    if (tok->reason == utf_inf_8_reason_wide)  /* the module computes it exactly */
-        return NX_S_LEAVE;
-    if (tok->reason == utf_inf_8_reason_limit)
-        return NX_S_LEAVE;
+        return a->want_str && (uint64_t)tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
+    if (tok->kind == UTF_INF_8_WIDE)  /* beyond U+10FFFF, whatever its width */
+        return a->want_str ? NX_S_PROBLEM : NX_S_WIDE;
     return NX_S_PROBLEM;
+}
+
+/* The int of a char wider than 64 bits: its big-endian bytes from the export,
+   made into an int in one pass.  With the GIL. */
+static PyObject *nx_wide_int(const unsigned char *data, size_t len, const utf_inf_8_token *tok)
+{
+    unsigned char local[64], *buf = local;
+    size_t n = (tok->bits + 7) / 8, got;
+    PyObject *v;
+
+    if (n > sizeof local) {
+        buf = (unsigned char *)PyMem_Malloc(n);
+        if (buf == NULL)
+            return PyErr_NoMemory();
+    }
+    got = utf_inf_8_wide_value(data, len, tok, buf);
+    if (got == 0 || got > n) {
+        PyErr_Format(PyExc_SystemError, NX_NAME ": %zu bytes for a value of %zu bits", got, (size_t)tok->bits);
+        v = NULL;
+    } else {
+#if PY_VERSION_HEX >= 0x030D0000
+        v = PyLong_FromUnsignedNativeBytes(buf, got, Py_ASNATIVEBYTES_BIG_ENDIAN);
+#else
+        v = _PyLong_FromByteArray(buf, got, 0, 0);  /* big-endian, unsigned */
+#endif
+    }
+    if (buf != local)
+        PyMem_Free(buf);
+    return v;
 }
 
 /* ----------------------------------------------------------------- passes */
@@ -1231,6 +1494,20 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
             break;
         if (got == NX_S_CHAR) {
             NX_PUT(tok.value);
+        } else if (got == NX_S_WIDE) {
+            /* a list's code point wider than 64 bits (never for a str: a problem there) */
+            if (mode == NX_M_LIST) {
+                PyObject *v;
+                if (NX_UNLIKELY(n >= cap)) {
+                    status = NX_FULL;
+                    goto no_room;
+                }
+                v = nx_wide_int(d, len, &tok);
+                if (v == NULL)
+                    return -1;
+                PyList_SET_ITEM((PyObject *)out, (Py_ssize_t)n, v);
+            }
+            n++;
         } else if (a->handler == NX_H_REPLACE) {
             NX_PUT(0xFFFD);
         } else if (a->handler == NX_H_SURROGATEESCAPE) {
@@ -1382,6 +1659,34 @@ static size_t nx_estimate(const nx_args *a, size_t pos, unsigned *widths, int *a
 /* ------------------------------------------------------------------ Python */
 #define NX_NOGIL (1 << 16)  /* inputs at least this long decode without the GIL */
 
+/* The caller's limit on counted forms (the module's COUNTED_LIMIT): None, no
+   limit, or a non-negative int; a form whose header and value digits would
+   take more bytes than that is an error ("counted form beyond this decoder's
+   limits").  Returns 0, or -1 with an exception set. */
+static int nx_limit_arg(const char *fn, PyObject *obj, size_t *limit)
+{
+    long long v;
+    int overflow = 0;
+    *limit = SIZE_MAX;
+    if (obj == NULL || obj == Py_None)
+        return 0;
+    if (!PyLong_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: limit must be None or an int >= 0, not %.100s", fn,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (overflow < 0 || (overflow == 0 && v < 0)) {
+        PyErr_Format(PyExc_ValueError, "%s: limit must be None or an int >= 0", fn);
+        return -1;
+    }
+    if (overflow == 0 && (unsigned long long)v < SIZE_MAX)
+        *limit = (size_t)v;  /* else no input can be that long: no limit */
+    return 0;
+}
+
 static const Py_UCS4 nx_maxchar[4] = {0x7F, 0xFF, 0xFFFF, 0x10FFFF};
 
 static int nx_mode(Py_UCS4 maxchar)
@@ -1502,17 +1807,22 @@ static PyObject *nx_decode(PyObject *self, PyObject *args)
     Py_ssize_t pos;
     const char *errors;
     int final, want_str, nogil, rc;
-    PyObject *out, *result = NULL;
+    PyObject *out, *result = NULL, *limit_obj = Py_None;
     nx_args a;
     nx_result counted, written;
     size_t stop = 0;
 
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*nsppO!:decode", &view, &pos, &errors, &final, &want_str, &PyList_Type, &out))
+    if (!PyArg_ParseTuple(args, "y*nsppO!|O:decode", &view, &pos, &errors, &final, &want_str, &PyList_Type, &out,
+                          &limit_obj))
         return NULL;
     if (pos < 0 || pos > view.len) {
         PyBuffer_Release(&view);
         PyErr_SetString(PyExc_IndexError, "decode: position out of range");
+        return NULL;
+    }
+    if (nx_limit_arg("decode", limit_obj, &a.limit) < 0) {
+        PyBuffer_Release(&view);
         return NULL;
     }
     a.data = (const unsigned char *)view.buf;
@@ -1562,12 +1872,61 @@ fail:
     return NULL;
 }
 
+/* The core's _scan(data, pos, final), in C. */
+static PyObject *nx_scan(PyObject *self, PyObject *args)
+{
+    Py_buffer view;
+    Py_ssize_t pos;
+    int final, got;
+    PyObject *limit_obj = Py_None, *value, *result = NULL;
+    nx_args a;
+    utf_inf_8_token tok;
+
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*np|O:scan", &view, &pos, &final, &limit_obj))
+        return NULL;
+    if (pos < 0 || pos >= view.len) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_IndexError, "scan: position out of range");
+        return NULL;
+    }
+    if (nx_limit_arg("scan", limit_obj, &a.limit) < 0) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    a.data = (const unsigned char *)view.buf;
+    a.len = (size_t)view.len;
+    a.handler = NX_H_OTHER;
+    a.final = final;
+    a.want_str = 0;
+    got = nx_slow(&a, (size_t)pos, &tok);
+    if (got == NX_S_LEAVE) {
+        result = Py_None;
+        Py_INCREF(result);
+    } else if (tok.kind == UTF_INF_8_CHAR || tok.kind == UTF_INF_8_WIDE) {
+        value = tok.kind == UTF_INF_8_WIDE ? nx_wide_int(a.data, a.len, &tok)
+                                        : PyLong_FromUnsignedLongLong((unsigned long long)tok.value);
+        if (value != NULL)
+            result = Py_BuildValue("(snnNO)", "char", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, value, Py_None);
+    } else {
+        result = Py_BuildValue("(snnOs)", tok.kind == UTF_INF_8_RESERVED ? "reserved" : "error",
+                               (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, Py_None, tok.reason);
+    }
+    PyBuffer_Release(&view);
+    return result;
+}
+
 static PyMethodDef nx_methods[] = {
     {"decode", nx_decode, METH_VARARGS,
-     "decode(data, pos, errors, final, want_str, out) -> stop\n\n"
+     "decode(data, pos, errors, final, want_str, out, limit=None) -> stop\n\n"
      "Decode data[pos:] as the generated module's _decode does, append to the list\n"
      "out one str (want_str) or the code points, and return where it stopped:\n"
-     "len(data), or the start of a token left to the module's exact path."},
+     "len(data), or the start of a token left to the module's exact path.\n"
+     "limit: the module's COUNTED_LIMIT (None: no limit)."},
+    {"scan", nx_scan, METH_VARARGS,
+     "scan(data, pos, final, limit=None) -> token or None\n\n"
+     "The token at data[pos:] as the module's _scan gives it, (kind, start, end,\n"
+     "value, reason), or None when final is false and more input could change it."},
     {NULL, NULL, 0, NULL}
 };
 
