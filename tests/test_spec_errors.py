@@ -182,6 +182,11 @@ CASES = [
          + "    range 0 .. 16 ** (nme + 1) - 2\n",
          5, 5, "a counted form's range ends at a power of two minus one, written P ** E - 1 with P a power of two "
                "(so that it is a range of bit lengths)"),
+    case("counted-two-free-counts", "encoding bad\ncode-space U+0000..\nform 1: 0xxxxxxx\n"
+         "form long: FE C0{a} D0{b} A0..A9{b + 1} as len shortest 1000xxxx{len // 2 + 3}\n"
+         "    range 4 ** (2 * (len // 2 + 2)) .. 16 ** (len // 2 + 3) - 1\n",
+         4, 21, "a counted form has at most one free count (the field's count determines it, "
+                "so an encoder can write it)"),
     case("counted-lengths-shrink", "encoding bad\ncode-space U+0000..\nform 1: 0xxxxxxx\n"
          "form long: FF B4{n} A0..AF{n+1} as nme 10xxxxxx{20 - nme}\n    range 0 .. 2 ** (120 - 6 * nme) - 1\n",
          5, 5, "form 'long' holds shorter code points at nme = 1, n = 0 than at a smaller 'nme': "

@@ -175,6 +175,10 @@ def extension_data(spec: Spec, form: Form) -> Extension:
             count=None if item.binds else item.count, binds=item.binds,
             field=item.field, shortest=item.shortest, line=item.loc.line,
         ))
+    frees = [i for i in tail if i.binds]
+    if len(frees) > 1:
+        raise SpecError("a counted form has at most one free count (the field's count determines it, "
+                        "so an encoder can write it)", frees[1].loc)
     if len(fields) != 1 or stage != 2:
         raise SpecError("a counted form needs exactly one field followed by value digits", form.loc)
     for a, b in zip(out_items, out_items[1:]):

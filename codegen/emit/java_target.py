@@ -10,10 +10,15 @@ from typing import Optional
 
 from ..automaton import Automaton
 from ..automaton.actions import Value
+from ..spec.expr import Expr, fold
 from ..version import __version__
-from . import export_common as common, render
-from .expressions import MAX_LONG, java_const
+from . import export_common as common, js_target, render
+from .expressions import MAX_LONG
 from .target import Target, refusal, register
+
+X_LIMIT = 1 << 62  # counts, field values and exponents stay within +-2**62 (the counted-form contract)
+X_HELPERS = {"+": "xAdd", "-": "xSub", "*": "xMul", "//": "xDiv", "**": "xPow"}
+REASON_LIMIT = "counted form beyond this decoder's limits"
 
 # JLS 3.9: keywords, reserved literals and `_` cannot name a package.
 KEYWORDS = frozenset("""
@@ -70,9 +75,46 @@ def max_chars_per_byte(a: Automaton) -> str:
 
 
 
+def _checked(expr: Expr, used: set) -> str:
+    """*expr* as checked long arithmetic: OVERFLOW once a value passes +-2**62."""
+    def op(o: str, a: str, b: str) -> str:
+        used.add(o)
+        return f"{X_HELPERS[o]}({a}, {b})"
+    return fold(expr, lambda k: f"{k}L" if -X_LIMIT <= k <= X_LIMIT else "OVERFLOW", lambda n: f"v_{n}", op)
+
+
+def counted_plans(a: Automaton) -> tuple[list[dict], set]:
+    """The counted forms restated with exponents (export_common.counted_plan), with their
+    expressions as checked long arithmetic, and the operators they use; a form outside
+    the counted-form contract is refused (see js_target.counted_plans)."""
+    return js_target.counted_plans(a, "java", _checked)
+
+
+COUNTED_LIMITS = [
+    "* Counted forms follow the counted-form contract shared with the C and Rust",
+    "  exports, in time linear in the bytes read: the value is never built",
+    "  until its last digit is read.  Its digits have a power-of-two radix and",
+    "  the range bounds are powers of two, so \"a valid value is still",
+    "  reachable\" (the core's _scan_counted's test) is an exact comparison of",
+    "  bit lengths and exponents.  Counts, the field's value and exponents are",
+    "  exact longs kept within +-2**62 (checked before they can wrap; floor",
+    "  division by zero and negative powers count as beyond); an input that",
+    "  needs more (the reference decoder would have to build numbers of more",
+    "  than 2**62 bits) is an error token covering the bytes read so far, with",
+    f"  the reason \"{REASON_LIMIT}\" (REASON_LIMIT).",
+    "* A header claiming more bytes than the data holds is an error token",
+    "  (\"unexpected end of data\") where the data ends, found in time",
+    "  proportional to the bytes present.",
+    "* A char's value, of any width, is built in linear time from its packed",
+    "  digits (new BigInteger(1, bytes)) when it passes a long.",
+]
+
+
 def check_limits(a: Automaton) -> None:
-    """Java computes counted forms with BigInteger but holds offsets in a long."""
+    """Java holds offsets in a long and decides counted forms within the counted-form contract
+    (exponents in longs; only a char's value is a BigInteger)."""
     common.check_pairs(a, "java")
+    counted_plans(a)
     for act in common.common_context(a)["actions"]:
         if act["kind"] in ("char", "pair") and act["offset"] > MAX_LONG:
             raise common.SpecError(f"the java target needs offsets below 2**63 (form {act['comment']})",
@@ -104,11 +146,10 @@ def files(a: Automaton, java_package: Optional[str] = None) -> dict[str, str]:
     bound = common.value_bound(a)
     ctx["wide_dfa"] = bound is None or bound > MAX_LONG  # long may overflow: replay in BigInteger
     check_limits(a)
-    exts = []
-    for ext in a.extensions:
-        exts.append({**common.counted_context(ext, "java"), "floor": java_const(ext.min - ext.offset),
-                     "offset_java": java_const(ext.offset)})
-    ctx["exts"] = exts
+    plans, used = counted_plans(a)
+    ctx["plans"] = plans
+    ctx["x_ops"] = sorted(used)
+    ctx["reason_limit"] = REASON_LIMIT
     limits = ["* Code points are longs up to Long.MAX_VALUE (2**63 - 1); beyond, a",
               "  token's value is -1 and its BigInteger `big` holds the code point, so",
               "  nothing differs from the reference."]
@@ -117,11 +158,8 @@ def files(a: Automaton, java_package: Optional[str] = None) -> dict[str, str]:
                    "  recomputed exactly with BigInteger from its bytes."]
     else:
         limits += ["* Every code point of this encoding fits in a long."]
-    if a.extensions:
-        limits += ["* Counted forms are computed with BigInteger exactly as the reference",
-                   "  does (including its powers such as 16 ** (nme + 17)); a power whose",
-                   "  exponent passes Integer.MAX_VALUE (the reference would need numbers of",
-                   "  gigabytes) or is negative (not an integer) throws ArithmeticException."]
+    if plans:
+        limits += COUNTED_LIMITS
     shadow = (f"(the JDK's own {ctx['charset_name']} comes first: use {ctx['charset_alias']})"
               if ctx["charset_shadowed"] else f"(or {ctx['charset_alias']})")
     ctx["header"] = common.header_lines(a, "java", limits, [
@@ -136,6 +174,16 @@ def files(a: Automaton, java_package: Optional[str] = None) -> dict[str, str]:
         "code point (errors and reserved runs as the replacement; the signature",
         "is skipped) into out (room for bytes.length entries) and returns how",
         "many it wrote.",
+        f"{cls}.scan(bytes, pos, countedLimit), {cls}.tokens(bytes, countedLimit) and",
+        f"{cls}.decode(bytes, out, replacement, countedLimit) take the most bytes one",
+        f"token of a counted form may have (countedLimit >= 0; {cls}.NO_LIMIT,",
+        "Long.MAX_VALUE, is the default of the shorter overloads).  A counted form",
+        "whose header asks for more is an ERROR token over the bytes read before its",
+        "value digits, with the reason REASON_LIMIT, decided before any value digit",
+        "is read; a negative countedLimit throws IllegalArgumentException.  It has no",
+        "effect on encodings without counted forms"
+        + (" (this one has some)." if a.extensions else " (this one has none)."),
+        "The Charset decodes without a limit.",
         f"With the jar on the class path, Charset.forName(\"{ctx['charset_name']}\")",
         f"{shadow} is {cls}Charset: new String(bytes, charset) gives one U+FFFD per",
         "maximal subpart, as the tokens do (decoding only).",

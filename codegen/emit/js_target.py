@@ -7,16 +7,48 @@ import json
 import re
 
 from ..automaton import Automaton
+from ..spec.diagnostics import SpecError
+from ..spec.expr import Expr, fold
 from ..version import __version__
 from . import export_common as common, package_tests, render
-from .expressions import uses
-from .target import Target, register
+from .target import Target, refusal, register
 
 MAX_SAFE = (1 << 53) - 1
+X_LIMIT = 1 << 62  # counts, field values and exponents stay within +-2**62 (the counted-form contract)
+X_HELPERS = {"+": "xAdd", "-": "xSub", "*": "xMul", "//": "xDiv", "**": "xPow"}
+REASON_LIMIT = "counted form beyond this decoder's limits"
 
 
 def _num(v: int) -> str:
     return str(v) if v <= MAX_SAFE else f"{v}n"
+
+
+def _checked(expr: Expr, used: set) -> str:
+    """*expr* as checked BigInt arithmetic: null (overflow) once a value passes +-2**62."""
+    def op(o: str, a: str, b: str) -> str:
+        used.add(o)
+        return f"{X_HELPERS[o]}({a}, {b})"
+    return fold(expr, lambda k: f"{k}n" if -X_LIMIT <= k <= X_LIMIT else "null", lambda n: f"v_{n}", op)
+
+
+def counted_plans(a: Automaton, lang: str = "js", expr=None) -> tuple[list[dict], set]:
+    """The counted forms restated with exponents (export_common.counted_plan), with their
+    expressions as checked arithmetic (*expr*; default: BigInt), and the operators they use.
+
+    A form outside the counted-form contract (power-of-two radix and bounds, an offset
+    below 2**63) is refused with one line naming the target; the spec checks refuse
+    such forms first, so this is only a declaration."""
+    if not a.extensions:
+        return [], set()
+    try:
+        plans, used = common.plans_context(a, lang, expr or _checked)
+    except SpecError as e:
+        why = e.message.splitlines()[0]
+        raise SpecError(f"the {lang} target decodes counted forms only within the counted-form "
+                        f"contract: {why}", None, a.spec_file) from None
+    for p in plans:
+        p["offset_number"] = str(p["offset"]) if p["offset"] <= MAX_SAFE else "null"
+    return plans, used
 
 
 def package_name(a: Automaton) -> str:
@@ -56,6 +88,26 @@ def package_json(a: Automaton, mod: str) -> str:
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
+COUNTED_LIMITS = [
+    "* Counted forms follow the counted-form contract shared with the C and Rust",
+    "  exports, in time linear in the bytes read: the value is never built",
+    "  until its last digit is read.  Its digits have a power-of-two radix and",
+    "  the range bounds are powers of two, so \"a valid value is still",
+    "  reachable\" (the core's _scan_counted's test) is an exact comparison of",
+    "  bit lengths and exponents.  Counts, the field's value and exponents are",
+    "  exact BigInts kept within +-2**62 (floor division by zero and negative",
+    "  powers count as beyond); an input that needs more (the reference",
+    "  decoder would have to build numbers of more than 2**62 bits) is an",
+    "  error token covering the bytes read so far, with the reason",
+    f"  \"{REASON_LIMIT}\" (REASON_LIMIT).",
+    "* A header claiming more bytes than the data holds is an error token",
+    "  (\"unexpected end of data\") where the data ends, found in time",
+    "  proportional to the bytes present.",
+    "* A char's value, of any width, is a BigInt beyond 2**53 - 1, built in",
+    "  linear time from its packed digits (BigInt(\"0x\" + hex)).",
+]
+
+
 def files(a: Automaton) -> dict[str, str]:
     ctx = common.common_context(a)
     mod = ctx["mod"]
@@ -64,13 +116,10 @@ def files(a: Automaton) -> dict[str, str]:
     for act in ctx["actions"]:
         act["offset_js"] = _num(act["offset"])
         act["value_js"] = _num(act["value"])
-    exts = []
-    floor_div = False
-    for ext in a.extensions:
-        exts.append(common.counted_context(ext, "js"))
-        floor_div |= any(uses(e, "//") for e in [it.count for it in ext.items if it.count is not None] + list(ext.range))
-    ctx["exts"] = exts
-    ctx["floor_div"] = floor_div
+    plans, used = counted_plans(a)
+    ctx["plans"] = plans
+    ctx["x_ops"] = sorted(used)
+    ctx["reason_limit"] = REASON_LIMIT
     limits = ["* Code points are Numbers up to Number.MAX_SAFE_INTEGER (2**53 - 1) and",
               "  BigInts beyond, so nothing differs from the reference."]
     if ctx["wide_dfa"]:
@@ -78,12 +127,8 @@ def files(a: Automaton) -> dict[str, str]:
                    "  recomputed exactly with BigInt from its bytes."]
     else:
         limits += ["* Every code point of this encoding is a Number (below 2**53)."]
-    if a.extensions:
-        limits += ["* Counted forms are computed with BigInt exactly as the reference does",
-                   "  (including its powers such as 16 ** (nme + 17)); an input whose bounds",
-                   "  pass the engine's BigInt size limit (2**30 bits in V8: the reference",
-                   "  decoder would need numbers of that size too) throws a RangeError.",
-                   "  A count or bound that is not an integer (a negative power) throws too."]
+    if plans:
+        limits += COUNTED_LIMITS
     pkg = package_name(a)
     ctx["header"] = common.header_lines(a, "js", limits, [
         f"An npm package, {pkg}: import {{ tokens, scan, decode, decodeCodePoints }}",
@@ -97,6 +142,14 @@ def files(a: Automaton) -> dict[str, str]:
         "and reserved runs as the replacement; the signature is skipped);",
         "decode(data) returns a string (U+FFFD for those and for code points",
         "beyond U+10FFFF).",
+        "scan(data, pos, options), tokens(data, options), decodeCodePoints(data,",
+        "replacement, options) and decode(data, options) take an optional options",
+        "object: options.countedLimit (a non-negative integer Number or BigInt;",
+        "default undefined, or Infinity: no limit) is the most bytes one token of a",
+        "counted form may have.  A counted form whose header asks for more is an",
+        "error token over the bytes read before its value digits, with the reason",
+        "REASON_LIMIT, decided before any value digit is read.  It has no effect on",
+        "encodings without counted forms" + (" (this one has some)." if a.extensions else " (this one has none)."),
         "./run-tokens < FILE prints the tokens as `encspec tokens` does (Node);",
         "./run-tokens --batch reads one input per line of hex (an empty line is",
         "the empty input) and prints each input's tokens followed by a line `end`.",
@@ -128,6 +181,7 @@ register(Target(
     describe="an npm package: one ES module for Node and browsers (BigInt where values pass 2**53), "
              "its .d.ts, a node --test suite, a tokens demo and run-tokens",
     files=files,
+    supports=refusal(counted_plans),
     int_bits=None,
     executables=("run-tokens",),
 ))
