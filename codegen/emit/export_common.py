@@ -26,9 +26,8 @@ from ..automaton.bytesets import runs_text
 from ..automaton.counted import Extension
 from ..spec import registry
 from ..spec.diagnostics import SpecError
-from ..spec.expr import BinOp, Expr, Int, text
+from ..spec.expr import text
 from .comments import action_comment, state_comment
-from .expressions import source
 from .target import refusal
 
 
@@ -225,71 +224,23 @@ def spec_lines_text(a: Automaton) -> str:
 
 
 # ------------------------------------------------------------ counted forms
-def _pow2(v: int) -> Optional[int]:
-    return v.bit_length() - 1 if v > 0 and v & (v - 1) == 0 else None
-
-
-def _exponent_of(expr: Expr) -> Optional[Expr]:
-    """For ``P ** E`` (P a power of two) or a constant 2**k: the expression of the exponent."""
-    if isinstance(expr, Int):
-        k = _pow2(expr.value)
-        return None if k is None else Int(k)
-    if isinstance(expr, BinOp) and expr.op == "**" and isinstance(expr.left, Int):
-        k = _pow2(expr.left.value)
-        if k is None:
-            return None
-        if k == 0:
-            return Int(0)
-        return expr.right if k == 1 else BinOp("*", Int(k), expr.right)
-    return None
-
-
 def counted_plan(a: Automaton, lang: str) -> list[dict]:
-    """Each counted form restated with exponents instead of big numbers (see the module docstring)."""
+    """Each counted form as its plan: the bit-length range the automaton carries
+    (every spec's counted forms have that shape, see encspec.automaton.counted)."""
     plans = []
     for k, ext in enumerate(a.extensions):
-        where = f"counted form {ext.form} (spec line {ext.line})"
-
-        def refuse(why: str):
-            raise SpecError(f"the {lang} target cannot decode {where} exactly without big integers: {why} "
-                            "(the js and java targets can)", None, a.spec_file)
-
-        items = list(ext.items)
-        binds = [it for it in items if it.role == "free"]
-        field = [it for it in items if it.role == "field"]
-        value = [it for it in items if it.role == "value"]
-        if len(field) != 1 or len(value) != 1 or items != binds + field + value:
-            refuse("expected free counts, one field, then the value digits")
-        field, value = field[0], value[0]
-        shift = _pow2(value.radix)
-        if not shift:
-            refuse(f"the value digits' radix {value.radix} is not a power of two")
-        lo_e, hi_e = ext.range
-        lo_exp = None if lo_e == Int(0) else _exponent_of(lo_e)
-        if lo_exp is None and lo_e != Int(0):
-            refuse("the range's lower bound is not a power of two (P ** E with P a power of two)")
-        if not (isinstance(hi_e, BinOp) and hi_e.op == "-" and hi_e.right == Int(1)
-                and _exponent_of(hi_e.left) is not None):
-            refuse("the range's upper bound is not P ** E - 1 with P a power of two")
-        hi_exp = _exponent_of(hi_e.left)
-        floor = ext.min - ext.offset
-        min_exp = None
-        if floor > 0:
-            min_exp = _pow2(floor)
-            if min_exp is None:
-                refuse("min minus the offset is not a power of two")
-        if not 0 <= ext.offset < 1 << 63:
-            refuse("the offset is not in 0 .. 2**63 - 1")
+        binds = [it for it in ext.items if it.role == "free"]
+        field, value = ext.field_item, ext.value_item
         plans.append({
             "index": k, "form": ext.form, "line": ext.line, "prefix": list(ext.prefix_bytes),
             "binds": [{"var": it.binds, "runs": it.runs, "line": it.line} for it in binds],
             "field": {"var": field.field, "runs": field.runs, "radix": field.radix,
                       "count": field.count, "shortest": field.shortest, "line": field.line},
-            "value": {"runs": value.runs, "radix": value.radix, "shift": shift,
+            "value": {"runs": value.runs, "radix": value.radix, "shift": ext.shift,
                       "count": value.count, "shortest": value.shortest, "line": value.line},
-            "lo_exp": lo_exp, "min_exp": min_exp, "hi_exp": hi_exp,
+            "lo_exp": ext.lo_exp, "min_exp": ext.min_exp, "hi_exp": ext.hi_exp,
             "offset": ext.offset, "min": ext.min,
-            "range_text": f"{text(lo_e)} .. {text(hi_e)}",
+            "range_text": f"{text(ext.range[0])} .. {text(ext.range[1])}",
         })
     return plans
 
@@ -307,22 +258,6 @@ def form_text(ext: Extension) -> str:
                 s += f" as {it.field}" + (" shortest" if it.shortest else "")
             parts.append(s)
     return " ".join(parts)
-
-
-def counted_context(ext: Extension, lang: str) -> dict:
-    """What the js and java templates render of a counted form (big-integer targets)."""
-    items = []
-    for it in ext.items:
-        items.append({"runs": it.runs, "radix": it.radix, "count": it.count, "binds": it.binds,
-                      "field": it.field, "shortest": it.shortest, "line": it.line,
-                      "digits": digit_runs(it.runs),
-                      "runs_text": runs_text([b for lo, hi in it.runs for b in range(lo, hi + 1)]),
-                      f"count_{lang}": None if it.count is None else source(it.count, lang),
-                      "count_text": None if it.count is None else text(it.count)})
-    lo, hi = ext.range
-    return {"form": ext.form, "line": ext.line, "items": items, "min": ext.min, "offset": ext.offset,
-            f"lo_{lang}": source(lo, lang), f"hi_{lang}": source(hi, lang),
-            "range_text": f"{text(lo)} .. {text(hi)}", "text": form_text(ext)}
 
 
 def digit_runs(runs) -> list[tuple[int, int, int]]:

@@ -2,9 +2,12 @@
 
 Every target writes a variable ``n`` as ``v_n`` (Python: a lookup in the
 environment dict ``e``) and keeps Python's meaning of ``//`` (floor division)
-and ``**``.  C and Rust work in checked 64-bit integers (``x_add`` … report
-overflow), JavaScript in BigInt and Java in BigInteger, so every value is the
-reference's exactly or the target says it cannot compute it.
+and ``**``.  Every target computes in the decoders' checked arithmetic (exact,
+each step within +-2**62, else overflow): Python with the core's ``_x_add`` …,
+C and Rust in 64-bit integers (``x_add`` … report overflow), JavaScript in
+BigInt (``xAdd`` …, null on overflow) and Java in longs (``xAdd`` …, OVERFLOW),
+so every value is the reference's exactly or the target says it cannot
+compute it.
 """
 from __future__ import annotations
 
@@ -14,21 +17,10 @@ from ..spec.expr import Expr, fold, text
 
 # the checked-operation helpers of the C and Rust templates
 CHECKED = {"+": "add", "-": "sub", "*": "mul", "//": "div", "**": "pow"}
+# the same helpers in the JavaScript and Java templates
+CAMEL = {"+": "xAdd", "-": "xSub", "*": "xMul", "//": "xDiv", "**": "xPow"}
 MAX_LONG = (1 << 63) - 1
-
-
-def java_const(k: int) -> str:
-    """A BigInteger constant."""
-    return {0: "BigInteger.ZERO", 1: "BigInteger.ONE", 2: "BigInteger.TWO", 10: "BigInteger.TEN"}.get(
-        k, f"BigInteger.valueOf({k}L)" if -MAX_LONG <= k <= MAX_LONG else f'new BigInteger("{k}")')
-
-
-def _java_op(op: str, a: str, b: str) -> str:
-    if op == "//":
-        return f"floorDiv({a}, {b})"
-    if op == "**":
-        return f"pow({a}, {b})"
-    return f"{a}.{ {'+': 'add', '-': 'subtract', '*': 'multiply'}[op] }({b})"
+X_LIMIT = 1 << 62  # counts, field values and exponents stay within +-2**62
 
 
 def source(expr: Expr, lang: str, used: Optional[set] = None, prefix: str = "") -> str:
@@ -56,11 +48,13 @@ def source(expr: Expr, lang: str, used: Optional[set] = None, prefix: str = "") 
                     checked(prefix + "_x_{op}({a}, {b}, &ov)"))
     if lang == "rust":
         return fold(expr, lambda k: f"Some({k})", lambda n: f"v_{n}", checked("x_{op}({a}, {b})"))
-    if lang == "js":
-        return fold(expr, lambda k: f"{k}n", lambda n: f"v_{n}",
-                    lambda o, a, b: f"floorDiv({a}, {b})" if o == "//" else f"({a} {o} {b})")
-    if lang == "java":
-        return fold(expr, java_const, lambda n: f"v_{n}", _java_op)
+    if lang in ("js", "java"):
+        def camel(o, a, b):
+            used.add(o)
+            return f"{CAMEL[o]}({a}, {b})"
+        suffix, overflow = ("n", "null") if lang == "js" else ("L", "OVERFLOW")
+        return fold(expr, lambda k: f"{k}{suffix}" if -X_LIMIT <= k <= X_LIMIT else overflow,
+                    lambda n: f"v_{n}", camel)
     raise ValueError(f"no expression syntax for {lang!r}")
 
 

@@ -10,14 +10,12 @@ from typing import Optional
 
 from ..automaton import Automaton
 from ..automaton.actions import Value
-from ..spec.expr import Expr, fold
+from ..spec.expr import Expr
 from ..version import __version__
 from . import export_common as common, js_target, render
-from .expressions import MAX_LONG
+from .expressions import MAX_LONG, source
 from .target import Target, refusal, register
 
-X_LIMIT = 1 << 62  # counts, field values and exponents stay within +-2**62 (the counted-form contract)
-X_HELPERS = {"+": "xAdd", "-": "xSub", "*": "xMul", "//": "xDiv", "**": "xPow"}
 REASON_LIMIT = "counted form beyond this decoder's limits"
 
 # JLS 3.9: keywords, reserved literals and `_` cannot name a package.
@@ -77,10 +75,7 @@ def max_chars_per_byte(a: Automaton) -> str:
 
 def _checked(expr: Expr, used: set) -> str:
     """*expr* as checked long arithmetic: OVERFLOW once a value passes +-2**62."""
-    def op(o: str, a: str, b: str) -> str:
-        used.add(o)
-        return f"{X_HELPERS[o]}({a}, {b})"
-    return fold(expr, lambda k: f"{k}L" if -X_LIMIT <= k <= X_LIMIT else "OVERFLOW", lambda n: f"v_{n}", op)
+    return source(expr, "java", used)
 
 
 def counted_plans(a: Automaton) -> tuple[list[dict], set]:

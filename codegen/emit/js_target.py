@@ -8,14 +8,13 @@ import re
 
 from ..automaton import Automaton
 from ..spec.diagnostics import SpecError
-from ..spec.expr import Expr, fold
+from ..spec.expr import Expr
 from ..version import __version__
 from . import export_common as common, package_tests, render
+from .expressions import source
 from .target import Target, refusal, register
 
 MAX_SAFE = (1 << 53) - 1
-X_LIMIT = 1 << 62  # counts, field values and exponents stay within +-2**62 (the counted-form contract)
-X_HELPERS = {"+": "xAdd", "-": "xSub", "*": "xMul", "//": "xDiv", "**": "xPow"}
 REASON_LIMIT = "counted form beyond this decoder's limits"
 
 
@@ -25,10 +24,7 @@ def _num(v: int) -> str:
 
 def _checked(expr: Expr, used: set) -> str:
     """*expr* as checked BigInt arithmetic: null (overflow) once a value passes +-2**62."""
-    def op(o: str, a: str, b: str) -> str:
-        used.add(o)
-        return f"{X_HELPERS[o]}({a}, {b})"
-    return fold(expr, lambda k: f"{k}n" if -X_LIMIT <= k <= X_LIMIT else "null", lambda n: f"v_{n}", op)
+    return source(expr, "js", used)
 
 
 def counted_plans(a: Automaton, lang: str = "js", expr=None) -> tuple[list[dict], set]:
