@@ -1176,7 +1176,15 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
             input = b"".join(self._held) + input
             self._held = []
             self._size = 0
-        data = self._pending + input if self._pending else input
+        if self._resume is not None and len(self._pending) >= 4096:
+            # inside a long token whose scan resumes: grow it in place (amortised
+            # linear), rather than copying it with every input
+            if not isinstance(self._pending, bytearray):
+                self._pending = bytearray(self._pending)
+            self._pending += input
+            data = self._pending
+        else:
+            data = bytes(self._pending) + input if self._pending else input
         if not final and (self._at_start and SIGNATURE and len(data) < len(SIGNATURE)
                           and SIGNATURE.startswith(data)):
             self._pending = data
@@ -1185,7 +1193,7 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
                                            self._resume, self.surrogates)
         if consumed or final:
             self._at_start = False
-        self._pending = data[consumed:]
+        self._pending = data if not consumed and isinstance(data, bytearray) else bytes(data[consumed:])
         self._resume = None
         self._wait = 0
         if suspended is not None and suspended[0] < 0:
@@ -1206,7 +1214,7 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
         self._wait = 0
 
     def getstate(self):
-        return (self._pending + b"".join(self._held), int(self._at_start))
+        return (bytes(self._pending) + b"".join(self._held), int(self._at_start))
 
     def setstate(self, state):
         self._pending, at_start = state
