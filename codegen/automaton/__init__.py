@@ -16,7 +16,7 @@ from typing import Mapping
 from typing import Optional
 
 from ..spec.diagnostics import SpecError
-from ..spec.model import Spec
+from ..spec.model import Spec, paused_gc
 from . import dfa as _dfa
 from .actions import Action, Reserved, named
 from .counted import Extension, encode_counted, extension_data
@@ -209,6 +209,11 @@ def _cut(spec: Spec, rows, rule_list, rule_action, machine, row_patterns):
 
 def compile_spec(spec: Spec) -> Automaton:
     """Build the automaton of a validated spec; SpecError for conflicts it reveals."""
+    with paused_gc():
+        return _compile(spec)
+
+
+def _compile(spec: Spec) -> Automaton:
     rows = segments(spec)
     rule_list = rules(spec, rows)
     row_patterns = tuple(tuple(tuple(tuple((lo, hi) for lo, hi, _ in pos) for pos in pat) for pat in r.patterns)
@@ -217,14 +222,15 @@ def compile_spec(spec: Spec) -> Automaton:
     # forms that compute alike share accepting states (UTF-8 then needs Höhrmann's
     # handful of states)
     actions: list = []
+    action_index: dict = {}  # action -> its index (actions compare by what they compute)
     rule_action = []
     for r in rule_list:
         if r.ext is not None:  # a counted form's prefix: it enters the extension, accepts nothing
             rule_action.append(None)
             continue
-        if r.action not in actions:
+        k = action_index.setdefault(r.action, len(actions))
+        if k == len(actions):
             actions.append(r.action)
-        k = actions.index(r.action)
         actions[k] = named(actions[k], r.action.form)
         rule_action.append(k)
     if spec.reserved:

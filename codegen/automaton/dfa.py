@@ -13,7 +13,7 @@ from typing import Optional
 
 from ..spec.diagnostics import SpecError
 from .layout import Rule
-from .minimise import moore_blocks
+from .minimise import STATE, refine
 
 DEAD = -1
 
@@ -49,22 +49,41 @@ def _hex(path: bytes) -> str:
 
 def build(rules: list[Rule], rule_action: list[int], actions: list[dict], reserved: tuple[int, ...],
           ext_first: dict[int, set[int]], locs: dict[str, object]) -> Dfa:
-    """The minimal DFA of *rules*; accept[state] indexes *actions* (the last is 'reserved')."""
+    """The minimal DFA of *rules*; accept[state] indexes *actions* (the last is 'reserved').
+
+    Subset construction works on byte *intervals*, not on the 256 byte values:
+    a DFA state's arcs cut 00..FF into the few intervals where the same arcs
+    apply, and each interval is one step.  So the cost is the size of the
+    patterns (and of the DFA), whatever the number of bytes each arc spans."""
     nfa = _Nfa([], [], [], [])
     start = nfa.new()
+    # A rule's patterns share their suffixes: one NFA state per (rule, the rest of the
+    # pattern from here), built from the end.  The language is the same, and a long
+    # form's many patterns (a min cut deep into 64 continuation bytes) converge at
+    # once instead of making the subset construction follow each of them to the end.
+    suffix: dict = {}
     for r_index, rule in enumerate(rules):
+        end = nfa.new()
+        if rule.ext is not None:
+            nfa.ext[end] = rule.ext
+        else:
+            nfa.final[end] = rule_action[r_index]
+            nfa.rule[end] = r_index
         for pattern in rule.patterns:
-            state = start
-            for position in pattern:
-                nxt = nfa.new()
-                for lo, hi, op in position:
-                    nfa.arcs[state].append((lo, hi, op, nxt, r_index))
-                state = nxt
-            if rule.ext is not None:
-                nfa.ext[state] = rule.ext
+            state = end
+            for position in reversed(pattern[1:]):
+                key = (r_index, position, state)
+                if key not in suffix:
+                    suffix[key] = nfa.new()
+                    nfa.arcs[suffix[key]] = [(lo, hi, op, state, r_index) for lo, hi, op in position]
+                state = suffix[key]
+            if pattern:
+                nfa.arcs[start] += [(lo, hi, op, state, r_index) for lo, hi, op in pattern[0]]
+            elif rule.ext is not None:  # an empty pattern ends where it starts
+                nfa.ext[start] = rule.ext
             else:
-                nfa.final[state] = rule_action[r_index]
-                nfa.rule[state] = r_index
+                nfa.final[start] = rule_action[r_index]
+                nfa.rule[start] = r_index
 
     def rule_name(r):
         return rules[r].action.form if r is not None and r < len(rules) else "reserved"
@@ -72,10 +91,10 @@ def build(rules: list[Rule], rule_action: list[int], actions: list[dict], reserv
     def rule_line(r):
         return rules[r].line if r < len(rules) else getattr(locs.get("reserved"), "line", 0)
 
-    starters = {b for lo, hi, _, _, _ in nfa.arcs[start] for b in range(lo, hi + 1)}
+    starters = _byte_set(nfa.arcs[start])
     reserved_rule = None
     if reserved:
-        clash = starters & set(reserved)
+        clash = [b for b in reserved if starters[b]]
         if clash:
             b = min(clash)
             r = next(r for lo, hi, _, _, r in nfa.arcs[start] if lo <= b <= hi)
@@ -86,10 +105,9 @@ def build(rules: list[Rule], rule_action: list[int], actions: list[dict], reserv
         nfa.rule[run] = reserved_rule
         for b in reserved:
             nfa.arcs[start].append((b, b, None, run, reserved_rule))
-        starters |= set(reserved)
-        for b in range(256):
-            if b not in starters:
-                nfa.arcs[run].append((b, b, None, run, reserved_rule))
+            starters[b] = True
+        for lo, hi in _runs([not x for x in starters]):  # a reserved run goes on up to the next lead byte
+            nfa.arcs[run].append((lo, hi, None, run, reserved_rule))
     sinks = {}
     for s, k in enumerate(nfa.ext):
         if k is not None:
@@ -97,21 +115,15 @@ def build(rules: list[Rule], rule_action: list[int], actions: list[dict], reserv
             for b in sorted(ext_first[k]):
                 nfa.arcs[s].append((b, b, None, sinks[k], None))
     sink_ext = {v: k for k, v in sinks.items()}
-
-    # per NFA state: byte -> list of (op, target, rule)
-    table = []
-    for arcs in nfa.arcs:
-        row = [[] for _ in range(256)]
-        for lo, hi, op, target, r in arcs:
-            for b in range(lo, hi + 1):
-                row[b].append((op, target, r))
-        table.append(row)
+    # per NFA state: the spec lines of the rules whose arcs leave it
+    state_lines = [frozenset(rules[r].line for _, _, _, _, r in arcs if r is not None and r < len(rules))
+                   for arcs in nfa.arcs]
 
     reached: dict = {}  # form -> None once it wins a state, else (the pattern overriding it, a path)
     sets = [frozenset([start])]
     index = {sets[0]: 0}
     parent = {0: None}
-    trans, ops, accept, lines = [], [], [], []
+    trans, accept, lines = [], [], []  # trans: per DFA state, (lo, hi, next, op) for its live intervals
     queue = deque([0])
     while queue:
         d = queue.popleft()
@@ -120,52 +132,76 @@ def build(rules: list[Rule], rule_action: list[int], actions: list[dict], reserv
         ends = sorted({(nfa.rule[s], nfa.final[s]) for s in members if nfa.final[s] is not None},
                       key=lambda x: (rule_line(x[0]), x[0]))
         accept.append(_choose(ends, actions, lambda: _path(parent, d), locs, rule_name, reached))
-        line_set = set()
-        for s in members:
-            for row in table[s]:
-                for _, _, r in row:
-                    if r is not None and r < len(rules):
-                        line_set.add(rules[r].line)
-        lines.append(tuple(sorted(line_set)))
-        row_next, row_op = [], []
-        for b in range(256):
-            moves = [m for s in members for m in table[s][b]]
-            if not moves:
-                row_next.append(DEAD)
-                row_op.append(None)
-                continue
-            targets = frozenset(t for _, t, _ in moves)
-            wanted = {(op, r) for op, _, r in moves if op is not None}
+        lines.append(tuple(sorted(frozenset().union(*(state_lines[s] for s in members)))))
+        row = []
+        for lo, hi, moves in _intervals([a for s in members for a in nfa.arcs[s]]):
+            targets = frozenset(t for _, _, _, t, _ in moves)
+            wanted = {(op, r) for _, _, op, _, r in moves if op is not None}
             distinct = {op for op, _ in wanted}
             if len(distinct) > 1:
                 by_op = {}  # each digit operation -> the first rule (in the spec) using it
                 for op, r in sorted(wanted, key=lambda x: (rule_line(x[1]), x[1])):
                     by_op.setdefault(op, r)
                 r1, r2 = sorted(by_op.values(), key=lambda r: (rule_line(r), r))[:2]
-                path = _path(parent, d) + bytes([b])
+                path = _path(parent, d) + bytes([lo])
                 raise SpecError(f"forms '{rule_name(r1)}' and '{rule_name(r2)}' both begin with {_hex(path)} "
                                 f"but read {'it' if len(path) == 1 else 'its last byte'} as different digits",
                                 locs.get(rule_name(r2)))
             ext_sinks = [t for t in targets if t in sink_ext]
             if ext_sinks:
                 if len(targets) > 1:
-                    path = _path(parent, d) + bytes([b])
+                    path = _path(parent, d) + bytes([lo])
                     raise SpecError(f"a counted form and another form both continue with {_hex(path)}",
                                     locs.get(("ext", sink_ext[ext_sinks[0]])))
-                row_next.append(("ext", sink_ext[ext_sinks[0]]))
-                row_op.append(None)
+                row.append((lo, hi, ("ext", sink_ext[ext_sinks[0]]), None))
                 continue
             if targets not in index:
                 index[targets] = len(sets)
                 sets.append(targets)
-                parent[index[targets]] = (d, b)
+                parent[index[targets]] = (d, lo)
                 queue.append(index[targets])
-            row_next.append(index[targets])
-            row_op.append(next(iter(distinct)) if distinct else None)
-        trans.append(row_next)
-        ops.append(row_op)
+            row.append((lo, hi, index[targets], next(iter(distinct)) if distinct else None))
+        trans.append(row)
     _check_reached(rules, reached, locs, rule_name)
-    return _minimise(trans, ops, accept, lines)
+    return _minimise(trans, accept, lines)
+
+
+def _byte_set(arcs) -> list[bool]:
+    out = [False] * 256
+    for lo, hi, *_ in arcs:
+        out[lo:hi + 1] = [True] * (hi - lo + 1)
+    return out
+
+
+def _runs(flags: list[bool]) -> list[tuple[int, int]]:
+    """The runs lo..hi of bytes whose flag is set."""
+    out = []
+    for b, flag in enumerate(flags):
+        if flag:
+            if out and out[-1][1] == b - 1:
+                out[-1] = (out[-1][0], b)
+            else:
+                out.append((b, b))
+    return out
+
+
+def _intervals(arcs):
+    """(lo, hi, arcs covering it) for the maximal byte intervals on which the same arcs apply, in byte order.
+
+    A sweep over the arcs' ends: bytes no arc covers are left out."""
+    if not arcs:
+        return
+    arcs = sorted(arcs, key=lambda a: a[0])
+    points = sorted({a[0] for a in arcs} | {a[1] + 1 for a in arcs})
+    active: list = []
+    i, n = 0, len(arcs)
+    for x, end in zip(points, points[1:]):
+        active = [a for a in active if a[1] >= x]
+        while i < n and arcs[i][0] == x:
+            active.append(arcs[i])
+            i += 1
+        if active:
+            yield x, end - 1, active
 
 
 def _path(parent, d) -> bytes:
@@ -223,21 +259,48 @@ def _check_reached(rules, reached, locs, rule_name):
                             locs.get(rule_name(pattern)))
 
 
-def _minimise(trans, ops, accept, lines) -> Dfa:
+def _minimise(trans, accept, lines) -> Dfa:
+    """The minimal DFA of the subset construction's states (*trans*: live intervals per state).
+
+    Bytes that no interval boundary separates behave alike in every state, so
+    minimisation works on those byte classes, and only on the transitions that
+    exist (:func:`~encspec.automaton.minimise.refine`)."""
     n = len(trans)
-    # states of a block accept alike and read each byte class with the same digit operation
-    block = moore_blocks([(accept[s], tuple(ops[s])) for s in range(n)], trans)
+    cuts = sorted({0, 256}.union(*({lo, hi + 1} for row in trans for lo, hi, _, _ in row)))
+    byte_class = [0] * 256
+    for c, (lo, end) in enumerate(zip(cuts, cuts[1:])):
+        byte_class[lo:end] = [c] * (end - lo)
+    # a state's label: its action, and per run of byte classes the digit operation and
+    # whether it leads to a state (which one is for the refinement) or into a counted form
+    labels, edges = [], []
+    for s, row in enumerate(trans):
+        sig: list = []
+        out: list = []
+        for lo, hi, t, op in row:
+            a, b = byte_class[lo], byte_class[hi]
+            kind = t if isinstance(t, tuple) else STATE
+            if sig and sig[-1][1] == a - 1 and sig[-1][2] == kind and sig[-1][3] == op:
+                sig[-1][1] = b
+            else:
+                sig.append([a, b, kind, op])
+            if kind is STATE:
+                out += [(c, t) for c in range(a, b + 1)]
+        labels.append((accept[s], tuple(map(tuple, sig))))
+        edges.append(out)
+    block = refine(labels, edges)
     # order blocks by BFS from the start state, so state 0 is the start
     order, seen = [], {block[0]}
     queue = deque([0])
-    rep = {}
+    rep: dict = {}
+    merged: dict = {}
     for s in range(n):
         rep.setdefault(block[s], s)
+        merged.setdefault(block[s], set()).update(lines[s])
     while queue:
         s = queue.popleft()
         order.append(block[s])
-        for t in trans[s]:
-            if not isinstance(t, tuple) and t != DEAD and block[t] not in seen:
+        for _, _, t, _ in trans[s]:
+            if not isinstance(t, tuple) and block[t] not in seen:
                 seen.add(block[t])
                 queue.append(rep[block[t]])
     new_id = {b: i for i, b in enumerate(order)}
@@ -245,22 +308,14 @@ def _minimise(trans, ops, accept, lines) -> Dfa:
     out_next, out_op, out_accept, out_lines = [], [], [], []
     for b in order:
         s = rep[b]
-        row = []
-        for t in trans[s]:
-            if isinstance(t, tuple):
-                row.append(m + t[1])
-            elif t == DEAD:
-                row.append(DEAD)
-            else:
-                row.append(new_id[block[t]])
-        out_next.append(tuple(row))
-        out_op.append(tuple(ops[s]))
+        nxt, ops = [DEAD] * 256, [None] * 256
+        for lo, hi, t, op in trans[s]:
+            nxt[lo:hi + 1] = [m + t[1] if isinstance(t, tuple) else new_id[block[t]]] * (hi - lo + 1)
+            ops[lo:hi + 1] = [op] * (hi - lo + 1)
+        out_next.append(tuple(nxt))
+        out_op.append(tuple(ops))
         out_accept.append(accept[s])
-        merged = set()
-        for x in range(n):
-            if block[x] == b:
-                merged |= set(lines[x])
-        out_lines.append(tuple(sorted(merged)))
+        out_lines.append(tuple(sorted(merged[b])))
     return Dfa(tuple(out_next), tuple(out_op), tuple(out_accept), tuple(out_lines))
 
 
@@ -269,8 +324,8 @@ def byte_classes(dfa: Dfa) -> tuple[tuple[int, ...], list[int]]:
     sig_to_class: dict = {}
     classes = []
     reps = []
-    for b in range(256):
-        sig = tuple((dfa.next[s][b], dfa.op[s][b]) for s in range(len(dfa.next)))
+    # column b of every state's row, transposed in one go
+    for b, sig in enumerate(zip(zip(*dfa.next), zip(*dfa.op)) if dfa.next else [((), ())] * 256):
         if sig not in sig_to_class:
             sig_to_class[sig] = len(reps)
             reps.append(b)

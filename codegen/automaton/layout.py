@@ -13,7 +13,7 @@ from typing import Optional
 
 from ..spec.diagnostics import SpecError
 from ..spec.expr import evaluate, is_const
-from ..spec.model import DigitSet, Form, Item, Spec
+from ..spec.model import DigitSet, Form, Item, RangeSet, Spec
 from .actions import Char, Enter, Error, Pair, Value
 from .ranges import split
 
@@ -55,28 +55,12 @@ def positions(form: Form) -> tuple[DigitSet, ...]:
     return tuple(out)
 
 
-def _cut(lo: int, hi: int, excluded: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """lo..hi minus the excluded ranges."""
-    out = [(lo, hi)]
-    for a, b in excluded:
-        nxt = []
-        for x, y in out:
-            if b < x or a > y:
-                nxt.append((x, y))
-                continue
-            if x < a:
-                nxt.append((x, a - 1))
-            if b < y:
-                nxt.append((b + 1, y))
-        out = nxt
-    return out
-
-
 def segments(spec: Spec) -> list[Segment]:
     """Every bounded form's rows, in code point order."""
     cap = spec.code_space.hi
-    holes = [(r.lo, r.hi) for r in spec.holes]
-    skips = sorted((r.lo, r.hi) for r in spec.skips)
+    holes = RangeSet((r.lo, r.hi) for r in spec.holes)
+    skips = RangeSet((r.lo, r.hi) for r in spec.skips)
+    excluded = RangeSet([(r.lo, r.hi) for r in spec.holes + spec.skips])
     cursor = spec.code_space.lo  # where the next packed form starts numbering
     rows: list[Segment] = []
     for form in spec.forms:
@@ -105,7 +89,7 @@ def segments(spec: Spec) -> list[Segment]:
             top = base + size - 1
             lo = max(base, form.min if form.min is not None else base, spec.code_space.lo)
             hi = top if cap is None else min(top, cap)
-            kept = _cut(lo, hi, holes + skips) if lo <= hi else []
+            kept = excluded.cut(lo, hi) if lo <= hi else []
             if not kept:
                 holds = f"it holds U+{base:04X}..U+{top:04X}, all"
                 if form.min is not None and form.min > top:
@@ -115,7 +99,7 @@ def segments(spec: Spec) -> list[Segment]:
                 elif lo > hi:
                     why = f"{holds} {'below' if top < spec.code_space.lo else 'beyond'} the code space"
                 else:
-                    what = ("ill-formed" if not _cut(lo, hi, holes) else "skipped" if not _cut(lo, hi, skips)
+                    what = ("ill-formed" if not holes.cut(lo, hi) else "skipped" if not skips.cut(lo, hi)
                             else "ill-formed or skipped")
                     why = f"all it holds, U+{lo:04X}..U+{hi:04X}, is {what}"
                 raise SpecError(f"form '{form.name}' can never match: {why}", form.loc)
@@ -126,17 +110,17 @@ def segments(spec: Spec) -> list[Segment]:
         cp = start = form.at if form.at is not None else cursor
         raw, before = 0, len(rows)
         while raw < size and (cap is None or cp <= cap):
-            inside = next(((a, b) for a, b in skips if a <= cp <= b), None)
+            inside = skips.containing(cp)
             if inside:
                 cp = inside[1] + 1
                 continue
-            nxt = next((a for a, b in skips if a > cp), None)
+            nxt = skips.next_start(cp)
             n = size - raw
             if nxt is not None:
                 n = min(n, nxt - cp)
             if cap is not None:
                 n = min(n, cap - cp + 1)
-            for a, b in _cut(cp, cp + n - 1, holes):
+            for a, b in holes.cut(cp, cp + n - 1):
                 rows.append(Segment(form.name, form.loc.line, len(pos), a - (cp - raw), b - (cp - raw), cp - raw, a, b))
             raw += n
             cp += n
@@ -180,7 +164,14 @@ def _sub_patterns(spec: Spec, item: Item, care: bool) -> list[BytePattern]:
     return byte_patterns(pos, sub.lo - base, sub.hi - base, care)
 
 
-def _concat(parts: list[list[BytePattern]]) -> list[BytePattern]:
+MAX_PATTERNS = 1 << 12  # byte patterns one form or ill-formed pattern may expand to
+
+
+def _concat(parts: list[list[BytePattern]], what: str, loc) -> list[BytePattern]:
+    """Every pattern of the first part, then one of the second, …; counted before it is built."""
+    if prod(len(options) for options in parts) > MAX_PATTERNS:
+        raise SpecError(f"{what} expands to more than {MAX_PATTERNS} byte patterns (the sub-forms' ranges "
+                        "multiply): split it, or give its sub-forms ranges that are whole rows", loc)
     out: list[BytePattern] = [()]
     for options in parts:
         out = [p + q for p in out for q in options]
@@ -197,7 +188,8 @@ def rules(spec: Spec, rows: list[Segment]) -> list[Rule]:
             out.append(Rule(Value(form.value, (form.name,)), (pat,), row.line))
         elif form.kind == "composite":
             hi_item, lo_item = form.items
-            pats = _concat([_sub_patterns(spec, hi_item, True), _sub_patterns(spec, lo_item, True)])
+            pats = _concat([_sub_patterns(spec, hi_item, True), _sub_patterns(spec, lo_item, True)],
+                           f"form '{form.name}'", form.loc)
             sub_form = spec.form(hi_item.sub.form)
             size = prod(d.radix for d in positions(sub_form))
             out.append(Rule(Pair(size, sub_form.at or 0, (form.name,)), tuple(pats), row.line))
@@ -213,7 +205,7 @@ def rules(spec: Spec, rows: list[Segment]) -> list[Rule]:
                 n = evaluate(item.count, {})
                 parts.append([(tuple((lo, hi, None) for lo, hi in item.digits.runs),) * n])  # n positions
         out.append(Rule(Error(pattern.reason, (pattern.name,)),
-                        tuple(_concat(parts)), pattern.loc.line))
+                        tuple(_concat(parts, f"ill-formed pattern '{pattern.name}'", pattern.loc)), pattern.loc.line))
     for k, form in enumerate(f for f in spec.forms if f.kind == "counted"):
         prefix = []
         for item in form.items:

@@ -8,8 +8,11 @@ turns raw values into code points (direct, or packed with derived offsets).
 """
 from __future__ import annotations
 
+import gc
+from bisect import bisect_left, bisect_right
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Optional, Union
+from typing import Iterable, Optional, Union
 
 from .diagnostics import Loc
 from .expr import Int
@@ -191,7 +194,14 @@ class Spec:
     profiles: tuple[Profile, ...] = ()
 
     def form(self, name: str) -> Form:
-        return next(f for f in self.forms if f.name == name)
+        """The form named *name* (by a dictionary built on first use: specs may have thousands)."""
+        index = self.__dict__.get("_form_index")
+        if index is None:
+            index = {}
+            for f in self.forms:
+                index.setdefault(f.name, f)
+            object.__setattr__(self, "_form_index", index)  # a cache, not a field: frozen stays frozen
+        return index[name]
 
     @property
     def max_code_point(self) -> Optional[int]:
@@ -199,3 +209,89 @@ class Spec:
 
     def excluded(self, cp: int) -> bool:
         return any(r.lo <= cp <= r.hi for r in self.holes + self.skips)
+
+
+class RangeSet:
+    """A set of code points as sorted, disjoint, non-adjacent closed ranges.
+
+    What holes and skips become for the passes that cut rows by them: each
+    question is a binary search, so thousands of 'ill-formed' or 'skip'
+    statements cost time in proportion to their number, not its square."""
+
+    def __init__(self, ranges: Iterable[tuple[int, int]] = ()):
+        merged: list[list[int]] = []
+        for lo, hi in sorted(ranges):
+            if merged and lo <= merged[-1][1] + 1:
+                merged[-1][1] = max(merged[-1][1], hi)
+            else:
+                merged.append([lo, hi])
+        self.los = [lo for lo, _ in merged]
+        self.his = [hi for _, hi in merged]
+
+    def __bool__(self) -> bool:
+        return bool(self.los)
+
+    def containing(self, cp: int) -> Optional[tuple[int, int]]:
+        """The range holding *cp*, or None."""
+        k = bisect_right(self.los, cp) - 1
+        return (self.los[k], self.his[k]) if k >= 0 and self.his[k] >= cp else None
+
+    def next_start(self, cp: int) -> Optional[int]:
+        """The first range start above *cp*, or None."""
+        k = bisect_right(self.los, cp)
+        return self.los[k] if k < len(self.los) else None
+
+    def cut(self, lo: int, hi: int) -> list[tuple[int, int]]:
+        """lo..hi without the set: its maximal ranges, in order."""
+        out = []
+        k = bisect_left(self.his, lo)  # the first range that ends at lo or later
+        cp = lo
+        while cp <= hi and k < len(self.los) and self.los[k] <= hi:
+            if self.los[k] > cp:
+                out.append((cp, self.los[k] - 1))
+            cp = max(cp, self.his[k] + 1)
+            k += 1
+        if cp <= hi:
+            out.append((cp, hi))
+        return out
+
+    def first_outside(self, lo: int, hi: int) -> Optional[int]:
+        """The first code point of lo..hi outside the set (None: there is none)."""
+        if lo > hi:
+            return None
+        got = self.containing(lo)
+        cp = lo if got is None else got[1] + 1
+        return cp if cp <= hi else None
+
+    def add(self, lo: int, hi: int) -> None:
+        """Add lo..hi, merging it with the ranges it overlaps or touches."""
+        a = bisect_left(self.his, lo - 1)  # the first range that ends at lo - 1 or later
+        b = bisect_right(self.los, hi + 1)  # past the last range that starts at hi + 1 or earlier
+        if a < b:
+            lo, hi = min(lo, self.los[a]), max(hi, self.his[b - 1])
+        self.los[a:b] = [lo]
+        self.his[a:b] = [hi]
+
+    def overlaps(self, lo: int, hi: int) -> Iterable[tuple[int, int]]:
+        """The parts of lo..hi inside the set, in order."""
+        k = bisect_left(self.his, lo)
+        while k < len(self.los) and self.los[k] <= hi:
+            yield max(lo, self.los[k]), min(hi, self.his[k])
+            k += 1
+
+
+@contextmanager
+def paused_gc():
+    """Pause Python's cyclic garbage collector for a compile step.
+
+    Parsing and compiling allocate many small objects that form no cycles, and
+    each full collection walks them all again: with the collector on, a spec
+    with 16 times the statements took up to 30 times as long.  Reference
+    counting still frees everything; cycles wait for the next collection."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

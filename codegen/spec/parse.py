@@ -13,13 +13,14 @@ from importlib import resources
 from pathlib import Path
 
 import lark
-from lark import Token, Transformer, v_args
+from lark import Token, Transformer_NonRecursive, v_args
 
 from .diagnostics import Loc, SpecError
-from .expr import BinOp, Int, Var
+from .expr import CONST_BITS, CONST_DIGITS, DIVISION_BY_ZERO, MAX_DEPTH, BinOp, ExprLimitError, Int, Var, \
+    check_constants, evaluate_bounded, too_deep, walk
 from .model import (
-    PROPERTIES, Claim, CodeRange, DigitSet, Form, Item, Pattern, Profile, ProfileRule, Spec, SubForm,
-    const, evaluate, is_const, variables,
+    PROPERTIES, Claim, CodeRange, DigitSet, Form, Item, Pattern, Profile, ProfileRule, RangeSet, Spec, SubForm,
+    const, evaluate, is_const, paused_gc, variables,
 )
 
 _WORDS = {
@@ -99,11 +100,17 @@ def _loc(tok_or_meta) -> Loc:
 
 
 def _cp(tok: Token) -> int:
-    return int(tok[2:], 16)
+    digits = tok[2:].lstrip("0") or "0"
+    if len(digits) > CONST_BITS // 4 + 1 or int(digits, 16).bit_length() > CONST_BITS:  # length first: no huge int
+        raise SpecError(f"a code point wider than {CONST_BITS} bits, the limit for a number in a spec", _loc(tok))
+    return int(digits, 16)
 
 
-class _Build(Transformer):
-    """Parse tree → plain tuples and model pieces; names are resolved later."""
+class _Build(Transformer_NonRecursive):
+    """Parse tree → plain tuples and model pieces; names are resolved later.
+
+    Non-recursive (lark's Transformer recurses once per tree level), so a count
+    written as a sum of thousands of terms is only long, not a RecursionError."""
 
     def __default__(self, data, children, meta):  # pragma: no cover - grammar is total
         raise SpecError(f"internal: unhandled rule {data}", _loc(meta))
@@ -300,49 +307,54 @@ class _Build(Transformer):
     def single_cp(self, meta, c):
         return CodeRange(_cp(c[0]), _cp(c[0]), _loc(c[0]))
 
-    # expressions
+    # expressions: Int, Var and BinOp (expr.py), each with the position it is written at
     def int_lit(self, c):
-        return ("int", int(c[0]))
+        digits = str(c[0]).lstrip("0") or "0"
+        # the length first: int() refuses (ValueError) more than 4300 decimal digits, and would be slow
+        value = int(digits) if len(digits) <= CONST_DIGITS else None
+        if value is None or value.bit_length() > CONST_BITS:
+            raise SpecError(f"a number wider than {CONST_BITS} bits, the limit for a number in a spec", _loc(c[0]))
+        return Int(value, _loc(c[0]))
 
     def var(self, c):
-        return ("var", str(c[0]), _loc(c[0]))
+        return Var(str(c[0]), _loc(c[0]))
 
-    def add(self, c):
-        return ("+", c[0], c[1])
+    def _binop(self, c):  # [left, operator token, right]
+        return BinOp(str(c[1]), c[0], c[2], _loc(c[1]))
 
-    def sub(self, c):
-        return ("-", c[0], c[1])
-
-    def mul(self, c):
-        return ("*", c[0], c[1])
-
-    def floordiv(self, c):
-        return ("//", c[0], c[1])
-
-    def pow(self, c):
-        return ("**", c[0], c[1])
-
-
-def _strip(expr):
-    """The expression as immutable data, without the source positions ``var`` nodes carry while parsing."""
-    if expr[0] == "int":
-        return Int(expr[1])
-    if expr[0] == "var":
-        return Var(expr[1])
-    return BinOp(expr[0], _strip(expr[1]), _strip(expr[2]))
+    add = sub = mul = floordiv = pow = _binop
 
 
 def _var_locs(expr, out):
-    if expr[0] == "var":
-        out.append((expr[1], expr[2]))
-    elif expr[0] != "int":
-        _var_locs(expr[1], out)
-        _var_locs(expr[2], out)
+    """(name, loc) of every name in *expr*, in reading order."""
+    out += [(node.name, node.loc) for node in walk(expr) if isinstance(node, Var)]
     return out
+
+
+def _limit_error(e: ExprLimitError, what: str, fallback: Loc) -> SpecError:
+    return SpecError(f"{e.message} (in {what})", e.node.loc or fallback)
+
+
+def _checked_expr(expr, what: str, loc: Loc):
+    """*expr* after the limits every stored expression must meet: each constant
+    part computes within CONST_BITS bits, and operators nest at most MAX_DEPTH deep."""
+    try:
+        check_constants(expr)
+    except ExprLimitError as e:
+        raise _limit_error(e, what, loc) from None
+    deep = too_deep(expr)
+    if deep is not None:
+        raise SpecError(f"{what} nests its operators more than {MAX_DEPTH} deep: simplify it", deep.loc or loc)
+    return expr
 
 
 def parse_text(text: str, path: str = "<spec>") -> Spec:
     """Parse and validate spec *text*; raise :class:`SpecError` located in *path*."""
+    with paused_gc():
+        return _parse_text(text, path)
+
+
+def _parse_text(text: str, path: str) -> Spec:
     try:
         tree = _parser().parse(text)
         statements = _Build().transform(tree)
@@ -408,6 +420,7 @@ def _resolve(statements, text: str, path: str) -> Spec:
     skips: list[CodeRange] = []
     raw_forms, raw_patterns = [], []
     profiles: list[Profile] = []
+    profile_names: set[str] = set()
     for kind, loc, payload in statements:
         if kind in _SINGLE:
             if kind in seen:
@@ -432,8 +445,9 @@ def _resolve(statements, text: str, path: str) -> Spec:
         elif kind == "pattern":
             raw_patterns.append((loc, payload))
         elif kind == "profile":
-            if any(p.name == payload.name for p in profiles):
+            if payload.name in profile_names:
                 raise SpecError(f"profile '{payload.name}' is defined twice", loc)
+            profile_names.add(payload.name)
             profiles.append(payload)
 
     first = statements[0][1] if statements else Loc(1, 1)
@@ -456,22 +470,28 @@ def _resolve(statements, text: str, path: str) -> Spec:
 
     default_mapping = values.get("numbering", "direct")
     forms: list[Form] = []
+    by_name: dict[str, Form] = {}  # the forms so far, for sub-form references
     for loc, (name_tok, items, options) in raw_forms:
         name = str(name_tok)
-        if any(f.name == name for f in forms):
+        if name in by_name:
             raise SpecError(f"form '{name}' is defined twice", _loc(name_tok))
-        forms.append(_form(name, loc, items, options, alphabets, forms, default_mapping))
+        forms.append(_form(name, loc, items, options, alphabets, by_name, default_mapping))
+        _check_length(f"form '{name}'", forms[-1].items, by_name, loc)
+        by_name[name] = forms[-1]
     _check_skips(skips, forms)
     _check_numbering(forms, space, holes, skips)
     patterns = []
+    pattern_names: set[str] = set()
     for loc, (name_tok, items, reason, combine) in raw_patterns:
-        for what, named in (("a form", forms), ("an ill-formed pattern", patterns)):  # messages name both alike
-            if any(x.name == str(name_tok) for x in named):
+        for what, named in (("a form", by_name), ("an ill-formed pattern", pattern_names)):  # messages name both alike
+            if str(name_tok) in named:
                 raise SpecError(f"'{name_tok}' already names {what}: give this ill-formed pattern a name of its own",
                                 _loc(name_tok))
-        its = tuple(_item(i, alphabets, forms)[0] for i in items)
+        pattern_names.add(str(name_tok))
+        its = tuple(_item(i, alphabets, by_name)[0] for i in items)
         if any(i.binds or i.field or not is_const(i.count) for i in its):
             raise SpecError("an ill-formed pattern must have a fixed length", loc)
+        _check_length(f"ill-formed pattern '{name_tok}'", its, by_name, loc)
         if combine:
             _check_pair(its, loc)
         patterns.append(Pattern(str(name_tok), loc, its, reason, combine))
@@ -517,15 +537,39 @@ def _alphabet(name: str, runs) -> DigitSet:
 
 
 _MAX_REPEAT = 64  # far beyond any real encoding; more only makes the automaton slow to build
+MAX_POSITIONS = 256  # bytes of a fixed-length form or pattern: the automaton's cost grows with its square
+
+
+def _length(items, forms) -> int:
+    """The bytes a run of items spells: constant counts, and a sub-form's own length."""
+    total = 0
+    for i in items:
+        if i.sub is not None:
+            total += _length(forms[i.sub.form].items, forms) if i.sub.form in forms else 0
+        elif not i.binds and is_const(i.count):
+            total += i.count.value
+    return total
+
+
+def _check_length(what: str, items, forms, loc) -> None:
+    n = _length(items, forms)
+    if n > MAX_POSITIONS:
+        raise SpecError(f"{what} is {n} bytes long: a form or pattern has at most {MAX_POSITIONS} bytes of "
+                        "fixed length (counted forms are the way to longer codes)", loc)
 
 
 def _repeat_count(expr, loc) -> int:
-    """The value of a constant repetition count {N}, which must be 1 .. _MAX_REPEAT."""
+    """The value of a constant repetition count {N}, which must be 1 .. _MAX_REPEAT.
+
+    Computed within CONST_BITS bits (a power or product that would be wider is
+    refused from its operands' sizes, before it is computed), iteratively."""
     try:
-        n = evaluate(expr, {})
-    except ZeroDivisionError:
-        raise SpecError("division by zero in a repetition count", loc) from None
-    if not isinstance(n, int) or n < 1:
+        n = evaluate_bounded(expr)
+    except ExprLimitError as e:
+        if e.message == DIVISION_BY_ZERO:
+            raise SpecError("division by zero in a repetition count", e.node.loc or loc) from None
+        raise _limit_error(e, "a repetition count", loc) from None
+    if n < 1:
         raise SpecError("a repetition count must be at least 1", loc)
     if n > _MAX_REPEAT:
         raise SpecError(f"a repetition count must be at most {_MAX_REPEAT}", loc)
@@ -544,7 +588,7 @@ def _item(raw, alphabets, forms) -> Item:
         digits = alphabets[atom[2]]
     else:  # sub_form
         _, sloc, fname, rng = atom
-        target = next((f for f in forms if f.name == fname), None)
+        target = forms.get(fname)  # the forms defined so far, by name
         if target is None:
             raise SpecError(f"unknown form '{fname}' (a sub-form must be defined earlier)", sloc)
         if target.kind != "linear" or target.mapping != "direct":
@@ -555,19 +599,18 @@ def _item(raw, alphabets, forms) -> Item:
     count, binds = const(1), None
     if repeat is not None:
         expr = repeat[1]
-        if expr[0] == "var":
-            binds = expr[1]
-            count = None
+        if isinstance(expr, Var):
+            binds, count = expr.name, expr
+        elif is_const(expr):
+            count = const(_repeat_count(expr, repeat[2]))
         else:
-            count = _strip(expr)
-            if is_const(count):
-                count = const(_repeat_count(count, repeat[2]))
+            count = _checked_expr(expr, "a repetition count", repeat[2])
     field_name, shortest = None, False
     if field is not None:
         _, field_name, shortest, floc = field
         if sub is not None:
             raise SpecError("a sub-form cannot be a field", floc)
-    return Item(loc=loc, digits=digits, sub=sub, count=count if count is not None else ("var", binds),
+    return Item(loc=loc, digits=digits, sub=sub, count=count,
                 binds=binds, field=field_name, shortest=shortest), (repeat[1] if repeat else None)
 
 
@@ -578,7 +621,7 @@ def _form(name, loc, raw_items, options, alphabets, earlier, default_mapping) ->
         item, rexpr = _item(raw, alphabets, earlier)
         if item.binds:
             if item.binds in bound:  # {n} of a name bound earlier: a count, not a binding
-                item = Item(item.loc, item.digits, item.sub, ("var", item.binds), None, item.field, item.shortest)
+                item = Item(item.loc, item.digits, item.sub, item.count, None, item.field, item.shortest)
             else:
                 bound[item.binds] = item.loc
         elif rexpr is not None:
@@ -601,7 +644,8 @@ def _form(name, loc, raw_items, options, alphabets, earlier, default_mapping) ->
         for var, vloc in _var_locs(lo, []) + _var_locs(hi, []):
             if var not in bound:
                 raise SpecError(f"unknown name '{var}' in a range", vloc)
-        opts["range"] = (_strip(lo), _strip(hi))
+        opts["range"] = (_checked_expr(lo, "a range bound", locs["range"]),
+                         _checked_expr(hi, "a range bound", locs["range"]))
     form = Form(
         name=name, loc=loc, items=tuple(items), mapping=opts.get("mapping", default_mapping),
         min=opts.get("min"), at=opts.get("at"), value=opts.get("value"),
@@ -678,18 +722,6 @@ def _check_skips(skips, forms) -> None:
                         "or 'numbering packed'", r.loc)
 
 
-def _first_kept(lo: int, hi: int, excluded) -> int | None:
-    """The first code point of lo..hi outside every excluded range (None: there is none)."""
-    cp = lo
-    moved = True
-    while moved and cp <= hi:
-        moved = False
-        for r in excluded:
-            if r.lo <= cp <= r.hi:
-                cp, moved = r.hi + 1, True
-    return cp if cp <= hi else None
-
-
 def _check_numbering(forms, space: CodeRange, holes, skips) -> None:
     """A packed form must not number code points an earlier form already encodes.
 
@@ -698,9 +730,11 @@ def _check_numbering(forms, space: CodeRange, holes, skips) -> None:
     forms encode one code point, which no decoder can undo.
     """
     cap = space.hi
-    ordered = sorted(skips, key=lambda r: r.lo)
+    skipped = RangeSet((r.lo, r.hi) for r in skips)
+    excluded = RangeSet([(r.lo, r.hi) for r in holes + skips])
     cursor = space.lo
     earlier: list[tuple[Form, int, int]] = []  # (form, first, last code point it numbers)
+    covered = RangeSet()  # the union of the earlier spans: most forms share nothing, found at once
     for form in forms:
         span = None
         if form.kind == "literal":
@@ -720,17 +754,18 @@ def _check_numbering(forms, space: CodeRange, holes, skips) -> None:
                 cp = first = form.at if form.at is not None else cursor
                 left = size
                 while left and (cap is None or cp <= cap):
-                    inside = next((r for r in ordered if r.lo <= cp <= r.hi), None)
+                    inside = skipped.containing(cp)
                     if inside:
-                        cp = inside.hi + 1
+                        cp = inside[1] + 1
                         continue
-                    nxt = next((r.lo for r in ordered if r.lo > cp), None)
+                    nxt = skipped.next_start(cp)
                     n = left if nxt is None else min(left, nxt - cp)
                     cp, left = cp + n, left - n
                 cursor = cp
                 span = (first, cp - 1)
-                for other, lo, hi in earlier:
-                    shared = _first_kept(max(first, lo), min(cp - 1, hi), holes + skips)
+                shares = any(excluded.first_outside(a, b) is not None for a, b in covered.overlaps(first, cp - 1))
+                for other, lo, hi in earlier if shares else ():  # the first earlier form it shares with
+                    shared = excluded.first_outside(max(first, lo), min(cp - 1, hi))
                     if shared is None:
                         continue
                     top = max(h for _, _, h in earlier)
@@ -743,3 +778,5 @@ def _check_numbering(forms, space: CodeRange, holes, skips) -> None:
                                     f"'at U+{top + 1:04X}'", form.loc)
         if span is not None and span[0] <= span[1]:
             earlier.append((form, span[0], span[1] if cap is None else min(span[1], cap)))
+            if earlier[-1][1] <= earlier[-1][2]:
+                covered.add(*earlier[-1][1:])
