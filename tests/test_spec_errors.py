@@ -336,7 +336,7 @@ def test_mutated_spec_compiles_or_reports_cleanly(text, tmp_path_factory, capsys
     if located:
         assert located.group(1) == str(path)
         line, col = int(located.group(2)), int(located.group(3))
-        source = text.split("\n")[line - 1]
+        source = re.split(r"\r\n?|\n", text)[line - 1]  # read_text's universal newlines
         assert 1 <= col <= len(source) + 1, err
         shown = "".join(c if c.isprintable() else " " for c in source)
         assert lines[1:] == [f"    {shown}", f"    {' ' * (col - 1)}^", ""], err
