@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..spec.diagnostics import SpecError
-from ..spec.expr import BinOp, Expr, Int, evaluate, fold, is_const, solve_unit
+from ..spec.expr import BinOp, Expr, Int, evaluate, evaluate_checked, is_const, solve_unit
 from ..spec.model import DigitSet, Form, Spec
 from .forms import Runs
 
@@ -70,34 +70,10 @@ def checked(expr: Expr, env: dict) -> int:
     """*expr* in the decoders' arithmetic: exact, every step within +-2**62
     (OverflowError beyond; ZeroDivisionError for // 0), so every backend computes
     it in 64-bit integers and none builds a big number from a header."""
-    return fold(expr, _x_check, env.__getitem__, _x_apply)
+    return evaluate_checked(expr, env)
 
 
 X_LIMIT = 1 << 62
-
-
-def _x_check(v: int) -> int:
-    if -X_LIMIT <= v <= X_LIMIT:
-        return v
-    raise OverflowError("beyond +-2**62")
-
-
-def _x_apply(op: str, a: int, b: int) -> int:
-    if op == "**":
-        if b < 0:
-            raise OverflowError("a negative power")
-        if a in (0, 1) or b == 0:
-            return 1 if b == 0 else a
-        if a == -1:
-            return -1 if b % 2 else 1
-        if b >= 63:
-            raise OverflowError("beyond +-2**62")
-        return _x_check(a ** b)
-    if op == "//":
-        if b == 0:
-            raise ZeroDivisionError("division by zero")
-        return _x_check(a // b)
-    return _x_check(a + b if op == "+" else a - b if op == "-" else a * b)
 
 
 def _pow2(v: int) -> Optional[int]:
