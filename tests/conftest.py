@@ -3,7 +3,9 @@ they are beside the checkout, and the native backend's precondition."""
 from __future__ import annotations
 
 import os
+import signal
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -84,3 +86,40 @@ def pytest_collection_modifyitems(config, items):
     if slow:
         config.hook.pytest_deselected(items=slow)
         items[:] = [item for item in items if not item.get_closest_marker("slow")]
+
+
+class Hang(BaseException):
+    """A guarded block ran past its deadline (BaseException: nothing under test swallows it)."""
+
+
+@contextmanager
+def deadline(seconds):
+    """Raise Hang in this (the main) thread after *seconds*, so that a hang fails the
+    test instead of the run (where there is no SIGALRM, a hang is a hang)."""
+    if not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def alarm(signum, frame):
+        raise Hang(f"did not return within {seconds} s")
+    old = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def decode_in_chunks(module, data: bytes, errors: str, size: int):
+    """The text *module*'s IncrementalDecoder makes of *data* fed *size* bytes at a time,
+    or (start, end, reason, text so far) of the UnicodeDecodeError it raises."""
+    dec = module.IncrementalDecoder(errors)
+    out = []
+    try:
+        for k in range(0, len(data), size):
+            out.append(dec.decode(data[k:k + size]))
+        out.append(dec.decode(b"", True))
+        return "".join(out)
+    except UnicodeDecodeError as e:
+        return (e.start, e.end, e.reason, "".join(out))

@@ -51,13 +51,12 @@ import subprocess
 import sys
 import time
 from collections import deque
-from contextlib import contextmanager
 from functools import lru_cache
 
 import pytest
 
 from codec_samples import load_backend
-from conftest import run_cli
+from conftest import Hang, deadline, run_cli
 
 BACKENDS = ["python", "native"]
 SMALL = 64 * 1024
@@ -99,28 +98,6 @@ def automaton(name):
 
 
 # ------------------------------------------------------------------ measuring
-class Hang(BaseException):
-    """A guarded call ran past its deadline (BaseException: nothing under test swallows it)."""
-
-
-@contextmanager
-def deadline(seconds):
-    """Raise Hang in this (the main) thread after *seconds* (where there is no SIGALRM, a
-    hang is a hang)."""
-    def alarm(signum, frame):
-        raise Hang()
-    if not hasattr(signal, "setitimer"):
-        yield
-        return
-    old = signal.signal(signal.SIGALRM, alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-
-
 def guarded(fn, arg, seconds, what):
     """fn(arg), or pytest.fail when it does not return within *seconds*."""
     try:

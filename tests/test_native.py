@@ -32,6 +32,7 @@ from hypothesis import strategies as st
 
 import encspec
 from codec_samples import SPECS, byte_strings, oracle, pieces
+from conftest import decode_in_chunks
 from encspec.emit import native_build
 from encspec.spec import registry
 from encspec.emit.native_ext import declared_digest, source_digest
@@ -163,16 +164,7 @@ def test_backends_agree_incrementally_on_a_long_input(name):
     for errors in ("replace", "strict", "surrogateescape"):
         got = {}
         for backend in ("python", "native"):
-            m = encspec.load(name, backend=backend)
-            dec = m.IncrementalDecoder(errors)
-            out = []
-            try:
-                for k in range(0, len(data), 777):
-                    out.append(dec.decode(data[k:k + 777]))
-                out.append(dec.decode(b"", True))
-                got[backend] = "".join(out)
-            except UnicodeDecodeError as e:
-                got[backend] = (e.start, e.end, e.reason, "".join(out))
+            got[backend] = decode_in_chunks(encspec.load(name, backend=backend), data, errors, 777)
         assert got["python"] == got["native"], errors
 
 

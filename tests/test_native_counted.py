@@ -15,18 +15,16 @@
 from __future__ import annotations
 
 import codecs
-import contextlib
 import random
 import re
 import shutil
-import signal
 import time
 
 import pytest
 
 import tools
 from codec_samples import load_backend, native_extension_missing
-from conftest import excerpt
+from conftest import decode_in_chunks, deadline, excerpt
 
 NAME = "utf-inf-8"
 HANDLERS = ["strict", "replace", "ignore", "surrogateescape", "backslashreplace", "test_native_counted.record"]
@@ -79,24 +77,6 @@ def no_python_scanner(nat, monkeypatch):
     monkeypatch.setattr(nat, "_scan_counted", refuse)
     monkeypatch.setattr(nat, "_run", refuse)
     return nat
-
-
-@contextlib.contextmanager
-def deadline(seconds):
-    """Fail (not hang) when the block takes longer than *seconds* (where SIGALRM exists)."""
-    if not hasattr(signal, "setitimer"):
-        yield
-        return
-
-    def expired(signum, frame):
-        raise TimeoutError(f"did not return within {seconds} s")
-    old = signal.signal(signal.SIGALRM, expired)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def examples():
@@ -287,15 +267,7 @@ def test_incremental_decoding_of_long_counted_code_points(nat, py):
     for errors in ("replace", "strict", "backslashreplace"):
         got = {}
         for backend, m in (("python", py), ("native", nat)):
-            dec = m.IncrementalDecoder(errors)
-            out = []
-            try:
-                for k in range(0, len(data), 97):
-                    out.append(dec.decode(data[k:k + 97]))
-                out.append(dec.decode(b"", True))
-                got[backend] = "".join(out)
-            except UnicodeDecodeError as e:
-                got[backend] = (e.start, e.end, e.reason, "".join(out))
+            got[backend] = decode_in_chunks(m, data, errors, 97)
         assert got["python"] == got["native"], errors
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..spec.diagnostics import SpecError
-from ..spec.expr import BinOp, Expr, Int, evaluate, evaluate_checked, is_const, solve_unit
+from ..spec.expr import CHECKED_LIMIT, BinOp, Expr, Int, evaluate, evaluate_checked, is_const, solve_unit
 from ..spec.model import DigitSet, Form, Spec
 from .forms import Runs
 
@@ -72,8 +72,6 @@ def checked(expr: Expr, env: dict) -> int:
     it in 64-bit integers and none builds a big number from a header."""
     return evaluate_checked(expr, env)
 
-
-X_LIMIT = 1 << 62
 
 
 def _pow2(v: int) -> Optional[int]:
@@ -296,7 +294,7 @@ def find_level(ext: Extension, bits: int):
     lo, hi = -1, 0
     while not holds(hi):
         lo, hi = hi, 2 * hi + 1
-        if hi > X_LIMIT:
+        if hi > CHECKED_LIMIT:
             return None
     while hi - lo > 1:
         mid = (lo + hi) // 2

@@ -77,9 +77,10 @@ def acc_bound(a: Automaton, cap: int = 1 << 200) -> Optional[int]:
     return None
 
 
-def value_bound(a: Automaton) -> Optional[int]:
-    """The largest value a DFA action can produce (None: unbounded)."""
-    acc = acc_bound(a)
+def value_bound(a: Automaton, cap: int = 1 << 200) -> Optional[int]:
+    """The largest value a DFA action can produce (None: unbounded, or the
+    accumulator passes *cap*)."""
+    acc = acc_bound(a, cap)
     if acc is None:
         return None
     out = 0
@@ -123,18 +124,8 @@ def dfa_value_bytes(a: Automaton) -> Optional[int]:
     """How many bytes hold the largest code point a DFA action can produce (None: the
     accumulator is unbounded).  A path through the automaton reads at most n_states
     bytes of at most 8 bits each, so the cap is never what stops a finite answer."""
-    acc = acc_bound(a, cap=1 << (8 * (a.n_states + 1)))
-    if acc is None:
-        return None
-    top = 0
-    for act in a.actions:
-        if isinstance(act, Value):
-            top = max(top, act.value)
-        elif isinstance(act, Pair):
-            top = max(top, 0x10FFFF)
-        elif isinstance(act, Char):
-            top = max(top, acc + act.offset)
-    return max(1, (top.bit_length() + 7) // 8)
+    top = value_bound(a, cap=1 << (8 * (a.n_states + 1)))
+    return None if top is None else max(1, (top.bit_length() + 7) // 8)
 
 
 def check_accumulator(a: Automaton, lang: str) -> None:
@@ -145,14 +136,13 @@ def check_accumulator(a: Automaton, lang: str) -> None:
 
 
 def int64_support(lang: str):
-    """C and Rust hold offsets in 64 bits, split surrogate pairs in 64, rebuild wide values
-    from the bytes and decide counted forms without big integers: these checks are their
-    declared support."""
+    """C and Rust hold offsets in 64 bits, split surrogate pairs in 64 and rebuild wide
+    values from the bytes: these checks are their declared support (counted forms
+    they decide like every backend, from bit lengths)."""
     def check(a: Automaton) -> None:
         check_char_offsets(a, lang)
         check_pairs(a, lang)
         check_accumulator(a, lang)
-        counted_plan(a, lang)
     return refusal(check)
 
 
@@ -224,7 +214,7 @@ def spec_lines_text(a: Automaton) -> str:
 
 
 # ------------------------------------------------------------ counted forms
-def counted_plan(a: Automaton, lang: str) -> list[dict]:
+def counted_plan(a: Automaton) -> list[dict]:
     """Each counted form as its plan: the bit-length range the automaton carries
     (every spec's counted forms have that shape, see encspec.automaton.counted)."""
     plans = []
@@ -377,7 +367,7 @@ def plans_context(a: Automaton, lang: str, expr: Callable) -> tuple[list[dict], 
     """counted_plan, with the expressions rendered by *expr(tree, used_ops)*."""
     used: set = set()
     plans = []
-    for p in counted_plan(a, lang):
+    for p in counted_plan(a):
         used.update({"+", "*"})
         v = p["value"]
         plans.append({

@@ -10,10 +10,9 @@ from typing import Optional
 
 from ..automaton import Automaton
 from ..automaton.actions import Value
-from ..spec.expr import Expr
 from ..version import __version__
 from . import export_common as common, js_target, render
-from .expressions import MAX_LONG, source
+from .expressions import MAX_LONG
 from .target import Target, refusal, register
 
 REASON_LIMIT = "counted form beyond this decoder's limits"
@@ -73,16 +72,9 @@ def max_chars_per_byte(a: Automaton) -> str:
 
 
 
-def _checked(expr: Expr, used: set) -> str:
-    """*expr* as checked long arithmetic: OVERFLOW once a value passes +-2**62."""
-    return source(expr, "java", used)
-
-
 def counted_plans(a: Automaton) -> tuple[list[dict], set]:
-    """The counted forms restated with exponents (export_common.counted_plan), with their
-    expressions as checked long arithmetic, and the operators they use; a form outside
-    the counted-form contract is refused (see js_target.counted_plans)."""
-    return js_target.counted_plans(a, "java", _checked)
+    """The counted forms as plans, their expressions in checked long arithmetic."""
+    return js_target.counted_plans(a, "java")
 
 
 COUNTED_LIMITS = [
@@ -106,10 +98,9 @@ COUNTED_LIMITS = [
 
 
 def check_limits(a: Automaton) -> None:
-    """Java holds offsets in a long and decides counted forms within the counted-form contract
-    (exponents in longs; only a char's value is a BigInteger)."""
+    """Java holds offsets in a long (a counted form's exponents too; only a char's value
+    is a BigInteger)."""
     common.check_pairs(a, "java")
-    counted_plans(a)
     for act in common.common_context(a)["actions"]:
         if act["kind"] in ("char", "pair") and act["offset"] > MAX_LONG:
             raise common.SpecError(f"the java target needs offsets below 2**63 (form {act['comment']})",

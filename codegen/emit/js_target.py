@@ -7,12 +7,10 @@ import json
 import re
 
 from ..automaton import Automaton
-from ..spec.diagnostics import SpecError
-from ..spec.expr import Expr
 from ..version import __version__
 from . import export_common as common, package_tests, render
 from .expressions import source
-from .target import Target, refusal, register
+from .target import Target, register
 
 MAX_SAFE = (1 << 53) - 1
 REASON_LIMIT = "counted form beyond this decoder's limits"
@@ -22,26 +20,11 @@ def _num(v: int) -> str:
     return str(v) if v <= MAX_SAFE else f"{v}n"
 
 
-def _checked(expr: Expr, used: set) -> str:
-    """*expr* as checked BigInt arithmetic: null (overflow) once a value passes +-2**62."""
-    return source(expr, "js", used)
-
-
-def counted_plans(a: Automaton, lang: str = "js", expr=None) -> tuple[list[dict], set]:
-    """The counted forms restated with exponents (export_common.counted_plan), with their
-    expressions as checked arithmetic (*expr*; default: BigInt), and the operators they use.
-
-    A form outside the counted-form contract (power-of-two radix and bounds, an offset
-    below 2**63) is refused with one line naming the target; the spec checks refuse
-    such forms first, so this is only a declaration."""
-    if not a.extensions:
-        return [], set()
-    try:
-        plans, used = common.plans_context(a, lang, expr or _checked)
-    except SpecError as e:
-        why = e.message.splitlines()[0]
-        raise SpecError(f"the {lang} target decodes counted forms only within the counted-form "
-                        f"contract: {why}", None, a.spec_file) from None
+def counted_plans(a: Automaton, lang: str = "js") -> tuple[list[dict], set]:
+    """The counted forms as plans (export_common.counted_plan), their expressions in
+    *lang*'s checked arithmetic (BigInt for js, longs for java), and the operators
+    they use."""
+    plans, used = common.plans_context(a, lang, lambda expr, ops: source(expr, lang, ops))
     for p in plans:
         p["offset_number"] = str(p["offset"]) if p["offset"] <= MAX_SAFE else "null"
     return plans, used
@@ -177,7 +160,6 @@ register(Target(
     describe="an npm package: one ES module for Node and browsers (BigInt where values pass 2**53), "
              "its .d.ts, a node --test suite, a tokens demo and run-tokens",
     files=files,
-    supports=refusal(counted_plans),
     int_bits=None,
     executables=("run-tokens",),
 ))
