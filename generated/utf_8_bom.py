@@ -58,23 +58,37 @@ _NEXT = (
     (-1, 4, 4, 4, -1, -1, -1, -1, -1, -1, -1, -1),  # state 7: spec line 18
     (-1, 4, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1),  # state 8: spec line 18
 )
-# _OPS[state][class] = (radix, sub): the raw value accumulates as
-# acc = acc * radix + (byte - sub); None where the value does not matter.
+# _OPS[state][class] = (mul, sub, weight): the raw value accumulates as
+# acc = acc * mul + (byte - sub) * weight (weight 1 but for digits read least
+# significant first); None where the value does not matter.
 _OPS = (
-    ((128, 0), None, None, None, None, (32, 192), (16, 224), (16, 224), (16, 224), (8, 240), (8, 240), (8, 240)),
+    ((128, 0, 1), None, None, None, None, (32, 192, 1), (16, 224, 1), (16, 224, 1), (16, 224, 1), (8, 240, 1), (8, 240, 1), (8, 240, 1)),
     (None, None, None, None, None, None, None, None, None, None, None, None),
-    (None, (64, 128), (64, 128), (64, 128), None, None, None, None, None, None, None, None),
-    (None, None, None, (64, 128), None, None, None, None, None, None, None, None),
-    (None, (64, 128), (64, 128), (64, 128), None, None, None, None, None, None, None, None),
-    (None, (64, 128), (64, 128), None, None, None, None, None, None, None, None, None),
-    (None, None, (64, 128), (64, 128), None, None, None, None, None, None, None, None),
-    (None, (64, 128), (64, 128), (64, 128), None, None, None, None, None, None, None, None),
-    (None, (64, 128), None, None, None, None, None, None, None, None, None, None),
+    (None, (64, 128, 1), (64, 128, 1), (64, 128, 1), None, None, None, None, None, None, None, None),
+    (None, None, None, (64, 128, 1), None, None, None, None, None, None, None, None),
+    (None, (64, 128, 1), (64, 128, 1), (64, 128, 1), None, None, None, None, None, None, None, None),
+    (None, (64, 128, 1), (64, 128, 1), None, None, None, None, None, None, None, None, None),
+    (None, None, (64, 128, 1), (64, 128, 1), None, None, None, None, None, None, None, None),
+    (None, (64, 128, 1), (64, 128, 1), (64, 128, 1), None, None, None, None, None, None, None, None),
+    (None, (64, 128, 1), None, None, None, None, None, None, None, None, None, None),
 )
 # _ACCEPT[state]: index into _ACTIONS when a sequence may end here.
 _ACCEPT = (None, 0, None, None, None, None, None, None, None)
 # _FINAL[state]: accepting with no way to continue, so the token ends at once.
 _FINAL = (False, True, False, False, False, False, False, False, False)
+# _AT_END[state]: the action where the data ends in this state (() when the spec says none).
+_AT_END = ()
+# Bytes per code unit: errors cover whole units, a last partial unit is never read.
+_UNIT = 1
+# A start state per byte order, and the signatures (bytes, index into _STARTS)
+# recognised at the start of the data, the first of them written by encoders.
+_STARTS = (0,)
+SIGNATURES = ((b'\xef\xbb\xbf', 0),)
+# With byte order marks: the codec name errors give, per start state (utf-16-be).
+_ERROR_NAMES = {}
+# What an error no ill-formed pattern names is called: invalid start, invalid
+# continuation, unexpected end of data, a partial code unit.
+_REASONS = ('invalid start byte', 'invalid continuation byte', 'unexpected end of data', 'truncated data')
 
 # Actions: ("char", offset) code point = acc + offset; ("value", cp) a special
 # sequence; ("pair", split, offset) a surrogate pair of two sub-values;
@@ -85,14 +99,15 @@ _ACTIONS = (
 
 # ----------------------------------------------------------------- encoding
 # Rows in code point order: (first, last, kind, data) where kind "digits" has
-# data (offset, positions) with positions the digit alphabets (byte runs)
-# of each byte; "literal" has the bytes; "pair" the sub-form's (at, positions).
+# data (offset, positions, order) with positions the digit alphabets (byte runs)
+# of each byte and order the positions from the most significant digit (None:
+# byte order); "literal" has the bytes; "pair" the sub-form's (at, positions).
 _ROWS = (
-    (0, 127, 'digits', (0, (((0, 127),),))),  # U+0000..U+007F: form 1, offset 0 (spec line 15)
-    (128, 2047, 'digits', (0, (((192, 223),), ((128, 191),)))),  # U+0080..U+07FF: form 2, offset 0 (spec line 16)
-    (2048, 55295, 'digits', (0, (((224, 239),), ((128, 191),), ((128, 191),)))),  # U+0800..U+D7FF: form 3, offset 0 (spec line 17)
-    (57344, 65535, 'digits', (0, (((224, 239),), ((128, 191),), ((128, 191),)))),  # U+E000..U+FFFF: form 3, offset 0 (spec line 17)
-    (65536, 1114111, 'digits', (0, (((240, 247),), ((128, 191),), ((128, 191),), ((128, 191),)))),  # U+10000..U+10FFFF: form 4, offset 0 (spec line 18)
+    (0, 127, 'digits', (0, (((0, 127),),), None)),  # U+0000..U+007F: form 1, offset 0 (spec line 15)
+    (128, 2047, 'digits', (0, (((192, 223),), ((128, 191),)), None)),  # U+0080..U+07FF: form 2, offset 0 (spec line 16)
+    (2048, 55295, 'digits', (0, (((224, 239),), ((128, 191),), ((128, 191),)), None)),  # U+0800..U+D7FF: form 3, offset 0 (spec line 17)
+    (57344, 65535, 'digits', (0, (((224, 239),), ((128, 191),), ((128, 191),)), None)),  # U+E000..U+FFFF: form 3, offset 0 (spec line 17)
+    (65536, 1114111, 'digits', (0, (((240, 247),), ((128, 191),), ((128, 191),), ((128, 191),)), None)),  # U+10000..U+10FFFF: form 4, offset 0 (spec line 18)
 )
 
 # ------------------------------------------------------------- counted forms
@@ -159,6 +174,10 @@ _CLASS = bytes(_CLASS)
 _ROW_FIRSTS = tuple(r[0] for r in _ROWS)
 if _NATIVE is not None and getattr(_NATIVE, "SPEC_SHA256", None) != SPEC_SHA256:
     _NATIVE = None  # an extension built from another spec
+# Byte order marks (a signature that chooses the start state): encoders write the
+# first, and errors name the byte order they were found in, as CPython's utf-16
+# does ("utf-16-be"), so that its surrogatepass handler reads the right units.
+_WRITES_SIGNATURE = any(k for _, k in SIGNATURES)
 BEYOND_REASON = "code point beyond U+10FFFF"
 SURROGATE_REASON = "surrogate code point (not in UTF-8 text)"
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -365,17 +384,23 @@ def _run(data, pos, final, state, acc, i, last):
     from later (state -1: inside a counted form, which starts again from *pos*).
     """
     n = len(data)
+    whole = n - (n - pos) % _UNIT  # the data's whole code units: a part of one is never read
     while True:
-        if i == n:
+        if i == whole:
             if not final:
                 return (None, state, acc, i, last)
-            why = "unexpected end of data"
+            if _AT_END and whole == n and _AT_END[state] is not None:
+                return _token(_ACTIONS[_AT_END[state]], pos, n, acc)
+            if last is None:  # the data ends inside a sequence (or inside its first unit)
+                return ("error", pos, n, None, _REASONS[3] if whole == pos else _REASONS[2])
             break
         b = data[i]
         c = _CLASS[b]
         nxt = _NEXT[state][c]
         if nxt < 0:
-            why = "invalid start byte" if i == pos else "invalid continuation byte"
+            if last is None:  # the maximal subpart, in whole units: at least one
+                k = i - pos - (i - pos) % _UNIT
+                return ("error", pos, pos + (k or _UNIT), None, _REASONS[1] if k else _REASONS[0])
             break
         if nxt >= _N_STATES:
             got = _scan_counted(_EXTENSIONS[nxt - _N_STATES], data, pos, i, final)
@@ -386,7 +411,7 @@ def _run(data, pos, final, state, acc, i, last):
             break
         op = _OPS[state][c]
         if op is not None:
-            acc = acc * op[0] + b - op[1]
+            acc = acc * op[0] + (b - op[1]) * op[2]
         state = nxt
         i += 1
         a = _ACCEPT[state]
@@ -394,8 +419,6 @@ def _run(data, pos, final, state, acc, i, last):
             last = (i, a, acc)
             if _FINAL[state]:
                 break
-    if last is None:
-        return ("error", pos, max(i, pos + 1), None, why)
     end, a, acc = last
     return _token(_ACTIONS[a], pos, end, acc)
 
@@ -417,21 +440,37 @@ def _token(action, pos, end, acc):
     return ("reserved", pos, end, None, "reserved sequence")
 
 
-def _scan(data, pos, final=True):
+def _scan(data, pos, final=True, start=0):
     """The token at data[pos:]: (kind, start, end, value, reason), or None if more input could change it."""
-    tok = _run(data, pos, final, 0, 0, pos, None)
+    tok = _run(data, pos, final, start, 0, pos, None)
     return tok if tok[0] is not None else None
 
 
-def _tokens(data, pos=0, final=True, at_start=True):
+def _signature(data, pos=0):
+    """(length, start state) of the signature data[pos:] begins with, or None.  A
+    signature may choose the byte order of what follows (utf-16's FE FF)."""
+    for sig, k in SIGNATURES:
+        if data[pos:pos + len(sig)] == sig:
+            return len(sig), _STARTS[k]
+    return None
+
+
+def _signature_prefix(data):
+    """Whether *data* could still grow into a signature (the decoder waits)."""
+    return any(len(data) < len(sig) and sig.startswith(data) for sig, _ in SIGNATURES)
+
+
+def _tokens(data, pos=0, final=True, at_start=True, start=0):
     """Yield 5-tuples (kind, start, end, value, reason); stops early (final=False) where input runs out."""
-    if at_start and SIGNATURE:
-        if data[pos:pos + len(SIGNATURE)] == SIGNATURE:
-            yield ("signature", pos, pos + len(SIGNATURE), None, None)
-            pos += len(SIGNATURE)
+    if at_start and SIGNATURES:
+        got = _signature(data, pos)
+        if got is not None:
+            yield ("signature", pos, pos + got[0], None, None)
+            pos += got[0]
+            start = got[1]
     n = len(data)
     while pos < n:
-        tok = _scan(data, pos, final)
+        tok = _scan(data, pos, final, start)
         if tok is None:
             return
         yield tok
@@ -577,7 +616,7 @@ _CODE_MEMO = _CodeMemo()
 
 
 # ------------------------------------------------------------------ decoding
-def _decode(data, errors, final, at_start, want_str, resume=None, surrogates=True):
+def _decode(data, errors, final, at_start, want_str, resume=None, surrogates=True, start=0):
     """Decode *data*: ``(pieces, consumed, suspended)``.
 
     *pieces* are str (want_str) or code points; *consumed* is len(data) unless
@@ -586,17 +625,22 @@ def _decode(data, errors, final, at_start, want_str, resume=None, surrogates=Tru
     to *consumed*, which the next call passes back as *resume* to go on where
     this one stopped instead of scanning the token again.  With surrogates false,
     surrogate code points are errors (text for UTF-8).  Every problem goes to the
-    error handler here, and only here.
+    error handler here, and only here.  *start* is the start state (a signature
+    read earlier may have chosen another byte order); the fast paths are the
+    default order's.
     """
     out = []
     append = out.append
     handler = None
     pos = 0
     n = len(data)
-    if at_start and SIGNATURE and data[:len(SIGNATURE)] == SIGNATURE:
-        pos = len(SIGNATURE)
-        resume = None
-    if want_str and resume is None and _ALL_LATIN is not None and _NATIVE is None:
+    if at_start and SIGNATURES:
+        got = _signature(data)
+        if got is not None:
+            pos, start = got
+            resume = None
+    fast = start == 0
+    if want_str and resume is None and _ALL_LATIN is not None and _NATIVE is None and fast:
         if _LATIN_HAS_ASCII and not pos:
             try:
                 return [data.decode("ascii")], n, None  # one pass; stops at the first byte above 7F
@@ -616,10 +660,10 @@ def _decode(data, errors, final, at_start, want_str, resume=None, surrogates=Tru
             resume = None
             if last is not None:
                 last = (pos + last[0], last[1], last[2])
-            tok = _run(data, pos, final, 0, 0, pos, None) if state < 0 else \
+            tok = _run(data, pos, final, start, 0, pos, None) if state < 0 else \
                 _run(data, pos, final, state, acc, pos + k, last)
         else:
-            if _NATIVE is not None and pos >= slow_until:
+            if _NATIVE is not None and pos >= slow_until and fast:
                 # the C automaton, as far as it goes on its own: the token it stops at (a
                 # problem for strict or a custom handler, more input needed) takes the path
                 # below.  After such a stop it gets a window twice as long as it went, so
@@ -641,7 +685,7 @@ def _decode(data, errors, final, at_start, want_str, resume=None, surrogates=Tru
                 pos = stop
                 slow_until = pos + 1
                 continue
-            if _RUN is not None and pos >= slow_until:
+            if _RUN is not None and pos >= slow_until and fast:
                 end = min(n, pos + _WINDOW)
                 pieces = _PIECE.findall(data, pos, end) if clean else None
                 whole = pieces is not None and sum(map(len, pieces)) == end - pos
@@ -664,7 +708,7 @@ def _decode(data, errors, final, at_start, want_str, resume=None, surrogates=Tru
                     pos = end
                 if whole or pos == n:
                     continue
-            tok = _run(data, pos, final, 0, 0, pos, None)
+            tok = _run(data, pos, final, start, 0, pos, None)
         kind = tok[0]
         if kind is None:
             last = tok[4]
@@ -686,7 +730,7 @@ def _decode(data, errors, final, at_start, want_str, resume=None, surrogates=Tru
             reason = tok[4]
         if handler is None:
             handler = codecs.lookup_error(errors)
-        replacement, at = handler(UnicodeDecodeError(NAME, data, pos, end, reason))
+        replacement, at = handler(UnicodeDecodeError(_ERROR_NAMES.get(start, NAME), data, pos, end, reason))
         if want_str:
             append(replacement)
         else:
@@ -710,9 +754,10 @@ def decode(data, errors="strict", surrogates=True):
 
 
 # ------------------------------------------------------------------ encoding
-def _encode_digits(positions, raw):
+def _encode_digits(positions, raw, order=None):
+    """The bytes of raw value *raw*: digits in byte order, or most significant first in *order*."""
     out = bytearray(len(positions))
-    for k in range(len(positions) - 1, -1, -1):
+    for k in reversed(order) if order else range(len(positions) - 1, -1, -1):
         runs = positions[k]
         radix = 0
         for lo, hi in runs:
@@ -792,7 +837,7 @@ def _encode_row(cp):
         first, last, kind, data = _ROWS[k]
         if cp <= last:
             if kind == "digits":
-                return _encode_digits(data[1], cp - data[0])
+                return _encode_digits(data[1], cp - data[0], data[2])
             if kind == "literal":
                 return data
             at, positions = data
@@ -874,9 +919,9 @@ def _encode(cps, text, errors, final=True):
             i += 1
             continue
         j = i + 1
-        while j < n and bytes_of(cps[j]) is None:
+        while _UNIT == 1 and j < n and bytes_of(cps[j]) is None:  # wider units: one at a time, as CPython
             j += 1
-        if errors == "surrogateescape":
+        if errors == "surrogateescape" and _UNIT == 1:
             # as CPython's encoders do: escape what can be, hand the rest to the handler
             while i < j and 0xDC80 <= cps[i] <= 0xDCFF:
                 out.append(cps[i] - 0xDC00)
@@ -895,6 +940,8 @@ def _encode(cps, text, errors, final=True):
                     raise UnicodeEncodeError(NAME, text, i, j, _unencodable_reason(cps[i]))
                 put(ord(ch), rb)
         elif replacement:
+            if len(replacement) % _UNIT:  # not whole code units: refused, as CPython's utf-16 does
+                raise exc
             out += replacement
             lead_at = -1
         i = at + n if at < 0 else at
@@ -959,10 +1006,12 @@ def _encode_items(items, errors, final=True):
     return _encode(cps, _as_text(cps), errors, final)
 
 
-def encode(text_or_codepoints, errors="strict", signature=False):
-    """Encode a ``str`` or an iterable of code points (ints of any size) to bytes."""
+def encode(text_or_codepoints, errors="strict", signature=None):
+    """Encode a ``str`` or an iterable of code points (ints of any size) to bytes; the
+    signature first with signature=True (None: where the spec's signatures are byte
+    order marks, as CPython's utf-16 writes its BOM)."""
     body = _encode_items(text_or_codepoints, errors)[0]
-    return (SIGNATURE + body) if signature else body
+    return (SIGNATURE + body) if (_WRITES_SIGNATURE if signature is None else signature) else body
 
 
 # ------------------------------------------- potentially ill-formed UTF-16
@@ -1151,12 +1200,15 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
             data = self._pending
         else:
             data = bytes(self._pending) + input if self._pending else input
-        if not final and (self._at_start and SIGNATURE and len(data) < len(SIGNATURE)
-                          and SIGNATURE.startswith(data)):
+        if not final and self._at_start and _signature_prefix(data):
             self._pending = data
             return []
+        if self._at_start and SIGNATURES:
+            got = _signature(data)
+            if got is not None:  # it may choose the start state of the rest (_decode reads it too)
+                self._start = got[1]
         out, consumed, suspended = _decode(data, self.errors, final, self._at_start, self._want_str,
-                                           self._resume, self.surrogates)
+                                           self._resume, self.surrogates, self._start)
         if consumed or final:
             self._at_start = False
         self._pending = data if not consumed and isinstance(data, bytearray) else bytes(data[consumed:])
@@ -1176,17 +1228,20 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
         self._held = []
         self._size = 0
         self._at_start = True
+        self._start = 0
         self._resume = None
         self._wait = 0
 
     def getstate(self):
-        return (bytes(self._pending) + b"".join(self._held), int(self._at_start))
+        # the flag: 1 at the start; else 2 * the start state (a signature chose it)
+        return (bytes(self._pending) + b"".join(self._held), 1 if self._at_start else 2 * self._start)
 
     def setstate(self, state):
-        self._pending, at_start = state
+        self._pending, flag = state
         self._held = []
         self._size = 0
-        self._at_start = bool(at_start)
+        self._at_start = flag == 1
+        self._start = 0 if flag == 1 else flag // 2
         self._resume = None
         self._wait = 0
 
@@ -1268,7 +1323,7 @@ class StreamReader(Codec, codecs.StreamReader):
             out = dec._feed(b"", True)  # the end of the stream
         else:
             if pending and not data.startswith(pending):  # not what this reader left: start afresh
-                dec.setstate((b"", int(dec._at_start)))
+                dec.setstate((b"", 1 if dec._at_start else 2 * dec._start))
                 pending = b""
             out = dec._feed(data[len(pending):], final)
         self._left = dec._pending
@@ -1293,12 +1348,12 @@ def getregentry(signature=False):
             streamreader=StreamReader,
             streamwriter=SignedStreamWriter,
         )
-    return codecs.CodecInfo(
+    return codecs.CodecInfo(  # byte order marks are written as CPython's utf-16 writes its BOM
         name=NAME,
         encode=Codec().encode,
         decode=Codec().decode,
-        incrementalencoder=IncrementalEncoder,
+        incrementalencoder=SignedIncrementalEncoder if _WRITES_SIGNATURE else IncrementalEncoder,
         incrementaldecoder=IncrementalDecoder,
         streamreader=StreamReader,
-        streamwriter=StreamWriter,
+        streamwriter=SignedStreamWriter if _WRITES_SIGNATURE else StreamWriter,
     )

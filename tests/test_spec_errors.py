@@ -31,12 +31,12 @@ CASES = [
     case("unexpected-token", HEAD + "form 1 0xxxxxxx\n",
          3, 8, "unexpected '0xxxxxxx', expected ':'"),
     case("unexpected-character", HEAD + "form 1: 0xxxxxxx $\n",
-         3, 18, "unexpected character '$', expected 'as', '{', a byte position, a form option, "
+         3, 18, "unexpected character '$', expected 'as', 'end', '{', a byte position, a form option, "
                 "a statement or end of file"),
     case("unexpected-end-of-file", HEAD + "form 1: 0xxxxxxx\nform 2: 110xxxxx 10xxxxxx min\n# to be continued\n",
          4, 30, "unexpected end of file, expected a code point (U+0080)"),
     case("empty-item-list", HEAD + "form 1:\n",
-         3, 8, "unexpected end of file, expected '<', a bit pattern (10xxxxxx), a hex byte (ED) or a name"),
+         3, 8, "unexpected end of file, expected '<', a bit pattern (10xxxxxx), a hex byte (ED), a hex code unit (D800) or a name"),
     case("unterminated-string", 'encoding bad\ntitle "Bad UTF-8\ncode-space U+0000..U+10FFFF\nform 1: 0xxxxxxx\n',
          2, 7, "unterminated string (a string ends on the line it starts)"),
     case("lower-case-hex-byte", HEAD + "form 1: 0xxxxxxx min U+0001\nform nul: c0 80 = U+0000\n",

@@ -28,7 +28,7 @@ from typing import Optional
 from ..automaton.bytesets import byte_runs as _runs
 from ..automaton.minimise import moore_blocks
 from ..automaton import DEAD, Automaton
-from ..runtime.tables import value_of
+from ..runtime.tables import scan
 
 
 @dataclass
@@ -195,18 +195,9 @@ def _only(a: Automaton, b: Automaton, states, trans, reps, which: str, notes: li
 
 
 def _decode_one(a: Automaton, data: bytes) -> Optional[int]:
-    s, acc = 0, 0
-    for x in data:
-        c = a.classes[x]
-        op = a.ops[s][c]
-        if op is not None:
-            acc = acc * op[0] + x - op[1]
-        s = a.next[s][c]
-        if s == DEAD or s >= a.n_states:
-            return None
-    if not _char(a, s):
-        return None
-    return value_of(a.actions[a.accept[s]], acc)
+    """The code point *data* is as one whole token (the decoder core's answer), or None."""
+    tok = scan(a, data, 0)
+    return tok[3] if tok[0] == "char" and tok[1] == 0 and tok[2] == len(data) else None
 
 
 def _affine(a: Automaton, ranges) -> Optional[tuple[int, tuple[int, ...]]]:

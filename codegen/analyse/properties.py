@@ -17,6 +17,7 @@ from typing import Optional
 
 from ..automaton import DEAD, Automaton
 from ..runtime.tables import scan
+from ..spec.model import RangeSet
 
 NAMES = ("prefix_free", "self_synchronizing", "order_preserving", "ascii_compatible", "bijective", "total")
 
@@ -92,32 +93,39 @@ def _is_char(a: Automaton, s: int) -> bool:
 
 def prefix_free(a: Automaton):
     paths = _paths(a)
+    reps = _reps(a)
     for s in sorted(paths, key=lambda s: (len(paths[s]), s)):
         if _is_char(a, s):
             for c, t in enumerate(a.next[s]):
                 if t != DEAD and t < a.n_states:
                     tail = _complete(a, t)
                     if tail is not None or _is_char(a, t):
-                        long = paths[s] + bytes([_reps(a)[c]]) + (tail or b"")
+                        long = paths[s] + bytes([reps[c]]) + (tail or b"")
                         return False, [paths[s], long]
     return True, []
 
 
 def _can_char(a: Automaton) -> set[int]:
-    """States from which a valid (char) sequence can still be completed."""
+    """States from which a valid (char) sequence can still be completed: a walk back
+    from the char states over reversed transitions, each edge once."""
+    back: list[list[int]] = [[] for _ in range(a.n_states)]
+    for s in range(a.n_states):
+        for t in set(a.next[s]):
+            if 0 <= t < a.n_states:
+                back[t].append(s)
     good = {s for s in range(a.n_states) if _is_char(a, s)}
-    changed = True
-    while changed:
-        changed = False
-        for s in range(a.n_states):
-            if s not in good and any(0 <= t < a.n_states and t in good for t in a.next[s]):
+    queue = deque(good)
+    while queue:
+        t = queue.popleft()
+        for s in back[t]:
+            if s not in good:
                 good.add(s)
-                changed = True
+                queue.append(s)
     return good
 
 
 def self_synchronizing(a: Automaton):
-    """Walk pairs (state inside a valid sequence, state of a sequence started at that byte).
+    """Walk pairs (state inside a valid sequence, state of a sequence started at that unit).
 
     A counterexample is a valid sequence S and a proper suffix of it that begins a
     valid sequence: preferably a complete one (a false match), else a prefix.
@@ -125,8 +133,9 @@ def self_synchronizing(a: Automaton):
     paths = _paths(a)
     reps = _reps(a)
     can = _can_char(a)
+    # suffixes start at code unit boundaries (UTF-16 resynchronises on units)
     queue = deque((s, 0, paths[s], b"") for s in sorted(paths, key=lambda s: len(paths[s]))
-                  if s != 0 and s in can)
+                  if s != 0 and s in can and len(paths[s]) % a.unit == 0)
     seen = set()
     weak = None
     while queue:
@@ -199,29 +208,23 @@ def bijective(a: Automaton):
     return True, []
 
 
-def _covered(a: Automaton) -> list[tuple[int, Optional[int]]]:
-    spans = [(r.first, r.last) for r in a.rows]
-    spans += [(e.min, None) for e in a.extensions]
-    return sorted(spans, key=lambda x: x[0])
-
-
 def total(a: Automaton):
+    """The first code point of the code space that no row encodes and no hole or skip
+    excludes, as the counterexample.
+
+    Rows, holes and skips are merged into one ``RangeSet`` (sorted once), so the
+    answer is one binary search: n log n in their number, where walking the list of
+    exclusions for every gap took time in proportion to its square (4,000 one-code-point
+    holes: 0.7 s).  A counted form covers every code point from its minimum up."""
     lo, hi = a.code_space
-    excluded = sorted(list(a.holes) + list(a.skips))
-    cp = lo
-    spans = _covered(a)
-    while hi is None or cp <= hi:
-        ex = next(((x, y) for x, y in excluded if x <= cp <= y), None)
-        if ex:
-            cp = ex[1] + 1
-            continue
-        span = next(((x, y) for x, y in spans if x <= cp and (y is None or cp <= y)), None)
-        if span is None:
-            return False, [f"U+{cp:04X}"]
-        if span[1] is None:
-            break
-        cp = span[1] + 1
-    return True, []
+    covered = RangeSet([(r.first, r.last) for r in a.rows] + list(a.holes) + list(a.skips))
+    got = covered.containing(lo)
+    cp = lo if got is None else got[1] + 1  # not in the set: its ranges are non-adjacent
+    if hi is not None and cp > hi:
+        return True, []
+    if a.extensions and cp >= min(e.min for e in a.extensions):
+        return True, []
+    return False, [f"U+{cp:04X}"]
 
 
 def order_preserving(a: Automaton):

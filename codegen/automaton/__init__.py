@@ -10,21 +10,31 @@ data: ``extensions`` and ``signature``.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Mapping
 from typing import Optional
 
 from ..spec.diagnostics import SpecError
-from ..spec.model import Spec, paused_gc
+from ..spec.model import RangeSet, Spec, paused_gc
 from . import dfa as _dfa
 from .actions import Action, Reserved, named
 from .counted import Extension, encode_counted, extension_data
 from .forms import CompositeForm, CountedForm, DigitsForm, Form, LiteralForm, Profile, ProfileRule
-from .layout import Segment, byte_patterns, positions, rules, segments
+from .layout import Segment, form_patterns, positions, rules, segments, significance
 from .overrides import cut_rows, first_inner_char
 
 DEAD = _dfa.DEAD
+
+
+@dataclass(frozen=True)
+class Reasons:
+    """What the decoder says of an error no ill-formed pattern names (CPython's words by default)."""
+
+    invalid_start: str = "invalid start byte"  # the first unit cannot start a sequence
+    invalid_continuation: str = "invalid continuation byte"  # a later unit cannot continue it
+    unexpected_end: str = "unexpected end of data"  # the data ends inside a sequence
+    truncated_unit: str = "truncated data"  # fewer bytes than a code unit are left
 
 
 @dataclass(frozen=True)
@@ -55,6 +65,18 @@ class Automaton:
     pair_on_encode: bool = False  # encoders join lead + trail surrogate code points (WTF-8 6.1)
     profiles: tuple[Profile, ...] = ()  # document profiles (encspec lint)
     row_patterns: tuple = ()  # per row: its byte patterns, each a tuple of positions of (lo, hi) runs
+    unit: int = 1  # bytes per code unit: errors and the data's end are counted in whole units
+    at_end: tuple[Optional[int], ...] = ()  # state -> the action where the data ends in it (None: the usual)
+    starts: tuple[int, ...] = (0,)  # a start state per byte order: the spec's own first
+    byte_orders: tuple[str, ...] = ("big",)  # the byte order of each start's units
+    signatures: tuple[tuple[bytes, int], ...] = ()  # (bytes, index into starts): the first is written
+    reasons: Reasons = Reasons()
+
+    def end_action(self, s: int) -> Optional[Action]:
+        """The action a token takes where the data ends in state *s* (None: the usual rules)."""
+        if self.at_end and 0 <= s < self.n_states and self.at_end[s] is not None:
+            return self.actions[self.at_end[s]]
+        return None
 
     def action_at(self, s: int) -> Optional[Action]:
         """The action state *s* accepts with (None: not accepting, or not a state)."""
@@ -116,9 +138,25 @@ class Automaton:
     def step(self, state: int, byte: int) -> int:
         return self.next[state][self.classes[byte]]
 
+    def encoding_rows(self) -> tuple[Segment, ...]:
+        """The rows an encoder chooses from, disjoint and in code point order: where rows
+        overlap (a form that also accepts redundant, longer sequences, as protobuf's
+        varints do), the shortest sequence wins, then the form written first."""
+        got = self.__dict__.get("_encoding_rows")
+        if got is None:
+            taken = RangeSet()
+            out = []
+            for row in sorted(self.rows, key=lambda r: r.length):  # stable: spec order within a length
+                for lo, hi in taken.cut(row.first, row.last):
+                    out.append(replace(row, raw_lo=lo - row.offset, raw_hi=hi - row.offset, first=lo, last=hi))
+                taken.add(row.first, row.last)
+            got = tuple(sorted(out, key=lambda r: r.first))
+            object.__setattr__(self, "_encoding_rows", got)  # a cache: frozen stays frozen
+        return got
+
     def encode(self, cp: int) -> Optional[bytes]:
-        """The bytes of *cp* by the first row that holds it (None if none does)."""
-        for row in self.rows:
+        """The bytes of *cp* by the row that holds it (None if none does)."""
+        for row in self.encoding_rows():
             if row.first <= cp <= row.last:
                 return self.encode_row(row, cp)
         for ext in self.extensions:
@@ -136,21 +174,23 @@ class Automaton:
             v = cp - 0x10000
             hi, lo = 0xD800 + (v >> 10), 0xDC00 + (v & 0x3FF)
             return digits_to_bytes(sub.positions, hi - sub.at) + digits_to_bytes(sub.positions, lo - sub.at)
-        return digits_to_bytes(form.positions, cp - row.offset)
+        return digits_to_bytes(form.positions, cp - row.offset, form.order)
 
 
-def digits_to_bytes(positions, raw: int) -> bytes:
-    """The bytes spelling *raw* in the mixed radix of *positions* (digit alphabets)."""
-    out = []
-    for runs in reversed(positions):
+def digits_to_bytes(positions, raw: int, order=None) -> bytes:
+    """The bytes spelling *raw* in the mixed radix of *positions* (digit alphabets, in
+    byte order), whose digits are most significant first in *order* (None: byte order)."""
+    out = [0] * len(positions)
+    for k in reversed(order or range(len(positions))):
+        runs = positions[k]
         radix = sum(hi - lo + 1 for lo, hi in runs)
         raw, d = divmod(raw, radix)
         for lo, hi in runs:
             if d <= hi - lo:
-                out.append(lo + d)
+                out[k] = lo + d
                 break
             d -= hi - lo + 1
-    return bytes(reversed(out))
+    return bytes(out)
 
 
 def _forms(spec: Spec) -> dict[str, Form]:
@@ -159,7 +199,8 @@ def _forms(spec: Spec) -> dict[str, Form]:
     for f in spec.forms:
         line = f.loc.line
         if f.kind == "linear":
-            out[f.name] = DigitsForm(f.name, line, tuple(tuple(d.runs) for d in positions(f)), f.at or 0)
+            out[f.name] = DigitsForm(f.name, line, tuple(tuple(d.runs) for d in positions(f)), f.at or 0,
+                                     significance(f))
         elif f.kind == "literal":
             out[f.name] = LiteralForm(f.name, line, bytes(d.runs[0][0] for d in positions(f)))
         elif f.kind == "composite":
@@ -193,7 +234,7 @@ def _cut(spec: Spec, rows, rule_list, rule_action, machine, row_patterns):
     """Rows (and their byte patterns) without the code points an ill-formed pattern overrides."""
     def positions_of(row):
         f = spec.form(row.form)
-        return tuple(d.runs for d in positions(f)) if f.kind == "linear" else None
+        return (tuple(d.runs for d in positions(f)), significance(f)) if f.kind == "linear" else None
 
     kept = cut_rows(rows, rule_list, rule_action, machine, positions_of, lambda name: spec.form(name).loc)
     old = {(r.form, r.raw_lo, r.raw_hi): p for r, p in zip(rows, row_patterns)}
@@ -202,7 +243,7 @@ def _cut(spec: Spec, rows, rule_list, rule_action, machine, row_patterns):
         if (r.form, r.raw_lo, r.raw_hi) in old:
             patterns.append(old[(r.form, r.raw_lo, r.raw_hi)])
         else:
-            pats = byte_patterns(positions(spec.form(r.form)), r.raw_lo, r.raw_hi)
+            pats = form_patterns(spec.form(r.form), r.raw_lo, r.raw_hi)
             patterns.append(tuple(tuple(tuple((lo, hi) for lo, hi, _ in pos) for pos in pat) for pat in pats))
     return kept, tuple(patterns)
 
@@ -246,6 +287,16 @@ def _compile(spec: Spec) -> Automaton:
     if spec.patterns:  # ill-formed patterns override forms: leave out what no longer decodes
         _check_spanning(spec, rule_list[len(rows):len(rows) + len(spec.patterns)], machine, actions)
         rows, row_patterns = _cut(spec, rows, rule_list, rule_action, machine, row_patterns)
+    # a signature that switches the byte order starts the rest in a machine of that order
+    orders = [spec.byte_order] + sorted({s.byte_order for s in spec.signatures
+                                         if s.byte_order not in (None, spec.byte_order)})
+    starts = [0]
+    for order in orders[1:]:
+        other = _dfa.build(rules(_in_byte_order(spec, order), segments(spec)), rule_action, actions,
+                           spec.reserved, ext_first, locs)
+        starts.append(len(machine.next))
+        machine = _dfa.concat(machine, other)
+    signatures = tuple((s.bytes, orders.index(s.byte_order or spec.byte_order)) for s in spec.signatures)
     classes, reps = _dfa.byte_classes(machine)
     nxt = tuple(tuple(row[b] for b in reps) for row in machine.next)
     ops = tuple(tuple(row[b] for b in reps) for row in machine.op)
@@ -262,5 +313,15 @@ def _compile(spec: Spec) -> Automaton:
         accept=machine.accept, state_lines=machine.lines, actions=tuple(actions), rows=tuple(rows),
         forms=MappingProxyType(_forms(spec)), extensions=tuple(extensions), claims=tuple(c.name for c in spec.claims),
         pair_on_encode=any(p.combine for p in spec.patterns), row_patterns=row_patterns,
-        profiles=_profiles(spec),
+        profiles=_profiles(spec), unit=spec.unit,
+        at_end=machine.at_end if any(a is not None for a in machine.at_end) else (),
+        starts=tuple(starts), signatures=signatures, byte_orders=tuple(orders),
+        reasons=Reasons(*(spec.reason(k) for k in ("invalid-start", "invalid-continuation", "unexpected-end",
+                                                     "truncated-unit"))),
     )
+
+
+def _in_byte_order(spec: Spec, order: str) -> Spec:
+    """*spec* with its units' bytes in *order*: what follows a signature that chooses it."""
+    return replace(spec, byte_order=order, forms=tuple(replace(f, byte_order=order) for f in spec.forms),
+                   patterns=tuple(replace(p, byte_order=order) for p in spec.patterns))

@@ -24,9 +24,11 @@ class _Nfa:
     final: list  # per state: rule index or None
     ext: list  # per state: extension index entered on the extension's first bytes
     rule: list  # per final state: the rule whose pattern ends there (for messages)
+    at_end: list  # per state: the action of a rule that accepts here only where the data ends
 
     def new(self) -> int:
         self.arcs.append([])
+        self.at_end.append(None)
         self.final.append(None)
         self.ext.append(None)
         self.rule.append(None)
@@ -38,9 +40,10 @@ class Dfa:
     """A minimal DFA on raw bytes: next[state][byte], op[state][byte], accept[state]."""
 
     next: tuple[tuple[int, ...], ...]  # DEAD, a state, or n_states + k for extension k
-    op: tuple[tuple[Optional[tuple[int, int]], ...], ...]
+    op: tuple[tuple[Optional[tuple[int, int, int]], ...], ...]
     accept: tuple[Optional[int], ...]  # index into the action list
     lines: tuple[tuple[int, ...], ...]  # spec lines of the rules passing through each state
+    at_end: tuple[Optional[int], ...] = ()  # the action where the data ends in this state (None: none)
 
 
 def _hex(path: bytes) -> str:
@@ -55,7 +58,7 @@ def build(rules: list[Rule], rule_action: list[int], actions: list[dict], reserv
     a DFA state's arcs cut 00..FF into the few intervals where the same arcs
     apply, and each interval is one step.  So the cost is the size of the
     patterns (and of the DFA), whatever the number of bytes each arc spans."""
-    nfa = _Nfa([], [], [], [])
+    nfa = _Nfa([], [], [], [], [])
     start = nfa.new()
     # A rule's patterns share their suffixes: one NFA state per (rule, the rest of the
     # pattern from here), built from the end.  The language is the same, and a long
@@ -66,6 +69,9 @@ def build(rules: list[Rule], rule_action: list[int], actions: list[dict], reserv
         end = nfa.new()
         if rule.ext is not None:
             nfa.ext[end] = rule.ext
+        elif rule.at_end:
+            nfa.at_end[end] = rule_action[r_index]
+            nfa.rule[end] = r_index
         else:
             nfa.final[end] = rule_action[r_index]
             nfa.rule[end] = r_index
@@ -123,7 +129,7 @@ def build(rules: list[Rule], rule_action: list[int], actions: list[dict], reserv
     sets = [frozenset([start])]
     index = {sets[0]: 0}
     parent = {0: None}
-    trans, accept, lines = [], [], []  # trans: per DFA state, (lo, hi, next, op) for its live intervals
+    trans, accept, lines, at_end = [], [], [], []  # trans: per DFA state, (lo, hi, next, op) for its live intervals
     queue = deque([0])
     while queue:
         d = queue.popleft()
@@ -132,6 +138,9 @@ def build(rules: list[Rule], rule_action: list[int], actions: list[dict], reserv
         ends = sorted({(nfa.rule[s], nfa.final[s]) for s in members if nfa.final[s] is not None},
                       key=lambda x: (rule_line(x[0]), x[0]))
         accept.append(_choose(ends, actions, lambda: _path(parent, d), locs, rule_name, reached))
+        ends = sorted({(nfa.rule[s], nfa.at_end[s]) for s in members if nfa.at_end[s] is not None},
+                      key=lambda x: (rule_line(x[0]), x[0]))
+        at_end.append(_choose(ends, actions, lambda: _path(parent, d), locs, rule_name, reached))
         lines.append(tuple(sorted(frozenset().union(*(state_lines[s] for s in members)))))
         row = []
         for lo, hi, moves in _intervals([a for s in members for a in nfa.arcs[s]]):
@@ -163,7 +172,7 @@ def build(rules: list[Rule], rule_action: list[int], actions: list[dict], reserv
             row.append((lo, hi, index[targets], next(iter(distinct)) if distinct else None))
         trans.append(row)
     _check_reached(rules, reached, locs, rule_name)
-    return _minimise(trans, accept, lines)
+    return _minimise(trans, accept, lines, at_end)
 
 
 def _byte_set(arcs) -> list[bool]:
@@ -259,7 +268,7 @@ def _check_reached(rules, reached, locs, rule_name):
                             locs.get(rule_name(pattern)))
 
 
-def _minimise(trans, accept, lines) -> Dfa:
+def _minimise(trans, accept, lines, at_end) -> Dfa:
     """The minimal DFA of the subset construction's states (*trans*: live intervals per state).
 
     Bytes that no interval boundary separates behave alike in every state, so
@@ -285,7 +294,7 @@ def _minimise(trans, accept, lines) -> Dfa:
                 sig.append([a, b, kind, op])
             if kind is STATE:
                 out += [(c, t) for c in range(a, b + 1)]
-        labels.append((accept[s], tuple(map(tuple, sig))))
+        labels.append((accept[s], at_end[s], tuple(map(tuple, sig))))
         edges.append(out)
     block = refine(labels, edges)
     # order blocks by BFS from the start state, so state 0 is the start
@@ -305,7 +314,7 @@ def _minimise(trans, accept, lines) -> Dfa:
                 queue.append(rep[block[t]])
     new_id = {b: i for i, b in enumerate(order)}
     m = len(order)
-    out_next, out_op, out_accept, out_lines = [], [], [], []
+    out_next, out_op, out_accept, out_lines, out_at_end = [], [], [], [], []
     for b in order:
         s = rep[b]
         nxt, ops = [DEAD] * 256, [None] * 256
@@ -315,8 +324,17 @@ def _minimise(trans, accept, lines) -> Dfa:
         out_next.append(tuple(nxt))
         out_op.append(tuple(ops))
         out_accept.append(accept[s])
+        out_at_end.append(at_end[s])
         out_lines.append(tuple(sorted(merged[b])))
-    return Dfa(tuple(out_next), tuple(out_op), tuple(out_accept), tuple(out_lines))
+    return Dfa(tuple(out_next), tuple(out_op), tuple(out_accept), tuple(out_lines), tuple(out_at_end))
+
+
+def concat(a: Dfa, b: Dfa) -> Dfa:
+    """One table holding both machines: *b*'s states follow *a*'s (its start is ``len(a.next)``)."""
+    n = len(a.next)
+    shift = tuple(tuple(t if t == DEAD else t + n for t in row) for row in b.next)
+    return Dfa(a.next + shift, a.op + b.op, a.accept + b.accept, a.lines + b.lines,
+               (a.at_end or (None,) * n) + (b.at_end or (None,) * len(b.next)))
 
 
 def byte_classes(dfa: Dfa) -> tuple[tuple[int, ...], list[int]]:

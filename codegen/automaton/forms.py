@@ -8,7 +8,7 @@ sub-form a surrogate pair is made of, or a counted form's extension.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Union
+from typing import ClassVar, Optional, Union
 
 
 Runs = tuple[tuple[int, int], ...]  # a digit alphabet: byte runs in digit order
@@ -20,8 +20,9 @@ class DigitsForm:
 
     name: str
     line: int
-    positions: tuple[Runs, ...]
+    positions: tuple[Runs, ...]  # in byte order
     at: int  # the code point of raw value 0 (direct numbering)
+    order: Optional[tuple[int, ...]] = None  # positions from the most significant digit (None: byte order)
     kind: ClassVar[str] = "linear"
 
     @property

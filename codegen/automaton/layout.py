@@ -9,17 +9,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import prod
-from typing import Optional
+from typing import Optional, Union
 
 from ..spec.diagnostics import SpecError
 from ..spec.expr import evaluate, is_const
-from ..spec.model import DigitSet, Form, Item, RangeSet, Spec
+from ..spec.model import DigitSet, Form, Item, Pattern, RangeSet, Spec
 from .actions import Char, Enter, Error, Pair, Value
 from .ranges import split
 
-# An arc is one byte run at one position: (lo, hi, op); op = (radix, sub) means
-# acc = acc * radix + (byte - sub), or None where the value does not matter.
-Arc = tuple[int, int, Optional[tuple[int, int]]]
+# An arc is one byte run at one position: (lo, hi, op); op = (mul, sub, weight)
+# means acc = acc * mul + (byte - sub) * weight, or None where the value does not
+# matter.  Big-endian digits are Horner's rule (mul = the radix, weight 1); digits
+# that come least significant first (LEB128, little-endian units) carry weights.
+Op = tuple[int, int, int]
+Arc = tuple[int, int, Optional[Op]]
 BytePattern = tuple[tuple[Arc, ...], ...]
 
 
@@ -45,14 +48,78 @@ class Rule:
     patterns: tuple[BytePattern, ...]
     line: int
     ext: Optional[int] = None  # a counted form's bounded prefix: continue in extension ext
+    at_end: bool = False  # accepts only where the data ends
 
 
-def positions(form: Form) -> tuple[DigitSet, ...]:
-    """The value positions of a fixed-length form, repetitions expanded."""
+def _unit_bytes(digits: DigitSet, unit: int) -> list[DigitSet]:
+    """A code unit position's bytes, most significant first (the parser checked
+    that its range is one range of each byte)."""
+    if unit == 1:
+        return [digits]
+    lo, hi = digits.runs[0]
+    return [DigitSet((((lo >> 8 * k) & 0xFF, (hi >> 8 * k) & 0xFF),)) for k in range(unit - 1, -1, -1)]
+
+
+def _expand(items, unit: int, byte_order: str) -> tuple[list[DigitSet], list[list[int]]]:
+    """(byte positions in byte order, per unit the indices of its bytes most significant first)."""
     out: list[DigitSet] = []
-    for item in form.items:
-        out += [item.digits] * evaluate(item.count, {})
+    units: list[list[int]] = []
+    for item in items:
+        for _ in range(evaluate(item.count, {})):
+            got = _unit_bytes(item.digits, unit)
+            index = list(range(len(out), len(out) + len(got)))
+            if byte_order == "little":
+                got, index = got[::-1], index[::-1]
+            out += got
+            units.append(index)
+    return out, units
+
+
+def positions(form: Union[Form, Pattern]) -> tuple[DigitSet, ...]:
+    """The byte positions of a fixed-length form, repetitions and code units expanded, in byte order."""
+    return tuple(_expand(form.items, form.unit, form.byte_order)[0])
+
+
+def significance(form: Form) -> Optional[tuple[int, ...]]:
+    """The byte positions from the most significant digit to the least (None: in byte order)."""
+    _, units = _expand(form.items, form.unit, form.byte_order)
+    if form.digit_order == "little":
+        units.reverse()
+    order = tuple(k for unit in units for k in unit)
+    return None if order == tuple(range(len(order))) else order
+
+
+def weights(pos: tuple[DigitSet, ...], order: Optional[tuple[int, ...]]) -> tuple[int, ...]:
+    """Per byte position, the weight of its digit in the raw value."""
+    order = order or tuple(range(len(pos)))
+    out = [0] * len(pos)
+    w = 1
+    for k in reversed(order):
+        out[k] = w
+        w *= pos[k].radix
     return tuple(out)
+
+
+def digit_ops(pos: tuple[DigitSet, ...], order: Optional[tuple[int, ...]]) -> list[tuple[int, int]]:
+    """Per byte position (mul, weight) such that acc = acc * mul + digit * weight after
+    each byte leaves the raw value at the end.
+
+    After each byte, acc holds the digits read so far divided by the smallest weight
+    among them, so it stays as small as Horner's rule keeps it (for big-endian digits
+    this is Horner's rule: mul = the radix, weight 1), and forms that share a prefix
+    share its operations (UTF-16LE's first byte is a low byte, whatever the unit)."""
+    w = weights(pos, order)
+    out = []
+    g = None
+    for k, d in enumerate(pos):
+        if g is None:
+            g = w[k]
+            out.append((d.radix, 1))
+        else:
+            new = min(g, w[k])
+            out.append((g // new, w[k] // new))
+            g = new
+    return out
 
 
 def segments(spec: Spec) -> list[Segment]:
@@ -89,6 +156,8 @@ def segments(spec: Spec) -> list[Segment]:
             top = base + size - 1
             lo = max(base, form.min if form.min is not None else base, spec.code_space.lo)
             hi = top if cap is None else min(top, cap)
+            if form.max is not None:
+                hi = min(hi, form.max)
             kept = excluded.cut(lo, hi) if lo <= hi else []
             if not kept:
                 holds = f"it holds U+{base:04X}..U+{top:04X}, all"
@@ -96,6 +165,8 @@ def segments(spec: Spec) -> list[Segment]:
                     why = f"{holds} below its min U+{form.min:04X}"
                 elif form.min is not None and cap is not None and form.min > cap:
                     why = f"its min U+{form.min:04X} lies beyond the code space"
+                elif form.max is not None and form.max < max(base, spec.code_space.lo):
+                    why = f"{holds}, all above its max U+{form.max:04X}"
                 elif lo > hi:
                     why = f"{holds} {'below' if top < spec.code_space.lo else 'beyond'} the code space"
                 else:
@@ -141,27 +212,38 @@ def segments(spec: Spec) -> list[Segment]:
     return sorted(rows, key=lambda r: (r.first, r.length))
 
 
-def byte_patterns(pos: tuple[DigitSet, ...], raw_lo: int, raw_hi: int, care: bool = True) -> list[BytePattern]:
-    """The byte patterns spelling raw values raw_lo..raw_hi in the digit alphabets *pos*."""
+def byte_patterns(pos: tuple[DigitSet, ...], raw_lo: int, raw_hi: int, care: bool = True,
+                  order: Optional[tuple[int, ...]] = None) -> list[BytePattern]:
+    """The byte patterns spelling raw values raw_lo..raw_hi in the digit alphabets *pos*
+    (byte order), whose digits are most significant first in *order* (None: byte order)."""
     out = []
-    for digits in split(raw_lo, raw_hi, tuple(d.radix for d in pos)):
+    sig = order or tuple(range(len(pos)))
+    ops = digit_ops(pos, order)
+    for digits in split(raw_lo, raw_hi, tuple(pos[k].radix for k in sig)):
+        by_pos = [None] * len(pos)
+        for r, k in enumerate(sig):
+            by_pos[k] = digits[r]
         pattern = []
-        for ds, (a, b) in zip(pos, digits):
-            pattern.append(tuple((lo, hi, (ds.radix, sub) if care else None)
+        for ds, (a, b), (mul, w) in zip(pos, by_pos, ops):
+            pattern.append(tuple((lo, hi, (mul, sub, w) if care else None)
                                  for lo, hi, sub in ds.bytes_for(a, b)))
         out.append(tuple(pattern))
     return out
+
+
+def form_patterns(form: Form, raw_lo: int, raw_hi: int, care: bool = True) -> list[BytePattern]:
+    """The byte patterns of a linear form's raw values raw_lo..raw_hi."""
+    return byte_patterns(positions(form), raw_lo, raw_hi, care, significance(form))
 
 
 def _sub_patterns(spec: Spec, item: Item, care: bool) -> list[BytePattern]:
     sub = item.sub
     form = spec.form(sub.form)
     base = form.at or 0
-    pos = positions(form)
-    size = prod(d.radix for d in pos)
+    size = prod(d.radix for d in positions(form))
     if sub.lo < base or sub.hi - base >= size:
         raise SpecError(f"form '{sub.form}' cannot hold U+{sub.lo:04X}..U+{sub.hi:04X}", item.loc)
-    return byte_patterns(pos, sub.lo - base, sub.hi - base, care)
+    return form_patterns(form, sub.lo - base, sub.hi - base, care)
 
 
 MAX_PATTERNS = 1 << 12  # byte patterns one form or ill-formed pattern may expand to
@@ -185,7 +267,7 @@ def rules(spec: Spec, rows: list[Segment]) -> list[Rule]:
         form = spec.form(row.form)
         if form.kind == "literal":
             pat = tuple(((d.runs[0][0], d.runs[0][0], None),) for d in positions(form))
-            out.append(Rule(Value(form.value, (form.name,)), (pat,), row.line))
+            out.append(Rule(Value(form.value, (form.name,)), (pat,), row.line, at_end=form.at_end))
         elif form.kind == "composite":
             hi_item, lo_item = form.items
             pats = _concat([_sub_patterns(spec, hi_item, True), _sub_patterns(spec, lo_item, True)],
@@ -194,18 +276,19 @@ def rules(spec: Spec, rows: list[Segment]) -> list[Rule]:
             size = prod(d.radix for d in positions(sub_form))
             out.append(Rule(Pair(size, sub_form.at or 0, (form.name,)), tuple(pats), row.line))
         else:
-            pats = byte_patterns(positions(form), row.raw_lo, row.raw_hi)
-            out.append(Rule(Char(row.offset, (form.name,)), tuple(pats), row.line))
+            pats = form_patterns(form, row.raw_lo, row.raw_hi)
+            out.append(Rule(Char(row.offset, (form.name,)), tuple(pats), row.line, at_end=form.at_end))
     for pattern in spec.patterns:
         parts = []
         for item in pattern.items:
             if item.sub:
                 parts.append(_sub_patterns(spec, item, False))
             else:
-                n = evaluate(item.count, {})
-                parts.append([(tuple((lo, hi, None) for lo, hi in item.digits.runs),) * n])  # n positions
+                pos, _ = _expand([item], pattern.unit, pattern.byte_order)
+                parts.append([tuple(tuple((lo, hi, None) for lo, hi in d.runs) for d in pos)])
         out.append(Rule(Error(pattern.reason, (pattern.name,)),
-                        tuple(_concat(parts, f"ill-formed pattern '{pattern.name}'", pattern.loc)), pattern.loc.line))
+                        tuple(_concat(parts, f"ill-formed pattern '{pattern.name}'", pattern.loc)), pattern.loc.line,
+                        at_end=pattern.at_end))
     for k, form in enumerate(f for f in spec.forms if f.kind == "counted"):
         prefix = []
         for item in form.items:

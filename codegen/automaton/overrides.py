@@ -43,14 +43,17 @@ def _raw_ranges(intervals, radices) -> list[tuple[int, int]]:
     return out
 
 
-def overridden(machine, patterns, radices, accepted: int) -> list[tuple[int, int]]:
-    """Raw ranges of a linear row (its byte *patterns*) not ending in action *accepted*."""
+def overridden(machine, patterns, radices, accepted: int, order=None) -> list[tuple[int, int]]:
+    """Raw ranges of a linear row (its byte *patterns*) not ending in action *accepted*;
+    *order* lists the byte positions from the most significant digit (None: byte order)."""
     found: list[tuple[int, int]] = []
+    order = order or tuple(range(len(radices)))
+    sig_radices = tuple(radices[k] for k in order)
 
     def walk(state, pattern, i, intervals):
         if i == len(pattern):
             if machine.accept[state] != accepted:
-                found.extend(_raw_ranges(intervals, radices))
+                found.extend(_raw_ranges([intervals[k] for k in order], sig_radices))
             return
         for lo, hi, op in pattern[i]:
             for a, b, t in _groups(machine.next[state], lo, hi):
@@ -84,7 +87,8 @@ def cut_rows(rows, rule_list, rule_action, machine, positions_of, loc_of) -> lis
     """*rows* without the code points whose sequences decode as something else."""
     out = []
     for row, rule, accepted in zip(rows, rule_list, rule_action):
-        positions = positions_of(row)
+        got = positions_of(row)
+        positions, order = got if got is not None else (None, None)
         if positions is None:  # a special sequence or a surrogate pair: whole or nothing
             ends = _ends(machine, rule.patterns)
             if ends == {accepted}:
@@ -95,7 +99,7 @@ def cut_rows(rows, rule_list, rule_action, machine, positions_of, loc_of) -> lis
             continue
         radices = tuple(sum(hi - lo + 1 for lo, hi in runs) for runs in positions)
         try:
-            gone = overridden(machine, rule.patterns, radices, accepted)
+            gone = overridden(machine, rule.patterns, radices, accepted, order)
         except OverflowError:
             raise SpecError(f"the ill-formed patterns cut form '{row.form}' into too many pieces "
                             f"(more than {MAX_PIECES}); write them as ranges of its code points "

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from ..automaton import Automaton
 from . import export_common as common, package_tests, render
+from ..spec.diagnostics import SpecError
 from .expressions import CHECKED, source
-from .target import Target, register
+from .target import Target, refusal, register
 
 
 
@@ -41,10 +42,42 @@ def _vectors(a: Automaton) -> tuple[str, list[dict], int]:
     return origin, out, max((len(c["data"]) for c in cases), default=0)
 
 
+def check_ops(a: Automaton, lang: str) -> None:
+    """Digit operations in 64 bits: a radix below 2**32, a weight of at least 1
+    (one of 2**64 or more is held as 0: a nonzero digit times it is beyond 64
+    bits, a WIDE value, rebuilt from weight_bytes; see weight_context)."""
+    for row in a.ops:
+        for op in row:
+            if op is not None and not (0 <= op[0] < 1 << 32 and op[2] >= 1):
+                raise SpecError(f"the {lang} target needs digit operations with a radix "
+                                "below 2**32 and a weight of at least 1", None, a.spec_file)
+
+
+def weight_context(ctx: dict) -> None:
+    """Adds to each op row of common_context "weight64" (the weight, or 0 for one
+    of 2**64 or more) and, when there is such a weight ("huge_weights"), the
+    weights as big-endian bytes ("weight_bytes", "weight_len" bytes each) for
+    the WIDE value writer."""
+    top = max(op["weight"] for op in ctx["ops"])
+    ctx["huge_weights"] = top >= 1 << 64
+    ctx["weight_len"] = (top.bit_length() + 7) // 8
+    for op in ctx["ops"]:
+        op["weight64"] = op["weight"] if op["weight"] < 1 << 64 else 0
+        op["weight_bytes"] = list(op["weight"].to_bytes(ctx["weight_len"], "big"))
+
+
+def supports(lang: str):
+    """C and Rust's declared support: export_common's 64-bit checks, and check_ops."""
+    base = common.int64_support(lang)
+    ops = refusal(lambda a: check_ops(a, lang))
+    return lambda a: base(a) or ops(a)
+
+
 def files(a: Automaton) -> dict[str, str]:
     common.check_char_offsets(a, "c")
     common.check_pairs(a, "c")
     common.check_accumulator(a, "c")
+    check_ops(a, "c")
     ctx = common.common_context(a)
     mod, MOD = ctx["mod"], ctx["MOD"]
     ctx["pkg"] = "encspec-" + mod.replace("_", "-")
@@ -55,6 +88,8 @@ def files(a: Automaton) -> dict[str, str]:
     ctx["cp_type"] = f"uint{w['cp_bits']}_t"
     ctx["state_type"] = f"uint{w['state_bits']}_t"
     ctx["accept_type"] = "int16_t" if len(a.actions) >= 127 else "int8_t"
+    weight_context(ctx)
+    ctx["radix_type"] = "uint16_t" if max(op["radix"] for op in ctx["ops"]) <= 0xFFFF else "uint32_t"
     plans, used = common.plans_context(a, "c", _expr(mod))
     ctx["plans"] = plans
     ctx["x_ops"] = sorted(CHECKED[op] for op in used)
@@ -93,7 +128,7 @@ register(Target(
     name="c",
     describe="C99 tables, a step function and a token decoder (NAME.h, NAME.c), a tokens demo, run-tokens, a Makefile (library, check, install) and a pkg-config file",
     files=files,
-    supports=common.int64_support("c"),
+    supports=supports("c"),
     int_bits=64,
     executables=("run-tokens",),
 ))

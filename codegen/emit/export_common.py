@@ -66,7 +66,7 @@ def acc_bound(a: Automaton, cap: int = 1 << 200) -> Optional[int]:
                 if t == DEAD or t >= a.n_states:
                     continue
                 op = a.ops[s][c]
-                v = best[s] if op is None else best[s] * op[0] + max(cb[c]) - op[1]
+                v = best[s] if op is None else best[s] * op[0] + (max(cb[c]) - op[1]) * op[2]
                 if v > cap:
                     return None
                 if best[t] is None or v > best[t]:
@@ -198,6 +198,15 @@ def header_lines(a: Automaton, lang: str, limits: list[str], usage: list[str]) -
         "    unexpected end of data, or the spec's own;",
         "  * a reserved run is a token of its own;",
     ]
+    if a.unit > 1:
+        lines += [f"  * code units of {8 * a.unit} bits: an error covers whole units (at least one);",
+                  "    where the data ends inside a sequence, the error runs to the end of",
+                  "    the data (a last partial unit is never read); a partial unit alone",
+                  f"    is an error of its own (\"{a.reasons.truncated_unit}\");"]
+    if a.at_end:
+        lines.append("  * some sequences count only where the data ends (`end` in the spec);")
+    if len(a.starts) > 1:
+        lines.append("  * a signature chooses the byte order of the rest of the data;")
     if a.extensions:
         lines.append("  * counted forms (unbounded length) continue beyond the automaton as")
         lines.append("    code below, checking after every byte that a valid value is still")
@@ -266,14 +275,16 @@ def common_context(a: Automaton) -> dict:
     idx = op_index(a)
     states = []
     for s in range(a.n_states):
+        at_end = a.at_end[s] if a.at_end else None
         states.append({
             "next": list(a.next[s]), "op": idx[s], "accept": -1 if a.accept[s] is None else a.accept[s],
-            "final": a.final(s), "comment": state_comment(a, s),
+            "final": a.final(s), "comment": state_comment(a, s), "at_end": -1 if at_end is None else at_end,
         })
-    op_rows = [{"radix": 1, "sub": 0, "comment": "0: none: acc unchanged (the value does not matter)"}]
+    op_rows = [{"radix": 1, "sub": 0, "weight": 1, "comment": "0: none: acc unchanged (the value does not matter)"}]
     for k, op in enumerate(ops[1:], 1):
-        op_rows.append({"radix": op[0], "sub": op[1],
-                        "comment": f"{k}: acc = acc * {op[0]} + (byte - 0x{op[1]:02X})"})
+        times = "" if op[2] == 1 else f" * {op[2]}"
+        op_rows.append({"radix": op[0], "sub": op[1], "weight": op[2],
+                        "comment": f"{k}: acc = acc * {op[0]} + (byte - 0x{op[1]:02X}){times}"})
     actions = []
     for act in a.actions:
         kind = "value" if isinstance(act, Value) else "pair" if isinstance(act, Pair) else act.kind
@@ -294,6 +305,15 @@ def common_context(a: Automaton) -> dict:
         "signature": list(a.signature), "signature_hex": a.signature.hex(" ").upper(),
         "reserved": runs_text(a.reserved) if a.reserved else "",
         "max_code_point": a.max_code_point, "spec_lines": spec_lines_text(a),
+        # code units, byte order and the end of the data (encspec.automaton.Automaton)
+        "unit": a.unit,  # bytes per code unit: errors and the data's end count whole units
+        "weighted": any(op[2] != 1 for op in ops[1:]),  # some op has weight != 1 (little-endian digits)
+        "has_at_end": bool(a.at_end),  # some state has an action for where the data ends
+        "starts": list(a.starts),  # the start state per byte order; a signature may choose one
+        "signatures": [{"bytes": list(sig), "hex": sig.hex(" ").upper(), "start": a.starts[k]}
+                       for sig, k in a.signatures],  # recognised at offset 0, the first matching wins
+        "reasons": {"start": a.reasons.invalid_start, "continuation": a.reasons.invalid_continuation,
+                    "end": a.reasons.unexpected_end, "truncated": a.reasons.truncated_unit},
     }
 
 

@@ -26,9 +26,12 @@ from __future__ import annotations
 
 import hashlib
 import re
+from typing import Optional
 
 from ..version import __version__
-from ..automaton import Automaton
+from ..automaton import DEAD, Automaton
+from ..automaton.actions import Char
+from ..spec.diagnostics import SpecError
 from . import c_target, render
 
 try:  # the export helpers (renamed from native.py)
@@ -58,6 +61,306 @@ def declared_digest(text: str) -> str | None:
     return m[2] if m else None
 
 
+# ------------------------------------------------------------ code units
+# For a spec read in code units of 2 or 4 bytes, the extension gets a loop
+# specialised at generation time: a unit that the automaton takes from the start
+# state straight to a final plain char (UTF-16: any unit but a surrogate) is
+# tested and valued as one number, and so is a two-unit token whose first unit
+# leads to one state from which a second unit ends in a final char (UTF-16: a
+# surrogate pair).  Both are derived from the tables here, never assumed: the
+# byte order is the one in which the path's digit weights are the places of the
+# unit's bytes, and the sets of units are ranges of that number.
+_PATH_BUDGET = 1 << 14  # class paths explored per unit (a spec with more gets no plan)
+_RANGE_LIMIT = 8  # ranges in one test (more: no plan)
+
+
+class _NoPlan(Exception):
+    pass
+
+
+def _segments(a: Automaton, state: int, unit: int) -> list[tuple]:
+    """Every way through one code unit from *state*: (end state, per position the
+    class, M, per position the coefficient, constant) with acc_out = acc_in * M +
+    sum(coefficient * byte) + constant (exact integers)."""
+    out: list[tuple] = []
+
+    def walk(s, k, classes, ops):
+        if len(out) > _PATH_BUDGET:
+            raise _NoPlan("too many paths")
+        if k == unit:
+            m, coefs, const = 1, [0] * unit, 0
+            for j in range(unit - 1, -1, -1):  # from the last byte back: its weight is multiplied by the muls after it
+                mul, sub, w = ops[j] if ops[j] is not None else (1, 0, 0)
+                coefs[j] = w * m
+                const -= sub * w * m
+                m *= mul
+            out.append((s, tuple(classes), m, tuple(coefs), const))
+            return
+        for c in range(a.n_classes):
+            t = a.next[s][c]
+            if t == DEAD or t >= a.n_states:
+                continue
+            walk(t, k + 1, classes + [c], ops + [a.ops[s][c]])
+
+    walk(state, 0, [], [])
+    return out
+
+
+def _places(order: str, unit: int) -> list[int]:
+    return [256 ** (k if order == "le" else unit - 1 - k) for k in range(unit)]
+
+
+def _affine(seg, cbytes, order, unit):
+    """(alpha, beta) with sum(coef * byte) + const == alpha * raw + beta for every unit
+    of the path (raw: the unit's bytes as a number in *order*); alpha None when the
+    path holds one unit only; None when no such pair exists."""
+    _, classes, _, coefs, const = seg
+    places = _places(order, unit)
+    alpha = None
+    beta = const
+    for k, c in enumerate(classes):
+        if len(cbytes[c]) == 1:
+            continue
+        if coefs[k] % places[k]:
+            return None
+        q = coefs[k] // places[k]
+        if alpha is not None and q != alpha:
+            return None
+        alpha = q
+    for k, c in enumerate(classes):
+        if len(cbytes[c]) == 1:
+            beta += (coefs[k] - (alpha or 0) * places[k]) * cbytes[c][0]
+    return alpha, beta
+
+
+def _box_ranges(box, order, unit) -> list[tuple[int, int]]:
+    """The units of a box (per position a set of bytes) as ranges of their number."""
+    pos = list(range(unit)) if order == "be" else list(range(unit - 1, -1, -1))  # most significant first
+
+    def rec(ks):
+        if not ks:
+            return [(0, 0)]
+        rest = rec(ks[1:])
+        width = 256 ** (len(ks) - 1)
+        runs = _merge((b, b) for b in box[ks[0]])
+        if rest == [(0, width - 1)]:
+            return [(lo * width, hi * width + width - 1) for lo, hi in runs]
+        out = []
+        for lo, hi in runs:
+            for v in range(lo, hi + 1):
+                out += [(v * width + x, v * width + y) for x, y in rest]
+                if len(out) > 64 * _RANGE_LIMIT:
+                    raise _NoPlan("too many ranges")
+        return out
+
+    return _merge(rec(pos))
+
+
+def _merge(ranges):
+    out = []
+    for lo, hi in sorted(ranges):
+        if out and lo <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], hi))
+        else:
+            out.append((lo, hi))
+    return out
+
+
+def _join_boxes(boxes: list) -> list:
+    """Boxes that differ in one position only, made one (their union is a box)."""
+    boxes = list(dict.fromkeys(boxes))
+    changed = True
+    while changed:
+        changed = False
+        for k in range(len(boxes[0]) if boxes else 0):
+            merged: dict = {}
+            for box in boxes:
+                rest = box[:k] + box[k + 1:]
+                merged[rest] = merged.get(rest, frozenset()) | box[k]
+            if len(merged) < len(boxes):
+                boxes = [rest[:k] + (bs,) + rest[k:] for rest, bs in merged.items()]
+                changed = True
+    return boxes
+
+
+def _groups(segs, cbytes, order, unit, key, join=False):
+    """Paths with one affine value, grouped: {(alpha, key(path, beta)): ranges}.  With
+    *join* (key = the code point's constant), a path whose unit is one value only
+    joins a group that values it the same."""
+    groups: dict = {}
+    singles = []
+    for seg in segs:
+        got = _affine(seg, cbytes, order, unit)
+        if got is None:
+            continue
+        alpha, beta = got
+        k = key(seg, beta)
+        box = tuple(frozenset(cbytes[c]) for c in seg[1])
+        if alpha is None:
+            if join:
+                singles.append((box, k))
+            continue
+        groups.setdefault((alpha, k), []).append(box)
+    for box, k in singles:
+        (raw, _), = _box_ranges(box, order, unit)
+        for (alpha, k2), boxes in groups.items():
+            if alpha * raw + k2 == k:  # k is the one unit's code point
+                boxes.append(box)
+                break
+    return {g: _merge(r for box in _join_boxes(boxes) for r in _box_ranges(box, order, unit))
+            for g, boxes in groups.items()}
+
+
+def _test(ranges, bits, var, vector=False) -> str:
+    """A C expression: whether the unit number *var* is in *ranges* (as few tests as the
+    ranges or their complement need): 1 or 0, or with *vector* a GCC vector of
+    unit numbers and the result a mask (-1 or 0 per lane)."""
+    top = (1 << bits) - 1
+    comp, at = [], 0
+    for lo, hi in ranges:
+        if lo > at:
+            comp.append((at, lo - 1))
+        at = hi + 1
+    if at <= top:
+        comp.append((at, top))
+    ctype = f"uint{bits}_t"
+
+    yes, no, neg = (f"({var} == {var})", f"({var} != {var})", "~") if vector else ("1", "0", "!")
+
+    def inside(lo, hi):
+        if lo == 0 and hi == top:
+            return yes
+        if lo == 0:
+            return f"({var} <= 0x{hi:X}u)"
+        if hi == top:
+            return f"({var} >= 0x{lo:X}u)"
+        if lo == hi:
+            return f"({var} == 0x{lo:X}u)"
+        if vector:  # lanes are unsigned: the difference wraps
+            return f"(({var} - 0x{lo:X}u) <= 0x{hi - lo:X}u)"
+        return f"(({ctype})({var} - 0x{lo:X}u) <= 0x{hi - lo:X}u)"
+
+    if len(comp) < len(ranges):
+        if not comp:
+            return yes
+        return "(" + " & ".join(f"{neg}{inside(lo, hi)}" for lo, hi in comp) + ")"
+    if not ranges:
+        return no
+    return "(" + " | ".join(inside(lo, hi) for lo, hi in ranges) + ")"
+
+
+def _hex(v: int, bits: int) -> str:
+    return f"UINT{bits}_C(0x{v % (1 << bits):X})"
+
+
+def unit_plan(a: Automaton, state: int = 0) -> Optional[dict]:
+    """The straight-line paths of a code-unit spec from *state* (see above), for the
+    template, or None (no code units, or nothing the tables make straight)."""
+    unit = a.unit
+    if unit not in (2, 4) or not 0 <= state < a.n_states:
+        return None
+    cbytes = a.class_bytes()
+    bits = 8 * unit
+    try:
+        firsts = _segments(a, state, unit)
+    except _NoPlan:
+        return None
+
+    def char_offset(s):
+        act = a.action_at(s)
+        if a.final(s) and isinstance(act, Char):
+            return act.offset
+        return None
+
+    best = None
+    for order in ("le", "be"):
+        try:
+            ones = _groups([s for s in firsts if char_offset(s[0]) is not None], cbytes, order, unit,
+                           key=lambda seg, beta: beta + char_offset(seg[0]), join=True)
+        except _NoPlan:
+            continue
+        for (alpha, gamma), ranges in ones.items():
+            # only what a str can hold: 0 <= alpha * raw + gamma <= 10FFFF
+            clipped = []
+            for lo, hi in ranges:
+                if alpha == 0:
+                    if 0 <= gamma <= 0x10FFFF:
+                        clipped.append((lo, hi))
+                    continue
+                if alpha < 0:
+                    continue
+                lo = max(lo, -(gamma // alpha) if gamma < 0 else 0)
+                hi = min(hi, (0x10FFFF - gamma) // alpha)
+                if lo <= hi:
+                    clipped.append((lo, hi))
+            if not clipped or len(clipped) > _RANGE_LIMIT:
+                continue
+            cover = sum(hi - lo + 1 for lo, hi in clipped)
+            if best is None or cover > best[0]:
+                best = (cover, order, alpha, gamma, clipped)
+    if best is None:
+        return None
+    _, order, alpha, gamma, ones = best
+    top = max(alpha * hi + gamma for _, hi in ones)
+    value_bits = 16 if top <= 0xFFFF else 32
+    if alpha == 1 and gamma == 0:
+        value = "r"
+    else:
+        value = f"(uint32_t)r * {_hex(alpha, 32)} + {_hex(gamma, 32)}"
+    plan = {
+        "order": order, "raw_type": f"uint{bits}_t", "value_type": f"uint{value_bits}_t",
+        "one_test": _test(ones, bits, "r"), "one_value": value, "one_ranges": ones,
+        # lanes of unit numbers give lanes of code points (GCC's vector extensions)
+        "vector": value_bits == bits, "mask_type": f"int{bits}_t",
+        "one_vtest": _test(ones, bits, "r", vector=True),
+        "one_vvalue": "r" if alpha == 1 and gamma == 0 else
+                      f"r * 0x{alpha % (1 << bits):X}u + 0x{gamma % (1 << bits):X}u",
+        "one_text": ", ".join(f"{lo:0{2 * unit}X}..{hi:0{2 * unit}X}" for lo, hi in ones),
+        "alpha": alpha, "gamma": gamma, "two": None,
+    }
+    # two units: a first unit into one state, a second from there to a final plain char
+    mids: dict = {}
+    for seg in firsts:
+        s = seg[0]
+        if char_offset(s) is None and not a.final(s):
+            mids.setdefault(s, []).append(seg)
+    best2 = None
+    for m, segs in mids.items():
+        try:
+            g0 = _groups(segs, cbytes, order, unit, key=lambda seg, beta: beta)
+            seconds = [s for s in _segments(a, m, unit) if char_offset(s[0]) is not None]
+            g1 = _groups(seconds, cbytes, order, unit,
+                         key=lambda seg, beta: (seg[2], beta + char_offset(seg[0])))
+        except _NoPlan:
+            continue
+        for (a0, b0), r0 in g0.items():
+            for (a1, (m1, c1)), r1 in g1.items():
+                if len(r0) > _RANGE_LIMIT or len(r1) > _RANGE_LIMIT or a0 * m1 < 0 or a1 < 0:
+                    continue
+                k0, k1, c = a0 * m1, a1, b0 * m1 + c1
+                lo = k0 * r0[0][0] + k1 * r1[0][0] + c
+                hi = k0 * r0[-1][1] + k1 * r1[-1][1] + c
+                if lo < 0 or hi >= 1 << 64:
+                    continue
+                cover = sum(y - x + 1 for x, y in r0) * sum(y - x + 1 for x, y in r1)
+                if best2 is None or cover > best2[0]:
+                    best2 = (cover, m, r0, r1, k0, k1, c, hi)
+    if best2 is not None:
+        _, m, r0, r1, k0, k1, c, hi = best2
+        plan["two"] = {
+            "state": m, "lead_test": _test(r0, bits, "r"), "trail_test": _test(r1, bits, "r"),
+            "value": f"(uint64_t)r0 * {_hex(k0, 64)} + (uint64_t)r1 * {_hex(k1, 64)} + {_hex(c, 64)}",
+            "check": hi > 0x10FFFF,  # some pairs are beyond what a str holds: tested at run time
+            # no unit both begins and ends a pair: a stretch of units is cut into characters
+            # without a branch (a unit ends a pair exactly when it follows a first unit)
+            "disjoint": not any(x <= d and c <= y for x, y in r0 for c, d in r1),
+            "lead_text": ", ".join(f"{x:0{2 * unit}X}..{y:0{2 * unit}X}" for x, y in r0),
+            "trail_text": ", ".join(f"{x:0{2 * unit}X}..{y:0{2 * unit}X}" for x, y in r1),
+            "k0": k0, "k1": k1, "c": c,
+        }
+    return plan
+
+
 def ext_source(a: Automaton) -> str:
     """The extension's C source (deterministic).  Raises SpecError where the C export
     refuses the spec (a counted form it cannot decode without big integers)."""
@@ -68,7 +371,16 @@ def ext_source(a: Automaton) -> str:
     include = f'#include "{mod}.h"\n'
     body = files[f"{mod}.c"]
     assert include in body
+    for op in ctx["ops"]:
+        if max(op["radix"], op["weight"]) >> 64:
+            raise SpecError(f"the native target needs digit operations below 2**64 (acc * {op['radix']} + "
+                            f"digit * {op['weight']})", None, a.spec_file)
+    states = a.n_states + len(a.extensions)
     ctx.update(
+        nx_state_type="uint16_t" if states < 0xFFFF else "uint32_t",
+        nx_dead=0xFFFF if states < 0xFFFF else 0xFFFFFFFF,
+        nx_op_type="uint8_t" if len(ctx["ops"]) <= 256 else "uint16_t",
+        uplan=unit_plan(a),
         ext=module_name(a),
         generator=f"encspec {__version__}",
         export_h=files[f"{mod}.h"].rstrip("\n"),

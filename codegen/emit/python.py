@@ -87,7 +87,7 @@ def module_source(a: Automaton) -> str:
               for s in range(a.n_states)]
     actions = [{"value": repr(val), "comment": one_line(action_comment(act))}
                for act, val in zip(a.actions, v["_ACTIONS"])]
-    rows = [{"value": repr(val), "comment": one_line(row_comment(a, r))} for r, val in zip(a.rows, v["_ROWS"])]
+    rows = [{"value": repr(val), "comment": one_line(row_comment(a, r))} for r, val in zip(a.encoding_rows(), v["_ROWS"])]
     fast = fast_path(a)
     return render(
         "python/module.py.j2",

@@ -45,9 +45,12 @@ def _ends_final(a: Automaton, pattern, action: int) -> bool:
 
 
 
-def _horner(positions, start: int, subs: list[str]) -> str:
+def _horner(positions, start: int, subs: list[str], order=None) -> str:
+    """Straight-line arithmetic for the raw value: the digits most significant first
+    (in *order*, or byte order), each from its byte."""
     expr = ""
-    for k, runs in enumerate(positions):
+    for k in order or range(len(positions)):
+        runs = positions[k]
         radix = sum(hi - lo + 1 for lo, hi in runs)
         if len(runs) == 1:
             digit = f"p[{start + k}] - 0x{runs[0][0]:02X}" if start + k else f"b - 0x{runs[0][0]:02X}"  # one run: sub = its first byte
@@ -80,21 +83,34 @@ def fast_path(a: Automaton) -> dict:
             if tok[0] == "char" and tok[3] == b:
                 latin.add(b)
     alternatives, branches, tables = [], [], []
-    leads: dict[tuple, set] = {}
+    bytes_at: dict[tuple, list] = {}  # (form, length) -> per position, the bytes its pieces have there
+    pieces: dict[tuple, list] = {}
     first_row = {}
     for row, patterns in zip(a.rows, a.row_patterns):
         if row.length == 1 and all(p[0][0][0] in latin for p in patterns):
             continue
         action = _action_of(a, patterns[0])
         good = [p for p in patterns if action is not None and _ends_final(a, p, action)]
-        alternatives += [_pattern_regex(p) for p in good]
         key = (row.form, row.length)
         for p in good:
-            leads.setdefault(key, set()).update(b for lo, hi in p[0] for b in range(lo, hi + 1))
+            sets = bytes_at.setdefault(key, [set() for _ in p])
+            for k, pos in enumerate(p):
+                sets[k].update(b for lo, hi in pos for b in range(lo, hi + 1))
+            pieces.setdefault(key, []).append(_pattern_regex(p))
             first_row.setdefault(key, row)
-    for key, lead_set in leads.items():
+    # a piece's form is told by its length and its bytes: forms whose pieces share a
+    # length and overlap at every position (WTF-16's units) cannot be, so they go
+    # through the automaton instead
+    keys = list(bytes_at)
+    clash = {k for k in keys for j in keys if j != k and j[1] == k[1]
+             and all(x & y for x, y in zip(bytes_at[k], bytes_at[j]))}
+    for key in keys:
+        if key in clash:
+            continue
+        alternatives += pieces[key]
         row = first_row[key]
-        branches.append(_branch(a, row, a.forms[row.form], _runs_of(lead_set), tables))
+        others = [bytes_at[j] for j in keys if j != key and j[1] == key[1] and j not in clash]
+        branches.append(_branch(a, row, a.forms[row.form], bytes_at[key], others, tables))
     return {
         "latin": repr(_cls(_runs_of(latin)).encode("ascii")) if latin else "None",
         "pieces": [repr(p.encode("ascii")) for p in alternatives],
@@ -112,9 +128,21 @@ def _action_of(a: Automaton, pattern):
     return a.accept[s]
 
 
-def _branch(a: Automaton, row, form, leads, tables) -> dict:
-    cond = " or ".join(f"0x{lo:02X} <= b <= 0x{hi:02X}" if lo != hi else f"b == 0x{lo:02X}" for lo, hi in leads)
-    head = f"if n == {row.length} and ({cond}):  # " + one_line(f"form {row.form} (spec line {row.line})")
+def _branch(a: Automaton, row, form, bytes_at, others, tables) -> dict:
+    """One form's branch of _piece_value: told by the piece's length and its bytes at
+    the first positions, as many as it takes to tell it from the other forms of that
+    length (*others*: their bytes per position)."""
+    conds = []
+    for k, got in enumerate(bytes_at):
+        if len(got) < 256:
+            name = "b" if k == 0 else f"p[{k}]"
+            conds.append(" or ".join(f"0x{lo:02X} <= {name} <= 0x{hi:02X}" if lo != hi else f"{name} == 0x{lo:02X}"
+                                     for lo, hi in _runs_of(got)))
+        others = [o for o in others if o[k] & got]
+        if not others:
+            break
+    cond = " and ".join(f"({c})" for c in conds) if conds else "True"
+    head = f"if n == {row.length} and {cond}:  # " + one_line(f"form {row.form} (spec line {row.line})")
     if isinstance(form, LiteralForm):
         return {"head": head, "body": [f"return 0x{row.first:X}"]}
     if isinstance(form, CompositeForm):
@@ -126,7 +154,7 @@ def _branch(a: Automaton, row, form, leads, tables) -> dict:
             f"hi = {hi} + {sub.at}",
             f"lo = {lo} + {sub.at}",
             "return 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)"]}
-    body = [f"raw = {_horner(form.positions, 0, tables)}"]
+    body = [f"raw = {_horner(form.positions, 0, tables, form.order)}"]
     same = [r for r in a.rows if r.form == row.form and r.length == row.length]
     if len({r.offset for r in same}) == 1:
         body.append(f"return raw + {row.offset}")

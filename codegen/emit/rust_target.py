@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..automaton import Automaton
 from . import export_common as common, package_tests, render
 from .expressions import CHECKED, source
+from .c_target import check_ops, supports, weight_context
 from .target import Target, register
 
 
@@ -31,7 +32,9 @@ def files(a: Automaton) -> dict[str, str]:
     common.check_char_offsets(a, "rust")
     common.check_pairs(a, "rust")
     common.check_accumulator(a, "rust")
+    check_ops(a, "rust")
     ctx = common.common_context(a)
+    weight_context(ctx)
     mod = ctx["mod"]
     ctx["crate"] = "encspec-" + mod.replace("_", "-")
     w = common.width_context(a)
@@ -79,7 +82,7 @@ register(Target(
     name="rust",
     describe="a no_std Rust crate (Cargo.toml, src/lib.rs: tables, step, tokens, decode; tests; a tokens example) and run-tokens",
     files=files,
-    supports=common.int64_support("rust"),
+    supports=supports("rust"),
     int_bits=64,
     executables=("run-tokens",),
 ))

@@ -97,14 +97,14 @@ def _positions(positions) -> tuple:
 
 
 def row_value(a, row) -> tuple:
-    """(first, last, kind, data): "digits" (offset, positions), "literal" bytes, "pair" (at, positions)."""
+    """(first, last, kind, data): "digits" (offset, positions, order), "literal" bytes, "pair" (at, positions)."""
     form = a.forms[row.form]
     if isinstance(form, LiteralForm):
         return (row.first, row.last, "literal", bytes(form.bytes))
     if isinstance(form, CompositeForm):
         sub = a.forms[form.sub]
         return (row.first, row.last, "pair", (sub.at, _positions(sub.positions)))
-    return (row.first, row.last, "digits", (row.offset, _positions(form.positions)))
+    return (row.first, row.last, "digits", (row.offset, _positions(form.positions), form.order))
 
 
 def extension_value(ext) -> dict:
@@ -150,8 +150,16 @@ def values(a) -> dict:
         "_ACCEPT": tuple(a.accept),
         "_FINAL": tuple(a.final(s) for s in range(a.n_states)),
         "_ACTIONS": tuple(action_value(act) for act in a.actions),
-        "_ROWS": tuple(row_value(a, r) for r in a.rows),
+        "_ROWS": tuple(row_value(a, r) for r in a.encoding_rows()),
         "_EXTENSIONS": tuple(extension_value(e) for e in a.extensions),
+        "_UNIT": a.unit,
+        "_AT_END": tuple(a.at_end),
+        "_STARTS": tuple(a.starts),
+        "SIGNATURES": tuple((bytes(sig), k) for sig, k in a.signatures),
+        # with byte order marks, errors name the order they were found in (utf-16-be)
+        "_ERROR_NAMES": {s: f"{a.name}-{o[0]}e" for s, o in zip(a.starts, a.byte_orders)} if len(a.starts) > 1 else {},
+        "_REASONS": (a.reasons.invalid_start, a.reasons.invalid_continuation, a.reasons.unexpected_end,
+                     a.reasons.truncated_unit),
         "PROFILES": dict(profile_value(p) for p in a.profiles),
     }
 

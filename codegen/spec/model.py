@@ -113,6 +113,11 @@ class Form:
     combine: Optional[str] = None  # "surrogate-pair"
     value_range: Optional[tuple[Expr, Expr]] = None
     option_locs: dict = field(default_factory=dict, compare=False, hash=False)
+    max: Optional[int] = None  # the highest code point (higher values are ill-formed)
+    digit_order: str = "big"  # "little": the value's digits come least significant first (LEB128)
+    unit: int = 1  # bytes per code unit: each position is one unit (the spec's code-unit)
+    byte_order: str = "big"  # the order of a unit's bytes
+    at_end: bool = False  # counts only where the data ends
 
     @property
     def kind(self) -> str:
@@ -134,6 +139,9 @@ class Pattern:
     items: tuple[Item, ...]
     reason: str
     combine: Optional[str] = None  # encoders join the two code points instead (WTF-8 6.1)
+    unit: int = 1
+    byte_order: str = "big"
+    at_end: bool = False  # counts only where the data ends
 
 
 @dataclass(frozen=True)
@@ -152,6 +160,25 @@ class Profile:
     name: str
     rules: tuple[ProfileRule, ...]
     loc: Loc
+
+
+@dataclass(frozen=True)
+class Signature:
+    """Bytes recognised at the start of a document; ``byte_order`` the order of
+    the units after it (None: the spec's own)."""
+
+    bytes: bytes
+    byte_order: Optional[str]
+    loc: Loc
+
+
+# The decoder's reasons where no ill-formed pattern gives one (CPython's for UTF-8).
+REASONS = {
+    "invalid-start": "invalid start byte",
+    "invalid-continuation": "invalid continuation byte",
+    "unexpected-end": "unexpected end of data",
+    "truncated-unit": "truncated data",
+}
 
 
 @dataclass(frozen=True)
@@ -192,6 +219,13 @@ class Spec:
     signature: bytes = b""
     signature_loc: Optional[Loc] = None
     profiles: tuple[Profile, ...] = ()
+    unit: int = 1  # bytes per code unit (1, 2 or 4)
+    byte_order: str = "big"  # of a unit's bytes, where no signature says otherwise
+    signatures: tuple[Signature, ...] = ()  # the first is the one encoders write (= signature)
+    reasons: tuple[tuple[str, str], ...] = ()  # (kind, text): the spec's own for REASONS' kinds
+
+    def reason(self, kind: str) -> str:
+        return dict(self.reasons).get(kind, REASONS[kind])
 
     def form(self, name: str) -> Form:
         """The form named *name* (by a dictionary built on first use: specs may have thousands)."""

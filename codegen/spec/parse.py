@@ -19,12 +19,14 @@ from .diagnostics import Loc, SpecError
 from .expr import CONST_BITS, CONST_DIGITS, DIVISION_BY_ZERO, MAX_DEPTH, BinOp, ExprLimitError, Int, Var, \
     check_constants, evaluate_bounded, too_deep, walk
 from .model import (
-    PROPERTIES, Claim, CodeRange, DigitSet, Form, Item, Pattern, Profile, ProfileRule, RangeSet, Spec, SubForm,
+    PROPERTIES, Claim, CodeRange, DigitSet, Form, Item, Pattern, Profile, ProfileRule, RangeSet, Signature, Spec, SubForm,
     const, evaluate, is_const, paused_gc, variables,
 )
 
 _WORDS = {
-    "HEXBYTE": "a hex byte (ED)", "BITS": "a bit pattern (10xxxxxx)",
+    "HEXBYTE": "a hex byte (ED)", "HEXUNIT": "a hex code unit (D800)", "BITS": "a bit pattern (10xxxxxx)",
+    "BYTE_ORDER": "'big-endian' or 'little-endian'",
+    "REASON_KIND": "'invalid-start', 'invalid-continuation', 'unexpected-end' or 'truncated-unit'",
     "CODEPOINT": "a code point (U+0080)", "NAME": "a name", "INT": "a number",
     "STRING": 'a quoted string', "MAPPING": "'direct' or 'packed'",
     "COMBINATOR": "'surrogate-pair'", "SHORTEST": "'shortest'", "SEVERITY": "'error' or 'warning'",
@@ -51,8 +53,8 @@ def _describe_terminal(name: str) -> str:
 
 # Token families named once in "expected …" lists: every statement keyword, every
 # form option; the byte positions only when the list is long anyway.
-_OPTIONS = frozenset({"MAPPING", "MIN", "AT", "EQUAL", "COMBINE", "RANGE"})
-_POSITIONS = frozenset({"HEXBYTE", "BITS", "NAME", "LESSTHAN"})
+_OPTIONS = frozenset({"MAPPING", "MIN", "AT", "EQUAL", "COMBINE", "RANGE", "MAX", "BYTE_ORDER"})
+_POSITIONS = frozenset({"HEXBYTE", "HEXUNIT", "BITS", "NAME", "LESSTHAN"})
 
 
 @lru_cache(maxsize=1)
@@ -165,6 +167,8 @@ class _Build(Transformer_NonRecursive):
         name, rest = c[0], c[1:]
         items = [x for x in rest if isinstance(x, tuple) and x[0] == "item"]
         options = [x for x in rest if isinstance(x, tuple) and x[0] == "option"]
+        if ("end",) in rest:
+            options.append(("option", "end", True, items[-1][1]))
         return ("form", _loc(meta), (name, items, options))
 
     @v_args(meta=True)
@@ -173,7 +177,9 @@ class _Build(Transformer_NonRecursive):
         if isinstance(c[-1], Token) and c[-1].type == "COMBINATOR":
             combine, c = str(c[-1]), c[:-1]
         name, rest, reason = c[0], c[1:-1], c[-1]
-        return ("pattern", _loc(meta), (name, list(rest), reason[1:-1], combine))
+        at_end = ("end",) in rest
+        rest = [x for x in rest if x != ("end",)]
+        return ("pattern", _loc(meta), (name, rest, reason[1:-1], combine, at_end))
 
     @v_args(meta=True)
     def reserved(self, meta, c):
@@ -181,7 +187,22 @@ class _Build(Transformer_NonRecursive):
 
     @v_args(meta=True)
     def signature(self, meta, c):
-        return ("signature", _loc(meta), bytes(int(t, 16) for t in c))
+        order = None
+        if c[-1].type == "BYTE_ORDER":
+            order, c = (str(c[-1]).split("-")[0], _loc(c[-1])), c[:-1]
+        return ("signature", _loc(meta), (bytes(int(t, 16) for t in c), order))
+
+    @v_args(meta=True)
+    def code_unit(self, meta, c):
+        order = str(c[1]).split("-")[0] if len(c) > 1 else None
+        return ("code-unit", _loc(meta), (int(c[0]), _loc(c[0]), order, _loc(c[1]) if len(c) > 1 else None))
+
+    @v_args(meta=True)
+    def reason(self, meta, c):
+        return ("reason", _loc(meta), (str(c[0]), c[1][1:-1], _loc(c[0])))
+
+    def at_end(self, c):
+        return ("end",)
 
     def form_name(self, c):
         return c[0]
@@ -223,14 +244,32 @@ class _Build(Transformer_NonRecursive):
     @v_args(meta=True)
     def fixed_byte(self, meta, c):
         b = int(c[0], 16)
-        return ("digits", _loc(c[0]), DigitSet(((b, b),)))
+        return ("digits", _loc(c[0]), DigitSet(((b, b),)), 1)
+
+    @v_args(meta=True)
+    def fixed_unit(self, meta, c):
+        u = int(c[0], 16)
+        if len(c[0]) == 8 and set(c[0]) <= {"0", "1"}:  # also a bit pattern: the spec's unit decides
+            b = int(c[0], 2)
+            return ("digits", _loc(c[0]), DigitSet(((u, u),)), 4, DigitSet(((b, b),)))
+        return ("digits", _loc(c[0]), DigitSet(((u, u),)), len(c[0]) // 2)
 
     @v_args(meta=True)
     def byte_run_range(self, meta, c):
         lo, hi = int(c[0], 16), int(c[1], 16)
         if lo > hi:
             raise SpecError(f"empty byte range {c[0]}..{c[1]}", _loc(c[0]))
-        return ("digits", _loc(c[0]), DigitSet(((lo, hi),)))
+        return ("digits", _loc(c[0]), DigitSet(((lo, hi),)), 1)
+
+    @v_args(meta=True)
+    def unit_run_range(self, meta, c):
+        lo, hi = int(c[0], 16), int(c[1], 16)
+        if len(c[0]) != len(c[1]):
+            raise SpecError(f"unit range {c[0]}..{c[1]} mixes units of {len(c[0]) * 4} and {len(c[1]) * 4} bits",
+                            _loc(c[1]))
+        if lo > hi:
+            raise SpecError(f"empty unit range {c[0]}..{c[1]}", _loc(c[0]))
+        return ("digits", _loc(c[0]), DigitSet(((lo, hi),)), len(c[0]) // 2)
 
     @v_args(meta=True)
     def bit_pattern(self, meta, c):
@@ -239,7 +278,7 @@ class _Build(Transformer_NonRecursive):
         if "x" in bits[: len(bits) - k]:
             raise SpecError(f"bit pattern {bits}: the x bits must be the low-order bits", _loc(c[0]))
         fixed = int(bits[: len(bits) - k] + "0" * k, 2)
-        return ("digits", _loc(c[0]), DigitSet(((fixed, fixed + (1 << k) - 1),)))
+        return ("digits", _loc(c[0]), DigitSet(((fixed, fixed + (1 << k) - 1),)), len(bits) // 8)
 
     @v_args(meta=True)
     def alphabet_ref(self, meta, c):
@@ -290,6 +329,14 @@ class _Build(Transformer_NonRecursive):
     @v_args(meta=True)
     def opt_range(self, meta, c):
         return ("option", "range", (c[0], c[1]), _loc(meta))
+
+    @v_args(meta=True)
+    def opt_max(self, meta, c):
+        return ("option", "max", _cp(c[0]), _loc(c[0]))
+
+    @v_args(meta=True)
+    def opt_digit_order(self, meta, c):
+        return ("option", "digit-order", str(c[0]).split("-")[0], _loc(c[0]))
 
     # code point ranges
     @v_args(meta=True)
@@ -407,7 +454,8 @@ def parse_file(path: str | Path) -> Spec:
 
 
 # ------------------------------------------------------------------ resolving
-_SINGLE = {"encoding", "title", "source", "code-space", "numbering", "reserved", "signature"}
+_SINGLE = {"encoding", "title", "source", "code-space", "numbering", "reserved", "code-unit"}
+UNIT_BITS = (8, 16, 32)
 
 
 def _resolve(statements, text: str, path: str) -> Spec:
@@ -421,6 +469,8 @@ def _resolve(statements, text: str, path: str) -> Spec:
     raw_forms, raw_patterns = [], []
     profiles: list[Profile] = []
     profile_names: set[str] = set()
+    signatures: list[tuple] = []
+    reasons: dict[str, str] = {}
     for kind, loc, payload in statements:
         if kind in _SINGLE:
             if kind in seen:
@@ -444,6 +494,13 @@ def _resolve(statements, text: str, path: str) -> Spec:
             raw_forms.append((loc, payload))
         elif kind == "pattern":
             raw_patterns.append((loc, payload))
+        elif kind == "signature":
+            signatures.append((loc, payload))
+        elif kind == "reason":
+            what, text_, rloc = payload
+            if what in reasons:
+                raise SpecError(f"reason '{what}' is given twice", rloc)
+            reasons[what] = text_
         elif kind == "profile":
             if payload.name in profile_names:
                 raise SpecError(f"profile '{payload.name}' is defined twice", loc)
@@ -468,6 +525,18 @@ def _resolve(statements, text: str, path: str) -> Spec:
         if r.hi is None:
             raise SpecError("an excluded range needs an upper end", r.loc)
 
+    unit, byte_order = _code_unit(values.get("code-unit"))
+    if unit == 1 and "truncated-unit" in reasons:
+        raise SpecError("'reason truncated-unit' needs code units wider than a byte ('code-unit 16' or 32)",
+                        next(loc for kind, loc, p in statements if kind == "reason" and p[0] == "truncated-unit"))
+    sigs = []
+    for loc, (data, order) in signatures:
+        if order is not None and unit == 1:
+            raise SpecError("a signature can choose a byte order only in a spec of 16- or 32-bit code units",
+                            order[1])
+        if any(s.bytes == data for s in sigs):
+            raise SpecError(f"signature {data.hex(' ').upper()} is given twice", loc)
+        sigs.append(Signature(data, order[0] if order else None, loc))
     default_mapping = values.get("numbering", "direct")
     forms: list[Form] = []
     by_name: dict[str, Form] = {}  # the forms so far, for sub-form references
@@ -475,29 +544,31 @@ def _resolve(statements, text: str, path: str) -> Spec:
         name = str(name_tok)
         if name in by_name:
             raise SpecError(f"form '{name}' is defined twice", _loc(name_tok))
-        forms.append(_form(name, loc, items, options, alphabets, by_name, default_mapping))
-        _check_length(f"form '{name}'", forms[-1].items, by_name, loc)
+        forms.append(_form(name, loc, items, options, alphabets, by_name, default_mapping, unit, byte_order))
+        _check_length(f"form '{name}'", forms[-1].items, by_name, loc, unit)
         by_name[name] = forms[-1]
     _check_skips(skips, forms)
     _check_numbering(forms, space, holes, skips)
     patterns = []
     pattern_names: set[str] = set()
-    for loc, (name_tok, items, reason, combine) in raw_patterns:
+    for loc, (name_tok, items, reason, combine, at_end) in raw_patterns:
         for what, named in (("a form", by_name), ("an ill-formed pattern", pattern_names)):  # messages name both alike
             if str(name_tok) in named:
                 raise SpecError(f"'{name_tok}' already names {what}: give this ill-formed pattern a name of its own",
                                 _loc(name_tok))
         pattern_names.add(str(name_tok))
-        its = tuple(_item(i, alphabets, by_name)[0] for i in items)
+        its = tuple(_item(i, alphabets, by_name, unit)[0] for i in items)
         if any(i.binds or i.field or not is_const(i.count) for i in its):
             raise SpecError("an ill-formed pattern must have a fixed length", loc)
-        _check_length(f"ill-formed pattern '{name_tok}'", its, by_name, loc)
+        _check_length(f"ill-formed pattern '{name_tok}'", its, by_name, loc, unit)
         if combine:
             _check_pair(its, loc)
-        patterns.append(Pattern(str(name_tok), loc, its, reason, combine))
+        patterns.append(Pattern(str(name_tok), loc, its, reason, combine, unit, byte_order, at_end))
 
     reserved = tuple(values.get("reserved", ()))
-    signature = values.get("signature", b"")
+    if reserved and unit > 1:
+        raise SpecError("reserved lead bytes need a spec of bytes (no 'code-unit' wider than 8)", seen["reserved"])
+    signature = sigs[0].bytes if sigs else b""
     for p in profiles:
         for rule in p.rules:
             if rule.kind in ("missing-signature", "misplaced-signature") and not signature:
@@ -510,8 +581,35 @@ def _resolve(statements, text: str, path: str) -> Spec:
         aliases=tuple(aliases), source=values.get("source", ""), claims=tuple(claims),
         holes=tuple(holes), skips=tuple(skips), patterns=tuple(patterns),
         reserved=reserved, reserved_loc=seen.get("reserved"),
-        signature=signature, signature_loc=seen.get("signature"), profiles=tuple(profiles),
+        signature=signature, signature_loc=sigs[0].loc if sigs else None, profiles=tuple(profiles),
+        unit=unit, byte_order=byte_order, signatures=tuple(sigs), reasons=tuple(sorted(reasons.items())),
     )
+
+
+def _code_unit(payload) -> tuple[int, str]:
+    """(bytes per unit, byte order) of a 'code-unit BITS [ORDER]' statement (none: bytes)."""
+    if payload is None:
+        return 1, "big"
+    bits, loc, order, oloc = payload
+    if bits not in UNIT_BITS:
+        raise SpecError(f"a code unit has 8, 16 or 32 bits, not {bits}", loc)
+    if bits == 8 and order is not None:
+        raise SpecError("a code unit of 8 bits has no byte order: remove it", oloc)
+    if bits > 8 and order is None:
+        raise SpecError(f"{bits}-bit code units need a byte order: 'code-unit {bits} big-endian' or "
+                        f"'code-unit {bits} little-endian'", loc)
+    return bits // 8, order or "big"
+
+
+def _unit_is_product(lo: int, hi: int, unit: int) -> bool:
+    """Whether units lo..hi are every combination of per-byte ranges (D800..DBFF is;
+    0041..0300 is not), so that the automaton can read them byte by byte."""
+    for k in range(unit - 1, -1, -1):  # from the most significant byte
+        a, b = (lo >> 8 * k) & 0xFF, (hi >> 8 * k) & 0xFF
+        if a != b:
+            low = (1 << 8 * k) - 1
+            return lo & low == 0 and hi & low == low
+    return True
 
 
 def _run_text(lo: int, hi: int) -> str:
@@ -540,19 +638,19 @@ _MAX_REPEAT = 64  # far beyond any real encoding; more only makes the automaton 
 MAX_POSITIONS = 256  # bytes of a fixed-length form or pattern: the automaton's cost grows with its square
 
 
-def _length(items, forms) -> int:
+def _length(items, forms, unit: int = 1) -> int:
     """The bytes a run of items spells: constant counts, and a sub-form's own length."""
     total = 0
     for i in items:
         if i.sub is not None:
             total += _length(forms[i.sub.form].items, forms) if i.sub.form in forms else 0
         elif not i.binds and is_const(i.count):
-            total += i.count.value
+            total += i.count.value * unit
     return total
 
 
-def _check_length(what: str, items, forms, loc) -> None:
-    n = _length(items, forms)
+def _check_length(what: str, items, forms, loc, unit: int = 1) -> None:
+    n = _length(items, forms, unit)
     if n > MAX_POSITIONS:
         raise SpecError(f"{what} is {n} bytes long: a form or pattern has at most {MAX_POSITIONS} bytes of "
                         "fixed length (counted forms are the way to longer codes)", loc)
@@ -576,12 +674,26 @@ def _repeat_count(expr, loc) -> int:
     return n
 
 
-def _item(raw, alphabets, forms) -> Item:
+def _item(raw, alphabets, forms, unit: int = 1) -> Item:
     _, loc, atom, repeat, field = raw
     digits = sub = None
     if atom[0] == "digits":
-        digits = atom[2]
+        digits, width = atom[2], atom[3]
+        if width != unit and unit == 1 and len(atom) > 4:
+            digits, width = atom[4], 1
+        if width != unit:
+            what = "a byte" if width == 1 else f"a {width * 8}-bit code unit"
+            spec = "bytes" if unit == 1 else f"{unit * 8}-bit code units"
+            hint = f" (declare 'code-unit {width * 8} big-endian' or little-endian)" if unit == 1 else ""
+            raise SpecError(f"{what} in a spec of {spec}{hint}", atom[1])
+        lo, hi = digits.runs[0]
+        if unit > 1 and not _unit_is_product(lo, hi, unit):
+            raise SpecError(f"units {lo:0{2 * unit}X}..{hi:0{2 * unit}X} are not read byte by byte as one range "
+                            "of each byte: split the range where its leading bytes change "
+                            f"(e.g. at {(lo | 0xFF) + 1:0{2 * unit}X})", atom[1])
     elif atom[0] == "alphabet_ref":
+        if unit > 1:
+            raise SpecError("alphabets are byte alphabets: a spec of wider code units writes unit ranges", atom[1])
         if atom[2] not in alphabets:
             hint = f" (hex bytes are written in capitals: {atom[2].upper()})" if re.fullmatch(r"[0-9a-f]{2}", atom[2]) else ""
             raise SpecError(f"unknown alphabet '{atom[2]}'{hint}", atom[1])
@@ -595,6 +707,9 @@ def _item(raw, alphabets, forms) -> Item:
             raise SpecError(f"form '{fname}' cannot be a sub-form: it must be a direct form of fixed length", sloc)
         if rng.hi is None:
             raise SpecError("a sub-form needs a closed code point range", rng.loc)
+        if unit > 1 or target.digit_order != "big":
+            raise SpecError("a sub-form must be a big-endian form of bytes (write the units of a pair with "
+                            "bit patterns: 110110xxxxxxxxxx 110111xxxxxxxxxx)", sloc)
         sub = SubForm(fname, rng.lo, rng.hi)
     count, binds = const(1), None
     if repeat is not None:
@@ -610,15 +725,17 @@ def _item(raw, alphabets, forms) -> Item:
         _, field_name, shortest, floc = field
         if sub is not None:
             raise SpecError("a sub-form cannot be a field", floc)
+    if unit > 1 and (binds or field is not None or not is_const(count)):
+        raise SpecError("counted forms need a spec of bytes (no 'code-unit' wider than 8)", loc)
     return Item(loc=loc, digits=digits, sub=sub, count=count,
                 binds=binds, field=field_name, shortest=shortest), (repeat[1] if repeat else None)
 
 
-def _form(name, loc, raw_items, options, alphabets, earlier, default_mapping) -> Form:
+def _form(name, loc, raw_items, options, alphabets, earlier, default_mapping, unit=1, byte_order="big") -> Form:
     items: list[Item] = []
     bound: dict[str, Loc] = {}
     for raw in raw_items:
-        item, rexpr = _item(raw, alphabets, earlier)
+        item, rexpr = _item(raw, alphabets, earlier, unit)
         if item.binds:
             if item.binds in bound:  # {n} of a name bound earlier: a count, not a binding
                 item = Item(item.loc, item.digits, item.sub, item.count, None, item.field, item.shortest)
@@ -650,6 +767,8 @@ def _form(name, loc, raw_items, options, alphabets, earlier, default_mapping) ->
         name=name, loc=loc, items=tuple(items), mapping=opts.get("mapping", default_mapping),
         min=opts.get("min"), at=opts.get("at"), value=opts.get("value"),
         combine=opts.get("combine"), value_range=opts.get("range"), option_locs=locs,
+        max=opts.get("max"), digit_order=opts.get("digit-order", "big"), unit=unit, byte_order=byte_order,
+        at_end=bool(opts.get("end")),
     )
     _check_form(form)
     return form
@@ -687,6 +806,14 @@ def _check_form(form: Form) -> None:
                                 "from the pair's; remove it", locs[key])
     if form.value is None and form.combine is None:
         _check_min_at(form)
+    for key, why in (("max", "a direct form of fixed length"), ("digit-order", "a form of fixed length"),
+                     ("end", "a form of fixed length")):
+        if key in locs and not (form.kind == "linear" and (form.mapping == "direct" or key != "max")
+                                or form.kind == "literal" and key == "end"):
+            raise SpecError(f"'{key if key != 'digit-order' else form.digit_order + '-endian'}' needs {why}",
+                            locs[key])
+    if form.max is not None and form.min is not None and form.max < form.min:
+        raise SpecError(f"max U+{form.max:04X} lies below min U+{form.min:04X}", locs["max"])
     if form.kind == "counted":
         if form.mapping != "direct":
             raise SpecError("a counted form must use the direct mapping", form.loc)
@@ -749,7 +876,8 @@ def _check_numbering(forms, space: CodeRange, holes, skips) -> None:
                 size *= item.digits.radix ** evaluate(item.count, {})
             if form.mapping == "direct":
                 base = form.at or 0
-                span = (max(base, form.min or 0, space.lo), base + size - 1)
+                top = base + size - 1 if form.max is None else min(base + size - 1, form.max)
+                span = (max(base, form.min or 0, space.lo), top)
             else:
                 cp = first = form.at if form.at is not None else cursor
                 left = size

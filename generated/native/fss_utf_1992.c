@@ -7,11 +7,13 @@
  * Spec SHA-256: a735756b730524382a38ae8c0f7c29accb1b07fd052940ce368ea260427cc351
  *
  * Two parts: first the C export of the same spec (`encspec export fss-utf-1992
- * --lang c`: fss_utf_1992.h, then fss_utf_1992.c), verbatim; then the extension
- * module _native_fss_utf_1992, which reads the export's tables and adds nothing to the
- * automaton.  It decodes for the generated Python module's _decode:
+ * --lang c`: fss_utf_1992.h, then fss_utf_1992.c), verbatim, for its counted forms
+ * and its token type; then the extension module _native_fss_utf_1992, with the automaton's
+ * tables as the decoder core reads them (digit operations with their weights,
+ * code units of 1 byte, the actions where the data ends, the spec's
+ * reasons).  It decodes for the generated Python module's _decode:
  *
- *   _native_fss_utf_1992.decode(data, pos, errors, final, want_str, out, limit=None) -> int
+ *   _native_fss_utf_1992.decode(data, pos, errors, final, want_str, out, limit=None, start=0) -> int
  *
  * decodes data[pos:] exactly as the module's _decode loop would, appends to
  * the list out one str (want_str) or the code points (ints, of any size), and
@@ -22,31 +24,34 @@
  *     (unless the span starts with a byte below 80) or backslashreplace,
  *     which it applies itself exactly as the codecs module's handlers do;
  *     strict and custom handlers always go to the module;
- *   * with final false, a token that more input could change (a counted
- *     form only while the bytes run out before its last digit).
+ *   * with final false, a token that more input could change (the data ends
+ *     inside it, or inside a counted form before its last digit).
+ * start is the state every token starts in (a signature read before may have
+ * chosen another byte order; 0 is the spec's own).
  * Counted forms are decoded here, by the export's fss_utf_1992_counted_K, in time
  * linear in their length; a code point wider than 64 bits (FSS_UTF_1992_WIDE) is a
- * problem for a str and, for a list, an int made from the big-endian bytes
- * fss_utf_1992_wide_value writes.  limit is the module's COUNTED_LIMIT (None: no
- * limit), the most bytes one counted form may have: the call passes it to
- * fss_utf_1992_counted_K itself (the export's global fss_utf_1992_counted_limit stays
- * as it is, so calls with different limits may run at once).
+ * problem for a str and, for a list, an int.  limit is the module's
+ * COUNTED_LIMIT (None: no limit), the most bytes one counted form may have:
+ * the call passes it to fss_utf_1992_counted_K itself (the export's global
+ * fss_utf_1992_counted_limit stays as it is, so calls with different limits may
+ * run at once).
  *
- *   _native_fss_utf_1992.scan(data, pos, final, limit=None) -> token or None
+ *   _native_fss_utf_1992.scan(data, pos, final, limit=None, start=0) -> token or None
  *
- * is the module's _scan(data, pos, final) in C: (kind, start, end, value,
- * reason), or None when final is false and more input could change it.
+ * is the module's _scan(data, pos, final, start) in C: (kind, start, end,
+ * value, reason), or None when final is false and more input could change it.
  * The signature is the module's business: decode never looks for it.
  *
- * How: two passes over the same code.  The first finds how many characters
- * come out and the widest one; the second writes them straight into a
- * PyUnicode of that size and kind (1, 2 or 4 bytes a character), so the
- * result is the only allocation.  Runs of bytes 00..7F (when they stand for
- * themselves) go 8 bytes at a time; every other token walks one flat table,
- * nx_fast[state * 256 + byte], derived from fss_utf_1992_class, _next_state and
- * _op at import.  A token that does not end in a plain char on that walk
- * (an error, a reserved run, a value, a surrogate pair, a counted form, a
- * longest match that must fall back) is scanned again by fss_utf_1992_scan.
+ * How: the str is allocated once from an estimate of its length and width
+ * and written in one pass, straight into its UCS1/2/4 data (widened, grown or
+ * narrowed in the rare cases the estimate was off), so the result is about
+ * the only allocation.  Runs of bytes 00..7F (when they stand for themselves)
+ * go 8 bytes at a time; every other token walks one flat table,
+ * nx_fast[state * 256 + byte], made from the tables below at import.  A token
+ * that does not end in a plain char on that walk (an error, a reserved run, a
+ * value, a surrogate pair, a counted form, a longest match that must fall
+ * back, the end of the data) is scanned again by nx_token, the decoder core's
+ * _run in C.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -128,7 +133,7 @@ typedef struct {
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
 } fss_utf_1992_token;
 
-/* Reasons, as the reference decoder words them. */
+/* Reasons, as the reference decoder words them (the spec's own where it has them). */
 extern const char fss_utf_1992_reason_start[];        /* "invalid start byte" */
 extern const char fss_utf_1992_reason_continuation[]; /* "invalid continuation byte" */
 extern const char fss_utf_1992_reason_end[];          /* "unexpected end of data" */
@@ -138,17 +143,28 @@ extern const char fss_utf_1992_reason_reserved[];     /* "reserved sequence" */
 #define FSS_UTF_1992_N_STATES 19u
 #define FSS_UTF_1992_START 0u         /* the state a sequence starts in */
 #define FSS_UTF_1992_DEAD 255u        /* no valid continuation */
+#define FSS_UTF_1992_UNIT 1u         /* bytes per code unit */
 
-/* One step: the next state for byte in state; *acc = *acc * radix + (byte - sub)
-   with the transition's digit operation (unchanged where the value does not
+/* One step: the next state for byte in state; *acc = *acc * radix + (byte - sub) with the transition's digit operation (unchanged where the value does not
    matter).  The start is FSS_UTF_1992_START with *acc = 0. */
 unsigned fss_utf_1992_step(unsigned state, unsigned char byte, uint64_t *acc);
 
 /* What state accepts: FSS_UTF_1992_CHAR, FSS_UTF_1992_ERROR, FSS_UTF_1992_RESERVED, or -1 (not accepting). */
 int fss_utf_1992_accepts(unsigned state);
 
-/* The token at data[pos] (pos < len), ignoring the signature. */
+/* The token at data[pos] (pos < len), ignoring the signature (from FSS_UTF_1992_START). */
 void fss_utf_1992_scan(const unsigned char *data, size_t len, size_t pos, fss_utf_1992_token *tok);
+
+/* The token at data[pos] (pos < len) from start state start: FSS_UTF_1992_START, or
+   the state a signature chose (fss_utf_1992_signature).  data[0 .. len - 1] is all
+   the data: a token that reaches len ends there. */
+void fss_utf_1992_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, fss_utf_1992_token *tok);
+
+/* The signature data[0 .. len - 1] begins with: its length, 0 for none (this
+   encoding has none).
+   In *start (if not NULL): the start state of the tokens after it
+   (FSS_UTF_1992_START without one). */
+size_t fss_utf_1992_signature(const unsigned char *data, size_t len, unsigned *start);
 
 /* The next token of the document data[0 .. len - 1] from *pos (start with
    *pos = 0): fills *tok, advances *pos, returns 1; 0 at the end. */
@@ -397,6 +413,15 @@ unsigned fss_utf_1992_step(unsigned state, unsigned char byte, uint64_t *acc)
     return fss_utf_1992_next_state[state][c];
 }
 
+size_t fss_utf_1992_signature(const unsigned char *data, size_t len, unsigned *start)
+{
+    (void)data;
+    (void)len;
+    if (start)
+        *start = FSS_UTF_1992_START;
+    return 0;
+}
+
 int fss_utf_1992_accepts(unsigned state)
 {
     int a;
@@ -422,31 +447,35 @@ static void fss_utf_1992_act(int action, size_t pos, size_t end, uint64_t acc, f
     }
 }
 
-/* the core's _scan: the longest match, falling back to the last accepting state;
-   with none, an error covering the bytes read (at least one). */
-void fss_utf_1992_scan(const unsigned char *data, size_t len, size_t pos, fss_utf_1992_token *tok)
+/* The core's _run from state start: the longest match, falling back to the last
+   accepting state; with none, an error covering the maximal subpart (the bytes
+   read before the automaton died, at least one). */
+void fss_utf_1992_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, fss_utf_1992_token *tok)
 {
-    unsigned state = 0, next, c, k;
+    unsigned state = start, next, c, k;
     size_t i = pos, last_end = 0;
     uint64_t acc = 0, last_acc = 0;
     int last = -1;
-    const char *why;
 
     for (;;) {
         unsigned char b;
         if (i == len) {
-            why = fss_utf_1992_reason_end;
+            if (last < 0) {  /* the data ends inside a sequence */
+                fss_utf_1992_set(tok, FSS_UTF_1992_ERROR, pos, len, 0, fss_utf_1992_reason_end);
+                return;
+            }
             break;
         }
         b = data[i];
         c = fss_utf_1992_class[b];
         next = fss_utf_1992_next_state[state][c];
         if (next >= FSS_UTF_1992_N_STATES) {
-            if (next == FSS_UTF_1992_DEAD) {
-                why = i == pos ? fss_utf_1992_reason_start : fss_utf_1992_reason_continuation;
-                break;
+            if (last < 0) {
+                /* the maximal subpart: at least one byte */
+                fss_utf_1992_set(tok, FSS_UTF_1992_ERROR, pos, i > pos ? i : pos + 1, 0,
+                                 i > pos ? fss_utf_1992_reason_continuation : fss_utf_1992_reason_start);
+                return;
             }
-            why = fss_utf_1992_reason_continuation;
             break;
         }
         k = fss_utf_1992_op[state][c];
@@ -464,18 +493,19 @@ void fss_utf_1992_scan(const unsigned char *data, size_t len, size_t pos, fss_ut
                 break;
         }
     }
-    if (last < 0) {
-        fss_utf_1992_set(tok, FSS_UTF_1992_ERROR, pos, i > pos ? i : pos + 1, 0, why);
-        return;
-    }
     fss_utf_1992_act(last, pos, last_end, last_acc, tok);
+}
+
+void fss_utf_1992_scan(const unsigned char *data, size_t len, size_t pos, fss_utf_1992_token *tok)
+{
+    fss_utf_1992_scan_from(data, len, pos, FSS_UTF_1992_START, tok);
 }
 
 int fss_utf_1992_next(const unsigned char *data, size_t len, size_t *pos, fss_utf_1992_token *tok)
 {
     if (*pos >= len)
         return 0;
-    fss_utf_1992_scan(data, len, *pos, tok);
+    fss_utf_1992_scan_from(data, len, *pos, FSS_UTF_1992_START, tok);
     *pos = tok->end;
     return 1;
 }
@@ -516,8 +546,11 @@ size_t fss_utf_1992_decode(const unsigned char *data, size_t len, fss_utf_1992_c
 #define NX_NAME "fss-utf-1992"
 #define NX_SPEC_SHA256 "a735756b730524382a38ae8c0f7c29accb1b07fd052940ce368ea260427cc351"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "8725cbcaa7737f65ed6089de0a90b51420261da16fd5278dd2b9fd2c64475753"
+#define NX_SOURCE_SHA256 "568b0ff5c5f6bb52b6be9fae649887768923cdf7c998af96fbcd2b15be0c4116"
 #define NX_N_STATES 19
+#define NX_N_CLASSES 10
+#define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
+#define NX_DEAD 65535u
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NX_INLINE static inline __attribute__((always_inline))
@@ -529,14 +562,161 @@ size_t fss_utf_1992_decode(const unsigned char *data, size_t len, fss_utf_1992_c
 #define NX_UNLIKELY(x) (x)
 #endif
 
+/* ------------------------------------------------------- the automaton */
+/* The decoder core's tables (encspec/runtime/core.py), as the export's
+   common context gives them: a byte's class; per state and class the next
+   state (NX_DEAD: none; NX_N_STATES + k: counted form k) and the digit
+   operation, acc = acc * mul + (byte - sub) * weight (0: acc unchanged). */
+typedef uint16_t nx_state_t;
+
+static const uint8_t nx_class[256] = {
+    /* 00..7F: class 0 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 80..BE: class 1 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    /* BF: class 2 */
+    2,
+    /* C0..DE: class 3 */
+    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    /* DF: class 4 */
+    4,
+    /* E0..EE: class 5 */
+    5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
+    /* EF: class 6 */
+    6,
+    /* F0..F6: class 7 */
+    7, 7, 7, 7, 7, 7, 7,
+    /* F7: class 8 */
+    8,
+    /* F8..FF: class 9 */
+    9, 9, 9, 9, 9, 9, 9, 9,
+};
+
+static const nx_state_t nx_next[NX_N_STATES][NX_N_CLASSES] = {
+    { 1, 2, 2, 3, 3, 4, 4, 5, 6, 65535 },  /* state 0: start; spec lines 19, 20, 21, 22, 23 */
+    { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 1: accepts char (1), final */
+    { 65535, 7, 7, 7, 7, 7, 7, 7, 7, 7 },  /* state 2: spec line 20 */
+    { 65535, 8, 8, 8, 8, 8, 8, 8, 8, 8 },  /* state 3: spec line 21 */
+    { 65535, 9, 9, 9, 9, 9, 9, 9, 9, 9 },  /* state 4: spec line 22 */
+    { 65535, 10, 10, 10, 10, 10, 10, 10, 10, 10 },  /* state 5: spec line 23 */
+    { 65535, 10, 10, 10, 10, 10, 11, 65535, 65535, 65535 },  /* state 6: spec line 23 */
+    { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 7: accepts char (2), final */
+    { 65535, 12, 12, 12, 12, 12, 12, 12, 12, 12 },  /* state 8: spec line 21 */
+    { 65535, 13, 13, 13, 13, 13, 13, 13, 13, 13 },  /* state 9: spec line 22 */
+    { 65535, 14, 14, 14, 14, 14, 14, 14, 14, 14 },  /* state 10: spec line 23 */
+    { 65535, 14, 14, 14, 15, 65535, 65535, 65535, 65535, 65535 },  /* state 11: spec line 23 */
+    { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 12: accepts char (3), final */
+    { 65535, 16, 16, 16, 16, 16, 16, 16, 16, 16 },  /* state 13: spec line 22 */
+    { 65535, 17, 17, 17, 17, 17, 17, 17, 17, 17 },  /* state 14: spec line 23 */
+    { 65535, 17, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 15: spec line 23 */
+    { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 16: accepts char (4), final */
+    { 65535, 18, 18, 18, 18, 18, 18, 18, 18, 18 },  /* state 17: spec line 23 */
+    { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 18: accepts char (5), final */
+};
+
+static const uint8_t nx_opi[NX_N_STATES][NX_N_CLASSES] = {
+    { 5, 4, 4, 3, 3, 2, 2, 1, 1, 0 },  /* state 0 */
+    { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 },  /* state 1 */
+    { 0, 6, 6, 6, 6, 6, 6, 6, 6, 6 },  /* state 2 */
+    { 0, 6, 6, 6, 6, 6, 6, 6, 6, 6 },  /* state 3 */
+    { 0, 6, 6, 6, 6, 6, 6, 6, 6, 6 },  /* state 4 */
+    { 0, 6, 6, 6, 6, 6, 6, 6, 6, 6 },  /* state 5 */
+    { 0, 6, 6, 6, 6, 6, 6, 0, 0, 0 },  /* state 6 */
+    { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 },  /* state 7 */
+    { 0, 6, 6, 6, 6, 6, 6, 6, 6, 6 },  /* state 8 */
+    { 0, 6, 6, 6, 6, 6, 6, 6, 6, 6 },  /* state 9 */
+    { 0, 6, 6, 6, 6, 6, 6, 6, 6, 6 },  /* state 10 */
+    { 0, 6, 6, 6, 6, 0, 0, 0, 0, 0 },  /* state 11 */
+    { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 },  /* state 12 */
+    { 0, 6, 6, 6, 6, 6, 6, 6, 6, 6 },  /* state 13 */
+    { 0, 6, 6, 6, 6, 6, 6, 6, 6, 6 },  /* state 14 */
+    { 0, 6, 0, 0, 0, 0, 0, 0, 0, 0 },  /* state 15 */
+    { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 },  /* state 16 */
+    { 0, 6, 6, 6, 6, 6, 6, 6, 6, 6 },  /* state 17 */
+    { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 },  /* state 18 */
+};
+
+static const struct { uint64_t mul, sub, weight; } nx_ops[7] = {
+    { UINT64_C(1), UINT64_C(0), UINT64_C(0) },  /* 0: none: acc unchanged (the value does not matter) */
+    { UINT64_C(8), UINT64_C(240), UINT64_C(1) },  /* 1: acc = acc * 8 + (byte - 0xF0) */
+    { UINT64_C(16), UINT64_C(224), UINT64_C(1) },  /* 2: acc = acc * 16 + (byte - 0xE0) */
+    { UINT64_C(32), UINT64_C(192), UINT64_C(1) },  /* 3: acc = acc * 32 + (byte - 0xC0) */
+    { UINT64_C(64), UINT64_C(128), UINT64_C(1) },  /* 4: acc = acc * 64 + (byte - 0x80) */
+    { UINT64_C(128), UINT64_C(0), UINT64_C(1) },  /* 5: acc = acc * 128 + (byte - 0x00) */
+    { UINT64_C(128), UINT64_C(128), UINT64_C(1) },  /* 6: acc = acc * 128 + (byte - 0x80) */
+};
+
+/* Per state: the action of a sequence that ends here (-1: none), whether no
+   byte can follow, and the action where the data ends in it (-1: the usual). */
+static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STATES] = {
+    { -1, -1, 0 },  /* state 0: start; spec lines 19, 20, 21, 22, 23 */
+    { 0, -1, 1 },  /* state 1: accepts char (1), final */
+    { -1, -1, 0 },  /* state 2: spec line 20 */
+    { -1, -1, 0 },  /* state 3: spec line 21 */
+    { -1, -1, 0 },  /* state 4: spec line 22 */
+    { -1, -1, 0 },  /* state 5: spec line 23 */
+    { -1, -1, 0 },  /* state 6: spec line 23 */
+    { 1, -1, 1 },  /* state 7: accepts char (2), final */
+    { -1, -1, 0 },  /* state 8: spec line 21 */
+    { -1, -1, 0 },  /* state 9: spec line 22 */
+    { -1, -1, 0 },  /* state 10: spec line 23 */
+    { -1, -1, 0 },  /* state 11: spec line 23 */
+    { 2, -1, 1 },  /* state 12: accepts char (3), final */
+    { -1, -1, 0 },  /* state 13: spec line 22 */
+    { -1, -1, 0 },  /* state 14: spec line 23 */
+    { -1, -1, 0 },  /* state 15: spec line 23 */
+    { 3, -1, 1 },  /* state 16: accepts char (4), final */
+    { -1, -1, 0 },  /* state 17: spec line 23 */
+    { 4, -1, 1 },  /* state 18: accepts char (5), final */
+};
+
+enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED };
+
+/* CHAR: code point = acc + offset; VALUE: the code point value; PAIR: a
+   surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
+   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+static const struct {
+    uint8_t kind;
+    uint64_t offset, split;
+    const char *reason;
+} nx_actions[5] = {
+    { NX_A_CHAR, UINT64_C(0), 0, NULL },  /* form 1: code point = acc + 0 */
+    { NX_A_CHAR, UINT64_C(128), 0, NULL },  /* form 2: code point = acc + 128 */
+    { NX_A_CHAR, UINT64_C(8320), 0, NULL },  /* form 3: code point = acc + 8320 */
+    { NX_A_CHAR, UINT64_C(532608), 0, NULL },  /* form 4: code point = acc + 532608 */
+    { NX_A_CHAR, UINT64_C(34087040), 0, NULL },  /* form 5: code point = acc + 34087040 */
+};
+
+/* The spec's reasons (the core's _REASONS). */
+static const char nx_reason_start[] = "invalid start byte";
+static const char nx_reason_continuation[] = "invalid continuation byte";
+static const char nx_reason_end[] = "unexpected end of data";
+static const char nx_reason_truncated[] = "truncated data";
+
 /* ------------------------------------------------------- the flat table */
-/* nx_fast[state * 256 + byte]: the transition, packed.  Bits 0..15: the next
-   state; 16..23: what it is (NX_CONT: a sequence goes on; NX_CHAR: a plain
-   char ends here, code point = acc + nx_offset[next]; NX_STOP: anything else,
-   for fss_utf_1992_scan); 24..31: the digit, byte - sub; 32..63: the radix:
-   acc = acc * radix + digit (1 and 0 where the value does not matter). */
+/* nx_fast[state * 256 + byte]: the transition with its digit operation done
+   for that byte: acc = acc * mul + add; what: NX_CONT (a sequence goes on),
+   NX_CHAR (a plain char ends here, code point = acc + nx_offset[next]) or
+   NX_STOP (anything else, for nx_token). */
 enum { NX_CONT = 0, NX_CHAR = 1, NX_STOP = 2 };
-static uint64_t nx_fast[NX_N_STATES * 256];
+typedef struct {
+    uint64_t add;
+    uint32_t mul;
+    nx_state_t next;
+    uint8_t what;
+} nx_entry;
+static nx_entry nx_fast[NX_N_STATES * 256];
 static uint64_t nx_offset[NX_N_STATES];
 static int nx_ascii;  /* bytes 00..7F are one-byte chars standing for themselves */
 
@@ -561,8 +741,9 @@ static uint8_t nx_low[256];  /* a lead's narrowest str width (nx_width), 0 when 
 
 /* nx_est[byte]: bit 0 when byte starts a token (or is never valid: an error
    of its own), 0 when it only ever continues one; bit 1 + w: a token it
-   starts is at least of str width w.  nx_estimable: no byte does both and no
-   form is counted, so on well-formed input the bits 0 count the tokens. */
+   starts is at least of str width w.  nx_estimable: no byte does both, no
+   form is counted and units are bytes, so on well-formed input the bits 0
+   count the tokens. */
 static uint8_t nx_est[256];
 static int nx_estimable;
 /* When the bytes that only continue tokens are one run, nx_cont_lo ..
@@ -574,11 +755,6 @@ static unsigned char nx_cont_lo, nx_cont_span;
 static unsigned char nx_start_hi;  /* the largest lead that says a width: bytes above say nothing */
 static uint8_t nx_top_width[256];
 
-#define NX_NEXT(e) ((unsigned)((e) & 0xFFFFu))
-#define NX_KIND(e) ((unsigned)((e) >> 16) & 0xFFu)
-#define NX_DIGIT(e) (((e) >> 24) & 0xFFu)
-#define NX_RADIX(e) ((e) >> 32)
-
 /* Which of 0..7F, 80..FF, 100..FFFF, beyond a code point is in: its str kind. */
 static int nx_width(uint64_t cp)
 {
@@ -588,32 +764,34 @@ static int nx_width(uint64_t cp)
 static void nx_lead_init(unsigned b0, const unsigned *kind)
 {
     nx_lead *ld = &nx_leads[b0];
-    uint64_t e = nx_fast[b0], lo, hi, acc, sub[NX_CHAIN - 1], radix[NX_CHAIN - 1], m = 1;
+    const nx_entry *e = &nx_fast[b0];
+    uint64_t lo, hi, acc, sub[NX_CHAIN - 1], mul[NX_CHAIN - 1], wt[NX_CHAIN - 1], m = 1;
     unsigned s, k, len = 1;
 
     memset(ld, 0, sizeof *ld);
     for (k = 0; k < NX_CHAIN - 1; k++)
         ld->span[k] = 0xFF;
-    if (NX_KIND(e) == NX_STOP)
+    if (e->what == NX_STOP)
         return;
-    s = NX_NEXT(e);
-    acc = NX_DIGIT(e);
+    s = e->next;
+    acc = e->add;
     while (kind[s] == NX_CONT) {
-        unsigned b, first = 256, last = 256, t = NX_N_STATES;
+        unsigned b, first = 256, last = 256, t = NX_N_STATES, op = 0;
         if (len == NX_CHAIN)
             return;
         for (b = 0; b < 256; b++) {
-            uint64_t f = nx_fast[s * 256 + b], f0;
-            if (NX_KIND(f) == NX_STOP)
+            const nx_entry *f = &nx_fast[s * 256 + b];
+            unsigned o = nx_opi[s][nx_class[b]];
+            if (f->what == NX_STOP)
                 continue;
             if (first == 256) {
                 first = b;
-                t = NX_NEXT(f);
+                t = f->next;
+                op = o;
             } else if (b != last + 1) {
                 return;  /* not one run */
             }
-            f0 = nx_fast[s * 256 + first];
-            if (NX_NEXT(f) != t || NX_RADIX(f) != NX_RADIX(f0) || NX_DIGIT(f) - NX_DIGIT(f0) != b - first)
+            if (f->next != t || o != op)
                 return;  /* more than one way on, or more than one digit operation */
             last = b;
         }
@@ -621,20 +799,22 @@ static void nx_lead_init(unsigned b0, const unsigned *kind)
             return;
         ld->lo[len - 1] = (uint8_t)first;
         ld->span[len - 1] = (uint8_t)(last - first);
-        radix[len - 1] = NX_RADIX(nx_fast[s * 256 + first]);
-        sub[len - 1] = first - NX_DIGIT(nx_fast[s * 256 + first]);
+        mul[len - 1] = op ? nx_ops[op].mul : 1;
+        sub[len - 1] = op ? nx_ops[op].sub : 0;
+        wt[len - 1] = op ? nx_ops[op].weight : 0;
         s = t;
         len++;
     }
     if (kind[s] != NX_CHAR)
         return;
-    /* code point = ((acc * r1 + b1 - s1) * r2 + b2 - s2) ... + offset, spread out
-       (modulo 2**64, which the true value does not reach) */
+    /* code point = acc * (the muls after the lead) + the sum over the bytes after it of
+       (byte - sub) * weight * (the muls after that byte) + offset, spread out (modulo
+       2**64, which the true value does not reach) */
     for (k = len - 1; k-- > 0;) {
-        if (m > UINT32_MAX)
+        if (m > UINT32_MAX || (wt[k] && m > UINT32_MAX / wt[k]))
             return;
-        ld->mul[k] = (uint32_t)m;
-        m *= radix[k];
+        ld->mul[k] = (uint32_t)(wt[k] * m);
+        m *= mul[k];
     }
     ld->base = acc * m + nx_offset[s];
     for (k = 0; k + 1 < len; k++)
@@ -656,10 +836,10 @@ static void nx_est_init(void)
     uint8_t starts[256], conts[256];
     nx_estimable = 1;
     for (b = 0; b < 256; b++) {
-        starts[b] = fss_utf_1992_next_state[0][fss_utf_1992_class[b]] != FSS_UTF_1992_DEAD;
+        starts[b] = nx_next[0][nx_class[b]] != NX_DEAD;
         conts[b] = 0;
         for (s = 1; s < NX_N_STATES; s++)
-            if (fss_utf_1992_next_state[s][fss_utf_1992_class[b]] != FSS_UTF_1992_DEAD)
+            if (nx_next[s][nx_class[b]] != NX_DEAD)
                 conts[b] = 1;
         if (starts[b] && conts[b])
             nx_estimable = 0;
@@ -692,28 +872,32 @@ static void nx_init(void)
     static unsigned kind[NX_N_STATES];
 
     for (s = 0; s < NX_N_STATES; s++) {
-        int act = fss_utf_1992_state[s].action;
+        int act = nx_state[s].accept;
         kind[s] = NX_CONT;
         if (act >= 0) {
-            int plain = fss_utf_1992_state[s].final && fss_utf_1992_actions[act].kind == FSS_UTF_1992_ACT_CHAR;
+            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR;
             kind[s] = plain ? NX_CHAR : NX_STOP;
-            nx_offset[s] = plain ? fss_utf_1992_actions[act].offset : 0;
+            nx_offset[s] = plain ? nx_actions[act].offset : 0;
         }
     }
     for (s = 0; s < NX_N_STATES; s++) {
         for (b = 0; b < 256; b++) {
-            unsigned c = fss_utf_1992_class[b], t = fss_utf_1992_next_state[s][c], k = fss_utf_1992_op[s][c];
-            uint64_t r = k ? fss_utf_1992_ops[k].radix : 1, dg = k ? (uint64_t)(b - fss_utf_1992_ops[k].sub) & 0xFFu : 0;
+            unsigned c = nx_class[b], t = nx_next[s][c], k = nx_opi[s][c];
+            nx_entry *e = &nx_fast[s * 256 + b];
+            uint64_t mul = k ? nx_ops[k].mul : 1;
             unsigned what = t < NX_N_STATES ? kind[t] : NX_STOP;
-            if (k && b < fss_utf_1992_ops[k].sub)
-                what = NX_STOP;  /* a negative digit: left to fss_utf_1992_scan */
-            nx_fast[s * 256 + b] = (uint64_t)(t < NX_N_STATES ? t : 0) | (uint64_t)what << 16 | dg << 24 | r << 32;
+            if (k && (b < nx_ops[k].sub || mul > UINT32_MAX))
+                what = NX_STOP;  /* a negative digit, a mul beyond 32 bits: left to nx_token */
+            e->add = k ? (b - nx_ops[k].sub) * nx_ops[k].weight : 0;
+            e->mul = (uint32_t)(what == NX_STOP ? 1 : mul);
+            e->next = (nx_state_t)(t < NX_N_STATES ? t : 0);
+            e->what = (uint8_t)what;
         }
     }
     nx_ascii = 1;
     for (b = 0; b < 0x80; b++) {
-        uint64_t e = nx_fast[b];
-        if (NX_KIND(e) != NX_CHAR || NX_DIGIT(e) + nx_offset[NX_NEXT(e)] != b)
+        const nx_entry *e = &nx_fast[b];
+        if (e->what != NX_CHAR || e->add + nx_offset[e->next] != b)
             nx_ascii = 0;
     }
     for (b = 0; b < 256; b++)
@@ -741,56 +925,190 @@ typedef struct {
     const unsigned char *data;
     size_t len;
     int handler, final, want_str;
+    unsigned start;  /* the state every token starts in */
     size_t limit;  /* the most bytes a counted form may have (SIZE_MAX: no limit) */
 } nx_args;
 
-/* Where the automaton goes from start: NX_E_DECIDED, it decides the token
-   within data; NX_E_MORE, it reaches the end of data first (with final false,
-   more input could change the token: the core's _scan(data, start, False)
-   says None); NX_E_COUNTED, it enters counted form *form at byte *at, having
-   passed an accepting state or not (*accepted). */
-enum { NX_E_DECIDED, NX_E_MORE, NX_E_COUNTED };
+/* ------------------------------------------------------------------ tokens */
+enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE };
 
-static int nx_reaches_end(const nx_args *a, size_t start, unsigned *form, size_t *at, int *accepted)
+/* A token as the core's _run makes it.  A WIDE token (a char beyond 64 bits)
+   comes from a counted form (counted: the export's token is in ext) or from
+   the automaton (its value is made again from its bytes: action, state0). */
+typedef struct {
+    int kind;
+    size_t start, end;
+    uint64_t value;      /* CHAR */
+    const char *reason;  /* ERROR, RESERVED */
+    int action;          /* WIDE from the automaton: its action */
+    unsigned state0;     /* ... and the state it started in */
+    int counted;
+} nx_tok;
+
+static void nx_error(nx_tok *tok, int kind, size_t start, size_t end, const char *reason)
 {
-    unsigned s = 0;
-    size_t i;
-    *accepted = 0;
-    for (i = start; i < a->len; i++) {
-        unsigned t = fss_utf_1992_next_state[s][fss_utf_1992_class[a->data[i]]];
-        if (t == FSS_UTF_1992_DEAD)
-            return NX_E_DECIDED;
+    tok->kind = kind;
+    tok->start = start;
+    tok->end = end;
+    tok->value = 0;
+    tok->reason = reason;
+    tok->counted = 0;
+}
+
+/* The token an accepting state's action makes of the raw value acc (the core's _token). */
+static void nx_act(nx_tok *tok, int action, size_t pos, size_t end, uint64_t acc, int wide)
+{
+    uint64_t off = nx_actions[action].offset;
+    nx_error(tok, NX_T_CHAR, pos, end, NULL);
+    tok->action = action;
+    switch (nx_actions[action].kind) {
+    case NX_A_CHAR:
+        if (wide || acc > UINT64_MAX - off)
+            tok->kind = NX_T_WIDE;  /* beyond 64 bits: nx_wide_int makes it again */
+        else
+            tok->value = acc + off;
+        return;
+    case NX_A_VALUE:
+        tok->value = off;
+        return;
+    case NX_A_PAIR: {
+        uint64_t split = nx_actions[action].split, hi = acc / split + off, lo = acc % split + off;
+        tok->value = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
+        return;
+    }
+    case NX_A_ERROR:
+        nx_error(tok, NX_T_ERROR, pos, end, nx_actions[action].reason);
+        return;
+    default:
+        nx_error(tok, NX_T_RESERVED, pos, end, "reserved sequence");
+        return;
+    }
+}
+
+/* The core's _run for the token at pos, every token starting in state s:
+   returns 1 with *tok, or 0 when final is false and more input could change
+   the token (the core's _scan says None).  Longest match: the token ends at
+   the last accepting state once the automaton dies; with none, it is an error
+   covering the bytes read in whole code units (at least one).  The automaton
+   never reads a part of a unit: where the data's whole units end, a state
+   with an action for the end of the data takes it; else the longest match,
+   else an error to the end of the data. */
+static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
+{
+    const unsigned char *d = a->data;
+    const size_t n = a->len, whole = n - (n - pos) % NX_UNIT;
+    size_t i = pos, last_end = pos;
+    uint64_t acc = 0, last_acc = 0;
+    int last = -1, wide = 0, last_wide = 0;
+
+    tok->state0 = s;
+    for (;;) {
+        unsigned c, t, k;
+        if (i == whole) {
+            if (!a->final)
+                return 0;
+            if (last < 0) {  /* the data ends inside a sequence (or inside its first unit) */
+                nx_error(tok, NX_T_ERROR, pos, n, whole == pos ? nx_reason_truncated : nx_reason_end);
+                return 1;
+            }
+            break;
+        }
+        c = nx_class[d[i]];
+        t = nx_next[s][c];
+        if (t == NX_DEAD) {
+            if (last < 0) {  /* the maximal subpart, in whole units: at least one */
+                size_t got = (i - pos) - (i - pos) % NX_UNIT;
+                nx_error(tok, NX_T_ERROR, pos, pos + (got ? got : NX_UNIT),
+                         got ? nx_reason_continuation : nx_reason_start);
+                return 1;
+            }
+            break;
+        }
         if (t >= NX_N_STATES) {
-            *form = t - NX_N_STATES;
-            *at = i;
-            return NX_E_COUNTED;
+            break;  /* the longest match falls back to the accepting state before the form */
+        }
+        k = nx_opi[s][c];
+        if (k) {
+            acc = acc * nx_ops[k].mul + ((uint64_t)d[i] - nx_ops[k].sub) * nx_ops[k].weight;
         }
         s = t;
-        if (fss_utf_1992_state[s].action >= 0) {
-            if (fss_utf_1992_state[s].final)
-                return NX_E_DECIDED;
-            *accepted = 1;
+        i++;
+        if (nx_state[s].accept >= 0) {
+            last = nx_state[s].accept;
+            last_end = i;
+            last_acc = acc;
+            last_wide = wide;
+            if (nx_state[s].final)
+                break;
         }
     }
-    return NX_E_MORE;
+    (void)wide;
+    (void)last_wide;
+    nx_act(tok, last, pos, last_end, last_acc, last_wide);
+    return 1;
 }
 
 /* A token the fast walk does not finish: NX_S_CHAR (tok is a char to write),
    NX_S_PROBLEM (tok's span goes to the handler), NX_S_LEAVE (the module's:
-   more input could change it). */
+   more input could change it), NX_S_WIDE (tok is a char wider than 64 bits,
+   for a list of code points: nx_wide_int). */
 enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
-static int nx_slow(const nx_args *a, size_t start, fss_utf_1992_token *tok)
+static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
 {
-    unsigned form = 0;
-    size_t at = 0;
-    int accepted = 0;
-    if (!a->final && nx_reaches_end(a, start, &form, &at, &accepted) == NX_E_MORE)
+    if (!nx_token(a, start, a->start, tok))
         return NX_S_LEAVE;
-    fss_utf_1992_scan(a->data, a->len, start, tok);
-    if (tok->kind == FSS_UTF_1992_CHAR)
-        return a->want_str && (uint64_t)tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
+    if (tok->kind == NX_T_CHAR)
+        return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
+    if (tok->kind == NX_T_WIDE)  /* beyond U+10FFFF, whatever its width */
+        return a->want_str ? NX_S_PROBLEM : NX_S_WIDE;
     return NX_S_PROBLEM;
+}
+
+/* The int of a char wider than 64 bits.  With the GIL. */
+static PyObject *nx_wide_int(const unsigned char *data, size_t len, const nx_tok *tok)
+{
+    PyObject *acc, *x, *y;
+    unsigned s = tok->state0;
+    size_t i;
+    (void)len;
+    if (tok->kind != NX_T_WIDE)
+        return PyLong_FromUnsignedLongLong((unsigned long long)tok->value);
+    /* the automaton's: its digits again, exactly (a bounded token: a few operations) */
+    acc = PyLong_FromLong(0);
+    for (i = tok->start; acc != NULL && i < tok->end; i++) {
+        unsigned c = nx_class[data[i]], k = nx_opi[s][c];
+        if (k) {
+            x = PyLong_FromUnsignedLongLong((unsigned long long)nx_ops[k].mul);
+            y = x == NULL ? NULL : PyNumber_Multiply(acc, x);
+            Py_XDECREF(x);
+            Py_DECREF(acc);
+            acc = y;
+            if (acc == NULL)
+                break;
+            x = PyLong_FromLongLong(((long long)data[i] - (long long)nx_ops[k].sub));
+            y = x == NULL ? NULL : PyLong_FromUnsignedLongLong((unsigned long long)nx_ops[k].weight);
+            if (y != NULL) {
+                PyObject *z = PyNumber_Multiply(x, y);
+                Py_DECREF(y);
+                y = z;
+            }
+            Py_XDECREF(x);
+            x = y == NULL ? NULL : PyNumber_Add(acc, y);
+            Py_XDECREF(y);
+            Py_DECREF(acc);
+            acc = x;
+        }
+        s = nx_next[s][c];
+    }
+    if (acc != NULL) {
+        x = PyLong_FromUnsignedLongLong((unsigned long long)nx_actions[tok->action].offset);
+        y = x == NULL ? NULL : PyNumber_Add(acc, x);
+        Py_XDECREF(x);
+        Py_DECREF(acc);
+        acc = y;
+    }
+    return acc;
 }
 
 /* ----------------------------------------------------------------- passes */
@@ -798,14 +1116,15 @@ static int nx_slow(const nx_args *a, size_t start, fss_utf_1992_token *tok)
    and ORs them together (the OR is below 2**k exactly when every one is);
    the others write them into out from index n0 on, which holds cap of them
    and (a str) characters up to lim.  A write pass stops before the first
-   token that does not fit (NX_FULL, NX_WIDER), so that the caller can make
-   room and go on from there. */
+   token that does not fit (NX_FULL, NX_WIDER: need is the character that did
+   not fit), so that the caller can make room and go on from there. */
 enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
 enum { NX_DONE, NX_FULL, NX_WIDER };
 
 typedef struct {
     size_t n;      /* characters (code points) in out */
     uint64_t mx;   /* the OR of those this pass produced */
+    uint64_t need; /* NX_WIDER: the character that did not fit */
     size_t stop;   /* where it stopped */
     int status;    /* NX_DONE (the end, or a token left to the module), NX_FULL, NX_WIDER */
 } nx_result;
@@ -819,6 +1138,7 @@ typedef struct {
             } \
             if (mode != NX_M_LIST && NX_UNLIKELY(nx_cp_ > lim)) { \
                 status = NX_WIDER; \
+                need = nx_cp_; \
                 goto no_room; \
             } \
         } \
@@ -846,17 +1166,20 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
 {
     const unsigned char *d = a->data;
     const size_t len = a->len;
-    const int ascii = nx_ascii, plain_only = mode == NX_M_LIST || (mode == NX_M_COUNT && !a->want_str);
+    const int s0 = a->start == 0;  /* the default start state: the fast paths are its */
+    const int ascii = nx_ascii && s0, plain_only = mode == NX_M_LIST || (mode == NX_M_COUNT && !a->want_str);
     size_t i = pos, n = n0, start = pos, n_start = n0;
     unsigned streak = 8;  /* bytes 00..7F in a row */
-    uint64_t mx = 0;
+    uint64_t mx = 0, need = 0;
     int status = NX_DONE;
 
     while (i < len) {
-        uint64_t acc, cp, e;
+        uint64_t acc, cp;
+        size_t wend;
+        const nx_entry *e;
         unsigned s;
         int got;
-        fss_utf_1992_token tok;
+        nx_tok tok;
 
         start = i;
         n_start = n;
@@ -943,8 +1266,9 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
             continue;
         }
         streak = 0;
+        wend = len;
 
-        if (NX_LIKELY(i + NX_CHAIN <= len)) {
+        if (NX_LIKELY(s0 && i + NX_CHAIN <= wend)) {
             /* a token whose way the lead fixes: a branch on its length (predicted, so the
                next token need not wait for this one), range checks, one sum */
             const nx_lead *ld = &nx_leads[d[i]];
@@ -1000,18 +1324,18 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         /* walk the table, state by state */
         i = start;
         acc = 0;
-        s = 0;
+        s = a->start;
         for (;;) {
-            if (NX_UNLIKELY(i == len))
+            if (NX_UNLIKELY(i == wend))
                 goto slow;
-            e = nx_fast[(size_t)s << 8 | d[i]];
+            e = &nx_fast[(size_t)s << 8 | d[i]];
             i++;
-            acc = acc * NX_RADIX(e) + NX_DIGIT(e);
-            s = NX_NEXT(e);
-            if (NX_KIND(e) != NX_CONT)
+            acc = acc * e->mul + e->add;
+            s = e->next;
+            if (e->what != NX_CONT)
                 break;
         }
-        if (NX_KIND(e) == NX_CHAR) {
+        if (e->what == NX_CHAR) {
             cp = acc + nx_offset[s];
             if (NX_LIKELY(plain_only || cp <= 0x10FFFF)) {
                 NX_PUT(cp);
@@ -1020,13 +1344,27 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         }
 
     slow:
-        /* everything else: the export's scan, then the handler */
+        /* everything else: the core's _run, then the handler */
         i = start;
         got = nx_slow(a, start, &tok);
         if (got == NX_S_LEAVE)
             break;
         if (got == NX_S_CHAR) {
             NX_PUT(tok.value);
+        } else if (got == NX_S_WIDE) {
+            /* a list's code point wider than 64 bits (never for a str: a problem there) */
+            if (mode == NX_M_LIST) {
+                PyObject *v;
+                if (NX_UNLIKELY(n >= cap)) {
+                    status = NX_FULL;
+                    goto no_room;
+                }
+                v = nx_wide_int(d, len, &tok);
+                if (v == NULL)
+                    return -1;
+                PyList_SET_ITEM((PyObject *)out, (Py_ssize_t)n, v);
+            }
+            n++;
         } else if (a->handler == NX_H_REPLACE) {
             NX_PUT(0xFFFD);
         } else if (a->handler == NX_H_SURROGATEESCAPE) {
@@ -1054,6 +1392,7 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
     }
     r->n = n;
     r->mx = mx;
+    r->need = 0;
     r->stop = i;
     r->status = NX_DONE;
     return 0;
@@ -1062,11 +1401,11 @@ no_room:
     /* before the token that does not fit: the caller makes room and comes back */
     r->n = n_start;
     r->mx = mx;
+    r->need = need;
     r->stop = start;
     r->status = status;
     return 0;
 }
-
 static int nx_count(const nx_args *a, size_t pos, nx_result *r)
 {
     return nx_run(NX_M_COUNT, a, pos, NULL, 0, 0, 0, r);
@@ -1224,8 +1563,7 @@ static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *
     int w = 0, rc = 0;
     Py_UCS4 maxchar;
     nx_result r;
-
-    if (nx_estimable) {
+    if (nx_estimable && a->start == 0) {
         unsigned widths;
         int ascii;
         if (nogil) {
@@ -1285,9 +1623,13 @@ static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *
             if (PyUnicode_Resize(&s, (Py_ssize_t)cap) < 0)
                 goto fail;
         } else {
-            /* a wider kind: the same room, the characters so far copied over */
+            /* a wider kind (as wide as the character that did not fit): the same room,
+               the characters so far copied over */
             PyObject *wider;
-            maxchar = nx_maxchar[nx_width(maxchar) + 1];
+            int wn = nx_width(maxchar) + 1;
+            if (nx_width(r.need) > wn)
+                wn = nx_width(r.need);
+            maxchar = nx_maxchar[wn > 3 ? 3 : wn];
             wider = PyUnicode_New((Py_ssize_t)cap, maxchar);
             if (wider == NULL)
                 goto fail;
@@ -1327,14 +1669,20 @@ static PyObject *nx_decode(PyObject *self, PyObject *args)
     const char *errors;
     int final, want_str, nogil, rc;
     PyObject *out, *result = NULL, *limit_obj = Py_None;
+    unsigned int start = 0;
     nx_args a;
     nx_result counted, written;
     size_t stop = 0;
 
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*nsppO!|O:decode", &view, &pos, &errors, &final, &want_str, &PyList_Type, &out,
-                          &limit_obj))
+    if (!PyArg_ParseTuple(args, "y*nsppO!|OI:decode", &view, &pos, &errors, &final, &want_str, &PyList_Type, &out,
+                          &limit_obj, &start))
         return NULL;
+    if (start >= NX_N_STATES) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "decode: not a state of the automaton");
+        return NULL;
+    }
     if (pos < 0 || pos > view.len) {
         PyBuffer_Release(&view);
         PyErr_SetString(PyExc_IndexError, "decode: position out of range");
@@ -1349,6 +1697,7 @@ static PyObject *nx_decode(PyObject *self, PyObject *args)
     a.handler = nx_handler(errors);
     a.final = final;
     a.want_str = want_str;
+    a.start = start;
     /* only an immutable buffer may be read without the GIL */
     nogil = PyBytes_Check(view.obj) && a.len - (size_t)pos >= NX_NOGIL;
     if (want_str) {
@@ -1391,22 +1740,28 @@ fail:
     return NULL;
 }
 
-/* The core's _scan(data, pos, final), in C. */
+/* The core's _scan(data, pos, final, start), in C. */
 static PyObject *nx_scan(PyObject *self, PyObject *args)
 {
     Py_buffer view;
     Py_ssize_t pos;
     int final, got;
+    unsigned int start = 0;
     PyObject *limit_obj = Py_None, *value, *result = NULL;
     nx_args a;
-    fss_utf_1992_token tok;
+    nx_tok tok;
 
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*np|O:scan", &view, &pos, &final, &limit_obj))
+    if (!PyArg_ParseTuple(args, "y*np|OI:scan", &view, &pos, &final, &limit_obj, &start))
         return NULL;
     if (pos < 0 || pos >= view.len) {
         PyBuffer_Release(&view);
         PyErr_SetString(PyExc_IndexError, "scan: position out of range");
+        return NULL;
+    }
+    if (start >= NX_N_STATES) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "scan: not a state of the automaton");
         return NULL;
     }
     if (nx_limit_arg("scan", limit_obj, &a.limit) < 0) {
@@ -1418,16 +1773,17 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.handler = NX_H_OTHER;
     a.final = final;
     a.want_str = 0;
+    a.start = start;
     got = nx_slow(&a, (size_t)pos, &tok);
     if (got == NX_S_LEAVE) {
         result = Py_None;
         Py_INCREF(result);
-    } else if (tok.kind == FSS_UTF_1992_CHAR) {
-        value = PyLong_FromUnsignedLongLong((unsigned long long)tok.value);
+    } else if (tok.kind == NX_T_CHAR || tok.kind == NX_T_WIDE) {
+        value = nx_wide_int(a.data, a.len, &tok);
         if (value != NULL)
             result = Py_BuildValue("(snnNO)", "char", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, value, Py_None);
     } else {
-        result = Py_BuildValue("(snnOs)", tok.kind == FSS_UTF_1992_RESERVED ? "reserved" : "error",
+        result = Py_BuildValue("(snnOs)", tok.kind == NX_T_RESERVED ? "reserved" : "error",
                                (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, Py_None, tok.reason);
     }
     PyBuffer_Release(&view);
@@ -1436,13 +1792,14 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
 
 static PyMethodDef nx_methods[] = {
     {"decode", nx_decode, METH_VARARGS,
-     "decode(data, pos, errors, final, want_str, out, limit=None) -> stop\n\n"
+     "decode(data, pos, errors, final, want_str, out, limit=None, start=0) -> stop\n\n"
      "Decode data[pos:] as the generated module's _decode does, append to the list\n"
      "out one str (want_str) or the code points, and return where it stopped:\n"
      "len(data), or the start of a token left to the module's exact path.\n"
-     "limit: the module's COUNTED_LIMIT (None: no limit)."},
+     "limit: the module's COUNTED_LIMIT (None: no limit); start: the state every\n"
+     "token starts in (a signature may have chosen another byte order)."},
     {"scan", nx_scan, METH_VARARGS,
-     "scan(data, pos, final, limit=None) -> token or None\n\n"
+     "scan(data, pos, final, limit=None, start=0) -> token or None\n\n"
      "The token at data[pos:] as the module's _scan gives it, (kind, start, end,\n"
      "value, reason), or None when final is false and more input could change it."},
     {NULL, NULL, 0, NULL}
