@@ -376,8 +376,10 @@ int main(void)
         printf("%lu", (unsigned long)errors);
         for (size_t j = 0; j < k; j++)
             printf(" %" PRIX64, (uint64_t)out[j]);
+        unsigned start0 = UMOD_START;
+        MOD_signature(data, n, &start0);  /* a byte order mark chooses the start state */
         while (MOD_next(data, n, &pos, &tok)) {
-            unsigned state = UMOD_START;
+            unsigned state = start0;
             uint64_t acc = 0;
             size_t j;
             if (tok.kind != UMOD_CHAR)

@@ -2,8 +2,10 @@
 generated modules and, independently, against the hand-written oracles."""
 from __future__ import annotations
 
+import codecs
 import importlib
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -88,6 +90,93 @@ def test_expected_tokens_are_the_reference_tokenizers(spec):
     for case in read_jsonl(spec)[::7]:
         data = bytes.fromhex(case["bytes"])
         assert [t[:4] for t in run_tokens(a, data)] == expected(case)
+
+
+def _text_cases(spec: str) -> list[tuple[str, bytes, list[tuple]]]:
+    """The .txt file's cases with each token's reason: (id, bytes, [(kind, start, end, value, reason)])."""
+    ids = [c[0] for c in vectors.parse_text((VECTORS / f"{module_name(spec)}.txt").read_text("utf-8"))]
+    out, data = [], None
+    for line in (VECTORS / f"{module_name(spec)}.txt").read_text("utf-8").splitlines():
+        m = re.match(r"\s+(bytes|tokens)  (.*)$", line)
+        if not m:
+            continue
+        if m.group(1) == "bytes":
+            data = None if m.group(2).strip().startswith("the input") else bytes.fromhex(m.group(2))
+        elif data is not None:
+            toks = []
+            for part in m.group(2).split("; "):
+                t = re.fullmatch(r"(\w+) (\d+) (\d+)(?: ([0-9A-F]+))?(?: \((.*)\))?", part)
+                toks.append((t[1], int(t[2]), int(t[3]), None if t[4] is None else int(t[4], 16), t[5]))
+            out.append((ids[len(out)], data, toks))
+            data = None
+    assert len(out) == len(ids)
+    return out
+
+
+_RECORDED: list = []
+
+
+def _record(err: UnicodeDecodeError):
+    _RECORDED.append((err.start, err.end, err.reason))
+    return "\ufffd", err.end
+
+
+codecs.register_error("encspec-test-record", _record)
+
+
+def _cpython(data: bytes, codec: str) -> tuple[str, list[tuple[int, int, str]]]:
+    """CPython's own decoding of *data*: the text (U+FFFD per error) and each error's (start, end, reason)."""
+    _RECORDED.clear()
+    return data.decode(codec, "encspec-test-record"), list(_RECORDED)
+
+
+@pytest.mark.parametrize("spec, codec", [("utf-16be", "utf-16-be"), ("utf-16le", "utf-16-le"),
+                                         ("utf-32be", "utf-32-be"), ("utf-32le", "utf-32-le")])
+def test_unit_vectors_agree_with_cpython(spec, codec):
+    """Every case's tokens, reasons included, are what CPython's codec says of its bytes:
+    checked against CPython, not against encspec."""
+    for cid, data, toks in _text_cases(spec):
+        text, errors = _cpython(data, codec)
+        assert errors == [(s, e, why) for kind, s, e, _, why in toks if kind == "error"], (cid, data.hex(" "))
+        assert text == "".join("\ufffd" if k == "error" else chr(v) for k, _, _, v, _ in toks), cid
+
+
+@pytest.mark.parametrize("spec, codec, order", [("utf-16be", "utf-16-be", "big"), ("utf-16le", "utf-16-le", "little")])
+def test_utf16_vectors_hold_each_kind_of_error_with_cpythons_reasons(spec, codec, order):
+    """A lone trail unit, a lead followed by a non-trail unit, a lead then a partial unit
+    at the end, a partial unit alone: each is a case, and CPython's codec gives the
+    case's bytes the reason and span the file states."""
+    cases = _text_cases(spec)
+
+    def unit(data, k):
+        return int.from_bytes(data[2 * k:2 * k + 2], order)
+
+    def lead(u):
+        return 0xD800 <= u <= 0xDBFF
+
+    def trail(u):
+        return 0xDC00 <= u <= 0xDFFF
+
+    kinds = {
+        "lone trail unit": (lambda d: len(d) == 2 and trail(unit(d, 0)), (0, 2, "illegal encoding")),
+        "lead, then a non-trail unit": (lambda d: len(d) == 4 and lead(unit(d, 0)) and not trail(unit(d, 1)),
+                                        (0, 2, "illegal UTF-16 surrogate")),
+        "lead, then a partial unit at the end": (lambda d: len(d) == 3 and lead(unit(d, 0)),
+                                                 (0, 3, "unexpected end of data")),
+        "a partial unit alone": (lambda d: len(d) == 1, (0, 1, "truncated data")),
+    }
+    for what, (shape, first_error) in kinds.items():
+        found = [(cid, data, toks) for cid, data, toks in cases if shape(data)]
+        assert found, f"{spec}: no case of a {what}"
+        for cid, data, toks in found:
+            _, errors = _cpython(data, codec)
+            assert errors[0] == first_error, (what, cid, errors)
+            assert (toks[0][0], *toks[0][1:3], toks[0][4]) == ("error", *first_error), (what, cid, toks)
+    # a lead followed by each kind of non-trail unit: below the surrogates, another lead, above them
+    after_lead = {"below" if u < 0xD800 else "lead" if lead(u) else "above"
+                  for u in (unit(d, 1) for _, d, _ in cases if len(d) == 4 and lead(unit(d, 0)))
+                  if not trail(u)}
+    assert after_lead == {"below", "lead", "above"}
 
 
 def test_utf8_vectors_agree_with_cpython():

@@ -17,6 +17,14 @@ spec.  The cases are chosen by walking the automaton's plain data:
    holes (surrogates singly and paired), the spec's ill-formed patterns;
 6. reserved runs; 7. signatures at and after offset 0; 8. counted-form headers.
 
+Specs of wider code units (UTF-16, UTF-32, WTF-16: ``code-unit 16`` or ``32``) are walked
+in units instead: each kind of unit (the runs of unit values that read alike from a
+state) alone, after each kind and after each state inside a sequence; truncation at
+every byte (a partial unit); surrogates and values beyond the code space as units; each
+signature with what follows it in its byte order, or the byte order marks as characters.
+Integer encodings (the varints' 64-bit code space) get values instead of text, each
+form's digit extremes and runs of continuation bytes, and no surrogates.
+
 Cases are deduplicated (the first occurrence wins), so the file's inputs are
 ``vector_inputs(automaton)``, in order.
 """
@@ -139,13 +147,16 @@ def _linear_forms(a: Automaton) -> dict[str, dict]:
             "positions": f.positions, "capacity": cap, "rows": sorted(rows, key=lambda r: r.raw_lo),
             "raw_lo": min(r.raw_lo for r in rows), "raw_hi": max(r.raw_hi for r in rows),
             "offset": offsets.pop() if len(offsets) == 1 else None, "length": rows[0].length,
+            "order": f.order,
         }
     return out
 
 
-def _raw_bytes(pos, raw: int) -> bytes:
+def _raw_bytes(pos, raw: int, order=None) -> bytes:
+    """The bytes spelling *raw* in a form's digits, most significant first in *order*
+    (a little-endian form's, such as LEB128's; None: byte order)."""
     from ..automaton import digits_to_bytes as _digits_to_bytes
-    return _digits_to_bytes(pos, raw)
+    return _digits_to_bytes(pos, raw, order)
 
 
 def _form_bytes(a: Automaton, cp: int) -> Optional[bytes]:
@@ -156,7 +167,7 @@ def _form_bytes(a: Automaton, cp: int) -> Optional[bytes]:
             continue
         raw = cp - f["offset"]
         if f["raw_lo"] <= raw <= f["raw_hi"] and raw < f["capacity"]:
-            return _raw_bytes(f["positions"], raw)
+            return _raw_bytes(f["positions"], raw, f["order"])
     return None
 
 
@@ -176,7 +187,31 @@ def _token_text(t) -> str:
 # ---------------------------------------------------------------- the cases
 
 def sections(a: Automaton) -> list[Section]:
-    """The conformance file's sections, each case with its expected tokens."""
+    """The conformance file's sections, each case with its expected tokens.
+
+    Three walks: byte-oriented (the UTF-8 family, Kuhn's own), in code units (specs whose
+    unit is 2 or 4 bytes: UTF-16, UTF-32, WTF-16) and over integers (varints: a 64-bit
+    code space, whose "code points" are numbers, not characters)."""
+    if a.unit > 1:
+        out = _unit_sections(a)
+    else:
+        out = _byte_sections(a, numbers=_numbers(a))
+    _finish(a, out)
+    return out
+
+
+def _numbers(a: Automaton) -> bool:
+    """Whether *a* encodes integers rather than characters: a bounded code space past 32
+    bits (the varints' 0..2**64-1).  No character encoding's bounded code space needs
+    more than 32 bits (UTF-8 as RFC 2279 and UTF-1 stop at U+7FFFFFFF, Corrected UTF-8
+    at U+8421109F); UTF-∞-8's counted forms are unbounded."""
+    hi = a.code_space[1]
+    return hi is not None and hi > 0xFFFFFFFF and not a.extensions
+
+
+def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
+    """Kuhn's sections, walking bytes; *numbers*: values instead of text, no surrogates,
+    and each length's digit extremes and runs of continuation bytes (the varints)."""
     cb = a.class_bytes()
     safe = _safe_byte(a)
     tail = bytes([safe]) if safe is not None else b""
@@ -187,12 +222,16 @@ def sections(a: Automaton) -> list[Section]:
     rows = sorted(a.rows, key=lambda r: (r.first, r.length))
     out: list[Section] = []
 
-    # 1 correct text
-    s1 = Section("Some correct text")
-    for text, what in (("κόσμε", "Greek word 'kosme' (Kuhn 1)"), ("A\u00e9\u20ac\U0001F600", "A, é, €, 😀")):
-        parts = [a.encode(ord(ch)) for ch in text]
-        if all(p is not None for p in parts):
-            s1.cases.append(Case(b"".join(parts), what + ": " + " ".join(_u(ord(ch)) for ch in text)))
+    # 1 correct text (for integers: values)
+    if numbers:
+        s1 = _values_section(a)
+    else:
+        s1 = Section("Some correct text")
+        for text, what in (("κόσμε", "Greek word 'kosme' (Kuhn 1)"),
+                           ("A\u00e9\u20ac\U0001F600", "A, é, €, 😀")):
+            parts = [a.encode(ord(ch)) for ch in text]
+            if all(p is not None for p in parts):
+                s1.cases.append(Case(b"".join(parts), what + ": " + " ".join(_u(ord(ch)) for ch in text)))
     out.append(s1)
 
     # 2 boundaries
@@ -252,6 +291,9 @@ def sections(a: Automaton) -> list[Section]:
         sub.cases.append(Case(bytes(never), "all of them in a row"))
         s3.subsections.append(sub)
     leads = [b for b in sorted(starts) if a.step(0, b) < a.n_states and a.accept[a.step(0, b)] is None]
+    if numbers:  # LEB128's 128 leads read alike: the first and last of each run of a byte class
+        ends = {b for lo, hi, _ in a.class_runs() for b in (lo, hi)}
+        leads = [b for b in leads if b in ends]
     if leads:
         sub = Section("Each lead byte followed by each class of byte that cannot follow it")
         for b in leads:
@@ -317,9 +359,10 @@ def sections(a: Automaton) -> list[Section]:
             continue
         sub = Section(f"Form {name} ({f['length']} bytes): raw values below {f['raw_lo']:#x}")
         off = f["offset"] if f["offset"] is not None else f["rows"][0].offset
-        for raw, what in ((0, "smallest"), (0x2F, "'/' (Kuhn 4.1)"), (f["raw_lo"] - 1, "largest")):
+        kuhn = (1, "next to smallest") if numbers else (0x2F, "'/' (Kuhn 4.1)")
+        for raw, what in ((0, "smallest"), kuhn, (f["raw_lo"] - 1, "largest")):
             if 0 <= raw < f["raw_lo"]:
-                sub.cases.append(Case(_raw_bytes(f["positions"], raw),
+                sub.cases.append(Case(_raw_bytes(f["positions"], raw, f["order"]),
                                       f"{what} overlong: would be {_u(raw + off)}"))
         s4.subsections.append(sub)
     out.append(s4)
@@ -331,7 +374,7 @@ def sections(a: Automaton) -> list[Section]:
         off = f["offset"] if f["offset"] is not None else f["rows"][-1].offset
         for raw in sorted({f["raw_hi"] + 1, f["capacity"] - 1}):
             if f["raw_hi"] < raw < f["capacity"]:
-                sub.cases.append(Case(_raw_bytes(f["positions"], raw),
+                sub.cases.append(Case(_raw_bytes(f["positions"], raw, f["order"]),
                                       f"form {name}: raw {raw:#x}, would be {_u(raw + off)}"))
     s5.subsections.append(sub)
     sub = Section("Gaps inside a form (holes)")
@@ -340,11 +383,11 @@ def sections(a: Automaton) -> list[Section]:
         for r1, r2 in zip(rs, rs[1:]):
             if r2.raw_lo > r1.raw_hi + 1:
                 for raw in (r1.raw_hi + 1, r2.raw_lo - 1):
-                    sub.cases.append(Case(_raw_bytes(f["positions"], raw),
+                    sub.cases.append(Case(_raw_bytes(f["positions"], raw, f["order"]),
                                           f"form {name}: raw {raw:#x} (would be {_u(raw + r1.offset)})"))
     s5.subsections.append(sub)
     lo_cs, hi_cs = a.code_space
-    if lo_cs <= 0xD800 and (hi_cs is None or hi_cs >= 0xDFFF):
+    if not numbers and lo_cs <= 0xD800 and (hi_cs is None or hi_cs >= 0xDFFF):
         sur = {cp: _form_bytes(a, cp) for cp in (0xD800, 0xDB7F, 0xDB80, 0xDBFF, 0xDC00, 0xDF80, 0xDFFF)}
         if all(sur.values()):
             sub = Section("Surrogates as three-byte sequences, single and paired (Kuhn 5.1, 5.2)")
@@ -368,6 +411,9 @@ def sections(a: Automaton) -> list[Section]:
                     sub.cases.append(Case(p[:k], f"{why}: cut after {k} of {len(p)} bytes"))
         s5.subsections.append(sub)
     out.append(s5)
+    if numbers:
+        out.append(Section("Lengths: each form's digit extremes, and runs of continuation bytes",
+                           subsections=[_digit_extremes(a, forms), _continuation_runs(a, rows)]))
 
     # 6 reserved runs
     if a.reserved:
@@ -444,8 +490,444 @@ def sections(a: Automaton) -> list[Section]:
             sub.cases.append(Case(bytes(body), "a count field with a leading zero digit (not the shortest form)"))
         s8.subsections.append(sub)
         out.append(s8)
+    return out
 
-    _finish(a, out)
+
+# ---------------------------------------------------------------- integers (varints)
+
+def _values_section(a: Automaton) -> Section:
+    """Values an integer encoding's users meet: each power of two's neighbours, the
+    documents' worked examples, the largest value; each alone and all in a row."""
+    lo_cs, hi_cs = a.code_space
+    picks: list[tuple[int, str]] = [(0, "zero"), (1, "one")]
+    for bits in (7, 8, 14, 16, 21, 24, 28, 32, 35, 42, 49, 56, 63, 64):
+        picks += [((1 << bits) - 1, f"2**{bits} - 1"), (1 << bits, f"2**{bits}")]
+    picks += [(240, "SQLite4's largest one-byte value"), (241, "SQLite4's first two-byte value"),
+              (2287, "SQLite4's largest two-byte value"), (2288, "SQLite4's first three-byte value"),
+              (67823, "SQLite4's largest three-byte value"), (67824, "SQLite4's first four-byte value"),
+              (300, "300, protobuf's example (AC 02 in LEB128)"),
+              (624485, "624485, the LEB128 example of DWARF and Wikipedia (E5 8E 26)")]
+    sec = Section("Some values")
+    row = b""
+    for v, what in sorted(dict(picks).items()):
+        b = a.encode(v) if lo_cs <= v <= hi_cs else None
+        if b is not None:
+            label = next(w for x, w in picks if x == v)
+            sec.cases.append(Case(b, f"{label}: {v} = {_u(v)}"))
+            row += b
+    if len(sec.cases) > 1:
+        sec.cases.append(Case(row, "all of these values in a row, smallest first"))
+    return sec
+
+
+def _digit_extremes(a: Automaton, forms: dict) -> Section:
+    """Each linear form's raw values 0, 1 and its capacity's last two: its digits all
+    smallest or all largest, whether or not its rows hold them (overlong, beyond)."""
+    sec = Section("Each form's digits at their extremes: raw 0, 1, and the largest two it can spell")
+    for name, f in sorted(forms.items(), key=lambda kv: kv[1]["length"]):
+        off = f["offset"] if f["offset"] is not None else f["rows"][0].offset
+        for raw, what in ((0, "all digits smallest"), (1, "raw 1"), (f["capacity"] - 2, "next to largest"),
+                          (f["capacity"] - 1, "all digits largest")):
+            if 0 <= raw < f["capacity"]:
+                where = "in its rows" if any(r.raw_lo <= raw <= r.raw_hi for r in f["rows"]) else "outside its rows"
+                sec.cases.append(Case(_raw_bytes(f["positions"], raw, f["order"]),
+                                      f"form {name} ({f['length']} bytes), {what}: raw {raw:#x}, "
+                                      f"{_u(raw + off)} by its offset ({where})"))
+    return sec
+
+
+def _continuation_runs(a: Automaton, rows: list) -> Section:
+    """Kuhn 3.1 for varints: runs of a byte that only ever continues a sequence (LEB128's
+    1xxxxxxx), one to one more than the longest sequence, alone (the data ends) and
+    then each final byte of a row's first and last sequence."""
+    cb = a.class_bytes()
+    conts = []
+    for c in range(a.n_classes):
+        targets = [row[c] for row in a.next if row[c] != DEAD]
+        if targets and all(t < a.n_states and a.accept[t] is None for t in targets):
+            conts += sorted({cb[c][0], cb[c][-1]})
+    longest = max(r.length for r in rows)
+    finals = sorted({a.encode_row(r, cp)[-1] for r in rows for cp in (r.first, r.last)})
+    sec = Section(f"Runs of continuation bytes (Kuhn 3.1): 1 to {longest + 1} of them, alone and then "
+                  f"a final byte ({' or '.join(f'{b:02X}' for b in finals)})")
+    for b in sorted(set(conts)):
+        for n in range(1, longest + 2):
+            sec.cases.append(Case(bytes([b]) * n, f"{n} x {b:02X}, then the data ends"))
+            for f in finals:
+                sec.cases.append(Case(bytes([b]) * n + bytes([f]), f"{n} x {b:02X}, then {f:02X} "
+                                                                    f"({n + 1} bytes)"))
+    return sec
+
+
+# ---------------------------------------------------------------- code units
+
+def _outcome(a: Automaton, state: int, data: bytes) -> tuple:
+    """Where reading *data* from *state* leads: ("state", s), or ("dead", j) at its byte j."""
+    for j, b in enumerate(data):
+        t = a.step(state, b)
+        if t == DEAD or t >= a.n_states:
+            return ("dead", j)
+        state = t
+    return ("state", state)
+
+
+def _unit_kinds(a: Automaton, state: int, order: str) -> list[tuple[int, int, tuple]]:
+    """The code units from *state*, as runs (lo, hi, outcome) of units that read alike, in
+    unit order: the units' bytes split most significant first, a byte run at a time
+    (a run whose units all read alike is one interval; else each of its bytes is split
+    further), then equal neighbours joined.  Only byte classes are tried for the bytes
+    not yet fixed, so four-byte units cost a few thousand steps."""
+    unit = a.unit
+    runs = a.class_runs()
+    reps = [bs[0] for bs in a.class_bytes()]
+    out: list[tuple[int, int, tuple]] = []
+
+    def at(d: int) -> int:  # the d-th most significant byte's index in the unit's bytes
+        return d if order == "big" else unit - 1 - d
+
+    def alike(fixed: dict) -> Optional[tuple]:
+        """The one outcome of every unit with the bytes *fixed* (index -> byte), or None."""
+        seen: set = set()
+
+        def walk(i: int, s: int) -> bool:  # True: two outcomes found, stop
+            if i == unit:
+                seen.add(("state", s))
+                return len(seen) > 1
+            for b in ([fixed[i]] if i in fixed else reps):
+                t = a.step(s, b)
+                if t == DEAD or t >= a.n_states:
+                    seen.add(("dead", i))
+                elif walk(i + 1, t):
+                    return True
+                if len(seen) > 1:
+                    return True
+            return False
+
+        walk(0, state)
+        return next(iter(seen)) if len(seen) == 1 else None
+
+    def add(lo: int, hi: int, o: tuple) -> None:
+        if out and out[-1][2] == o and out[-1][1] == lo - 1:
+            out[-1] = (out[-1][0], hi, o)
+        else:
+            out.append((lo, hi, o))
+
+    def split(d: int, prefix: int, fixed: dict) -> None:
+        shift = 8 * (unit - 1 - d)
+        for lo, hi, _ in runs:
+            o = alike({**fixed, at(d): lo})
+            if o is not None:  # the class decides: every byte of the run reads alike
+                add(prefix | lo << shift, prefix | ((hi + 1) << shift) - 1, o)
+            else:
+                for b in range(lo, hi + 1):
+                    split(d + 1, prefix | b << shift, {**fixed, at(d): b})
+
+    split(0, 0, {})
+    return out
+
+
+def _refine(kinds: list, alone: list) -> list[tuple[int, int, tuple, tuple]]:
+    """*kinds* cut where the units' *alone* outcome (from the start) changes: (lo, hi, outcome, alone)."""
+    out = []
+    for lo, hi, o in kinds:
+        for lo2, hi2, o2 in alone:
+            a_, b_ = max(lo, lo2), min(hi, hi2)
+            if a_ <= b_:
+                out.append((a_, b_, o, o2))
+    return out
+
+
+def _inner_states(a: Automaton, start: int, order: str) -> dict[int, bytes]:
+    """Each state a sequence can be in between two of its units (not at its start), with
+    the units leading there from *start* (fewest, then smallest)."""
+    paths: dict[int, bytes] = {}
+    queue = deque([(start, b"")])
+    while queue:
+        s, path = queue.popleft()
+        for lo, _, o in _unit_kinds(a, s, order):
+            if o[0] == "state" and any(t != DEAD for t in a.next[o[1]]):  # the sequence may go on
+                t = o[1]
+                if t not in paths and t != start:
+                    paths[t] = path + lo.to_bytes(a.unit, order)
+                    queue.append((t, paths[t]))
+    return paths
+
+
+def _safe_unit(a: Automaton, start: int, order: str, inner: dict) -> Optional[int]:
+    """A one-unit character that can follow no unit inside a sequence: it ends any before it."""
+    kinds = _unit_kinds(a, start, order)
+    for u in [0x41, 0x20, 0x30] + [lo for lo, _, _ in kinds]:
+        data = u.to_bytes(a.unit, order)
+        o = _outcome(a, start, data)
+        if o[0] != "state" or not a.accepts_char(o[1]) or not a.final(o[1]):
+            continue
+        if all(_outcome(a, s, data)[0] == "dead" for s in inner):
+            return u
+    return None
+
+
+def _uhex(a: Automaton, u: int) -> str:
+    return f"{u:0{2 * a.unit}X}"
+
+
+def _units(a: Automaton, data: bytes, order: str) -> str:
+    """*data* as the spec writes it: its code units in hex, then any partial unit's bytes."""
+    whole = len(data) - len(data) % a.unit
+    us = [int.from_bytes(data[k:k + a.unit], order) for k in range(0, whole, a.unit)]
+    parts = []
+    if us:
+        parts.append(("unit " if len(us) == 1 else "units ") + " ".join(_uhex(a, u) for u in us))
+    if whole < len(data):
+        parts.append(f"a partial unit {_hex(data[whole:])}")
+    return " then ".join(parts) or "(empty)"
+
+
+def _in_order(a: Automaton, data: bytes, order: str) -> bytes:
+    """*data*, written in the spec's own byte order, with its units' bytes in *order*."""
+    if order == a.byte_orders[0]:
+        return data
+    return b"".join(data[k:k + a.unit][::-1] for k in range(0, len(data), a.unit))
+
+
+def _does(a: Automaton, o: tuple, inside: bool) -> str:
+    """What a unit with outcome *o* does, for a note."""
+    if o[0] == "dead":
+        return "cannot continue the sequence" if inside else "cannot start a sequence"
+    act = a.action_at(o[1])
+    if act is None:
+        return "goes on to a longer sequence" if inside else "starts a longer sequence"
+    if act.kind == "error":
+        return f"ill-formed: {act.reason}"
+    if act.kind != "char":
+        return act.kind
+    what = "completes a character" if inside else "a character"
+    return what if a.final(o[1]) else what + ", or starts a longer sequence"
+
+
+def _unit_sections(a: Automaton) -> list[Section]:
+    """Kuhn's sections in code units: each kind of unit (the runs of units that read alike)
+    alone, after one another and after each state inside a sequence; truncation at every
+    byte (a partial unit); surrogates and values beyond the code space as units; byte
+    order marks.  Notes write units as the spec does (unit DC00); bytes stay bytes."""
+    unit, order = a.unit, a.byte_orders[0]
+    start = a.starts[0]
+
+    def ub(u: int, o: str = order) -> bytes:
+        return u.to_bytes(unit, o)
+
+    def uh(u: int) -> str:
+        return _uhex(a, u)
+
+    def units(data: bytes, o: str = order) -> str:
+        return _units(a, data, o)
+
+    kinds = _unit_kinds(a, start, order)
+    inner = _inner_states(a, start, order)
+    safe = _safe_unit(a, start, order, inner)
+    tail = ub(safe) if safe is not None else b""
+    tail_note = f", then unit {uh(safe)}" if safe is not None else ""
+    filler = tail or ub(kinds[0][0])
+    rows = sorted(a.rows, key=lambda r: (r.first, r.length))
+    out: list[Section] = []
+
+    # 1 correct text
+    s1 = Section("Some correct text")
+    for text_, what in (("κόσμε", "Greek word 'kosme' (Kuhn 1)"), ("A\u00e9\u20ac\U0001F600", "A, é, €, 😀")):
+        parts = [a.encode(ord(ch)) for ch in text_]
+        if all(p is not None for p in parts):
+            s1.cases.append(Case(b"".join(parts), what + ": " + " ".join(_u(ord(ch)) for ch in text_)))
+    out.append(s1)
+
+    # 2 boundaries
+    s2 = Section("Boundary code points")
+    for n, r in enumerate(rows, 1):
+        k = r.length // unit
+        sub = Section(f"Row {n}: form {r.form}, {k} unit{'s' if k > 1 else ''}, {_u(r.first)}..{_u(r.last)}, "
+                      f"offset {r.offset}")
+        for cp, what in ((r.first, "first"), (r.first + 1, "second"), (r.last - 1, "second to last"),
+                         (r.last, "last")):
+            if r.first <= cp <= r.last:
+                seq = a.encode_row(r, cp)
+                sub.cases.append(Case(seq, f"{what} code point of the row: {_u(cp)}, {units(seq)}"))
+        s2.subsections.append(sub)
+    gaps = [("hole", lo, hi) for lo, hi in a.holes] + [("skip", lo, hi) for lo, hi in a.skips]
+    if gaps:
+        sub = Section("Around holes and skips")
+        for kind, lo, hi in sorted(gaps, key=lambda g: g[1]):
+            for cp, what in ((lo - 1, f"just below the {kind} {_u(lo)}..{_u(hi)}"),
+                             (hi + 1, f"just above the {kind} {_u(lo)}..{_u(hi)}")):
+                b = a.encode(cp) if cp >= 0 else None
+                if b is not None:
+                    sub.cases.append(Case(b, f"{_u(cp)}, {what}: {units(b)}"))
+        s2.subsections.append(sub)
+    out.append(s2)
+
+    # 3 malformed
+    s3 = Section("Malformed sequences")
+    sub = Section("Each kind of unit alone: the first and last unit of each run of units that read alike")
+    for lo, hi, o in kinds:
+        for u in sorted({lo, hi}):
+            sub.cases.append(Case(ub(u), f"unit {uh(u)} alone (of {uh(lo)}..{uh(hi)}: {_does(a, o, False)})"))
+    s3.subsections.append(sub)
+    if tail:
+        sub = Section(f"Each kind of unit followed by unit {uh(safe)}")
+        for lo, hi, o in kinds:
+            for u in sorted({lo, hi}):
+                sub.cases.append(Case(ub(u) + tail, f"unit {uh(u)} (of {uh(lo)}..{uh(hi)}: "
+                                                    f"{_does(a, o, False)}){tail_note}"))
+        s3.subsections.append(sub)
+    sub = Section("Each kind of unit followed by each kind of unit (the first units of the runs, then the last)")
+    for pick in (0, 1):
+        for k1 in kinds:
+            for k2 in kinds:
+                u1, u2 = k1[pick], k2[pick]
+                sub.cases.append(Case(ub(u1) + ub(u2), f"unit {uh(u1)} (of {uh(k1[0])}..{uh(k1[1])}), then unit "
+                                                       f"{uh(u2)} (of {uh(k2[0])}..{uh(k2[1])})"))
+    sub.cases.append(Case(b"".join(ub(lo) for lo, _, _ in kinds), "the first unit of each run, in a row"))
+    sub.cases.append(Case(b"".join(ub(hi) for _, hi, _ in kinds), "the last unit of each run, in a row"))
+    s3.subsections.append(sub)
+    sub = Section("A unit that cannot continue the sequence, at every unit position of each row's first and "
+                  "last sequence")
+    for r in rows:
+        for cp in (r.first, r.last):
+            seq = a.encode_row(r, cp)
+            for k in range(unit, len(seq), unit):
+                o = _outcome(a, start, seq[:k])
+                if o[0] != "state":
+                    break
+                for lo, hi, o1, o0 in _refine(_unit_kinds(a, o[1], order), kinds):
+                    if o1[0] != "dead":
+                        continue
+                    for u in sorted({lo, hi}):
+                        bad = seq[:k] + ub(u) + seq[k + unit:]
+                        note = (f"{_u(cp)} ({units(seq)}) with unit {k // unit + 1} replaced by {uh(u)}, which "
+                                f"cannot continue it (of {uh(lo)}..{uh(hi)}, alone: {_does(a, o0, False)})")
+                        sub.cases.append(Case(bad, note))
+                        if u == lo and tail and k + unit >= len(seq):
+                            sub.cases.append(Case(bad + tail, note + tail_note))
+    s3.subsections.append(sub)
+    sub = Section("Each state inside a sequence followed by each kind of unit that cannot continue it")
+    for s, path in sorted(inner.items(), key=lambda kv: (len(kv[1]), kv[1])):
+        for lo, hi, o1, o0 in _refine(_unit_kinds(a, s, order), kinds):
+            if o1[0] == "dead":
+                sub.cases.append(Case(path + ub(lo), f"{units(path)}, then unit {uh(lo)} (of {uh(lo)}..{uh(hi)}), "
+                                                     "which cannot continue the sequence"))
+    s3.subsections.append(sub)
+    sub = Section("Truncated sequences: every proper prefix of each row's first and last sequence, "
+                  "and of each kind of unit")
+    cut_units, cut_bytes = [], []
+    for r in rows:
+        for cp in (r.first, r.last):
+            seq = a.encode_row(r, cp)
+            for k in range(1, len(seq)):
+                what = f"{_u(cp)} ({units(seq)}) cut after {k} of {len(seq)} bytes"
+                sub.cases.append(Case(seq[:k], what))
+                if tail and k % unit == 0:
+                    sub.cases.append(Case(seq[:k] + tail, what + tail_note))
+                if tail:  # not at the start of the data: the units are counted from the token's start
+                    sub.cases.append(Case(tail + seq[:k], f"unit {uh(safe)}, then {what}"))
+            if cp == r.first:
+                cut_bytes.append(seq[:-1])
+                if len(seq) > unit:
+                    cut_units.append(seq[:-unit])
+    for lo, hi, _ in kinds:
+        for u in sorted({lo, hi}):
+            for k in range(1, unit):
+                sub.cases.append(Case(ub(u)[:k], f"unit {uh(u)} ({_hex(ub(u))}) cut after {k} of {unit} bytes"))
+    if cut_units:
+        sub.cases.append(Case(b"".join(cut_units), "concatenation of each row's first sequence without its last unit"))
+    sub.cases.append(Case(b"".join(cut_bytes), "concatenation of each row's first sequence without its last byte "
+                                               "(the units after the first cut are read out of step)"))
+    s3.subsections.append(sub)
+    sub = Section("A partial unit at the end, after each kind of unit")
+    for lo, hi, o in kinds:
+        for k in range(1, unit):
+            sub.cases.append(Case(ub(lo) + filler[:k], f"unit {uh(lo)} (of {uh(lo)}..{uh(hi)}: "
+                                                       f"{_does(a, o, False)}), then {k} byte{'s' if k > 1 else ''} "
+                                                       f"of a unit ({_hex(filler[:k])})"))
+    s3.subsections.append(sub)
+    out.append(s3)
+
+    # 4 excluded values
+    s4 = Section("Values the units can hold but the encoding excludes")
+    lo_cs, hi_cs = a.code_space
+    bmp_units = all(a.encode(cp) == ub(cp) for cp in (0xD7FF, 0xE000) if cp < 1 << 8 * unit)
+    if lo_cs <= 0xD800 and (hi_cs is None or hi_cs >= 0xDFFF) and bmp_units:
+        sub = Section("Surrogate code points as units, single and paired (Kuhn 5.1, 5.2)")
+        for cp in (0xD800, 0xDB7F, 0xDB80, 0xDBFF, 0xDC00, 0xDF80, 0xDFFF):
+            sub.cases.append(Case(ub(cp), f"unit {uh(cp)}: a single surrogate {_u(cp)}"))
+        for hi_, lo_ in ((0xD800, 0xDC00), (0xD800, 0xDFFF), (0xDB7F, 0xDC00), (0xDB7F, 0xDFFF),
+                         (0xDB80, 0xDC00), (0xDB80, 0xDFFF), (0xDBFF, 0xDC00), (0xDBFF, 0xDFFF)):
+            sub.cases.append(Case(ub(hi_) + ub(lo_),
+                                  f"units {uh(hi_)} {uh(lo_)}: the surrogate pair {_u(hi_)} {_u(lo_)}"))
+        sub.cases.append(Case(ub(0xDC00) + ub(0xD800), f"units {uh(0xDC00)} {uh(0xD800)}: trail then lead surrogate "
+                                                       "(not a pair)"))
+        sub.cases.append(Case(ub(0xD800) + ub(0xD800), f"units {uh(0xD800)} {uh(0xD800)}: two lead surrogates"))
+        sub.cases.append(Case(ub(0xD800) + ub(0xD800) + ub(0xDC00),
+                              f"units {uh(0xD800)} {uh(0xD800)} {uh(0xDC00)}: a lead surrogate, then a pair"))
+        sub.cases.append(Case(ub(0xD800) + ub(0xDC00) + ub(0xDC00),
+                              f"units {uh(0xD800)} {uh(0xDC00)} {uh(0xDC00)}: a pair, then a trail surrogate"))
+        sub.cases.append(Case(ub(0xD800) + ub(0xDC00)[:-1], f"unit {uh(0xD800)}, then a truncated trail surrogate "
+                                                             f"({_hex(ub(0xDC00)[:-1])})"))
+        if tail:
+            for cp in (0xD800, 0xDC00):
+                sub.cases.append(Case(tail + ub(cp) + tail, f"unit {uh(cp)} (surrogate) between two units {uh(safe)}"))
+        s4.subsections.append(sub)
+    top = (1 << 8 * unit) - 1
+    if hi_cs is not None and top > hi_cs:
+        sub = Section(f"Units above the code space ({_u(hi_cs)})")
+        for u in sorted({hi_cs + 1, hi_cs + 2, 0x00FFFFFF, 0x01000000, 0x7FFFFFFF, 0x80000000, top - 1, top}):
+            if hi_cs < u <= top:
+                sub.cases.append(Case(ub(u), f"unit {uh(u)}"))
+                if tail:
+                    sub.cases.append(Case(ub(u) + tail, f"unit {uh(u)}{tail_note}"))
+        s4.subsections.append(sub)
+    out.append(s4)
+
+    # 5 signatures, or byte order marks that are characters
+    if a.signatures:  # data that begins with one is read after it: say so where a case does
+        for case in _cases_of(out):
+            sig = next((sig for sig, _ in a.signatures if case.data.startswith(sig)), None)
+            if sig is not None:
+                case.note += f" (at offset 0, {_hex(sig)} is the signature)"
+        for sig, k in a.signatures:
+            o, st = a.byte_orders[k], a.starts[k]
+            s5 = Section(f"Signature {_hex(sig)}: {o}-endian units follow (recognised at offset 0 only)")
+            s5.cases.append(Case(sig, "the signature alone"))
+            text_ = b"".join(a.encode(ord(ch)) or b"" for ch in "A\u00e9\u20ac\U0001F600")
+            body = _in_order(a, text_, o)
+            s5.cases.append(Case(sig + body, f"the signature, then A, é, €, 😀 {o}-endian: {units(body, o)}"))
+            for lo, hi, oc in _unit_kinds(a, st, o):
+                s5.cases.append(Case(sig + ub(lo, o), f"the signature, then unit {uh(lo)} {o}-endian (of "
+                                                      f"{uh(lo)}..{uh(hi)}: {_does(a, oc, False)})"))
+            for j in range(1, unit):
+                s5.cases.append(Case(sig + body[:j], f"the signature, then {j} byte{'s' if j > 1 else ''} of a unit"))
+            s5.cases.append(Case(sig + sig, "the signature twice: the second is data"))
+            for sig2, k2 in a.signatures:
+                if sig2 != sig:
+                    s5.cases.append(Case(sig + sig2, f"the signature, then the other one ({_hex(sig2)}): data"))
+            if tail:
+                s5.cases.append(Case(tail + sig, f"unit {uh(safe)}, then the signature (not at offset 0)"))
+            for j in range(1, len(sig)):
+                s5.cases.append(Case(sig[:j], f"the signature cut after {j} of {len(sig)} bytes"))
+            out.append(s5)
+    elif a.encode(0xFEFF) is not None:
+        bom = a.encode(0xFEFF)
+        other = _in_order(a, bom, "little" if order == "big" else "big")
+        s5 = Section(f"Byte order marks: {units(bom)} ({_hex(bom)}) is the character U+FEFF, no signature")
+        s5.cases.append(Case(bom, f"{_hex(bom)} at offset 0: {units(bom)}, U+FEFF"))
+        s5.cases.append(Case(other, f"{_hex(other)}, the mark in the other byte order: {units(other)}"))
+        for b in (bom, other):
+            if tail:
+                s5.cases.append(Case(b + tail, f"{_hex(b)}{tail_note}"))
+                s5.cases.append(Case(tail + b, f"unit {uh(safe)}, then {_hex(b)}"))
+            s5.cases.append(Case(b + b, f"{_hex(b)} twice"))
+        s5.cases.append(Case(bom + other, f"{_hex(bom)}, then {_hex(other)}"))
+        s5.cases.append(Case(other + bom, f"{_hex(other)}, then {_hex(bom)}"))
+        for j in range(1, len(bom)):
+            s5.cases.append(Case(bom[:j], f"{_hex(bom)} cut after {j} of {len(bom)} bytes"))
+            s5.cases.append(Case(other[:j], f"{_hex(other)} cut after {j} of {len(other)} bytes"))
+        out.append(s5)
     return out
 
 
@@ -550,6 +1032,13 @@ def text(a: Automaton, secs: Optional[list[Section]] = None) -> str:
         "least one byte).  Expected tokens come from the reference tokenizer over the automaton.",
         f"{n_cases} cases.",
     ]
+    if a.unit > 1:
+        orders = " or ".join(f"{o}-endian" for o in a.byte_orders)
+        head[-1:-1] = [
+            f"Code units of {a.unit} bytes ({orders}): notes write units as the spec does (unit "
+            f"{'DC00' if a.unit == 2 else '0000DC00'}),",
+            "bytes stay in hex; errors cover whole units, and a unit cut by the end of the data is one error.",
+        ]
     if a.extensions:
         head.append("Counted forms are unbounded: only their first lengths are covered.")
     lines = head + [""]

@@ -194,8 +194,8 @@ def header_lines(a: Automaton, lang: str, limits: list[str], usage: list[str]) -
         "    and falls back to the last accepting state;",
         "  * with no accepting state, an error covers the maximal subpart (the",
         "    bytes read before the automaton died, at least one byte), with",
-        "    CPython's reasons: invalid start byte, invalid continuation byte,",
-        "    unexpected end of data, or the spec's own;",
+        f"    the reasons \"{a.reasons.invalid_start}\", \"{a.reasons.invalid_continuation}\",",
+        f"    \"{a.reasons.unexpected_end}\" or an ill-formed pattern's own;",
         "  * a reserved run is a token of its own;",
     ]
     if a.unit > 1:

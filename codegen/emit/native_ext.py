@@ -227,17 +227,25 @@ def _test(ranges, bits, var, vector=False) -> str:
 
     yes, no, neg = (f"({var} == {var})", f"({var} != {var})", "~") if vector else ("1", "0", "!")
 
+    def le(x, c):
+        """x <= c, unsigned.  SSE2 compares 32-bit lanes as signed only: such lanes are
+        compared with the sign bit flipped on both sides (NX_SIGNED, see the template)."""
+        if vector and bits == 32:
+            flipped = (c ^ 0x80000000) - (1 << 32 if c < 0x80000000 else 0)
+            return f"(NX_SIGNED({x}) <= {flipped if flipped > -(1 << 31) else '-2147483647 - 1'})"
+        return f"({x} <= 0x{c:X}u)"
+
     def inside(lo, hi):
         if lo == 0 and hi == top:
             return yes
         if lo == 0:
-            return f"({var} <= 0x{hi:X}u)"
+            return le(var, hi)
         if hi == top:
-            return f"({var} >= 0x{lo:X}u)"
+            return f"{neg}{le(var, lo - 1)}"
         if lo == hi:
             return f"({var} == 0x{lo:X}u)"
         if vector:  # lanes are unsigned: the difference wraps
-            return f"(({var} - 0x{lo:X}u) <= 0x{hi - lo:X}u)"
+            return le(f"({var} - 0x{lo:X}u)", hi - lo)
         return f"(({ctype})({var} - 0x{lo:X}u) <= 0x{hi - lo:X}u)"
 
     if len(comp) < len(ranges):
@@ -356,7 +364,11 @@ def unit_plan(a: Automaton, state: int = 0) -> Optional[dict]:
             "disjoint": not any(x <= d and c <= y for x, y in r0 for c, d in r1),
             "lead_text": ", ".join(f"{x:0{2 * unit}X}..{y:0{2 * unit}X}" for x, y in r0),
             "trail_text": ", ".join(f"{x:0{2 * unit}X}..{y:0{2 * unit}X}" for x, y in r1),
-            "k0": k0, "k1": k1, "c": c,
+            "k0": k0, "k1": k1, "c": c, "lead_ranges": r0, "trail_ranges": r1,
+            # eight units of 16 bits as one vector, pairs included (values in 32-bit lanes)
+            "vector": plan["vector"] and unit == 2 and hi <= 0x10FFFF,
+            "lead_vtest": _test(r0, bits, "r", vector=True), "trail_vtest": _test(r1, bits, "r", vector=True),
+            "vvalue": f"p * 0x{k0 % (1 << 32):X}u + c * 0x{k1 % (1 << 32):X}u + 0x{c % (1 << 32):X}u",
         }
     return plan
 

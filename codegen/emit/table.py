@@ -36,7 +36,8 @@ def _action(act) -> dict:
 def _form(f) -> dict:
     out = {"kind": f.kind, "line": f.line}
     if isinstance(f, DigitsForm):
-        out.update(at=f.at, positions=[_runs(p) for p in f.positions])
+        out.update(at=f.at, positions=[_runs(p) for p in f.positions],
+                   order=None if f.order is None else list(f.order))
     elif isinstance(f, LiteralForm):
         out["bytes"] = list(f.bytes)
     elif isinstance(f, CompositeForm):
@@ -71,6 +72,12 @@ def table(a: Automaton) -> dict:
         "code_space": {"first": a.code_space[0], "last": a.code_space[1],
                        "ill_formed": [list(r) for r in a.holes], "skipped": [list(r) for r in a.skips]},
         "signature": a.signature.hex().upper(),
+        "signatures": [{"bytes": sig.hex().upper(), "start": a.starts[k], "byte_order": a.byte_orders[k]}
+                       for sig, k in a.signatures],
+        "code_unit": {"bytes": a.unit, "byte_order": a.byte_orders[0]},
+        "starts": list(a.starts),
+        "reasons": {"invalid_start": a.reasons.invalid_start, "invalid_continuation": a.reasons.invalid_continuation,
+                    "unexpected_end": a.reasons.unexpected_end, "truncated_unit": a.reasons.truncated_unit},
         "reserved_leads": [f"{b:02X}" for b in a.reserved],
         "byte_classes": [{"first": f"{lo:02X}", "last": f"{hi:02X}", "class": c} for lo, hi, c in a.class_runs()],
         "n_classes": a.n_classes,
@@ -80,6 +87,7 @@ def table(a: Automaton) -> dict:
                 "state": s,
                 "spec_lines": list(a.state_lines[s]),
                 "accept": a.accept[s],
+                "at_end": a.at_end[s] if a.at_end else None,
                 "next": list(a.next[s]),
                 "ops": [None if op is None else list(op) for op in a.ops[s]],
             }

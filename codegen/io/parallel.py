@@ -66,10 +66,12 @@ def sync_bytes(automaton) -> frozenset:
 @lru_cache(maxsize=64)
 def splitter(spec: str):
     """``(sync byte pattern, signature)`` if files of *spec* may be split, else None
-    (not self-synchronizing, or no sync byte at all)."""
+    (not self-synchronizing, no sync byte at all, or code units wider than a byte)."""
     from ..analyse.properties import check
     from ..pipeline import load
     _, automaton = load(spec)
+    if automaton.unit > 1 or len(automaton.starts) > 1:
+        return None  # a sync byte need not begin a code unit, and a signature may choose the byte order
     if not check(automaton, ["self_synchronizing"]).properties["self_synchronizing"]:
         return None
     sync = sync_bytes(automaton)

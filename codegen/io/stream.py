@@ -444,6 +444,8 @@ class Encoder:
         self.module = module
         self.errors = errors
         self.signature = signature
+        # a byte order mark is written whether asked or not, as CPython's utf-16 does
+        signature = signature or getattr(module, "_WRITES_SIGNATURE", False)
         self._enc = (module.SignedIncrementalEncoder if signature else module.IncrementalEncoder)(errors)
         self.index = 0            # code points encoded so far (a held one is not)
         self._fed = 0
@@ -548,30 +550,34 @@ class Scanner:
         self._dec = module.IncrementalDecoder(RECORD)
         self._dec.setstate((b"", int(at_start)))
         self._spans = module.IncrementalDecoder(RECORD)
+        self._flag = 0  # not at the start, in the start state of the spec's own byte order
 
     def feed(self, data, final: bool = False) -> list:
         if self.done:
             return []
-        pending, at_start = self._dec.getstate()
+        pending, flag = self._dec.getstate()  # flag 1: at the start (else 2 * the start state)
+        at_start = flag == 1
         base = self.offset - len(pending)   # absolute offset of what the module decodes now
         data = bytes(data)
         self.offset += len(data)
         limit = None if self.limit is None else self.limit - self.count
         with _recorder(self.module, final, limit) as found:
             text = self._dec.decode(data, final)
-        left, still_at_start = self._dec.getstate()
+        left, flag = self._dec.getstate()
+        if flag != 1:
+            self._flag = flag  # the start state a signature chose, for _clean
         problems = []
-        sig = self.module.SIGNATURE
-        if not found and not (at_start and not still_at_start and sig):
+        buf = pending + data
+        sig = self.module._signature(buf) if at_start and flag != 1 else None  # (length, start state)
+        if not found and sig is None:
             self._advance(text)
             return problems
         del text
-        buf = pending + data
         consumed = len(buf) - len(left)
         prev = 0
-        if at_start and not still_at_start and sig and buf[:len(sig)] == sig:
-            problems.append(("signature", base, base + len(sig), sig, None, self.newlines, self.chars))
-            prev = len(sig)
+        if sig is not None:
+            problems.append(("signature", base, base + sig[0], buf[:sig[0]], None, self.newlines, self.chars))
+            prev = sig[0]
         for kind, start, end, reason in found:
             if start > prev:
                 self._advance(self._clean(buf[prev:start]))
@@ -590,7 +596,7 @@ class Scanner:
     def _clean(self, span: bytes) -> str:
         """The text of a span without problems (it ends where a token ends)."""
         with _recorder(self.module, True, None):
-            self._spans.setstate((b"", 0))
+            self._spans.setstate((b"", self._flag))
             return self._spans.decode(span, True)
 
     def _advance(self, text: str):

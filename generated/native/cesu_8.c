@@ -56,6 +56,9 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* ======================================================== the C export */
 /*
@@ -73,8 +76,8 @@
  *     and falls back to the last accepting state;
  *   * with no accepting state, an error covers the maximal subpart (the
  *     bytes read before the automaton died, at least one byte), with
- *     CPython's reasons: invalid start byte, invalid continuation byte,
- *     unexpected end of data, or the spec's own;
+ *     the reasons "invalid start byte", "invalid continuation byte",
+ *     "unexpected end of data" or an ill-formed pattern's own;
  *   * a reserved run is a token of its own;
  *   * this encoding has no counted (unbounded) forms.
  *
@@ -206,8 +209,8 @@ size_t cesu_8_decode(const unsigned char *data, size_t len, cesu_8_cp *out,
  *     and falls back to the last accepting state;
  *   * with no accepting state, an error covers the maximal subpart (the
  *     bytes read before the automaton died, at least one byte), with
- *     CPython's reasons: invalid start byte, invalid continuation byte,
- *     unexpected end of data, or the spec's own;
+ *     the reasons "invalid start byte", "invalid continuation byte",
+ *     "unexpected end of data" or an ill-formed pattern's own;
  *   * a reserved run is a token of its own;
  *   * this encoding has no counted (unbounded) forms.
  *
@@ -522,7 +525,7 @@ size_t cesu_8_decode(const unsigned char *data, size_t len, cesu_8_cp *out,
 #define NX_NAME "cesu-8"
 #define NX_SPEC_SHA256 "e19e4ef1bf39a2abf942d35836c03578fa04624c995edd2f8858f8a98fb662df"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "3d87f0242a07113eb0498c02675cff444113a1746e76bea7ffd49fe526dfd2a5"
+#define NX_SOURCE_SHA256 "43120c0205cd5aefcfd809a6c9cef53f60239116b6b37998c7cc4bd206c405b8"
 #define NX_N_STATES 11
 #define NX_N_CLASSES 9
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -701,6 +704,10 @@ static int nx_cont_run;
 static unsigned char nx_cont_lo, nx_cont_span;
 static unsigned char nx_start_hi;  /* the largest lead that says a width: bytes above say nothing */
 static uint8_t nx_top_width[256];
+
+/* What a pass makes: a count (NX_M_COUNT), a str of 1, 2 or 4 bytes a
+   character, a list of ints (see "passes"). */
+enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
 
 /* Which of 0..7F, 80..FF, 100..FFFF, beyond a code point is in: its str kind. */
 static int nx_width(uint64_t cp)
@@ -1065,7 +1072,6 @@ static PyObject *nx_wide_int(const unsigned char *data, size_t len, const nx_tok
    and (a str) characters up to lim.  A write pass stops before the first
    token that does not fit (NX_FULL, NX_WIDER: need is the character that did
    not fit), so that the caller can make room and go on from there. */
-enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
 enum { NX_DONE, NX_FULL, NX_WIDER };
 
 typedef struct {
@@ -1574,6 +1580,7 @@ static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *
                the characters so far copied over */
             PyObject *wider;
             int wn = nx_width(maxchar) + 1;
+            mx |= r.need;  /* it is written next, whichever way (nx_units does not OR) */
             if (nx_width(r.need) > wn)
                 wn = nx_width(r.need);
             maxchar = nx_maxchar[wn > 3 ? 3 : wn];

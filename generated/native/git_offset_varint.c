@@ -56,6 +56,9 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* ======================================================== the C export */
 /*
@@ -73,8 +76,8 @@
  *     and falls back to the last accepting state;
  *   * with no accepting state, an error covers the maximal subpart (the
  *     bytes read before the automaton died, at least one byte), with
- *     CPython's reasons: invalid start byte, invalid continuation byte,
- *     unexpected end of data, or the spec's own;
+ *     the reasons "invalid start byte", "invalid continuation byte",
+ *     "unexpected end of data" or an ill-formed pattern's own;
  *   * a reserved run is a token of its own;
  *   * this encoding has no counted (unbounded) forms.
  *
@@ -216,8 +219,8 @@ size_t git_offset_varint_decode(const unsigned char *data, size_t len, git_offse
  *     and falls back to the last accepting state;
  *   * with no accepting state, an error covers the maximal subpart (the
  *     bytes read before the automaton died, at least one byte), with
- *     CPython's reasons: invalid start byte, invalid continuation byte,
- *     unexpected end of data, or the spec's own;
+ *     the reasons "invalid start byte", "invalid continuation byte",
+ *     "unexpected end of data" or an ill-formed pattern's own;
  *   * a reserved run is a token of its own;
  *   * this encoding has no counted (unbounded) forms.
  *
@@ -686,7 +689,7 @@ size_t git_offset_varint_decode(const unsigned char *data, size_t len, git_offse
 #define NX_NAME "git-offset-varint"
 #define NX_SPEC_SHA256 "a6b3e8f3a01561e40516fe5fbc2e678571e9f67df7a8902dbccc39b8e6851f71"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "5532eb80a23fd8aee3d061499933b8f4f66aa74489115f75d0f7aa5e13effaad"
+#define NX_SOURCE_SHA256 "14b4813043bd0f4baae2aa9d5168197bf5073a32c2f23ee3b43f47fa84189e81"
 #define NX_N_STATES 35
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -939,6 +942,10 @@ static uint8_t nx_top_width[256];
 /* Tokens of at most this many bytes cannot take acc past 2**63 on the flat
    table: longer ones go to nx_token, which sees when it passes 2**64. */
 static size_t nx_safe_len;
+
+/* What a pass makes: a count (NX_M_COUNT), a str of 1, 2 or 4 bytes a
+   character, a list of ints (see "passes"). */
+enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
 
 /* Which of 0..7F, 80..FF, 100..FFFF, beyond a code point is in: its str kind. */
 static int nx_width(uint64_t cp)
@@ -1338,7 +1345,6 @@ static PyObject *nx_wide_int(const unsigned char *data, size_t len, const nx_tok
    and (a str) characters up to lim.  A write pass stops before the first
    token that does not fit (NX_FULL, NX_WIDER: need is the character that did
    not fit), so that the caller can make room and go on from there. */
-enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
 enum { NX_DONE, NX_FULL, NX_WIDER };
 
 typedef struct {
@@ -1847,6 +1853,7 @@ static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *
                the characters so far copied over */
             PyObject *wider;
             int wn = nx_width(maxchar) + 1;
+            mx |= r.need;  /* it is written next, whichever way (nx_units does not OR) */
             if (nx_width(r.need) > wn)
                 wn = nx_width(r.need);
             maxchar = nx_maxchar[wn > 3 ? 3 : wn];

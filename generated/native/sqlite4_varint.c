@@ -56,6 +56,9 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* ======================================================== the C export */
 /*
@@ -73,8 +76,8 @@
  *     and falls back to the last accepting state;
  *   * with no accepting state, an error covers the maximal subpart (the
  *     bytes read before the automaton died, at least one byte), with
- *     CPython's reasons: invalid start byte, invalid continuation byte,
- *     unexpected end of data, or the spec's own;
+ *     the reasons "invalid start byte", "invalid continuation byte",
+ *     "unexpected end of data" or an ill-formed pattern's own;
  *   * a reserved run is a token of its own;
  *   * this encoding has no counted (unbounded) forms.
  *
@@ -216,8 +219,8 @@ size_t sqlite4_varint_decode(const unsigned char *data, size_t len, sqlite4_vari
  *     and falls back to the last accepting state;
  *   * with no accepting state, an error covers the maximal subpart (the
  *     bytes read before the automaton died, at least one byte), with
- *     CPython's reasons: invalid start byte, invalid continuation byte,
- *     unexpected end of data, or the spec's own;
+ *     the reasons "invalid start byte", "invalid continuation byte",
+ *     "unexpected end of data" or an ill-formed pattern's own;
  *   * a reserved run is a token of its own;
  *   * this encoding has no counted (unbounded) forms.
  *
@@ -687,7 +690,7 @@ size_t sqlite4_varint_decode(const unsigned char *data, size_t len, sqlite4_vari
 #define NX_NAME "sqlite4-varint"
 #define NX_SPEC_SHA256 "5734bc2768afc40e958d47eb66f31757f4770dfaa78d898786f809f5b08040e3"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "950edbcac4bb5eb4e6a087b344b8e7b5d4c7677cd3922e543eb321a1fde563b9"
+#define NX_SOURCE_SHA256 "a75d39cbcbf897df2badf1af9b0ec2f97e50295809d63a8e4e23ac9212212050"
 #define NX_N_STATES 24
 #define NX_N_CLASSES 15
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -931,6 +934,10 @@ static uint8_t nx_top_width[256];
 /* Tokens of at most this many bytes cannot take acc past 2**63 on the flat
    table: longer ones go to nx_token, which sees when it passes 2**64. */
 static size_t nx_safe_len;
+
+/* What a pass makes: a count (NX_M_COUNT), a str of 1, 2 or 4 bytes a
+   character, a list of ints (see "passes"). */
+enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
 
 /* Which of 0..7F, 80..FF, 100..FFFF, beyond a code point is in: its str kind. */
 static int nx_width(uint64_t cp)
@@ -1330,7 +1337,6 @@ static PyObject *nx_wide_int(const unsigned char *data, size_t len, const nx_tok
    and (a str) characters up to lim.  A write pass stops before the first
    token that does not fit (NX_FULL, NX_WIDER: need is the character that did
    not fit), so that the caller can make room and go on from there. */
-enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
 enum { NX_DONE, NX_FULL, NX_WIDER };
 
 typedef struct {
@@ -1839,6 +1845,7 @@ static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *
                the characters so far copied over */
             PyObject *wider;
             int wn = nx_width(maxchar) + 1;
+            mx |= r.need;  /* it is written next, whichever way (nx_units does not OR) */
             if (nx_width(r.need) > wn)
                 wn = nx_width(r.need);
             maxchar = nx_maxchar[wn > 3 ? 3 : wn];

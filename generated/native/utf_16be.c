@@ -58,6 +58,9 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* ======================================================== the C export */
 /*
@@ -75,8 +78,8 @@
  *     and falls back to the last accepting state;
  *   * with no accepting state, an error covers the maximal subpart (the
  *     bytes read before the automaton died, at least one byte), with
- *     CPython's reasons: invalid start byte, invalid continuation byte,
- *     unexpected end of data, or the spec's own;
+ *     the reasons "illegal encoding", "illegal UTF-16 surrogate",
+ *     "unexpected end of data" or an ill-formed pattern's own;
  *   * a reserved run is a token of its own;
  *   * code units of 16 bits: an error covers whole units (at least one);
  *     where the data ends inside a sequence, the error runs to the end of
@@ -213,8 +216,8 @@ size_t utf_16be_decode(const unsigned char *data, size_t len, utf_16be_cp *out,
  *     and falls back to the last accepting state;
  *   * with no accepting state, an error covers the maximal subpart (the
  *     bytes read before the automaton died, at least one byte), with
- *     CPython's reasons: invalid start byte, invalid continuation byte,
- *     unexpected end of data, or the spec's own;
+ *     the reasons "illegal encoding", "illegal UTF-16 surrogate",
+ *     "unexpected end of data" or an ill-formed pattern's own;
  *   * a reserved run is a token of its own;
  *   * code units of 16 bits: an error covers whole units (at least one);
  *     where the data ends inside a sequence, the error runs to the end of
@@ -504,7 +507,7 @@ size_t utf_16be_decode(const unsigned char *data, size_t len, utf_16be_cp *out,
 #define NX_NAME "utf-16be"
 #define NX_SPEC_SHA256 "f006dfc04fa0233e0dff65ab2fbbedfc199f85f6f100ed8cc158caa2f6fc7bd9"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "7892a85c689bf9fc580c4e23dcb96c43fc73c6ac11c46803b58fdc49ec9b1aa7"
+#define NX_SOURCE_SHA256 "f25c68b8eff5fc50301937eed31167f87180ca2af5ef681f50b2e3b28bbefe81"
 #define NX_N_STATES 7
 #define NX_N_CLASSES 3
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */
@@ -662,6 +665,10 @@ static unsigned char nx_cont_lo, nx_cont_span;
 static unsigned char nx_start_hi;  /* the largest lead that says a width: bytes above say nothing */
 static uint8_t nx_top_width[256];
 
+/* What a pass makes: a count (NX_M_COUNT), a str of 1, 2 or 4 bytes a
+   character, a list of ints (see "passes"). */
+enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
+
 /* Which of 0..7F, 80..FF, 100..FFFF, beyond a code point is in: its str kind. */
 static int nx_width(uint64_t cp)
 {
@@ -688,16 +695,20 @@ typedef uint16_t nx_uv;
 #define NX_U_LEAD(r) (((uint16_t)(r - 0xD800u) <= 0x3FFu))
 #define NX_U_TRAIL(r) (((uint16_t)(r - 0xDC00u) <= 0x3FFu))
 #define NX_U_PAIR(r0, r1) ((uint64_t)((uint64_t)r0 * UINT64_C(0x400) + (uint64_t)r1 * UINT64_C(0x1) + UINT64_C(0xFFFFFFFFFCA02400)))
-#define NX_BLOCK 8  /* code units checked (and written) at a time */
+#define NX_STRETCH 32  /* units one at a time before vectors are tried again */
 #if (defined(__GNUC__) && __GNUC__ >= 9 || defined(__clang__)) && defined(__BYTE_ORDER__)
-/* NX_BLOCK units as one vector (GCC's and Clang's vector extensions): the same
-   tests on every lane at once, NX_U_ONE_V giving -1 (a character) or 0 per lane. */
+/* 16 bytes of units as one vector (GCC's and Clang's vector extensions): the
+   same tests on every lane at once, NX_U_ONE_V giving -1 (a character) or 0 per
+   lane. */
 #define NX_VEC 1
-typedef nx_raw nx_vr __attribute__((vector_size(NX_BLOCK * NX_UNIT)));
-typedef int16_t nx_vm __attribute__((vector_size(NX_BLOCK * NX_UNIT)));
-typedef uint8_t nx_v1 __attribute__((vector_size(NX_BLOCK)));
-typedef uint16_t nx_v2 __attribute__((vector_size(NX_BLOCK * 2)));
-typedef uint32_t nx_v4 __attribute__((vector_size(NX_BLOCK * 4)));
+#define NX_VLANES (16 / NX_UNIT)  /* units in a vector of 16 bytes (what SSE2 and NEON hold) */
+typedef nx_raw nx_vr __attribute__((vector_size(16)));
+typedef int16_t nx_vm __attribute__((vector_size(16)));
+/* unsigned lanes as signed ones, in the same order (the sign bit flipped) */
+#define NX_SIGNED(x) ((nx_vm)((x) ^ (nx_raw)((nx_raw)1 << (8 * NX_UNIT - 1))))
+typedef uint8_t nx_v1 __attribute__((vector_size(NX_VLANES)));
+typedef uint16_t nx_v2 __attribute__((vector_size(NX_VLANES * 2)));
+typedef uint32_t nx_v4 __attribute__((vector_size(NX_VLANES * 4)));
 #define NX_U_ONE_V(r) (~((r - 0xD800u) <= 0x7FFu))
 #define NX_U_VALUE_V(r) (r)
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -717,16 +728,190 @@ NX_INLINE int nx_all(nx_vm m)
     return x == ~UINT64_C(0);
 }
 
-/* The OR of the lanes. */
-NX_INLINE uint64_t nx_or(nx_vr v)
+/* Pairs in a vector (of 8 units of 16 bits): NX_U_LEAD_V, NX_U_TRAIL_V per lane;
+   the pair of units p, c in 32-bit lanes (modulo 2**32: every pair's value is
+   below it). */
+typedef uint32_t nx_vp __attribute__((vector_size(32)));
+typedef int32_t nx_vq __attribute__((vector_size(32)));
+#define NX_VPAIR 1
+#define NX_U_LEAD_V(r) (((r - 0xD800u) <= 0x3FFu))
+#define NX_U_TRAIL_V(r) (((r - 0xDC00u) <= 0x3FFu))
+#define NX_U_PAIR_V(p, c) (p * 0x400u + c * 0x1u + 0xFCA02400u)
+
+/* The set lanes of a mask of 16-bit lanes, as bits. */
+NX_INLINE unsigned nx_bits(nx_vm m)
 {
-    uint64_t x = 0;
-    unsigned k;
-    for (k = 0; k < NX_BLOCK; k++)
-        x |= v[k];
-    return x;
-}
+#if defined(__SSE2__)
+    return (unsigned)_mm_movemask_epi8(_mm_packs_epi16((__m128i)m, _mm_setzero_si128()));
+#else
+    unsigned k, b = 0;
+    for (k = 0; k < 8; k++)
+        b |= (unsigned)(m[k] & 1) << k;
+    return b;
 #endif
+}
+
+/* nx_slot[bits]: with the first units of pairs at the set bits, where each lane's
+   character goes (a byte per lane): its lane less the first units before it, so
+   that a pair's second unit writes over its first's slot. */
+static uint64_t nx_slot[256];
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define NX_NOINLINE static __attribute__((noinline))
+#else
+#define NX_NOINLINE static
+#endif
+
+/* The characters of the code units from data[i] on that the tables make
+   straight (above), into out (as a str of kind mode, NX_M_COUNT: only counted)
+   from *pn on, at most cap, none above blim: returns where it stopped (at a
+   unit that is not one of those, a character above blim, no more room, or
+   the end of whole units).  It does not OR the characters into the pass's mx:
+   a str of code units starts as ASCII and is only ever widened for a
+   character that did not fit, which NX_PUT then writes (and ORs), so its
+   kind is exact without them (nx_decode_str); a count pass does not need it.  Vectors of
+   16 bytes of units while they hold such characters only (pairs included), else unit by unit
+   without a branch on which kind of character a unit begins. */
+NX_INLINE size_t nx_units(const int mode, const unsigned char *d, size_t i, const size_t len, void *out,
+                          size_t *pn, const size_t cap, const uint64_t blim)
+{
+    size_t n = *pn;
+    for (;;) {
+        const size_t i1 = i;
+#ifdef NX_VEC
+        for (;;) {
+            /* vectors of units that are characters on their own, as long as they come */
+            while (i + 16 <= len && (mode == NX_M_COUNT || cap - n >= NX_VLANES)) {
+                nx_vr r, v;
+                nx_vm one;
+                memcpy(&r, d + i, sizeof r);
+                r = NX_U_SWAP_V(r);
+                v = NX_U_VALUE_V(r);
+                one = (nx_vm)NX_U_ONE_V(r);
+                if (mode == NX_M_UCS1 || (mode == NX_M_UCS2 && NX_UNIT > 2)) {
+                    const nx_vr top = (nx_vr){0} + (nx_raw)blim;
+                    one &= NX_SIGNED(v) <= NX_SIGNED(top);
+                }
+                if (!nx_all(one))
+                    break;
+                if (mode == NX_M_UCS1) {
+                    nx_v1 o = __builtin_convertvector(v, nx_v1);
+                    memcpy((Py_UCS1 *)out + n, &o, sizeof o);
+                } else if (mode == NX_M_UCS2) {
+                    nx_v2 o = __builtin_convertvector(v, nx_v2);
+                    memcpy((Py_UCS2 *)out + n, &o, sizeof o);
+                } else if (mode == NX_M_UCS4) {
+                    nx_v4 o = __builtin_convertvector(v, nx_v4);
+                    memcpy((Py_UCS4 *)out + n, &o, sizeof o);
+                }
+                n += NX_VLANES;
+                i += 16;
+            }
+            if ((mode == NX_M_UCS4 || mode == NX_M_COUNT) && i + 16 <= len && (mode == NX_M_COUNT || cap - n >= 8)) {
+                /* pairs too: each lane's character, a pair in the lane of its second
+                   unit; the first units' lanes are dropped (a first unit in the last
+                   lane waits for the next block) */
+                nx_vr r;
+                nx_vm lead, pl, second, ok;
+                nx_vq sec;
+                nx_vp c, p, val;
+                unsigned bits, k;
+                uint64_t slot;
+                memcpy(&r, d + i, sizeof r);
+                r = NX_U_SWAP_V(r);
+                lead = (nx_vm)NX_U_LEAD_V(r);
+                pl = __builtin_shuffle(lead, (nx_vm){0}, (nx_vm){8, 0, 1, 2, 3, 4, 5, 6});
+                second = pl & (nx_vm)NX_U_TRAIL_V(r);
+                sec = __builtin_convertvector(second, nx_vq);
+                c = __builtin_convertvector(r, nx_vp);
+                p = __builtin_convertvector(__builtin_shuffle(r, (nx_vr){0}, (nx_vr){8, 0, 1, 2, 3, 4, 5, 6}), nx_vp);
+                val = ((nx_vp)NX_U_PAIR_V(p, c) & (nx_vp)sec)
+                      | (__builtin_convertvector(NX_U_VALUE_V(r), nx_vp) & ~(nx_vp)sec);
+                ok = second | (~pl & ((nx_vm)NX_U_ONE_V(r) | lead));
+                if (nx_all(ok)) {
+                    bits = nx_bits(lead);
+                    slot = nx_slot[bits];
+                    for (k = 0; k < 8; k++) {
+                        const size_t at = n + (size_t)(slot >> (8 * k) & 0xFF);
+                        if (mode == NX_M_UCS1)
+                            ((Py_UCS1 *)out)[at] = (Py_UCS1)val[k];
+                        else if (mode == NX_M_UCS2)
+                            ((Py_UCS2 *)out)[at] = (Py_UCS2)val[k];
+                        else if (mode == NX_M_UCS4)
+                            ((Py_UCS4 *)out)[at] = (Py_UCS4)val[k];
+                    }
+                    n += 8 - (unsigned)__builtin_popcount(bits);
+                    i += 16 - (bits >> 7) * NX_UNIT;
+                    continue;
+                }
+            }
+            break;
+        }
+#endif
+        {
+            /* then up to NX_STRETCH units one at a time, characters on their own and
+               two-unit ones mixed without a branch on which is which: a unit that
+               ends a pair (it follows a first unit) writes the pair over the first
+               unit's slot; the only branches are on what is rare (a problem,
+               a character above blim, no more room) */
+            const size_t stop = len - i > NX_STRETCH * NX_UNIT ? i + NX_STRETCH * NX_UNIT : len;
+            size_t m = n;
+            unsigned pl = 0;
+            nx_raw pu = 0;
+            while (i + NX_UNIT <= stop && (mode == NX_M_COUNT || m < cap)) {
+                const nx_raw u = NX_U_LOAD(d + i);
+                const unsigned lead = NX_U_LEAD(u), second = pl & NX_U_TRAIL(u);
+                const uint64_t pick = (uint64_t)0 - second;  /* both values, one kept */
+                const uint64_t val = (NX_U_PAIR(pu, u) & pick) | ((uint64_t)NX_U_VALUE(u) & ~pick);
+                if (!(second | ((!pl) & (NX_U_ONE(u) | lead))))
+                    break;
+                if ((!lead) & (val > blim))
+                    break;
+                if (mode == NX_M_UCS1)
+                    ((Py_UCS1 *)out)[m - second] = (Py_UCS1)val;
+                else if (mode == NX_M_UCS2)
+                    ((Py_UCS2 *)out)[m - second] = (Py_UCS2)val;
+                else if (mode == NX_M_UCS4)
+                    ((Py_UCS4 *)out)[m - second] = (Py_UCS4)val;
+                m += !second;
+                pl = lead;
+                pu = u;
+                i += NX_UNIT;
+            }
+            /* a first unit whose second is not read yet: its own token, later */
+            i -= pl * NX_UNIT;
+            n = m - pl;
+        }
+        if (i == i1)
+            break;
+    }
+    *pn = n;
+    return i;
+}
+
+NX_NOINLINE size_t nx_units_count(const unsigned char *d, size_t i, size_t len, size_t *pn, uint64_t blim)
+{
+    return nx_units(NX_M_COUNT, d, i, len, NULL, pn, 0, blim);
+}
+
+NX_NOINLINE size_t nx_units_ucs1(const unsigned char *d, size_t i, size_t len, void *out, size_t *pn, size_t cap,
+                                 uint64_t blim)
+{
+    return nx_units(NX_M_UCS1, d, i, len, out, pn, cap, blim);
+}
+
+NX_NOINLINE size_t nx_units_ucs2(const unsigned char *d, size_t i, size_t len, void *out, size_t *pn, size_t cap,
+                                 uint64_t blim)
+{
+    return nx_units(NX_M_UCS2, d, i, len, out, pn, cap, blim);
+}
+
+NX_NOINLINE size_t nx_units_ucs4(const unsigned char *d, size_t i, size_t len, void *out, size_t *pn, size_t cap,
+                                 uint64_t blim)
+{
+    return nx_units(NX_M_UCS4, d, i, len, out, pn, cap, blim);
+}
 
 static void nx_lead_init(unsigned b0, const unsigned *kind)
 {
@@ -870,6 +1055,16 @@ static void nx_init(void)
     for (b = 0; b < 256; b++)
         nx_lead_init(b, kind);
     nx_est_init();
+#ifdef NX_VPAIR
+    for (b = 0; b < 256; b++) {
+        unsigned k, before = 0;
+        nx_slot[b] = 0;
+        for (k = 0; k < 8; k++) {
+            nx_slot[b] |= (uint64_t)(k - before) << (8 * k);
+            before += b >> k & 1;
+        }
+    }
+#endif
 }
 
 /* ------------------------------------------------------------ handlers */
@@ -1085,7 +1280,6 @@ static PyObject *nx_wide_int(const unsigned char *data, size_t len, const nx_tok
    and (a str) characters up to lim.  A write pass stops before the first
    token that does not fit (NX_FULL, NX_WIDER: need is the character that did
    not fit), so that the caller can make room and go on from there. */
-enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
 enum { NX_DONE, NX_FULL, NX_WIDER };
 
 typedef struct {
@@ -1150,82 +1344,22 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
 
         if (s0) {
             /* code units: while a unit is a character on its own (or two units are
-               one), it goes straight into out; anything else takes the path below */
+               one), it goes straight into out (nx_units); anything else takes the
+               path below */
             const size_t i0 = i;
             const uint64_t blim = mode == NX_M_UCS1 ? lim : mode == NX_M_UCS2 ? 0xFFFF : UINT64_MAX;
-#ifdef NX_VEC
-            nx_vr seen = {0};
-#endif
-            while (mode != NX_M_LIST && i + NX_BLOCK * NX_UNIT <= len
-                   && (mode == NX_M_COUNT || cap - n >= NX_BLOCK)) {
-#ifdef NX_VEC
-                {
-                    /* NX_BLOCK units that are characters on their own: one vector */
-                    nx_vr r, v;
-                    nx_vm ok;
-                    memcpy(&r, d + i, sizeof r);
-                    r = NX_U_SWAP_V(r);
-                    v = NX_U_VALUE_V(r);
-                    ok = (nx_vm)NX_U_ONE_V(r);
-                    if (mode == NX_M_UCS1 || (mode == NX_M_UCS2 && NX_UNIT > 2))
-                        ok &= (nx_vm)(v <= (nx_raw)blim);
-                    if (nx_all(ok)) {
-                        if (mode == NX_M_UCS1) {
-                            nx_v1 o = __builtin_convertvector(v, nx_v1);
-                            memcpy((Py_UCS1 *)out + n, &o, sizeof o);
-                        } else if (mode == NX_M_UCS2) {
-                            nx_v2 o = __builtin_convertvector(v, nx_v2);
-                            memcpy((Py_UCS2 *)out + n, &o, sizeof o);
-                        } else if (mode == NX_M_UCS4) {
-                            nx_v4 o = __builtin_convertvector(v, nx_v4);
-                            memcpy((Py_UCS4 *)out + n, &o, sizeof o);
-                        }
-                        seen |= v;
-                        n += NX_BLOCK;
-                        i += NX_BLOCK * NX_UNIT;
-                        continue;
-                    }
-                }
-#endif
-                {
-                    /* NX_BLOCK units, characters on their own and two-unit ones mixed,
-                       without a branch on which is which: a unit that ends a pair (it
-                       follows a first unit) writes the pair over the first unit's slot.
-                       A first unit at the end waits for the next block. */
-                    size_t m = n;
-                    unsigned j, bad = 0, pl = 0;
-                    nx_raw pu = 0;
-                    uint64_t o = 0;
-                    for (j = 0; j < NX_BLOCK; j++) {
-                        const nx_raw u = NX_U_LOAD(d + i + j * NX_UNIT);
-                        const unsigned lead = NX_U_LEAD(u), second = pl & NX_U_TRAIL(u);
-                        const uint64_t val = second ? NX_U_PAIR(pu, u) : (uint64_t)NX_U_VALUE(u);
-                        bad |= !(second | (!pl & (NX_U_ONE(u) | lead)));
-                        bad |= (!lead) & (val > blim);
-                        if (mode == NX_M_UCS1)
-                            ((Py_UCS1 *)out)[m - second] = (Py_UCS1)val;
-                        else if (mode == NX_M_UCS2)
-                            ((Py_UCS2 *)out)[m - second] = (Py_UCS2)val;
-                        else if (mode == NX_M_UCS4)
-                            ((Py_UCS4 *)out)[m - second] = (Py_UCS4)val;
-                        o |= val & ((uint64_t)0 - !lead);
-                        m += !second;
-                        pl = lead;
-                        pu = u;
-                    }
-                    if (!bad) {
-                        n = m - pl;
-                        i += (NX_BLOCK - pl) * NX_UNIT;
-                        mx |= o;
-                        continue;
-                    }
-                }
-                break;
-            }
-#ifdef NX_VEC
-            mx |= nx_or(seen);
-#endif
-            /* then unit by unit */
+            if (mode == NX_M_COUNT)
+                i = nx_units_count(d, i, len, &n, blim);
+            else if (mode == NX_M_UCS1)
+                i = nx_units_ucs1(d, i, len, out, &n, cap, blim);
+            else if (mode == NX_M_UCS2)
+                i = nx_units_ucs2(d, i, len, out, &n, cap, blim);
+            else if (mode == NX_M_UCS4)
+                i = nx_units_ucs4(d, i, len, out, &n, cap, blim);
+            if (i != i0)
+                continue;
+            /* else unit by unit, each through NX_PUT (which says when out needs more
+               room or a wider kind): a list's code points, and where nx_units stopped */
             while (i + NX_UNIT <= len) {
                 const nx_raw r = NX_U_LOAD(d + i);
                 size_t step = NX_UNIT;
@@ -1241,6 +1375,8 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
                 n_start = n;
                 NX_PUT(cp);
                 i += step;
+                if (mode != NX_M_LIST)
+                    break;  /* nx_units again */
             }
             if (i != i0)
                 continue;
@@ -1699,6 +1835,7 @@ static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *
                the characters so far copied over */
             PyObject *wider;
             int wn = nx_width(maxchar) + 1;
+            mx |= r.need;  /* it is written next, whichever way (nx_units does not OR) */
             if (nx_width(r.need) > wn)
                 wn = nx_width(r.need);
             maxchar = nx_maxchar[wn > 3 ? 3 : wn];

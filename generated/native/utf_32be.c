@@ -58,6 +58,9 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* ======================================================== the C export */
 /*
@@ -75,8 +78,8 @@
  *     and falls back to the last accepting state;
  *   * with no accepting state, an error covers the maximal subpart (the
  *     bytes read before the automaton died, at least one byte), with
- *     CPython's reasons: invalid start byte, invalid continuation byte,
- *     unexpected end of data, or the spec's own;
+ *     the reasons "invalid start byte", "invalid continuation byte",
+ *     "unexpected end of data" or an ill-formed pattern's own;
  *   * a reserved run is a token of its own;
  *   * code units of 32 bits: an error covers whole units (at least one);
  *     where the data ends inside a sequence, the error runs to the end of
@@ -213,8 +216,8 @@ size_t utf_32be_decode(const unsigned char *data, size_t len, utf_32be_cp *out,
  *     and falls back to the last accepting state;
  *   * with no accepting state, an error covers the maximal subpart (the
  *     bytes read before the automaton died, at least one byte), with
- *     CPython's reasons: invalid start byte, invalid continuation byte,
- *     unexpected end of data, or the spec's own;
+ *     the reasons "invalid start byte", "invalid continuation byte",
+ *     "unexpected end of data" or an ill-formed pattern's own;
  *   * a reserved run is a token of its own;
  *   * code units of 32 bits: an error covers whole units (at least one);
  *     where the data ends inside a sequence, the error runs to the end of
@@ -525,7 +528,7 @@ size_t utf_32be_decode(const unsigned char *data, size_t len, utf_32be_cp *out,
 #define NX_NAME "utf-32be"
 #define NX_SPEC_SHA256 "123ead603f988a72e936b87e96fd57acb0bfae2eb81423e3b972186bc7303fc8"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "8474641fab0aefae59370bfaeb6bf93522ba963a00092021ab11b647c0dbc7eb"
+#define NX_SOURCE_SHA256 "c10e24f44c25bcad9f0dca4cac2844df1fe569209b5fffade1a7e0705c654eb8"
 #define NX_N_STATES 12
 #define NX_N_CLASSES 4
 #define NX_UNIT 4  /* bytes per code unit: errors and the data's end count whole units */
@@ -700,6 +703,10 @@ static unsigned char nx_cont_lo, nx_cont_span;
 static unsigned char nx_start_hi;  /* the largest lead that says a width: bytes above say nothing */
 static uint8_t nx_top_width[256];
 
+/* What a pass makes: a count (NX_M_COUNT), a str of 1, 2 or 4 bytes a
+   character, a list of ints (see "passes"). */
+enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
+
 /* Which of 0..7F, 80..FF, 100..FFFF, beyond a code point is in: its str kind. */
 static int nx_width(uint64_t cp)
 {
@@ -719,17 +726,21 @@ typedef uint32_t nx_uv;
 #define NX_U_LOAD(p) ((nx_raw)((uint32_t)(p)[0] << 24 | (uint32_t)(p)[1] << 16 | (uint32_t)(p)[2] << 8 | (uint32_t)(p)[3]))
 #define NX_U_ONE(r) ((r <= 0xD7FFu) | ((uint32_t)(r - 0xE000u) <= 0x101FFFu))
 #define NX_U_VALUE(r) ((nx_uv)(r))
-#define NX_BLOCK 8  /* code units checked (and written) at a time */
+#define NX_STRETCH 32  /* units one at a time before vectors are tried again */
 #if (defined(__GNUC__) && __GNUC__ >= 9 || defined(__clang__)) && defined(__BYTE_ORDER__)
-/* NX_BLOCK units as one vector (GCC's and Clang's vector extensions): the same
-   tests on every lane at once, NX_U_ONE_V giving -1 (a character) or 0 per lane. */
+/* 16 bytes of units as one vector (GCC's and Clang's vector extensions): the
+   same tests on every lane at once, NX_U_ONE_V giving -1 (a character) or 0 per
+   lane. */
 #define NX_VEC 1
-typedef nx_raw nx_vr __attribute__((vector_size(NX_BLOCK * NX_UNIT)));
-typedef int32_t nx_vm __attribute__((vector_size(NX_BLOCK * NX_UNIT)));
-typedef uint8_t nx_v1 __attribute__((vector_size(NX_BLOCK)));
-typedef uint16_t nx_v2 __attribute__((vector_size(NX_BLOCK * 2)));
-typedef uint32_t nx_v4 __attribute__((vector_size(NX_BLOCK * 4)));
-#define NX_U_ONE_V(r) ((r <= 0xD7FFu) | ((r - 0xE000u) <= 0x101FFFu))
+#define NX_VLANES (16 / NX_UNIT)  /* units in a vector of 16 bytes (what SSE2 and NEON hold) */
+typedef nx_raw nx_vr __attribute__((vector_size(16)));
+typedef int32_t nx_vm __attribute__((vector_size(16)));
+/* unsigned lanes as signed ones, in the same order (the sign bit flipped) */
+#define NX_SIGNED(x) ((nx_vm)((x) ^ (nx_raw)((nx_raw)1 << (8 * NX_UNIT - 1))))
+typedef uint8_t nx_v1 __attribute__((vector_size(NX_VLANES)));
+typedef uint16_t nx_v2 __attribute__((vector_size(NX_VLANES * 2)));
+typedef uint32_t nx_v4 __attribute__((vector_size(NX_VLANES * 4)));
+#define NX_U_ONE_V(r) ((NX_SIGNED(r) <= -2147428353) | (NX_SIGNED((r - 0xE000u)) <= -2146426881))
 #define NX_U_VALUE_V(r) (r)
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define NX_U_SWAP_V(r) (r)
@@ -747,17 +758,116 @@ NX_INLINE int nx_all(nx_vm m)
         x &= w[k];
     return x == ~UINT64_C(0);
 }
-
-/* The OR of the lanes. */
-NX_INLINE uint64_t nx_or(nx_vr v)
-{
-    uint64_t x = 0;
-    unsigned k;
-    for (k = 0; k < NX_BLOCK; k++)
-        x |= v[k];
-    return x;
-}
 #endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define NX_NOINLINE static __attribute__((noinline))
+#else
+#define NX_NOINLINE static
+#endif
+
+/* The characters of the code units from data[i] on that the tables make
+   straight (above), into out (as a str of kind mode, NX_M_COUNT: only counted)
+   from *pn on, at most cap, none above blim: returns where it stopped (at a
+   unit that is not one of those, a character above blim, no more room, or
+   the end of whole units).  It does not OR the characters into the pass's mx:
+   a str of code units starts as ASCII and is only ever widened for a
+   character that did not fit, which NX_PUT then writes (and ORs), so its
+   kind is exact without them (nx_decode_str); a count pass does not need it.  Vectors of
+   16 bytes of units while they hold such characters only, else unit by unit. */
+NX_INLINE size_t nx_units(const int mode, const unsigned char *d, size_t i, const size_t len, void *out,
+                          size_t *pn, const size_t cap, const uint64_t blim)
+{
+    size_t n = *pn;
+    for (;;) {
+        const size_t i1 = i;
+#ifdef NX_VEC
+        for (;;) {
+            /* vectors of units that are characters on their own, as long as they come */
+            while (i + 16 <= len && (mode == NX_M_COUNT || cap - n >= NX_VLANES)) {
+                nx_vr r, v;
+                nx_vm one;
+                memcpy(&r, d + i, sizeof r);
+                r = NX_U_SWAP_V(r);
+                v = NX_U_VALUE_V(r);
+                one = (nx_vm)NX_U_ONE_V(r);
+                if (mode == NX_M_UCS1 || (mode == NX_M_UCS2 && NX_UNIT > 2)) {
+                    const nx_vr top = (nx_vr){0} + (nx_raw)blim;
+                    one &= NX_SIGNED(v) <= NX_SIGNED(top);
+                }
+                if (!nx_all(one))
+                    break;
+                if (mode == NX_M_UCS1) {
+                    nx_v1 o = __builtin_convertvector(v, nx_v1);
+                    memcpy((Py_UCS1 *)out + n, &o, sizeof o);
+                } else if (mode == NX_M_UCS2) {
+                    nx_v2 o = __builtin_convertvector(v, nx_v2);
+                    memcpy((Py_UCS2 *)out + n, &o, sizeof o);
+                } else if (mode == NX_M_UCS4) {
+                    nx_v4 o = __builtin_convertvector(v, nx_v4);
+                    memcpy((Py_UCS4 *)out + n, &o, sizeof o);
+                }
+                n += NX_VLANES;
+                i += 16;
+            }
+            break;
+        }
+#endif
+        {
+            /* then up to NX_STRETCH units one at a time; the only branches are on what is rare (a problem,
+               a character above blim, no more room) */
+            const size_t stop = len - i > NX_STRETCH * NX_UNIT ? i + NX_STRETCH * NX_UNIT : len;
+            size_t m = n;
+            unsigned pl = 0;
+            while (i + NX_UNIT <= stop && (mode == NX_M_COUNT || m < cap)) {
+                const nx_raw u = NX_U_LOAD(d + i);
+                const unsigned lead = 0, second = 0;
+                const uint64_t val = NX_U_VALUE(u);
+                if (!NX_U_ONE(u) || val > blim)
+                    break;
+                if (mode == NX_M_UCS1)
+                    ((Py_UCS1 *)out)[m - second] = (Py_UCS1)val;
+                else if (mode == NX_M_UCS2)
+                    ((Py_UCS2 *)out)[m - second] = (Py_UCS2)val;
+                else if (mode == NX_M_UCS4)
+                    ((Py_UCS4 *)out)[m - second] = (Py_UCS4)val;
+                m += !second;
+                pl = lead;
+                i += NX_UNIT;
+            }
+            /* a first unit whose second is not read yet: its own token, later */
+            i -= pl * NX_UNIT;
+            n = m - pl;
+        }
+        if (i == i1)
+            break;
+    }
+    *pn = n;
+    return i;
+}
+
+NX_NOINLINE size_t nx_units_count(const unsigned char *d, size_t i, size_t len, size_t *pn, uint64_t blim)
+{
+    return nx_units(NX_M_COUNT, d, i, len, NULL, pn, 0, blim);
+}
+
+NX_NOINLINE size_t nx_units_ucs1(const unsigned char *d, size_t i, size_t len, void *out, size_t *pn, size_t cap,
+                                 uint64_t blim)
+{
+    return nx_units(NX_M_UCS1, d, i, len, out, pn, cap, blim);
+}
+
+NX_NOINLINE size_t nx_units_ucs2(const unsigned char *d, size_t i, size_t len, void *out, size_t *pn, size_t cap,
+                                 uint64_t blim)
+{
+    return nx_units(NX_M_UCS2, d, i, len, out, pn, cap, blim);
+}
+
+NX_NOINLINE size_t nx_units_ucs4(const unsigned char *d, size_t i, size_t len, void *out, size_t *pn, size_t cap,
+                                 uint64_t blim)
+{
+    return nx_units(NX_M_UCS4, d, i, len, out, pn, cap, blim);
+}
 
 static void nx_lead_init(unsigned b0, const unsigned *kind)
 {
@@ -1116,7 +1226,6 @@ static PyObject *nx_wide_int(const unsigned char *data, size_t len, const nx_tok
    and (a str) characters up to lim.  A write pass stops before the first
    token that does not fit (NX_FULL, NX_WIDER: need is the character that did
    not fit), so that the caller can make room and go on from there. */
-enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
 enum { NX_DONE, NX_FULL, NX_WIDER };
 
 typedef struct {
@@ -1181,49 +1290,22 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
 
         if (s0) {
             /* code units: while a unit is a character on its own (or two units are
-               one), it goes straight into out; anything else takes the path below */
+               one), it goes straight into out (nx_units); anything else takes the
+               path below */
             const size_t i0 = i;
             const uint64_t blim = mode == NX_M_UCS1 ? lim : mode == NX_M_UCS2 ? 0xFFFF : UINT64_MAX;
-#ifdef NX_VEC
-            nx_vr seen = {0};
-#endif
-            while (mode != NX_M_LIST && i + NX_BLOCK * NX_UNIT <= len
-                   && (mode == NX_M_COUNT || cap - n >= NX_BLOCK)) {
-#ifdef NX_VEC
-                {
-                    /* NX_BLOCK units that are characters on their own: one vector */
-                    nx_vr r, v;
-                    nx_vm ok;
-                    memcpy(&r, d + i, sizeof r);
-                    r = NX_U_SWAP_V(r);
-                    v = NX_U_VALUE_V(r);
-                    ok = (nx_vm)NX_U_ONE_V(r);
-                    if (mode == NX_M_UCS1 || (mode == NX_M_UCS2 && NX_UNIT > 2))
-                        ok &= (nx_vm)(v <= (nx_raw)blim);
-                    if (nx_all(ok)) {
-                        if (mode == NX_M_UCS1) {
-                            nx_v1 o = __builtin_convertvector(v, nx_v1);
-                            memcpy((Py_UCS1 *)out + n, &o, sizeof o);
-                        } else if (mode == NX_M_UCS2) {
-                            nx_v2 o = __builtin_convertvector(v, nx_v2);
-                            memcpy((Py_UCS2 *)out + n, &o, sizeof o);
-                        } else if (mode == NX_M_UCS4) {
-                            nx_v4 o = __builtin_convertvector(v, nx_v4);
-                            memcpy((Py_UCS4 *)out + n, &o, sizeof o);
-                        }
-                        seen |= v;
-                        n += NX_BLOCK;
-                        i += NX_BLOCK * NX_UNIT;
-                        continue;
-                    }
-                }
-#endif
-                break;
-            }
-#ifdef NX_VEC
-            mx |= nx_or(seen);
-#endif
-            /* then unit by unit */
+            if (mode == NX_M_COUNT)
+                i = nx_units_count(d, i, len, &n, blim);
+            else if (mode == NX_M_UCS1)
+                i = nx_units_ucs1(d, i, len, out, &n, cap, blim);
+            else if (mode == NX_M_UCS2)
+                i = nx_units_ucs2(d, i, len, out, &n, cap, blim);
+            else if (mode == NX_M_UCS4)
+                i = nx_units_ucs4(d, i, len, out, &n, cap, blim);
+            if (i != i0)
+                continue;
+            /* else unit by unit, each through NX_PUT (which says when out needs more
+               room or a wider kind): a list's code points, and where nx_units stopped */
             while (i + NX_UNIT <= len) {
                 const nx_raw r = NX_U_LOAD(d + i);
                 size_t step = NX_UNIT;
@@ -1236,6 +1318,8 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
                 n_start = n;
                 NX_PUT(cp);
                 i += step;
+                if (mode != NX_M_LIST)
+                    break;  /* nx_units again */
             }
             if (i != i0)
                 continue;
@@ -1694,6 +1778,7 @@ static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *
                the characters so far copied over */
             PyObject *wider;
             int wn = nx_width(maxchar) + 1;
+            mx |= r.need;  /* it is written next, whichever way (nx_units does not OR) */
             if (nx_width(r.need) > wn)
                 wn = nx_width(r.need);
             maxchar = nx_maxchar[wn > 3 ? 3 : wn];

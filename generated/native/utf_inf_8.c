@@ -56,6 +56,9 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* ======================================================== the C export */
 /*
@@ -73,8 +76,8 @@
  *     and falls back to the last accepting state;
  *   * with no accepting state, an error covers the maximal subpart (the
  *     bytes read before the automaton died, at least one byte), with
- *     CPython's reasons: invalid start byte, invalid continuation byte,
- *     unexpected end of data, or the spec's own;
+ *     the reasons "invalid start byte", "invalid continuation byte",
+ *     "unexpected end of data" or an ill-formed pattern's own;
  *   * a reserved run is a token of its own;
  *   * counted forms (unbounded length) continue beyond the automaton as
  *     code below, checking after every byte that a valid value is still
@@ -241,8 +244,8 @@ size_t utf_inf_8_decode(const unsigned char *data, size_t len, utf_inf_8_cp *out
  *     and falls back to the last accepting state;
  *   * with no accepting state, an error covers the maximal subpart (the
  *     bytes read before the automaton died, at least one byte), with
- *     CPython's reasons: invalid start byte, invalid continuation byte,
- *     unexpected end of data, or the spec's own;
+ *     the reasons "invalid start byte", "invalid continuation byte",
+ *     "unexpected end of data" or an ill-formed pattern's own;
  *   * a reserved run is a token of its own;
  *   * counted forms (unbounded length) continue beyond the automaton as
  *     code below, checking after every byte that a valid value is still
@@ -941,7 +944,7 @@ size_t utf_inf_8_decode(const unsigned char *data, size_t len, utf_inf_8_cp *out
 #define NX_NAME "utf-inf-8"
 #define NX_SPEC_SHA256 "88c8a4903eaa4974e8770b57182c7ee37c26dd494ac25c8512f5e85d915d155a"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "780dc9b19f59ed1eb847947ffd2b6f6dc4c23e2296655c1ff64a898618393ae1"
+#define NX_SOURCE_SHA256 "ce1c8e265e28e29433791982f0abacf2890d6ef16e376da46842bc414fd931ec"
 #define NX_N_STATES 24
 #define NX_N_CLASSES 21
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1192,6 +1195,10 @@ static uint8_t nx_top_width[256];
 /* Tokens of at most this many bytes cannot take acc past 2**63 on the flat
    table: longer ones go to nx_token, which sees when it passes 2**64. */
 static size_t nx_safe_len;
+
+/* What a pass makes: a count (NX_M_COUNT), a str of 1, 2 or 4 bytes a
+   character, a list of ints (see "passes"). */
+enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
 
 /* Which of 0..7F, 80..FF, 100..FFFF, beyond a code point is in: its str kind. */
 static int nx_width(uint64_t cp)
@@ -1643,7 +1650,6 @@ static PyObject *nx_wide_int(const unsigned char *data, size_t len, const nx_tok
    and (a str) characters up to lim.  A write pass stops before the first
    token that does not fit (NX_FULL, NX_WIDER: need is the character that did
    not fit), so that the caller can make room and go on from there. */
-enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
 enum { NX_DONE, NX_FULL, NX_WIDER };
 
 typedef struct {
@@ -2152,6 +2158,7 @@ static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *
                the characters so far copied over */
             PyObject *wider;
             int wn = nx_width(maxchar) + 1;
+            mx |= r.need;  /* it is written next, whichever way (nx_units does not OR) */
             if (nx_width(r.need) > wn)
                 wn = nx_width(r.need);
             maxchar = nx_maxchar[wn > 3 ? 3 : wn];
