@@ -626,8 +626,8 @@ def _decode(data, errors, final, at_start, want_str, resume=None, surrogates=Tru
     this one stopped instead of scanning the token again.  With surrogates false,
     surrogate code points are errors (text for UTF-8).  Every problem goes to the
     error handler here, and only here.  *start* is the start state (a signature
-    read earlier may have chosen another byte order); the fast paths are the
-    default order's.
+    read earlier may have chosen another byte order); the native extension runs
+    from any of them, the regex fast path only from the default one.
     """
     out = []
     append = out.append
@@ -663,7 +663,7 @@ def _decode(data, errors, final, at_start, want_str, resume=None, surrogates=Tru
             tok = _run(data, pos, final, start, 0, pos, None) if state < 0 else \
                 _run(data, pos, final, state, acc, pos + k, last)
         else:
-            if _NATIVE is not None and pos >= slow_until and fast:
+            if _NATIVE is not None and pos >= slow_until:
                 # the C automaton, as far as it goes on its own: the token it stops at (a
                 # problem for strict or a custom handler, more input needed) takes the path
                 # below.  After such a stop it gets a window twice as long as it went, so
@@ -673,10 +673,10 @@ def _decode(data, errors, final, at_start, want_str, resume=None, surrogates=Tru
                         codecs.lookup_error(errors) is _NATIVE_HANDLERS[errors] else "strict"
                 mark = len(out)
                 if pos + window >= n:
-                    stop = _NATIVE.decode(data, pos, native_errors, final, want_str, out, COUNTED_LIMIT)
+                    stop = _NATIVE.decode(data, pos, native_errors, final, want_str, out, COUNTED_LIMIT, start)
                 else:
                     stop = _NATIVE.decode(memoryview(data)[:pos + window], pos, native_errors, False, want_str, out,
-                                          COUNTED_LIMIT)
+                                          COUNTED_LIMIT, start)
                 window = max(2 * (stop - pos), 1 << 12)
                 if not surrogates and want_str and len(out) > mark and _SURROGATE.search(out[-1]):
                     del out[mark:]  # a surrogate to send to the handler: this stretch in Python

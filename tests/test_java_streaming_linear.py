@@ -406,7 +406,7 @@ def jvm(tmp_path_factory):
     (root / "Stream.java").write_text(HARNESS, "utf-8")
     run([javac, "-encoding", "UTF-8", "-Xlint:all", "-Werror", "-d", str(root / "classes"),
          *map(str, sources), str(root / "Stream.java")])
-    return [java, "-Xss8m", "-cp", str(root / "classes"), "Stream"], classes, root
+    return [java, "-cp", str(root / "classes"), "Stream"], classes, root
 
 
 # ------------------------------------------------------------------ the ratio

@@ -1,14 +1,18 @@
 """``encspec bench``: decoding throughput side by side, in one run, best of N.
 
-Four seeded corpora (ASCII prose; Latin with ~20% 2-byte characters; CJK,
-mostly 3-byte; emoji-heavy, ~25% 4-byte), each encoded with the spec under
-test, then timed: CPython's ``bytes.decode("utf-8")`` of the same text (the
-baseline), the generated module in pure Python ("python") and with its
-compiled extension ("native", when it is built), the hand-written oracle
-(from a checkout's tests/oracles, on a slice: it is slow) and, with ``--export
-c``, the exported C decoder.  Memory: the peak traced by tracemalloc during one
-decode over the size of the str it returns, per backend.  A benchmark, not a
-test.
+Four seeded corpora (ASCII prose; Latin with ~20% 2-byte characters in UTF-8;
+CJK, mostly 3-byte; emoji-heavy, ~25% 4-byte), each encoded with the spec under
+test, then timed: CPython decoding the same text (the baseline), the generated
+module in pure Python ("python") and with its compiled extension ("native",
+when it is built), the hand-written oracle (from a checkout's tests/oracles, on
+a slice: it is slow) and, with ``--export c``, the exported C decoder.
+
+The baseline is CPython's own codec of the spec where CPython has one
+(CPYTHON_CODECS: utf-16le is timed against ``bytes.decode("utf-16-le")`` on the
+very bytes the spec's encoder wrote, so the ratio compares like with like);
+for any other spec it is ``bytes.decode("utf-8")`` of the same text.  Memory:
+the peak traced by tracemalloc during one decode over the size of the str it
+returns, per backend.  A benchmark, not a test.
 """
 from __future__ import annotations
 
@@ -22,6 +26,13 @@ from pathlib import Path
 from typing import Callable
 
 CORPORA = ("ascii", "latin", "cjk", "emoji")
+# Specs CPython decodes itself, with the name of its codec (CPython's utf-16 and utf-32
+# read the machine's byte order without a BOM: see baseline()).
+CPYTHON_CODECS = {
+    "utf-8": "utf-8",
+    "utf-16le": "utf-16-le", "utf-16be": "utf-16-be", "utf-16": "utf-16",
+    "utf-32le": "utf-32-le", "utf-32be": "utf-32-be", "utf-32": "utf-32",
+}
 _WORDS = ("the of and to in is was for that with as on by at from this which but not are have had be it "
           "one all their there were been has when who will more no if out so said what up its about into "
           "than them can only other new some could time these two may then do first any my now such like").split()
@@ -76,6 +87,27 @@ class Row:
     results: dict = field(default_factory=dict)  # column -> MB/s
     notes: dict = field(default_factory=dict)
     peaks: dict = field(default_factory=dict)  # backend -> peak traced memory / result size
+    baseline: str = "cpython utf-8"  # the column the backends are compared with
+
+    @property
+    def codec(self) -> str:
+        return self.baseline.split(" ", 1)[1]
+
+
+def baseline(name: str, text: str, data: bytes) -> tuple[str, bytes]:
+    """(CPython's codec, the bytes it decodes) for the baseline of spec *name*: its own
+    codec on the spec's own bytes *data* when CPython has one that reads them as
+    *text* (utf-16 without a BOM is the machine's order for CPython: on a big-endian
+    machine its own encoding, BOM included, is timed instead); else utf-8 of *text*."""
+    codec = CPYTHON_CODECS.get(name)
+    if codec is None:
+        return "utf-8", text.encode("utf-8")
+    try:
+        if data.decode(codec) == text:
+            return codec, data
+    except UnicodeDecodeError:
+        pass
+    return codec, text.encode(codec)
 
 
 def _oracle(name: str):
@@ -121,16 +153,16 @@ def run(specs: list[str], size: int, repeat: int, export_c: bool, invalid: bool,
             c_decoder = CDecoder(spec)
         for kind in CORPORA:
             text = corpus(kind, size)
-            baseline_bytes = text.encode("utf-8")
             data = module.encode(text)
+            codec, baseline_bytes = baseline(module.NAME, text, data)
             variants = [("strict", data, baseline_bytes)]
             if invalid:
                 variants.append(("replace", corrupt(data), corrupt(baseline_bytes)))
-            for errors, payload, baseline in variants:
+            for errors, payload, base in variants:
                 progress(f"{spec} {kind} {errors}")
-                row = Row(spec, kind, errors, len(payload))
+                row = Row(spec, kind, errors, len(payload), baseline=f"cpython {codec}")
                 mb = len(payload) / 1e6
-                row.results["cpython utf-8"] = len(baseline) / 1e6 / best_of(lambda: baseline.decode("utf-8", errors), repeat)
+                row.results[row.baseline] = len(base) / 1e6 / best_of(lambda: base.decode(codec, errors), repeat)
                 row.results["python"] = mb / best_of(lambda: module.decode(payload, errors), repeat)
                 if native is not None:
                     row.results["native"] = mb / best_of(lambda: native.decode(payload, errors), repeat)
@@ -150,18 +182,20 @@ def run(specs: list[str], size: int, repeat: int, export_c: bool, invalid: bool,
 
 
 def table(rows: list[Row]) -> str:
+    """The rows as text: the baseline's codec and speed, then each decoder's, the ratios
+    to the baseline, and the memory peaks."""
     columns = []
     for r in rows:
         for c in r.results:
-            if c not in columns:
+            if c not in columns and c != r.baseline and not c.startswith("cpython "):
                 columns.append(c)
     backends = [b for b in ("python", "native") if any(b in r.results for r in rows)]
-    head = (["spec", "corpus", "errors", "MB"] + [f"{c} MB/s" for c in columns]
+    head = (["spec", "corpus", "errors", "MB", "cpython codec", "cpython MB/s"] + [f"{c} MB/s" for c in columns]
             + [f"{b}/cpython" for b in backends] + ["python/oracle"] + [f"{b} peak/result" for b in backends])
     lines = [head]
     for r in rows:
-        base = r.results["cpython utf-8"]
-        cells = [r.spec, r.corpus, r.errors, f"{r.size / 1e6:.1f}"]
+        base = r.results[r.baseline]
+        cells = [r.spec, r.corpus, r.errors, f"{r.size / 1e6:.1f}", r.codec, f"{base:.1f}"]
         cells += [f"{r.results[c]:.1f}" if c in r.results else "-" for c in columns]
         cells += [f"{r.results[b] / base:.3f}" if b in r.results else "-" for b in backends]
         cells.append(f"{r.results['python'] / r.results['oracle']:.1f}x" if "oracle" in r.results else "-")
@@ -172,9 +206,9 @@ def table(rows: list[Row]) -> str:
 
 
 def as_json(rows: list[Row]) -> list[dict]:
-    return [{"spec": r.spec, "corpus": r.corpus, "errors": r.errors, "bytes": r.size,
+    return [{"spec": r.spec, "corpus": r.corpus, "errors": r.errors, "bytes": r.size, "cpython_codec": r.codec,
              "mb_per_s": {k: round(v, 3) for k, v in r.results.items()},
-             "ratio_to_cpython": {k: round(v / r.results["cpython utf-8"], 4) for k, v in r.results.items()},
+             "ratio_to_cpython": {k: round(v / r.results[r.baseline], 4) for k, v in r.results.items()},
              "peak_memory_over_result": {k: round(v, 3) for k, v in r.peaks.items()}, "notes": r.notes} for r in rows]
 
 

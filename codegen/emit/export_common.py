@@ -50,12 +50,14 @@ def class_name(a: Automaton) -> str:
 def acc_bound(a: Automaton, cap: int = 1 << 200) -> Optional[int]:
     """The largest accumulator value in any state (None: unbounded or beyond *cap*).
 
-    A fixpoint over the transitions, as the decoder core updates ``acc`` (unchanged
-    where the op is None); transitions into counted forms do not touch it.
+    A fixpoint over the transitions from every start state (a byte order mark's
+    machine too), as the decoder core updates ``acc`` (unchanged where the op is
+    None); transitions into counted forms do not touch it.
     """
     cb = a.class_bytes()
     best: list[Optional[int]] = [None] * a.n_states
-    best[0] = 0
+    for s in a.starts:
+        best[s] = 0
     for _ in range(a.n_states + 2):
         changed = False
         for s in range(a.n_states):

@@ -98,13 +98,20 @@ COUNTED_LIMITS = [
 
 
 def check_limits(a: Automaton) -> None:
-    """Java holds offsets in a long (a counted form's exponents too; only a char's value
-    is a BigInteger)."""
+    """Java holds offsets and fixed values in 0 .. 2**64 - 1 (past a long, as BigIntegers), a
+    surrogate pair's offset in a long (a counted form's exponents too)."""
     common.check_pairs(a, "java")
+    common.check_char_offsets(a, "java")
     for act in common.common_context(a)["actions"]:
-        if act["kind"] in ("char", "pair") and act["offset"] > MAX_LONG:
-            raise common.SpecError(f"the java target needs offsets below 2**63 (form {act['comment']})",
+        if act["kind"] == "pair" and act["offset"] > MAX_LONG:
+            raise common.SpecError(f"the java target needs surrogate-pair offsets below 2**63 (form {act['comment']})",
                                    None, a.spec_file)
+
+
+def java_long(v: int) -> str:
+    """v modulo 2**64 as a Java long literal (hex past Long.MAX_VALUE)."""
+    v %= 1 << 64
+    return str(v) if v <= MAX_LONG else f"0x{v:X}"
 
 
 def files(a: Automaton, java_package: Optional[str] = None) -> dict[str, str]:
@@ -129,9 +136,21 @@ def files(a: Automaton, java_package: Optional[str] = None) -> dict[str, str]:
         f"Spec file: {a.spec_file}",
         f"Spec SHA-256: {a.spec_sha256}",
     ]
+    check_limits(a)
     bound = common.value_bound(a)
     ctx["wide_dfa"] = bound is None or bound > MAX_LONG  # long may overflow: replay in BigInteger
-    check_limits(a)
+    # weights modulo 2**64 (step's long arithmetic); past a long, the scan knows the value is wide
+    ctx["ops"] = [{**op, "weight_java": java_long(op["weight"]) + "L", "weight_wide": op["weight"] > MAX_LONG}
+                  for op in ctx["ops"]]
+    ctx["weight_wide"] = any(op["weight_wide"] for op in ctx["ops"])
+    # offsets and fixed values past a long are BigIntegers (ACTION_BIG)
+    actions = []
+    for act in ctx["actions"]:
+        v = act["value"] if act["kind"] == "value" else act["offset"]
+        big = act["kind"] in ("char", "value") and not 0 <= v <= MAX_LONG
+        actions.append({**act, "offset_java": 0 if big else v, "big": str(v) if big else ""})
+    ctx["actions"] = actions
+    ctx["action_big"] = any(act["big"] for act in actions)
     plans, used = counted_plans(a)
     ctx["plans"] = plans
     ctx["x_ops"] = sorted(used)
@@ -170,6 +189,14 @@ def files(a: Automaton, java_package: Optional[str] = None) -> dict[str, str]:
         "effect on encodings without counted forms"
         + (" (this one has some)." if a.extensions else " (this one has none)."),
         "The Charset decodes without a limit.",
+        *([f"{cls}.UNIT is the code unit's size in bytes ({a.unit}): errors cover whole units;",
+           "where the data ends inside a sequence the error runs to its end (REASON_END),",
+           "and less than a unit left is an error of its own (REASON_TRUNCATED)."] if a.unit > 1 else []),
+        *([f"{cls}.SIGNATURES are the signatures (byte order marks): the first the data",
+           "begins with is a SIGNATURE token"
+           + (" and chooses the start state of the rest" if len(a.starts) > 1 else "") + ";",
+           f"{cls}.signature(bytes) returns it (or null), and {cls}.scanFrom(bytes, pos,",
+           "start) reads a token from its start state, as tokens does."] if a.signatures else []),
         f"With the jar on the class path, Charset.forName(\"{ctx['charset_name']}\")",
         f"{shadow} is {cls}Charset: new String(bytes, charset) gives one U+FFFD per",
         "maximal subpart, as the tokens do (decoding only).",

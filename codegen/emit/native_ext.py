@@ -1,11 +1,15 @@
-"""The native backend: the C export's automaton inside a CPython extension module.
+"""The native backend: the decoder core's automaton inside a CPython extension module.
 
 ``ext_source(a)`` is one self-contained C file, ``_native_<module>``: the C
 export's ``NAME.h`` and ``NAME.c`` (``encspec export SPEC --lang c``), verbatim,
-followed by the glue of ``templates/native/ext.c.j2``.  No table is emitted
-twice: the glue reads the export's tables (byte classes, transitions, digit
-operations, actions) and derives its flat fast-path table from them when the
-module is imported.
+followed by the glue of ``templates/native/ext.c.j2``.  The glue carries the
+automaton's tables as ``export_common.common_context`` gives them (digit
+operations with their weights, code units, the actions where the data ends,
+the start states, the spec's reasons) and its own scanner, ``nx_token``, the
+core's ``_run`` in C; of the export it uses the token type, the counted forms
+(``NAME_counted_K``) and ``NAME_wide_value``, so that it does not depend on how
+the export's own scanner is written.  At import it derives its flat fast-path
+table from those tables.
 
 The extension decodes for the decoder core's ``_decode`` loop (the generated
 module's ``_NATIVE`` hook, encspec/runtime/core.py): it applies replace, ignore,
@@ -15,9 +19,14 @@ otherwise); every other problem, and every token more input could change, it
 leaves to the core, which calls the handler (see the template).  Counted forms
 are decoded in C too (the export's ``NAME_counted_K``, with the caller's limit,
 the module's ``COUNTED_LIMIT``, as ``decode``'s optional 7th argument), and a
-code point wider than 64 bits comes out of a code point list as an int built
-from the export's ``NAME_wide_value`` bytes.  ``scan(data, pos, final, limit)``
-is the core's ``_scan`` in C.
+code point wider than 64 bits comes out of a code point list as an int.
+``scan(data, pos, final, limit, start)`` is the core's ``_scan`` in C; both take
+the start state a signature chose (8th and 5th argument; default 0).
+
+A spec read in code units of 2 or 4 bytes gets a loop specialised when the
+source is generated (``unit_plan``): the units that are characters on their
+own, and the two-unit characters, as ranges of the unit's number, tested 16
+bytes at a time with GCC's vector extensions (unit by unit elsewhere).
 ``generated/native/<module>.c`` holds the source of every built-in spec
 (``encspec build``); setup.py compiles them as optional extensions,
 ``codegen/emit/native_build.py`` compiles a user's spec into a cache.

@@ -525,7 +525,7 @@ size_t cesu_8_decode(const unsigned char *data, size_t len, cesu_8_cp *out,
 #define NX_NAME "cesu-8"
 #define NX_SPEC_SHA256 "e19e4ef1bf39a2abf942d35836c03578fa04624c995edd2f8858f8a98fb662df"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "43120c0205cd5aefcfd809a6c9cef53f60239116b6b37998c7cc4bd206c405b8"
+#define NX_SOURCE_SHA256 "76ad8b8313df304eb2b425d983bfe524c08d98c268823eb8aa654cedaf2f74c9"
 #define NX_N_STATES 11
 #define NX_N_CLASSES 9
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1499,6 +1499,7 @@ static int nx_limit_arg(const char *fn, PyObject *obj, size_t *limit)
 }
 
 static const Py_UCS4 nx_maxchar[4] = {0x7F, 0xFF, 0xFFFF, 0x10FFFF};
+#define NX_EARLY 1024  /* characters a widening copies by way of the stack */
 
 static int nx_mode(Py_UCS4 maxchar)
 {
@@ -1584,6 +1585,24 @@ static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *
             if (nx_width(r.need) > wn)
                 wn = nx_width(r.need);
             maxchar = nx_maxchar[wn > 3 ? 3 : wn];
+            if (n <= NX_EARLY) {
+                /* early on (a str of code units starts as ASCII): the few characters
+                   so far wait on the stack, so that the two strs are not alive at once */
+                Py_UCS4 early[NX_EARLY];
+                int kind = PyUnicode_KIND(s);
+                const void *from = PyUnicode_DATA(s);
+                size_t k;
+                for (k = 0; k < n; k++)
+                    early[k] = PyUnicode_READ(kind, from, k);
+                Py_DECREF(s);
+                s = PyUnicode_New((Py_ssize_t)cap, maxchar);
+                if (s == NULL)
+                    return NULL;
+                kind = PyUnicode_KIND(s);
+                for (k = 0; k < n; k++)
+                    PyUnicode_WRITE(kind, PyUnicode_DATA(s), k, early[k]);
+                continue;
+            }
             wider = PyUnicode_New((Py_ssize_t)cap, maxchar);
             if (wider == NULL)
                 goto fail;

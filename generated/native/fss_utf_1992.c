@@ -549,7 +549,7 @@ size_t fss_utf_1992_decode(const unsigned char *data, size_t len, fss_utf_1992_c
 #define NX_NAME "fss-utf-1992"
 #define NX_SPEC_SHA256 "a735756b730524382a38ae8c0f7c29accb1b07fd052940ce368ea260427cc351"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "3fc14b255c7561907f9dc14cc02257ffd55fa5415b9fbb7911b13c026b0bcd7e"
+#define NX_SOURCE_SHA256 "749c3f86b91ac9865eff296b3ee895e3dfa6572b4b222c6418fe77330ae95619"
 #define NX_N_STATES 19
 #define NX_N_CLASSES 10
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1552,6 +1552,7 @@ static int nx_limit_arg(const char *fn, PyObject *obj, size_t *limit)
 }
 
 static const Py_UCS4 nx_maxchar[4] = {0x7F, 0xFF, 0xFFFF, 0x10FFFF};
+#define NX_EARLY 1024  /* characters a widening copies by way of the stack */
 
 static int nx_mode(Py_UCS4 maxchar)
 {
@@ -1637,6 +1638,24 @@ static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *
             if (nx_width(r.need) > wn)
                 wn = nx_width(r.need);
             maxchar = nx_maxchar[wn > 3 ? 3 : wn];
+            if (n <= NX_EARLY) {
+                /* early on (a str of code units starts as ASCII): the few characters
+                   so far wait on the stack, so that the two strs are not alive at once */
+                Py_UCS4 early[NX_EARLY];
+                int kind = PyUnicode_KIND(s);
+                const void *from = PyUnicode_DATA(s);
+                size_t k;
+                for (k = 0; k < n; k++)
+                    early[k] = PyUnicode_READ(kind, from, k);
+                Py_DECREF(s);
+                s = PyUnicode_New((Py_ssize_t)cap, maxchar);
+                if (s == NULL)
+                    return NULL;
+                kind = PyUnicode_KIND(s);
+                for (k = 0; k < n; k++)
+                    PyUnicode_WRITE(kind, PyUnicode_DATA(s), k, early[k]);
+                continue;
+            }
             wider = PyUnicode_New((Py_ssize_t)cap, maxchar);
             if (wider == NULL)
                 goto fail;

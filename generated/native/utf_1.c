@@ -566,7 +566,7 @@ size_t utf_1_decode(const unsigned char *data, size_t len, utf_1_cp *out,
 #define NX_NAME "utf-1"
 #define NX_SPEC_SHA256 "ee36fdf035e1c9460970fcca00b60d116755799a1a743e404c416dfab13d9392"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "043161c7d89908b59980f9919409b56957a3352b33fd1f6a935c904c42ba18d9"
+#define NX_SOURCE_SHA256 "f71e06e96444d2dbea6ac276ebe249d28a6ad09a20fe36fdd4cb193a15a7d9f7"
 #define NX_N_STATES 18
 #define NX_N_CLASSES 15
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1581,6 +1581,7 @@ static int nx_limit_arg(const char *fn, PyObject *obj, size_t *limit)
 }
 
 static const Py_UCS4 nx_maxchar[4] = {0x7F, 0xFF, 0xFFFF, 0x10FFFF};
+#define NX_EARLY 1024  /* characters a widening copies by way of the stack */
 
 static int nx_mode(Py_UCS4 maxchar)
 {
@@ -1666,6 +1667,24 @@ static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *
             if (nx_width(r.need) > wn)
                 wn = nx_width(r.need);
             maxchar = nx_maxchar[wn > 3 ? 3 : wn];
+            if (n <= NX_EARLY) {
+                /* early on (a str of code units starts as ASCII): the few characters
+                   so far wait on the stack, so that the two strs are not alive at once */
+                Py_UCS4 early[NX_EARLY];
+                int kind = PyUnicode_KIND(s);
+                const void *from = PyUnicode_DATA(s);
+                size_t k;
+                for (k = 0; k < n; k++)
+                    early[k] = PyUnicode_READ(kind, from, k);
+                Py_DECREF(s);
+                s = PyUnicode_New((Py_ssize_t)cap, maxchar);
+                if (s == NULL)
+                    return NULL;
+                kind = PyUnicode_KIND(s);
+                for (k = 0; k < n; k++)
+                    PyUnicode_WRITE(kind, PyUnicode_DATA(s), k, early[k]);
+                continue;
+            }
             wider = PyUnicode_New((Py_ssize_t)cap, maxchar);
             if (wider == NULL)
                 goto fail;

@@ -509,7 +509,7 @@ size_t utf_16le_decode(const unsigned char *data, size_t len, utf_16le_cp *out,
 #define NX_NAME "utf-16le"
 #define NX_SPEC_SHA256 "a8c87be71845fed2fbf18a7065df2b8ead6192ee6b05f8f30a67c26af85aba1b"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "c5e1c0d19e55ac745c18b7d71a97bb246ff0090d00f2f80266ee91b73006d936"
+#define NX_SOURCE_SHA256 "f3eb1c671c75877901baa885918a933c85294d1d14101023c8edb264073f5851"
 #define NX_N_STATES 6
 #define NX_N_CLASSES 3
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */
@@ -697,10 +697,10 @@ typedef uint16_t nx_uv;
 #define NX_U_TRAIL(r) (((uint16_t)(r - 0xDC00u) <= 0x3FFu))
 #define NX_U_PAIR(r0, r1) ((uint64_t)((uint64_t)r0 * UINT64_C(0x400) + (uint64_t)r1 * UINT64_C(0x1) + UINT64_C(0xFFFFFFFFFCA02400)))
 #define NX_STRETCH 32  /* units one at a time before vectors are tried again */
-#if (defined(__GNUC__) && __GNUC__ >= 9 || defined(__clang__)) && defined(__BYTE_ORDER__)
-/* 16 bytes of units as one vector (GCC's and Clang's vector extensions): the
-   same tests on every lane at once, NX_U_ONE_V giving -1 (a character) or 0 per
-   lane. */
+#if defined(__GNUC__) && __GNUC__ >= 9 && !defined(__clang__) && defined(__BYTE_ORDER__)
+/* 16 bytes of units as one vector (GCC's vector extensions, from GCC 9: other
+   compilers take the loop unit by unit below): the same tests on every lane at
+   once, NX_U_ONE_V giving -1 (a character) or 0 per lane. */
 #define NX_VEC 1
 #define NX_VLANES (16 / NX_UNIT)  /* units in a vector of 16 bytes (what SSE2 and NEON hold) */
 typedef nx_raw nx_vr __attribute__((vector_size(16)));
@@ -1748,6 +1748,7 @@ static int nx_limit_arg(const char *fn, PyObject *obj, size_t *limit)
 }
 
 static const Py_UCS4 nx_maxchar[4] = {0x7F, 0xFF, 0xFFFF, 0x10FFFF};
+#define NX_EARLY 1024  /* characters a widening copies by way of the stack */
 
 static int nx_mode(Py_UCS4 maxchar)
 {
@@ -1840,6 +1841,24 @@ static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *
             if (nx_width(r.need) > wn)
                 wn = nx_width(r.need);
             maxchar = nx_maxchar[wn > 3 ? 3 : wn];
+            if (n <= NX_EARLY) {
+                /* early on (a str of code units starts as ASCII): the few characters
+                   so far wait on the stack, so that the two strs are not alive at once */
+                Py_UCS4 early[NX_EARLY];
+                int kind = PyUnicode_KIND(s);
+                const void *from = PyUnicode_DATA(s);
+                size_t k;
+                for (k = 0; k < n; k++)
+                    early[k] = PyUnicode_READ(kind, from, k);
+                Py_DECREF(s);
+                s = PyUnicode_New((Py_ssize_t)cap, maxchar);
+                if (s == NULL)
+                    return NULL;
+                kind = PyUnicode_KIND(s);
+                for (k = 0; k < n; k++)
+                    PyUnicode_WRITE(kind, PyUnicode_DATA(s), k, early[k]);
+                continue;
+            }
             wider = PyUnicode_New((Py_ssize_t)cap, maxchar);
             if (wider == NULL)
                 goto fail;

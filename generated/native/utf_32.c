@@ -601,7 +601,7 @@ size_t utf_32_decode(const unsigned char *data, size_t len, utf_32_cp *out,
 #define NX_NAME "utf-32"
 #define NX_SPEC_SHA256 "6222c761afb2503d8f8ad600e6f132573f18bfb0b7524ca27ef409597da7c20a"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "899f5bb3146a6e5666c4da5ad341b0e2882a87542732431b1a66bf86844393f6"
+#define NX_SOURCE_SHA256 "3bfc3d10078a271ab338566a249e561e3878d6e3a5e688a56ff300f7eeef5e4f"
 #define NX_N_STATES 22
 #define NX_N_CLASSES 4
 #define NX_UNIT 4  /* bytes per code unit: errors and the data's end count whole units */
@@ -833,10 +833,10 @@ typedef uint32_t nx_uv;
 #define NX_U_ONE(r) ((r <= 0xD7FFu) | ((uint32_t)(r - 0xE000u) <= 0x101FFFu))
 #define NX_U_VALUE(r) ((nx_uv)(r))
 #define NX_STRETCH 32  /* units one at a time before vectors are tried again */
-#if (defined(__GNUC__) && __GNUC__ >= 9 || defined(__clang__)) && defined(__BYTE_ORDER__)
-/* 16 bytes of units as one vector (GCC's and Clang's vector extensions): the
-   same tests on every lane at once, NX_U_ONE_V giving -1 (a character) or 0 per
-   lane. */
+#if defined(__GNUC__) && __GNUC__ >= 9 && !defined(__clang__) && defined(__BYTE_ORDER__)
+/* 16 bytes of units as one vector (GCC's vector extensions, from GCC 9: other
+   compilers take the loop unit by unit below): the same tests on every lane at
+   once, NX_U_ONE_V giving -1 (a character) or 0 per lane. */
 #define NX_VEC 1
 #define NX_VLANES (16 / NX_UNIT)  /* units in a vector of 16 bytes (what SSE2 and NEON hold) */
 typedef nx_raw nx_vr __attribute__((vector_size(16)));
@@ -1796,6 +1796,7 @@ static int nx_limit_arg(const char *fn, PyObject *obj, size_t *limit)
 }
 
 static const Py_UCS4 nx_maxchar[4] = {0x7F, 0xFF, 0xFFFF, 0x10FFFF};
+#define NX_EARLY 1024  /* characters a widening copies by way of the stack */
 
 static int nx_mode(Py_UCS4 maxchar)
 {
@@ -1888,6 +1889,24 @@ static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *
             if (nx_width(r.need) > wn)
                 wn = nx_width(r.need);
             maxchar = nx_maxchar[wn > 3 ? 3 : wn];
+            if (n <= NX_EARLY) {
+                /* early on (a str of code units starts as ASCII): the few characters
+                   so far wait on the stack, so that the two strs are not alive at once */
+                Py_UCS4 early[NX_EARLY];
+                int kind = PyUnicode_KIND(s);
+                const void *from = PyUnicode_DATA(s);
+                size_t k;
+                for (k = 0; k < n; k++)
+                    early[k] = PyUnicode_READ(kind, from, k);
+                Py_DECREF(s);
+                s = PyUnicode_New((Py_ssize_t)cap, maxchar);
+                if (s == NULL)
+                    return NULL;
+                kind = PyUnicode_KIND(s);
+                for (k = 0; k < n; k++)
+                    PyUnicode_WRITE(kind, PyUnicode_DATA(s), k, early[k]);
+                continue;
+            }
             wider = PyUnicode_New((Py_ssize_t)cap, maxchar);
             if (wider == NULL)
                 goto fail;

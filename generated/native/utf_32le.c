@@ -526,7 +526,7 @@ size_t utf_32le_decode(const unsigned char *data, size_t len, utf_32le_cp *out,
 #define NX_NAME "utf-32le"
 #define NX_SPEC_SHA256 "a04095c5a9ade7122e5ff72465980aef4372083aba611d15be001789db6bf8e7"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "601dd2b723b78035ca53ce5997d3b66f1ace85976017634875eee52f3ff7620c"
+#define NX_SOURCE_SHA256 "782cacf43979bc355fb668e03c395d8a76bae0a8a21959f7762a7f687faa3ca2"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 4
 #define NX_UNIT 4  /* bytes per code unit: errors and the data's end count whole units */
@@ -720,10 +720,10 @@ typedef uint32_t nx_uv;
 #define NX_U_ONE(r) ((r <= 0xD7FFu) | ((uint32_t)(r - 0xE000u) <= 0x101FFFu))
 #define NX_U_VALUE(r) ((nx_uv)(r))
 #define NX_STRETCH 32  /* units one at a time before vectors are tried again */
-#if (defined(__GNUC__) && __GNUC__ >= 9 || defined(__clang__)) && defined(__BYTE_ORDER__)
-/* 16 bytes of units as one vector (GCC's and Clang's vector extensions): the
-   same tests on every lane at once, NX_U_ONE_V giving -1 (a character) or 0 per
-   lane. */
+#if defined(__GNUC__) && __GNUC__ >= 9 && !defined(__clang__) && defined(__BYTE_ORDER__)
+/* 16 bytes of units as one vector (GCC's vector extensions, from GCC 9: other
+   compilers take the loop unit by unit below): the same tests on every lane at
+   once, NX_U_ONE_V giving -1 (a character) or 0 per lane. */
 #define NX_VEC 1
 #define NX_VLANES (16 / NX_UNIT)  /* units in a vector of 16 bytes (what SSE2 and NEON hold) */
 typedef nx_raw nx_vr __attribute__((vector_size(16)));
@@ -1683,6 +1683,7 @@ static int nx_limit_arg(const char *fn, PyObject *obj, size_t *limit)
 }
 
 static const Py_UCS4 nx_maxchar[4] = {0x7F, 0xFF, 0xFFFF, 0x10FFFF};
+#define NX_EARLY 1024  /* characters a widening copies by way of the stack */
 
 static int nx_mode(Py_UCS4 maxchar)
 {
@@ -1775,6 +1776,24 @@ static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *
             if (nx_width(r.need) > wn)
                 wn = nx_width(r.need);
             maxchar = nx_maxchar[wn > 3 ? 3 : wn];
+            if (n <= NX_EARLY) {
+                /* early on (a str of code units starts as ASCII): the few characters
+                   so far wait on the stack, so that the two strs are not alive at once */
+                Py_UCS4 early[NX_EARLY];
+                int kind = PyUnicode_KIND(s);
+                const void *from = PyUnicode_DATA(s);
+                size_t k;
+                for (k = 0; k < n; k++)
+                    early[k] = PyUnicode_READ(kind, from, k);
+                Py_DECREF(s);
+                s = PyUnicode_New((Py_ssize_t)cap, maxchar);
+                if (s == NULL)
+                    return NULL;
+                kind = PyUnicode_KIND(s);
+                for (k = 0; k < n; k++)
+                    PyUnicode_WRITE(kind, PyUnicode_DATA(s), k, early[k]);
+                continue;
+            }
             wider = PyUnicode_New((Py_ssize_t)cap, maxchar);
             if (wider == NULL)
                 goto fail;

@@ -944,7 +944,7 @@ size_t utf_inf_8_decode(const unsigned char *data, size_t len, utf_inf_8_cp *out
 #define NX_NAME "utf-inf-8"
 #define NX_SPEC_SHA256 "88c8a4903eaa4974e8770b57182c7ee37c26dd494ac25c8512f5e85d915d155a"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "ce1c8e265e28e29433791982f0abacf2890d6ef16e376da46842bc414fd931ec"
+#define NX_SOURCE_SHA256 "cc9226f607ee455ca69a6bf2631d5ea7a316168c07bfa5a0112c7e5ecbd70152"
 #define NX_N_STATES 24
 #define NX_N_CLASSES 21
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2077,6 +2077,7 @@ static int nx_limit_arg(const char *fn, PyObject *obj, size_t *limit)
 }
 
 static const Py_UCS4 nx_maxchar[4] = {0x7F, 0xFF, 0xFFFF, 0x10FFFF};
+#define NX_EARLY 1024  /* characters a widening copies by way of the stack */
 
 static int nx_mode(Py_UCS4 maxchar)
 {
@@ -2162,6 +2163,24 @@ static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *
             if (nx_width(r.need) > wn)
                 wn = nx_width(r.need);
             maxchar = nx_maxchar[wn > 3 ? 3 : wn];
+            if (n <= NX_EARLY) {
+                /* early on (a str of code units starts as ASCII): the few characters
+                   so far wait on the stack, so that the two strs are not alive at once */
+                Py_UCS4 early[NX_EARLY];
+                int kind = PyUnicode_KIND(s);
+                const void *from = PyUnicode_DATA(s);
+                size_t k;
+                for (k = 0; k < n; k++)
+                    early[k] = PyUnicode_READ(kind, from, k);
+                Py_DECREF(s);
+                s = PyUnicode_New((Py_ssize_t)cap, maxchar);
+                if (s == NULL)
+                    return NULL;
+                kind = PyUnicode_KIND(s);
+                for (k = 0; k < n; k++)
+                    PyUnicode_WRITE(kind, PyUnicode_DATA(s), k, early[k]);
+                continue;
+            }
             wider = PyUnicode_New((Py_ssize_t)cap, maxchar);
             if (wider == NULL)
                 goto fail;

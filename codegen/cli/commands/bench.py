@@ -1,4 +1,4 @@
-"""``encspec bench``: throughput of the generated decoders next to CPython's utf-8."""
+"""``encspec bench``: throughput of the generated decoders next to CPython's own codec (utf-8, or the spec's: utf-16-le, ...)."""
 from __future__ import annotations
 
 import json
@@ -21,7 +21,7 @@ from ..common import Fail
                    "(specs with counted forms; default utf-inf-8).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def command(specs, size, repeat, export, no_invalid, wide, as_json):
-    """Time decoding of four seeded corpora against CPython's utf-8 (a benchmark, not a test)."""
+    """Time decoding of four seeded corpora against CPython's codec of the same bytes: its utf-16-le for utf-16le and so on, else utf-8 (a benchmark, not a test)."""
     from ..bench import as_json as to_json, run, table
     if wide is not None:
         from ..bench import wide_rows
