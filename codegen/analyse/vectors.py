@@ -62,6 +62,31 @@ class Section:
 
 # ---------------------------------------------------------------- helpers
 
+def _boundaries(a: Automaton, rows, size, shown, sep: str = ", ") -> "Section":
+    """Each row's first, second, second to last and last code point, and the code points
+    around each hole and skip; *size* says a row's length, *shown* adds a sequence's units."""
+    s2 = Section("Boundary code points")
+    for n, r in enumerate(rows, 1):
+        sub = Section(f"Row {n}: form {r.form}, {size(r)}, {_u(r.first)}..{_u(r.last)}, offset {r.offset}")
+        for cp, what in ((r.first, "first"), (r.first + 1, "second"), (r.last - 1, "second to last"),
+                         (r.last, "last")):
+            if r.first <= cp <= r.last:
+                seq = a.encode_row(r, cp)
+                sub.cases.append(Case(seq, f"{what} code point of the row: {_u(cp)}{shown(seq)}"))
+        s2.subsections.append(sub)
+    gaps = [("hole", lo, hi) for lo, hi in a.holes] + [("skip", lo, hi) for lo, hi in a.skips]
+    if gaps:
+        sub = Section("Around holes and skips")
+        for kind, lo, hi in sorted(gaps, key=lambda g: g[1]):
+            for cp, what in ((lo - 1, f"just below the {kind} {_u(lo)}..{_u(hi)}"),
+                             (hi + 1, f"just above the {kind} {_u(lo)}..{_u(hi)}")):
+                b = a.encode(cp) if cp >= 0 else None
+                if b is not None:
+                    sub.cases.append(Case(b, f"{_u(cp)}, {what}" + (sep + shown(b)[2:] if shown(b) else "")))
+        s2.subsections.append(sub)
+    return s2
+
+
 def _hex(b: bytes) -> str:
     return " ".join(f"{x:02X}" for x in b) if b else "(empty)"
 
@@ -235,25 +260,7 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
     out.append(s1)
 
     # 2 boundaries
-    s2 = Section("Boundary code points")
-    for n, r in enumerate(rows, 1):
-        sub = Section(f"Row {n}: form {r.form}, {r.length} byte{'s' if r.length > 1 else ''}, "
-                      f"{_u(r.first)}..{_u(r.last)}, offset {r.offset}")
-        for cp, what in ((r.first, "first"), (r.first + 1, "second"), (r.last - 1, "second to last"),
-                         (r.last, "last")):
-            if r.first <= cp <= r.last:
-                sub.cases.append(Case(a.encode_row(r, cp), f"{what} code point of the row: {_u(cp)}"))
-        s2.subsections.append(sub)
-    gaps = [("hole", lo, hi) for lo, hi in a.holes] + [("skip", lo, hi) for lo, hi in a.skips]
-    if gaps:
-        sub = Section("Around holes and skips")
-        for kind, lo, hi in sorted(gaps, key=lambda g: g[1]):
-            for cp, what in ((lo - 1, f"just below the {kind} {_u(lo)}..{_u(hi)}"),
-                             (hi + 1, f"just above the {kind} {_u(lo)}..{_u(hi)}")):
-                b = a.encode(cp) if cp >= 0 else None
-                if b is not None:
-                    sub.cases.append(Case(b, f"{_u(cp)}, {what}"))
-        s2.subsections.append(sub)
+    s2 = _boundaries(a, rows, lambda r: f"{r.length} byte{'s' if r.length > 1 else ''}", lambda seq: "")
     for ext in a.extensions:
         sub = Section(f"Counted form {ext.form}: its first lengths")
         for env, digits, first, last in _levels(ext):
@@ -739,27 +746,8 @@ def _unit_sections(a: Automaton) -> list[Section]:
     out.append(s1)
 
     # 2 boundaries
-    s2 = Section("Boundary code points")
-    for n, r in enumerate(rows, 1):
-        k = r.length // unit
-        sub = Section(f"Row {n}: form {r.form}, {k} unit{'s' if k > 1 else ''}, {_u(r.first)}..{_u(r.last)}, "
-                      f"offset {r.offset}")
-        for cp, what in ((r.first, "first"), (r.first + 1, "second"), (r.last - 1, "second to last"),
-                         (r.last, "last")):
-            if r.first <= cp <= r.last:
-                seq = a.encode_row(r, cp)
-                sub.cases.append(Case(seq, f"{what} code point of the row: {_u(cp)}, {units(seq)}"))
-        s2.subsections.append(sub)
-    gaps = [("hole", lo, hi) for lo, hi in a.holes] + [("skip", lo, hi) for lo, hi in a.skips]
-    if gaps:
-        sub = Section("Around holes and skips")
-        for kind, lo, hi in sorted(gaps, key=lambda g: g[1]):
-            for cp, what in ((lo - 1, f"just below the {kind} {_u(lo)}..{_u(hi)}"),
-                             (hi + 1, f"just above the {kind} {_u(lo)}..{_u(hi)}")):
-                b = a.encode(cp) if cp >= 0 else None
-                if b is not None:
-                    sub.cases.append(Case(b, f"{_u(cp)}, {what}: {units(b)}"))
-        s2.subsections.append(sub)
+    s2 = _boundaries(a, rows, lambda r: f"{r.length // unit} unit{'s' if r.length > unit else ''}",
+                     lambda seq: f", {units(seq)}", ": ")
     out.append(s2)
 
     # 3 malformed
