@@ -426,10 +426,14 @@ static void cesu_8_act(int action, size_t pos, size_t end, uint64_t acc, cesu_8_
     }
 }
 
-/* The core's _run from state start: the longest match, falling back to the last
+/* The core's _run from state start (the one C copy: the native extension calls it
+   too): returns 1 with *tok, or, with final false, 0 where more data could change
+   the token; limit is the most bytes a counted form may have.  The longest match,
+   falling back to the last
    accepting state; with none, an error covering the maximal subpart (the bytes
    read before the automaton died, at least one). */
-void cesu_8_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, cesu_8_token *tok)
+static int cesu_8_run(const unsigned char *data, size_t len, size_t pos, unsigned start, int final, size_t limit,
+                      cesu_8_token *tok)
 {
     unsigned state = start, next, c, k;
     size_t i = pos, last_end = 0;
@@ -439,9 +443,11 @@ void cesu_8_scan_from(const unsigned char *data, size_t len, size_t pos, unsigne
     for (;;) {
         unsigned char b;
         if (i == len) {
+            if (!final)
+                return 0;  /* more data could change the token: the core's _scan says None */
             if (last < 0) {  /* the data ends inside a sequence */
                 cesu_8_set(tok, CESU_8_ERROR, pos, len, 0, cesu_8_reason_end);
-                return;
+                return 1;
             }
             break;
         }
@@ -453,7 +459,7 @@ void cesu_8_scan_from(const unsigned char *data, size_t len, size_t pos, unsigne
                 /* the maximal subpart: at least one byte */
                 cesu_8_set(tok, CESU_8_ERROR, pos, i > pos ? i : pos + 1, 0,
                            i > pos ? cesu_8_reason_continuation : cesu_8_reason_start);
-                return;
+                return 1;
             }
             break;
         }
@@ -473,6 +479,13 @@ void cesu_8_scan_from(const unsigned char *data, size_t len, size_t pos, unsigne
         }
     }
     cesu_8_act(last, pos, last_end, last_acc, tok);
+    (void)limit;
+    return 1;
+}
+
+void cesu_8_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, cesu_8_token *tok)
+{
+    (void)cesu_8_run(data, len, pos, start, 1, SIZE_MAX, tok);
 }
 
 void cesu_8_scan(const unsigned char *data, size_t len, size_t pos, cesu_8_token *tok)
@@ -525,7 +538,7 @@ size_t cesu_8_decode(const unsigned char *data, size_t len, cesu_8_cp *out,
 #define NX_NAME "cesu-8"
 #define NX_SPEC_SHA256 "e19e4ef1bf39a2abf942d35836c03578fa04624c995edd2f8858f8a98fb662df"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "76ad8b8313df304eb2b425d983bfe524c08d98c268823eb8aa654cedaf2f74c9"
+#define NX_SOURCE_SHA256 "0781432879b0b43586767f283f16dc868e9f2e182198deb8e3b48104c867c811"
 #define NX_N_STATES 11
 #define NX_N_CLASSES 9
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -648,11 +661,6 @@ static const struct {
     { NX_A_PAIR, UINT64_C(0), UINT64_C(65536), NULL },  /* form supplementary: a surrogate pair, hi = acc / 65536 + 0, lo = acc % 65536 + 0 */
 };
 
-/* The spec's reasons (the core's _REASONS). */
-static const char nx_reason_start[] = "invalid start byte";
-static const char nx_reason_continuation[] = "invalid continuation byte";
-static const char nx_reason_end[] = "unexpected end of data";
-static const char nx_reason_truncated[] = "truncated data";
 
 /* ------------------------------------------------------- the flat table */
 /* nx_fast[state * 256 + byte]: the transition with its digit operation done
@@ -894,9 +902,9 @@ typedef struct {
     size_t start, end;
     uint64_t value;      /* CHAR */
     const char *reason;  /* ERROR, RESERVED */
-    int action;          /* WIDE from the automaton: its action */
-    unsigned state0;     /* ... and the state it started in */
-    int counted;
+    unsigned state0;     /* the state it started in */
+    int counted;         /* WIDE: its value comes from the export's value writer */
+    cesu_8_token ext;  /* the export's token */
 } nx_tok;
 
 static void nx_error(nx_tok *tok, int kind, size_t start, size_t end, const char *reason)
@@ -909,96 +917,19 @@ static void nx_error(nx_tok *tok, int kind, size_t start, size_t end, const char
     tok->counted = 0;
 }
 
-/* The token an accepting state's action makes of the raw value acc (the core's _token). */
-static void nx_act(nx_tok *tok, int action, size_t pos, size_t end, uint64_t acc, int wide)
-{
-    uint64_t off = nx_actions[action].offset;
-    nx_error(tok, NX_T_CHAR, pos, end, NULL);
-    tok->action = action;
-    switch (nx_actions[action].kind) {
-    case NX_A_CHAR:
-        if (wide || acc > UINT64_MAX - off)
-            tok->kind = NX_T_WIDE;  /* beyond 64 bits: nx_wide_int makes it again */
-        else
-            tok->value = acc + off;
-        return;
-    case NX_A_VALUE:
-        tok->value = off;
-        return;
-    case NX_A_PAIR: {
-        uint64_t split = nx_actions[action].split, hi = acc / split + off, lo = acc % split + off;
-        tok->value = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
-        return;
-    }
-    case NX_A_ERROR:
-        nx_error(tok, NX_T_ERROR, pos, end, nx_actions[action].reason);
-        return;
-    default:
-        nx_error(tok, NX_T_RESERVED, pos, end, "reserved sequence");
-        return;
-    }
-}
-
-/* The core's _run for the token at pos, every token starting in state s:
-   returns 1 with *tok, or 0 when final is false and more input could change
-   the token (the core's _scan says None).  Longest match: the token ends at
-   the last accepting state once the automaton dies; with none, it is an error
-   covering the bytes read in whole code units (at least one).  The automaton
-   never reads a part of a unit: where the data's whole units end, a state
-   with an action for the end of the data takes it; else the longest match,
-   else an error to the end of the data. */
+/* The core's _run for the token at pos, every token starting in state s: the C
+   export's (one C copy of it), as an nx_tok.  Returns 0 when final is false and
+   more input could change the token (the core's _scan says None). */
 static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
 {
-    const unsigned char *d = a->data;
-    const size_t n = a->len, whole = n - (n - pos) % NX_UNIT;
-    size_t i = pos, last_end = pos;
-    uint64_t acc = 0, last_acc = 0;
-    int last = -1, wide = 0, last_wide = 0;
-
+    cesu_8_token *t = &tok->ext;
+    if (!cesu_8_run(a->data, a->len, pos, s, a->final, a->limit, t))
+        return 0;
+    nx_error(tok, t->kind == CESU_8_CHAR ? NX_T_CHAR : t->kind == CESU_8_WIDE ? NX_T_WIDE
+                  : t->kind == CESU_8_RESERVED ? NX_T_RESERVED : NX_T_ERROR, t->start, t->end, t->reason);
+    tok->value = t->kind == CESU_8_CHAR ? (uint64_t)t->value : 0;
+    tok->counted = t->kind == CESU_8_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
-    for (;;) {
-        unsigned c, t, k;
-        if (i == whole) {
-            if (!a->final)
-                return 0;
-            if (last < 0) {  /* the data ends inside a sequence (or inside its first unit) */
-                nx_error(tok, NX_T_ERROR, pos, n, whole == pos ? nx_reason_truncated : nx_reason_end);
-                return 1;
-            }
-            break;
-        }
-        c = nx_class[d[i]];
-        t = nx_next[s][c];
-        if (t == NX_DEAD) {
-            if (last < 0) {  /* the maximal subpart, in whole units: at least one */
-                size_t got = (i - pos) - (i - pos) % NX_UNIT;
-                nx_error(tok, NX_T_ERROR, pos, pos + (got ? got : NX_UNIT),
-                         got ? nx_reason_continuation : nx_reason_start);
-                return 1;
-            }
-            break;
-        }
-        if (t >= NX_N_STATES) {
-            break;  /* the longest match falls back to the accepting state before the form */
-        }
-        k = nx_opi[s][c];
-        if (k) {
-            acc = acc * nx_ops[k].mul + ((uint64_t)d[i] - nx_ops[k].sub) * nx_ops[k].weight;
-        }
-        s = t;
-        i++;
-        if (nx_state[s].accept >= 0) {
-            last = nx_state[s].accept;
-            last_end = i;
-            last_acc = acc;
-            last_wide = wide;
-            if (nx_state[s].final)
-                break;
-        }
-    }
-    (void)wide;
-    (void)last_wide;
-    nx_act(tok, last, pos, last_end, last_acc, last_wide);
     return 1;
 }
 
@@ -1019,49 +950,34 @@ static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
     return NX_S_PROBLEM;
 }
 
-/* The int of a char wider than 64 bits.  With the GIL. */
+/* The int of a char (wider than 64 bits: the export's value writer, big-endian,
+   made into an int in one pass).  With the GIL. */
 static PyObject *nx_wide_int(const unsigned char *data, size_t len, const nx_tok *tok)
 {
-    PyObject *acc, *x, *y;
-    unsigned s = tok->state0;
-    size_t i;
-    (void)len;
-    if (tok->kind != NX_T_WIDE)
+    PyObject *acc;
+    unsigned char local[64], *buf = local;
+    size_t n, got;
+    if (tok->kind != NX_T_WIDE || !tok->counted)
         return PyLong_FromUnsignedLongLong((unsigned long long)tok->value);
-    /* the automaton's: its digits again, exactly (a bounded token: a few operations) */
-    acc = PyLong_FromLong(0);
-    for (i = tok->start; acc != NULL && i < tok->end; i++) {
-        unsigned c = nx_class[data[i]], k = nx_opi[s][c];
-        if (k) {
-            x = PyLong_FromUnsignedLongLong((unsigned long long)nx_ops[k].mul);
-            y = x == NULL ? NULL : PyNumber_Multiply(acc, x);
-            Py_XDECREF(x);
-            Py_DECREF(acc);
-            acc = y;
-            if (acc == NULL)
-                break;
-            x = PyLong_FromLongLong(((long long)data[i] - (long long)nx_ops[k].sub));
-            y = x == NULL ? NULL : PyLong_FromUnsignedLongLong((unsigned long long)nx_ops[k].weight);
-            if (y != NULL) {
-                PyObject *z = PyNumber_Multiply(x, y);
-                Py_DECREF(y);
-                y = z;
-            }
-            Py_XDECREF(x);
-            x = y == NULL ? NULL : PyNumber_Add(acc, y);
-            Py_XDECREF(y);
-            Py_DECREF(acc);
-            acc = x;
-        }
-        s = nx_next[s][c];
+    n = (tok->ext.bits + 7) / 8;
+    if (n > sizeof local) {
+        buf = (unsigned char *)PyMem_Malloc(n);
+        if (buf == NULL)
+            return PyErr_NoMemory();
     }
-    if (acc != NULL) {
-        x = PyLong_FromUnsignedLongLong((unsigned long long)nx_actions[tok->action].offset);
-        y = x == NULL ? NULL : PyNumber_Add(acc, x);
-        Py_XDECREF(x);
-        Py_DECREF(acc);
-        acc = y;
+    got = cesu_8_wide_value(data, len, &tok->ext, buf);
+    if (got == 0 || got > n) {
+        PyErr_Format(PyExc_SystemError, NX_NAME ": %zu bytes for a value of %zu bits", got, (size_t)tok->ext.bits);
+        acc = NULL;
+    } else {
+#if PY_VERSION_HEX >= 0x030D0000
+        acc = PyLong_FromUnsignedNativeBytes(buf, got, Py_ASNATIVEBYTES_BIG_ENDIAN);
+#else
+        acc = _PyLong_FromByteArray(buf, got, 0, 0);  /* big-endian, unsigned */
+#endif
     }
+    if (buf != local)
+        PyMem_Free(buf);
     return acc;
 }
 

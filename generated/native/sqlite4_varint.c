@@ -581,10 +581,14 @@ static void sqlite4_varint_act(const unsigned char *data, size_t len, unsigned s
     }
 }
 
-/* The core's _run from state start: the longest match, falling back to the last
+/* The core's _run from state start (the one C copy: the native extension calls it
+   too): returns 1 with *tok, or, with final false, 0 where more data could change
+   the token; limit is the most bytes a counted form may have.  The longest match,
+   falling back to the last
    accepting state; with none, an error covering the maximal subpart (the bytes
    read before the automaton died, at least one). */
-void sqlite4_varint_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, sqlite4_varint_token *tok)
+static int sqlite4_varint_run(const unsigned char *data, size_t len, size_t pos, unsigned start, int final, size_t limit,
+                              sqlite4_varint_token *tok)
 {
     unsigned state = start, next, c, k;
     size_t i = pos, last_end = 0;
@@ -595,9 +599,11 @@ void sqlite4_varint_scan_from(const unsigned char *data, size_t len, size_t pos,
     for (;;) {
         unsigned char b;
         if (i == len) {
+            if (!final)
+                return 0;  /* more data could change the token: the core's _scan says None */
             if (last < 0) {  /* the data ends inside a sequence */
                 sqlite4_varint_set(tok, SQLITE4_VARINT_ERROR, pos, len, 0, sqlite4_varint_reason_end);
-                return;
+                return 1;
             }
             break;
         }
@@ -609,7 +615,7 @@ void sqlite4_varint_scan_from(const unsigned char *data, size_t len, size_t pos,
                 /* the maximal subpart: at least one byte */
                 sqlite4_varint_set(tok, SQLITE4_VARINT_ERROR, pos, i > pos ? i : pos + 1, 0,
                                    i > pos ? sqlite4_varint_reason_continuation : sqlite4_varint_reason_start);
-                return;
+                return 1;
             }
             break;
         }
@@ -632,6 +638,13 @@ void sqlite4_varint_scan_from(const unsigned char *data, size_t len, size_t pos,
         }
     }
     sqlite4_varint_act(data, len, start, last, pos, last_end, last_acc, last_wide, tok);
+    (void)limit;
+    return 1;
+}
+
+void sqlite4_varint_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, sqlite4_varint_token *tok)
+{
+    (void)sqlite4_varint_run(data, len, pos, start, 1, SIZE_MAX, tok);
 }
 
 void sqlite4_varint_scan(const unsigned char *data, size_t len, size_t pos, sqlite4_varint_token *tok)
@@ -690,7 +703,7 @@ size_t sqlite4_varint_decode(const unsigned char *data, size_t len, sqlite4_vari
 #define NX_NAME "sqlite4-varint"
 #define NX_SPEC_SHA256 "5734bc2768afc40e958d47eb66f31757f4770dfaa78d898786f809f5b08040e3"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "f9459e2d606d4153f634652cb14c0a09bf4075659ac8aed18cde82af31c8bf97"
+#define NX_SOURCE_SHA256 "4b7af1c3f564fbd1d9046a0c6526f52b3bf15a9315f10cf69d4c75722d98cb4a"
 #define NX_N_STATES 24
 #define NX_N_CLASSES 15
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -875,11 +888,6 @@ static const struct {
     { NX_A_CHAR, UINT64_C(2288), 0, NULL },  /* form f9: code point = acc + 2288 */
 };
 
-/* The spec's reasons (the core's _REASONS). */
-static const char nx_reason_start[] = "invalid start byte";
-static const char nx_reason_continuation[] = "invalid continuation byte";
-static const char nx_reason_end[] = "unexpected end of data";
-static const char nx_reason_truncated[] = "truncated data";
 
 /* ------------------------------------------------------- the flat table */
 /* nx_fast[state * 256 + byte]: the transition with its digit operation done
@@ -1138,9 +1146,9 @@ typedef struct {
     size_t start, end;
     uint64_t value;      /* CHAR */
     const char *reason;  /* ERROR, RESERVED */
-    int action;          /* WIDE from the automaton: its action */
-    unsigned state0;     /* ... and the state it started in */
-    int counted;
+    unsigned state0;     /* the state it started in */
+    int counted;         /* WIDE: its value comes from the export's value writer */
+    sqlite4_varint_token ext;  /* the export's token */
 } nx_tok;
 
 static void nx_error(nx_tok *tok, int kind, size_t start, size_t end, const char *reason)
@@ -1153,117 +1161,19 @@ static void nx_error(nx_tok *tok, int kind, size_t start, size_t end, const char
     tok->counted = 0;
 }
 
-/* The token an accepting state's action makes of the raw value acc (the core's _token). */
-static void nx_act(nx_tok *tok, int action, size_t pos, size_t end, uint64_t acc, int wide)
-{
-    uint64_t off = nx_actions[action].offset;
-    nx_error(tok, NX_T_CHAR, pos, end, NULL);
-    tok->action = action;
-    switch (nx_actions[action].kind) {
-    case NX_A_CHAR:
-        if (wide || acc > UINT64_MAX - off)
-            tok->kind = NX_T_WIDE;  /* beyond 64 bits: nx_wide_int makes it again */
-        else
-            tok->value = acc + off;
-        return;
-    case NX_A_VALUE:
-        tok->value = off;
-        return;
-    case NX_A_PAIR: {
-        uint64_t split = nx_actions[action].split, hi = acc / split + off, lo = acc % split + off;
-        tok->value = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
-        return;
-    }
-    case NX_A_ERROR:
-        nx_error(tok, NX_T_ERROR, pos, end, nx_actions[action].reason);
-        return;
-    default:
-        nx_error(tok, NX_T_RESERVED, pos, end, "reserved sequence");
-        return;
-    }
-}
-
-/* acc = acc * mul + digit * weight; 1 when the true value passes 2**64 - 1. */
-NX_INLINE int nx_muladd(uint64_t *acc, uint64_t mul, uint64_t digit, uint64_t weight)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    uint64_t x, y;
-    int over = __builtin_mul_overflow(*acc, mul, &x);
-    over |= __builtin_mul_overflow(digit, weight, &y);
-    over |= __builtin_add_overflow(x, y, acc);
-    return over;
-#else
-    uint64_t x, y;
-    int over = mul && *acc > UINT64_MAX / mul;
-    over |= weight && digit > UINT64_MAX / weight;
-    x = *acc * mul;
-    y = digit * weight;
-    over |= x > UINT64_MAX - y;
-    *acc = x + y;
-    return over;
-#endif
-}
-
-/* The core's _run for the token at pos, every token starting in state s:
-   returns 1 with *tok, or 0 when final is false and more input could change
-   the token (the core's _scan says None).  Longest match: the token ends at
-   the last accepting state once the automaton dies; with none, it is an error
-   covering the bytes read in whole code units (at least one).  The automaton
-   never reads a part of a unit: where the data's whole units end, a state
-   with an action for the end of the data takes it; else the longest match,
-   else an error to the end of the data. */
+/* The core's _run for the token at pos, every token starting in state s: the C
+   export's (one C copy of it), as an nx_tok.  Returns 0 when final is false and
+   more input could change the token (the core's _scan says None). */
 static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
 {
-    const unsigned char *d = a->data;
-    const size_t n = a->len, whole = n - (n - pos) % NX_UNIT;
-    size_t i = pos, last_end = pos;
-    uint64_t acc = 0, last_acc = 0;
-    int last = -1, wide = 0, last_wide = 0;
-
+    sqlite4_varint_token *t = &tok->ext;
+    if (!sqlite4_varint_run(a->data, a->len, pos, s, a->final, a->limit, t))
+        return 0;
+    nx_error(tok, t->kind == SQLITE4_VARINT_CHAR ? NX_T_CHAR : t->kind == SQLITE4_VARINT_WIDE ? NX_T_WIDE
+                  : t->kind == SQLITE4_VARINT_RESERVED ? NX_T_RESERVED : NX_T_ERROR, t->start, t->end, t->reason);
+    tok->value = t->kind == SQLITE4_VARINT_CHAR ? (uint64_t)t->value : 0;
+    tok->counted = t->kind == SQLITE4_VARINT_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
-    for (;;) {
-        unsigned c, t, k;
-        if (i == whole) {
-            if (!a->final)
-                return 0;
-            if (last < 0) {  /* the data ends inside a sequence (or inside its first unit) */
-                nx_error(tok, NX_T_ERROR, pos, n, whole == pos ? nx_reason_truncated : nx_reason_end);
-                return 1;
-            }
-            break;
-        }
-        c = nx_class[d[i]];
-        t = nx_next[s][c];
-        if (t == NX_DEAD) {
-            if (last < 0) {  /* the maximal subpart, in whole units: at least one */
-                size_t got = (i - pos) - (i - pos) % NX_UNIT;
-                nx_error(tok, NX_T_ERROR, pos, pos + (got ? got : NX_UNIT),
-                         got ? nx_reason_continuation : nx_reason_start);
-                return 1;
-            }
-            break;
-        }
-        if (t >= NX_N_STATES) {
-            break;  /* the longest match falls back to the accepting state before the form */
-        }
-        k = nx_opi[s][c];
-        if (k) {
-            wide |= nx_muladd(&acc, nx_ops[k].mul, (uint64_t)d[i] - nx_ops[k].sub, nx_ops[k].weight);
-        }
-        s = t;
-        i++;
-        if (nx_state[s].accept >= 0) {
-            last = nx_state[s].accept;
-            last_end = i;
-            last_acc = acc;
-            last_wide = wide;
-            if (nx_state[s].final)
-                break;
-        }
-    }
-    (void)wide;
-    (void)last_wide;
-    nx_act(tok, last, pos, last_end, last_acc, last_wide);
     return 1;
 }
 
@@ -1284,49 +1194,34 @@ static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
     return NX_S_PROBLEM;
 }
 
-/* The int of a char wider than 64 bits.  With the GIL. */
+/* The int of a char (wider than 64 bits: the export's value writer, big-endian,
+   made into an int in one pass).  With the GIL. */
 static PyObject *nx_wide_int(const unsigned char *data, size_t len, const nx_tok *tok)
 {
-    PyObject *acc, *x, *y;
-    unsigned s = tok->state0;
-    size_t i;
-    (void)len;
-    if (tok->kind != NX_T_WIDE)
+    PyObject *acc;
+    unsigned char local[64], *buf = local;
+    size_t n, got;
+    if (tok->kind != NX_T_WIDE || !tok->counted)
         return PyLong_FromUnsignedLongLong((unsigned long long)tok->value);
-    /* the automaton's: its digits again, exactly (a bounded token: a few operations) */
-    acc = PyLong_FromLong(0);
-    for (i = tok->start; acc != NULL && i < tok->end; i++) {
-        unsigned c = nx_class[data[i]], k = nx_opi[s][c];
-        if (k) {
-            x = PyLong_FromUnsignedLongLong((unsigned long long)nx_ops[k].mul);
-            y = x == NULL ? NULL : PyNumber_Multiply(acc, x);
-            Py_XDECREF(x);
-            Py_DECREF(acc);
-            acc = y;
-            if (acc == NULL)
-                break;
-            x = PyLong_FromLongLong(((long long)data[i] - (long long)nx_ops[k].sub));
-            y = x == NULL ? NULL : PyLong_FromUnsignedLongLong((unsigned long long)nx_ops[k].weight);
-            if (y != NULL) {
-                PyObject *z = PyNumber_Multiply(x, y);
-                Py_DECREF(y);
-                y = z;
-            }
-            Py_XDECREF(x);
-            x = y == NULL ? NULL : PyNumber_Add(acc, y);
-            Py_XDECREF(y);
-            Py_DECREF(acc);
-            acc = x;
-        }
-        s = nx_next[s][c];
+    n = (tok->ext.bits + 7) / 8;
+    if (n > sizeof local) {
+        buf = (unsigned char *)PyMem_Malloc(n);
+        if (buf == NULL)
+            return PyErr_NoMemory();
     }
-    if (acc != NULL) {
-        x = PyLong_FromUnsignedLongLong((unsigned long long)nx_actions[tok->action].offset);
-        y = x == NULL ? NULL : PyNumber_Add(acc, x);
-        Py_XDECREF(x);
-        Py_DECREF(acc);
-        acc = y;
+    got = sqlite4_varint_wide_value(data, len, &tok->ext, buf);
+    if (got == 0 || got > n) {
+        PyErr_Format(PyExc_SystemError, NX_NAME ": %zu bytes for a value of %zu bits", got, (size_t)tok->ext.bits);
+        acc = NULL;
+    } else {
+#if PY_VERSION_HEX >= 0x030D0000
+        acc = PyLong_FromUnsignedNativeBytes(buf, got, Py_ASNATIVEBYTES_BIG_ENDIAN);
+#else
+        acc = _PyLong_FromByteArray(buf, got, 0, 0);  /* big-endian, unsigned */
+#endif
     }
+    if (buf != local)
+        PyMem_Free(buf);
     return acc;
 }
 

@@ -441,10 +441,14 @@ static void utf_8_rfc2279_act(int action, size_t pos, size_t end, uint64_t acc, 
     }
 }
 
-/* The core's _run from state start: the longest match, falling back to the last
+/* The core's _run from state start (the one C copy: the native extension calls it
+   too): returns 1 with *tok, or, with final false, 0 where more data could change
+   the token; limit is the most bytes a counted form may have.  The longest match,
+   falling back to the last
    accepting state; with none, an error covering the maximal subpart (the bytes
    read before the automaton died, at least one). */
-void utf_8_rfc2279_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, utf_8_rfc2279_token *tok)
+static int utf_8_rfc2279_run(const unsigned char *data, size_t len, size_t pos, unsigned start, int final, size_t limit,
+                             utf_8_rfc2279_token *tok)
 {
     unsigned state = start, next, c, k;
     size_t i = pos, last_end = 0;
@@ -454,9 +458,11 @@ void utf_8_rfc2279_scan_from(const unsigned char *data, size_t len, size_t pos, 
     for (;;) {
         unsigned char b;
         if (i == len) {
+            if (!final)
+                return 0;  /* more data could change the token: the core's _scan says None */
             if (last < 0) {  /* the data ends inside a sequence */
                 utf_8_rfc2279_set(tok, UTF_8_RFC2279_ERROR, pos, len, 0, utf_8_rfc2279_reason_end);
-                return;
+                return 1;
             }
             break;
         }
@@ -468,7 +474,7 @@ void utf_8_rfc2279_scan_from(const unsigned char *data, size_t len, size_t pos, 
                 /* the maximal subpart: at least one byte */
                 utf_8_rfc2279_set(tok, UTF_8_RFC2279_ERROR, pos, i > pos ? i : pos + 1, 0,
                                   i > pos ? utf_8_rfc2279_reason_continuation : utf_8_rfc2279_reason_start);
-                return;
+                return 1;
             }
             break;
         }
@@ -488,6 +494,13 @@ void utf_8_rfc2279_scan_from(const unsigned char *data, size_t len, size_t pos, 
         }
     }
     utf_8_rfc2279_act(last, pos, last_end, last_acc, tok);
+    (void)limit;
+    return 1;
+}
+
+void utf_8_rfc2279_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, utf_8_rfc2279_token *tok)
+{
+    (void)utf_8_rfc2279_run(data, len, pos, start, 1, SIZE_MAX, tok);
 }
 
 void utf_8_rfc2279_scan(const unsigned char *data, size_t len, size_t pos, utf_8_rfc2279_token *tok)
@@ -540,7 +553,7 @@ size_t utf_8_rfc2279_decode(const unsigned char *data, size_t len, utf_8_rfc2279
 #define NX_NAME "utf-8-rfc2279"
 #define NX_SPEC_SHA256 "473cdd8a78f76501034c86b79456f57fc70f9a84233f2a127fa01a219bd4d3af"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "fb7210768cf67f79cb982b2aa7e4cfda31713ed5b41da49d9c7335390a023e2d"
+#define NX_SOURCE_SHA256 "2ecde3a87ab8719ec7b99c46eaddbafaafecc856bd3f38b5d00418416592addd"
 #define NX_N_STATES 11
 #define NX_N_CLASSES 16
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -677,11 +690,6 @@ static const struct {
     { NX_A_CHAR, UINT64_C(0), 0, NULL },  /* forms 1, 2, 3, 4, 5, 6: code point = acc + 0 */
 };
 
-/* The spec's reasons (the core's _REASONS). */
-static const char nx_reason_start[] = "invalid start byte";
-static const char nx_reason_continuation[] = "invalid continuation byte";
-static const char nx_reason_end[] = "unexpected end of data";
-static const char nx_reason_truncated[] = "truncated data";
 
 /* ------------------------------------------------------- the flat table */
 /* nx_fast[state * 256 + byte]: the transition with its digit operation done
@@ -923,9 +931,9 @@ typedef struct {
     size_t start, end;
     uint64_t value;      /* CHAR */
     const char *reason;  /* ERROR, RESERVED */
-    int action;          /* WIDE from the automaton: its action */
-    unsigned state0;     /* ... and the state it started in */
-    int counted;
+    unsigned state0;     /* the state it started in */
+    int counted;         /* WIDE: its value comes from the export's value writer */
+    utf_8_rfc2279_token ext;  /* the export's token */
 } nx_tok;
 
 static void nx_error(nx_tok *tok, int kind, size_t start, size_t end, const char *reason)
@@ -938,96 +946,19 @@ static void nx_error(nx_tok *tok, int kind, size_t start, size_t end, const char
     tok->counted = 0;
 }
 
-/* The token an accepting state's action makes of the raw value acc (the core's _token). */
-static void nx_act(nx_tok *tok, int action, size_t pos, size_t end, uint64_t acc, int wide)
-{
-    uint64_t off = nx_actions[action].offset;
-    nx_error(tok, NX_T_CHAR, pos, end, NULL);
-    tok->action = action;
-    switch (nx_actions[action].kind) {
-    case NX_A_CHAR:
-        if (wide || acc > UINT64_MAX - off)
-            tok->kind = NX_T_WIDE;  /* beyond 64 bits: nx_wide_int makes it again */
-        else
-            tok->value = acc + off;
-        return;
-    case NX_A_VALUE:
-        tok->value = off;
-        return;
-    case NX_A_PAIR: {
-        uint64_t split = nx_actions[action].split, hi = acc / split + off, lo = acc % split + off;
-        tok->value = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
-        return;
-    }
-    case NX_A_ERROR:
-        nx_error(tok, NX_T_ERROR, pos, end, nx_actions[action].reason);
-        return;
-    default:
-        nx_error(tok, NX_T_RESERVED, pos, end, "reserved sequence");
-        return;
-    }
-}
-
-/* The core's _run for the token at pos, every token starting in state s:
-   returns 1 with *tok, or 0 when final is false and more input could change
-   the token (the core's _scan says None).  Longest match: the token ends at
-   the last accepting state once the automaton dies; with none, it is an error
-   covering the bytes read in whole code units (at least one).  The automaton
-   never reads a part of a unit: where the data's whole units end, a state
-   with an action for the end of the data takes it; else the longest match,
-   else an error to the end of the data. */
+/* The core's _run for the token at pos, every token starting in state s: the C
+   export's (one C copy of it), as an nx_tok.  Returns 0 when final is false and
+   more input could change the token (the core's _scan says None). */
 static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
 {
-    const unsigned char *d = a->data;
-    const size_t n = a->len, whole = n - (n - pos) % NX_UNIT;
-    size_t i = pos, last_end = pos;
-    uint64_t acc = 0, last_acc = 0;
-    int last = -1, wide = 0, last_wide = 0;
-
+    utf_8_rfc2279_token *t = &tok->ext;
+    if (!utf_8_rfc2279_run(a->data, a->len, pos, s, a->final, a->limit, t))
+        return 0;
+    nx_error(tok, t->kind == UTF_8_RFC2279_CHAR ? NX_T_CHAR : t->kind == UTF_8_RFC2279_WIDE ? NX_T_WIDE
+                  : t->kind == UTF_8_RFC2279_RESERVED ? NX_T_RESERVED : NX_T_ERROR, t->start, t->end, t->reason);
+    tok->value = t->kind == UTF_8_RFC2279_CHAR ? (uint64_t)t->value : 0;
+    tok->counted = t->kind == UTF_8_RFC2279_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
-    for (;;) {
-        unsigned c, t, k;
-        if (i == whole) {
-            if (!a->final)
-                return 0;
-            if (last < 0) {  /* the data ends inside a sequence (or inside its first unit) */
-                nx_error(tok, NX_T_ERROR, pos, n, whole == pos ? nx_reason_truncated : nx_reason_end);
-                return 1;
-            }
-            break;
-        }
-        c = nx_class[d[i]];
-        t = nx_next[s][c];
-        if (t == NX_DEAD) {
-            if (last < 0) {  /* the maximal subpart, in whole units: at least one */
-                size_t got = (i - pos) - (i - pos) % NX_UNIT;
-                nx_error(tok, NX_T_ERROR, pos, pos + (got ? got : NX_UNIT),
-                         got ? nx_reason_continuation : nx_reason_start);
-                return 1;
-            }
-            break;
-        }
-        if (t >= NX_N_STATES) {
-            break;  /* the longest match falls back to the accepting state before the form */
-        }
-        k = nx_opi[s][c];
-        if (k) {
-            acc = acc * nx_ops[k].mul + ((uint64_t)d[i] - nx_ops[k].sub) * nx_ops[k].weight;
-        }
-        s = t;
-        i++;
-        if (nx_state[s].accept >= 0) {
-            last = nx_state[s].accept;
-            last_end = i;
-            last_acc = acc;
-            last_wide = wide;
-            if (nx_state[s].final)
-                break;
-        }
-    }
-    (void)wide;
-    (void)last_wide;
-    nx_act(tok, last, pos, last_end, last_acc, last_wide);
     return 1;
 }
 
@@ -1048,49 +979,34 @@ static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
     return NX_S_PROBLEM;
 }
 
-/* The int of a char wider than 64 bits.  With the GIL. */
+/* The int of a char (wider than 64 bits: the export's value writer, big-endian,
+   made into an int in one pass).  With the GIL. */
 static PyObject *nx_wide_int(const unsigned char *data, size_t len, const nx_tok *tok)
 {
-    PyObject *acc, *x, *y;
-    unsigned s = tok->state0;
-    size_t i;
-    (void)len;
-    if (tok->kind != NX_T_WIDE)
+    PyObject *acc;
+    unsigned char local[64], *buf = local;
+    size_t n, got;
+    if (tok->kind != NX_T_WIDE || !tok->counted)
         return PyLong_FromUnsignedLongLong((unsigned long long)tok->value);
-    /* the automaton's: its digits again, exactly (a bounded token: a few operations) */
-    acc = PyLong_FromLong(0);
-    for (i = tok->start; acc != NULL && i < tok->end; i++) {
-        unsigned c = nx_class[data[i]], k = nx_opi[s][c];
-        if (k) {
-            x = PyLong_FromUnsignedLongLong((unsigned long long)nx_ops[k].mul);
-            y = x == NULL ? NULL : PyNumber_Multiply(acc, x);
-            Py_XDECREF(x);
-            Py_DECREF(acc);
-            acc = y;
-            if (acc == NULL)
-                break;
-            x = PyLong_FromLongLong(((long long)data[i] - (long long)nx_ops[k].sub));
-            y = x == NULL ? NULL : PyLong_FromUnsignedLongLong((unsigned long long)nx_ops[k].weight);
-            if (y != NULL) {
-                PyObject *z = PyNumber_Multiply(x, y);
-                Py_DECREF(y);
-                y = z;
-            }
-            Py_XDECREF(x);
-            x = y == NULL ? NULL : PyNumber_Add(acc, y);
-            Py_XDECREF(y);
-            Py_DECREF(acc);
-            acc = x;
-        }
-        s = nx_next[s][c];
+    n = (tok->ext.bits + 7) / 8;
+    if (n > sizeof local) {
+        buf = (unsigned char *)PyMem_Malloc(n);
+        if (buf == NULL)
+            return PyErr_NoMemory();
     }
-    if (acc != NULL) {
-        x = PyLong_FromUnsignedLongLong((unsigned long long)nx_actions[tok->action].offset);
-        y = x == NULL ? NULL : PyNumber_Add(acc, x);
-        Py_XDECREF(x);
-        Py_DECREF(acc);
-        acc = y;
+    got = utf_8_rfc2279_wide_value(data, len, &tok->ext, buf);
+    if (got == 0 || got > n) {
+        PyErr_Format(PyExc_SystemError, NX_NAME ": %zu bytes for a value of %zu bits", got, (size_t)tok->ext.bits);
+        acc = NULL;
+    } else {
+#if PY_VERSION_HEX >= 0x030D0000
+        acc = PyLong_FromUnsignedNativeBytes(buf, got, Py_ASNATIVEBYTES_BIG_ENDIAN);
+#else
+        acc = _PyLong_FromByteArray(buf, got, 0, 0);  /* big-endian, unsigned */
+#endif
     }
+    if (buf != local)
+        PyMem_Free(buf);
     return acc;
 }
 

@@ -828,10 +828,14 @@ static void utf_inf_8_act(const unsigned char *data, size_t len, unsigned start,
     }
 }
 
-/* The core's _run from state start: the longest match, falling back to the last
+/* The core's _run from state start (the one C copy: the native extension calls it
+   too): returns 1 with *tok, or, with final false, 0 where more data could change
+   the token; limit is the most bytes a counted form may have.  The longest match,
+   falling back to the last
    accepting state; with none, an error covering the maximal subpart (the bytes
    read before the automaton died, at least one). */
-void utf_inf_8_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, utf_inf_8_token *tok)
+static int utf_inf_8_run(const unsigned char *data, size_t len, size_t pos, unsigned start, int final, size_t limit,
+                         utf_inf_8_token *tok)
 {
     unsigned state = start, next, c, k;
     size_t i = pos, last_end = 0;
@@ -842,9 +846,11 @@ void utf_inf_8_scan_from(const unsigned char *data, size_t len, size_t pos, unsi
     for (;;) {
         unsigned char b;
         if (i == len) {
+            if (!final)
+                return 0;  /* more data could change the token: the core's _scan says None */
             if (last < 0) {  /* the data ends inside a sequence */
                 utf_inf_8_set(tok, UTF_INF_8_ERROR, pos, len, 0, utf_inf_8_reason_end);
-                return;
+                return 1;
             }
             break;
         }
@@ -855,15 +861,18 @@ void utf_inf_8_scan_from(const unsigned char *data, size_t len, size_t pos, unsi
             if (next == 24u) {
                 /* counted form long: its answer, unless it is an error after an accepting state */
                 size_t v;
-                if (utf_inf_8_counted_0(data, len, pos, i, utf_inf_8_counted_limit, tok, &v) || last < 0)
-                    return;
+                int got = utf_inf_8_counted_0(data, len, pos, i, limit, tok, &v);
+                if (!got && !final && tok->end == len && tok->reason == UTF_INF_8_COUNTED_REASON_END)
+                    return 0;  /* cut short by the end of the data so far: the core's None */
+                if (got || last < 0)
+                    return 1;
                 break;
             }
             if (last < 0) {
                 /* the maximal subpart: at least one byte */
                 utf_inf_8_set(tok, UTF_INF_8_ERROR, pos, i > pos ? i : pos + 1, 0,
                               i > pos ? utf_inf_8_reason_continuation : utf_inf_8_reason_start);
-                return;
+                return 1;
             }
             break;
         }
@@ -886,6 +895,12 @@ void utf_inf_8_scan_from(const unsigned char *data, size_t len, size_t pos, unsi
         }
     }
     utf_inf_8_act(data, len, start, last, pos, last_end, last_acc, last_wide, tok);
+    return 1;
+}
+
+void utf_inf_8_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, utf_inf_8_token *tok)
+{
+    (void)utf_inf_8_run(data, len, pos, start, 1, utf_inf_8_counted_limit, tok);
 }
 
 void utf_inf_8_scan(const unsigned char *data, size_t len, size_t pos, utf_inf_8_token *tok)
@@ -944,7 +959,7 @@ size_t utf_inf_8_decode(const unsigned char *data, size_t len, utf_inf_8_cp *out
 #define NX_NAME "utf-inf-8"
 #define NX_SPEC_SHA256 "88c8a4903eaa4974e8770b57182c7ee37c26dd494ac25c8512f5e85d915d155a"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "cc9226f607ee455ca69a6bf2631d5ea7a316168c07bfa5a0112c7e5ecbd70152"
+#define NX_SOURCE_SHA256 "634e3840b1bb45de9858ff46d71b47c98b39f706b51a2c95defac44196d90b1b"
 #define NX_N_STATES 24
 #define NX_N_CLASSES 21
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1134,13 +1149,6 @@ static const struct {
     { NX_A_CHAR, UINT64_C(0), 0, NULL },  /* forms 1, 2, 3, 4, 5, 6, 7, 13: code point = acc + 0 */
 };
 
-/* The spec's reasons (the core's _REASONS). */
-static const char nx_reason_start[] = "invalid start byte";
-static const char nx_reason_continuation[] = "invalid continuation byte";
-static const char nx_reason_end[] = "unexpected end of data";
-static const char nx_reason_truncated[] = "truncated data";
-/* What the core's _scan_counted says where the data ends inside a counted form. */
-static const char nx_reason_counted_end[] = "unexpected end of data";
 
 /* ------------------------------------------------------- the flat table */
 /* nx_fast[state * 256 + byte]: the transition with its digit operation done
@@ -1399,10 +1407,9 @@ typedef struct {
     size_t start, end;
     uint64_t value;      /* CHAR */
     const char *reason;  /* ERROR, RESERVED */
-    int action;          /* WIDE from the automaton: its action */
-    unsigned state0;     /* ... and the state it started in */
-    int counted;
-    utf_inf_8_token ext;  /* WIDE from a counted form */
+    unsigned state0;     /* the state it started in */
+    int counted;         /* WIDE: its value comes from the export's value writer */
+    utf_inf_8_token ext;  /* the export's token */
 } nx_tok;
 
 static void nx_error(nx_tok *tok, int kind, size_t start, size_t end, const char *reason)
@@ -1415,144 +1422,19 @@ static void nx_error(nx_tok *tok, int kind, size_t start, size_t end, const char
     tok->counted = 0;
 }
 
-/* The token an accepting state's action makes of the raw value acc (the core's _token). */
-static void nx_act(nx_tok *tok, int action, size_t pos, size_t end, uint64_t acc, int wide)
+/* The core's _run for the token at pos, every token starting in state s: the C
+   export's (one C copy of it), as an nx_tok.  Returns 0 when final is false and
+   more input could change the token (the core's _scan says None). */
+static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
 {
-    uint64_t off = nx_actions[action].offset;
-    nx_error(tok, NX_T_CHAR, pos, end, NULL);
-    tok->action = action;
-    switch (nx_actions[action].kind) {
-    case NX_A_CHAR:
-        if (wide || acc > UINT64_MAX - off)
-            tok->kind = NX_T_WIDE;  /* beyond 64 bits: nx_wide_int makes it again */
-        else
-            tok->value = acc + off;
-        return;
-    case NX_A_VALUE:
-        tok->value = off;
-        return;
-    case NX_A_PAIR: {
-        uint64_t split = nx_actions[action].split, hi = acc / split + off, lo = acc % split + off;
-        tok->value = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
-        return;
-    }
-    case NX_A_ERROR:
-        nx_error(tok, NX_T_ERROR, pos, end, nx_actions[action].reason);
-        return;
-    default:
-        nx_error(tok, NX_T_RESERVED, pos, end, "reserved sequence");
-        return;
-    }
-}
-
-/* acc = acc * mul + digit * weight; 1 when the true value passes 2**64 - 1. */
-NX_INLINE int nx_muladd(uint64_t *acc, uint64_t mul, uint64_t digit, uint64_t weight)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    uint64_t x, y;
-    int over = __builtin_mul_overflow(*acc, mul, &x);
-    over |= __builtin_mul_overflow(digit, weight, &y);
-    over |= __builtin_add_overflow(x, y, acc);
-    return over;
-#else
-    uint64_t x, y;
-    int over = mul && *acc > UINT64_MAX / mul;
-    over |= weight && digit > UINT64_MAX / weight;
-    x = *acc * mul;
-    y = digit * weight;
-    over |= x > UINT64_MAX - y;
-    *acc = x + y;
-    return over;
-#endif
-}
-
-/* Counted form k from byte i of the token at pos: the export's answer
-   (utf_inf_8_counted_K: 1 a char, 0 an error), with the call's limit. */
-static int nx_counted(unsigned k, const nx_args *a, size_t pos, size_t i, nx_tok *tok)
-{
-    size_t vstart;
-    int got;
     utf_inf_8_token *t = &tok->ext;
-    switch (k) {
-    case 0:
-        got = utf_inf_8_counted_0(a->data, a->len, pos, i, a->limit, t, &vstart);
-        break;
-    default:  /* not a form */
-        nx_error(tok, NX_T_ERROR, pos, i + 1, nx_reason_continuation);
+    if (!utf_inf_8_run(a->data, a->len, pos, s, a->final, a->limit, t))
         return 0;
-    }
     nx_error(tok, t->kind == UTF_INF_8_CHAR ? NX_T_CHAR : t->kind == UTF_INF_8_WIDE ? NX_T_WIDE
                   : t->kind == UTF_INF_8_RESERVED ? NX_T_RESERVED : NX_T_ERROR, t->start, t->end, t->reason);
     tok->value = t->kind == UTF_INF_8_CHAR ? (uint64_t)t->value : 0;
-    tok->counted = 1;
-    return got;
-}
-
-/* The core's _run for the token at pos, every token starting in state s:
-   returns 1 with *tok, or 0 when final is false and more input could change
-   the token (the core's _scan says None).  Longest match: the token ends at
-   the last accepting state once the automaton dies; with none, it is an error
-   covering the bytes read in whole code units (at least one).  The automaton
-   never reads a part of a unit: where the data's whole units end, a state
-   with an action for the end of the data takes it; else the longest match,
-   else an error to the end of the data. */
-static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
-{
-    const unsigned char *d = a->data;
-    const size_t n = a->len, whole = n - (n - pos) % NX_UNIT;
-    size_t i = pos, last_end = pos;
-    uint64_t acc = 0, last_acc = 0;
-    int last = -1, wide = 0, last_wide = 0;
-
+    tok->counted = t->kind == UTF_INF_8_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
-    for (;;) {
-        unsigned c, t, k;
-        if (i == whole) {
-            if (!a->final)
-                return 0;
-            if (last < 0) {  /* the data ends inside a sequence (or inside its first unit) */
-                nx_error(tok, NX_T_ERROR, pos, n, whole == pos ? nx_reason_truncated : nx_reason_end);
-                return 1;
-            }
-            break;
-        }
-        c = nx_class[d[i]];
-        t = nx_next[s][c];
-        if (t == NX_DEAD) {
-            if (last < 0) {  /* the maximal subpart, in whole units: at least one */
-                size_t got = (i - pos) - (i - pos) % NX_UNIT;
-                nx_error(tok, NX_T_ERROR, pos, pos + (got ? got : NX_UNIT),
-                         got ? nx_reason_continuation : nx_reason_start);
-                return 1;
-            }
-            break;
-        }
-        if (t >= NX_N_STATES) {
-            int got = nx_counted(t - NX_N_STATES, a, pos, i, tok);
-            if (!got && !a->final && tok->end == n && !strcmp(tok->reason, nx_reason_counted_end))
-                return 0;  /* the core's _scan_counted: None */
-            if (got || last < 0)
-                return 1;
-            break;  /* the longest match falls back to the accepting state before the form */
-        }
-        k = nx_opi[s][c];
-        if (k) {
-            wide |= nx_muladd(&acc, nx_ops[k].mul, (uint64_t)d[i] - nx_ops[k].sub, nx_ops[k].weight);
-        }
-        s = t;
-        i++;
-        if (nx_state[s].accept >= 0) {
-            last = nx_state[s].accept;
-            last_end = i;
-            last_acc = acc;
-            last_wide = wide;
-            if (nx_state[s].final)
-                break;
-        }
-    }
-    (void)wide;
-    (void)last_wide;
-    nx_act(tok, last, pos, last_end, last_acc, last_wide);
     return 1;
 }
 
@@ -1573,73 +1455,34 @@ static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
     return NX_S_PROBLEM;
 }
 
-/* The int of a char wider than 64 bits.  With the GIL. */
+/* The int of a char (wider than 64 bits: the export's value writer, big-endian,
+   made into an int in one pass).  With the GIL. */
 static PyObject *nx_wide_int(const unsigned char *data, size_t len, const nx_tok *tok)
 {
-    PyObject *acc, *x, *y;
-    unsigned s = tok->state0;
-    size_t i;
-    if (tok->counted) {
-        /* a counted form: its big-endian bytes from the export, made into an int in one pass */
-        unsigned char local[64], *buf = local;
-        size_t n = (tok->ext.bits + 7) / 8, got;
-        if (n > sizeof local) {
-            buf = (unsigned char *)PyMem_Malloc(n);
-            if (buf == NULL)
-                return PyErr_NoMemory();
-        }
-        got = utf_inf_8_wide_value(data, len, &tok->ext, buf);
-        if (got == 0 || got > n) {
-            PyErr_Format(PyExc_SystemError, NX_NAME ": %zu bytes for a value of %zu bits", got, (size_t)tok->ext.bits);
-            acc = NULL;
-        } else {
-#if PY_VERSION_HEX >= 0x030D0000
-            acc = PyLong_FromUnsignedNativeBytes(buf, got, Py_ASNATIVEBYTES_BIG_ENDIAN);
-#else
-            acc = _PyLong_FromByteArray(buf, got, 0, 0);  /* big-endian, unsigned */
-#endif
-        }
-        if (buf != local)
-            PyMem_Free(buf);
-        return acc;
-    }
-    (void)len;
-    if (tok->kind != NX_T_WIDE)
+    PyObject *acc;
+    unsigned char local[64], *buf = local;
+    size_t n, got;
+    if (tok->kind != NX_T_WIDE || !tok->counted)
         return PyLong_FromUnsignedLongLong((unsigned long long)tok->value);
-    /* the automaton's: its digits again, exactly (a bounded token: a few operations) */
-    acc = PyLong_FromLong(0);
-    for (i = tok->start; acc != NULL && i < tok->end; i++) {
-        unsigned c = nx_class[data[i]], k = nx_opi[s][c];
-        if (k) {
-            x = PyLong_FromUnsignedLongLong((unsigned long long)nx_ops[k].mul);
-            y = x == NULL ? NULL : PyNumber_Multiply(acc, x);
-            Py_XDECREF(x);
-            Py_DECREF(acc);
-            acc = y;
-            if (acc == NULL)
-                break;
-            x = PyLong_FromLongLong(((long long)data[i] - (long long)nx_ops[k].sub));
-            y = x == NULL ? NULL : PyLong_FromUnsignedLongLong((unsigned long long)nx_ops[k].weight);
-            if (y != NULL) {
-                PyObject *z = PyNumber_Multiply(x, y);
-                Py_DECREF(y);
-                y = z;
-            }
-            Py_XDECREF(x);
-            x = y == NULL ? NULL : PyNumber_Add(acc, y);
-            Py_XDECREF(y);
-            Py_DECREF(acc);
-            acc = x;
-        }
-        s = nx_next[s][c];
+    n = (tok->ext.bits + 7) / 8;
+    if (n > sizeof local) {
+        buf = (unsigned char *)PyMem_Malloc(n);
+        if (buf == NULL)
+            return PyErr_NoMemory();
     }
-    if (acc != NULL) {
-        x = PyLong_FromUnsignedLongLong((unsigned long long)nx_actions[tok->action].offset);
-        y = x == NULL ? NULL : PyNumber_Add(acc, x);
-        Py_XDECREF(x);
-        Py_DECREF(acc);
-        acc = y;
+    got = utf_inf_8_wide_value(data, len, &tok->ext, buf);
+    if (got == 0 || got > n) {
+        PyErr_Format(PyExc_SystemError, NX_NAME ": %zu bytes for a value of %zu bits", got, (size_t)tok->ext.bits);
+        acc = NULL;
+    } else {
+#if PY_VERSION_HEX >= 0x030D0000
+        acc = PyLong_FromUnsignedNativeBytes(buf, got, Py_ASNATIVEBYTES_BIG_ENDIAN);
+#else
+        acc = _PyLong_FromByteArray(buf, got, 0, 0);  /* big-endian, unsigned */
+#endif
     }
+    if (buf != local)
+        PyMem_Free(buf);
     return acc;
 }
 
