@@ -38,7 +38,7 @@ from math import prod
 from typing import Optional
 
 from ..automaton.bytesets import runs_text as _runs
-from ..automaton import DEAD, Automaton
+from ..automaton import DEAD, Automaton, digits_to_bytes
 from ..automaton.counted import encode_counted, encode_level, levels
 from ..spec.model import DigitSet
 from ..runtime.tables import tokens as run_tokens
@@ -177,13 +177,6 @@ def _linear_forms(a: Automaton) -> dict[str, dict]:
     return out
 
 
-def _raw_bytes(pos, raw: int, order=None) -> bytes:
-    """The bytes spelling *raw* in a form's digits, most significant first in *order*
-    (a little-endian form's, such as LEB128's; None: byte order)."""
-    from ..automaton import digits_to_bytes as _digits_to_bytes
-    return _digits_to_bytes(pos, raw, order)
-
-
 def _form_bytes(a: Automaton, cp: int) -> Optional[bytes]:
     """The bytes a direct form would spell for *cp* (valid or not), shortest form first."""
     forms = _linear_forms(a)
@@ -192,7 +185,7 @@ def _form_bytes(a: Automaton, cp: int) -> Optional[bytes]:
             continue
         raw = cp - f["offset"]
         if f["raw_lo"] <= raw <= f["raw_hi"] and raw < f["capacity"]:
-            return _raw_bytes(f["positions"], raw, f["order"])
+            return digits_to_bytes(f["positions"], raw, f["order"])
     return None
 
 
@@ -369,7 +362,7 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
         kuhn = (1, "next to smallest") if numbers else (0x2F, "'/' (Kuhn 4.1)")
         for raw, what in ((0, "smallest"), kuhn, (f["raw_lo"] - 1, "largest")):
             if 0 <= raw < f["raw_lo"]:
-                sub.cases.append(Case(_raw_bytes(f["positions"], raw, f["order"]),
+                sub.cases.append(Case(digits_to_bytes(f["positions"], raw, f["order"]),
                                       f"{what} overlong: would be {_u(raw + off)}"))
         s4.subsections.append(sub)
     out.append(s4)
@@ -381,7 +374,7 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
         off = f["offset"] if f["offset"] is not None else f["rows"][-1].offset
         for raw in sorted({f["raw_hi"] + 1, f["capacity"] - 1}):
             if f["raw_hi"] < raw < f["capacity"]:
-                sub.cases.append(Case(_raw_bytes(f["positions"], raw, f["order"]),
+                sub.cases.append(Case(digits_to_bytes(f["positions"], raw, f["order"]),
                                       f"form {name}: raw {raw:#x}, would be {_u(raw + off)}"))
     s5.subsections.append(sub)
     sub = Section("Gaps inside a form (holes)")
@@ -390,7 +383,7 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
         for r1, r2 in zip(rs, rs[1:]):
             if r2.raw_lo > r1.raw_hi + 1:
                 for raw in (r1.raw_hi + 1, r2.raw_lo - 1):
-                    sub.cases.append(Case(_raw_bytes(f["positions"], raw, f["order"]),
+                    sub.cases.append(Case(digits_to_bytes(f["positions"], raw, f["order"]),
                                           f"form {name}: raw {raw:#x} (would be {_u(raw + r1.offset)})"))
     s5.subsections.append(sub)
     lo_cs, hi_cs = a.code_space
@@ -537,7 +530,7 @@ def _digit_extremes(a: Automaton, forms: dict) -> Section:
                           (f["capacity"] - 1, "all digits largest")):
             if 0 <= raw < f["capacity"]:
                 where = "in its rows" if any(r.raw_lo <= raw <= r.raw_hi for r in f["rows"]) else "outside its rows"
-                sec.cases.append(Case(_raw_bytes(f["positions"], raw, f["order"]),
+                sec.cases.append(Case(digits_to_bytes(f["positions"], raw, f["order"]),
                                       f"form {name} ({f['length']} bytes), {what}: raw {raw:#x}, "
                                       f"{_u(raw + off)} by its offset ({where})"))
     return sec

@@ -255,7 +255,7 @@ def compile_spec(spec: Spec) -> Automaton:
 
 
 def _compile(spec: Spec) -> Automaton:
-    rows = segments(spec)
+    rows = all_rows = segments(spec)  # all_rows: before ill-formed patterns cut them
     rule_list = rules(spec, rows)
     row_patterns = tuple(tuple(tuple(tuple((lo, hi) for lo, hi, _ in pos) for pos in pat) for pat in r.patterns)
                          for r in rule_list[:len(rows)])
@@ -292,7 +292,7 @@ def _compile(spec: Spec) -> Automaton:
                                          if s.byte_order not in (None, spec.byte_order)})
     starts = [0]
     for order in orders[1:]:
-        other = _dfa.build(rules(_in_byte_order(spec, order), segments(spec)), rule_action, actions,
+        other = _dfa.build(rules(_in_byte_order(spec, order), all_rows), rule_action, actions,
                            spec.reserved, ext_first, locs)
         starts.append(len(machine.next))
         machine = _dfa.concat(machine, other)

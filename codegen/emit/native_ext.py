@@ -274,7 +274,7 @@ def unit_plan(a: Automaton, state: int = 0) -> Optional[dict]:
     """The straight-line paths of a code-unit spec from *state* (see above), for the
     template, or None (no code units, or nothing the tables make straight)."""
     unit = a.unit
-    if unit not in (2, 4) or not 0 <= state < a.n_states:
+    if unit not in (2, 4) or state not in a.starts:
         return None
     cbytes = a.class_bytes()
     bits = 8 * unit
@@ -290,34 +290,35 @@ def unit_plan(a: Automaton, state: int = 0) -> Optional[dict]:
         return None
 
     best = None
-    for order in ("le", "be"):
-        try:
-            ones = _groups([s for s in firsts if char_offset(s[0]) is not None], cbytes, order, unit,
-                           key=lambda seg, beta: beta + char_offset(seg[0]), join=True)
-        except _NoPlan:
-            continue
-        for (alpha, gamma), ranges in ones.items():
-            # only what a str can hold: 0 <= alpha * raw + gamma <= 10FFFF
-            clipped = []
-            for lo, hi in ranges:
-                if alpha == 0:
-                    if 0 <= gamma <= 0x10FFFF:
-                        clipped.append((lo, hi))
-                    continue
-                if alpha < 0:
-                    continue
-                lo = max(lo, -(gamma // alpha) if gamma < 0 else 0)
-                hi = min(hi, (0x10FFFF - gamma) // alpha)
-                if lo <= hi:
+    # the byte order of the units read from this start state (a byte order mark may choose another)
+    order = "le" if a.byte_orders[a.starts.index(state)] == "little" else "be"
+    try:
+        ones = _groups([s for s in firsts if char_offset(s[0]) is not None], cbytes, order, unit,
+                       key=lambda seg, beta: beta + char_offset(seg[0]), join=True)
+    except _NoPlan:
+        ones = {}
+    for (alpha, gamma), ranges in ones.items():
+        # only what a str can hold: 0 <= alpha * raw + gamma <= 10FFFF
+        clipped = []
+        for lo, hi in ranges:
+            if alpha == 0:
+                if 0 <= gamma <= 0x10FFFF:
                     clipped.append((lo, hi))
-            if not clipped or len(clipped) > _RANGE_LIMIT:
                 continue
-            cover = sum(hi - lo + 1 for lo, hi in clipped)
-            if best is None or cover > best[0]:
-                best = (cover, order, alpha, gamma, clipped)
+            if alpha < 0:
+                continue
+            lo = max(lo, -(gamma // alpha) if gamma < 0 else 0)
+            hi = min(hi, (0x10FFFF - gamma) // alpha)
+            if lo <= hi:
+                clipped.append((lo, hi))
+        if not clipped or len(clipped) > _RANGE_LIMIT:
+            continue
+        cover = sum(hi - lo + 1 for lo, hi in clipped)
+        if best is None or cover > best[0]:
+            best = (cover, alpha, gamma, clipped)
     if best is None:
         return None
-    _, order, alpha, gamma, ones = best
+    _, alpha, gamma, ones = best
     top = max(alpha * hi + gamma for _, hi in ones)
     value_bits = 16 if top <= 0xFFFF else 32
     if alpha == 1 and gamma == 0:
