@@ -91,11 +91,17 @@ SIGNATURES = ()
 # With byte order marks: the codec name errors give, per start state (utf-16-be).
 _ERROR_NAMES = {}
 # What an error no ill-formed pattern names is called: invalid start, invalid
-# continuation, unexpected end of data, a partial code unit.
-_REASONS = ('invalid start byte', 'invalid continuation byte', 'unexpected end of data', 'truncated data')
+# continuation, unexpected end of data, a partial code unit, a pointer with no entry.
+_REASONS = ('invalid start byte', 'invalid continuation byte', 'unexpected end of data', 'truncated data', 'no code point for this pointer')
+# How far an error reaches: 0 the maximal subpart (the bytes read before the one
+# that failed), 1 one unit, 2 through the failing byte, but ending before the
+# first byte after its first whose _RESTORE flag is set (WHATWG's restore).
+_SPAN = 0
+_RESTORE = b''
 
 # Actions: ("char", offset) code point = acc + offset; ("value", cp) a special
 # sequence; ("pair", split, offset) a surrogate pair of two sub-values;
+# ("lookup", table) a table form's pointer looked up in _TABLES[table];
 # ("error", reason) an ill-formed pattern; ("reserved",) a reserved run.
 _ACTIONS = (
     ('char', 0),  # forms 1, 2, 3, 4: code point = acc + 0
@@ -114,6 +120,19 @@ _ROWS = (
     (61440, 65535, 'digits', (0, (((224, 239),), ((128, 191),), ((128, 191),)), None)),  # U+F000..U+FFFF: form 3, offset 0 (spec line 27)
     (65536, 1114111, 'digits', (0, (((240, 247),), ((128, 191),), ((128, 191),), ((128, 191),)), None)),  # U+10000..U+10FFFF: form 4, offset 0 (spec line 28)
 )
+
+# ------------------------------------------------------------ mapping tables
+# (ranges, base, values, none, overrides, decode-only, starts, firsts, lasts): an
+# index maps pointer base + i to values[i] (none: no entry), a few pointers to
+# several code points, or a ranges table's single entries (overrides, looked up
+# first); a ranges table maps starts[i]..lasts[i] to
+# firsts[i] onwards.  The encoder never writes a decode-only pointer.
+_TABLES = (
+)
+# Table forms, for the encoder: (table, positions, order), in spec order.
+_TABLE_FORMS = ()
+# What the encoder writes before any form (None: it refuses the code point).
+_ENCODE_ONLY = {}
 
 # ------------------------------------------------------------- counted forms
 # Forms of unbounded length, beyond the automaton: a bounded prefix in the
@@ -396,7 +415,7 @@ def _run(data, pos, final, state, acc, i, last):
             if not final:
                 return (None, state, acc, i, last)
             if _AT_END and whole == n and _AT_END[state] is not None:
-                return _token(_ACTIONS[_AT_END[state]], pos, n, acc)
+                return _token(_ACTIONS[_AT_END[state]], pos, n, acc, data)
             if last is None:  # the data ends inside a sequence (or inside its first unit)
                 return ("error", pos, n, None, _REASONS[3] if whole == pos else _REASONS[2])
             break
@@ -406,7 +425,8 @@ def _run(data, pos, final, state, acc, i, last):
         if nxt < 0:
             if last is None:  # the maximal subpart, in whole units: at least one
                 k = i - pos - (i - pos) % _UNIT
-                return ("error", pos, pos + (k or _UNIT), None, _REASONS[1] if k else _REASONS[0])
+                end = pos + (k or _UNIT) if not _SPAN else pos + _UNIT if _SPAN == 1 else _restored(data, pos, i + 1)
+                return ("error", pos, end, None, _REASONS[1] if k else _REASONS[0])
             break
         if nxt >= _N_STATES:
             got = _scan_counted(_EXTENSIONS[nxt - _N_STATES], data, pos, i, final)
@@ -426,14 +446,54 @@ def _run(data, pos, final, state, acc, i, last):
             if _FINAL[state]:
                 break
     end, a, acc = last
-    return _token(_ACTIONS[a], pos, end, acc)
+    return _token(_ACTIONS[a], pos, end, acc, data)
 
 
-def _token(action, pos, end, acc):
+def _restored(data, pos, end):
+    """Where an error from *pos* that would take the bytes up to *end* ends: before
+    the first byte after its first that the spec restores (WHATWG: "If byte is an
+    ASCII byte, restore byte to ioQueue")."""
+    for j in range(pos + 1, end):
+        if _RESTORE[data[j]]:
+            return j
+    return end
+
+
+def _lookup(k, pointer):
+    """The code point (or tuple of code points) of *pointer* in mapping table *k*, or None.
+
+    A table is (ranges, base, values, none, overrides, decode-only ranges, starts,
+    firsts, lasts): overrides first (pointer -> code point or tuple of them); an
+    index's values are a str, one character per pointer from base (*none* where it
+    has no entry); a ranges table's runs map starts[i] .. lasts[i] to firsts[i]
+    onwards."""
+    t = _TABLES[k]
+    if t[4] and pointer in t[4]:
+        return t[4][pointer]
+    if t[0]:
+        i = bisect_right(t[6], pointer) - 1
+        if i < 0 or pointer > t[8][i]:
+            return None
+        return t[7][i] + pointer - t[6][i]
+    i = pointer - t[1]
+    if 0 <= i < len(t[2]):
+        cp = t[2][i]
+        if cp != t[3]:
+            return ord(cp)
+    return None
+
+
+def _token(action, pos, end, acc, data=b""):
     """The token an accepting state's action makes of the raw value *acc*."""
     kind = action[0]
     if kind == "char":
         return ("char", pos, end, acc + action[1], None)
+    if kind == "lookup":
+        cp = _lookup(action[1], acc)
+        if cp is not None:
+            return ("char", pos, end, cp, None)
+        end = pos + 1 if _SPAN == 1 else _restored(data, pos, end) if _SPAN == 2 else end
+        return ("error", pos, end, None, _REASONS[4])
     if kind == "value":
         return ("char", pos, end, action[1], None)
     if kind == "pair":
@@ -723,6 +783,13 @@ def _decode(data, errors, final, at_start, want_str, resume=None, surrogates=Tru
         end = tok[2]
         if kind == "char":
             value = tok[3]
+            if value.__class__ is tuple:  # a pointer that stands for several code points (Big5's four)
+                if want_str:
+                    append("".join(map(chr, value)))
+                else:
+                    out.extend(value)
+                pos = end
+                continue
             if not want_str:
                 append(value)
                 pos = end
@@ -857,14 +924,53 @@ def _encode_row(cp):
     return None
 
 
+_INVERSE = {}  # table -> {code point: pointer}, made on first use
+
+
+def _table_pointer(k, cp):
+    """The pointer the encoder writes for *cp* from table *k*, or None: its one pointer
+    outside the table's decode-only ranges (the automaton chose them)."""
+    t = _TABLES[k]
+    skip = t[5]
+    if t[0]:
+        for p, value in t[4].items():
+            if value == cp:
+                return p
+        for i, first in enumerate(t[7]):
+            p = t[6][i] + cp - first
+            if first <= cp and p <= t[8][i]:
+                return None if any(lo <= p <= hi for lo, hi in skip) else p
+        return None
+    inverse = _INVERSE.get(k)
+    if inverse is None:
+        base, values, none = t[1], t[2], t[3]
+        kept = bytearray(b"\x01") * len(values)
+        for lo, hi in skip:
+            lo, hi = max(lo, base), min(hi, base + len(values) - 1)
+            if lo <= hi:
+                kept[lo - base:hi - base + 1] = bytes(hi - lo + 1)
+        inverse = {ord(ch): base + i for i, ch in enumerate(values) if ch != none and kept[i]}
+        _INVERSE[k] = inverse
+    return inverse.get(cp)
+
+
 def _encode_cp(cp):
     """The bytes of one code point, or None if the encoding has none.
 
-    The forms propose; the automaton decides: the bytes count only if decoding
-    them gives exactly this code point as one token, so an ill-formed pattern,
-    a hole or a reserved run is never written.
+    The spec's encoder-only entries come first.  Otherwise the forms propose and
+    the automaton decides: the bytes count only if decoding them gives exactly
+    this code point as one token, so an ill-formed pattern, a hole or a reserved
+    run is never written.
     """
+    if cp in _ENCODE_ONLY:
+        return _ENCODE_ONLY[cp]
     got = _encode_row(cp)
+    if got is None:
+        for k, positions, order in _TABLE_FORMS:
+            p = _table_pointer(k, cp)
+            if p is not None:
+                got = _encode_digits(positions, p, order)
+                break
     if got is None:
         return None
     tok = _run(got, 0, True, 0, 0, 0, None)

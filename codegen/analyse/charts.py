@@ -24,7 +24,7 @@ from typing import Optional
 
 from ..automaton.bytesets import runs_text
 from ..automaton import DEAD, Automaton
-from ..automaton.actions import Pair, Value
+from ..automaton.actions import Lookup, Pair, Value
 from ..spec.model import DigitSet
 from ..runtime.tables import scan
 
@@ -345,6 +345,8 @@ def _action_label(action) -> str:
             return f"= U+{action.value:04X}"
         if isinstance(action, Pair):
             return "surrogate pair"
+        if isinstance(action, Lookup):
+            return f"table {action.table}"
         return f"char +{action.offset}" if action.offset else "char"
     if action.kind == "error":
         return f"error: {action.reason}"

@@ -20,7 +20,8 @@ from ..spec.model import RangeSet, Spec, paused_gc
 from . import dfa as _dfa
 from .actions import Action, Reserved, named
 from .counted import Extension, encode_counted, extension_data
-from .forms import CompositeForm, CountedForm, DigitsForm, Form, LiteralForm, Profile, ProfileRule
+from .forms import CompositeForm, CountedForm, DigitsForm, Form, LiteralForm, Profile, ProfileRule, TableForm
+from .mapping import MappingTable, build as build_table
 from .layout import Segment, form_patterns, positions, rules, segments, significance
 from .overrides import cut_rows, first_inner_char
 
@@ -35,6 +36,7 @@ class Reasons:
     invalid_continuation: str = "invalid continuation byte"  # a later unit cannot continue it
     unexpected_end: str = "unexpected end of data"  # the data ends inside a sequence
     truncated_unit: str = "truncated data"  # fewer bytes than a code unit are left
+    unmapped: str = "no code point for this pointer"  # a table form's pointer has no entry
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,10 @@ class Automaton:
     byte_orders: tuple[str, ...] = ("big",)  # the byte order of each start's units
     signatures: tuple[tuple[bytes, int], ...] = ()  # (bytes, index into starts): the first is written
     reasons: Reasons = Reasons()
+    tables: tuple[MappingTable, ...] = ()  # the mapping tables table forms look their pointers up in
+    encode_only: tuple[tuple[int, Optional[bytes]], ...] = ()  # (code point, bytes or None: refused), first
+    error_span: str = "maximal-subpart"  # how far an error reaches: see spec.model.ERROR_SPANS
+    restore: tuple[tuple[int, int], ...] = ()  # bytes an error never takes after its first (through-failing-byte)
 
     def end_action(self, s: int) -> Optional[Action]:
         """The action a token takes where the data ends in state *s* (None: the usual rules)."""
@@ -112,11 +118,16 @@ class Automaton:
 
     @property
     def max_length(self) -> Optional[int]:
-        return None if self.extensions else max(r.length for r in self.rows)
+        if self.extensions:
+            return None
+        return max([r.length for r in self.rows] + [f.length for f in self.table_forms()])
 
     @property
     def max_code_point(self) -> Optional[int]:
-        return None if self.extensions else max(r.last for r in self.rows)
+        if self.extensions:
+            return None
+        tabled = {f.table for f in self.table_forms()}
+        return max([r.last for r in self.rows] + [self.tables[k].max_code_point for k in tabled])
 
     def class_bytes(self) -> list[list[int]]:
         """The bytes of each class, in byte order."""
@@ -154,16 +165,40 @@ class Automaton:
             object.__setattr__(self, "_encoding_rows", got)  # a cache: frozen stays frozen
         return got
 
+    def table_forms(self) -> list[TableForm]:
+        return [f for f in self.forms.values() if isinstance(f, TableForm)]
+
     def encode(self, cp: int) -> Optional[bytes]:
-        """The bytes of *cp* by the row that holds it (None if none does)."""
+        """The bytes of *cp*: an encoder-only entry of the spec, else the row that holds
+        it, else the first table form whose table has it (None if none does)."""
+        only = self.__dict__.get("_encode_only")
+        if only is None:
+            only = dict(self.encode_only)
+            object.__setattr__(self, "_encode_only", only)  # a cache: frozen stays frozen
+        if cp in only:
+            return only[cp]
         for row in self.encoding_rows():
             if row.first <= cp <= row.last:
                 return self.encode_row(row, cp)
+        for form in self.table_forms():
+            pointer = self.table_pointer(form.table, cp)
+            if pointer is not None:
+                return digits_to_bytes(form.positions, pointer, form.order)
         for ext in self.extensions:
             out = encode_counted(ext, cp)
             if out is not None:
                 return out
         return None
+
+    def table_pointer(self, k: int, cp: int) -> Optional[int]:
+        """The pointer the encoder writes for *cp* from table *k* (None: it has none)."""
+        inverse = self.__dict__.setdefault("_inverse", {})
+        if k not in inverse:
+            inverse[k] = self.tables[k].encoder()
+        got = inverse[k].get(cp)
+        if got is None and self.tables[k].ranges:
+            got = self.tables[k].encode_range(cp)
+        return got
 
     def encode_row(self, row: Segment, cp: int) -> bytes:
         form = self.forms[row.form]
@@ -205,6 +240,9 @@ def _forms(spec: Spec) -> dict[str, Form]:
             out[f.name] = LiteralForm(f.name, line, bytes(d.runs[0][0] for d in positions(f)))
         elif f.kind == "composite":
             out[f.name] = CompositeForm(f.name, line, f.items[0].sub.form)
+        elif f.kind == "table":
+            out[f.name] = TableForm(f.name, line, tuple(tuple(d.runs) for d in positions(f)),
+                                    [t.name for t in spec.tables].index(f.table), significance(f))
         else:
             out[f.name] = CountedForm(f.name, line, counted)
             counted += 1
@@ -285,7 +323,8 @@ def _compile(spec: Spec) -> Automaton:
         locs[("ext", k)] = f.loc
     machine = _dfa.build(rule_list, rule_action, actions, spec.reserved, ext_first, locs)
     if spec.patterns:  # ill-formed patterns override forms: leave out what no longer decodes
-        _check_spanning(spec, rule_list[len(rows):len(rows) + len(spec.patterns)], machine, actions)
+        first = len(rows) + sum(f.kind == "table" for f in spec.forms)
+        _check_spanning(spec, rule_list[first:first + len(spec.patterns)], machine, actions)
         rows, row_patterns = _cut(spec, rows, rule_list, rule_action, machine, row_patterns)
     # a signature that switches the byte order starts the rest in a machine of that order
     orders = [spec.byte_order] + sorted({s.byte_order for s in spec.signatures
@@ -317,7 +356,10 @@ def _compile(spec: Spec) -> Automaton:
         at_end=machine.at_end if any(a is not None for a in machine.at_end) else (),
         starts=tuple(starts), signatures=signatures, byte_orders=tuple(orders),
         reasons=Reasons(*(spec.reason(k) for k in ("invalid-start", "invalid-continuation", "unexpected-end",
-                                                     "truncated-unit"))),
+                                                     "truncated-unit", "unmapped"))),
+        tables=tuple(build_table(t, spec) for t in spec.tables),
+        encode_only=tuple((e.code_point, e.bytes) for e in spec.encodes),
+        error_span=spec.error_span, restore=spec.restore,
     )
 
 

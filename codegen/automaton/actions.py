@@ -63,6 +63,16 @@ class Pair(_Action):
 
 
 @dataclass(frozen=True)
+class Lookup(_Action):
+    """A table form: the raw value is a pointer into mapping table ``table``; a pointer
+    without an entry is an error (the spec's ``unmapped`` reason)."""
+
+    table: int
+    forms: tuple[str, ...] = _forms()
+    kind: ClassVar[str] = "char"
+
+
+@dataclass(frozen=True)
 class Error(_Action):
     """An ill-formed pattern: the sequence is one error with the pattern's reason."""
 
@@ -91,7 +101,7 @@ class Enter(_Action):
     kind: ClassVar[str] = "extension"
 
 
-Action = Union[Char, Value, Pair, Error, Reserved]
+Action = Union[Char, Value, Pair, Lookup, Error, Reserved]
 
 
 def named(action, form: str):

@@ -60,7 +60,23 @@ class CountedForm:
     kind: ClassVar[str] = "counted"
 
 
-Form = Union[DigitsForm, LiteralForm, CompositeForm, CountedForm]
+@dataclass(frozen=True)
+class TableForm:
+    """Fixed length; its raw value (digits as in a DigitsForm) is a pointer into ``table``."""
+
+    name: str
+    line: int
+    positions: tuple[Runs, ...]
+    table: int  # index into Automaton.tables
+    order: Optional[tuple[int, ...]] = None
+    kind: ClassVar[str] = "table"
+
+    @property
+    def length(self) -> int:
+        return len(self.positions)
+
+
+Form = Union[DigitsForm, LiteralForm, CompositeForm, CountedForm, TableForm]
 
 
 @dataclass(frozen=True)

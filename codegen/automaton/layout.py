@@ -14,7 +14,7 @@ from typing import Optional, Union
 from ..spec.diagnostics import SpecError
 from ..spec.expr import evaluate, is_const
 from ..spec.model import DigitSet, Form, Item, Pattern, RangeSet, Spec
-from .actions import Char, Enter, Error, Pair, Value
+from .actions import Char, Enter, Error, Lookup, Pair, Value
 from .ranges import split
 
 # An arc is one byte run at one position: (lo, hi, op); op = (mul, sub, weight)
@@ -145,7 +145,7 @@ def segments(spec: Spec) -> list[Segment]:
             n = 2 * len(positions(spec.form(hi.form)))
             rows.append(Segment(form.name, form.loc.line, n, 0, 0, 0, first, last))
             continue
-        if form.kind == "counted":
+        if form.kind in ("counted", "table"):  # a table form's code points are its table's
             continue
         pos = positions(form)
         size = prod(d.radix for d in pos)
@@ -278,6 +278,13 @@ def rules(spec: Spec, rows: list[Segment]) -> list[Rule]:
         else:
             pats = form_patterns(form, row.raw_lo, row.raw_hi)
             out.append(Rule(Char(row.offset, (form.name,)), tuple(pats), row.line, at_end=form.at_end))
+    table_index = {t.name: k for k, t in enumerate(spec.tables)}
+    for form in spec.forms:
+        if form.kind == "table":  # every sequence of its shape: the table decides, pointer by pointer
+            pos = positions(form)
+            pats = byte_patterns(pos, 0, prod(d.radix for d in pos) - 1, True, significance(form))
+            out.append(Rule(Lookup(table_index[form.table], (form.name,)), tuple(pats), form.loc.line,
+                            at_end=form.at_end))
     for pattern in spec.patterns:
         parts = []
         for item in pattern.items:

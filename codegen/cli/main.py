@@ -170,7 +170,10 @@ def _build_native(specs: list[str]) -> None:
 @click.option("--json", "as_json", is_flag=True,
               help="JSON Lines: one {kind, offset, end, bytes, code_point} object per token.")
 def tokens(spec, file, as_json):
-    """Print one token per line: char START END HEX | error START END | reserved … | signature …"""
+    """Print one token per line: char START END HEX | error START END | reserved … | signature …
+
+    A pointer that stands for several code points (WHATWG Big5's four) prints them
+    joined by + (CA+304)."""
     from ..runtime.codec import load
     module = load(spec)
     data = read_input(file)
@@ -179,8 +182,8 @@ def tokens(spec, file, as_json):
         if as_json:
             out.write(json.dumps({"kind": kind, "offset": start, "end": end, "bytes": data[start:end].hex(" ").upper(),
                                   "code_point": value if kind == "char" else None}) + "\n")
-        elif kind == "char":
-            out.write(f"char {start} {end} {value:X}\n")
+        elif kind == "char":  # a pointer that stands for several code points: CA+304
+            out.write(f"char {start} {end} {'+'.join(f'{v:X}' for v in value) if isinstance(value, tuple) else f'{value:X}'}\n")
         else:
             out.write(f"{kind} {start} {end}\n")
 

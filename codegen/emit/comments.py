@@ -6,7 +6,7 @@ Python module, the C header and the Java class.
 from __future__ import annotations
 
 from ..automaton import Automaton
-from ..automaton.actions import Pair, Reserved, Value
+from ..automaton.actions import Lookup, Pair, Reserved, Value
 from ..automaton.forms import DigitsForm
 
 
@@ -37,6 +37,8 @@ def action_comment(act) -> str:
     if isinstance(act, Pair):
         return (f"form {forms}: a surrogate pair, hi = acc / {act.split} + {act.offset}, "
                 f"lo = acc % {act.split} + {act.offset}")
+    if isinstance(act, Lookup):
+        return f"form{'s' if len(act.forms) > 1 else ''} {forms}: code point = table {act.table} at pointer acc"
     return f"form{'s' if len(act.forms) > 1 else ''} {forms}: code point = acc + {act.offset}"
 
 

@@ -142,10 +142,24 @@ def int64_support(lang: str):
     values from the bytes: these checks are their declared support (counted forms
     they decide like every backend, from bit lengths)."""
     def check(a: Automaton) -> None:
+        check_tables(a, lang)
         check_char_offsets(a, lang)
         check_pairs(a, lang)
         check_accumulator(a, lang)
     return refusal(check)
+
+
+# The targets whose templates read mapping tables and the error-span policies.
+TABLE_TARGETS: set[str] = set()
+
+
+def check_tables(a: Automaton, lang: str) -> None:
+    """A target that does not read mapping tables (or error spans other than the
+    maximal subpart, or encoder-only entries) refuses such a spec."""
+    if lang in TABLE_TARGETS:
+        return
+    if a.tables or a.error_span != "maximal-subpart" or a.encode_only:
+        raise SpecError(f"the {lang} target does not read mapping tables or error spans yet", None)
 
 
 # ---------------------------------------------------------- presentation

@@ -100,6 +100,7 @@ COUNTED_LIMITS = [
 def check_limits(a: Automaton) -> None:
     """Java holds offsets and fixed values in 0 .. 2**64 - 1 (past a long, as BigIntegers), a
     surrogate pair's offset in a long (a counted form's exponents too)."""
+    common.check_tables(a, "java")
     common.check_pairs(a, "java")
     common.check_char_offsets(a, "java")
     for act in common.common_context(a)["actions"]:

@@ -10,7 +10,7 @@ from ..automaton import Automaton
 from ..version import __version__
 from . import export_common as common, package_tests, render
 from .expressions import source
-from .target import Target, register
+from .target import Target, refusal, register
 
 MAX_SAFE = (1 << 53) - 1
 REASON_LIMIT = "counted form beyond this decoder's limits"
@@ -164,6 +164,7 @@ register(Target(
     describe="an npm package: one ES module for Node and browsers (BigInt where values pass 2**53), "
              "its .d.ts, a node --test suite, a tokens demo and run-tokens",
     files=files,
+    supports=refusal(lambda a: common.check_tables(a, "js")),
     int_bits=None,
     executables=("run-tokens",),
 ))

@@ -68,6 +68,30 @@ def _profile_lines(a: Automaton, values: dict) -> list[str]:
     return out
 
 
+def _table_lines(a: Automaton, values) -> list[str]:
+    """Each mapping table as a tuple; an index's code points 64 pointers to a line."""
+    out = []
+    for t, v in zip(a.tables, values):
+        ranges, base, text_, none, overrides, skip, starts, firsts, lasts = v
+        out.append(f"    (  # table {one_line(t.name)} (spec line {t.line}): {one_line(t.source)}, "
+                   f"SHA-256 {t.sha256}")
+        out.append(f"        {ranges!r}, {base!r},")
+        if text_:
+            out.append("        (")
+            for k in range(0, len(text_), 64):
+                out.append(f"            {text_[k:k + 64]!r}  # pointers {base + k}..")
+            out.append("        ),")
+        else:
+            out.append("        '',")
+        out.append(f"        {none!r}, {overrides!r},")
+        out.append(f"        {skip!r},  # decode-only pointers")
+        out.append(f"        {starts!r},")
+        out.append(f"        {firsts!r},")
+        out.append(f"        {lasts!r},")
+        out.append("    ),")
+    return out
+
+
 def _native_import(a: Automaton) -> str:
     from .native_ext import module_name
     name = module_name(a)
@@ -95,6 +119,7 @@ def module_source(a: Automaton) -> str:
         docstring=_docstring(_DOC.format(title=a.title or a.name, spec_file=a.spec_file)),
         lit=lit, class_runs=v["_CLASS_RUNS"], states=states, actions=actions, rows=rows,
         extensions=_extension_lines(a, v["_EXTENSIONS"]), profiles=_profile_lines(a, v["PROFILES"]),
+        tables=_table_lines(a, v["_TABLES"]),
         fast=fast, native_import=_native_import(a),
         marker=tables.MARKER, core=tables.core_text(),
     )

@@ -8,9 +8,10 @@ import json
 
 from ..version import __version__
 from ..automaton import Automaton
-from ..automaton.actions import Pair, Reserved, Value
+from ..automaton.actions import Lookup, Pair, Reserved, Value
 from ..automaton.counted import Extension
-from ..automaton.forms import CompositeForm, DigitsForm, LiteralForm
+from ..automaton.forms import CompositeForm, DigitsForm, LiteralForm, TableForm
+from ..automaton.mapping import NONE
 from ..spec.expr import to_json
 
 
@@ -28,6 +29,8 @@ def _action(act) -> dict:
         out.update(combine=act.combine, offset=act.offset, split=act.split)
     elif act.kind == "error":
         out["reason"] = act.reason
+    elif isinstance(act, Lookup):
+        out["table"] = act.table
     else:
         out["offset"] = act.offset
     return dict(sorted(out.items()))
@@ -42,7 +45,33 @@ def _form(f) -> dict:
         out["bytes"] = list(f.bytes)
     elif isinstance(f, CompositeForm):
         out["sub"] = f.sub
+    elif isinstance(f, TableForm):
+        out.update(table=f.table, positions=[_runs(p) for p in f.positions],
+                   order=None if f.order is None else list(f.order))
     return dict(sorted(out.items()))
+
+
+_PACKED = "\u0000packed:{}\u0000"  # a placeholder for a long list written 16 numbers to a line
+
+
+def _table(t, packed: list) -> dict:
+    out = {"name": t.name, "line": t.line, "source": t.source, "sha256": t.sha256,
+           "kind": "ranges" if t.ranges else "index", "decode_only": [list(r) for r in t.decode_only]}
+    if t.ranges:
+        out["overrides"] = [[p, v] for p, v in t.overrides]
+        out["runs"] = [{"first_pointer": a, "last_pointer": b, "first_code_point": c} for a, b, c in t.entries()]
+    else:
+        packed.append([None if v == NONE else v for v in t.values])
+        out.update(base=t.base, code_points=_PACKED.format(len(packed) - 1),
+                   overrides=[[p, list(cps)] for p, cps in t.overrides])
+    return out
+
+
+def _unpack(text: str, packed: list) -> str:
+    for k, values in enumerate(packed):
+        lines = [", ".join(json.dumps(v) for v in values[i:i + 16]) for i in range(0, len(values), 16)]
+        text = text.replace(json.dumps(_PACKED.format(k)), "[\n   " + ",\n   ".join(lines) + "\n  ]")
+    return text
 
 
 def _extension(e: Extension) -> dict:
@@ -63,7 +92,9 @@ def _profile(p) -> dict:
                        "line": r.line} for r in p.rules]}
 
 
-def table(a: Automaton) -> dict:
+def table(a: Automaton, packed: list | None = None) -> dict:
+    """The JSON document; an index's code points go into *packed* (placeholders in the text)."""
+    packed = [] if packed is None else packed
     return {
         "generator": f"encspec {__version__}",
         "generated": "do not edit; regenerate with `encspec build`",
@@ -77,7 +108,9 @@ def table(a: Automaton) -> dict:
         "code_unit": {"bytes": a.unit, "byte_order": a.byte_orders[0]},
         "starts": list(a.starts),
         "reasons": {"invalid_start": a.reasons.invalid_start, "invalid_continuation": a.reasons.invalid_continuation,
-                    "unexpected_end": a.reasons.unexpected_end, "truncated_unit": a.reasons.truncated_unit},
+                    "unexpected_end": a.reasons.unexpected_end, "truncated_unit": a.reasons.truncated_unit,
+                    "unmapped": a.reasons.unmapped},
+        "error_span": {"kind": a.error_span, "restore": _runs(a.restore)},
         "reserved_leads": [f"{b:02X}" for b in a.reserved],
         "byte_classes": [{"first": f"{lo:02X}", "last": f"{hi:02X}", "class": c} for lo, hi, c in a.class_runs()],
         "n_classes": a.n_classes,
@@ -102,9 +135,13 @@ def table(a: Automaton) -> dict:
         "forms": {name: _form(f) for name, f in a.forms.items()},
         "extensions": [_extension(e) for e in a.extensions],
         "profiles": [_profile(p) for p in a.profiles],
+        "tables": [_table(t, packed) for t in a.tables],
+        "encode_only": [{"code_point": cp, "bytes": None if b is None else b.hex().upper()} for cp, b in a.encode_only],
     }
 
 
 def table_source(a: Automaton) -> str:
     """JSON text with one state per line block: deterministic bytes for `build --check`."""
-    return json.dumps(table(a), indent=1, ensure_ascii=False) + "\n"
+    packed: list = []
+    text = json.dumps(table(a, packed), indent=1, ensure_ascii=False) + "\n"
+    return _unpack(text, packed)

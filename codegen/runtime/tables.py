@@ -14,8 +14,9 @@ import types
 from collections import OrderedDict
 from pathlib import Path
 
-from ..automaton.actions import Error, Pair, Reserved, Value
+from ..automaton.actions import Error, Lookup, Pair, Reserved, Value
 from ..automaton.forms import CompositeForm, LiteralForm
+from ..automaton.mapping import NONE
 from ..emit.expressions import source as _source
 from ..spec import expr as _expr
 from . import core as _core
@@ -89,7 +90,21 @@ def action_value(act) -> tuple:
         return ("value", act.value)
     if isinstance(act, Pair):
         return ("pair", act.split, act.offset)
+    if isinstance(act, Lookup):
+        return ("lookup", act.table)
     return ("char", act.offset)
+
+
+def table_value(t) -> tuple:
+    """(ranges, base, values, none, overrides, decode-only, starts, firsts, lasts): an
+    index's code points as a str, one character per pointer from base, *none* (a
+    character no entry uses) where there is no entry."""
+    if t.ranges:
+        return (True, 0, "", "", dict(t.overrides), tuple(t.decode_only), tuple(t.starts), tuple(t.firsts), tuple(t.lasts))
+    used = set(t.values)
+    none = next(cp for cp in range(0x110000) if cp not in used)
+    text = "".join(chr(none if v == NONE else v) for v in t.values)
+    return (False, t.base, text, chr(none), dict(t.overrides), tuple(t.decode_only), (), (), ())
 
 
 def _positions(positions) -> tuple:
@@ -159,7 +174,13 @@ def values(a) -> dict:
         # with byte order marks, errors name the order they were found in (utf-16-be)
         "_ERROR_NAMES": {s: f"{a.name}-{o[0]}e" for s, o in zip(a.starts, a.byte_orders)} if len(a.starts) > 1 else {},
         "_REASONS": (a.reasons.invalid_start, a.reasons.invalid_continuation, a.reasons.unexpected_end,
-                     a.reasons.truncated_unit),
+                     a.reasons.truncated_unit, a.reasons.unmapped),
+        "_SPAN": ("maximal-subpart", "one-unit", "through-failing-byte").index(a.error_span),
+        "_RESTORE": bytes(1 if any(lo <= b <= hi for lo, hi in a.restore) else 0 for b in range(256))
+        if a.restore else b"",
+        "_TABLES": tuple(table_value(t) for t in a.tables),
+        "_ENCODE_ONLY": {cp: None if b is None else bytes(b) for cp, b in a.encode_only},
+        "_TABLE_FORMS": tuple((f.table, _positions(f.positions), f.order) for f in a.table_forms()),
         "PROFILES": dict(profile_value(p) for p in a.profiles),
     }
 

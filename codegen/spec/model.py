@@ -118,9 +118,12 @@ class Form:
     unit: int = 1  # bytes per code unit: each position is one unit (the spec's code-unit)
     byte_order: str = "big"  # the order of a unit's bytes
     at_end: bool = False  # counts only where the data ends
+    table: Optional[str] = None  # the mapping table its value (a pointer) is looked up in
 
     @property
     def kind(self) -> str:
+        if self.table is not None:
+            return "table"
         if self.value is not None:
             return "literal"
         if self.combine is not None:
@@ -172,12 +175,47 @@ class Signature:
     loc: Loc
 
 
+@dataclass(frozen=True)
+class Table:
+    """A mapping table: pointer -> code point, read from a file in the WHATWG index
+    format.  ``ranges`` tables (WHATWG's index gb18030 ranges) hold run starts:
+    pointer p maps to the code point of the last entry at or below it, plus the
+    distance.  ``extra`` entries (``with``) come after the file's; the encoder skips
+    ``encode_skip`` pointers and writes ``encode_last`` code points with their last
+    pointer (else the first, as WHATWG's "index pointer")."""
+
+    name: str
+    loc: Loc
+    path: str  # as the spec writes it
+    sha256: str  # of the file's bytes
+    entries: tuple[tuple[int, int], ...]  # (pointer, code point), in file order
+    ranges: bool = False
+    extra: tuple[tuple[int, int, tuple[int, ...]], ...] = ()  # (first, last pointer, code points)
+    encode_skip: tuple[tuple[int, int], ...] = ()
+    encode_last: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class EncodeRule:
+    """What the encoder writes for one code point before any form does (None: nothing)."""
+
+    code_point: int
+    bytes: Optional[bytes]
+    loc: Loc
+
+
+# How far an error reaches where no ill-formed pattern says: Unicode's maximal
+# subpart, one code unit (CPython's CJK codecs), or through the byte that proved
+# the sequence bad, up to a byte of the restore set (WHATWG's legacy decoders).
+ERROR_SPANS = ("maximal-subpart", "one-unit", "through-failing-byte")
+
 # The decoder's reasons where no ill-formed pattern gives one (CPython's for UTF-8).
 REASONS = {
     "invalid-start": "invalid start byte",
     "invalid-continuation": "invalid continuation byte",
     "unexpected-end": "unexpected end of data",
     "truncated-unit": "truncated data",
+    "unmapped": "no code point for this pointer",
 }
 
 
@@ -223,6 +261,13 @@ class Spec:
     byte_order: str = "big"  # of a unit's bytes, where no signature says otherwise
     signatures: tuple[Signature, ...] = ()  # the first is the one encoders write (= signature)
     reasons: tuple[tuple[str, str], ...] = ()  # (kind, text): the spec's own for REASONS' kinds
+    tables: tuple[Table, ...] = ()
+    encodes: tuple[EncodeRule, ...] = ()  # encoder-only mappings and refusals, in spec order
+    error_span: str = "maximal-subpart"  # one of ERROR_SPANS
+    restore: tuple[tuple[int, int], ...] = ()  # byte runs an error never takes after its first byte
+
+    def table(self, name: str) -> Table:
+        return next(t for t in self.tables if t.name == name)
 
     def reason(self, kind: str) -> str:
         return dict(self.reasons).get(kind, REASONS[kind])

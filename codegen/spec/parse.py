@@ -19,14 +19,16 @@ from .diagnostics import Loc, SpecError
 from .expr import CONST_BITS, CONST_DIGITS, DIVISION_BY_ZERO, MAX_DEPTH, BinOp, ExprLimitError, Int, Var, \
     check_constants, evaluate_bounded, too_deep, walk
 from .model import (
-    PROPERTIES, Claim, CodeRange, DigitSet, Form, Item, Pattern, Profile, ProfileRule, RangeSet, Signature, Spec, SubForm,
-    const, evaluate, is_const, paused_gc, variables,
+    PROPERTIES, Claim, CodeRange, DigitSet, EncodeRule, Form, Item, Pattern, Profile, ProfileRule, RangeSet, Signature,
+    Spec, SubForm, Table, const, evaluate, is_const, paused_gc, variables,
 )
+from .index_files import MAX_POINTER, read_encode_file, read_index
 
 _WORDS = {
     "HEXBYTE": "a hex byte (ED)", "HEXUNIT": "a hex code unit (D800)", "BITS": "a bit pattern (10xxxxxx)",
     "BYTE_ORDER": "'big-endian' or 'little-endian'",
-    "REASON_KIND": "'invalid-start', 'invalid-continuation', 'unexpected-end' or 'truncated-unit'",
+    "REASON_KIND": "'invalid-start', 'invalid-continuation', 'unexpected-end', 'truncated-unit' or 'unmapped'",
+    "SPAN_KIND": "'maximal-subpart', 'one-unit' or 'through-failing-byte'",
     "CODEPOINT": "a code point (U+0080)", "NAME": "a name", "INT": "a number",
     "STRING": 'a quoted string', "MAPPING": "'direct' or 'packed'",
     "COMBINATOR": "'surrogate-pair'", "SHORTEST": "'shortest'", "SEVERITY": "'error' or 'warning'",
@@ -53,7 +55,7 @@ def _describe_terminal(name: str) -> str:
 
 # Token families named once in "expected …" lists: every statement keyword, every
 # form option; the byte positions only when the list is long anyway.
-_OPTIONS = frozenset({"MAPPING", "MIN", "AT", "EQUAL", "COMBINE", "RANGE", "MAX", "BYTE_ORDER"})
+_OPTIONS = frozenset({"MAPPING", "MIN", "AT", "EQUAL", "COMBINE", "RANGE", "MAX", "BYTE_ORDER", "TABLE"})
 _POSITIONS = frozenset({"HEXBYTE", "HEXUNIT", "BITS", "NAME", "LESSTHAN"})
 
 
@@ -204,6 +206,57 @@ class _Build(Transformer_NonRecursive):
     def at_end(self, c):
         return ("end",)
 
+    # mapping tables and the encoder's own entries
+    @v_args(meta=True)
+    def table(self, meta, c):
+        return ("table", _loc(meta), (c[0], c[1][1:-1], _loc(c[1]), c[2:]))
+
+    @v_args(meta=True)
+    def tbl_ranges(self, meta, c):
+        return ("ranges", _loc(meta), True)
+
+    @v_args(meta=True)
+    def tbl_with(self, meta, c):
+        return ("with", _loc(meta), c)
+
+    @v_args(meta=True)
+    def table_entry(self, meta, c):
+        (lo, hi, loc), cps = c[0], tuple(_cp(t) for t in c[1:])
+        if hi != lo and len(cps) > 1:
+            raise SpecError("a pointer range maps to one first code point (the rest follow it)", _loc(c[2]))
+        return (lo, hi, cps, loc)
+
+    def pointer_range(self, c):
+        lo = int(c[0])
+        hi = int(c[1]) if len(c) > 1 else lo
+        if hi < lo:
+            raise SpecError(f"empty pointer range {c[0]}..{c[1]}", _loc(c[0]))
+        return (lo, hi, _loc(c[0]))
+
+    @v_args(meta=True)
+    def tbl_encode_skip(self, meta, c):
+        return ("encode-skip", _loc(meta), tuple((lo, hi) for lo, hi, _ in c))
+
+    @v_args(meta=True)
+    def tbl_encode_last(self, meta, c):
+        return ("encode-last", _loc(meta), tuple(_cp(t) for t in c))
+
+    @v_args(meta=True)
+    def encode(self, meta, c):
+        return ("encode", _loc(meta), (_cp(c[0]), bytes(int(t, 16) for t in c[1:])))
+
+    @v_args(meta=True)
+    def unencodable(self, meta, c):
+        return ("unencodable", _loc(meta), c)
+
+    @v_args(meta=True)
+    def encode_file(self, meta, c):
+        return ("encode-file", _loc(meta), (c[0][1:-1], _loc(c[0])))
+
+    @v_args(meta=True)
+    def error_span(self, meta, c):
+        return ("error-span", _loc(meta), (str(c[0]), tuple((lo, hi) for lo, hi, _ in c[1:]), _loc(c[0])))
+
     def form_name(self, c):
         return c[0]
 
@@ -335,6 +388,10 @@ class _Build(Transformer_NonRecursive):
         return ("option", "max", _cp(c[0]), _loc(c[0]))
 
     @v_args(meta=True)
+    def opt_table(self, meta, c):
+        return ("option", "table", str(c[0]), _loc(c[0]))
+
+    @v_args(meta=True)
     def opt_digit_order(self, meta, c):
         return ("option", "digit-order", str(c[0]).split("-")[0], _loc(c[0]))
 
@@ -454,7 +511,7 @@ def parse_file(path: str | Path) -> Spec:
 
 
 # ------------------------------------------------------------------ resolving
-_SINGLE = {"encoding", "title", "source", "code-space", "numbering", "reserved", "code-unit"}
+_SINGLE = {"encoding", "title", "source", "code-space", "numbering", "reserved", "code-unit", "error-span"}
 UNIT_BITS = (8, 16, 32)
 
 
@@ -471,6 +528,8 @@ def _resolve(statements, text: str, path: str) -> Spec:
     profile_names: set[str] = set()
     signatures: list[tuple] = []
     reasons: dict[str, str] = {}
+    tables: dict[str, Table] = {}
+    encodes: list[EncodeRule] = []
     for kind, loc, payload in statements:
         if kind in _SINGLE:
             if kind in seen:
@@ -501,6 +560,22 @@ def _resolve(statements, text: str, path: str) -> Spec:
             if what in reasons:
                 raise SpecError(f"reason '{what}' is given twice", rloc)
             reasons[what] = text_
+        elif kind == "table":
+            name = str(payload[0])
+            if name in tables:
+                raise SpecError(f"table '{name}' is defined twice", _loc(payload[0]))
+            tables[name] = _table(name, loc, payload, path)
+        elif kind == "encode":
+            encodes.append(EncodeRule(payload[0], payload[1], loc))
+        elif kind == "unencodable":
+            for r in payload:
+                if r.hi is None or r.hi - r.lo > 0x10FFFF:
+                    raise SpecError("an unencodable range needs an upper end", r.loc)
+                encodes += [EncodeRule(cp, None, r.loc) for cp in range(r.lo, r.hi + 1)]
+        elif kind == "encode-file":
+            written, wloc = payload
+            got, _ = read_encode_file(path, written, wloc)
+            encodes += [EncodeRule(cp, b, wloc) for cp, b in got]
         elif kind == "profile":
             if payload.name in profile_names:
                 raise SpecError(f"profile '{payload.name}' is defined twice", loc)
@@ -545,6 +620,9 @@ def _resolve(statements, text: str, path: str) -> Spec:
         if name in by_name:
             raise SpecError(f"form '{name}' is defined twice", _loc(name_tok))
         forms.append(_form(name, loc, items, options, alphabets, by_name, default_mapping, unit, byte_order))
+        if forms[-1].table is not None and forms[-1].table not in tables:
+            raise SpecError(f"unknown table '{forms[-1].table}' (define it with a 'table' statement)",
+                            forms[-1].option_locs["table"])
         _check_length(f"form '{name}'", forms[-1].items, by_name, loc, unit)
         by_name[name] = forms[-1]
     _check_skips(skips, forms)
@@ -565,6 +643,18 @@ def _resolve(statements, text: str, path: str) -> Spec:
             _check_pair(its, loc)
         patterns.append(Pattern(str(name_tok), loc, its, reason, combine, unit, byte_order, at_end))
 
+    span, restore, span_loc = values.get("error-span", ("maximal-subpart", (), None))
+    if restore and span != "through-failing-byte":
+        raise SpecError("'restore' goes with 'error-span through-failing-byte' (the other spans never take "
+                        "the failing byte)", span_loc)
+    if span != "maximal-subpart" and unit > 1:
+        raise SpecError(f"'error-span {span}' needs a spec of bytes", span_loc)
+    seen_encodes: dict[int, Loc] = {}
+    for e in encodes:
+        if e.code_point in seen_encodes:
+            raise SpecError(f"U+{e.code_point:04X} is given to the encoder twice (first at line "
+                            f"{seen_encodes[e.code_point].line})", e.loc)
+        seen_encodes[e.code_point] = e.loc
     reserved = tuple(values.get("reserved", ()))
     if reserved and unit > 1:
         raise SpecError("reserved lead bytes need a spec of bytes (no 'code-unit' wider than 8)", seen["reserved"])
@@ -583,7 +673,32 @@ def _resolve(statements, text: str, path: str) -> Spec:
         reserved=reserved, reserved_loc=seen.get("reserved"),
         signature=signature, signature_loc=sigs[0].loc if sigs else None, profiles=tuple(profiles),
         unit=unit, byte_order=byte_order, signatures=tuple(sigs), reasons=tuple(sorted(reasons.items())),
+        tables=tuple(tables.values()), encodes=tuple(encodes), error_span=span, restore=restore,
     )
+
+
+def _table(name: str, loc: Loc, payload, spec_path: str) -> Table:
+    """A 'table' statement: its file read, its options checked."""
+    _, written, wloc, options = payload
+    entries, sha = read_index(spec_path, written, wloc)
+    ranges, extra, skip, last = False, [], [], []
+    for key, oloc, value in options:
+        if key == "ranges":
+            ranges = True
+        elif key == "with":
+            for lo, hi, cps, eloc in value:
+                if hi - lo >= MAX_POINTER or hi >= MAX_POINTER:
+                    raise SpecError(f"pointer {hi} is beyond a table's limit ({MAX_POINTER - 1})", eloc)
+                if hi != lo and cps[0] + hi - lo > 0x10FFFF:
+                    raise SpecError("the range runs beyond U+10FFFF", eloc)
+                extra.append((lo, hi, cps))
+        elif key == "encode-skip":
+            skip += value
+        else:
+            last += value
+    if ranges and extra and any(len(cps) > 1 for _, _, cps in extra):
+        raise SpecError("a ranges table maps each pointer to one code point", loc)
+    return Table(name, loc, written, sha, entries, ranges, tuple(extra), tuple(skip), tuple(last))
 
 
 def _code_unit(payload) -> tuple[int, str]:
@@ -768,7 +883,7 @@ def _form(name, loc, raw_items, options, alphabets, earlier, default_mapping, un
         min=opts.get("min"), at=opts.get("at"), value=opts.get("value"),
         combine=opts.get("combine"), value_range=opts.get("range"), option_locs=locs,
         max=opts.get("max"), digit_order=opts.get("digit-order", "big"), unit=unit, byte_order=byte_order,
-        at_end=bool(opts.get("end")),
+        at_end=bool(opts.get("end")), table=opts.get("table"),
     )
     _check_form(form)
     return form
@@ -788,6 +903,14 @@ def _check_pair(items, loc) -> None:
 def _check_form(form: Form) -> None:
     subs = [i for i in form.items if i.sub]
     locs = form.option_locs
+    if form.table is not None:
+        for key in ("min", "at", "value", "combine", "range", "max", "mapping"):
+            if key in locs:
+                raise SpecError(f"'{key}' makes no sense on a table form: the table gives its code points",
+                                locs[key])
+        if subs or any(i.binds or i.field or not is_const(i.count) for i in form.items):
+            raise SpecError("a table form must be a fixed-length sequence of byte positions", locs["table"])
+        return
     if form.value is not None:
         if any(i.digits is None or i.digits.radix != 1 for i in form.items) or any(
             not is_const(i.count) for i in form.items
