@@ -109,6 +109,8 @@ _REASONS = ('invalid start byte', 'invalid continuation byte', 'unexpected end o
 # that failed), 1 one unit, 2 through the failing byte, but ending before the
 # first byte after its first whose _RESTORE flag is set (WHATWG's restore).
 _SPAN = 0
+# The encoder's reason for a code point it cannot write (None: CPython's utf-8 words).
+_UNENCODABLE = None
 _RESTORE = b''
 
 # Actions: ("char", offset) code point = acc + offset; ("value", cp) a special
@@ -949,14 +951,19 @@ def _table_pointer(k, cp):
     t = _TABLES[k]
     skip = t[5]
     if t[0]:
-        for p, value in t[4].items():
-            if value == cp:
-                return p
-        for i, first in enumerate(t[7]):
-            p = t[6][i] + cp - first
-            if first <= cp and p <= t[8][i]:
-                return None if any(lo <= p <= hi for lo, hi in skip) else p
-        return None
+        runs = _INVERSE.get(k)
+        if runs is None:  # (first code point, first pointer, last pointer) in code point order
+            runs = _INVERSE[k] = (sorted(zip(t[7], t[6], t[8])), {v: p for p, v in t[4].items()})
+        p = runs[1].get(cp)
+        if p is None:
+            i = bisect_right(runs[0], (cp, 1 << 62)) - 1
+            if i < 0:
+                return None
+            first, start, last = runs[0][i]
+            p = start + cp - first
+            if p > last or t[4].get(p, cp) != cp:
+                return None
+        return None if any(lo <= p <= hi for lo, hi in skip) else p
     inverse = _INVERSE.get(k)
     if inverse is None:
         base, values, none = t[1], t[2], t[3]
@@ -996,15 +1003,19 @@ def _encode_cp(cp):
 
 
 def _unencodable_reason(cp):
-    """CPython's words for a surrogate (code that matches on them keeps working); ours otherwise."""
+    """The spec's words (``reason unencodable``), else CPython's for a surrogate (code that
+    matches on them keeps working), else ours."""
+    if _UNENCODABLE is not None:
+        return _UNENCODABLE
     if 0xD800 <= cp <= 0xDFFF:
         return "surrogates not allowed"
     return "code point not encodable in " + NAME
 
 
-def _encode(cps, text, errors, final=True):
+def _encode(cps, text, errors, final=True, start=0, stop=None):
     """Encode a list of code points: ``(bytes, held)``; *text* is the str handed to
-    error handlers.
+    error handlers.  With *stop*, only cps[start:] up to the first position at or
+    after *stop* that a handler leaves it at: ``(bytes, that position)``.
 
     Where encoders join pairs (PAIR_ON_ENCODE, WTF-8), a trail surrogate written
     right after the bytes of a lead surrogate is joined with it into one
@@ -1037,9 +1048,11 @@ def _encode(cps, text, errors, final=True):
             known[c] = _encode_cp(c)
         return known[c]
 
-    i = 0
+    i = start
     n = len(cps)
     while i < n:
+        if stop is not None and i >= stop:
+            return bytes(out), i
         cp = cps[i]
         b = bytes_of(cp)
         if b is not None:
@@ -1047,7 +1060,9 @@ def _encode(cps, text, errors, final=True):
             i += 1
             continue
         j = i + 1
-        while _UNIT == 1 and j < n and bytes_of(cps[j]) is None:  # wider units: one at a time, as CPython
+        # a run is one error where errors are maximal subparts of bytes (CPython's utf-8);
+        # one code point at a time otherwise (its utf-16 and CJK codecs, WHATWG's encoders)
+        while _UNIT == 1 and not _SPAN and j < n and bytes_of(cps[j]) is None:
             j += 1
         if errors == "surrogateescape" and _UNIT == 1:
             # as CPython's encoders do: escape what can be, hand the rest to the handler
@@ -1078,7 +1093,7 @@ def _encode(cps, text, errors, final=True):
     if not final and lead_at >= 0:
         del out[lead_at:]
         return bytes(out), lead
-    return bytes(out), 0
+    return bytes(out), (i if stop is not None else 0)
 
 
 def _as_text(cps):
@@ -1120,9 +1135,51 @@ def _encode_fast(items):
         return None
 
 
+# The native encoder's memo, shared with the C loop: per BMP code point its bytes
+# (4 a code point, padded) and their number (0: not known yet, 5: not written
+# natively).  The core fills it as the text needs it; the loop writes what it finds.
+_MEMO_BYTES = None
+_MEMO_LENS = None
+
+
+def _encode_native(text, errors):
+    """The bytes of a str through the native loop; what it stops at (a code point not
+    in the memo yet, beyond the BMP, or unencodable) is decided here."""
+    global _MEMO_BYTES, _MEMO_LENS
+    if _MEMO_LENS is None:
+        _MEMO_BYTES, _MEMO_LENS = bytearray(4 << 16), bytearray(1 << 16)
+    out = bytearray()
+    cps = None
+    pos = 0
+    n = len(text)
+    while True:
+        pos = _NATIVE.encode_memo(text, pos, _MEMO_BYTES, _MEMO_LENS, out)
+        if pos >= n:
+            return bytes(out)
+        cp = ord(text[pos])
+        b = _ENCODE_MEMO.get(text[pos]) or _encode_cp(cp)
+        if b is not None:
+            if cp < 0x10000 and len(b) <= 4:
+                _MEMO_BYTES[4 * cp:4 * cp + len(b)] = b
+                _MEMO_LENS[cp] = len(b)
+                continue
+            out += b
+            pos += 1
+            continue
+        if cps is None:
+            cps = [ord(ch) for ch in text]
+        stop = pos + 1
+        while stop < n and _encode_cp(cps[stop]) is None:
+            stop += 1
+        got, pos = _encode(cps, text, errors, True, pos, stop)
+        out += got
+
+
 def _encode_items(items, errors, final=True):
-    """``(bytes, held)`` of a str or code points: the fast path, else _encode."""
+    """``(bytes, held)`` of a str or code points: the native loop or the fast path, else _encode."""
     if isinstance(items, str):
+        if _NATIVE is not None and not PAIR_ON_ENCODE and hasattr(_NATIVE, "encode_memo"):
+            return _encode_native(items, errors), 0
         body = _encode_fast(items)
         if body is not None:
             return body, 0

@@ -324,16 +324,39 @@ def bad_byte(name):
     return next((b for b in dead if b >= 0x80), dead[0]) if dead else None
 
 
+def first_code_points(name):
+    """Each row's first code point, and each table form's first entry's."""
+    a = automaton(name)
+    out = [row.first for row in a.rows]
+    for form in a.table_forms():
+        entries = a.tables[form.table].entries()
+        if entries:
+            out.append(entries[0][2] if a.tables[form.table].ranges else entries[0][1])
+    return out
+
+
+def table_sequences(name):
+    """Each table form's sequence of its first pointer with an entry."""
+    from encspec.automaton import digits_to_bytes
+    a = automaton(name)
+    out = []
+    for form in a.table_forms():
+        entries = a.tables[form.table].entries()
+        if entries:
+            out.append(digits_to_bytes(form.positions, entries[0][0], form.order))
+    return out
+
+
 def row_encodings(name, text_only=False):
     """The encoding of each row's first code point (rows the encoder writes; with
-    *text_only*, those a str can hold)."""
+    *text_only*, those a str can hold), and of each table form's first entry."""
     m = load_backend(name, "python")
     out = []
-    for row in automaton(name).rows:
-        if text_only and row.first > 0x10FFFF:
+    for first in first_code_points(name):
+        if text_only and first > 0x10FFFF:
             continue
         try:
-            out.append(m.encode([row.first]))
+            out.append(m.encode([first]))
         except (ValueError, UnicodeError, TypeError):
             continue
     return out
@@ -374,7 +397,7 @@ def bad_piece(name):
 def row_sequences(name):
     """Each row's own first sequence (a longer form's too, where a shorter one also holds the code point)."""
     a = automaton(name)
-    return [a.encode_row(r, r.first) for r in a.rows]
+    return [a.encode_row(r, r.first) for r in a.rows] + table_sequences(name)
 
 
 def shaped_input(name, kind, size):

@@ -27,6 +27,7 @@ from ..automaton import DEAD, Automaton
 from ..automaton.actions import Lookup, Pair, Value
 from ..spec.model import DigitSet
 from ..runtime.tables import scan
+from . import tables as _tables
 
 KINDS = {
     "single": ("#9fc5e8", "single-byte code"),
@@ -34,6 +35,7 @@ KINDS = {
     "lead": ("#ffffff", "lead byte: sequence length, lowest code point"),
     "partial": ("#f4cccc", "lead byte: only some continuations are valid"),
     "reserved": ("#b7b7b7", "reserved lead (a run of its own)"),
+    "table": ("#93c47d", "lead byte of a table form: the darker, the more of its pointers have an entry"),
     "never": ("#e06666", "never valid (would-be length, lowest value)"),
 }
 
@@ -212,7 +214,8 @@ def codepage(a: Automaton, ancestor: Optional[Automaton] = None) -> list[dict]:
     length and lowest value they would have in *a*'s own forms.
     """
     old = codepage(ancestor) if ancestor is not None else None
-    depth = a.max_length or max(r.length for r in a.rows)
+    table_leads = table_occupancy(a)
+    depth = _tables.max_length(a) or max(r.length for r in a.rows)
     fwd, back = _layers(a, depth)
     ks = _continuation_sets(a, back)
     can = _can_char(a)
@@ -276,8 +279,61 @@ def codepage(a: Automaton, ancestor: Optional[Automaton] = None) -> list[dict]:
         block = ARTICLE_BLOCKS.get(b)
         if block and cell["kind"] in ("lead", "partial") and cell["lowest"] == block[1]:
             cell["block"] = block[0]
+        occupancy = table_leads.get(b)
+        if occupancy is not None and cell["kind"] in ("lead", "partial"):
+            mapped, total, lowest, names = occupancy
+            low = min(x for x in (cell["lowest"], lowest) if x is not None) if lowest is not None else cell["lowest"]
+            share = mapped / total if total else 0.0
+            cell.update(kind="table", sub=_hex_cp(low) if low is not None else "", lowest=low,
+                        occupancy=round(share, 4), block=f"{share:.0%}" if mapped < total else "100%",
+                        fill=_shade(share), shaded=True,
+                        title=f"lead of {cell['label']}-byte sequences"
+                              + (f" from U+{low:04X}" if low is not None else "")
+                              + f"; table form{'s' if len(names) > 1 else ''} {', '.join(names)}: "
+                              f"{mapped:,} of its {total:,} pointers have an entry ({share:.1%})")
         cells.append(cell)
     return cells
+
+
+def _shade(share: float) -> str:
+    """The fill of a table lead: from pale (no pointer has an entry) to KINDS' green (all do)."""
+    lo, hi = (0xf1, 0xf7, 0xee), (0x6a, 0xa8, 0x4f)
+    return "#" + "".join(f"{round(x + (y - x) * share):02x}" for x, y in zip(lo, hi))
+
+
+def table_occupancy(a: Automaton) -> dict[int, tuple[int, int, Optional[int], list[str]]]:
+    """Per lead byte of a table form: (pointers with an entry, pointers, the lowest code point
+    among them, the forms) over every table form it leads.  A lead's pointers are those whose
+    first byte it is: with big-endian digits, one interval per form."""
+    out: dict = {}
+    for f in _tables.table_forms(a):
+        t = a.tables[f.table]
+        first = f.positions[0]
+        digit = 0
+        rs = _tables.radices(f)
+        weight = 1
+        for r in rs[1:]:
+            weight *= r
+        for lo, hi in first:
+            for b in range(lo, hi + 1):
+                if _tables.big_endian(f):
+                    p0, p1 = digit * weight, (digit + 1) * weight - 1
+                    pieces = _tables.pieces(t, p0, p1)
+                    mapped = sum((q - p + 1) if k == "linear" else sum(v != -1 for v in d) if k == "array" else 0
+                                 for p, q, k, d in pieces)
+                    cps = [d for p, q, k, d in pieces if k == "linear"]
+                    cps += [min((v if isinstance(v, int) else v[0]) for v in d if v != -1)
+                            for p, q, k, d in pieces if k == "array" and any(v != -1 for v in d)]
+                    lowest = min(cps) if cps else None
+                else:  # digits least significant first: the lead's pointers one by one
+                    vals = [t.lookup(q) for q in range(_tables.capacity(f)) if _tables.spell(f, q)[0] == b]
+                    vals = [v if isinstance(v, int) else v[0] for v in vals if v is not None]
+                    mapped, lowest = len(vals), (min(vals) if vals else None)
+                m, n, low, names = out.get(b, (0, 0, None, []))
+                lows = [x for x in (low, lowest) if x is not None]
+                out[b] = (m + mapped, n + weight, min(lows) if lows else None, names + [f.name])
+                digit += 1
+    return out
 
 
 def _after(a: Automaton, t: int) -> set[int]:
@@ -310,21 +366,28 @@ def codepage_svg(a: Automaton, ancestor="auto") -> str:
     legend = [{"kind": k, "fill": KINDS[k][0],
                "text": f"never valid (length, lowest value as in {then}, or would-be)"
                if k == "never" and then else KINDS[k][1]} for k in present]
+    for item in legend:
+        if item["kind"] == "table":
+            shares = [c["occupancy"] for c in cells if c["kind"] == "table"]
+            item["text"] = f"table lead, darker: more pointers mapped ({min(shares):.0%}..{max(shares):.0%})"
     notes = []
-    if any(c["block"] for c in cells):
+    if any(c["block"] and c["kind"] != "table" for c in cells):
         notes.append("block names as in the encyclopedia article's UTF-8 code page table")
     if then:
         notes.append(f"red cells: what the byte meant in {then}")
+    if "table" in present:
+        notes.append("table leads: the share of their pointers with an entry at the top right")
     width = MARGIN + 16 * CELL_W + 8
     legend_y = MARGIN + 16 * CELL_H + 24
     height = legend_y + 22 * ((len(legend) + 1) // 2) + (22 if dual else 0) + 34 + (16 if notes else 0)
     for c in cells:
         c["x"] = MARGIN + (c["byte"] & 15) * CELL_W
         c["y"] = MARGIN + (c["byte"] >> 4) * CELL_H
-        c["fill"] = KINDS[c["kind"]][0]
+        c["fill"] = c.get("fill") or KINDS[c["kind"]][0]
         c["hex"] = f"{c['byte']:02X}"
         c["dot"] = c["continues"]
         c["label_size"] = 15 if len(c["label"]) <= 3 else 12 if len(c["label"]) <= 5 else 10
+        c.setdefault("shaded", False)
     for i, item in enumerate(legend):
         item["x"] = MARGIN + (i % 2) * 8 * CELL_W
         item["y"] = legend_y + 22 * (i // 2)

@@ -3,12 +3,19 @@
 The row table follows Corrected UTF-8's "Putting it all together"; the
 ``--ill-formed`` table follows Table 3.1b of the Unicode 3.1 proposal: each row
 is a prefix of some valid sequence followed by the bytes that cannot come next.
+
+A table form has no rows: after them ``describe`` prints its byte structure, how
+its bytes make the pointer, and its table summarised (entries, runs of
+consecutive code points, pointers without an entry, decode-only pointers,
+pointers of several code points), then the encoder-only entries and the
+error-span policy.
 """
 from __future__ import annotations
 
 from ..automaton import DEAD, Automaton
 from ..automaton.counted import encode_counted
 from ..automaton.bytesets import runs_text as _runs
+from . import tables as _tables
 
 
 def _hex(b: bytes | None) -> str:
@@ -44,11 +51,147 @@ ROW_KEYS = ("length", "first_bytes", "last_bytes", "offset", "first", "last")
 
 
 def to_json(a: Automaton) -> dict:
-    """``describe --json``: everything the text table shows, as one document."""
-    return {"name": a.name, "title": a.title or None,
-            "rows": [{k: r[k] for k in ROW_KEYS} for r in rows(a)],
-            "reserved_leads": [f"{b:02X}" for b in a.reserved],
-            "signature": _hex(a.signature) if a.signature else None}
+    """``describe --json``: everything the text table shows, as one document.  A spec
+    with mapping tables adds ``tables`` (one object per table form), ``encode_only``
+    and ``errors`` (the error-span policy)."""
+    out = {"name": a.name, "title": a.title or None,
+           "rows": [{k: r[k] for k in ROW_KEYS} for r in rows(a)],
+           "reserved_leads": [f"{b:02X}" for b in a.reserved],
+           "signature": _hex(a.signature) if a.signature else None}
+    if _tables.has_tables(a) or a.encode_only or a.error_span != "maximal-subpart":
+        out["tables"] = [table_form(a, f) for f in _tables.table_forms(a)]
+        out["encode_only"] = encode_only(a)
+        out["errors"] = {"policy": a.error_span, "restore": _tables.restore_text(a) or None,
+                         "unmapped_reason": a.reasons.unmapped if _tables.has_tables(a) else None}
+    return out
+
+
+# ------------------------------------------------------------ table forms
+def _decoded(a: Automaton, data: bytes) -> str:
+    """What *data*, alone, decodes to: ``U+005C``, ``U+00CA U+0304``, or the tokens' kinds."""
+    from ..runtime.tables import tokens
+    toks = list(tokens(a, data))
+    if len(toks) == 1 and toks[0][0] == "char" and toks[0][2] == len(data):
+        v = toks[0][3]
+        return " ".join(f"U+{c:04X}" for c in (v if isinstance(v, tuple) else (v,)))
+    return " ".join(f"{t[0]} {t[1]}..{t[2]}" for t in toks)
+
+
+def encode_only(a: Automaton) -> list[dict]:
+    """The spec's encoder-only entries, each with what its bytes decode to."""
+    return [{"code_point": cp, "bytes": None if b is None else _hex(b),
+             "decodes_to": None if b is None else _decoded(a, b)} for cp, b in a.encode_only]
+
+
+LARGEST_RUNS = 5
+SHOWN_ONLY = 40  # encoder-only entries listed by the text table
+
+
+def table_form(a: Automaton, f) -> dict:
+    """One table form: its bytes, how they make the pointer, and its table summarised
+    (entries, runs of consecutive mappings, pointers without an entry, decode-only
+    pointers, pointers of several code points)."""
+    t = a.tables[f.table]
+    cap = _tables.capacity(f)
+    span = _tables.entry_range(t)
+    runs_ = _tables.runs(t)
+    in_form = _tables.entries_count(t, 0, cap - 1)
+    largest = sorted(runs_, key=lambda r: (-(r[1] - r[0]), r[0]))[:LARGEST_RUNS]
+    only = _tables.decode_only(t)
+    several = _tables.multi_entries(t)
+
+    def spelled(p):
+        return _hex(_tables.spell(f, p)) if 0 <= p < cap else None
+
+    return {
+        "form": f.name, "length": f.length,
+        "positions": [_runs({b for lo, hi in runs for b in range(lo, hi + 1)}) for runs in f.positions],
+        "pointer": _tables.formula(f), "pointers": [0, cap - 1],
+        "first_bytes": spelled(0), "last_bytes": spelled(cap - 1),
+        "table": t.name, "source": t.source, "kind": "ranges" if t.ranges else "index",
+        "entries": _tables.entries_count(t), "entry_pointers": list(span) if span else None,
+        "runs": len(runs_),
+        "largest_runs": [{"first": p, "last": q, "first_code_point": cp, "last_code_point": cp + q - p,
+                          "first_bytes": spelled(p), "last_bytes": spelled(q)} for p, q, cp in largest],
+        "mapped": in_form, "unmapped": cap - in_form,
+        "outside_form": _tables.entries_count(t) - in_form,
+        "decode_only": [[lo, hi] for lo, hi in only],
+        "several": [{"pointer": p, "bytes": spelled(p), "code_points": list(v)} for p, v in several],
+    }
+
+
+def _num(n: int) -> str:
+    return f"{n:,}"
+
+
+def _cps(cp: int) -> str:
+    return f"U+{cp:04X}"
+
+
+def _range(lo: int, hi: int) -> str:
+    return str(lo) if lo == hi else f"{lo}..{hi}"
+
+
+def _bytes_range(d: dict, lo: str, hi: str) -> str:
+    return lo if lo == hi else f"{lo} … {hi}"
+
+
+def table_lines(a: Automaton) -> list[str]:
+    """The text ``describe`` prints after the rows for a spec with mapping tables."""
+    lines = []
+    for d in (table_form(a, f) for f in _tables.table_forms(a)):
+        lines.append("")
+        lines.append(f"table form {d['form']}: {d['length']} byte{'s' if d['length'] > 1 else ''}, "
+                     + " then ".join(d["positions"]))
+        lines.append(f"  pointer = {d['pointer']}: {_range(*d['pointers'])} "
+                     f"({_bytes_range(d, d['first_bytes'], d['last_bytes'])})")
+        lines.append(f"  table {d['table']} ({d['kind']}, {d['source']})")
+        if d["entry_pointers"] is None:
+            lines.append("    no entries")
+            continue
+        lo, hi = d["entry_pointers"]
+        unit = "pointers" if d["kind"] == "ranges" else "entries"
+        lines.append(f"    pointers {_range(lo, hi)}: {_num(d['entries'])} {unit} in {_num(d['runs'])} "
+                     f"run{'s' if d['runs'] != 1 else ''} of consecutive code points")
+        lines.append(f"    {_num(d['mapped'])} of the form's {_num(d['pointers'][1] + 1)} pointers have an entry; "
+                     f"{_num(d['unmapped'])} have none (errors: '{a.reasons.unmapped}')"
+                     + (f"; {_num(d['outside_form'])} entries lie beyond the form's pointers"
+                        if d["outside_form"] else ""))
+        if d["largest_runs"]:
+            lines.append("    largest runs: " + "; ".join(
+                f"{_range(r['first'], r['last'])} = {_cps(r['first_code_point'])}"
+                + (f"..{_cps(r['last_code_point'])}" if r["last"] > r["first"] else "")
+                + (f" ({_bytes_range(d, r['first_bytes'], r['last_bytes'])}, {_num(r['last'] - r['first'] + 1)})"
+                   if r["first_bytes"] else "")
+                for r in d["largest_runs"]))
+        only = d["decode_only"]
+        if only:
+            big = sorted(sorted(only, key=lambda r: r[0] - r[1])[:6])
+            big = [(lo, hi) for lo, hi in big if hi - lo + 1 >= 16]
+            small = sum(hi - lo + 1 for lo, hi in only if (lo, hi) not in big)
+            parts = [f"{_range(lo, hi)}" for lo, hi in big]
+            if small:
+                parts.append(f"{_num(small)} {'more ' if big else ''}pointer{'s' if small != 1 else ''} "
+                             f"in {_num(len(only) - len(big))} range{'s' if len(only) - len(big) != 1 else ''}")
+            total = sum(hi - lo + 1 for lo, hi in only)
+            lines.append(f"    decode-only ({_num(total)} pointers the encoder never writes): " + ", ".join(parts))
+        for s in d["several"]:
+            lines.append(f"    pointer {s['pointer']} ({s['bytes']}) = "
+                         + " ".join(_cps(c) for c in s["code_points"]) + " (several code points)")
+    only = encode_only(a)
+    if only:
+        lines.append("")
+        lines.append(f"encoder-only entries ({len(only)}, written before any form):")
+        for e in only[:SHOWN_ONLY]:
+            if e["bytes"] is None:
+                lines.append(f"  {_cps(e['code_point'])} -> refused (unencodable)")
+            else:
+                lines.append(f"  {_cps(e['code_point'])} -> {e['bytes']}   (these bytes decode to {e['decodes_to']})")
+        if len(only) > SHOWN_ONLY:
+            lines.append(f"  … {len(only) - SHOWN_ONLY} more (--json lists them all)")
+    lines.append("")
+    lines.append("errors: " + _tables.error_span_text(a))
+    return lines
 
 
 def table(a: Automaton) -> str:
@@ -61,8 +204,8 @@ def table(a: Automaton) -> str:
         seq = first if first == last else f"{first} … {last}"
         cps = _cp(row["first"]) if row["first"] == row["last"] else f"{_cp(row['first'])} … {_cp(row['last'])}"
         data.append((seq, f"{row['offset']}", cps))
-    w0 = max(len("Byte Sequence Range"), *(len(d[0]) for d in data))
-    w1 = max(len("Offset"), *(len(d[1]) for d in data))
+    w0 = max([len("Byte Sequence Range")] + [len(d[0]) for d in data])
+    w1 = max([len("Offset")] + [len(d[1]) for d in data])
     lines.append(f"{'Byte Sequence Range'.ljust(w0)} | {'Offset'.rjust(w1)} | Codepoint Range")
     lines.append(f"{'-' * w0}-|-{'-' * w1}-|-{'-' * 15}")
     for seq, off, cps in data:
@@ -71,6 +214,8 @@ def table(a: Automaton) -> str:
         lines.append(f"reserved runs: {', '.join(f'{b:02X}' for b in a.reserved)} and the bytes that cannot start a sequence")
     if a.signature:
         lines.append(f"signature: {_hex(a.signature)}")
+    if _tables.has_tables(a) or a.encode_only or a.error_span != "maximal-subpart":
+        lines += table_lines(a)
     return "\n".join(lines)
 
 
@@ -213,4 +358,19 @@ def ill_formed_table(a: Automaton) -> str:
         lines.append(f"{n:3}  {text}{'  ' + pad if pad else ''}  {r['well_formed']}".rstrip())
     if a.extensions:
         lines.append("counted forms continue beyond the table: " + ", ".join(e.form for e in a.extensions))
+    for u in unmapped(a):
+        lines.append(f"table form {u['form']}: its bytes are well-formed above, but {_num(u['unmapped'])} of its "
+                     f"{_num(u['pointers'])} pointers have no entry in table {u['table']} and are errors too "
+                     "(see describe)")
     return "\n".join(lines)
+
+
+def unmapped(a: Automaton) -> list[dict]:
+    """Per table form: how many of its pointers have no entry (errors the rows above cannot show)."""
+    out = []
+    for f in _tables.table_forms(a):
+        cap = _tables.capacity(f)
+        t = a.tables[f.table]
+        out.append({"form": f.name, "table": t.name, "pointers": cap,
+                    "unmapped": cap - _tables.entries_count(t, 0, cap - 1)})
+    return out

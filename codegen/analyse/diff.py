@@ -18,6 +18,12 @@ states is labelled by what each side accepts there.  Three sets come out:
 
 Counted forms (``extensions``) are not compared: only the bounded automaton is
 (a note says so).  Signatures are compared as bytes.
+
+Where either spec has mapping tables (or encoder-only entries, or an error-span
+policy of its own), validity is a property of the pointer, not of the state, and
+the errors themselves may differ: :mod:`encspec.analyse.tablediff` then compares
+the two decoders' first tokens everywhere, table entries included, and the two
+encoders code point by code point (sections ``errors`` and ``encoder``).
 """
 from __future__ import annotations
 
@@ -59,15 +65,22 @@ class Diff:
     different: list = field(default_factory=list)
     notes: list = field(default_factory=list)
     signature: Optional[tuple[str, str]] = None
+    tables: bool = False  # compared by the table engine (tablediff): errors and encoders too
+    errors: list = field(default_factory=list)  # first tokens that differ where neither is a character
+    encoder: dict = field(default_factory=dict)  # only_a, only_b, different: EncoderRange lists
 
     @property
     def equivalent(self) -> bool:
-        return not (self.only_a or self.only_b or self.different or self.signature)
+        return not (self.only_a or self.only_b or self.different or self.signature or self.errors
+                    or any(self.encoder.values()))
 
     def to_json(self) -> dict:
         """``diff --json``; bytes as everywhere: ``"F0 90 80 80"``, patterns ``"F0 90..BF"``,
-        a side without a signature null."""
-        return {
+        a side without a signature null.  Where either spec has mapping tables, patterns
+        also give their ``count`` and two keys follow: ``errors`` (patterns where neither
+        reads a character and their first tokens differ) and ``encoder`` (code point
+        runs encodable in one only, or written differently)."""
+        out = {
             "a": self.a, "b": self.b, "equivalent": self.equivalent,
             "only_a": [p.to_json() for p in self.only_a], "only_b": [p.to_json() for p in self.only_b],
             "different": [p.to_json() for p in self.different],
@@ -75,6 +88,10 @@ class Diff:
                                                               for k, v in zip("ab", self.signature)},
             "notes": list(self.notes),
         }
+        if self.tables:
+            out["errors"] = [p.to_json() for p in self.errors]
+            out["encoder"] = {k: [r.to_json() for r in v] for k, v in self.encoder.items()}
+        return out
 
 
 # ---------------------------------------------------------------- the product
@@ -324,9 +341,42 @@ def _merge(patterns: list[Pattern]) -> list[Pattern]:
     return patterns
 
 
+def _uses_tables(a: Automaton, b: Automaton) -> bool:
+    from .tables import has_tables
+    return (has_tables(a) or has_tables(b) or bool(a.encode_only) or bool(b.encode_only)
+            or a.error_span != b.error_span or tuple(a.restore) != tuple(b.restore))
+
+
+def table_diff(a: Automaton, b: Automaton) -> Diff:
+    """The table engine (:mod:`encspec.analyse.tablediff`): every first token that differs."""
+    from . import tablediff
+    out = Diff(a.name, b.name, tables=True)
+    found = tablediff.walk(a, b)
+    pats = tablediff.patterns(a, b, found)
+    out.only_a, out.only_b, out.different, out.errors = (pats["only_a"], pats["only_b"], pats["different"],
+                                                         pats["errors"])
+    out.encoder = tablediff.encoder_diff(a, b)
+    if a.signature != b.signature:
+        out.signature = (a.signature.hex().upper(), b.signature.hex().upper())
+    notes = []
+    if "ext" in found.notes:
+        notes.append("counted forms of unbounded length: only the bounded automaton is compared "
+                     "(bounded part only)")
+    if "units" in found.notes:
+        notes.append("code units wider than a byte: errors are not compared, only valid sequences and encoders")
+    if "depth" in found.notes:
+        notes.append(f"sequences longer than {tablediff.MAX_DEPTH} bytes (reserved runs) are not followed further")
+    out.notes = notes
+    return out
+
+
 def diff(a: Automaton, b: Automaton) -> Diff:
     """Run *a* and *b* at once: the byte patterns valid in only one of them, and those
-    valid in both but decoded differently (``encspec diff``)."""
+    valid in both but decoded differently (``encspec diff``).  Where either has mapping
+    tables, an error-span policy of its own or encoder-only entries, the table engine
+    compares everything the decoders and encoders do (:func:`table_diff`)."""
+    if _uses_tables(a, b):
+        return table_diff(a, b)
     out = Diff(a.name, b.name)
     states, trans, _, reps = _product(a, b)
     notes: list = []
@@ -352,8 +402,83 @@ def _cp(v: Optional[int]) -> str:
     return "-" if v is None else f"U+{v:04X}"
 
 
+SHOWN = 24  # patterns (and encoder runs) listed per section; --json lists every one
+
+
+def _n(k: int) -> str:
+    return f"{k:,}"
+
+
+def _value(v) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, tuple):
+        return "+".join(f"U+{c:04X}" for c in v)
+    if isinstance(v, str):
+        return v
+    return f"U+{v:04X}"
+
+
+def _table_text(d: Diff) -> str:
+    lines = []
+    if d.equivalent:
+        lines.append(f"{d.a} and {d.b} are equivalent: the same valid byte sequences, decoded alike, "
+                     "the same errors and the same encoders")
+        return "\n".join(lines)
+
+    def section(title, pats, what):
+        total = sum(p.count for p in pats)
+        lines.append(f"{title}: {_n(total)} sequence{'s' if total != 1 else ''} in "
+                     f"{_n(len(pats))} pattern{'s' if len(pats) != 1 else ''}")
+        shown = sorted(pats, key=lambda p: (-p.count, p.ranges))[:SHOWN]
+        shown.sort(key=lambda p: (len(p.ranges), p.ranges))
+        width = max([len(p.text) for p in shown] + [0])
+        cw = max([len(_n(p.count)) for p in shown] + [0])
+        for p in shown:
+            lines.append(f"  {p.text.ljust(width)}  {_n(p.count).rjust(cw)}  {what(p)}")
+        if len(pats) > len(shown):
+            rest = pats and sum(p.count for p in pats) - sum(p.count for p in shown)
+            lines.append(f"  … {_n(len(pats) - len(shown))} more patterns ({_n(rest)} sequences): --json lists all")
+
+    ex = lambda p: p.example.hex(" ").upper()  # noqa: E731
+    section(f"valid only in {d.a}", d.only_a, lambda p: f"e.g. {ex(p)} = {_value(p.a)}")
+    section(f"valid only in {d.b}", d.only_b, lambda p: f"e.g. {ex(p)} = {_value(p.b)}")
+    section(f"valid in both, decoded differently ({d.a} / {d.b})", d.different,
+            lambda p: (f"{_value(p.a)} / {_value(p.b)}" if p.count == 1 else
+                       f"e.g. {ex(p)} = {_value(p.a)} / {_value(p.b)}")
+            + ("" if p.key[1] in ("varies", "several") or p.count == 1 else
+               f"  (throughout A - B = {'-' if p.key[1] < 0 else ''}0x{abs(p.key[1]):X})"))
+    section(f"ill-formed in both, errors differ ({d.a} / {d.b})", d.errors,
+            lambda p: f"e.g. {ex(p)}: {p.a} / {p.b}" + ("  (where the data ends)" if p.end else ""))
+    enc = d.encoder
+    for kind, title in (("only_a", f"encodable only in {d.a}"), ("only_b", f"encodable only in {d.b}"),
+                        ("different", f"encoded differently ({d.a} / {d.b})")):
+        runs = enc.get(kind, [])
+        total = sum(r.count for r in runs)
+        lines.append(f"{title}: {_n(total)} code point{'s' if total != 1 else ''} in "
+                     f"{_n(len(runs))} run{'s' if len(runs) != 1 else ''}")
+        shown = sorted(runs, key=lambda r: (-r.count, r.first))[:SHOWN]
+        shown.sort(key=lambda r: r.first)
+        for r in shown:
+            cps = f"U+{r.first:04X}" + (f"..U+{r.last:04X}" if r.last > r.first else "")
+            a_ = "-" if r.a is None else r.a.hex(" ").upper()
+            b_ = "-" if r.b is None else r.b.hex(" ").upper()
+            lines.append(f"  {cps.ljust(17)} {_n(r.count).rjust(9)}  {'e.g. ' if r.count > 1 else ''}{a_} / {b_}")
+        if len(runs) > len(shown):
+            lines.append(f"  … {_n(len(runs) - len(shown))} more runs: --json lists all")
+    if d.signature is not None:
+        sa, sb = d.signature
+        lines.append(f"signature: {d.a} {' '.join(sa[i:i + 2] for i in range(0, len(sa), 2)) or 'none'}, "
+                     f"{d.b} {' '.join(sb[i:i + 2] for i in range(0, len(sb), 2)) or 'none'}")
+    for n in d.notes:
+        lines.append(f"note: {n}")
+    return "\n".join(lines)
+
+
 def text(d: Diff) -> str:
     """*d* as ``encspec diff`` prints it."""
+    if d.tables:
+        return _table_text(d)
     lines = []
     if d.equivalent:
         lines.append(f"{d.a} and {d.b} are equivalent: the same valid byte sequences, decoded alike")

@@ -25,6 +25,15 @@ signature with what follows it in its byte order, or the byte order marks as cha
 Integer encodings (the varints' 64-bit code space) get values instead of text, each
 form's digit extremes and runs of continuation bytes, and no surrogates.
 
+Specs with mapping tables get, after the boundaries, a section per table form: mapped
+pointers (the first and last of the longest runs of consecutive code points and of
+runs spread over the table), pointers of several code points, decode-only pointers,
+pointers without an entry (alone and followed by a safe byte), the error spans around
+the form's leads (a following byte that continues or not, restored or not), each byte
+that cannot follow and each cut of the form's first and last mapped sequences; then
+the spec's encoder-only entries (their bytes, decoded; the note names the code point
+the encoder writes them for).
+
 Cases are deduplicated (the first occurrence wins), so the file's inputs are
 ``vector_inputs(automaton)``, in order.
 """
@@ -42,6 +51,7 @@ from ..automaton import DEAD, Automaton, digits_to_bytes
 from ..automaton.counted import encode_counted, encode_level, levels
 from ..spec.model import DigitSet
 from ..runtime.tables import tokens as run_tokens
+from . import tables as _tables
 
 
 @dataclass
@@ -193,10 +203,19 @@ def _describe_tokens(toks) -> str:
     return "; ".join(_token_text(t) for t in toks)
 
 
+def _value_hex(value) -> str:
+    """A code point in hex; several (a pointer of Big5's four) joined by + (CA+304), as `encspec tokens` prints."""
+    return "+".join(f"{v:X}" for v in value) if isinstance(value, tuple) else f"{value:X}"
+
+
+def _parse_value(text: str):
+    return tuple(int(x, 16) for x in text.split("+")) if "+" in text else int(text, 16)
+
+
 def _token_text(t) -> str:
     kind, start, end, value, reason = t
     if kind == "char":
-        return f"char {start} {end} {value:X}"
+        return f"char {start} {end} {_value_hex(value)}"
     if kind == "error" and reason:
         return f"error {start} {end} ({reason})"
     return f"{kind} {start} {end}"
@@ -262,6 +281,10 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
                 sub.cases.append(Case(b, f"{what} code point of {len(b)}-byte codes: {_u(cp)}"))
         s2.subsections.append(sub)
     out.append(s2)
+
+    # 2b table forms: their pointers, mapped or not, and the error spans around them
+    if _tables.has_tables(a):
+        out += _table_sections(a, tail, tail_note)
 
     # 3 malformed
     s3 = Section("Malformed sequences")
@@ -491,6 +514,178 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
         s8.subsections.append(sub)
         out.append(s8)
     return out
+
+
+# ---------------------------------------------------------------- table forms
+PICKS = 64  # runs (and gaps) shown per table form beyond the longest ones
+
+
+def _spread(items: list, n: int) -> list:
+    """*n* of *items* spread evenly (all of them if there are no more), in order."""
+    if len(items) <= n:
+        return list(items)
+    step = len(items) / n
+    return [items[int(k * step)] for k in range(n)]
+
+
+def _gaps(a: Automaton, f) -> list[tuple[int, int]]:
+    """The form's pointers without an entry, as intervals."""
+    cap = _tables.capacity(f)
+    out = []
+    p = 0
+    for lo, hi in _tables.mapped_intervals(a.tables[f.table], 0, cap - 1):
+        if lo > p:
+            out.append((p, lo - 1))
+        p = hi + 1
+    if p < cap:
+        out.append((p, cap - 1))
+    return out
+
+
+def _table_sections(a: Automaton, tail: bytes, tail_note: str) -> list[Section]:
+    """Per table form: mapped pointers (the first and last of runs of consecutive code
+    points), pointers of several code points, decode-only pointers, pointers without an
+    entry, and the error spans around them; then the spec's encoder-only entries."""
+    cb = a.class_bytes()
+    out = []
+    for f in _tables.table_forms(a):
+        t = a.tables[f.table]
+        cap = _tables.capacity(f)
+        spell = lambda p, f=f: _tables.spell(f, p)  # noqa: E731
+        positions = " then ".join(_runs({b for lo, hi in runs for b in range(lo, hi + 1)}) for runs in f.positions)
+        sec = Section(f"Table form {f.name} ({f.length} bytes: {positions}): pointers looked up in table {t.name}")
+        runs = _tables.runs(t, 0, cap - 1)
+        longest = sorted(runs, key=lambda r: (r[0] - r[1], r[0]))[:PICKS // 2]
+        picked = sorted(set(longest) | set(_spread(runs, PICKS)))
+        sub = Section(f"Mapped pointers: the first and last of runs of consecutive code points "
+                      f"({len(picked)} of {len(runs)} runs: the longest and others spread over the table)")
+        for p, q, cp in picked:
+            for x, what in ((p, "first"), (q, "last")):
+                sub.cases.append(Case(spell(x), f"pointer {x}: {_u(cp + x - p)}, the {what} of the run {p}..{q} "
+                                                f"({_u(cp)}..{_u(cp + q - p)})" if q > p else
+                                      f"pointer {x}: {_u(cp)} (a run of one)"))
+        if runs:
+            sub.cases.append(Case(b"".join(spell(p) for p, q, cp in picked[:16]) + tail,
+                                  "the first pointers of these runs in a row" + tail_note))
+        sec.subsections.append(sub)
+        several = [(p, v) for p, v in _tables.multi_entries(t) if p < cap]
+        if several:
+            sub = Section("Pointers of several code points")
+            for p, v in several:
+                sub.cases.append(Case(spell(p), f"pointer {p}: " + " ".join(_u(c) for c in v)))
+                if tail:
+                    sub.cases.append(Case(spell(p) + tail, f"pointer {p}{tail_note}"))
+            sec.subsections.append(sub)
+        only = [(lo, hi) for lo, hi in _tables.decode_only(t, 0, cap - 1)]
+        if only:
+            sub = Section(f"Decode-only pointers ({sum(hi - lo + 1 for lo, hi in only)} in {len(only)} ranges): "
+                          "they decode, but the encoder writes their code points elsewhere, or not at all")
+            big = sorted(only, key=lambda r: (r[0] - r[1], r[0]))[:PICKS // 4]
+            for lo, hi in sorted(set(big) | set(_spread(only, PICKS // 2))):
+                for x in sorted({lo, hi}):
+                    v = t.lookup(x)
+                    if v is None:
+                        continue
+                    if isinstance(v, tuple):
+                        sub.cases.append(Case(spell(x), f"pointer {x}: " + " ".join(_u(c) for c in v)
+                                              + ", decode-only"))
+                        continue
+                    enc = a.encode(v)
+                    where = f"written as {_hex(enc)}" if enc is not None else "not encodable"
+                    sub.cases.append(Case(spell(x), f"pointer {x}: {_u(v)}, decode-only ({_u(v)} is {where})"))
+            sec.subsections.append(sub)
+        gaps = _gaps(a, f)
+        if gaps:
+            sub = Section(f"Pointers without an entry ({sum(hi - lo + 1 for lo, hi in gaps)} in {len(gaps)} runs): "
+                          f"errors ('{a.reasons.unmapped}')")
+            big = sorted(gaps, key=lambda r: (r[0] - r[1], r[0]))[:PICKS // 4]
+            for lo, hi in sorted(set(big) | set(_spread(gaps, PICKS // 2))):
+                for x in sorted({lo, hi}):
+                    sub.cases.append(Case(spell(x), f"pointer {x}, no entry (of the run {lo}..{hi})"))
+                    if tail:
+                        sub.cases.append(Case(spell(x) + tail, f"pointer {x}, no entry{tail_note}"))
+            sec.subsections.append(sub)
+        sub = _span_cases(a, f, gaps, runs, tail, tail_note)
+        if sub.cases:
+            sec.subsections.append(sub)
+        sub = Section("A byte that cannot follow, at every position of the form's first and last mapped sequence, "
+                      "and every cut of them")
+        ends = [runs[0][0], runs[-1][1]] if runs else []
+        for x in ends:
+            seq = spell(x)
+            state = 0
+            for k in range(1, len(seq)):
+                state = a.step(state, seq[k - 1])
+                if state == DEAD or state >= a.n_states:
+                    break
+                for c in range(a.n_classes):
+                    if a.next[state][c] == DEAD:
+                        sub.cases.append(Case(seq[:k] + bytes([cb[c][0]]), f"pointer {x} ({_hex(seq)}) with byte "
+                                                                          f"{k + 1} replaced by {cb[c][0]:02X} "
+                                                                          f"(of {_runs(cb[c])})"))
+                sub.cases.append(Case(seq[:k], f"pointer {x} ({_hex(seq)}) cut after {k} of {len(seq)} bytes"))
+                if tail:
+                    sub.cases.append(Case(seq[:k] + tail, f"pointer {x} ({_hex(seq)}) cut after {k} of "
+                                                          f"{len(seq)} bytes{tail_note}"))
+        if sub.cases:
+            sec.subsections.append(sub)
+        out.append(sec)
+    if a.encode_only:
+        sec = Section("Encoder-only entries: what the encoder writes for these code points, decoded")
+        for cp, data in a.encode_only:
+            if data is None:
+                continue
+            sec.cases.append(Case(bytes(data), f"encoder-only: {_u(cp)} is written as {_hex(data)}"))
+        if sec.cases:
+            out.append(sec)
+    return out
+
+
+def _span_cases(a: Automaton, f, gaps, runs, tail: bytes, tail_note: str) -> Section:
+    """Error spans around the form: a lead and each kind of byte after it (in the restore set or
+    not, continuing or not), pointers without an entry whose later bytes are restored or not, a
+    lead before a valid sequence."""
+    restore = set()
+    for lo, hi in a.restore:
+        restore.update(range(lo, hi + 1))
+    title = {"one-unit": "every error one byte", "through-failing-byte":
+             f"an error takes the failing byte unless it is in {_tables.restore_text(a)}",
+             "maximal-subpart": "an error is the maximal subpart"}[a.error_span]
+    sec = Section(f"Error spans ({a.error_span}: {title})")
+    spell = lambda p: _tables.spell(f, p)  # noqa: E731
+    leads = sorted({f.positions[0][0][0], f.positions[0][-1][1]})
+    follow = sorted({f.positions[1][0][0], f.positions[1][-1][1]}) if len(f.positions) > 1 else []
+    for lead in leads:
+        s = a.step(0, lead)
+        if s == DEAD or s >= a.n_states:
+            continue
+        tried = set()
+        for b in range(256):
+            t = a.step(s, b)
+            kind = (t == DEAD, b in restore)
+            if kind in tried:
+                continue
+            tried.add(kind)
+            what = ("cannot follow" if t == DEAD else "can follow") + (", restored" if b in restore else "")
+            sec.cases.append(Case(bytes([lead, b]) + tail, f"lead {lead:02X}, then {b:02X} ({what}){tail_note}"))
+        if runs:
+            seq = spell(runs[0][0])
+            sec.cases.append(Case(bytes([lead]) + seq, f"lead {lead:02X}, then a valid sequence {_hex(seq)}"))
+        for b in follow:
+            sec.cases.append(Case(bytes([lead, b]), f"lead {lead:02X}, then {b:02X} at the end of the data"))
+    picked: dict = {}
+    for lo, hi in gaps:
+        for x in (lo, hi):
+            seq = spell(x)
+            key = any(b in restore for b in seq[1:])
+            if len(picked.setdefault(key, [])) < 3:
+                picked[key].append(x)
+    for key, xs in sorted(picked.items()):
+        for x in xs:
+            seq = spell(x)
+            sec.cases.append(Case(seq + tail, f"pointer {x} ({_hex(seq)}), no entry: a later byte "
+                                              f"{'is' if key else 'is not'} restored{tail_note}"))
+    return sec
 
 
 # ---------------------------------------------------------------- integers (varints)
@@ -980,7 +1175,7 @@ def vector_inputs(a: Automaton) -> list[bytes]:
 
 def _json_token(t) -> list:
     kind, start, end, value, _ = t
-    return [kind, start, end, None if value is None else f"{value:X}"]
+    return [kind, start, end, None if value is None else _value_hex(value)]
 
 
 def jsonl(a: Automaton, secs: Optional[list[Section]] = None) -> str:
@@ -1009,8 +1204,11 @@ def text(a: Automaton, secs: Optional[list[Section]] = None) -> str:
         "         tokens  the expected tokens, as `encspec tokens` prints them, separated by ';':",
         "                 char START END HEX | error START END (reason) | reserved START END | signature START END",
         "",
-        "Longest match; an error covers the maximal subpart (the longest prefix of a valid sequence, at",
-        "least one byte).  Expected tokens come from the reference tokenizer over the automaton.",
+        *(("Longest match; an error covers the maximal subpart (the longest prefix of a valid sequence, at",
+           "least one byte).  Expected tokens come from the reference tokenizer over the automaton.")
+          if a.error_span == "maximal-subpart" else
+          ("Longest match; errors are the spec's: " + _tables.error_span_text(a) + ".",
+           "Expected tokens come from the reference tokenizer over the automaton and its tables.")),
         f"{n_cases} cases.",
     ]
     if a.unit > 1:
@@ -1062,7 +1260,7 @@ def parse_text(source: str) -> list[tuple[str, bytes, list]]:
             for part in stripped[len("tokens  "):].split(";"):
                 words = part.split("(")[0].split()
                 kind, start, end = words[0], int(words[1]), int(words[2])
-                toks.append((kind, start, end, int(words[3], 16) if kind == "char" else None))
+                toks.append((kind, start, end, _parse_value(words[3]) if kind == "char" else None))
             out.append((cur_id, data, toks))
             last_head = cur_id = data = None
     return out

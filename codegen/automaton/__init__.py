@@ -37,6 +37,7 @@ class Reasons:
     unexpected_end: str = "unexpected end of data"  # the data ends inside a sequence
     truncated_unit: str = "truncated data"  # fewer bytes than a code unit are left
     unmapped: str = "no code point for this pointer"  # a table form's pointer has no entry
+    unencodable: Optional[str] = None  # the encoder's reason (None: CPython's utf-8 words)
 
 
 @dataclass(frozen=True)
@@ -356,7 +357,7 @@ def _compile(spec: Spec) -> Automaton:
         at_end=machine.at_end if any(a is not None for a in machine.at_end) else (),
         starts=tuple(starts), signatures=signatures, byte_orders=tuple(orders),
         reasons=Reasons(*(spec.reason(k) for k in ("invalid-start", "invalid-continuation", "unexpected-end",
-                                                     "truncated-unit", "unmapped"))),
+                                                     "truncated-unit", "unmapped", "unencodable"))),
         tables=tuple(build_table(t, spec) for t in spec.tables),
         encode_only=tuple((e.code_point, e.bytes) for e in spec.encodes),
         error_span=spec.error_span, restore=spec.restore,

@@ -78,16 +78,17 @@ class MappingTable:
 
     def encode_range(self, cp: int) -> Optional[int]:
         """The pointer of *cp* in a ranges table (None: no run holds it, or it is decode-only)."""
+        found = None
         for p, value in self.overrides:
             if value == cp:
-                return p
+                found = p
         for k, first in enumerate(self.firsts):
             p = self.starts[k] + cp - first
-            if first <= cp and p <= self.lasts[k]:
-                if any(lo <= p <= hi for lo, hi in self.decode_only):
-                    return None
-                return p
-        return None
+            if found is None and first <= cp and p <= self.lasts[k] and self.lookup(p) == cp:
+                found = p
+        if found is None or any(lo <= found <= hi for lo, hi in self.decode_only):
+            return None
+        return found
 
     @property
     def max_code_point(self) -> int:

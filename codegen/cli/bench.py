@@ -10,7 +10,19 @@ a slice: it is slow) and, with ``--export c``, the exported C decoder.
 The baseline is CPython's own codec of the spec where CPython has one
 (CPYTHON_CODECS: utf-16le is timed against ``bytes.decode("utf-16-le")`` on the
 very bytes the spec's encoder wrote, so the ratio compares like with like);
-for any other spec it is ``bytes.decode("utf-8")`` of the same text.  Memory:
+a spec with mapping tables is timed against CPython's codec of the nearest
+name (whatwg-shift_jis against shift_jis, euc-kr against euc_kr, gb18030-2022
+against gb18030: the name or an alias, without a ``whatwg-`` prefix and then
+without its last ``-`` parts, that ``codecs.lookup`` knows first), on
+the bytes that codec writes for the same text; for any other spec it is
+``bytes.decode("utf-8")`` of the same text.
+
+A spec with mapping tables cannot write every character of the corpora: its
+"cjk" corpus is text of its own script instead (Japanese: kana and kanji;
+Chinese: hanzi; Korean: hangul, chosen by the baseline codec's name), of
+characters that both it and the baseline write in two bytes (the common ones:
+a text of rare characters in three or four bytes would time something else),
+and the other corpora keep only the characters both can write.  Memory:
 the peak traced by tracemalloc during one decode over the size of the str it
 returns, per backend.  A benchmark, not a test.
 """
@@ -94,12 +106,81 @@ class Row:
         return self.baseline.split(" ", 1)[1]
 
 
-def baseline(name: str, text: str, data: bytes) -> tuple[str, bytes]:
+def _has_tables(module) -> bool:
+    return bool(getattr(module, "_TABLES", ()))
+
+
+def table_codec(module) -> str | None:
+    """CPython's codec of the nearest name for a spec with mapping tables: its name
+    (without a ``whatwg-`` prefix) or one of its aliases, as ``codecs.lookup`` knows
+    it; None when CPython has none."""
+    import codecs
+    names = []
+    for name in [module.NAME, *getattr(module, "ALIASES", ())]:
+        if name.startswith("whatwg-"):
+            name = name[len("whatwg-"):]
+        while name:  # gb18030-2022, then gb18030
+            names.append(name)
+            name = name.rpartition("-")[0]
+    for name in names:
+        try:
+            return codecs.lookup(name).name
+        except LookupError:
+            continue
+    return None
+
+
+# The script of a CJK codec's text, by the codec's name.
+_SCRIPTS = {"ja": ("shift_jis", "cp932", "euc_jp", "euc-jp", "iso2022_jp", "shift_jis_2004", "euc_jis_2004"),
+            "ko": ("euc_kr", "euc-kr", "cp949", "johab"),
+            "zh": ("big5", "big5hkscs", "cp950", "gb2312", "gbk", "gb18030", "hz")}
+_SCRIPT_RANGES = {"ja": ((0x3041, 0x3093, 5), (0x30A1, 0x30F3, 1), (0x4E00, 0x9FA0, 4)),
+                  "zh": ((0x4E00, 0x9FA5, 1),),
+                  "ko": ((0xAC00, 0xD7A3, 1),)}
+
+
+def _writes(module, codec, ch: str, two: bool) -> bool:
+    try:
+        ours = module.encode(ch)
+        theirs = ch.encode(codec) if codec else ours
+    except UnicodeEncodeError:
+        return False
+    return not two or (len(ours) == 2 and len(theirs) == 2)
+
+
+def table_corpus(kind: str, size: int, module, codec: str | None, seed: int = 2026) -> str:
+    """The corpus *kind* for a spec with mapping tables (see above)."""
+    if kind != "cjk":
+        text = corpus(kind, size, seed)
+        keep = {ch for ch in set(text) if _writes(module, codec, ch, False)}
+        return "".join(ch for ch in text if ch in keep)
+    script = next((s for s, names in _SCRIPTS.items() if (codec or "").replace("-", "_") in
+                   [n.replace("-", "_") for n in names]), "zh")
+    pools = []
+    for lo, hi, weight in _SCRIPT_RANGES[script]:
+        pool = [chr(c) for c in range(lo, hi + 1) if _writes(module, codec, chr(c), True)]
+        if pool:
+            pools.append((pool, weight))
+    if not pools:
+        return corpus("ascii", size, seed)
+    rnd = random.Random(f"{kind}-{script}-{seed}")
+    choices = [p for p, w in pools for _ in range(w)]
+    parts, total = [], 0
+    while total < size:  # runs of 2 to 12 characters, a space or a punctuation mark between
+        w = "".join(rnd.choice(rnd.choice(choices)) for _ in range(rnd.randint(2, 12)))
+        if rnd.random() < 0.08:
+            w += rnd.choice(".,;!?") + ("\n" if rnd.random() < 0.3 else "")
+        parts.append(w)
+        total += 2 * len(w) + 1
+    return " ".join(parts)
+
+
+def baseline(name: str, text: str, data: bytes, codec: str | None = None) -> tuple[str, bytes]:
     """(CPython's codec, the bytes it decodes) for the baseline of spec *name*: its own
     codec on the spec's own bytes *data* when CPython has one that reads them as
     *text* (utf-16 without a BOM is the machine's order for CPython: on a big-endian
     machine its own encoding, BOM included, is timed instead); else utf-8 of *text*."""
-    codec = CPYTHON_CODECS.get(name)
+    codec = codec or CPYTHON_CODECS.get(name)
     if codec is None:
         return "utf-8", text.encode("utf-8")
     try:
@@ -151,10 +232,12 @@ def run(specs: list[str], size: int, repeat: int, export_c: bool, invalid: bool,
         if export_c:
             from .bench_c import CDecoder
             c_decoder = CDecoder(spec)
+        tables = _has_tables(module)
+        nearest = table_codec(module) if tables else None
         for kind in CORPORA:
-            text = corpus(kind, size)
+            text = table_corpus(kind, size, module, nearest) if tables else corpus(kind, size)
             data = module.encode(text)
-            codec, baseline_bytes = baseline(module.NAME, text, data)
+            codec, baseline_bytes = baseline(module.NAME, text, data, nearest)
             variants = [("strict", data, baseline_bytes)]
             if invalid:
                 variants.append(("replace", corrupt(data), corrupt(baseline_bytes)))

@@ -69,8 +69,11 @@ def describe(spec, ill_formed, as_json):
     from ..analyse import describe as d
     _, a = load_spec(spec)
     if ill_formed and as_json:
-        click.echo(_json_document({"name": a.name, "title": a.title or None, "ill_formed": d.ill_formed(a),
-                                   "counted_forms": [e.form for e in a.extensions]}))
+        doc = {"name": a.name, "title": a.title or None, "ill_formed": d.ill_formed(a),
+               "counted_forms": [e.form for e in a.extensions]}
+        if a.tables:  # a table form's pointers without an entry are errors the rows cannot show
+            doc["unmapped"] = d.unmapped(a)
+        click.echo(_json_document(doc))
     elif ill_formed:
         click.echo(d.ill_formed_table(a))
     elif as_json:

@@ -66,6 +66,33 @@ def weight_context(ctx: dict) -> None:
         op["weight_bytes"] = list(op["weight"].to_bytes(ctx["weight_len"], "big"))
 
 
+def _hex_lines(values, per_line: int = 16, first: int | None = None, rust: bool = False) -> list[str]:
+    """C/Rust array lines of hex numbers, *per_line* to a line (with the first pointer
+    of each line in a comment when *first* is given)."""
+    out = []
+    for k in range(0, len(values), per_line):
+        line = ", ".join(f"0x{v:X}" for v in values[k:k + per_line]) + ","
+        if first is not None:
+            line += f"  // {first + k}" if rust else f"  /* {first + k} */"
+        out.append(line)
+    return out
+
+
+def table_context(ctx: dict, a: Automaton, rust: bool = False) -> None:
+    """Adds the C (or Rust) text of the mapping tables to *ctx*: per table its lines
+    (c_lines, or c_starts/c_firsts/c_lasts for a ranges table), the restore set's test
+    (restore_c, on a byte b) and its text."""
+    for t in ctx["tables"]:
+        if t["ranges"]:
+            t["c_starts"] = _hex_lines(t["starts"], 8)
+            t["c_firsts"] = _hex_lines(t["firsts"], 8)
+            t["c_lasts"] = _hex_lines(t["lasts"], 8)
+        else:
+            t["c_lines"] = _hex_lines(t["values"], 16, t["base"], rust)
+    ctx["restore_c"] = common.restore_test(a, "b", "rust" if rust else "c")
+    ctx["restore_text"] = common.restore_text(a)
+
+
 def supports(lang: str):
     """C and Rust's declared support: export_common's 64-bit checks, and check_ops."""
     base = common.int64_support(lang)
@@ -90,6 +117,8 @@ def files(a: Automaton) -> dict[str, str]:
     ctx["accept_type"] = "int16_t" if len(a.actions) >= 127 else "int8_t"
     weight_context(ctx)
     ctx["radix_type"] = "uint16_t" if max(op["radix"] for op in ctx["ops"]) <= 0xFFFF else "uint32_t"
+    common.check_several(a, "c")
+    table_context(ctx, a)
     plans, used = common.plans_context(a, "c", _expr(mod))
     ctx["plans"] = plans
     ctx["x_ops"] = sorted(CHECKED[op] for op in used)

@@ -21,7 +21,7 @@ from typing import Callable, Optional
 
 from ..version import __version__
 from ..automaton import DEAD, Automaton
-from ..automaton.actions import Char, Pair, Value
+from ..automaton.actions import Char, Lookup, Pair, Value
 from ..automaton.bytesets import runs_text
 from ..automaton.counted import Extension
 from ..spec import registry
@@ -93,6 +93,8 @@ def value_bound(a: Automaton, cap: int = 1 << 200) -> Optional[int]:
             out = max(out, 0x10FFFF)
         elif isinstance(act, Char):
             out = max(out, acc + act.offset)
+        elif isinstance(act, Lookup):
+            out = max(out, table_top(a.tables[act.table]))
     return out
 
 
@@ -150,7 +152,7 @@ def int64_support(lang: str):
 
 
 # The targets whose templates read mapping tables and the error-span policies.
-TABLE_TARGETS: set[str] = set()
+TABLE_TARGETS: set[str] = {"c", "rust", "js", "java", "native"}
 
 
 def check_tables(a: Automaton, lang: str) -> None:
@@ -160,6 +162,137 @@ def check_tables(a: Automaton, lang: str) -> None:
         return
     if a.tables or a.error_span != "maximal-subpart" or a.encode_only:
         raise SpecError(f"the {lang} target does not read mapping tables or error spans yet", None)
+
+
+# ----------------------------------------------------------- mapping tables
+# Every export lays a mapping table out the same way (only the syntax differs):
+#
+# * an index: its code points as one dense array from pointer ``base`` on,
+#   16-bit when every code point of the table is at most U+FFFD (NONE = 0xFFFF
+#   marks a pointer without an entry, SEVERAL = 0xFFFE one whose entry is in the
+#   overrides), else 32-bit (NONE = 0xFFFFFFFF, SEVERAL = 0xFFFFFFFE);
+# * a ranges table: three arrays (the first pointer of each run, its code point,
+#   its last pointer), searched by bisection;
+# * overrides, looked up first (core.py's _lookup): pointers whose entry is
+#   several code points (Big5's four), or a ranges table's single entries
+#   (``with 7457 = U+E7C7``), each (pointer, count, offset into one shared
+#   pool of code points), sorted by pointer.
+NONE16, SEVERAL16 = 0xFFFF, 0xFFFE
+NONE32, SEVERAL32 = 0xFFFFFFFF, 0xFFFFFFFE
+
+
+def table_overrides(t) -> list[tuple[int, tuple[int, ...]]]:
+    """(pointer, code points) of a table's overrides, sorted by pointer."""
+    raw = getattr(t, "overrides", None)
+    if raw is None:
+        raw = getattr(t, "sequences", ())
+    return sorted((p, tuple(v) if isinstance(v, (tuple, list)) else (int(v),)) for p, v in raw)
+
+
+def table_top(t) -> int:
+    """The largest code point a table gives."""
+    top = max([v for v in t.values if v >= 0] or [0])
+    if t.ranges and t.starts:
+        top = max(top, max(f + last - s for s, f, last in zip(t.starts, t.firsts, t.lasts)))
+    for _, cps in table_overrides(t):
+        top = max(top, max(cps))
+    return top
+
+
+def tables_context(a: Automaton) -> dict:
+    """The mapping tables as every export lays them out (see above), the error-span
+    policy and the restore set: ``tables`` (one dict per table), ``pool`` (the
+    overrides' code points), ``several`` (some entry is several code points),
+    ``span`` (maximal-subpart, one-unit or through-failing-byte), ``restore``
+    (byte runs), ``table_bytes`` (the tables' data in bytes, as C lays it out)."""
+    tables, pool = [], []
+    several = False
+    for k, t in enumerate(a.tables):
+        over = table_overrides(t)
+        uses = [f.name for f in a.forms.values() if getattr(f, "table", None) == k and f.kind == "table"]
+        d = {"index": k, "name": t.name, "line": t.line, "source": t.source, "sha256": t.sha256,
+             "ranges": bool(t.ranges), "forms": uses, "top": table_top(t),
+             "comment": f"table {t.name} (spec line {t.line}): {t.source}, SHA-256 {t.sha256}"}
+        entries = []
+        for p, cps in over:
+            entries.append({"pointer": p, "n": len(cps), "at": len(pool), "cps": list(cps),
+                            "text": "+".join(f"{c:X}" for c in cps)})
+            pool += cps
+            several = several or len(cps) > 1
+        d["overrides"] = entries
+        if t.ranges:
+            d.update(starts=list(t.starts), firsts=list(t.firsts), lasts=list(t.lasts), runs=len(t.starts),
+                     entries=sum(b - a_ + 1 for a_, b in zip(t.starts, t.lasts)) + len(over),
+                     bits=32, data_bytes=12 * len(t.starts) + 8 * len(over))
+        else:
+            values = list(t.values)
+            base = t.base
+            if over:
+                lo = min(base, over[0][0]) if values else over[0][0]
+                hi = max(base + len(values) - 1, over[-1][0]) if values else over[-1][0]
+                values = [-1] * (base - lo) + values + [-1] * (hi - (base + len(values) - 1))
+                base = lo
+            top = max([v for v in values if v >= 0] or [0])
+            bits = 16 if top <= 0xFFFD else 32
+            none, mark = (NONE16, SEVERAL16) if bits == 16 else (NONE32, SEVERAL32)
+            cells = [none if v < 0 else v for v in values]
+            for p, _ in over:
+                cells[p - base] = mark
+            d.update(base=base, count=len(cells), values=cells, bits=bits, none=none, several=mark,
+                     entries=sum(v >= 0 for v in t.values) + len(over),
+                     data_bytes=len(cells) * bits // 8 + 8 * len(over))
+        tables.append(d)
+    return {"tables": tables, "pool": pool, "several": several, "span": a.error_span,
+            "restore": [list(r) for r in a.restore], "has_tables": bool(a.tables),
+            "table_bytes": sum(d["data_bytes"] for d in tables) + 4 * len(pool)}
+
+
+def check_several(a: Automaton, lang: str) -> None:
+    """A whole-buffer decode writes at most one code point per byte: an entry of
+    several code points must not have more than the bytes of a form that reads it."""
+    for f in a.forms.values():
+        if getattr(f, "kind", "") != "table":
+            continue
+        most = max([len(c) for _, c in table_overrides(a.tables[f.table])] or [1])
+        if most > f.length:
+            raise SpecError(f"the {lang} target needs an entry of several code points to have no more "
+                            f"of them than its form has bytes (form {f.name}: {most} code points, "
+                            f"{f.length} bytes)", None, a.spec_file)
+
+
+def restore_text(a: Automaton) -> str:
+    """The restore set as byte runs (00..7F), for comments."""
+    return ", ".join(f"{lo:02X}" if lo == hi else f"{lo:02X}..{hi:02X}" for lo, hi in a.restore) or "(none)"
+
+
+def restore_test(a: Automaton, var: str = "b", lang: str = "c") -> str:
+    """An expression: whether byte *var* is in the restore set (an error never takes
+    it after its first byte)."""
+    parts = []
+    for lo, hi in a.restore:
+        if lo == 0 and hi == 0xFF:
+            return "true" if lang in ("rust", "js", "java") else "1"
+        if lo == hi:
+            parts.append(f"{var} == 0x{lo:02X}")
+        elif lo == 0:
+            parts.append(f"{var} <= 0x{hi:02X}")
+        elif hi == 0xFF:
+            parts.append(f"{var} >= 0x{lo:02X}")
+        else:
+            parts.append(f"({var} >= 0x{lo:02X} && {var} <= 0x{hi:02X})")
+    if not parts:
+        return "false" if lang in ("rust", "js", "java") else "0"
+    return " || ".join(parts)
+
+
+SPAN_LINES = {
+    "one-unit": ["  * error spans: every error is one unit (CPython's CJK codecs), except",
+                 "    that data ending inside a sequence is one error to the end;"],
+    "through-failing-byte": ["  * error spans: an error takes the byte that proved the sequence bad,",
+                             "    but ends before the first byte after its first that is in the",
+                             "    restore set (WHATWG's \"restore byte to ioQueue\"); a pointer with no",
+                             "    table entry likewise; data ending inside a sequence is one error;"],
+}
 
 
 # ---------------------------------------------------------- presentation
@@ -209,11 +342,20 @@ def header_lines(a: Automaton, lang: str, limits: list[str], usage: list[str]) -
         "  * otherwise the longest match wins: the automaton runs until it dies",
         "    and falls back to the last accepting state;",
         "  * with no accepting state, an error covers the maximal subpart (the",
-        "    bytes read before the automaton died, at least one byte), with",
+        *(["    bytes read before the automaton died, at least one byte), with"] if a.error_span == "maximal-subpart"
+          else ["    bytes read before the automaton died, at least one byte; but see",
+                "    the error spans below), with"]),
         f"    the reasons \"{a.reasons.invalid_start}\", \"{a.reasons.invalid_continuation}\",",
         f"    \"{a.reasons.unexpected_end}\" or an ill-formed pattern's own;",
         "  * a reserved run is a token of its own;",
     ]
+    if a.tables:
+        lines += ["  * a table form's raw value is a pointer into a mapping table; a pointer",
+                  f"    with no entry is an error (\"{a.reasons.unmapped}\");"]
+        if any(len(c) > 1 for t in a.tables for _, c in table_overrides(t)):
+            lines += ["  * a few pointers stand for several code points: one token, whose char",
+                      "    has them all;"]
+    lines += SPAN_LINES.get(a.error_span, [])
     if a.unit > 1:
         lines += [f"  * code units of {8 * a.unit} bits: an error covers whole units (at least one);",
                   "    where the data ends inside a sequence, the error runs to the end of",
@@ -303,10 +445,11 @@ def common_context(a: Automaton) -> dict:
                         "comment": f"{k}: acc = acc * {op[0]} + (byte - 0x{op[1]:02X}){times}"})
     actions = []
     for act in a.actions:
-        kind = "value" if isinstance(act, Value) else "pair" if isinstance(act, Pair) else act.kind
+        kind = ("value" if isinstance(act, Value) else "pair" if isinstance(act, Pair)
+                else "lookup" if isinstance(act, Lookup) else act.kind)
         actions.append({"kind": kind, "offset": getattr(act, "offset", 0), "value": getattr(act, "value", 0),
                         "split": getattr(act, "split", 0), "reason": getattr(act, "reason", ""),
-                        "comment": action_comment(act)})
+                        "table": getattr(act, "table", 0), "comment": action_comment(act)})
     extensions = []
     for k, ext in enumerate(a.extensions):
         extensions.append({"index": k, "form": ext.form, "line": ext.line, "text": form_text(ext),
@@ -329,7 +472,9 @@ def common_context(a: Automaton) -> dict:
         "signatures": [{"bytes": list(sig), "hex": sig.hex(" ").upper(), "start": a.starts[k]}
                        for sig, k in a.signatures],  # recognised at offset 0, the first matching wins
         "reasons": {"start": a.reasons.invalid_start, "continuation": a.reasons.invalid_continuation,
-                    "end": a.reasons.unexpected_end, "truncated": a.reasons.truncated_unit},
+                    "end": a.reasons.unexpected_end, "truncated": a.reasons.truncated_unit,
+                    "unmapped": a.reasons.unmapped},
+        **tables_context(a),  # mapping tables, error spans, the restore set
     }
 
 

@@ -61,14 +61,66 @@ def charset_name(a: Automaton) -> str:
 
 
 def max_chars_per_byte(a: Automaton) -> str:
-    """2.0 when some one-byte token is a supplementary code point, else 2 / its shortest length, at least 1."""
+    """2.0 when some one-byte token is a supplementary code point, else 2 / its shortest length, at least 1
+    (a table form: the most UTF-16 chars one entry of its table takes, over its length)."""
     worst = 1.0
     for row in a.rows:
         if row.first <= 0x10FFFF and row.last >= 0x10000:
             worst = max(worst, 2.0 / max(row.length, 1))
     if any(isinstance(act, Value) and 0x10000 <= act.value <= 0x10FFFF for act in a.actions):
         worst = 2.0
+    for f in a.forms.values():
+        if getattr(f, "kind", "") == "table":
+            t = a.tables[f.table]
+            most = 2 if common.table_top(t) >= 0x10000 else 1
+            for _, cps in common.table_overrides(t):
+                most = max(most, sum(2 if c >= 0x10000 else 1 for c in cps))
+            worst = max(worst, most / max(f.length, 1))
     return repr(float(worst))
+
+
+JAVA_CHUNK = 16384  # chars in one string constant: at most 3 bytes each in modified UTF-8, under 65535
+
+
+def _java_unit(u: int) -> str:
+    """One UTF-16 code unit inside a Java string literal, ASCII only (see java_string)."""
+    c = chr(u)
+    if c == '"' or c == "\\":
+        return "\\" + c
+    if 0x20 <= u < 0x7F:
+        return c
+    if u < 0x80:
+        return f"\\{u:03o}"
+    return f"\\u{u:04x}"
+
+
+def _java_chunks(units: list[int], per_line: int = 16) -> list[list[str]]:
+    """String literals of the code units, *per_line* to a literal, grouped in chunks of at
+    most JAVA_CHUNK units (each chunk one constant: its literals joined with +)."""
+    chunks = []
+    for c in range(0, len(units), JAVA_CHUNK):
+        part = units[c:c + JAVA_CHUNK]
+        chunks.append(['"' + "".join(map(_java_unit, part[k:k + per_line])) + '"'
+                       for k in range(0, len(part), per_line)])
+    return chunks or [['""']]
+
+
+def _java_ints(values: list[int]) -> list[int]:
+    return [u for v in values for u in (v >> 16, v & 0xFFFF)]
+
+
+def table_context(ctx: dict, a: Automaton) -> None:
+    """The tables' string constants (java_lines, or java_starts/java_firsts/java_lasts:
+    chunks of literals) and the restore set's test (restore_java, on an int b)."""
+    for t in ctx["tables"]:
+        if t["ranges"]:
+            for part in ("starts", "firsts", "lasts"):
+                t["java_" + part] = _java_chunks(_java_ints(t[part]))
+        else:
+            t["java_lines"] = _java_chunks(t["values"] if t["bits"] == 16 else _java_ints(t["values"]))
+    ctx["java_chunk"] = JAVA_CHUNK
+    ctx["restore_java"] = common.restore_test(a, "b", "java")
+    ctx["restore_text"] = common.restore_text(a)
 
 
 
@@ -138,6 +190,8 @@ def files(a: Automaton, java_package: Optional[str] = None) -> dict[str, str]:
         f"Spec SHA-256: {a.spec_sha256}",
     ]
     check_limits(a)
+    common.check_several(a, "java")
+    table_context(ctx, a)
     bound = common.value_bound(a)
     ctx["wide_dfa"] = bound is None or bound > MAX_LONG  # long may overflow: replay in BigInteger
     # weights modulo 2**64 (step's long arithmetic); past a long, the scan knows the value is wide

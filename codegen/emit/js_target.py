@@ -87,8 +87,31 @@ COUNTED_LIMITS = [
 ]
 
 
+def _base64_lines(values, bytes_each: int, width: int = 96) -> list[str]:
+    """The numbers little-endian, in base64, in lines of *width* characters."""
+    import base64
+    raw = b"".join(v.to_bytes(bytes_each, "little") for v in values)
+    text = base64.b64encode(raw).decode("ascii").rstrip("=")
+    return [text[k:k + width] for k in range(0, len(text), width)] or [""]
+
+
+def table_context(ctx: dict, a: Automaton) -> None:
+    """The tables' base64 lines (js_lines, or js_starts/js_firsts/js_lasts) and the
+    restore set's test (restore_js, on a byte b)."""
+    for t in ctx["tables"]:
+        if t["ranges"]:
+            t["js_starts"] = _base64_lines(t["starts"], 4)
+            t["js_firsts"] = _base64_lines(t["firsts"], 4)
+            t["js_lasts"] = _base64_lines(t["lasts"], 4)
+        else:
+            t["js_lines"] = _base64_lines(t["values"], t["bits"] // 8)
+    ctx["restore_js"] = common.restore_test(a, "b", "js")
+    ctx["restore_text"] = common.restore_text(a)
+
+
 def files(a: Automaton) -> dict[str, str]:
     ctx = common.common_context(a)
+    table_context(ctx, a)
     mod = ctx["mod"]
     bound = common.value_bound(a)
     ctx["wide_dfa"] = bound is None or bound > MAX_SAFE  # Number arithmetic may be inexact: replay in BigInt
@@ -117,8 +140,14 @@ def files(a: Automaton) -> dict[str, str]:
         "tokens(data) yields {kind, start, end, value, reason}: kind is \"char\",",
         "\"error\", \"reserved\" or \"signature\"; value is the code point of a char",
         "(else null); reason says why for errors and reserved runs (REASON_START,",
-        "REASON_CONTINUATION, REASON_END, REASON_TRUNCATED, REASON_RESERVED, or the",
-        "spec's own).",
+        *(["REASON_CONTINUATION, REASON_END, REASON_TRUNCATED, REASON_RESERVED, or the",
+           "spec's own)."] if not a.tables else
+          ["REASON_CONTINUATION, REASON_END, REASON_TRUNCATED, REASON_RESERVED,",
+           "REASON_UNMAPPED, or the spec's own).  tableLookup(table, pointer) reads",
+           "the mapping tables."]),
+        *(["A char of several code points (a table entry) has them all in values",
+           "(value is the first); values is null for every other token."]
+          if any(len(c) > 1 for t in a.tables for _, c in common.table_overrides(t)) else []),
         "decodeCodePoints(data, replacement = 0xFFFD) returns the code points (errors",
         "and reserved runs as the replacement; the signature is skipped);",
         "decode(data) returns a string (U+FFFD for those and for code points",

@@ -23,6 +23,17 @@ code point wider than 64 bits comes out of a code point list as an int.
 ``scan(data, pos, final, limit, start)`` is the core's ``_scan`` in C; both take
 the start state a signature chose (8th and 5th argument; default 0).
 
+A spec with mapping tables reads them where the C export lays them out (its
+arrays, in the same file): a table form's state is NX_LOOK in the flat table
+(the pointer's entry is one array load), and the two-byte table forms (and
+three-byte ones after a fixed prefix byte, EUC-JP's 8F) get a loop of their
+own, ``nx_pairs`` (``pair_plans``: which lead and trail bytes it takes is
+derived from the tables at import), that decodes runs of single bytes and
+lead-trail pairs without the walk.  Their str is made in one pass (a count pass
+would be a whole decode): sized from the bytes, two bytes a character, then
+widened, narrowed or grown as needed.  An entry of several code points, an
+unmapped pointer and every error span are the export's ``NAME_run``'s.
+
 A spec read in code units of 2 or 4 bytes gets a loop specialised when the
 source is generated (``unit_plan``): the units that are characters on their
 own, and the two-unit characters, as ranges of the unit's number, tested 16
@@ -383,6 +394,31 @@ def unit_plan(a: Automaton, state: int = 0) -> Optional[dict]:
     return plan
 
 
+def pair_plans(a: Automaton, ctx: dict) -> list[dict]:
+    """The table forms the extension's loop for two-byte tokens reads (nx_pairs): the
+    first of two bytes on an index table, and those of three on an index table whose
+    first byte is fixed (EUC-JP's 8F): which lead and trail bytes they take is
+    derived from the tables at import."""
+    if a.unit != 1:
+        return []
+    plans: list[dict] = []
+    prefixes = set()
+    for f in a.forms.values():
+        if getattr(f, "kind", "") != "table" or a.tables[f.table].ranges:
+            continue
+        t = ctx["tables"][f.table]
+        plan = {"id": len(plans), "table": f.table, "name": t["name"], "base": t["base"], "count": t["count"],
+                "several": t["several"], "form": f.name, "prefix": None}
+        if f.length == 2 and not any(p["prefix"] is None for p in plans):
+            plans.append(plan)
+        elif f.length == 3 and len(f.positions[0]) == 1 and f.positions[0][0][0] == f.positions[0][0][1] \
+                and f.positions[0][0][0] not in prefixes and (f.order is None or list(f.order) == [0, 1, 2]):
+            plan["prefix"] = f.positions[0][0][0]
+            prefixes.add(plan["prefix"])
+            plans.append(plan)
+    return plans
+
+
 def ext_source(a: Automaton) -> str:
     """The extension's C source (deterministic).  Raises SpecError where the C export
     refuses the spec (a counted form it cannot decode without big integers)."""
@@ -403,6 +439,7 @@ def ext_source(a: Automaton) -> str:
         nx_dead=0xFFFF if states < 0xFFFF else 0xFFFFFFFF,
         nx_op_type="uint8_t" if len(ctx["ops"]) <= 256 else "uint16_t",
         uplan=unit_plan(a),
+        pairs=pair_plans(a, ctx),
         ext=module_name(a),
         generator=f"encspec {__version__}",
         export_h=files[f"{mod}.h"].rstrip("\n"),

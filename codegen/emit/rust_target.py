@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..automaton import Automaton
 from . import export_common as common, package_tests, render
 from .expressions import CHECKED, source
-from .c_target import check_ops, supports, weight_context
+from .c_target import check_ops, supports, table_context, weight_context
 from .target import Target, register
 
 
@@ -33,7 +33,9 @@ def files(a: Automaton) -> dict[str, str]:
     common.check_pairs(a, "rust")
     common.check_accumulator(a, "rust")
     check_ops(a, "rust")
+    common.check_several(a, "rust")
     ctx = common.common_context(a)
+    table_context(ctx, a, rust=True)
     weight_context(ctx)
     mod = ctx["mod"]
     ctx["crate"] = "encspec-" + mod.replace("_", "-")

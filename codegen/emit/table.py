@@ -109,7 +109,7 @@ def table(a: Automaton, packed: list | None = None) -> dict:
         "starts": list(a.starts),
         "reasons": {"invalid_start": a.reasons.invalid_start, "invalid_continuation": a.reasons.invalid_continuation,
                     "unexpected_end": a.reasons.unexpected_end, "truncated_unit": a.reasons.truncated_unit,
-                    "unmapped": a.reasons.unmapped},
+                    "unmapped": a.reasons.unmapped, "unencodable": a.reasons.unencodable},
         "error_span": {"kind": a.error_span, "restore": _runs(a.restore)},
         "reserved_leads": [f"{b:02X}" for b in a.reserved],
         "byte_classes": [{"first": f"{lo:02X}", "last": f"{hi:02X}", "class": c} for lo, hi, c in a.class_runs()],

@@ -216,6 +216,7 @@ REASONS = {
     "unexpected-end": "unexpected end of data",
     "truncated-unit": "truncated data",
     "unmapped": "no code point for this pointer",
+    "unencodable": None,  # the encoder's: CPython's utf-8 words unless the spec gives its own
 }
 
 

@@ -27,7 +27,8 @@ from .index_files import MAX_POINTER, read_encode_file, read_index
 _WORDS = {
     "HEXBYTE": "a hex byte (ED)", "HEXUNIT": "a hex code unit (D800)", "BITS": "a bit pattern (10xxxxxx)",
     "BYTE_ORDER": "'big-endian' or 'little-endian'",
-    "REASON_KIND": "'invalid-start', 'invalid-continuation', 'unexpected-end', 'truncated-unit' or 'unmapped'",
+    "REASON_KIND": "'invalid-start', 'invalid-continuation', 'unexpected-end', 'truncated-unit', 'unmapped' or "
+                   "'unencodable'",
     "SPAN_KIND": "'maximal-subpart', 'one-unit' or 'through-failing-byte'",
     "CODEPOINT": "a code point (U+0080)", "NAME": "a name", "INT": "a number",
     "STRING": 'a quoted string', "MAPPING": "'direct' or 'packed'",
