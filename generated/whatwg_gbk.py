@@ -1533,19 +1533,44 @@ def _encode_native(text, errors):
     cps = None
     pos = 0
     n = len(text)
-    while True:
-        pos = _NATIVE.encode_memo(text, pos, _MEMO_BYTES, _MEMO_LENS, out)
+    window = 1 << 8  # code points handed to the loop at once: grows while it gets through, so
+    while True:      # that frequent stops cost in proportion to what the loop did, not to the text
+        if pos == 0 and window >= n:
+            got = _NATIVE.encode_memo(text, 0, _MEMO_BYTES, _MEMO_LENS, out)
+        else:
+            piece = text[pos:pos + window]
+            got = pos + _NATIVE.encode_memo(piece, 0, _MEMO_BYTES, _MEMO_LENS, out)
+            window = min(window * 2, 1 << 20) if got - pos == len(piece) else max(1 << 8, 2 * (got - pos))
+        pos = got
         if pos >= n:
             return bytes(out)
-        cp = ord(text[pos])
-        b = _ENCODE_MEMO.get(text[pos]) or _encode_cp(cp)
+        if pos < n and ord(text[pos]) < 0x10000 and 1 <= _MEMO_LENS[ord(text[pos])] <= 4:
+            continue  # the window ended here, not a stop
+        ch = text[pos]
+        cp = ord(ch)
+        try:
+            b = _ENCODE_MEMO[ch]
+        except _Slow:
+            b = None
         if b is not None:
             if cp < 0x10000 and len(b) <= 4:
                 _MEMO_BYTES[4 * cp:4 * cp + len(b)] = b
                 _MEMO_LENS[cp] = len(b)
                 continue
-            out += b
-            pos += 1
+            if cp < 0x10000:
+                _MEMO_LENS[cp] = 5  # longer than the loop's four bytes: written here, from the memo
+            while True:  # a run of what the loop does not write, here
+                out += b
+                pos += 1
+                if pos == n:
+                    return bytes(out)
+                ch = text[pos]
+                cp = ord(ch)
+                if cp < 0x10000 and _MEMO_LENS[cp] != 5:
+                    break
+                b = _ENCODE_MEMO.get(ch)
+                if b is None:
+                    break
             continue
         if cps is None:
             cps = [ord(ch) for ch in text]

@@ -15,6 +15,16 @@ DATA = ROOT / "tests" / "data"
 sys.path.insert(0, str(ROOT / "tests"))
 
 
+def builtins_for_exports():
+    """The built-in specs the per-spec export and package suites build: every spec
+    without mapping tables, and whatwg-big5 standing for the table specs (its tables
+    are the widest, 32-bit, and it has tokens of several code points).  Every table
+    spec's exports are checked in tests/test_export_tables.py, batched."""
+    from encspec import pipeline
+    from encspec.spec import registry
+    return [n for n in registry.builtin_names() if not pipeline.load(n)[1].tables] + ["whatwg-big5"]
+
+
 def shared_dir():
     """../shared beside the checkout (CI clones main with shared/ beside it), or None."""
     env = os.environ.get("ENCSPEC_SHARED")

@@ -112,7 +112,29 @@ def brute_force(d, ma, mb) -> int:
                 for y in (0x00, 0x41, 0x81, 0xA1, 0xFF):
                     assert list(ma.tokens(s + bytes([y])))[0] == ta[0]
                     assert list(mb.tokens(s + bytes([y])))[0] == tb[0]
+    # the encoders, on every code point of the BMP: each difference in exactly one run of its kind
+    kinds = {}
+    for kind, runs in d.encoder.items():
+        for r in runs:
+            for cp in range(r.first, min(r.last, 0xFFFF) + 1):
+                kinds[cp] = kind
+            if r.first <= 0xFFFF:
+                assert (encode(ma, r.first), encode(mb, r.first)) == (r.a, r.b)
+    wrong = []
+    for cp in range(0x10000):
+        ea, eb = encode(ma, cp), encode(mb, cp)
+        kind = None if ea == eb else "only_a" if eb is None else "only_b" if ea is None else "different"
+        if kinds.get(cp) != kind:
+            wrong.append((f"U+{cp:04X}", ea, eb, kinds.get(cp)))
+    assert not wrong, wrong[:5]
     return differ
+
+
+def encode(module, cp: int):
+    try:
+        return module.encode([cp])
+    except UnicodeEncodeError:
+        return None
 
 
 @pytest.mark.parametrize("a,b", PAIRS, ids=["/".join(p) for p in PAIRS])

@@ -59,3 +59,26 @@ def test_everything_else_is_cpythons_gb18030(m):
     changed_cps = {new for _, new, _ in CHANGED}
     text = "".join(chr(cp) for cp in range(0x80, 0x10000) if not 0xD800 <= cp <= 0xDFFF and cp not in changed_cps)
     assert m.encode(text) == text.encode("gb18030")
+
+
+def _expand(pattern):
+    """The byte sequences of a diff pattern ('A6 DC..DF', '84 31 83 30..35')."""
+    seqs = [b""]
+    for part in pattern.split():
+        lo, _, hi = part.partition("..")
+        seqs = [s + bytes([b]) for s in seqs for b in range(int(lo, 16), int(hi or lo, 16) + 1)]
+    return seqs
+
+
+def test_diff_lists_exactly_the_changed_sequences_and_code_points(capsys):
+    """`encspec diff gb18030 gb18030-2022` reports those 38 sequences and 38 code points, nothing else."""
+    import json
+    from conftest import run_cli
+    rc, out, _ = run_cli(capsys, "diff", "gb18030", "gb18030-2022", "--json")
+    report = json.loads(out)
+    assert report["only_a"] == [] and report["only_b"] == [] and report["errors"] == []
+    decoded = {s for d in report["different"] for s in _expand(d["pattern"])}
+    assert decoded == {bytes.fromhex(h) for h, _, _ in CHANGED}
+    encoded = {cp for d in report["encoder"]["different"] for cp in range(d["first"], d["last"] + 1)}
+    assert encoded == {new for _, new, _ in CHANGED} | {old for _, _, old in CHANGED}
+    assert report["encoder"]["only_a"] == [] and report["encoder"]["only_b"] == []

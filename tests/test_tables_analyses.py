@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import os
 import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -352,10 +351,7 @@ def test_parallel_validate_table_specs(tmp_path):
     assert [r.problems for r in got] == [r.problems for r in want]
 
 
-@pytest.mark.xfail(strict=False, reason="codegen/io/parallel.py splits self-synchronizing specs whatever "
-                                        "their error-span policy; with one-unit errors a cut after an "
-                                        "unfinished sequence differs (fix: /tmp/work/io-parallel-error-span.patch)")
-def test_splitting_is_refused_or_exact_for_other_error_spans(tmp_path):
+def test_splitting_is_refused_for_other_error_spans(tmp_path):
     """UTF-8 with one-unit errors is self-synchronizing, but a chunk that ends inside E2 82 makes
     one error to its end where the whole file has two one-byte errors: cutting there is unsound
     unless the stitch re-scans more than one token."""
@@ -368,8 +364,9 @@ def test_splitting_is_refused_or_exact_for_other_error_spans(tmp_path):
     (tmp_path / "f.txt").write_bytes(data)
     from encspec.io import parallel, stream
     from encspec.runtime.codec import load
-    if parallel.splitter(parallel.spec_ref(str(spec))) is None:
-        return
+    assert parallel.splitter(parallel.spec_ref(str(spec))) is None  # refused: one task per file
+    assert parallel.splitter(parallel.spec_ref(str(SPECS / "utf-8.encspec"))) is not None  # the same spec, split
     want = stream.validate_stream(load(str(spec)), stream.open_input(str(tmp_path / "f.txt")))
-    got = parallel.validate_chunked(str(spec), str(tmp_path / "f.txt"), [5])
-    assert got.problems == want.problems
+    assert [(p.start, p.end) for p in want.problems][:2] == [(3, 4), (4, 5)]  # E2 82: two one-byte errors
+    got = list(parallel.validate_files(str(spec), [str(tmp_path / "f.txt")], jobs=2, split_size=4))
+    assert got[0].problems == want.problems

@@ -362,6 +362,10 @@ def table_diff(a: Automaton, b: Automaton) -> Diff:
     if "ext" in found.notes:
         notes.append("counted forms of unbounded length: only the bounded automaton is compared "
                      "(bounded part only)")
+    for note in found.notes:
+        if isinstance(note, tuple) and note[0] == "pointwise":
+            shown = " ".join(f"{lo:02X}" if lo == hi else f"{lo:02X}..{hi:02X}" for lo, hi in note[1])
+            notes.append(f"values not compared point by point on {shown}: reported as differing throughout")
     if "units" in found.notes:
         notes.append("code units wider than a byte: errors are not compared, only valid sequences and encoders")
     if "depth" in found.notes:
@@ -466,13 +470,17 @@ def _table_text(d: Diff) -> str:
             lines.append(f"  {cps.ljust(17)} {_n(r.count).rjust(9)}  {'e.g. ' if r.count > 1 else ''}{a_} / {b_}")
         if len(runs) > len(shown):
             lines.append(f"  … {_n(len(runs) - len(shown))} more runs: --json lists all")
+    return "\n".join(lines + _tail_lines(d))
+
+
+def _tail_lines(d: Diff) -> list[str]:
+    """The signature line and the notes, last in both reports."""
+    lines = []
     if d.signature is not None:
         sa, sb = d.signature
         lines.append(f"signature: {d.a} {' '.join(sa[i:i + 2] for i in range(0, len(sa), 2)) or 'none'}, "
                      f"{d.b} {' '.join(sb[i:i + 2] for i in range(0, len(sb), 2)) or 'none'}")
-    for n in d.notes:
-        lines.append(f"note: {n}")
-    return "\n".join(lines)
+    return lines + [f"note: {n}" for n in d.notes]
 
 
 def text(d: Diff) -> str:
@@ -495,10 +503,4 @@ def text(d: Diff) -> str:
             else:
                 what = f"e.g. {ex} = {_cp(p.a if show == 'a' else p.b)}"
             lines.append(f"  {p.text.ljust(width)}   {what}")
-    if d.signature is not None:
-        sa, sb = d.signature
-        lines.append(f"signature: {d.a} {' '.join(sa[i:i + 2] for i in range(0, len(sa), 2)) or 'none'}, "
-                     f"{d.b} {' '.join(sb[i:i + 2] for i in range(0, len(sb), 2)) or 'none'}")
-    for n in d.notes:
-        lines.append(f"note: {n}")
-    return "\n".join(lines)
+    return "\n".join(lines + _tail_lines(d))

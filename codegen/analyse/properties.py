@@ -199,6 +199,11 @@ def ascii_compatible(a: Automaton):
                 if t < a.n_states:
                     longer += _complete(a, t) or b""
                 return False, [longer]
+    return _counted_ascii(a)
+
+
+def _counted_ascii(a: Automaton):
+    """A counted form reading an ASCII byte after its prefix breaks ASCII compatibility."""
     for ext in a.extensions:
         for item in ext.items:
             if any(lo < 0x80 for lo, hi in item.runs):
@@ -439,11 +444,7 @@ def _ascii_compatible_tables(a: Automaton):
                 got = _witness(box, lambda x: _one_char(a, x) is not None)
                 if got is not None:
                     return False, [got]
-    for ext in a.extensions:
-        for item in ext.items:
-            if any(lo < 0x80 for lo, hi in item.runs):
-                return False, [bytes(ext.prefix_bytes) + bytes([item.runs[0][0]])]
-    return True, []
+    return _counted_ascii(a)
 
 
 def _decoded_pieces(a: Automaton):
@@ -496,7 +497,6 @@ def _encodable(a: Automaton) -> RangeSet:
     spans = [(r.first, r.last) for r in a.rows]
     for f in _tables.table_forms(a):
         t = a.tables[f.table]
-        cap = _tables.capacity(f)
         skip = RangeSet(t.decode_only)
         for p, q, cp in _tables.form_entries(a, f):
             for lo, hi in skip.cut(p, q):

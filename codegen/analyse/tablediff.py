@@ -329,9 +329,36 @@ def _compare(fa, fb, start_a: int, ua: int, start_b: int, ub: int, M: int, depth
     return out
 
 
-def _node_runs(fa, fb, box: list, depth: int, end: bool) -> list:
+_PLACEHOLDER = ("some code point",)  # a character whose value cannot matter (see _simplify)
+
+
+def _whole(fn, depth: int) -> bool:
+    """Whether *fn* may be a character covering the whole box."""
+    return fn is not None and fn[0] != "tok" and fn[1] == depth or (
+        fn is not None and fn[0] == "tok" and fn[1] == "char" and fn[2] == depth)
+
+
+def _simplify(fa, fb, depth: int):
+    """Drop what cannot change a category: a character's value matters only where both
+    sides may be one character of the whole box (then the values are compared); else a
+    linear or surrogate-pair character is a character of its length whatever its value.
+    A table lookup keeps its point dependence (its pointer may have no entry)."""
+    both = _whole(fa, depth) and _whole(fb, depth)
+    if not both:
+        if fa is not None and fa[0] in ("lin", "pair"):
+            fa = ("tok", "char", fa[1], _PLACEHOLDER)
+        if fb is not None and fb[0] in ("lin", "pair"):
+            fb = ("tok", "char", fb[1], _PLACEHOLDER)
+    return fa, fb
+
+
+POINTWISE = 1 << 21  # points compared one by one on one box at most (else: a note)
+
+
+def _node_runs(fa, fb, box: list, depth: int, end: bool, notes: Optional[list] = None) -> list:
     """The categories on a node's box, as (k0, k1, key) over the points of box[:f] in
     lexicographic order, and f (positions from f on do not matter)."""
+    fa, fb = _simplify(fa, fb, depth)
     n = len(box)
     sa, sb = _slopes(fa, n), _slopes(fb, n)
     f = n
@@ -353,6 +380,13 @@ def _node_runs(fa, fb, box: list, depth: int, end: bool) -> list:
     ua, ub = fits(sa, m), fits(sb, m)
     M = prod(sizes[m:]) if f else 1
     outer = prod(sizes[:m])
+    if outer > POINTWISE and (fa[0] in ("lin", "pair") or fb[0] in ("lin", "pair")):
+        # two characters of the whole box whose values rise differently, on a box too large
+        # to walk point by point: reported as differing throughout, with a note (they agree
+        # on a hyperplane at most)
+        if notes is not None:
+            notes.append(("pointwise", tuple(box)))
+        return [(0, prod(sizes) - 1, ("different", "varies"))], f
     ca = fa[-2] if fa[0] != "tok" else 0
     cb = fb[-2] if fb[0] != "tok" else 0
     out: list = []
@@ -432,7 +466,7 @@ def walk(a: Automaton, b: Automaton) -> Found:
             return
         fa = _token_fn(A, ta, ops_a, rflags_a)
         fb = _token_fn(B, tb, ops_b, rflags_b)
-        runs_, f = _node_runs(fa, fb, box, depth, end)
+        runs_, f = _node_runs(fa, fb, box, depth, end, found.notes)
         for k0, k1, key in runs_:
             if key[0] == "errors" and units:
                 continue
@@ -554,9 +588,8 @@ def _encoder_pieces(x: Automaton) -> list:
         form = x.forms[r.form]
         if getattr(form, "positions", None) is not None and getattr(form, "kind", "") == "linear":
             out.append((r.first, r.last, ("lin", form.positions, form.order, r.offset)))
-        else:
-            for cp in range(r.first, r.last + 1):
-                out.append((cp, cp, ("pt", x.encode_row(r, cp))))
+        else:  # a literal or a surrogate pair of a sub-form: its bytes asked for when needed
+            out.append((r.first, r.last, ("row", x, r, len(x.encode_row(r, r.first)))))
         taken.add(r.first, r.last)
     for f in _tables.table_forms(x):
         t = x.tables[f.table]
@@ -588,11 +621,21 @@ def _encoder_pieces(x: Automaton) -> list:
     return kept
 
 
+def _length(how) -> int:
+    if how[0] == "pt":
+        return len(how[1])
+    if how[0] == "row":
+        return how[3]
+    return len(how[1])
+
+
 def _bytes_of(how, cp: int) -> Optional[bytes]:
     if how is None:
         return None
     if how[0] == "pt":
         return how[1]
+    if how[0] == "row":
+        return how[1].encode_row(how[2], cp)
     from ..automaton import digits_to_bytes
     return digits_to_bytes(how[1], cp - how[3], how[2])
 
@@ -706,6 +749,9 @@ def encoder_diff(a: Automaton, b: Automaton) -> dict[str, list[EncoderRange]]:
             for x0, x1, eq in _equal_runs(ha, hb, lo, hi):
                 if not eq:
                     put("different", x0, x1, ha, hb)
+            continue
+        if _length(ha) != _length(hb):  # never the same bytes
+            put("different", lo, hi, ha, hb)
             continue
         for cp in range(lo, hi + 1):
             if _bytes_of(ha, cp) != _bytes_of(hb, cp):

@@ -18,7 +18,7 @@ Nothing here decodes: the decoder's word on a byte sequence is always the core's
 """
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from math import prod
 from typing import Iterator, Optional
 

@@ -25,6 +25,23 @@ a text of rare characters in three or four bytes would time something else),
 and the other corpora keep only the characters both can write.  Memory:
 the peak traced by tracemalloc during one decode over the size of the str it
 returns, per backend.  A benchmark, not a test.
+
+The pure-Python decoder reads text of a table spec's script at about 1 MB/s: for
+such a spec it is timed (and its memory traced) on the first PY_TABLE_BYTES of
+each payload only (the bytes of the corpus's first characters; the row says so).
+
+Encoding is timed too (``encode`` rows, after the decode rows): the generated
+module's encode (pure Python, and backed by its extension, whose loop writes the
+characters the module has met before: timed once warm, that is after a first
+call) against CPython's codec of the same name, on the same text, each in MB/s
+of the bytes written.  And for a spec with mapping tables, what the tables take:
+the pure-Python module's table objects (sys.getsizeof of the str and tuples,
+deep, each object once), the inverse maps and memo its encoder built for the
+corpus, the extension's arrays (the C export's, TABLE_BYTES, and those it
+derives at import, DERIVED_TABLE_BYTES) and its encoder's memo (two bytearrays).
+
+``quick=True`` (``encspec bench --quick``): 256 KiB corpora, best of 2, no
+damaged corpora, the pure-Python decoder on 64 KiB of a table spec's text.
 """
 from __future__ import annotations
 
@@ -38,6 +55,8 @@ from pathlib import Path
 from typing import Callable
 
 CORPORA = ("ascii", "latin", "cjk", "emoji")
+PY_TABLE_BYTES = 512 << 10  # what the pure-Python decoder reads of a table spec's payload
+QUICK = {"size": 256 << 10, "repeat": 2, "invalid": False, "py_table_bytes": 64 << 10}
 # Specs CPython decodes itself, with the name of its codec (CPython's utf-16 and utf-32
 # read the machine's byte order without a BOM: see baseline()).
 CPYTHON_CODECS = {
@@ -81,12 +100,20 @@ def corrupt(data: bytes, rate: float = 0.01, seed: int = 7) -> bytes:
     return bytes(out)
 
 
-def best_of(fn: Callable[[], object], repeat: int) -> float:
+BUDGET = 3.0  # seconds: a timing repeated past this (best of fewer) says so in its row's notes
+
+
+def best_of(fn: Callable[[], object], repeat: int, budget: float | None = None) -> float:
+    """The best time of *repeat* calls; with *budget*, no call starts after that many
+    seconds (at least one does)."""
     best = float("inf")
+    begun = time.perf_counter()
     for _ in range(repeat):
         t = time.perf_counter()
         fn()
         best = min(best, time.perf_counter() - t)
+        if budget is not None and time.perf_counter() - begun > budget:
+            break
     return best
 
 
@@ -100,6 +127,7 @@ class Row:
     notes: dict = field(default_factory=dict)
     peaks: dict = field(default_factory=dict)  # backend -> peak traced memory / result size
     baseline: str = "cpython utf-8"  # the column the backends are compared with
+    op: str = "decode"  # or "encode" (size: the bytes written)
 
     @property
     def codec(self) -> str:
@@ -215,12 +243,26 @@ def peak_ratio(decode: Callable[[], str]) -> float:
     return peak / max(1, sys.getsizeof(result))
 
 
+def _prefix_bytes(module, text: str, limit: int) -> bytes:
+    """The spec's bytes of the longest prefix of *text* (cut at a space when there is
+    one) whose bytes are at most about *limit*."""
+    data = module.encode(text)
+    if len(data) <= limit:
+        return data
+    k = max(1, len(text) * limit // len(data))
+    cut = text.rfind(" ", 0, k)
+    return module.encode(text[:cut if cut > 0 else k])
+
+
 def run(specs: list[str], size: int, repeat: int, export_c: bool, invalid: bool,
-        progress: Callable[[str], None] = lambda s: None) -> list[Row]:
+        progress: Callable[[str], None] = lambda s: None, py_table_bytes: int = PY_TABLE_BYTES,
+        encode: bool = True) -> list[Row]:
+    """Decode rows (per corpus, strict and, with *invalid*, replace on 1% damage),
+    then with *encode* one encode row per corpus."""
     from ..spec import registry
     from ..runtime.codec import load
     from ..emit.native_build import NativeBuildError
-    rows = []
+    rows, encode_rows = [], []
     c_decoder = None
     for spec in specs:
         module = load(spec, backend="python")
@@ -235,18 +277,24 @@ def run(specs: list[str], size: int, repeat: int, export_c: bool, invalid: bool,
         tables = _has_tables(module)
         nearest = table_codec(module) if tables else None
         for kind in CORPORA:
+            progress(f"{spec} {kind} corpus")
             text = table_corpus(kind, size, module, nearest) if tables else corpus(kind, size)
             data = module.encode(text)
             codec, baseline_bytes = baseline(module.NAME, text, data, nearest)
-            variants = [("strict", data, baseline_bytes)]
+            # the pure-Python decoder of a table spec reads a prefix only (it is slow on CJK)
+            short = _prefix_bytes(module, text, py_table_bytes) if tables else data
+            variants = [("strict", data, baseline_bytes, short)]
             if invalid:
-                variants.append(("replace", corrupt(data), corrupt(baseline_bytes)))
-            for errors, payload, base in variants:
+                variants.append(("replace", corrupt(data), corrupt(baseline_bytes), corrupt(short)))
+            for errors, payload, base, py_payload in variants:
                 progress(f"{spec} {kind} {errors}")
                 row = Row(spec, kind, errors, len(payload), baseline=f"cpython {codec}")
                 mb = len(payload) / 1e6
                 row.results[row.baseline] = len(base) / 1e6 / best_of(lambda: base.decode(codec, errors), repeat)
-                row.results["python"] = mb / best_of(lambda: module.decode(payload, errors), repeat)
+                row.results["python"] = len(py_payload) / 1e6 / best_of(lambda: module.decode(py_payload, errors),
+                                                                        repeat)
+                if len(py_payload) < len(payload):
+                    row.notes["python"] = f"timed on the first {len(py_payload)} bytes"
                 if native is not None:
                     row.results["native"] = mb / best_of(lambda: native.decode(payload, errors), repeat)
                 else:
@@ -257,42 +305,207 @@ def run(specs: list[str], size: int, repeat: int, export_c: bool, invalid: bool,
                     row.notes["oracle"] = f"timed on the first {len(part)} bytes"
                 if c_decoder is not None:
                     row.results["exported c"] = c_decoder.throughput(payload, repeat)
-                row.peaks["python"] = peak_ratio(lambda: module.decode(payload, errors))
+                row.peaks["python"] = peak_ratio(lambda: module.decode(py_payload, errors))
                 if native is not None:
                     row.peaks["native"] = peak_ratio(lambda: native.decode(payload, errors))
                 rows.append(row)
-    return rows
+            if encode:
+                progress(f"{spec} {kind} encode")
+                encode_rows.append(_encode_row(spec, kind, text, data, module, native, why, codec, repeat))
+    return rows + encode_rows
+
+
+def _encode_row(spec, kind, text, data, module, native, why, codec, repeat) -> Row:
+    """Encoding *text*: CPython's *codec*, the module in pure Python and backed by its
+    extension (each called once first, so that its memo holds the text's characters:
+    the steady state is timed), in MB/s of the bytes written."""
+    row = Row(spec, kind, "strict", len(data), baseline=f"cpython {codec}", op="encode")
+    try:
+        theirs = text.encode(codec)
+    except UnicodeEncodeError:  # not one of CPython's codecs for this text: utf-8 instead
+        codec, row.baseline = "utf-8", "cpython utf-8"
+        theirs = text.encode(codec)
+    row.results[row.baseline] = len(theirs) / 1e6 / best_of(lambda: text.encode(codec), repeat)
+    backends = [("python", module)] + ([("native", native)] if native is not None else [])
+    for name, m in backends:
+        t = time.perf_counter()
+        if m.encode(text) != data:
+            raise AssertionError(f"{spec}: the {name} encoder disagrees with the pure-Python one")
+        took = time.perf_counter() - t
+        if took > BUDGET:  # slow: characters the module decides one by one, at every call
+            row.notes[name] = f"slow: one call only ({took:.1f} s), its first"
+            row.results[name] = len(data) / 1e6 / took
+        else:
+            row.results[name] = len(data) / 1e6 / best_of(lambda: m.encode(text), repeat, BUDGET)
+    if native is None:
+        row.notes["native"] = why
+    elif not hasattr(native._NATIVE, "encode_memo"):
+        row.notes["native"] = "the extension has no encode_memo (built before it): the module's own encoder"
+    if theirs != data:
+        row.notes["cpython"] = f"CPython's {codec} writes other bytes ({len(theirs)}) for this text"
+    return row
+
+
+def _deep_size(obj, seen: set) -> int:
+    """sys.getsizeof of obj and of everything in it (str, tuples, dicts, lists), each object once."""
+    if id(obj) in seen:
+        return 0
+    seen.add(id(obj))
+    size = sys.getsizeof(obj)
+    if isinstance(obj, dict):
+        size += sum(_deep_size(k, seen) + _deep_size(v, seen) for k, v in obj.items())
+    elif isinstance(obj, (tuple, list, set, frozenset)):
+        size += sum(_deep_size(x, seen) for x in obj)
+    return size
+
+
+@dataclass
+class TableMemory:
+    spec: str
+    tables: int
+    entries: int
+    python_tables: int  # the module's _TABLES, _ENCODE_ONLY and _TABLE_FORMS
+    python_encoder: int  # what its encoder built so far: _INVERSE, _ENCODE_MEMO
+    native_arrays: int | None  # the extension's TABLE_BYTES (None: no extension, or built before it)
+    native_derived: int | None  # DERIVED_TABLE_BYTES
+    native_memo: int | None  # the native encoder's memo (_MEMO_BYTES, _MEMO_LENS)
+
+
+def table_memory(specs: list[str]) -> list[TableMemory]:
+    """What the mapping tables of each spec that has some take (see the module's
+    docstring); the encoders' shares as they are now (after ``run``: after the corpora)."""
+    from ..runtime.codec import load
+    from ..emit.native_build import NativeBuildError
+    out = []
+    for spec in specs:
+        module = load(spec, backend="python")
+        if not _has_tables(module):
+            continue
+        try:
+            native = load(spec, backend="native")
+        except NativeBuildError:
+            native = None
+        seen: set = set()
+        python_tables = sum(_deep_size(getattr(module, n, ()), seen) for n in ("_TABLES", "_ENCODE_ONLY", "_TABLE_FORMS"))
+        seen = set()
+        python_encoder = sum(_deep_size(getattr(module, n, {}), seen) for n in ("_INVERSE", "_ENCODE_MEMO"))
+        entries = 0
+        for t in module._TABLES:
+            entries += (sum(last - first + 1 for first, last in zip(t[6], t[8])) if t[0]
+                        else sum(ch != t[3] for ch in t[2])) + len(t[4])
+        ext = native._NATIVE if native is not None else None
+        memo = None
+        if native is not None and getattr(native, "_MEMO_LENS", None) is not None:
+            memo = sys.getsizeof(native._MEMO_BYTES) + sys.getsizeof(native._MEMO_LENS)
+        out.append(TableMemory(spec, len(module._TABLES), entries, python_tables, python_encoder,
+                               getattr(ext, "TABLE_BYTES", None), getattr(ext, "DERIVED_TABLE_BYTES", None), memo))
+    return out
+
+
+def memory_table(mem: list[TableMemory]) -> str:
+    head = ["spec", "tables", "entries", "python tables", "python encoder", "native arrays", "native derived",
+            "native encode memo"]
+    lines = [head]
+
+    def kib(v):
+        return "-" if v is None else f"{v / 1024:,.1f} KiB"
+
+    for m in mem:
+        lines.append([m.spec, str(m.tables), f"{m.entries:,}", kib(m.python_tables), kib(m.python_encoder),
+                      kib(m.native_arrays), kib(m.native_derived), kib(m.native_memo)])
+    return _columns(lines)
+
+
+def _columns(lines: list[list[str]]) -> str:
+    widths = [max(len(str(l[i])) for l in lines) for i in range(len(lines[0]))]
+    return "\n".join("  ".join(str(c).rjust(w) for c, w in zip(l, widths)) for l in lines)
 
 
 def table(rows: list[Row]) -> str:
-    """The rows as text: the baseline's codec and speed, then each decoder's, the ratios
-    to the baseline, and the memory peaks."""
+    """The decode rows, then the encode rows, as text: the baseline's codec and speed,
+    then each backend's, the ratios to the baseline, and the memory peaks (decode);
+    then the notes (slices, missing backends)."""
+    parts = []
+    for op in ("decode", "encode"):
+        some = [r for r in rows if r.op == op]
+        if some:
+            parts.append(f"{op.upper()}\n" + _op_table(some))
+    notes = []
+    for r in rows:
+        for k, v in r.notes.items():
+            if v.startswith("timed on the first"):
+                continue  # the tables' footnote says it
+            line = f"  {r.spec} ({r.op}, {k}): {v}"
+            if line not in notes:
+                notes.append(line)
+    if notes:
+        parts.append("notes\n" + "\n".join(notes))
+    return "\n\n".join(parts)
+
+
+def _op_table(rows: list[Row]) -> str:
     columns = []
     for r in rows:
         for c in r.results:
             if c not in columns and c != r.baseline and not c.startswith("cpython "):
                 columns.append(c)
     backends = [b for b in ("python", "native") if any(b in r.results for r in rows)]
+    decode = rows[0].op == "decode"
     head = (["spec", "corpus", "errors", "MB", "cpython codec", "cpython MB/s"] + [f"{c} MB/s" for c in columns]
-            + [f"{b}/cpython" for b in backends] + ["python/oracle"] + [f"{b} peak/result" for b in backends])
+            + [f"{b}/cpython" for b in backends])
+    if decode:
+        head += ["python/oracle"] + [f"{b} peak/result" for b in backends]
     lines = [head]
     for r in rows:
         base = r.results[r.baseline]
         cells = [r.spec, r.corpus, r.errors, f"{r.size / 1e6:.1f}", r.codec, f"{base:.1f}"]
-        cells += [f"{r.results[c]:.1f}" if c in r.results else "-" for c in columns]
+        cells += [f"{r.results[c]:.1f}" + ("*" if c in r.notes and "first" in r.notes[c] else "")
+                  if c in r.results else "-" for c in columns]
         cells += [f"{r.results[b] / base:.3f}" if b in r.results else "-" for b in backends]
-        cells.append(f"{r.results['python'] / r.results['oracle']:.1f}x" if "oracle" in r.results else "-")
-        cells += [f"{r.peaks[b]:.2f}" if b in r.peaks else "-" for b in backends]
+        if decode:
+            cells.append(f"{r.results['python'] / r.results['oracle']:.1f}x" if "oracle" in r.results else "-")
+            cells += [f"{r.peaks[b]:.2f}" if b in r.peaks else "-" for b in backends]
         lines.append(cells)
-    widths = [max(len(str(l[i])) for l in lines) for i in range(len(head))]
-    return "\n".join("  ".join(str(c).rjust(w) for c, w in zip(l, widths)) for l in lines)
+    text = _columns(lines)
+    cut = {}
+    for r in rows:
+        for k, v in r.notes.items():
+            if v.startswith("timed on the first"):
+                cut[k] = max(cut.get(k, 0), int(v.split()[4]))
+    if cut:
+        text += "\n  * timed on a prefix of the payload: " + "; ".join(
+            f"{k} on at most {n:,} bytes" + (" (a spec with mapping tables: it is slow on CJK)" if k == "python" else "")
+            for k, n in cut.items())
+    return text
+
+
+def ratio_table(rows: list[Row]) -> str:
+    """Per spec, native over CPython: decode (strict, then replace) and encode, per corpus."""
+    specs = list(dict.fromkeys(r.spec for r in rows))
+    kinds = list(dict.fromkeys(r.corpus for r in rows))
+    head = ["spec", "cpython codec"] + [f"{op} {k}" for op in ("decode", "encode") for k in kinds]
+    lines = [head]
+    for spec in specs:
+        cells = [spec, next(r.codec for r in rows if r.spec == spec)]
+        for op in ("decode", "encode"):
+            for k in kinds:
+                got = [r for r in rows if r.spec == spec and r.op == op and r.corpus == k and r.errors == "strict"]
+                cells.append(f"{got[0].results['native'] / got[0].results[got[0].baseline]:.2f}x"
+                             if got and "native" in got[0].results else "-")
+        lines.append(cells)
+    return _columns(lines)
 
 
 def as_json(rows: list[Row]) -> list[dict]:
-    return [{"spec": r.spec, "corpus": r.corpus, "errors": r.errors, "bytes": r.size, "cpython_codec": r.codec,
+    return [{"op": r.op, "spec": r.spec, "corpus": r.corpus, "errors": r.errors, "bytes": r.size,
+             "cpython_codec": r.codec,
              "mb_per_s": {k: round(v, 3) for k, v in r.results.items()},
              "ratio_to_cpython": {k: round(v / r.results[r.baseline], 4) for k, v in r.results.items()},
              "peak_memory_over_result": {k: round(v, 3) for k, v in r.peaks.items()}, "notes": r.notes} for r in rows]
+
+
+def memory_json(mem: list[TableMemory]) -> list[dict]:
+    return [dict(vars(m)) for m in mem]
 
 
 def wide_rows(specs: list[str], bits: int, repeat: int) -> list[dict]:

@@ -29,10 +29,24 @@ arrays, in the same file): a table form's state is NX_LOOK in the flat table
 three-byte ones after a fixed prefix byte, EUC-JP's 8F) get a loop of their
 own, ``nx_pairs`` (``pair_plans``: which lead and trail bytes it takes is
 derived from the tables at import), that decodes runs of single bytes and
-lead-trail pairs without the walk.  Their str is made in one pass (a count pass
+lead-trail pairs without the walk; a four-byte form on a ranges table whose
+positions are one run of bytes each (GB 18030's, ``quad_plans``) is read there
+too, its digits' operations taken from the flat table at import.  A ranges
+table is looked up through an index of buckets of pointers made at import
+(``range_plans``: the run a bucket starts in, then the few runs after it)
+instead of a bisection.  Their str is made in one pass (a count pass
 would be a whole decode): sized from the bytes, two bytes a character, then
 widened, narrowed or grown as needed.  An entry of several code points, an
 unmapped pointer and every error span are the export's ``NAME_run``'s.
+
+The extension also has the C loop of the module's encoder,
+``encode_memo(text, pos, memo_bytes, memo_lens, out, refused=None)`` (the
+module's ``_encode_native``): the same C for every spec, it appends the bytes
+the module's memo holds for each character (per code point its byte count and
+its bytes) and stops at the first character the memo has none for, which the
+module decides.  Its module constants TABLE_BYTES and DERIVED_TABLE_BYTES are
+the bytes of the tables' arrays and of those it derives at import
+(``encspec bench`` prints them).
 
 A spec read in code units of 2 or 4 bytes gets a loop specialised when the
 source is generated (``unit_plan``): the units that are characters on their
@@ -419,6 +433,49 @@ def pair_plans(a: Automaton, ctx: dict) -> list[dict]:
     return plans
 
 
+_BUCKETS = 8192  # the most buckets of a ranges table's index (nx_rb), 2 bytes each
+
+
+def range_plans(ctx: dict) -> list[dict]:
+    """Per ranges table, its index for the extension's lookup (nx_range): pointers cut
+    into buckets of 2 ** shift, each bucket the last run that starts at or before it
+    (made at import); the overrides' span, looked up first."""
+    plans = []
+    for t in ctx["tables"]:
+        if not t["ranges"] or not t["runs"]:
+            continue
+        pointers = [o["pointer"] for o in t["overrides"]]
+        top = max(t["lasts"] + pointers)
+        shift = 0
+        while (top >> shift) + 1 > _BUCKETS:
+            shift += 1
+        plans.append({"table": t["index"], "runs": t["runs"], "top": top, "shift": shift,
+                      "index_type": "uint16_t" if t["runs"] <= 0xFFFF else "uint32_t",
+                      "buckets": (top >> shift) + 1,
+                      "over": (min(pointers), max(pointers), len(pointers)) if pointers else None})
+    return plans
+
+
+def quad_plans(a: Automaton) -> list[dict]:
+    """The four-byte table forms on a ranges table whose every position is one run of
+    bytes (GB 18030's 81..FE 30..39 81..FE 30..39): nx_pairs reads them itself, the
+    pointer being the four digits in mixed radix; that the automaton reads them so
+    (the same states, digit operations and table) is checked at import."""
+    if a.unit != 1:
+        return []
+    plans: list[dict] = []
+    for f in a.forms.values():
+        if getattr(f, "kind", "") != "table" or not a.tables[f.table].ranges or f.length != 4:
+            continue
+        if any(len(runs) != 1 for runs in f.positions) or (f.order is not None and list(f.order) != [0, 1, 2, 3]):
+            continue
+        lo = [runs[0][0] for runs in f.positions]
+        hi = [runs[0][1] for runs in f.positions]
+        plans.append({"id": len(plans), "table": f.table, "form": f.name, "lo": lo, "hi": hi,
+                      "radix": [h - l + 1 for l, h in zip(lo, hi)]})
+    return plans[:1]
+
+
 def ext_source(a: Automaton) -> str:
     """The extension's C source (deterministic).  Raises SpecError where the C export
     refuses the spec (a counted form it cannot decode without big integers)."""
@@ -434,12 +491,15 @@ def ext_source(a: Automaton) -> str:
             raise SpecError(f"the native target needs digit operations below 2**64 (acc * {op['radix']} + "
                             f"digit * {op['weight']})", None, a.spec_file)
     states = a.n_states + len(a.extensions)
+    pairs = pair_plans(a, ctx)
     ctx.update(
         nx_state_type="uint16_t" if states < 0xFFFF else "uint32_t",
         nx_dead=0xFFFF if states < 0xFFFF else 0xFFFFFFFF,
         nx_op_type="uint8_t" if len(ctx["ops"]) <= 256 else "uint16_t",
         uplan=unit_plan(a),
-        pairs=pair_plans(a, ctx),
+        pairs=pairs,
+        quads=quad_plans(a) if any(p["prefix"] is None for p in pairs) else [],  # nx_pairs reads them
+        rplans=range_plans(ctx),
         ext=module_name(a),
         generator=f"encspec {__version__}",
         export_h=files[f"{mod}.h"].rstrip("\n"),

@@ -72,6 +72,13 @@ def splitter(spec: str):
     _, automaton = load(spec)
     if automaton.unit > 1 or len(automaton.starts) > 1:
         return None  # a sync byte need not begin a code unit, and a signature may choose the byte order
+    if automaton.error_span != "maximal-subpart":
+        # A chunk's last token may be cut by the chunk's end, and stitch() re-scans only that
+        # token.  With maximal subparts an unfinished sequence is one error either way (to the
+        # end, or up to the byte that kills it); with one-unit or through-failing-byte errors the
+        # data's end makes one error of what the next byte would split into several tokens
+        # (gb18030's 81 30 81 then 0A: one error of 3 bytes at a cut, four tokens in the file).
+        return None
     if not check(automaton, ["self_synchronizing"]).properties["self_synchronizing"]:
         return None
     sync = sync_bytes(automaton)

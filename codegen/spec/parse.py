@@ -76,9 +76,10 @@ def _acceptable(e: lark.exceptions.UnexpectedInput) -> set:
 
 def _expected(names) -> str:
     names = set(names)
+    offered = set(names)  # a keyword can be both a statement and a form option ('table')
     groups = []
     for family, word in ((_OPTIONS, "a form option"), (_statement_starters(), "a statement")):
-        if family and family <= names:
+        if family and family <= offered:
             names -= family
             groups.append(word)
     if _POSITIONS <= names and len(names) + len(groups) > 6:

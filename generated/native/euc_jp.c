@@ -42,6 +42,16 @@
  * value, reason), or None when final is false and more input could change it.
  * The signature is the module's business: decode never looks for it.
  *
+ *   _native_euc_jp.encode_memo(text, pos, memo_bytes, memo_lens, out, refused=None) -> int
+ *
+ * is the C loop of the module's _encode_native: it appends to the bytearray
+ * out the bytes of text[pos:] that the module's memo (per BMP code point its
+ * byte count, memo_lens, and its bytes, memo_bytes) holds, and returns the
+ * index of the first character it does not (len(text) when none): the module
+ * decides that one (refused: the bytes of each character the memo marks 6,
+ * refused, for a module whose handler replaces them all alike; None: those
+ * stop it too).  The same code for every spec.
+ *
  * How: the str is allocated once from an estimate of its length and width
  * and written in one pass, straight into its UCS1/2/4 data (widened, grown or
  * narrowed in the rare cases the estimate was off), so the result is about
@@ -1560,7 +1570,7 @@ size_t euc_jp_decode(const unsigned char *data, size_t len, euc_jp_cp *out,
 #define NX_NAME "euc-jp"
 #define NX_SPEC_SHA256 "c57ba23b82f2ff3933960e2deecfe002cb75e52acd2dead1457edf729ef9bfe2"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "6905e7dbe13497dd7accd17b41134fda7b949bb325b91af38933980edc9d23fa"
+#define NX_SOURCE_SHA256 "76ae54f15dc9cb21f83af537ff19409390b7524af98b2b5dfc71d23fa048fdb1"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1705,6 +1715,7 @@ static int nx_ascii;  /* bytes 00..7F are one-byte chars standing for themselves
    or NX_MISS where the entry is not one code point (no entry, several code
    points: nx_token decides). */
 #define NX_MISS UINT64_MAX
+
 NX_INLINE uint64_t nx_look(uint64_t t, uint64_t p)
 {
     if (t == 0) {
@@ -2996,6 +3007,204 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     return result;
 }
 
+/* ------------------------------------------------------------ encoding */
+/* The C side of the module's _encode_native (encspec/runtime/core.py): the
+   same for every spec, it knows nothing of the encoding.  The module keeps a
+   memo per BMP code point, memo_lens[cp] (0: not known yet; 1..4: the number
+   of bytes; anything else: not written here) and memo_bytes[4 * cp ...] (the
+   bytes); this appends to out the bytes of text[pos:] while each character
+   has such an entry and returns where it stopped: len(text), or the first
+   character beyond the memo (the BMP, unless the module made it longer) or
+   without an entry of 1 to 4 bytes, which the module decides (and usually
+   adds to the memo).  It never raises for a character.  out is given room
+   for 4 bytes a character (see nx_encode_memo), written through a pointer
+   (each entry as 4 bytes, the pointer moving by its length) and cut to what
+   was written at the end.
+   Optionally, refused: bytes (at most 4) written for each character whose
+   entry is NX_MEMO_REFUSED, for a module that knows those characters are
+   refused and that its handler replaces each with the same bytes (CPython's
+   replace and ignore handlers: "?" and nothing); without it they stop the
+   loop as any other entry but 1..4 does. */
+#define NX_MEMO_CPS 0x110000  /* a memo may be longer than the BMP's (the module's choice) */
+#define NX_MEMO_ROOM 4096
+#define NX_MEMO_REFUSED 6  /* a memo_lens entry: the module refuses the character (see refused) */
+
+/* Bytes 00..7F that are one byte standing for themselves, per the memo. */
+static int nx_memo_ascii(const unsigned char *mb, const unsigned char *ml)
+{
+    unsigned c, bad = 0;
+    for (c = 0; c < 0x80; c++)
+        bad |= (ml[c] ^ 1u) | (mb[4 * c] ^ c);
+    return bad == 0;
+}
+
+#define NX_MEMO_LOOP(TYPE)                                                          \
+    {                                                                               \
+        const TYPE *src = (const TYPE *)data;                                       \
+        for (; i < end; i++) {                                                      \
+            Py_UCS4 c = src[i];                                                     \
+            unsigned k;                                                             \
+            if (NX_UNLIKELY(c >= lim))                                              \
+                break;                                                              \
+            k = ml[c];                                                              \
+            if (NX_UNLIKELY(k - 1u > 3u))                                           \
+                break;                                                              \
+            memcpy(w, mb + 4 * (size_t)c, 4);                                       \
+            w += k;                                                                 \
+        }                                                                           \
+    }
+
+/* text[i:end] (ending sooner at a character the memo does not write) at w; returns
+   where it stopped, and w where the next byte goes.  Room for 4 bytes a character. */
+static Py_ssize_t nx_memo_span(PyObject *text, Py_ssize_t i, Py_ssize_t end, const unsigned char *mb,
+                               const unsigned char *ml, Py_ssize_t lim, char **pw)
+{
+    char *w = *pw;
+    const int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    if (kind == PyUnicode_1BYTE_KIND) {
+        const unsigned char *src = (const unsigned char *)data;
+        const int ascii = PyUnicode_IS_ASCII(text);
+        const int itself = lim >= 0x80 && (ascii || end - i >= 32) && nx_memo_ascii(mb, ml);
+        if (ascii && itself) {
+            /* ASCII that stands for itself: the text is its bytes */
+            memcpy(w, src + i, (size_t)(end - i));
+            w += end - i;
+            i = end;
+        } else if (itself) {
+            /* runs of 00..7F written as they are, 8 at a time */
+            while (i < end) {
+                while (i + 8 <= end) {
+                    uint64_t v;
+                    memcpy(&v, src + i, 8);
+                    if (v & UINT64_C(0x8080808080808080))
+                        break;
+                    memcpy(w, &v, 8);
+                    w += 8;
+                    i += 8;
+                }
+                /* then one at a time up to the next run of 8 that may be ASCII */
+                {
+                    const Py_ssize_t upto = i + 8 < end ? i + 8 : end;
+                    for (; i < upto; i++) {
+                        Py_UCS4 c = src[i];
+                        unsigned k;
+                        if (NX_UNLIKELY(c >= lim))
+                            break;
+                        k = ml[c];
+                        if (NX_UNLIKELY(k - 1u > 3u))
+                            break;
+                        memcpy(w, mb + 4 * (size_t)c, 4);
+                        w += k;
+                    }
+                    if (i < upto)
+                        break;
+                }
+            }
+        } else
+            NX_MEMO_LOOP(Py_UCS1)
+    } else if (kind == PyUnicode_2BYTE_KIND)
+        NX_MEMO_LOOP(Py_UCS2)
+    else
+        NX_MEMO_LOOP(Py_UCS4)
+    *pw = w;
+    return i;
+}
+
+/* nx_memo_span, and with refused (rn >= 0) each character the memo marks
+   NX_MEMO_REFUSED written as those rn bytes. */
+static Py_ssize_t nx_memo_run(PyObject *text, Py_ssize_t i, Py_ssize_t end, const unsigned char *mb,
+                              const unsigned char *ml, Py_ssize_t lim, const char *refused, Py_ssize_t rn,
+                              char **pw)
+{
+    for (;;) {
+        Py_UCS4 c;
+        i = nx_memo_span(text, i, end, mb, ml, lim, pw);
+        if (rn < 0 || i >= end)
+            return i;
+        c = PyUnicode_READ_CHAR(text, i);
+        if (c >= (Py_UCS4)lim || ml[c] != NX_MEMO_REFUSED)
+            return i;
+        memcpy(*pw, refused, (size_t)rn);
+        *pw += rn;
+        i++;
+    }
+}
+
+static PyObject *nx_encode_memo(PyObject *self, PyObject *args)
+{
+    PyObject *text, *memo_bytes, *memo_lens, *out, *refused_obj = Py_None;
+    Py_ssize_t pos, n, size, lim, rn = -1;
+    const unsigned char *mb, *ml;
+    const char *refused = NULL;
+
+    (void)self;
+    if (!PyArg_ParseTuple(args, "UnYYY|O:encode_memo", &text, &pos, &memo_bytes, &memo_lens, &out, &refused_obj))
+        return NULL;
+    if (refused_obj != Py_None) {
+        if (!PyBytes_Check(refused_obj) || PyBytes_GET_SIZE(refused_obj) > 4) {
+            PyErr_SetString(PyExc_TypeError, "encode_memo: refused must be None or bytes of at most 4");
+            return NULL;
+        }
+        refused = PyBytes_AS_STRING(refused_obj);
+        rn = PyBytes_GET_SIZE(refused_obj);
+    }
+    n = PyUnicode_GET_LENGTH(text);
+    if (pos < 0 || pos > n) {
+        PyErr_SetString(PyExc_IndexError, "encode_memo: position out of range");
+        return NULL;
+    }
+    if (out == memo_bytes || out == memo_lens) {
+        PyErr_SetString(PyExc_ValueError, "encode_memo: out must not be the memo");
+        return NULL;
+    }
+    if (pos == n)
+        return PyLong_FromSsize_t(n);
+    /* the code points the memo has room for */
+    lim = PyByteArray_GET_SIZE(memo_lens);
+    if (lim > PyByteArray_GET_SIZE(memo_bytes) / 4)
+        lim = PyByteArray_GET_SIZE(memo_bytes) / 4;
+    if (lim > NX_MEMO_CPS)
+        lim = NX_MEMO_CPS;
+    mb = (const unsigned char *)PyByteArray_AS_STRING(memo_bytes);
+    ml = (const unsigned char *)PyByteArray_AS_STRING(memo_lens);
+    size = PyByteArray_GET_SIZE(out);
+    /* Room for 4 bytes a character: into an empty out for the whole text at once;
+       else for at most half as much again as out holds (4 KiB at least), more as
+       it fills.  A bytearray gives its room back when it shrinks (an append
+       does) below half of it: then the next call would grow it again, copying
+       it, at every character the module decides.  Kept below twice its size
+       (with the bytearray's own extra eighth), its room stays, and its growth
+       is geometric. */
+    for (;;) {
+        Py_ssize_t left = n - pos, room, end;
+        char *base, *w;
+        if (size && left > (size / 2 > NX_MEMO_ROOM ? size / 2 : NX_MEMO_ROOM) / 4)
+            left = (size / 2 > NX_MEMO_ROOM ? size / 2 : NX_MEMO_ROOM) / 4;
+        if (left > (PY_SSIZE_T_MAX - size) / 4) {
+            Py_SET_SIZE(out, size);
+            return PyErr_NoMemory();
+        }
+        room = size + 4 * left;
+        if (PyByteArray_Resize(out, room) < 0) {
+            Py_SET_SIZE(out, size);  /* what was written stays */
+            return NULL;
+        }
+        base = PyByteArray_AS_STRING(out);
+        w = base + size;
+        end = pos + left;
+        pos = nx_memo_run(text, pos, end, mb, ml, lim, refused, rn, &w);
+        size = w - base;
+        if (pos < end || pos == n)
+            break;
+    }
+    /* cut to what was written; the room stays (as a bytearray's own small cuts do) */
+    Py_SET_SIZE(out, size);
+    PyByteArray_AS_STRING(out)[size] = '\0';
+    return PyLong_FromSsize_t(pos);
+}
+#undef NX_MEMO_LOOP
+
 static PyMethodDef nx_methods[] = {
     {"decode", nx_decode, METH_VARARGS,
      "decode(data, pos, errors, final, want_str, out, limit=None, start=0) -> stop\n\n"
@@ -3008,6 +3217,13 @@ static PyMethodDef nx_methods[] = {
      "scan(data, pos, final, limit=None, start=0) -> token or None\n\n"
      "The token at data[pos:] as the module's _scan gives it, (kind, start, end,\n"
      "value, reason), or None when final is false and more input could change it."},
+    {"encode_memo", nx_encode_memo, METH_VARARGS,
+     "encode_memo(text, pos, memo_bytes, memo_lens, out, refused=None) -> stop\n\n"
+     "Append to the bytearray out the bytes of text[pos:] from the module's memo\n"
+     "(memo_lens[cp] in 1..4: memo_bytes[4*cp:4*cp+memo_lens[cp]]) and return the\n"
+     "index of the first character it has no such entry for (or beyond the memo),\n"
+     "else len(text).  refused: bytes (at most 4) written for each character whose\n"
+     "memo_lens entry is 6 (None: such a character stops it too)."},
     {NULL, NULL, 0, NULL}
 };
 
@@ -3016,6 +3232,14 @@ static struct PyModuleDef nx_module = {
     "EUC-JP (CPython's euc_jp codec)" ": the automaton of " NX_NAME " compiled to C (encspec's native backend).",
     -1, nx_methods, NULL, NULL, NULL, NULL
 };
+
+static int nx_add_size(PyObject *m, const char *name, size_t size)
+{
+    PyObject *v = PyLong_FromSize_t(size);
+    int rc = v == NULL ? -1 : PyModule_AddObjectRef(m, name, v);
+    Py_XDECREF(v);
+    return rc;
+}
 
 PyMODINIT_FUNC PyInit__native_euc_jp(void)
 {
@@ -3027,7 +3251,16 @@ PyMODINIT_FUNC PyInit__native_euc_jp(void)
     if (PyModule_AddStringConstant(m, "NAME", NX_NAME) < 0
             || PyModule_AddStringConstant(m, "SPEC_SHA256", NX_SPEC_SHA256) < 0
             || PyModule_AddStringConstant(m, "SOURCE_SHA256", NX_SOURCE_SHA256) < 0
-            || PyModule_AddStringConstant(m, "GENERATOR", NX_GENERATOR) < 0) {
+            || PyModule_AddStringConstant(m, "GENERATOR", NX_GENERATOR) < 0
+            /* the bytes of the mapping tables' arrays (the export's), and of the arrays this
+               extension derives from them at import (encspec bench prints both) */
+            || nx_add_size(m, "TABLE_BYTES", 0
+                    + sizeof(euc_jp_table0)
+                    + sizeof(euc_jp_table1)
+                    ) < 0
+            || nx_add_size(m, "DERIVED_TABLE_BYTES", 0
+                    + sizeof(nx_single) + sizeof(nx_pl0) + sizeof(nx_pt0) + sizeof(nx_pl1) + sizeof(nx_pt1)
+                    ) < 0) {
         Py_DECREF(m);
         return NULL;
     }

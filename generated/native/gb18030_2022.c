@@ -42,6 +42,16 @@
  * value, reason), or None when final is false and more input could change it.
  * The signature is the module's business: decode never looks for it.
  *
+ *   _native_gb18030_2022.encode_memo(text, pos, memo_bytes, memo_lens, out, refused=None) -> int
+ *
+ * is the C loop of the module's _encode_native: it appends to the bytearray
+ * out the bytes of text[pos:] that the module's memo (per BMP code point its
+ * byte count, memo_lens, and its bytes, memo_bytes) holds, and returns the
+ * index of the first character it does not (len(text) when none): the module
+ * decides that one (refused: the bytes of each character the memo marks 6,
+ * refused, for a module whose handler replaces them all alike; None: those
+ * stop it too).  The same code for every spec.
+ *
  * How: the str is allocated once from an estimate of its length and width
  * and written in one pass, straight into its UCS1/2/4 data (widened, grown or
  * narrowed in the rare cases the estimate was off), so the result is about
@@ -2260,7 +2270,7 @@ size_t gb18030_2022_decode(const unsigned char *data, size_t len, gb18030_2022_c
 #define NX_NAME "gb18030-2022"
 #define NX_SPEC_SHA256 "406cddb47263c391e943c0cc8ea5a632655be5737d1652d36bcc9ee0eaa47b4c"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "3f0096ae19d66a1168897fb7b4591ae9317d4b81d5fcb75c6366acd68283b49f"
+#define NX_SOURCE_SHA256 "21e48f2fb614eb1c1a2da086b937326b746e2321d8e7362f23be258889fdbf4c"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2404,6 +2414,43 @@ static int nx_ascii;  /* bytes 00..7F are one-byte chars standing for themselves
    or NX_MISS where the entry is not one code point (no entry, several code
    points: nx_token decides). */
 #define NX_MISS UINT64_MAX
+
+/* Ranges table 1 without the bisection: nx_rb1[p >> 8] is the last run that
+   starts at or before that bucket's first pointer (made at import), the runs after it
+   in the bucket are few; the overrides (7457 .. 39085) come first, as in
+   gb18030_2022_lookup1.  The code point of pointer p, or NX_MISS (no entry, or several). */
+static uint16_t nx_rb1[4835];
+NX_INLINE uint64_t nx_range1(uint64_t p)
+{
+    size_t k;
+    if (NX_UNLIKELY(p > 1237575u))
+        return NX_MISS;
+    if (NX_UNLIKELY(p >= 7457u && p <= 39085u)) {
+        gb18030_2022_cp cp = 0;
+        size_t got = gb18030_2022_find_override(gb18030_2022_table1_overrides, 19, p, &cp);
+        if (got)
+            return got == 1 ? (uint64_t)cp : NX_MISS;
+    }
+    k = nx_rb1[p >> 8];
+    while (k + 1 < 207u && gb18030_2022_table1_starts[k + 1] <= p)
+        k++;
+    if (p < gb18030_2022_table1_starts[k] || p > gb18030_2022_table1_lasts[k])
+        return NX_MISS;
+    return (uint64_t)gb18030_2022_table1_firsts[k] + (p - gb18030_2022_table1_starts[k]);
+}
+
+static void nx_ranges_init(void)
+{
+    {
+        size_t b, k = 0;
+        for (b = 0; b < 4835u; b++) {
+            while (k + 1 < 207u && gb18030_2022_table1_starts[k + 1] <= (uint64_t)b << 8)
+                k++;
+            nx_rb1[b] = (uint16_t)k;
+        }
+    }
+}
+
 NX_INLINE uint64_t nx_look(uint64_t t, uint64_t p)
 {
     if (t == 0) {
@@ -2416,8 +2463,7 @@ NX_INLINE uint64_t nx_look(uint64_t t, uint64_t p)
         return NX_MISS;
     }
     if (t == 1) {
-        gb18030_2022_cp cp = 0;
-        return gb18030_2022_lookup1(p, &cp) == 1 ? (uint64_t)cp : NX_MISS;
+        return nx_range1(p);
     }
     return NX_MISS;
 }
@@ -2489,6 +2535,74 @@ static uint32_t nx_single[256];
 static int32_t nx_pl0[256], nx_pt0[256];
 static int nx_pair_on;
 
+/* The four-byte form four on ranges table 1: bytes 81..FE 30..39 81..FE 30..39.
+   The pointer is what the automaton accumulates, acc = acc * mul + add per byte:
+   nx_qadd[k][byte] is byte k's add (NX_QNONE: not such a byte, or a lead after
+   which the automaton does not read the form so), nx_qmul[k] its mul (derived
+   from the flat table at import: nx_quad_init).  The code point of the
+   four bytes at d[i], or NX_MISS (not such bytes, no entry, several code points:
+   the general path). */
+#define NX_QNONE UINT32_C(0x80000000)
+static uint32_t nx_qadd[4][256], nx_qmul[4];
+NX_INLINE uint64_t nx_quad(const unsigned char *d, size_t i, size_t len)
+{
+    uint32_t a0, a1, a2, a3;
+    if (len - i < 4)
+        return NX_MISS;
+    a0 = nx_qadd[0][d[i]];
+    a1 = nx_qadd[1][d[i + 1]];
+    a2 = nx_qadd[2][d[i + 2]];
+    a3 = nx_qadd[3][d[i + 3]];
+    if ((a0 | a1 | a2 | a3) & NX_QNONE)
+        return NX_MISS;
+    return nx_range1((((uint64_t)a0 * nx_qmul[1] + a1) * nx_qmul[2] + a2) * nx_qmul[3] + a3);
+}
+
+/* nx_qadd and nx_qmul, per lead byte where the automaton reads the form so: from
+   the state after the lead, every byte of a position into one state (a plain
+   step), with the same mul and adds as after every other such lead, the last into
+   the table.  A lead whose bytes after it go elsewhere (an ill-formed pattern
+   among them, WHATWG's gaps) keeps NX_QNONE: the general path. */
+static void nx_quad_init(void)
+{
+    static const unsigned lo[4] = { 129, 48, 129, 48 }, hi[4] = { 254, 57, 254, 57 };
+    uint32_t add[4][256], mul[4] = {0, 0, 0, 0};
+    unsigned k, b, b0;
+    int any = 0;
+    for (k = 0; k < 4; k++)
+        for (b = 0; b < 256; b++)
+            nx_qadd[k][b] = NX_QNONE;
+    for (b0 = lo[0]; b0 <= hi[0]; b0++) {
+        const nx_entry *e0 = &nx_fast[b0];
+        unsigned s = e0->next;
+        int ok = e0->what == NX_CONT && e0->add < NX_QNONE;
+        for (k = 1; k < 4 && ok; k++) {
+            unsigned next = 0;
+            for (b = lo[k]; b <= hi[k] && ok; b++) {
+                const nx_entry *e = &nx_fast[(size_t)s << 8 | b];
+                ok = e->what == (k < 3 ? NX_CONT : NX_LOOK) && e->add < NX_QNONE
+                     && (b == lo[k] || (e->next == next && e->mul == mul[k]))
+                     && (!any || (e->mul == nx_qmul[k] && e->add == nx_qadd[k][b]));
+                next = e->next;
+                mul[k] = e->mul;
+                add[k][b] = (uint32_t)e->add;
+            }
+            s = next;
+        }
+        if (!ok || nx_offset[s] != 1u)
+            continue;
+        if (!any) {
+            for (k = 1; k < 4; k++) {
+                nx_qmul[k] = mul[k];
+                for (b = lo[k]; b <= hi[k]; b++)
+                    nx_qadd[k][b] = add[k][b];
+            }
+            any = 1;
+        }
+        nx_qadd[0][b0] = (uint32_t)e0->add;
+    }
+}
+
 /* The tokens from data[i] on that are single bytes or table pairs, into out (as
    a str of kind mode; NX_M_COUNT: only counted) from *pn on, at most cap, none
    above blim; their OR into *pmx.  Returns where it stopped (a token of another
@@ -2533,12 +2647,18 @@ NX_INLINE size_t nx_pairs(const int mode, const unsigned char *d, size_t i, cons
                 if (NX_UNLIKELY(i + 1 >= len))
                     break;
                 k = (uint64_t)((int64_t)nx_pl0[b] + nx_pt0[d[i + 1]]);  /* negative (huge) unless both bytes are */
-                if (NX_UNLIKELY(k >= 23940u))
-                    break;
-                v = gb18030_2022_table0[k];
-                if (NX_UNLIKELY(v >= 0xFFFEu || v > blim))
-                    break;  /* no entry, several code points, or too wide for out: the general path */
-                i += 2;
+                if (NX_UNLIKELY(k >= 23940u)) {
+                    /* not a pair: four bytes of four? */
+                    v = nx_quad(d, i, len);
+                    if (v == NX_MISS || v > blim)
+                        break;
+                    i += 4;
+                } else {
+                    v = gb18030_2022_table0[k];
+                    if (NX_UNLIKELY(v >= 0xFFFEu || v > blim))
+                        break;  /* no entry, several code points, or too wide for out: the general path */
+                    i += 2;
+                }
             }
         }
         if (mode == NX_M_UCS1)
@@ -2648,6 +2768,7 @@ static void nx_pairs_init(void)
         uint64_t cp = e->add + nx_offset[e->next];
         nx_single[b] = e->what == NX_CHAR && cp <= 0x10FFFF ? (uint32_t)cp : NX_NO_SINGLE;
     }
+    nx_quad_init();
     nx_pair_on |= nx_pair_init(0, 0u, 0, nx_pl0, nx_pt0);
 }
 
@@ -2797,6 +2918,7 @@ static void nx_init(void)
     for (b = 0; b < 256; b++)
         nx_lead_init(b, kind);
     nx_est_init();
+    nx_ranges_init();
     nx_pairs_init();
 }
 
@@ -3672,6 +3794,204 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     return result;
 }
 
+/* ------------------------------------------------------------ encoding */
+/* The C side of the module's _encode_native (encspec/runtime/core.py): the
+   same for every spec, it knows nothing of the encoding.  The module keeps a
+   memo per BMP code point, memo_lens[cp] (0: not known yet; 1..4: the number
+   of bytes; anything else: not written here) and memo_bytes[4 * cp ...] (the
+   bytes); this appends to out the bytes of text[pos:] while each character
+   has such an entry and returns where it stopped: len(text), or the first
+   character beyond the memo (the BMP, unless the module made it longer) or
+   without an entry of 1 to 4 bytes, which the module decides (and usually
+   adds to the memo).  It never raises for a character.  out is given room
+   for 4 bytes a character (see nx_encode_memo), written through a pointer
+   (each entry as 4 bytes, the pointer moving by its length) and cut to what
+   was written at the end.
+   Optionally, refused: bytes (at most 4) written for each character whose
+   entry is NX_MEMO_REFUSED, for a module that knows those characters are
+   refused and that its handler replaces each with the same bytes (CPython's
+   replace and ignore handlers: "?" and nothing); without it they stop the
+   loop as any other entry but 1..4 does. */
+#define NX_MEMO_CPS 0x110000  /* a memo may be longer than the BMP's (the module's choice) */
+#define NX_MEMO_ROOM 4096
+#define NX_MEMO_REFUSED 6  /* a memo_lens entry: the module refuses the character (see refused) */
+
+/* Bytes 00..7F that are one byte standing for themselves, per the memo. */
+static int nx_memo_ascii(const unsigned char *mb, const unsigned char *ml)
+{
+    unsigned c, bad = 0;
+    for (c = 0; c < 0x80; c++)
+        bad |= (ml[c] ^ 1u) | (mb[4 * c] ^ c);
+    return bad == 0;
+}
+
+#define NX_MEMO_LOOP(TYPE)                                                          \
+    {                                                                               \
+        const TYPE *src = (const TYPE *)data;                                       \
+        for (; i < end; i++) {                                                      \
+            Py_UCS4 c = src[i];                                                     \
+            unsigned k;                                                             \
+            if (NX_UNLIKELY(c >= lim))                                              \
+                break;                                                              \
+            k = ml[c];                                                              \
+            if (NX_UNLIKELY(k - 1u > 3u))                                           \
+                break;                                                              \
+            memcpy(w, mb + 4 * (size_t)c, 4);                                       \
+            w += k;                                                                 \
+        }                                                                           \
+    }
+
+/* text[i:end] (ending sooner at a character the memo does not write) at w; returns
+   where it stopped, and w where the next byte goes.  Room for 4 bytes a character. */
+static Py_ssize_t nx_memo_span(PyObject *text, Py_ssize_t i, Py_ssize_t end, const unsigned char *mb,
+                               const unsigned char *ml, Py_ssize_t lim, char **pw)
+{
+    char *w = *pw;
+    const int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    if (kind == PyUnicode_1BYTE_KIND) {
+        const unsigned char *src = (const unsigned char *)data;
+        const int ascii = PyUnicode_IS_ASCII(text);
+        const int itself = lim >= 0x80 && (ascii || end - i >= 32) && nx_memo_ascii(mb, ml);
+        if (ascii && itself) {
+            /* ASCII that stands for itself: the text is its bytes */
+            memcpy(w, src + i, (size_t)(end - i));
+            w += end - i;
+            i = end;
+        } else if (itself) {
+            /* runs of 00..7F written as they are, 8 at a time */
+            while (i < end) {
+                while (i + 8 <= end) {
+                    uint64_t v;
+                    memcpy(&v, src + i, 8);
+                    if (v & UINT64_C(0x8080808080808080))
+                        break;
+                    memcpy(w, &v, 8);
+                    w += 8;
+                    i += 8;
+                }
+                /* then one at a time up to the next run of 8 that may be ASCII */
+                {
+                    const Py_ssize_t upto = i + 8 < end ? i + 8 : end;
+                    for (; i < upto; i++) {
+                        Py_UCS4 c = src[i];
+                        unsigned k;
+                        if (NX_UNLIKELY(c >= lim))
+                            break;
+                        k = ml[c];
+                        if (NX_UNLIKELY(k - 1u > 3u))
+                            break;
+                        memcpy(w, mb + 4 * (size_t)c, 4);
+                        w += k;
+                    }
+                    if (i < upto)
+                        break;
+                }
+            }
+        } else
+            NX_MEMO_LOOP(Py_UCS1)
+    } else if (kind == PyUnicode_2BYTE_KIND)
+        NX_MEMO_LOOP(Py_UCS2)
+    else
+        NX_MEMO_LOOP(Py_UCS4)
+    *pw = w;
+    return i;
+}
+
+/* nx_memo_span, and with refused (rn >= 0) each character the memo marks
+   NX_MEMO_REFUSED written as those rn bytes. */
+static Py_ssize_t nx_memo_run(PyObject *text, Py_ssize_t i, Py_ssize_t end, const unsigned char *mb,
+                              const unsigned char *ml, Py_ssize_t lim, const char *refused, Py_ssize_t rn,
+                              char **pw)
+{
+    for (;;) {
+        Py_UCS4 c;
+        i = nx_memo_span(text, i, end, mb, ml, lim, pw);
+        if (rn < 0 || i >= end)
+            return i;
+        c = PyUnicode_READ_CHAR(text, i);
+        if (c >= (Py_UCS4)lim || ml[c] != NX_MEMO_REFUSED)
+            return i;
+        memcpy(*pw, refused, (size_t)rn);
+        *pw += rn;
+        i++;
+    }
+}
+
+static PyObject *nx_encode_memo(PyObject *self, PyObject *args)
+{
+    PyObject *text, *memo_bytes, *memo_lens, *out, *refused_obj = Py_None;
+    Py_ssize_t pos, n, size, lim, rn = -1;
+    const unsigned char *mb, *ml;
+    const char *refused = NULL;
+
+    (void)self;
+    if (!PyArg_ParseTuple(args, "UnYYY|O:encode_memo", &text, &pos, &memo_bytes, &memo_lens, &out, &refused_obj))
+        return NULL;
+    if (refused_obj != Py_None) {
+        if (!PyBytes_Check(refused_obj) || PyBytes_GET_SIZE(refused_obj) > 4) {
+            PyErr_SetString(PyExc_TypeError, "encode_memo: refused must be None or bytes of at most 4");
+            return NULL;
+        }
+        refused = PyBytes_AS_STRING(refused_obj);
+        rn = PyBytes_GET_SIZE(refused_obj);
+    }
+    n = PyUnicode_GET_LENGTH(text);
+    if (pos < 0 || pos > n) {
+        PyErr_SetString(PyExc_IndexError, "encode_memo: position out of range");
+        return NULL;
+    }
+    if (out == memo_bytes || out == memo_lens) {
+        PyErr_SetString(PyExc_ValueError, "encode_memo: out must not be the memo");
+        return NULL;
+    }
+    if (pos == n)
+        return PyLong_FromSsize_t(n);
+    /* the code points the memo has room for */
+    lim = PyByteArray_GET_SIZE(memo_lens);
+    if (lim > PyByteArray_GET_SIZE(memo_bytes) / 4)
+        lim = PyByteArray_GET_SIZE(memo_bytes) / 4;
+    if (lim > NX_MEMO_CPS)
+        lim = NX_MEMO_CPS;
+    mb = (const unsigned char *)PyByteArray_AS_STRING(memo_bytes);
+    ml = (const unsigned char *)PyByteArray_AS_STRING(memo_lens);
+    size = PyByteArray_GET_SIZE(out);
+    /* Room for 4 bytes a character: into an empty out for the whole text at once;
+       else for at most half as much again as out holds (4 KiB at least), more as
+       it fills.  A bytearray gives its room back when it shrinks (an append
+       does) below half of it: then the next call would grow it again, copying
+       it, at every character the module decides.  Kept below twice its size
+       (with the bytearray's own extra eighth), its room stays, and its growth
+       is geometric. */
+    for (;;) {
+        Py_ssize_t left = n - pos, room, end;
+        char *base, *w;
+        if (size && left > (size / 2 > NX_MEMO_ROOM ? size / 2 : NX_MEMO_ROOM) / 4)
+            left = (size / 2 > NX_MEMO_ROOM ? size / 2 : NX_MEMO_ROOM) / 4;
+        if (left > (PY_SSIZE_T_MAX - size) / 4) {
+            Py_SET_SIZE(out, size);
+            return PyErr_NoMemory();
+        }
+        room = size + 4 * left;
+        if (PyByteArray_Resize(out, room) < 0) {
+            Py_SET_SIZE(out, size);  /* what was written stays */
+            return NULL;
+        }
+        base = PyByteArray_AS_STRING(out);
+        w = base + size;
+        end = pos + left;
+        pos = nx_memo_run(text, pos, end, mb, ml, lim, refused, rn, &w);
+        size = w - base;
+        if (pos < end || pos == n)
+            break;
+    }
+    /* cut to what was written; the room stays (as a bytearray's own small cuts do) */
+    Py_SET_SIZE(out, size);
+    PyByteArray_AS_STRING(out)[size] = '\0';
+    return PyLong_FromSsize_t(pos);
+}
+#undef NX_MEMO_LOOP
+
 static PyMethodDef nx_methods[] = {
     {"decode", nx_decode, METH_VARARGS,
      "decode(data, pos, errors, final, want_str, out, limit=None, start=0) -> stop\n\n"
@@ -3684,6 +4004,13 @@ static PyMethodDef nx_methods[] = {
      "scan(data, pos, final, limit=None, start=0) -> token or None\n\n"
      "The token at data[pos:] as the module's _scan gives it, (kind, start, end,\n"
      "value, reason), or None when final is false and more input could change it."},
+    {"encode_memo", nx_encode_memo, METH_VARARGS,
+     "encode_memo(text, pos, memo_bytes, memo_lens, out, refused=None) -> stop\n\n"
+     "Append to the bytearray out the bytes of text[pos:] from the module's memo\n"
+     "(memo_lens[cp] in 1..4: memo_bytes[4*cp:4*cp+memo_lens[cp]]) and return the\n"
+     "index of the first character it has no such entry for (or beyond the memo),\n"
+     "else len(text).  refused: bytes (at most 4) written for each character whose\n"
+     "memo_lens entry is 6 (None: such a character stops it too)."},
     {NULL, NULL, 0, NULL}
 };
 
@@ -3692,6 +4019,14 @@ static struct PyModuleDef nx_module = {
     "GB 18030-2022 (CPython's gb18030 codec with the 2005 and 2022 mappings)" ": the automaton of " NX_NAME " compiled to C (encspec's native backend).",
     -1, nx_methods, NULL, NULL, NULL, NULL
 };
+
+static int nx_add_size(PyObject *m, const char *name, size_t size)
+{
+    PyObject *v = PyLong_FromSize_t(size);
+    int rc = v == NULL ? -1 : PyModule_AddObjectRef(m, name, v);
+    Py_XDECREF(v);
+    return rc;
+}
 
 PyMODINIT_FUNC PyInit__native_gb18030_2022(void)
 {
@@ -3703,7 +4038,20 @@ PyMODINIT_FUNC PyInit__native_gb18030_2022(void)
     if (PyModule_AddStringConstant(m, "NAME", NX_NAME) < 0
             || PyModule_AddStringConstant(m, "SPEC_SHA256", NX_SPEC_SHA256) < 0
             || PyModule_AddStringConstant(m, "SOURCE_SHA256", NX_SOURCE_SHA256) < 0
-            || PyModule_AddStringConstant(m, "GENERATOR", NX_GENERATOR) < 0) {
+            || PyModule_AddStringConstant(m, "GENERATOR", NX_GENERATOR) < 0
+            /* the bytes of the mapping tables' arrays (the export's), and of the arrays this
+               extension derives from them at import (encspec bench prints both) */
+            || nx_add_size(m, "TABLE_BYTES", 0
+                    + sizeof(gb18030_2022_table0)
+                    + sizeof(gb18030_2022_table1_starts) + sizeof(gb18030_2022_table1_firsts) + sizeof(gb18030_2022_table1_lasts)
+                    + sizeof(gb18030_2022_table1_overrides)
+                    + sizeof(gb18030_2022_pool)
+                    ) < 0
+            || nx_add_size(m, "DERIVED_TABLE_BYTES", 0
+                    + sizeof(nx_single) + sizeof(nx_pl0) + sizeof(nx_pt0)
+                    + sizeof(nx_rb1)
+                    + sizeof(nx_qadd) + sizeof(nx_qmul)
+                    ) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -1,0 +1,517 @@
+"""The native encoder: the extension's ``encode_memo`` (templates/native/ext.c.j2),
+the C loop of the module's ``_encode_native`` (encspec/runtime/core.py).
+
+The loop writes what the module's memo holds (per BMP code point its bytes) and
+stops at the first character it does not; the module decides that one.  So a
+module backed by its extension must encode exactly as the pure-Python module
+does, and as CPython's codec where the spec is one of CPython's: the same bytes,
+or the same UnicodeEncodeError (start, end, reason), and the same calls to an
+error handler, under strict, replace, ignore, backslashreplace,
+xmlcharrefreplace, surrogateescape, surrogatepass and a custom handler that
+records its calls; on ASCII, Latin-1, CJK (the spec's own script for a spec with
+mapping tables: ``encspec bench``'s corpus), astral and mixed texts, runs of
+characters the spec cannot write, texts past 64 KiB, with a cold memo and a warm
+one; piece by piece (IncrementalEncoder) and through a StreamWriter.  And the C
+function itself: its contract, character width by character width (a str of
+1, 2 and 4 bytes a character), ASCII copied as it is only while the memo says
+so, a memo longer than the BMP, the optional `refused` bytes, and that every
+built extension has it.
+
+Last, a decoding check made with the same changes to the extension: GB 18030's
+four-byte form, which the extension reads in its loop of table pairs and looks
+up through an index of its ranges table, decodes as in pure Python at every
+run's edges, every override and a sample of pointers.
+
+A missing extension skips (a failure under ENCSPEC_REQUIRE_TOOLS=1).
+"""
+from __future__ import annotations
+
+import codecs
+import io
+import random
+import sys
+from functools import lru_cache
+
+import pytest
+
+import encspec
+import tools
+from codec_samples import native_extension_missing
+from encspec.cli.bench import corpus, table_codec, table_corpus
+from encspec.spec import registry
+
+# spec -> CPython's codec of the same encoding (None: CPython has none)
+SPECS = {
+    "utf-8": "utf-8",
+    "corrected-utf-8": None,
+    "cesu-8": None,
+    "mutf-8": None,
+    "utf-16le": "utf-16-le",
+    "utf-32": "utf-32" if sys.byteorder == "little" else None,  # CPython writes the machine's order
+    "leb128": None,  # code points as numbers: any str is encodable, the loop must still agree
+    "shift_jis": "shift_jis",
+    "cp932": "cp932",
+    "euc-kr": "euc_kr",
+    "gb18030": "gb18030",
+    "whatwg-big5": None,
+    "whatwg-gb18030": None,
+}
+
+_SEEN: list = []
+
+
+def _record(exc):
+    _SEEN.append((type(exc).__name__, exc.start, exc.end, exc.reason))
+    return ("<%d>" % exc.start, exc.end)
+
+
+def _record_skip(exc):
+    """Records, writes nothing and goes one character past the error's end (a handler may)."""
+    _SEEN.append((type(exc).__name__, exc.start, exc.end, exc.reason))
+    return ("", min(exc.end + 1, len(exc.object)))
+
+
+codecs.register_error("test_native_encode.record", _record)
+codecs.register_error("test_native_encode.skip", _record_skip)
+
+HANDLERS = ["strict", "replace", "ignore", "backslashreplace", "xmlcharrefreplace", "surrogateescape",
+            "surrogatepass", "test_native_encode.record", "test_native_encode.skip"]
+
+
+@lru_cache(maxsize=None)
+def backends(spec: str):
+    """(pure-Python module, native-backed module); skips when the extension is not built."""
+    why = native_extension_missing(registry.module_name(spec))
+    if why is not None:
+        tools.missing(why)
+    py, nat = encspec.load(spec, backend="python"), encspec.load(spec, backend="native")
+    assert py._NATIVE is None and nat._NATIVE is not None
+    return py, nat
+
+
+def outcome(fn, text, errors):
+    _SEEN.clear()
+    try:
+        return ("ok", fn(text, errors), list(_SEEN))
+    except UnicodeEncodeError as e:
+        return ("error", e.start, e.end, e.reason, list(_SEEN))
+
+
+def cpython_outcome(codec, text, errors):
+    _SEEN.clear()
+    try:
+        return ("ok", text.encode(codec, errors), list(_SEEN))
+    except UnicodeEncodeError as e:
+        return ("error", e.start, e.end, e.reason, list(_SEEN))
+
+
+def cold(module):
+    """Forget the module's native memo, so the next encode fills it again."""
+    assert hasattr(module, "_MEMO_LENS"), "the core's native memo is not _MEMO_BYTES/_MEMO_LENS any more"
+    module._MEMO_BYTES = module._MEMO_LENS = None
+
+
+def agree(spec, text, handlers=HANDLERS, cpython=True):
+    py, nat = backends(spec)
+    codec = SPECS[spec] if cpython else None
+    for errors in handlers:
+        want = outcome(py.encode, text, errors)
+        got = outcome(nat.encode, text, errors)
+        assert got == want, (spec, errors, text[:40], len(text))
+        if codec is not None:
+            assert cpython_outcome(codec, text, errors) == want, (spec, codec, errors, text[:40], len(text))
+
+
+# ------------------------------------------------------------------ texts
+@lru_cache(maxsize=None)
+def script_text(spec: str, size: int) -> str:
+    """Text of the spec's script for a spec with mapping tables (``encspec bench``'s
+    corpus), else random CJK of the BMP."""
+    py = encspec.load(spec, backend="python")
+    if getattr(py, "_TABLES", ()):
+        return table_corpus("cjk", size, py, table_codec(py))
+    return corpus("cjk", size)
+
+
+def texts(spec: str) -> dict[str, str]:
+    rnd = random.Random(f"native-encode:{spec}")
+    cjk = script_text(spec, 6000)
+
+    def pick(alphabet, n):
+        return "".join(rnd.choice(alphabet) for _ in range(n))
+
+    latin1 = "".join(map(chr, range(0x20, 0x7F))) + "".join(map(chr, range(0xA0, 0x100)))
+    astral = [chr(c) for c in range(0x1F300, 0x1F650)] + [chr(0x20000 + k) for k in range(0, 0x500, 7)]
+    out = {
+        "empty": "",
+        "ascii": corpus("ascii", 3000),
+        "ascii-controls": "".join(map(chr, range(0x80))) * 3,
+        "latin-1": pick(latin1, 2000),
+        "cjk": cjk,
+        "astral": pick(astral, 500),
+        "mixed": "".join(rnd.choice((lambda: pick(latin1, 3), lambda: cjk[rnd.randrange(len(cjk) - 8):][:8],
+                                     lambda: pick(astral, 2), lambda: corpus("ascii", 20)))()
+                         for _ in range(300)),
+        # runs the spec may not write: lone surrogates, private use, noncharacters, astral
+        "unencodable-runs": "".join(rnd.choice((lambda: cjk[rnd.randrange(len(cjk) - 6):][:6],
+                                                lambda: pick("\ud800\udbff\udc80\udcff\udfff", rnd.randint(1, 4)),
+                                                lambda: pick("\ue000\uf8ff\ufffe\uffff\u0378", rnd.randint(1, 3)),
+                                                lambda: pick(astral, rnd.randint(1, 3)),
+                                                lambda: "ab"))()
+                                    for _ in range(300)),
+        "surrogateescape": "ab\udc80\udcff\udc41c" + cjk[:20] + "\udcfe",
+        "lone-surrogate-end": cjk[:30] + "\ud83d",
+    }
+    return out
+
+
+# ============================================================ it is there
+@pytest.mark.parametrize("spec", sorted(SPECS))
+def test_every_built_extension_has_encode_memo(spec):
+    """The module's extension is this spec's and has the loop, and the module uses it."""
+    py, nat = backends(spec)
+    assert nat._NATIVE.SPEC_SHA256 == nat.SPEC_SHA256
+    assert hasattr(nat._NATIVE, "encode_memo"), f"{nat._NATIVE.__name__} was built without encode_memo"
+    calls = []
+    real = nat._NATIVE.encode_memo
+
+    class Spy:
+        def __getattr__(self, name):
+            return getattr(real.__self__, name)
+
+        @staticmethod
+        def encode_memo(*args):
+            calls.append(args[1])
+            return real(*args)
+
+    saved = nat._NATIVE
+    nat._NATIVE = Spy()
+    try:
+        text = "abc\xe9\u3042"  # not ASCII: a module may write ASCII without the loop
+        assert nat.encode(text, "replace") == py.encode(text, "replace")
+    finally:
+        nat._NATIVE = saved
+    assert calls and calls[0] == 0, "the native-backed module does not call encode_memo"
+
+
+# ===================================================== the same as Python
+@pytest.mark.parametrize("kind", ["empty", "ascii", "ascii-controls", "latin-1", "cjk", "astral", "mixed",
+                                  "unencodable-runs", "surrogateescape", "lone-surrogate-end"])
+@pytest.mark.parametrize("spec", sorted(SPECS))
+def test_encode_agrees(spec, kind):
+    """Native-backed == pure Python == CPython, every handler, memo cold then warm."""
+    py, nat = backends(spec)
+    text = texts(spec)[kind]
+    cold(nat)
+    agree(spec, text)
+    agree(spec, text)  # warm: the memo holds what the first pass met
+
+
+@pytest.mark.parametrize("spec", sorted(SPECS))
+def test_random_texts(spec):
+    """Seeded short texts drawn from every kind of character, every handler."""
+    rnd = random.Random(f"native-encode-random:{spec}")
+    pool = "".join(texts(spec).values())
+    for _ in range(150):
+        n = rnd.randrange(0, 40)
+        text = "".join(rnd.choice(pool) for _ in range(n))
+        agree(spec, text)
+
+
+@pytest.mark.parametrize("spec", sorted(SPECS))
+def test_every_bmp_code_point(spec):
+    """Every BMP code point alone, in one text (a cold memo meets each once)."""
+    py, nat = backends(spec)
+    text = "".join(map(chr, range(0x10000)))
+    cold(nat)
+    for errors in ("replace", "test_native_encode.record"):
+        assert outcome(nat.encode, text, errors) == outcome(py.encode, text, errors), (spec, errors)
+    assert outcome(nat.encode, text, "strict") == outcome(py.encode, text, "strict")
+
+
+@pytest.mark.parametrize("spec", sorted(SPECS))
+def test_long_texts(spec):
+    """Past 64 KiB: clean, and with an unencodable character every few hundred (the
+    loop stops at each and starts again)."""
+    py, nat = backends(spec)
+    text = script_text(spec, 300_000) + corpus("latin", 70_000)
+    assert len(text.encode("utf-8", "surrogatepass")) > 1 << 16
+    rnd = random.Random(f"native-encode-long:{spec}")
+    damaged = list(text)
+    for _ in range(len(damaged) // 300):
+        damaged[rnd.randrange(len(damaged))] = rnd.choice(["\udc80", "\ud800", "\U0001F600", "\ue000", "\uffff"])
+    damaged = "".join(damaged)
+    for t in (text, damaged):
+        cold(nat)
+        agree(spec, t, handlers=["strict", "replace", "backslashreplace", "surrogateescape",
+                                 "test_native_encode.record"])
+
+
+# ============================================== piece by piece, and streams
+def _pieces(text, rnd):
+    i, out = 0, []
+    while i < len(text):
+        n = rnd.choice((1, 2, 3, 7, 64, 1000))
+        out.append(text[i:i + n])
+        i += n
+    return out
+
+
+@pytest.mark.parametrize("spec", sorted(SPECS))
+def test_incremental_encoder(spec):
+    """The codec's incremental encoder, fed in pieces of every size: the same bytes
+    from both backends (and CPython's incremental encoder where it has one)."""
+    py, nat = backends(spec)
+    rnd = random.Random(f"native-encode-incremental:{spec}")
+    for kind, text in texts(spec).items():
+        pieces = _pieces(text, rnd)
+        for errors in ("strict", "replace", "backslashreplace", "test_native_encode.record"):
+            results = []
+            encoders = [m.getregentry().incrementalencoder(errors) for m in (py, nat)]
+            if SPECS[spec] is not None:
+                encoders.append(codecs.getincrementalencoder(SPECS[spec])(errors))
+            for enc in encoders:
+                _SEEN.clear()
+                try:
+                    got = b"".join(enc.encode(p) for p in pieces) + enc.encode("", True)
+                    results.append(("ok", got, list(_SEEN)))
+                except UnicodeEncodeError as e:
+                    results.append(("error", e.reason, list(_SEEN)))
+            assert results[1] == results[0], (spec, kind, errors)
+            if len(results) > 2 and results[0][0] == "ok":
+                assert results[2][:2] == results[0][:2], (spec, kind, errors)
+
+
+@pytest.mark.parametrize("spec", sorted(SPECS))
+def test_stream_writer(spec):
+    py, nat = backends(spec)
+    rnd = random.Random(f"native-encode-stream:{spec}")
+    text = texts(spec)["mixed"] + texts(spec)["cjk"]
+    pieces = _pieces(text, rnd)
+    got = []
+    for m in (py, nat):
+        buf = io.BytesIO()
+        w = m.getregentry().streamwriter(buf, "replace")
+        for p in pieces:
+            w.write(p)
+        w.reset()
+        got.append(buf.getvalue())
+    assert got[1] == got[0] == py.getregentry().encode(text, "replace")[0]
+
+
+# ========================================================= the C function
+def _memo(entries: dict):
+    mb, ml = bytearray(4 << 16), bytearray(1 << 16)
+    for cp, b in entries.items():
+        if b is None:
+            ml[cp] = 5
+        else:
+            mb[4 * cp:4 * cp + len(b)] = b
+            ml[cp] = len(b)
+    return mb, ml
+
+
+@pytest.fixture(scope="module")
+def native():
+    return backends("utf-8")[1]._NATIVE
+
+
+def test_encode_memo_contract(native):
+    f = native.encode_memo
+    ascii_memo = {c: bytes([c]) for c in range(0x80)}
+    mb, ml = _memo({**ascii_memo, 0xE9: b"\xc3\xa9", 0x3042: b"\xe3\x81\x82", 0x41: b"A", 0x100: None,
+                    0xFFFF: b"\x01\x02\x03\x04"})
+    for text, want_stop, want in [
+        ("", 0, b""),
+        ("abc", 3, b"abc"),
+        ("a\xe9b", 3, b"a\xc3\xa9b"),  # UCS1
+        ("a\u3042\xe9", 3, b"a\xe3\x81\x82\xc3\xa9"),  # UCS2
+        ("a\u3042\U0001F600b", 2, b"a\xe3\x81\x82"),  # UCS4: stops beyond the BMP
+        ("ab\u0100cd", 2, b"ab"),  # an entry that is not written natively
+        ("ab\u0101cd", 2, b"ab"),  # an entry not known yet
+        ("\uffff\uffff", 2, b"\x01\x02\x03\x04" * 2),  # four bytes
+        ("x" * 1000 + "\xe9" + "y" * 1001 + "\u0101", 2002, b"x" * 1000 + b"\xc3\xa9" + b"y" * 1001),
+    ]:
+        out = bytearray(b"prefix")
+        assert f(text, 0, mb, ml, out) == want_stop, text[:20]
+        assert out == b"prefix" + want, text[:20]
+        out.extend(b"!")  # still an ordinary bytearray
+        assert out == b"prefix" + want + b"!"
+    # from a position; at the end
+    out = bytearray()
+    assert f("\u0101abc", 1, mb, ml, out) == 4 and out == b"abc"
+    assert f("abc", 3, mb, ml, out) == 3 and out == b"abc"
+    with pytest.raises(IndexError):
+        f("abc", 4, mb, ml, bytearray())
+    with pytest.raises(IndexError):
+        f("abc", -1, mb, ml, bytearray())
+    with pytest.raises(TypeError):
+        f(b"abc", 0, mb, ml, bytearray())
+    with pytest.raises(TypeError):
+        f("abc", 0, mb, ml, b"")
+
+
+def test_encode_memo_ascii_runs(native):
+    """Runs of ASCII copied 8 at a time only while the memo says they stand for
+    themselves; otherwise each is looked up (and an unknown one stops)."""
+    f = native.encode_memo
+    rnd = random.Random(1)
+    text = "".join(rnd.choice("abcdefgh \n") for _ in range(5000)) + "\xe9" + "tail" * 9
+    identity = {c: bytes([c]) for c in range(0x80)}
+    mb, ml = _memo({**identity, 0xE9: b"\xe9"})
+    out = bytearray()
+    assert f(text, 0, mb, ml, out) == len(text) and out == text.encode("latin-1")
+    # 'a' written as two bytes: every 'a' must come out so, inside runs of 8 too
+    mb, ml = _memo({**identity, 0x61: b"<a", 0xE9: b"\xe9"})
+    out = bytearray()
+    assert f(text, 0, mb, ml, out) == len(text)
+    assert out == text.encode("latin-1").replace(b"a", b"<a")
+    # 'h' unknown: stops at the first one, deep inside a run
+    memo = dict(identity)
+    del memo[0x68]
+    mb, ml = _memo({**memo, 0xE9: b"\xe9"})
+    out = bytearray()
+    first = text.index("h")
+    assert f(text, 0, mb, ml, out) == first and out == text[:first].encode()
+    # every stop position within a run of 8
+    for k in range(40):
+        t = "a" * k + "\u0101" + "a" * 40
+        out = bytearray()
+        mb, ml = _memo(identity)
+        assert f(t, 0, mb, ml, out) == k and out == b"a" * k
+
+
+@pytest.mark.parametrize("width", [1, 2, 4])
+def test_encode_memo_each_kind(native, width):
+    """The same answers from the loop of each str kind (a wider character at the end
+    makes the str wider; the loop stops before it)."""
+    f = native.encode_memo
+    rnd = random.Random(width)
+    wide = {1: "", 2: "\u3000", 4: "\U0001F600"}[width]
+    cps = [c for c in range(0x20, 0x100) if c != 0x7F]
+    entries = {c: bytes(rnd.randrange(256) for _ in range(rnd.randint(1, 4))) for c in cps}
+    unknown = {0xB5, 0xD7}
+    mb, ml = _memo({c: b for c, b in entries.items() if c not in unknown})
+    text = "".join(chr(rnd.choice(cps)) for _ in range(3000)) + wide
+    want_stop = next((i for i, ch in enumerate(text) if ord(ch) in unknown or ord(ch) > 0xFF), len(text))
+    out = bytearray(b"..")
+    assert f(text, 0, mb, ml, out) == want_stop
+    assert out == b".." + b"".join(entries[ord(ch)] for ch in text[:want_stop])
+
+
+def test_encode_memo_ascii_text(native):
+    """A str of ASCII only whose memo says it stands for itself is copied as it is;
+    one unknown character (or one written otherwise) and it is read character by character."""
+    f = native.encode_memo
+    text = corpus("ascii", 5000) + "\x00\x7f"
+    identity = {c: bytes([c]) for c in range(0x80)}
+    for memo, stop, want in [
+        (identity, len(text), text.encode()),
+        ({**identity, 0x7F: None}, len(text) - 1, text[:-1].encode()),
+        ({c: b for c, b in identity.items() if c != 0x20}, text.index(" "), text[:text.index(" ")].encode()),
+        ({**identity, 0x20: b"__"}, len(text), text.encode().replace(b" ", b"__")),
+    ]:
+        mb, ml = _memo(memo)
+        out = bytearray(b">")
+        assert f(text, 0, mb, ml, out) == stop
+        assert out == b">" + want
+    mb, ml = _memo(identity)
+    out = bytearray()
+    assert f(text, 7, mb, ml, out) == len(text) and out == text[7:].encode()
+
+
+def test_encode_memo_longer_memo(native):
+    """A memo the module made longer than the BMP (to U+10FFFF): astral characters
+    with an entry are written too."""
+    f = native.encode_memo
+    mb, ml = bytearray(4 * 0x110000), bytearray(0x110000)
+    for cp, b in [(0x61, b"a"), (0x1F600, b"\xf0\x9f\x98\x80"), (0x10FFFF, b"\x01")]:
+        mb[4 * cp:4 * cp + len(b)] = b
+        ml[cp] = len(b)
+    out = bytearray()
+    assert f("a\U0001F600a\U0010FFFF\U0001F601a", 0, mb, ml, out) == 4
+    assert out == b"a\xf0\x9f\x98\x80a\x01"
+
+
+def test_encode_memo_refused(native):
+    """With refused, each character marked 6 is written as those bytes (a module whose
+    handler replaces every refused character alike); without it, it stops the loop."""
+    f = native.encode_memo
+    mb, ml = _memo({0x61: b"a", 0x3042: b"\x82\xa0", 0xE000: None})
+    ml[0xD800] = ml[0x1F6] = 6
+    text = "a\ud800\u3042\ud800\ud800a\u01f6" * 500 + "\ue000a"
+    for refused in (b"?", b"", b"\x00?", b"1234"):
+        out = bytearray(b"<")
+        assert f(text, 0, mb, ml, out, refused) == len(text) - 2
+        assert out == b"<" + (b"a" + refused + b"\x82\xa0" + refused * 2 + b"a" + refused) * 500
+    out = bytearray()
+    assert f(text, 0, mb, ml, out) == 1 and out == b"a"
+    assert f(text, 0, mb, ml, bytearray(), None) == 1
+    for bad in (b"12345", "?", 1):
+        with pytest.raises(TypeError):
+            f(text, 0, mb, ml, bytearray(), bad)
+
+
+def test_encode_memo_short_memo(native):
+    """A memo shorter than the BMP stops at the code points it has no room for."""
+    f = native.encode_memo
+    mb, ml = bytearray(4 * 0x200), bytearray(0x180)
+    for c in range(0x180):
+        mb[4 * c] = c & 0xFF
+        ml[c] = 1
+    out = bytearray()
+    assert f("ab\u017f\u0180", 0, mb, ml, out) == 3 and out == b"ab\x7f"
+
+
+def test_encode_memo_does_not_keep_a_buffer_it_cannot_resize(native):
+    """out with an export (a memoryview) cannot grow: an error, nothing written."""
+    mb, ml = _memo({0x61: b"a"})
+    out = bytearray(b"x")
+    view = memoryview(out)
+    with pytest.raises(BufferError):
+        native.encode_memo("aaa", 0, mb, ml, out)
+    view.release()
+    assert out == b"x"
+
+
+# ================================= decoding: the four-byte form of a ranges table
+# (the extension reads GB 18030's four-byte form in its loop of table pairs and looks
+# ranges tables up through an index of buckets: native_ext.quad_plans, range_plans)
+@pytest.mark.parametrize("spec", ["gb18030", "gb18030-2022", "whatwg-gb18030", "whatwg-gbk"])
+def test_ranges_table_pointers_decode_alike(spec):
+    """Every run's first and last pointer and those just outside, every override and its
+    neighbours, every bucket's first pointer and a seeded sample: the same str (or
+    error) natively as in pure Python, each pointer between ASCII and two-byte text."""
+    from encspec import pipeline
+    from encspec.automaton import digits_to_bytes
+    py, nat = backends(spec)
+    a = pipeline.load(spec)[1]
+    (form,) = [f for f in a.forms.values() if getattr(f, "kind", "") == "table" and a.tables[f.table].ranges]
+    t = a.tables[form.table]
+    top = max(t.lasts)
+    pointers = set()
+    for s, last in zip(t.starts, t.lasts):
+        pointers |= {s - 1, s, s + 1, last - 1, last, last + 1}
+    for p, _ in getattr(t, "overrides", ()):
+        pointers |= {p - 1, p, p + 1}
+    pointers |= set(range(0, top + 2, 256))
+    rnd = random.Random(f"ranges:{spec}")
+    pointers |= {rnd.randrange(top + 2) for _ in range(3000)}
+    limit = 1
+    for runs in form.positions:
+        limit *= sum(hi - lo + 1 for lo, hi in runs)
+    pointers = sorted(p for p in pointers if 0 <= p < limit)
+    two = py.encode(script_text(spec, 2000)[:3])
+    for k in range(0, len(pointers), 400):
+        doc = b"".join(b"a" + digits_to_bytes(form.positions, p, form.order) + two for p in pointers[k:k + 400])
+        for errors in ("strict", "replace", "test_native_encode.record"):
+            want = decode_outcome(py.decode, doc, errors)
+            assert decode_outcome(nat.decode, doc, errors) == want, (spec, errors, pointers[k])
+
+
+def decode_outcome(fn, data, errors):
+    _SEEN.clear()
+    try:
+        return ("ok", fn(data, errors), list(_SEEN))
+    except UnicodeDecodeError as e:
+        return ("error", e.start, e.end, e.reason, list(_SEEN))
