@@ -545,7 +545,7 @@ size_t utf_8_decode(const unsigned char *data, size_t len, utf_8_cp *out,
 #define NX_NAME "utf-8"
 #define NX_SPEC_SHA256 "2ea9a2732f8ad27c1a4361676fa576d1f356af530b780d42807b2c70595fe0ae"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "fc4f83dbc08e985b91743ae1bd5038695c5812345f552782acb300489f5cf855"
+#define NX_SOURCE_SHA256 "8308ce132c3511f78afe698168bd10b723fe1a1722f37273c59536a0bd977d33"
 #define NX_N_STATES 9
 #define NX_N_CLASSES 12
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1708,28 +1708,48 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
 #define NX_MEMO_ROOM 4096
 #define NX_MEMO_REFUSED 6  /* a memo_lens entry: the module refuses the character (see refused) */
 
-/* Bytes 00..7F that are one byte standing for themselves, per the memo. */
-static int nx_memo_ascii(const unsigned char *mb, const unsigned char *ml)
-{
-    unsigned c, bad = 0;
-    for (c = 0; c < 0x80; c++)
-        bad |= (ml[c] ^ 1u) | (mb[4 * c] ^ c);
-    return bad == 0;
-}
+/* One character from the memo, or break (not in it). */
+#define NX_MEMO_ONE(c)                                                              \
+    {                                                                               \
+        unsigned k_;                                                                \
+        if (NX_UNLIKELY((c) >= lim))                                                \
+            break;                                                                  \
+        k_ = ml[c];                                                                 \
+        if (NX_UNLIKELY(k_ - 1u > 3u))                                              \
+            break;                                                                  \
+        memcpy(w, mb + 4 * (size_t)(c), 4);                                         \
+        w += k_;                                                                    \
+    }
 
+/* text[i:end] of kind TYPE: with some of 00..7F standing for themselves (self),
+   blocks of 8 such characters are written as they are; the rest (and a block
+   that is not all such) one character at a time, then blocks again. */
 #define NX_MEMO_LOOP(TYPE)                                                          \
     {                                                                               \
         const TYPE *src = (const TYPE *)data;                                       \
-        for (; i < end; i++) {                                                      \
-            Py_UCS4 c = src[i];                                                     \
-            unsigned k;                                                             \
-            if (NX_UNLIKELY(c >= lim))                                              \
-                break;                                                              \
-            k = ml[c];                                                              \
-            if (NX_UNLIKELY(k - 1u > 3u))                                           \
-                break;                                                              \
-            memcpy(w, mb + 4 * (size_t)c, 4);                                       \
-            w += k;                                                                 \
+        if (!any) {                                                                 \
+            for (; i < end; i++)                                                    \
+                NX_MEMO_ONE(src[i])                                                 \
+        } else {                                                                    \
+            for (;;) {                                                              \
+                Py_ssize_t upto;                                                    \
+                while (i + 8 <= end) {                                              \
+                    const TYPE *q = src + i;                                        \
+                    const uint32_t high = (uint32_t)(q[0] | q[1] | q[2] | q[3] | q[4] | q[5] | q[6] | q[7]); \
+                    if (high >= 0x80 || !(self[q[0]] & self[q[1]] & self[q[2]] & self[q[3]]   \
+                                          & self[q[4]] & self[q[5]] & self[q[6]] & self[q[7]])) \
+                        break;                                                      \
+                    w[0] = (char)q[0]; w[1] = (char)q[1]; w[2] = (char)q[2]; w[3] = (char)q[3]; \
+                    w[4] = (char)q[4]; w[5] = (char)q[5]; w[6] = (char)q[6]; w[7] = (char)q[7]; \
+                    w += 8;                                                         \
+                    i += 8;                                                         \
+                }                                                                   \
+                upto = i + 8 < end ? i + 8 : end;                                   \
+                for (; i < upto; i++)                                               \
+                    NX_MEMO_ONE(src[i])                                             \
+                if (i < upto || i == end)                                           \
+                    break;                                                          \
+            }                                                                       \
         }                                                                           \
     }
 
@@ -1741,44 +1761,44 @@ static Py_ssize_t nx_memo_span(PyObject *text, Py_ssize_t i, Py_ssize_t end, con
     char *w = *pw;
     const int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
+    unsigned char self[0x80];  /* 1: the character's entry is itself, one byte */
+    unsigned c, all = 1, any = 0;
+    if (lim >= 0x80 && end - i >= 16) {
+        for (c = 0; c < 0x80; c++) {
+            self[c] = ml[c] == 1 && mb[4 * c] == c;
+            all &= self[c];
+            any |= self[c];
+        }
+    } else {
+        all = 0;
+    }
     if (kind == PyUnicode_1BYTE_KIND) {
-        const unsigned char *src = (const unsigned char *)data;
-        const int ascii = PyUnicode_IS_ASCII(text);
-        const int itself = lim >= 0x80 && (ascii || end - i >= 32) && nx_memo_ascii(mb, ml);
-        if (ascii && itself) {
+        const Py_UCS1 *src = (const Py_UCS1 *)data;
+        if (PyUnicode_IS_ASCII(text) && all) {
             /* ASCII that stands for itself: the text is its bytes */
             memcpy(w, src + i, (size_t)(end - i));
             w += end - i;
             i = end;
-        } else if (itself) {
-            /* runs of 00..7F written as they are, 8 at a time */
-            while (i < end) {
+        } else if (any) {
+            /* as NX_MEMO_LOOP, a block of 8 read and written as one number */
+            for (;;) {
+                Py_ssize_t upto;
                 while (i + 8 <= end) {
+                    const Py_UCS1 *q = src + i;
                     uint64_t v;
-                    memcpy(&v, src + i, 8);
-                    if (v & UINT64_C(0x8080808080808080))
+                    memcpy(&v, q, 8);
+                    if ((v & UINT64_C(0x8080808080808080)) || !(self[q[0]] & self[q[1]] & self[q[2]] & self[q[3]]
+                                                                & self[q[4]] & self[q[5]] & self[q[6]] & self[q[7]]))
                         break;
                     memcpy(w, &v, 8);
                     w += 8;
                     i += 8;
                 }
-                /* then one at a time up to the next run of 8 that may be ASCII */
-                {
-                    const Py_ssize_t upto = i + 8 < end ? i + 8 : end;
-                    for (; i < upto; i++) {
-                        Py_UCS4 c = src[i];
-                        unsigned k;
-                        if (NX_UNLIKELY(c >= lim))
-                            break;
-                        k = ml[c];
-                        if (NX_UNLIKELY(k - 1u > 3u))
-                            break;
-                        memcpy(w, mb + 4 * (size_t)c, 4);
-                        w += k;
-                    }
-                    if (i < upto)
-                        break;
-                }
+                upto = i + 8 < end ? i + 8 : end;
+                for (; i < upto; i++)
+                    NX_MEMO_ONE(src[i])
+                if (i < upto || i == end)
+                    break;
             }
         } else
             NX_MEMO_LOOP(Py_UCS1)
@@ -1883,6 +1903,7 @@ static PyObject *nx_encode_memo(PyObject *self, PyObject *args)
     return PyLong_FromSsize_t(pos);
 }
 #undef NX_MEMO_LOOP
+#undef NX_MEMO_ONE
 
 static PyMethodDef nx_methods[] = {
     {"decode", nx_decode, METH_VARARGS,
