@@ -6,13 +6,13 @@
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const LIMIT_MS = Number(params.get("limit")) || 20000;   // per request
-const DEBOUNCE_MS = 250;
+const DEBOUNCE_MS = 150;
 const FAST = ["describe", "tokens"];
 const SLOW = ["check", "chart", "dot", "diff"];
 
 // What the tests and the curious can read: timings and the state of the last answer.
 const state = window.playground = {
-  gen: 0, shownGen: -1, loadMs: null, keystrokeToTokensMs: null, requests: 0, restarts: 0,
+  debounceMs: DEBOUNCE_MS, gen: 0, shownGen: -1, loadMs: null, keystrokeToTokensMs: null, requests: 0, restarts: 0,
 };
 const editedAt = new Map();   // generation -> time of the edit that made it
 let worker = null, ready = false, busy = null, done = { gen: -1, stage: 0 };
@@ -221,6 +221,8 @@ function showTokens(result) {
   const strip = $("strip");
   const body = $("tokens").tBodies[0];
   $("input").classList.toggle("invalid", Boolean(bad));
+  strip.classList.toggle("stale", Boolean(bad));   // the last good input's tokens, dimmed
+  $("tokens").classList.toggle("stale", Boolean(bad));
   if (bad) {
     box.hidden = false;
     box.textContent = bad.message;
@@ -403,6 +405,7 @@ async function main() {
   ta.addEventListener("scroll", syncScroll);
   $("input").addEventListener("input", edited);
   for (const r of document.querySelectorAll("input[name=mode]")) r.addEventListener("change", edited);
+  window.addEventListener("hashchange", () => { if (readFragment()) edited(); });
   $("examples").addEventListener("change", (e) => loadExample(e.target.value));
   $("other").addEventListener("change", (e) => {
     e.target.dataset.chosen = "1";

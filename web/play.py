@@ -27,7 +27,8 @@ SPEC_NAME = "spec.encspec"   # how errors name the spec being edited
 OTHER_NAME = "other.encspec"  # the second spec of a diff
 _HANDLER = "encspec.playground.collect"
 _ROOT = Path(os.environ.get("ENCSPEC_PLAY_DIR") or tempfile.mkdtemp(prefix="encspec-play-"))
-_writes = 0  # a new mtime per write: pipeline.load caches by (path, mtime)
+_writes = 0  # a new mtime per write, in whole seconds (Pyodide's file system keeps no
+             # nanoseconds): pipeline.load caches by (path, mtime)
 
 
 def _folder() -> Path:
@@ -48,7 +49,7 @@ def _write(name: str, text: str) -> str:
     path = _folder() / name
     path.write_text(text, "utf-8")
     _writes += 1
-    os.utime(path, ns=(_writes, _writes))
+    os.utime(path, (_writes, _writes))
     return str(path)
 
 
