@@ -158,6 +158,12 @@ def test_missing_npm_is_one_line(tmp_path, monkeypatch):
         web.ensure_node_modules(tmp_path)
 
 
+def test_playground_command_writes_a_folder_not_stdout(capsys):
+    from encspec.cli.main import main
+    assert main(["playground", "-o", "-"]) == 2
+    assert "standard output cannot hold" in capsys.readouterr().err
+
+
 # ------------------------------------------------------------ the page
 def _selenium():
     try:
@@ -319,7 +325,8 @@ def test_page_decodes_describes_and_locates_errors(browser, site):
 
     print(f"playground first load: {timings['loadMs'] / 1000:.1f} s to Python ready, "
           f"{timings['firstTokensMs'] / 1000:.1f} s to the first tokens ({first_load_wall:.1f} s seen by the test); "
-          f"keystroke to tokens: {keystroke:.0f} ms ({debounce} ms of it the debounce)")
+          f"keystroke to tokens: {keystroke:.0f} ms ({debounce} ms of it the debounce); "
+          f"Python's start, ms per step: {timings['startPhases']}")
 
 
 def test_page_counterexample_loads_into_input(browser, site):

@@ -31,6 +31,7 @@ function startWorker() {
     else if (m.type === "ready") {
       ready = true;
       if (state.loadMs === null) state.loadMs = performance.now();   // since the page's navigation
+      state.startPhases = m.phases;
       fillExamples(m.examples);
       setStatus("ready", `ready (Python started in ${(m.ms / 1000).toFixed(1)} s)`);
       pump();
@@ -343,7 +344,7 @@ function fillExamples(list) {
   if (examples.length) return;
   examples = list;
   const select = $("examples");
-  select.replaceChildren();
+  select.replaceChildren(new Option("(your own spec)", ""));
   const other = $("other");
   for (const e of list) {
     const o = new Option(`${e.name}${e.title ? " — " + e.title : ""}`, e.name);

@@ -4,7 +4,10 @@
 import { loadPyodide } from "./vendor/pyodide/pyodide.mjs";
 
 const started = performance.now();
+const phases = {};   // milliseconds each step of the start took, reported with "ready"
+let last = started;
 const progress = (text) => postMessage({ type: "progress", text });
+const lap = (name) => { const now = performance.now(); phases[name] = Math.round(now - last); last = now; };
 
 async function fetched(path, kind) {
   const response = await fetch(path);
@@ -19,23 +22,27 @@ async function start() {
     stdout: () => {},
     stderr: (line) => console.warn(line),
   });
+  lap("pyodide");
   const site = py.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
   for (const name of await fetched("wheels/index.json", "json")) {
     progress(`unpacking ${name.split("-")[0]}…`);
     py.unpackArchive(await fetched(`wheels/${name}`), "wheel", { extractDir: site });
   }
+  lap("wheels");
   progress("importing encspec…");
   py.FS.mkdirTree("/home/pyodide/playground");
   py.FS.writeFile("/home/pyodide/playground/play.py", await fetched("play.py", "text"));
   py.runPython("import sys; sys.path.insert(0, '/home/pyodide/playground')");
   const play = py.pyimport("play");
+  lap("import");
   const examples = JSON.parse(play.examples());
+  lap("examples");
   return { play, examples };
 }
 
 const ready = start();
 ready.then(
-  ({ examples }) => postMessage({ type: "ready", examples, ms: performance.now() - started }),
+  ({ examples }) => postMessage({ type: "ready", examples, phases, ms: performance.now() - started }),
   (error) => postMessage({ type: "failed", message: String(error && error.message || error) }),
 );
 
