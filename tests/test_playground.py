@@ -17,6 +17,7 @@ import http.server
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -174,27 +175,39 @@ def _selenium():
     return webdriver, Service
 
 
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    """A static server that says nothing and knows the page's types (.mjs, .wasm)."""
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm"}
+
+    def log_message(self, *args):
+        pass
+
+
+def _serve(folder: Path):
+    """Serve *folder* on a free local port in a thread: (base URL, the server to shut down)."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}/", server
+
+
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    """The built site, served on a free local port: its base URL."""
+def built(tmp_path_factory):
+    """The site, built by `encspec playground -o DIR` into a temporary folder."""
     if not (WEB / "node_modules").is_dir():
         tools.need(lambda: tools.find("npm", hint="Debian: apt-get install npm (the build runs npm ci in web/)"))
     out = tmp_path_factory.mktemp("site")
     from encspec.cli.main import main
     assert main(["playground", "-o", str(out)]) == 0
     assert (out / "index.html").is_file() and (out / "vendor" / "pyodide" / "pyodide.asm.wasm").is_file()
+    return out
 
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
-                          ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm"}
 
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(out)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
+@pytest.fixture(scope="module")
+def site(built):
+    """The built site's base URL, served on a local port."""
+    url, server = _serve(built)
+    yield url
     server.shutdown()
     server.server_close()
 
@@ -299,6 +312,7 @@ def test_page_decodes_describes_and_locates_errors(browser, site):
         == "C0: lead of 2-byte sequences from U+00A0"
     _wait(d, "return document.querySelector('#automaton svg g.node')", STEP_TIMEOUT, "the automaton from Graphviz")
     assert d.find_element(By.ID, "diff").text.startswith("valid only in corrected-utf-8:")
+    assert d.find_element(By.CSS_SELECTOR, "#diff button.example").text == "C0 80"   # e.g. C0 80 = U+00A0
 
     d.execute_script("document.getElementById('spec').scrollTop = 0")
     shot = _artefacts() / "playground.png"
@@ -361,3 +375,23 @@ def test_page_survives_a_slow_spec(browser, site):
     _wait(d, "return document.getElementById('status').dataset.state === 'ready'", LOAD_TIMEOUT, "the restart")
     Select(d.find_element(By.ID, "examples")).select_by_value("utf-8")
     _tokens_are(d, ["char 0 1 41"])
+
+
+def test_page_shows_dot_text_without_graphviz(browser, built, tmp_path):
+    """A copy of the site without Graphviz's WebAssembly: the automaton panel says so and
+    shows the dot text instead."""
+    copy = tmp_path / "site"
+    shutil.copytree(built, copy, ignore=lambda folder, names: ["graphviz"] if Path(folder).name == "vendor" else [])
+    assert (copy / "graphviz.js").is_file() and not (copy / "vendor" / "graphviz").exists()
+    url, server = _serve(copy)
+    try:
+        d = browser
+        d.get(url)
+        _wait(d, "return document.querySelector('#automaton pre')", LOAD_TIMEOUT, "the dot text")
+        assert d.execute_script("return document.querySelector('#automaton pre').textContent") \
+            .startswith("// utf-8: the automaton encspec compiles")
+        assert "Graphviz is not available here" in d.execute_script(
+            "return document.querySelector('#automaton .note').textContent")
+    finally:
+        server.shutdown()
+        server.server_close()

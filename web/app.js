@@ -186,7 +186,7 @@ function show(result, stage, gen) {
     showCheck(result.check);
     showChart(result.chart);
     showAutomaton(result.dot);
-    $("diff").textContent = result.diff ? (result.diff.error || result.diff.text) : "";
+    showDiff(result.diff);
   }
 }
 
@@ -289,6 +289,28 @@ function showCheck(c) {
   cell(tr, c.max_length ?? "unbounded");
   cell(tr, c.max_code_point === null ? "max code point unbounded" : `max code point ${cp(c.max_code_point)}`);
   body.appendChild(tr);
+}
+
+// The diff's text, its examples ("e.g. ED A0 80") made buttons that load them into the input.
+function showDiff(d) {
+  const box = $("diff");
+  box.replaceChildren();
+  if (!d) return;
+  const text = d.error || d.text;
+  const example = /(e\.g\. )((?:[0-9A-F]{2} )*[0-9A-F]{2})(?=\s*[=:])/g;
+  let at = 0;
+  for (const m of text.matchAll(example)) {
+    box.append(text.slice(at, m.index + m[1].length));
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "example";
+    b.textContent = m[2];
+    b.title = "decode these bytes";
+    b.onclick = () => loadInput(m[2]);
+    box.append(b);
+    at = m.index + m[0].length;
+  }
+  box.append(text.slice(at));
 }
 
 function loadInput(hex) {
