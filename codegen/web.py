@@ -62,9 +62,10 @@ def ensure_node_modules(web: Path, log=sys.stderr) -> Path:
         raise BuildError(f"{modules} is missing and npm is not installed to fetch it "
                          "(Debian: apt-get install npm; then `npm ci` in web/)")
     print(f"running npm ci in {web}", file=log)
-    proc = subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=web, stdout=log, stderr=log)
+    proc = subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=web, capture_output=True, text=True)
     if proc.returncode != 0:
-        raise BuildError(f"npm ci in {web} failed (exit {proc.returncode})")
+        last = (proc.stderr.strip().splitlines() or ["no message"])[-1]
+        raise BuildError(f"npm ci in {web} failed (exit {proc.returncode}): {last}")
     return modules
 
 

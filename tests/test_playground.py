@@ -159,6 +159,28 @@ def test_missing_npm_is_one_line(tmp_path, monkeypatch):
         web.ensure_node_modules(tmp_path)
 
 
+def test_npm_ci_fetches_missing_packages(tmp_path, monkeypatch):
+    """node_modules missing: `npm ci` runs in web/ (a stand-in npm here, which records its
+    arguments and makes the packages' folders); its failure is one line with npm's last."""
+    from encspec import web
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    npm = bin_dir / "npm"
+    folders = " ".join(f"node_modules/{package}" for package, _, _ in web.VENDOR)
+    npm.write_text(f'#!/bin/sh\necho "$@" > args\n[ -e fail ] && {{ echo "npm ERR! offline" >&2; exit 1; }}\n'
+                   f"mkdir -p {folders}\n")
+    npm.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}/usr/bin{os.pathsep}/bin")   # the stand-in first
+    site = tmp_path / "web"
+    site.mkdir()
+    (site / "fail").write_text("")
+    with pytest.raises(web.BuildError, match=r"npm ci in .* failed \(exit 1\): npm ERR! offline"):
+        web.ensure_node_modules(site, log=open(os.devnull, "w"))
+    (site / "fail").unlink()
+    assert web.ensure_node_modules(site, log=open(os.devnull, "w")) == site / "node_modules"
+    assert (site / "args").read_text().split()[0] == "ci"
+
+
 def test_playground_command_writes_a_folder_not_stdout(capsys):
     from encspec.cli.main import main
     assert main(["playground", "-o", "-"]) == 2
