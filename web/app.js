@@ -7,6 +7,7 @@ const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const LIMIT_MS = Number(params.get("limit")) || 20000;   // per request
 const DEBOUNCE_MS = 150;
+const MAX_TOKENS = 2000;   // rows drawn; the rest are counted
 const FAST = ["describe", "tokens"];
 const SLOW = ["check", "chart", "dot", "diff"];
 
@@ -235,7 +236,8 @@ function showTokens(result) {
   box.hidden = true;
   strip.replaceChildren();
   body.replaceChildren();
-  for (const t of result.tokens) {
+  const shown = result.tokens.slice(0, MAX_TOKENS);
+  for (const t of shown) {
     const chip = document.createElement("span");
     chip.className = `chip ${t.kind}`;
     chip.title = `${t.line}${t.reason ? ": " + t.reason : ""}`;
@@ -253,6 +255,11 @@ function showTokens(result) {
     cell(tr, t.bytes);
     cell(tr, t.char && t.char.trim() ? t.char : "");
     cell(tr, t.reason);
+    body.appendChild(tr);
+  }
+  if (result.tokens.length > shown.length) {
+    const tr = document.createElement("tr");
+    cell(tr, `… ${result.tokens.length - shown.length} more tokens not shown`).colSpan = 4;
     body.appendChild(tr);
   }
 }

@@ -54,6 +54,8 @@ onmessage = async (event) => {
     const result = JSON.parse(play.run(JSON.stringify(request)));
     postMessage({ type: "result", id, result, ms: performance.now() - t0 });
   } catch (error) {
-    postMessage({ type: "result", id, failure: String(error && error.message || error), ms: performance.now() - t0 });
+    // a Python exception's message is its whole traceback: its last line says what happened
+    const lines = String(error && error.message || error).trim().split("\n");
+    postMessage({ type: "result", id, failure: lines[lines.length - 1], ms: performance.now() - t0 });
   }
 };
