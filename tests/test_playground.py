@@ -60,13 +60,11 @@ STEP_TIMEOUT = 120
 @pytest.fixture(scope="module")
 def play(tmp_path_factory):
     """web/play.py imported under CPython, its spec folder in a temporary directory."""
-    os.environ["ENCSPEC_PLAY_DIR"] = str(tmp_path_factory.mktemp("play"))
-    try:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("ENCSPEC_PLAY_DIR", str(tmp_path_factory.mktemp("play")))
         spec = importlib.util.spec_from_file_location("encspec_play", WEB / "play.py")
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-    finally:
-        del os.environ["ENCSPEC_PLAY_DIR"]
     return module
 
 
