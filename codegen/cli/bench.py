@@ -1,11 +1,27 @@
-"""``encspec bench``: decoding throughput side by side, in one run, best of N.
+"""``encspec bench``: every operation side by side, in one run, on CPU time, best of N.
 
 Four seeded corpora (ASCII prose; Latin with ~20% 2-byte characters in UTF-8;
 CJK, mostly 3-byte; emoji-heavy, ~25% 4-byte), each encoded with the spec under
-test, then timed: CPython decoding the same text (the baseline), the generated
-module in pure Python ("python") and with its compiled extension ("native",
-when it is built), the hand-written oracle (from a checkout's tests/oracles, on
-a slice: it is slow) and, with ``--export c``, the exported C decoder.
+test, then five sections (SECTIONS), each a table whose columns are the
+implementations that can do it:
+
+* decode: strict, on valid text;
+* replace: decoding after 1% and 10% of the bytes are damaged (``corrupt``), with
+  ``errors="replace"`` and ``"surrogateescape"``;
+* validate: ``is_valid`` (CPython has no validator: its strict decode is the baseline);
+* encode: the text to the spec's bytes (MB/s of the bytes written);
+* transcode: utf-8 -> spec and spec -> utf-8 the way ``encspec transcode`` streams
+  (``transcode_stream``), against CPython's incremental codecs on the same chunks.
+
+The columns: CPython (the baseline, see below), the generated module with its
+compiled extension ("native") and in pure Python ("python"), the straightforward
+token loop (``token_loop``: what the pure-Python path must beat), the hand-written
+oracle (from a checkout's tests/oracles), the exported C decoder (built when a C
+compiler is found; ``bench_c``), ``iconv`` and Node's ``buffer.isUtf8`` and
+``TextDecoder`` (``bench_tools``: where the tool is on this machine, else "n/a (no
+node)").  Every figure is CPU time, and each ratio is a column's speed over
+CPython's on the same text.  The slow columns (pure Python, the token loop, the
+oracle) read a prefix of the payload (PY_BYTES, TOKEN_BYTES), which the table marks.
 
 The baseline is CPython's own codec of the spec where CPython has one
 (CPYTHON_CODECS: utf-16le is timed against ``bytes.decode("utf-16-le")`` on the
@@ -15,7 +31,9 @@ name (whatwg-shift_jis against shift_jis, euc-kr against euc_kr, gb18030-2022
 against gb18030: the name or an alias, without a ``whatwg-`` prefix and then
 without its last ``-`` parts, that ``codecs.lookup`` knows first), on
 the bytes that codec writes for the same text; for any other spec it is
-``bytes.decode("utf-8")`` of the same text.
+``bytes.decode("utf-8")`` of the same text.  iconv and Node's TextDecoder follow
+the same rule: the spec's own name where they know it, else their UTF-8 on the UTF-8
+bytes of the same text (said in the notes); ``isUtf8`` always reads UTF-8 bytes.
 
 A spec with mapping tables cannot write every character of the corpora: its
 "cjk" corpus is text of its own script instead (Japanese: kana and kanji;
@@ -24,24 +42,14 @@ characters that both it and the baseline write in two bytes (the common ones:
 a text of rare characters in three or four bytes would time something else),
 and the other corpora keep only the characters both can write.  Memory:
 the peak traced by tracemalloc during one decode over the size of the str it
-returns, per backend.  A benchmark, not a test.
-
-The pure-Python decoder reads text of a table spec's script at about 1 MB/s: for
-such a spec it is timed (and its memory traced) on the first PY_TABLE_BYTES of
-each payload only (the bytes of the corpus's first characters; the row says so).
-
-Encoding is timed too (``encode`` rows, after the decode rows): the generated
-module's encode (pure Python, and backed by its extension, whose loop writes the
-characters the module has met before: timed once warm, that is after a first
-call) against CPython's codec of the same name, on the same text, each in MB/s
-of the bytes written.  And for a spec with mapping tables, what the tables take:
+returns, per backend.  And for a spec with mapping tables, what the tables take:
 the pure-Python module's table objects (sys.getsizeof of the str and tuples,
 deep, each object once), the inverse maps and memo its encoder built for the
 corpus, the extension's arrays (the C export's, TABLE_BYTES, and those it
 derives at import, DERIVED_TABLE_BYTES) and its encoder's memo (two bytearrays).
 
-``quick=True`` (``encspec bench --quick``): 256 KiB corpora, best of 2, no
-damaged corpora, the pure-Python decoder on 64 KiB of a table spec's text.
+``quick=True`` (``encspec bench --quick``): 256 KiB corpora, best of 2, the slow
+columns on 64 KiB.  A benchmark, not a test.
 """
 from __future__ import annotations
 
