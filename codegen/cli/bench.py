@@ -516,7 +516,8 @@ class Bench:
             row.put(column, cpu_best(fn, self.repeat if repeat is None else repeat), nbytes)
         except (UnicodeError, ValueError, TypeError) as e:
             row.na[column] = "fails"
-            row.notes[column] = f"{type(e).__name__}: {str(e)[:120]}"
+            why = getattr(e, "reason", None) or str(e)[:120]
+            row.notes[column] = f"{type(e).__name__}: {why}"
 
     def file(self, data: bytes) -> Path:
         if data not in self._files:
