@@ -5,7 +5,8 @@ path (and native extension) is used as is and every error handler is applied
 by the module, never here: text through ``IncrementalDecoder`` (with
 ``surrogates=False`` for UTF-8 output, and a recording error handler to
 validate), code points as ints through ``IncrementalCodePointDecoder``, bytes
-through ``IncrementalEncoder``.  The module keeps only the bytes (and scan
+through ``IncrementalEncoder``; :class:`Transcoder` hands the target's encoder
+each chunk's text, and ints only for a chunk a ``str`` cannot hold.  The module keeps only the bytes (and scan
 state) of an unfinished sequence between chunks.
 
 Everything here is independent of processes: :mod:`encspec.io.parallel` runs
