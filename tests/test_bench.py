@@ -53,6 +53,7 @@ def test_json_has_the_machine_and_every_section_and_column(report):
     replace = {r["errors"] for r in rows if r["op"] == "replace"}
     assert replace == {"replace 1%", "replace 10%", "surrogateescape 1%", "surrogateescape 10%"}
     assert {r["spec"] for r in rows if r["op"] == "transcode"} == {"utf-8 -> utf-8"}
+    assert all(r["peak_kib"]["native"] > 0 for r in rows if r["op"] == "transcode")
 
 
 def test_the_native_python_and_token_loop_columns_have_figures(report):

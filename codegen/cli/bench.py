@@ -368,6 +368,7 @@ class Row:
     na: dict = field(default_factory=dict)
     notes: dict = field(default_factory=dict)
     peaks: dict = field(default_factory=dict)  # backend -> peak traced memory / result size
+    peak_kib: dict = field(default_factory=dict)  # backend -> peak traced memory of one call (transcode)
 
     def put(self, column: str, seconds: float, nbytes: int) -> None:
         self.seconds[column] = max(seconds, 1e-9)
@@ -468,14 +469,29 @@ def token_loop(module, data: bytes) -> str:
     return "".join(chr(v) for kind, s, e, v in module.tokens(data) if kind == "char")
 
 
-def transcode_stream(source, target, data: bytes, errors: str = "strict") -> bytes:
-    """``encspec transcode``'s path in this process: *data* read TEXT_CHUNK bytes at a time."""
+def transcode_stream(source, target, data: bytes, errors: str = "strict", keep: bool = True):
+    """``encspec transcode``'s path in this process: *data* read TEXT_CHUNK bytes at a
+    time; the bytes written, or with keep false only their number (each chunk's output
+    dropped, as written to a file)."""
     from ..io import stream
     tc = stream.Transcoder(source, target, errors)
     step = stream.TEXT_CHUNK
+    if not keep:
+        n = sum(len(tc.transcode(data[i:i + step])) for i in range(0, len(data), step))
+        return n + len(tc.transcode(b"", True))
     out = [tc.transcode(data[i:i + step]) for i in range(0, len(data), step)]
     out.append(tc.transcode(b"", True))
     return b"".join(out)
+
+
+def peak_bytes(fn: Callable[[], object]) -> int:
+    """Peak memory traced by tracemalloc while fn() runs (what it allocates, not its input)."""
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
 
 
 def cpython_transcode(source: str, target: str, data: bytes) -> int:
@@ -714,9 +730,10 @@ class Bench:
                 got = transcode_stream(a.native, b.native, src)
                 if got != want:
                     raise AssertionError(f"transcode {a.name} -> {b.name} writes other bytes than {b.name}'s encoder")
-                self.time(row, "native", lambda: transcode_stream(a.native, b.native, src), len(src))
+                self.time(row, "native", lambda: transcode_stream(a.native, b.native, src, keep=False), len(src))
+                row.peak_kib["native"] = peak_bytes(lambda: transcode_stream(a.native, b.native, src, keep=False)) / 1024
             py = p.py if a is s else _prefix_bytes(a.module, p.text, len(p.py))
-            self.time(row, "python", lambda: transcode_stream(a.module, b.module, py), len(py))
+            self.time(row, "python", lambda: transcode_stream(a.module, b.module, py, keep=False), len(py))
             name_a, data_a = self.iconv_input(row, a, p, src, p.utf8)
             name_b, _ = self.iconv_input(row, b, p, want, p.utf8)
             self.iconv(row, name_a, name_b, data_a)

@@ -14,7 +14,8 @@ TITLES = {
     "validate": "VALIDATE (is_valid; CPython: a strict decode; iconv -f X -t X; node: buffer.isUtf8 on the same bytes)",
     "encode": "ENCODE (MB/s of the bytes written; iconv from WCHAR_T)",
     "transcode": "TRANSCODE (encspec transcode's streaming path in-process; CPython: its incremental codecs, "
-                 "the same chunks; iconv -f A -t B on a file)",
+                 "the same chunks; iconv -f A -t B on a file; peak: memory traced during one call, flat "
+                 "whatever the size)",
 }
 EXTRA = {  # ratios beside the ones to CPython
     "decode": [("python", "token loop"), ("python", "oracle")],
@@ -47,6 +48,8 @@ def section_table(op: str, rows: list[Row]) -> str:
     head = ["spec", "corpus", "errors", "MB", "cpython codec"] + columns + [f"{a}/{b}" for a, b in extra]
     if op == "decode":
         head += ["native peak", "python peak"]
+    if op == "transcode":
+        head += ["native peak KiB"]
     lines = [head]
     for r in rows:
         cells = [r.spec, r.corpus, r.errors, f"{r.size / 1e6:.2f}", r.codec] + [cell(r, c) for c in columns]
@@ -55,6 +58,8 @@ def section_table(op: str, rows: list[Row]) -> str:
             cells.append("-" if x is None else f"{x:.2f}x")
         if op == "decode":
             cells += [f"{r.peaks[b]:.2f}" if b in r.peaks else "-" for b in ("native", "python")]
+        if op == "transcode":
+            cells.append(f"{r.peak_kib['native']:,.0f}" if "native" in r.peak_kib else "-")
         lines.append(cells)
     return _columns(lines)
 
@@ -127,6 +132,7 @@ def as_json(rows: list[Row]) -> list[dict]:
             "ratio_to_cpython": {k: round(r.ratio(k), 4) for k in r.seconds if r.ratio(k) is not None},
             "na": dict(r.na),
             "peak_memory_over_result": {k: round(v, 3) for k, v in r.peaks.items()},
+            "peak_kib": {k: round(v, 1) for k, v in r.peak_kib.items()},
             "notes": dict(r.notes),
         })
     return out
