@@ -104,7 +104,7 @@ def ratio_table(rows: list[Row]) -> str:
                 got = [g for g in got if g is not None]
                 cells.append(f"{sum(got) / len(got):.2f}x" if got else "-")
         lines.append(cells)
-    text = _columns(lines)
+    text = _columns(lines) if len(lines) > 1 else ""
     pairs = list(dict.fromkeys(r.spec for r in rows if r.op == "transcode"))
     if pairs:
         lines = [["transcode"] + [f"{k} /cpython" for k in kinds] + [f"{k} /iconv" for k in kinds]]
@@ -112,7 +112,7 @@ def ratio_table(rows: list[Row]) -> str:
             got = {r.corpus: r for r in rows if r.op == "transcode" and r.spec == pair}
             lines.append([pair] + [_fmt(got[k].ratio("native")) if k in got else "-" for k in kinds]
                          + [_fmt(got[k].ratio("native", "iconv")) if k in got else "-" for k in kinds])
-        text += "\n\n" + _columns(lines)
+        text += ("\n\n" if text else "") + _columns(lines)
     return text
 
 
