@@ -6,8 +6,8 @@ by the module, never here: text through ``IncrementalDecoder`` (with
 ``surrogates=False`` for UTF-8 output, and a recording error handler to
 validate), code points as ints through ``IncrementalCodePointDecoder``, bytes
 through ``IncrementalEncoder``; :class:`Transcoder` hands the target's encoder
-each chunk's text, and ints only for a chunk a ``str`` cannot hold.  The module keeps only the bytes (and scan
-state) of an unfinished sequence between chunks.
+each chunk's text, and ints only for a chunk a ``str`` cannot hold.  The module
+keeps only the bytes (and scan state) of an unfinished sequence between chunks.
 
 Everything here is independent of processes: :mod:`encspec.io.parallel` runs
 :class:`Scanner` over byte ranges, the commands wire these classes to files
@@ -503,9 +503,9 @@ class Transcoder(_Decoding):
     A ``str`` holds every code point up to U+10FFFF, surrogates included; a chunk with
     a code point beyond (a counted form of Corrected UTF-8 or UTF-∞-8) is decoded again
     from the same state as ints by ``IncrementalCodePointDecoder``, as every chunk was
-    before, and so are the next ones until one holds only code points text can hold.  Both
-    decoders apply *errors* in the module, so the bytes written and the failures are
-    the same either way; for a source whose code points never pass U+10FFFF
+    before, and so are the next ones until one holds only code points text can hold.
+    Both decoders apply *errors* in the module, so the bytes written and the failures
+    are the same either way; for a source whose code points never pass U+10FFFF
     (``MAX_CODE_POINT``) the handler is *errors* itself, else a wrapper that hands
     everything but those code points to it (a handler with side effects may see a
     problem twice in a chunk that is decoded again).
