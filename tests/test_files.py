@@ -349,7 +349,7 @@ def test_transcode_surrogateescape_round_trip_keeps_bad_bytes(tmp_path, capsysbi
 
 
 def test_transcode_joins_surrogate_pairs_across_chunks(tmp_path, capsysbinary, monkeypatch):
-    monkeypatch.setattr(stream, "CHUNK_SIZE", 3)
+    monkeypatch.setattr(stream, "TEXT_CHUNK", 3)
     src = tmp_path / "pairs.cesu"
     cesu = encspec.load("cesu-8")
     text = "a\U0001F600b\U00010000"

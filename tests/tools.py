@@ -92,6 +92,12 @@ def java() -> str:
 
 
 @lru_cache(maxsize=None)
+def iconv() -> str:
+    """The C library's iconv (Debian's libc-bin)."""
+    return find("iconv", hint="it is in Debian's libc-bin package")
+
+
+@lru_cache(maxsize=None)
 def uconv() -> str:
     """ICU's uconv (Debian's icu-devtools)."""
     return find("uconv", hint="it is in Debian's icu-devtools package")

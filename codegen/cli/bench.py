@@ -1,11 +1,27 @@
-"""``encspec bench``: decoding throughput side by side, in one run, best of N.
+"""``encspec bench``: every operation side by side, in one run, on CPU time, best of N.
 
 Four seeded corpora (ASCII prose; Latin with ~20% 2-byte characters in UTF-8;
 CJK, mostly 3-byte; emoji-heavy, ~25% 4-byte), each encoded with the spec under
-test, then timed: CPython decoding the same text (the baseline), the generated
-module in pure Python ("python") and with its compiled extension ("native",
-when it is built), the hand-written oracle (from a checkout's tests/oracles, on
-a slice: it is slow) and, with ``--export c``, the exported C decoder.
+test, then five sections (SECTIONS), each a table whose columns are the
+implementations that can do it:
+
+* decode: strict, on valid text;
+* replace: decoding after 1% and 10% of the bytes are damaged (``corrupt``), with
+  ``errors="replace"`` and ``"surrogateescape"``;
+* validate: ``is_valid`` (CPython has no validator: its strict decode is the baseline);
+* encode: the text to the spec's bytes (MB/s of the bytes written);
+* transcode: utf-8 -> spec and spec -> utf-8 the way ``encspec transcode`` streams
+  (``transcode_stream``), against CPython's incremental codecs on the same chunks.
+
+The columns: CPython (the baseline, see below), the generated module with its
+compiled extension ("native") and in pure Python ("python"), the straightforward
+token loop (``token_loop``: what the pure-Python path must beat), the hand-written
+oracle (from a checkout's tests/oracles), the exported C decoder (built when a C
+compiler is found; ``bench_c``), ``iconv`` and Node's ``buffer.isUtf8`` and
+``TextDecoder`` (``bench_tools``: where the tool is on this machine, else "n/a (no
+node)").  Every figure is CPU time, and each ratio is a column's speed over
+CPython's on the same text.  The slow columns (pure Python, the token loop, the
+oracle) read a prefix of the payload (PY_BYTES, TOKEN_BYTES), which the table marks.
 
 The baseline is CPython's own codec of the spec where CPython has one
 (CPYTHON_CODECS: utf-16le is timed against ``bytes.decode("utf-16-le")`` on the
@@ -15,7 +31,9 @@ name (whatwg-shift_jis against shift_jis, euc-kr against euc_kr, gb18030-2022
 against gb18030: the name or an alias, without a ``whatwg-`` prefix and then
 without its last ``-`` parts, that ``codecs.lookup`` knows first), on
 the bytes that codec writes for the same text; for any other spec it is
-``bytes.decode("utf-8")`` of the same text.
+``bytes.decode("utf-8")`` of the same text.  iconv and Node's TextDecoder follow
+the same rule: the spec's own name where they know it, else their UTF-8 on the UTF-8
+bytes of the same text (said in the notes); ``isUtf8`` always reads UTF-8 bytes.
 
 A spec with mapping tables cannot write every character of the corpora: its
 "cjk" corpus is text of its own script instead (Japanese: kana and kanji;
@@ -24,39 +42,30 @@ characters that both it and the baseline write in two bytes (the common ones:
 a text of rare characters in three or four bytes would time something else),
 and the other corpora keep only the characters both can write.  Memory:
 the peak traced by tracemalloc during one decode over the size of the str it
-returns, per backend.  A benchmark, not a test.
-
-The pure-Python decoder reads text of a table spec's script at about 1 MB/s: for
-such a spec it is timed (and its memory traced) on the first PY_TABLE_BYTES of
-each payload only (the bytes of the corpus's first characters; the row says so).
-
-Encoding is timed too (``encode`` rows, after the decode rows): the generated
-module's encode (pure Python, and backed by its extension, whose loop writes the
-characters the module has met before: timed once warm, that is after a first
-call) against CPython's codec of the same name, on the same text, each in MB/s
-of the bytes written.  And for a spec with mapping tables, what the tables take:
+returns, per backend.  And for a spec with mapping tables, what the tables take:
 the pure-Python module's table objects (sys.getsizeof of the str and tuples,
 deep, each object once), the inverse maps and memo its encoder built for the
 corpus, the extension's arrays (the C export's, TABLE_BYTES, and those it
 derives at import, DERIVED_TABLE_BYTES) and its encoder's memo (two bytearrays).
 
-``quick=True`` (``encspec bench --quick``): 256 KiB corpora, best of 2, no
-damaged corpora, the pure-Python decoder on 64 KiB of a table spec's text.
+``quick=True`` (``encspec bench --quick``): 256 KiB corpora, best of 2, the slow
+columns on 64 KiB.  A benchmark, not a test.
 """
 from __future__ import annotations
 
 import importlib
 import random
 import sys
-import time
 import tracemalloc
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from .bench_tools import cpu_best
+
 CORPORA = ("ascii", "latin", "cjk", "emoji")
 PY_TABLE_BYTES = 512 << 10  # what the pure-Python decoder reads of a table spec's payload
-QUICK = {"size": 256 << 10, "repeat": 2, "invalid": False, "py_table_bytes": 64 << 10}
+QUICK = {"size": 256 << 10, "repeat": 2, "py_bytes": 64 << 10, "py_table_bytes": 64 << 10}
 # Specs CPython decodes itself, with the name of its codec (CPython's utf-16 and utf-32
 # read the machine's byte order without a BOM: see baseline()).
 CPYTHON_CODECS = {
@@ -98,40 +107,6 @@ def corrupt(data: bytes, rate: float = 0.01, seed: int = 7) -> bytes:
     for _ in range(int(len(out) * rate)):
         out[rnd.randrange(len(out))] = rnd.choice((0xFF, 0xC0, 0x80, 0xF5))
     return bytes(out)
-
-
-BUDGET = 3.0  # seconds: a timing repeated past this (best of fewer) says so in its row's notes
-
-
-def best_of(fn: Callable[[], object], repeat: int, budget: float | None = None) -> float:
-    """The best time of *repeat* calls; with *budget*, no call starts after that many
-    seconds (at least one does)."""
-    best = float("inf")
-    begun = time.perf_counter()
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
-        if budget is not None and time.perf_counter() - begun > budget:
-            break
-    return best
-
-
-@dataclass
-class Row:
-    spec: str
-    corpus: str
-    errors: str
-    size: int
-    results: dict = field(default_factory=dict)  # column -> MB/s
-    notes: dict = field(default_factory=dict)
-    peaks: dict = field(default_factory=dict)  # backend -> peak traced memory / result size
-    baseline: str = "cpython utf-8"  # the column the backends are compared with
-    op: str = "decode"  # or "encode" (size: the bytes written)
-
-    @property
-    def codec(self) -> str:
-        return self.baseline.split(" ", 1)[1]
 
 
 def _has_tables(module) -> bool:
@@ -254,98 +229,6 @@ def _prefix_bytes(module, text: str, limit: int) -> bytes:
     return module.encode(text[:cut if cut > 0 else k])
 
 
-def run(specs: list[str], size: int, repeat: int, export_c: bool, invalid: bool,
-        progress: Callable[[str], None] = lambda s: None, py_table_bytes: int = PY_TABLE_BYTES,
-        encode: bool = True) -> list[Row]:
-    """Decode rows (per corpus, strict and, with *invalid*, replace on 1% damage),
-    then with *encode* one encode row per corpus."""
-    from ..spec import registry
-    from ..runtime.codec import load
-    from ..emit.native_build import NativeBuildError
-    rows, encode_rows = [], []
-    c_decoder = None
-    for spec in specs:
-        module = load(spec, backend="python")
-        try:
-            native, why = load(spec, backend="native"), ""
-        except NativeBuildError as e:
-            native, why = None, str(e)
-        oracle = _oracle(registry.module_name(module.NAME))
-        if export_c:
-            from .bench_c import CDecoder
-            c_decoder = CDecoder(spec)
-        tables = _has_tables(module)
-        nearest = table_codec(module) if tables else None
-        for kind in CORPORA:
-            progress(f"{spec} {kind} corpus")
-            text = table_corpus(kind, size, module, nearest) if tables else corpus(kind, size)
-            data = module.encode(text)
-            codec, baseline_bytes = baseline(module.NAME, text, data, nearest)
-            # the pure-Python decoder of a table spec reads a prefix only (it is slow on CJK)
-            short = _prefix_bytes(module, text, py_table_bytes) if tables else data
-            variants = [("strict", data, baseline_bytes, short)]
-            if invalid:
-                variants.append(("replace", corrupt(data), corrupt(baseline_bytes), corrupt(short)))
-            for errors, payload, base, py_payload in variants:
-                progress(f"{spec} {kind} {errors}")
-                row = Row(spec, kind, errors, len(payload), baseline=f"cpython {codec}")
-                mb = len(payload) / 1e6
-                row.results[row.baseline] = len(base) / 1e6 / best_of(lambda: base.decode(codec, errors), repeat)
-                row.results["python"] = len(py_payload) / 1e6 / best_of(lambda: module.decode(py_payload, errors),
-                                                                        repeat)
-                if len(py_payload) < len(payload):
-                    row.notes["python"] = f"timed on the first {len(py_payload)} bytes"
-                if native is not None:
-                    row.results["native"] = mb / best_of(lambda: native.decode(payload, errors), repeat)
-                else:
-                    row.notes["native"] = why
-                if oracle is not None:
-                    part = payload[: min(len(payload), 1 << 20)]
-                    row.results["oracle"] = len(part) / 1e6 / best_of(lambda: oracle.tokens(part), 1)
-                    row.notes["oracle"] = f"timed on the first {len(part)} bytes"
-                if c_decoder is not None:
-                    row.results["exported c"] = c_decoder.throughput(payload, repeat)
-                row.peaks["python"] = peak_ratio(lambda: module.decode(py_payload, errors))
-                if native is not None:
-                    row.peaks["native"] = peak_ratio(lambda: native.decode(payload, errors))
-                rows.append(row)
-            if encode:
-                progress(f"{spec} {kind} encode")
-                encode_rows.append(_encode_row(spec, kind, text, data, module, native, why, codec, repeat))
-    return rows + encode_rows
-
-
-def _encode_row(spec, kind, text, data, module, native, why, codec, repeat) -> Row:
-    """Encoding *text*: CPython's *codec*, the module in pure Python and backed by its
-    extension (each called once first, so that its memo holds the text's characters:
-    the steady state is timed), in MB/s of the bytes written."""
-    row = Row(spec, kind, "strict", len(data), baseline=f"cpython {codec}", op="encode")
-    try:
-        theirs = text.encode(codec)
-    except UnicodeEncodeError:  # not one of CPython's codecs for this text: utf-8 instead
-        codec, row.baseline = "utf-8", "cpython utf-8"
-        theirs = text.encode(codec)
-    row.results[row.baseline] = len(theirs) / 1e6 / best_of(lambda: text.encode(codec), repeat)
-    backends = [("python", module)] + ([("native", native)] if native is not None else [])
-    for name, m in backends:
-        t = time.perf_counter()
-        if m.encode(text) != data:
-            raise AssertionError(f"{spec}: the {name} encoder disagrees with the pure-Python one")
-        took = time.perf_counter() - t
-        if took > BUDGET:  # slow: characters the module decides one by one, at every call
-            row.notes[name] = f"slow: one call only ({took:.1f} s), its first"
-            row.results[name] = len(data) / 1e6 / took
-        else:
-            row.results[name] = len(data) / 1e6 / best_of(lambda: m.encode(text), repeat, BUDGET)
-    if native is None:
-        row.notes["native"] = why
-    elif not hasattr(native._NATIVE, "encode_memo"):
-        row.notes["native"] = "the extension has no encode_memo (built before it): the module's own encoder"
-    if theirs != data:
-        row.notes["cpython"] = f"CPython's {codec} writes other bytes ({len(theirs)}) for this text"
-    return row
-
-
 def _deep_size(obj, seen: set) -> int:
     """sys.getsizeof of obj and of everything in it (str, tuples, dicts, lists), each object once."""
     if id(obj) in seen:
@@ -421,89 +304,6 @@ def _columns(lines: list[list[str]]) -> str:
     return "\n".join("  ".join(str(c).rjust(w) for c, w in zip(l, widths)) for l in lines)
 
 
-def table(rows: list[Row]) -> str:
-    """The decode rows, then the encode rows, as text: the baseline's codec and speed,
-    then each backend's, the ratios to the baseline, and the memory peaks (decode);
-    then the notes (slices, missing backends)."""
-    parts = []
-    for op in ("decode", "encode"):
-        some = [r for r in rows if r.op == op]
-        if some:
-            parts.append(f"{op.upper()}\n" + _op_table(some))
-    notes = []
-    for r in rows:
-        for k, v in r.notes.items():
-            if v.startswith("timed on the first"):
-                continue  # the tables' footnote says it
-            line = f"  {r.spec} ({r.op}, {k}): {v}"
-            if line not in notes:
-                notes.append(line)
-    if notes:
-        parts.append("notes\n" + "\n".join(notes))
-    return "\n\n".join(parts)
-
-
-def _op_table(rows: list[Row]) -> str:
-    columns = []
-    for r in rows:
-        for c in r.results:
-            if c not in columns and c != r.baseline and not c.startswith("cpython "):
-                columns.append(c)
-    backends = [b for b in ("python", "native") if any(b in r.results for r in rows)]
-    decode = rows[0].op == "decode"
-    head = (["spec", "corpus", "errors", "MB", "cpython codec", "cpython MB/s"] + [f"{c} MB/s" for c in columns]
-            + [f"{b}/cpython" for b in backends])
-    if decode:
-        head += ["python/oracle"] + [f"{b} peak/result" for b in backends]
-    lines = [head]
-    for r in rows:
-        base = r.results[r.baseline]
-        cells = [r.spec, r.corpus, r.errors, f"{r.size / 1e6:.1f}", r.codec, f"{base:.1f}"]
-        cells += [f"{r.results[c]:.1f}" + ("*" if c in r.notes and "first" in r.notes[c] else "")
-                  if c in r.results else "-" for c in columns]
-        cells += [f"{r.results[b] / base:.3f}" if b in r.results else "-" for b in backends]
-        if decode:
-            cells.append(f"{r.results['python'] / r.results['oracle']:.1f}x" if "oracle" in r.results else "-")
-            cells += [f"{r.peaks[b]:.2f}" if b in r.peaks else "-" for b in backends]
-        lines.append(cells)
-    text = _columns(lines)
-    cut = {}
-    for r in rows:
-        for k, v in r.notes.items():
-            if v.startswith("timed on the first"):
-                cut[k] = max(cut.get(k, 0), int(v.split()[4]))
-    if cut:
-        text += "\n  * timed on a prefix of the payload: " + "; ".join(
-            f"{k} on at most {n:,} bytes" + (" (a spec with mapping tables: it is slow on CJK)" if k == "python" else "")
-            for k, n in cut.items())
-    return text
-
-
-def ratio_table(rows: list[Row]) -> str:
-    """Per spec, native over CPython: decode (strict, then replace) and encode, per corpus."""
-    specs = list(dict.fromkeys(r.spec for r in rows))
-    kinds = list(dict.fromkeys(r.corpus for r in rows))
-    head = ["spec", "cpython codec"] + [f"{op} {k}" for op in ("decode", "encode") for k in kinds]
-    lines = [head]
-    for spec in specs:
-        cells = [spec, next(r.codec for r in rows if r.spec == spec)]
-        for op in ("decode", "encode"):
-            for k in kinds:
-                got = [r for r in rows if r.spec == spec and r.op == op and r.corpus == k and r.errors == "strict"]
-                cells.append(f"{got[0].results['native'] / got[0].results[got[0].baseline]:.2f}x"
-                             if got and "native" in got[0].results else "-")
-        lines.append(cells)
-    return _columns(lines)
-
-
-def as_json(rows: list[Row]) -> list[dict]:
-    return [{"op": r.op, "spec": r.spec, "corpus": r.corpus, "errors": r.errors, "bytes": r.size,
-             "cpython_codec": r.codec,
-             "mb_per_s": {k: round(v, 3) for k, v in r.results.items()},
-             "ratio_to_cpython": {k: round(v / r.results[r.baseline], 4) for k, v in r.results.items()},
-             "peak_memory_over_result": {k: round(v, 3) for k, v in r.peaks.items()}, "notes": r.notes} for r in rows]
-
-
 def memory_json(mem: list[TableMemory]) -> list[dict]:
     return [dict(vars(m)) for m in mem]
 
@@ -530,6 +330,441 @@ def wide_rows(specs: list[str], bits: int, repeat: int) -> list[dict]:
             if module.decode_codepoints(data) != [cp]:
                 raise Fail(f"{spec} ({name}): the {bits}-bit code point does not decode to itself")
             rows.append({"spec": spec, "backend": name, "bits": bits, "bytes": len(data),
-                         "encode_ms": 1000 * best_of(lambda: module.encode([cp]), repeat),
-                         "decode_ms": 1000 * best_of(lambda: module.decode_codepoints(data), repeat)})
+                         "encode_ms": 1000 * cpu_best(lambda: module.encode([cp]), repeat),
+                         "decode_ms": 1000 * cpu_best(lambda: module.decode_codepoints(data), repeat)})
     return rows
+
+
+# ------------------------------------------------------------------ the rows
+# Every column any section may have, in the order the tables show them.
+COLUMNS = ("cpython", "native", "python", "token loop", "oracle", "exported c", "iconv", "node isUtf8",
+           "node TextDecoder")
+SECTIONS = {
+    "decode": ("cpython", "native", "python", "token loop", "oracle", "exported c", "iconv", "node TextDecoder"),
+    "encode": ("cpython", "native", "python", "iconv"),
+    "validate": ("cpython", "native", "python", "iconv", "node isUtf8"),
+    "replace": ("cpython", "native", "python", "exported c", "node TextDecoder"),
+    "transcode": ("cpython", "native", "python", "iconv"),
+}
+DIRTY = (0.01, 0.10)                        # the share of damaged bytes of the replace rows
+DIRTY_HANDLERS = ("replace", "surrogateescape")
+PY_BYTES = 1 << 20                          # what the pure-Python backend reads of a payload at most
+TOKEN_BYTES = 256 << 10                     # what the token loop reads at most
+PEAK_BYTES = 4 << 20                        # a slow transcode's memory is traced on this much
+
+
+@dataclass
+class Row:
+    """One operation on one payload: per column, the CPU seconds of one call and the
+    bytes that call read (a prefix for the slow columns), or why there is no figure."""
+
+    op: str                 # decode, encode, validate, replace or transcode
+    spec: str               # for transcode "source -> target"
+    corpus: str
+    errors: str = "strict"  # replace rows: "replace 1%", "surrogateescape 10%"
+    size: int = 0           # bytes of the payload (encode: bytes written)
+    codec: str = "utf-8"    # CPython's codec, the baseline ("utf-8 -> utf-16-le" for transcode)
+    seconds: dict = field(default_factory=dict)
+    timed: dict = field(default_factory=dict)
+    na: dict = field(default_factory=dict)
+    notes: dict = field(default_factory=dict)
+    peaks: dict = field(default_factory=dict)  # backend -> peak traced memory / result size
+    peak_kib: dict = field(default_factory=dict)  # backend -> peak traced memory of one call (transcode)
+
+    def put(self, column: str, seconds: float, nbytes: int) -> None:
+        self.seconds[column] = max(seconds, 1e-9)
+        self.timed[column] = nbytes
+
+    def mbps(self, column: str) -> float | None:
+        if column not in self.seconds:
+            return None
+        return self.timed[column] / 1e6 / self.seconds[column]
+
+    def ratio(self, column: str, to: str = "cpython") -> float | None:
+        """column's speed over *to*'s (on CPU time, per byte: prefixes compare)."""
+        a, b = self.mbps(column), self.mbps(to)
+        return None if a is None or b is None else a / b
+
+
+@dataclass
+class Subject:
+    """A spec under test: its modules, what it is compared with, what could not be built."""
+
+    name: str
+    module: object                 # pure Python
+    native: object = None
+    why_native: str = ""
+    oracle: object = None
+    c: object = None
+    why_c: str = ""
+    tables: bool = False
+    nearest: str | None = None     # CPython's codec of the nearest name (table specs)
+
+    def codec_names(self) -> list[str]:
+        return [self.module.NAME, *getattr(self.module, "ALIASES", ()),
+                *([self.nearest] if self.nearest else []), *([CPYTHON_CODECS[self.module.NAME]]
+                                                           if self.module.NAME in CPYTHON_CODECS else [])]
+
+
+def subject(spec: str, export_c: bool | None) -> Subject:
+    """Load *spec*'s backends; with export_c None the exported C decoder is built when a
+    C compiler is found, True makes a failure to build it an error."""
+    from ..spec import registry
+    from ..runtime.codec import load
+    from ..emit.native_build import NativeBuildError
+    module = load(spec, backend="python")
+    s = Subject(spec, module)
+    try:
+        s.native = load(spec, backend="native")
+    except NativeBuildError as e:
+        s.why_native = f"no extension ({e})"
+    s.oracle = _oracle(registry.module_name(module.NAME))
+    s.tables = _has_tables(module)
+    s.nearest = table_codec(module) if s.tables else None
+    if export_c is False:
+        s.why_c = "not asked (--no-export)"
+    else:
+        from .bench_c import CDecoder, compiler
+        if compiler() is None and not export_c:
+            s.why_c = "no cc"
+        else:
+            try:
+                s.c = CDecoder(spec)
+            except Exception as e:  # the export refuses the spec, or the compiler fails
+                if export_c:
+                    raise
+                s.why_c = str(e).splitlines()[0]
+    return s
+
+
+@dataclass
+class Payload:
+    """One corpus for one spec: the text, the spec's bytes, CPython's baseline bytes."""
+
+    kind: str
+    text: str
+    data: bytes
+    codec: str
+    base: bytes
+    py: bytes           # what the pure-Python backend reads (a prefix of data, ending at a character)
+    tokens: bytes       # what the token loop reads
+    utf8: bytes
+
+    @property
+    def is_utf8(self) -> bool:
+        """The spec writes this text as UTF-8 does: tools that know only UTF-8 compare on the same bytes."""
+        return self.data == self.utf8
+
+
+def payload(s: Subject, kind: str, size: int, py_bytes: int) -> Payload:
+    text = table_corpus(kind, size, s.module, s.nearest) if s.tables else corpus(kind, size)
+    data = s.module.encode(text)
+    codec, base = baseline(s.module.NAME, text, data, s.nearest)
+    py = _prefix_bytes(s.module, text, py_bytes)
+    return Payload(kind, text, data, codec, base, py, _prefix_bytes(s.module, text, min(py_bytes, TOKEN_BYTES)),
+                   text.encode("utf-8"))
+
+
+def token_loop(module, data: bytes) -> str:
+    """The straightforward decoder: every char token's value, joined."""
+    return "".join(chr(v) for kind, s, e, v in module.tokens(data) if kind == "char")
+
+
+def transcode_stream(source, target, data: bytes, errors: str = "strict", keep: bool = True):
+    """``encspec transcode``'s path in this process: *data* read TEXT_CHUNK bytes at a
+    time; the bytes written, or with keep false only their number (each chunk's output
+    dropped, as written to a file)."""
+    from ..io import stream
+    tc = stream.Transcoder(source, target, errors)
+    step = stream.TEXT_CHUNK
+    if not keep:
+        n = sum(len(tc.transcode(data[i:i + step])) for i in range(0, len(data), step))
+        return n + len(tc.transcode(b"", True))
+    out = [tc.transcode(data[i:i + step]) for i in range(0, len(data), step)]
+    out.append(tc.transcode(b"", True))
+    return b"".join(out)
+
+
+def peak_bytes(fn: Callable[[], object]) -> int:
+    """Peak memory traced by tracemalloc while fn() runs (what it allocates, not its input)."""
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def cpython_transcode(source: str, target: str, data: bytes) -> int:
+    """CPython's incremental codecs, the same chunks: the bytes written."""
+    import codecs
+    from ..io import stream
+    dec = codecs.getincrementaldecoder(source)()
+    enc = codecs.getincrementalencoder(target)()
+    step = stream.TEXT_CHUNK
+    n = sum(len(enc.encode(dec.decode(data[i:i + step]))) for i in range(0, len(data), step))
+    return n + len(enc.encode(dec.decode(b"", True), True))
+
+
+class Bench:
+    """Runs the sections for the specs; its rows are the result."""
+
+    def __init__(self, repeat: int, sections, progress: Callable[[str], None] = lambda s: None,
+                 folder: Path | None = None):
+        import tempfile
+        self.repeat = repeat
+        self.sections = tuple(sections)
+        self.progress = progress
+        self.rows: list[Row] = []
+        self._tmp = tempfile.TemporaryDirectory(prefix="encspec-bench-") if folder is None else None
+        self.folder = Path(self._tmp.name) if folder is None else folder
+        self.empty = self.folder / "empty.bin"
+        self.empty.write_bytes(b"")
+        self._node_jobs: list[tuple[Row, str, dict]] = []
+        self._files: dict[bytes, Path] = {}
+
+    def close(self):
+        if self._tmp is not None:
+            self._tmp.cleanup()
+
+    # ------------------------------------------------------------- helpers
+    def time(self, row: Row, column: str, fn: Callable[[], object], nbytes: int, repeat: int | None = None) -> None:
+        try:
+            row.put(column, cpu_best(fn, self.repeat if repeat is None else repeat), nbytes)
+        except (UnicodeError, ValueError, TypeError) as e:
+            row.na[column] = "fails"
+            why = getattr(e, "reason", None) or str(e)[:120]
+            row.notes[column] = f"{type(e).__name__}: {why}"
+
+    def file(self, data: bytes) -> Path:
+        if data not in self._files:
+            path = self.folder / f"payload-{len(self._files)}.bin"
+            path.write_bytes(data)
+            self._files[data] = path
+        return self._files[data]
+
+    def iconv(self, row: Row, source: str | None, target: str | None, data: bytes) -> None:
+        from .bench_tools import find_tool, iconv_seconds
+        if find_tool("iconv") is None:
+            row.na["iconv"] = "no iconv"
+            return
+        if source is None or target is None:
+            row.na["iconv"] = "iconv has no such encoding"
+            return
+        seconds, why = iconv_seconds(source, target, self.file(data), self.empty, self.repeat)
+        if seconds is None:
+            row.na["iconv"] = "iconv refuses"
+            row.notes["iconv"] = why
+        else:
+            row.put("iconv", seconds, len(data))
+            row.notes.setdefault("iconv", f"iconv -f {source} -t {target}")
+
+    def node(self, row: Row, column: str, job: dict, data: bytes) -> None:
+        """Queue a Node timing; flush_node runs the queue in one Node process."""
+        job = dict(job, id=str(len(self._node_jobs)), file=str(self.file(data)), repeat=self.repeat)
+        self._node_jobs.append((row, column, job))
+        row.timed[column] = len(data)
+
+    def flush_node(self) -> None:
+        from .bench_tools import run_node
+        jobs, self._node_jobs = self._node_jobs, []
+        got = run_node([j for _, _, j in jobs], self.folder)
+        for row, column, job in jobs:
+            r = got.get(job["id"], {"na": "node gave no answer"})
+            if "seconds" in r:
+                row.put(column, r["seconds"], job["fallback_size"] if r.get("fallback") else row.timed[column])
+                if r.get("fallback"):
+                    row.notes[column] = (f"TextDecoder has no {row.spec}: its utf-8, on the UTF-8 bytes of "
+                                         "the same text")
+            else:
+                row.timed.pop(column, None)
+                row.na[column] = r["na"] if len(r["na"]) <= 24 else "node refuses"
+                if len(r["na"]) > 24:
+                    row.notes[column] = r["na"]
+        for f in self._files.values():
+            f.unlink(missing_ok=True)
+        self._files = {}
+
+    def iconv_input(self, row: Row, s: Subject, p: Payload, data: bytes, utf8: bytes) -> tuple[str, bytes]:
+        """iconv's name of the spec and *data* (its bytes); where iconv has no such
+        encoding, UTF-8 and *utf8*, the UTF-8 bytes of the same text (as the CPython
+        baseline of a spec CPython does not know)."""
+        from .bench_tools import iconv_name
+        name = iconv_name(s.codec_names())
+        if name is not None:
+            return name, data
+        if data != utf8:
+            row.notes["iconv"] = f"iconv has no {s.name}: its UTF-8, on the UTF-8 bytes of the same text"
+        return "UTF-8", utf8
+
+    def text_decoder(self, row: Row, s: Subject, p: Payload, data: bytes, utf8: bytes, fatal: bool) -> None:
+        """Node's TextDecoder of the spec on *data*, or where it has none its utf-8 on *utf8*."""
+        names = [n[len("whatwg-"):] if n.startswith("whatwg-") else n for n in s.codec_names()]
+        self.node(row, "node TextDecoder", {"kind": "TextDecoder", "labels": names, "fatal": fatal,
+                                            "fallback": str(self.file(utf8)), "fallback_size": len(utf8)}, data)
+
+    # ------------------------------------------------------------ sections
+    def spec(self, s: Subject, size: int, py_bytes: int, kinds=CORPORA) -> None:
+        for kind in kinds:
+            self.progress(f"{s.name} {kind} corpus")
+            p = payload(s, kind, size, py_bytes)
+            for op in ("decode", "replace", "validate", "encode"):
+                if op in self.sections:
+                    self.progress(f"{s.name} {kind} {op}")
+                    getattr(self, op)(s, p)
+            self.flush_node()
+            if "transcode" in self.sections:
+                self.progress(f"{s.name} {kind} transcode")
+                self.transcode(s, p)
+                self.flush_node()
+
+    def _row(self, op: str, s: Subject, p: Payload, errors: str = "strict", size: int | None = None) -> Row:
+        row = Row(op, s.name, p.kind, errors, len(p.data) if size is None else size, p.codec)
+        self.rows.append(row)
+        return row
+
+    def _no_native(self, row: Row, s: Subject) -> bool:
+        if s.native is None:
+            row.na["native"] = "no extension"
+            row.notes["native"] = s.why_native
+        return s.native is None
+
+    def _c(self, row: Row, s: Subject, data: bytes) -> None:
+        if s.c is None:
+            row.na["exported c"] = s.why_c if len(s.why_c) <= 24 else "cannot build"
+            if len(s.why_c) > 24:
+                row.notes["exported c"] = s.why_c
+            return
+        seconds, _, _ = s.c.run(data, self.repeat)
+        row.put("exported c", seconds, len(data))
+
+    def decode(self, s: Subject, p: Payload) -> None:
+        row = self._row("decode", s, p)
+        self.time(row, "cpython", lambda: p.base.decode(p.codec), len(p.base))
+        if not self._no_native(row, s):
+            self.time(row, "native", lambda: s.native.decode(p.data), len(p.data))
+            row.peaks["native"] = peak_ratio(lambda: s.native.decode(p.data))
+        self.time(row, "python", lambda: s.module.decode(p.py), len(p.py))
+        row.peaks["python"] = peak_ratio(lambda: s.module.decode(p.py))
+        self.time(row, "token loop", lambda: token_loop(s.module, p.tokens), len(p.tokens))
+        if s.oracle is not None:
+            self.time(row, "oracle", lambda: s.oracle.tokens(p.tokens), len(p.tokens), repeat=1)
+        else:
+            row.na["oracle"] = "no oracle"
+        self._c(row, s, p.data)
+        name, data = self.iconv_input(row, s, p, p.data, p.utf8)
+        self.iconv(row, name, "WCHAR_T", data)
+        self.text_decoder(row, s, p, p.data, p.utf8, True)
+
+    def replace(self, s: Subject, p: Payload) -> None:
+        for rate in DIRTY:
+            data, base, py = corrupt(p.data, rate), corrupt(p.base, rate), corrupt(p.py, rate)
+            for errors in DIRTY_HANDLERS:
+                row = self._row("replace", s, p, f"{errors} {rate:.0%}", len(data))
+                self.time(row, "cpython", lambda: base.decode(p.codec, errors), len(base))
+                if not self._no_native(row, s):
+                    self.time(row, "native", lambda: s.native.decode(data, errors), len(data))
+                self.time(row, "python", lambda: s.module.decode(py, errors), len(py))
+                if errors == "replace":
+                    self._c(row, s, data)
+                    self.text_decoder(row, s, p, data, corrupt(p.utf8, rate), False)
+                else:
+                    row.na["exported c"] = row.na["node TextDecoder"] = "U+FFFD only"
+
+    def validate(self, s: Subject, p: Payload) -> None:
+        row = self._row("validate", s, p)
+        self.time(row, "cpython", lambda: p.base.decode(p.codec), len(p.base))
+        row.notes["cpython"] = "a strict decode (CPython has no validator)"
+        if not self._no_native(row, s):
+            self.time(row, "native", lambda: s.native.is_valid(p.data), len(p.data))
+        self.time(row, "python", lambda: s.module.is_valid(p.py), len(p.py))
+        name, data = self.iconv_input(row, s, p, p.data, p.utf8)
+        self.iconv(row, name, name, data)
+        self.node(row, "node isUtf8", {"kind": "isUtf8"}, p.utf8)
+        if not p.is_utf8:
+            row.notes["node isUtf8"] = "on the UTF-8 bytes of the same text"
+
+    def encode(self, s: Subject, p: Payload) -> None:
+        """Encoding the text: CPython's codec (utf-8 where its codec cannot write the
+        text), the modules (each checked once against the pure-Python bytes), iconv from
+        the machine's wide characters; MB/s of the bytes written."""
+        row = self._row("encode", s, p)
+        codec = p.codec
+        try:
+            theirs = p.text.encode(codec)
+        except UnicodeEncodeError:
+            codec = row.codec = "utf-8"
+            theirs = p.utf8
+        self.time(row, "cpython", lambda: p.text.encode(codec), len(theirs))
+        if theirs != p.data:
+            row.notes["cpython"] = f"CPython's {codec} writes other bytes for this text"
+        for name, m in (("python", s.module), ("native", s.native)):
+            if m is None:
+                self._no_native(row, s)
+                continue
+            if m.encode(p.text) != p.data:
+                raise AssertionError(f"{s.name}: the {name} encoder disagrees with the pure-Python one")
+            self.time(row, name, lambda: m.encode(p.text), len(p.data))
+        wide = p.text.encode("utf-32-le" if sys.byteorder == "little" else "utf-32-be")
+        name, written = self.iconv_input(row, s, p, p.data, p.utf8)
+        self.iconv(row, "WCHAR_T", name, wide)
+        if "iconv" in row.timed:
+            row.timed["iconv"] = len(written)  # MB/s of the bytes written, as the other columns
+
+    def transcode(self, s: Subject, p: Payload) -> None:
+        """utf-8 -> spec and spec -> utf-8 (one row for utf-8 itself), the way ``encspec
+        transcode`` streams, against CPython's incremental codecs and iconv on the same bytes."""
+        utf8 = self._utf8()
+        pairs = [(utf8, s), (s, utf8)] if s.name != utf8.name else [(utf8, utf8)]
+        for a, b in pairs:
+            src = p.utf8 if a is utf8 else p.data
+            want = p.utf8 if b is utf8 else p.data
+            codec_a = "utf-8" if a is utf8 else p.codec
+            codec_b = "utf-8" if b is utf8 else p.codec
+            src_cpython = p.utf8 if a is utf8 else p.base  # CPython reads its own bytes of the text
+            row = Row("transcode", f"{a.name} -> {b.name}", p.kind, "strict", len(src), f"{codec_a} -> {codec_b}")
+            self.rows.append(row)
+            self.time(row, "cpython", lambda: cpython_transcode(codec_a, codec_b, src_cpython), len(src_cpython))
+            if a.native is None or b.native is None:
+                row.na["native"] = "no extension"
+            else:
+                got = transcode_stream(a.native, b.native, src)
+                if got != want:
+                    raise AssertionError(f"transcode {a.name} -> {b.name} writes other bytes than {b.name}'s encoder")
+                self.time(row, "native", lambda: transcode_stream(a.native, b.native, src, keep=False), len(src))
+                part = src
+                if row.seconds.get("native", 0) > 1 and len(src) > PEAK_BYTES:  # slow under tracemalloc too
+                    part = _prefix_bytes(a.module, p.text, PEAK_BYTES)
+                    row.notes["native peak"] = f"traced on the first {len(part):,} bytes (slow)"
+                row.peak_kib["native"] = peak_bytes(lambda: transcode_stream(a.native, b.native, part,
+                                                                             keep=False)) / 1024
+            py = p.py if a is s else _prefix_bytes(a.module, p.text, len(p.py))
+            self.time(row, "python", lambda: transcode_stream(a.module, b.module, py, keep=False), len(py))
+            name_a, data_a = self.iconv_input(row, a, p, src, p.utf8)
+            name_b, _ = self.iconv_input(row, b, p, want, p.utf8)
+            self.iconv(row, name_a, name_b, data_a)
+
+    _UTF8 = None
+
+    def _utf8(self) -> Subject:
+        if Bench._UTF8 is None:
+            Bench._UTF8 = subject("utf-8", False)
+        return Bench._UTF8
+
+
+def run(specs: list[str], size: int, repeat: int, export_c: bool | None = None, sections=tuple(SECTIONS),
+        progress: Callable[[str], None] = lambda s: None, py_bytes: int = PY_BYTES,
+        py_table_bytes: int = PY_TABLE_BYTES) -> list[Row]:
+    """Every selected section for every spec, on the four corpora of about *size* bytes."""
+    bench = Bench(repeat, sections, progress)
+    try:
+        for spec in specs:
+            s = subject(spec, export_c)
+            bench.spec(s, size, py_table_bytes if s.tables else py_bytes)
+    finally:
+        bench.close()
+    for row in bench.rows:  # every column of the section has a figure or says why not
+        for column in SECTIONS[row.op]:
+            if column not in row.seconds and column not in row.na:
+                row.na[column] = "not timed"
+    return bench.rows

@@ -5,8 +5,8 @@ tiny timing main into a temporary folder and builds them with ``$CC`` (else
 ``cc``) ``-O2``; ``throughput(payload, repeat)`` runs ``NAME_decode`` over the
 payload *repeat* times inside that program (errors become U+FFFD, as
 ``errors="replace"``) and returns the best in MB/s.  The payload goes through a
-file; the time is measured around the call only, so process start and reading
-do not count.
+file; the time is the program's CPU time around the call only, so process start
+and reading do not count.
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-MAIN = r"""/* Times {mod}_decode over the file argv[1], best of argv[2] runs: prints "seconds code_points errors". */
+MAIN = r"""/* Times {mod}_decode over the file argv[1], best of argv[2] runs in CPU time: prints "seconds code_points errors". */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +28,7 @@ MAIN = r"""/* Times {mod}_decode over the file argv[1], best of argv[2] runs: pr
 static double now(void)
 {{
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }}
 
@@ -105,3 +105,9 @@ class CDecoder:
         """MB/s of the best of *repeat* decodes of *payload*."""
         seconds, _, _ = self.run(payload, repeat)
         return len(payload) / 1e6 / max(seconds, 1e-9)
+
+
+def compiler() -> str | None:
+    """The C compiler ``$CC`` (else ``cc``) names, if it is on this machine."""
+    cc = shlex.split(os.environ.get("CC") or "cc")
+    return shutil.which(cc[0]) if cc else None

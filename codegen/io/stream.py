@@ -5,8 +5,9 @@ path (and native extension) is used as is and every error handler is applied
 by the module, never here: text through ``IncrementalDecoder`` (with
 ``surrogates=False`` for UTF-8 output, and a recording error handler to
 validate), code points as ints through ``IncrementalCodePointDecoder``, bytes
-through ``IncrementalEncoder``.  The module keeps only the bytes (and scan
-state) of an unfinished sequence between chunks.
+through ``IncrementalEncoder``; :class:`Transcoder` hands the target's encoder
+each chunk's text, and ints only for a chunk a ``str`` cannot hold.  The module
+keeps only the bytes (and scan state) of an unfinished sequence between chunks.
 
 Everything here is independent of processes: :mod:`encspec.io.parallel` runs
 :class:`Scanner` over byte ranges, the commands wire these classes to files
@@ -27,6 +28,8 @@ from pathlib import Path
 from typing import Optional
 
 CHUNK_SIZE = 1 << 20      # bytes read (and decoded) at a time
+TEXT_CHUNK = 1 << 18      # bytes read at a time by transcode: each chunk's str and bytes stay below
+                          # malloc's mmap threshold, so they reuse memory instead of faulting pages in
 PROGRESS_MIN = 4 << 20    # inputs smaller than this never show a progress bar
 SHOWN_BYTES = 32          # a problem keeps at most this many of its bytes (a reserved run can be long)
 
@@ -467,6 +470,77 @@ class Encoder:
         return out
 
 
+# ------------------------------------------------------------- transcoding
+class _Wider(Exception):
+    """A code point beyond U+10FFFF met while decoding to text: this chunk goes as ints."""
+
+
+_WIDE_HANDLERS: dict = {}  # (handler name, reason) -> the name of its wide-aware wrapper
+
+
+def _wide_aware(errors: str, reason: str) -> str:
+    """The name of an error handler that raises _Wider for *reason* (a code point that
+    a str cannot hold) and hands every other problem to handler *errors*, looked up at
+    each call (so a handler registered again later is the one used)."""
+    key = (errors, reason)
+    if key not in _WIDE_HANDLERS:
+        def handler(exc):
+            if isinstance(exc, UnicodeDecodeError) and exc.reason == reason:
+                raise _Wider
+            return codecs.lookup_error(errors)(exc)
+        name = f"encspec.transcode-{len(_WIDE_HANDLERS)}"
+        codecs.register_error(name, handler)
+        _WIDE_HANDLERS[key] = name
+    return _WIDE_HANDLERS[key]
+
+
+class Transcoder(_Decoding):
+    """Decoding with *source*, encoding with *target*, chunk by chunk, the code points
+    passing as a ``str``: the source module's ``IncrementalDecoder`` (its native loop
+    when it has one) writes the chunk's text, the target's ``IncrementalEncoder`` (its
+    native path) reads it, and no int per code point is ever made.
+
+    A ``str`` holds every code point up to U+10FFFF, surrogates included; a chunk with
+    a code point beyond (a counted form of Corrected UTF-8 or UTF-∞-8) is decoded again
+    from the same state as ints by ``IncrementalCodePointDecoder``, as every chunk was
+    before, and so are the next ones until one holds only code points text can hold.
+    Both decoders apply *errors* in the module, so the bytes written and the failures
+    are the same either way; for a source whose code points never pass U+10FFFF
+    (``MAX_CODE_POINT``) the handler is *errors* itself, else a wrapper that hands
+    everything but those code points to it (a handler with side effects may see a
+    problem twice in a chunk that is decoded again).
+    """
+
+    def __init__(self, source, target, errors: str = "strict", signature: bool = False):
+        top = getattr(source, "MAX_CODE_POINT", None)
+        self.wide = top is None or top > 0x10FFFF  # code points a str cannot hold may come
+        handler = _wide_aware(errors, source.BEYOND_REASON) if self.wide else errors
+        super().__init__(source.IncrementalDecoder(handler))
+        self._text = self._dec
+        self._ints = source.IncrementalCodePointDecoder(errors) if self.wide else None
+        self.encoder = Encoder(target, errors, signature)
+        self.int_chunks = 0       # times a chunk had to go as ints (beyond U+10FFFF)
+
+    def transcode(self, data, final: bool = False) -> bytes:
+        """The target's bytes for the next *data* (all that is left with *final*)."""
+        if self._dec is self._ints:
+            items = self._decode(data, final)
+            if items and max(items) <= 0x10FFFF:  # text can hold them again: back to it
+                self._text.setstate(self._ints.getstate())
+                self._dec = self._text
+            return self.encoder.encode(items, final)
+        state = self._text.getstate() if self.wide else None
+        try:
+            text = self._decode(data, final)
+        except _Wider:  # from the state before this chunk, as ints
+            self._text.setstate(state)
+            self._ints.setstate(state)
+            self._dec = self._ints
+            self.int_chunks += 1
+            return self.encoder.encode(self._decode(data, final), final)
+        return self.encoder.encode(text, final)
+
+
 # ------------------------------------------------------------- validation
 # Problems are tuples, cheap to pickle: (kind, start, end, shown bytes, reason,
 # newlines before it, characters since the last newline) — the last two relative
@@ -703,13 +777,14 @@ def validate_stream(module, inp: Input, limit: Optional[int] = None, chunk_size:
 
 
 # ------------------------------------------------------------- conversion
-def convert(inp: Input, out: Optional[str], steps, finish, label: str, quiet: bool = False) -> None:
-    """Read *inp* in chunks, write ``steps(chunk)`` and then ``finish()`` (bytes) to *out*
-    atomically (stdout if None); a failure leaves *out* untouched."""
+def convert(inp: Input, out: Optional[str], steps, finish, label: str, quiet: bool = False,
+            size: Optional[int] = None) -> None:
+    """Read *inp* in chunks (of *size*, default CHUNK_SIZE), write ``steps(chunk)`` and then
+    ``finish()`` (bytes) to *out* atomically (stdout if None); a failure leaves *out* untouched."""
     bar = progress(inp.size, label, quiet)
     try:
         with atomic_output(out) as w:
-            for chunk in read_chunks(inp, bar=bar):
+            for chunk in read_chunks(inp, size, bar=bar):
                 w.write(steps(chunk))
             w.write(finish())
     finally:

@@ -1,4 +1,4 @@
-"""``encspec transcode``: from one encoding to another, code point by code point, streaming."""
+"""``encspec transcode``: from one encoding to another, a chunk of text at a time, streaming."""
 from __future__ import annotations
 
 import click
@@ -19,8 +19,10 @@ from ..common import Fail
 def command(source, target, file, errors, signature, out, quiet):
     """Re-encode FILE (default: stdin) from one encoding to another.
 
-    Code points pass as integers, so those beyond U+10FFFF survive whenever the
-    target can encode them (Corrected UTF-8 to UTF-∞-8).  The same error handler
+    Code points pass as text, a chunk at a time (the native decoder writes it, the
+    native encoder reads it); a chunk with code points beyond U+10FFFF passes them as
+    integers, so they survive whenever the target can encode them (Corrected UTF-8
+    to UTF-∞-8).  The same error handler
     sees ill-formed input (UnicodeDecodeError) and code points the target cannot
     hold (UnicodeEncodeError): surrogateescape carries bad bytes across unchanged.
     """
@@ -34,10 +36,9 @@ def command(source, target, file, errors, signature, out, quiet):
             raise stream.InputError(f"{target}: the encoding has no signature")
         stream.check_output(out, [file])
         inp = stream.open_input(file)
-        dec = stream.CodePointDecoder(src, errors)
-        enc = stream.Encoder(dst, errors, signature)
-        stream.convert(inp, out, lambda chunk: enc.encode(dec.decode(chunk)),
-                       lambda: enc.encode(dec.decode(b"", True), True), "transcode", quiet)
+        tc = stream.Transcoder(src, dst, errors, signature)
+        stream.convert(inp, out, tc.transcode, lambda: tc.transcode(b"", True), "transcode", quiet,
+                       stream.TEXT_CHUNK)
     except (stream.InputError, stream.DataError, stream.DecodeFailure, stream.EncodeFailure, TypeError) as e:
         got = stream.failure(e, inp.name if inp else stream.shown(file), errors)
         if got is None:

@@ -1,0 +1,140 @@
+"""``encspec bench`` prints what it promises: every section, every column (a figure, or
+"n/a" and why), the machine, JSON with the same; the outside tools' columns are timed
+when the tool is there and say so when it is not; bad flags are one line and exit 2.
+A benchmark, not a test: nothing here asserts a speed.
+"""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+import encspec
+import tools
+from conftest import run_cli as run
+from encspec.cli import bench, bench_tools
+from encspec.cli.bench_report import TITLES
+
+QUICK = ["bench", "--quick", "--size", "4KiB", "--repeat", "1", "--spec", "utf-8"]
+# a cell of a column other than CPython's: MB/s and the ratio to CPython, or n/a and why
+CELL = re.compile(r"n/a \((?:[^()]|\([^()]*\))*\)|[\d,]+\.\d\*? \(\d+\.\d\dx\)")
+
+
+@pytest.fixture(scope="module")
+def report():
+    """The JSON of one quick run on a tiny corpus."""
+    from encspec.cli import main
+    import io
+    import contextlib
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        rc = main(QUICK + ["--json"])
+    assert rc in (0, None)
+    return json.loads(out.getvalue())
+
+
+def test_json_has_the_machine_and_every_section_and_column(report):
+    m = report["machine"]
+    for key in ("cpu", "arch", "simd", "cores", "python", "compiler", "iconv", "node"):
+        assert key in m
+    if m["arch"] in ("x86_64", "AMD64"):
+        assert set(m["simd"]) == {"sse4_1", "avx2", "avx512bw"}
+    rows = report["rows"]
+    assert {r["op"] for r in rows} == set(bench.SECTIONS)
+    assert {r["corpus"] for r in rows} == set(bench.CORPORA)
+    for r in rows:
+        for key in ("spec", "corpus", "errors", "bytes", "cpython_codec", "cpu_seconds", "mb_per_s",
+                    "ratio_to_cpython", "na", "notes"):
+            assert key in r
+        for column in bench.SECTIONS[r["op"]]:
+            assert (column in r["mb_per_s"]) != (column in r["na"]), (r["op"], column, r)
+        assert "cpython" in r["mb_per_s"] and r["ratio_to_cpython"]["cpython"] == 1
+    replace = {r["errors"] for r in rows if r["op"] == "replace"}
+    assert replace == {"replace 1%", "replace 10%", "surrogateescape 1%", "surrogateescape 10%"}
+    assert {r["spec"] for r in rows if r["op"] == "transcode"} == {"utf-8 -> utf-8"}
+    assert all(r["peak_kib"]["native"] > 0 for r in rows if r["op"] == "transcode")
+
+
+def test_the_native_python_and_token_loop_columns_have_figures(report):
+    for r in report["rows"]:
+        if r["op"] == "decode":
+            for column in ("native", "python", "token loop"):
+                assert r["mb_per_s"][column] > 0, (column, r)
+
+
+def test_iconv_column_has_figures_when_iconv_is_there(report):
+    tools.need(tools.iconv)
+    for r in report["rows"]:
+        if r["op"] in ("decode", "encode", "validate", "transcode"):
+            assert r["mb_per_s"].get("iconv", 0) > 0, r
+
+
+def test_node_columns_have_figures_when_node_is_there(report):
+    tools.need(tools.node)
+    for r in report["rows"]:
+        if r["op"] == "validate":
+            assert r["mb_per_s"]["node isUtf8"] > 0
+        if r["op"] == "decode" or r["errors"].startswith("replace "):
+            assert r["mb_per_s"]["node TextDecoder"] > 0, r
+
+
+def test_text_output_prints_every_section_and_column(capsys):
+    rc, out, err = run(capsys, *QUICK)
+    assert rc in (0, None), err
+    assert out.startswith("# ") and "cores" in out.splitlines()[0] and "CPython" in out.splitlines()[0]
+    for op, title in TITLES.items():
+        assert title in out, op
+        block = out.split(title + "\n", 1)[1].split("\n\n", 1)[0].splitlines()
+        head = block[0]
+        for column in bench.SECTIONS[op]:
+            assert f" {column}" in head, (op, column)
+        assert len(block) == 1 + {"replace": 16, "transcode": 4}.get(op, 4)
+        for line in block[1:]:  # a figure or n/a in every cell of the section's columns
+            assert len(CELL.findall(line)) == len(bench.SECTIONS[op]) - 1, (op, line)
+    assert "NATIVE / CPYTHON" in out
+
+
+def test_missing_tools_say_so(capsys, monkeypatch):
+    """Without node and iconv the columns stay, each cell saying which tool is missing."""
+    real = bench_tools.find_tool
+    monkeypatch.setattr(bench_tools, "find_tool", lambda name: None if name in ("node", "iconv") else real(name))
+    rc, out, err = run(capsys, *QUICK, "--section", "validate", "--section", "decode", "--no-export")
+    assert rc in (0, None), err
+    decode = out.split(TITLES["decode"] + "\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    validate = out.split(TITLES["validate"] + "\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert TITLES["encode"] not in out and TITLES["transcode"] not in out
+    for line in decode[1:]:
+        assert line.count("n/a (no iconv)") == 1 and line.count("n/a (no node)") == 1, line
+        assert "n/a (not asked (--no-export))" in line
+    for line in validate[1:]:
+        assert line.count("n/a (no iconv)") == 1 and line.count("n/a (no node)") == 1, line
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--repeat", "0"], "Invalid value for '--repeat'"),
+    (["--size", "lots"], "--size: cannot read 'lots'"),
+    (["--size", "0"], "--size: cannot read '0'"),
+    (["--section", "bogus"], "Invalid value for '--section'"),
+    (["--bogus"], "No such option '--bogus'"),
+    (["--spec", "nope"], "nope: unknown encoding"),
+    (["--export", "c", "--no-export"], "--export c and --no-export cannot be used together"),
+    (["--no-invalid", "--no-encode", "--section", "replace", "--section", "encode"], "no section left to run"),
+])
+def test_bad_flags_are_one_line_and_fail(capsys, argv, message):
+    rc, out, err = run(capsys, "bench", *argv)
+    assert rc == 2 and out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("encspec: error: ") and message in lines[0], err
+
+
+@pytest.mark.parametrize("kind", bench.CORPORA)
+def test_token_loop_and_transcode_helpers_time_the_right_thing(kind):
+    """The token loop decodes what decode does, and the transcode helper writes what
+    the target's encoder writes (what their columns time)."""
+    text = bench.corpus(kind, 3000)
+    py = encspec.load("utf-8", backend="python")
+    assert bench.token_loop(py, text.encode()) == text
+    cu = encspec.load("corrected-utf-8")
+    assert bench.transcode_stream(encspec.load("utf-8"), cu, text.encode()) == cu.encode(text)
+    assert bench.cpython_transcode("utf-8", "utf-16-le", text.encode()) == len(text.encode("utf-16-le"))
