@@ -125,7 +125,7 @@ def test_play_table_spec_finds_its_tables(play):
 def test_wheels_are_pure_and_enough(tmp_path):
     """The site's wheels hold no compiled code, and with nothing but them and the
     standard library (python -S: no site-packages) play.py answers."""
-    from encspec import web
+    from encspec.io import playground as web
     wheels = [web.encspec_wheel(ROOT)] + [web.dependency_wheel(n) for n in web.DEPENDENCIES]
     lib = tmp_path / "lib"
     for name, data in wheels:
@@ -151,7 +151,7 @@ def test_wheels_are_pure_and_enough(tmp_path):
 
 
 def test_missing_npm_is_one_line(tmp_path, monkeypatch):
-    from encspec import web
+    from encspec.io import playground as web
     monkeypatch.setenv("PATH", str(tmp_path))   # no npm on it
     with pytest.raises(web.BuildError, match="npm is not installed"):
         web.ensure_node_modules(tmp_path)
@@ -160,7 +160,7 @@ def test_missing_npm_is_one_line(tmp_path, monkeypatch):
 def test_npm_ci_fetches_missing_packages(tmp_path, monkeypatch):
     """node_modules missing: `npm ci` runs in web/ (a stand-in npm here, which records its
     arguments and makes the packages' folders); its failure is one line with npm's last."""
-    from encspec import web
+    from encspec.io import playground as web
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     npm = bin_dir / "npm"

@@ -14,7 +14,7 @@ from ..common import Fail, output_folder
 def command(out_dir):
     """Build the playground: a static page running encspec in the browser (Pyodide),
     from a source checkout's web/ folder (npm ci there when node_modules is missing)."""
-    from ... import web
+    from ...io import playground as web
     out = Path(out_dir)
     output_folder(out)
     try:

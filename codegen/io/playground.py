@@ -45,7 +45,7 @@ class BuildError(RuntimeError):
 
 def source_root() -> Path:
     """The checkout holding ``web/`` beside the package, or BuildError (an installed encspec)."""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     if not (root / "web" / "index.html").is_file() or not (root / "pyproject.toml").is_file():
         raise BuildError("the playground is built from a source checkout of encspec "
                          "(its web/ folder is not installed with the package)")
@@ -106,7 +106,7 @@ def _tree(folder: Path, prefix: str) -> dict[str, bytes]:
 def encspec_wheel(root: Path) -> tuple[str, bytes]:
     """encspec without its C extensions and generated modules: the compiler, analyses,
     templates, grammar and built-in specs (with their tables), laid out as installed."""
-    from .version import __version__
+    from ..version import __version__
     files = _tree(root / "codegen", "encspec")
     files.update(_tree(root / "specs", "encspec/specs"))
     files.update(_tree(root / "grammars", "encspec/grammars"))
