@@ -623,14 +623,19 @@ def lint(data, profile=None):
 _LATIN_RUN = [_LATIN_CLASS + b"+"] if _LATIN_CLASS else []
 _CODEC_ALTERNATIVES = ((_LATIN_RUN if _CODEC_LATIN else []) + list(_CODEC_PIECES)) if _CODEC else []
 _CODEC_RUN = re.compile(b"(?:" + b"|".join(_CODEC_ALTERNATIVES) + b")+") if _CODEC_ALTERNATIVES else None
-_PIECE_ALTERNATIVES = ([] if _CODEC_RUN is not None and _CODEC_LATIN else _LATIN_RUN) + list(_PIECES)
+# The memo's runs: where a piece the codec does not decode starts one, it goes on
+# through the codec's pieces too (to the window's end), so that text where both
+# alternate often (cesu-8's emoji) does not go back and forth every few bytes.
+_MEMO_ALTERNATIVES = list(_PIECES) + (list(_CODEC_PIECES) if _PIECES else [])
+_PIECE_ALTERNATIVES = ([] if _CODEC_RUN is not None and _CODEC_LATIN and not _PIECES else _LATIN_RUN) + \
+    _MEMO_ALTERNATIVES
 _PIECE = re.compile(b"|".join(_PIECE_ALTERNATIVES)) if _PIECE_ALTERNATIVES else None
 _RUN = re.compile(b"(?:" + b"|".join(_PIECE_ALTERNATIVES) + b")+") if _PIECE_ALTERNATIVES else None
 _FAST = _RUN is not None or _CODEC_RUN is not None
 _ALL_LATIN = re.compile(_LATIN_CLASS + b"*") if _LATIN_CLASS else None
 _LATIN_BYTES = frozenset(b"".join(re.findall(_LATIN_CLASS, bytes(range(256))))) if _LATIN_CLASS else frozenset()
 _LATIN_HAS_ASCII = _LATIN_BYTES.issuperset(range(0x80))
-_WINDOW = 1 << 14  # bytes per findall: bounds the memory the pieces take
+_WINDOW = 1 << 14  # bytes per findall or codec run: bounds the memory the pieces (and the regex) take
 _MEMO_MAX = 1 << 16  # pieces one call's memo holds at most
 
 
@@ -754,7 +759,7 @@ def _decode(data, errors, final, at_start, want_str, resume=None, surrogates=Tru
             if _FAST and pos >= slow_until and fast:
                 went = pos
                 if _CODEC_RUN is not None:
-                    m = _CODEC_RUN.match(data, pos)
+                    m = _CODEC_RUN.match(data, pos, min(n, pos + _WINDOW))  # the regex's memory grows with a run
                     if m is not None:  # a run the codec decodes as the automaton would
                         stop = m.end()
                         text = str(view[pos:stop], _CODEC)
@@ -763,7 +768,8 @@ def _decode(data, errors, final, at_start, want_str, resume=None, surrogates=Tru
                         else:
                             out.extend(map(ord, text))
                         pos = stop
-                if _RUN is not None and pos < n:
+                        continue
+                if _RUN is not None:
                     end = min(n, pos + _WINDOW)
                     pieces = _PIECE.findall(data, pos, end) if clean else None
                     whole = pieces is not None and sum(map(len, pieces)) == end - pos
@@ -786,7 +792,7 @@ def _decode(data, errors, final, at_start, want_str, resume=None, surrogates=Tru
                             slow_until = end  # this run holds a code point the text cannot hold
                             continue
                         pos = end
-                if pos > went or pos == n:
+                if pos > went:
                     continue
             tok = _run(data, pos, final, start, 0, pos, None)
         kind = tok[0]
