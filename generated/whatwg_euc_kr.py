@@ -991,6 +991,7 @@ _LATIN_BYTES = frozenset(b"".join(re.findall(_LATIN_CLASS, bytes(range(256))))) 
 _LATIN_HAS_ASCII = _LATIN_BYTES.issuperset(range(0x80))
 _WINDOW = 1 << 14  # bytes per findall or codec run: bounds the memory the pieces (and the regex) take
 _MEMO_MAX = 1 << 16  # pieces one call's memo holds at most
+_SKIP_MAX = 1 << 10  # the most bytes the automaton takes alone after fast path misses
 
 
 class _Beyond(Exception):
@@ -1079,6 +1080,7 @@ def _decode(data, errors, final, at_start, want_str, resume=None, surrogates=Tru
     suspended = None
     slow_until = 0
     clean = _CODEC_RUN is None  # no problem lately: try a whole window in one findall
+    misses = 0  # fast path attempts that found nothing, in a row
     while pos < n:
         if resume is not None:
             state, acc, k, last = resume
@@ -1122,6 +1124,7 @@ def _decode(data, errors, final, at_start, want_str, resume=None, surrogates=Tru
                         else:
                             out.extend(map(ord, text))
                         pos = stop
+                        misses = 0
                         continue
                 if _RUN is not None:
                     end = min(n, pos + _WINDOW)
@@ -1147,7 +1150,15 @@ def _decode(data, errors, final, at_start, want_str, resume=None, surrogates=Tru
                             continue
                         pos = end
                 if pos > went:
+                    misses = 0
                     continue
+                if _NATIVE is None:
+                    # nothing here for the fast path (a table form, an error): after a few
+                    # misses in a row the automaton goes on alone for a while, twice as
+                    # long after each, so text the fast path cannot take pays it little
+                    misses += 1
+                    if misses > 4:
+                        slow_until = pos + min(1 << (misses - 4), _SKIP_MAX)
             tok = _run(data, pos, final, start, 0, pos, None)
         kind = tok[0]
         if kind is None:
