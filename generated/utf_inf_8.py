@@ -202,16 +202,28 @@ PROFILES = {
 }
 
 # ------------------------------------------------------ fast path (this spec)
-# Byte sequences that always end a token on their own: bytes that stand for
-# themselves (_LATIN_CLASS, decoded by the latin-1 codec) and each form's
-# multi-byte pieces, valued by straight-line arithmetic in _piece_value.
+# Byte sequences that always end a token on their own (pieces): bytes that stand
+# for themselves (_LATIN_CLASS, decoded by the latin-1 codec); pieces that
+# CPython's codec _CODEC decodes to their code points, checked at build time on
+# every sequence (_CODEC_PIECES, and the latin bytes if _CODEC_LATIN), decoded in
+# runs by that codec; the other pieces (_PIECES), valued by straight-line
+# arithmetic per form in _piece_value.
 _LATIN_CLASS = b'[\\x00-\\x7f]'
-_PIECES = (
+_CODEC = 'utf-8'
+_CODEC_LATIN = True
+_CODEC_PIECES = (
     b'[\\xc2-\\xdf][\\x80-\\xbf]',
     b'[\\xe0][\\xa0-\\xbf][\\x80-\\xbf]',
-    b'[\\xe1-\\xef][\\x80-\\xbf][\\x80-\\xbf]',
+    b'[\\xe1-\\xec\\xee-\\xef][\\x80-\\xbf][\\x80-\\xbf]',
+    b'[\\xed][\\x80-\\x9f][\\x80-\\xbf]',
     b'[\\xf0][\\x90-\\xbf][\\x80-\\xbf][\\x80-\\xbf]',
-    b'[\\xf1-\\xf7][\\x80-\\xbf][\\x80-\\xbf][\\x80-\\xbf]',
+    b'[\\xf1-\\xf3][\\x80-\\xbf][\\x80-\\xbf][\\x80-\\xbf]',
+    b'[\\xf4][\\x80-\\x8f][\\x80-\\xbf][\\x80-\\xbf]',
+)
+_PIECES = (
+    b'[\\xed][\\xa0-\\xbf][\\x80-\\xbf]',
+    b'[\\xf4][\\x90-\\xbf][\\x80-\\xbf][\\x80-\\xbf]',
+    b'[\\xf5-\\xf7][\\x80-\\xbf][\\x80-\\xbf][\\x80-\\xbf]',
     b'[\\xf8][\\x88-\\xbf][\\x80-\\xbf][\\x80-\\xbf][\\x80-\\xbf]',
     b'[\\xf9-\\xfb][\\x80-\\xbf][\\x80-\\xbf][\\x80-\\xbf][\\x80-\\xbf]',
     b'[\\xfc][\\x84-\\xbf][\\x80-\\xbf][\\x80-\\xbf][\\x80-\\xbf][\\x80-\\xbf]',
@@ -696,16 +708,30 @@ def lint(data, profile=None):
 # ----------------------------------------------------------------- fast path
 # Sequences that always end a token on their own (their path ends in a final
 # state), so runs of them can be cut by a regex without changing the longest
-# match: bytes that stand for themselves (decoded by the latin-1 codec) and the
-# multi-byte pieces (_PIECES), valued by the module's _piece_value.  Anything
-# else goes through the automaton (_run).
-_PIECE_ALTERNATIVES = ([_LATIN_CLASS + b"+"] if _LATIN_CLASS else []) + list(_PIECES)
+# match: bytes that stand for themselves (decoded by the latin-1 codec), pieces
+# CPython's codec _CODEC decodes as they are (runs of them decoded by it in one
+# call), and the other multi-byte pieces (_PIECES), valued by the module's
+# _piece_value through a memo that lives as long as one call.  Anything else goes
+# through the automaton (_run).  No state outlives a call: one text does not
+# change how fast (or how) the next decodes.
+_LATIN_RUN = [_LATIN_CLASS + b"+"] if _LATIN_CLASS else []
+_CODEC_ALTERNATIVES = ((_LATIN_RUN if _CODEC_LATIN else []) + list(_CODEC_PIECES)) if _CODEC else []
+_CODEC_RUN = re.compile(b"(?:" + b"|".join(_CODEC_ALTERNATIVES) + b")+") if _CODEC_ALTERNATIVES else None
+# The memo's runs: where a piece the codec does not decode starts one, it goes on
+# through the codec's pieces too (to the window's end), so that text where both
+# alternate often (cesu-8's emoji) does not go back and forth every few bytes.
+_MEMO_ALTERNATIVES = list(_PIECES) + (list(_CODEC_PIECES) if _PIECES else [])
+_PIECE_ALTERNATIVES = ([] if _CODEC_RUN is not None and _CODEC_LATIN and not _PIECES else _LATIN_RUN) + \
+    _MEMO_ALTERNATIVES
 _PIECE = re.compile(b"|".join(_PIECE_ALTERNATIVES)) if _PIECE_ALTERNATIVES else None
 _RUN = re.compile(b"(?:" + b"|".join(_PIECE_ALTERNATIVES) + b")+") if _PIECE_ALTERNATIVES else None
+_FAST = _RUN is not None or _CODEC_RUN is not None
 _ALL_LATIN = re.compile(_LATIN_CLASS + b"*") if _LATIN_CLASS else None
 _LATIN_BYTES = frozenset(b"".join(re.findall(_LATIN_CLASS, bytes(range(256))))) if _LATIN_CLASS else frozenset()
 _LATIN_HAS_ASCII = _LATIN_BYTES.issuperset(range(0x80))
-_WINDOW = 1 << 14  # bytes per findall: bounds the memory the pieces take
+_WINDOW = 1 << 14  # bytes per findall or codec run: bounds the memory the pieces (and the regex) take
+_MEMO_MAX = 1 << 16  # pieces one call's memo holds at most
+_SKIP_MAX = 1 << 10  # the most bytes the automaton takes alone after fast path misses
 
 
 class _Beyond(Exception):
@@ -714,7 +740,9 @@ class _Beyond(Exception):
 
 
 class _StrMemo(dict):
-    """piece -> str; long latin runs are decoded, not stored."""
+    """piece -> str, for one call; long latin runs are decoded, not stored."""
+
+    __slots__ = ("surrogates",)
 
     def __init__(self, surrogates):
         super().__init__()
@@ -723,36 +751,33 @@ class _StrMemo(dict):
     def __missing__(self, piece):
         if _LATIN_CLASS and piece[0] in _LATIN_BYTES:
             text = piece.decode("latin-1")
-            if len(piece) <= 8 and len(self) < 65536:
+            if len(piece) <= 8 and len(self) < _MEMO_MAX:
                 self[piece] = text
             return text
         cp = _piece_value(piece)
         if cp > 0x10FFFF or (not self.surrogates and 0xD800 <= cp <= 0xDFFF):
             raise _Beyond
         text = chr(cp)
-        if len(self) < 65536:
+        if len(self) < _MEMO_MAX:
             self[piece] = text
         return text
 
 
 class _CodeMemo(dict):
-    """piece -> list of code points."""
+    """piece -> list of code points, for one call."""
+
+    __slots__ = ()
 
     def __missing__(self, piece):
         if _LATIN_CLASS and piece[0] in _LATIN_BYTES:
             cps = list(piece)
-            if len(piece) <= 8 and len(self) < 65536:
+            if len(piece) <= 8 and len(self) < _MEMO_MAX:
                 self[piece] = cps
             return cps
         cps = [_piece_value(piece)]
-        if len(self) < 65536:
+        if len(self) < _MEMO_MAX:
             self[piece] = cps
         return cps
-
-
-_STR_MEMO = _StrMemo(True)
-_TEXT_MEMO = _StrMemo(False)
-_CODE_MEMO = _CodeMemo()
 
 
 # ------------------------------------------------------------------ decoding
@@ -788,12 +813,14 @@ def _decode(data, errors, final, at_start, want_str, resume=None, surrogates=Tru
                 pass
         if _ALL_LATIN.match(data, pos).end() == n:
             return [data[pos:].decode("latin-1")], n, None
-    memo = (_STR_MEMO if surrogates else _TEXT_MEMO) if want_str else _CODE_MEMO
+    memo = None  # this call's: made at the first piece that needs it
+    view = memoryview(data) if _CODEC_RUN is not None else None
     native_errors = None
     window = n
     suspended = None
     slow_until = 0
-    clean = True  # no problem lately: try a whole window in one findall
+    clean = _CODEC_RUN is None  # no problem lately: try a whole window in one findall
+    misses = 0  # fast path attempts that found nothing, in a row
     while pos < n:
         if resume is not None:
             state, acc, k, last = resume
@@ -825,29 +852,53 @@ def _decode(data, errors, final, at_start, want_str, resume=None, surrogates=Tru
                 pos = stop
                 slow_until = pos + 1
                 continue
-            if _RUN is not None and pos >= slow_until and fast:
-                end = min(n, pos + _WINDOW)
-                pieces = _PIECE.findall(data, pos, end) if clean else None
-                whole = pieces is not None and sum(map(len, pieces)) == end - pos
-                if not whole:
-                    # a problem (or a sequence cut by the window) ahead: take the exact run
-                    m = _RUN.match(data, pos, end)
-                    end = m.end() if m is not None else pos
-                    pieces = _PIECE.findall(data, pos, end) if end > pos else ()
-                    clean = end - pos > _WINDOW // 2
-                if pieces:
-                    values = map(memo.__getitem__, pieces)
-                    try:
+            if _FAST and pos >= slow_until and fast:
+                went = pos
+                if _CODEC_RUN is not None:
+                    m = _CODEC_RUN.match(data, pos, min(n, pos + _WINDOW))  # the regex's memory grows with a run
+                    if m is not None:  # a run the codec decodes as the automaton would
+                        stop = m.end()
+                        text = str(view[pos:stop], _CODEC)
                         if want_str:
-                            append("".join(values))
+                            append(text)
                         else:
-                            out.extend(chain.from_iterable(values))
-                    except _Beyond:
-                        slow_until = end  # this run holds a code point the text cannot hold
+                            out.extend(map(ord, text))
+                        pos = stop
+                        misses = 0
                         continue
-                    pos = end
-                if whole or pos == n:
+                if _RUN is not None:
+                    end = min(n, pos + _WINDOW)
+                    pieces = _PIECE.findall(data, pos, end) if clean else None
+                    whole = pieces is not None and sum(map(len, pieces)) == end - pos
+                    if not whole:
+                        # a problem (or a sequence cut by the window) ahead: take the exact run
+                        m = _RUN.match(data, pos, end)
+                        end = m.end() if m is not None else pos
+                        pieces = _PIECE.findall(data, pos, end) if end > pos else ()
+                        clean = _CODEC_RUN is None and end - pos > _WINDOW // 2
+                    if pieces:
+                        if memo is None:
+                            memo = (_StrMemo(surrogates) if want_str else _CodeMemo()).__getitem__
+                        values = map(memo, pieces)
+                        try:
+                            if want_str:
+                                append("".join(values))
+                            else:
+                                out.extend(chain.from_iterable(values))
+                        except _Beyond:
+                            slow_until = end  # this run holds a code point the text cannot hold
+                            continue
+                        pos = end
+                if pos > went:
+                    misses = 0
                     continue
+                if _NATIVE is None:
+                    # nothing here for the fast path (a table form, an error): after a few
+                    # misses in a row the automaton goes on alone for a while, twice as
+                    # long after each, so text the fast path cannot take pays it little
+                    misses += 1
+                    if misses > 4:
+                        slow_until = pos + min(1 << (misses - 4), _SKIP_MAX)
             tok = _run(data, pos, final, start, 0, pos, None)
         kind = tok[0]
         if kind is None:

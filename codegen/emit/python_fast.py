@@ -28,21 +28,31 @@ def _pattern_regex(pattern) -> str:
     return "".join(_cls(pos) for pos in pattern)
 
 
-def _ends_final(a: Automaton, pattern, action: int) -> bool:
-    states = {0}
-    for pos in pattern:
-        nxt = set()
-        for s in states:
-            for lo, hi in pos:
-                for b in range(lo, hi + 1):
-                    t = a.step(s, b)
-                    if t == DEAD or t >= a.n_states:
-                        return False
-                    nxt.add(t)
-        states = nxt
-    return all(a.final(s) and a.accept[s] == action for s in states)
+def _final_parts(a: Automaton, pattern, action: int) -> list:
+    """The parts of *pattern* whose bytes drive the automaton from state 0 into a
+    final state that accepts with *action*, each a pattern of its own (a byte run
+    per position) whose bytes take one path of states: such a sequence is a whole
+    token whatever follows.  [] when there are more than MAX_PARTS."""
+    parts: list = []
 
+    def walk(state, k, prefix):
+        if len(parts) > MAX_PARTS:
+            return
+        if k == len(pattern):
+            if a.final(state) and a.accept[state] == action:
+                parts.append(tuple(prefix))
+            return
+        by_next: dict[int, list[int]] = {}
+        for lo, hi in pattern[k]:
+            for b in range(lo, hi + 1):
+                t = a.step(state, b)
+                if t != DEAD and t < a.n_states:
+                    by_next.setdefault(t, []).append(b)
+        for t in sorted(by_next):
+            walk(t, k + 1, prefix + [tuple(_runs_of(by_next[t]))])
 
+    walk(0, 0, [])
+    return parts if len(parts) <= MAX_PARTS else []
 
 
 def _horner(positions, start: int, subs: list[str], order=None) -> str:
@@ -73,8 +83,9 @@ def _digit_table(runs) -> list[int]:
 
 
 def fast_path(a: Automaton) -> dict:
-    """Template context: latin byte class and piece regexes (as bytes literals), and
-    _piece_value's source."""
+    """Template context: latin byte class, the codec that decodes runs of pieces as
+    they are and those pieces' regexes, the other pieces' regexes (all as bytes
+    literals), and _piece_value's source."""
     latin = set()
     for b in range(256):
         t = a.step(0, b)
@@ -82,21 +93,22 @@ def fast_path(a: Automaton) -> dict:
             tok = scan(a, bytes([b]), 0)
             if tok[0] == "char" and tok[3] == b:
                 latin.add(b)
-    alternatives, branches, tables = [], [], []
+    branches, tables = [], []
     bytes_at: dict[tuple, list] = {}  # (form, length) -> per position, the bytes its pieces have there
-    pieces: dict[tuple, list] = {}
+    parts: dict[tuple, list] = {}
     first_row = {}
     for row, patterns in zip(a.rows, a.row_patterns):
         if row.length == 1 and all(p[0][0][0] in latin for p in patterns):
             continue
         action = _action_of(a, patterns[0])
-        good = [p for p in patterns if action is not None and _ends_final(a, p, action)]
+        if action is None:
+            continue
         key = (row.form, row.length)
-        for p in good:
+        for p in (part for pattern in patterns for part in _final_parts(a, pattern, action)):
             sets = bytes_at.setdefault(key, [set() for _ in p])
             for k, pos in enumerate(p):
                 sets[k].update(b for lo, hi in pos for b in range(lo, hi + 1))
-            pieces.setdefault(key, []).append(_pattern_regex(p))
+            parts.setdefault(key, []).append(p)
             first_row.setdefault(key, row)
     # a piece's form is told by its length and its bytes: forms whose pieces share a
     # length and overlap at every position (WTF-16's units) cannot be, so they go
@@ -104,19 +116,208 @@ def fast_path(a: Automaton) -> dict:
     keys = list(bytes_at)
     clash = {k for k in keys for j in keys if j != k and j[1] == k[1]
              and all(x & y for x, y in zip(bytes_at[k], bytes_at[j]))}
+    valued = []  # (part, its value as const + weighted digits, or None)
     for key in keys:
         if key in clash:
             continue
-        alternatives += pieces[key]
         row = first_row[key]
+        valued += [(p, _linear_value(a, a.forms[row.form], row, p)) for p in parts[key]]
         others = [bytes_at[j] for j in keys if j != key and j[1] == key[1] and j not in clash]
         branches.append(_branch(a, row, a.forms[row.form], bytes_at[key], others, tables))
+    codec, codec_latin, split = _codec(valued, latin)
     return {
         "latin": repr(_cls(_runs_of(latin)).encode("ascii")) if latin else "None",
-        "pieces": [repr(p.encode("ascii")) for p in alternatives],
+        "codec": repr(codec),
+        "codec_latin": repr(codec_latin),
+        "codec_pieces": [repr(_pattern_regex(p).encode("ascii")) for p, ok in split if ok],
+        "pieces": [repr(_pattern_regex(p).encode("ascii")) for p, ok in split if not ok],
         "branches": branches,
         "digit_tables": tables,
     }
+
+
+# ------------------------------------------------------- pieces a codec decodes
+# CPython's codecs that decode a run of whole sequences as the sequences one by one
+# (no state, no signature): a spec's pieces that one of them decodes to the same
+# code points, and its latin bytes if it decodes them to themselves, are decoded in
+# runs by that codec, in C.  Which pieces those are is found by decoding every byte
+# sequence a piece's pattern matches, at build time, and comparing with its value.
+CODECS = ("utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
+MAX_BOX = 1 << 22  # the most byte sequences a pattern may match to be checked
+MAX_PARTS = 256  # the most paths one pattern may split into (see _final_parts)
+MAX_LEFT = 4  # the most parts a codec leaves over of one pattern cut in halves (see _split)
+
+
+def _linear_value(a: Automaton, form, row, part):
+    """(const, [(position, digit table, weight)]): the value _piece_value gives a piece
+    of *part* is const + the sum of weight * digit table[byte at position]; None when
+    it is not one sum on the whole part (rows of different offsets)."""
+    if isinstance(form, LiteralForm):
+        return row.first, []
+    if isinstance(form, CompositeForm):
+        sub = a.forms[form.sub]
+        half = len(sub.positions)
+        hi = _weights(sub.positions, 0, None)
+        lo = _weights(sub.positions, half, None)
+        terms = [(k, t, 1024 * w) for k, t, w in hi] + lo
+        return 0x10000 + (sub.at - 0xD800) * 1024 + sub.at - 0xDC00, terms
+    terms = _weights(form.positions, 0, form.order)
+    same = [r for r in a.rows if r.form == row.form and r.length == row.length]
+    lo, hi = _span(terms, part)
+    for r in same:
+        if r.raw_lo <= lo and hi <= r.raw_hi:
+            return r.offset, terms
+    return None
+
+
+def _weights(positions, start, order):
+    """[(position, digit table, weight)] of a Horner sum over *positions* (most
+    significant first in *order*, or in byte order), the first at *start*."""
+    out, weight = [], 1
+    for k in reversed(order or range(len(positions))):
+        out.append((start + k, bytes(_digit_table(positions[k])), weight))
+        weight *= sum(hi - lo + 1 for lo, hi in positions[k])
+    return out
+
+
+def _span(terms, part):
+    """The least and greatest sum of weighted digits over the bytes *part* matches."""
+    lo = hi = 0
+    for k, table, w in terms:
+        digits = [table[b] for a, z in part[k] for b in range(a, z + 1)]
+        lo += w * min(digits)
+        hi += w * max(digits)
+    return lo, hi
+
+
+def _box(part):
+    """Every byte sequence *part* matches, concatenated, its columns (the bytes at
+    each position, in the same order) and how many there are."""
+    sizes = [sum(hi - lo + 1 for lo, hi in pos) for pos in part]
+    count = 1
+    for s in sizes:
+        count *= s
+    buf = bytearray(len(part) * count)
+    columns, inner, outer = [], count, 1
+    for k, pos in enumerate(part):
+        inner //= sizes[k]
+        column = b"".join(bytes([b]) * inner for lo, hi in pos for b in range(lo, hi + 1)) * outer
+        outer *= sizes[k]
+        buf[k::len(part)] = column
+        columns.append(column)
+    return bytes(buf), columns, count
+
+
+def _values(const, terms, columns, count) -> str:
+    """The values of every sequence of a box, as one str: the sums computed for all at
+    once in 32-bit lanes of one integer, written out as UTF-32."""
+    total = const * int.from_bytes(b"\x01\x00\x00\x00" * count, "little")
+    lane = bytearray(4 * count)
+    for k, table, w in terms:
+        lane[0::4] = columns[k].translate(table)
+        total += w * int.from_bytes(lane, "little")
+    return total.to_bytes(4 * count, "little").decode("utf-32-le", "surrogatepass")
+
+
+def _decodes(codec: str, part, value) -> bool:
+    """Whether *codec* decodes every sequence *part* matches to its value."""
+    if value is None:
+        return False
+    const, terms = value
+    lo, hi = _span(terms, part)
+    if const + lo < 0 or const + hi > 0x10FFFF:
+        return False
+    first = bytes(pos[0][0] for pos in part)  # a quick look at one sequence first
+    first_value = const + sum(w * table[first[k]] for k, table, w in terms)
+    try:
+        if first.decode(codec) != chr(first_value):
+            return False
+    except UnicodeDecodeError:
+        return False
+    if _size(part) > MAX_BOX:
+        return False
+    data, columns, count = _box(part)
+    try:
+        return data.decode(codec) == _values(const, terms, columns, count)
+    except UnicodeDecodeError:
+        return False
+
+
+def _split(codec: str, part, value, depth: int = 8) -> list:
+    """[(sub-part, whether *codec* decodes it)] covering *part*: where it does not
+    decode all of it, the first position with more than one byte is cut in two
+    halves and each half looked at again, *depth* times at most.  Halves that come
+    to nothing, or to more than MAX_LEFT parts it does not decode, are given up for
+    *part* as a whole (the fast path tries the codec's pieces first, so they may
+    overlap)."""
+    if _decodes(codec, part, value):
+        return [(part, True)]
+    k = next((k for k, pos in enumerate(part) if sum(hi - lo + 1 for lo, hi in pos) > 1), None)
+    if depth == 0 or k is None or value is None:
+        return [(part, False)]
+    lo, hi = _span(value[1], part)
+    if value[0] + lo > 0x10FFFF:
+        return [(part, False)]
+    got = [b for lo, hi in part[k] for b in range(lo, hi + 1)]
+    out = []
+    for half in (got[:len(got) // 2], got[len(got) // 2:]):
+        out += _split(codec, part[:k] + (tuple(_runs_of(half)),) + part[k + 1:], value, depth - 1)
+    left = sum(not ok for _, ok in out)
+    if left == len(out):
+        return [(part, False)]
+    if left > MAX_LEFT:
+        return [(p, ok) for p, ok in out if ok] + [(part, False)]
+    return out
+
+
+def _merged(parts) -> list:
+    """*parts* ((part, decoded)) with any two alike in all but one position, and
+    both decoded or both not, made one (halves _split cut that came out the same)."""
+    parts = list(parts)
+    again = True
+    while again:
+        again = False
+        for i, (p, ok) in enumerate(parts):
+            for j in range(i + 1, len(parts)):
+                q, ok2 = parts[j]
+                differ = [k for k in range(len(p)) if p[k] != q[k]] if ok == ok2 and len(p) == len(q) else ()
+                if len(differ) == 1:
+                    k = differ[0]
+                    both = {b for lo, hi in p[k] + q[k] for b in range(lo, hi + 1)}
+                    parts[i] = (p[:k] + (tuple(_runs_of(both)),) + p[k + 1:], ok)
+                    del parts[j]
+                    again = True
+                    break
+            if again:
+                break
+    return parts
+
+
+def _size(part) -> int:
+    size = 1
+    for pos in part:
+        size *= sum(hi - lo + 1 for lo, hi in pos)
+    return size
+
+
+def _codec(valued, latin) -> tuple:
+    """(codec, whether it decodes the latin bytes, [(part, whether it decodes it)]):
+    the codec of CODECS that decodes the most sequences; (None, False, every part
+    not) when none decodes a piece and all the latin bytes."""
+    best = (None, False, [(p, False) for p, _ in valued])
+    covered = 0
+    for codec in CODECS:
+        try:
+            latin_too = all(bytes([b]).decode(codec) == chr(b) for b in latin)
+        except UnicodeDecodeError:
+            latin_too = False
+        if latin and not latin_too:
+            continue  # runs of it would stop at every latin byte
+        got = [sub for p, value in valued for sub in _merged(_split(codec, p, value))]
+        size = sum(_size(p) for p, ok in got if ok)
+        if size > covered:
+            best, covered = (codec, bool(latin), got), size
+    return best
 
 
 def _action_of(a: Automaton, pattern):

@@ -220,7 +220,8 @@ def bind(a) -> types.ModuleType:
     ns = module.__dict__
     for name, value in values(a).items():
         ns[name] = _materialise(value, ns)
-    ns.update(_LATIN_CLASS=None, _PIECES=(), _piece_value=_no_piece, _NATIVE=None)
+    ns.update(_LATIN_CLASS=None, _CODEC=None, _CODEC_LATIN=False, _CODEC_PIECES=(), _PIECES=(),
+              _piece_value=_no_piece, _NATIVE=None)
     exec(_compiled_core(), ns)
     _BOUND[id(a)] = (a, module)  # the automaton is kept alive, so its id is not reused
     if len(_BOUND) > 64:
