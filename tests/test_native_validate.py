@@ -333,3 +333,30 @@ def test_validation_is_linear_on_adversarial_input():
         small, big = fill(piece, SMALL), fill(piece, BIG)
         assert fn(big) in (None, True), label  # nothing stops it early
         assert_linear(label, fn, small, big)
+
+
+# ------------------------------------------------------------- encspec validate
+STREAM_SPECS = ["utf-8", "corrected-utf-8", "cesu-8", "mutf-8", "wtf-8", "utf-1", "big5", "gb18030", "utf-16le",
+                "utf-8-bom"]
+
+
+@pytest.mark.parametrize("name", STREAM_SPECS)
+def test_validate_stream_is_the_decoding_scanners(name):
+    """encspec validate's scan (validate_stream, whose Scanner parallel.py runs per
+    chunk) with the native validator gives the report the decoding scan gives (the
+    python backend), problems with their lines and columns, at any chunk size."""
+    import io
+    from encspec.io.stream import Input, validate_stream
+    py, nat = backends(name)
+    rnd = random.Random("stream " + name)
+    toks = valid_tokens(py, rnd)
+    lines = [py.encode("\n")]
+    for k in range(30):
+        parts = [rnd.choice(toks + lines * 5) for _ in range(rnd.randrange(50, 600))]
+        doc = b"".join(parts)
+        if k % 3:
+            cut = rnd.randrange(len(doc) + 1)
+            doc = doc[:cut] + bytes([rnd.randrange(256)]) + doc[cut:]
+        for chunk in (7, 64, 1000):
+            reports = [validate_stream(m, Input(io.BytesIO(doc), "doc", len(doc)), None, chunk) for m in (py, nat)]
+            assert reports[0].key() == reports[1].key(), f"{name} chunk {chunk}: {doc.hex(' ')}"

@@ -58,8 +58,11 @@ def _tokenizer(a: Automaton):
     """step(d, b) of the tokenizer over valid text: 0 between tokens, another state
     inside one, None once the text cannot be valid (the token died, or ended in an
     error, a reserved run or a state from which no character can be reached)."""
-    if a.unit != 1 or a.extensions or a.tables or any(x is not None for x in a.at_end or ()):
-        raise _NoFit("code units, counted forms, mapping tables or actions at the end")
+    for why, holds in (("code units of several bytes", a.unit != 1), ("counted forms", bool(a.extensions)),
+                       ("mapping tables (a pointer's entry decides)", bool(a.tables)),
+                       ("actions where the data ends", any(x is not None for x in a.at_end or ()))):
+        if holds:
+            raise _NoFit(why)
     n = a.n_states
     char = [a.final(s) and a.action_at(s) is not None and a.action_at(s).kind not in ("error", "reserved")
             for s in range(n)]
@@ -90,7 +93,6 @@ def _tokenizer(a: Automaton):
 
 def _bytes_of(a: Automaton, step):
     """(leads {byte: form length}, continuation bytes, inside states) of valid text."""
-    inside = set()
     todo = [0]
     seen = {0}
     conts = set()
