@@ -360,3 +360,18 @@ def test_validate_stream_is_the_decoding_scanners(name):
         for chunk in (7, 64, 1000):
             reports = [validate_stream(m, Input(io.BytesIO(doc), "doc", len(doc)), None, chunk) for m in (py, nat)]
             assert reports[0].key() == reports[1].key(), f"{name} chunk {chunk}: {doc.hex(' ')}"
+
+
+def test_the_source_compiles_without_simd(tmp_path):
+    """Where there is no x86-64 SIMD (the guard, forced here with NX_NO_SIMD), the
+    extension compiles without warnings with the scalar validator only."""
+    import sysconfig
+    import subprocess
+    from pathlib import Path
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        tools.missing("no C compiler (cc) on PATH")
+    src = Path(__file__).resolve().parents[1] / "generated" / "native" / "utf_8.c"
+    cmd = [cc, "-fsyntax-only", "-Wall", "-Werror", "-DNX_NO_SIMD", "-I", sysconfig.get_paths()["include"], str(src)]
+    got = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path)
+    assert got.returncode == 0, got.stderr[-2000:]

@@ -459,7 +459,9 @@ def _comments(plan) -> list[str]:
 # (an error, a reserved run, a longest match that falls back, a counted form).
 # With at most ten states it is a shift-based DFA (each byte's row a 64-bit word
 # of six-bit fields, the state a shift: one shift per byte on the critical
-# path); with more, a table of 16-bit entries.
+# path); with more, the places where a token may end or go on, then the lead
+# bytes of the longest forms (rare in text), go to STOP while that makes it fit;
+# else a table of 16-bit entries.
 _SHIFT_STATES = 10
 
 
@@ -475,16 +477,58 @@ def dfa_plan(a: Automaton) -> Optional[dict]:
         other = _dfa(a, keep_longest=False)
         if other["shift"]:
             return other
+    if not got["shift"]:
+        # the longest forms (rare in text) left to the token loop, as few as make it fit:
+        # their lead bytes go to STOP
+        longest = _longest_from_start(a)
+        for length in sorted({n for n in longest.values() if n >= 4}, reverse=True):
+            cut = frozenset(c for c, n in longest.items() if n >= length)
+            other = _dfa(a, keep_longest=True, cut=cut)
+            if other["shift"]:
+                other["cut"] = length
+                return other
     return got
 
 
-def _dfa(a: Automaton, keep_longest: bool) -> dict:
+def _longest_from_start(a: Automaton) -> dict:
+    """Per byte class a form can start with: the most bytes a token from it reads
+    (counted forms and loops: a large number)."""
+    n = a.n_states
+    memo: dict = {}
+
+    def most(s, depth):
+        if depth > 64:
+            return 1 << 20
+        if s not in memo:
+            best = 0
+            for t in a.next[s]:
+                if t == DEAD:
+                    continue
+                if t >= n:
+                    best = max(best, 1 << 20)
+                elif a.final(t):
+                    best = max(best, 1)
+                else:
+                    best = max(best, 1 + most(t, depth + 1))
+            memo[s] = best
+        return memo[s]
+
+    out = {}
+    for c in range(a.n_classes):
+        t = a.next[0][c]
+        if t == DEAD:
+            continue
+        out[c] = 1 << 20 if t >= n else 1 if a.final(t) else 1 + most(t, 1)
+    return out
+
+
+def _dfa(a: Automaton, keep_longest: bool, cut=frozenset()) -> dict:
     n = a.n_states
     stop = "stop"
 
     def target(s, c):
         t = a.next[s][c]
-        if t == DEAD or t >= n:
+        if t == DEAD or t >= n or (s == 0 and c in cut):
             return stop
         if a.final(t):
             act = a.action_at(t)
@@ -533,7 +577,7 @@ def _dfa(a: Automaton, keep_longest: bool) -> dict:
     skip = 2 if len(singles) == 0x80 else 1 if singles >= set(range(1, 0x80)) else 0
     if shift:
         words = [sum((6 * nxt) << (6 * k) for k, nxt in enumerate(row)) for row in per_byte]
-        return {"shift": True, "states": count, "stop": 6 * (count - 1), "skip": skip,
+        return {"shift": True, "states": count, "stop": 6 * (count - 1), "skip": skip, "cut": None,
                 "words": [f"UINT64_C(0x{w:016X})" for w in words]}
-    return {"shift": False, "states": count, "stop": (count - 1) << 8, "skip": skip,
+    return {"shift": False, "states": count, "stop": (count - 1) << 8, "skip": skip, "cut": None,
             "table": [[(nxt << 8) for nxt in (per_byte[b][k] for b in range(256))] for k in range(count)]}
