@@ -633,7 +633,7 @@ size_t corrected_utf_8_decode(const unsigned char *data, size_t len, corrected_u
 #define NX_NAME "corrected-utf-8"
 #define NX_SPEC_SHA256 "771c8d1f03d61c7a7facf4c151ceb6c47fd74f6c4706b3ce5c2a793f11975d26"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "0b14ec26da7862137a252e3afd7355e1daf9d3b355f740439d335d59498618c1"
+#define NX_SOURCE_SHA256 "10dfebd7ed06b9509ba7faba9ebc23041e0de6e5dedf80b8431a986d81173717"
 #define NX_N_STATES 28
 #define NX_N_CLASSES 13
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2458,6 +2458,11 @@ static PyObject *nx_validate(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    /* what the validators make at their first call, made with the GIL held */
+#ifdef NX_SIMD
+    if (nx_vlevel < 0)
+        nx_vinit();
+#endif
     if (a.len - (size_t)pos >= NX_NOGIL) {
         Py_BEGIN_ALLOW_THREADS
         got = nx_validate_from(&a, (size_t)pos, allow_reserved, &left);

@@ -545,7 +545,7 @@ size_t leb128_decode(const unsigned char *data, size_t len, leb128_cp *out,
 #define NX_NAME "leb128"
 #define NX_SPEC_SHA256 "8ca2c0142d74e206c7807ebe6dee2f59479431442b2280bada361a97ecd783c5"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "157dc441e5d6cf978e3ccd315d54f16bb1a4b5b32bd86268928b1932d25ff6e4"
+#define NX_SOURCE_SHA256 "7da521c25384624bc99cd85d869e013bea95114cbe13abd1c8d71967586e88d5"
 #define NX_N_STATES 11
 #define NX_N_CLASSES 4
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2163,6 +2163,11 @@ static PyObject *nx_validate(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    /* what the validators make at their first call, made with the GIL held */
+#ifdef NX_SIMD
+    if (nx_vlevel < 0)
+        nx_vinit();
+#endif
     if (a.len - (size_t)pos >= NX_NOGIL) {
         Py_BEGIN_ALLOW_THREADS
         got = nx_validate_from(&a, (size_t)pos, allow_reserved, &left);

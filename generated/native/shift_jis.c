@@ -1082,7 +1082,7 @@ size_t shift_jis_decode(const unsigned char *data, size_t len, shift_jis_cp *out
 #define NX_NAME "shift_jis"
 #define NX_SPEC_SHA256 "4407e8b51d22fef2dea4daf00690d5daff8f24533b602e9d653e0fdf24f760be"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "87182cd11c78e33b2163e33f09c2caa018fe40db6434f355a166988e474624b4"
+#define NX_SOURCE_SHA256 "eb0fbab276728934dbc07bfc51337ea992dc89ce9683bfae2f3336322aa6f615"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 7
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2553,6 +2553,56 @@ static int nx_vscalar(const nx_args *a, size_t i, int allow_reserved, size_t unt
     return 0;
 }
 
+/* A spec with mapping tables: which single bytes and byte pairs are whole
+   characters from the start state (a final state's plain char, or a table
+   entry of one code point: the flat table and nx_look say so), made at the
+   first call; a token that is neither is nx_vscalar's. */
+static uint8_t nx_vone[256], nx_vpair[65536 / 8];
+static int nx_vready;
+
+static void nx_vtable_init(void)
+{
+    unsigned b0, b1;
+    for (b0 = 0; b0 < 256; b0++) {
+        const nx_entry *e0 = &nx_fast[b0];
+        nx_vone[b0] = e0->what == NX_CHAR || (e0->what == NX_LOOK && nx_look(nx_offset[e0->next], e0->add) != NX_MISS);
+        if (e0->what != NX_CONT)
+            continue;
+        for (b1 = 0; b1 < 256; b1++) {
+            const nx_entry *e1 = &nx_fast[(size_t)e0->next << 8 | b1];
+            uint64_t acc = e0->add * e1->mul + e1->add;
+            if (e1->what == NX_CHAR || (e1->what == NX_LOOK && nx_look(nx_offset[e1->next], acc) != NX_MISS))
+                nx_vpair[(b0 << 8 | b1) >> 3] |= (uint8_t)(1u << (b1 & 7));
+        }
+    }
+    nx_vready = 1;
+}
+
+/* nx_vscalar's contract, from the start state, a byte or a pair at a time. */
+static int nx_vtable(const nx_args *a, size_t i, int allow_reserved, size_t until, size_t *at, int *more)
+{
+    const unsigned char *d = a->data;
+    const size_t len = a->len;
+    while (i < len && i < until) {
+        const unsigned b0 = d[i];
+        if (nx_vone[b0]) {
+            i++;
+            continue;
+        }
+        if (i + 1 < len && (nx_vpair[(b0 << 8 | d[i + 1]) >> 3] >> (d[i + 1] & 7) & 1)) {
+            i += 2;
+            continue;
+        }
+        if (nx_vscalar(a, i, allow_reserved, i + 1, at, more))
+            return 1;
+        if (*more)
+            return 0;
+        i = *at;
+    }
+    *at = i;
+    return 0;
+}
+
 /* The first problem token of data[pos:] (SIZE_MAX: none; then *left is where a
    token more input could change starts, with final false, else the data's end). */
 static size_t nx_validate_from(const nx_args *a, size_t pos, int allow_reserved, size_t *left)
@@ -2585,6 +2635,13 @@ static size_t nx_validate_from(const nx_args *a, size_t pos, int allow_reserved,
         return SIZE_MAX;
     }
 #endif
+    if (a->start == 0) {
+        if (nx_vtable(a, i, allow_reserved, SIZE_MAX, &at, &more))
+            return at;
+        if (more)
+            *left = at;
+        return SIZE_MAX;
+    }
     if (nx_vscalar(a, i, allow_reserved, SIZE_MAX, &at, &more))
         return at;
     if (more)
@@ -2620,6 +2677,13 @@ static PyObject *nx_validate(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    /* what the validators make at their first call, made with the GIL held */
+    if (!nx_vready)
+        nx_vtable_init();
+#ifdef NX_SIMD
+    if (nx_vlevel < 0)
+        nx_vinit();
+#endif
     if (a.len - (size_t)pos >= NX_NOGIL) {
         Py_BEGIN_ALLOW_THREADS
         got = nx_validate_from(&a, (size_t)pos, allow_reserved, &left);

@@ -589,7 +589,7 @@ size_t utf_1_decode(const unsigned char *data, size_t len, utf_1_cp *out,
 #define NX_NAME "utf-1"
 #define NX_SPEC_SHA256 "ee36fdf035e1c9460970fcca00b60d116755799a1a743e404c416dfab13d9392"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "7cc88e956aba46c6c9f5ca5e2b517d21a4332beb0c14b16299cbe4400704284a"
+#define NX_SOURCE_SHA256 "17daa4c25b71b7eedb512f1e7a5fddb290a883f1086d0eb5d726f91bece31dd3"
 #define NX_N_STATES 18
 #define NX_N_CLASSES 15
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2243,6 +2243,11 @@ static PyObject *nx_validate(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    /* what the validators make at their first call, made with the GIL held */
+#ifdef NX_SIMD
+    if (nx_vlevel < 0)
+        nx_vinit();
+#endif
     if (a.len - (size_t)pos >= NX_NOGIL) {
         Py_BEGIN_ALLOW_THREADS
         got = nx_validate_from(&a, (size_t)pos, allow_reserved, &left);

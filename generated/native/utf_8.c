@@ -545,7 +545,7 @@ size_t utf_8_decode(const unsigned char *data, size_t len, utf_8_cp *out,
 #define NX_NAME "utf-8"
 #define NX_SPEC_SHA256 "2ea9a2732f8ad27c1a4361676fa576d1f356af530b780d42807b2c70595fe0ae"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "4fb35812e7eb6d3aef2e8a4acbf5211cb0e8252e5462258e024e6b51dbf3bb46"
+#define NX_SOURCE_SHA256 "08c2cdc8bb350bd18255ffcf852df395b4d7f69a29e6e90e830e8773716e762f"
 #define NX_N_STATES 9
 #define NX_N_CLASSES 12
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2307,6 +2307,11 @@ static PyObject *nx_validate(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    /* what the validators make at their first call, made with the GIL held */
+#ifdef NX_SIMD
+    if (nx_vlevel < 0)
+        nx_vinit();
+#endif
     if (a.len - (size_t)pos >= NX_NOGIL) {
         Py_BEGIN_ALLOW_THREADS
         got = nx_validate_from(&a, (size_t)pos, allow_reserved, &left);

@@ -566,7 +566,7 @@ size_t wtf_8_decode(const unsigned char *data, size_t len, wtf_8_cp *out,
 #define NX_NAME "wtf-8"
 #define NX_SPEC_SHA256 "fecedbafd4e715554e45868a52e886b94680695452497d4748029558a2d8ec81"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "4be8d21c4cd5e7e5cecf8b1a87d81fa8e53221f222c85d30309e52840a430706"
+#define NX_SOURCE_SHA256 "cd83e9b6293408a474b25fdd2b0f098cae3d003981ce4c809196178287b2930b"
 #define NX_N_STATES 14
 #define NX_N_CLASSES 13
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2194,6 +2194,11 @@ static PyObject *nx_validate(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    /* what the validators make at their first call, made with the GIL held */
+#ifdef NX_SIMD
+    if (nx_vlevel < 0)
+        nx_vinit();
+#endif
     if (a.len - (size_t)pos >= NX_NOGIL) {
         Py_BEGIN_ALLOW_THREADS
         got = nx_validate_from(&a, (size_t)pos, allow_reserved, &left);
