@@ -1467,7 +1467,7 @@ size_t big5_decode(const unsigned char *data, size_t len, big5_cp *out,
 #define NX_NAME "big5"
 #define NX_SPEC_SHA256 "f012908997be997cc6119e459f1b068ca4095cbd410eb7de352d9a48efcec978"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "13312a6d26b067745cbf40017aafbaeb8f53c2c8ef093ff1edc67a0fd2aaff03"
+#define NX_SOURCE_SHA256 "112588d748010db1dc239505b0925560f72812616f863bdeda1164ef4b05b502"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2964,6 +2964,20 @@ static int nx_vtable(const nx_args *a, size_t i, int allow_reserved, size_t unti
     const size_t len = a->len;
     while (i < len && i < until) {
         const unsigned b0 = d[i];
+        if (nx_ascii && b0 < 0x80) {
+            /* bytes 00..7F are characters of their own: 16 at a time */
+            while (i + 16 <= len) {
+                uint64_t w0, w1;
+                memcpy(&w0, d + i, 8);
+                memcpy(&w1, d + i + 8, 8);
+                if ((w0 | w1) & UINT64_C(0x8080808080808080))
+                    break;
+                i += 16;
+            }
+            while (i < len && d[i] < 0x80)
+                i++;
+            continue;
+        }
         if (nx_vone[b0]) {
             i++;
             continue;

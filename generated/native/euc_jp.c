@@ -1570,7 +1570,7 @@ size_t euc_jp_decode(const unsigned char *data, size_t len, euc_jp_cp *out,
 #define NX_NAME "euc-jp"
 #define NX_SPEC_SHA256 "c57ba23b82f2ff3933960e2deecfe002cb75e52acd2dead1457edf729ef9bfe2"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "9d512614d95b7b57d0e43e1c628737693b251008cbe1365ee5a6330440d6df30"
+#define NX_SOURCE_SHA256 "765a7321dd179ae84343c7ec465e0e575f89bdcfbc282f56bb5839c25a7e32e7"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -3113,6 +3113,20 @@ static int nx_vtable(const nx_args *a, size_t i, int allow_reserved, size_t unti
     const size_t len = a->len;
     while (i < len && i < until) {
         const unsigned b0 = d[i];
+        if (nx_ascii && b0 < 0x80) {
+            /* bytes 00..7F are characters of their own: 16 at a time */
+            while (i + 16 <= len) {
+                uint64_t w0, w1;
+                memcpy(&w0, d + i, 8);
+                memcpy(&w1, d + i + 8, 8);
+                if ((w0 | w1) & UINT64_C(0x8080808080808080))
+                    break;
+                i += 16;
+            }
+            while (i < len && d[i] < 0x80)
+                i++;
+            continue;
+        }
         if (nx_vone[b0]) {
             i++;
             continue;

@@ -2440,7 +2440,7 @@ size_t euc_kr_decode(const unsigned char *data, size_t len, euc_kr_cp *out,
 #define NX_NAME "euc-kr"
 #define NX_SPEC_SHA256 "75adf6425525daae2b8b3b94e6da3ab51499f4a96dda726593012cbcc00ee037"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "da101b3fe1affc23122eed138281c1d00b3332d8a2e7083b69c028d087d5ed84"
+#define NX_SOURCE_SHA256 "0d79b637bc2681e14b0702cb411d96334074367deeb8e971588b5e8c570b8029"
 #define NX_N_STATES 19
 #define NX_N_CLASSES 8
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -4003,6 +4003,20 @@ static int nx_vtable(const nx_args *a, size_t i, int allow_reserved, size_t unti
     const size_t len = a->len;
     while (i < len && i < until) {
         const unsigned b0 = d[i];
+        if (nx_ascii && b0 < 0x80) {
+            /* bytes 00..7F are characters of their own: 16 at a time */
+            while (i + 16 <= len) {
+                uint64_t w0, w1;
+                memcpy(&w0, d + i, 8);
+                memcpy(&w1, d + i + 8, 8);
+                if ((w0 | w1) & UINT64_C(0x8080808080808080))
+                    break;
+                i += 16;
+            }
+            while (i < len && d[i] < 0x80)
+                i++;
+            continue;
+        }
         if (nx_vone[b0]) {
             i++;
             continue;

@@ -2220,7 +2220,7 @@ size_t gb18030_decode(const unsigned char *data, size_t len, gb18030_cp *out,
 #define NX_NAME "gb18030"
 #define NX_SPEC_SHA256 "8ab07f9187e6f0b49e307e1eaa6e147fe18c05fc6f63d23417f494ed928d9e89"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "302460ab4cb79cc26814724fc9ee4e6575560c774d90ed77f5fa0b327f0480dc"
+#define NX_SOURCE_SHA256 "c777c8e79023d0fd4972f3d069815ba01d4117c2de9ab75c73f2ff35cd7abcb0"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -3844,6 +3844,20 @@ static int nx_vtable(const nx_args *a, size_t i, int allow_reserved, size_t unti
     const size_t len = a->len;
     while (i < len && i < until) {
         const unsigned b0 = d[i];
+        if (nx_ascii && b0 < 0x80) {
+            /* bytes 00..7F are characters of their own: 16 at a time */
+            while (i + 16 <= len) {
+                uint64_t w0, w1;
+                memcpy(&w0, d + i, 8);
+                memcpy(&w1, d + i + 8, 8);
+                if ((w0 | w1) & UINT64_C(0x8080808080808080))
+                    break;
+                i += 16;
+            }
+            while (i < len && d[i] < 0x80)
+                i++;
+            continue;
+        }
         if (nx_vone[b0]) {
             i++;
             continue;

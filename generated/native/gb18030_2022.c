@@ -2270,7 +2270,7 @@ size_t gb18030_2022_decode(const unsigned char *data, size_t len, gb18030_2022_c
 #define NX_NAME "gb18030-2022"
 #define NX_SPEC_SHA256 "406cddb47263c391e943c0cc8ea5a632655be5737d1652d36bcc9ee0eaa47b4c"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "7ab52e535aa9c79820cbb2065946c3be7a478e28c3d9f597ff2c62654c45e0d1"
+#define NX_SOURCE_SHA256 "51e594f4c576a0b7186993eae2fbc75676ef7139b40759c975e2ff8c3cf7e25c"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -3900,6 +3900,20 @@ static int nx_vtable(const nx_args *a, size_t i, int allow_reserved, size_t unti
     const size_t len = a->len;
     while (i < len && i < until) {
         const unsigned b0 = d[i];
+        if (nx_ascii && b0 < 0x80) {
+            /* bytes 00..7F are characters of their own: 16 at a time */
+            while (i + 16 <= len) {
+                uint64_t w0, w1;
+                memcpy(&w0, d + i, 8);
+                memcpy(&w1, d + i + 8, 8);
+                if ((w0 | w1) & UINT64_C(0x8080808080808080))
+                    break;
+                i += 16;
+            }
+            while (i < len && d[i] < 0x80)
+                i++;
+            continue;
+        }
         if (nx_vone[b0]) {
             i++;
             continue;

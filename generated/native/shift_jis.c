@@ -1082,7 +1082,7 @@ size_t shift_jis_decode(const unsigned char *data, size_t len, shift_jis_cp *out
 #define NX_NAME "shift_jis"
 #define NX_SPEC_SHA256 "4407e8b51d22fef2dea4daf00690d5daff8f24533b602e9d653e0fdf24f760be"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "eb0fbab276728934dbc07bfc51337ea992dc89ce9683bfae2f3336322aa6f615"
+#define NX_SOURCE_SHA256 "2b07d92737c3e719a9c0f3f48c80a066d951904a5571b7dee07f8a84b4c3be31"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 7
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2585,6 +2585,20 @@ static int nx_vtable(const nx_args *a, size_t i, int allow_reserved, size_t unti
     const size_t len = a->len;
     while (i < len && i < until) {
         const unsigned b0 = d[i];
+        if (nx_ascii && b0 < 0x80) {
+            /* bytes 00..7F are characters of their own: 16 at a time */
+            while (i + 16 <= len) {
+                uint64_t w0, w1;
+                memcpy(&w0, d + i, 8);
+                memcpy(&w1, d + i + 8, 8);
+                if ((w0 | w1) & UINT64_C(0x8080808080808080))
+                    break;
+                i += 16;
+            }
+            while (i < len && d[i] < 0x80)
+                i++;
+            continue;
+        }
         if (nx_vone[b0]) {
             i++;
             continue;

@@ -1835,7 +1835,7 @@ size_t whatwg_big5_decode(const unsigned char *data, size_t len, whatwg_big5_cp 
 #define NX_NAME "whatwg-big5"
 #define NX_SPEC_SHA256 "3a0e75570a667ceeb2cb86f5d0e7dc52508d9978809a6de2009b3a4b73bf0645"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "eca64220f3f93539d2fd797964111c1ead3b6e47e4855f11cbd3b8a9e45b3017"
+#define NX_SOURCE_SHA256 "f6458d1f81edc2210a4e9f29db89423afa0997b45b2a2a516c2696a964600e39"
 #define NX_N_STATES 4
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -3353,6 +3353,20 @@ static int nx_vtable(const nx_args *a, size_t i, int allow_reserved, size_t unti
     const size_t len = a->len;
     while (i < len && i < until) {
         const unsigned b0 = d[i];
+        if (nx_ascii && b0 < 0x80) {
+            /* bytes 00..7F are characters of their own: 16 at a time */
+            while (i + 16 <= len) {
+                uint64_t w0, w1;
+                memcpy(&w0, d + i, 8);
+                memcpy(&w1, d + i + 8, 8);
+                if ((w0 | w1) & UINT64_C(0x8080808080808080))
+                    break;
+                i += 16;
+            }
+            while (i < len && d[i] < 0x80)
+                i++;
+            continue;
+        }
         if (nx_vone[b0]) {
             i++;
             continue;

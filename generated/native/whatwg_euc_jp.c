@@ -1779,7 +1779,7 @@ size_t whatwg_euc_jp_decode(const unsigned char *data, size_t len, whatwg_euc_jp
 #define NX_NAME "whatwg-euc-jp"
 #define NX_SPEC_SHA256 "a573950a5e1cf00809fe0165001c3224e6ffd5e2115d5e833135163eb7dfa3b4"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "09d99a0bf8388eb50e87ca8563784c741429b6155e2ba65860b8c6915c98b5f2"
+#define NX_SOURCE_SHA256 "edc4efc7916b51954e9d4bba895a6f0a97cd7cfb46ba70bb37d6c299f4dd8507"
 #define NX_N_STATES 9
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -3318,6 +3318,20 @@ static int nx_vtable(const nx_args *a, size_t i, int allow_reserved, size_t unti
     const size_t len = a->len;
     while (i < len && i < until) {
         const unsigned b0 = d[i];
+        if (nx_ascii && b0 < 0x80) {
+            /* bytes 00..7F are characters of their own: 16 at a time */
+            while (i + 16 <= len) {
+                uint64_t w0, w1;
+                memcpy(&w0, d + i, 8);
+                memcpy(&w1, d + i + 8, 8);
+                if ((w0 | w1) & UINT64_C(0x8080808080808080))
+                    break;
+                i += 16;
+            }
+            while (i < len && d[i] < 0x80)
+                i++;
+            continue;
+        }
         if (nx_vone[b0]) {
             i++;
             continue;

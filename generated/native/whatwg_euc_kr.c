@@ -2080,7 +2080,7 @@ size_t whatwg_euc_kr_decode(const unsigned char *data, size_t len, whatwg_euc_kr
 #define NX_NAME "whatwg-euc-kr"
 #define NX_SPEC_SHA256 "a1a57dbf0efe0ebb67dde3ba81157b1b7123374cf573fc669b1158201f8f93af"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "7f3aa62cf8f03f44f5ec4bed03b2ed394eebafd7f18590d95170ed7480d8b0ed"
+#define NX_SOURCE_SHA256 "34b2581dc9fcc87a86d7606071c3324bce44fd555f9d20a8ac732afd6054dc57"
 #define NX_N_STATES 4
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -3569,6 +3569,20 @@ static int nx_vtable(const nx_args *a, size_t i, int allow_reserved, size_t unti
     const size_t len = a->len;
     while (i < len && i < until) {
         const unsigned b0 = d[i];
+        if (nx_ascii && b0 < 0x80) {
+            /* bytes 00..7F are characters of their own: 16 at a time */
+            while (i + 16 <= len) {
+                uint64_t w0, w1;
+                memcpy(&w0, d + i, 8);
+                memcpy(&w1, d + i + 8, 8);
+                if ((w0 | w1) & UINT64_C(0x8080808080808080))
+                    break;
+                i += 16;
+            }
+            while (i < len && d[i] < 0x80)
+                i++;
+            continue;
+        }
         if (nx_vone[b0]) {
             i++;
             continue;

@@ -2319,7 +2319,7 @@ size_t whatwg_gbk_decode(const unsigned char *data, size_t len, whatwg_gbk_cp *o
 #define NX_NAME "whatwg-gbk"
 #define NX_SPEC_SHA256 "7fb65d9c7a58d00bcc1e4b0421c1310b3436183e1c7b095334634a4a5d69ea05"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "f0659360d32dcf54880f863a9d7e245332bfacd6168610364d8dfd94f5590aef"
+#define NX_SOURCE_SHA256 "7b33f1169fa3be1f2554ce909016799c51b97f8c34044d8e819e997abcc55755"
 #define NX_N_STATES 17
 #define NX_N_CLASSES 17
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -3992,6 +3992,20 @@ static int nx_vtable(const nx_args *a, size_t i, int allow_reserved, size_t unti
     const size_t len = a->len;
     while (i < len && i < until) {
         const unsigned b0 = d[i];
+        if (nx_ascii && b0 < 0x80) {
+            /* bytes 00..7F are characters of their own: 16 at a time */
+            while (i + 16 <= len) {
+                uint64_t w0, w1;
+                memcpy(&w0, d + i, 8);
+                memcpy(&w1, d + i + 8, 8);
+                if ((w0 | w1) & UINT64_C(0x8080808080808080))
+                    break;
+                i += 16;
+            }
+            while (i < len && d[i] < 0x80)
+                i++;
+            continue;
+        }
         if (nx_vone[b0]) {
             i++;
             continue;

@@ -1304,7 +1304,7 @@ size_t whatwg_shift_jis_decode(const unsigned char *data, size_t len, whatwg_shi
 #define NX_NAME "whatwg-shift_jis"
 #define NX_SPEC_SHA256 "608bec107679b9ac2d4d7b2161c288c8d84b0891b6965bd489762e1e0d6e6940"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "7e5b23731b3519d35e68d3d3a3bb5062f4c66cfb9ebf7b5c7817c2d5a4d7452f"
+#define NX_SOURCE_SHA256 "75b82cfe33d799a773d97e2d88b6aa0f5618d2c25f7dfe12432ecd3f875d83e0"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 8
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2805,6 +2805,20 @@ static int nx_vtable(const nx_args *a, size_t i, int allow_reserved, size_t unti
     const size_t len = a->len;
     while (i < len && i < until) {
         const unsigned b0 = d[i];
+        if (nx_ascii && b0 < 0x80) {
+            /* bytes 00..7F are characters of their own: 16 at a time */
+            while (i + 16 <= len) {
+                uint64_t w0, w1;
+                memcpy(&w0, d + i, 8);
+                memcpy(&w1, d + i + 8, 8);
+                if ((w0 | w1) & UINT64_C(0x8080808080808080))
+                    break;
+                i += 16;
+            }
+            while (i < len && d[i] < 0x80)
+                i++;
+            continue;
+        }
         if (nx_vone[b0]) {
             i++;
             continue;
