@@ -664,7 +664,20 @@ def first_error(data, allow_reserved=True):
 
     A reserved run is "reserved for future use ... rather than invalid"
     (corrected-utf-8.txt), so it is returned only with allow_reserved=False.
+    The native extension, when there is one, finds where that token starts
+    without making a str; its span and reason are then _scan's.
     """
+    if _NATIVE is not None and data.__class__ in (bytes, bytearray, memoryview) and hasattr(_NATIVE, "validate"):
+        pos = start = 0
+        if SIGNATURES:
+            got = _signature(data)
+            if got is not None:
+                pos, start = got
+        at = _NATIVE.validate(data, pos, allow_reserved, True, COUNTED_LIMIT, start)
+        if at < 0:
+            return None
+        tok = _scan(bytes(data) if data.__class__ is memoryview else data, at, True, start)
+        return (tok[1], tok[2], tok[4])
     data = bytes(data)
     for kind, start, end, value, reason in _tokens(data):
         if kind == "error" or (kind == "reserved" and not allow_reserved):

@@ -596,6 +596,27 @@ def _recorder(module, final: bool, limit: Optional[int]):
         rec.module, rec.final, rec.found, rec.limit = saved
 
 
+_NEWLINE_ALONE: dict = {}
+
+
+def _newline_alone(module, start: int) -> bool:
+    """Whether the module validates natively and, from start state *start*, byte 0A is
+    always a token of its own, U+000A (it starts one as that and never continues one),
+    so that valid text has as many newlines as 0A bytes."""
+    key = (id(module), start)
+    got = _NEWLINE_ALONE.get(key)
+    if got is None:
+        native = getattr(module, "_NATIVE", None)
+        got = native is not None and hasattr(native, "validate") and start in module._STARTS \
+            and not module._EXTENSIONS
+        if got:
+            c = module._CLASS[0x0A]
+            got = module._scan(b"\n", 0, True, start) == ("char", 0, 1, 0x0A, None) and not any(
+                0 <= module._NEXT[s][c] for s in range(module._N_STATES) if s not in module._STARTS)
+        _NEWLINE_ALONE[key] = got
+    return got
+
+
 class Scanner:
     """Finds the errors, reserved runs and signature of a stream, with positions.
 
@@ -631,6 +652,21 @@ class Scanner:
             return []
         pending, flag = self._dec.getstate()  # flag 1: at the start (else 2 * the start state)
         at_start = flag == 1
+        start = 0 if at_start else flag // 2
+        if not final and (not at_start or not self.module.SIGNATURES) and _newline_alone(self.module, start):
+            # the native validator first: a chunk without problems is not decoded, only
+            # the characters after its last newline are counted
+            buf = pending + bytes(data)
+            got = self.module._NATIVE.validate(buf, 0, False, False, self.module.COUNTED_LIMIT, start)
+            if got < 0:
+                self.offset += len(data)
+                consumed = len(buf) if got == -1 else -2 - got
+                if consumed:
+                    flag = 2 * start
+                    self._flag = flag
+                self._count(buf, consumed)
+                self._dec.setstate((buf[consumed:], flag))
+                return []
         base = self.offset - len(pending)   # absolute offset of what the module decodes now
         data = bytes(data)
         self.offset += len(data)
@@ -666,6 +702,18 @@ class Scanner:
         if consumed > prev:
             self._advance(self._clean(buf[prev:consumed]))
         return problems
+
+    def _count(self, buf: bytes, end: int):
+        """Lines and columns over buf[:end], valid text in which every byte 0A is a
+        newline: the newlines counted in the bytes, the characters after the last one
+        decoded."""
+        k = buf.count(b"\n", 0, end)
+        if k:
+            self.newlines += k
+            self.chars = 0
+            self._advance(self._clean(buf[buf.rfind(b"\n", 0, end) + 1:end]))
+        else:
+            self._advance(self._clean(buf[:end]))
 
     def _clean(self, span: bytes) -> str:
         """The text of a span without problems (it ends where a token ends)."""

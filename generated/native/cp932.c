@@ -1299,7 +1299,7 @@ size_t cp932_decode(const unsigned char *data, size_t len, cp932_cp *out,
 #define NX_NAME "cp932"
 #define NX_SPEC_SHA256 "976e6e82fa67bcc1eaa6c208fde875ca720247d8997cf7690f19d060b620a401"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "78dabc924f37ab4b7788bc879e9421ff9753ce82d7f27b794f1f173430a22524"
+#define NX_SOURCE_SHA256 "664e04944768faa8a38ba1d182f25e5d4925f16abfc0253e113db64040c2b43d"
 #define NX_N_STATES 7
 #define NX_N_CLASSES 8
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2703,6 +2703,269 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     return result;
 }
 
+/* ---------------------------------------------------------- validation */
+/* validate(data, pos, allow_reserved, final, limit=None, start=0) -> offset or -1:
+   where the first token of data[pos:] that is an error (or a reserved run, with
+   allow_reserved false) starts, as the module's _tokens finds it, or -1 when
+   there is none; with final false, a token more input could change is none, and
+   where it starts, k, is said as -2 - k (the text before it is valid).
+   No str is made: the scalar validator is the token loop without output (the
+   flat table, nx_token for anything it does not finish, bytes 00..7F 16 at a
+   time). */
+
+/* The scalar validator from token boundary i: returns 1 with *at the start of
+   the first problem token; else 0 with *at where it stopped, the first token
+   boundary at or after until (or the data's end), and *more set when final is
+   false and the token at *at could still grow. */
+static int nx_vscalar(const nx_args *a, size_t i, int allow_reserved, size_t until, size_t *at, int *more)
+{
+    const unsigned char *d = a->data;
+    const size_t len = a->len;
+    const int ascii = nx_ascii && a->start == 0;
+
+    while (i < len && i < until) {
+        size_t start;
+        const nx_entry *e;
+        unsigned s;
+        uint64_t acc = 0;
+        nx_tok tok;
+
+        if (ascii && d[i] < 0x80) {
+            /* bytes 00..7F are characters of their own: 16 at a time */
+            while (i + 16 <= len && i < until) {
+                uint64_t w0, w1;
+                memcpy(&w0, d + i, 8);
+                memcpy(&w1, d + i + 8, 8);
+                if ((w0 | w1) & UINT64_C(0x8080808080808080))
+                    break;
+                i += 16;
+            }
+            while (i < len && d[i] < 0x80)
+                i++;
+            continue;
+        }
+        start = i;
+        s = a->start;
+        for (;;) {
+            if (NX_UNLIKELY(i == len))
+                goto slow;
+            e = &nx_fast[(size_t)s << 8 | d[i]];
+            i++;
+            acc = acc * e->mul + e->add;
+            s = e->next;
+            if (e->what != NX_CONT)
+                break;
+        }
+        if (NX_LIKELY(e->what == NX_CHAR))
+            continue;  /* a final state's plain char: a character, whatever its value */
+        if (e->what == NX_LOOK && nx_look(nx_offset[s], acc) != NX_MISS)
+            continue;  /* a table entry of one code point */
+    slow:
+        /* everything else: the core's _run */
+        if (!nx_token(a, start, a->start, &tok)) {
+            *at = start;
+            *more = 1;
+            return 0;
+        }
+        if (tok.kind == NX_T_ERROR || (tok.kind == NX_T_RESERVED && !allow_reserved)) {
+            *at = start;
+            return 1;
+        }
+        i = tok.end;
+    }
+    *at = i;
+    return 0;
+}
+
+/* A spec with mapping tables: which single bytes and byte pairs are whole
+   characters from the start state (a final state's plain char, or a table
+   entry of one code point: the flat table and nx_look say so), made at the
+   first call; a token that is neither is nx_vscalar's. */
+static uint8_t nx_vone[256], nx_vpair[65536 / 8];
+static int nx_vready;
+
+static void nx_vtable_init(void)
+{
+    unsigned b0, b1;
+    for (b0 = 0; b0 < 256; b0++) {
+        const nx_entry *e0 = &nx_fast[b0];
+        nx_vone[b0] = e0->what == NX_CHAR || (e0->what == NX_LOOK && nx_look(nx_offset[e0->next], e0->add) != NX_MISS);
+        if (e0->what != NX_CONT)
+            continue;
+        for (b1 = 0; b1 < 256; b1++) {
+            const nx_entry *e1 = &nx_fast[(size_t)e0->next << 8 | b1];
+            uint64_t acc = e0->add * e1->mul + e1->add;
+            if (e1->what == NX_CHAR || (e1->what == NX_LOOK && nx_look(nx_offset[e1->next], acc) != NX_MISS))
+                nx_vpair[(b0 << 8 | b1) >> 3] |= (uint8_t)(1u << (b1 & 7));
+        }
+    }
+    nx_vready = 1;
+}
+
+/* nx_vscalar's contract, from the start state, a byte or a pair at a time. */
+static int nx_vtable(const nx_args *a, size_t i, int allow_reserved, size_t until, size_t *at, int *more)
+{
+    const unsigned char *d = a->data;
+    const size_t len = a->len;
+    while (i < len && i < until) {
+        const unsigned b0 = d[i];
+        if (nx_ascii && b0 < 0x80) {
+            /* bytes 00..7F are characters of their own: 16 at a time */
+            while (i + 16 <= len) {
+                uint64_t w0, w1;
+                memcpy(&w0, d + i, 8);
+                memcpy(&w1, d + i + 8, 8);
+                if ((w0 | w1) & UINT64_C(0x8080808080808080))
+                    break;
+                i += 16;
+            }
+            while (i < len && d[i] < 0x80)
+                i++;
+            continue;
+        }
+        if (nx_vone[b0]) {
+            i++;
+            continue;
+        }
+        if (i + 1 < len && (nx_vpair[(b0 << 8 | d[i + 1]) >> 3] >> (d[i + 1] & 7) & 1)) {
+            i += 2;
+            continue;
+        }
+        if (nx_vscalar(a, i, allow_reserved, i + 1, at, more))
+            return 1;
+        if (*more)
+            return 0;
+        i = *at;
+    }
+    *at = i;
+    return 0;
+}
+
+/* The first problem token of data[pos:] (SIZE_MAX: none; then *left is where a
+   token more input could change starts, with final false, else the data's end). */
+static size_t nx_validate_from(const nx_args *a, size_t pos, int allow_reserved, size_t *left)
+{
+    size_t i = pos, at;
+    int more = 0;
+    *left = a->len;
+#ifdef NX_SIMD
+    if (nx_vlevel < 0)
+        nx_vinit();
+    if (nx_vlevel > 0 && a->start == 0) {
+        while (i < a->len) {
+            size_t q = nx_vlevel == 2 ? nx_vscan_avx2(a->data, i, a->len) : nx_vscan_sse41(a->data, i, a->len);
+            size_t p;
+            if (q == SIZE_MAX)
+                return SIZE_MAX;
+            /* the first bad byte is at q - NX_VDELAY or later: the token before it
+               starts at the last byte there or before that is no continuation byte */
+            p = q > i + NX_VDELAY ? q - NX_VDELAY - 1 : i;
+            while (p > i && nx_vcont[a->data[p]])
+                p--;
+            if (nx_vscalar(a, p, allow_reserved, q + 64, &at, &more))
+                return at;
+            if (more) {
+                *left = at;
+                return SIZE_MAX;
+            }
+            i = at;
+        }
+        return SIZE_MAX;
+    }
+#endif
+    if (a->start == 0) {
+        if (nx_vtable(a, i, allow_reserved, SIZE_MAX, &at, &more))
+            return at;
+        if (more)
+            *left = at;
+        return SIZE_MAX;
+    }
+    if (nx_vscalar(a, i, allow_reserved, SIZE_MAX, &at, &more))
+        return at;
+    if (more)
+        *left = at;
+    return SIZE_MAX;
+}
+
+static PyObject *nx_validate(PyObject *self, PyObject *args)
+{
+    Py_buffer view;
+    Py_ssize_t pos;
+    int allow_reserved, final;
+    unsigned int start = 0;
+    PyObject *limit_obj = Py_None;
+    nx_args a;
+    size_t got, left;
+
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*npp|OI:validate", &view, &pos, &allow_reserved, &final, &limit_obj, &start))
+        return NULL;
+    if (pos < 0 || pos > view.len || start >= NX_N_STATES) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "validate: position or start state out of range");
+        return NULL;
+    }
+    if (nx_limit_arg("validate", limit_obj, &a.limit) < 0) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    a.data = (const unsigned char *)view.buf;
+    a.len = (size_t)view.len;
+    a.handler = NX_H_OTHER;
+    a.final = final;
+    a.want_str = 0;
+    a.start = start;
+    /* what the validators make at their first call, made with the GIL held */
+    if (!nx_vready)
+        nx_vtable_init();
+#ifdef NX_SIMD
+    if (nx_vlevel < 0)
+        nx_vinit();
+#endif
+    if (a.len - (size_t)pos >= NX_NOGIL) {
+        Py_BEGIN_ALLOW_THREADS
+        got = nx_validate_from(&a, (size_t)pos, allow_reserved, &left);
+        Py_END_ALLOW_THREADS
+    } else
+        got = nx_validate_from(&a, (size_t)pos, allow_reserved, &left);
+    PyBuffer_Release(&view);
+    if (got != SIZE_MAX)
+        return PyLong_FromSsize_t((Py_ssize_t)got);
+    return PyLong_FromSsize_t(left == a.len ? -1 : -2 - (Py_ssize_t)left);
+}
+
+/* simd_level(level=None) -> (level in use, best the machine has): 0 the scalar
+   validator, 1 SSE4.1, 2 AVX2; a level asked for is capped at the best (for the
+   tests; the environment variable ENCSPEC_SIMD=scalar|sse4.1 chooses at import). */
+static PyObject *nx_simd_level(PyObject *self, PyObject *args)
+{
+    int level = -1;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "|i:simd_level", &level))
+        return NULL;
+#ifdef NX_SIMD
+    if (nx_vlevel < 0)
+        nx_vinit();
+    if (level >= 0)
+        nx_vlevel = level < nx_vbest ? level : nx_vbest;
+    return Py_BuildValue("(ii)", nx_vlevel, nx_vbest);
+#else
+    return Py_BuildValue("(ii)", 0, 0);
+#endif
+}
+
+#define NX_VALIDATE_METHODS \
+    {"validate", nx_validate, METH_VARARGS, \
+     "validate(data, pos, allow_reserved, final, limit=None, start=0) -> offset or -1\n\n" \
+     "Where the first token of data[pos:] that is an error (or, allow_reserved false,\n" \
+     "a reserved run) starts, as the module's _tokens finds it; -1: none; with final\n" \
+     "false, -2 - k: none before k, where a token more input could change starts.\n" \
+     "No str is made."}, \
+    {"simd_level", nx_simd_level, METH_VARARGS, \
+     "simd_level(level=None) -> (level, best)\n\n" \
+     "The validator's instruction set: 0 scalar, 1 SSE4.1, 2 AVX2 (SIMD only for a\n" \
+     "spec whose validity a few bytes decide); a level asked for is capped at best."},
+
 /* ------------------------------------------------------------ encoding */
 /* The C side of the module's _encode_native (encspec/runtime/core.py): the
    same for every spec, it knows nothing of the encoding.  The module keeps a
@@ -2934,6 +3197,7 @@ static PyMethodDef nx_methods[] = {
      "scan(data, pos, final, limit=None, start=0) -> token or None\n\n"
      "The token at data[pos:] as the module's _scan gives it, (kind, start, end,\n"
      "value, reason), or None when final is false and more input could change it."},
+    NX_VALIDATE_METHODS
     {"encode_memo", nx_encode_memo, METH_VARARGS,
      "encode_memo(text, pos, memo_bytes, memo_lens, out, refused=None) -> stop\n\n"
      "Append to the bytearray out the bytes of text[pos:] from the module's memo\n"

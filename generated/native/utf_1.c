@@ -589,7 +589,7 @@ size_t utf_1_decode(const unsigned char *data, size_t len, utf_1_cp *out,
 #define NX_NAME "utf-1"
 #define NX_SPEC_SHA256 "ee36fdf035e1c9460970fcca00b60d116755799a1a743e404c416dfab13d9392"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "00233bffc7bc02daac97451e6bbd9a31be9d43ca2d021a35f75b61d0ce4e399d"
+#define NX_SOURCE_SHA256 "17daa4c25b71b7eedb512f1e7a5fddb290a883f1086d0eb5d726f91bece31dd3"
 #define NX_N_STATES 18
 #define NX_N_CLASSES 15
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1771,6 +1771,527 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     return result;
 }
 
+/* ---------------------------------------------------------- validation */
+/* validate(data, pos, allow_reserved, final, limit=None, start=0) -> offset or -1:
+   where the first token of data[pos:] that is an error (or a reserved run, with
+   allow_reserved false) starts, as the module's _tokens finds it, or -1 when
+   there is none; with final false, a token more input could change is none, and
+   where it starts, k, is said as -2 - k (the text before it is valid).
+   No str is made: the scalar validator is the token loop without output (the
+   flat table, nx_token for anything it does not finish, bytes 00..7F 16 at a
+   time). */
+
+/* The scalar validator from token boundary i: returns 1 with *at the start of
+   the first problem token; else 0 with *at where it stopped, the first token
+   boundary at or after until (or the data's end), and *more set when final is
+   false and the token at *at could still grow. */
+static int nx_vscalar(const nx_args *a, size_t i, int allow_reserved, size_t until, size_t *at, int *more)
+{
+    const unsigned char *d = a->data;
+    const size_t len = a->len;
+    const int ascii = nx_ascii && a->start == 0;
+
+    while (i < len && i < until) {
+        size_t start;
+        const nx_entry *e;
+        unsigned s;
+        nx_tok tok;
+
+        if (ascii && d[i] < 0x80) {
+            /* bytes 00..7F are characters of their own: 16 at a time */
+            while (i + 16 <= len && i < until) {
+                uint64_t w0, w1;
+                memcpy(&w0, d + i, 8);
+                memcpy(&w1, d + i + 8, 8);
+                if ((w0 | w1) & UINT64_C(0x8080808080808080))
+                    break;
+                i += 16;
+            }
+            while (i < len && d[i] < 0x80)
+                i++;
+            continue;
+        }
+        start = i;
+        s = a->start;
+        for (;;) {
+            if (NX_UNLIKELY(i == len))
+                goto slow;
+            e = &nx_fast[(size_t)s << 8 | d[i]];
+            i++;
+            s = e->next;
+            if (e->what != NX_CONT)
+                break;
+        }
+        if (NX_LIKELY(e->what == NX_CHAR))
+            continue;  /* a final state's plain char: a character, whatever its value */
+    slow:
+        /* everything else: the core's _run */
+        if (!nx_token(a, start, a->start, &tok)) {
+            *at = start;
+            *more = 1;
+            return 0;
+        }
+        if (tok.kind == NX_T_ERROR || (tok.kind == NX_T_RESERVED && !allow_reserved)) {
+            *at = start;
+            return 1;
+        }
+        i = tok.end;
+    }
+    *at = i;
+    return 0;
+}
+
+/* The validating DFA (encspec/emit/native_simd.py, dfa_plan): from the start
+   state, where tokens end and nothing else: state 0 between tokens, one per
+   place inside a token (the automaton's states minimised for this), and
+   NX_VSTOP for anything the token loop must decide (an error, a reserved run,
+   a longest match that falls back, a counted form, a form that may take
+   5 bytes or more: the lead bytes of the longest forms go there, so that
+   the rest fits the shift form).  5 states: a shift-based DFA, each byte's row a 64-bit word of 6-bit fields (the next
+   state's shift for each state), so that a byte costs one shift. */
+#define NX_VSTOP 24
+#define NX_VSTATE(st) ((st) & 63)
+#define NX_VSTEP(st, b) ((st) = nx_vrow[b] >> ((st) & 63))
+static const uint64_t nx_vrow[256] = {
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),  /* 00..03 */
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),  /* 04..07 */
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),  /* 08..0B */
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),  /* 0C..0F */
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),  /* 10..13 */
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),  /* 14..17 */
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),  /* 18..1B */
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),  /* 1C..1F */
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),  /* 20..23 */
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),  /* 24..27 */
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),  /* 28..2B */
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),  /* 2C..2F */
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),  /* 30..33 */
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),  /* 34..37 */
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),  /* 38..3B */
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),  /* 3C..3F */
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),  /* 40..43 */
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),  /* 44..47 */
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),  /* 48..4B */
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),  /* 4C..4F */
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),  /* 50..53 */
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),  /* 54..57 */
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),  /* 58..5B */
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),  /* 5C..5F */
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),  /* 60..63 */
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),  /* 64..67 */
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),  /* 68..6B */
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),  /* 6C..6F */
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),  /* 70..73 */
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),  /* 74..77 */
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),  /* 78..7B */
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018300600),
+    UINT64_C(0x0000000018618600),  /* 7C..7F */
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),  /* 80..83 */
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),  /* 84..87 */
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),  /* 88..8B */
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),  /* 8C..8F */
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),  /* 90..93 */
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),  /* 94..97 */
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),  /* 98..9B */
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),
+    UINT64_C(0x0000000018618600),  /* 9C..9F */
+    UINT64_C(0x0000000018300006),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),  /* A0..A3 */
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),  /* A4..A7 */
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),  /* A8..AB */
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),  /* AC..AF */
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),  /* B0..B3 */
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),  /* B4..B7 */
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),  /* B8..BB */
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),  /* BC..BF */
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),  /* C0..C3 */
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),  /* C4..C7 */
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),  /* C8..CB */
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),  /* CC..CF */
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),  /* D0..D3 */
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),  /* D4..D7 */
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),  /* D8..DB */
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),  /* DC..DF */
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),  /* E0..E3 */
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),  /* E4..E7 */
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),  /* E8..EB */
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),  /* EC..EF */
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),  /* F0..F3 */
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x000000001830000C),
+    UINT64_C(0x0000000018300012),
+    UINT64_C(0x0000000018300012),  /* F4..F7 */
+    UINT64_C(0x0000000018300012),
+    UINT64_C(0x0000000018300012),
+    UINT64_C(0x0000000018300012),
+    UINT64_C(0x0000000018300012),  /* F8..FB */
+    UINT64_C(0x0000000018300018),
+    UINT64_C(0x0000000018300018),
+    UINT64_C(0x0000000018300018),
+    UINT64_C(0x0000000018300018),  /* FC..FF */
+};
+
+/* nx_vscalar's contract, from the start state: the DFA runs 64 bytes at a time,
+   the token loop takes over from the last token boundary before a block that
+   ends in NX_VSTOP (and where the data ends inside a token). */
+static int nx_vdfa(const nx_args *a, size_t i, int allow_reserved, size_t until, size_t *at, int *more)
+{
+    const unsigned char *d = a->data;
+    const size_t len = a->len;
+    size_t boundary = i;
+    uint64_t st = 0;
+
+    while (i < len && i < until) {
+        size_t end;
+        if (NX_VSTATE(st) == 0) {
+            boundary = i;
+            if (d[i] < 0x80) {
+                /* bytes 00..7F are tokens of their own: 16 at a time */
+                while (i + 16 <= len) {
+                    uint64_t w0, w1;
+                    memcpy(&w0, d + i, 8);
+                    memcpy(&w1, d + i + 8, 8);
+                    if ((w0 | w1) & UINT64_C(0x8080808080808080))
+                        break;
+                    i += 16;
+                }
+                while (i < len && d[i] < 0x80)
+                    i++;
+                boundary = i;
+                continue;
+            }
+        }
+        end = i + 64 <= len ? i + 64 : len;
+        for (; i + 8 <= end; i += 8) {
+            NX_VSTEP(st, d[i]);
+            NX_VSTEP(st, d[i + 1]);
+            NX_VSTEP(st, d[i + 2]);
+            NX_VSTEP(st, d[i + 3]);
+            NX_VSTEP(st, d[i + 4]);
+            NX_VSTEP(st, d[i + 5]);
+            NX_VSTEP(st, d[i + 6]);
+            NX_VSTEP(st, d[i + 7]);
+        }
+        for (; i < end; i++)
+            NX_VSTEP(st, d[i]);
+        if (NX_UNLIKELY(NX_VSTATE(st) == NX_VSTOP)) {
+            if (nx_vscalar(a, boundary, allow_reserved, i, at, more))
+                return 1;
+            if (*more)
+                return 0;
+            i = boundary = *at;
+            st = 0;
+        }
+    }
+    if (NX_VSTATE(st) != 0)  /* inside a token: the token loop decides how it ends */
+        return nx_vscalar(a, boundary, allow_reserved, until, at, more);
+    *at = i;
+    return 0;
+}
+
+/* The first problem token of data[pos:] (SIZE_MAX: none; then *left is where a
+   token more input could change starts, with final false, else the data's end). */
+static size_t nx_validate_from(const nx_args *a, size_t pos, int allow_reserved, size_t *left)
+{
+    size_t i = pos, at;
+    int more = 0;
+    *left = a->len;
+#ifdef NX_SIMD
+    if (nx_vlevel < 0)
+        nx_vinit();
+    if (nx_vlevel > 0 && a->start == 0) {
+        while (i < a->len) {
+            size_t q = nx_vlevel == 2 ? nx_vscan_avx2(a->data, i, a->len) : nx_vscan_sse41(a->data, i, a->len);
+            size_t p;
+            if (q == SIZE_MAX)
+                return SIZE_MAX;
+            /* the first bad byte is at q - NX_VDELAY or later: the token before it
+               starts at the last byte there or before that is no continuation byte */
+            p = q > i + NX_VDELAY ? q - NX_VDELAY - 1 : i;
+            while (p > i && nx_vcont[a->data[p]])
+                p--;
+            if (nx_vscalar(a, p, allow_reserved, q + 64, &at, &more))
+                return at;
+            if (more) {
+                *left = at;
+                return SIZE_MAX;
+            }
+            i = at;
+        }
+        return SIZE_MAX;
+    }
+#endif
+    if (a->start == 0) {
+        if (nx_vdfa(a, i, allow_reserved, SIZE_MAX, &at, &more))
+            return at;
+        if (more)
+            *left = at;
+        return SIZE_MAX;
+    }
+    if (nx_vscalar(a, i, allow_reserved, SIZE_MAX, &at, &more))
+        return at;
+    if (more)
+        *left = at;
+    return SIZE_MAX;
+}
+
+static PyObject *nx_validate(PyObject *self, PyObject *args)
+{
+    Py_buffer view;
+    Py_ssize_t pos;
+    int allow_reserved, final;
+    unsigned int start = 0;
+    PyObject *limit_obj = Py_None;
+    nx_args a;
+    size_t got, left;
+
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*npp|OI:validate", &view, &pos, &allow_reserved, &final, &limit_obj, &start))
+        return NULL;
+    if (pos < 0 || pos > view.len || start >= NX_N_STATES) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "validate: position or start state out of range");
+        return NULL;
+    }
+    if (nx_limit_arg("validate", limit_obj, &a.limit) < 0) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    a.data = (const unsigned char *)view.buf;
+    a.len = (size_t)view.len;
+    a.handler = NX_H_OTHER;
+    a.final = final;
+    a.want_str = 0;
+    a.start = start;
+    /* what the validators make at their first call, made with the GIL held */
+#ifdef NX_SIMD
+    if (nx_vlevel < 0)
+        nx_vinit();
+#endif
+    if (a.len - (size_t)pos >= NX_NOGIL) {
+        Py_BEGIN_ALLOW_THREADS
+        got = nx_validate_from(&a, (size_t)pos, allow_reserved, &left);
+        Py_END_ALLOW_THREADS
+    } else
+        got = nx_validate_from(&a, (size_t)pos, allow_reserved, &left);
+    PyBuffer_Release(&view);
+    if (got != SIZE_MAX)
+        return PyLong_FromSsize_t((Py_ssize_t)got);
+    return PyLong_FromSsize_t(left == a.len ? -1 : -2 - (Py_ssize_t)left);
+}
+
+/* simd_level(level=None) -> (level in use, best the machine has): 0 the scalar
+   validator, 1 SSE4.1, 2 AVX2; a level asked for is capped at the best (for the
+   tests; the environment variable ENCSPEC_SIMD=scalar|sse4.1 chooses at import). */
+static PyObject *nx_simd_level(PyObject *self, PyObject *args)
+{
+    int level = -1;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "|i:simd_level", &level))
+        return NULL;
+#ifdef NX_SIMD
+    if (nx_vlevel < 0)
+        nx_vinit();
+    if (level >= 0)
+        nx_vlevel = level < nx_vbest ? level : nx_vbest;
+    return Py_BuildValue("(ii)", nx_vlevel, nx_vbest);
+#else
+    return Py_BuildValue("(ii)", 0, 0);
+#endif
+}
+
+#define NX_VALIDATE_METHODS \
+    {"validate", nx_validate, METH_VARARGS, \
+     "validate(data, pos, allow_reserved, final, limit=None, start=0) -> offset or -1\n\n" \
+     "Where the first token of data[pos:] that is an error (or, allow_reserved false,\n" \
+     "a reserved run) starts, as the module's _tokens finds it; -1: none; with final\n" \
+     "false, -2 - k: none before k, where a token more input could change starts.\n" \
+     "No str is made."}, \
+    {"simd_level", nx_simd_level, METH_VARARGS, \
+     "simd_level(level=None) -> (level, best)\n\n" \
+     "The validator's instruction set: 0 scalar, 1 SSE4.1, 2 AVX2 (SIMD only for a\n" \
+     "spec whose validity a few bytes decide); a level asked for is capped at best."},
+
 /* ------------------------------------------------------------ encoding */
 /* The C side of the module's _encode_native (encspec/runtime/core.py): the
    same for every spec, it knows nothing of the encoding.  The module keeps a
@@ -2002,6 +2523,7 @@ static PyMethodDef nx_methods[] = {
      "scan(data, pos, final, limit=None, start=0) -> token or None\n\n"
      "The token at data[pos:] as the module's _scan gives it, (kind, start, end,\n"
      "value, reason), or None when final is false and more input could change it."},
+    NX_VALIDATE_METHODS
     {"encode_memo", nx_encode_memo, METH_VARARGS,
      "encode_memo(text, pos, memo_bytes, memo_lens, out, refused=None) -> stop\n\n"
      "Append to the bytearray out the bytes of text[pos:] from the module's memo\n"
