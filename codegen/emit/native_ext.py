@@ -67,6 +67,7 @@ from ..automaton import DEAD, Automaton
 from ..automaton.actions import Char
 from ..spec.diagnostics import SpecError
 from . import c_target, render
+from .native_forms import form_plan
 
 try:  # the export helpers (renamed from native.py)
     from . import export_common
@@ -497,6 +498,7 @@ def ext_source(a: Automaton) -> str:
         nx_dead=0xFFFF if states < 0xFFFF else 0xFFFFFFFF,
         nx_op_type="uint8_t" if len(ctx["ops"]) <= 256 else "uint16_t",
         uplan=unit_plan(a),
+        fplan=form_plan(a),
         pairs=pairs,
         quads=quad_plans(a) if any(p["prefix"] is None for p in pairs) else [],  # nx_pairs reads them
         rplans=range_plans(ctx),

@@ -1467,7 +1467,7 @@ size_t big5_decode(const unsigned char *data, size_t len, big5_cp *out,
 #define NX_NAME "big5"
 #define NX_SPEC_SHA256 "f012908997be997cc6119e459f1b068ca4095cbd410eb7de352d9a48efcec978"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "d4f75bfc758619f6a6ae8628ebe0d60c535c7e7d04aa1b7c42bcfca564be0815"
+#define NX_SOURCE_SHA256 "6b992b0e52312afa027ebf153cd73167380fb40a0527dd1137ae23365dc91c51"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2271,7 +2271,6 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         }
         streak = 0;
         wend = len;
-
         if (NX_LIKELY(s0 && i + NX_CHAIN <= wend)) {
             /* a token whose way the lead fixes: a branch on its length (predicted, so the
                next token need not wait for this one), range checks, one sum */

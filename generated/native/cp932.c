@@ -1299,7 +1299,7 @@ size_t cp932_decode(const unsigned char *data, size_t len, cp932_cp *out,
 #define NX_NAME "cp932"
 #define NX_SPEC_SHA256 "976e6e82fa67bcc1eaa6c208fde875ca720247d8997cf7690f19d060b620a401"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "78dabc924f37ab4b7788bc879e9421ff9753ce82d7f27b794f1f173430a22524"
+#define NX_SOURCE_SHA256 "2bcb85de24bb58dfbf1b94eb38e7a7e8f143f98032df78d0a9d6d62dda99b307"
 #define NX_N_STATES 7
 #define NX_N_CLASSES 8
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2116,7 +2116,6 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         }
         streak = 0;
         wend = len;
-
         if (NX_LIKELY(s0 && i + NX_CHAIN <= wend)) {
             /* a token whose way the lead fixes: a branch on its length (predicted, so the
                next token need not wait for this one), range checks, one sum */

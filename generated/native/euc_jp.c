@@ -1570,7 +1570,7 @@ size_t euc_jp_decode(const unsigned char *data, size_t len, euc_jp_cp *out,
 #define NX_NAME "euc-jp"
 #define NX_SPEC_SHA256 "c57ba23b82f2ff3933960e2deecfe002cb75e52acd2dead1457edf729ef9bfe2"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "9e883532fdccb66f7c28d9b28baecc99761f615fde2255116100a051b4691deb"
+#define NX_SOURCE_SHA256 "df65ac9ea05e7d58e5dfe23817cc9233cb7c1f391f69d45baf03e1ed09db0723"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2420,7 +2420,6 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         }
         streak = 0;
         wend = len;
-
         if (NX_LIKELY(s0 && i + NX_CHAIN <= wend)) {
             /* a token whose way the lead fixes: a branch on its length (predicted, so the
                next token need not wait for this one), range checks, one sum */

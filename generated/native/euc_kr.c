@@ -2440,7 +2440,7 @@ size_t euc_kr_decode(const unsigned char *data, size_t len, euc_kr_cp *out,
 #define NX_NAME "euc-kr"
 #define NX_SPEC_SHA256 "75adf6425525daae2b8b3b94e6da3ab51499f4a96dda726593012cbcc00ee037"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "a66c03672f887e9ff39ba1224a3b7cbefd649bbb1665a4c98b957cff1ce4ef07"
+#define NX_SOURCE_SHA256 "5d8ca8f1c76842fdf260da54e3bce5a98bccf4eb213895643843b387b8e47b21"
 #define NX_N_STATES 19
 #define NX_N_CLASSES 8
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -3310,7 +3310,6 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         }
         streak = 0;
         wend = len;
-
         if (NX_LIKELY(s0 && i + NX_CHAIN <= wend)) {
             /* a token whose way the lead fixes: a branch on its length (predicted, so the
                next token need not wait for this one), range checks, one sum */

@@ -2220,7 +2220,7 @@ size_t gb18030_decode(const unsigned char *data, size_t len, gb18030_cp *out,
 #define NX_NAME "gb18030"
 #define NX_SPEC_SHA256 "8ab07f9187e6f0b49e307e1eaa6e147fe18c05fc6f63d23417f494ed928d9e89"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "9cd161f6993de68d0981111cad2f45dc3ef8de5429eca6257ae254a81196a1ef"
+#define NX_SOURCE_SHA256 "32697c2530a7bb4c7a0cc5534952f7d11adb6bd4418a065a1dae25f3b91910b3"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -3151,7 +3151,6 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         }
         streak = 0;
         wend = len;
-
         if (NX_LIKELY(s0 && i + NX_CHAIN <= wend)) {
             /* a token whose way the lead fixes: a branch on its length (predicted, so the
                next token need not wait for this one), range checks, one sum */

@@ -2270,7 +2270,7 @@ size_t gb18030_2022_decode(const unsigned char *data, size_t len, gb18030_2022_c
 #define NX_NAME "gb18030-2022"
 #define NX_SPEC_SHA256 "406cddb47263c391e943c0cc8ea5a632655be5737d1652d36bcc9ee0eaa47b4c"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "77306cd73ee7cd617fd58f235496a0a4a505382942387e0876b17f8887385064"
+#define NX_SOURCE_SHA256 "a1c67bce45ad1d359c98c8ace244d0aa5889a7883c587baf62757cc739f75b22"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -3207,7 +3207,6 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         }
         streak = 0;
         wend = len;
-
         if (NX_LIKELY(s0 && i + NX_CHAIN <= wend)) {
             /* a token whose way the lead fixes: a branch on its length (predicted, so the
                next token need not wait for this one), range checks, one sum */

@@ -1082,7 +1082,7 @@ size_t shift_jis_decode(const unsigned char *data, size_t len, shift_jis_cp *out
 #define NX_NAME "shift_jis"
 #define NX_SPEC_SHA256 "4407e8b51d22fef2dea4daf00690d5daff8f24533b602e9d653e0fdf24f760be"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "823e1efbe9421fc29443cc442880d9cf21a214f8599ae73ac342d0d59b8d1e31"
+#define NX_SOURCE_SHA256 "8af50d95649ed9602d09af386c1a963ab27bb6794d62be3ce991416693dc3845"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 7
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1892,7 +1892,6 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         }
         streak = 0;
         wend = len;
-
         if (NX_LIKELY(s0 && i + NX_CHAIN <= wend)) {
             /* a token whose way the lead fixes: a branch on its length (predicted, so the
                next token need not wait for this one), range checks, one sum */

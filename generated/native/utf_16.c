@@ -592,7 +592,7 @@ size_t utf_16_decode(const unsigned char *data, size_t len, utf_16_cp *out,
 #define NX_NAME "utf-16"
 #define NX_SPEC_SHA256 "7eae6e569c0c5edeca776578da83641a034d50983b5c39a6dc8dda2262daba6f"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "a3bd6b50f30b4dcf56c3364f1770b636a8c3e6d7d3f1448ac6e5e8fb7c571271"
+#define NX_SOURCE_SHA256 "138ec47c348b94903713eba6f2cfa8d8548a360a40e205c66bb61455e6fa889e"
 #define NX_N_STATES 13
 #define NX_N_CLASSES 3
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */
@@ -1478,7 +1478,6 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         }
         streak = 0;
         wend = len - (len - start) % NX_UNIT;  /* the automaton never reads a part of a code unit */
-
         if (NX_LIKELY(s0 && i + NX_CHAIN <= wend)) {
             /* a token whose way the lead fixes: a branch on its length (predicted, so the
                next token need not wait for this one), range checks, one sum */

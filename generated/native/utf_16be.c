@@ -530,7 +530,7 @@ size_t utf_16be_decode(const unsigned char *data, size_t len, utf_16be_cp *out,
 #define NX_NAME "utf-16be"
 #define NX_SPEC_SHA256 "f006dfc04fa0233e0dff65ab2fbbedfc199f85f6f100ed8cc158caa2f6fc7bd9"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "dbde0cc08c805c7c6a18c111f23cd0bd00c0d934175f28674b64dad6f5b4cc59"
+#define NX_SOURCE_SHA256 "745b43fef23d4b6807c747f46ed9cc9ad4ae15b1fcdb5a085c1eb3920e51bec9"
 #define NX_N_STATES 7
 #define NX_N_CLASSES 3
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */
@@ -1394,7 +1394,6 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         }
         streak = 0;
         wend = len - (len - start) % NX_UNIT;  /* the automaton never reads a part of a code unit */
-
         if (NX_LIKELY(s0 && i + NX_CHAIN <= wend)) {
             /* a token whose way the lead fixes: a branch on its length (predicted, so the
                next token need not wait for this one), range checks, one sum */

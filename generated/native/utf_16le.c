@@ -532,7 +532,7 @@ size_t utf_16le_decode(const unsigned char *data, size_t len, utf_16le_cp *out,
 #define NX_NAME "utf-16le"
 #define NX_SPEC_SHA256 "a8c87be71845fed2fbf18a7065df2b8ead6192ee6b05f8f30a67c26af85aba1b"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "d27771638730ef1cb688a1a577f39aa23d734eaf397338efa4e839b6f4e5554a"
+#define NX_SOURCE_SHA256 "5553ac4fd9de8061e094eccdb04385412c81b9415fe57dc21f9ad1ce31076928"
 #define NX_N_STATES 6
 #define NX_N_CLASSES 3
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */
@@ -1395,7 +1395,6 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         }
         streak = 0;
         wend = len - (len - start) % NX_UNIT;  /* the automaton never reads a part of a code unit */
-
         if (NX_LIKELY(s0 && i + NX_CHAIN <= wend)) {
             /* a token whose way the lead fixes: a branch on its length (predicted, so the
                next token need not wait for this one), range checks, one sum */

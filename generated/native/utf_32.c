@@ -624,7 +624,7 @@ size_t utf_32_decode(const unsigned char *data, size_t len, utf_32_cp *out,
 #define NX_NAME "utf-32"
 #define NX_SPEC_SHA256 "6222c761afb2503d8f8ad600e6f132573f18bfb0b7524ca27ef409597da7c20a"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "58f8dbbe87700967b4428dd7489e612ad5b0fe585d48ca5d41af5484b9b0b3a8"
+#define NX_SOURCE_SHA256 "02ac1fa11f7fc873668bfacc80a8b9b6b24bdfda9b4e13d36affa533e189058e"
 #define NX_N_STATES 22
 #define NX_N_CLASSES 4
 #define NX_UNIT 4  /* bytes per code unit: errors and the data's end count whole units */
@@ -1443,7 +1443,6 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         }
         streak = 0;
         wend = len - (len - start) % NX_UNIT;  /* the automaton never reads a part of a code unit */
-
         if (NX_LIKELY(s0 && i + NX_CHAIN <= wend)) {
             /* a token whose way the lead fixes: a branch on its length (predicted, so the
                next token need not wait for this one), range checks, one sum */

@@ -551,7 +551,7 @@ size_t utf_32be_decode(const unsigned char *data, size_t len, utf_32be_cp *out,
 #define NX_NAME "utf-32be"
 #define NX_SPEC_SHA256 "123ead603f988a72e936b87e96fd57acb0bfae2eb81423e3b972186bc7303fc8"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "fe4cdf034168ba9d8c67d7cc27027131190dfd7a837d1c271f54f1ece513f21a"
+#define NX_SOURCE_SHA256 "8d4c53b22fe6bfbee5f6ed603f3fc97e85128a613824fe5dfde6790f761dedc6"
 #define NX_N_STATES 12
 #define NX_N_CLASSES 4
 #define NX_UNIT 4  /* bytes per code unit: errors and the data's end count whole units */
@@ -1337,7 +1337,6 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         }
         streak = 0;
         wend = len - (len - start) % NX_UNIT;  /* the automaton never reads a part of a code unit */
-
         if (NX_LIKELY(s0 && i + NX_CHAIN <= wend)) {
             /* a token whose way the lead fixes: a branch on its length (predicted, so the
                next token need not wait for this one), range checks, one sum */

@@ -549,7 +549,7 @@ size_t utf_32le_decode(const unsigned char *data, size_t len, utf_32le_cp *out,
 #define NX_NAME "utf-32le"
 #define NX_SPEC_SHA256 "a04095c5a9ade7122e5ff72465980aef4372083aba611d15be001789db6bf8e7"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "9bc86a2c5056a31254cd135cd51131f1966f628672192f3a096025ddd8a7c1dd"
+#define NX_SOURCE_SHA256 "ecfb60f8fa2614b6fc399a99d95cb42fd813693246856345fa4c0914b4b4ce39"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 4
 #define NX_UNIT 4  /* bytes per code unit: errors and the data's end count whole units */
@@ -1330,7 +1330,6 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         }
         streak = 0;
         wend = len - (len - start) % NX_UNIT;  /* the automaton never reads a part of a code unit */
-
         if (NX_LIKELY(s0 && i + NX_CHAIN <= wend)) {
             /* a token whose way the lead fixes: a branch on its length (predicted, so the
                next token need not wait for this one), range checks, one sum */

@@ -1835,7 +1835,7 @@ size_t whatwg_big5_decode(const unsigned char *data, size_t len, whatwg_big5_cp 
 #define NX_NAME "whatwg-big5"
 #define NX_SPEC_SHA256 "3a0e75570a667ceeb2cb86f5d0e7dc52508d9978809a6de2009b3a4b73bf0645"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "962ef99c52acad4d71027134b905ffeb72bba63c36a5d447a37ac792c6c8e2f5"
+#define NX_SOURCE_SHA256 "848467a5b3052edd3bb1ed0fdd4eb718ce9592da343192e69f5cd799e74ebc50"
 #define NX_N_STATES 4
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2640,7 +2640,6 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         }
         streak = 0;
         wend = len;
-
         if (NX_LIKELY(s0 && i + NX_CHAIN <= wend)) {
             /* a token whose way the lead fixes: a branch on its length (predicted, so the
                next token need not wait for this one), range checks, one sum */

@@ -1779,7 +1779,7 @@ size_t whatwg_euc_jp_decode(const unsigned char *data, size_t len, whatwg_euc_jp
 #define NX_NAME "whatwg-euc-jp"
 #define NX_SPEC_SHA256 "a573950a5e1cf00809fe0165001c3224e6ffd5e2115d5e833135163eb7dfa3b4"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "9fbf58bd730394fca790396b9365b3636c1b896abaae53a58e0bc6914828f60b"
+#define NX_SOURCE_SHA256 "263df423022a70fcd7ddc2db0b64fa9a3eecb9c95e9fa5939d1e088fd28f2c4f"
 #define NX_N_STATES 9
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2625,7 +2625,6 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         }
         streak = 0;
         wend = len;
-
         if (NX_LIKELY(s0 && i + NX_CHAIN <= wend)) {
             /* a token whose way the lead fixes: a branch on its length (predicted, so the
                next token need not wait for this one), range checks, one sum */

@@ -2080,7 +2080,7 @@ size_t whatwg_euc_kr_decode(const unsigned char *data, size_t len, whatwg_euc_kr
 #define NX_NAME "whatwg-euc-kr"
 #define NX_SPEC_SHA256 "a1a57dbf0efe0ebb67dde3ba81157b1b7123374cf573fc669b1158201f8f93af"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "77df85c1cd001626ad5a56dc43a884f82bbd6dd963d64744c2ec923e9a829c33"
+#define NX_SOURCE_SHA256 "0232c491c48ec2174b29f0d52ec6bc30a57f528602c8b946a14211a7de2556e2"
 #define NX_N_STATES 4
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2876,7 +2876,6 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         }
         streak = 0;
         wend = len;
-
         if (NX_LIKELY(s0 && i + NX_CHAIN <= wend)) {
             /* a token whose way the lead fixes: a branch on its length (predicted, so the
                next token need not wait for this one), range checks, one sum */

@@ -2319,7 +2319,7 @@ size_t whatwg_gb18030_decode(const unsigned char *data, size_t len, whatwg_gb180
 #define NX_NAME "whatwg-gb18030"
 #define NX_SPEC_SHA256 "61b9cc87bc8450e70f73c82346c7ca5a8e3a48805a1bd00459762b3777ecff56"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "d5ca63ca7c57a322e13ff67f300968ece570a044361478b2b4e45b55f60374db"
+#define NX_SOURCE_SHA256 "78403f43ecae63ccecce8ffa2d033920388f2ad56a69dedcb1991cff9e7663cf"
 #define NX_N_STATES 17
 #define NX_N_CLASSES 17
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -3299,7 +3299,6 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         }
         streak = 0;
         wend = len;
-
         if (NX_LIKELY(s0 && i + NX_CHAIN <= wend)) {
             /* a token whose way the lead fixes: a branch on its length (predicted, so the
                next token need not wait for this one), range checks, one sum */

@@ -2319,7 +2319,7 @@ size_t whatwg_gbk_decode(const unsigned char *data, size_t len, whatwg_gbk_cp *o
 #define NX_NAME "whatwg-gbk"
 #define NX_SPEC_SHA256 "7fb65d9c7a58d00bcc1e4b0421c1310b3436183e1c7b095334634a4a5d69ea05"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "b00524b6b72d2ffbcc1f01521955889e9fbff1f5b4b9fb402833825acdf9be1c"
+#define NX_SOURCE_SHA256 "df15c0aed092b0adc2495ac0bff921beb4427ce513f2d5fd87067255ca99afde"
 #define NX_N_STATES 17
 #define NX_N_CLASSES 17
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -3299,7 +3299,6 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         }
         streak = 0;
         wend = len;
-
         if (NX_LIKELY(s0 && i + NX_CHAIN <= wend)) {
             /* a token whose way the lead fixes: a branch on its length (predicted, so the
                next token need not wait for this one), range checks, one sum */

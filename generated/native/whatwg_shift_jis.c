@@ -1304,7 +1304,7 @@ size_t whatwg_shift_jis_decode(const unsigned char *data, size_t len, whatwg_shi
 #define NX_NAME "whatwg-shift_jis"
 #define NX_SPEC_SHA256 "608bec107679b9ac2d4d7b2161c288c8d84b0891b6965bd489762e1e0d6e6940"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "8f12b3398828f2ce898ae34a9a3f2126bedd05687ee7797b191fea81d3a59f29"
+#define NX_SOURCE_SHA256 "65196ec7d245cbb92b14418d0be8961226977892d350a753be2639aa8cbd4e89"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 8
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2112,7 +2112,6 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         }
         streak = 0;
         wend = len;
-
         if (NX_LIKELY(s0 && i + NX_CHAIN <= wend)) {
             /* a token whose way the lead fixes: a branch on its length (predicted, so the
                next token need not wait for this one), range checks, one sum */

@@ -543,7 +543,7 @@ size_t wtf_16_decode(const unsigned char *data, size_t len, wtf_16_cp *out,
 #define NX_NAME "wtf-16"
 #define NX_SPEC_SHA256 "02fb069706abd2de8bd94c7b074e9d33a0480deb3705d6d0b5f567361275fb1f"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "b8f8901653effa8f23e32018d7936daa40e23a6adc82c82cb15f0cfb08433943"
+#define NX_SOURCE_SHA256 "b302f89b53b5d68d45dd6e1b80f3ed65dec1d6ef2188668c9ce6c037ef5fa26a"
 #define NX_N_STATES 8
 #define NX_N_CLASSES 4
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */
@@ -1416,7 +1416,6 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         }
         streak = 0;
         wend = len - (len - start) % NX_UNIT;  /* the automaton never reads a part of a code unit */
-
         if (NX_LIKELY(s0 && i + NX_CHAIN <= wend)) {
             /* a token whose way the lead fixes: a branch on its length (predicted, so the
                next token need not wait for this one), range checks, one sum */
