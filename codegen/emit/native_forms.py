@@ -201,7 +201,7 @@ def _test(ranges, var: str) -> str:
             parts.append(f"{var} >= 0x{lo:02X}u")
         else:
             parts.append(f"{var} - 0x{lo:02X}u <= 0x{hi - lo:02X}u")
-    return " || ".join(f"({p})" for p in parts) if len(parts) > 1 else parts[0]
+    return " | ".join(f"({p})" for p in parts) if len(parts) > 1 else parts[0]  # no branch per range
 
 
 def _sub(subs, var: str) -> str:
@@ -220,8 +220,24 @@ def _text(ranges) -> str:
     return ",".join(f"{lo:02X}" if lo == hi else f"{lo:02X}..{hi:02X}" for lo, hi in ranges)
 
 
-def _c_node(n: Node) -> dict:
-    """The template's view of a node: C expressions for its steps."""
+def _bitmap(ranges, var: str, sets: list) -> str:
+    """A C expression: whether *var* is in *ranges*, read from a 256-bit set (one load,
+    no branch per range: a trail byte of UTF-1 is in either of two runs at random)."""
+    words = [0, 0, 0, 0]
+    for lo, hi in ranges:
+        for b in range(lo, hi + 1):
+            words[b >> 6] |= 1 << (b & 63)
+    key = tuple(words)
+    if key not in [s["words"] for s in sets]:
+        sets.append({"id": len(sets), "words": key, "text": _text(ranges),
+                     "hex": [f"UINT64_C(0x{w:016X})" for w in words]})
+    k = [s["words"] for s in sets].index(key)
+    return f"(nx_set{k}[{var} >> 6] >> ({var} & 63) & 1)"
+
+
+def _c_node(n: Node, sets: list) -> dict:
+    """The template's view of a node: C expressions for its steps (*sets*: the byte sets
+    tested by bitmap, gathered)."""
     var = f"b{n.depth}"
     steps = []
     for st in n.steps:
@@ -235,8 +251,8 @@ def _c_node(n: Node) -> dict:
                 (f"acc + {term}" if st.mul == 1 else f"acc * {st.mul}u + {term}")
         if n.depth == 0 and st.weight == 0:
             update = "0"
-        steps.append({"test": _test(st.ranges, var), "acc": update, "text": _text(st.ranges),
-                      "node": _c_node(st.node)})
+        test = _test(st.ranges, var) if len(st.ranges) == 1 or n.depth == 0 else _bitmap(st.ranges, var, sets)
+        steps.append({"test": test, "acc": update, "text": _text(st.ranges), "node": _c_node(st.node, sets)})
     leaf = None
     if n.leaf is not None:
         lf = n.leaf
@@ -262,15 +278,20 @@ def form_plan(a: Automaton, start: int = 0) -> Optional[dict]:
     ident = _identity(a, start)
     ascii = 2 if ident >= set(range(0x80)) else 1 if ident >= set(range(1, 0x80)) else 0
     paths = _paths(root)
+    dead = _runs([b for b in range(256) if a.step(start, b) == DEAD])
+    sets: list = []
     leads = [{"test": st["test"], "text": st["text"], "acc": st["acc"], "node": st["node"],
-              "most": st["node"]["most"]} for st in _c_node(root)["steps"]]
+              "most": st["node"]["most"]} for st in _c_node(root, sets)["steps"]]
     return {
         "start": start,
         "root": root,
         "paths": paths,
         "leads": leads,
         "most": root.most,
-        "ascii": ascii,  # 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither
+        "sets": sets,
+        "ascii": ascii,
+        "dead": _test(dead, "(unsigned)(b)") if dead else None,  # bytes no token starts with: an error of one byte
+        "dead_text": _text(dead),  # 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither
         "path_text": [" ".join(_text(p) for p in pos) + f"  ->  U+{leaf.low:04X}..U+{leaf.high:04X}"
                       + ("" if leaf.kind == "char" else f" ({leaf.kind})") for pos, leaf in paths],
     }

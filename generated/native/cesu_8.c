@@ -548,7 +548,7 @@ size_t cesu_8_decode(const unsigned char *data, size_t len, cesu_8_cp *out,
 #define NX_NAME "cesu-8"
 #define NX_SPEC_SHA256 "e19e4ef1bf39a2abf942d35836c03578fa04624c995edd2f8858f8a98fb662df"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "22f3239f445068c84494186d73716477a18fe38f9136b6756ae0e51f44db8ffa"
+#define NX_SOURCE_SHA256 "865e26f8fb737d1827c8e839838ce827c0788021092cc8d8d57c8441c5f08840"
 #define NX_N_STATES 11
 #define NX_N_CLASSES 9
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -749,6 +749,7 @@ static int nx_width(uint64_t cp)
    then the token is the flat table's and nx_token's, from its first byte (an
    error, a longest match that backs off, a counted form, the data's end). */
 #define NX_FORMS 1
+#define NX_FORM_DEAD(b) (((unsigned)(b) - 0x80u <= 0x41u) | ((unsigned)(b) >= 0xF0u))  /* 80..C1,F0..FF: no token begins with these bytes */
 #define NX_FORM_MOST 6  /* the longest straight path, in bytes */
 #define NX_FORM_ASCII 2  /* 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither */
 
@@ -791,7 +792,7 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
         }
         return 0;
     }
-    if ((b0 - 0xE1u <= 0x0Bu) || (b0 - 0xEEu <= 0x01u)) {  /* E1..EC,EE..EF: up to 3 bytes */
+    if ((b0 - 0xE1u <= 0x0Bu) | (b0 - 0xEEu <= 0x01u)) {  /* E1..EC,EE..EF: up to 3 bytes */
         if (NX_UNLIKELY(wend - i < 3u))
             return 0;
         acc = ((uint64_t)b0 - 224u);
@@ -1397,6 +1398,12 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
                 NX_PUT(cp);
                 continue;
             }
+            if (NX_FORM_DEAD(d[i])) {
+                /* a byte that begins no token: the maximal subpart is that byte, as _run says */
+                nx_error(&tok, NX_T_ERROR, start, start + 1, cesu_8_reason_start);
+                got = NX_S_PROBLEM;
+                goto problem;
+            }
             goto walk;
         }
 
@@ -1429,6 +1436,7 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         got = nx_slow(a, start, &tok);
         if (got == NX_S_LEAVE)
             break;
+    problem:
         if (got == NX_S_CHAR) {
             NX_PUT(tok.value);
         } else if (got == NX_S_WIDE) {
@@ -1644,10 +1652,12 @@ static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *
     int w = 0, rc = 0;
     Py_UCS4 maxchar;
     nx_result r;
-    if (a->start == 0) {
+    if (a->start == 0 && !nx_estimable) {
         /* at most one character a byte (more only where backslashreplace writes more):
            a str of that many, from the narrowest kind up, widened as wider code points
-           come (as CPython's writer does), cut to size at the end: no counting pass */
+           come (as CPython's writer does), cut to size at the end: no counting pass.
+           (Where nx_estimable, the estimate below is faster: it is exact on
+           well-formed text, so the str is made at its final size and kind.) */
         cap = a->len - pos + 8;  /* 8: room for the last 8 bytes written at once */
         if (a->handler == NX_H_BACKSLASHREPLACE)
             cap += cap / 64;

@@ -572,7 +572,7 @@ size_t fss_utf_1992_decode(const unsigned char *data, size_t len, fss_utf_1992_c
 #define NX_NAME "fss-utf-1992"
 #define NX_SPEC_SHA256 "a735756b730524382a38ae8c0f7c29accb1b07fd052940ce368ea260427cc351"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "9d60b844bf6ec99e4666c61eeafe030437328ca3a86f5db1988cc2dec1d186aa"
+#define NX_SOURCE_SHA256 "5a1a28b8e5101adb46ace888ec1f6625ff743b37730d4b342426da7d53efa9a7"
 #define NX_N_STATES 19
 #define NX_N_CLASSES 10
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -804,6 +804,7 @@ static int nx_width(uint64_t cp)
    then the token is the flat table's and nx_token's, from its first byte (an
    error, a longest match that backs off, a counted form, the data's end). */
 #define NX_FORMS 1
+#define NX_FORM_DEAD(b) ((unsigned)(b) >= 0xF8u)  /* F8..FF: no token begins with these bytes */
 #define NX_FORM_MOST 5  /* the longest straight path, in bytes */
 #define NX_FORM_ASCII 2  /* 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither */
 
@@ -1504,6 +1505,12 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
                 NX_PUT(cp);
                 continue;
             }
+            if (NX_FORM_DEAD(d[i])) {
+                /* a byte that begins no token: the maximal subpart is that byte, as _run says */
+                nx_error(&tok, NX_T_ERROR, start, start + 1, fss_utf_1992_reason_start);
+                got = NX_S_PROBLEM;
+                goto problem;
+            }
             goto walk;
         }
 
@@ -1536,6 +1543,7 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         got = nx_slow(a, start, &tok);
         if (got == NX_S_LEAVE)
             break;
+    problem:
         if (got == NX_S_CHAR) {
             NX_PUT(tok.value);
         } else if (got == NX_S_WIDE) {
@@ -1751,10 +1759,12 @@ static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *
     int w = 0, rc = 0;
     Py_UCS4 maxchar;
     nx_result r;
-    if (a->start == 0) {
+    if (a->start == 0 && !nx_estimable) {
         /* at most one character a byte (more only where backslashreplace writes more):
            a str of that many, from the narrowest kind up, widened as wider code points
-           come (as CPython's writer does), cut to size at the end: no counting pass */
+           come (as CPython's writer does), cut to size at the end: no counting pass.
+           (Where nx_estimable, the estimate below is faster: it is exact on
+           well-formed text, so the str is made at its final size and kind.) */
         cap = a->len - pos + 8;  /* 8: room for the last 8 bytes written at once */
         if (a->handler == NX_H_BACKSLASHREPLACE)
             cap += cap / 64;

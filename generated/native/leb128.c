@@ -545,7 +545,7 @@ size_t leb128_decode(const unsigned char *data, size_t len, leb128_cp *out,
 #define NX_NAME "leb128"
 #define NX_SPEC_SHA256 "8ca2c0142d74e206c7807ebe6dee2f59479431442b2280bada361a97ecd783c5"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "1591ed3fee2b1dd30389a917e9a9b204fcef07f2c5d40331dbeaba1f8517701d"
+#define NX_SOURCE_SHA256 "80b46bc9e9205822d196038347e86fe94ccdbfe0803e66531a29943c19701901"
 #define NX_N_STATES 11
 #define NX_N_CLASSES 4
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1632,10 +1632,12 @@ static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *
     int w = 0, rc = 0;
     Py_UCS4 maxchar;
     nx_result r;
-    if (a->start == 0) {
+    if (a->start == 0 && !nx_estimable) {
         /* at most one character a byte (more only where backslashreplace writes more):
            a str of that many, from the narrowest kind up, widened as wider code points
-           come (as CPython's writer does), cut to size at the end: no counting pass */
+           come (as CPython's writer does), cut to size at the end: no counting pass.
+           (Where nx_estimable, the estimate below is faster: it is exact on
+           well-formed text, so the str is made at its final size and kind.) */
         cap = a->len - pos + 8;  /* 8: room for the last 8 bytes written at once */
         if (a->handler == NX_H_BACKSLASHREPLACE)
             cap += cap / 64;

@@ -542,7 +542,7 @@ size_t leb128_overlong_decode(const unsigned char *data, size_t len, leb128_over
 #define NX_NAME "leb128-overlong"
 #define NX_SPEC_SHA256 "5e540b14e5f42b3ce2b8b498a48c433c5627a82ca13869d3f858dbabfef92221"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "ee2e2e79609db13afe29d06ba8305ad24b23e14ac12cea87fc3b7c2b5e5fd59d"
+#define NX_SOURCE_SHA256 "f11a00e8cbcc1ff20c9f2ba55355d2d46378673b32eb9b9e8e1f4cbeaaad9afc"
 #define NX_N_STATES 11
 #define NX_N_CLASSES 3
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1627,10 +1627,12 @@ static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *
     int w = 0, rc = 0;
     Py_UCS4 maxchar;
     nx_result r;
-    if (a->start == 0) {
+    if (a->start == 0 && !nx_estimable) {
         /* at most one character a byte (more only where backslashreplace writes more):
            a str of that many, from the narrowest kind up, widened as wider code points
-           come (as CPython's writer does), cut to size at the end: no counting pass */
+           come (as CPython's writer does), cut to size at the end: no counting pass.
+           (Where nx_estimable, the estimate below is faster: it is exact on
+           well-formed text, so the str is made at its final size and kind.) */
         cap = a->len - pos + 8;  /* 8: room for the last 8 bytes written at once */
         if (a->handler == NX_H_BACKSLASHREPLACE)
             cap += cap / 64;

@@ -566,7 +566,7 @@ size_t mutf_8_decode(const unsigned char *data, size_t len, mutf_8_cp *out,
 #define NX_NAME "mutf-8"
 #define NX_SPEC_SHA256 "b6237a0dac6543f75417863e0ec58bf1445e6acee34192582af4557aa9115dc0"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "75dd22df006a443a11ef05adb63659bb59319f5d6c48a2fada42f13f2ba85101"
+#define NX_SOURCE_SHA256 "28632dbfd449e79257d8edd00a7851767c6fad3c565df72d9546583ab5e688a7"
 #define NX_N_STATES 13
 #define NX_N_CLASSES 11
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -781,8 +781,10 @@ static int nx_width(uint64_t cp)
    then the token is the flat table's and nx_token's, from its first byte (an
    error, a longest match that backs off, a counted form, the data's end). */
 #define NX_FORMS 1
+#define NX_FORM_DEAD(b) (((unsigned)(b) == 0x00u) | ((unsigned)(b) - 0x80u <= 0x3Fu) | ((unsigned)(b) == 0xC1u) | ((unsigned)(b) >= 0xF0u))  /* 00,80..BF,C1,F0..FF: no token begins with these bytes */
 #define NX_FORM_MOST 6  /* the longest straight path, in bytes */
 #define NX_FORM_ASCII 1  /* 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither */
+static const uint64_t nx_set0[4] = { UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000), UINT64_C(0xFFFF0000FFFFFFFF), UINT64_C(0x0000000000000000) };  /* 80..9F,B0..BF */
 
 NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t *cp)
 {
@@ -835,7 +837,7 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
         }
         return 0;
     }
-    if ((b0 - 0xE1u <= 0x0Bu) || (b0 - 0xEEu <= 0x01u)) {  /* E1..EC,EE..EF: up to 3 bytes */
+    if ((b0 - 0xE1u <= 0x0Bu) | (b0 - 0xEEu <= 0x01u)) {  /* E1..EC,EE..EF: up to 3 bytes */
         if (NX_UNLIKELY(wend - i < 3u))
             return 0;
         acc = ((uint64_t)b0 - 224u);
@@ -857,7 +859,7 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
             return 0;
         acc = ((uint64_t)b0 - 224u);
         b1 = d[i + 1];
-        if ((b1 - 0x80u <= 0x1Fu) || (b1 - 0xB0u <= 0x0Fu)) {  /* 80..9F,B0..BF */
+        if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1)) {  /* 80..9F,B0..BF */
             acc = acc * 64u + ((uint64_t)b1 - 128u);
             b2 = d[i + 2];
             if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
@@ -1445,6 +1447,12 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
                 NX_PUT(cp);
                 continue;
             }
+            if (NX_FORM_DEAD(d[i])) {
+                /* a byte that begins no token: the maximal subpart is that byte, as _run says */
+                nx_error(&tok, NX_T_ERROR, start, start + 1, mutf_8_reason_start);
+                got = NX_S_PROBLEM;
+                goto problem;
+            }
             goto walk;
         }
 
@@ -1477,6 +1485,7 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         got = nx_slow(a, start, &tok);
         if (got == NX_S_LEAVE)
             break;
+    problem:
         if (got == NX_S_CHAR) {
             NX_PUT(tok.value);
         } else if (got == NX_S_WIDE) {
@@ -1692,10 +1701,12 @@ static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *
     int w = 0, rc = 0;
     Py_UCS4 maxchar;
     nx_result r;
-    if (a->start == 0) {
+    if (a->start == 0 && !nx_estimable) {
         /* at most one character a byte (more only where backslashreplace writes more):
            a str of that many, from the narrowest kind up, widened as wider code points
-           come (as CPython's writer does), cut to size at the end: no counting pass */
+           come (as CPython's writer does), cut to size at the end: no counting pass.
+           (Where nx_estimable, the estimate below is faster: it is exact on
+           well-formed text, so the str is made at its final size and kind.) */
         cap = a->len - pos + 8;  /* 8: room for the last 8 bytes written at once */
         if (a->handler == NX_H_BACKSLASHREPLACE)
             cap += cap / 64;

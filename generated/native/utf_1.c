@@ -589,7 +589,7 @@ size_t utf_1_decode(const unsigned char *data, size_t len, utf_1_cp *out,
 #define NX_NAME "utf-1"
 #define NX_SPEC_SHA256 "ee36fdf035e1c9460970fcca00b60d116755799a1a743e404c416dfab13d9392"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "6f6afa01349762e92d44dbc173be1b8891ec9b6c1a2ab3b89280fdd9c6ebf6ab"
+#define NX_SOURCE_SHA256 "ca859d41fd9ce2a86ec088f0d3e35f64c814f76b77434446399857d3c027d63b"
 #define NX_N_STATES 18
 #define NX_N_CLASSES 15
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -834,8 +834,12 @@ static int nx_width(uint64_t cp)
    then the token is the flat table's and nx_token's, from its first byte (an
    error, a longest match that backs off, a counted form, the data's end). */
 #define NX_FORMS 1
+#define NX_FORM_DEAD(b) ((unsigned)(b) >= 0xFEu)  /* FE..FF: no token begins with these bytes */
 #define NX_FORM_MOST 5  /* the longest straight path, in bytes */
 #define NX_FORM_ASCII 2  /* 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither */
+static const uint64_t nx_set0[4] = { UINT64_C(0xFFFFFFFE00000000), UINT64_C(0x7FFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFF00000000), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 21..7E,A0..FF */
+static const uint64_t nx_set1[4] = { UINT64_C(0xFFFFFFFE00000000), UINT64_C(0x7FFFFFFFFFFFFFFF), UINT64_C(0x1FFFFFFF00000000), UINT64_C(0x0000000000000000) };  /* 21..7E,A0..BC */
+static const uint64_t nx_set2[4] = { UINT64_C(0xFFFFFFFE00000000), UINT64_C(0x7FFFFFFFFFFFFFFF), UINT64_C(0x01FFFFFF00000000), UINT64_C(0x0000000000000000) };  /* 21..7E,A0..B8 */
 
 NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t *cp)
 {
@@ -864,7 +868,7 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
             return 0;
         acc = ((uint64_t)b0 - 161u);
         b1 = d[i + 1];
-        if ((b1 - 0x21u <= 0x5Du) || (b1 >= 0xA0u)) {  /* 21..7E,A0..FF */
+        if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1)) {  /* 21..7E,A0..FF */
             acc = acc * 190u + ((uint64_t)b1 - (b1 < 0xA0u ? 33u : 66u));
             *cp = acc + UINT64_C(256);  /* U+0100..U+4015 */
             return 2;
@@ -876,10 +880,10 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
             return 0;
         acc = ((uint64_t)b0 - 246u);
         b1 = d[i + 1];
-        if ((b1 - 0x21u <= 0x5Du) || (b1 >= 0xA0u)) {  /* 21..7E,A0..FF */
+        if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1)) {  /* 21..7E,A0..FF */
             acc = acc * 190u + ((uint64_t)b1 - (b1 < 0xA0u ? 33u : 66u));
             b2 = d[i + 2];
-            if ((b2 - 0x21u <= 0x5Du) || (b2 >= 0xA0u)) {  /* 21..7E,A0..FF */
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1)) {  /* 21..7E,A0..FF */
                 acc = acc * 190u + ((uint64_t)b2 - (b2 < 0xA0u ? 33u : 66u));
                 *cp = acc + UINT64_C(16406);  /* U+4016..U+38E2D */
                 return 3;
@@ -893,16 +897,16 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
             return 0;
         acc = ((uint64_t)b0 - 252u);
         b1 = d[i + 1];
-        if ((b1 - 0x21u <= 0x5Du) || (b1 >= 0xA0u)) {  /* 21..7E,A0..FF */
+        if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1)) {  /* 21..7E,A0..FF */
             acc = acc * 190u + ((uint64_t)b1 - (b1 < 0xA0u ? 33u : 66u));
             b2 = d[i + 2];
-            if ((b2 - 0x21u <= 0x5Du) || (b2 >= 0xA0u)) {  /* 21..7E,A0..FF */
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1)) {  /* 21..7E,A0..FF */
                 acc = acc * 190u + ((uint64_t)b2 - (b2 < 0xA0u ? 33u : 66u));
                 b3 = d[i + 3];
-                if ((b3 - 0x21u <= 0x5Du) || (b3 >= 0xA0u)) {  /* 21..7E,A0..FF */
+                if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1)) {  /* 21..7E,A0..FF */
                     acc = acc * 190u + ((uint64_t)b3 - (b3 < 0xA0u ? 33u : 66u));
                     b4 = d[i + 4];
-                    if ((b4 - 0x21u <= 0x5Du) || (b4 >= 0xA0u)) {  /* 21..7E,A0..FF */
+                    if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1)) {  /* 21..7E,A0..FF */
                         acc = acc * 190u + ((uint64_t)b4 - (b4 < 0xA0u ? 33u : 66u));
                         *cp = acc + UINT64_C(233006);  /* U+38E2E..U+4DB0F63D */
                         return 5;
@@ -920,16 +924,16 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
             return 0;
         acc = ((uint64_t)b0 - 252u);
         b1 = d[i + 1];
-        if ((b1 - 0x21u <= 0x5Du) || (b1 - 0xA0u <= 0x1Cu)) {  /* 21..7E,A0..BC */
+        if ((nx_set1[b1 >> 6] >> (b1 & 63) & 1)) {  /* 21..7E,A0..BC */
             acc = acc * 190u + ((uint64_t)b1 - (b1 < 0xA0u ? 33u : 66u));
             b2 = d[i + 2];
-            if ((b2 - 0x21u <= 0x5Du) || (b2 >= 0xA0u)) {  /* 21..7E,A0..FF */
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1)) {  /* 21..7E,A0..FF */
                 acc = acc * 190u + ((uint64_t)b2 - (b2 < 0xA0u ? 33u : 66u));
                 b3 = d[i + 3];
-                if ((b3 - 0x21u <= 0x5Du) || (b3 >= 0xA0u)) {  /* 21..7E,A0..FF */
+                if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1)) {  /* 21..7E,A0..FF */
                     acc = acc * 190u + ((uint64_t)b3 - (b3 < 0xA0u ? 33u : 66u));
                     b4 = d[i + 4];
-                    if ((b4 - 0x21u <= 0x5Du) || (b4 >= 0xA0u)) {  /* 21..7E,A0..FF */
+                    if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1)) {  /* 21..7E,A0..FF */
                         acc = acc * 190u + ((uint64_t)b4 - (b4 < 0xA0u ? 33u : 66u));
                         *cp = acc + UINT64_C(233006);  /* U+4DB0F63E..U+7FFA2565 */
                         return 5;
@@ -946,10 +950,10 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
             if (b2 - 0x21u <= 0x09u) {  /* 21..2A */
                 acc = acc * 190u + ((uint64_t)b2 - 33u);
                 b3 = d[i + 3];
-                if ((b3 - 0x21u <= 0x5Du) || (b3 >= 0xA0u)) {  /* 21..7E,A0..FF */
+                if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1)) {  /* 21..7E,A0..FF */
                     acc = acc * 190u + ((uint64_t)b3 - (b3 < 0xA0u ? 33u : 66u));
                     b4 = d[i + 4];
-                    if ((b4 - 0x21u <= 0x5Du) || (b4 >= 0xA0u)) {  /* 21..7E,A0..FF */
+                    if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1)) {  /* 21..7E,A0..FF */
                         acc = acc * 190u + ((uint64_t)b4 - (b4 < 0xA0u ? 33u : 66u));
                         *cp = acc + UINT64_C(233006);  /* U+7FFA2566..U+7FFFA78D */
                         return 5;
@@ -961,10 +965,10 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
             if (b2 == 0x2Bu) {  /* 2B */
                 acc = acc * 190u + ((uint64_t)b2 - 33u);
                 b3 = d[i + 3];
-                if ((b3 - 0x21u <= 0x5Du) || (b3 - 0xA0u <= 0x18u)) {  /* 21..7E,A0..B8 */
+                if ((nx_set2[b3 >> 6] >> (b3 & 63) & 1)) {  /* 21..7E,A0..B8 */
                     acc = acc * 190u + ((uint64_t)b3 - (b3 < 0xA0u ? 33u : 66u));
                     b4 = d[i + 4];
-                    if ((b4 - 0x21u <= 0x5Du) || (b4 >= 0xA0u)) {  /* 21..7E,A0..FF */
+                    if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1)) {  /* 21..7E,A0..FF */
                         acc = acc * 190u + ((uint64_t)b4 - (b4 < 0xA0u ? 33u : 66u));
                         *cp = acc + UINT64_C(233006);  /* U+7FFFA78E..U+7FFFFFDF */
                         return 5;
@@ -1534,6 +1538,12 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
                 NX_PUT(cp);
                 continue;
             }
+            if (NX_FORM_DEAD(d[i])) {
+                /* a byte that begins no token: the maximal subpart is that byte, as _run says */
+                nx_error(&tok, NX_T_ERROR, start, start + 1, utf_1_reason_start);
+                got = NX_S_PROBLEM;
+                goto problem;
+            }
             goto walk;
         }
 
@@ -1566,6 +1576,7 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         got = nx_slow(a, start, &tok);
         if (got == NX_S_LEAVE)
             break;
+    problem:
         if (got == NX_S_CHAR) {
             NX_PUT(tok.value);
         } else if (got == NX_S_WIDE) {
@@ -1781,10 +1792,12 @@ static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *
     int w = 0, rc = 0;
     Py_UCS4 maxchar;
     nx_result r;
-    if (a->start == 0) {
+    if (a->start == 0 && !nx_estimable) {
         /* at most one character a byte (more only where backslashreplace writes more):
            a str of that many, from the narrowest kind up, widened as wider code points
-           come (as CPython's writer does), cut to size at the end: no counting pass */
+           come (as CPython's writer does), cut to size at the end: no counting pass.
+           (Where nx_estimable, the estimate below is faster: it is exact on
+           well-formed text, so the str is made at its final size and kind.) */
         cap = a->len - pos + 8;  /* 8: room for the last 8 bytes written at once */
         if (a->handler == NX_H_BACKSLASHREPLACE)
             cap += cap / 64;

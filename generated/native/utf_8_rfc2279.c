@@ -563,7 +563,7 @@ size_t utf_8_rfc2279_decode(const unsigned char *data, size_t len, utf_8_rfc2279
 #define NX_NAME "utf-8-rfc2279"
 #define NX_SPEC_SHA256 "473cdd8a78f76501034c86b79456f57fc70f9a84233f2a127fa01a219bd4d3af"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "94edd44ce518b020cc74856ac02270d340317fa09f2fb51e39c2c02a654a801d"
+#define NX_SOURCE_SHA256 "948a695f452229530aa1be7ecf42893a22cd6694124d1336afa6ac8887ac92a8"
 #define NX_N_STATES 11
 #define NX_N_CLASSES 16
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -782,6 +782,7 @@ static int nx_width(uint64_t cp)
    then the token is the flat table's and nx_token's, from its first byte (an
    error, a longest match that backs off, a counted form, the data's end). */
 #define NX_FORMS 1
+#define NX_FORM_DEAD(b) (((unsigned)(b) - 0x80u <= 0x41u) | ((unsigned)(b) >= 0xFEu))  /* 80..C1,FE..FF: no token begins with these bytes */
 #define NX_FORM_MOST 6  /* the longest straight path, in bytes */
 #define NX_FORM_ASCII 2  /* 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither */
 
@@ -1550,6 +1551,12 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
                 NX_PUT(cp);
                 continue;
             }
+            if (NX_FORM_DEAD(d[i])) {
+                /* a byte that begins no token: the maximal subpart is that byte, as _run says */
+                nx_error(&tok, NX_T_ERROR, start, start + 1, utf_8_rfc2279_reason_start);
+                got = NX_S_PROBLEM;
+                goto problem;
+            }
             goto walk;
         }
 
@@ -1582,6 +1589,7 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         got = nx_slow(a, start, &tok);
         if (got == NX_S_LEAVE)
             break;
+    problem:
         if (got == NX_S_CHAR) {
             NX_PUT(tok.value);
         } else if (got == NX_S_WIDE) {
@@ -1797,10 +1805,12 @@ static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *
     int w = 0, rc = 0;
     Py_UCS4 maxchar;
     nx_result r;
-    if (a->start == 0) {
+    if (a->start == 0 && !nx_estimable) {
         /* at most one character a byte (more only where backslashreplace writes more):
            a str of that many, from the narrowest kind up, widened as wider code points
-           come (as CPython's writer does), cut to size at the end: no counting pass */
+           come (as CPython's writer does), cut to size at the end: no counting pass.
+           (Where nx_estimable, the estimate below is faster: it is exact on
+           well-formed text, so the str is made at its final size and kind.) */
         cap = a->len - pos + 8;  /* 8: room for the last 8 bytes written at once */
         if (a->handler == NX_H_BACKSLASHREPLACE)
             cap += cap / 64;

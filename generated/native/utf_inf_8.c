@@ -969,7 +969,7 @@ size_t utf_inf_8_decode(const unsigned char *data, size_t len, utf_inf_8_cp *out
 #define NX_NAME "utf-inf-8"
 #define NX_SPEC_SHA256 "88c8a4903eaa4974e8770b57182c7ee37c26dd494ac25c8512f5e85d915d155a"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "5f44194bdab04425f1ad1491fdece61b9ff67377d41c396c8e98dfb9e9b58ebb"
+#define NX_SOURCE_SHA256 "f01250b73bfc19c66f5ce189fdeb8d049317288922e4ec9ccca8936a4002849e"
 #define NX_N_STATES 24
 #define NX_N_CLASSES 21
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1245,6 +1245,7 @@ static int nx_width(uint64_t cp)
    then the token is the flat table's and nx_token's, from its first byte (an
    error, a longest match that backs off, a counted form, the data's end). */
 #define NX_FORMS 1
+#define NX_FORM_DEAD(b) ((unsigned)(b) - 0x80u <= 0x41u)  /* 80..C1: no token begins with these bytes */
 #define NX_FORM_MOST 7  /* the longest straight path, in bytes */
 #define NX_FORM_ASCII 2  /* 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither */
 
@@ -2064,6 +2065,12 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
                 NX_PUT(cp);
                 continue;
             }
+            if (NX_FORM_DEAD(d[i])) {
+                /* a byte that begins no token: the maximal subpart is that byte, as _run says */
+                nx_error(&tok, NX_T_ERROR, start, start + 1, utf_inf_8_reason_start);
+                got = NX_S_PROBLEM;
+                goto problem;
+            }
             goto walk;
         }
 
@@ -2096,6 +2103,7 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         got = nx_slow(a, start, &tok);
         if (got == NX_S_LEAVE)
             break;
+    problem:
         if (got == NX_S_CHAR) {
             NX_PUT(tok.value);
         } else if (got == NX_S_WIDE) {
@@ -2311,10 +2319,12 @@ static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *
     int w = 0, rc = 0;
     Py_UCS4 maxchar;
     nx_result r;
-    if (a->start == 0) {
+    if (a->start == 0 && !nx_estimable) {
         /* at most one character a byte (more only where backslashreplace writes more):
            a str of that many, from the narrowest kind up, widened as wider code points
-           come (as CPython's writer does), cut to size at the end: no counting pass */
+           come (as CPython's writer does), cut to size at the end: no counting pass.
+           (Where nx_estimable, the estimate below is faster: it is exact on
+           well-formed text, so the str is made at its final size and kind.) */
         cap = a->len - pos + 8;  /* 8: room for the last 8 bytes written at once */
         if (a->handler == NX_H_BACKSLASHREPLACE)
             cap += cap / 64;
