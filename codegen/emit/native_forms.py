@@ -66,6 +66,7 @@ class Node:
     steps: tuple[Step, ...]
     leaf: Optional[Leaf]  # a final state: the token ends here
     most: int  # the longest path below, in bytes from the lead
+    dead: tuple[tuple[int, int], ...] = ()  # bytes on which no way goes on: an error of *depth* bytes
 
 
 def _runs(bytes_: list[int]) -> list[tuple[int, int]]:
@@ -118,7 +119,7 @@ def _tree(a: Automaton, start: int) -> Optional[Node]:
     cbytes = a.class_bytes()
     budget = [_NODE_BUDGET]
 
-    def node(s: int, depth: int, ops: tuple) -> Optional[Node]:
+    def node(s: int, depth: int, ops: tuple, accepted: bool) -> Optional[Node]:
         budget[0] -= 1
         if budget[0] < 0:
             return None
@@ -141,7 +142,8 @@ def _tree(a: Automaton, start: int) -> Optional[Node]:
             if mul < 0 or weight < 0:
                 continue
             digits = [b - sub for b, sub in members]
-            child = node(t, depth + 1, ops + ((mul, weight, min(digits), max(digits)),))
+            child = node(t, depth + 1, ops + ((mul, weight, min(digits), max(digits)),),
+                         accepted or a.accept[s] is not None)
             if child is None:
                 continue
             subs: list[tuple[int, int, int]] = []
@@ -153,9 +155,13 @@ def _tree(a: Automaton, start: int) -> Optional[Node]:
             steps.append(Step(tuple(_runs([b for b, _ in members])), tuple(subs), mul, weight, child))
         if not steps:
             return None
-        return Node(s, depth, tuple(steps), None, max(st.node.most for st in steps))
+        # the error _run makes when the automaton dies here with no accepting state
+        # passed: the maximal subpart, the bytes read (other error spans: the walk's)
+        dead = () if not depth or accepted or a.accept[s] is not None or a.error_span != "maximal-subpart" \
+            else tuple(_runs([b for b in range(256) if a.step(s, b) == DEAD]))
+        return Node(s, depth, tuple(steps), None, max(st.node.most for st in steps), dead)
 
-    return node(start, 0, ())
+    return node(start, 0, (), False)
 
 
 def _paths(root: Node) -> list[tuple[tuple[tuple[tuple[int, int], ...], ...], Leaf]]:
@@ -235,6 +241,10 @@ def _bitmap(ranges, var: str, sets: list) -> str:
     return f"(nx_set{k}[{var} >> 6] >> ({var} & 63) & 1)"
 
 
+def _cps(leaf: Leaf) -> str:
+    return f"U+{leaf.low:04X}" + (f"..U+{leaf.high:04X}" if leaf.high != leaf.low else "")
+
+
 def _c_node(n: Node, sets: list) -> dict:
     """The template's view of a node: C expressions for its steps (*sets*: the byte sets
     tested by bitmap, gathered)."""
@@ -261,10 +271,15 @@ def _c_node(n: Node, sets: list) -> dict:
         elif lf.kind == "value":
             value = f"UINT64_C({lf.value})"
         else:
-            value = (f"UINT64_C(0x10000) + (((acc / {lf.split}u) + UINT64_C({lf.offset}) - 0xD800u) << 10)"
-                     f" + ((acc % {lf.split}u) + UINT64_C({lf.offset}) - 0xDC00u)")
-        leaf = {"value": value, "len": n.depth, "text": f"U+{lf.low:04X}..U+{lf.high:04X}"}
-    return {"depth": n.depth, "var": var, "steps": steps, "leaf": leaf, "most": n.most}
+            off = f" + UINT64_C({lf.offset})" if lf.offset else ""
+            value = (f"UINT64_C(0x10000) + ((acc / {lf.split}u{off} - 0xD800u) << 10)"
+                     f" + (acc % {lf.split}u{off} - 0xDC00u)")
+        leaf = {"value": value, "len": n.depth, "text": _cps(lf)}
+    dead = None
+    if n.dead:
+        dead = _test(n.dead, var) if len(n.dead) == 1 else _bitmap(n.dead, var, sets)
+    return {"depth": n.depth, "var": var, "steps": steps, "leaf": leaf, "most": n.most, "dead": dead,
+            "dead_text": _text(n.dead)}
 
 
 def form_plan(a: Automaton, start: int = 0) -> Optional[dict]:
@@ -292,6 +307,6 @@ def form_plan(a: Automaton, start: int = 0) -> Optional[dict]:
         "ascii": ascii,
         "dead": _test(dead, "(unsigned)(b)") if dead else None,  # bytes no token starts with: an error of one byte
         "dead_text": _text(dead),  # 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither
-        "path_text": [" ".join(_text(p) for p in pos) + f"  ->  U+{leaf.low:04X}..U+{leaf.high:04X}"
+        "path_text": [" ".join(_text(p) for p in pos) + "  ->  " + _cps(leaf)
                       + ("" if leaf.kind == "char" else f" ({leaf.kind})") for pos, leaf in paths],
     }

@@ -548,7 +548,7 @@ size_t cesu_8_decode(const unsigned char *data, size_t len, cesu_8_cp *out,
 #define NX_NAME "cesu-8"
 #define NX_SPEC_SHA256 "e19e4ef1bf39a2abf942d35836c03578fa04624c995edd2f8858f8a98fb662df"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "865e26f8fb737d1827c8e839838ce827c0788021092cc8d8d57c8441c5f08840"
+#define NX_SOURCE_SHA256 "c5aa79d3d523e57c7aacf46a9007f1398264254c2c3f4c15b114de71b30c7684"
 #define NX_N_STATES 11
 #define NX_N_CLASSES 9
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -745,13 +745,21 @@ static int nx_width(uint64_t cp)
      E1..EC,EE..EF 80..BF 80..BF  ->  U+1000..U+FFFF
      ED 80..9F 80..BF  ->  U+D000..U+D7FF
      ED A0..AF 80..BF ED B0..BF 80..BF  ->  U+10000..U+10FFFF (pair)
-   nx_form returns the token's length and writes its code point, or returns 0:
-   then the token is the flat table's and nx_token's, from its first byte (an
-   error, a longest match that backs off, a counted form, the data's end). */
+   nx_form returns the token's length and writes its code point; or NX_FORM_ERR + k
+   where the automaton dies after k bytes with no accepting state passed (the
+   error _run makes: those k bytes); or 0: then the token is the flat table's and
+   nx_token's, from its first byte (other errors, a longest match that backs off,
+   a counted form, the data's end). */
 #define NX_FORMS 1
+#define NX_FORM_ERR 16  /* above any straight path's length */
 #define NX_FORM_DEAD(b) (((unsigned)(b) - 0x80u <= 0x41u) | ((unsigned)(b) >= 0xF0u))  /* 80..C1,F0..FF: no token begins with these bytes */
 #define NX_FORM_MOST 6  /* the longest straight path, in bytes */
 #define NX_FORM_ASCII 2  /* 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither */
+static const uint64_t nx_set0[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x0000000000000000), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..7F,C0..FF */
+static const uint64_t nx_set1[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x00000000FFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..9F,C0..FF */
+static const uint64_t nx_set2[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x0000FFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..AF,C0..FF */
+static const uint64_t nx_set3[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFDFFFFFFFFFFF) };  /* 00..EC,EE..FF */
+static const uint64_t nx_set4[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFF000000000000), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..7F,B0..FF */
 
 NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t *cp)
 {
@@ -773,6 +781,8 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
             *cp = acc;  /* U+0080..U+07FF */
             return 2;
         }
+        if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 == 0xE0u) {  /* E0: up to 3 bytes */
@@ -788,8 +798,12 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                 *cp = acc;  /* U+0800..U+0FFF */
                 return 3;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set1[b1 >> 6] >> (b1 & 63) & 1))  /* 00..9F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if ((b0 - 0xE1u <= 0x0Bu) | (b0 - 0xEEu <= 0x01u)) {  /* E1..EC,EE..EF: up to 3 bytes */
@@ -805,8 +819,12 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                 *cp = acc;  /* U+1000..U+FFFF */
                 return 3;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 == 0xEDu) {  /* ED: up to 6 bytes */
@@ -822,6 +840,8 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                 *cp = acc;  /* U+D000..U+D7FF */
                 return 3;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
         if (b1 - 0xA0u <= 0x0Fu) {  /* A0..AF */
@@ -838,17 +858,27 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                         b5 = d[i + 5];
                         if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
                             acc = acc * 64u + ((uint64_t)b5 - 128u);
-                            *cp = UINT64_C(0x10000) + (((acc / 65536u) + UINT64_C(0) - 0xD800u) << 10) + ((acc % 65536u) + UINT64_C(0) - 0xDC00u);  /* U+10000..U+10FFFF */
+                            *cp = UINT64_C(0x10000) + ((acc / 65536u - 0xD800u) << 10) + (acc % 65536u - 0xDC00u);  /* U+10000..U+10FFFF */
                             return 6;
                         }
+                        if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 5 bytes read */
+                            return NX_FORM_ERR + 5;
                         return 0;
                     }
+                    if ((nx_set2[b4 >> 6] >> (b4 & 63) & 1))  /* 00..AF,C0..FF: no way on, the maximal subpart is the 4 bytes read */
+                        return NX_FORM_ERR + 4;
                     return 0;
                 }
+                if ((nx_set3[b3 >> 6] >> (b3 & 63) & 1))  /* 00..EC,EE..FF: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
                 return 0;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set4[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,B0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     (void)acc;
@@ -1389,15 +1419,28 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         streak = 0;
         wend = len;
         if (NX_LIKELY(s0)) {
-            /* the forms' straight paths (nx_form): anything they do not decide is the walk's */
-            const size_t got_len = nx_form(d, i, wend, &cp);
-            if (NX_LIKELY(got_len)) {
+            /* the forms' straight paths (nx_form), token after token while they decide
+               and no run of bytes that stand for themselves begins; anything they do
+               not decide is the walk's */
+            size_t got_len;
+            while ((got_len = nx_form(d, i, wend, &cp)) != 0) {
+                if (NX_UNLIKELY(got_len >= NX_FORM_ERR)) {
+                    /* the maximal subpart of a sequence cut short, as _run says */
+                    nx_error(&tok, NX_T_ERROR, start, start + (got_len - NX_FORM_ERR), cesu_8_reason_continuation);
+                    got = NX_S_PROBLEM;
+                    goto problem;
+                }
                 if (NX_UNLIKELY(!plain_only && cp > 0x10FFFF))
                     goto slow;
                 i += got_len;
                 NX_PUT(cp);
-                continue;
+                if (NX_UNLIKELY(i == len) || NX_SELF(d[i]))
+                    break;
+                start = i;
+                n_start = n;
             }
+            if (got_len)
+                continue;
             if (NX_FORM_DEAD(d[i])) {
                 /* a byte that begins no token: the maximal subpart is that byte, as _run says */
                 nx_error(&tok, NX_T_ERROR, start, start + 1, cesu_8_reason_start);

@@ -633,7 +633,7 @@ size_t corrected_utf_8_decode(const unsigned char *data, size_t len, corrected_u
 #define NX_NAME "corrected-utf-8"
 #define NX_SPEC_SHA256 "771c8d1f03d61c7a7facf4c151ceb6c47fd74f6c4706b3ce5c2a793f11975d26"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "5e7e6dca5d86f017093c1c1f35fce4e87975b953f15614d676b58e8dd8a77317"
+#define NX_SOURCE_SHA256 "ee441e58442afb32956856c9b727790a9566119b37d6b6aa8ed40b5e38625e23"
 #define NX_N_STATES 28
 #define NX_N_CLASSES 13
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -900,13 +900,17 @@ static int nx_width(uint64_t cp)
      F0..F7 80..BF 80..BF 80..BF  ->  U+110A0..U+21109F
      F8..FB 80..BF 80..BF 80..BF 80..BF  ->  U+2110A0..U+421109F
      FC..FD 80..BF 80..BF 80..BF 80..BF 80..BF  ->  U+42110A0..U+8421109F
-   nx_form returns the token's length and writes its code point, or returns 0:
-   then the token is the flat table's and nx_token's, from its first byte (an
-   error, a longest match that backs off, a counted form, the data's end). */
+   nx_form returns the token's length and writes its code point; or NX_FORM_ERR + k
+   where the automaton dies after k bytes with no accepting state passed (the
+   error _run makes: those k bytes); or 0: then the token is the flat table's and
+   nx_token's, from its first byte (other errors, a longest match that backs off,
+   a counted form, the data's end). */
 #define NX_FORMS 1
+#define NX_FORM_ERR 16  /* above any straight path's length */
 #define NX_FORM_DEAD(b) ((unsigned)(b) - 0x80u <= 0x3Fu)  /* 80..BF: no token begins with these bytes */
 #define NX_FORM_MOST 6  /* the longest straight path, in bytes */
 #define NX_FORM_ASCII 2  /* 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither */
+static const uint64_t nx_set0[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x0000000000000000), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..7F,C0..FF */
 
 NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t *cp)
 {
@@ -928,6 +932,8 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
             *cp = acc + UINT64_C(160);  /* U+00A0..U+089F */
             return 2;
         }
+        if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 - 0xE0u <= 0x0Bu) {  /* E0..EB: up to 3 bytes */
@@ -943,8 +949,12 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                 *cp = acc + UINT64_C(2208);  /* U+08A0..U+C89F */
                 return 3;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 == 0xECu) {  /* EC: up to 3 bytes */
@@ -960,6 +970,8 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                 *cp = acc + UINT64_C(2208);  /* U+C8A0..U+D7DF */
                 return 3;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
         if (b1 == 0xBDu) {  /* BD */
@@ -975,6 +987,8 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                 *cp = acc + UINT64_C(4256);  /* U+E000..U+E01F */
                 return 3;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
         if (b1 - 0xBEu <= 0x01u) {  /* BE..BF */
@@ -985,8 +999,12 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                 *cp = acc + UINT64_C(4256);  /* U+E020..U+E09F */
                 return 3;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 - 0xEDu <= 0x02u) {  /* ED..EF: up to 3 bytes */
@@ -1002,8 +1020,12 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                 *cp = acc + UINT64_C(4256);  /* U+E0A0..U+1109F */
                 return 3;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 - 0xF0u <= 0x07u) {  /* F0..F7: up to 4 bytes */
@@ -1022,10 +1044,16 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                     *cp = acc + UINT64_C(69792);  /* U+110A0..U+21109F */
                     return 4;
                 }
+                if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
                 return 0;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 - 0xF8u <= 0x03u) {  /* F8..FB: up to 5 bytes */
@@ -1047,12 +1075,20 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                         *cp = acc + UINT64_C(2166944);  /* U+2110A0..U+421109F */
                         return 5;
                     }
+                    if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 4 bytes read */
+                        return NX_FORM_ERR + 4;
                     return 0;
                 }
+                if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
                 return 0;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 - 0xFCu <= 0x01u) {  /* FC..FD: up to 6 bytes */
@@ -1077,14 +1113,24 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                             *cp = acc + UINT64_C(69275808);  /* U+42110A0..U+8421109F */
                             return 6;
                         }
+                        if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 5 bytes read */
+                            return NX_FORM_ERR + 5;
                         return 0;
                     }
+                    if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 4 bytes read */
+                        return NX_FORM_ERR + 4;
                     return 0;
                 }
+                if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
                 return 0;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     (void)acc;
@@ -1625,15 +1671,28 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         streak = 0;
         wend = len;
         if (NX_LIKELY(s0)) {
-            /* the forms' straight paths (nx_form): anything they do not decide is the walk's */
-            const size_t got_len = nx_form(d, i, wend, &cp);
-            if (NX_LIKELY(got_len)) {
+            /* the forms' straight paths (nx_form), token after token while they decide
+               and no run of bytes that stand for themselves begins; anything they do
+               not decide is the walk's */
+            size_t got_len;
+            while ((got_len = nx_form(d, i, wend, &cp)) != 0) {
+                if (NX_UNLIKELY(got_len >= NX_FORM_ERR)) {
+                    /* the maximal subpart of a sequence cut short, as _run says */
+                    nx_error(&tok, NX_T_ERROR, start, start + (got_len - NX_FORM_ERR), corrected_utf_8_reason_continuation);
+                    got = NX_S_PROBLEM;
+                    goto problem;
+                }
                 if (NX_UNLIKELY(!plain_only && cp > 0x10FFFF))
                     goto slow;
                 i += got_len;
                 NX_PUT(cp);
-                continue;
+                if (NX_UNLIKELY(i == len) || NX_SELF(d[i]))
+                    break;
+                start = i;
+                n_start = n;
             }
+            if (got_len)
+                continue;
             if (NX_FORM_DEAD(d[i])) {
                 /* a byte that begins no token: the maximal subpart is that byte, as _run says */
                 nx_error(&tok, NX_T_ERROR, start, start + 1, corrected_utf_8_reason_start);

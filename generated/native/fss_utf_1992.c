@@ -572,7 +572,7 @@ size_t fss_utf_1992_decode(const unsigned char *data, size_t len, fss_utf_1992_c
 #define NX_NAME "fss-utf-1992"
 #define NX_SPEC_SHA256 "a735756b730524382a38ae8c0f7c29accb1b07fd052940ce368ea260427cc351"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "5a1a28b8e5101adb46ace888ec1f6625ff743b37730d4b342426da7d53efa9a7"
+#define NX_SOURCE_SHA256 "e1a2eeecf3199d557270d23c5016f144e1b6a3ba4b1dec51cb218fde04f7fb17"
 #define NX_N_STATES 19
 #define NX_N_CLASSES 10
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -800,13 +800,19 @@ static int nx_width(uint64_t cp)
      F7 80..EE 80..FF 80..FF 80..FF  ->  U+72082080..U+7FE8207F
      F7 EF 80..DE 80..FF 80..FF  ->  U+7FE82080..U+7FFFE07F
      F7 EF DF 80..BE 80..FF  ->  U+7FFFE080..U+7FFFFFFF
-   nx_form returns the token's length and writes its code point, or returns 0:
-   then the token is the flat table's and nx_token's, from its first byte (an
-   error, a longest match that backs off, a counted form, the data's end). */
+   nx_form returns the token's length and writes its code point; or NX_FORM_ERR + k
+   where the automaton dies after k bytes with no accepting state passed (the
+   error _run makes: those k bytes); or 0: then the token is the flat table's and
+   nx_token's, from its first byte (other errors, a longest match that backs off,
+   a counted form, the data's end). */
 #define NX_FORMS 1
+#define NX_FORM_ERR 16  /* above any straight path's length */
 #define NX_FORM_DEAD(b) ((unsigned)(b) >= 0xF8u)  /* F8..FF: no token begins with these bytes */
 #define NX_FORM_MOST 5  /* the longest straight path, in bytes */
 #define NX_FORM_ASCII 2  /* 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither */
+static const uint64_t nx_set0[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x8000000000000000), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..7F,BF..FF */
+static const uint64_t nx_set1[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x0000000000000000), UINT64_C(0xFFFFFFFF00000000) };  /* 00..7F,E0..FF */
+static const uint64_t nx_set2[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x0000000000000000), UINT64_C(0xFFFF000000000000) };  /* 00..7F,F0..FF */
 
 NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t *cp)
 {
@@ -828,6 +834,8 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
             *cp = acc + UINT64_C(128);  /* U+0080..U+207F */
             return 2;
         }
+        if (b1 <= 0x7Fu)  /* 00..7F: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 - 0xC0u <= 0x1Fu) {  /* C0..DF: up to 3 bytes */
@@ -843,8 +851,12 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                 *cp = acc + UINT64_C(8320);  /* U+2080..U+8207F */
                 return 3;
             }
+            if (b2 <= 0x7Fu)  /* 00..7F: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if (b1 <= 0x7Fu)  /* 00..7F: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 - 0xE0u <= 0x0Fu) {  /* E0..EF: up to 4 bytes */
@@ -863,10 +875,16 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                     *cp = acc + UINT64_C(532608);  /* U+82080..U+208207F */
                     return 4;
                 }
+                if (b3 <= 0x7Fu)  /* 00..7F: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
                 return 0;
             }
+            if (b2 <= 0x7Fu)  /* 00..7F: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if (b1 <= 0x7Fu)  /* 00..7F: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 - 0xF0u <= 0x06u) {  /* F0..F6: up to 5 bytes */
@@ -888,12 +906,20 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                         *cp = acc + UINT64_C(34087040);  /* U+2082080..U+7208207F */
                         return 5;
                     }
+                    if (b4 <= 0x7Fu)  /* 00..7F: no way on, the maximal subpart is the 4 bytes read */
+                        return NX_FORM_ERR + 4;
                     return 0;
                 }
+                if (b3 <= 0x7Fu)  /* 00..7F: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
                 return 0;
             }
+            if (b2 <= 0x7Fu)  /* 00..7F: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if (b1 <= 0x7Fu)  /* 00..7F: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 == 0xF7u) {  /* F7: up to 5 bytes */
@@ -915,10 +941,16 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                         *cp = acc + UINT64_C(34087040);  /* U+72082080..U+7FE8207F */
                         return 5;
                     }
+                    if (b4 <= 0x7Fu)  /* 00..7F: no way on, the maximal subpart is the 4 bytes read */
+                        return NX_FORM_ERR + 4;
                     return 0;
                 }
+                if (b3 <= 0x7Fu)  /* 00..7F: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
                 return 0;
             }
+            if (b2 <= 0x7Fu)  /* 00..7F: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
         if (b1 == 0xEFu) {  /* EF */
@@ -935,8 +967,12 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                         *cp = acc + UINT64_C(34087040);  /* U+7FE82080..U+7FFFE07F */
                         return 5;
                     }
+                    if (b4 <= 0x7Fu)  /* 00..7F: no way on, the maximal subpart is the 4 bytes read */
+                        return NX_FORM_ERR + 4;
                     return 0;
                 }
+                if (b3 <= 0x7Fu)  /* 00..7F: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
                 return 0;
             }
             if (b2 == 0xDFu) {  /* DF */
@@ -950,12 +986,20 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                         *cp = acc + UINT64_C(34087040);  /* U+7FFFE080..U+7FFFFFFF */
                         return 5;
                     }
+                    if (b4 <= 0x7Fu)  /* 00..7F: no way on, the maximal subpart is the 4 bytes read */
+                        return NX_FORM_ERR + 4;
                     return 0;
                 }
+                if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,BF..FF: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
                 return 0;
             }
+            if ((nx_set1[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,E0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set2[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,F0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     (void)acc;
@@ -1496,15 +1540,28 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         streak = 0;
         wend = len;
         if (NX_LIKELY(s0)) {
-            /* the forms' straight paths (nx_form): anything they do not decide is the walk's */
-            const size_t got_len = nx_form(d, i, wend, &cp);
-            if (NX_LIKELY(got_len)) {
+            /* the forms' straight paths (nx_form), token after token while they decide
+               and no run of bytes that stand for themselves begins; anything they do
+               not decide is the walk's */
+            size_t got_len;
+            while ((got_len = nx_form(d, i, wend, &cp)) != 0) {
+                if (NX_UNLIKELY(got_len >= NX_FORM_ERR)) {
+                    /* the maximal subpart of a sequence cut short, as _run says */
+                    nx_error(&tok, NX_T_ERROR, start, start + (got_len - NX_FORM_ERR), fss_utf_1992_reason_continuation);
+                    got = NX_S_PROBLEM;
+                    goto problem;
+                }
                 if (NX_UNLIKELY(!plain_only && cp > 0x10FFFF))
                     goto slow;
                 i += got_len;
                 NX_PUT(cp);
-                continue;
+                if (NX_UNLIKELY(i == len) || NX_SELF(d[i]))
+                    break;
+                start = i;
+                n_start = n;
             }
+            if (got_len)
+                continue;
             if (NX_FORM_DEAD(d[i])) {
                 /* a byte that begins no token: the maximal subpart is that byte, as _run says */
                 nx_error(&tok, NX_T_ERROR, start, start + 1, fss_utf_1992_reason_start);

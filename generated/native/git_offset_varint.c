@@ -712,7 +712,7 @@ size_t git_offset_varint_decode(const unsigned char *data, size_t len, git_offse
 #define NX_NAME "git-offset-varint"
 #define NX_SPEC_SHA256 "a6b3e8f3a01561e40516fe5fbc2e678571e9f67df7a8902dbccc39b8e6851f71"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "6fc4d18241e5c0ff8ebdd1ab1c142f5c56b33ab7e73cb3fdb256d4edbea3e8f0"
+#define NX_SOURCE_SHA256 "40043c4df04c169fb813cca45fe0cc278439f0d190a9520a51982691a1f9289f"
 #define NX_N_STATES 35
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1034,10 +1034,13 @@ static int nx_width(uint64_t cp)
      81..FF 80..FF 80..FF 80..FF 80..FF 00..7F  ->  U+1010204080..U+4081020407F
      81..FF 80..FF 80..FF 80..FF 80..FF 80..FF 00..7F  ->  U+80810204080..U+204081020407F
      81..FF 80..FF 80..FF 80..FF 80..FF 80..FF 80..FF 00..7F  ->  U+4040810204080..U+10204081020407F
-   nx_form returns the token's length and writes its code point, or returns 0:
-   then the token is the flat table's and nx_token's, from its first byte (an
-   error, a longest match that backs off, a counted form, the data's end). */
+   nx_form returns the token's length and writes its code point; or NX_FORM_ERR + k
+   where the automaton dies after k bytes with no accepting state passed (the
+   error _run makes: those k bytes); or 0: then the token is the flat table's and
+   nx_token's, from its first byte (other errors, a longest match that backs off,
+   a counted form, the data's end). */
 #define NX_FORMS 1
+#define NX_FORM_ERR 16  /* above any straight path's length */
 #define NX_FORM_MOST 8  /* the longest straight path, in bytes */
 #define NX_FORM_ASCII 2  /* 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither */
 
@@ -2167,15 +2170,28 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         streak = 0;
         wend = len;
         if (NX_LIKELY(s0)) {
-            /* the forms' straight paths (nx_form): anything they do not decide is the walk's */
-            const size_t got_len = nx_form(d, i, wend, &cp);
-            if (NX_LIKELY(got_len)) {
+            /* the forms' straight paths (nx_form), token after token while they decide
+               and no run of bytes that stand for themselves begins; anything they do
+               not decide is the walk's */
+            size_t got_len;
+            while ((got_len = nx_form(d, i, wend, &cp)) != 0) {
+                if (NX_UNLIKELY(got_len >= NX_FORM_ERR)) {
+                    /* the maximal subpart of a sequence cut short, as _run says */
+                    nx_error(&tok, NX_T_ERROR, start, start + (got_len - NX_FORM_ERR), git_offset_varint_reason_continuation);
+                    got = NX_S_PROBLEM;
+                    goto problem;
+                }
                 if (NX_UNLIKELY(!plain_only && cp > 0x10FFFF))
                     goto slow;
                 i += got_len;
                 NX_PUT(cp);
-                continue;
+                if (NX_UNLIKELY(i == len) || NX_SELF(d[i]))
+                    break;
+                start = i;
+                n_start = n;
             }
+            if (got_len)
+                continue;
             goto walk;
         }
 
@@ -2208,6 +2224,7 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         got = nx_slow(a, start, &tok);
         if (got == NX_S_LEAVE)
             break;
+    problem:
         if (got == NX_S_CHAR) {
             NX_PUT(tok.value);
         } else if (got == NX_S_WIDE) {

@@ -545,7 +545,7 @@ size_t leb128_decode(const unsigned char *data, size_t len, leb128_cp *out,
 #define NX_NAME "leb128"
 #define NX_SPEC_SHA256 "8ca2c0142d74e206c7807ebe6dee2f59479431442b2280bada361a97ecd783c5"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "80b46bc9e9205822d196038347e86fe94ccdbfe0803e66531a29943c19701901"
+#define NX_SOURCE_SHA256 "a54f758f005c315e9573855dfda4e3c6e94b43a3585ca4502e82991c7a4a7ce4"
 #define NX_N_STATES 11
 #define NX_N_CLASSES 4
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -749,10 +749,13 @@ static int nx_width(uint64_t cp)
      80..FF 80..FF 80..FF 80..FF 80..FF 01..7F  ->  U+800000000..U+3FFFFFFFFFF
      80..FF 80..FF 80..FF 80..FF 80..FF 80..FF 01..7F  ->  U+40000000000..U+1FFFFFFFFFFFF
      80..FF 80..FF 80..FF 80..FF 80..FF 80..FF 80..FF 01..7F  ->  U+2000000000000..U+FFFFFFFFFFFFFF
-   nx_form returns the token's length and writes its code point, or returns 0:
-   then the token is the flat table's and nx_token's, from its first byte (an
-   error, a longest match that backs off, a counted form, the data's end). */
+   nx_form returns the token's length and writes its code point; or NX_FORM_ERR + k
+   where the automaton dies after k bytes with no accepting state passed (the
+   error _run makes: those k bytes); or 0: then the token is the flat table's and
+   nx_token's, from its first byte (other errors, a longest match that backs off,
+   a counted form, the data's end). */
 #define NX_FORMS 1
+#define NX_FORM_ERR 16  /* above any straight path's length */
 #define NX_FORM_MOST 8  /* the longest straight path, in bytes */
 #define NX_FORM_ASCII 2  /* 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither */
 
@@ -824,18 +827,32 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                                     *cp = acc;  /* U+2000000000000..U+FFFFFFFFFFFFFF */
                                     return 8;
                                 }
+                                if (b7 == 0x00u)  /* 00: no way on, the maximal subpart is the 7 bytes read */
+                                    return NX_FORM_ERR + 7;
                                 return 0;
                             }
+                            if (b6 == 0x00u)  /* 00: no way on, the maximal subpart is the 6 bytes read */
+                                return NX_FORM_ERR + 6;
                             return 0;
                         }
+                        if (b5 == 0x00u)  /* 00: no way on, the maximal subpart is the 5 bytes read */
+                            return NX_FORM_ERR + 5;
                         return 0;
                     }
+                    if (b4 == 0x00u)  /* 00: no way on, the maximal subpart is the 4 bytes read */
+                        return NX_FORM_ERR + 4;
                     return 0;
                 }
+                if (b3 == 0x00u)  /* 00: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
                 return 0;
             }
+            if (b2 == 0x00u)  /* 00: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if (b1 == 0x00u)  /* 00: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     (void)acc;
@@ -1376,15 +1393,28 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         streak = 0;
         wend = len;
         if (NX_LIKELY(s0)) {
-            /* the forms' straight paths (nx_form): anything they do not decide is the walk's */
-            const size_t got_len = nx_form(d, i, wend, &cp);
-            if (NX_LIKELY(got_len)) {
+            /* the forms' straight paths (nx_form), token after token while they decide
+               and no run of bytes that stand for themselves begins; anything they do
+               not decide is the walk's */
+            size_t got_len;
+            while ((got_len = nx_form(d, i, wend, &cp)) != 0) {
+                if (NX_UNLIKELY(got_len >= NX_FORM_ERR)) {
+                    /* the maximal subpart of a sequence cut short, as _run says */
+                    nx_error(&tok, NX_T_ERROR, start, start + (got_len - NX_FORM_ERR), leb128_reason_continuation);
+                    got = NX_S_PROBLEM;
+                    goto problem;
+                }
                 if (NX_UNLIKELY(!plain_only && cp > 0x10FFFF))
                     goto slow;
                 i += got_len;
                 NX_PUT(cp);
-                continue;
+                if (NX_UNLIKELY(i == len) || NX_SELF(d[i]))
+                    break;
+                start = i;
+                n_start = n;
             }
+            if (got_len)
+                continue;
             goto walk;
         }
 
@@ -1417,6 +1447,7 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         got = nx_slow(a, start, &tok);
         if (got == NX_S_LEAVE)
             break;
+    problem:
         if (got == NX_S_CHAR) {
             NX_PUT(tok.value);
         } else if (got == NX_S_WIDE) {

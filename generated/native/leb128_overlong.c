@@ -542,7 +542,7 @@ size_t leb128_overlong_decode(const unsigned char *data, size_t len, leb128_over
 #define NX_NAME "leb128-overlong"
 #define NX_SPEC_SHA256 "5e540b14e5f42b3ce2b8b498a48c433c5627a82ca13869d3f858dbabfef92221"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "f11a00e8cbcc1ff20c9f2ba55355d2d46378673b32eb9b9e8e1f4cbeaaad9afc"
+#define NX_SOURCE_SHA256 "fb7f7209c899ba452c4cd6c6de72b1f670f0ac1e2389f2b653e08e1854f9a2e1"
 #define NX_N_STATES 11
 #define NX_N_CLASSES 3
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -744,10 +744,13 @@ static int nx_width(uint64_t cp)
      80..FF 80..FF 80..FF 80..FF 80..FF 00..7F  ->  U+0000..U+3FFFFFFFFFF
      80..FF 80..FF 80..FF 80..FF 80..FF 80..FF 00..7F  ->  U+0000..U+1FFFFFFFFFFFF
      80..FF 80..FF 80..FF 80..FF 80..FF 80..FF 80..FF 00..7F  ->  U+0000..U+FFFFFFFFFFFFFF
-   nx_form returns the token's length and writes its code point, or returns 0:
-   then the token is the flat table's and nx_token's, from its first byte (an
-   error, a longest match that backs off, a counted form, the data's end). */
+   nx_form returns the token's length and writes its code point; or NX_FORM_ERR + k
+   where the automaton dies after k bytes with no accepting state passed (the
+   error _run makes: those k bytes); or 0: then the token is the flat table's and
+   nx_token's, from its first byte (other errors, a longest match that backs off,
+   a counted form, the data's end). */
 #define NX_FORMS 1
+#define NX_FORM_ERR 16  /* above any straight path's length */
 #define NX_FORM_MOST 8  /* the longest straight path, in bytes */
 #define NX_FORM_ASCII 2  /* 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither */
 
@@ -1371,15 +1374,28 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         streak = 0;
         wend = len;
         if (NX_LIKELY(s0)) {
-            /* the forms' straight paths (nx_form): anything they do not decide is the walk's */
-            const size_t got_len = nx_form(d, i, wend, &cp);
-            if (NX_LIKELY(got_len)) {
+            /* the forms' straight paths (nx_form), token after token while they decide
+               and no run of bytes that stand for themselves begins; anything they do
+               not decide is the walk's */
+            size_t got_len;
+            while ((got_len = nx_form(d, i, wend, &cp)) != 0) {
+                if (NX_UNLIKELY(got_len >= NX_FORM_ERR)) {
+                    /* the maximal subpart of a sequence cut short, as _run says */
+                    nx_error(&tok, NX_T_ERROR, start, start + (got_len - NX_FORM_ERR), leb128_overlong_reason_continuation);
+                    got = NX_S_PROBLEM;
+                    goto problem;
+                }
                 if (NX_UNLIKELY(!plain_only && cp > 0x10FFFF))
                     goto slow;
                 i += got_len;
                 NX_PUT(cp);
-                continue;
+                if (NX_UNLIKELY(i == len) || NX_SELF(d[i]))
+                    break;
+                start = i;
+                n_start = n;
             }
+            if (got_len)
+                continue;
             goto walk;
         }
 
@@ -1412,6 +1428,7 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         got = nx_slow(a, start, &tok);
         if (got == NX_S_LEAVE)
             break;
+    problem:
         if (got == NX_S_CHAR) {
             NX_PUT(tok.value);
         } else if (got == NX_S_WIDE) {

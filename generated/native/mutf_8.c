@@ -566,7 +566,7 @@ size_t mutf_8_decode(const unsigned char *data, size_t len, mutf_8_cp *out,
 #define NX_NAME "mutf-8"
 #define NX_SPEC_SHA256 "b6237a0dac6543f75417863e0ec58bf1445e6acee34192582af4557aa9115dc0"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "28632dbfd449e79257d8edd00a7851767c6fad3c565df72d9546583ab5e688a7"
+#define NX_SOURCE_SHA256 "0fb4dcaa57acc452aebd7dd6479a851530a427f80d66606f6f655e0bd16369ee"
 #define NX_N_STATES 13
 #define NX_N_CLASSES 11
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -771,20 +771,26 @@ static int nx_width(uint64_t cp)
    action is a char, a value or a surrogate pair, as range checks on the byte at
    each position and the digit operations folded to constants:
      01..7F  ->  U+0001..U+007F
-     C0 80  ->  U+0000..U+0000 (value)
+     C0 80  ->  U+0000 (value)
      C2..DF 80..BF  ->  U+0080..U+07FF
      E0 A0..BF 80..BF  ->  U+0800..U+0FFF
      E1..EC,EE..EF 80..BF 80..BF  ->  U+1000..U+FFFF
      ED 80..9F,B0..BF 80..BF  ->  U+D000..U+DFFF
      ED A0..AF 80..BF ED B0..BF 80..BF  ->  U+10000..U+10FFFF (pair)
-   nx_form returns the token's length and writes its code point, or returns 0:
-   then the token is the flat table's and nx_token's, from its first byte (an
-   error, a longest match that backs off, a counted form, the data's end). */
+   nx_form returns the token's length and writes its code point; or NX_FORM_ERR + k
+   where the automaton dies after k bytes with no accepting state passed (the
+   error _run makes: those k bytes); or 0: then the token is the flat table's and
+   nx_token's, from its first byte (other errors, a longest match that backs off,
+   a counted form, the data's end). */
 #define NX_FORMS 1
+#define NX_FORM_ERR 16  /* above any straight path's length */
 #define NX_FORM_DEAD(b) (((unsigned)(b) == 0x00u) | ((unsigned)(b) - 0x80u <= 0x3Fu) | ((unsigned)(b) == 0xC1u) | ((unsigned)(b) >= 0xF0u))  /* 00,80..BF,C1,F0..FF: no token begins with these bytes */
 #define NX_FORM_MOST 6  /* the longest straight path, in bytes */
 #define NX_FORM_ASCII 1  /* 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither */
-static const uint64_t nx_set0[4] = { UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000), UINT64_C(0xFFFF0000FFFFFFFF), UINT64_C(0x0000000000000000) };  /* 80..9F,B0..BF */
+static const uint64_t nx_set0[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFE), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..7F,81..FF */
+static const uint64_t nx_set1[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x0000000000000000), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..7F,C0..FF */
+static const uint64_t nx_set2[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x00000000FFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..9F,C0..FF */
+static const uint64_t nx_set3[4] = { UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000), UINT64_C(0xFFFF0000FFFFFFFF), UINT64_C(0x0000000000000000) };  /* 80..9F,B0..BF */
 
 NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t *cp)
 {
@@ -802,10 +808,11 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
         acc = 0;
         b1 = d[i + 1];
         if (b1 == 0x80u) {  /* 80 */
-            acc = acc;
-            *cp = UINT64_C(0);  /* U+0000..U+0000 */
+            *cp = UINT64_C(0);  /* U+0000 */
             return 2;
         }
+        if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,81..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 - 0xC2u <= 0x1Du) {  /* C2..DF: up to 2 bytes */
@@ -818,6 +825,8 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
             *cp = acc;  /* U+0080..U+07FF */
             return 2;
         }
+        if ((nx_set1[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 == 0xE0u) {  /* E0: up to 3 bytes */
@@ -833,8 +842,12 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                 *cp = acc;  /* U+0800..U+0FFF */
                 return 3;
             }
+            if ((nx_set1[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set2[b1 >> 6] >> (b1 & 63) & 1))  /* 00..9F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if ((b0 - 0xE1u <= 0x0Bu) | (b0 - 0xEEu <= 0x01u)) {  /* E1..EC,EE..EF: up to 3 bytes */
@@ -850,8 +863,12 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                 *cp = acc;  /* U+1000..U+FFFF */
                 return 3;
             }
+            if ((nx_set1[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set1[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 == 0xEDu) {  /* ED: up to 6 bytes */
@@ -859,7 +876,7 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
             return 0;
         acc = ((uint64_t)b0 - 224u);
         b1 = d[i + 1];
-        if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1)) {  /* 80..9F,B0..BF */
+        if ((nx_set3[b1 >> 6] >> (b1 & 63) & 1)) {  /* 80..9F,B0..BF */
             acc = acc * 64u + ((uint64_t)b1 - 128u);
             b2 = d[i + 2];
             if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
@@ -867,6 +884,8 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                 *cp = acc;  /* U+D000..U+DFFF */
                 return 3;
             }
+            if ((nx_set1[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
         if (b1 - 0xA0u <= 0x0Fu) {  /* A0..AF */
@@ -883,7 +902,7 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                         b5 = d[i + 5];
                         if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
                             acc = acc * 64u + ((uint64_t)b5 - 128u);
-                            *cp = UINT64_C(0x10000) + (((acc / 65536u) + UINT64_C(0) - 0xD800u) << 10) + ((acc % 65536u) + UINT64_C(0) - 0xDC00u);  /* U+10000..U+10FFFF */
+                            *cp = UINT64_C(0x10000) + ((acc / 65536u - 0xD800u) << 10) + (acc % 65536u - 0xDC00u);  /* U+10000..U+10FFFF */
                             return 6;
                         }
                         return 0;
@@ -892,8 +911,12 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                 }
                 return 0;
             }
+            if ((nx_set1[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set1[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     (void)acc;
@@ -1438,15 +1461,28 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         streak = 0;
         wend = len;
         if (NX_LIKELY(s0)) {
-            /* the forms' straight paths (nx_form): anything they do not decide is the walk's */
-            const size_t got_len = nx_form(d, i, wend, &cp);
-            if (NX_LIKELY(got_len)) {
+            /* the forms' straight paths (nx_form), token after token while they decide
+               and no run of bytes that stand for themselves begins; anything they do
+               not decide is the walk's */
+            size_t got_len;
+            while ((got_len = nx_form(d, i, wend, &cp)) != 0) {
+                if (NX_UNLIKELY(got_len >= NX_FORM_ERR)) {
+                    /* the maximal subpart of a sequence cut short, as _run says */
+                    nx_error(&tok, NX_T_ERROR, start, start + (got_len - NX_FORM_ERR), mutf_8_reason_continuation);
+                    got = NX_S_PROBLEM;
+                    goto problem;
+                }
                 if (NX_UNLIKELY(!plain_only && cp > 0x10FFFF))
                     goto slow;
                 i += got_len;
                 NX_PUT(cp);
-                continue;
+                if (NX_UNLIKELY(i == len) || NX_SELF(d[i]))
+                    break;
+                start = i;
+                n_start = n;
             }
+            if (got_len)
+                continue;
             if (NX_FORM_DEAD(d[i])) {
                 /* a byte that begins no token: the maximal subpart is that byte, as _run says */
                 nx_error(&tok, NX_T_ERROR, start, start + 1, mutf_8_reason_start);

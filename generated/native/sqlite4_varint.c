@@ -713,7 +713,7 @@ size_t sqlite4_varint_decode(const unsigned char *data, size_t len, sqlite4_vari
 #define NX_NAME "sqlite4-varint"
 #define NX_SPEC_SHA256 "5734bc2768afc40e958d47eb66f31757f4770dfaa78d898786f809f5b08040e3"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "683a41dbb79ccc5ead253ab28d6f4fae1ae3d77c46e2454b1d47034faded1915"
+#define NX_SOURCE_SHA256 "9307d614caff69c8d84d3f801b6fb31d706ae289b4133c4da9852aa270f4c58a"
 #define NX_N_STATES 24
 #define NX_N_CLASSES 15
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -980,10 +980,13 @@ static int nx_width(uint64_t cp)
      FC 01..FF 00..FF 00..FF 00..FF 00..FF  ->  U+100000000..U+FFFFFFFFFF
      FD 01..FF 00..FF 00..FF 00..FF 00..FF 00..FF  ->  U+10000000000..U+FFFFFFFFFFFF
      FE 01..FF 00..FF 00..FF 00..FF 00..FF 00..FF 00..FF  ->  U+1000000000000..U+FFFFFFFFFFFFFF
-   nx_form returns the token's length and writes its code point, or returns 0:
-   then the token is the flat table's and nx_token's, from its first byte (an
-   error, a longest match that backs off, a counted form, the data's end). */
+   nx_form returns the token's length and writes its code point; or NX_FORM_ERR + k
+   where the automaton dies after k bytes with no accepting state passed (the
+   error _run makes: those k bytes); or 0: then the token is the flat table's and
+   nx_token's, from its first byte (other errors, a longest match that backs off,
+   a counted form, the data's end). */
 #define NX_FORMS 1
+#define NX_FORM_ERR 16  /* above any straight path's length */
 #define NX_FORM_MOST 8  /* the longest straight path, in bytes */
 #define NX_FORM_ASCII 2  /* 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither */
 
@@ -1007,6 +1010,8 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
             *cp = acc + UINT64_C(241);  /* U+00F1..U+01EF */
             return 2;
         }
+        if (b1 == 0x00u)  /* 00: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 - 0xF2u <= 0x06u) {  /* F2..F8: up to 2 bytes */
@@ -1054,6 +1059,8 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                     *cp = acc;  /* U+108F0..U+108FF */
                     return 4;
                 }
+                if (b3 <= 0xEFu)  /* 00..EF: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
                 return 0;
             }
             if (b2 >= 0x09u) {  /* 09..FF */
@@ -1066,6 +1073,8 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                 }
                 return 0;
             }
+            if (b2 <= 0x07u)  /* 00..07: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
         if (b1 >= 0x02u) {  /* 02..FF */
@@ -1083,6 +1092,8 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
             }
             return 0;
         }
+        if (b1 == 0x00u)  /* 00: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 == 0xFBu) {  /* FB: up to 5 bytes */
@@ -1110,6 +1121,8 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
             }
             return 0;
         }
+        if (b1 == 0x00u)  /* 00: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 == 0xFCu) {  /* FC: up to 6 bytes */
@@ -1142,6 +1155,8 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
             }
             return 0;
         }
+        if (b1 == 0x00u)  /* 00: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 == 0xFDu) {  /* FD: up to 7 bytes */
@@ -1179,6 +1194,8 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
             }
             return 0;
         }
+        if (b1 == 0x00u)  /* 00: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 == 0xFEu) {  /* FE: up to 8 bytes */
@@ -1221,6 +1238,8 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
             }
             return 0;
         }
+        if (b1 == 0x00u)  /* 00: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     (void)acc;
@@ -1775,15 +1794,28 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         streak = 0;
         wend = len;
         if (NX_LIKELY(s0)) {
-            /* the forms' straight paths (nx_form): anything they do not decide is the walk's */
-            const size_t got_len = nx_form(d, i, wend, &cp);
-            if (NX_LIKELY(got_len)) {
+            /* the forms' straight paths (nx_form), token after token while they decide
+               and no run of bytes that stand for themselves begins; anything they do
+               not decide is the walk's */
+            size_t got_len;
+            while ((got_len = nx_form(d, i, wend, &cp)) != 0) {
+                if (NX_UNLIKELY(got_len >= NX_FORM_ERR)) {
+                    /* the maximal subpart of a sequence cut short, as _run says */
+                    nx_error(&tok, NX_T_ERROR, start, start + (got_len - NX_FORM_ERR), sqlite4_varint_reason_continuation);
+                    got = NX_S_PROBLEM;
+                    goto problem;
+                }
                 if (NX_UNLIKELY(!plain_only && cp > 0x10FFFF))
                     goto slow;
                 i += got_len;
                 NX_PUT(cp);
-                continue;
+                if (NX_UNLIKELY(i == len) || NX_SELF(d[i]))
+                    break;
+                start = i;
+                n_start = n;
             }
+            if (got_len)
+                continue;
             goto walk;
         }
 
@@ -1816,6 +1848,7 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         got = nx_slow(a, start, &tok);
         if (got == NX_S_LEAVE)
             break;
+    problem:
         if (got == NX_S_CHAR) {
             NX_PUT(tok.value);
         } else if (got == NX_S_WIDE) {

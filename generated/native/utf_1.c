@@ -589,7 +589,7 @@ size_t utf_1_decode(const unsigned char *data, size_t len, utf_1_cp *out,
 #define NX_NAME "utf-1"
 #define NX_SPEC_SHA256 "ee36fdf035e1c9460970fcca00b60d116755799a1a743e404c416dfab13d9392"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "ca859d41fd9ce2a86ec088f0d3e35f64c814f76b77434446399857d3c027d63b"
+#define NX_SOURCE_SHA256 "5e7432aa27eba782246ed823070c75aa0d5eeaf1eda77d5afbe960c598565b33"
 #define NX_N_STATES 18
 #define NX_N_CLASSES 15
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -830,16 +830,24 @@ static int nx_width(uint64_t cp)
      FD BD 21..2A 21..7E,A0..FF 21..7E,A0..FF  ->  U+7FFA2566..U+7FFFA78D
      FD BD 2B 21..7E,A0..B8 21..7E,A0..FF  ->  U+7FFFA78E..U+7FFFFFDF
      FD BD 2B B9 21..40  ->  U+7FFFFFE0..U+7FFFFFFF
-   nx_form returns the token's length and writes its code point, or returns 0:
-   then the token is the flat table's and nx_token's, from its first byte (an
-   error, a longest match that backs off, a counted form, the data's end). */
+   nx_form returns the token's length and writes its code point; or NX_FORM_ERR + k
+   where the automaton dies after k bytes with no accepting state passed (the
+   error _run makes: those k bytes); or 0: then the token is the flat table's and
+   nx_token's, from its first byte (other errors, a longest match that backs off,
+   a counted form, the data's end). */
 #define NX_FORMS 1
+#define NX_FORM_ERR 16  /* above any straight path's length */
 #define NX_FORM_DEAD(b) ((unsigned)(b) >= 0xFEu)  /* FE..FF: no token begins with these bytes */
 #define NX_FORM_MOST 5  /* the longest straight path, in bytes */
 #define NX_FORM_ASCII 2  /* 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither */
 static const uint64_t nx_set0[4] = { UINT64_C(0xFFFFFFFE00000000), UINT64_C(0x7FFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFF00000000), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 21..7E,A0..FF */
-static const uint64_t nx_set1[4] = { UINT64_C(0xFFFFFFFE00000000), UINT64_C(0x7FFFFFFFFFFFFFFF), UINT64_C(0x1FFFFFFF00000000), UINT64_C(0x0000000000000000) };  /* 21..7E,A0..BC */
-static const uint64_t nx_set2[4] = { UINT64_C(0xFFFFFFFE00000000), UINT64_C(0x7FFFFFFFFFFFFFFF), UINT64_C(0x01FFFFFF00000000), UINT64_C(0x0000000000000000) };  /* 21..7E,A0..B8 */
+static const uint64_t nx_set1[4] = { UINT64_C(0x00000001FFFFFFFF), UINT64_C(0x8000000000000000), UINT64_C(0x00000000FFFFFFFF), UINT64_C(0x0000000000000000) };  /* 00..20,7F..9F */
+static const uint64_t nx_set2[4] = { UINT64_C(0xFFFFFFFE00000000), UINT64_C(0x7FFFFFFFFFFFFFFF), UINT64_C(0x1FFFFFFF00000000), UINT64_C(0x0000000000000000) };  /* 21..7E,A0..BC */
+static const uint64_t nx_set3[4] = { UINT64_C(0xFFFFFFFE00000000), UINT64_C(0x7FFFFFFFFFFFFFFF), UINT64_C(0x01FFFFFF00000000), UINT64_C(0x0000000000000000) };  /* 21..7E,A0..B8 */
+static const uint64_t nx_set4[4] = { UINT64_C(0x00000001FFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFE), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..20,41..FF */
+static const uint64_t nx_set5[4] = { UINT64_C(0x00000001FFFFFFFF), UINT64_C(0x8000000000000000), UINT64_C(0xFC000000FFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..20,7F..9F,BA..FF */
+static const uint64_t nx_set6[4] = { UINT64_C(0xFFFFF001FFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..20,2C..FF */
+static const uint64_t nx_set7[4] = { UINT64_C(0x00000001FFFFFFFF), UINT64_C(0x8000000000000000), UINT64_C(0xC0000000FFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..20,7F..9F,BE..FF */
 
 NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t *cp)
 {
@@ -861,6 +869,8 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
             *cp = acc + UINT64_C(160);  /* U+00A0..U+00FF */
             return 2;
         }
+        if (b1 <= 0x9Fu)  /* 00..9F: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 - 0xA1u <= 0x54u) {  /* A1..F5: up to 2 bytes */
@@ -873,6 +883,8 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
             *cp = acc + UINT64_C(256);  /* U+0100..U+4015 */
             return 2;
         }
+        if ((nx_set1[b1 >> 6] >> (b1 & 63) & 1))  /* 00..20,7F..9F: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 - 0xF6u <= 0x05u) {  /* F6..FB: up to 3 bytes */
@@ -888,8 +900,12 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                 *cp = acc + UINT64_C(16406);  /* U+4016..U+38E2D */
                 return 3;
             }
+            if ((nx_set1[b2 >> 6] >> (b2 & 63) & 1))  /* 00..20,7F..9F: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set1[b1 >> 6] >> (b1 & 63) & 1))  /* 00..20,7F..9F: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 == 0xFCu) {  /* FC: up to 5 bytes */
@@ -911,12 +927,20 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                         *cp = acc + UINT64_C(233006);  /* U+38E2E..U+4DB0F63D */
                         return 5;
                     }
+                    if ((nx_set1[b4 >> 6] >> (b4 & 63) & 1))  /* 00..20,7F..9F: no way on, the maximal subpart is the 4 bytes read */
+                        return NX_FORM_ERR + 4;
                     return 0;
                 }
+                if ((nx_set1[b3 >> 6] >> (b3 & 63) & 1))  /* 00..20,7F..9F: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
                 return 0;
             }
+            if ((nx_set1[b2 >> 6] >> (b2 & 63) & 1))  /* 00..20,7F..9F: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set1[b1 >> 6] >> (b1 & 63) & 1))  /* 00..20,7F..9F: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 == 0xFDu) {  /* FD: up to 5 bytes */
@@ -924,7 +948,7 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
             return 0;
         acc = ((uint64_t)b0 - 252u);
         b1 = d[i + 1];
-        if ((nx_set1[b1 >> 6] >> (b1 & 63) & 1)) {  /* 21..7E,A0..BC */
+        if ((nx_set2[b1 >> 6] >> (b1 & 63) & 1)) {  /* 21..7E,A0..BC */
             acc = acc * 190u + ((uint64_t)b1 - (b1 < 0xA0u ? 33u : 66u));
             b2 = d[i + 2];
             if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1)) {  /* 21..7E,A0..FF */
@@ -938,10 +962,16 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                         *cp = acc + UINT64_C(233006);  /* U+4DB0F63E..U+7FFA2565 */
                         return 5;
                     }
+                    if ((nx_set1[b4 >> 6] >> (b4 & 63) & 1))  /* 00..20,7F..9F: no way on, the maximal subpart is the 4 bytes read */
+                        return NX_FORM_ERR + 4;
                     return 0;
                 }
+                if ((nx_set1[b3 >> 6] >> (b3 & 63) & 1))  /* 00..20,7F..9F: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
                 return 0;
             }
+            if ((nx_set1[b2 >> 6] >> (b2 & 63) & 1))  /* 00..20,7F..9F: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
         if (b1 == 0xBDu) {  /* BD */
@@ -958,14 +988,18 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                         *cp = acc + UINT64_C(233006);  /* U+7FFA2566..U+7FFFA78D */
                         return 5;
                     }
+                    if ((nx_set1[b4 >> 6] >> (b4 & 63) & 1))  /* 00..20,7F..9F: no way on, the maximal subpart is the 4 bytes read */
+                        return NX_FORM_ERR + 4;
                     return 0;
                 }
+                if ((nx_set1[b3 >> 6] >> (b3 & 63) & 1))  /* 00..20,7F..9F: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
                 return 0;
             }
             if (b2 == 0x2Bu) {  /* 2B */
                 acc = acc * 190u + ((uint64_t)b2 - 33u);
                 b3 = d[i + 3];
-                if ((nx_set2[b3 >> 6] >> (b3 & 63) & 1)) {  /* 21..7E,A0..B8 */
+                if ((nx_set3[b3 >> 6] >> (b3 & 63) & 1)) {  /* 21..7E,A0..B8 */
                     acc = acc * 190u + ((uint64_t)b3 - (b3 < 0xA0u ? 33u : 66u));
                     b4 = d[i + 4];
                     if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1)) {  /* 21..7E,A0..FF */
@@ -973,6 +1007,8 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                         *cp = acc + UINT64_C(233006);  /* U+7FFFA78E..U+7FFFFFDF */
                         return 5;
                     }
+                    if ((nx_set1[b4 >> 6] >> (b4 & 63) & 1))  /* 00..20,7F..9F: no way on, the maximal subpart is the 4 bytes read */
+                        return NX_FORM_ERR + 4;
                     return 0;
                 }
                 if (b3 == 0xB9u) {  /* B9 */
@@ -983,12 +1019,20 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                         *cp = acc + UINT64_C(233006);  /* U+7FFFFFE0..U+7FFFFFFF */
                         return 5;
                     }
+                    if ((nx_set4[b4 >> 6] >> (b4 & 63) & 1))  /* 00..20,41..FF: no way on, the maximal subpart is the 4 bytes read */
+                        return NX_FORM_ERR + 4;
                     return 0;
                 }
+                if ((nx_set5[b3 >> 6] >> (b3 & 63) & 1))  /* 00..20,7F..9F,BA..FF: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
                 return 0;
             }
+            if ((nx_set6[b2 >> 6] >> (b2 & 63) & 1))  /* 00..20,2C..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set7[b1 >> 6] >> (b1 & 63) & 1))  /* 00..20,7F..9F,BE..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     (void)acc;
@@ -1529,15 +1573,28 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         streak = 0;
         wend = len;
         if (NX_LIKELY(s0)) {
-            /* the forms' straight paths (nx_form): anything they do not decide is the walk's */
-            const size_t got_len = nx_form(d, i, wend, &cp);
-            if (NX_LIKELY(got_len)) {
+            /* the forms' straight paths (nx_form), token after token while they decide
+               and no run of bytes that stand for themselves begins; anything they do
+               not decide is the walk's */
+            size_t got_len;
+            while ((got_len = nx_form(d, i, wend, &cp)) != 0) {
+                if (NX_UNLIKELY(got_len >= NX_FORM_ERR)) {
+                    /* the maximal subpart of a sequence cut short, as _run says */
+                    nx_error(&tok, NX_T_ERROR, start, start + (got_len - NX_FORM_ERR), utf_1_reason_continuation);
+                    got = NX_S_PROBLEM;
+                    goto problem;
+                }
                 if (NX_UNLIKELY(!plain_only && cp > 0x10FFFF))
                     goto slow;
                 i += got_len;
                 NX_PUT(cp);
-                continue;
+                if (NX_UNLIKELY(i == len) || NX_SELF(d[i]))
+                    break;
+                start = i;
+                n_start = n;
             }
+            if (got_len)
+                continue;
             if (NX_FORM_DEAD(d[i])) {
                 /* a byte that begins no token: the maximal subpart is that byte, as _run says */
                 nx_error(&tok, NX_T_ERROR, start, start + 1, utf_1_reason_start);

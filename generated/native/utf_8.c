@@ -545,7 +545,7 @@ size_t utf_8_decode(const unsigned char *data, size_t len, utf_8_cp *out,
 #define NX_NAME "utf-8"
 #define NX_SPEC_SHA256 "2ea9a2732f8ad27c1a4361676fa576d1f356af530b780d42807b2c70595fe0ae"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "db23a16115ff7faaaa3d3e1b4f4aa0fb85ba75dd577891d5faf1cdd1e7385fe5"
+#define NX_SOURCE_SHA256 "79e64f16162dbde0b2a38593d9ae5120b8552a8f6e2d0488b3ff5a023f246031"
 #define NX_N_STATES 9
 #define NX_N_CLASSES 12
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -744,13 +744,21 @@ static int nx_width(uint64_t cp)
      F0 90..BF 80..BF 80..BF  ->  U+10000..U+3FFFF
      F1..F3 80..BF 80..BF 80..BF  ->  U+40000..U+FFFFF
      F4 80..8F 80..BF 80..BF  ->  U+100000..U+10FFFF
-   nx_form returns the token's length and writes its code point, or returns 0:
-   then the token is the flat table's and nx_token's, from its first byte (an
-   error, a longest match that backs off, a counted form, the data's end). */
+   nx_form returns the token's length and writes its code point; or NX_FORM_ERR + k
+   where the automaton dies after k bytes with no accepting state passed (the
+   error _run makes: those k bytes); or 0: then the token is the flat table's and
+   nx_token's, from its first byte (other errors, a longest match that backs off,
+   a counted form, the data's end). */
 #define NX_FORMS 1
+#define NX_FORM_ERR 16  /* above any straight path's length */
 #define NX_FORM_DEAD(b) (((unsigned)(b) - 0x80u <= 0x41u) | ((unsigned)(b) >= 0xF5u))  /* 80..C1,F5..FF: no token begins with these bytes */
 #define NX_FORM_MOST 4  /* the longest straight path, in bytes */
 #define NX_FORM_ASCII 2  /* 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither */
+static const uint64_t nx_set0[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x0000000000000000), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..7F,C0..FF */
+static const uint64_t nx_set1[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x00000000FFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..9F,C0..FF */
+static const uint64_t nx_set2[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFF00000000), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..7F,A0..FF */
+static const uint64_t nx_set3[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x000000000000FFFF), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..8F,C0..FF */
+static const uint64_t nx_set4[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFF0000), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..7F,90..FF */
 
 NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t *cp)
 {
@@ -772,6 +780,8 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
             *cp = acc;  /* U+0080..U+07FF */
             return 2;
         }
+        if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 == 0xE0u) {  /* E0: up to 3 bytes */
@@ -787,8 +797,12 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                 *cp = acc;  /* U+0800..U+0FFF */
                 return 3;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set1[b1 >> 6] >> (b1 & 63) & 1))  /* 00..9F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if ((b0 - 0xE1u <= 0x0Bu) | (b0 - 0xEEu <= 0x01u)) {  /* E1..EC,EE..EF: up to 3 bytes */
@@ -804,8 +818,12 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                 *cp = acc;  /* U+1000..U+FFFF */
                 return 3;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 == 0xEDu) {  /* ED: up to 3 bytes */
@@ -821,8 +839,12 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                 *cp = acc;  /* U+D000..U+D7FF */
                 return 3;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set2[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,A0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 == 0xF0u) {  /* F0: up to 4 bytes */
@@ -841,10 +863,16 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                     *cp = acc;  /* U+10000..U+3FFFF */
                     return 4;
                 }
+                if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
                 return 0;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set3[b1 >> 6] >> (b1 & 63) & 1))  /* 00..8F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 - 0xF1u <= 0x02u) {  /* F1..F3: up to 4 bytes */
@@ -863,10 +891,16 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                     *cp = acc;  /* U+40000..U+FFFFF */
                     return 4;
                 }
+                if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
                 return 0;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 == 0xF4u) {  /* F4: up to 4 bytes */
@@ -885,10 +919,16 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                     *cp = acc;  /* U+100000..U+10FFFF */
                     return 4;
                 }
+                if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
                 return 0;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set4[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,90..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     (void)acc;
@@ -1429,15 +1469,28 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         streak = 0;
         wend = len;
         if (NX_LIKELY(s0)) {
-            /* the forms' straight paths (nx_form): anything they do not decide is the walk's */
-            const size_t got_len = nx_form(d, i, wend, &cp);
-            if (NX_LIKELY(got_len)) {
+            /* the forms' straight paths (nx_form), token after token while they decide
+               and no run of bytes that stand for themselves begins; anything they do
+               not decide is the walk's */
+            size_t got_len;
+            while ((got_len = nx_form(d, i, wend, &cp)) != 0) {
+                if (NX_UNLIKELY(got_len >= NX_FORM_ERR)) {
+                    /* the maximal subpart of a sequence cut short, as _run says */
+                    nx_error(&tok, NX_T_ERROR, start, start + (got_len - NX_FORM_ERR), utf_8_reason_continuation);
+                    got = NX_S_PROBLEM;
+                    goto problem;
+                }
                 if (NX_UNLIKELY(!plain_only && cp > 0x10FFFF))
                     goto slow;
                 i += got_len;
                 NX_PUT(cp);
-                continue;
+                if (NX_UNLIKELY(i == len) || NX_SELF(d[i]))
+                    break;
+                start = i;
+                n_start = n;
             }
+            if (got_len)
+                continue;
             if (NX_FORM_DEAD(d[i])) {
                 /* a byte that begins no token: the maximal subpart is that byte, as _run says */
                 nx_error(&tok, NX_T_ERROR, start, start + 1, utf_8_reason_start);

@@ -563,7 +563,7 @@ size_t utf_8_rfc2279_decode(const unsigned char *data, size_t len, utf_8_rfc2279
 #define NX_NAME "utf-8-rfc2279"
 #define NX_SPEC_SHA256 "473cdd8a78f76501034c86b79456f57fc70f9a84233f2a127fa01a219bd4d3af"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "948a695f452229530aa1be7ecf42893a22cd6694124d1336afa6ac8887ac92a8"
+#define NX_SOURCE_SHA256 "42d6334116a29cdd012a1225fbd82350b422429934a50161151c8cf64847be01"
 #define NX_N_STATES 11
 #define NX_N_CLASSES 16
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -778,13 +778,21 @@ static int nx_width(uint64_t cp)
      F9..FB 80..BF 80..BF 80..BF 80..BF  ->  U+1000000..U+3FFFFFF
      FC 84..BF 80..BF 80..BF 80..BF 80..BF  ->  U+4000000..U+3FFFFFFF
      FD 80..BF 80..BF 80..BF 80..BF 80..BF  ->  U+40000000..U+7FFFFFFF
-   nx_form returns the token's length and writes its code point, or returns 0:
-   then the token is the flat table's and nx_token's, from its first byte (an
-   error, a longest match that backs off, a counted form, the data's end). */
+   nx_form returns the token's length and writes its code point; or NX_FORM_ERR + k
+   where the automaton dies after k bytes with no accepting state passed (the
+   error _run makes: those k bytes); or 0: then the token is the flat table's and
+   nx_token's, from its first byte (other errors, a longest match that backs off,
+   a counted form, the data's end). */
 #define NX_FORMS 1
+#define NX_FORM_ERR 16  /* above any straight path's length */
 #define NX_FORM_DEAD(b) (((unsigned)(b) - 0x80u <= 0x41u) | ((unsigned)(b) >= 0xFEu))  /* 80..C1,FE..FF: no token begins with these bytes */
 #define NX_FORM_MOST 6  /* the longest straight path, in bytes */
 #define NX_FORM_ASCII 2  /* 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither */
+static const uint64_t nx_set0[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x0000000000000000), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..7F,C0..FF */
+static const uint64_t nx_set1[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x00000000FFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..9F,C0..FF */
+static const uint64_t nx_set2[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x000000000000FFFF), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..8F,C0..FF */
+static const uint64_t nx_set3[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x00000000000000FF), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..87,C0..FF */
+static const uint64_t nx_set4[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x000000000000000F), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..83,C0..FF */
 
 NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t *cp)
 {
@@ -806,6 +814,8 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
             *cp = acc;  /* U+0080..U+07FF */
             return 2;
         }
+        if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 == 0xE0u) {  /* E0: up to 3 bytes */
@@ -821,8 +831,12 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                 *cp = acc;  /* U+0800..U+0FFF */
                 return 3;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set1[b1 >> 6] >> (b1 & 63) & 1))  /* 00..9F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 - 0xE1u <= 0x0Eu) {  /* E1..EF: up to 3 bytes */
@@ -838,8 +852,12 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                 *cp = acc;  /* U+1000..U+FFFF */
                 return 3;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 == 0xF0u) {  /* F0: up to 4 bytes */
@@ -858,10 +876,16 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                     *cp = acc;  /* U+10000..U+3FFFF */
                     return 4;
                 }
+                if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
                 return 0;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set2[b1 >> 6] >> (b1 & 63) & 1))  /* 00..8F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 - 0xF1u <= 0x06u) {  /* F1..F7: up to 4 bytes */
@@ -880,10 +904,16 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                     *cp = acc;  /* U+40000..U+1FFFFF */
                     return 4;
                 }
+                if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
                 return 0;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 == 0xF8u) {  /* F8: up to 5 bytes */
@@ -905,12 +935,20 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                         *cp = acc;  /* U+200000..U+FFFFFF */
                         return 5;
                     }
+                    if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 4 bytes read */
+                        return NX_FORM_ERR + 4;
                     return 0;
                 }
+                if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
                 return 0;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set3[b1 >> 6] >> (b1 & 63) & 1))  /* 00..87,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 - 0xF9u <= 0x02u) {  /* F9..FB: up to 5 bytes */
@@ -932,12 +970,20 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                         *cp = acc;  /* U+1000000..U+3FFFFFF */
                         return 5;
                     }
+                    if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 4 bytes read */
+                        return NX_FORM_ERR + 4;
                     return 0;
                 }
+                if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
                 return 0;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 == 0xFCu) {  /* FC: up to 6 bytes */
@@ -962,14 +1008,24 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                             *cp = acc;  /* U+4000000..U+3FFFFFFF */
                             return 6;
                         }
+                        if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 5 bytes read */
+                            return NX_FORM_ERR + 5;
                         return 0;
                     }
+                    if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 4 bytes read */
+                        return NX_FORM_ERR + 4;
                     return 0;
                 }
+                if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
                 return 0;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set4[b1 >> 6] >> (b1 & 63) & 1))  /* 00..83,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 == 0xFDu) {  /* FD: up to 6 bytes */
@@ -994,14 +1050,24 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                             *cp = acc;  /* U+40000000..U+7FFFFFFF */
                             return 6;
                         }
+                        if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 5 bytes read */
+                            return NX_FORM_ERR + 5;
                         return 0;
                     }
+                    if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 4 bytes read */
+                        return NX_FORM_ERR + 4;
                     return 0;
                 }
+                if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
                 return 0;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     (void)acc;
@@ -1542,15 +1608,28 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         streak = 0;
         wend = len;
         if (NX_LIKELY(s0)) {
-            /* the forms' straight paths (nx_form): anything they do not decide is the walk's */
-            const size_t got_len = nx_form(d, i, wend, &cp);
-            if (NX_LIKELY(got_len)) {
+            /* the forms' straight paths (nx_form), token after token while they decide
+               and no run of bytes that stand for themselves begins; anything they do
+               not decide is the walk's */
+            size_t got_len;
+            while ((got_len = nx_form(d, i, wend, &cp)) != 0) {
+                if (NX_UNLIKELY(got_len >= NX_FORM_ERR)) {
+                    /* the maximal subpart of a sequence cut short, as _run says */
+                    nx_error(&tok, NX_T_ERROR, start, start + (got_len - NX_FORM_ERR), utf_8_rfc2279_reason_continuation);
+                    got = NX_S_PROBLEM;
+                    goto problem;
+                }
                 if (NX_UNLIKELY(!plain_only && cp > 0x10FFFF))
                     goto slow;
                 i += got_len;
                 NX_PUT(cp);
-                continue;
+                if (NX_UNLIKELY(i == len) || NX_SELF(d[i]))
+                    break;
+                start = i;
+                n_start = n;
             }
+            if (got_len)
+                continue;
             if (NX_FORM_DEAD(d[i])) {
                 /* a byte that begins no token: the maximal subpart is that byte, as _run says */
                 nx_error(&tok, NX_T_ERROR, start, start + 1, utf_8_rfc2279_reason_start);

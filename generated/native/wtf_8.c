@@ -566,7 +566,7 @@ size_t wtf_8_decode(const unsigned char *data, size_t len, wtf_8_cp *out,
 #define NX_NAME "wtf-8"
 #define NX_SPEC_SHA256 "fecedbafd4e715554e45868a52e886b94680695452497d4748029558a2d8ec81"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "7b511fdc8f711718ace94b5dacb182e5b8bea31eeb2ebfca8cfa8ca5e1cd4783"
+#define NX_SOURCE_SHA256 "8982127233964cbfa26991ad0d2edfc56aa737f84cc39790977be3468acc573d"
 #define NX_N_STATES 14
 #define NX_N_CLASSES 13
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -782,14 +782,21 @@ static int nx_width(uint64_t cp)
      F0 90..BF 80..BF 80..BF  ->  U+10000..U+3FFFF
      F1..F3 80..BF 80..BF 80..BF  ->  U+40000..U+FFFFF
      F4 80..8F 80..BF 80..BF  ->  U+100000..U+10FFFF
-   nx_form returns the token's length and writes its code point, or returns 0:
-   then the token is the flat table's and nx_token's, from its first byte (an
-   error, a longest match that backs off, a counted form, the data's end). */
+   nx_form returns the token's length and writes its code point; or NX_FORM_ERR + k
+   where the automaton dies after k bytes with no accepting state passed (the
+   error _run makes: those k bytes); or 0: then the token is the flat table's and
+   nx_token's, from its first byte (other errors, a longest match that backs off,
+   a counted form, the data's end). */
 #define NX_FORMS 1
+#define NX_FORM_ERR 16  /* above any straight path's length */
 #define NX_FORM_DEAD(b) (((unsigned)(b) - 0x80u <= 0x41u) | ((unsigned)(b) >= 0xF5u))  /* 80..C1,F5..FF: no token begins with these bytes */
 #define NX_FORM_MOST 4  /* the longest straight path, in bytes */
 #define NX_FORM_ASCII 2  /* 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither */
-static const uint64_t nx_set0[4] = { UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000), UINT64_C(0xFFFF0000FFFFFFFF), UINT64_C(0x0000000000000000) };  /* 80..9F,B0..BF */
+static const uint64_t nx_set0[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x0000000000000000), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..7F,C0..FF */
+static const uint64_t nx_set1[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x00000000FFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..9F,C0..FF */
+static const uint64_t nx_set2[4] = { UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000), UINT64_C(0xFFFF0000FFFFFFFF), UINT64_C(0x0000000000000000) };  /* 80..9F,B0..BF */
+static const uint64_t nx_set3[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x000000000000FFFF), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..8F,C0..FF */
+static const uint64_t nx_set4[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFF0000), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..7F,90..FF */
 
 NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t *cp)
 {
@@ -811,6 +818,8 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
             *cp = acc;  /* U+0080..U+07FF */
             return 2;
         }
+        if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 == 0xE0u) {  /* E0: up to 3 bytes */
@@ -826,8 +835,12 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                 *cp = acc;  /* U+0800..U+0FFF */
                 return 3;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set1[b1 >> 6] >> (b1 & 63) & 1))  /* 00..9F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if ((b0 - 0xE1u <= 0x0Bu) | (b0 - 0xEEu <= 0x01u)) {  /* E1..EC,EE..EF: up to 3 bytes */
@@ -843,8 +856,12 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                 *cp = acc;  /* U+1000..U+FFFF */
                 return 3;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 == 0xEDu) {  /* ED: up to 3 bytes */
@@ -852,7 +869,7 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
             return 0;
         acc = ((uint64_t)b0 - 224u);
         b1 = d[i + 1];
-        if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1)) {  /* 80..9F,B0..BF */
+        if ((nx_set2[b1 >> 6] >> (b1 & 63) & 1)) {  /* 80..9F,B0..BF */
             acc = acc * 64u + ((uint64_t)b1 - 128u);
             b2 = d[i + 2];
             if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
@@ -860,8 +877,12 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                 *cp = acc;  /* U+D000..U+DFFF */
                 return 3;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 == 0xF0u) {  /* F0: up to 4 bytes */
@@ -880,10 +901,16 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                     *cp = acc;  /* U+10000..U+3FFFF */
                     return 4;
                 }
+                if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
                 return 0;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set3[b1 >> 6] >> (b1 & 63) & 1))  /* 00..8F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 - 0xF1u <= 0x02u) {  /* F1..F3: up to 4 bytes */
@@ -902,10 +929,16 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                     *cp = acc;  /* U+40000..U+FFFFF */
                     return 4;
                 }
+                if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
                 return 0;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     if (b0 == 0xF4u) {  /* F4: up to 4 bytes */
@@ -924,10 +957,16 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                     *cp = acc;  /* U+100000..U+10FFFF */
                     return 4;
                 }
+                if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
                 return 0;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
             return 0;
         }
+        if ((nx_set4[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,90..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
         return 0;
     }
     (void)acc;
@@ -1468,15 +1507,28 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         streak = 0;
         wend = len;
         if (NX_LIKELY(s0)) {
-            /* the forms' straight paths (nx_form): anything they do not decide is the walk's */
-            const size_t got_len = nx_form(d, i, wend, &cp);
-            if (NX_LIKELY(got_len)) {
+            /* the forms' straight paths (nx_form), token after token while they decide
+               and no run of bytes that stand for themselves begins; anything they do
+               not decide is the walk's */
+            size_t got_len;
+            while ((got_len = nx_form(d, i, wend, &cp)) != 0) {
+                if (NX_UNLIKELY(got_len >= NX_FORM_ERR)) {
+                    /* the maximal subpart of a sequence cut short, as _run says */
+                    nx_error(&tok, NX_T_ERROR, start, start + (got_len - NX_FORM_ERR), wtf_8_reason_continuation);
+                    got = NX_S_PROBLEM;
+                    goto problem;
+                }
                 if (NX_UNLIKELY(!plain_only && cp > 0x10FFFF))
                     goto slow;
                 i += got_len;
                 NX_PUT(cp);
-                continue;
+                if (NX_UNLIKELY(i == len) || NX_SELF(d[i]))
+                    break;
+                start = i;
+                n_start = n;
             }
+            if (got_len)
+                continue;
             if (NX_FORM_DEAD(d[i])) {
                 /* a byte that begins no token: the maximal subpart is that byte, as _run says */
                 nx_error(&tok, NX_T_ERROR, start, start + 1, wtf_8_reason_start);
