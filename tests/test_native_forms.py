@@ -96,6 +96,19 @@ def test_cesu8_surrogate_pair_is_one_six_byte_path():
     assert pair[0][1].low == 0x10000
 
 
+def test_utf1_rows_of_annex_g():
+    """UTF-1 (ISO/IEC 10646-1:1993 Annex G): the trail bytes T are 21..7E and A0..FF,
+    whose digits (0..5D, 5E..BD) the extension reads from a table with the test."""
+    t = ((0x21, 0x7E), (0xA0, 0xFF))
+    plan = form_plan(load_automaton("utf-1")[1])
+    rows = {tuple(pos): (leaf.low, leaf.high) for pos, leaf in plan["paths"]}
+    assert rows[(((0x00, 0x9F),),)] == (0x0000, 0x009F)
+    assert rows[(((0xA0, 0xA0),), ((0xA0, 0xFF),))] == (0x00A0, 0x00FF)
+    assert rows[(((0xA1, 0xF5),), t)] == (0x0100, 0x4015)
+    assert rows[(((0xF6, 0xFB),), t, t)] == (0x4016, 0x38E2D)
+    assert plan["ascii"] == 2 and plan["digit_tables"]
+
+
 def test_code_unit_and_table_specs_have_no_plan():
     assert form_plan(load_automaton("utf-16le")[1]) is None
     assert form_plan(load_automaton("shift_jis")[1]) is None

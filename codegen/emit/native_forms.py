@@ -245,23 +245,47 @@ def _cps(leaf: Leaf) -> str:
     return f"U+{leaf.low:04X}" + (f"..U+{leaf.high:04X}" if leaf.high != leaf.low else "")
 
 
+def _digits(subs, var: str, sets: list) -> str:
+    """A C expression: whether *var* is one of the bytes of *subs*, its digit (byte - sub)
+    left in g: one load where the subtrahend changes from run to run (UTF-1's trail
+    bytes: 21..7E are 00..5D, A0..FF are 5E..BD)."""
+    table = [0xFF] * 256
+    for lo, hi, sub in subs:
+        for b in range(lo, hi + 1):
+            table[b] = b - sub
+    key = ("digits", tuple(table))
+    if key not in [s["words"] for s in sets]:
+        sets.append({"id": len(sets), "words": key, "text": ",".join(f"{lo:02X}..{hi:02X} - {sub}" for lo, hi, sub in subs),
+                     "digits": [", ".join(f"0x{v:02X}" for v in table[k:k + 16]) for k in range(0, 256, 16)]})
+    k = [s["words"] for s in sets].index(key)
+    return f"(g = nx_dig{k}[{var}]) != 0xFFu"
+
+
 def _c_node(n: Node, sets: list) -> dict:
     """The template's view of a node: C expressions for its steps (*sets*: the byte sets
     tested by bitmap, gathered)."""
     var = f"b{n.depth}"
     steps = []
     for st in n.steps:
+        digit = None
         if st.weight == 0:
             update = "acc" if st.mul == 1 else f"acc * {st.mul}u"
         else:
-            sub = _sub(st.subs, var)
-            digit = f"(uint64_t){var}" if sub == "0u" else f"((uint64_t){var} - {sub})"
+            if n.depth and len({sub for _, _, sub in st.subs}) > 1 and \
+                    all(0 <= lo - sub and hi - sub < 0xFF for lo, hi, sub in st.subs):
+                digit = "(uint64_t)g"  # the digit read from a table with the test (_digits)
+            else:
+                sub = _sub(st.subs, var)
+                digit = f"(uint64_t){var}" if sub == "0u" else f"((uint64_t){var} - {sub})"
             term = digit if st.weight == 1 else f"{digit} * {st.weight}u"
             update = term if n.depth == 0 else \
                 (f"acc + {term}" if st.mul == 1 else f"acc * {st.mul}u + {term}")
         if n.depth == 0 and st.weight == 0:
             update = "0"
-        test = _test(st.ranges, var) if len(st.ranges) == 1 or n.depth == 0 else _bitmap(st.ranges, var, sets)
+        if digit == "(uint64_t)g":
+            test = _digits(st.subs, var, sets)
+        else:
+            test = _test(st.ranges, var) if len(st.ranges) == 1 or n.depth == 0 else _bitmap(st.ranges, var, sets)
         steps.append({"test": test, "acc": update, "text": _text(st.ranges), "node": _c_node(st.node, sets)})
     leaf = None
     if n.leaf is not None:
@@ -303,7 +327,8 @@ def form_plan(a: Automaton, start: int = 0) -> Optional[dict]:
         "paths": paths,
         "leads": leads,
         "most": root.most,
-        "sets": sets,
+        "sets": [t for t in sets if "hex" in t],
+        "digit_tables": [t for t in sets if "digits" in t],
         "ascii": ascii,
         "dead": _test(dead, "(unsigned)(b)") if dead else None,  # bytes no token starts with: an error of one byte
         "dead_text": _text(dead),  # 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither
