@@ -589,7 +589,7 @@ size_t utf_1_decode(const unsigned char *data, size_t len, utf_1_cp *out,
 #define NX_NAME "utf-1"
 #define NX_SPEC_SHA256 "ee36fdf035e1c9460970fcca00b60d116755799a1a743e404c416dfab13d9392"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "4eb9ad9c985cc73ae042312eaee5dde82dced8651124cfe8599182b091cb831f"
+#define NX_SOURCE_SHA256 "79f94fdeebed918525753c7cde4259d0302b26978fc0435e7940a468712e81ed"
 #define NX_N_STATES 18
 #define NX_N_CLASSES 15
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1475,16 +1475,18 @@ typedef struct {
     int status;    /* NX_DONE (the end, or a token left to the module), NX_FULL, NX_WIDER */
 } nx_result;
 
-#define NX_PUT(cp) do { \
+#define NX_PUT_OR(cp, MX) do { \
         uint64_t nx_cp_ = (cp); \
         if (mode != NX_M_COUNT) { \
             if (NX_UNLIKELY(n >= cap)) { \
                 status = NX_FULL; \
+                mx |= (MX); \
                 goto no_room; \
             } \
             if (mode != NX_M_LIST && NX_UNLIKELY(nx_cp_ > lim)) { \
                 status = NX_WIDER; \
                 need = nx_cp_; \
+                mx |= (MX); \
                 goto no_room; \
             } \
         } \
@@ -1500,9 +1502,13 @@ typedef struct {
                 return -1; \
             PyList_SET_ITEM((PyObject *)out, (Py_ssize_t)n, nx_v_); \
         } \
-        mx |= nx_cp_; \
+        (MX) |= nx_cp_; \
         n++; \
     } while (0)
+/* NX_PUT_OR(cp, MX) ORs cp into MX, a local of a tight loop (so that mx, which the
+   compiler may keep in memory, is not read and written for every token), and MX into
+   mx where it stops for room */
+#define NX_PUT(cp) NX_PUT_OR(cp, mx)
 
 #define NX_HIGH UINT64_C(0x8080808080808080)
 
@@ -1632,22 +1638,27 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
                and no run of bytes that stand for themselves begins; anything they do
                not decide is the walk's */
             size_t got_len;
+            uint64_t fmx = 0;  /* the OR of the code points of this loop */
             while ((got_len = nx_form(d, i, wend, &cp)) != 0) {
                 if (NX_UNLIKELY(got_len >= NX_FORM_ERR)) {
+                    mx |= fmx;
                     /* the maximal subpart of a sequence cut short, as _run says */
                     nx_error(&tok, NX_T_ERROR, start, start + (got_len - NX_FORM_ERR), utf_1_reason_continuation);
                     got = NX_S_PROBLEM;
                     goto problem;
                 }
-                if (NX_UNLIKELY(!plain_only && cp > 0x10FFFF))
+                if (NX_UNLIKELY(!plain_only && cp > 0x10FFFF)) {
+                    mx |= fmx;
                     goto slow;
+                }
                 i += got_len;
-                NX_PUT(cp);
+                NX_PUT_OR(cp, fmx);
                 if (NX_UNLIKELY(i == len) || NX_SELF(d[i]))
                     break;
                 start = i;
                 n_start = n;
             }
+            mx |= fmx;
             if (got_len)
                 continue;
             if (NX_FORM_DEAD(d[i])) {
