@@ -53,10 +53,14 @@
  * stop it too).  The same code for every spec.
  *
  * How: the str is allocated once from an estimate of its length and width
- * and written in one pass, straight into its UCS1/2/4 data (widened, grown or
- * narrowed in the rare cases the estimate was off), so the result is about
- * the only allocation.  Runs of bytes 00..7F (when they stand for themselves)
- * go 8 bytes at a time; every other token walks one flat table,
+ * (or, without one, at one character a byte of the narrowest kind, widened
+ * as wider code points come, as CPython's writer does) and written in one
+ * pass, straight into its UCS1/2/4 data (widened, grown or narrowed in the
+ * rare cases the estimate was off), so the result is about the only
+ * allocation.  Runs of bytes that stand for themselves
+ * go 16 bytes at a time; the forms go through straight-line code derived from
+ * the automaton (below, "straight paths": per lead byte range checks,
+ * shifts and adds); every other token walks one flat table,
  * nx_fast[state * 256 + byte], made from the tables below at import.  A token
  * that does not end in a plain char on that walk (an error, a reserved run, a
  * value, a surrogate pair, a counted form, a longest match that must fall
@@ -548,7 +552,7 @@ size_t cesu_8_decode(const unsigned char *data, size_t len, cesu_8_cp *out,
 #define NX_NAME "cesu-8"
 #define NX_SPEC_SHA256 "e19e4ef1bf39a2abf942d35836c03578fa04624c995edd2f8858f8a98fb662df"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "db7961a5f1acd224902e4d0e8c885f14bec2e276ef8728ce26bf495bf19704a7"
+#define NX_SOURCE_SHA256 "1240d868a8c7764403ba54a9d78ad1bfff37eb9e78ab47f688fe4cf94338fd9b"
 #define NX_N_STATES 11
 #define NX_N_CLASSES 9
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

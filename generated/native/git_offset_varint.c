@@ -53,10 +53,14 @@
  * stop it too).  The same code for every spec.
  *
  * How: the str is allocated once from an estimate of its length and width
- * and written in one pass, straight into its UCS1/2/4 data (widened, grown or
- * narrowed in the rare cases the estimate was off), so the result is about
- * the only allocation.  Runs of bytes 00..7F (when they stand for themselves)
- * go 8 bytes at a time; every other token walks one flat table,
+ * (or, without one, at one character a byte of the narrowest kind, widened
+ * as wider code points come, as CPython's writer does) and written in one
+ * pass, straight into its UCS1/2/4 data (widened, grown or narrowed in the
+ * rare cases the estimate was off), so the result is about the only
+ * allocation.  Runs of bytes that stand for themselves
+ * go 16 bytes at a time; the forms go through straight-line code derived from
+ * the automaton (below, "straight paths": per lead byte range checks,
+ * shifts and adds); every other token walks one flat table,
  * nx_fast[state * 256 + byte], made from the tables below at import.  A token
  * that does not end in a plain char on that walk (an error, a reserved run, a
  * value, a surrogate pair, a counted form, a longest match that must fall
@@ -712,7 +716,7 @@ size_t git_offset_varint_decode(const unsigned char *data, size_t len, git_offse
 #define NX_NAME "git-offset-varint"
 #define NX_SPEC_SHA256 "a6b3e8f3a01561e40516fe5fbc2e678571e9f67df7a8902dbccc39b8e6851f71"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "659456359034e24321dc4ea20630563877f892599f960883c43ca417c1503fe6"
+#define NX_SOURCE_SHA256 "20ae603b18c198c66051e6d2122c987d9803793fd27f98c02d9e023979789c19"
 #define NX_N_STATES 35
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

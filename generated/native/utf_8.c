@@ -53,10 +53,14 @@
  * stop it too).  The same code for every spec.
  *
  * How: the str is allocated once from an estimate of its length and width
- * and written in one pass, straight into its UCS1/2/4 data (widened, grown or
- * narrowed in the rare cases the estimate was off), so the result is about
- * the only allocation.  Runs of bytes 00..7F (when they stand for themselves)
- * go 8 bytes at a time; every other token walks one flat table,
+ * (or, without one, at one character a byte of the narrowest kind, widened
+ * as wider code points come, as CPython's writer does) and written in one
+ * pass, straight into its UCS1/2/4 data (widened, grown or narrowed in the
+ * rare cases the estimate was off), so the result is about the only
+ * allocation.  Runs of bytes that stand for themselves
+ * go 16 bytes at a time; the forms go through straight-line code derived from
+ * the automaton (below, "straight paths": per lead byte range checks,
+ * shifts and adds); every other token walks one flat table,
  * nx_fast[state * 256 + byte], made from the tables below at import.  A token
  * that does not end in a plain char on that walk (an error, a reserved run, a
  * value, a surrogate pair, a counted form, a longest match that must fall
@@ -545,7 +549,7 @@ size_t utf_8_decode(const unsigned char *data, size_t len, utf_8_cp *out,
 #define NX_NAME "utf-8"
 #define NX_SPEC_SHA256 "2ea9a2732f8ad27c1a4361676fa576d1f356af530b780d42807b2c70595fe0ae"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "89e51007a9f2e3a8275a59a038de5717874ec88a98d554f3008b5882f65be43c"
+#define NX_SOURCE_SHA256 "27a315cbe1db9b10f763a3c9c5369de58bead830ba8f887899cfd66d212cdda2"
 #define NX_N_STATES 9
 #define NX_N_CLASSES 12
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

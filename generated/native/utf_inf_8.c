@@ -53,10 +53,14 @@
  * stop it too).  The same code for every spec.
  *
  * How: the str is allocated once from an estimate of its length and width
- * and written in one pass, straight into its UCS1/2/4 data (widened, grown or
- * narrowed in the rare cases the estimate was off), so the result is about
- * the only allocation.  Runs of bytes 00..7F (when they stand for themselves)
- * go 8 bytes at a time; every other token walks one flat table,
+ * (or, without one, at one character a byte of the narrowest kind, widened
+ * as wider code points come, as CPython's writer does) and written in one
+ * pass, straight into its UCS1/2/4 data (widened, grown or narrowed in the
+ * rare cases the estimate was off), so the result is about the only
+ * allocation.  Runs of bytes that stand for themselves
+ * go 16 bytes at a time; the forms go through straight-line code derived from
+ * the automaton (below, "straight paths": per lead byte range checks,
+ * shifts and adds); every other token walks one flat table,
  * nx_fast[state * 256 + byte], made from the tables below at import.  A token
  * that does not end in a plain char on that walk (an error, a reserved run, a
  * value, a surrogate pair, a counted form, a longest match that must fall
@@ -969,7 +973,7 @@ size_t utf_inf_8_decode(const unsigned char *data, size_t len, utf_inf_8_cp *out
 #define NX_NAME "utf-inf-8"
 #define NX_SPEC_SHA256 "88c8a4903eaa4974e8770b57182c7ee37c26dd494ac25c8512f5e85d915d155a"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "d42381e1ee227ca4362bf57a2ae1e78754cd33dd9298d0ed120928c8eb7562d6"
+#define NX_SOURCE_SHA256 "7133e5b66057c26bae393276f5c861b28a0b76646997729d0bf76877ee63f511"
 #define NX_N_STATES 24
 #define NX_N_CLASSES 21
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
