@@ -549,7 +549,7 @@ size_t leb128_decode(const unsigned char *data, size_t len, leb128_cp *out,
 #define NX_NAME "leb128"
 #define NX_SPEC_SHA256 "8ca2c0142d74e206c7807ebe6dee2f59479431442b2280bada361a97ecd783c5"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "a19272c00ed458e9e31207bcf77009c26ae5ea63652bfa3be92287e6659319f7"
+#define NX_SOURCE_SHA256 "eed2e24c9550f57102f1cd18b35d3f7c7988ae4389b653b631ec2ee3fba2cbfe"
 #define NX_N_STATES 11
 #define NX_N_CLASSES 4
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1530,8 +1530,10 @@ static int nx_write(int mode, const nx_args *a, size_t pos, void *out, size_t n0
 {
     switch (mode) {
     case NX_M_UCS1: return nx_run(NX_M_UCS1, a, pos, out, n0, cap, lim, r);
-    case NX_M_UCS2: return nx_run(NX_M_UCS2, a, pos, out, n0, cap, lim, r);
-    case NX_M_UCS4: return nx_run(NX_M_UCS4, a, pos, out, n0, cap, lim, r);
+    /* 2 and 4 bytes a character hold anything up to their kind's top (lim is that top
+       here, and the str is narrowed from mx at the end): a constant the compiler sees */
+    case NX_M_UCS2: return nx_run(NX_M_UCS2, a, pos, out, n0, cap, 0xFFFF, r);
+    case NX_M_UCS4: return nx_run(NX_M_UCS4, a, pos, out, n0, cap, 0x10FFFF, r);
     default: return nx_run(NX_M_LIST, a, pos, out, n0, cap, lim, r);
     }
 }

@@ -546,7 +546,7 @@ size_t leb128_overlong_decode(const unsigned char *data, size_t len, leb128_over
 #define NX_NAME "leb128-overlong"
 #define NX_SPEC_SHA256 "5e540b14e5f42b3ce2b8b498a48c433c5627a82ca13869d3f858dbabfef92221"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "9c0ae788624c411194a5df6acb9e120cd8a05a15caa83dbb284e5d1898c3442f"
+#define NX_SOURCE_SHA256 "a9e088484d7d15b518eb3bdd007211b35d1de0ccfa9d573c5164dc616884e4de"
 #define NX_N_STATES 11
 #define NX_N_CLASSES 3
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1511,8 +1511,10 @@ static int nx_write(int mode, const nx_args *a, size_t pos, void *out, size_t n0
 {
     switch (mode) {
     case NX_M_UCS1: return nx_run(NX_M_UCS1, a, pos, out, n0, cap, lim, r);
-    case NX_M_UCS2: return nx_run(NX_M_UCS2, a, pos, out, n0, cap, lim, r);
-    case NX_M_UCS4: return nx_run(NX_M_UCS4, a, pos, out, n0, cap, lim, r);
+    /* 2 and 4 bytes a character hold anything up to their kind's top (lim is that top
+       here, and the str is narrowed from mx at the end): a constant the compiler sees */
+    case NX_M_UCS2: return nx_run(NX_M_UCS2, a, pos, out, n0, cap, 0xFFFF, r);
+    case NX_M_UCS4: return nx_run(NX_M_UCS4, a, pos, out, n0, cap, 0x10FFFF, r);
     default: return nx_run(NX_M_LIST, a, pos, out, n0, cap, lim, r);
     }
 }
