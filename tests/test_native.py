@@ -176,7 +176,8 @@ def test_backends_agree_on_dense_problems_under_every_handler():
 
 
 def test_dense_problems_under_a_custom_handler_cost_linear_time():
-    """16 times the input (and the problems) take about 16 times as long, not 256."""
+    """16 times the input (and the problems) take about 16 times as long, not 256 (CPU
+    time: the suite runs on two processes of a shared machine)."""
     import time
     m = encspec.load("utf-8", backend="native")
 
@@ -184,9 +185,9 @@ def test_dense_problems_under_a_custom_handler_cost_linear_time():
         data = (b"x" * 63 + b"\xff") * (n // 64)
         times = []
         for _ in range(repeat):
-            t = time.perf_counter()
+            t = time.process_time()
             m.decode(data, "test_native.record")
-            times.append(time.perf_counter() - t)
+            times.append(time.process_time() - t)
         return min(times)
 
     small, big = best(64 << 10, 5), best(1 << 20, 2)

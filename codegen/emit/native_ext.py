@@ -48,6 +48,19 @@ module decides.  Its module constants TABLE_BYTES and DERIVED_TABLE_BYTES are
 the bytes of the tables' arrays and of those it derives at import
 (``encspec bench`` prints them).
 
+A spec read in bytes without mapping tables gets its forms as straight-line
+code (``native_forms.form_plan``, ``templates/native/forms.c.j2``): from the
+start state, range checks on each byte and the digit operations folded to
+constants down to each final char, value or surrogate pair (UTF-8's are Table
+3-7's rows), a sequence cut short as its maximal subpart where no accepting
+state was passed, and anything else (a longest match that backs off, a counted
+form, the data's end) left to the walk and nx_token from the token's first
+byte; the bytes that stand for themselves (00..7F, or MUTF-8's 01..7F) are
+probed 16 at a time after every other token.  Its str is made without a
+counting pass: one character a byte at the narrowest kind, widened as wider
+code points come, cut to size at the end (where nx_estimable, the estimate is
+exact and measured faster, and stays).
+
 A spec read in code units of 2 or 4 bytes gets a loop specialised when the
 source is generated (``unit_plan``): the units that are characters on their
 own, and the two-unit characters, as ranges of the unit's number, tested 16
@@ -67,6 +80,7 @@ from ..automaton import DEAD, Automaton
 from ..automaton.actions import Char
 from ..spec.diagnostics import SpecError
 from . import c_target, native_simd, render
+from .native_forms import form_plan
 
 try:  # the export helpers (renamed from native.py)
     from . import export_common
@@ -497,6 +511,7 @@ def ext_source(a: Automaton) -> str:
         nx_dead=0xFFFF if states < 0xFFFF else 0xFFFFFFFF,
         nx_op_type="uint8_t" if len(ctx["ops"]) <= 256 else "uint16_t",
         uplan=unit_plan(a),
+        fplan=form_plan(a),
         pairs=pairs,
         quads=quad_plans(a) if any(p["prefix"] is None for p in pairs) else [],  # nx_pairs reads them
         rplans=range_plans(ctx),

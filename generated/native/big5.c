@@ -1467,7 +1467,7 @@ size_t big5_decode(const unsigned char *data, size_t len, big5_cp *out,
 #define NX_NAME "big5"
 #define NX_SPEC_SHA256 "f012908997be997cc6119e459f1b068ca4095cbd410eb7de352d9a48efcec978"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "112588d748010db1dc239505b0925560f72812616f863bdeda1164ef4b05b502"
+#define NX_SOURCE_SHA256 "74305e7e0eb8c7692a75149eb9d3152758dca937d2fcdfcf7c18b4ccda7dbb94"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2117,16 +2117,18 @@ typedef struct {
     int status;    /* NX_DONE (the end, or a token left to the module), NX_FULL, NX_WIDER */
 } nx_result;
 
-#define NX_PUT(cp) do { \
+#define NX_PUT_OR(cp, MX) do { \
         uint64_t nx_cp_ = (cp); \
         if (mode != NX_M_COUNT) { \
             if (NX_UNLIKELY(n >= cap)) { \
                 status = NX_FULL; \
+                mx |= (MX); \
                 goto no_room; \
             } \
             if (mode != NX_M_LIST && NX_UNLIKELY(nx_cp_ > lim)) { \
                 status = NX_WIDER; \
                 need = nx_cp_; \
+                mx |= (MX); \
                 goto no_room; \
             } \
         } \
@@ -2142,9 +2144,13 @@ typedef struct {
                 return -1; \
             PyList_SET_ITEM((PyObject *)out, (Py_ssize_t)n, nx_v_); \
         } \
-        mx |= nx_cp_; \
+        (MX) |= nx_cp_; \
         n++; \
     } while (0)
+/* NX_PUT_OR(cp, MX) ORs cp into MX, a local of a tight loop (so that mx, which the
+   compiler may keep in memory, is not read and written for every token), and MX into
+   mx where it stops for room */
+#define NX_PUT(cp) NX_PUT_OR(cp, mx)
 
 #define NX_HIGH UINT64_C(0x8080808080808080)
 
@@ -2271,7 +2277,6 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         }
         streak = 0;
         wend = len;
-
         if (NX_LIKELY(s0 && i + NX_CHAIN <= wend)) {
             /* a token whose way the lead fixes: a branch on its length (predicted, so the
                next token need not wait for this one), range checks, one sum */
@@ -2428,8 +2433,10 @@ static int nx_write(int mode, const nx_args *a, size_t pos, void *out, size_t n0
 {
     switch (mode) {
     case NX_M_UCS1: return nx_run(NX_M_UCS1, a, pos, out, n0, cap, lim, r);
-    case NX_M_UCS2: return nx_run(NX_M_UCS2, a, pos, out, n0, cap, lim, r);
-    case NX_M_UCS4: return nx_run(NX_M_UCS4, a, pos, out, n0, cap, lim, r);
+    /* 2 and 4 bytes a character hold anything up to their kind's top (lim is that top
+       here, and the str is narrowed from mx at the end): a constant the compiler sees */
+    case NX_M_UCS2: return nx_run(NX_M_UCS2, a, pos, out, n0, cap, 0xFFFF, r);
+    case NX_M_UCS4: return nx_run(NX_M_UCS4, a, pos, out, n0, cap, 0x10FFFF, r);
     default: return nx_run(NX_M_LIST, a, pos, out, n0, cap, lim, r);
     }
 }

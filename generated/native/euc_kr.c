@@ -2440,7 +2440,7 @@ size_t euc_kr_decode(const unsigned char *data, size_t len, euc_kr_cp *out,
 #define NX_NAME "euc-kr"
 #define NX_SPEC_SHA256 "75adf6425525daae2b8b3b94e6da3ab51499f4a96dda726593012cbcc00ee037"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "0d79b637bc2681e14b0702cb411d96334074367deeb8e971588b5e8c570b8029"
+#define NX_SOURCE_SHA256 "a1c45ae8a6867ef571192c1ab109f31c3f771ca425764af539472f9f16298eb6"
 #define NX_N_STATES 19
 #define NX_N_CLASSES 8
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -3156,16 +3156,18 @@ typedef struct {
     int status;    /* NX_DONE (the end, or a token left to the module), NX_FULL, NX_WIDER */
 } nx_result;
 
-#define NX_PUT(cp) do { \
+#define NX_PUT_OR(cp, MX) do { \
         uint64_t nx_cp_ = (cp); \
         if (mode != NX_M_COUNT) { \
             if (NX_UNLIKELY(n >= cap)) { \
                 status = NX_FULL; \
+                mx |= (MX); \
                 goto no_room; \
             } \
             if (mode != NX_M_LIST && NX_UNLIKELY(nx_cp_ > lim)) { \
                 status = NX_WIDER; \
                 need = nx_cp_; \
+                mx |= (MX); \
                 goto no_room; \
             } \
         } \
@@ -3181,9 +3183,13 @@ typedef struct {
                 return -1; \
             PyList_SET_ITEM((PyObject *)out, (Py_ssize_t)n, nx_v_); \
         } \
-        mx |= nx_cp_; \
+        (MX) |= nx_cp_; \
         n++; \
     } while (0)
+/* NX_PUT_OR(cp, MX) ORs cp into MX, a local of a tight loop (so that mx, which the
+   compiler may keep in memory, is not read and written for every token), and MX into
+   mx where it stops for room */
+#define NX_PUT(cp) NX_PUT_OR(cp, mx)
 
 #define NX_HIGH UINT64_C(0x8080808080808080)
 
@@ -3310,7 +3316,6 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         }
         streak = 0;
         wend = len;
-
         if (NX_LIKELY(s0 && i + NX_CHAIN <= wend)) {
             /* a token whose way the lead fixes: a branch on its length (predicted, so the
                next token need not wait for this one), range checks, one sum */
@@ -3467,8 +3472,10 @@ static int nx_write(int mode, const nx_args *a, size_t pos, void *out, size_t n0
 {
     switch (mode) {
     case NX_M_UCS1: return nx_run(NX_M_UCS1, a, pos, out, n0, cap, lim, r);
-    case NX_M_UCS2: return nx_run(NX_M_UCS2, a, pos, out, n0, cap, lim, r);
-    case NX_M_UCS4: return nx_run(NX_M_UCS4, a, pos, out, n0, cap, lim, r);
+    /* 2 and 4 bytes a character hold anything up to their kind's top (lim is that top
+       here, and the str is narrowed from mx at the end): a constant the compiler sees */
+    case NX_M_UCS2: return nx_run(NX_M_UCS2, a, pos, out, n0, cap, 0xFFFF, r);
+    case NX_M_UCS4: return nx_run(NX_M_UCS4, a, pos, out, n0, cap, 0x10FFFF, r);
     default: return nx_run(NX_M_LIST, a, pos, out, n0, cap, lim, r);
     }
 }

@@ -1082,7 +1082,7 @@ size_t shift_jis_decode(const unsigned char *data, size_t len, shift_jis_cp *out
 #define NX_NAME "shift_jis"
 #define NX_SPEC_SHA256 "4407e8b51d22fef2dea4daf00690d5daff8f24533b602e9d653e0fdf24f760be"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "2b07d92737c3e719a9c0f3f48c80a066d951904a5571b7dee07f8a84b4c3be31"
+#define NX_SOURCE_SHA256 "434d970d93ec168b6f7bea4b96c7effd005c53f280c4c3d7c085c05c6a97f4b7"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 7
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1738,16 +1738,18 @@ typedef struct {
     int status;    /* NX_DONE (the end, or a token left to the module), NX_FULL, NX_WIDER */
 } nx_result;
 
-#define NX_PUT(cp) do { \
+#define NX_PUT_OR(cp, MX) do { \
         uint64_t nx_cp_ = (cp); \
         if (mode != NX_M_COUNT) { \
             if (NX_UNLIKELY(n >= cap)) { \
                 status = NX_FULL; \
+                mx |= (MX); \
                 goto no_room; \
             } \
             if (mode != NX_M_LIST && NX_UNLIKELY(nx_cp_ > lim)) { \
                 status = NX_WIDER; \
                 need = nx_cp_; \
+                mx |= (MX); \
                 goto no_room; \
             } \
         } \
@@ -1763,9 +1765,13 @@ typedef struct {
                 return -1; \
             PyList_SET_ITEM((PyObject *)out, (Py_ssize_t)n, nx_v_); \
         } \
-        mx |= nx_cp_; \
+        (MX) |= nx_cp_; \
         n++; \
     } while (0)
+/* NX_PUT_OR(cp, MX) ORs cp into MX, a local of a tight loop (so that mx, which the
+   compiler may keep in memory, is not read and written for every token), and MX into
+   mx where it stops for room */
+#define NX_PUT(cp) NX_PUT_OR(cp, mx)
 
 #define NX_HIGH UINT64_C(0x8080808080808080)
 
@@ -1892,7 +1898,6 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         }
         streak = 0;
         wend = len;
-
         if (NX_LIKELY(s0 && i + NX_CHAIN <= wend)) {
             /* a token whose way the lead fixes: a branch on its length (predicted, so the
                next token need not wait for this one), range checks, one sum */
@@ -2049,8 +2054,10 @@ static int nx_write(int mode, const nx_args *a, size_t pos, void *out, size_t n0
 {
     switch (mode) {
     case NX_M_UCS1: return nx_run(NX_M_UCS1, a, pos, out, n0, cap, lim, r);
-    case NX_M_UCS2: return nx_run(NX_M_UCS2, a, pos, out, n0, cap, lim, r);
-    case NX_M_UCS4: return nx_run(NX_M_UCS4, a, pos, out, n0, cap, lim, r);
+    /* 2 and 4 bytes a character hold anything up to their kind's top (lim is that top
+       here, and the str is narrowed from mx at the end): a constant the compiler sees */
+    case NX_M_UCS2: return nx_run(NX_M_UCS2, a, pos, out, n0, cap, 0xFFFF, r);
+    case NX_M_UCS4: return nx_run(NX_M_UCS4, a, pos, out, n0, cap, 0x10FFFF, r);
     default: return nx_run(NX_M_LIST, a, pos, out, n0, cap, lim, r);
     }
 }

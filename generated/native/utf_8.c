@@ -53,10 +53,14 @@
  * stop it too).  The same code for every spec.
  *
  * How: the str is allocated once from an estimate of its length and width
- * and written in one pass, straight into its UCS1/2/4 data (widened, grown or
- * narrowed in the rare cases the estimate was off), so the result is about
- * the only allocation.  Runs of bytes 00..7F (when they stand for themselves)
- * go 8 bytes at a time; every other token walks one flat table,
+ * (or, without one, at one character a byte of the narrowest kind, widened
+ * as wider code points come, as CPython's writer does) and written in one
+ * pass, straight into its UCS1/2/4 data (widened, grown or narrowed in the
+ * rare cases the estimate was off), so the result is about the only
+ * allocation.  Runs of bytes that stand for themselves
+ * go 16 bytes at a time; the forms go through straight-line code derived from
+ * the automaton (below, "straight paths": per lead byte range checks,
+ * shifts and adds); every other token walks one flat table,
  * nx_fast[state * 256 + byte], made from the tables below at import.  A token
  * that does not end in a plain char on that walk (an error, a reserved run, a
  * value, a surrogate pair, a counted form, a longest match that must fall
@@ -545,7 +549,7 @@ size_t utf_8_decode(const unsigned char *data, size_t len, utf_8_cp *out,
 #define NX_NAME "utf-8"
 #define NX_SPEC_SHA256 "2ea9a2732f8ad27c1a4361676fa576d1f356af530b780d42807b2c70595fe0ae"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "08c2cdc8bb350bd18255ffcf852df395b4d7f69a29e6e90e830e8773716e762f"
+#define NX_SOURCE_SHA256 "562ac14694523fef1b023d8f9a0fc4a232a32c272e19137cef95f5a17beb39c5"
 #define NX_N_STATES 9
 #define NX_N_CLASSES 12
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -729,6 +733,317 @@ static int nx_width(uint64_t cp)
 {
     return cp < 0x80 ? 0 : cp < 0x100 ? 1 : cp < 0x10000 ? 2 : 3;
 }
+
+
+/* ------------------------------------------------------ straight paths */
+/* Derived from the automaton when this source was generated (encspec's
+   emit/native_forms.py): from the start state, the ways to a final state whose
+   action is a char, a value or a surrogate pair, as range checks on the byte at
+   each position and the digit operations folded to constants:
+     00..7F  ->  U+0000..U+007F
+     C2..DF 80..BF  ->  U+0080..U+07FF
+     E0 A0..BF 80..BF  ->  U+0800..U+0FFF
+     E1..EC,EE..EF 80..BF 80..BF  ->  U+1000..U+FFFF
+     ED 80..9F 80..BF  ->  U+D000..U+D7FF
+     F0 90..BF 80..BF 80..BF  ->  U+10000..U+3FFFF
+     F1..F3 80..BF 80..BF 80..BF  ->  U+40000..U+FFFFF
+     F4 80..8F 80..BF 80..BF  ->  U+100000..U+10FFFF
+   nx_form returns the token's length and writes its code point; or NX_FORM_ERR + k
+   where the automaton dies after k bytes with no accepting state passed (the
+   error _run makes: those k bytes); or 0: then the token is the flat table's and
+   nx_token's, from its first byte (other errors, a longest match that backs off,
+   a counted form, the data's end). */
+#define NX_FORMS 1
+#define NX_FORM_ERR 16  /* above any straight path's length */
+#define NX_FORM_DEAD(b) (((unsigned)(b) - 0x80u <= 0x41u) | ((unsigned)(b) >= 0xF5u))  /* 80..C1,F5..FF: no token begins with these bytes */
+#define NX_FORM_MOST 4  /* the longest straight path, in bytes */
+#define NX_FORM_ASCII 2  /* 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither */
+static const uint64_t nx_set0[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x0000000000000000), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..7F,C0..FF */
+static const uint64_t nx_set1[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x00000000FFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..9F,C0..FF */
+static const uint64_t nx_set2[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFF00000000), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..7F,A0..FF */
+static const uint64_t nx_set3[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x000000000000FFFF), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..8F,C0..FF */
+static const uint64_t nx_set4[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFF0000), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..7F,90..FF */
+
+NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t *cp)
+{
+    const unsigned b0 = d[i];
+    uint64_t acc;
+    unsigned b1, b2, b3;
+    if (b0 <= 0x7Fu) {  /* 00..7F */
+        acc = (uint64_t)b0;
+        *cp = acc;  /* U+0000..U+007F */
+        return 1;
+    }
+    if (b0 - 0xC2u <= 0x1Du) {  /* C2..DF: up to 2 bytes */
+        if (NX_UNLIKELY(wend - i < 2u))
+            return 0;
+        acc = ((uint64_t)b0 - 192u);
+        b1 = d[i + 1];
+        if (b1 - 0x80u <= 0x3Fu) {  /* 80..BF */
+            acc = acc * 64u + ((uint64_t)b1 - 128u);
+            *cp = acc;  /* U+0080..U+07FF */
+            return 2;
+        }
+        if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
+        return 0;
+    }
+    if (b0 == 0xE0u) {  /* E0: up to 3 bytes */
+        if (NX_UNLIKELY(wend - i < 3u))
+            return 0;
+        acc = ((uint64_t)b0 - 224u);
+        b1 = d[i + 1];
+        if (b1 - 0xA0u <= 0x1Fu) {  /* A0..BF */
+            acc = acc * 64u + ((uint64_t)b1 - 128u);
+            b2 = d[i + 2];
+            if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                acc = acc * 64u + ((uint64_t)b2 - 128u);
+                *cp = acc;  /* U+0800..U+0FFF */
+                return 3;
+            }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
+            return 0;
+        }
+        if ((nx_set1[b1 >> 6] >> (b1 & 63) & 1))  /* 00..9F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
+        return 0;
+    }
+    if ((b0 - 0xE1u <= 0x0Bu) | (b0 - 0xEEu <= 0x01u)) {  /* E1..EC,EE..EF: up to 3 bytes */
+        if (NX_UNLIKELY(wend - i < 3u))
+            return 0;
+        acc = ((uint64_t)b0 - 224u);
+        b1 = d[i + 1];
+        if (b1 - 0x80u <= 0x3Fu) {  /* 80..BF */
+            acc = acc * 64u + ((uint64_t)b1 - 128u);
+            b2 = d[i + 2];
+            if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                acc = acc * 64u + ((uint64_t)b2 - 128u);
+                *cp = acc;  /* U+1000..U+FFFF */
+                return 3;
+            }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
+            return 0;
+        }
+        if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
+        return 0;
+    }
+    if (b0 == 0xEDu) {  /* ED: up to 3 bytes */
+        if (NX_UNLIKELY(wend - i < 3u))
+            return 0;
+        acc = ((uint64_t)b0 - 224u);
+        b1 = d[i + 1];
+        if (b1 - 0x80u <= 0x1Fu) {  /* 80..9F */
+            acc = acc * 64u + ((uint64_t)b1 - 128u);
+            b2 = d[i + 2];
+            if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                acc = acc * 64u + ((uint64_t)b2 - 128u);
+                *cp = acc;  /* U+D000..U+D7FF */
+                return 3;
+            }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
+            return 0;
+        }
+        if ((nx_set2[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,A0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
+        return 0;
+    }
+    if (b0 == 0xF0u) {  /* F0: up to 4 bytes */
+        if (NX_UNLIKELY(wend - i < 4u))
+            return 0;
+        acc = ((uint64_t)b0 - 240u);
+        b1 = d[i + 1];
+        if (b1 - 0x90u <= 0x2Fu) {  /* 90..BF */
+            acc = acc * 64u + ((uint64_t)b1 - 128u);
+            b2 = d[i + 2];
+            if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                acc = acc * 64u + ((uint64_t)b2 - 128u);
+                b3 = d[i + 3];
+                if (b3 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                    acc = acc * 64u + ((uint64_t)b3 - 128u);
+                    *cp = acc;  /* U+10000..U+3FFFF */
+                    return 4;
+                }
+                if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
+                return 0;
+            }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
+            return 0;
+        }
+        if ((nx_set3[b1 >> 6] >> (b1 & 63) & 1))  /* 00..8F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
+        return 0;
+    }
+    if (b0 - 0xF1u <= 0x02u) {  /* F1..F3: up to 4 bytes */
+        if (NX_UNLIKELY(wend - i < 4u))
+            return 0;
+        acc = ((uint64_t)b0 - 240u);
+        b1 = d[i + 1];
+        if (b1 - 0x80u <= 0x3Fu) {  /* 80..BF */
+            acc = acc * 64u + ((uint64_t)b1 - 128u);
+            b2 = d[i + 2];
+            if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                acc = acc * 64u + ((uint64_t)b2 - 128u);
+                b3 = d[i + 3];
+                if (b3 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                    acc = acc * 64u + ((uint64_t)b3 - 128u);
+                    *cp = acc;  /* U+40000..U+FFFFF */
+                    return 4;
+                }
+                if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
+                return 0;
+            }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
+            return 0;
+        }
+        if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
+        return 0;
+    }
+    if (b0 == 0xF4u) {  /* F4: up to 4 bytes */
+        if (NX_UNLIKELY(wend - i < 4u))
+            return 0;
+        acc = ((uint64_t)b0 - 240u);
+        b1 = d[i + 1];
+        if (b1 - 0x80u <= 0x0Fu) {  /* 80..8F */
+            acc = acc * 64u + ((uint64_t)b1 - 128u);
+            b2 = d[i + 2];
+            if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                acc = acc * 64u + ((uint64_t)b2 - 128u);
+                b3 = d[i + 3];
+                if (b3 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                    acc = acc * 64u + ((uint64_t)b3 - 128u);
+                    *cp = acc;  /* U+100000..U+10FFFF */
+                    return 4;
+                }
+                if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
+                return 0;
+            }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
+            return 0;
+        }
+        if ((nx_set4[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,90..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
+        return 0;
+    }
+    (void)acc;
+    return 0;
+}
+
+/* Whether the 8 bytes of w each stand for themselves: the high bit of each byte
+   that does not (above 7F). */
+#define NX_HIGH8 UINT64_C(0x8080808080808080)
+#define NX_NOT_SELF(w) ((w) & NX_HIGH8)
+#define NX_SELF(b) ((b) < 0x80u)
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* bytes of w (from memory) before the first whose NX_NOT_SELF bit is set (m != 0) */
+#define NX_SELF_BYTES(m, p) ((size_t)(__builtin_ctzll(m) >> 3))
+#else
+static size_t nx_self_bytes(const unsigned char *p)
+{
+    size_t k = 0;
+    while (NX_SELF(p[k]))
+        k++;
+    return k;
+}
+#define NX_SELF_BYTES(m, p) nx_self_bytes(p)
+#endif
+
+#if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+#define NX_SELF_SSE2 1
+/* the bytes of v that do not stand for themselves (above 7F), as a mask of 16 bits */
+#define NX_NOT_SELF16(v) ((unsigned)_mm_movemask_epi8(v))
+#define NX_NOT_SELF64(v0, v1, v2, v3) NX_NOT_SELF16(_mm_or_si128(_mm_or_si128((v0), (v1)), _mm_or_si128((v2), (v3))))
+
+/* v's 16 bytes as characters of out's kind at o */
+NX_INLINE void nx_put16(const int mode, void *o, __m128i v)
+{
+    const __m128i z = _mm_setzero_si128();
+    if (mode == NX_M_UCS1) {
+        _mm_storeu_si128((__m128i *)o, v);
+    } else if (mode == NX_M_UCS2) {
+        _mm_storeu_si128((__m128i *)o, _mm_unpacklo_epi8(v, z));
+        _mm_storeu_si128((__m128i *)o + 1, _mm_unpackhi_epi8(v, z));
+    } else if (mode == NX_M_UCS4) {
+        const __m128i lo = _mm_unpacklo_epi8(v, z), hi = _mm_unpackhi_epi8(v, z);
+        _mm_storeu_si128((__m128i *)o, _mm_unpacklo_epi16(lo, z));
+        _mm_storeu_si128((__m128i *)o + 1, _mm_unpackhi_epi16(lo, z));
+        _mm_storeu_si128((__m128i *)o + 2, _mm_unpacklo_epi16(hi, z));
+        _mm_storeu_si128((__m128i *)o + 3, _mm_unpackhi_epi16(hi, z));
+    }
+}
+#endif
+
+/* The run of bytes that stand for themselves at d[i] on, written into out (of kind
+   mode) from n on: 16 bytes at a time with SSE2 (64 once a run is long), else 8, each
+   block written whole (what is written past the run is overwritten by what follows).
+   Returns its length: 0 when the data or the room ends within 8 bytes. */
+NX_INLINE size_t nx_self_run(const int mode, const unsigned char *d, size_t i, size_t len, void *out, size_t n,
+                             size_t cap)
+{
+    const size_t i0 = i, room = mode == NX_M_COUNT ? SIZE_MAX : cap - n;
+    const size_t size = mode == NX_M_UCS1 ? 1 : mode == NX_M_UCS2 ? 2 : 4;
+    unsigned char *o = mode == NX_M_COUNT ? NULL : (unsigned char *)out + n * size;  /* out + n, in bytes */
+#ifdef NX_SELF_SSE2
+    while (i + 16 <= len && i - i0 + 16 <= room) {
+        const __m128i v = _mm_loadu_si128((const __m128i *)(d + i));
+        const unsigned m = NX_NOT_SELF16(v);
+        if (mode != NX_M_COUNT)
+            nx_put16(mode, o + (i - i0) * size, v);
+        if (m)
+            return i - i0 + (size_t)__builtin_ctz(m);
+        i += 16;
+        while (i + 64 <= len && i - i0 + 64 <= room) {
+            /* a long run: 64 bytes a step */
+            const __m128i v0 = _mm_loadu_si128((const __m128i *)(d + i));
+            const __m128i v1 = _mm_loadu_si128((const __m128i *)(d + i) + 1);
+            const __m128i v2 = _mm_loadu_si128((const __m128i *)(d + i) + 2);
+            const __m128i v3 = _mm_loadu_si128((const __m128i *)(d + i) + 3);
+            if (NX_NOT_SELF64(v0, v1, v2, v3))
+                break;
+            if (mode != NX_M_COUNT) {
+                unsigned char *p = o + (i - i0) * size;
+                nx_put16(mode, p, v0);
+                nx_put16(mode, p + 16 * size, v1);
+                nx_put16(mode, p + 32 * size, v2);
+                nx_put16(mode, p + 48 * size, v3);
+            }
+            i += 64;
+        }
+    }
+#endif
+    while (i + 8 <= len && i - i0 + 8 <= room) {
+        uint64_t w, m;
+        memcpy(&w, d + i, 8);
+        m = NX_NOT_SELF(w);
+        if (mode != NX_M_COUNT) {
+            unsigned char *p = o + (i - i0) * size;
+            unsigned k;
+            if (mode == NX_M_UCS1)
+                memcpy(p, &w, 8);
+            else if (mode == NX_M_UCS2)
+                for (k = 0; k < 8; k++)
+                    ((Py_UCS2 *)p)[k] = d[i + k];
+            else
+                for (k = 0; k < 8; k++)
+                    ((Py_UCS4 *)p)[k] = d[i + k];
+        }
+        if (m)
+            return i - i0 + NX_SELF_BYTES(m, d + i);
+        i += 8;
+    }
+    return i - i0;
+}
+
 
 static void nx_lead_init(unsigned b0, const unsigned *kind)
 {
@@ -1005,16 +1320,18 @@ typedef struct {
     int status;    /* NX_DONE (the end, or a token left to the module), NX_FULL, NX_WIDER */
 } nx_result;
 
-#define NX_PUT(cp) do { \
+#define NX_PUT_OR(cp, MX) do { \
         uint64_t nx_cp_ = (cp); \
         if (mode != NX_M_COUNT) { \
             if (NX_UNLIKELY(n >= cap)) { \
                 status = NX_FULL; \
+                mx |= (MX); \
                 goto no_room; \
             } \
             if (mode != NX_M_LIST && NX_UNLIKELY(nx_cp_ > lim)) { \
                 status = NX_WIDER; \
                 need = nx_cp_; \
+                mx |= (MX); \
                 goto no_room; \
             } \
         } \
@@ -1030,9 +1347,13 @@ typedef struct {
                 return -1; \
             PyList_SET_ITEM((PyObject *)out, (Py_ssize_t)n, nx_v_); \
         } \
-        mx |= nx_cp_; \
+        (MX) |= nx_cp_; \
         n++; \
     } while (0)
+/* NX_PUT_OR(cp, MX) ORs cp into MX, a local of a tight loop (so that mx, which the
+   compiler may keep in memory, is not read and written for every token), and MX into
+   mx where it stops for room */
+#define NX_PUT(cp) NX_PUT_OR(cp, mx)
 
 #define NX_HIGH UINT64_C(0x8080808080808080)
 
@@ -1059,6 +1380,20 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
 
         start = i;
         n_start = n;
+        if (s0 && mode != NX_M_LIST && NX_SELF(d[i])) {
+            /* bytes that stand for themselves: probed (and written) 16 or 8 at once after
+               every other token, short runs too (nx_self_run) */
+            const size_t k = nx_self_run(mode, d, i, len, out, n, cap);
+            if (k) {
+                n += k;
+                i += k;
+                continue;
+            }
+            /* near the end (or of the room): one */
+            NX_PUT(d[i]);
+            i++;
+            continue;
+        }
         if (ascii && d[i] < 0x80) {
             /* a byte 00..7F stands for itself; after 8 of them in a row, look for a run */
             uint64_t w = 0;
@@ -1143,57 +1478,41 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         }
         streak = 0;
         wend = len;
-
-        if (NX_LIKELY(s0 && i + NX_CHAIN <= wend)) {
-            /* a token whose way the lead fixes: a branch on its length (predicted, so the
-               next token need not wait for this one), range checks, one sum */
-            const nx_lead *ld = &nx_leads[d[i]];
-            unsigned b1, b2, b3;
-            switch (ld->len) {
-            case 1:
-                cp = ld->base;
-                i += 1;
-                break;
-            case 2:
-                b1 = d[i + 1];
-                if (((b1 - ld->lo[0]) & 0xFFu) > ld->span[0])
-                    goto walk;
-                cp = ld->base + b1 * (uint64_t)ld->mul[0];
-                i += 2;
-                break;
-            case 3:
-                b1 = d[i + 1];
-                b2 = d[i + 2];
-                if ((((b1 - ld->lo[0]) & 0xFFu) > ld->span[0]) | (((b2 - ld->lo[1]) & 0xFFu) > ld->span[1]))
-                    goto walk;
-                cp = ld->base + b1 * (uint64_t)ld->mul[0] + b2 * (uint64_t)ld->mul[1];
-                i += 3;
-                break;
-            case 4:
-                b1 = d[i + 1];
-                b2 = d[i + 2];
-                b3 = d[i + 3];
-                if ((((b1 - ld->lo[0]) & 0xFFu) > ld->span[0]) | (((b2 - ld->lo[1]) & 0xFFu) > ld->span[1])
-                        | (((b3 - ld->lo[2]) & 0xFFu) > ld->span[2]))
-                    goto walk;
-                cp = ld->base + b1 * (uint64_t)ld->mul[0] + b2 * (uint64_t)ld->mul[1] + b3 * (uint64_t)ld->mul[2];
-                i += 4;
-                break;
-            default:
-                goto walk;
+        if (NX_LIKELY(s0)) {
+            /* the forms' straight paths (nx_form), token after token while they decide
+               and no run of bytes that stand for themselves begins; anything they do
+               not decide is the walk's */
+            size_t got_len;
+            uint64_t fmx = 0;  /* the OR of the code points of this loop */
+            while ((got_len = nx_form(d, i, wend, &cp)) != 0) {
+                if (NX_UNLIKELY(got_len >= NX_FORM_ERR)) {
+                    mx |= fmx;
+                    /* the maximal subpart of a sequence cut short, as _run says */
+                    nx_error(&tok, NX_T_ERROR, start, start + (got_len - NX_FORM_ERR), utf_8_reason_continuation);
+                    got = NX_S_PROBLEM;
+                    goto problem;
+                }
+                if (NX_UNLIKELY(!plain_only && cp > 0x10FFFF)) {
+                    mx |= fmx;
+                    goto slow;
+                }
+                i += got_len;
+                NX_PUT_OR(cp, fmx);
+                if (NX_UNLIKELY(i == len) || NX_SELF(d[i]))
+                    break;
+                start = i;
+                n_start = n;
             }
-            if (mode == NX_M_COUNT && !ld->exact) {
-                /* the lead tells the width: the value is not needed yet */
-                mx |= ld->top;
-                n++;
+            mx |= fmx;
+            if (got_len)
                 continue;
+            if (NX_FORM_DEAD(d[i])) {
+                /* a byte that begins no token: the maximal subpart is that byte, as _run says */
+                nx_error(&tok, NX_T_ERROR, start, start + 1, utf_8_reason_start);
+                got = NX_S_PROBLEM;
+                goto problem;
             }
-            if (NX_UNLIKELY(!plain_only && cp > 0x10FFFF)) {
-                i = start;
-                goto slow;
-            }
-            NX_PUT(cp);
-            continue;
+            goto walk;
         }
 
     walk:
@@ -1225,6 +1544,7 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         got = nx_slow(a, start, &tok);
         if (got == NX_S_LEAVE)
             break;
+    problem:
         if (got == NX_S_CHAR) {
             NX_PUT(tok.value);
         } else if (got == NX_S_WIDE) {
@@ -1292,8 +1612,10 @@ static int nx_write(int mode, const nx_args *a, size_t pos, void *out, size_t n0
 {
     switch (mode) {
     case NX_M_UCS1: return nx_run(NX_M_UCS1, a, pos, out, n0, cap, lim, r);
-    case NX_M_UCS2: return nx_run(NX_M_UCS2, a, pos, out, n0, cap, lim, r);
-    case NX_M_UCS4: return nx_run(NX_M_UCS4, a, pos, out, n0, cap, lim, r);
+    /* 2 and 4 bytes a character hold anything up to their kind's top (lim is that top
+       here, and the str is narrowed from mx at the end): a constant the compiler sees */
+    case NX_M_UCS2: return nx_run(NX_M_UCS2, a, pos, out, n0, cap, 0xFFFF, r);
+    case NX_M_UCS4: return nx_run(NX_M_UCS4, a, pos, out, n0, cap, 0x10FFFF, r);
     default: return nx_run(NX_M_LIST, a, pos, out, n0, cap, lim, r);
     }
 }
@@ -1440,6 +1762,16 @@ static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *
     int w = 0, rc = 0;
     Py_UCS4 maxchar;
     nx_result r;
+    if (a->start == 0 && !nx_estimable) {
+        /* at most one character a byte (more only where backslashreplace writes more):
+           a str of that many, from the narrowest kind up, widened as wider code points
+           come (as CPython's writer does), cut to size at the end: no counting pass.
+           (Where nx_estimable, the estimate below is faster: it is exact on
+           well-formed text, so the str is made at its final size and kind.) */
+        cap = a->len - pos + 8;  /* 8: room for the last 8 bytes written at once */
+        if (a->handler == NX_H_BACKSLASHREPLACE)
+            cap += cap / 64;
+    } else
     if (nx_estimable && a->start == 0) {
         unsigned widths;
         int ascii;

@@ -2319,7 +2319,7 @@ size_t whatwg_gbk_decode(const unsigned char *data, size_t len, whatwg_gbk_cp *o
 #define NX_NAME "whatwg-gbk"
 #define NX_SPEC_SHA256 "7fb65d9c7a58d00bcc1e4b0421c1310b3436183e1c7b095334634a4a5d69ea05"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "7b33f1169fa3be1f2554ce909016799c51b97f8c34044d8e819e997abcc55755"
+#define NX_SOURCE_SHA256 "6f6fe0cbdac096a969b80451a81376d22a1c305d783daf3b674f0fa6cffc0529"
 #define NX_N_STATES 17
 #define NX_N_CLASSES 17
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -3145,16 +3145,18 @@ typedef struct {
     int status;    /* NX_DONE (the end, or a token left to the module), NX_FULL, NX_WIDER */
 } nx_result;
 
-#define NX_PUT(cp) do { \
+#define NX_PUT_OR(cp, MX) do { \
         uint64_t nx_cp_ = (cp); \
         if (mode != NX_M_COUNT) { \
             if (NX_UNLIKELY(n >= cap)) { \
                 status = NX_FULL; \
+                mx |= (MX); \
                 goto no_room; \
             } \
             if (mode != NX_M_LIST && NX_UNLIKELY(nx_cp_ > lim)) { \
                 status = NX_WIDER; \
                 need = nx_cp_; \
+                mx |= (MX); \
                 goto no_room; \
             } \
         } \
@@ -3170,9 +3172,13 @@ typedef struct {
                 return -1; \
             PyList_SET_ITEM((PyObject *)out, (Py_ssize_t)n, nx_v_); \
         } \
-        mx |= nx_cp_; \
+        (MX) |= nx_cp_; \
         n++; \
     } while (0)
+/* NX_PUT_OR(cp, MX) ORs cp into MX, a local of a tight loop (so that mx, which the
+   compiler may keep in memory, is not read and written for every token), and MX into
+   mx where it stops for room */
+#define NX_PUT(cp) NX_PUT_OR(cp, mx)
 
 #define NX_HIGH UINT64_C(0x8080808080808080)
 
@@ -3299,7 +3305,6 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         }
         streak = 0;
         wend = len;
-
         if (NX_LIKELY(s0 && i + NX_CHAIN <= wend)) {
             /* a token whose way the lead fixes: a branch on its length (predicted, so the
                next token need not wait for this one), range checks, one sum */
@@ -3456,8 +3461,10 @@ static int nx_write(int mode, const nx_args *a, size_t pos, void *out, size_t n0
 {
     switch (mode) {
     case NX_M_UCS1: return nx_run(NX_M_UCS1, a, pos, out, n0, cap, lim, r);
-    case NX_M_UCS2: return nx_run(NX_M_UCS2, a, pos, out, n0, cap, lim, r);
-    case NX_M_UCS4: return nx_run(NX_M_UCS4, a, pos, out, n0, cap, lim, r);
+    /* 2 and 4 bytes a character hold anything up to their kind's top (lim is that top
+       here, and the str is narrowed from mx at the end): a constant the compiler sees */
+    case NX_M_UCS2: return nx_run(NX_M_UCS2, a, pos, out, n0, cap, 0xFFFF, r);
+    case NX_M_UCS4: return nx_run(NX_M_UCS4, a, pos, out, n0, cap, 0x10FFFF, r);
     default: return nx_run(NX_M_LIST, a, pos, out, n0, cap, lim, r);
     }
 }
