@@ -194,14 +194,8 @@ def _forbidden(seen, conts):
     return cells
 
 
-def _boxes(cells):
-    """The maximal boxes (sets of previous high nibbles, previous low nibbles, current
-    high nibbles) inside *cells*."""
-    cur = {}
-    for ph, pl, h in cells:
-        cur.setdefault((ph, pl), set()).add(h)
-    # candidate current-nibble sets: the intersection closure of the per-byte sets
-    sets = {frozenset(v) for v in cur.values()}
+def _intersections(sets):
+    """*sets* closed under non-empty intersection: the candidate sides of maximal boxes."""
     closure = set(sets)
     changed = True
     while changed:
@@ -214,6 +208,17 @@ def _boxes(cells):
                     changed = True
         if len(closure) > 4096:
             raise _NoFit("too many box candidates")
+    return closure
+
+
+def _boxes(cells):
+    """The maximal boxes (sets of previous high nibbles, previous low nibbles, current
+    high nibbles) inside *cells*."""
+    cur = {}
+    for ph, pl, h in cells:
+        cur.setdefault((ph, pl), set()).add(h)
+    # candidate current-nibble sets: the intersection closure of the per-byte sets
+    closure = _intersections({frozenset(v) for v in cur.values()})
     out = set()
     for a3 in closure:
         prev = {k for k, v in cur.items() if a3 <= v}
@@ -221,18 +226,7 @@ def _boxes(cells):
         for ph, pl in prev:
             rows.setdefault(ph, set()).add(pl)
         # maximal rectangles of prev: intersection closure of the rows' low-nibble sets
-        los = {frozenset(v) for v in rows.values()}
-        lclose = set(los)
-        changed = True
-        while changed:
-            changed = False
-            for x in list(lclose):
-                for y in los:
-                    z = x & y
-                    if z and z not in lclose:
-                        lclose.add(z)
-                        changed = True
-        for a2 in lclose:
+        for a2 in _intersections({frozenset(v) for v in rows.values()}):
             a1 = frozenset(ph for ph, v in rows.items() if a2 <= v)
             a3full = frozenset.intersection(*(frozenset(cur[(ph, pl)]) for ph in a1 for pl in a2))
             out.add((a1, a2, a3full))
