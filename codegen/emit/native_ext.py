@@ -66,7 +66,7 @@ from ..version import __version__
 from ..automaton import DEAD, Automaton
 from ..automaton.actions import Char
 from ..spec.diagnostics import SpecError
-from . import c_target, render
+from . import c_target, native_encode, render
 
 try:  # the export helpers (renamed from native.py)
     from . import export_common
@@ -507,6 +507,7 @@ def ext_source(a: Automaton) -> str:
         has_plans=bool(a.extensions),
         digest=DIGEST_PLACEHOLDER,
     )
+    ctx.update(native_encode.context(a, ctx))
     text = render("native/ext.c.j2", **ctx)
     return text.replace(f'#define NX_SOURCE_SHA256 "{DIGEST_PLACEHOLDER}"',
                         f'#define NX_SOURCE_SHA256 "{source_digest(text)}"', 1)
