@@ -1468,13 +1468,18 @@ _MEMO_LENS = None
 _NATIVE_ENCODE = _NATIVE is not None and hasattr(_NATIVE, "encode_str")
 
 
-def _memo_put(cp, b):
-    """Put *b* in the memo for *cp* if it fits (at most 4 bytes, cp within Unicode)."""
+def _memo():
+    """Make the memo (the BMP's) on first use."""
     global _MEMO_BYTES, _MEMO_LENS
-    if len(b) > 4 or not 0 <= cp < 0x110000:
-        return False
     if _MEMO_LENS is None:
         _MEMO_BYTES, _MEMO_LENS = bytearray(4 << 16), bytearray(1 << 16)
+
+
+def _memo_put(cp, b):
+    """Put *b* in the memo for *cp* if it fits (at most 4 bytes, cp within Unicode)."""
+    if len(b) > 4 or not 0 <= cp < 0x110000:
+        return False
+    _memo()
     if cp >= len(_MEMO_LENS):
         _MEMO_BYTES.extend(bytes(4 * (0x110000 - len(_MEMO_LENS))))
         _MEMO_LENS.extend(bytes(0x110000 - len(_MEMO_LENS)))
@@ -1495,6 +1500,7 @@ def _encode_native(items, errors, final=True, first=None):
     it is unencodable (or a surrogate an encoder may pair), the run up to the next
     code point that is neither goes to _encode.  *first*: encode_str's answer, given."""
     is_str = isinstance(items, str)
+    _memo()
     if is_str:
         got = _NATIVE.encode_str(items, _MEMO_BYTES, _MEMO_LENS) if first is None else first
         if type(got) is bytes:
@@ -1572,6 +1578,8 @@ def encode(text_or_codepoints, errors="strict", signature=None):
     signature first with signature=True (None: where the spec's signatures are byte
     order marks, as CPython's utf-16 writes its BOM)."""
     if _NATIVE_ENCODE and type(text_or_codepoints) is str:
+        if _MEMO_LENS is None:
+            _memo()
         body = _NATIVE.encode_str(text_or_codepoints, _MEMO_BYTES, _MEMO_LENS)
         if type(body) is not bytes:
             body = _encode_native(text_or_codepoints, errors, True, body)[0]

@@ -11,11 +11,21 @@ the accumulated value compared with the row's as affine functions of the
 bytes), minus the encoder-only entries and, where encoders join pairs
 (PAIR_ON_ENCODE), the surrogates.  A segment is a range test, then the digits
 by divisions by the constant radices (folded by the C compiler), most
-significant last.  Everything else (table forms, counted forms, encoder-only
-entries, what the proof does not cover, unencodable code points) is the
-module's memo or the module itself, as before.
+significant last.  The C loops read the module's memo first (per code point its
+bytes: one load, no branch on the character, faster than any chain of range
+tests on mixed text) and fill it from the segments; what a segment writes in
+more than the memo's four bytes, or beyond it, comes from the segments.
+Everything else (table forms, counted forms, encoder-only entries, what the
+proof does not cover, unencodable code points) is the module's to decide.
+
+Two block copies come from the same rows: ASCII, where 00..7F (or 01..7F, as
+in MUTF-8) are proven to stand for themselves, 16 characters at a time; and
+code units (``_unit_plan``: UTF-16's and UTF-32's forms, whose bytes are the
+code point's number in one byte order), 32 characters at a time.
 """
 from __future__ import annotations
+
+from typing import Optional
 
 from ..automaton import Automaton
 from ..runtime.tables import bind, row_value
@@ -363,6 +373,54 @@ def _most(segments, top: int) -> int:
     return most if covered == top + 1 else max(most, _MEMO)
 
 
+def _unit_plan(a: Automaton, core) -> Optional[dict]:
+    """Where the bytes of a code point are its number in code units (UTF-16's and
+    UTF-32's forms): the rows whose positions are whole bytes 00..FF (the most
+    significant one 00..m) with the code point itself as the raw value, proven as
+    above, of one width and byte order: their ranges, for copying blocks of
+    characters as units."""
+    found = {}
+    for row in a.encoding_rows():
+        first, last, kind, data = row_value(a, row)
+        if kind != "digits" or data[0] != 0 or len(data[1]) not in (2, 4):
+            continue
+        positions, order = data[1], data[2]
+        n = len(positions)
+        sig = list(order) if order else list(range(n))
+        if any(len(positions[k]) != 1 or positions[k][0][0] != 0 for k in sig):
+            continue
+        top = 0
+        while top < n - 1 and positions[sig[top]][0][1] == 0:  # leading digits always 00
+            top += 1
+        if any(positions[k][0][1] != 0xFF for k in sig[top + 1:]):
+            continue
+        if sig == list(range(n)):
+            byte_order = "be"
+        elif sig == list(range(n - 1, -1, -1)):
+            byte_order = "le"
+        else:
+            continue
+        if not _prove(a, core, row, (first, last, kind, data)):
+            continue
+        found.setdefault((n, byte_order), []).append((first, min(last, 0x10FFFF)))
+    if not found:
+        return None
+    (width, byte_order), ranges = max(found.items(), key=lambda kv: sum(h - l + 1 for l, h in kv[1]))
+    holes = sorted((cp, cp) for cp, _ in a.encode_only)
+    if a.pair_on_encode:
+        holes.append((0xD800, 0xDFFF))
+    cut = []
+    for lo, hi in sorted(ranges):
+        cut += _cut(lo, hi, sorted(holes))
+    if len(cut) > 4:
+        return None
+    test = " | ".join(f"((uint32_t)(c) <= 0x{hi:X}u)" if lo == 0 else f"((uint32_t)(c) - 0x{lo:X}u <= 0x{hi - lo:X}u)"
+                      for lo, hi in cut)
+    shifts = [8 * (width - 1 - k) if byte_order == "be" else 8 * k for k in range(width)]
+    return {"width": width, "order": byte_order, "test": test, "shifts": shifts,
+            "text": ", ".join(f"U+{lo:04X}..U+{hi:04X}" for lo, hi in cut)}
+
+
 def context(a: Automaton, ctx: dict) -> dict:
     """What encode.c.j2 renders: per code point limit (the str kinds, 64-bit ints) the
     segments in code point order, the most bytes a character takes, and how the
@@ -382,4 +440,5 @@ def context(a: Automaton, ctx: dict) -> dict:
         "enc_most": {k: _most(segments, top) for k, top in limits.items()},
         "enc_ascii": ascii_mode,
         "enc_pair_on_encode": a.pair_on_encode,
+        "enc_unit": None if ascii_mode else _unit_plan(a, core),
     }

@@ -566,7 +566,7 @@ size_t mutf_8_decode(const unsigned char *data, size_t len, mutf_8_cp *out,
 #define NX_NAME "mutf-8"
 #define NX_SPEC_SHA256 "b6237a0dac6543f75417863e0ec58bf1445e6acee34192582af4557aa9115dc0"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "6192f9630e39884baa55f192ad033561a400ec06ccbbce2e66f987ed968a9a90"
+#define NX_SOURCE_SHA256 "323be217ed2627c7a224fb4c0232affd961cf8b25c54fbcdfee7c952bfb021be"
 #define NX_N_STATES 13
 #define NX_N_CLASSES 11
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1721,34 +1721,46 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
 }
 
 /* ------------------------------------------------------------ encoding */
-/* The C side of the module's _encode_native (encspec/runtime/core.py).
+/* The C side of the module's encoder (encode, _encode_native in
+   encspec/runtime/core.py):
+
+     encode_str(text, memo_bytes, memo_lens) -> bytes, or (bytes so far, stop)
+     encode_memo(text, pos, memo_bytes, memo_lens, out, refused=None) -> stop
+     encode_cps(cps, pos, memo_bytes, memo_lens, out) -> stop  (a list of ints,
+         or an array or memoryview of integers; -1: neither)
 
    The straight-line part (nx_enc_seg*, derived by codegen/emit/native_encode.py
    from the automaton's rows): per segment, a range of code points in one row
    whose bytes the automaton was proven to decode back to them, a range test
    and the digits by divisions by the row's constant radices, in the order the
    core's _encode_row chooses (rows in code point order; the spec's encoder-only
-   entries are not in any).
+   entries are in none).
    ASCII that stands for itself (01..7F: 00 does not) is copied in blocks.
 
-   The memo, for what the segments do not write (mapping tables, counted forms,
-   encoder-only entries): the module keeps, per code point below len(memo_lens)
-   (the BMP, or all of Unicode once a character beyond it needs the memo),
-   memo_lens[cp] (0: not known yet; 1..4: the number of bytes; anything else:
-   not written here) and memo_bytes[4 * cp ...] (the bytes).  A loop appends
-   the bytes of each character while the segments or the memo have them and
-   returns where it stopped: the end, or the first character that neither has,
-   which the module decides (and usually adds to the memo).  It never raises
-   for a character.  Room is made for the most bytes a character can take
-   (NX_ENC_MOST_*), written through a pointer, and cut to what was written.
+   The memo: the module keeps, per code point below len(memo_lens) (the BMP,
+   or further once a str of 4 bytes a character needs it: grown here to its
+   highest code point), memo_lens[cp] (0: not known yet; 1..4: the number of
+   bytes; NX_MEMO_LONG: a segment writes more; anything else: not written
+   here) and memo_bytes[4 * cp ...] (the bytes).  The loops read it first (one
+   load and a 4-byte copy, no branch on the character), put in it what a
+   segment writes for a character not known yet, and write beyond it from the
+   segments.  What neither has (mapping tables, counted forms, encoder-only
+   entries, unencodable code points) stops the loop: the module decides it (and
+   usually adds it to the memo).  A loop never raises for a character.  Room
+   is made for the most bytes a character can take (NX_ENC_MOST_*), written
+   through a pointer, and cut to what was written.
    encode_memo's optional refused: bytes (at most 4) written for each
    character whose entry is NX_MEMO_REFUSED, for a module that knows those
    characters are refused and that its handler replaces each with the same
    bytes (CPython's replace and ignore handlers: "?" and nothing); without it
    they stop the loop as any other entry but 1..4 does. */
+#if defined(__SSE2__)
+#include <emmintrin.h>  /* encode_str's copy of ASCII without 00 (also included above; guarded) */
+#endif
 #define NX_MEMO_CPS 0x110000  /* a memo may be longer than the BMP's (the module's choice) */
 #define NX_MEMO_ROOM 4096
 #define NX_MEMO_REFUSED 6  /* a memo_lens entry: the module refuses the character (see refused) */
+#define NX_MEMO_LONG 7  /* a memo_lens entry: a segment writes it, in more than 4 bytes (this file's) */
 /* the most bytes one character of a str of 1, 2 or 4 bytes a character, or one
    code point of a sequence, takes (a segment's, or 4 where the memo may write it) */
 #define NX_ENC_MOST_1 2
@@ -1756,6 +1768,11 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
 #define NX_ENC_MOST_4 6
 #define NX_ENC_MOST_L 6
 #define NX_ENC_CHUNK 2048  /* code points of a sequence read at once */
+#if defined(__GNUC__) || defined(__clang__)
+#define NX_RESTRICT __restrict__
+#else
+#define NX_RESTRICT
+#endif
 
 /* The bytes of c (at most U+00FF) at w from its segment: where they end, or NULL
    (no segment holds c). */
@@ -1826,39 +1843,10 @@ NX_INLINE char *nx_enc_seg2(Py_UCS4 c, char *w)
 }
 
 /* The bytes of c (at most U+10FFFF) at w from its segment: where they end, or NULL
-   (no segment holds c). */
+   (no segment holds c).  The highest first: below the memo's end the memo
+   writes, so what comes here is mostly beyond the BMP. */
 NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
 {
-    if ((uint64_t)c - 0x0u <= 0x0u) {
-        /* U+0000..U+0000: form nul (spec line 16), literal */
-        w[0] = (char)0xC0u;
-        w[1] = (char)0x80u;
-        return w + 2;
-    }
-    if ((uint64_t)c - 0x1u <= 0x7Eu) {
-        /* U+0001..U+007F: form 1 (spec line 17), digits */
-        uint64_t r_ = (uint64_t)c;
-        w[0] = (char)(r_);
-        return w + 1;
-    }
-    if ((uint64_t)c - 0x80u <= 0x77Fu) {
-        /* U+0080..U+07FF: form 2 (spec line 18), digits */
-        uint64_t r_ = (uint64_t)c;
-        w[1] = (char)((r_ % 64u) + 0x80u);
-        r_ /= 64u;
-        w[0] = (char)(r_ + 0xC0u);
-        return w + 2;
-    }
-    if ((uint64_t)c - 0x800u <= 0xF7FFu) {
-        /* U+0800..U+FFFF: form 3 (spec line 19), digits */
-        uint64_t r_ = (uint64_t)c;
-        w[2] = (char)((r_ % 64u) + 0x80u);
-        r_ /= 64u;
-        w[1] = (char)((r_ % 64u) + 0x80u);
-        r_ /= 64u;
-        w[0] = (char)(r_ + 0xE0u);
-        return w + 3;
-    }
     if ((uint64_t)c - 0x10000u <= 0xFFFFFu) {
         /* U+10000..U+10FFFF: form supplementary (spec line 20), a pair of 3-byte halves */
         uint64_t h_ = (((uint64_t)c - 0x10000u) >> 10) + 0xD800u;
@@ -1874,6 +1862,36 @@ NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
         l_ /= 64u;
         w[3] = (char)(l_ + 0xE0u);
         return w + 6;
+    }
+    if ((uint64_t)c - 0x800u <= 0xF7FFu) {
+        /* U+0800..U+FFFF: form 3 (spec line 19), digits */
+        uint64_t r_ = (uint64_t)c;
+        w[2] = (char)((r_ % 64u) + 0x80u);
+        r_ /= 64u;
+        w[1] = (char)((r_ % 64u) + 0x80u);
+        r_ /= 64u;
+        w[0] = (char)(r_ + 0xE0u);
+        return w + 3;
+    }
+    if ((uint64_t)c - 0x80u <= 0x77Fu) {
+        /* U+0080..U+07FF: form 2 (spec line 18), digits */
+        uint64_t r_ = (uint64_t)c;
+        w[1] = (char)((r_ % 64u) + 0x80u);
+        r_ /= 64u;
+        w[0] = (char)(r_ + 0xC0u);
+        return w + 2;
+    }
+    if ((uint64_t)c - 0x1u <= 0x7Eu) {
+        /* U+0001..U+007F: form 1 (spec line 17), digits */
+        uint64_t r_ = (uint64_t)c;
+        w[0] = (char)(r_);
+        return w + 1;
+    }
+    if ((uint64_t)c - 0x0u <= 0x0u) {
+        /* U+0000..U+0000: form nul (spec line 16), literal */
+        w[0] = (char)0xC0u;
+        w[1] = (char)0x80u;
+        return w + 2;
     }
     (void)c;
     (void)w;
@@ -1881,39 +1899,10 @@ NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
 }
 
 /* The bytes of c (at most 2**64 - 1) at w from its segment: where they end, or NULL
-   (no segment holds c). */
+   (no segment holds c).  The highest first: below the memo's end the memo
+   writes, so what comes here is mostly beyond the BMP. */
 NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
 {
-    if ((uint64_t)c - 0x0u <= 0x0u) {
-        /* U+0000..U+0000: form nul (spec line 16), literal */
-        w[0] = (char)0xC0u;
-        w[1] = (char)0x80u;
-        return w + 2;
-    }
-    if ((uint64_t)c - 0x1u <= 0x7Eu) {
-        /* U+0001..U+007F: form 1 (spec line 17), digits */
-        uint64_t r_ = (uint64_t)c;
-        w[0] = (char)(r_);
-        return w + 1;
-    }
-    if ((uint64_t)c - 0x80u <= 0x77Fu) {
-        /* U+0080..U+07FF: form 2 (spec line 18), digits */
-        uint64_t r_ = (uint64_t)c;
-        w[1] = (char)((r_ % 64u) + 0x80u);
-        r_ /= 64u;
-        w[0] = (char)(r_ + 0xC0u);
-        return w + 2;
-    }
-    if ((uint64_t)c - 0x800u <= 0xF7FFu) {
-        /* U+0800..U+FFFF: form 3 (spec line 19), digits */
-        uint64_t r_ = (uint64_t)c;
-        w[2] = (char)((r_ % 64u) + 0x80u);
-        r_ /= 64u;
-        w[1] = (char)((r_ % 64u) + 0x80u);
-        r_ /= 64u;
-        w[0] = (char)(r_ + 0xE0u);
-        return w + 3;
-    }
     if ((uint64_t)c - 0x10000u <= 0xFFFFFu) {
         /* U+10000..U+10FFFF: form supplementary (spec line 20), a pair of 3-byte halves */
         uint64_t h_ = (((uint64_t)c - 0x10000u) >> 10) + 0xD800u;
@@ -1929,6 +1918,36 @@ NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
         l_ /= 64u;
         w[3] = (char)(l_ + 0xE0u);
         return w + 6;
+    }
+    if ((uint64_t)c - 0x800u <= 0xF7FFu) {
+        /* U+0800..U+FFFF: form 3 (spec line 19), digits */
+        uint64_t r_ = (uint64_t)c;
+        w[2] = (char)((r_ % 64u) + 0x80u);
+        r_ /= 64u;
+        w[1] = (char)((r_ % 64u) + 0x80u);
+        r_ /= 64u;
+        w[0] = (char)(r_ + 0xE0u);
+        return w + 3;
+    }
+    if ((uint64_t)c - 0x80u <= 0x77Fu) {
+        /* U+0080..U+07FF: form 2 (spec line 18), digits */
+        uint64_t r_ = (uint64_t)c;
+        w[1] = (char)((r_ % 64u) + 0x80u);
+        r_ /= 64u;
+        w[0] = (char)(r_ + 0xC0u);
+        return w + 2;
+    }
+    if ((uint64_t)c - 0x1u <= 0x7Eu) {
+        /* U+0001..U+007F: form 1 (spec line 17), digits */
+        uint64_t r_ = (uint64_t)c;
+        w[0] = (char)(r_);
+        return w + 1;
+    }
+    if ((uint64_t)c - 0x0u <= 0x0u) {
+        /* U+0000..U+0000: form nul (spec line 16), literal */
+        w[0] = (char)0xC0u;
+        w[1] = (char)0x80u;
+        return w + 2;
     }
     (void)c;
     (void)w;
@@ -1941,181 +1960,237 @@ NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
 #define NX_ENC_BAD8(v) (((v) & UINT64_C(0x8080808080808080)) | (((v) - UINT64_C(0x0101010101010101)) & ~(v) & UINT64_C(0x8080808080808080)))
 #define NX_ENC_BAD16(v) (((v) & UINT64_C(0xFF80FF80FF80FF80)) | (((v) - UINT64_C(0x0001000100010001)) & ~(v) & UINT64_C(0x8000800080008000)))
 #define NX_ENC_BAD32(v) (((v) & UINT64_C(0xFFFFFF80FFFFFF80)) | (((v) - UINT64_C(0x0000000100000001)) & ~(v) & UINT64_C(0x8000000080000000)))
-#define NX_ENC_SELF(c) ((c) < 0x80u && (c) != 0)
 
-/* The characters from src[i] on that stand for themselves, copied to *pw, 16 at a
-   time while whole blocks are: returns where they end. */
-NX_INLINE Py_ssize_t nx_enc_ascii1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end, char **pw)
-{
-    char *w = *pw;
-    while (i + 16 <= end) {
-        uint64_t v[2];
-        int k;
-        memcpy(v, src + i, sizeof v);
-        if (NX_ENC_BAD8(v[0]) | NX_ENC_BAD8(v[1]))
-            break;
-        (void)k;
-        memcpy(w, v, 16);
-        w += 16;
-        i += 16;
-    }
-    while (i < end && NX_ENC_SELF(src[i]))
-        *w++ = (char)src[i++];
-    *pw = w;
-    return i;
-}
-NX_INLINE Py_ssize_t nx_enc_ascii2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end, char **pw)
-{
-    char *w = *pw;
-    while (i + 16 <= end) {
-        uint64_t v[4];
-        int k;
-        memcpy(v, src + i, sizeof v);
-        if (NX_ENC_BAD16(v[0]) | NX_ENC_BAD16(v[1]) | NX_ENC_BAD16(v[2]) | NX_ENC_BAD16(v[3]))
-            break;
-        for (k = 0; k < 16; k++)
-            w[k] = (char)src[i + k];
-        w += 16;
-        i += 16;
-    }
-    while (i < end && NX_ENC_SELF(src[i]))
-        *w++ = (char)src[i++];
-    *pw = w;
-    return i;
-}
-NX_INLINE Py_ssize_t nx_enc_ascii4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end, char **pw)
-{
-    char *w = *pw;
-    while (i + 16 <= end) {
-        uint64_t v[8];
-        int k;
-        memcpy(v, src + i, sizeof v);
-        if (NX_ENC_BAD32(v[0]) | NX_ENC_BAD32(v[1]) | NX_ENC_BAD32(v[2]) | NX_ENC_BAD32(v[3]) | NX_ENC_BAD32(v[4]) | NX_ENC_BAD32(v[5]) | NX_ENC_BAD32(v[6]) | NX_ENC_BAD32(v[7]))
-            break;
-        for (k = 0; k < 16; k++)
-            w[k] = (char)src[i + k];
-        w += 16;
-        i += 16;
-    }
-    while (i < end && NX_ENC_SELF(src[i]))
-        *w++ = (char)src[i++];
-    *pw = w;
-    return i;
-}
-
-/* One code point c from the memo at w, else break (not in it). */
-#define NX_ENC_MEMO(c)                                                              \
-    {                                                                               \
-        unsigned k_;                                                                \
-        if (NX_UNLIKELY((uint64_t)(c) >= (uint64_t)lim))                            \
+/* Blocks of 16 characters that stand for themselves, copied to w while whole
+   blocks are: NX_ENC_ASCII_{1,2,4} (a statement; i and w move past them). */
+#define NX_ENC_ASCII_1                                                              \
+    while (i + 16 <= end) {                                                         \
+        uint64_t v0_, v1_;                                                          \
+        memcpy(&v0_, src + i, 8);                                                   \
+        memcpy(&v1_, src + i + 8, 8);                                               \
+        if (NX_ENC_BAD8(v0_) | NX_ENC_BAD8(v1_))                                    \
             break;                                                                  \
-        k_ = ml[c];                                                                 \
-        if (NX_UNLIKELY(k_ - 1u > 3u))                                              \
+        memcpy(w, &v0_, 8);                                                         \
+        memcpy(w + 8, &v1_, 8);                                                     \
+        w += 16;                                                                    \
+        i += 16;                                                                    \
+    }
+#define NX_ENC_ASCII_WIDE(BITS, PER)                                                \
+    while (i + 4 * PER <= end) {                                                    \
+        uint64_t v0_, v1_, v2_, v3_;                                                \
+        int k_;                                                                     \
+        memcpy(&v0_, src + i, 8);                                                   \
+        memcpy(&v1_, src + i + PER, 8);                                             \
+        memcpy(&v2_, src + i + 2 * PER, 8);                                         \
+        memcpy(&v3_, src + i + 3 * PER, 8);                                         \
+        if (NX_ENC_BAD##BITS(v0_) | NX_ENC_BAD##BITS(v1_) | NX_ENC_BAD##BITS(v2_) | NX_ENC_BAD##BITS(v3_)) \
             break;                                                                  \
-        memcpy(w, mb + 4 * (size_t)(c), 4);                                         \
-        w += k_;                                                                    \
+        for (k_ = 0; k_ < 4 * PER; k_++)                                            \
+            w[k_] = (char)src[i + k_];                                              \
+        w += 4 * PER;                                                               \
+        i += 4 * PER;                                                               \
     }
+#define NX_ENC_ASCII_2 NX_ENC_ASCII_WIDE(16, 4)
+#define NX_ENC_ASCII_4 NX_ENC_ASCII_WIDE(32, 2)
 
-/* src[i:end] at *pw (room for NX_ENC_MOST_* bytes a character), ending sooner at
-   a character neither a segment nor the memo writes: returns where it stopped. */
-static Py_ssize_t nx_enc_span1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end, const unsigned char *mb,
-                              const unsigned char *ml, Py_ssize_t lim, char **pw)
+/* src[i:end] at *pw (room for NX_ENC_MOST_* bytes a character, and 4), ending
+   sooner at a character neither a segment nor the memo writes: returns where it
+   stopped.  Blocks of 16 characters that stand for themselves are copied; the
+   16 after a block that is not are written one by one, then blocks again.  Below lim
+   the memo is read first (one load and a 4-byte copy, no branch on the
+   character) and a character not known yet that a segment holds is put in it
+   (the segment's bytes are exactly the core's); beyond, the segments write. */
+static Py_ssize_t nx_enc_span1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
+                              unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
-    while (i < end) {
-        const Py_UCS4 c = src[i];
-        char *x;
-        if (NX_ENC_SELF(c)) {
-            *pw = w;
-            i = nx_enc_ascii1(src, i, end, pw);
-            w = *pw;
-            continue;
-        }
-        x = nx_enc_seg1(c, w);
-        if (NX_LIKELY(x != NULL)) {
+    for (;;) {
+        Py_ssize_t upto;
+        NX_ENC_ASCII_1
+        upto = end - i > 16 ? i + 16 : end;
+        while (i < upto) {
+            const Py_UCS4 c = src[i];
+            char *x;
+            if (NX_LIKELY((uint64_t)c < (uint64_t)lim)) {
+                unsigned k = ml[c];
+                if (NX_LIKELY(k - 1u <= 3u)) {
+                    memcpy(w, mb + 4 * (size_t)c, 4);
+                    w += k;
+                    i++;
+                    continue;
+                }
+                if (k == 0) {
+                    char tmp[16];
+                    x = nx_enc_seg1(c, tmp);
+                    if (x == NULL)
+                        goto stop;
+                    if (x - tmp <= 4) {
+                        memcpy(mb + 4 * (size_t)c, tmp, 4);
+                        ml[c] = (unsigned char)(x - tmp);
+                        continue;  /* written from the memo */
+                    }
+                    ml[c] = NX_MEMO_LONG;
+                } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
+                    goto stop;
+                }
+            }
+            x = nx_enc_seg1(c, w);
+            if (x == NULL)
+                goto stop;
             w = x;
             i++;
-            continue;
         }
-        NX_ENC_MEMO(c)
-        i++;
+        if (i >= end)
+            break;
     }
+stop:
     *pw = w;
     return i;
 }
-static Py_ssize_t nx_enc_span2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end, const unsigned char *mb,
-                              const unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_enc_span2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
+                              unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
-    while (i < end) {
-        const Py_UCS4 c = src[i];
-        char *x;
-        if (NX_ENC_SELF(c)) {
-            *pw = w;
-            i = nx_enc_ascii2(src, i, end, pw);
-            w = *pw;
-            continue;
-        }
-        x = nx_enc_seg2(c, w);
-        if (NX_LIKELY(x != NULL)) {
+    for (;;) {
+        Py_ssize_t upto;
+        NX_ENC_ASCII_2
+        upto = end - i > 16 ? i + 16 : end;
+        while (i < upto) {
+            const Py_UCS4 c = src[i];
+            char *x;
+            if (NX_LIKELY((uint64_t)c < (uint64_t)lim)) {
+                unsigned k = ml[c];
+                if (NX_LIKELY(k - 1u <= 3u)) {
+                    memcpy(w, mb + 4 * (size_t)c, 4);
+                    w += k;
+                    i++;
+                    continue;
+                }
+                if (k == 0) {
+                    char tmp[16];
+                    x = nx_enc_seg2(c, tmp);
+                    if (x == NULL)
+                        goto stop;
+                    if (x - tmp <= 4) {
+                        memcpy(mb + 4 * (size_t)c, tmp, 4);
+                        ml[c] = (unsigned char)(x - tmp);
+                        continue;  /* written from the memo */
+                    }
+                    ml[c] = NX_MEMO_LONG;
+                } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
+                    goto stop;
+                }
+            }
+            x = nx_enc_seg2(c, w);
+            if (x == NULL)
+                goto stop;
             w = x;
             i++;
-            continue;
         }
-        NX_ENC_MEMO(c)
-        i++;
+        if (i >= end)
+            break;
     }
+stop:
     *pw = w;
     return i;
 }
-static Py_ssize_t nx_enc_span4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end, const unsigned char *mb,
-                              const unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_enc_span4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
+                              unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
-    while (i < end) {
-        const Py_UCS4 c = src[i];
-        char *x;
-        if (NX_ENC_SELF(c)) {
-            *pw = w;
-            i = nx_enc_ascii4(src, i, end, pw);
-            w = *pw;
-            continue;
-        }
-        x = nx_enc_seg4(c, w);
-        if (NX_LIKELY(x != NULL)) {
+    for (;;) {
+        Py_ssize_t upto;
+        NX_ENC_ASCII_4
+        upto = end - i > 16 ? i + 16 : end;
+        while (i < upto) {
+            const Py_UCS4 c = src[i];
+            char *x;
+            if (NX_LIKELY((uint64_t)c < (uint64_t)lim)) {
+                unsigned k = ml[c];
+                if (NX_LIKELY(k - 1u <= 3u)) {
+                    memcpy(w, mb + 4 * (size_t)c, 4);
+                    w += k;
+                    i++;
+                    continue;
+                }
+                if (k == 0) {
+                    char tmp[16];
+                    x = nx_enc_seg4(c, tmp);
+                    if (x == NULL)
+                        goto stop;
+                    if (x - tmp <= 4) {
+                        memcpy(mb + 4 * (size_t)c, tmp, 4);
+                        ml[c] = (unsigned char)(x - tmp);
+                        continue;  /* written from the memo */
+                    }
+                    ml[c] = NX_MEMO_LONG;
+                } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
+                    goto stop;
+                }
+            }
+            x = nx_enc_seg4(c, w);
+            if (x == NULL)
+                goto stop;
             w = x;
             i++;
-            continue;
         }
-        NX_ENC_MEMO(c)
-        i++;
+        if (i >= end)
+            break;
     }
+stop:
     *pw = w;
     return i;
 }
-static Py_ssize_t nx_enc_spanl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end, const unsigned char *mb,
-                              const unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_enc_spanl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
+                              unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
-    while (i < end) {
-        const uint64_t c = src[i];
-        char *x;
-        x = nx_enc_segl(c, w);
-        if (NX_LIKELY(x != NULL)) {
+    for (;;) {
+        Py_ssize_t upto;
+        upto = end - i > 16 ? i + 16 : end;
+        while (i < upto) {
+            const uint64_t c = src[i];
+            char *x;
+            if (NX_LIKELY((uint64_t)c < (uint64_t)lim)) {
+                unsigned k = ml[c];
+                if (NX_LIKELY(k - 1u <= 3u)) {
+                    memcpy(w, mb + 4 * (size_t)c, 4);
+                    w += k;
+                    i++;
+                    continue;
+                }
+                if (k == 0) {
+                    char tmp[16];
+                    x = nx_enc_segl(c, tmp);
+                    if (x == NULL)
+                        goto stop;
+                    if (x - tmp <= 4) {
+                        memcpy(mb + 4 * (size_t)c, tmp, 4);
+                        ml[c] = (unsigned char)(x - tmp);
+                        continue;  /* written from the memo */
+                    }
+                    ml[c] = NX_MEMO_LONG;
+                } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
+                    goto stop;
+                }
+            }
+            x = nx_enc_segl(c, w);
+            if (x == NULL)
+                goto stop;
             w = x;
             i++;
-            continue;
         }
-        NX_ENC_MEMO(c)
-        i++;
+        if (i >= end)
+            break;
     }
+stop:
     *pw = w;
     return i;
 }
 
 /* text[i:end] at *pw, by its kind. */
-static Py_ssize_t nx_memo_span(PyObject *text, Py_ssize_t i, Py_ssize_t end, const unsigned char *mb,
-                               const unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_memo_span(PyObject *text, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
+                               unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     const int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
@@ -2128,8 +2203,8 @@ static Py_ssize_t nx_memo_span(PyObject *text, Py_ssize_t i, Py_ssize_t end, con
 
 /* nx_memo_span, and with refused (rn >= 0) each character the memo marks
    NX_MEMO_REFUSED written as those rn bytes. */
-static Py_ssize_t nx_memo_run(PyObject *text, Py_ssize_t i, Py_ssize_t end, const unsigned char *mb,
-                              const unsigned char *ml, Py_ssize_t lim, const char *refused, Py_ssize_t rn,
+static Py_ssize_t nx_memo_run(PyObject *text, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
+                              unsigned char *ml, Py_ssize_t lim, const char *refused, Py_ssize_t rn,
                               char **pw)
 {
     for (;;) {
@@ -2149,10 +2224,10 @@ static Py_ssize_t nx_memo_run(PyObject *text, Py_ssize_t i, Py_ssize_t end, cons
 /* The memo's arrays (None: no memo yet) and the code points it has room for; -1
    with an exception set. */
 static int nx_memo_args(const char *fn, PyObject *out, PyObject *memo_bytes, PyObject *memo_lens,
-                        const unsigned char **mb, const unsigned char **ml, Py_ssize_t *lim)
+                        unsigned char **mb, unsigned char **ml, Py_ssize_t *lim)
 {
     if (memo_bytes == Py_None && memo_lens == Py_None) {
-        static const unsigned char none[4] = {0, 0, 0, 0};
+        static unsigned char none[4] = {0, 0, 0, 0};  /* never written: lim is 0 */
         *mb = *ml = none;
         *lim = 0;
         return 0;
@@ -2170,8 +2245,8 @@ static int nx_memo_args(const char *fn, PyObject *out, PyObject *memo_bytes, PyO
         *lim = PyByteArray_GET_SIZE(memo_bytes) / 4;
     if (*lim > NX_MEMO_CPS)
         *lim = NX_MEMO_CPS;
-    *mb = (const unsigned char *)PyByteArray_AS_STRING(memo_bytes);
-    *ml = (const unsigned char *)PyByteArray_AS_STRING(memo_lens);
+    *mb = (unsigned char *)PyByteArray_AS_STRING(memo_bytes);
+    *ml = (unsigned char *)PyByteArray_AS_STRING(memo_lens);
     return 0;
 }
 
@@ -2179,7 +2254,7 @@ static PyObject *nx_encode_memo(PyObject *self, PyObject *args)
 {
     PyObject *text, *memo_bytes, *memo_lens, *out, *refused_obj = Py_None;
     Py_ssize_t pos, n, size, lim, rn = -1, most;
-    const unsigned char *mb, *ml;
+    unsigned char *mb, *ml;
     const char *refused = NULL;
 
     (void)self;
@@ -2242,13 +2317,50 @@ static PyObject *nx_encode_memo(PyObject *self, PyObject *args)
     return PyLong_FromSsize_t(pos);
 }
 
+/* The memo made long enough for text's highest code point (rounded up to 4096,
+   at most NX_MEMO_CPS; new entries 0), where text is 4 bytes a character and the
+   memo shorter: a branch on the character's plane, in a loop that mixes them,
+   costs more than the memo's load.  Left as it is where a bytearray cannot
+   grow (an export); 0, or -1 with an exception set (no memory). */
+static int nx_memo_grow(PyObject *text, PyObject *memo_bytes, PyObject *memo_lens, Py_ssize_t lim)
+{
+    const Py_UCS4 *src = PyUnicode_4BYTE_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), k, want, lens, bytes;
+    Py_UCS4 top = 0;
+    for (k = 0; k < n; k++)
+        top = src[k] > top ? src[k] : top;
+    want = ((Py_ssize_t)top + 4096) & ~(Py_ssize_t)4095;
+    if (want > NX_MEMO_CPS)
+        want = NX_MEMO_CPS;
+    if (want <= lim)
+        return 0;
+    lens = PyByteArray_GET_SIZE(memo_lens);
+    bytes = PyByteArray_GET_SIZE(memo_bytes);
+    if (bytes < 4 * want) {
+        if (PyByteArray_Resize(memo_bytes, 4 * want) < 0)
+            goto fail;
+        memset(PyByteArray_AS_STRING(memo_bytes) + bytes, 0, (size_t)(4 * want - bytes));
+    }
+    if (lens < want) {
+        if (PyByteArray_Resize(memo_lens, want) < 0)
+            goto fail;
+        memset(PyByteArray_AS_STRING(memo_lens) + lens, 0, (size_t)(want - lens));
+    }
+    return 0;
+fail:
+    if (!PyErr_ExceptionMatches(PyExc_BufferError))
+        return -1;
+    PyErr_Clear();
+    return 0;
+}
+
 /* encode_str(text, memo_bytes, memo_lens): the bytes of the whole text, or
    (the bytes of text[:stop], stop) where it stopped. */
 static PyObject *nx_encode_str(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     PyObject *text, *out;
     Py_ssize_t n, most, i;
-    const unsigned char *mb, *ml;
+    unsigned char *mb, *ml;
     Py_ssize_t lim;
     int kind;
     char *w, *base;
@@ -2263,6 +2375,37 @@ static PyObject *nx_encode_str(PyObject *self, PyObject *const *args, Py_ssize_t
         return NULL;
     n = PyUnicode_GET_LENGTH(text);
     kind = PyUnicode_KIND(text);
+    if (kind == PyUnicode_4BYTE_KIND && lim < NX_MEMO_CPS && args[2] != Py_None) {
+        if (nx_memo_grow(text, args[1], args[2], lim) < 0
+                || nx_memo_args("encode_str", NULL, args[1], args[2], &mb, &ml, &lim) < 0)
+            return NULL;
+    }
+    if (PyUnicode_IS_ASCII(text)) {  /* without 00, the text is its bytes: copied, checked as it goes */
+        const Py_UCS1 *s = PyUnicode_1BYTE_DATA(text);
+        Py_ssize_t k = 0;
+        out = PyBytes_FromStringAndSize(NULL, n);
+        if (out == NULL)
+            return NULL;
+        w = PyBytes_AS_STRING(out);
+#if defined(__SSE2__)
+        for (; k + 64 <= n; k += 64) {
+            const __m128i a = _mm_loadu_si128((const __m128i *)(s + k)), b = _mm_loadu_si128((const __m128i *)(s + k + 16));
+            const __m128i c = _mm_loadu_si128((const __m128i *)(s + k + 32)), d = _mm_loadu_si128((const __m128i *)(s + k + 48));
+            _mm_storeu_si128((__m128i *)(w + k), a);
+            _mm_storeu_si128((__m128i *)(w + k + 16), b);
+            _mm_storeu_si128((__m128i *)(w + k + 32), c);
+            _mm_storeu_si128((__m128i *)(w + k + 48), d);
+            if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(_mm_min_epu8(a, b), _mm_min_epu8(c, d)),
+                                                 _mm_setzero_si128())))
+                break;
+        }
+#endif
+        for (; k < n && s[k]; k++)
+            w[k] = (char)s[k];
+        if (k == n)
+            return out;
+        Py_DECREF(out);  /* a 00: the general loop */
+    }
     most = kind == PyUnicode_1BYTE_KIND ? NX_ENC_MOST_1 : kind == PyUnicode_2BYTE_KIND ? NX_ENC_MOST_2 : NX_ENC_MOST_4;
     if (n > (PY_SSIZE_T_MAX - 8) / most)
         return PyErr_NoMemory();
@@ -2371,7 +2514,7 @@ static PyObject *nx_encode_cps(PyObject *self, PyObject *args)
 {
     PyObject *items, *memo_bytes, *memo_lens, *out;
     Py_ssize_t pos, n, size, lim;
-    const unsigned char *mb, *ml;
+    unsigned char *mb, *ml;
     nx_cps s;
     uint64_t buf[NX_ENC_CHUNK];
 

@@ -543,7 +543,7 @@ size_t wtf_16_decode(const unsigned char *data, size_t len, wtf_16_cp *out,
 #define NX_NAME "wtf-16"
 #define NX_SPEC_SHA256 "02fb069706abd2de8bd94c7b074e9d33a0480deb3705d6d0b5f567361275fb1f"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "aa1ca8636190b4c79abcb7bba948756abaf31991d69eb8947987dc8518012874"
+#define NX_SOURCE_SHA256 "b4e5de0ad0161d19ddf5383562df71d8d37b5f8a328005ae92e0ff0b8ddabdde"
 #define NX_N_STATES 8
 #define NX_N_CLASSES 4
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */
@@ -1967,34 +1967,46 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
 }
 
 /* ------------------------------------------------------------ encoding */
-/* The C side of the module's _encode_native (encspec/runtime/core.py).
+/* The C side of the module's encoder (encode, _encode_native in
+   encspec/runtime/core.py):
+
+     encode_str(text, memo_bytes, memo_lens) -> bytes, or (bytes so far, stop)
+     encode_memo(text, pos, memo_bytes, memo_lens, out, refused=None) -> stop
+     encode_cps(cps, pos, memo_bytes, memo_lens, out) -> stop  (a list of ints,
+         or an array or memoryview of integers; -1: neither)
 
    The straight-line part (nx_enc_seg*, derived by codegen/emit/native_encode.py
    from the automaton's rows): per segment, a range of code points in one row
    whose bytes the automaton was proven to decode back to them, a range test
    and the digits by divisions by the row's constant radices, in the order the
    core's _encode_row chooses (rows in code point order; the spec's encoder-only
-   entries are not in any).
-   ASCII that stands for itself is copied in blocks.
+   entries are in none).
+   Characters whose bytes are their number as a code unit are copied as units.
 
-   The memo, for what the segments do not write (mapping tables, counted forms,
-   encoder-only entries): the module keeps, per code point below len(memo_lens)
-   (the BMP, or all of Unicode once a character beyond it needs the memo),
-   memo_lens[cp] (0: not known yet; 1..4: the number of bytes; anything else:
-   not written here) and memo_bytes[4 * cp ...] (the bytes).  A loop appends
-   the bytes of each character while the segments or the memo have them and
-   returns where it stopped: the end, or the first character that neither has,
-   which the module decides (and usually adds to the memo).  It never raises
-   for a character.  Room is made for the most bytes a character can take
-   (NX_ENC_MOST_*), written through a pointer, and cut to what was written.
+   The memo: the module keeps, per code point below len(memo_lens) (the BMP,
+   or further once a str of 4 bytes a character needs it: grown here to its
+   highest code point), memo_lens[cp] (0: not known yet; 1..4: the number of
+   bytes; NX_MEMO_LONG: a segment writes more; anything else: not written
+   here) and memo_bytes[4 * cp ...] (the bytes).  The loops read it first (one
+   load and a 4-byte copy, no branch on the character), put in it what a
+   segment writes for a character not known yet, and write beyond it from the
+   segments.  What neither has (mapping tables, counted forms, encoder-only
+   entries, unencodable code points) stops the loop: the module decides it (and
+   usually adds it to the memo).  A loop never raises for a character.  Room
+   is made for the most bytes a character can take (NX_ENC_MOST_*), written
+   through a pointer, and cut to what was written.
    encode_memo's optional refused: bytes (at most 4) written for each
    character whose entry is NX_MEMO_REFUSED, for a module that knows those
    characters are refused and that its handler replaces each with the same
    bytes (CPython's replace and ignore handlers: "?" and nothing); without it
    they stop the loop as any other entry but 1..4 does. */
+#if defined(__SSE2__)
+#include <emmintrin.h>  /* encode_str's copy of ASCII without 00 (also included above; guarded) */
+#endif
 #define NX_MEMO_CPS 0x110000  /* a memo may be longer than the BMP's (the module's choice) */
 #define NX_MEMO_ROOM 4096
 #define NX_MEMO_REFUSED 6  /* a memo_lens entry: the module refuses the character (see refused) */
+#define NX_MEMO_LONG 7  /* a memo_lens entry: a segment writes it, in more than 4 bytes (this file's) */
 /* the most bytes one character of a str of 1, 2 or 4 bytes a character, or one
    code point of a sequence, takes (a segment's, or 4 where the memo may write it) */
 #define NX_ENC_MOST_1 2
@@ -2002,6 +2014,11 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
 #define NX_ENC_MOST_4 4
 #define NX_ENC_MOST_L 4
 #define NX_ENC_CHUNK 2048  /* code points of a sequence read at once */
+#if defined(__GNUC__) || defined(__clang__)
+#define NX_RESTRICT __restrict__
+#else
+#define NX_RESTRICT
+#endif
 
 /* The bytes of c (at most U+00FF) at w from its segment: where they end, or NULL
    (no segment holds c). */
@@ -2062,41 +2079,10 @@ NX_INLINE char *nx_enc_seg2(Py_UCS4 c, char *w)
 }
 
 /* The bytes of c (at most U+10FFFF) at w from its segment: where they end, or NULL
-   (no segment holds c). */
+   (no segment holds c).  The highest first: below the memo's end the memo
+   writes, so what comes here is mostly beyond the BMP. */
 NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
 {
-    if ((uint64_t)c - 0x0u <= 0xD7FFu) {
-        /* U+0000..U+D7FF: form low (spec line 22), digits */
-        uint64_t r_ = (uint64_t)c;
-        w[0] = (char)((r_ % 256u));
-        r_ /= 256u;
-        w[1] = (char)(r_);
-        return w + 2;
-    }
-    if ((uint64_t)c - 0xD800u <= 0x3FFu) {
-        /* U+D800..U+DBFF: form lead (spec line 23), digits */
-        uint64_t r_ = (uint64_t)c - 0xD800u;
-        w[0] = (char)((r_ % 256u));
-        r_ /= 256u;
-        w[1] = (char)(r_ + 0xD8u);
-        return w + 2;
-    }
-    if ((uint64_t)c - 0xDC00u <= 0x3FFu) {
-        /* U+DC00..U+DFFF: form trail (spec line 24), digits */
-        uint64_t r_ = (uint64_t)c - 0xDC00u;
-        w[0] = (char)((r_ % 256u));
-        r_ /= 256u;
-        w[1] = (char)(r_ + 0xDCu);
-        return w + 2;
-    }
-    if ((uint64_t)c - 0xE000u <= 0x1FFFu) {
-        /* U+E000..U+FFFF: form high (spec line 25), digits */
-        uint64_t r_ = (uint64_t)c - 0xE000u;
-        w[0] = (char)((r_ % 256u));
-        r_ /= 256u;
-        w[1] = (char)(r_ + 0xE0u);
-        return w + 2;
-    }
     if ((uint64_t)c - 0x10000u <= 0xFFFFFu) {
         /* U+10000..U+10FFFF: form pair (spec line 26), digits */
         uint64_t r_ = (uint64_t)c - 0x10000u;
@@ -2108,6 +2094,38 @@ NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
         r_ /= 256u;
         w[1] = (char)(r_ + 0xD8u);
         return w + 4;
+    }
+    if ((uint64_t)c - 0xE000u <= 0x1FFFu) {
+        /* U+E000..U+FFFF: form high (spec line 25), digits */
+        uint64_t r_ = (uint64_t)c - 0xE000u;
+        w[0] = (char)((r_ % 256u));
+        r_ /= 256u;
+        w[1] = (char)(r_ + 0xE0u);
+        return w + 2;
+    }
+    if ((uint64_t)c - 0xDC00u <= 0x3FFu) {
+        /* U+DC00..U+DFFF: form trail (spec line 24), digits */
+        uint64_t r_ = (uint64_t)c - 0xDC00u;
+        w[0] = (char)((r_ % 256u));
+        r_ /= 256u;
+        w[1] = (char)(r_ + 0xDCu);
+        return w + 2;
+    }
+    if ((uint64_t)c - 0xD800u <= 0x3FFu) {
+        /* U+D800..U+DBFF: form lead (spec line 23), digits */
+        uint64_t r_ = (uint64_t)c - 0xD800u;
+        w[0] = (char)((r_ % 256u));
+        r_ /= 256u;
+        w[1] = (char)(r_ + 0xD8u);
+        return w + 2;
+    }
+    if ((uint64_t)c - 0x0u <= 0xD7FFu) {
+        /* U+0000..U+D7FF: form low (spec line 22), digits */
+        uint64_t r_ = (uint64_t)c;
+        w[0] = (char)((r_ % 256u));
+        r_ /= 256u;
+        w[1] = (char)(r_);
+        return w + 2;
     }
     (void)c;
     (void)w;
@@ -2115,41 +2133,10 @@ NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
 }
 
 /* The bytes of c (at most 2**64 - 1) at w from its segment: where they end, or NULL
-   (no segment holds c). */
+   (no segment holds c).  The highest first: below the memo's end the memo
+   writes, so what comes here is mostly beyond the BMP. */
 NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
 {
-    if ((uint64_t)c - 0x0u <= 0xD7FFu) {
-        /* U+0000..U+D7FF: form low (spec line 22), digits */
-        uint64_t r_ = (uint64_t)c;
-        w[0] = (char)((r_ % 256u));
-        r_ /= 256u;
-        w[1] = (char)(r_);
-        return w + 2;
-    }
-    if ((uint64_t)c - 0xD800u <= 0x3FFu) {
-        /* U+D800..U+DBFF: form lead (spec line 23), digits */
-        uint64_t r_ = (uint64_t)c - 0xD800u;
-        w[0] = (char)((r_ % 256u));
-        r_ /= 256u;
-        w[1] = (char)(r_ + 0xD8u);
-        return w + 2;
-    }
-    if ((uint64_t)c - 0xDC00u <= 0x3FFu) {
-        /* U+DC00..U+DFFF: form trail (spec line 24), digits */
-        uint64_t r_ = (uint64_t)c - 0xDC00u;
-        w[0] = (char)((r_ % 256u));
-        r_ /= 256u;
-        w[1] = (char)(r_ + 0xDCu);
-        return w + 2;
-    }
-    if ((uint64_t)c - 0xE000u <= 0x1FFFu) {
-        /* U+E000..U+FFFF: form high (spec line 25), digits */
-        uint64_t r_ = (uint64_t)c - 0xE000u;
-        w[0] = (char)((r_ % 256u));
-        r_ /= 256u;
-        w[1] = (char)(r_ + 0xE0u);
-        return w + 2;
-    }
     if ((uint64_t)c - 0x10000u <= 0xFFFFFu) {
         /* U+10000..U+10FFFF: form pair (spec line 26), digits */
         uint64_t r_ = (uint64_t)c - 0x10000u;
@@ -2162,106 +2149,308 @@ NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
         w[1] = (char)(r_ + 0xD8u);
         return w + 4;
     }
+    if ((uint64_t)c - 0xE000u <= 0x1FFFu) {
+        /* U+E000..U+FFFF: form high (spec line 25), digits */
+        uint64_t r_ = (uint64_t)c - 0xE000u;
+        w[0] = (char)((r_ % 256u));
+        r_ /= 256u;
+        w[1] = (char)(r_ + 0xE0u);
+        return w + 2;
+    }
+    if ((uint64_t)c - 0xDC00u <= 0x3FFu) {
+        /* U+DC00..U+DFFF: form trail (spec line 24), digits */
+        uint64_t r_ = (uint64_t)c - 0xDC00u;
+        w[0] = (char)((r_ % 256u));
+        r_ /= 256u;
+        w[1] = (char)(r_ + 0xDCu);
+        return w + 2;
+    }
+    if ((uint64_t)c - 0xD800u <= 0x3FFu) {
+        /* U+D800..U+DBFF: form lead (spec line 23), digits */
+        uint64_t r_ = (uint64_t)c - 0xD800u;
+        w[0] = (char)((r_ % 256u));
+        r_ /= 256u;
+        w[1] = (char)(r_ + 0xD8u);
+        return w + 2;
+    }
+    if ((uint64_t)c - 0x0u <= 0xD7FFu) {
+        /* U+0000..U+D7FF: form low (spec line 22), digits */
+        uint64_t r_ = (uint64_t)c;
+        w[0] = (char)((r_ % 256u));
+        r_ /= 256u;
+        w[1] = (char)(r_);
+        return w + 2;
+    }
     (void)c;
     (void)w;
     return NULL;
 }
+/* Whether c is one of the code points whose bytes are its number as a
+   2-byte code unit, little-endian (U+0000..U+D7FF). */
+#define NX_ENC_UNIT_IN(c) (((uint32_t)(c) <= 0xD7FFu))
 
-/* One code point c from the memo at w, else break (not in it). */
-#define NX_ENC_MEMO(c)                                                              \
-    {                                                                               \
-        unsigned k_;                                                                \
-        if (NX_UNLIKELY((uint64_t)(c) >= (uint64_t)lim))                            \
+/* n characters of src (each NX_ENC_UNIT_IN) as code units at w: a copy where the
+   str's characters are such units in the machine's byte order, else a loop the
+   compiler vectorises. */
+static void nx_enc_units1(const Py_UCS1 *NX_RESTRICT src, Py_ssize_t n, unsigned char *NX_RESTRICT w)
+{
+    Py_ssize_t k;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    for (k = 0; k < n; k++) {
+        const uint16_t u = (uint16_t)src[k];
+        memcpy(w + 2 * k, &u, 2);
+    }
+    return;
+#endif
+    for (k = 0; k < n; k++) {
+        const uint32_t u = src[k];
+        w[2 * k + 0] = (unsigned char)(u);
+        w[2 * k + 1] = (unsigned char)(u >> 8);
+    }
+}
+static void nx_enc_units2(const Py_UCS2 *NX_RESTRICT src, Py_ssize_t n, unsigned char *NX_RESTRICT w)
+{
+    Py_ssize_t k;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(w, src, (size_t)n * 2);
+    (void)k;
+    return;
+#endif
+    for (k = 0; k < n; k++) {
+        const uint32_t u = src[k];
+        w[2 * k + 0] = (unsigned char)(u);
+        w[2 * k + 1] = (unsigned char)(u >> 8);
+    }
+}
+static void nx_enc_units4(const Py_UCS4 *NX_RESTRICT src, Py_ssize_t n, unsigned char *NX_RESTRICT w)
+{
+    Py_ssize_t k;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    for (k = 0; k < n; k++) {
+        const uint16_t u = (uint16_t)src[k];
+        memcpy(w + 2 * k, &u, 2);
+    }
+    return;
+#endif
+    for (k = 0; k < n; k++) {
+        const uint32_t u = src[k];
+        w[2 * k + 0] = (unsigned char)(u);
+        w[2 * k + 1] = (unsigned char)(u >> 8);
+    }
+}
+
+/* Blocks of 32 such characters, written as code units while whole blocks are:
+   NX_ENC_UNITS(KIND) (a statement; i and w move past them). */
+#define NX_ENC_UNITS(KIND)                                                          \
+    while (i + 32 <= end) {                                                         \
+        unsigned ok_ = 1;                                                           \
+        int k_;                                                                     \
+        for (k_ = 0; k_ < 32; k_++)                                                 \
+            ok_ &= NX_ENC_UNIT_IN(src[i + k_]);                                     \
+        if (!ok_)                                                                   \
             break;                                                                  \
-        k_ = ml[c];                                                                 \
-        if (NX_UNLIKELY(k_ - 1u > 3u))                                              \
-            break;                                                                  \
-        memcpy(w, mb + 4 * (size_t)(c), 4);                                         \
-        w += k_;                                                                    \
+        nx_enc_units##KIND(src + i, 32, (unsigned char *)w);                        \
+        w += 64;                                             \
+        i += 32;                                                                    \
     }
 
-/* src[i:end] at *pw (room for NX_ENC_MOST_* bytes a character), ending sooner at
-   a character neither a segment nor the memo writes: returns where it stopped. */
-static Py_ssize_t nx_enc_span1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end, const unsigned char *mb,
-                              const unsigned char *ml, Py_ssize_t lim, char **pw)
+/* src[i:end] at *pw (room for NX_ENC_MOST_* bytes a character, and 4), ending
+   sooner at a character neither a segment nor the memo writes: returns where it
+   stopped.  Below lim
+   the memo is read first (one load and a 4-byte copy, no branch on the
+   character) and a character not known yet that a segment holds is put in it
+   (the segment's bytes are exactly the core's); beyond, the segments write. */
+static Py_ssize_t nx_enc_span1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
+                              unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
-    while (i < end) {
-        const Py_UCS4 c = src[i];
-        char *x;
-        x = nx_enc_seg1(c, w);
-        if (NX_LIKELY(x != NULL)) {
+    for (;;) {
+        Py_ssize_t upto;
+        NX_ENC_UNITS(1)
+        upto = end - i > 16 ? i + 16 : end;
+        while (i < upto) {
+            const Py_UCS4 c = src[i];
+            char *x;
+            if (NX_LIKELY((uint64_t)c < (uint64_t)lim)) {
+                unsigned k = ml[c];
+                if (NX_LIKELY(k - 1u <= 3u)) {
+                    memcpy(w, mb + 4 * (size_t)c, 4);
+                    w += k;
+                    i++;
+                    continue;
+                }
+                if (k == 0) {
+                    char tmp[16];
+                    x = nx_enc_seg1(c, tmp);
+                    if (x == NULL)
+                        goto stop;
+                    if (x - tmp <= 4) {
+                        memcpy(mb + 4 * (size_t)c, tmp, 4);
+                        ml[c] = (unsigned char)(x - tmp);
+                        continue;  /* written from the memo */
+                    }
+                    ml[c] = NX_MEMO_LONG;
+                } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
+                    goto stop;
+                }
+            }
+            x = nx_enc_seg1(c, w);
+            if (x == NULL)
+                goto stop;
             w = x;
             i++;
-            continue;
         }
-        NX_ENC_MEMO(c)
-        i++;
+        if (i >= end)
+            break;
     }
+stop:
     *pw = w;
     return i;
 }
-static Py_ssize_t nx_enc_span2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end, const unsigned char *mb,
-                              const unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_enc_span2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
+                              unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
-    while (i < end) {
-        const Py_UCS4 c = src[i];
-        char *x;
-        x = nx_enc_seg2(c, w);
-        if (NX_LIKELY(x != NULL)) {
+    for (;;) {
+        Py_ssize_t upto;
+        NX_ENC_UNITS(2)
+        upto = end - i > 16 ? i + 16 : end;
+        while (i < upto) {
+            const Py_UCS4 c = src[i];
+            char *x;
+            if (NX_LIKELY((uint64_t)c < (uint64_t)lim)) {
+                unsigned k = ml[c];
+                if (NX_LIKELY(k - 1u <= 3u)) {
+                    memcpy(w, mb + 4 * (size_t)c, 4);
+                    w += k;
+                    i++;
+                    continue;
+                }
+                if (k == 0) {
+                    char tmp[16];
+                    x = nx_enc_seg2(c, tmp);
+                    if (x == NULL)
+                        goto stop;
+                    if (x - tmp <= 4) {
+                        memcpy(mb + 4 * (size_t)c, tmp, 4);
+                        ml[c] = (unsigned char)(x - tmp);
+                        continue;  /* written from the memo */
+                    }
+                    ml[c] = NX_MEMO_LONG;
+                } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
+                    goto stop;
+                }
+            }
+            x = nx_enc_seg2(c, w);
+            if (x == NULL)
+                goto stop;
             w = x;
             i++;
-            continue;
         }
-        NX_ENC_MEMO(c)
-        i++;
+        if (i >= end)
+            break;
     }
+stop:
     *pw = w;
     return i;
 }
-static Py_ssize_t nx_enc_span4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end, const unsigned char *mb,
-                              const unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_enc_span4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
+                              unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
-    while (i < end) {
-        const Py_UCS4 c = src[i];
-        char *x;
-        x = nx_enc_seg4(c, w);
-        if (NX_LIKELY(x != NULL)) {
+    for (;;) {
+        Py_ssize_t upto;
+        NX_ENC_UNITS(4)
+        upto = end - i > 16 ? i + 16 : end;
+        while (i < upto) {
+            const Py_UCS4 c = src[i];
+            char *x;
+            if (NX_LIKELY((uint64_t)c < (uint64_t)lim)) {
+                unsigned k = ml[c];
+                if (NX_LIKELY(k - 1u <= 3u)) {
+                    memcpy(w, mb + 4 * (size_t)c, 4);
+                    w += k;
+                    i++;
+                    continue;
+                }
+                if (k == 0) {
+                    char tmp[16];
+                    x = nx_enc_seg4(c, tmp);
+                    if (x == NULL)
+                        goto stop;
+                    if (x - tmp <= 4) {
+                        memcpy(mb + 4 * (size_t)c, tmp, 4);
+                        ml[c] = (unsigned char)(x - tmp);
+                        continue;  /* written from the memo */
+                    }
+                    ml[c] = NX_MEMO_LONG;
+                } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
+                    goto stop;
+                }
+            }
+            x = nx_enc_seg4(c, w);
+            if (x == NULL)
+                goto stop;
             w = x;
             i++;
-            continue;
         }
-        NX_ENC_MEMO(c)
-        i++;
+        if (i >= end)
+            break;
     }
+stop:
     *pw = w;
     return i;
 }
-static Py_ssize_t nx_enc_spanl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end, const unsigned char *mb,
-                              const unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_enc_spanl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
+                              unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
-    while (i < end) {
-        const uint64_t c = src[i];
-        char *x;
-        x = nx_enc_segl(c, w);
-        if (NX_LIKELY(x != NULL)) {
+    for (;;) {
+        Py_ssize_t upto;
+        upto = end - i > 16 ? i + 16 : end;
+        while (i < upto) {
+            const uint64_t c = src[i];
+            char *x;
+            if (NX_LIKELY((uint64_t)c < (uint64_t)lim)) {
+                unsigned k = ml[c];
+                if (NX_LIKELY(k - 1u <= 3u)) {
+                    memcpy(w, mb + 4 * (size_t)c, 4);
+                    w += k;
+                    i++;
+                    continue;
+                }
+                if (k == 0) {
+                    char tmp[16];
+                    x = nx_enc_segl(c, tmp);
+                    if (x == NULL)
+                        goto stop;
+                    if (x - tmp <= 4) {
+                        memcpy(mb + 4 * (size_t)c, tmp, 4);
+                        ml[c] = (unsigned char)(x - tmp);
+                        continue;  /* written from the memo */
+                    }
+                    ml[c] = NX_MEMO_LONG;
+                } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
+                    goto stop;
+                }
+            }
+            x = nx_enc_segl(c, w);
+            if (x == NULL)
+                goto stop;
             w = x;
             i++;
-            continue;
         }
-        NX_ENC_MEMO(c)
-        i++;
+        if (i >= end)
+            break;
     }
+stop:
     *pw = w;
     return i;
 }
 
 /* text[i:end] at *pw, by its kind. */
-static Py_ssize_t nx_memo_span(PyObject *text, Py_ssize_t i, Py_ssize_t end, const unsigned char *mb,
-                               const unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_memo_span(PyObject *text, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
+                               unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     const int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
@@ -2274,8 +2463,8 @@ static Py_ssize_t nx_memo_span(PyObject *text, Py_ssize_t i, Py_ssize_t end, con
 
 /* nx_memo_span, and with refused (rn >= 0) each character the memo marks
    NX_MEMO_REFUSED written as those rn bytes. */
-static Py_ssize_t nx_memo_run(PyObject *text, Py_ssize_t i, Py_ssize_t end, const unsigned char *mb,
-                              const unsigned char *ml, Py_ssize_t lim, const char *refused, Py_ssize_t rn,
+static Py_ssize_t nx_memo_run(PyObject *text, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
+                              unsigned char *ml, Py_ssize_t lim, const char *refused, Py_ssize_t rn,
                               char **pw)
 {
     for (;;) {
@@ -2295,10 +2484,10 @@ static Py_ssize_t nx_memo_run(PyObject *text, Py_ssize_t i, Py_ssize_t end, cons
 /* The memo's arrays (None: no memo yet) and the code points it has room for; -1
    with an exception set. */
 static int nx_memo_args(const char *fn, PyObject *out, PyObject *memo_bytes, PyObject *memo_lens,
-                        const unsigned char **mb, const unsigned char **ml, Py_ssize_t *lim)
+                        unsigned char **mb, unsigned char **ml, Py_ssize_t *lim)
 {
     if (memo_bytes == Py_None && memo_lens == Py_None) {
-        static const unsigned char none[4] = {0, 0, 0, 0};
+        static unsigned char none[4] = {0, 0, 0, 0};  /* never written: lim is 0 */
         *mb = *ml = none;
         *lim = 0;
         return 0;
@@ -2316,8 +2505,8 @@ static int nx_memo_args(const char *fn, PyObject *out, PyObject *memo_bytes, PyO
         *lim = PyByteArray_GET_SIZE(memo_bytes) / 4;
     if (*lim > NX_MEMO_CPS)
         *lim = NX_MEMO_CPS;
-    *mb = (const unsigned char *)PyByteArray_AS_STRING(memo_bytes);
-    *ml = (const unsigned char *)PyByteArray_AS_STRING(memo_lens);
+    *mb = (unsigned char *)PyByteArray_AS_STRING(memo_bytes);
+    *ml = (unsigned char *)PyByteArray_AS_STRING(memo_lens);
     return 0;
 }
 
@@ -2325,7 +2514,7 @@ static PyObject *nx_encode_memo(PyObject *self, PyObject *args)
 {
     PyObject *text, *memo_bytes, *memo_lens, *out, *refused_obj = Py_None;
     Py_ssize_t pos, n, size, lim, rn = -1, most;
-    const unsigned char *mb, *ml;
+    unsigned char *mb, *ml;
     const char *refused = NULL;
 
     (void)self;
@@ -2388,13 +2577,50 @@ static PyObject *nx_encode_memo(PyObject *self, PyObject *args)
     return PyLong_FromSsize_t(pos);
 }
 
+/* The memo made long enough for text's highest code point (rounded up to 4096,
+   at most NX_MEMO_CPS; new entries 0), where text is 4 bytes a character and the
+   memo shorter: a branch on the character's plane, in a loop that mixes them,
+   costs more than the memo's load.  Left as it is where a bytearray cannot
+   grow (an export); 0, or -1 with an exception set (no memory). */
+static int nx_memo_grow(PyObject *text, PyObject *memo_bytes, PyObject *memo_lens, Py_ssize_t lim)
+{
+    const Py_UCS4 *src = PyUnicode_4BYTE_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), k, want, lens, bytes;
+    Py_UCS4 top = 0;
+    for (k = 0; k < n; k++)
+        top = src[k] > top ? src[k] : top;
+    want = ((Py_ssize_t)top + 4096) & ~(Py_ssize_t)4095;
+    if (want > NX_MEMO_CPS)
+        want = NX_MEMO_CPS;
+    if (want <= lim)
+        return 0;
+    lens = PyByteArray_GET_SIZE(memo_lens);
+    bytes = PyByteArray_GET_SIZE(memo_bytes);
+    if (bytes < 4 * want) {
+        if (PyByteArray_Resize(memo_bytes, 4 * want) < 0)
+            goto fail;
+        memset(PyByteArray_AS_STRING(memo_bytes) + bytes, 0, (size_t)(4 * want - bytes));
+    }
+    if (lens < want) {
+        if (PyByteArray_Resize(memo_lens, want) < 0)
+            goto fail;
+        memset(PyByteArray_AS_STRING(memo_lens) + lens, 0, (size_t)(want - lens));
+    }
+    return 0;
+fail:
+    if (!PyErr_ExceptionMatches(PyExc_BufferError))
+        return -1;
+    PyErr_Clear();
+    return 0;
+}
+
 /* encode_str(text, memo_bytes, memo_lens): the bytes of the whole text, or
    (the bytes of text[:stop], stop) where it stopped. */
 static PyObject *nx_encode_str(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     PyObject *text, *out;
     Py_ssize_t n, most, i;
-    const unsigned char *mb, *ml;
+    unsigned char *mb, *ml;
     Py_ssize_t lim;
     int kind;
     char *w, *base;
@@ -2409,6 +2635,11 @@ static PyObject *nx_encode_str(PyObject *self, PyObject *const *args, Py_ssize_t
         return NULL;
     n = PyUnicode_GET_LENGTH(text);
     kind = PyUnicode_KIND(text);
+    if (kind == PyUnicode_4BYTE_KIND && lim < NX_MEMO_CPS && args[2] != Py_None) {
+        if (nx_memo_grow(text, args[1], args[2], lim) < 0
+                || nx_memo_args("encode_str", NULL, args[1], args[2], &mb, &ml, &lim) < 0)
+            return NULL;
+    }
     most = kind == PyUnicode_1BYTE_KIND ? NX_ENC_MOST_1 : kind == PyUnicode_2BYTE_KIND ? NX_ENC_MOST_2 : NX_ENC_MOST_4;
     if (n > (PY_SSIZE_T_MAX - 8) / most)
         return PyErr_NoMemory();
@@ -2517,7 +2748,7 @@ static PyObject *nx_encode_cps(PyObject *self, PyObject *args)
 {
     PyObject *items, *memo_bytes, *memo_lens, *out;
     Py_ssize_t pos, n, size, lim;
-    const unsigned char *mb, *ml;
+    unsigned char *mb, *ml;
     nx_cps s;
     uint64_t buf[NX_ENC_CHUNK];
 
