@@ -417,7 +417,8 @@ def _unit_plan(a: Automaton, core) -> Optional[dict]:
     test = " | ".join(f"((uint32_t)(c) <= 0x{hi:X}u)" if lo == 0 else f"((uint32_t)(c) - 0x{lo:X}u <= 0x{hi - lo:X}u)"
                       for lo, hi in cut)
     shifts = [8 * (width - 1 - k) if byte_order == "be" else 8 * k for k in range(width)]
-    return {"width": width, "order": byte_order, "test": test, "shifts": shifts,
+    astral = any(lo <= 0x10000 and hi >= 0x10FFFF for lo, hi in cut)
+    return {"width": width, "order": byte_order, "test": test, "shifts": shifts, "astral": astral,
             "text": ", ".join(f"U+{lo:04X}..U+{hi:04X}" for lo, hi in cut)}
 
 

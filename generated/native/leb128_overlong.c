@@ -542,7 +542,7 @@ size_t leb128_overlong_decode(const unsigned char *data, size_t len, leb128_over
 #define NX_NAME "leb128-overlong"
 #define NX_SPEC_SHA256 "5e540b14e5f42b3ce2b8b498a48c433c5627a82ca13869d3f858dbabfef92221"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "12808a706d356bae04af8d36d8984ef1aa52583ae75e837e9f80b70f6e00fb49"
+#define NX_SOURCE_SHA256 "95416747856f3a6de902ac296f10c03fcb4b22186b638a392f438483604f75f9"
 #define NX_N_STATES 11
 #define NX_N_CLASSES 3
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2351,7 +2351,6 @@ static PyObject *nx_encode_memo(PyObject *self, PyObject *args)
     PyByteArray_AS_STRING(out)[size] = '\0';
     return PyLong_FromSsize_t(pos);
 }
-
 /* The memo made long enough for text's highest code point (rounded up to 4096,
    at most NX_MEMO_CPS; new entries 0), where text is 4 bytes a character and the
    memo shorter: a branch on the character's plane, in a loop that mixes them,

@@ -566,7 +566,7 @@ size_t mutf_8_decode(const unsigned char *data, size_t len, mutf_8_cp *out,
 #define NX_NAME "mutf-8"
 #define NX_SPEC_SHA256 "b6237a0dac6543f75417863e0ec58bf1445e6acee34192582af4557aa9115dc0"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "323be217ed2627c7a224fb4c0232affd961cf8b25c54fbcdfee7c952bfb021be"
+#define NX_SOURCE_SHA256 "8f351b84f3f5ea83daf4a617ccf94ce91b1eaa25da390060cb4fd9a38131f1ae"
 #define NX_N_STATES 13
 #define NX_N_CLASSES 11
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2316,7 +2316,6 @@ static PyObject *nx_encode_memo(PyObject *self, PyObject *args)
     PyByteArray_AS_STRING(out)[size] = '\0';
     return PyLong_FromSsize_t(pos);
 }
-
 /* The memo made long enough for text's highest code point (rounded up to 4096,
    at most NX_MEMO_CPS; new entries 0), where text is 4 bytes a character and the
    memo shorter: a branch on the character's plane, in a loop that mixes them,

@@ -551,7 +551,7 @@ size_t utf_32be_decode(const unsigned char *data, size_t len, utf_32be_cp *out,
 #define NX_NAME "utf-32be"
 #define NX_SPEC_SHA256 "123ead603f988a72e936b87e96fd57acb0bfae2eb81423e3b972186bc7303fc8"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "3e01f3ca1f3cfdbbf2d82f0b2d062e767cc4210169dc1db61634f9a483571248"
+#define NX_SOURCE_SHA256 "773a3ea9f5bf94c2a8b1f753cd44a0187ade08555074fd587621af3116cde5d2"
 #define NX_N_STATES 12
 #define NX_N_CLASSES 4
 #define NX_UNIT 4  /* bytes per code unit: errors and the data's end count whole units */
@@ -2460,43 +2460,6 @@ static PyObject *nx_encode_memo(PyObject *self, PyObject *args)
     return PyLong_FromSsize_t(pos);
 }
 
-/* The memo made long enough for text's highest code point (rounded up to 4096,
-   at most NX_MEMO_CPS; new entries 0), where text is 4 bytes a character and the
-   memo shorter: a branch on the character's plane, in a loop that mixes them,
-   costs more than the memo's load.  Left as it is where a bytearray cannot
-   grow (an export); 0, or -1 with an exception set (no memory). */
-static int nx_memo_grow(PyObject *text, PyObject *memo_bytes, PyObject *memo_lens, Py_ssize_t lim)
-{
-    const Py_UCS4 *src = PyUnicode_4BYTE_DATA(text);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text), k, want, lens, bytes;
-    Py_UCS4 top = 0;
-    for (k = 0; k < n; k++)
-        top = src[k] > top ? src[k] : top;
-    want = ((Py_ssize_t)top + 4096) & ~(Py_ssize_t)4095;
-    if (want > NX_MEMO_CPS)
-        want = NX_MEMO_CPS;
-    if (want <= lim)
-        return 0;
-    lens = PyByteArray_GET_SIZE(memo_lens);
-    bytes = PyByteArray_GET_SIZE(memo_bytes);
-    if (bytes < 4 * want) {
-        if (PyByteArray_Resize(memo_bytes, 4 * want) < 0)
-            goto fail;
-        memset(PyByteArray_AS_STRING(memo_bytes) + bytes, 0, (size_t)(4 * want - bytes));
-    }
-    if (lens < want) {
-        if (PyByteArray_Resize(memo_lens, want) < 0)
-            goto fail;
-        memset(PyByteArray_AS_STRING(memo_lens) + lens, 0, (size_t)(want - lens));
-    }
-    return 0;
-fail:
-    if (!PyErr_ExceptionMatches(PyExc_BufferError))
-        return -1;
-    PyErr_Clear();
-    return 0;
-}
-
 /* encode_str(text, memo_bytes, memo_lens): the bytes of the whole text, or
    (the bytes of text[:stop], stop) where it stopped. */
 static PyObject *nx_encode_str(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -2518,11 +2481,7 @@ static PyObject *nx_encode_str(PyObject *self, PyObject *const *args, Py_ssize_t
         return NULL;
     n = PyUnicode_GET_LENGTH(text);
     kind = PyUnicode_KIND(text);
-    if (kind == PyUnicode_4BYTE_KIND && lim < NX_MEMO_CPS && args[2] != Py_None) {
-        if (nx_memo_grow(text, args[1], args[2], lim) < 0
-                || nx_memo_args("encode_str", NULL, args[1], args[2], &mb, &ml, &lim) < 0)
-            return NULL;
-    }
+    /* beyond the BMP, characters are copied as code units: the memo stays the BMP's */
     most = kind == PyUnicode_1BYTE_KIND ? NX_ENC_MOST_1 : kind == PyUnicode_2BYTE_KIND ? NX_ENC_MOST_2 : NX_ENC_MOST_4;
     if (n > (PY_SSIZE_T_MAX - 8) / most)
         return PyErr_NoMemory();

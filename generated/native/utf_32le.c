@@ -549,7 +549,7 @@ size_t utf_32le_decode(const unsigned char *data, size_t len, utf_32le_cp *out,
 #define NX_NAME "utf-32le"
 #define NX_SPEC_SHA256 "a04095c5a9ade7122e5ff72465980aef4372083aba611d15be001789db6bf8e7"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "14235ad2321693f282f56645c95ee454b8b0c67bb90f38d7b169628518a0177e"
+#define NX_SOURCE_SHA256 "27c42656693df3b6862222627a43d56e0f402ff491518953fd1b6e6703fc133c"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 4
 #define NX_UNIT 4  /* bytes per code unit: errors and the data's end count whole units */
@@ -2453,43 +2453,6 @@ static PyObject *nx_encode_memo(PyObject *self, PyObject *args)
     return PyLong_FromSsize_t(pos);
 }
 
-/* The memo made long enough for text's highest code point (rounded up to 4096,
-   at most NX_MEMO_CPS; new entries 0), where text is 4 bytes a character and the
-   memo shorter: a branch on the character's plane, in a loop that mixes them,
-   costs more than the memo's load.  Left as it is where a bytearray cannot
-   grow (an export); 0, or -1 with an exception set (no memory). */
-static int nx_memo_grow(PyObject *text, PyObject *memo_bytes, PyObject *memo_lens, Py_ssize_t lim)
-{
-    const Py_UCS4 *src = PyUnicode_4BYTE_DATA(text);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text), k, want, lens, bytes;
-    Py_UCS4 top = 0;
-    for (k = 0; k < n; k++)
-        top = src[k] > top ? src[k] : top;
-    want = ((Py_ssize_t)top + 4096) & ~(Py_ssize_t)4095;
-    if (want > NX_MEMO_CPS)
-        want = NX_MEMO_CPS;
-    if (want <= lim)
-        return 0;
-    lens = PyByteArray_GET_SIZE(memo_lens);
-    bytes = PyByteArray_GET_SIZE(memo_bytes);
-    if (bytes < 4 * want) {
-        if (PyByteArray_Resize(memo_bytes, 4 * want) < 0)
-            goto fail;
-        memset(PyByteArray_AS_STRING(memo_bytes) + bytes, 0, (size_t)(4 * want - bytes));
-    }
-    if (lens < want) {
-        if (PyByteArray_Resize(memo_lens, want) < 0)
-            goto fail;
-        memset(PyByteArray_AS_STRING(memo_lens) + lens, 0, (size_t)(want - lens));
-    }
-    return 0;
-fail:
-    if (!PyErr_ExceptionMatches(PyExc_BufferError))
-        return -1;
-    PyErr_Clear();
-    return 0;
-}
-
 /* encode_str(text, memo_bytes, memo_lens): the bytes of the whole text, or
    (the bytes of text[:stop], stop) where it stopped. */
 static PyObject *nx_encode_str(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -2511,11 +2474,7 @@ static PyObject *nx_encode_str(PyObject *self, PyObject *const *args, Py_ssize_t
         return NULL;
     n = PyUnicode_GET_LENGTH(text);
     kind = PyUnicode_KIND(text);
-    if (kind == PyUnicode_4BYTE_KIND && lim < NX_MEMO_CPS && args[2] != Py_None) {
-        if (nx_memo_grow(text, args[1], args[2], lim) < 0
-                || nx_memo_args("encode_str", NULL, args[1], args[2], &mb, &ml, &lim) < 0)
-            return NULL;
-    }
+    /* beyond the BMP, characters are copied as code units: the memo stays the BMP's */
     most = kind == PyUnicode_1BYTE_KIND ? NX_ENC_MOST_1 : kind == PyUnicode_2BYTE_KIND ? NX_ENC_MOST_2 : NX_ENC_MOST_4;
     if (n > (PY_SSIZE_T_MAX - 8) / most)
         return PyErr_NoMemory();

@@ -1835,7 +1835,7 @@ size_t whatwg_big5_decode(const unsigned char *data, size_t len, whatwg_big5_cp 
 #define NX_NAME "whatwg-big5"
 #define NX_SPEC_SHA256 "3a0e75570a667ceeb2cb86f5d0e7dc52508d9978809a6de2009b3a4b73bf0645"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "51ff34f1d622e5c2b64f035ebf8461b07d7546ee64c76036b9e81665fe9ac36f"
+#define NX_SOURCE_SHA256 "c7e447fbd0c9a5fe2eabce1cabee14a7f14ca6d4cc490ae29cccfae79d93b95c"
 #define NX_N_STATES 4
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -3724,7 +3724,6 @@ static PyObject *nx_encode_memo(PyObject *self, PyObject *args)
     PyByteArray_AS_STRING(out)[size] = '\0';
     return PyLong_FromSsize_t(pos);
 }
-
 /* The memo made long enough for text's highest code point (rounded up to 4096,
    at most NX_MEMO_CPS; new entries 0), where text is 4 bytes a character and the
    memo shorter: a branch on the character's plane, in a loop that mixes them,

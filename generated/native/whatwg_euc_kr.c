@@ -2080,7 +2080,7 @@ size_t whatwg_euc_kr_decode(const unsigned char *data, size_t len, whatwg_euc_kr
 #define NX_NAME "whatwg-euc-kr"
 #define NX_SPEC_SHA256 "a1a57dbf0efe0ebb67dde3ba81157b1b7123374cf573fc669b1158201f8f93af"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "4e54951b33f4d8aeff349f9ffd65b69725a8daab564fd5ace5bbb7a104b1399f"
+#define NX_SOURCE_SHA256 "2431ad11035f49ed7cbb04f01f0eb20626cebabdf1c93b0979470e152f8db8bd"
 #define NX_N_STATES 4
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -3940,7 +3940,6 @@ static PyObject *nx_encode_memo(PyObject *self, PyObject *args)
     PyByteArray_AS_STRING(out)[size] = '\0';
     return PyLong_FromSsize_t(pos);
 }
-
 /* The memo made long enough for text's highest code point (rounded up to 4096,
    at most NX_MEMO_CPS; new entries 0), where text is 4 bytes a character and the
    memo shorter: a branch on the character's plane, in a loop that mixes them,

@@ -1304,7 +1304,7 @@ size_t whatwg_shift_jis_decode(const unsigned char *data, size_t len, whatwg_shi
 #define NX_NAME "whatwg-shift_jis"
 #define NX_SPEC_SHA256 "608bec107679b9ac2d4d7b2161c288c8d84b0891b6965bd489762e1e0d6e6940"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "0804169bc8d07422e86b282a54da9e718fcb9917c9a19806ecbb496955b0082f"
+#define NX_SOURCE_SHA256 "1991c8d61a2a956dfa5afda8f5c4fd7746f434f4bb6398e5d3f361e84139a328"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 8
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -3194,7 +3194,6 @@ static PyObject *nx_encode_memo(PyObject *self, PyObject *args)
     PyByteArray_AS_STRING(out)[size] = '\0';
     return PyLong_FromSsize_t(pos);
 }
-
 /* The memo made long enough for text's highest code point (rounded up to 4096,
    at most NX_MEMO_CPS; new entries 0), where text is 4 bytes a character and the
    memo shorter: a branch on the character's plane, in a loop that mixes them,

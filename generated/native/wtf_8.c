@@ -566,7 +566,7 @@ size_t wtf_8_decode(const unsigned char *data, size_t len, wtf_8_cp *out,
 #define NX_NAME "wtf-8"
 #define NX_SPEC_SHA256 "fecedbafd4e715554e45868a52e886b94680695452497d4748029558a2d8ec81"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "fa89db612325e9719fd63417e615367fce9c1edb68e0cee6abfead2ef68a60f7"
+#define NX_SOURCE_SHA256 "ec7a36841c066d124f939bb43b6748379b8e955586efbc2265ae8db6feae7f04"
 #define NX_N_STATES 14
 #define NX_N_CLASSES 13
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2317,7 +2317,6 @@ static PyObject *nx_encode_memo(PyObject *self, PyObject *args)
     PyByteArray_AS_STRING(out)[size] = '\0';
     return PyLong_FromSsize_t(pos);
 }
-
 /* The memo made long enough for text's highest code point (rounded up to 4096,
    at most NX_MEMO_CPS; new entries 0), where text is 4 bytes a character and the
    memo shorter: a branch on the character's plane, in a loop that mixes them,
