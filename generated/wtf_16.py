@@ -1171,8 +1171,10 @@ def _encode_native(items, errors, final=True, first=None):
             except _Slow:
                 b = None
             if b is not None:
-                if not _memo_put(cp, b):
-                    out += b  # longer than the loops' four bytes, or beyond Unicode: written here
+                # into the memo, unless longer than its four bytes, beyond Unicode, or an item
+                # the loop does not read as an int (a bool, an int subclass): written here
+                if not ((is_str or type(c) is int) and _memo_put(cp, b)):
+                    out += b
                     pos += 1
             else:
                 if cps is None:

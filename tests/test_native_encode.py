@@ -622,6 +622,19 @@ def test_mixed_kinds_and_sequences(spec):
                     (spec, errors, text, type(seq))
 
 
+def test_code_points_the_loop_does_not_read():
+    """Items of a list that are ints to int() but not to the extension (bools, a subclass
+    of int, a str of digits as the pure-Python module takes them): written by the module,
+    each once (the loop stops at them and goes on after)."""
+    py, nat = backends("utf-8")
+
+    class Int(int):
+        pass
+
+    for items in ([True, 0x41, False, Int(0xE9), Int(0x1F600), "66", 0x42] * 50, [Int(0x3042)] * 1000):
+        assert nat.encode(items) == py.encode(items)
+
+
 @pytest.mark.parametrize("spec", ALL_SPECS)
 def test_incremental_encoder_every_spec(spec):
     """Pieces of every size through both backends' incremental encoders (a lead surrogate
