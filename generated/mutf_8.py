@@ -1123,33 +1123,34 @@ def _encode_fast(items):
         return None
 
 
-# The native encoder's memo, shared with the C loops, for what the spec's
-# straight-line code there does not write (mapping tables, counted forms,
-# encoder-only entries): per code point below its length (the BMP; all of
-# Unicode once a code point beyond it needs it) its bytes (4 a code point,
-# padded) and their number (0: not known yet).  The core fills it as the text
-# needs it; the loops write what they find.
+# The native encoder's memo, shared with the C loops: per code point below its
+# length (the BMP; further once a code point beyond it needs it) its bytes
+# (_MEMO_WIDTH a code point, padded) and their number (0: not known yet).  The
+# loops read it first and fill it from the spec's straight-line code; the core
+# puts in it what only it decides (mapping tables, counted forms, encoder-only
+# entries) as the text needs it.
 _MEMO_BYTES = None
 _MEMO_LENS = None
 _NATIVE_ENCODE = _NATIVE is not None and hasattr(_NATIVE, "encode_str")
+_MEMO_WIDTH = _NATIVE.memo_width() if _NATIVE_ENCODE and hasattr(_NATIVE, "memo_width") else 4  # bytes an entry
 
 
 def _memo():
     """Make the memo (the BMP's) on first use."""
     global _MEMO_BYTES, _MEMO_LENS
     if _MEMO_LENS is None:
-        _MEMO_BYTES, _MEMO_LENS = bytearray(4 << 16), bytearray(1 << 16)
+        _MEMO_BYTES, _MEMO_LENS = bytearray(_MEMO_WIDTH << 16), bytearray(1 << 16)
 
 
 def _memo_put(cp, b):
-    """Put *b* in the memo for *cp* if it fits (at most 4 bytes, cp within Unicode)."""
-    if len(b) > 4 or not 0 <= cp < 0x110000:
+    """Put *b* in the memo for *cp* if it fits (at most an entry's bytes, cp within Unicode)."""
+    if len(b) > _MEMO_WIDTH or not 0 <= cp < 0x110000:
         return False
     _memo()
     if cp >= len(_MEMO_LENS):
-        _MEMO_BYTES.extend(bytes(4 * (0x110000 - len(_MEMO_LENS))))
+        _MEMO_BYTES.extend(bytes(_MEMO_WIDTH * 0x110000 - len(_MEMO_BYTES)))
         _MEMO_LENS.extend(bytes(0x110000 - len(_MEMO_LENS)))
-    _MEMO_BYTES[4 * cp:4 * cp + len(b)] = b
+    _MEMO_BYTES[_MEMO_WIDTH * cp:_MEMO_WIDTH * cp + len(b)] = b
     _MEMO_LENS[cp] = len(b)
     return True
 

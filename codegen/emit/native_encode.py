@@ -442,4 +442,6 @@ def context(a: Automaton, ctx: dict) -> dict:
         "enc_ascii": ascii_mode,
         "enc_pair_on_encode": a.pair_on_encode,
         "enc_unit": None if ascii_mode else _unit_plan(a, core),
+        # a memo entry holds every segment's bytes up to U+10FFFF that fit in 8 (CESU-8's pairs)
+        "enc_memo_width": 8 if 4 < max([s["length"] for s in _limited(segments, 0x10FFFF)] + [4]) <= 8 else 4,
     }

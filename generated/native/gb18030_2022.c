@@ -2270,7 +2270,7 @@ size_t gb18030_2022_decode(const unsigned char *data, size_t len, gb18030_2022_c
 #define NX_NAME "gb18030-2022"
 #define NX_SPEC_SHA256 "406cddb47263c391e943c0cc8ea5a632655be5737d1652d36bcc9ee0eaa47b4c"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "994ee2cecb55948ab928762c1b9f2030ae3f632116a59f5415dc5a4d53ef5f98"
+#define NX_SOURCE_SHA256 "f2e67607e0c39aabc6a093bedd3c1543fb1ae039e64a9f6cd87dc553d5107cce"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -3815,7 +3815,7 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
    or further once a str of 4 bytes a character needs it: grown here to its
    highest code point), memo_lens[cp] (0: not known yet; 1..4: the number of
    bytes; NX_MEMO_LONG: a segment writes more; anything else: not written
-   here) and memo_bytes[4 * cp ...] (the bytes).  The loops read it first (one
+   here) and memo_bytes[NX_MEMO_WIDTH * cp ...] (the bytes).  The loops read it first (one
    load and a 4-byte copy, no branch on the character), put in it what a
    segment writes for a character not known yet, and write beyond it from the
    segments.  What neither has (mapping tables, counted forms, encoder-only
@@ -3831,6 +3831,9 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
 #if defined(__SSE2__)
 #include <emmintrin.h>  /* encode_str's copy of ASCII without 00 (also included above; guarded) */
 #endif
+/* the bytes of a memo entry (4, or 8 where a segment writes a character of a str
+   in 5 to 8 bytes: CESU-8's pairs), the module's memo_width() */
+#define NX_MEMO_WIDTH 4
 #define NX_MEMO_CPS 0x110000  /* a memo may be longer than the BMP's (the module's choice) */
 #define NX_MEMO_ROOM 4096
 #define NX_MEMO_REFUSED 6  /* a memo_lens entry: the module refuses the character (see refused) */
@@ -3968,8 +3971,8 @@ static Py_ssize_t nx_enc_span1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end,
             char *x;
             if (NX_LIKELY((uint64_t)c < (uint64_t)lim)) {
                 unsigned k = ml[c];
-                if (NX_LIKELY(k - 1u <= 3u)) {
-                    memcpy(w, mb + 4 * (size_t)c, 4);
+                if (NX_LIKELY(k - 1u <= NX_MEMO_WIDTH - 1u)) {
+                    memcpy(w, mb + NX_MEMO_WIDTH * (size_t)c, NX_MEMO_WIDTH);
                     w += k;
                     i++;
                     continue;
@@ -3979,8 +3982,8 @@ static Py_ssize_t nx_enc_span1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end,
                     x = nx_enc_seg1(c, tmp);
                     if (x == NULL)
                         goto stop;
-                    if (x - tmp <= 4) {
-                        memcpy(mb + 4 * (size_t)c, tmp, 4);
+                    if (x - tmp <= NX_MEMO_WIDTH) {
+                        memcpy(mb + NX_MEMO_WIDTH * (size_t)c, tmp, NX_MEMO_WIDTH);
                         ml[c] = (unsigned char)(x - tmp);
                         continue;  /* written from the memo */
                     }
@@ -4015,8 +4018,8 @@ static Py_ssize_t nx_enc_span2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end,
             char *x;
             if (NX_LIKELY((uint64_t)c < (uint64_t)lim)) {
                 unsigned k = ml[c];
-                if (NX_LIKELY(k - 1u <= 3u)) {
-                    memcpy(w, mb + 4 * (size_t)c, 4);
+                if (NX_LIKELY(k - 1u <= NX_MEMO_WIDTH - 1u)) {
+                    memcpy(w, mb + NX_MEMO_WIDTH * (size_t)c, NX_MEMO_WIDTH);
                     w += k;
                     i++;
                     continue;
@@ -4026,8 +4029,8 @@ static Py_ssize_t nx_enc_span2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end,
                     x = nx_enc_seg2(c, tmp);
                     if (x == NULL)
                         goto stop;
-                    if (x - tmp <= 4) {
-                        memcpy(mb + 4 * (size_t)c, tmp, 4);
+                    if (x - tmp <= NX_MEMO_WIDTH) {
+                        memcpy(mb + NX_MEMO_WIDTH * (size_t)c, tmp, NX_MEMO_WIDTH);
                         ml[c] = (unsigned char)(x - tmp);
                         continue;  /* written from the memo */
                     }
@@ -4062,8 +4065,8 @@ static Py_ssize_t nx_enc_span4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end,
             char *x;
             if (NX_LIKELY((uint64_t)c < (uint64_t)lim)) {
                 unsigned k = ml[c];
-                if (NX_LIKELY(k - 1u <= 3u)) {
-                    memcpy(w, mb + 4 * (size_t)c, 4);
+                if (NX_LIKELY(k - 1u <= NX_MEMO_WIDTH - 1u)) {
+                    memcpy(w, mb + NX_MEMO_WIDTH * (size_t)c, NX_MEMO_WIDTH);
                     w += k;
                     i++;
                     continue;
@@ -4073,8 +4076,8 @@ static Py_ssize_t nx_enc_span4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end,
                     x = nx_enc_seg4(c, tmp);
                     if (x == NULL)
                         goto stop;
-                    if (x - tmp <= 4) {
-                        memcpy(mb + 4 * (size_t)c, tmp, 4);
+                    if (x - tmp <= NX_MEMO_WIDTH) {
+                        memcpy(mb + NX_MEMO_WIDTH * (size_t)c, tmp, NX_MEMO_WIDTH);
                         ml[c] = (unsigned char)(x - tmp);
                         continue;  /* written from the memo */
                     }
@@ -4108,8 +4111,8 @@ static Py_ssize_t nx_enc_spanl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end
             char *x;
             if (NX_LIKELY((uint64_t)c < (uint64_t)lim)) {
                 unsigned k = ml[c];
-                if (NX_LIKELY(k - 1u <= 3u)) {
-                    memcpy(w, mb + 4 * (size_t)c, 4);
+                if (NX_LIKELY(k - 1u <= NX_MEMO_WIDTH - 1u)) {
+                    memcpy(w, mb + NX_MEMO_WIDTH * (size_t)c, NX_MEMO_WIDTH);
                     w += k;
                     i++;
                     continue;
@@ -4119,8 +4122,8 @@ static Py_ssize_t nx_enc_spanl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end
                     x = nx_enc_segl(c, tmp);
                     if (x == NULL)
                         goto stop;
-                    if (x - tmp <= 4) {
-                        memcpy(mb + 4 * (size_t)c, tmp, 4);
+                    if (x - tmp <= NX_MEMO_WIDTH) {
+                        memcpy(mb + NX_MEMO_WIDTH * (size_t)c, tmp, NX_MEMO_WIDTH);
                         ml[c] = (unsigned char)(x - tmp);
                         continue;  /* written from the memo */
                     }
@@ -4196,8 +4199,8 @@ static int nx_memo_args(const char *fn, PyObject *out, PyObject *memo_bytes, PyO
         return -1;
     }
     *lim = PyByteArray_GET_SIZE(memo_lens);
-    if (*lim > PyByteArray_GET_SIZE(memo_bytes) / 4)
-        *lim = PyByteArray_GET_SIZE(memo_bytes) / 4;
+    if (*lim > PyByteArray_GET_SIZE(memo_bytes) / NX_MEMO_WIDTH)
+        *lim = PyByteArray_GET_SIZE(memo_bytes) / NX_MEMO_WIDTH;
     if (*lim > NX_MEMO_CPS)
         *lim = NX_MEMO_CPS;
     *mb = (unsigned char *)PyByteArray_AS_STRING(memo_bytes);
@@ -4249,11 +4252,11 @@ static PyObject *nx_encode_memo(PyObject *self, PyObject *args)
         char *base, *w;
         if (size && left > (size / 2 > NX_MEMO_ROOM ? size / 2 : NX_MEMO_ROOM) / most)
             left = (size / 2 > NX_MEMO_ROOM ? size / 2 : NX_MEMO_ROOM) / most;
-        if (left > (PY_SSIZE_T_MAX - size) / most) {
+        if (left > (PY_SSIZE_T_MAX - size - NX_MEMO_WIDTH) / most) {
             Py_SET_SIZE(out, size);
             return PyErr_NoMemory();
         }
-        room = size + most * left;
+        room = size + most * left + NX_MEMO_WIDTH;  /* a memo entry is copied whole */
         if (PyByteArray_Resize(out, room) < 0) {
             Py_SET_SIZE(out, size);  /* what was written stays */
             return NULL;
@@ -4290,10 +4293,10 @@ static int nx_memo_grow(PyObject *text, PyObject *memo_bytes, PyObject *memo_len
         return 0;
     lens = PyByteArray_GET_SIZE(memo_lens);
     bytes = PyByteArray_GET_SIZE(memo_bytes);
-    if (bytes < 4 * want) {
-        if (PyByteArray_Resize(memo_bytes, 4 * want) < 0)
+    if (bytes < NX_MEMO_WIDTH * want) {
+        if (PyByteArray_Resize(memo_bytes, NX_MEMO_WIDTH * want) < 0)
             goto fail;
-        memset(PyByteArray_AS_STRING(memo_bytes) + bytes, 0, (size_t)(4 * want - bytes));
+        memset(PyByteArray_AS_STRING(memo_bytes) + bytes, 0, (size_t)(NX_MEMO_WIDTH * want - bytes));
     }
     if (lens < want) {
         if (PyByteArray_Resize(memo_lens, want) < 0)
@@ -4306,6 +4309,14 @@ fail:
         return -1;
     PyErr_Clear();
     return 0;
+}
+
+/* memo_width(): the bytes of a memo entry (NX_MEMO_WIDTH), for the module to lay its memo out. */
+static PyObject *nx_memo_width(PyObject *self, PyObject *unused)
+{
+    (void)self;
+    (void)unused;
+    return PyLong_FromLong(NX_MEMO_WIDTH);
 }
 
 /* encode_str(text, memo_bytes, memo_lens): the bytes of the whole text, or
@@ -4337,14 +4348,14 @@ static PyObject *nx_encode_str(PyObject *self, PyObject *const *args, Py_ssize_t
     if (PyUnicode_IS_ASCII(text))  /* ASCII that stands for itself: the text is its bytes */
         return PyBytes_FromStringAndSize((const char *)PyUnicode_1BYTE_DATA(text), n);
     most = kind == PyUnicode_1BYTE_KIND ? NX_ENC_MOST_1 : kind == PyUnicode_2BYTE_KIND ? NX_ENC_MOST_2 : NX_ENC_MOST_4;
-    if (n > (PY_SSIZE_T_MAX - 8) / most)
+    if (n > (PY_SSIZE_T_MAX - NX_MEMO_WIDTH) / most)
         return PyErr_NoMemory();
-    out = PyBytes_FromStringAndSize(NULL, n * most);
+    out = PyBytes_FromStringAndSize(NULL, n * most + NX_MEMO_WIDTH);  /* a memo entry is copied whole */
     if (out == NULL)
         return NULL;
     base = w = PyBytes_AS_STRING(out);
     i = nx_memo_span(text, 0, n, mb, ml, lim, &w);
-    if (w - base != n * most && _PyBytes_Resize(&out, w - base) < 0)
+    if (_PyBytes_Resize(&out, w - base) < 0)
         return NULL;
     if (i == n)
         return out;
@@ -4482,7 +4493,7 @@ static PyObject *nx_encode_cps(PyObject *self, PyObject *args)
         Py_ssize_t end = n - pos > NX_ENC_CHUNK ? pos + NX_ENC_CHUNK : n, got, done;
         char *base, *w;
         got = nx_cps_read(&s, pos, end, buf);
-        if (PyByteArray_Resize(out, size + NX_ENC_MOST_L * got + 1) < 0) {
+        if (PyByteArray_Resize(out, size + NX_ENC_MOST_L * got + NX_MEMO_WIDTH) < 0) {
             Py_SET_SIZE(out, size);
             if (s.list == NULL)
                 PyBuffer_Release(&s.view);
@@ -4529,6 +4540,8 @@ static PyMethodDef nx_methods[] = {
      "The bytes of text from the spec's forms (straight-line code) and the memo\n"
      "(None, None: none yet); where a character has neither, the bytes so far and\n"
      "its index."},
+    {"memo_width", nx_memo_width, METH_NOARGS,
+     "memo_width() -> int\n\nThe bytes of each entry of the encoder's memo (4 or 8)."},
     {"encode_cps", nx_encode_cps, METH_VARARGS,
      "encode_cps(cps, pos, memo_bytes, memo_lens, out) -> stop\n\n"
      "As encode_memo for code points: a list of ints or a buffer of integers\n"

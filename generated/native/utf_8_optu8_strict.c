@@ -554,7 +554,7 @@ size_t utf_8_optu8_strict_decode(const unsigned char *data, size_t len, utf_8_op
 #define NX_NAME "utf-8-optu8-strict"
 #define NX_SPEC_SHA256 "aae77d82827f6606d7c1598e8c8921f276488d7196b9a3ab627bfbcc9e80cbc0"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "901b09b8fcf886da797464c3654da7305fa41d39ea1c2da755ae8f9df43bc846"
+#define NX_SOURCE_SHA256 "56ec48dc3a88b6109caa6b80c18f5673bdda8cda411e1ced20c668aabf5534ab"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 14
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1723,7 +1723,7 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
    or further once a str of 4 bytes a character needs it: grown here to its
    highest code point), memo_lens[cp] (0: not known yet; 1..4: the number of
    bytes; NX_MEMO_LONG: a segment writes more; anything else: not written
-   here) and memo_bytes[4 * cp ...] (the bytes).  The loops read it first (one
+   here) and memo_bytes[NX_MEMO_WIDTH * cp ...] (the bytes).  The loops read it first (one
    load and a 4-byte copy, no branch on the character), put in it what a
    segment writes for a character not known yet, and write beyond it from the
    segments.  What neither has (mapping tables, counted forms, encoder-only
@@ -1739,6 +1739,9 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
 #if defined(__SSE2__)
 #include <emmintrin.h>  /* encode_str's copy of ASCII without 00 (also included above; guarded) */
 #endif
+/* the bytes of a memo entry (4, or 8 where a segment writes a character of a str
+   in 5 to 8 bytes: CESU-8's pairs), the module's memo_width() */
+#define NX_MEMO_WIDTH 4
 #define NX_MEMO_CPS 0x110000  /* a memo may be longer than the BMP's (the module's choice) */
 #define NX_MEMO_ROOM 4096
 #define NX_MEMO_REFUSED 6  /* a memo_lens entry: the module refuses the character (see refused) */
@@ -2022,8 +2025,8 @@ static Py_ssize_t nx_enc_span1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end,
             char *x;
             if (NX_LIKELY((uint64_t)c < (uint64_t)lim)) {
                 unsigned k = ml[c];
-                if (NX_LIKELY(k - 1u <= 3u)) {
-                    memcpy(w, mb + 4 * (size_t)c, 4);
+                if (NX_LIKELY(k - 1u <= NX_MEMO_WIDTH - 1u)) {
+                    memcpy(w, mb + NX_MEMO_WIDTH * (size_t)c, NX_MEMO_WIDTH);
                     w += k;
                     i++;
                     continue;
@@ -2033,8 +2036,8 @@ static Py_ssize_t nx_enc_span1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end,
                     x = nx_enc_seg1(c, tmp);
                     if (x == NULL)
                         goto stop;
-                    if (x - tmp <= 4) {
-                        memcpy(mb + 4 * (size_t)c, tmp, 4);
+                    if (x - tmp <= NX_MEMO_WIDTH) {
+                        memcpy(mb + NX_MEMO_WIDTH * (size_t)c, tmp, NX_MEMO_WIDTH);
                         ml[c] = (unsigned char)(x - tmp);
                         continue;  /* written from the memo */
                     }
@@ -2069,8 +2072,8 @@ static Py_ssize_t nx_enc_span2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end,
             char *x;
             if (NX_LIKELY((uint64_t)c < (uint64_t)lim)) {
                 unsigned k = ml[c];
-                if (NX_LIKELY(k - 1u <= 3u)) {
-                    memcpy(w, mb + 4 * (size_t)c, 4);
+                if (NX_LIKELY(k - 1u <= NX_MEMO_WIDTH - 1u)) {
+                    memcpy(w, mb + NX_MEMO_WIDTH * (size_t)c, NX_MEMO_WIDTH);
                     w += k;
                     i++;
                     continue;
@@ -2080,8 +2083,8 @@ static Py_ssize_t nx_enc_span2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end,
                     x = nx_enc_seg2(c, tmp);
                     if (x == NULL)
                         goto stop;
-                    if (x - tmp <= 4) {
-                        memcpy(mb + 4 * (size_t)c, tmp, 4);
+                    if (x - tmp <= NX_MEMO_WIDTH) {
+                        memcpy(mb + NX_MEMO_WIDTH * (size_t)c, tmp, NX_MEMO_WIDTH);
                         ml[c] = (unsigned char)(x - tmp);
                         continue;  /* written from the memo */
                     }
@@ -2116,8 +2119,8 @@ static Py_ssize_t nx_enc_span4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end,
             char *x;
             if (NX_LIKELY((uint64_t)c < (uint64_t)lim)) {
                 unsigned k = ml[c];
-                if (NX_LIKELY(k - 1u <= 3u)) {
-                    memcpy(w, mb + 4 * (size_t)c, 4);
+                if (NX_LIKELY(k - 1u <= NX_MEMO_WIDTH - 1u)) {
+                    memcpy(w, mb + NX_MEMO_WIDTH * (size_t)c, NX_MEMO_WIDTH);
                     w += k;
                     i++;
                     continue;
@@ -2127,8 +2130,8 @@ static Py_ssize_t nx_enc_span4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end,
                     x = nx_enc_seg4(c, tmp);
                     if (x == NULL)
                         goto stop;
-                    if (x - tmp <= 4) {
-                        memcpy(mb + 4 * (size_t)c, tmp, 4);
+                    if (x - tmp <= NX_MEMO_WIDTH) {
+                        memcpy(mb + NX_MEMO_WIDTH * (size_t)c, tmp, NX_MEMO_WIDTH);
                         ml[c] = (unsigned char)(x - tmp);
                         continue;  /* written from the memo */
                     }
@@ -2162,8 +2165,8 @@ static Py_ssize_t nx_enc_spanl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end
             char *x;
             if (NX_LIKELY((uint64_t)c < (uint64_t)lim)) {
                 unsigned k = ml[c];
-                if (NX_LIKELY(k - 1u <= 3u)) {
-                    memcpy(w, mb + 4 * (size_t)c, 4);
+                if (NX_LIKELY(k - 1u <= NX_MEMO_WIDTH - 1u)) {
+                    memcpy(w, mb + NX_MEMO_WIDTH * (size_t)c, NX_MEMO_WIDTH);
                     w += k;
                     i++;
                     continue;
@@ -2173,8 +2176,8 @@ static Py_ssize_t nx_enc_spanl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end
                     x = nx_enc_segl(c, tmp);
                     if (x == NULL)
                         goto stop;
-                    if (x - tmp <= 4) {
-                        memcpy(mb + 4 * (size_t)c, tmp, 4);
+                    if (x - tmp <= NX_MEMO_WIDTH) {
+                        memcpy(mb + NX_MEMO_WIDTH * (size_t)c, tmp, NX_MEMO_WIDTH);
                         ml[c] = (unsigned char)(x - tmp);
                         continue;  /* written from the memo */
                     }
@@ -2250,8 +2253,8 @@ static int nx_memo_args(const char *fn, PyObject *out, PyObject *memo_bytes, PyO
         return -1;
     }
     *lim = PyByteArray_GET_SIZE(memo_lens);
-    if (*lim > PyByteArray_GET_SIZE(memo_bytes) / 4)
-        *lim = PyByteArray_GET_SIZE(memo_bytes) / 4;
+    if (*lim > PyByteArray_GET_SIZE(memo_bytes) / NX_MEMO_WIDTH)
+        *lim = PyByteArray_GET_SIZE(memo_bytes) / NX_MEMO_WIDTH;
     if (*lim > NX_MEMO_CPS)
         *lim = NX_MEMO_CPS;
     *mb = (unsigned char *)PyByteArray_AS_STRING(memo_bytes);
@@ -2303,11 +2306,11 @@ static PyObject *nx_encode_memo(PyObject *self, PyObject *args)
         char *base, *w;
         if (size && left > (size / 2 > NX_MEMO_ROOM ? size / 2 : NX_MEMO_ROOM) / most)
             left = (size / 2 > NX_MEMO_ROOM ? size / 2 : NX_MEMO_ROOM) / most;
-        if (left > (PY_SSIZE_T_MAX - size) / most) {
+        if (left > (PY_SSIZE_T_MAX - size - NX_MEMO_WIDTH) / most) {
             Py_SET_SIZE(out, size);
             return PyErr_NoMemory();
         }
-        room = size + most * left;
+        room = size + most * left + NX_MEMO_WIDTH;  /* a memo entry is copied whole */
         if (PyByteArray_Resize(out, room) < 0) {
             Py_SET_SIZE(out, size);  /* what was written stays */
             return NULL;
@@ -2344,10 +2347,10 @@ static int nx_memo_grow(PyObject *text, PyObject *memo_bytes, PyObject *memo_len
         return 0;
     lens = PyByteArray_GET_SIZE(memo_lens);
     bytes = PyByteArray_GET_SIZE(memo_bytes);
-    if (bytes < 4 * want) {
-        if (PyByteArray_Resize(memo_bytes, 4 * want) < 0)
+    if (bytes < NX_MEMO_WIDTH * want) {
+        if (PyByteArray_Resize(memo_bytes, NX_MEMO_WIDTH * want) < 0)
             goto fail;
-        memset(PyByteArray_AS_STRING(memo_bytes) + bytes, 0, (size_t)(4 * want - bytes));
+        memset(PyByteArray_AS_STRING(memo_bytes) + bytes, 0, (size_t)(NX_MEMO_WIDTH * want - bytes));
     }
     if (lens < want) {
         if (PyByteArray_Resize(memo_lens, want) < 0)
@@ -2360,6 +2363,14 @@ fail:
         return -1;
     PyErr_Clear();
     return 0;
+}
+
+/* memo_width(): the bytes of a memo entry (NX_MEMO_WIDTH), for the module to lay its memo out. */
+static PyObject *nx_memo_width(PyObject *self, PyObject *unused)
+{
+    (void)self;
+    (void)unused;
+    return PyLong_FromLong(NX_MEMO_WIDTH);
 }
 
 /* encode_str(text, memo_bytes, memo_lens): the bytes of the whole text, or
@@ -2391,14 +2402,14 @@ static PyObject *nx_encode_str(PyObject *self, PyObject *const *args, Py_ssize_t
     if (PyUnicode_IS_ASCII(text))  /* ASCII that stands for itself: the text is its bytes */
         return PyBytes_FromStringAndSize((const char *)PyUnicode_1BYTE_DATA(text), n);
     most = kind == PyUnicode_1BYTE_KIND ? NX_ENC_MOST_1 : kind == PyUnicode_2BYTE_KIND ? NX_ENC_MOST_2 : NX_ENC_MOST_4;
-    if (n > (PY_SSIZE_T_MAX - 8) / most)
+    if (n > (PY_SSIZE_T_MAX - NX_MEMO_WIDTH) / most)
         return PyErr_NoMemory();
-    out = PyBytes_FromStringAndSize(NULL, n * most);
+    out = PyBytes_FromStringAndSize(NULL, n * most + NX_MEMO_WIDTH);  /* a memo entry is copied whole */
     if (out == NULL)
         return NULL;
     base = w = PyBytes_AS_STRING(out);
     i = nx_memo_span(text, 0, n, mb, ml, lim, &w);
-    if (w - base != n * most && _PyBytes_Resize(&out, w - base) < 0)
+    if (_PyBytes_Resize(&out, w - base) < 0)
         return NULL;
     if (i == n)
         return out;
@@ -2536,7 +2547,7 @@ static PyObject *nx_encode_cps(PyObject *self, PyObject *args)
         Py_ssize_t end = n - pos > NX_ENC_CHUNK ? pos + NX_ENC_CHUNK : n, got, done;
         char *base, *w;
         got = nx_cps_read(&s, pos, end, buf);
-        if (PyByteArray_Resize(out, size + NX_ENC_MOST_L * got + 1) < 0) {
+        if (PyByteArray_Resize(out, size + NX_ENC_MOST_L * got + NX_MEMO_WIDTH) < 0) {
             Py_SET_SIZE(out, size);
             if (s.list == NULL)
                 PyBuffer_Release(&s.view);
@@ -2583,6 +2594,8 @@ static PyMethodDef nx_methods[] = {
      "The bytes of text from the spec's forms (straight-line code) and the memo\n"
      "(None, None: none yet); where a character has neither, the bytes so far and\n"
      "its index."},
+    {"memo_width", nx_memo_width, METH_NOARGS,
+     "memo_width() -> int\n\nThe bytes of each entry of the encoder's memo (4 or 8)."},
     {"encode_cps", nx_encode_cps, METH_VARARGS,
      "encode_cps(cps, pos, memo_bytes, memo_lens, out) -> stop\n\n"
      "As encode_memo for code points: a list of ints or a buffer of integers\n"
