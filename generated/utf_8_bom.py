@@ -191,6 +191,7 @@ except ImportError:  # none built, or this module was copied on its own
 # ---- encspec core: copied verbatim into every generated module ----
 import codecs  # noqa: E402
 import re  # noqa: E402
+from array import array  # noqa: E402
 from bisect import bisect_right  # noqa: E402
 from itertools import chain  # noqa: E402
 
@@ -1172,80 +1173,118 @@ def _encode_fast(items):
         return None
 
 
-# The native encoder's memo, shared with the C loop: per BMP code point its bytes
-# (4 a code point, padded) and their number (0: not known yet, 5: not written
-# natively).  The core fills it as the text needs it; the loop writes what it finds.
+# The native encoder's memo, shared with the C loops: per code point below its
+# length (the BMP; further once a code point beyond it needs it) its bytes
+# (_MEMO_WIDTH a code point, padded) and their number (0: not known yet).  The
+# loops read it first and fill it from the spec's straight-line code; the core
+# puts in it what only it decides (mapping tables, counted forms, encoder-only
+# entries) as the text needs it.
 _MEMO_BYTES = None
 _MEMO_LENS = None
+_NATIVE_ENCODE = _NATIVE is not None and hasattr(_NATIVE, "encode_str")
+_MEMO_WIDTH = _NATIVE.memo_width() if _NATIVE_ENCODE and hasattr(_NATIVE, "memo_width") else 4  # bytes an entry
 
 
-def _encode_native(text, errors):
-    """The bytes of a str through the native loop; what it stops at (a code point not
-    in the memo yet, beyond the BMP, or unencodable) is decided here."""
+def _memo():
+    """Make the memo (the BMP's) on first use."""
     global _MEMO_BYTES, _MEMO_LENS
     if _MEMO_LENS is None:
-        _MEMO_BYTES, _MEMO_LENS = bytearray(4 << 16), bytearray(1 << 16)
-    out = bytearray()
+        _MEMO_BYTES, _MEMO_LENS = bytearray(_MEMO_WIDTH << 16), bytearray(1 << 16)
+
+
+def _memo_put(cp, b):
+    """Put *b* in the memo for *cp* if it fits (at most an entry's bytes, cp within Unicode)."""
+    if len(b) > _MEMO_WIDTH or not 0 <= cp < 0x110000:
+        return False
+    _memo()
+    if cp >= len(_MEMO_LENS):
+        _MEMO_BYTES.extend(bytes(_MEMO_WIDTH * 0x110000 - len(_MEMO_BYTES)))
+        _MEMO_LENS.extend(bytes(0x110000 - len(_MEMO_LENS)))
+    _MEMO_BYTES[_MEMO_WIDTH * cp:_MEMO_WIDTH * cp + len(b)] = b
+    _MEMO_LENS[cp] = len(b)
+    return True
+
+
+def _paired(cp):
+    """Whether encoders may join *cp* with a neighbour (a surrogate, with PAIR_ON_ENCODE)."""
+    return PAIR_ON_ENCODE and 0xD800 <= cp <= 0xDFFF
+
+
+def _encode_native(items, errors, final=True, first=None):
+    """``(bytes, held)`` of a str (or a list, array or memoryview of code points) through
+    the native loops; what they stop at (a code point neither the spec's straight-line
+    code nor the memo writes) is decided here: put in the memo, written here, or, where
+    it is unencodable (or a surrogate an encoder may pair), the run up to the next
+    code point that is neither goes to _encode.  *first*: encode_str's answer, given."""
+    is_str = isinstance(items, str)
+    _memo()
+    if is_str:
+        got = _NATIVE.encode_str(items, _MEMO_BYTES, _MEMO_LENS) if first is None else first
+        if type(got) is bytes:
+            return got, 0
+        out, pos = bytearray(got[0]), got[1]
+        step = _NATIVE.encode_memo
+    else:
+        out, pos = bytearray(), 0
+        step = _NATIVE.encode_cps
+    decide = is_str  # whether the loop stopped at pos
+    n = len(items)
     cps = None
-    pos = 0
-    n = len(text)
     window = 1 << 8  # code points handed to the loop at once: grows while it gets through, so
     while True:      # that frequent stops cost in proportion to what the loop did, not to the text
-        if pos == 0 and window >= n:
-            got = _NATIVE.encode_memo(text, 0, _MEMO_BYTES, _MEMO_LENS, out)
-        else:
-            piece = text[pos:pos + window]
-            got = pos + _NATIVE.encode_memo(piece, 0, _MEMO_BYTES, _MEMO_LENS, out)
-            window = min(window * 2, 1 << 20) if got - pos == len(piece) else max(1 << 8, 2 * (got - pos))
-        pos = got
+        if decide and pos < n:
+            c = items[pos]
+            cp = ord(c) if is_str else int(c)
+            try:
+                b = None if _paired(cp) else _ENCODE_MEMO[c if is_str else cp]
+            except _Slow:
+                b = None
+            if b is not None:
+                # into the memo, unless longer than its four bytes, beyond Unicode, or an item
+                # the loop does not read as an int (a bool, an int subclass): written here
+                if not ((is_str or type(c) is int) and _memo_put(cp, b)):
+                    out += b
+                    pos += 1
+            else:
+                if cps is None:
+                    cps = [ord(ch) for ch in items] if is_str else [int(c) for c in items]
+                    text = items if is_str else _as_text(cps)
+                stop = pos + 1
+                while stop < n and (_paired(cps[stop]) or _encode_cp(cps[stop]) is None):
+                    stop += 1
+                if stop >= n:
+                    got, held = _encode(cps, text, errors, final, pos)
+                    out += got
+                    return bytes(out), held
+                got, pos = _encode(cps, text, errors, True, pos, stop)
+                out += got
         if pos >= n:
-            return bytes(out)
-        if pos < n and ord(text[pos]) < 0x10000 and 1 <= _MEMO_LENS[ord(text[pos])] <= 4:
-            continue  # the window ended here, not a stop
-        ch = text[pos]
-        cp = ord(ch)
-        try:
-            b = _ENCODE_MEMO[ch]
-        except _Slow:
-            b = None
-        if b is not None:
-            if cp < 0x10000 and len(b) <= 4:
-                _MEMO_BYTES[4 * cp:4 * cp + len(b)] = b
-                _MEMO_LENS[cp] = len(b)
-                continue
-            if cp < 0x10000:
-                _MEMO_LENS[cp] = 5  # longer than the loop's four bytes: written here, from the memo
-            while True:  # a run of what the loop does not write, here
-                out += b
-                pos += 1
-                if pos == n:
-                    return bytes(out)
-                ch = text[pos]
-                cp = ord(ch)
-                if cp < 0x10000 and _MEMO_LENS[cp] != 5:
-                    break
-                b = _ENCODE_MEMO.get(ch)
-                if b is None:
-                    break
+            return bytes(out), 0
+        piece = items if pos == 0 and window >= n else items[pos:pos + window]
+        got = step(piece, 0, _MEMO_BYTES, _MEMO_LENS, out)
+        if got < 0:  # not a sequence the loop reads: a list of its ints
+            items = [int(c) for c in items]
+            decide = False
             continue
-        if cps is None:
-            cps = [ord(ch) for ch in text]
-        stop = pos + 1
-        while stop < n and _encode_cp(cps[stop]) is None:
-            stop += 1
-        got, pos = _encode(cps, text, errors, True, pos, stop)
-        out += got
+        if piece is not items:
+            window = min(window * 2, 1 << 20) if got == len(piece) else max(1 << 8, 2 * got)
+        decide = got < len(piece)  # else the window ended there, not a stop
+        pos += got
 
 
 def _encode_items(items, errors, final=True):
-    """``(bytes, held)`` of a str or code points: the native loop or the fast path, else _encode."""
+    """``(bytes, held)`` of a str or code points: the native loops or the fast path, else _encode."""
     if isinstance(items, str):
-        if _NATIVE is not None and not PAIR_ON_ENCODE and hasattr(_NATIVE, "encode_memo"):
-            return _encode_native(items, errors), 0
+        if _NATIVE_ENCODE:
+            return _encode_native(items, errors, final)
         body = _encode_fast(items)
         if body is not None:
             return body, 0
         return _encode([ord(ch) for ch in items], items, errors, final)
+    if _NATIVE_ENCODE:
+        if not isinstance(items, (list, array, memoryview)):
+            items = [int(c) for c in items]
+        return _encode_native(items, errors, final)
     cps = [int(c) for c in items]
     body = _encode_fast(cps)
     if body is not None:
@@ -1257,7 +1296,14 @@ def encode(text_or_codepoints, errors="strict", signature=None):
     """Encode a ``str`` or an iterable of code points (ints of any size) to bytes; the
     signature first with signature=True (None: where the spec's signatures are byte
     order marks, as CPython's utf-16 writes its BOM)."""
-    body = _encode_items(text_or_codepoints, errors)[0]
+    if _NATIVE_ENCODE and type(text_or_codepoints) is str:
+        if _MEMO_LENS is None:
+            _memo()
+        body = _NATIVE.encode_str(text_or_codepoints, _MEMO_BYTES, _MEMO_LENS)
+        if type(body) is not bytes:
+            body = _encode_native(text_or_codepoints, errors, True, body)[0]
+    else:
+        body = _encode_items(text_or_codepoints, errors)[0]
     return (SIGNATURE + body) if (_WRITES_SIGNATURE if signature is None else signature) else body
 
 

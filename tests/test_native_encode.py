@@ -173,16 +173,21 @@ def test_every_built_extension_has_encode_memo(spec):
     assert nat._NATIVE.SPEC_SHA256 == nat.SPEC_SHA256
     assert hasattr(nat._NATIVE, "encode_memo"), f"{nat._NATIVE.__name__} was built without encode_memo"
     calls = []
-    real = nat._NATIVE.encode_memo
+    real = nat._NATIVE
 
     class Spy:
         def __getattr__(self, name):
-            return getattr(real.__self__, name)
+            return getattr(real, name)
+
+        @staticmethod
+        def encode_str(*args):
+            calls.append(0)
+            return real.encode_str(*args)
 
         @staticmethod
         def encode_memo(*args):
             calls.append(args[1])
-            return real(*args)
+            return real.encode_memo(*args)
 
     saved = nat._NATIVE
     nat._NATIVE = Spy()
@@ -191,7 +196,7 @@ def test_every_built_extension_has_encode_memo(spec):
         assert nat.encode(text, "replace") == py.encode(text, "replace")
     finally:
         nat._NATIVE = saved
-    assert calls and calls[0] == 0, "the native-backed module does not call encode_memo"
+    assert calls and calls[0] == 0, "the native-backed module does not call its extension's encoder"
 
 
 # ===================================================== the same as Python
@@ -326,11 +331,12 @@ def test_encode_memo_contract(native):
         ("abc", 3, b"abc"),
         ("a\xe9b", 3, b"a\xc3\xa9b"),  # UCS1
         ("a\u3042\xe9", 3, b"a\xe3\x81\x82\xc3\xa9"),  # UCS2
-        ("a\u3042\U0001F600b", 2, b"a\xe3\x81\x82"),  # UCS4: stops beyond the BMP
+        ("a\u3042\U0001F600b", 4, b"a\xe3\x81\x82\xf0\x9f\x98\x80b"),  # UCS4: beyond the BMP, utf-8's form 4
         ("ab\u0100cd", 2, b"ab"),  # an entry that is not written natively
-        ("ab\u0101cd", 2, b"ab"),  # an entry not known yet
-        ("\uffff\uffff", 2, b"\x01\x02\x03\x04" * 2),  # four bytes
-        ("x" * 1000 + "\xe9" + "y" * 1001 + "\u0101", 2002, b"x" * 1000 + b"\xc3\xa9" + b"y" * 1001),
+        ("ab\u0101cd", 5, b"ab\xc4\x81cd"),  # an entry not known yet: utf-8's form 2 (and now in the memo)
+        ("\uffff\uffff", 2, b"\x01\x02\x03\x04" * 2),  # four bytes: the memo first
+        ("x" * 1000 + "\xe9" + "y" * 1001 + "\u0100", 2002, b"x" * 1000 + b"\xc3\xa9" + b"y" * 1001),
+        ("ab\ud800cd", 2, b"ab"),  # a surrogate: in no segment of utf-8's
     ]:
         out = bytearray(b"prefix")
         assert f(text, 0, mb, ml, out) == want_stop, text[:20]
@@ -338,8 +344,9 @@ def test_encode_memo_contract(native):
         out.extend(b"!")  # still an ordinary bytearray
         assert out == b"prefix" + want + b"!"
     # from a position; at the end
+    assert ml[0x101] == 2 and mb[4 * 0x101:4 * 0x101 + 2] == b"\xc4\x81"
     out = bytearray()
-    assert f("\u0101abc", 1, mb, ml, out) == 4 and out == b"abc"
+    assert f("\u0100abc", 1, mb, ml, out) == 4 and out == b"abc"
     assert f("abc", 3, mb, ml, out) == 3 and out == b"abc"
     with pytest.raises(IndexError):
         f("abc", 4, mb, ml, bytearray())
@@ -352,8 +359,9 @@ def test_encode_memo_contract(native):
 
 
 def test_encode_memo_ascii_runs(native):
-    """Runs of ASCII copied 8 at a time only while the memo says they stand for
-    themselves; otherwise each is looked up (and an unknown one stops)."""
+    """Runs of ASCII copied 16 at a time (utf-8's form 1 writes them as they are; the
+    module never marks them otherwise in its memo), and a character the memo marks
+    not written here stops the loop at every position of a block."""
     f = native.encode_memo
     rnd = random.Random(1)
     text = "".join(rnd.choice("abcdefgh \n") for _ in range(5000)) + "\xe9" + "tail" * 9
@@ -361,23 +369,11 @@ def test_encode_memo_ascii_runs(native):
     mb, ml = _memo({**identity, 0xE9: b"\xe9"})
     out = bytearray()
     assert f(text, 0, mb, ml, out) == len(text) and out == text.encode("latin-1")
-    # 'a' written as two bytes: every 'a' must come out so, inside runs of 8 too
-    mb, ml = _memo({**identity, 0x61: b"<a", 0xE9: b"\xe9"})
-    out = bytearray()
-    assert f(text, 0, mb, ml, out) == len(text)
-    assert out == text.encode("latin-1").replace(b"a", b"<a")
-    # 'h' unknown: stops at the first one, deep inside a run
-    memo = dict(identity)
-    del memo[0x68]
-    mb, ml = _memo({**memo, 0xE9: b"\xe9"})
-    out = bytearray()
-    first = text.index("h")
-    assert f(text, 0, mb, ml, out) == first and out == text[:first].encode()
     # every stop position within a run of 8
     for k in range(40):
-        t = "a" * k + "\u0101" + "a" * 40
+        t = "a" * k + "\u0100" + "a" * 40
         out = bytearray()
-        mb, ml = _memo(identity)
+        mb, ml = _memo({**identity, 0x100: None})
         assert f(t, 0, mb, ml, out) == k and out == b"a" * k
 
 
@@ -390,26 +386,25 @@ def test_encode_memo_each_kind(native, width):
     wide = {1: "", 2: "\u3000", 4: "\U0001F600"}[width]
     cps = [c for c in range(0x20, 0x100) if c != 0x7F]
     entries = {c: bytes(rnd.randrange(256) for _ in range(rnd.randint(1, 4))) for c in cps}
-    unknown = {0xB5, 0xD7}
-    mb, ml = _memo({c: b for c, b in entries.items() if c not in unknown})
-    text = "".join(chr(rnd.choice(cps)) for _ in range(3000)) + wide
-    want_stop = next((i for i, ch in enumerate(text) if ord(ch) in unknown or ord(ch) > 0xFF), len(text))
+    unknown = {0xB5, 0xD7}  # not written here
+    mb, ml = _memo({c: (None if c in unknown else b) for c, b in entries.items()})
+    text = "".join(chr(rnd.choice(cps)) for _ in range(3000)) + wide + "ab" + "\xb5"
+    want_stop = next(i for i, ch in enumerate(text) if ord(ch) in unknown)
     out = bytearray(b"..")
     assert f(text, 0, mb, ml, out) == want_stop
-    assert out == b".." + b"".join(entries[ord(ch)] for ch in text[:want_stop])
+    # the wide character has no entry: utf-8's own form writes it (and the memo keeps it if in the BMP)
+    assert out == b".." + b"".join(entries[ord(ch)] if ord(ch) in entries else ch.encode() for ch in text[:want_stop])
 
 
 def test_encode_memo_ascii_text(native):
-    """A str of ASCII only whose memo says it stands for itself is copied as it is;
-    one unknown character (or one written otherwise) and it is read character by character."""
+    """A str of ASCII only is copied as it is, whatever the memo holds for it (utf-8's
+    form 1 writes it so), from any position."""
     f = native.encode_memo
     text = corpus("ascii", 5000) + "\x00\x7f"
     identity = {c: bytes([c]) for c in range(0x80)}
     for memo, stop, want in [
         (identity, len(text), text.encode()),
-        ({**identity, 0x7F: None}, len(text) - 1, text[:-1].encode()),
-        ({c: b for c, b in identity.items() if c != 0x20}, text.index(" "), text[:text.index(" ")].encode()),
-        ({**identity, 0x20: b"__"}, len(text), text.encode().replace(b" ", b"__")),
+        ({c: b for c, b in identity.items() if c != 0x20}, len(text), text.encode()),  # utf-8's form 1
     ]:
         mb, ml = _memo(memo)
         out = bytearray(b">")
@@ -428,6 +423,7 @@ def test_encode_memo_longer_memo(native):
     for cp, b in [(0x61, b"a"), (0x1F600, b"\xf0\x9f\x98\x80"), (0x10FFFF, b"\x01")]:
         mb[4 * cp:4 * cp + len(b)] = b
         ml[cp] = len(b)
+    ml[0x1F601] = 5
     out = bytearray()
     assert f("a\U0001F600a\U0010FFFF\U0001F601a", 0, mb, ml, out) == 4
     assert out == b"a\xf0\x9f\x98\x80a\x01"
@@ -460,7 +456,7 @@ def test_encode_memo_short_memo(native):
         mb[4 * c] = c & 0xFF
         ml[c] = 1
     out = bytearray()
-    assert f("ab\u017f\u0180", 0, mb, ml, out) == 3 and out == b"ab\x7f"
+    assert f("ab\u017f\u0180\ud800", 0, mb, ml, out) == 4 and out == b"ab\x7f\xc6\x80"  # beyond it: utf-8's form 2
 
 
 def test_encode_memo_does_not_keep_a_buffer_it_cannot_resize(native):
@@ -515,3 +511,186 @@ def decode_outcome(fn, data, errors):
         return ("ok", fn(data, errors), list(_SEEN))
     except UnicodeDecodeError as e:
         return ("error", e.start, e.end, e.reason, list(_SEEN))
+
+
+# ===================================== every built-in spec, every code point
+# The extension writes most code points itself, by straight-line code per form
+# (codegen/emit/native_encode.py: segments of the rows proven to decode back) and
+# a memo it fills from them; the rest (mapping tables, counted forms, encoder-only
+# entries, unencodable code points) the module decides.  Both must give exactly
+# the pure-Python module's bytes and errors.
+ALL_SPECS = registry.builtin_names()
+
+
+def _record_outcome(fn, items, errors="test_native_encode.record"):
+    _SEEN.clear()
+    try:
+        return ("ok", fn(items, errors), list(_SEEN))
+    except UnicodeEncodeError as e:
+        return ("error", e.start, e.end, e.reason, list(_SEEN))
+
+
+@pytest.mark.parametrize("spec", ALL_SPECS)
+def test_every_code_point(spec):
+    """U+0000..U+10FFFF (surrogates included) in one str of 4 bytes a character, under a
+    handler that records every error (start, end, reason) and goes on; the same code
+    points as a list of ints and as an array('I'); then strict, which stops at the first."""
+    from array import array
+    py, nat = backends(spec)
+    text = "".join(map(chr, range(0x110000)))
+    cold(nat)
+    want = _record_outcome(py.encode, text)
+    assert _record_outcome(nat.encode, text) == want, spec
+    assert _record_outcome(nat.encode, text) == want, spec  # warm memo
+    cps = list(range(0x110000))
+    assert _record_outcome(nat.encode, cps)[1:] == want[1:] or want[0] != "ok", spec
+    if want[0] == "ok":
+        assert nat.encode(cps, "test_native_encode.record") == want[1]
+        assert nat.encode(array("I", cps), "test_native_encode.record") == want[1]
+        assert nat.encode(memoryview(array("I", cps)), "test_native_encode.record") == want[1]
+    assert _record_outcome(nat.encode, text, "strict") == _record_outcome(py.encode, text, "strict")
+
+
+@pytest.mark.parametrize("width", [1, 2, 4])
+@pytest.mark.parametrize("spec", ALL_SPECS)
+def test_every_code_point_of_each_str_kind(spec, width):
+    """The code points a str of 1 or 2 bytes a character holds, each in such a str (the
+    extension's loop per kind; 4: the BMP with one astral character), under a handler
+    that records every error, surrogateescape and strict."""
+    py, nat = backends(spec)
+    top = {1: 0x100, 2: 0x10000, 4: 0x10000}[width]
+    text = "".join(map(chr, range(top))) + ("\U0001F600" if width == 4 else "")
+    cold(nat)
+    for errors in ("test_native_encode.record", "surrogateescape", "strict"):
+        assert _record_outcome(nat.encode, text, errors) == _record_outcome(py.encode, text, errors), (spec, errors)
+
+
+def _wide_samples(py) -> list[int]:
+    """Code points beyond U+10FFFF the spec may write: every row's edges and a seeded
+    sample inside, up to 2**64 and a little beyond (the extension reads 64 bits)."""
+    rnd = random.Random(f"wide:{py.NAME}")
+    out = {0x110000, (1 << 32) - 1, 1 << 32, (1 << 63) - 1, 1 << 63, (1 << 64) - 1, 1 << 64, 1 << 70, -1}
+    for first, last, _, _ in py._ROWS:
+        for cp in (first - 1, first, first + 1, last - 1, last, last + 1):
+            out.add(cp)
+        for _ in range(50):
+            out.add(rnd.randint(first, last))
+    top = py.MAX_CODE_POINT
+    return sorted(cp for cp in out if cp > 0x10FFFF and (top is None or cp <= top + 2) and cp < 1 << 80) + [-1]
+
+
+@pytest.mark.parametrize("spec", [s for s in ALL_SPECS if (encspec.load(s, backend="python").MAX_CODE_POINT or 1 << 90)
+                                  > 0x10FFFF])
+def test_code_points_beyond_unicode(spec):
+    """Lists of code points beyond U+10FFFF (and one negative), alone and among others:
+    the same bytes or errors natively (64-bit values in C, wider ones in the module)."""
+    from array import array
+    py, nat = backends(spec)
+    cps = _wide_samples(py)
+    rnd = random.Random(f"beyond:{spec}")
+    mixed = [rnd.choice((rnd.choice(cps), rnd.randrange(0x80), rnd.randrange(0x10000))) for _ in range(3000)]
+    for seq in (cps, mixed, [c for c in cps if 0 <= c < 1 << 64]):
+        for errors in ("strict", "replace", "test_native_encode.record"):
+            want = _record_outcome(py.encode, seq, errors)
+            assert _record_outcome(nat.encode, seq, errors) == want, (spec, errors)
+        ok = [c for c in seq if 0 <= c < 1 << 64]
+        for errors in ("replace", "test_native_encode.record"):
+            want = _record_outcome(py.encode, ok, errors)
+            assert _record_outcome(nat.encode, array("Q", ok), errors) == want, (spec, errors)
+
+
+@pytest.mark.parametrize("spec", ALL_SPECS)
+def test_mixed_kinds_and_sequences(spec):
+    """Texts that mix ASCII runs of every length around a block of 16, Latin-1, BMP and
+    astral characters and unencodable ones (the str's kind is its widest), as str, list
+    of ints, array('I'), memoryview and a generator: one answer."""
+    from array import array
+    py, nat = backends(spec)
+    rnd = random.Random(f"kinds:{spec}")
+    pool = ["a" * n for n in (1, 7, 15, 16, 17, 31, 33)] + ["\x00", "\xe9\xff", "\u3042\u00e9", "\ud800",
+                                                            "\udcff", "\U0001F600", "\U00010000\U0010FFFF",
+                                                            "\ufffd", script_text(spec, 200)[:5]]
+    for _ in range(200):
+        text = "".join(rnd.choice(pool) for _ in range(rnd.randrange(12)))
+        cps = [ord(c) for c in text]
+        for errors in ("strict", "replace", "surrogateescape", "test_native_encode.record"):
+            want = _record_outcome(py.encode, text, errors)
+            assert _record_outcome(nat.encode, text, errors) == want, (spec, errors, text)
+            for seq in (cps, array("I", cps), memoryview(array("I", cps)), iter(cps)):
+                got = _record_outcome(nat.encode, seq, errors)
+                assert got[0] == want[0] and (got[1] == want[1] if want[0] == "ok" else got[1:4] == want[1:4]), \
+                    (spec, errors, text, type(seq))
+
+
+def test_code_points_the_loop_does_not_read():
+    """Items of a list that are ints to int() but not to the extension (bools, a subclass
+    of int, a str of digits as the pure-Python module takes them): written by the module,
+    each once (the loop stops at them and goes on after)."""
+    py, nat = backends("utf-8")
+
+    class Int(int):
+        pass
+
+    for items in ([True, 0x41, False, Int(0xE9), Int(0x1F600), "66", 0x42] * 50, [Int(0x3042)] * 1000):
+        assert nat.encode(items) == py.encode(items)
+
+
+@pytest.mark.parametrize("spec", ALL_SPECS)
+def test_incremental_encoder_every_spec(spec):
+    """Pieces of every size through both backends' incremental encoders (a lead surrogate
+    at a piece's end waits where encoders join pairs), as str and as code point lists."""
+    py, nat = backends(spec)
+    rnd = random.Random(f"incremental-all:{spec}")
+    text = "".join(rnd.choice(["ab", "\ud83d", "\ude00", "\U0001F600", "\xe9", "\u3042", "\x00", "a" * 20,
+                               script_text(spec, 100)[:3]]) for _ in range(400))
+    for errors in ("strict", "replace", "test_native_encode.record"):
+        for as_list in (False, True):
+            pieces = _pieces(text, rnd)
+            results = []
+            for m in (py, nat):
+                enc = m.getregentry().incrementalencoder(errors)
+                _SEEN.clear()
+                try:
+                    got = b"".join(enc.encode([ord(c) for c in p] if as_list else p) for p in pieces)
+                    results.append(("ok", got + enc.encode("", True), list(_SEEN)))
+                except UnicodeEncodeError as e:
+                    results.append(("error", e.reason, list(_SEEN)))
+            assert results[1] == results[0], (spec, errors, as_list)
+
+
+try:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+except ImportError:  # pragma: no cover
+    given = None
+
+if given is not None:
+    @settings(max_examples=60, deadline=None)
+    @given(st.sampled_from(ALL_SPECS), st.text(min_size=0, max_size=120),
+           st.sampled_from(["strict", "replace", "surrogateescape", "backslashreplace", "test_native_encode.record"]))
+    def test_random_text_hypothesis(spec, text, errors):
+        """Random text (surrogates and astral characters included), random spec and handler."""
+        py, nat = backends(spec)
+        assert _record_outcome(nat.encode, text, errors) == _record_outcome(py.encode, text, errors)
+        cps = [ord(c) for c in text]
+        want = _record_outcome(py.encode, cps, errors)
+        assert _record_outcome(nat.encode, cps, errors) == want
+
+
+def test_straight_line_segments_are_proven():
+    """The plan leaves out what the automaton does not decode back: utf-8's surrogates
+    (a hole), wtf-8's (encoders join them), the encoder-only entries of a table spec;
+    and writes utf-16le's BMP as code units."""
+    from encspec import pipeline
+    from encspec.emit import native_encode
+    def segs(name, key="l"):
+        return [(s["lo"], s["hi"]) for s in native_encode.context(pipeline.load(name)[1], {})["enc_segments"][key]]
+    assert not any(lo <= 0xD800 <= hi for lo, hi in segs("utf-8"))
+    assert not any(lo <= 0xDC00 <= hi for lo, hi in segs("wtf-8"))
+    py = encspec.load("whatwg-gb18030", backend="python")
+    for cp in py._ENCODE_ONLY:
+        assert not any(lo <= cp <= hi for lo, hi in segs("whatwg-gb18030")), cp
+    ctx = native_encode.context(pipeline.load("utf-16le")[1], {})
+    assert ctx["enc_unit"]["width"] == 2 and ctx["enc_unit"]["order"] == "le"
+    assert ctx["enc_ascii"] is None
+    assert native_encode.context(pipeline.load("mutf-8")[1], {})["enc_ascii"] == "nonzero"

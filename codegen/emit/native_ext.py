@@ -79,7 +79,7 @@ from ..version import __version__
 from ..automaton import DEAD, Automaton
 from ..automaton.actions import Char
 from ..spec.diagnostics import SpecError
-from . import c_target, native_simd, render
+from . import c_target, native_encode, native_simd, render
 from .native_forms import form_plan
 
 try:  # the export helpers (renamed from native.py)
@@ -523,6 +523,7 @@ def ext_source(a: Automaton) -> str:
         digest=DIGEST_PLACEHOLDER,
     )
     ctx.update(native_simd.context(a))  # the validator's SIMD plan (templates/native/validate.c.j2)
+    ctx.update(native_encode.context(a, ctx))  # the encoder's proven rows (templates/native/encode.c.j2)
     text = render("native/ext.c.j2", **ctx)
     return text.replace(f'#define NX_SOURCE_SHA256 "{DIGEST_PLACEHOLDER}"',
                         f'#define NX_SOURCE_SHA256 "{source_digest(text)}"', 1)

@@ -2319,7 +2319,7 @@ size_t whatwg_gbk_decode(const unsigned char *data, size_t len, whatwg_gbk_cp *o
 #define NX_NAME "whatwg-gbk"
 #define NX_SPEC_SHA256 "7fb65d9c7a58d00bcc1e4b0421c1310b3436183e1c7b095334634a4a5d69ea05"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "6f6fe0cbdac096a969b80451a81376d22a1c305d783daf3b674f0fa6cffc0529"
+#define NX_SOURCE_SHA256 "19e0f283f98ea1baeab82332845a7e8fc6f68b14fd5d8ca30091a4dbf45a0b48"
 #define NX_N_STATES 17
 #define NX_N_CLASSES 17
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -4157,133 +4157,389 @@ static PyObject *nx_simd_level(PyObject *self, PyObject *args)
      "spec whose validity a few bytes decide); a level asked for is capped at best."},
 
 /* ------------------------------------------------------------ encoding */
-/* The C side of the module's _encode_native (encspec/runtime/core.py): the
-   same for every spec, it knows nothing of the encoding.  The module keeps a
-   memo per BMP code point, memo_lens[cp] (0: not known yet; 1..4: the number
-   of bytes; anything else: not written here) and memo_bytes[4 * cp ...] (the
-   bytes); this appends to out the bytes of text[pos:] while each character
-   has such an entry and returns where it stopped: len(text), or the first
-   character beyond the memo (the BMP, unless the module made it longer) or
-   without an entry of 1 to 4 bytes, which the module decides (and usually
-   adds to the memo).  It never raises for a character.  out is given room
-   for 4 bytes a character (see nx_encode_memo), written through a pointer
-   (each entry as 4 bytes, the pointer moving by its length) and cut to what
-   was written at the end.
-   Optionally, refused: bytes (at most 4) written for each character whose
-   entry is NX_MEMO_REFUSED, for a module that knows those characters are
-   refused and that its handler replaces each with the same bytes (CPython's
-   replace and ignore handlers: "?" and nothing); without it they stop the
-   loop as any other entry but 1..4 does. */
+/* The C side of the module's encoder (encode, _encode_native in
+   encspec/runtime/core.py):
+
+     encode_str(text, memo_bytes, memo_lens) -> bytes, or (bytes so far, stop)
+     encode_memo(text, pos, memo_bytes, memo_lens, out, refused=None) -> stop
+     encode_cps(cps, pos, memo_bytes, memo_lens, out) -> stop  (a list of ints,
+         or an array or memoryview of integers; -1: neither)
+
+   The straight-line part (nx_enc_seg*, derived by codegen/emit/native_encode.py
+   from the automaton's rows): per segment, a range of code points in one row
+   whose bytes the automaton was proven to decode back to them, a range test
+   and the digits by divisions by the row's constant radices, in the order the
+   core's _encode_row chooses (rows in code point order; the spec's encoder-only
+   entries are in none).
+   ASCII that stands for itself is copied in blocks.
+
+   The memo: the module keeps, per code point below len(memo_lens) (the BMP,
+   or further once a str of 4 bytes a character needs it: grown here to its
+   highest code point), memo_lens[cp] (0: not known yet; 1..4: the number of
+   bytes; NX_MEMO_LONG: a segment writes more; anything else: not written
+   here) and memo_bytes[NX_MEMO_WIDTH * cp ...] (the bytes).  The loops read it first (one
+   load and a 4-byte copy, no branch on the character), put in it what a
+   segment writes for a character not known yet, and write beyond it from the
+   segments.  What neither has (mapping tables, counted forms, encoder-only
+   entries, unencodable code points) stops the loop: the module decides it (and
+   usually adds it to the memo).  A loop never raises for a character.  Room
+   is made for the most bytes a character can take (NX_ENC_MOST_*), written
+   through a pointer, and cut to what was written.
+   encode_memo's optional refused: bytes (at most 4) written for each
+   character whose entry is NX_MEMO_REFUSED, for a module that knows those
+   characters are refused and that its handler replaces each with the same
+   bytes (CPython's replace and ignore handlers: "?" and nothing); without it
+   they stop the loop as any other entry but 1..4 does. */
+#if defined(__SSE2__)
+#include <emmintrin.h>  /* encode_str's copy of ASCII without 00 (also included above; guarded) */
+#endif
+/* the bytes of a memo entry (4, or 8 where a segment writes a character of a str
+   in 5 to 8 bytes: CESU-8's pairs), the module's memo_width() */
+#define NX_MEMO_WIDTH 4
 #define NX_MEMO_CPS 0x110000  /* a memo may be longer than the BMP's (the module's choice) */
 #define NX_MEMO_ROOM 4096
 #define NX_MEMO_REFUSED 6  /* a memo_lens entry: the module refuses the character (see refused) */
+#define NX_MEMO_LONG 7  /* a memo_lens entry: a segment writes it, in more than 4 bytes (this file's) */
+/* the most bytes one character of a str of 1, 2 or 4 bytes a character, or one
+   code point of a sequence, takes (a segment's, or 4 where the memo may write it) */
+#define NX_ENC_MOST_1 4
+#define NX_ENC_MOST_2 4
+#define NX_ENC_MOST_4 4
+#define NX_ENC_MOST_L 4
+#define NX_ENC_CHUNK 2048  /* code points of a sequence read at once */
+#if defined(__GNUC__) || defined(__clang__)
+#define NX_RESTRICT __restrict__
+#else
+#define NX_RESTRICT
+#endif
 
-/* One character from the memo, or break (not in it). */
-#define NX_MEMO_ONE(c)                                                              \
-    {                                                                               \
-        unsigned k_;                                                                \
-        if (NX_UNLIKELY((c) >= lim))                                                \
-            break;                                                                  \
-        k_ = ml[c];                                                                 \
-        if (NX_UNLIKELY(k_ - 1u > 3u))                                              \
-            break;                                                                  \
-        memcpy(w, mb + 4 * (size_t)(c), 4);                                         \
-        w += k_;                                                                    \
+/* The bytes of c (at most U+00FF) at w from its segment: where they end, or NULL
+   (no segment holds c). */
+NX_INLINE char *nx_enc_seg1(Py_UCS4 c, char *w)
+{
+    if ((uint64_t)c - 0x0u <= 0x7Fu) {
+        /* U+0000..U+007F: form ascii (spec line 21), digits */
+        uint64_t r_ = (uint64_t)c;
+        w[0] = (char)(r_);
+        return w + 1;
     }
+    (void)c;
+    (void)w;
+    return NULL;
+}
 
-/* text[i:end] of kind TYPE: with some of 00..7F standing for themselves (self),
-   blocks of 8 such characters are written as they are; the rest (and a block
-   that is not all such) one character at a time, then blocks again. */
-#define NX_MEMO_LOOP(TYPE)                                                          \
-    {                                                                               \
-        const TYPE *src = (const TYPE *)data;                                       \
-        if (!any) {                                                                 \
-            for (; i < end; i++)                                                    \
-                NX_MEMO_ONE(src[i])                                                 \
-        } else {                                                                    \
-            for (;;) {                                                              \
-                Py_ssize_t upto;                                                    \
-                while (i + 8 <= end) {                                              \
-                    const TYPE *q = src + i;                                        \
-                    const uint32_t high = (uint32_t)(q[0] | q[1] | q[2] | q[3] | q[4] | q[5] | q[6] | q[7]); \
-                    if (high >= 0x80 || !(self[q[0]] & self[q[1]] & self[q[2]] & self[q[3]]   \
-                                          & self[q[4]] & self[q[5]] & self[q[6]] & self[q[7]])) \
-                        break;                                                      \
-                    w[0] = (char)q[0]; w[1] = (char)q[1]; w[2] = (char)q[2]; w[3] = (char)q[3]; \
-                    w[4] = (char)q[4]; w[5] = (char)q[5]; w[6] = (char)q[6]; w[7] = (char)q[7]; \
-                    w += 8;                                                         \
-                    i += 8;                                                         \
-                }                                                                   \
-                upto = i + 8 < end ? i + 8 : end;                                   \
-                for (; i < upto; i++)                                               \
-                    NX_MEMO_ONE(src[i])                                             \
-                if (i < upto || i == end)                                           \
-                    break;                                                          \
-            }                                                                       \
-        }                                                                           \
+/* The bytes of c (at most U+FFFF) at w from its segment: where they end, or NULL
+   (no segment holds c). */
+NX_INLINE char *nx_enc_seg2(Py_UCS4 c, char *w)
+{
+    if ((uint64_t)c - 0x0u <= 0x7Fu) {
+        /* U+0000..U+007F: form ascii (spec line 21), digits */
+        uint64_t r_ = (uint64_t)c;
+        w[0] = (char)(r_);
+        return w + 1;
     }
+    if ((uint64_t)c - 0x20ACu <= 0x0u) {
+        /* U+20AC..U+20AC: form euro (spec line 22), literal */
+        w[0] = (char)0x80u;
+        return w + 1;
+    }
+    (void)c;
+    (void)w;
+    return NULL;
+}
 
-/* text[i:end] (ending sooner at a character the memo does not write) at w; returns
-   where it stopped, and w where the next byte goes.  Room for 4 bytes a character. */
-static Py_ssize_t nx_memo_span(PyObject *text, Py_ssize_t i, Py_ssize_t end, const unsigned char *mb,
-                               const unsigned char *ml, Py_ssize_t lim, char **pw)
+/* The bytes of c (at most U+10FFFF) at w from its segment: where they end, or NULL
+   (no segment holds c).  The highest first: below the memo's end the memo
+   writes, so what comes here is mostly beyond the BMP. */
+NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
+{
+    if ((uint64_t)c - 0x20ACu <= 0x0u) {
+        /* U+20AC..U+20AC: form euro (spec line 22), literal */
+        w[0] = (char)0x80u;
+        return w + 1;
+    }
+    if ((uint64_t)c - 0x0u <= 0x7Fu) {
+        /* U+0000..U+007F: form ascii (spec line 21), digits */
+        uint64_t r_ = (uint64_t)c;
+        w[0] = (char)(r_);
+        return w + 1;
+    }
+    (void)c;
+    (void)w;
+    return NULL;
+}
+
+/* The bytes of c (at most 2**64 - 1) at w from its segment: where they end, or NULL
+   (no segment holds c).  The highest first: below the memo's end the memo
+   writes, so what comes here is mostly beyond the BMP. */
+NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
+{
+    if ((uint64_t)c - 0x20ACu <= 0x0u) {
+        /* U+20AC..U+20AC: form euro (spec line 22), literal */
+        w[0] = (char)0x80u;
+        return w + 1;
+    }
+    if ((uint64_t)c - 0x0u <= 0x7Fu) {
+        /* U+0000..U+007F: form ascii (spec line 21), digits */
+        uint64_t r_ = (uint64_t)c;
+        w[0] = (char)(r_);
+        return w + 1;
+    }
+    (void)c;
+    (void)w;
+    return NULL;
+}
+
+/* Whether a block of ASCII (8 bytes, lanes of 8, 16 or 32 bits) is all characters
+   that stand for themselves: no lane above 7F. */
+#define NX_ENC_BAD8(v) (((v) & UINT64_C(0x8080808080808080)))
+#define NX_ENC_BAD16(v) (((v) & UINT64_C(0xFF80FF80FF80FF80)))
+#define NX_ENC_BAD32(v) (((v) & UINT64_C(0xFFFFFF80FFFFFF80)))
+
+/* Blocks of 16 characters that stand for themselves, copied to w while whole
+   blocks are: NX_ENC_ASCII_{1,2,4} (a statement; i and w move past them). */
+#define NX_ENC_ASCII_1                                                              \
+    while (i + 16 <= end) {                                                         \
+        uint64_t v0_, v1_;                                                          \
+        memcpy(&v0_, src + i, 8);                                                   \
+        memcpy(&v1_, src + i + 8, 8);                                               \
+        if (NX_ENC_BAD8(v0_) | NX_ENC_BAD8(v1_))                                    \
+            break;                                                                  \
+        memcpy(w, &v0_, 8);                                                         \
+        memcpy(w + 8, &v1_, 8);                                                     \
+        w += 16;                                                                    \
+        i += 16;                                                                    \
+    }
+#define NX_ENC_ASCII_WIDE(BITS, PER)                                                \
+    while (i + 4 * PER <= end) {                                                    \
+        uint64_t v0_, v1_, v2_, v3_;                                                \
+        int k_;                                                                     \
+        memcpy(&v0_, src + i, 8);                                                   \
+        memcpy(&v1_, src + i + PER, 8);                                             \
+        memcpy(&v2_, src + i + 2 * PER, 8);                                         \
+        memcpy(&v3_, src + i + 3 * PER, 8);                                         \
+        if (NX_ENC_BAD##BITS(v0_) | NX_ENC_BAD##BITS(v1_) | NX_ENC_BAD##BITS(v2_) | NX_ENC_BAD##BITS(v3_)) \
+            break;                                                                  \
+        for (k_ = 0; k_ < 4 * PER; k_++)                                            \
+            w[k_] = (char)src[i + k_];                                              \
+        w += 4 * PER;                                                               \
+        i += 4 * PER;                                                               \
+    }
+#define NX_ENC_ASCII_2 NX_ENC_ASCII_WIDE(16, 4)
+#define NX_ENC_ASCII_4 NX_ENC_ASCII_WIDE(32, 2)
+
+/* src[i:end] at *pw (room for NX_ENC_MOST_* bytes a character, and 4), ending
+   sooner at a character neither a segment nor the memo writes: returns where it
+   stopped.  Blocks of 16 characters that stand for themselves are copied; the
+   16 after a block that is not are written one by one, then blocks again.  Below lim
+   the memo is read first (one load and a 4-byte copy, no branch on the
+   character) and a character not known yet that a segment holds is put in it
+   (the segment's bytes are exactly the core's); beyond, the segments write. */
+static Py_ssize_t nx_enc_span1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
+                              unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
-    const int kind = PyUnicode_KIND(text);
-    const void *data = PyUnicode_DATA(text);
-    unsigned char self[0x80];  /* 1: the character's entry is itself, one byte */
-    unsigned c, all = 1, any = 0;
-    if (lim >= 0x80 && end - i >= 16) {
-        for (c = 0; c < 0x80; c++) {
-            self[c] = ml[c] == 1 && mb[4 * c] == c;
-            all &= self[c];
-            any |= self[c];
-        }
-    } else {
-        all = 0;
-    }
-    if (kind == PyUnicode_1BYTE_KIND) {
-        const Py_UCS1 *src = (const Py_UCS1 *)data;
-        if (PyUnicode_IS_ASCII(text) && all) {
-            /* ASCII that stands for itself: the text is its bytes */
-            memcpy(w, src + i, (size_t)(end - i));
-            w += end - i;
-            i = end;
-        } else if (any) {
-            /* as NX_MEMO_LOOP, a block of 8 read and written as one number */
-            for (;;) {
-                Py_ssize_t upto;
-                while (i + 8 <= end) {
-                    const Py_UCS1 *q = src + i;
-                    uint64_t v;
-                    memcpy(&v, q, 8);
-                    if ((v & UINT64_C(0x8080808080808080)) || !(self[q[0]] & self[q[1]] & self[q[2]] & self[q[3]]
-                                                                & self[q[4]] & self[q[5]] & self[q[6]] & self[q[7]]))
-                        break;
-                    memcpy(w, &v, 8);
-                    w += 8;
-                    i += 8;
+    for (;;) {
+        Py_ssize_t upto;
+        NX_ENC_ASCII_1
+        upto = end - i > 16 ? i + 16 : end;
+        while (i < upto) {
+            const Py_UCS4 c = src[i];
+            char *x;
+            if (NX_LIKELY((uint64_t)c < (uint64_t)lim)) {
+                unsigned k = ml[c];
+                if (NX_LIKELY(k - 1u <= NX_MEMO_WIDTH - 1u)) {
+                    memcpy(w, mb + NX_MEMO_WIDTH * (size_t)c, NX_MEMO_WIDTH);
+                    w += k;
+                    i++;
+                    continue;
                 }
-                upto = i + 8 < end ? i + 8 : end;
-                for (; i < upto; i++)
-                    NX_MEMO_ONE(src[i])
-                if (i < upto || i == end)
-                    break;
+                if (k == 0) {
+                    char tmp[16];
+                    x = nx_enc_seg1(c, tmp);
+                    if (x == NULL)
+                        goto stop;
+                    if (x - tmp <= NX_MEMO_WIDTH) {
+                        memcpy(mb + NX_MEMO_WIDTH * (size_t)c, tmp, NX_MEMO_WIDTH);
+                        ml[c] = (unsigned char)(x - tmp);
+                        continue;  /* written from the memo */
+                    }
+                    ml[c] = NX_MEMO_LONG;
+                } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
+                    goto stop;
+                }
             }
-        } else
-            NX_MEMO_LOOP(Py_UCS1)
-    } else if (kind == PyUnicode_2BYTE_KIND)
-        NX_MEMO_LOOP(Py_UCS2)
-    else
-        NX_MEMO_LOOP(Py_UCS4)
+            x = nx_enc_seg1(c, w);
+            if (x == NULL)
+                goto stop;
+            w = x;
+            i++;
+        }
+        if (i >= end)
+            break;
+    }
+stop:
+    *pw = w;
+    return i;
+}
+static Py_ssize_t nx_enc_span2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
+                              unsigned char *ml, Py_ssize_t lim, char **pw)
+{
+    char *w = *pw;
+    for (;;) {
+        Py_ssize_t upto;
+        NX_ENC_ASCII_2
+        upto = end - i > 16 ? i + 16 : end;
+        while (i < upto) {
+            const Py_UCS4 c = src[i];
+            char *x;
+            if (NX_LIKELY((uint64_t)c < (uint64_t)lim)) {
+                unsigned k = ml[c];
+                if (NX_LIKELY(k - 1u <= NX_MEMO_WIDTH - 1u)) {
+                    memcpy(w, mb + NX_MEMO_WIDTH * (size_t)c, NX_MEMO_WIDTH);
+                    w += k;
+                    i++;
+                    continue;
+                }
+                if (k == 0) {
+                    char tmp[16];
+                    x = nx_enc_seg2(c, tmp);
+                    if (x == NULL)
+                        goto stop;
+                    if (x - tmp <= NX_MEMO_WIDTH) {
+                        memcpy(mb + NX_MEMO_WIDTH * (size_t)c, tmp, NX_MEMO_WIDTH);
+                        ml[c] = (unsigned char)(x - tmp);
+                        continue;  /* written from the memo */
+                    }
+                    ml[c] = NX_MEMO_LONG;
+                } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
+                    goto stop;
+                }
+            }
+            x = nx_enc_seg2(c, w);
+            if (x == NULL)
+                goto stop;
+            w = x;
+            i++;
+        }
+        if (i >= end)
+            break;
+    }
+stop:
+    *pw = w;
+    return i;
+}
+static Py_ssize_t nx_enc_span4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
+                              unsigned char *ml, Py_ssize_t lim, char **pw)
+{
+    char *w = *pw;
+    for (;;) {
+        Py_ssize_t upto;
+        NX_ENC_ASCII_4
+        upto = end - i > 16 ? i + 16 : end;
+        while (i < upto) {
+            const Py_UCS4 c = src[i];
+            char *x;
+            if (NX_LIKELY((uint64_t)c < (uint64_t)lim)) {
+                unsigned k = ml[c];
+                if (NX_LIKELY(k - 1u <= NX_MEMO_WIDTH - 1u)) {
+                    memcpy(w, mb + NX_MEMO_WIDTH * (size_t)c, NX_MEMO_WIDTH);
+                    w += k;
+                    i++;
+                    continue;
+                }
+                if (k == 0) {
+                    char tmp[16];
+                    x = nx_enc_seg4(c, tmp);
+                    if (x == NULL)
+                        goto stop;
+                    if (x - tmp <= NX_MEMO_WIDTH) {
+                        memcpy(mb + NX_MEMO_WIDTH * (size_t)c, tmp, NX_MEMO_WIDTH);
+                        ml[c] = (unsigned char)(x - tmp);
+                        continue;  /* written from the memo */
+                    }
+                    ml[c] = NX_MEMO_LONG;
+                } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
+                    goto stop;
+                }
+            }
+            x = nx_enc_seg4(c, w);
+            if (x == NULL)
+                goto stop;
+            w = x;
+            i++;
+        }
+        if (i >= end)
+            break;
+    }
+stop:
+    *pw = w;
+    return i;
+}
+static Py_ssize_t nx_enc_spanl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
+                              unsigned char *ml, Py_ssize_t lim, char **pw)
+{
+    char *w = *pw;
+    for (;;) {
+        Py_ssize_t upto;
+        upto = end - i > 16 ? i + 16 : end;
+        while (i < upto) {
+            const uint64_t c = src[i];
+            char *x;
+            if (NX_LIKELY((uint64_t)c < (uint64_t)lim)) {
+                unsigned k = ml[c];
+                if (NX_LIKELY(k - 1u <= NX_MEMO_WIDTH - 1u)) {
+                    memcpy(w, mb + NX_MEMO_WIDTH * (size_t)c, NX_MEMO_WIDTH);
+                    w += k;
+                    i++;
+                    continue;
+                }
+                if (k == 0) {
+                    char tmp[16];
+                    x = nx_enc_segl(c, tmp);
+                    if (x == NULL)
+                        goto stop;
+                    if (x - tmp <= NX_MEMO_WIDTH) {
+                        memcpy(mb + NX_MEMO_WIDTH * (size_t)c, tmp, NX_MEMO_WIDTH);
+                        ml[c] = (unsigned char)(x - tmp);
+                        continue;  /* written from the memo */
+                    }
+                    ml[c] = NX_MEMO_LONG;
+                } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
+                    goto stop;
+                }
+            }
+            x = nx_enc_segl(c, w);
+            if (x == NULL)
+                goto stop;
+            w = x;
+            i++;
+        }
+        if (i >= end)
+            break;
+    }
+stop:
     *pw = w;
     return i;
 }
 
+/* text[i:end] at *pw, by its kind. */
+static Py_ssize_t nx_memo_span(PyObject *text, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
+                               unsigned char *ml, Py_ssize_t lim, char **pw)
+{
+    const int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    if (kind == PyUnicode_1BYTE_KIND)
+        return nx_enc_span1((const Py_UCS1 *)data, i, end, mb, ml, lim, pw);
+    if (kind == PyUnicode_2BYTE_KIND)
+        return nx_enc_span2((const Py_UCS2 *)data, i, end, mb, ml, lim, pw);
+    return nx_enc_span4((const Py_UCS4 *)data, i, end, mb, ml, lim, pw);
+}
+
 /* nx_memo_span, and with refused (rn >= 0) each character the memo marks
    NX_MEMO_REFUSED written as those rn bytes. */
-static Py_ssize_t nx_memo_run(PyObject *text, Py_ssize_t i, Py_ssize_t end, const unsigned char *mb,
-                              const unsigned char *ml, Py_ssize_t lim, const char *refused, Py_ssize_t rn,
+static Py_ssize_t nx_memo_run(PyObject *text, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
+                              unsigned char *ml, Py_ssize_t lim, const char *refused, Py_ssize_t rn,
                               char **pw)
 {
     for (;;) {
@@ -4300,15 +4556,44 @@ static Py_ssize_t nx_memo_run(PyObject *text, Py_ssize_t i, Py_ssize_t end, cons
     }
 }
 
+/* The memo's arrays (None: no memo yet) and the code points it has room for; -1
+   with an exception set. */
+static int nx_memo_args(const char *fn, PyObject *out, PyObject *memo_bytes, PyObject *memo_lens,
+                        unsigned char **mb, unsigned char **ml, Py_ssize_t *lim)
+{
+    if (memo_bytes == Py_None && memo_lens == Py_None) {
+        static unsigned char none[4] = {0, 0, 0, 0};  /* never written: lim is 0 */
+        *mb = *ml = none;
+        *lim = 0;
+        return 0;
+    }
+    if (!PyByteArray_Check(memo_bytes) || !PyByteArray_Check(memo_lens)) {
+        PyErr_Format(PyExc_TypeError, "%s: the memo must be two bytearrays (or None)", fn);
+        return -1;
+    }
+    if (out != NULL && (out == memo_bytes || out == memo_lens)) {
+        PyErr_Format(PyExc_ValueError, "%s: out must not be the memo", fn);
+        return -1;
+    }
+    *lim = PyByteArray_GET_SIZE(memo_lens);
+    if (*lim > PyByteArray_GET_SIZE(memo_bytes) / NX_MEMO_WIDTH)
+        *lim = PyByteArray_GET_SIZE(memo_bytes) / NX_MEMO_WIDTH;
+    if (*lim > NX_MEMO_CPS)
+        *lim = NX_MEMO_CPS;
+    *mb = (unsigned char *)PyByteArray_AS_STRING(memo_bytes);
+    *ml = (unsigned char *)PyByteArray_AS_STRING(memo_lens);
+    return 0;
+}
+
 static PyObject *nx_encode_memo(PyObject *self, PyObject *args)
 {
     PyObject *text, *memo_bytes, *memo_lens, *out, *refused_obj = Py_None;
-    Py_ssize_t pos, n, size, lim, rn = -1;
-    const unsigned char *mb, *ml;
+    Py_ssize_t pos, n, size, lim, rn = -1, most;
+    unsigned char *mb, *ml;
     const char *refused = NULL;
 
     (void)self;
-    if (!PyArg_ParseTuple(args, "UnYYY|O:encode_memo", &text, &pos, &memo_bytes, &memo_lens, &out, &refused_obj))
+    if (!PyArg_ParseTuple(args, "UnOOY|O:encode_memo", &text, &pos, &memo_bytes, &memo_lens, &out, &refused_obj))
         return NULL;
     if (refused_obj != Py_None) {
         if (!PyBytes_Check(refused_obj) || PyBytes_GET_SIZE(refused_obj) > 4) {
@@ -4323,38 +4608,32 @@ static PyObject *nx_encode_memo(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_IndexError, "encode_memo: position out of range");
         return NULL;
     }
-    if (out == memo_bytes || out == memo_lens) {
-        PyErr_SetString(PyExc_ValueError, "encode_memo: out must not be the memo");
+    if (nx_memo_args("encode_memo", out, memo_bytes, memo_lens, &mb, &ml, &lim) < 0)
         return NULL;
-    }
     if (pos == n)
         return PyLong_FromSsize_t(n);
-    /* the code points the memo has room for */
-    lim = PyByteArray_GET_SIZE(memo_lens);
-    if (lim > PyByteArray_GET_SIZE(memo_bytes) / 4)
-        lim = PyByteArray_GET_SIZE(memo_bytes) / 4;
-    if (lim > NX_MEMO_CPS)
-        lim = NX_MEMO_CPS;
-    mb = (const unsigned char *)PyByteArray_AS_STRING(memo_bytes);
-    ml = (const unsigned char *)PyByteArray_AS_STRING(memo_lens);
+    most = PyUnicode_KIND(text) == PyUnicode_1BYTE_KIND ? NX_ENC_MOST_1
+           : PyUnicode_KIND(text) == PyUnicode_2BYTE_KIND ? NX_ENC_MOST_2 : NX_ENC_MOST_4;
+    if (most < 4)
+        most = 4;  /* refused's bytes */
     size = PyByteArray_GET_SIZE(out);
-    /* Room for 4 bytes a character: into an empty out for the whole text at once;
-       else for at most half as much again as out holds (4 KiB at least), more as
-       it fills.  A bytearray gives its room back when it shrinks (an append
-       does) below half of it: then the next call would grow it again, copying
-       it, at every character the module decides.  Kept below twice its size
-       (with the bytearray's own extra eighth), its room stays, and its growth
-       is geometric. */
+    /* Room for the most bytes a character takes: into an empty out for the whole
+       text at once; else for at most half as much again as out holds (4 KiB at
+       least), more as it fills.  A bytearray gives its room back when it shrinks
+       (an append does) below half of it: then the next call would grow it again,
+       copying it, at every character the module decides.  Kept below twice its
+       size (with the bytearray's own extra eighth), its room stays, and its
+       growth is geometric. */
     for (;;) {
         Py_ssize_t left = n - pos, room, end;
         char *base, *w;
-        if (size && left > (size / 2 > NX_MEMO_ROOM ? size / 2 : NX_MEMO_ROOM) / 4)
-            left = (size / 2 > NX_MEMO_ROOM ? size / 2 : NX_MEMO_ROOM) / 4;
-        if (left > (PY_SSIZE_T_MAX - size) / 4) {
+        if (size && left > (size / 2 > NX_MEMO_ROOM ? size / 2 : NX_MEMO_ROOM) / most)
+            left = (size / 2 > NX_MEMO_ROOM ? size / 2 : NX_MEMO_ROOM) / most;
+        if (left > (PY_SSIZE_T_MAX - size - NX_MEMO_WIDTH) / most) {
             Py_SET_SIZE(out, size);
             return PyErr_NoMemory();
         }
-        room = size + 4 * left;
+        room = size + most * left + NX_MEMO_WIDTH;  /* a memo entry is copied whole */
         if (PyByteArray_Resize(out, room) < 0) {
             Py_SET_SIZE(out, size);  /* what was written stays */
             return NULL;
@@ -4372,8 +4651,247 @@ static PyObject *nx_encode_memo(PyObject *self, PyObject *args)
     PyByteArray_AS_STRING(out)[size] = '\0';
     return PyLong_FromSsize_t(pos);
 }
-#undef NX_MEMO_LOOP
-#undef NX_MEMO_ONE
+/* The memo made long enough for text's highest code point (rounded up to 4096,
+   at most NX_MEMO_CPS; new entries 0), where text is 4 bytes a character and the
+   memo shorter: a branch on the character's plane, in a loop that mixes them,
+   costs more than the memo's load.  Left as it is where a bytearray cannot
+   grow (an export); 0, or -1 with an exception set (no memory). */
+static int nx_memo_grow(PyObject *text, PyObject *memo_bytes, PyObject *memo_lens, Py_ssize_t lim)
+{
+    const Py_UCS4 *src = PyUnicode_4BYTE_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), k, want, lens, bytes;
+    Py_UCS4 top = 0;
+    for (k = 0; k < n; k++)
+        top = src[k] > top ? src[k] : top;
+    want = ((Py_ssize_t)top + 4096) & ~(Py_ssize_t)4095;
+    if (want > NX_MEMO_CPS)
+        want = NX_MEMO_CPS;
+    if (want <= lim)
+        return 0;
+    lens = PyByteArray_GET_SIZE(memo_lens);
+    bytes = PyByteArray_GET_SIZE(memo_bytes);
+    if (bytes < NX_MEMO_WIDTH * want) {
+        if (PyByteArray_Resize(memo_bytes, NX_MEMO_WIDTH * want) < 0)
+            goto fail;
+        memset(PyByteArray_AS_STRING(memo_bytes) + bytes, 0, (size_t)(NX_MEMO_WIDTH * want - bytes));
+    }
+    if (lens < want) {
+        if (PyByteArray_Resize(memo_lens, want) < 0)
+            goto fail;
+        memset(PyByteArray_AS_STRING(memo_lens) + lens, 0, (size_t)(want - lens));
+    }
+    return 0;
+fail:
+    if (!PyErr_ExceptionMatches(PyExc_BufferError))
+        return -1;
+    PyErr_Clear();
+    return 0;
+}
+
+/* memo_width(): the bytes of a memo entry (NX_MEMO_WIDTH), for the module to lay its memo out. */
+static PyObject *nx_memo_width(PyObject *self, PyObject *unused)
+{
+    (void)self;
+    (void)unused;
+    return PyLong_FromLong(NX_MEMO_WIDTH);
+}
+
+/* encode_str(text, memo_bytes, memo_lens): the bytes of the whole text, or
+   (the bytes of text[:stop], stop) where it stopped. */
+static PyObject *nx_encode_str(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    PyObject *text, *out;
+    Py_ssize_t n, most, i;
+    unsigned char *mb, *ml;
+    Py_ssize_t lim;
+    int kind;
+    char *w, *base;
+
+    (void)self;
+    if (nargs != 3 || !PyUnicode_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "encode_str(text, memo_bytes, memo_lens): text must be a str");
+        return NULL;
+    }
+    text = args[0];
+    if (nx_memo_args("encode_str", NULL, args[1], args[2], &mb, &ml, &lim) < 0)
+        return NULL;
+    n = PyUnicode_GET_LENGTH(text);
+    kind = PyUnicode_KIND(text);
+    if (kind == PyUnicode_4BYTE_KIND && lim < NX_MEMO_CPS && args[2] != Py_None) {
+        if (nx_memo_grow(text, args[1], args[2], lim) < 0
+                || nx_memo_args("encode_str", NULL, args[1], args[2], &mb, &ml, &lim) < 0)
+            return NULL;
+    }
+    if (PyUnicode_IS_ASCII(text))  /* ASCII that stands for itself: the text is its bytes */
+        return PyBytes_FromStringAndSize((const char *)PyUnicode_1BYTE_DATA(text), n);
+    most = kind == PyUnicode_1BYTE_KIND ? NX_ENC_MOST_1 : kind == PyUnicode_2BYTE_KIND ? NX_ENC_MOST_2 : NX_ENC_MOST_4;
+    if (n > (PY_SSIZE_T_MAX - NX_MEMO_WIDTH) / most)
+        return PyErr_NoMemory();
+    out = PyBytes_FromStringAndSize(NULL, n * most + NX_MEMO_WIDTH);  /* a memo entry is copied whole */
+    if (out == NULL)
+        return NULL;
+    base = w = PyBytes_AS_STRING(out);
+    i = nx_memo_span(text, 0, n, mb, ml, lim, &w);
+    if (_PyBytes_Resize(&out, w - base) < 0)
+        return NULL;
+    if (i == n)
+        return out;
+    return Py_BuildValue("(Nn)", out, i);
+}
+
+/* A sequence of code points read NX_ENC_CHUNK at a time into 64-bit numbers: a
+   list of ints, or a buffer of integers (array, memoryview) of 1 to 8 bytes. */
+typedef struct {
+    PyObject *list;  /* or NULL: view */
+    Py_buffer view;
+    char fmt;  /* the view's format letter */
+} nx_cps;
+
+/* cps[i:end] (at most NX_ENC_CHUNK) into buf, up to the first that is not a
+   code point this reads (not an int, negative, or beyond 64 bits): how many. */
+static Py_ssize_t nx_cps_read(nx_cps *s, Py_ssize_t i, Py_ssize_t end, uint64_t *buf)
+{
+    Py_ssize_t k = 0;
+    if (s->list != NULL) {
+        for (; i < end && i < PyList_GET_SIZE(s->list); i++, k++) {
+            PyObject *o = PyList_GET_ITEM(s->list, i);
+            int overflow;
+            long long v;
+            if (!PyLong_CheckExact(o))
+                break;
+            v = PyLong_AsLongLongAndOverflow(o, &overflow);
+            if (overflow > 0) {
+                unsigned long long u = PyLong_AsUnsignedLongLong(o);
+                if (u == (unsigned long long)-1 && PyErr_Occurred()) {
+                    PyErr_Clear();
+                    break;
+                }
+                buf[k] = u;
+                continue;
+            }
+            if (overflow < 0 || v < 0)
+                break;
+            buf[k] = (uint64_t)v;
+        }
+        return k;
+    }
+    {
+        const char *p = (const char *)s->view.buf;
+        for (; i < end; i++, k++) {
+            switch (s->fmt) {
+            case 'B': buf[k] = ((const unsigned char *)p)[i]; break;
+            case 'H': buf[k] = ((const unsigned short *)p)[i]; break;
+            case 'I': buf[k] = ((const unsigned int *)p)[i]; break;
+            case 'L': buf[k] = ((const unsigned long *)p)[i]; break;
+            case 'Q': buf[k] = ((const unsigned long long *)p)[i]; break;
+            case 'N': buf[k] = ((const size_t *)p)[i]; break;
+            default: {
+                long long v;
+                switch (s->fmt) {
+                case 'b': v = ((const signed char *)p)[i]; break;
+                case 'h': v = ((const short *)p)[i]; break;
+                case 'i': v = ((const int *)p)[i]; break;
+                case 'l': v = ((const long *)p)[i]; break;
+                case 'q': v = ((const long long *)p)[i]; break;
+                default: v = ((const Py_ssize_t *)p)[i]; break;  /* 'n' */
+                }
+                if (v < 0)
+                    return k;
+                buf[k] = (uint64_t)v;
+            }
+            }
+        }
+        return k;
+    }
+}
+
+/* The format letters nx_cps_read reads, with their sizes in native alignment. */
+static int nx_cps_format(const Py_buffer *v)
+{
+    const char *f = v->format ? v->format : "B";
+    static const struct { char letter; size_t size; } known[] = {
+        {'B', sizeof(unsigned char)}, {'H', sizeof(unsigned short)}, {'I', sizeof(unsigned int)},
+        {'L', sizeof(unsigned long)}, {'Q', sizeof(unsigned long long)}, {'N', sizeof(size_t)},
+        {'b', sizeof(signed char)}, {'h', sizeof(short)}, {'i', sizeof(int)}, {'l', sizeof(long)},
+        {'q', sizeof(long long)}, {'n', sizeof(Py_ssize_t)}};
+    size_t k;
+    if (*f == '@')
+        f++;
+    if (f[0] == '\0' || f[1] != '\0' || v->ndim > 1)
+        return 0;
+    for (k = 0; k < sizeof known / sizeof known[0]; k++)
+        if (known[k].letter == f[0] && (Py_ssize_t)known[k].size == v->itemsize)
+            return f[0];
+    return 0;
+}
+
+/* encode_cps(cps, pos, memo_bytes, memo_lens, out) -> stop: as encode_memo for a
+   list of ints or a buffer of integers; -1 if cps is neither (the module makes a
+   list of it). */
+static PyObject *nx_encode_cps(PyObject *self, PyObject *args)
+{
+    PyObject *items, *memo_bytes, *memo_lens, *out;
+    Py_ssize_t pos, n, size, lim;
+    unsigned char *mb, *ml;
+    nx_cps s;
+    uint64_t buf[NX_ENC_CHUNK];
+
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OnOOY:encode_cps", &items, &pos, &memo_bytes, &memo_lens, &out))
+        return NULL;
+    if (nx_memo_args("encode_cps", out, memo_bytes, memo_lens, &mb, &ml, &lim) < 0)
+        return NULL;
+    memset(&s, 0, sizeof s);
+    if (PyList_Check(items)) {
+        s.list = items;
+        n = PyList_GET_SIZE(items);
+    } else if (PyObject_CheckBuffer(items) && !PyBytes_Check(items) && !PyByteArray_Check(items)) {
+        if (PyObject_GetBuffer(items, &s.view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) {
+            PyErr_Clear();
+            return PyLong_FromLong(-1);
+        }
+        s.fmt = (char)nx_cps_format(&s.view);
+        if (!s.fmt) {
+            PyBuffer_Release(&s.view);
+            return PyLong_FromLong(-1);
+        }
+        n = s.view.len / s.view.itemsize;
+    } else {
+        return PyLong_FromLong(-1);
+    }
+    if (pos < 0 || pos > n) {
+        if (s.list == NULL)
+            PyBuffer_Release(&s.view);
+        PyErr_SetString(PyExc_IndexError, "encode_cps: position out of range");
+        return NULL;
+    }
+    size = PyByteArray_GET_SIZE(out);
+    while (pos < n) {
+        Py_ssize_t end = n - pos > NX_ENC_CHUNK ? pos + NX_ENC_CHUNK : n, got, done;
+        char *base, *w;
+        got = nx_cps_read(&s, pos, end, buf);
+        if (PyByteArray_Resize(out, size + NX_ENC_MOST_L * got + NX_MEMO_WIDTH) < 0) {
+            Py_SET_SIZE(out, size);
+            if (s.list == NULL)
+                PyBuffer_Release(&s.view);
+            return NULL;
+        }
+        base = PyByteArray_AS_STRING(out);
+        w = base + size;
+        done = nx_enc_spanl(buf, 0, got, mb, ml, lim, &w);
+        size = w - base;
+        pos += done;
+        if (done < got || pos < end)
+            break;
+    }
+    Py_SET_SIZE(out, size);
+    PyByteArray_AS_STRING(out)[size] = '\0';
+    if (s.list == NULL)
+        PyBuffer_Release(&s.view);
+    return PyLong_FromSsize_t(pos);
+}
+#undef NX_ENC_MEMO
+
 
 static PyMethodDef nx_methods[] = {
     {"decode", nx_decode, METH_VARARGS,
@@ -4395,6 +4913,17 @@ static PyMethodDef nx_methods[] = {
      "index of the first character it has no such entry for (or beyond the memo),\n"
      "else len(text).  refused: bytes (at most 4) written for each character whose\n"
      "memo_lens entry is 6 (None: such a character stops it too)."},
+    {"encode_str", (PyCFunction)(void (*)(void))nx_encode_str, METH_FASTCALL,
+     "encode_str(text, memo_bytes, memo_lens) -> bytes or (bytes, stop)\n\n"
+     "The bytes of text from the spec's forms (straight-line code) and the memo\n"
+     "(None, None: none yet); where a character has neither, the bytes so far and\n"
+     "its index."},
+    {"memo_width", nx_memo_width, METH_NOARGS,
+     "memo_width() -> int\n\nThe bytes of each entry of the encoder's memo (4 or 8)."},
+    {"encode_cps", nx_encode_cps, METH_VARARGS,
+     "encode_cps(cps, pos, memo_bytes, memo_lens, out) -> stop\n\n"
+     "As encode_memo for code points: a list of ints or a buffer of integers\n"
+     "(array, memoryview); -1 if cps is neither."},
     {NULL, NULL, 0, NULL}
 };
 
