@@ -298,7 +298,7 @@ def _c_node(n: Node, sets: list) -> dict:
             off = f" + UINT64_C({lf.offset})" if lf.offset else ""
             value = (f"UINT64_C(0x10000) + ((acc / {lf.split}u{off} - 0xD800u) << 10)"
                      f" + (acc % {lf.split}u{off} - 0xDC00u)")
-        leaf = {"value": value, "len": n.depth, "text": _cps(lf)}
+        leaf = {"value": value, "len": n.depth, "text": _cps(lf), "low": lf.low, "high": lf.high}
     dead = None
     if n.dead:
         dead = _test(n.dead, var) if len(n.dead) == 1 else _bitmap(n.dead, var, sets)
@@ -319,8 +319,9 @@ def form_plan(a: Automaton, start: int = 0) -> Optional[dict]:
     paths = _paths(root)
     dead = _runs([b for b in range(256) if a.step(start, b) == DEAD])
     sets: list = []
-    leads = [{"test": st["test"], "text": st["text"], "acc": st["acc"], "node": st["node"],
-              "most": st["node"]["most"]} for st in _c_node(root, sets)["steps"]]
+    leads = [{"index": k, "test": st["test"], "text": st["text"], "acc": st["acc"], "node": st["node"],
+              "most": st["node"]["most"], "low": min(leaf.low for _, leaf in _paths(step.node))}
+             for k, (st, step) in enumerate(zip(_c_node(root, sets)["steps"], root.steps))]
     return {
         "start": start,
         "root": root,
@@ -330,6 +331,10 @@ def form_plan(a: Automaton, start: int = 0) -> Optional[dict]:
         "sets": [t for t in sets if "hex" in t],
         "digit_tables": [t for t in sets if "digits" in t],
         "ascii": ascii,
+        # the str kinds that get a run loop of their own (nx_forms_KIND): 2 and 4 bytes a
+        # character, whose top is a constant (1 byte: its limit is the caller's)
+        "kinds": [{"name": "ucs2", "type": "Py_UCS2", "top": 0xFFFF, "size": 2},
+                  {"name": "ucs4", "type": "Py_UCS4", "top": 0x10FFFF, "size": 4}],
         "dead": _test(dead, "(unsigned)(b)") if dead else None,  # bytes no token starts with: an error of one byte
         "dead_text": _text(dead),  # 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither
         "path_text": [" ".join(_text(p) for p in pos) + "  ->  " + _cps(leaf)
