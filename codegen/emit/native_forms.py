@@ -153,12 +153,14 @@ def _tree(a: Automaton, start: int) -> Optional[Node]:
                 else:
                     subs.append((b, b, sub))
             steps.append(Step(tuple(_runs([b for b, _ in members])), tuple(subs), mul, weight, child))
-        if not steps:
-            return None
         # the error _run makes when the automaton dies here with no accepting state
         # passed: the maximal subpart, the bytes read (other error spans: the walk's)
         dead = () if not depth or accepted or a.accept[s] is not None or a.error_span != "maximal-subpart" \
             else tuple(_runs([b for b in range(256) if a.step(s, b) == DEAD]))
+        if not steps:
+            # no way on the tree takes (a counted form's prefix, UTF-∞-8's FF): still its
+            # errors here, the byte at *depth* read
+            return Node(s, depth, (), None, depth + 1, dead) if dead else None
         return Node(s, depth, tuple(steps), None, max(st.node.most for st in steps), dead)
 
     return node(start, 0, (), False)
@@ -320,7 +322,7 @@ def form_plan(a: Automaton, start: int = 0) -> Optional[dict]:
     dead = _runs([b for b in range(256) if a.step(start, b) == DEAD])
     sets: list = []
     leads = [{"index": k, "test": st["test"], "text": st["text"], "acc": st["acc"], "node": st["node"],
-              "most": st["node"]["most"], "low": min(leaf.low for _, leaf in _paths(step.node))}
+              "most": st["node"]["most"], "low": min((leaf.low for _, leaf in _paths(step.node)), default=None)}
              for k, (st, step) in enumerate(zip(_c_node(root, sets)["steps"], root.steps))]
     return {
         "start": start,

@@ -717,7 +717,7 @@ size_t sqlite4_varint_decode(const unsigned char *data, size_t len, sqlite4_vari
 #define NX_NAME "sqlite4-varint"
 #define NX_SPEC_SHA256 "5734bc2768afc40e958d47eb66f31757f4770dfaa78d898786f809f5b08040e3"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "94055fe0b83d41f24ebc923de8db709496cdd8d38dbea23fed98c64d6645b719"
+#define NX_SOURCE_SHA256 "5aba72e81f6899807ad2cd6516bb543fb6d9213566cdcac0ef3b2d00800ff56d"
 #define NX_N_STATES 24
 #define NX_N_CLASSES 15
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1251,6 +1251,15 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
             return NX_FORM_ERR + 1;
         return 0;
     }
+    if (b0 == 0xFFu) {  /* FF: up to 2 bytes */
+        if (NX_UNLIKELY(wend - i < 2u))
+            return 0;
+        acc = ((uint64_t)b0 - 255u);
+        b1 = d[i + 1];
+        if (b1 == 0x00u)  /* 00: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
+        return 0;
+    }
     (void)acc;
     return 0;
 }
@@ -1708,6 +1717,13 @@ again:
                 err = NX_FORM_ERR + 1;
             break;
         }
+        if (b0 == 0xFFu) {  /* FF */
+            acc = ((uint64_t)b0 - 255u);
+            b1 = d[i + 1];
+            if (b1 == 0x00u)  /* 00: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
         break;
     }
     if (err && cap - n >= 4) {
@@ -2112,6 +2128,13 @@ again:
                 }
                 break;
             }
+            if (b1 == 0x00u)  /* 00: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 == 0xFFu) {  /* FF */
+            acc = ((uint64_t)b0 - 255u);
+            b1 = d[i + 1];
             if (b1 == 0x00u)  /* 00: the maximal subpart is the 1 byte read */
                 err = NX_FORM_ERR + 1;
             break;

@@ -973,7 +973,7 @@ size_t utf_inf_8_decode(const unsigned char *data, size_t len, utf_inf_8_cp *out
 #define NX_NAME "utf-inf-8"
 #define NX_SPEC_SHA256 "88c8a4903eaa4974e8770b57182c7ee37c26dd494ac25c8512f5e85d915d155a"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "ed81ee424b11ace949afe1477608ba41f2775060c91c7075eb5095dddacbad8f"
+#define NX_SOURCE_SHA256 "4e16d285e478714e91f57dfb62723649dc687cf95d91957ea5d149cfed9b020c"
 #define NX_N_STATES 24
 #define NX_N_CLASSES 21
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1258,7 +1258,7 @@ static int nx_width(uint64_t cp)
 #define NX_FORMS 1
 #define NX_FORM_ERR 16  /* above any straight path's length */
 #define NX_FORM_DEAD(b) ((unsigned)(b) - 0x80u <= 0x41u)  /* 80..C1: no token begins with these bytes */
-#define NX_FORM_MOST 7  /* the longest straight path, in bytes */
+#define NX_FORM_MOST 8  /* the longest straight path, in bytes */
 #define NX_FORM_ASCII 2  /* 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither */
 static const uint64_t nx_set0[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x0000000000000000), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..7F,C0..FF */
 static const uint64_t nx_set1[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x00000000FFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..9F,C0..FF */
@@ -1266,12 +1266,14 @@ static const uint64_t nx_set2[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFF
 static const uint64_t nx_set3[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x00000000000000FF), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..87,C0..FF */
 static const uint64_t nx_set4[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x000000000000000F), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..83,C0..FF */
 static const uint64_t nx_set5[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x0000000000000003), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..81,C0..FF */
+static const uint64_t nx_set6[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x0000000000000001), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..80,C0..FF */
+static const uint64_t nx_set7[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFEF000000000000), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..7F,B0..B3,B5..FF */
 
 NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t *cp)
 {
     const unsigned b0 = d[i];
     uint64_t acc;
-    unsigned b1, b2, b3, b4, b5, b6;
+    unsigned b1, b2, b3, b4, b5, b6, b7;
     if (b0 <= 0x7Fu) {  /* 00..7F */
         acc = (uint64_t)b0;
         *cp = acc;  /* U+0000..U+007F */
@@ -1592,6 +1594,197 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
             return NX_FORM_ERR + 1;
         return 0;
     }
+    if (b0 == 0xFFu) {  /* FF: up to 8 bytes */
+        if (NX_UNLIKELY(wend - i < 8u))
+            return 0;
+        acc = ((uint64_t)b0 - 255u);
+        b1 = d[i + 1];
+        if (b1 == 0x80u) {  /* 80 */
+            acc = acc * 32u + ((uint64_t)b1 - 128u);
+            b2 = d[i + 2];
+            if (b2 == 0x80u) {  /* 80 */
+                acc = acc * 64u + ((uint64_t)b2 - 128u);
+                b3 = d[i + 3];
+                if (b3 == 0x80u) {  /* 80 */
+                    acc = acc * 64u + ((uint64_t)b3 - 128u);
+                    b4 = d[i + 4];
+                    if (b4 == 0x80u) {  /* 80 */
+                        acc = acc * 64u + ((uint64_t)b4 - 128u);
+                        b5 = d[i + 5];
+                        if (b5 == 0x80u) {  /* 80 */
+                            acc = acc * 64u + ((uint64_t)b5 - 128u);
+                            b6 = d[i + 6];
+                            if (b6 - 0x81u <= 0x3Eu) {  /* 81..BF */
+                                acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                b7 = d[i + 7];
+                                if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 7 bytes read */
+                                    return NX_FORM_ERR + 7;
+                                return 0;
+                            }
+                            if ((nx_set6[b6 >> 6] >> (b6 & 63) & 1))  /* 00..80,C0..FF: no way on, the maximal subpart is the 6 bytes read */
+                                return NX_FORM_ERR + 6;
+                            return 0;
+                        }
+                        if (b5 - 0x81u <= 0x3Eu) {  /* 81..BF */
+                            acc = acc * 64u + ((uint64_t)b5 - 128u);
+                            b6 = d[i + 6];
+                            if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                b7 = d[i + 7];
+                                if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 7 bytes read */
+                                    return NX_FORM_ERR + 7;
+                                return 0;
+                            }
+                            if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 6 bytes read */
+                                return NX_FORM_ERR + 6;
+                            return 0;
+                        }
+                        if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 5 bytes read */
+                            return NX_FORM_ERR + 5;
+                        return 0;
+                    }
+                    if (b4 - 0x81u <= 0x3Eu) {  /* 81..BF */
+                        acc = acc * 64u + ((uint64_t)b4 - 128u);
+                        b5 = d[i + 5];
+                        if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                            acc = acc * 64u + ((uint64_t)b5 - 128u);
+                            b6 = d[i + 6];
+                            if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                b7 = d[i + 7];
+                                if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 7 bytes read */
+                                    return NX_FORM_ERR + 7;
+                                return 0;
+                            }
+                            if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 6 bytes read */
+                                return NX_FORM_ERR + 6;
+                            return 0;
+                        }
+                        if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 5 bytes read */
+                            return NX_FORM_ERR + 5;
+                        return 0;
+                    }
+                    if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 4 bytes read */
+                        return NX_FORM_ERR + 4;
+                    return 0;
+                }
+                if (b3 - 0x81u <= 0x3Eu) {  /* 81..BF */
+                    acc = acc * 64u + ((uint64_t)b3 - 128u);
+                    b4 = d[i + 4];
+                    if (b4 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                        acc = acc * 64u + ((uint64_t)b4 - 128u);
+                        b5 = d[i + 5];
+                        if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                            acc = acc * 64u + ((uint64_t)b5 - 128u);
+                            b6 = d[i + 6];
+                            if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                b7 = d[i + 7];
+                                if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 7 bytes read */
+                                    return NX_FORM_ERR + 7;
+                                return 0;
+                            }
+                            if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 6 bytes read */
+                                return NX_FORM_ERR + 6;
+                            return 0;
+                        }
+                        if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 5 bytes read */
+                            return NX_FORM_ERR + 5;
+                        return 0;
+                    }
+                    if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 4 bytes read */
+                        return NX_FORM_ERR + 4;
+                    return 0;
+                }
+                if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
+                return 0;
+            }
+            if (b2 - 0x81u <= 0x3Eu) {  /* 81..BF */
+                acc = acc * 64u + ((uint64_t)b2 - 128u);
+                b3 = d[i + 3];
+                if (b3 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                    acc = acc * 64u + ((uint64_t)b3 - 128u);
+                    b4 = d[i + 4];
+                    if (b4 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                        acc = acc * 64u + ((uint64_t)b4 - 128u);
+                        b5 = d[i + 5];
+                        if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                            acc = acc * 64u + ((uint64_t)b5 - 128u);
+                            b6 = d[i + 6];
+                            if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                b7 = d[i + 7];
+                                if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 7 bytes read */
+                                    return NX_FORM_ERR + 7;
+                                return 0;
+                            }
+                            if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 6 bytes read */
+                                return NX_FORM_ERR + 6;
+                            return 0;
+                        }
+                        if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 5 bytes read */
+                            return NX_FORM_ERR + 5;
+                        return 0;
+                    }
+                    if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 4 bytes read */
+                        return NX_FORM_ERR + 4;
+                    return 0;
+                }
+                if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
+                return 0;
+            }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
+            return 0;
+        }
+        if (b1 - 0x81u <= 0x1Eu) {  /* 81..9F */
+            acc = acc * 32u + ((uint64_t)b1 - 128u);
+            b2 = d[i + 2];
+            if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                acc = acc * 64u + ((uint64_t)b2 - 128u);
+                b3 = d[i + 3];
+                if (b3 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                    acc = acc * 64u + ((uint64_t)b3 - 128u);
+                    b4 = d[i + 4];
+                    if (b4 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                        acc = acc * 64u + ((uint64_t)b4 - 128u);
+                        b5 = d[i + 5];
+                        if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                            acc = acc * 64u + ((uint64_t)b5 - 128u);
+                            b6 = d[i + 6];
+                            if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                b7 = d[i + 7];
+                                if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 7 bytes read */
+                                    return NX_FORM_ERR + 7;
+                                return 0;
+                            }
+                            if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 6 bytes read */
+                                return NX_FORM_ERR + 6;
+                            return 0;
+                        }
+                        if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 5 bytes read */
+                            return NX_FORM_ERR + 5;
+                        return 0;
+                    }
+                    if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 4 bytes read */
+                        return NX_FORM_ERR + 4;
+                    return 0;
+                }
+                if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
+                return 0;
+            }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
+            return 0;
+        }
+        if ((nx_set7[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,B0..B3,B5..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
+        return 0;
+    }
     (void)acc;
     return 0;
 }
@@ -1750,7 +1943,7 @@ NX_NOINLINE size_t nx_forms_ucs2(const unsigned char *d, size_t i, size_t wend, 
     size_t n = *np, err = 0;
     const size_t end = wend - i > NX_RUN_PAD ? wend - NX_RUN_PAD : i;  /* i < end: NX_RUN_PAD bytes to read */
     uint64_t acc, cp, fmx = 0;
-    unsigned b1, b2, b3, b4, b5, b6;
+    unsigned b1, b2, b3, b4, b5, b6, b7;
     unsigned b0;
 again:
     while (i < end && n < cap) {
@@ -2116,6 +2309,195 @@ again:
                 err = NX_FORM_ERR + 1;
             break;
         }
+        if (b0 == 0xFFu) {  /* FF */
+            acc = ((uint64_t)b0 - 255u);
+            b1 = d[i + 1];
+            if (b1 == 0x80u) {  /* 80 */
+                acc = acc * 32u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 == 0x80u) {  /* 80 */
+                    acc = acc * 64u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 == 0x80u) {  /* 80 */
+                        acc = acc * 64u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 == 0x80u) {  /* 80 */
+                            acc = acc * 64u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 == 0x80u) {  /* 80 */
+                                acc = acc * 64u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 - 0x81u <= 0x3Eu) {  /* 81..BF */
+                                    acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 7 bytes read */
+                                        err = NX_FORM_ERR + 7;
+                                    break;
+                                }
+                                if ((nx_set6[b6 >> 6] >> (b6 & 63) & 1))  /* 00..80,C0..FF: the maximal subpart is the 6 bytes read */
+                                    err = NX_FORM_ERR + 6;
+                                break;
+                            }
+                            if (b5 - 0x81u <= 0x3Eu) {  /* 81..BF */
+                                acc = acc * 64u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                    acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 7 bytes read */
+                                        err = NX_FORM_ERR + 7;
+                                    break;
+                                }
+                                if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 6 bytes read */
+                                    err = NX_FORM_ERR + 6;
+                                break;
+                            }
+                            if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 5 bytes read */
+                                err = NX_FORM_ERR + 5;
+                            break;
+                        }
+                        if (b4 - 0x81u <= 0x3Eu) {  /* 81..BF */
+                            acc = acc * 64u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                    acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 7 bytes read */
+                                        err = NX_FORM_ERR + 7;
+                                    break;
+                                }
+                                if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 6 bytes read */
+                                    err = NX_FORM_ERR + 6;
+                                break;
+                            }
+                            if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 5 bytes read */
+                                err = NX_FORM_ERR + 5;
+                            break;
+                        }
+                        if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if (b3 - 0x81u <= 0x3Eu) {  /* 81..BF */
+                        acc = acc * 64u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                            acc = acc * 64u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                    acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 7 bytes read */
+                                        err = NX_FORM_ERR + 7;
+                                    break;
+                                }
+                                if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 6 bytes read */
+                                    err = NX_FORM_ERR + 6;
+                                break;
+                            }
+                            if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 5 bytes read */
+                                err = NX_FORM_ERR + 5;
+                            break;
+                        }
+                        if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if (b2 - 0x81u <= 0x3Eu) {  /* 81..BF */
+                    acc = acc * 64u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                        acc = acc * 64u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                            acc = acc * 64u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                    acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 7 bytes read */
+                                        err = NX_FORM_ERR + 7;
+                                    break;
+                                }
+                                if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 6 bytes read */
+                                    err = NX_FORM_ERR + 6;
+                                break;
+                            }
+                            if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 5 bytes read */
+                                err = NX_FORM_ERR + 5;
+                            break;
+                        }
+                        if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if (b1 - 0x81u <= 0x1Eu) {  /* 81..9F */
+                acc = acc * 32u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                    acc = acc * 64u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                        acc = acc * 64u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                            acc = acc * 64u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                    acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 7 bytes read */
+                                        err = NX_FORM_ERR + 7;
+                                    break;
+                                }
+                                if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 6 bytes read */
+                                    err = NX_FORM_ERR + 6;
+                                break;
+                            }
+                            if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 5 bytes read */
+                                err = NX_FORM_ERR + 5;
+                            break;
+                        }
+                        if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if ((nx_set7[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,B0..B3,B5..FF: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
         if (NX_FORM_DEAD(b0))
             err = 1;
         break;
@@ -2169,7 +2551,7 @@ NX_NOINLINE size_t nx_forms_ucs4(const unsigned char *d, size_t i, size_t wend, 
     size_t n = *np, err = 0;
     const size_t end = wend - i > NX_RUN_PAD ? wend - NX_RUN_PAD : i;  /* i < end: NX_RUN_PAD bytes to read */
     uint64_t acc, cp, fmx = 0;
-    unsigned b1, b2, b3, b4, b5, b6;
+    unsigned b1, b2, b3, b4, b5, b6, b7;
     unsigned b0;
 again:
     while (i < end && n < cap) {
@@ -2574,6 +2956,195 @@ again:
                 break;
             }
             if ((nx_set5[b1 >> 6] >> (b1 & 63) & 1))  /* 00..81,C0..FF: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 == 0xFFu) {  /* FF */
+            acc = ((uint64_t)b0 - 255u);
+            b1 = d[i + 1];
+            if (b1 == 0x80u) {  /* 80 */
+                acc = acc * 32u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 == 0x80u) {  /* 80 */
+                    acc = acc * 64u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 == 0x80u) {  /* 80 */
+                        acc = acc * 64u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 == 0x80u) {  /* 80 */
+                            acc = acc * 64u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 == 0x80u) {  /* 80 */
+                                acc = acc * 64u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 - 0x81u <= 0x3Eu) {  /* 81..BF */
+                                    acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 7 bytes read */
+                                        err = NX_FORM_ERR + 7;
+                                    break;
+                                }
+                                if ((nx_set6[b6 >> 6] >> (b6 & 63) & 1))  /* 00..80,C0..FF: the maximal subpart is the 6 bytes read */
+                                    err = NX_FORM_ERR + 6;
+                                break;
+                            }
+                            if (b5 - 0x81u <= 0x3Eu) {  /* 81..BF */
+                                acc = acc * 64u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                    acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 7 bytes read */
+                                        err = NX_FORM_ERR + 7;
+                                    break;
+                                }
+                                if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 6 bytes read */
+                                    err = NX_FORM_ERR + 6;
+                                break;
+                            }
+                            if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 5 bytes read */
+                                err = NX_FORM_ERR + 5;
+                            break;
+                        }
+                        if (b4 - 0x81u <= 0x3Eu) {  /* 81..BF */
+                            acc = acc * 64u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                    acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 7 bytes read */
+                                        err = NX_FORM_ERR + 7;
+                                    break;
+                                }
+                                if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 6 bytes read */
+                                    err = NX_FORM_ERR + 6;
+                                break;
+                            }
+                            if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 5 bytes read */
+                                err = NX_FORM_ERR + 5;
+                            break;
+                        }
+                        if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if (b3 - 0x81u <= 0x3Eu) {  /* 81..BF */
+                        acc = acc * 64u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                            acc = acc * 64u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                    acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 7 bytes read */
+                                        err = NX_FORM_ERR + 7;
+                                    break;
+                                }
+                                if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 6 bytes read */
+                                    err = NX_FORM_ERR + 6;
+                                break;
+                            }
+                            if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 5 bytes read */
+                                err = NX_FORM_ERR + 5;
+                            break;
+                        }
+                        if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if (b2 - 0x81u <= 0x3Eu) {  /* 81..BF */
+                    acc = acc * 64u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                        acc = acc * 64u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                            acc = acc * 64u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                    acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 7 bytes read */
+                                        err = NX_FORM_ERR + 7;
+                                    break;
+                                }
+                                if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 6 bytes read */
+                                    err = NX_FORM_ERR + 6;
+                                break;
+                            }
+                            if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 5 bytes read */
+                                err = NX_FORM_ERR + 5;
+                            break;
+                        }
+                        if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if (b1 - 0x81u <= 0x1Eu) {  /* 81..9F */
+                acc = acc * 32u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                    acc = acc * 64u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                        acc = acc * 64u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                            acc = acc * 64u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                    acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 7 bytes read */
+                                        err = NX_FORM_ERR + 7;
+                                    break;
+                                }
+                                if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 6 bytes read */
+                                    err = NX_FORM_ERR + 6;
+                                break;
+                            }
+                            if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 5 bytes read */
+                                err = NX_FORM_ERR + 5;
+                            break;
+                        }
+                        if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if ((nx_set7[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,B0..B3,B5..FF: the maximal subpart is the 1 byte read */
                 err = NX_FORM_ERR + 1;
             break;
         }

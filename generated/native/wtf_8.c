@@ -570,7 +570,7 @@ size_t wtf_8_decode(const unsigned char *data, size_t len, wtf_8_cp *out,
 #define NX_NAME "wtf-8"
 #define NX_SPEC_SHA256 "fecedbafd4e715554e45868a52e886b94680695452497d4748029558a2d8ec81"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "b8297bf516d4be02cd1743ee0e7aa3cd771f9316eef0c5ed2b7ab8a3b28980db"
+#define NX_SOURCE_SHA256 "36a999c9962df7fc554883b8a371ad13a6fc387fa84df9112489979cc3157fdd"
 #define NX_N_STATES 14
 #define NX_N_CLASSES 13
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -886,6 +886,13 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
                 *cp = acc;  /* U+D000..U+DFFF */
                 return 3;
             }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
+            return 0;
+        }
+        if (b1 - 0xA0u <= 0x0Fu) {  /* A0..AF */
+            acc = acc * 64u + ((uint64_t)b1 - 128u);
+            b2 = d[i + 2];
             if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
                 return NX_FORM_ERR + 2;
             return 0;
@@ -1298,6 +1305,13 @@ again:
                     err = NX_FORM_ERR + 2;
                 break;
             }
+            if (b1 - 0xA0u <= 0x0Fu) {  /* A0..AF */
+                acc = acc * 64u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
             if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 1 byte read */
                 err = NX_FORM_ERR + 1;
             break;
@@ -1588,6 +1602,13 @@ again:
                     }
                     continue;
                 }
+                if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if (b1 - 0xA0u <= 0x0Fu) {  /* A0..AF */
+                acc = acc * 64u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
                 if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 2 bytes read */
                     err = NX_FORM_ERR + 2;
                 break;
