@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..automaton import DEAD, Automaton
-from ..automaton.actions import Char, Pair, Value
+from ..automaton.actions import Char, Pair, Reserved, Value
 
 MAX_DEPTH = 8  # bytes in a straight path at most (longer tokens: the table walk)
 _NODE_BUDGET = 512  # nodes in one tree (more: the deepest paths are left to the walk)
@@ -195,6 +195,25 @@ def _identity(a: Automaton, start: int) -> set[int]:
     return out
 
 
+def _reserved_runs(a: Automaton, start: int) -> list[dict]:
+    """The leads from *start* that begin a reserved run: the lead's state accepts as
+    reserved and goes on only to itself (Corrected UTF-8's FE, FF, then bytes 80..BF),
+    so the token is the lead and the bytes that keep it there, the longest match."""
+    by_state: dict = {}
+    for b in range(256):
+        t = a.step(start, b)
+        if t == DEAD or t >= a.n_states or not isinstance(a.action_at(t), Reserved):
+            continue
+        if all(a.step(t, x) in (t, DEAD) for x in range(256)):
+            by_state.setdefault(t, []).append(b)
+    out = []
+    for t, leads in sorted(by_state.items()):
+        more = _runs([x for x in range(256) if a.step(t, x) == t])
+        out.append({"test": _test(_runs(leads), "b0"), "text": _text(_runs(leads)),
+                    "more": _test(more, "c") if more else "0", "more_text": _text(more) or "nothing"})
+    return out
+
+
 def _test(ranges, var: str) -> str:
     """A C expression: whether the byte *var* (an unsigned) is in *ranges*."""
     parts = []
@@ -333,6 +352,7 @@ def form_plan(a: Automaton, start: int = 0) -> Optional[dict]:
         "sets": [t for t in sets if "hex" in t],
         "digit_tables": [t for t in sets if "digits" in t],
         "ascii": ascii,
+        "reserved": _reserved_runs(a, start) if a.accept[start] is None else [],
         # the str kinds that get a run loop of their own (nx_forms_KIND): 2 and 4 bytes a
         # character, whose top is a constant (1 byte: its limit is the caller's)
         "kinds": [{"name": "ucs2", "type": "Py_UCS2", "top": 0xFFFF, "size": 2},

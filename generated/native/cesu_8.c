@@ -552,7 +552,7 @@ size_t cesu_8_decode(const unsigned char *data, size_t len, cesu_8_cp *out,
 #define NX_NAME "cesu-8"
 #define NX_SPEC_SHA256 "e19e4ef1bf39a2abf942d35836c03578fa04624c995edd2f8858f8a98fb662df"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "9c4fff0fbe05344cc142426f4dfac660ece84d6bacd6b46ef32b4eb0b13e3e82"
+#define NX_SOURCE_SHA256 "9f4ffd072e539878464f51c87ad2b36cbf26b281ac00ca7504d670b73ff0e5f1"
 #define NX_N_STATES 11
 #define NX_N_CLASSES 9
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -761,6 +761,7 @@ static int nx_width(uint64_t cp)
    a counted form, the data's end). */
 #define NX_FORMS 1
 #define NX_FORM_ERR 16  /* above any straight path's length */
+#define NX_FORM_RSV ((size_t)1 << 30)  /* nx_forms_KIND's reserved run of k bytes: NX_FORM_RSV + k */
 #define NX_FORM_DEAD(b) (((unsigned)(b) - 0x80u <= 0x41u) | ((unsigned)(b) >= 0xF0u))  /* 80..C1,F0..FF: no token begins with these bytes */
 #define NX_FORM_MOST 6  /* the longest straight path, in bytes */
 #define NX_FORM_ASCII 2  /* 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither */
@@ -1038,7 +1039,8 @@ NX_INLINE size_t nx_self_short(const int mode, const unsigned char *p, void *o, 
    stand for themselves, within NX_RUN_PAD bytes of wend, or when out is full; the
    caller goes on from there.  Returns where it stopped, *np and *mxp updated, and in
    *errp what nx_form would say of the token there when it is an error: NX_FORM_ERR + k
-   (a sequence cut short after k bytes), 1 (a byte that begins no token), else 0.
+   (a sequence cut short after k bytes), 1 (a byte that begins no token), NX_FORM_RSV
+   + k (a reserved run of k bytes: the caller leaves it to the walk), else 0.
    Such an error is replaced here when the handler is replace or surrogateescape (as
    nx_run's problem path does: U+FFFD, or each byte as U+DC80..U+DCFF when they are
    at most 4, each from 80 up), so that damaged text does not leave the loop. */
@@ -1251,8 +1253,8 @@ again:
         break;
     }
     if (err && cap - n >= 4) {
-        /* the maximal subpart at i, of k bytes */
-        const size_t k = err >= NX_FORM_ERR ? err - NX_FORM_ERR : 1;
+        /* the maximal subpart at i, or the reserved run, of k bytes */
+        const size_t k = err >= NX_FORM_RSV ? err - NX_FORM_RSV : err >= NX_FORM_ERR ? err - NX_FORM_ERR : 1;
         size_t j = 0;
         if (handler == NX_H_REPLACE) {
             o[n++] = 0xFFFD;
@@ -1289,7 +1291,8 @@ again:
    stand for themselves, within NX_RUN_PAD bytes of wend, or when out is full; the
    caller goes on from there.  Returns where it stopped, *np and *mxp updated, and in
    *errp what nx_form would say of the token there when it is an error: NX_FORM_ERR + k
-   (a sequence cut short after k bytes), 1 (a byte that begins no token), else 0.
+   (a sequence cut short after k bytes), 1 (a byte that begins no token), NX_FORM_RSV
+   + k (a reserved run of k bytes: the caller leaves it to the walk), else 0.
    Such an error is replaced here when the handler is replace or surrogateescape (as
    nx_run's problem path does: U+FFFD, or each byte as U+DC80..U+DCFF when they are
    at most 4, each from 80 up), so that damaged text does not leave the loop. */
@@ -1521,8 +1524,8 @@ again:
         break;
     }
     if (err && cap - n >= 4) {
-        /* the maximal subpart at i, of k bytes */
-        const size_t k = err >= NX_FORM_ERR ? err - NX_FORM_ERR : 1;
+        /* the maximal subpart at i, or the reserved run, of k bytes */
+        const size_t k = err >= NX_FORM_RSV ? err - NX_FORM_RSV : err >= NX_FORM_ERR ? err - NX_FORM_ERR : 1;
         size_t j = 0;
         if (handler == NX_H_REPLACE) {
             o[n++] = 0xFFFD;
@@ -2000,13 +2003,13 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
                                       : nx_forms_ucs4(d, i, wend, (Py_UCS4 *)out, &n, cap, &mx, &err, a->handler);
                 start = i;
                 n_start = n;
-                if (err >= NX_FORM_ERR) {
+                if (err >= NX_FORM_ERR && err < NX_FORM_RSV) {
                     /* the maximal subpart of a sequence cut short, as _run says */
                     nx_error(&tok, NX_T_ERROR, start, start + (err - NX_FORM_ERR), cesu_8_reason_continuation);
                     got = NX_S_PROBLEM;
                     goto problem;
                 }
-                if (err) {
+                if (err == 1) {
                     /* a byte that begins no token: the maximal subpart is that byte, as _run says */
                     nx_error(&tok, NX_T_ERROR, start, start + 1, cesu_8_reason_start);
                     got = NX_S_PROBLEM;

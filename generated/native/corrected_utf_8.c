@@ -637,7 +637,7 @@ size_t corrected_utf_8_decode(const unsigned char *data, size_t len, corrected_u
 #define NX_NAME "corrected-utf-8"
 #define NX_SPEC_SHA256 "771c8d1f03d61c7a7facf4c151ceb6c47fd74f6c4706b3ce5c2a793f11975d26"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "8a82dc2c30de4c7591a37ab0479c7edbcaa6b12060dd05eeb57018d95d0d71d0"
+#define NX_SOURCE_SHA256 "3956ca71b3563b6ac4eb849cfb714787e5e0839b01e93a03a9ca0d83ed2a947b"
 #define NX_N_STATES 28
 #define NX_N_CLASSES 13
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -916,6 +916,7 @@ static int nx_width(uint64_t cp)
    a counted form, the data's end). */
 #define NX_FORMS 1
 #define NX_FORM_ERR 16  /* above any straight path's length */
+#define NX_FORM_RSV ((size_t)1 << 30)  /* nx_forms_KIND's reserved run of k bytes: NX_FORM_RSV + k */
 #define NX_FORM_DEAD(b) ((unsigned)(b) - 0x80u <= 0x3Fu)  /* 80..BF: no token begins with these bytes */
 #define NX_FORM_MOST 6  /* the longest straight path, in bytes */
 #define NX_FORM_ASCII 2  /* 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither */
@@ -1290,7 +1291,8 @@ NX_INLINE size_t nx_self_short(const int mode, const unsigned char *p, void *o, 
    stand for themselves, within NX_RUN_PAD bytes of wend, or when out is full; the
    caller goes on from there.  Returns where it stopped, *np and *mxp updated, and in
    *errp what nx_form would say of the token there when it is an error: NX_FORM_ERR + k
-   (a sequence cut short after k bytes), 1 (a byte that begins no token), else 0.
+   (a sequence cut short after k bytes), 1 (a byte that begins no token), NX_FORM_RSV
+   + k (a reserved run of k bytes: the caller leaves it to the walk), else 0.
    Such an error is replaced here when the handler is replace or surrogateescape (as
    nx_run's problem path does: U+FFFD, or each byte as U+DC80..U+DCFF when they are
    at most 4, each from 80 up), so that damaged text does not leave the loop. */
@@ -1647,13 +1649,25 @@ again:
                 err = NX_FORM_ERR + 1;
             break;
         }
+        if (b0 >= 0xFEu) {  /* FE..FF: a reserved run, the lead then bytes 80..BF */
+            size_t j = 1;
+            while (i + j < end) {
+                const unsigned c = d[i + j];
+                if (!(c - 0x80u <= 0x3Fu))
+                    break;
+                j++;
+            }
+            if (i + j < end)  /* where it ends is seen */
+                err = NX_FORM_RSV + j;
+            break;
+        }
         if (NX_FORM_DEAD(b0))
             err = 1;
         break;
     }
     if (err && cap - n >= 4) {
-        /* the maximal subpart at i, of k bytes */
-        const size_t k = err >= NX_FORM_ERR ? err - NX_FORM_ERR : 1;
+        /* the maximal subpart at i, or the reserved run, of k bytes */
+        const size_t k = err >= NX_FORM_RSV ? err - NX_FORM_RSV : err >= NX_FORM_ERR ? err - NX_FORM_ERR : 1;
         size_t j = 0;
         if (handler == NX_H_REPLACE) {
             o[n++] = 0xFFFD;
@@ -1690,7 +1704,8 @@ again:
    stand for themselves, within NX_RUN_PAD bytes of wend, or when out is full; the
    caller goes on from there.  Returns where it stopped, *np and *mxp updated, and in
    *errp what nx_form would say of the token there when it is an error: NX_FORM_ERR + k
-   (a sequence cut short after k bytes), 1 (a byte that begins no token), else 0.
+   (a sequence cut short after k bytes), 1 (a byte that begins no token), NX_FORM_RSV
+   + k (a reserved run of k bytes: the caller leaves it to the walk), else 0.
    Such an error is replaced here when the handler is replace or surrogateescape (as
    nx_run's problem path does: U+FFFD, or each byte as U+DC80..U+DCFF when they are
    at most 4, each from 80 up), so that damaged text does not leave the loop. */
@@ -2067,13 +2082,25 @@ again:
                 err = NX_FORM_ERR + 1;
             break;
         }
+        if (b0 >= 0xFEu) {  /* FE..FF: a reserved run, the lead then bytes 80..BF */
+            size_t j = 1;
+            while (i + j < end) {
+                const unsigned c = d[i + j];
+                if (!(c - 0x80u <= 0x3Fu))
+                    break;
+                j++;
+            }
+            if (i + j < end)  /* where it ends is seen */
+                err = NX_FORM_RSV + j;
+            break;
+        }
         if (NX_FORM_DEAD(b0))
             err = 1;
         break;
     }
     if (err && cap - n >= 4) {
-        /* the maximal subpart at i, of k bytes */
-        const size_t k = err >= NX_FORM_ERR ? err - NX_FORM_ERR : 1;
+        /* the maximal subpart at i, or the reserved run, of k bytes */
+        const size_t k = err >= NX_FORM_RSV ? err - NX_FORM_RSV : err >= NX_FORM_ERR ? err - NX_FORM_ERR : 1;
         size_t j = 0;
         if (handler == NX_H_REPLACE) {
             o[n++] = 0xFFFD;
@@ -2551,13 +2578,13 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
                                       : nx_forms_ucs4(d, i, wend, (Py_UCS4 *)out, &n, cap, &mx, &err, a->handler);
                 start = i;
                 n_start = n;
-                if (err >= NX_FORM_ERR) {
+                if (err >= NX_FORM_ERR && err < NX_FORM_RSV) {
                     /* the maximal subpart of a sequence cut short, as _run says */
                     nx_error(&tok, NX_T_ERROR, start, start + (err - NX_FORM_ERR), corrected_utf_8_reason_continuation);
                     got = NX_S_PROBLEM;
                     goto problem;
                 }
-                if (err) {
+                if (err == 1) {
                     /* a byte that begins no token: the maximal subpart is that byte, as _run says */
                     nx_error(&tok, NX_T_ERROR, start, start + 1, corrected_utf_8_reason_start);
                     got = NX_S_PROBLEM;

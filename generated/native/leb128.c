@@ -549,7 +549,7 @@ size_t leb128_decode(const unsigned char *data, size_t len, leb128_cp *out,
 #define NX_NAME "leb128"
 #define NX_SPEC_SHA256 "8ca2c0142d74e206c7807ebe6dee2f59479431442b2280bada361a97ecd783c5"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "bb9b81558858ea3651f88585cf0fdff247ca282684b88dea3423b1900db43719"
+#define NX_SOURCE_SHA256 "d3b0fa778b1e297db747d8cfeb52e1052286199e1944130fe3cb59137aad34d2"
 #define NX_N_STATES 11
 #define NX_N_CLASSES 4
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -765,6 +765,7 @@ static int nx_width(uint64_t cp)
    a counted form, the data's end). */
 #define NX_FORMS 1
 #define NX_FORM_ERR 16  /* above any straight path's length */
+#define NX_FORM_RSV ((size_t)1 << 30)  /* nx_forms_KIND's reserved run of k bytes: NX_FORM_RSV + k */
 #define NX_FORM_MOST 8  /* the longest straight path, in bytes */
 #define NX_FORM_ASCII 2  /* 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither */
 
@@ -1012,7 +1013,8 @@ NX_INLINE size_t nx_self_short(const int mode, const unsigned char *p, void *o, 
    stand for themselves, within NX_RUN_PAD bytes of wend, or when out is full; the
    caller goes on from there.  Returns where it stopped, *np and *mxp updated, and in
    *errp what nx_form would say of the token there when it is an error: NX_FORM_ERR + k
-   (a sequence cut short after k bytes), 1 (a byte that begins no token), else 0.
+   (a sequence cut short after k bytes), 1 (a byte that begins no token), NX_FORM_RSV
+   + k (a reserved run of k bytes: the caller leaves it to the walk), else 0.
    Such an error is replaced here when the handler is replace or surrogateescape (as
    nx_run's problem path does: U+FFFD, or each byte as U+DC80..U+DCFF when they are
    at most 4, each from 80 up), so that damaged text does not leave the loop. */
@@ -1164,8 +1166,8 @@ again:
         break;
     }
     if (err && cap - n >= 4) {
-        /* the maximal subpart at i, of k bytes */
-        const size_t k = err >= NX_FORM_ERR ? err - NX_FORM_ERR : 1;
+        /* the maximal subpart at i, or the reserved run, of k bytes */
+        const size_t k = err >= NX_FORM_RSV ? err - NX_FORM_RSV : err >= NX_FORM_ERR ? err - NX_FORM_ERR : 1;
         size_t j = 0;
         if (handler == NX_H_REPLACE) {
             o[n++] = 0xFFFD;
@@ -1202,7 +1204,8 @@ again:
    stand for themselves, within NX_RUN_PAD bytes of wend, or when out is full; the
    caller goes on from there.  Returns where it stopped, *np and *mxp updated, and in
    *errp what nx_form would say of the token there when it is an error: NX_FORM_ERR + k
-   (a sequence cut short after k bytes), 1 (a byte that begins no token), else 0.
+   (a sequence cut short after k bytes), 1 (a byte that begins no token), NX_FORM_RSV
+   + k (a reserved run of k bytes: the caller leaves it to the walk), else 0.
    Such an error is replaced here when the handler is replace or surrogateescape (as
    nx_run's problem path does: U+FFFD, or each byte as U+DC80..U+DCFF when they are
    at most 4, each from 80 up), so that damaged text does not leave the loop. */
@@ -1354,8 +1357,8 @@ again:
         break;
     }
     if (err && cap - n >= 4) {
-        /* the maximal subpart at i, of k bytes */
-        const size_t k = err >= NX_FORM_ERR ? err - NX_FORM_ERR : 1;
+        /* the maximal subpart at i, or the reserved run, of k bytes */
+        const size_t k = err >= NX_FORM_RSV ? err - NX_FORM_RSV : err >= NX_FORM_ERR ? err - NX_FORM_ERR : 1;
         size_t j = 0;
         if (handler == NX_H_REPLACE) {
             o[n++] = 0xFFFD;
@@ -1833,7 +1836,7 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
                                       : nx_forms_ucs4(d, i, wend, (Py_UCS4 *)out, &n, cap, &mx, &err, a->handler);
                 start = i;
                 n_start = n;
-                if (err >= NX_FORM_ERR) {
+                if (err >= NX_FORM_ERR && err < NX_FORM_RSV) {
                     /* the maximal subpart of a sequence cut short, as _run says */
                     nx_error(&tok, NX_T_ERROR, start, start + (err - NX_FORM_ERR), leb128_reason_continuation);
                     got = NX_S_PROBLEM;

@@ -593,7 +593,7 @@ size_t utf_1_decode(const unsigned char *data, size_t len, utf_1_cp *out,
 #define NX_NAME "utf-1"
 #define NX_SPEC_SHA256 "ee36fdf035e1c9460970fcca00b60d116755799a1a743e404c416dfab13d9392"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "35a45f75ad815be0f87223f433bcb7f9e94e5f48feb3348e370edc000ecd5d89"
+#define NX_SOURCE_SHA256 "4e1697b07206fc994a1b308fca056c15e1f3394380722818caa620f2a2353c89"
 #define NX_N_STATES 18
 #define NX_N_CLASSES 15
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -846,6 +846,7 @@ static int nx_width(uint64_t cp)
    a counted form, the data's end). */
 #define NX_FORMS 1
 #define NX_FORM_ERR 16  /* above any straight path's length */
+#define NX_FORM_RSV ((size_t)1 << 30)  /* nx_forms_KIND's reserved run of k bytes: NX_FORM_RSV + k */
 #define NX_FORM_DEAD(b) ((unsigned)(b) >= 0xFEu)  /* FE..FF: no token begins with these bytes */
 #define NX_FORM_MOST 5  /* the longest straight path, in bytes */
 #define NX_FORM_ASCII 2  /* 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither */
@@ -1247,7 +1248,8 @@ NX_INLINE size_t nx_self_short(const int mode, const unsigned char *p, void *o, 
    stand for themselves, within NX_RUN_PAD bytes of wend, or when out is full; the
    caller goes on from there.  Returns where it stopped, *np and *mxp updated, and in
    *errp what nx_form would say of the token there when it is an error: NX_FORM_ERR + k
-   (a sequence cut short after k bytes), 1 (a byte that begins no token), else 0.
+   (a sequence cut short after k bytes), 1 (a byte that begins no token), NX_FORM_RSV
+   + k (a reserved run of k bytes: the caller leaves it to the walk), else 0.
    Such an error is replaced here when the handler is replace or surrogateescape (as
    nx_run's problem path does: U+FFFD, or each byte as U+DC80..U+DCFF when they are
    at most 4, each from 80 up), so that damaged text does not leave the loop. */
@@ -1504,8 +1506,8 @@ again:
         break;
     }
     if (err && cap - n >= 4) {
-        /* the maximal subpart at i, of k bytes */
-        const size_t k = err >= NX_FORM_ERR ? err - NX_FORM_ERR : 1;
+        /* the maximal subpart at i, or the reserved run, of k bytes */
+        const size_t k = err >= NX_FORM_RSV ? err - NX_FORM_RSV : err >= NX_FORM_ERR ? err - NX_FORM_ERR : 1;
         size_t j = 0;
         if (handler == NX_H_REPLACE) {
             o[n++] = 0xFFFD;
@@ -1542,7 +1544,8 @@ again:
    stand for themselves, within NX_RUN_PAD bytes of wend, or when out is full; the
    caller goes on from there.  Returns where it stopped, *np and *mxp updated, and in
    *errp what nx_form would say of the token there when it is an error: NX_FORM_ERR + k
-   (a sequence cut short after k bytes), 1 (a byte that begins no token), else 0.
+   (a sequence cut short after k bytes), 1 (a byte that begins no token), NX_FORM_RSV
+   + k (a reserved run of k bytes: the caller leaves it to the walk), else 0.
    Such an error is replaced here when the handler is replace or surrogateescape (as
    nx_run's problem path does: U+FFFD, or each byte as U+DC80..U+DCFF when they are
    at most 4, each from 80 up), so that damaged text does not leave the loop. */
@@ -1819,8 +1822,8 @@ again:
         break;
     }
     if (err && cap - n >= 4) {
-        /* the maximal subpart at i, of k bytes */
-        const size_t k = err >= NX_FORM_ERR ? err - NX_FORM_ERR : 1;
+        /* the maximal subpart at i, or the reserved run, of k bytes */
+        const size_t k = err >= NX_FORM_RSV ? err - NX_FORM_RSV : err >= NX_FORM_ERR ? err - NX_FORM_ERR : 1;
         size_t j = 0;
         if (handler == NX_H_REPLACE) {
             o[n++] = 0xFFFD;
@@ -2298,13 +2301,13 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
                                       : nx_forms_ucs4(d, i, wend, (Py_UCS4 *)out, &n, cap, &mx, &err, a->handler);
                 start = i;
                 n_start = n;
-                if (err >= NX_FORM_ERR) {
+                if (err >= NX_FORM_ERR && err < NX_FORM_RSV) {
                     /* the maximal subpart of a sequence cut short, as _run says */
                     nx_error(&tok, NX_T_ERROR, start, start + (err - NX_FORM_ERR), utf_1_reason_continuation);
                     got = NX_S_PROBLEM;
                     goto problem;
                 }
-                if (err) {
+                if (err == 1) {
                     /* a byte that begins no token: the maximal subpart is that byte, as _run says */
                     nx_error(&tok, NX_T_ERROR, start, start + 1, utf_1_reason_start);
                     got = NX_S_PROBLEM;

@@ -973,7 +973,7 @@ size_t utf_inf_8_decode(const unsigned char *data, size_t len, utf_inf_8_cp *out
 #define NX_NAME "utf-inf-8"
 #define NX_SPEC_SHA256 "88c8a4903eaa4974e8770b57182c7ee37c26dd494ac25c8512f5e85d915d155a"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "4e16d285e478714e91f57dfb62723649dc687cf95d91957ea5d149cfed9b020c"
+#define NX_SOURCE_SHA256 "4f8c0e25436ee1ccad6753b1d24897705afe58713d570488e5d8114bbfa40650"
 #define NX_N_STATES 24
 #define NX_N_CLASSES 21
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1257,6 +1257,7 @@ static int nx_width(uint64_t cp)
    a counted form, the data's end). */
 #define NX_FORMS 1
 #define NX_FORM_ERR 16  /* above any straight path's length */
+#define NX_FORM_RSV ((size_t)1 << 30)  /* nx_forms_KIND's reserved run of k bytes: NX_FORM_RSV + k */
 #define NX_FORM_DEAD(b) ((unsigned)(b) - 0x80u <= 0x41u)  /* 80..C1: no token begins with these bytes */
 #define NX_FORM_MOST 8  /* the longest straight path, in bytes */
 #define NX_FORM_ASCII 2  /* 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither */
@@ -1933,7 +1934,8 @@ NX_INLINE size_t nx_self_short(const int mode, const unsigned char *p, void *o, 
    stand for themselves, within NX_RUN_PAD bytes of wend, or when out is full; the
    caller goes on from there.  Returns where it stopped, *np and *mxp updated, and in
    *errp what nx_form would say of the token there when it is an error: NX_FORM_ERR + k
-   (a sequence cut short after k bytes), 1 (a byte that begins no token), else 0.
+   (a sequence cut short after k bytes), 1 (a byte that begins no token), NX_FORM_RSV
+   + k (a reserved run of k bytes: the caller leaves it to the walk), else 0.
    Such an error is replaced here when the handler is replace or surrogateescape (as
    nx_run's problem path does: U+FFFD, or each byte as U+DC80..U+DCFF when they are
    at most 4, each from 80 up), so that damaged text does not leave the loop. */
@@ -2503,8 +2505,8 @@ again:
         break;
     }
     if (err && cap - n >= 4) {
-        /* the maximal subpart at i, of k bytes */
-        const size_t k = err >= NX_FORM_ERR ? err - NX_FORM_ERR : 1;
+        /* the maximal subpart at i, or the reserved run, of k bytes */
+        const size_t k = err >= NX_FORM_RSV ? err - NX_FORM_RSV : err >= NX_FORM_ERR ? err - NX_FORM_ERR : 1;
         size_t j = 0;
         if (handler == NX_H_REPLACE) {
             o[n++] = 0xFFFD;
@@ -2541,7 +2543,8 @@ again:
    stand for themselves, within NX_RUN_PAD bytes of wend, or when out is full; the
    caller goes on from there.  Returns where it stopped, *np and *mxp updated, and in
    *errp what nx_form would say of the token there when it is an error: NX_FORM_ERR + k
-   (a sequence cut short after k bytes), 1 (a byte that begins no token), else 0.
+   (a sequence cut short after k bytes), 1 (a byte that begins no token), NX_FORM_RSV
+   + k (a reserved run of k bytes: the caller leaves it to the walk), else 0.
    Such an error is replaced here when the handler is replace or surrogateescape (as
    nx_run's problem path does: U+FFFD, or each byte as U+DC80..U+DCFF when they are
    at most 4, each from 80 up), so that damaged text does not leave the loop. */
@@ -3153,8 +3156,8 @@ again:
         break;
     }
     if (err && cap - n >= 4) {
-        /* the maximal subpart at i, of k bytes */
-        const size_t k = err >= NX_FORM_ERR ? err - NX_FORM_ERR : 1;
+        /* the maximal subpart at i, or the reserved run, of k bytes */
+        const size_t k = err >= NX_FORM_RSV ? err - NX_FORM_RSV : err >= NX_FORM_ERR ? err - NX_FORM_ERR : 1;
         size_t j = 0;
         if (handler == NX_H_REPLACE) {
             o[n++] = 0xFFFD;
@@ -3646,13 +3649,13 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
                                       : nx_forms_ucs4(d, i, wend, (Py_UCS4 *)out, &n, cap, &mx, &err, a->handler);
                 start = i;
                 n_start = n;
-                if (err >= NX_FORM_ERR) {
+                if (err >= NX_FORM_ERR && err < NX_FORM_RSV) {
                     /* the maximal subpart of a sequence cut short, as _run says */
                     nx_error(&tok, NX_T_ERROR, start, start + (err - NX_FORM_ERR), utf_inf_8_reason_continuation);
                     got = NX_S_PROBLEM;
                     goto problem;
                 }
-                if (err) {
+                if (err == 1) {
                     /* a byte that begins no token: the maximal subpart is that byte, as _run says */
                     nx_error(&tok, NX_T_ERROR, start, start + 1, utf_inf_8_reason_start);
                     got = NX_S_PROBLEM;
