@@ -10,7 +10,8 @@
   built to reach the new paths (runs of single bytes of every length 0..33
   between longer tokens, cut at every position, bad bytes sprinkled), as str
   and as code points, under every handler, whole and fed in random chunks with
-  final false, for every built-in spec without mapping tables.
+  final false, for every built-in spec without mapping tables; and on text made
+  like CJK (runs of tokens of one length, spaces between) damaged at 1% and 10%.
 """
 from __future__ import annotations
 
@@ -220,6 +221,25 @@ def test_long_runs_of_single_bytes_and_wide_kinds(name):
     for data in (b"x" * 1000 + tokens[-1] + b"y" * 1001, b"q" * 37 + b"".join(tokens) * 3 + b"\x00" * 20,
                  b"\xff" * 300 + b"z" * 17, b"\x00\x01" * 40):
         _agree(name, data)
+
+
+@pytest.mark.parametrize("name", SPECS)
+def test_runs_of_one_form_damaged(name):
+    """Text the way CJK is written (runs of tokens of one length, a space between some
+    of them) with bytes replaced at 1% and 10% by bad ones: the run loops of a str of 2
+    and 4 bytes a character (a token after a token of its lead, the space between, an
+    error replaced where it is met) give what the core gives."""
+    rng = random.Random("runs " + name)
+    by_len: dict = {}
+    for t in _tokens(name):
+        by_len.setdefault(len(t), []).append(t)
+    for toks in by_len.values():
+        for rate in (0, 0.01, 0.1):
+            words = [b"".join(rng.choice(toks) for _ in range(rng.randrange(1, 9))) for _ in range(120)]
+            data = bytearray(b"".join(w + rng.choice((b"", b" ", b" ", b"  ", b"x.")) for w in words))
+            for _ in range(int(len(data) * rate)):
+                data[rng.randrange(len(data))] = rng.choice((0xFF, 0xFE, 0xC0, 0x80, 0xF5, rng.randrange(256)))
+            _agree(name, bytes(data), ("strict", "replace", "surrogateescape", "test_native_forms.record"))
 
 
 @pytest.mark.parametrize("name", SPECS)

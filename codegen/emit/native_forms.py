@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..automaton import DEAD, Automaton
-from ..automaton.actions import Char, Pair, Value
+from ..automaton.actions import Char, Pair, Reserved, Value
 
 MAX_DEPTH = 8  # bytes in a straight path at most (longer tokens: the table walk)
 _NODE_BUDGET = 512  # nodes in one tree (more: the deepest paths are left to the walk)
@@ -153,12 +153,14 @@ def _tree(a: Automaton, start: int) -> Optional[Node]:
                 else:
                     subs.append((b, b, sub))
             steps.append(Step(tuple(_runs([b for b, _ in members])), tuple(subs), mul, weight, child))
-        if not steps:
-            return None
         # the error _run makes when the automaton dies here with no accepting state
         # passed: the maximal subpart, the bytes read (other error spans: the walk's)
         dead = () if not depth or accepted or a.accept[s] is not None or a.error_span != "maximal-subpart" \
             else tuple(_runs([b for b in range(256) if a.step(s, b) == DEAD]))
+        if not steps:
+            # no way on the tree takes (a counted form's prefix, UTF-∞-8's FF): still its
+            # errors here, the byte at *depth* read
+            return Node(s, depth, (), None, depth + 1, dead) if dead else None
         return Node(s, depth, tuple(steps), None, max(st.node.most for st in steps), dead)
 
     return node(start, 0, (), False)
@@ -190,6 +192,25 @@ def _identity(a: Automaton, start: int) -> set[int]:
         acc = (b - op[1]) * op[2] if op is not None else 0
         if isinstance(act, Char) and acc + act.offset == b:
             out.add(b)
+    return out
+
+
+def _reserved_runs(a: Automaton, start: int) -> list[dict]:
+    """The leads from *start* that begin a reserved run: the lead's state accepts as
+    reserved and goes on only to itself (Corrected UTF-8's FE, FF, then bytes 80..BF),
+    so the token is the lead and the bytes that keep it there, the longest match."""
+    by_state: dict = {}
+    for b in range(256):
+        t = a.step(start, b)
+        if t == DEAD or t >= a.n_states or not isinstance(a.action_at(t), Reserved):
+            continue
+        if all(a.step(t, x) in (t, DEAD) for x in range(256)):
+            by_state.setdefault(t, []).append(b)
+    out = []
+    for t, leads in sorted(by_state.items()):
+        more = _runs([x for x in range(256) if a.step(t, x) == t])
+        out.append({"test": _test(_runs(leads), "b0"), "text": _text(_runs(leads)),
+                    "more": _test(more, "c") if more else "0", "more_text": _text(more) or "nothing"})
     return out
 
 
@@ -298,7 +319,7 @@ def _c_node(n: Node, sets: list) -> dict:
             off = f" + UINT64_C({lf.offset})" if lf.offset else ""
             value = (f"UINT64_C(0x10000) + ((acc / {lf.split}u{off} - 0xD800u) << 10)"
                      f" + (acc % {lf.split}u{off} - 0xDC00u)")
-        leaf = {"value": value, "len": n.depth, "text": _cps(lf)}
+        leaf = {"value": value, "len": n.depth, "text": _cps(lf), "low": lf.low, "high": lf.high}
     dead = None
     if n.dead:
         dead = _test(n.dead, var) if len(n.dead) == 1 else _bitmap(n.dead, var, sets)
@@ -319,8 +340,9 @@ def form_plan(a: Automaton, start: int = 0) -> Optional[dict]:
     paths = _paths(root)
     dead = _runs([b for b in range(256) if a.step(start, b) == DEAD])
     sets: list = []
-    leads = [{"test": st["test"], "text": st["text"], "acc": st["acc"], "node": st["node"],
-              "most": st["node"]["most"]} for st in _c_node(root, sets)["steps"]]
+    leads = [{"index": k, "test": st["test"], "text": st["text"], "acc": st["acc"], "node": st["node"],
+              "most": st["node"]["most"], "low": min((leaf.low for _, leaf in _paths(step.node)), default=None)}
+             for k, (st, step) in enumerate(zip(_c_node(root, sets)["steps"], root.steps))]
     return {
         "start": start,
         "root": root,
@@ -330,6 +352,11 @@ def form_plan(a: Automaton, start: int = 0) -> Optional[dict]:
         "sets": [t for t in sets if "hex" in t],
         "digit_tables": [t for t in sets if "digits" in t],
         "ascii": ascii,
+        "reserved": _reserved_runs(a, start) if a.accept[start] is None else [],
+        # the str kinds that get a run loop of their own (nx_forms_KIND): 2 and 4 bytes a
+        # character, whose top is a constant (1 byte: its limit is the caller's)
+        "kinds": [{"name": "ucs2", "type": "Py_UCS2", "top": 0xFFFF, "size": 2},
+                  {"name": "ucs4", "type": "Py_UCS4", "top": 0x10FFFF, "size": 4}],
         "dead": _test(dead, "(unsigned)(b)") if dead else None,  # bytes no token starts with: an error of one byte
         "dead_text": _text(dead),  # 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither
         "path_text": [" ".join(_text(p) for p in pos) + "  ->  " + _cps(leaf)

@@ -1467,7 +1467,7 @@ size_t big5_decode(const unsigned char *data, size_t len, big5_cp *out,
 #define NX_NAME "big5"
 #define NX_SPEC_SHA256 "f012908997be997cc6119e459f1b068ca4095cbd410eb7de352d9a48efcec978"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "147fb13a294a9efdea15c9dc4ad6ffd9ac7bcbdad321349d31a96aabdc2d6f52"
+#define NX_SOURCE_SHA256 "78ed7ab1131ff352ab6a85592afd966325b1fa75cb80e570046cc116aab14348"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1475,10 +1475,12 @@ size_t big5_decode(const unsigned char *data, size_t len, big5_cp *out,
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NX_INLINE static inline __attribute__((always_inline))
+#define NX_NOINLINE static __attribute__((noinline))
 #define NX_LIKELY(x) __builtin_expect(!!(x), 1)
 #define NX_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define NX_INLINE static __inline
+#define NX_NOINLINE static
 #define NX_LIKELY(x) (x)
 #define NX_UNLIKELY(x) (x)
 #endif
@@ -1646,6 +1648,9 @@ static uint8_t nx_top_width[256];
 /* What a pass makes: a count (NX_M_COUNT), a str of 1, 2 or 4 bytes a
    character, a list of ints (see "passes"). */
 enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
+
+/* The error handlers a pass knows (nx_handler); any other is the module's. */
+enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 /* Which of 0..7F, 80..FF, 100..FFFF, beyond a code point is in: its str kind. */
 static int nx_width(uint64_t cp)
@@ -1987,7 +1992,6 @@ static void nx_init(void)
 }
 
 /* ------------------------------------------------------------ handlers */
-enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 static int nx_handler(const char *errors)
 {

@@ -1570,7 +1570,7 @@ size_t euc_jp_decode(const unsigned char *data, size_t len, euc_jp_cp *out,
 #define NX_NAME "euc-jp"
 #define NX_SPEC_SHA256 "c57ba23b82f2ff3933960e2deecfe002cb75e52acd2dead1457edf729ef9bfe2"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "1a7aa7c5cbe9c7f01e920391ed3d08d226d0b4e0bf5dbcdc26fd77621d430543"
+#define NX_SOURCE_SHA256 "ed300ebb68ad7ac0c5d31f6a945156cb609169ddc9a92a6cae11ff5a89bea636"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1578,10 +1578,12 @@ size_t euc_jp_decode(const unsigned char *data, size_t len, euc_jp_cp *out,
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NX_INLINE static inline __attribute__((always_inline))
+#define NX_NOINLINE static __attribute__((noinline))
 #define NX_LIKELY(x) __builtin_expect(!!(x), 1)
 #define NX_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define NX_INLINE static __inline
+#define NX_NOINLINE static
 #define NX_LIKELY(x) (x)
 #define NX_UNLIKELY(x) (x)
 #endif
@@ -1777,6 +1779,9 @@ static uint8_t nx_top_width[256];
 /* What a pass makes: a count (NX_M_COUNT), a str of 1, 2 or 4 bytes a
    character, a list of ints (see "passes"). */
 enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
+
+/* The error handlers a pass knows (nx_handler); any other is the module's. */
+enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 /* Which of 0..7F, 80..FF, 100..FFFF, beyond a code point is in: its str kind. */
 static int nx_width(uint64_t cp)
@@ -2136,7 +2141,6 @@ static void nx_init(void)
 }
 
 /* ------------------------------------------------------------ handlers */
-enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 static int nx_handler(const char *errors)
 {

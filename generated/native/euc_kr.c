@@ -2440,7 +2440,7 @@ size_t euc_kr_decode(const unsigned char *data, size_t len, euc_kr_cp *out,
 #define NX_NAME "euc-kr"
 #define NX_SPEC_SHA256 "75adf6425525daae2b8b3b94e6da3ab51499f4a96dda726593012cbcc00ee037"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "aa42e6338ebb18eaf6b73d83bcaa01e2df8468f018b78ca1efd6621a83a8a27d"
+#define NX_SOURCE_SHA256 "ec8f0daeb89789bfd77dec24cfbd551e139a360c02d2784fd4408b3dbd1aeea9"
 #define NX_N_STATES 19
 #define NX_N_CLASSES 8
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2448,10 +2448,12 @@ size_t euc_kr_decode(const unsigned char *data, size_t len, euc_kr_cp *out,
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NX_INLINE static inline __attribute__((always_inline))
+#define NX_NOINLINE static __attribute__((noinline))
 #define NX_LIKELY(x) __builtin_expect(!!(x), 1)
 #define NX_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define NX_INLINE static __inline
+#define NX_NOINLINE static
 #define NX_LIKELY(x) (x)
 #define NX_UNLIKELY(x) (x)
 #endif
@@ -2685,6 +2687,9 @@ static uint8_t nx_top_width[256];
 /* What a pass makes: a count (NX_M_COUNT), a str of 1, 2 or 4 bytes a
    character, a list of ints (see "passes"). */
 enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
+
+/* The error handlers a pass knows (nx_handler); any other is the module's. */
+enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 /* Which of 0..7F, 80..FF, 100..FFFF, beyond a code point is in: its str kind. */
 static int nx_width(uint64_t cp)
@@ -3026,7 +3031,6 @@ static void nx_init(void)
 }
 
 /* ------------------------------------------------------------ handlers */
-enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 static int nx_handler(const char *errors)
 {

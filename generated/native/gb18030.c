@@ -2220,7 +2220,7 @@ size_t gb18030_decode(const unsigned char *data, size_t len, gb18030_cp *out,
 #define NX_NAME "gb18030"
 #define NX_SPEC_SHA256 "8ab07f9187e6f0b49e307e1eaa6e147fe18c05fc6f63d23417f494ed928d9e89"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "617f8b20324baa876b5dc4c3891ca27457f07aacca990bc24eff7fb1f93c18d8"
+#define NX_SOURCE_SHA256 "8470a6762679c932790fff9596bb33f044a9dcff73d4f345472c14f8aa0fb042"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2228,10 +2228,12 @@ size_t gb18030_decode(const unsigned char *data, size_t len, gb18030_cp *out,
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NX_INLINE static inline __attribute__((always_inline))
+#define NX_NOINLINE static __attribute__((noinline))
 #define NX_LIKELY(x) __builtin_expect(!!(x), 1)
 #define NX_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define NX_INLINE static __inline
+#define NX_NOINLINE static
 #define NX_LIKELY(x) (x)
 #define NX_UNLIKELY(x) (x)
 #endif
@@ -2450,6 +2452,9 @@ static uint8_t nx_top_width[256];
 /* What a pass makes: a count (NX_M_COUNT), a str of 1, 2 or 4 bytes a
    character, a list of ints (see "passes"). */
 enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
+
+/* The error handlers a pass knows (nx_handler); any other is the module's. */
+enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 /* Which of 0..7F, 80..FF, 100..FFFF, beyond a code point is in: its str kind. */
 static int nx_width(uint64_t cp)
@@ -2867,7 +2872,6 @@ static void nx_init(void)
 }
 
 /* ------------------------------------------------------------ handlers */
-enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 static int nx_handler(const char *errors)
 {

@@ -2270,7 +2270,7 @@ size_t gb18030_2022_decode(const unsigned char *data, size_t len, gb18030_2022_c
 #define NX_NAME "gb18030-2022"
 #define NX_SPEC_SHA256 "406cddb47263c391e943c0cc8ea5a632655be5737d1652d36bcc9ee0eaa47b4c"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "9e09c2eb83e0f6bc4fe05e232118a88276d24e1c14e145cf7d962094260bd383"
+#define NX_SOURCE_SHA256 "e0b0b7d207c17557c0c93531de12099f277e984e4c3d49cbcede78593da7e013"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2278,10 +2278,12 @@ size_t gb18030_2022_decode(const unsigned char *data, size_t len, gb18030_2022_c
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NX_INLINE static inline __attribute__((always_inline))
+#define NX_NOINLINE static __attribute__((noinline))
 #define NX_LIKELY(x) __builtin_expect(!!(x), 1)
 #define NX_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define NX_INLINE static __inline
+#define NX_NOINLINE static
 #define NX_LIKELY(x) (x)
 #define NX_UNLIKELY(x) (x)
 #endif
@@ -2506,6 +2508,9 @@ static uint8_t nx_top_width[256];
 /* What a pass makes: a count (NX_M_COUNT), a str of 1, 2 or 4 bytes a
    character, a list of ints (see "passes"). */
 enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
+
+/* The error handlers a pass knows (nx_handler); any other is the module's. */
+enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 /* Which of 0..7F, 80..FF, 100..FFFF, beyond a code point is in: its str kind. */
 static int nx_width(uint64_t cp)
@@ -2923,7 +2928,6 @@ static void nx_init(void)
 }
 
 /* ------------------------------------------------------------ handlers */
-enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 static int nx_handler(const char *errors)
 {

@@ -716,7 +716,7 @@ size_t git_offset_varint_decode(const unsigned char *data, size_t len, git_offse
 #define NX_NAME "git-offset-varint"
 #define NX_SPEC_SHA256 "a6b3e8f3a01561e40516fe5fbc2e678571e9f67df7a8902dbccc39b8e6851f71"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "e67714d560c3ab800170d1820e4d4f3102054c042ab875d440872c1c0c086ab2"
+#define NX_SOURCE_SHA256 "87a6c4b450d3f15b80a200ee29dcb03b37e3aa8c0ffffb6b94258801268f5ed7"
 #define NX_N_STATES 35
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -724,10 +724,12 @@ size_t git_offset_varint_decode(const unsigned char *data, size_t len, git_offse
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NX_INLINE static inline __attribute__((always_inline))
+#define NX_NOINLINE static __attribute__((noinline))
 #define NX_LIKELY(x) __builtin_expect(!!(x), 1)
 #define NX_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define NX_INLINE static __inline
+#define NX_NOINLINE static
 #define NX_LIKELY(x) (x)
 #define NX_UNLIKELY(x) (x)
 #endif
@@ -969,6 +971,9 @@ static size_t nx_safe_len;
    character, a list of ints (see "passes"). */
 enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
 
+/* The error handlers a pass knows (nx_handler); any other is the module's. */
+enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
+
 /* Which of 0..7F, 80..FF, 100..FFFF, beyond a code point is in: its str kind. */
 static int nx_width(uint64_t cp)
 {
@@ -1045,6 +1050,7 @@ static int nx_width(uint64_t cp)
    a counted form, the data's end). */
 #define NX_FORMS 1
 #define NX_FORM_ERR 16  /* above any straight path's length */
+#define NX_FORM_RSV ((size_t)1 << 30)  /* nx_forms_KIND's reserved run of k bytes: NX_FORM_RSV + k */
 #define NX_FORM_MOST 8  /* the longest straight path, in bytes */
 #define NX_FORM_ASCII 2  /* 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither */
 
@@ -1731,6 +1737,1428 @@ NX_INLINE size_t nx_self_run(const int mode, const unsigned char *d, size_t i, s
     return i - i0;
 }
 
+/* bytes read ahead of a token in nx_forms_KIND: its longest path, 16 bytes that stand for themselves */
+#define NX_RUN_PAD 16
+
+/* The bytes that stand for themselves at p on, when fewer than 16 (and room for 16 in
+   o, of kind mode): written (16 of them: what is past the run is overwritten by what
+   follows), their number returned; else 0 (a longer run, or no room: the caller's). */
+NX_INLINE size_t nx_self_short(const int mode, const unsigned char *p, void *o, size_t room)
+{
+    size_t k;
+    if (room < 16)
+        return 0;
+#ifdef NX_SELF_SSE2
+    {
+        const __m128i v = _mm_loadu_si128((const __m128i *)p);
+        const unsigned m = NX_NOT_SELF16(v);
+        if (!m)
+            return 0;
+        nx_put16(mode, o, v);
+        return (size_t)__builtin_ctz(m);
+    }
+#else
+    for (k = 0; k < 16 && NX_SELF(p[k]); k++) {
+        if (mode == NX_M_UCS2)
+            ((Py_UCS2 *)o)[k] = p[k];
+        else
+            ((Py_UCS4 *)o)[k] = p[k];
+    }
+    return k < 16 ? k : 0;
+#endif
+    (void)k;
+}
+
+/* The straight paths token after token into a str of 2 bytes a character
+   (o, n of cap written): each leaf writes its character and goes on with the next lead,
+   with o, n and the OR of the code points in registers.  It stops, before the token,
+   where nx_form would not give a character of this kind and before a run of 16 bytes that
+   stand for themselves, within NX_RUN_PAD bytes of wend, or when out is full; the
+   caller goes on from there.  Returns where it stopped, *np and *mxp updated, and in
+   *errp what nx_form would say of the token there when it is an error: NX_FORM_ERR + k
+   (a sequence cut short after k bytes), 1 (a byte that begins no token), NX_FORM_RSV
+   + k (a reserved run of k bytes: the caller leaves it to the walk), else 0.
+   Such an error is replaced here when the handler is replace or surrogateescape (as
+   nx_run's problem path does: U+FFFD, or each byte as U+DC80..U+DCFF when they are
+   at most 4, each from 80 up), so that damaged text does not leave the loop. */
+NX_NOINLINE size_t nx_forms_ucs2(const unsigned char *d, size_t i, size_t wend, Py_UCS2 *o, size_t *np,
+                                 size_t cap, uint64_t *mxp, size_t *errp, int handler)
+{
+    size_t n = *np, err = 0;
+    const size_t end = wend - i > NX_RUN_PAD ? wend - NX_RUN_PAD : i;  /* i < end: NX_RUN_PAD bytes to read */
+    uint64_t acc, cp, fmx = 0;
+    unsigned b1, b2, b3, b4, b5, b6, b7;
+    unsigned b0;
+again:
+    while (i < end && n < cap) {
+        b0 = d[i];
+        if (b0 <= 0x7Fu) {  /* 00..7F */
+            acc = (uint64_t)b0;
+            cp = acc;  /* U+0000..U+007F */
+            o[n++] = (Py_UCS2)cp;
+            fmx |= cp;
+            i += 1;
+            if (NX_SELF(d[i])) {
+                /* bytes that stand for themselves: fewer than 16 here, else nx_self_run's */
+                const size_t k = nx_self_short(NX_M_UCS2, d + i, o + n, cap - n);
+                if (!k)
+                    break;
+                n += k;
+                i += k;
+            }
+            continue;
+        }
+        if (b0 == 0x80u) {  /* 80 */
+        lead1:
+            acc = ((uint64_t)b0 - 128u);
+            b1 = d[i + 1];
+            if (b1 <= 0x7Fu) {  /* 00..7F */
+                acc = acc * 128u + (uint64_t)b1;
+                cp = acc + UINT64_C(128);  /* U+0080..U+00FF */
+                o[n++] = (Py_UCS2)cp;
+                fmx |= cp;
+                i += 2;
+                if (NX_LIKELY(i < end && n < cap)) {
+                    b0 = d[i];
+                    if (b0 == 0x80u)
+                        goto lead1;  /* the same lead again: no way through the leads before it */
+                    if (NX_SELF(b0) && n + 1 < cap) {
+                        /* one byte that stands for itself (a space between words), then the same lead? */
+                        const unsigned c = b0;
+                        b0 = d[i + 1];
+                        if (b0 == 0x80u) {
+                            o[n++] = (Py_UCS2)c;
+                            i++;
+                            goto lead1;
+                        }
+                    }
+                }
+                continue;
+            }
+            if (b1 - 0x80u <= 0x7Du) {  /* 80..FD */
+                acc = acc * 128u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 <= 0x7Fu) {  /* 00..7F */
+                    acc = acc * 128u + (uint64_t)b2;
+                    cp = acc + UINT64_C(16512);  /* U+4080..U+7F7F */
+                    o[n++] = (Py_UCS2)cp;
+                    fmx |= cp;
+                    i += 3;
+                    if (NX_LIKELY(i < end && n < cap)) {
+                        b0 = d[i];
+                        if (b0 == 0x80u)
+                            goto lead1;  /* the same lead again: no way through the leads before it */
+                        if (NX_SELF(b0) && n + 1 < cap) {
+                            /* one byte that stands for itself (a space between words), then the same lead? */
+                            const unsigned c = b0;
+                            b0 = d[i + 1];
+                            if (b0 == 0x80u) {
+                                o[n++] = (Py_UCS2)c;
+                                i++;
+                                goto lead1;
+                            }
+                        }
+                    }
+                    continue;
+                }
+                if (b2 >= 0x80u) {  /* 80..FF */
+                    acc = acc * 128u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 <= 0x7Fu) {  /* 00..7F */
+                        acc = acc * 128u + (uint64_t)b3;
+                        break;  /* U+204080..U+3FC07F: above U+FFFF */
+                    }
+                    if (b3 >= 0x80u) {  /* 80..FF */
+                        acc = acc * 128u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 <= 0x7Fu) {  /* 00..7F */
+                            acc = acc * 128u + (uint64_t)b4;
+                            break;  /* U+10204080..U+1FE0407F: above U+FFFF */
+                        }
+                        if (b4 >= 0x80u) {  /* 80..FF */
+                            acc = acc * 128u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 <= 0x7Fu) {  /* 00..7F */
+                                acc = acc * 128u + (uint64_t)b5;
+                                break;  /* U+810204080..U+FF020407F: above U+FFFF */
+                            }
+                            if (b5 >= 0x80u) {  /* 80..FF */
+                                acc = acc * 128u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 <= 0x7Fu) {  /* 00..7F */
+                                    acc = acc * 128u + (uint64_t)b6;
+                                    break;  /* U+40810204080..U+7F81020407F: above U+FFFF */
+                                }
+                                if (b6 >= 0x80u) {  /* 80..FF */
+                                    acc = acc * 128u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if (b7 <= 0x7Fu) {  /* 00..7F */
+                                        acc = acc * 128u + (uint64_t)b7;
+                                        break;  /* U+2040810204080..U+3FC081020407F: above U+FFFF */
+                                    }
+                                    break;
+                                }
+                                break;
+                            }
+                            break;
+                        }
+                        break;
+                    }
+                    break;
+                }
+                break;
+            }
+            if (b1 == 0xFEu) {  /* FE */
+                acc = acc * 128u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 <= 0x7Fu) {  /* 00..7F */
+                    acc = acc * 128u + (uint64_t)b2;
+                    cp = acc + UINT64_C(16512);  /* U+7F80..U+7FFF */
+                    o[n++] = (Py_UCS2)cp;
+                    fmx |= cp;
+                    i += 3;
+                    if (NX_LIKELY(i < end && n < cap)) {
+                        b0 = d[i];
+                        if (b0 == 0x80u)
+                            goto lead1;  /* the same lead again: no way through the leads before it */
+                        if (NX_SELF(b0) && n + 1 < cap) {
+                            /* one byte that stands for itself (a space between words), then the same lead? */
+                            const unsigned c = b0;
+                            b0 = d[i + 1];
+                            if (b0 == 0x80u) {
+                                o[n++] = (Py_UCS2)c;
+                                i++;
+                                goto lead1;
+                            }
+                        }
+                    }
+                    continue;
+                }
+                if (b2 - 0x80u <= 0x7Du) {  /* 80..FD */
+                    acc = acc * 128u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 <= 0x7Fu) {  /* 00..7F */
+                        acc = acc * 128u + (uint64_t)b3;
+                        break;  /* U+3FC080..U+3FFF7F: above U+FFFF */
+                    }
+                    if (b3 >= 0x80u) {  /* 80..FF */
+                        acc = acc * 128u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 <= 0x7Fu) {  /* 00..7F */
+                            acc = acc * 128u + (uint64_t)b4;
+                            break;  /* U+1FE04080..U+1FFFC07F: above U+FFFF */
+                        }
+                        if (b4 >= 0x80u) {  /* 80..FF */
+                            acc = acc * 128u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 <= 0x7Fu) {  /* 00..7F */
+                                acc = acc * 128u + (uint64_t)b5;
+                                break;  /* U+FF0204080..U+FFFE0407F: above U+FFFF */
+                            }
+                            if (b5 >= 0x80u) {  /* 80..FF */
+                                acc = acc * 128u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 <= 0x7Fu) {  /* 00..7F */
+                                    acc = acc * 128u + (uint64_t)b6;
+                                    break;  /* U+7F810204080..U+7FFF020407F: above U+FFFF */
+                                }
+                                if (b6 >= 0x80u) {  /* 80..FF */
+                                    acc = acc * 128u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if (b7 <= 0x7Fu) {  /* 00..7F */
+                                        acc = acc * 128u + (uint64_t)b7;
+                                        break;  /* U+3FC0810204080..U+3FFF81020407F: above U+FFFF */
+                                    }
+                                    break;
+                                }
+                                break;
+                            }
+                            break;
+                        }
+                        break;
+                    }
+                    break;
+                }
+                if (b2 == 0xFEu) {  /* FE */
+                    acc = acc * 128u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 <= 0x7Fu) {  /* 00..7F */
+                        acc = acc * 128u + (uint64_t)b3;
+                        break;  /* U+3FFF80..U+3FFFFF: above U+FFFF */
+                    }
+                    if (b3 - 0x80u <= 0x7Du) {  /* 80..FD */
+                        acc = acc * 128u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 <= 0x7Fu) {  /* 00..7F */
+                            acc = acc * 128u + (uint64_t)b4;
+                            break;  /* U+1FFFC080..U+1FFFFF7F: above U+FFFF */
+                        }
+                        if (b4 >= 0x80u) {  /* 80..FF */
+                            acc = acc * 128u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 <= 0x7Fu) {  /* 00..7F */
+                                acc = acc * 128u + (uint64_t)b5;
+                                break;  /* U+FFFE04080..U+FFFFFC07F: above U+FFFF */
+                            }
+                            if (b5 >= 0x80u) {  /* 80..FF */
+                                acc = acc * 128u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 <= 0x7Fu) {  /* 00..7F */
+                                    acc = acc * 128u + (uint64_t)b6;
+                                    break;  /* U+7FFF0204080..U+7FFFFE0407F: above U+FFFF */
+                                }
+                                if (b6 >= 0x80u) {  /* 80..FF */
+                                    acc = acc * 128u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if (b7 <= 0x7Fu) {  /* 00..7F */
+                                        acc = acc * 128u + (uint64_t)b7;
+                                        break;  /* U+3FFF810204080..U+3FFFFF020407F: above U+FFFF */
+                                    }
+                                    break;
+                                }
+                                break;
+                            }
+                            break;
+                        }
+                        break;
+                    }
+                    if (b3 == 0xFEu) {  /* FE */
+                        acc = acc * 128u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 <= 0x7Fu) {  /* 00..7F */
+                            acc = acc * 128u + (uint64_t)b4;
+                            break;  /* U+1FFFFF80..U+1FFFFFFF: above U+FFFF */
+                        }
+                        if (b4 - 0x80u <= 0x7Du) {  /* 80..FD */
+                            acc = acc * 128u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 <= 0x7Fu) {  /* 00..7F */
+                                acc = acc * 128u + (uint64_t)b5;
+                                break;  /* U+FFFFFC080..U+FFFFFFF7F: above U+FFFF */
+                            }
+                            if (b5 >= 0x80u) {  /* 80..FF */
+                                acc = acc * 128u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 <= 0x7Fu) {  /* 00..7F */
+                                    acc = acc * 128u + (uint64_t)b6;
+                                    break;  /* U+7FFFFE04080..U+7FFFFFFC07F: above U+FFFF */
+                                }
+                                if (b6 >= 0x80u) {  /* 80..FF */
+                                    acc = acc * 128u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if (b7 <= 0x7Fu) {  /* 00..7F */
+                                        acc = acc * 128u + (uint64_t)b7;
+                                        break;  /* U+3FFFFF0204080..U+3FFFFFFE0407F: above U+FFFF */
+                                    }
+                                    break;
+                                }
+                                break;
+                            }
+                            break;
+                        }
+                        if (b4 == 0xFEu) {  /* FE */
+                            acc = acc * 128u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 <= 0x7Fu) {  /* 00..7F */
+                                acc = acc * 128u + (uint64_t)b5;
+                                break;  /* U+FFFFFFF80..U+FFFFFFFFF: above U+FFFF */
+                            }
+                            if (b5 - 0x80u <= 0x7Du) {  /* 80..FD */
+                                acc = acc * 128u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 <= 0x7Fu) {  /* 00..7F */
+                                    acc = acc * 128u + (uint64_t)b6;
+                                    break;  /* U+7FFFFFFC080..U+7FFFFFFFF7F: above U+FFFF */
+                                }
+                                if (b6 >= 0x80u) {  /* 80..FF */
+                                    acc = acc * 128u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if (b7 <= 0x7Fu) {  /* 00..7F */
+                                        acc = acc * 128u + (uint64_t)b7;
+                                        break;  /* U+3FFFFFFE04080..U+3FFFFFFFFC07F: above U+FFFF */
+                                    }
+                                    break;
+                                }
+                                break;
+                            }
+                            if (b5 == 0xFEu) {  /* FE */
+                                acc = acc * 128u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 <= 0x7Fu) {  /* 00..7F */
+                                    acc = acc * 128u + (uint64_t)b6;
+                                    break;  /* U+7FFFFFFFF80..U+7FFFFFFFFFF: above U+FFFF */
+                                }
+                                if (b6 - 0x80u <= 0x7Du) {  /* 80..FD */
+                                    acc = acc * 128u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if (b7 <= 0x7Fu) {  /* 00..7F */
+                                        acc = acc * 128u + (uint64_t)b7;
+                                        break;  /* U+3FFFFFFFFC080..U+3FFFFFFFFFF7F: above U+FFFF */
+                                    }
+                                    break;
+                                }
+                                if (b6 == 0xFEu) {  /* FE */
+                                    acc = acc * 128u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if (b7 <= 0x7Fu) {  /* 00..7F */
+                                        acc = acc * 128u + (uint64_t)b7;
+                                        break;  /* U+3FFFFFFFFFF80..U+3FFFFFFFFFFFF: above U+FFFF */
+                                    }
+                                    break;
+                                }
+                                if (b6 == 0xFFu) {  /* FF */
+                                    acc = acc * 128u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if (b7 <= 0x7Fu) {  /* 00..7F */
+                                        acc = acc * 128u + (uint64_t)b7;
+                                        break;  /* U+4000000000000..U+400000000007F: above U+FFFF */
+                                    }
+                                    break;
+                                }
+                                break;
+                            }
+                            if (b5 == 0xFFu) {  /* FF */
+                                acc = acc * 128u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 <= 0x7Fu) {  /* 00..7F */
+                                    acc = acc * 128u + (uint64_t)b6;
+                                    break;  /* U+80000000000..U+8000000007F: above U+FFFF */
+                                }
+                                if (b6 >= 0x80u) {  /* 80..FF */
+                                    acc = acc * 128u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if (b7 <= 0x7Fu) {  /* 00..7F */
+                                        acc = acc * 128u + (uint64_t)b7;
+                                        break;  /* U+4000000000080..U+400000000407F: above U+FFFF */
+                                    }
+                                    break;
+                                }
+                                break;
+                            }
+                            break;
+                        }
+                        if (b4 == 0xFFu) {  /* FF */
+                            acc = acc * 128u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 <= 0x7Fu) {  /* 00..7F */
+                                acc = acc * 128u + (uint64_t)b5;
+                                break;  /* U+1000000000..U+100000007F: above U+FFFF */
+                            }
+                            if (b5 >= 0x80u) {  /* 80..FF */
+                                acc = acc * 128u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 <= 0x7Fu) {  /* 00..7F */
+                                    acc = acc * 128u + (uint64_t)b6;
+                                    break;  /* U+80000000080..U+8000000407F: above U+FFFF */
+                                }
+                                if (b6 >= 0x80u) {  /* 80..FF */
+                                    acc = acc * 128u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if (b7 <= 0x7Fu) {  /* 00..7F */
+                                        acc = acc * 128u + (uint64_t)b7;
+                                        break;  /* U+4000000004080..U+400000020407F: above U+FFFF */
+                                    }
+                                    break;
+                                }
+                                break;
+                            }
+                            break;
+                        }
+                        break;
+                    }
+                    if (b3 == 0xFFu) {  /* FF */
+                        acc = acc * 128u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 <= 0x7Fu) {  /* 00..7F */
+                            acc = acc * 128u + (uint64_t)b4;
+                            break;  /* U+20000000..U+2000007F: above U+FFFF */
+                        }
+                        if (b4 >= 0x80u) {  /* 80..FF */
+                            acc = acc * 128u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 <= 0x7Fu) {  /* 00..7F */
+                                acc = acc * 128u + (uint64_t)b5;
+                                break;  /* U+1000000080..U+100000407F: above U+FFFF */
+                            }
+                            if (b5 >= 0x80u) {  /* 80..FF */
+                                acc = acc * 128u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 <= 0x7Fu) {  /* 00..7F */
+                                    acc = acc * 128u + (uint64_t)b6;
+                                    break;  /* U+80000004080..U+8000020407F: above U+FFFF */
+                                }
+                                if (b6 >= 0x80u) {  /* 80..FF */
+                                    acc = acc * 128u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if (b7 <= 0x7Fu) {  /* 00..7F */
+                                        acc = acc * 128u + (uint64_t)b7;
+                                        break;  /* U+4000000204080..U+400001020407F: above U+FFFF */
+                                    }
+                                    break;
+                                }
+                                break;
+                            }
+                            break;
+                        }
+                        break;
+                    }
+                    break;
+                }
+                if (b2 == 0xFFu) {  /* FF */
+                    acc = acc * 128u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 <= 0x7Fu) {  /* 00..7F */
+                        acc = acc * 128u + (uint64_t)b3;
+                        break;  /* U+400000..U+40007F: above U+FFFF */
+                    }
+                    if (b3 >= 0x80u) {  /* 80..FF */
+                        acc = acc * 128u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 <= 0x7Fu) {  /* 00..7F */
+                            acc = acc * 128u + (uint64_t)b4;
+                            break;  /* U+20000080..U+2000407F: above U+FFFF */
+                        }
+                        if (b4 >= 0x80u) {  /* 80..FF */
+                            acc = acc * 128u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 <= 0x7Fu) {  /* 00..7F */
+                                acc = acc * 128u + (uint64_t)b5;
+                                break;  /* U+1000004080..U+100020407F: above U+FFFF */
+                            }
+                            if (b5 >= 0x80u) {  /* 80..FF */
+                                acc = acc * 128u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 <= 0x7Fu) {  /* 00..7F */
+                                    acc = acc * 128u + (uint64_t)b6;
+                                    break;  /* U+80000204080..U+8001020407F: above U+FFFF */
+                                }
+                                if (b6 >= 0x80u) {  /* 80..FF */
+                                    acc = acc * 128u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if (b7 <= 0x7Fu) {  /* 00..7F */
+                                        acc = acc * 128u + (uint64_t)b7;
+                                        break;  /* U+4000010204080..U+400081020407F: above U+FFFF */
+                                    }
+                                    break;
+                                }
+                                break;
+                            }
+                            break;
+                        }
+                        break;
+                    }
+                    break;
+                }
+                break;
+            }
+            if (b1 == 0xFFu) {  /* FF */
+                acc = acc * 128u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 <= 0x7Fu) {  /* 00..7F */
+                    acc = acc * 128u + (uint64_t)b2;
+                    cp = acc + UINT64_C(16512);  /* U+8000..U+807F */
+                    o[n++] = (Py_UCS2)cp;
+                    fmx |= cp;
+                    i += 3;
+                    if (NX_LIKELY(i < end && n < cap)) {
+                        b0 = d[i];
+                        if (b0 == 0x80u)
+                            goto lead1;  /* the same lead again: no way through the leads before it */
+                        if (NX_SELF(b0) && n + 1 < cap) {
+                            /* one byte that stands for itself (a space between words), then the same lead? */
+                            const unsigned c = b0;
+                            b0 = d[i + 1];
+                            if (b0 == 0x80u) {
+                                o[n++] = (Py_UCS2)c;
+                                i++;
+                                goto lead1;
+                            }
+                        }
+                    }
+                    continue;
+                }
+                if (b2 >= 0x80u) {  /* 80..FF */
+                    acc = acc * 128u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 <= 0x7Fu) {  /* 00..7F */
+                        acc = acc * 128u + (uint64_t)b3;
+                        break;  /* U+400080..U+40407F: above U+FFFF */
+                    }
+                    if (b3 >= 0x80u) {  /* 80..FF */
+                        acc = acc * 128u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 <= 0x7Fu) {  /* 00..7F */
+                            acc = acc * 128u + (uint64_t)b4;
+                            break;  /* U+20004080..U+2020407F: above U+FFFF */
+                        }
+                        if (b4 >= 0x80u) {  /* 80..FF */
+                            acc = acc * 128u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 <= 0x7Fu) {  /* 00..7F */
+                                acc = acc * 128u + (uint64_t)b5;
+                                break;  /* U+1000204080..U+101020407F: above U+FFFF */
+                            }
+                            if (b5 >= 0x80u) {  /* 80..FF */
+                                acc = acc * 128u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 <= 0x7Fu) {  /* 00..7F */
+                                    acc = acc * 128u + (uint64_t)b6;
+                                    break;  /* U+80010204080..U+8081020407F: above U+FFFF */
+                                }
+                                if (b6 >= 0x80u) {  /* 80..FF */
+                                    acc = acc * 128u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if (b7 <= 0x7Fu) {  /* 00..7F */
+                                        acc = acc * 128u + (uint64_t)b7;
+                                        break;  /* U+4000810204080..U+404081020407F: above U+FFFF */
+                                    }
+                                    break;
+                                }
+                                break;
+                            }
+                            break;
+                        }
+                        break;
+                    }
+                    break;
+                }
+                break;
+            }
+            break;
+        }
+        if (b0 >= 0x81u) {  /* 81..FF */
+        lead2:
+            acc = ((uint64_t)b0 - 128u);
+            b1 = d[i + 1];
+            if (b1 <= 0x7Fu) {  /* 00..7F */
+                acc = acc * 128u + (uint64_t)b1;
+                cp = acc + UINT64_C(128);  /* U+0100..U+407F */
+                o[n++] = (Py_UCS2)cp;
+                fmx |= cp;
+                i += 2;
+                if (NX_LIKELY(i < end && n < cap)) {
+                    b0 = d[i];
+                    if (b0 >= 0x81u)
+                        goto lead2;  /* the same lead again: no way through the leads before it */
+                    if (NX_SELF(b0) && n + 1 < cap) {
+                        /* one byte that stands for itself (a space between words), then the same lead? */
+                        const unsigned c = b0;
+                        b0 = d[i + 1];
+                        if (b0 >= 0x81u) {
+                            o[n++] = (Py_UCS2)c;
+                            i++;
+                            goto lead2;
+                        }
+                    }
+                }
+                continue;
+            }
+            if (b1 >= 0x80u) {  /* 80..FF */
+                acc = acc * 128u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 <= 0x7Fu) {  /* 00..7F */
+                    acc = acc * 128u + (uint64_t)b2;
+                    cp = acc + UINT64_C(16512);  /* U+8080..U+20407F */
+                    if (NX_UNLIKELY(cp > 0xFFFFu))
+                        break;
+                    o[n++] = (Py_UCS2)cp;
+                    fmx |= cp;
+                    i += 3;
+                    if (NX_LIKELY(i < end && n < cap)) {
+                        b0 = d[i];
+                        if (b0 >= 0x81u)
+                            goto lead2;  /* the same lead again: no way through the leads before it */
+                        if (NX_SELF(b0) && n + 1 < cap) {
+                            /* one byte that stands for itself (a space between words), then the same lead? */
+                            const unsigned c = b0;
+                            b0 = d[i + 1];
+                            if (b0 >= 0x81u) {
+                                o[n++] = (Py_UCS2)c;
+                                i++;
+                                goto lead2;
+                            }
+                        }
+                    }
+                    continue;
+                }
+                if (b2 >= 0x80u) {  /* 80..FF */
+                    acc = acc * 128u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 <= 0x7Fu) {  /* 00..7F */
+                        acc = acc * 128u + (uint64_t)b3;
+                        break;  /* U+404080..U+1020407F: above U+FFFF */
+                    }
+                    if (b3 >= 0x80u) {  /* 80..FF */
+                        acc = acc * 128u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 <= 0x7Fu) {  /* 00..7F */
+                            acc = acc * 128u + (uint64_t)b4;
+                            break;  /* U+20204080..U+81020407F: above U+FFFF */
+                        }
+                        if (b4 >= 0x80u) {  /* 80..FF */
+                            acc = acc * 128u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 <= 0x7Fu) {  /* 00..7F */
+                                acc = acc * 128u + (uint64_t)b5;
+                                break;  /* U+1010204080..U+4081020407F: above U+FFFF */
+                            }
+                            if (b5 >= 0x80u) {  /* 80..FF */
+                                acc = acc * 128u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 <= 0x7Fu) {  /* 00..7F */
+                                    acc = acc * 128u + (uint64_t)b6;
+                                    break;  /* U+80810204080..U+204081020407F: above U+FFFF */
+                                }
+                                if (b6 >= 0x80u) {  /* 80..FF */
+                                    acc = acc * 128u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if (b7 <= 0x7Fu) {  /* 00..7F */
+                                        acc = acc * 128u + (uint64_t)b7;
+                                        break;  /* U+4040810204080..U+10204081020407F: above U+FFFF */
+                                    }
+                                    break;
+                                }
+                                break;
+                            }
+                            break;
+                        }
+                        break;
+                    }
+                    break;
+                }
+                break;
+            }
+            break;
+        }
+        break;
+    }
+    if (err && cap - n >= 4) {
+        /* the maximal subpart at i, or the reserved run, of k bytes */
+        const size_t k = err >= NX_FORM_RSV ? err - NX_FORM_RSV : err >= NX_FORM_ERR ? err - NX_FORM_ERR : 1;
+        size_t j = 0;
+        if (handler == NX_H_REPLACE) {
+            o[n++] = 0xFFFD;
+            fmx |= 0xFFFD;
+            i += k;
+            err = 0;
+            goto again;
+        }
+        if (handler == NX_H_SURROGATEESCAPE) {
+            while (j < k && j < 4 && d[i + j] >= 0x80)
+                j++;
+            if (j == k) {
+                for (j = 0; j < k; j++) {
+                    o[n++] = (Py_UCS2)(0xDC00u + d[i + j]);
+                    fmx |= 0xDC00u + d[i + j];
+                }
+                i += k;
+                err = 0;
+                goto again;
+            }
+        }
+    }
+    (void)acc;
+    *errp = err;
+    *np = n;
+    *mxp |= fmx;
+    return i;
+}
+
+/* The straight paths token after token into a str of 4 bytes a character
+   (o, n of cap written): each leaf writes its character and goes on with the next lead,
+   with o, n and the OR of the code points in registers.  It stops, before the token,
+   where nx_form would not give a character of this kind and before a run of 16 bytes that
+   stand for themselves, within NX_RUN_PAD bytes of wend, or when out is full; the
+   caller goes on from there.  Returns where it stopped, *np and *mxp updated, and in
+   *errp what nx_form would say of the token there when it is an error: NX_FORM_ERR + k
+   (a sequence cut short after k bytes), 1 (a byte that begins no token), NX_FORM_RSV
+   + k (a reserved run of k bytes: the caller leaves it to the walk), else 0.
+   Such an error is replaced here when the handler is replace or surrogateescape (as
+   nx_run's problem path does: U+FFFD, or each byte as U+DC80..U+DCFF when they are
+   at most 4, each from 80 up), so that damaged text does not leave the loop. */
+NX_NOINLINE size_t nx_forms_ucs4(const unsigned char *d, size_t i, size_t wend, Py_UCS4 *o, size_t *np,
+                                 size_t cap, uint64_t *mxp, size_t *errp, int handler)
+{
+    size_t n = *np, err = 0;
+    const size_t end = wend - i > NX_RUN_PAD ? wend - NX_RUN_PAD : i;  /* i < end: NX_RUN_PAD bytes to read */
+    uint64_t acc, cp, fmx = 0;
+    unsigned b1, b2, b3, b4, b5, b6, b7;
+    unsigned b0;
+again:
+    while (i < end && n < cap) {
+        b0 = d[i];
+        if (b0 <= 0x7Fu) {  /* 00..7F */
+            acc = (uint64_t)b0;
+            cp = acc;  /* U+0000..U+007F */
+            o[n++] = (Py_UCS4)cp;
+            fmx |= cp;
+            i += 1;
+            if (NX_SELF(d[i])) {
+                /* bytes that stand for themselves: fewer than 16 here, else nx_self_run's */
+                const size_t k = nx_self_short(NX_M_UCS4, d + i, o + n, cap - n);
+                if (!k)
+                    break;
+                n += k;
+                i += k;
+            }
+            continue;
+        }
+        if (b0 == 0x80u) {  /* 80 */
+        lead1:
+            acc = ((uint64_t)b0 - 128u);
+            b1 = d[i + 1];
+            if (b1 <= 0x7Fu) {  /* 00..7F */
+                acc = acc * 128u + (uint64_t)b1;
+                cp = acc + UINT64_C(128);  /* U+0080..U+00FF */
+                o[n++] = (Py_UCS4)cp;
+                fmx |= cp;
+                i += 2;
+                if (NX_LIKELY(i < end && n < cap)) {
+                    b0 = d[i];
+                    if (b0 == 0x80u)
+                        goto lead1;  /* the same lead again: no way through the leads before it */
+                    if (NX_SELF(b0) && n + 1 < cap) {
+                        /* one byte that stands for itself (a space between words), then the same lead? */
+                        const unsigned c = b0;
+                        b0 = d[i + 1];
+                        if (b0 == 0x80u) {
+                            o[n++] = (Py_UCS4)c;
+                            i++;
+                            goto lead1;
+                        }
+                    }
+                }
+                continue;
+            }
+            if (b1 - 0x80u <= 0x7Du) {  /* 80..FD */
+                acc = acc * 128u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 <= 0x7Fu) {  /* 00..7F */
+                    acc = acc * 128u + (uint64_t)b2;
+                    cp = acc + UINT64_C(16512);  /* U+4080..U+7F7F */
+                    o[n++] = (Py_UCS4)cp;
+                    fmx |= cp;
+                    i += 3;
+                    if (NX_LIKELY(i < end && n < cap)) {
+                        b0 = d[i];
+                        if (b0 == 0x80u)
+                            goto lead1;  /* the same lead again: no way through the leads before it */
+                        if (NX_SELF(b0) && n + 1 < cap) {
+                            /* one byte that stands for itself (a space between words), then the same lead? */
+                            const unsigned c = b0;
+                            b0 = d[i + 1];
+                            if (b0 == 0x80u) {
+                                o[n++] = (Py_UCS4)c;
+                                i++;
+                                goto lead1;
+                            }
+                        }
+                    }
+                    continue;
+                }
+                if (b2 >= 0x80u) {  /* 80..FF */
+                    acc = acc * 128u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 <= 0x7Fu) {  /* 00..7F */
+                        acc = acc * 128u + (uint64_t)b3;
+                        break;  /* U+204080..U+3FC07F: above U+10FFFF */
+                    }
+                    if (b3 >= 0x80u) {  /* 80..FF */
+                        acc = acc * 128u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 <= 0x7Fu) {  /* 00..7F */
+                            acc = acc * 128u + (uint64_t)b4;
+                            break;  /* U+10204080..U+1FE0407F: above U+10FFFF */
+                        }
+                        if (b4 >= 0x80u) {  /* 80..FF */
+                            acc = acc * 128u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 <= 0x7Fu) {  /* 00..7F */
+                                acc = acc * 128u + (uint64_t)b5;
+                                break;  /* U+810204080..U+FF020407F: above U+10FFFF */
+                            }
+                            if (b5 >= 0x80u) {  /* 80..FF */
+                                acc = acc * 128u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 <= 0x7Fu) {  /* 00..7F */
+                                    acc = acc * 128u + (uint64_t)b6;
+                                    break;  /* U+40810204080..U+7F81020407F: above U+10FFFF */
+                                }
+                                if (b6 >= 0x80u) {  /* 80..FF */
+                                    acc = acc * 128u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if (b7 <= 0x7Fu) {  /* 00..7F */
+                                        acc = acc * 128u + (uint64_t)b7;
+                                        break;  /* U+2040810204080..U+3FC081020407F: above U+10FFFF */
+                                    }
+                                    break;
+                                }
+                                break;
+                            }
+                            break;
+                        }
+                        break;
+                    }
+                    break;
+                }
+                break;
+            }
+            if (b1 == 0xFEu) {  /* FE */
+                acc = acc * 128u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 <= 0x7Fu) {  /* 00..7F */
+                    acc = acc * 128u + (uint64_t)b2;
+                    cp = acc + UINT64_C(16512);  /* U+7F80..U+7FFF */
+                    o[n++] = (Py_UCS4)cp;
+                    fmx |= cp;
+                    i += 3;
+                    if (NX_LIKELY(i < end && n < cap)) {
+                        b0 = d[i];
+                        if (b0 == 0x80u)
+                            goto lead1;  /* the same lead again: no way through the leads before it */
+                        if (NX_SELF(b0) && n + 1 < cap) {
+                            /* one byte that stands for itself (a space between words), then the same lead? */
+                            const unsigned c = b0;
+                            b0 = d[i + 1];
+                            if (b0 == 0x80u) {
+                                o[n++] = (Py_UCS4)c;
+                                i++;
+                                goto lead1;
+                            }
+                        }
+                    }
+                    continue;
+                }
+                if (b2 - 0x80u <= 0x7Du) {  /* 80..FD */
+                    acc = acc * 128u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 <= 0x7Fu) {  /* 00..7F */
+                        acc = acc * 128u + (uint64_t)b3;
+                        break;  /* U+3FC080..U+3FFF7F: above U+10FFFF */
+                    }
+                    if (b3 >= 0x80u) {  /* 80..FF */
+                        acc = acc * 128u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 <= 0x7Fu) {  /* 00..7F */
+                            acc = acc * 128u + (uint64_t)b4;
+                            break;  /* U+1FE04080..U+1FFFC07F: above U+10FFFF */
+                        }
+                        if (b4 >= 0x80u) {  /* 80..FF */
+                            acc = acc * 128u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 <= 0x7Fu) {  /* 00..7F */
+                                acc = acc * 128u + (uint64_t)b5;
+                                break;  /* U+FF0204080..U+FFFE0407F: above U+10FFFF */
+                            }
+                            if (b5 >= 0x80u) {  /* 80..FF */
+                                acc = acc * 128u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 <= 0x7Fu) {  /* 00..7F */
+                                    acc = acc * 128u + (uint64_t)b6;
+                                    break;  /* U+7F810204080..U+7FFF020407F: above U+10FFFF */
+                                }
+                                if (b6 >= 0x80u) {  /* 80..FF */
+                                    acc = acc * 128u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if (b7 <= 0x7Fu) {  /* 00..7F */
+                                        acc = acc * 128u + (uint64_t)b7;
+                                        break;  /* U+3FC0810204080..U+3FFF81020407F: above U+10FFFF */
+                                    }
+                                    break;
+                                }
+                                break;
+                            }
+                            break;
+                        }
+                        break;
+                    }
+                    break;
+                }
+                if (b2 == 0xFEu) {  /* FE */
+                    acc = acc * 128u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 <= 0x7Fu) {  /* 00..7F */
+                        acc = acc * 128u + (uint64_t)b3;
+                        break;  /* U+3FFF80..U+3FFFFF: above U+10FFFF */
+                    }
+                    if (b3 - 0x80u <= 0x7Du) {  /* 80..FD */
+                        acc = acc * 128u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 <= 0x7Fu) {  /* 00..7F */
+                            acc = acc * 128u + (uint64_t)b4;
+                            break;  /* U+1FFFC080..U+1FFFFF7F: above U+10FFFF */
+                        }
+                        if (b4 >= 0x80u) {  /* 80..FF */
+                            acc = acc * 128u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 <= 0x7Fu) {  /* 00..7F */
+                                acc = acc * 128u + (uint64_t)b5;
+                                break;  /* U+FFFE04080..U+FFFFFC07F: above U+10FFFF */
+                            }
+                            if (b5 >= 0x80u) {  /* 80..FF */
+                                acc = acc * 128u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 <= 0x7Fu) {  /* 00..7F */
+                                    acc = acc * 128u + (uint64_t)b6;
+                                    break;  /* U+7FFF0204080..U+7FFFFE0407F: above U+10FFFF */
+                                }
+                                if (b6 >= 0x80u) {  /* 80..FF */
+                                    acc = acc * 128u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if (b7 <= 0x7Fu) {  /* 00..7F */
+                                        acc = acc * 128u + (uint64_t)b7;
+                                        break;  /* U+3FFF810204080..U+3FFFFF020407F: above U+10FFFF */
+                                    }
+                                    break;
+                                }
+                                break;
+                            }
+                            break;
+                        }
+                        break;
+                    }
+                    if (b3 == 0xFEu) {  /* FE */
+                        acc = acc * 128u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 <= 0x7Fu) {  /* 00..7F */
+                            acc = acc * 128u + (uint64_t)b4;
+                            break;  /* U+1FFFFF80..U+1FFFFFFF: above U+10FFFF */
+                        }
+                        if (b4 - 0x80u <= 0x7Du) {  /* 80..FD */
+                            acc = acc * 128u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 <= 0x7Fu) {  /* 00..7F */
+                                acc = acc * 128u + (uint64_t)b5;
+                                break;  /* U+FFFFFC080..U+FFFFFFF7F: above U+10FFFF */
+                            }
+                            if (b5 >= 0x80u) {  /* 80..FF */
+                                acc = acc * 128u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 <= 0x7Fu) {  /* 00..7F */
+                                    acc = acc * 128u + (uint64_t)b6;
+                                    break;  /* U+7FFFFE04080..U+7FFFFFFC07F: above U+10FFFF */
+                                }
+                                if (b6 >= 0x80u) {  /* 80..FF */
+                                    acc = acc * 128u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if (b7 <= 0x7Fu) {  /* 00..7F */
+                                        acc = acc * 128u + (uint64_t)b7;
+                                        break;  /* U+3FFFFF0204080..U+3FFFFFFE0407F: above U+10FFFF */
+                                    }
+                                    break;
+                                }
+                                break;
+                            }
+                            break;
+                        }
+                        if (b4 == 0xFEu) {  /* FE */
+                            acc = acc * 128u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 <= 0x7Fu) {  /* 00..7F */
+                                acc = acc * 128u + (uint64_t)b5;
+                                break;  /* U+FFFFFFF80..U+FFFFFFFFF: above U+10FFFF */
+                            }
+                            if (b5 - 0x80u <= 0x7Du) {  /* 80..FD */
+                                acc = acc * 128u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 <= 0x7Fu) {  /* 00..7F */
+                                    acc = acc * 128u + (uint64_t)b6;
+                                    break;  /* U+7FFFFFFC080..U+7FFFFFFFF7F: above U+10FFFF */
+                                }
+                                if (b6 >= 0x80u) {  /* 80..FF */
+                                    acc = acc * 128u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if (b7 <= 0x7Fu) {  /* 00..7F */
+                                        acc = acc * 128u + (uint64_t)b7;
+                                        break;  /* U+3FFFFFFE04080..U+3FFFFFFFFC07F: above U+10FFFF */
+                                    }
+                                    break;
+                                }
+                                break;
+                            }
+                            if (b5 == 0xFEu) {  /* FE */
+                                acc = acc * 128u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 <= 0x7Fu) {  /* 00..7F */
+                                    acc = acc * 128u + (uint64_t)b6;
+                                    break;  /* U+7FFFFFFFF80..U+7FFFFFFFFFF: above U+10FFFF */
+                                }
+                                if (b6 - 0x80u <= 0x7Du) {  /* 80..FD */
+                                    acc = acc * 128u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if (b7 <= 0x7Fu) {  /* 00..7F */
+                                        acc = acc * 128u + (uint64_t)b7;
+                                        break;  /* U+3FFFFFFFFC080..U+3FFFFFFFFFF7F: above U+10FFFF */
+                                    }
+                                    break;
+                                }
+                                if (b6 == 0xFEu) {  /* FE */
+                                    acc = acc * 128u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if (b7 <= 0x7Fu) {  /* 00..7F */
+                                        acc = acc * 128u + (uint64_t)b7;
+                                        break;  /* U+3FFFFFFFFFF80..U+3FFFFFFFFFFFF: above U+10FFFF */
+                                    }
+                                    break;
+                                }
+                                if (b6 == 0xFFu) {  /* FF */
+                                    acc = acc * 128u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if (b7 <= 0x7Fu) {  /* 00..7F */
+                                        acc = acc * 128u + (uint64_t)b7;
+                                        break;  /* U+4000000000000..U+400000000007F: above U+10FFFF */
+                                    }
+                                    break;
+                                }
+                                break;
+                            }
+                            if (b5 == 0xFFu) {  /* FF */
+                                acc = acc * 128u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 <= 0x7Fu) {  /* 00..7F */
+                                    acc = acc * 128u + (uint64_t)b6;
+                                    break;  /* U+80000000000..U+8000000007F: above U+10FFFF */
+                                }
+                                if (b6 >= 0x80u) {  /* 80..FF */
+                                    acc = acc * 128u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if (b7 <= 0x7Fu) {  /* 00..7F */
+                                        acc = acc * 128u + (uint64_t)b7;
+                                        break;  /* U+4000000000080..U+400000000407F: above U+10FFFF */
+                                    }
+                                    break;
+                                }
+                                break;
+                            }
+                            break;
+                        }
+                        if (b4 == 0xFFu) {  /* FF */
+                            acc = acc * 128u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 <= 0x7Fu) {  /* 00..7F */
+                                acc = acc * 128u + (uint64_t)b5;
+                                break;  /* U+1000000000..U+100000007F: above U+10FFFF */
+                            }
+                            if (b5 >= 0x80u) {  /* 80..FF */
+                                acc = acc * 128u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 <= 0x7Fu) {  /* 00..7F */
+                                    acc = acc * 128u + (uint64_t)b6;
+                                    break;  /* U+80000000080..U+8000000407F: above U+10FFFF */
+                                }
+                                if (b6 >= 0x80u) {  /* 80..FF */
+                                    acc = acc * 128u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if (b7 <= 0x7Fu) {  /* 00..7F */
+                                        acc = acc * 128u + (uint64_t)b7;
+                                        break;  /* U+4000000004080..U+400000020407F: above U+10FFFF */
+                                    }
+                                    break;
+                                }
+                                break;
+                            }
+                            break;
+                        }
+                        break;
+                    }
+                    if (b3 == 0xFFu) {  /* FF */
+                        acc = acc * 128u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 <= 0x7Fu) {  /* 00..7F */
+                            acc = acc * 128u + (uint64_t)b4;
+                            break;  /* U+20000000..U+2000007F: above U+10FFFF */
+                        }
+                        if (b4 >= 0x80u) {  /* 80..FF */
+                            acc = acc * 128u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 <= 0x7Fu) {  /* 00..7F */
+                                acc = acc * 128u + (uint64_t)b5;
+                                break;  /* U+1000000080..U+100000407F: above U+10FFFF */
+                            }
+                            if (b5 >= 0x80u) {  /* 80..FF */
+                                acc = acc * 128u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 <= 0x7Fu) {  /* 00..7F */
+                                    acc = acc * 128u + (uint64_t)b6;
+                                    break;  /* U+80000004080..U+8000020407F: above U+10FFFF */
+                                }
+                                if (b6 >= 0x80u) {  /* 80..FF */
+                                    acc = acc * 128u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if (b7 <= 0x7Fu) {  /* 00..7F */
+                                        acc = acc * 128u + (uint64_t)b7;
+                                        break;  /* U+4000000204080..U+400001020407F: above U+10FFFF */
+                                    }
+                                    break;
+                                }
+                                break;
+                            }
+                            break;
+                        }
+                        break;
+                    }
+                    break;
+                }
+                if (b2 == 0xFFu) {  /* FF */
+                    acc = acc * 128u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 <= 0x7Fu) {  /* 00..7F */
+                        acc = acc * 128u + (uint64_t)b3;
+                        break;  /* U+400000..U+40007F: above U+10FFFF */
+                    }
+                    if (b3 >= 0x80u) {  /* 80..FF */
+                        acc = acc * 128u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 <= 0x7Fu) {  /* 00..7F */
+                            acc = acc * 128u + (uint64_t)b4;
+                            break;  /* U+20000080..U+2000407F: above U+10FFFF */
+                        }
+                        if (b4 >= 0x80u) {  /* 80..FF */
+                            acc = acc * 128u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 <= 0x7Fu) {  /* 00..7F */
+                                acc = acc * 128u + (uint64_t)b5;
+                                break;  /* U+1000004080..U+100020407F: above U+10FFFF */
+                            }
+                            if (b5 >= 0x80u) {  /* 80..FF */
+                                acc = acc * 128u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 <= 0x7Fu) {  /* 00..7F */
+                                    acc = acc * 128u + (uint64_t)b6;
+                                    break;  /* U+80000204080..U+8001020407F: above U+10FFFF */
+                                }
+                                if (b6 >= 0x80u) {  /* 80..FF */
+                                    acc = acc * 128u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if (b7 <= 0x7Fu) {  /* 00..7F */
+                                        acc = acc * 128u + (uint64_t)b7;
+                                        break;  /* U+4000010204080..U+400081020407F: above U+10FFFF */
+                                    }
+                                    break;
+                                }
+                                break;
+                            }
+                            break;
+                        }
+                        break;
+                    }
+                    break;
+                }
+                break;
+            }
+            if (b1 == 0xFFu) {  /* FF */
+                acc = acc * 128u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 <= 0x7Fu) {  /* 00..7F */
+                    acc = acc * 128u + (uint64_t)b2;
+                    cp = acc + UINT64_C(16512);  /* U+8000..U+807F */
+                    o[n++] = (Py_UCS4)cp;
+                    fmx |= cp;
+                    i += 3;
+                    if (NX_LIKELY(i < end && n < cap)) {
+                        b0 = d[i];
+                        if (b0 == 0x80u)
+                            goto lead1;  /* the same lead again: no way through the leads before it */
+                        if (NX_SELF(b0) && n + 1 < cap) {
+                            /* one byte that stands for itself (a space between words), then the same lead? */
+                            const unsigned c = b0;
+                            b0 = d[i + 1];
+                            if (b0 == 0x80u) {
+                                o[n++] = (Py_UCS4)c;
+                                i++;
+                                goto lead1;
+                            }
+                        }
+                    }
+                    continue;
+                }
+                if (b2 >= 0x80u) {  /* 80..FF */
+                    acc = acc * 128u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 <= 0x7Fu) {  /* 00..7F */
+                        acc = acc * 128u + (uint64_t)b3;
+                        break;  /* U+400080..U+40407F: above U+10FFFF */
+                    }
+                    if (b3 >= 0x80u) {  /* 80..FF */
+                        acc = acc * 128u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 <= 0x7Fu) {  /* 00..7F */
+                            acc = acc * 128u + (uint64_t)b4;
+                            break;  /* U+20004080..U+2020407F: above U+10FFFF */
+                        }
+                        if (b4 >= 0x80u) {  /* 80..FF */
+                            acc = acc * 128u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 <= 0x7Fu) {  /* 00..7F */
+                                acc = acc * 128u + (uint64_t)b5;
+                                break;  /* U+1000204080..U+101020407F: above U+10FFFF */
+                            }
+                            if (b5 >= 0x80u) {  /* 80..FF */
+                                acc = acc * 128u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 <= 0x7Fu) {  /* 00..7F */
+                                    acc = acc * 128u + (uint64_t)b6;
+                                    break;  /* U+80010204080..U+8081020407F: above U+10FFFF */
+                                }
+                                if (b6 >= 0x80u) {  /* 80..FF */
+                                    acc = acc * 128u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if (b7 <= 0x7Fu) {  /* 00..7F */
+                                        acc = acc * 128u + (uint64_t)b7;
+                                        break;  /* U+4000810204080..U+404081020407F: above U+10FFFF */
+                                    }
+                                    break;
+                                }
+                                break;
+                            }
+                            break;
+                        }
+                        break;
+                    }
+                    break;
+                }
+                break;
+            }
+            break;
+        }
+        if (b0 >= 0x81u) {  /* 81..FF */
+        lead2:
+            acc = ((uint64_t)b0 - 128u);
+            b1 = d[i + 1];
+            if (b1 <= 0x7Fu) {  /* 00..7F */
+                acc = acc * 128u + (uint64_t)b1;
+                cp = acc + UINT64_C(128);  /* U+0100..U+407F */
+                o[n++] = (Py_UCS4)cp;
+                fmx |= cp;
+                i += 2;
+                if (NX_LIKELY(i < end && n < cap)) {
+                    b0 = d[i];
+                    if (b0 >= 0x81u)
+                        goto lead2;  /* the same lead again: no way through the leads before it */
+                    if (NX_SELF(b0) && n + 1 < cap) {
+                        /* one byte that stands for itself (a space between words), then the same lead? */
+                        const unsigned c = b0;
+                        b0 = d[i + 1];
+                        if (b0 >= 0x81u) {
+                            o[n++] = (Py_UCS4)c;
+                            i++;
+                            goto lead2;
+                        }
+                    }
+                }
+                continue;
+            }
+            if (b1 >= 0x80u) {  /* 80..FF */
+                acc = acc * 128u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 <= 0x7Fu) {  /* 00..7F */
+                    acc = acc * 128u + (uint64_t)b2;
+                    cp = acc + UINT64_C(16512);  /* U+8080..U+20407F */
+                    if (NX_UNLIKELY(cp > 0x10FFFFu))
+                        break;
+                    o[n++] = (Py_UCS4)cp;
+                    fmx |= cp;
+                    i += 3;
+                    if (NX_LIKELY(i < end && n < cap)) {
+                        b0 = d[i];
+                        if (b0 >= 0x81u)
+                            goto lead2;  /* the same lead again: no way through the leads before it */
+                        if (NX_SELF(b0) && n + 1 < cap) {
+                            /* one byte that stands for itself (a space between words), then the same lead? */
+                            const unsigned c = b0;
+                            b0 = d[i + 1];
+                            if (b0 >= 0x81u) {
+                                o[n++] = (Py_UCS4)c;
+                                i++;
+                                goto lead2;
+                            }
+                        }
+                    }
+                    continue;
+                }
+                if (b2 >= 0x80u) {  /* 80..FF */
+                    acc = acc * 128u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 <= 0x7Fu) {  /* 00..7F */
+                        acc = acc * 128u + (uint64_t)b3;
+                        break;  /* U+404080..U+1020407F: above U+10FFFF */
+                    }
+                    if (b3 >= 0x80u) {  /* 80..FF */
+                        acc = acc * 128u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 <= 0x7Fu) {  /* 00..7F */
+                            acc = acc * 128u + (uint64_t)b4;
+                            break;  /* U+20204080..U+81020407F: above U+10FFFF */
+                        }
+                        if (b4 >= 0x80u) {  /* 80..FF */
+                            acc = acc * 128u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 <= 0x7Fu) {  /* 00..7F */
+                                acc = acc * 128u + (uint64_t)b5;
+                                break;  /* U+1010204080..U+4081020407F: above U+10FFFF */
+                            }
+                            if (b5 >= 0x80u) {  /* 80..FF */
+                                acc = acc * 128u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 <= 0x7Fu) {  /* 00..7F */
+                                    acc = acc * 128u + (uint64_t)b6;
+                                    break;  /* U+80810204080..U+204081020407F: above U+10FFFF */
+                                }
+                                if (b6 >= 0x80u) {  /* 80..FF */
+                                    acc = acc * 128u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if (b7 <= 0x7Fu) {  /* 00..7F */
+                                        acc = acc * 128u + (uint64_t)b7;
+                                        break;  /* U+4040810204080..U+10204081020407F: above U+10FFFF */
+                                    }
+                                    break;
+                                }
+                                break;
+                            }
+                            break;
+                        }
+                        break;
+                    }
+                    break;
+                }
+                break;
+            }
+            break;
+        }
+        break;
+    }
+    if (err && cap - n >= 4) {
+        /* the maximal subpart at i, or the reserved run, of k bytes */
+        const size_t k = err >= NX_FORM_RSV ? err - NX_FORM_RSV : err >= NX_FORM_ERR ? err - NX_FORM_ERR : 1;
+        size_t j = 0;
+        if (handler == NX_H_REPLACE) {
+            o[n++] = 0xFFFD;
+            fmx |= 0xFFFD;
+            i += k;
+            err = 0;
+            goto again;
+        }
+        if (handler == NX_H_SURROGATEESCAPE) {
+            while (j < k && j < 4 && d[i + j] >= 0x80)
+                j++;
+            if (j == k) {
+                for (j = 0; j < k; j++) {
+                    o[n++] = (Py_UCS4)(0xDC00u + d[i + j]);
+                    fmx |= 0xDC00u + d[i + j];
+                }
+                i += k;
+                err = 0;
+                goto again;
+            }
+        }
+    }
+    (void)acc;
+    *errp = err;
+    *np = n;
+    *mxp |= fmx;
+    return i;
+}
+
 
 static void nx_lead_init(unsigned b0, const unsigned *kind)
 {
@@ -1891,7 +3319,6 @@ static void nx_init(void)
 }
 
 /* ------------------------------------------------------------ handlers */
-enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 static int nx_handler(const char *errors)
 {
@@ -2185,6 +3612,24 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
                not decide is the walk's */
             size_t got_len;
             uint64_t fmx = 0;  /* the OR of the code points of this loop */
+            if (mode == NX_M_UCS2 || mode == NX_M_UCS4) {
+                /* a str of 2 or 4 bytes a character: its own run loop first (nx_forms_KIND),
+                   then what it stopped before, here */
+                const size_t i0 = i;
+                size_t err = 0;
+                i = mode == NX_M_UCS2 ? nx_forms_ucs2(d, i, wend, (Py_UCS2 *)out, &n, cap, &mx, &err, a->handler)
+                                      : nx_forms_ucs4(d, i, wend, (Py_UCS4 *)out, &n, cap, &mx, &err, a->handler);
+                start = i;
+                n_start = n;
+                if (err >= NX_FORM_ERR && err < NX_FORM_RSV) {
+                    /* the maximal subpart of a sequence cut short, as _run says */
+                    nx_error(&tok, NX_T_ERROR, start, start + (err - NX_FORM_ERR), git_offset_varint_reason_continuation);
+                    got = NX_S_PROBLEM;
+                    goto problem;
+                }
+                if (i != i0 && (i == len || NX_SELF(d[i]) || n == cap))
+                    continue;
+            }
             while ((got_len = nx_form(d, i, wend, &cp)) != 0) {
                 if (NX_UNLIKELY(got_len >= NX_FORM_ERR)) {
                     mx |= fmx;

@@ -1082,7 +1082,7 @@ size_t shift_jis_decode(const unsigned char *data, size_t len, shift_jis_cp *out
 #define NX_NAME "shift_jis"
 #define NX_SPEC_SHA256 "4407e8b51d22fef2dea4daf00690d5daff8f24533b602e9d653e0fdf24f760be"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "6ebb65670b6c812d52f1a2744da5e53beb97e12cb643e68146bdca841c2191d0"
+#define NX_SOURCE_SHA256 "f7e5f259f1c565c9a4b34625b8c6c814cb4c1d8f706e2cc0577cb756e9a273cb"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 7
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1090,10 +1090,12 @@ size_t shift_jis_decode(const unsigned char *data, size_t len, shift_jis_cp *out
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NX_INLINE static inline __attribute__((always_inline))
+#define NX_NOINLINE static __attribute__((noinline))
 #define NX_LIKELY(x) __builtin_expect(!!(x), 1)
 #define NX_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define NX_INLINE static __inline
+#define NX_NOINLINE static
 #define NX_LIKELY(x) (x)
 #define NX_UNLIKELY(x) (x)
 #endif
@@ -1267,6 +1269,9 @@ static uint8_t nx_top_width[256];
 /* What a pass makes: a count (NX_M_COUNT), a str of 1, 2 or 4 bytes a
    character, a list of ints (see "passes"). */
 enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
+
+/* The error handlers a pass knows (nx_handler); any other is the module's. */
+enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 /* Which of 0..7F, 80..FF, 100..FFFF, beyond a code point is in: its str kind. */
 static int nx_width(uint64_t cp)
@@ -1608,7 +1613,6 @@ static void nx_init(void)
 }
 
 /* ------------------------------------------------------------ handlers */
-enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 static int nx_handler(const char *errors)
 {

@@ -717,7 +717,7 @@ size_t sqlite4_varint_decode(const unsigned char *data, size_t len, sqlite4_vari
 #define NX_NAME "sqlite4-varint"
 #define NX_SPEC_SHA256 "5734bc2768afc40e958d47eb66f31757f4770dfaa78d898786f809f5b08040e3"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "3062eb0602f53987b89d7c9524c2790e96179689edb1da9f65206263e6bb086d"
+#define NX_SOURCE_SHA256 "1716f814195eb1586c611569ff143883d708ac73d0d42a773a64e8ccf266d1ea"
 #define NX_N_STATES 24
 #define NX_N_CLASSES 15
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -725,10 +725,12 @@ size_t sqlite4_varint_decode(const unsigned char *data, size_t len, sqlite4_vari
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NX_INLINE static inline __attribute__((always_inline))
+#define NX_NOINLINE static __attribute__((noinline))
 #define NX_LIKELY(x) __builtin_expect(!!(x), 1)
 #define NX_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define NX_INLINE static __inline
+#define NX_NOINLINE static
 #define NX_LIKELY(x) (x)
 #define NX_UNLIKELY(x) (x)
 #endif
@@ -961,6 +963,9 @@ static size_t nx_safe_len;
    character, a list of ints (see "passes"). */
 enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
 
+/* The error handlers a pass knows (nx_handler); any other is the module's. */
+enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
+
 /* Which of 0..7F, 80..FF, 100..FFFF, beyond a code point is in: its str kind. */
 static int nx_width(uint64_t cp)
 {
@@ -991,6 +996,7 @@ static int nx_width(uint64_t cp)
    a counted form, the data's end). */
 #define NX_FORMS 1
 #define NX_FORM_ERR 16  /* above any straight path's length */
+#define NX_FORM_RSV ((size_t)1 << 30)  /* nx_forms_KIND's reserved run of k bytes: NX_FORM_RSV + k */
 #define NX_FORM_MOST 8  /* the longest straight path, in bytes */
 #define NX_FORM_ASCII 2  /* 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither */
 
@@ -1246,6 +1252,15 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
             return NX_FORM_ERR + 1;
         return 0;
     }
+    if (b0 == 0xFFu) {  /* FF: up to 2 bytes */
+        if (NX_UNLIKELY(wend - i < 2u))
+            return 0;
+        acc = ((uint64_t)b0 - 255u);
+        b1 = d[i + 1];
+        if (b1 == 0x00u)  /* 00: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
+        return 0;
+    }
     (void)acc;
     return 0;
 }
@@ -1353,6 +1368,812 @@ NX_INLINE size_t nx_self_run(const int mode, const unsigned char *d, size_t i, s
         i += 8;
     }
     return i - i0;
+}
+
+/* bytes read ahead of a token in nx_forms_KIND: its longest path, 16 bytes that stand for themselves */
+#define NX_RUN_PAD 16
+
+/* The bytes that stand for themselves at p on, when fewer than 16 (and room for 16 in
+   o, of kind mode): written (16 of them: what is past the run is overwritten by what
+   follows), their number returned; else 0 (a longer run, or no room: the caller's). */
+NX_INLINE size_t nx_self_short(const int mode, const unsigned char *p, void *o, size_t room)
+{
+    size_t k;
+    if (room < 16)
+        return 0;
+#ifdef NX_SELF_SSE2
+    {
+        const __m128i v = _mm_loadu_si128((const __m128i *)p);
+        const unsigned m = NX_NOT_SELF16(v);
+        if (!m)
+            return 0;
+        nx_put16(mode, o, v);
+        return (size_t)__builtin_ctz(m);
+    }
+#else
+    for (k = 0; k < 16 && NX_SELF(p[k]); k++) {
+        if (mode == NX_M_UCS2)
+            ((Py_UCS2 *)o)[k] = p[k];
+        else
+            ((Py_UCS4 *)o)[k] = p[k];
+    }
+    return k < 16 ? k : 0;
+#endif
+    (void)k;
+}
+
+/* The straight paths token after token into a str of 2 bytes a character
+   (o, n of cap written): each leaf writes its character and goes on with the next lead,
+   with o, n and the OR of the code points in registers.  It stops, before the token,
+   where nx_form would not give a character of this kind and before a run of 16 bytes that
+   stand for themselves, within NX_RUN_PAD bytes of wend, or when out is full; the
+   caller goes on from there.  Returns where it stopped, *np and *mxp updated, and in
+   *errp what nx_form would say of the token there when it is an error: NX_FORM_ERR + k
+   (a sequence cut short after k bytes), 1 (a byte that begins no token), NX_FORM_RSV
+   + k (a reserved run of k bytes: the caller leaves it to the walk), else 0.
+   Such an error is replaced here when the handler is replace or surrogateescape (as
+   nx_run's problem path does: U+FFFD, or each byte as U+DC80..U+DCFF when they are
+   at most 4, each from 80 up), so that damaged text does not leave the loop. */
+NX_NOINLINE size_t nx_forms_ucs2(const unsigned char *d, size_t i, size_t wend, Py_UCS2 *o, size_t *np,
+                                 size_t cap, uint64_t *mxp, size_t *errp, int handler)
+{
+    size_t n = *np, err = 0;
+    const size_t end = wend - i > NX_RUN_PAD ? wend - NX_RUN_PAD : i;  /* i < end: NX_RUN_PAD bytes to read */
+    uint64_t acc, cp, fmx = 0;
+    unsigned b1, b2, b3, b4, b5, b6, b7;
+    unsigned b0;
+again:
+    while (i < end && n < cap) {
+        b0 = d[i];
+        if (b0 <= 0xF0u) {  /* 00..F0 */
+            acc = (uint64_t)b0;
+            cp = acc;  /* U+0000..U+00F0 */
+            o[n++] = (Py_UCS2)cp;
+            fmx |= cp;
+            i += 1;
+            if (NX_SELF(d[i])) {
+                /* bytes that stand for themselves: fewer than 16 here, else nx_self_run's */
+                const size_t k = nx_self_short(NX_M_UCS2, d + i, o + n, cap - n);
+                if (!k)
+                    break;
+                n += k;
+                i += k;
+            }
+            continue;
+        }
+        if (b0 == 0xF1u) {  /* F1 */
+        lead1:
+            acc = ((uint64_t)b0 - 241u);
+            b1 = d[i + 1];
+            if (b1 >= 0x01u) {  /* 01..FF */
+                acc = acc * 255u + ((uint64_t)b1 - 1u);
+                cp = acc + UINT64_C(241);  /* U+00F1..U+01EF */
+                o[n++] = (Py_UCS2)cp;
+                fmx |= cp;
+                i += 2;
+                if (NX_LIKELY(i < end && n < cap)) {
+                    b0 = d[i];
+                    if (b0 == 0xF1u)
+                        goto lead1;  /* the same lead again: no way through the leads before it */
+                    if (NX_SELF(b0) && n + 1 < cap) {
+                        /* one byte that stands for itself (a space between words), then the same lead? */
+                        const unsigned c = b0;
+                        b0 = d[i + 1];
+                        if (b0 == 0xF1u) {
+                            o[n++] = (Py_UCS2)c;
+                            i++;
+                            goto lead1;
+                        }
+                    }
+                }
+                continue;
+            }
+            if (b1 == 0x00u)  /* 00: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 - 0xF2u <= 0x06u) {  /* F2..F8 */
+        lead2:
+            acc = ((uint64_t)b0 - 242u);
+            b1 = d[i + 1];
+            if (1) {  /* 00..FF */
+                acc = acc * 256u + (uint64_t)b1;
+                cp = acc + UINT64_C(496);  /* U+01F0..U+08EF */
+                o[n++] = (Py_UCS2)cp;
+                fmx |= cp;
+                i += 2;
+                if (NX_LIKELY(i < end && n < cap)) {
+                    b0 = d[i];
+                    if (b0 - 0xF2u <= 0x06u)
+                        goto lead2;  /* the same lead again: no way through the leads before it */
+                    if (NX_SELF(b0) && n + 1 < cap) {
+                        /* one byte that stands for itself (a space between words), then the same lead? */
+                        const unsigned c = b0;
+                        b0 = d[i + 1];
+                        if (b0 - 0xF2u <= 0x06u) {
+                            o[n++] = (Py_UCS2)c;
+                            i++;
+                            goto lead2;
+                        }
+                    }
+                }
+                continue;
+            }
+            break;
+        }
+        if (b0 == 0xF9u) {  /* F9 */
+        lead3:
+            acc = ((uint64_t)b0 - 249u);
+            b1 = d[i + 1];
+            if (1) {  /* 00..FF */
+                acc = acc * 256u + (uint64_t)b1;
+                b2 = d[i + 2];
+                if (1) {  /* 00..FF */
+                    acc = acc * 256u + (uint64_t)b2;
+                    cp = acc + UINT64_C(2288);  /* U+08F0..U+108EF */
+                    if (NX_UNLIKELY(cp > 0xFFFFu))
+                        break;
+                    o[n++] = (Py_UCS2)cp;
+                    fmx |= cp;
+                    i += 3;
+                    if (NX_LIKELY(i < end && n < cap)) {
+                        b0 = d[i];
+                        if (b0 == 0xF9u)
+                            goto lead3;  /* the same lead again: no way through the leads before it */
+                        if (NX_SELF(b0) && n + 1 < cap) {
+                            /* one byte that stands for itself (a space between words), then the same lead? */
+                            const unsigned c = b0;
+                            b0 = d[i + 1];
+                            if (b0 == 0xF9u) {
+                                o[n++] = (Py_UCS2)c;
+                                i++;
+                                goto lead3;
+                            }
+                        }
+                    }
+                    continue;
+                }
+                break;
+            }
+            break;
+        }
+        if (b0 == 0xFAu) {  /* FA */
+            acc = ((uint64_t)b0 - 250u);
+            b1 = d[i + 1];
+            if (b1 == 0x01u) {  /* 01 */
+                acc = acc * 256u + (uint64_t)b1;
+                b2 = d[i + 2];
+                if (b2 == 0x08u) {  /* 08 */
+                    acc = acc * 256u + (uint64_t)b2;
+                    b3 = d[i + 3];
+                    if (b3 >= 0xF0u) {  /* F0..FF */
+                        acc = acc * 256u + (uint64_t)b3;
+                        break;  /* U+108F0..U+108FF: above U+FFFF */
+                    }
+                    if (b3 <= 0xEFu)  /* 00..EF: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if (b2 >= 0x09u) {  /* 09..FF */
+                    acc = acc * 256u + (uint64_t)b2;
+                    b3 = d[i + 3];
+                    if (1) {  /* 00..FF */
+                        acc = acc * 256u + (uint64_t)b3;
+                        break;  /* U+10900..U+1FFFF: above U+FFFF */
+                    }
+                    break;
+                }
+                if (b2 <= 0x07u)  /* 00..07: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if (b1 >= 0x02u) {  /* 02..FF */
+                acc = acc * 256u + (uint64_t)b1;
+                b2 = d[i + 2];
+                if (1) {  /* 00..FF */
+                    acc = acc * 256u + (uint64_t)b2;
+                    b3 = d[i + 3];
+                    if (1) {  /* 00..FF */
+                        acc = acc * 256u + (uint64_t)b3;
+                        break;  /* U+20000..U+FFFFFF: above U+FFFF */
+                    }
+                    break;
+                }
+                break;
+            }
+            if (b1 == 0x00u)  /* 00: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 == 0xFBu) {  /* FB */
+            acc = ((uint64_t)b0 - 251u);
+            b1 = d[i + 1];
+            if (b1 >= 0x01u) {  /* 01..FF */
+                acc = acc * 256u + (uint64_t)b1;
+                b2 = d[i + 2];
+                if (1) {  /* 00..FF */
+                    acc = acc * 256u + (uint64_t)b2;
+                    b3 = d[i + 3];
+                    if (1) {  /* 00..FF */
+                        acc = acc * 256u + (uint64_t)b3;
+                        b4 = d[i + 4];
+                        if (1) {  /* 00..FF */
+                            acc = acc * 256u + (uint64_t)b4;
+                            break;  /* U+1000000..U+FFFFFFFF: above U+FFFF */
+                        }
+                        break;
+                    }
+                    break;
+                }
+                break;
+            }
+            if (b1 == 0x00u)  /* 00: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 == 0xFCu) {  /* FC */
+            acc = ((uint64_t)b0 - 252u);
+            b1 = d[i + 1];
+            if (b1 >= 0x01u) {  /* 01..FF */
+                acc = acc * 256u + (uint64_t)b1;
+                b2 = d[i + 2];
+                if (1) {  /* 00..FF */
+                    acc = acc * 256u + (uint64_t)b2;
+                    b3 = d[i + 3];
+                    if (1) {  /* 00..FF */
+                        acc = acc * 256u + (uint64_t)b3;
+                        b4 = d[i + 4];
+                        if (1) {  /* 00..FF */
+                            acc = acc * 256u + (uint64_t)b4;
+                            b5 = d[i + 5];
+                            if (1) {  /* 00..FF */
+                                acc = acc * 256u + (uint64_t)b5;
+                                break;  /* U+100000000..U+FFFFFFFFFF: above U+FFFF */
+                            }
+                            break;
+                        }
+                        break;
+                    }
+                    break;
+                }
+                break;
+            }
+            if (b1 == 0x00u)  /* 00: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 == 0xFDu) {  /* FD */
+            acc = ((uint64_t)b0 - 253u);
+            b1 = d[i + 1];
+            if (b1 >= 0x01u) {  /* 01..FF */
+                acc = acc * 256u + (uint64_t)b1;
+                b2 = d[i + 2];
+                if (1) {  /* 00..FF */
+                    acc = acc * 256u + (uint64_t)b2;
+                    b3 = d[i + 3];
+                    if (1) {  /* 00..FF */
+                        acc = acc * 256u + (uint64_t)b3;
+                        b4 = d[i + 4];
+                        if (1) {  /* 00..FF */
+                            acc = acc * 256u + (uint64_t)b4;
+                            b5 = d[i + 5];
+                            if (1) {  /* 00..FF */
+                                acc = acc * 256u + (uint64_t)b5;
+                                b6 = d[i + 6];
+                                if (1) {  /* 00..FF */
+                                    acc = acc * 256u + (uint64_t)b6;
+                                    break;  /* U+10000000000..U+FFFFFFFFFFFF: above U+FFFF */
+                                }
+                                break;
+                            }
+                            break;
+                        }
+                        break;
+                    }
+                    break;
+                }
+                break;
+            }
+            if (b1 == 0x00u)  /* 00: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 == 0xFEu) {  /* FE */
+            acc = ((uint64_t)b0 - 254u);
+            b1 = d[i + 1];
+            if (b1 >= 0x01u) {  /* 01..FF */
+                acc = acc * 256u + (uint64_t)b1;
+                b2 = d[i + 2];
+                if (1) {  /* 00..FF */
+                    acc = acc * 256u + (uint64_t)b2;
+                    b3 = d[i + 3];
+                    if (1) {  /* 00..FF */
+                        acc = acc * 256u + (uint64_t)b3;
+                        b4 = d[i + 4];
+                        if (1) {  /* 00..FF */
+                            acc = acc * 256u + (uint64_t)b4;
+                            b5 = d[i + 5];
+                            if (1) {  /* 00..FF */
+                                acc = acc * 256u + (uint64_t)b5;
+                                b6 = d[i + 6];
+                                if (1) {  /* 00..FF */
+                                    acc = acc * 256u + (uint64_t)b6;
+                                    b7 = d[i + 7];
+                                    if (1) {  /* 00..FF */
+                                        acc = acc * 256u + (uint64_t)b7;
+                                        break;  /* U+1000000000000..U+FFFFFFFFFFFFFF: above U+FFFF */
+                                    }
+                                    break;
+                                }
+                                break;
+                            }
+                            break;
+                        }
+                        break;
+                    }
+                    break;
+                }
+                break;
+            }
+            if (b1 == 0x00u)  /* 00: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 == 0xFFu) {  /* FF */
+            acc = ((uint64_t)b0 - 255u);
+            b1 = d[i + 1];
+            if (b1 == 0x00u)  /* 00: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        break;
+    }
+    if (err && cap - n >= 4) {
+        /* the maximal subpart at i, or the reserved run, of k bytes */
+        const size_t k = err >= NX_FORM_RSV ? err - NX_FORM_RSV : err >= NX_FORM_ERR ? err - NX_FORM_ERR : 1;
+        size_t j = 0;
+        if (handler == NX_H_REPLACE) {
+            o[n++] = 0xFFFD;
+            fmx |= 0xFFFD;
+            i += k;
+            err = 0;
+            goto again;
+        }
+        if (handler == NX_H_SURROGATEESCAPE) {
+            while (j < k && j < 4 && d[i + j] >= 0x80)
+                j++;
+            if (j == k) {
+                for (j = 0; j < k; j++) {
+                    o[n++] = (Py_UCS2)(0xDC00u + d[i + j]);
+                    fmx |= 0xDC00u + d[i + j];
+                }
+                i += k;
+                err = 0;
+                goto again;
+            }
+        }
+    }
+    (void)acc;
+    *errp = err;
+    *np = n;
+    *mxp |= fmx;
+    return i;
+}
+
+/* The straight paths token after token into a str of 4 bytes a character
+   (o, n of cap written): each leaf writes its character and goes on with the next lead,
+   with o, n and the OR of the code points in registers.  It stops, before the token,
+   where nx_form would not give a character of this kind and before a run of 16 bytes that
+   stand for themselves, within NX_RUN_PAD bytes of wend, or when out is full; the
+   caller goes on from there.  Returns where it stopped, *np and *mxp updated, and in
+   *errp what nx_form would say of the token there when it is an error: NX_FORM_ERR + k
+   (a sequence cut short after k bytes), 1 (a byte that begins no token), NX_FORM_RSV
+   + k (a reserved run of k bytes: the caller leaves it to the walk), else 0.
+   Such an error is replaced here when the handler is replace or surrogateescape (as
+   nx_run's problem path does: U+FFFD, or each byte as U+DC80..U+DCFF when they are
+   at most 4, each from 80 up), so that damaged text does not leave the loop. */
+NX_NOINLINE size_t nx_forms_ucs4(const unsigned char *d, size_t i, size_t wend, Py_UCS4 *o, size_t *np,
+                                 size_t cap, uint64_t *mxp, size_t *errp, int handler)
+{
+    size_t n = *np, err = 0;
+    const size_t end = wend - i > NX_RUN_PAD ? wend - NX_RUN_PAD : i;  /* i < end: NX_RUN_PAD bytes to read */
+    uint64_t acc, cp, fmx = 0;
+    unsigned b1, b2, b3, b4, b5, b6, b7;
+    unsigned b0;
+again:
+    while (i < end && n < cap) {
+        b0 = d[i];
+        if (b0 <= 0xF0u) {  /* 00..F0 */
+            acc = (uint64_t)b0;
+            cp = acc;  /* U+0000..U+00F0 */
+            o[n++] = (Py_UCS4)cp;
+            fmx |= cp;
+            i += 1;
+            if (NX_SELF(d[i])) {
+                /* bytes that stand for themselves: fewer than 16 here, else nx_self_run's */
+                const size_t k = nx_self_short(NX_M_UCS4, d + i, o + n, cap - n);
+                if (!k)
+                    break;
+                n += k;
+                i += k;
+            }
+            continue;
+        }
+        if (b0 == 0xF1u) {  /* F1 */
+        lead1:
+            acc = ((uint64_t)b0 - 241u);
+            b1 = d[i + 1];
+            if (b1 >= 0x01u) {  /* 01..FF */
+                acc = acc * 255u + ((uint64_t)b1 - 1u);
+                cp = acc + UINT64_C(241);  /* U+00F1..U+01EF */
+                o[n++] = (Py_UCS4)cp;
+                fmx |= cp;
+                i += 2;
+                if (NX_LIKELY(i < end && n < cap)) {
+                    b0 = d[i];
+                    if (b0 == 0xF1u)
+                        goto lead1;  /* the same lead again: no way through the leads before it */
+                    if (NX_SELF(b0) && n + 1 < cap) {
+                        /* one byte that stands for itself (a space between words), then the same lead? */
+                        const unsigned c = b0;
+                        b0 = d[i + 1];
+                        if (b0 == 0xF1u) {
+                            o[n++] = (Py_UCS4)c;
+                            i++;
+                            goto lead1;
+                        }
+                    }
+                }
+                continue;
+            }
+            if (b1 == 0x00u)  /* 00: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 - 0xF2u <= 0x06u) {  /* F2..F8 */
+        lead2:
+            acc = ((uint64_t)b0 - 242u);
+            b1 = d[i + 1];
+            if (1) {  /* 00..FF */
+                acc = acc * 256u + (uint64_t)b1;
+                cp = acc + UINT64_C(496);  /* U+01F0..U+08EF */
+                o[n++] = (Py_UCS4)cp;
+                fmx |= cp;
+                i += 2;
+                if (NX_LIKELY(i < end && n < cap)) {
+                    b0 = d[i];
+                    if (b0 - 0xF2u <= 0x06u)
+                        goto lead2;  /* the same lead again: no way through the leads before it */
+                    if (NX_SELF(b0) && n + 1 < cap) {
+                        /* one byte that stands for itself (a space between words), then the same lead? */
+                        const unsigned c = b0;
+                        b0 = d[i + 1];
+                        if (b0 - 0xF2u <= 0x06u) {
+                            o[n++] = (Py_UCS4)c;
+                            i++;
+                            goto lead2;
+                        }
+                    }
+                }
+                continue;
+            }
+            break;
+        }
+        if (b0 == 0xF9u) {  /* F9 */
+        lead3:
+            acc = ((uint64_t)b0 - 249u);
+            b1 = d[i + 1];
+            if (1) {  /* 00..FF */
+                acc = acc * 256u + (uint64_t)b1;
+                b2 = d[i + 2];
+                if (1) {  /* 00..FF */
+                    acc = acc * 256u + (uint64_t)b2;
+                    cp = acc + UINT64_C(2288);  /* U+08F0..U+108EF */
+                    o[n++] = (Py_UCS4)cp;
+                    fmx |= cp;
+                    i += 3;
+                    if (NX_LIKELY(i < end && n < cap)) {
+                        b0 = d[i];
+                        if (b0 == 0xF9u)
+                            goto lead3;  /* the same lead again: no way through the leads before it */
+                        if (NX_SELF(b0) && n + 1 < cap) {
+                            /* one byte that stands for itself (a space between words), then the same lead? */
+                            const unsigned c = b0;
+                            b0 = d[i + 1];
+                            if (b0 == 0xF9u) {
+                                o[n++] = (Py_UCS4)c;
+                                i++;
+                                goto lead3;
+                            }
+                        }
+                    }
+                    continue;
+                }
+                break;
+            }
+            break;
+        }
+        if (b0 == 0xFAu) {  /* FA */
+        lead4:
+            acc = ((uint64_t)b0 - 250u);
+            b1 = d[i + 1];
+            if (b1 == 0x01u) {  /* 01 */
+                acc = acc * 256u + (uint64_t)b1;
+                b2 = d[i + 2];
+                if (b2 == 0x08u) {  /* 08 */
+                    acc = acc * 256u + (uint64_t)b2;
+                    b3 = d[i + 3];
+                    if (b3 >= 0xF0u) {  /* F0..FF */
+                        acc = acc * 256u + (uint64_t)b3;
+                        cp = acc;  /* U+108F0..U+108FF */
+                        o[n++] = (Py_UCS4)cp;
+                        fmx |= cp;
+                        i += 4;
+                        if (NX_LIKELY(i < end && n < cap)) {
+                            b0 = d[i];
+                            if (b0 == 0xFAu)
+                                goto lead4;  /* the same lead again: no way through the leads before it */
+                            if (NX_SELF(b0) && n + 1 < cap) {
+                                /* one byte that stands for itself (a space between words), then the same lead? */
+                                const unsigned c = b0;
+                                b0 = d[i + 1];
+                                if (b0 == 0xFAu) {
+                                    o[n++] = (Py_UCS4)c;
+                                    i++;
+                                    goto lead4;
+                                }
+                            }
+                        }
+                        continue;
+                    }
+                    if (b3 <= 0xEFu)  /* 00..EF: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if (b2 >= 0x09u) {  /* 09..FF */
+                    acc = acc * 256u + (uint64_t)b2;
+                    b3 = d[i + 3];
+                    if (1) {  /* 00..FF */
+                        acc = acc * 256u + (uint64_t)b3;
+                        cp = acc;  /* U+10900..U+1FFFF */
+                        o[n++] = (Py_UCS4)cp;
+                        fmx |= cp;
+                        i += 4;
+                        if (NX_LIKELY(i < end && n < cap)) {
+                            b0 = d[i];
+                            if (b0 == 0xFAu)
+                                goto lead4;  /* the same lead again: no way through the leads before it */
+                            if (NX_SELF(b0) && n + 1 < cap) {
+                                /* one byte that stands for itself (a space between words), then the same lead? */
+                                const unsigned c = b0;
+                                b0 = d[i + 1];
+                                if (b0 == 0xFAu) {
+                                    o[n++] = (Py_UCS4)c;
+                                    i++;
+                                    goto lead4;
+                                }
+                            }
+                        }
+                        continue;
+                    }
+                    break;
+                }
+                if (b2 <= 0x07u)  /* 00..07: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if (b1 >= 0x02u) {  /* 02..FF */
+                acc = acc * 256u + (uint64_t)b1;
+                b2 = d[i + 2];
+                if (1) {  /* 00..FF */
+                    acc = acc * 256u + (uint64_t)b2;
+                    b3 = d[i + 3];
+                    if (1) {  /* 00..FF */
+                        acc = acc * 256u + (uint64_t)b3;
+                        cp = acc;  /* U+20000..U+FFFFFF */
+                        if (NX_UNLIKELY(cp > 0x10FFFFu))
+                            break;
+                        o[n++] = (Py_UCS4)cp;
+                        fmx |= cp;
+                        i += 4;
+                        if (NX_LIKELY(i < end && n < cap)) {
+                            b0 = d[i];
+                            if (b0 == 0xFAu)
+                                goto lead4;  /* the same lead again: no way through the leads before it */
+                            if (NX_SELF(b0) && n + 1 < cap) {
+                                /* one byte that stands for itself (a space between words), then the same lead? */
+                                const unsigned c = b0;
+                                b0 = d[i + 1];
+                                if (b0 == 0xFAu) {
+                                    o[n++] = (Py_UCS4)c;
+                                    i++;
+                                    goto lead4;
+                                }
+                            }
+                        }
+                        continue;
+                    }
+                    break;
+                }
+                break;
+            }
+            if (b1 == 0x00u)  /* 00: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 == 0xFBu) {  /* FB */
+            acc = ((uint64_t)b0 - 251u);
+            b1 = d[i + 1];
+            if (b1 >= 0x01u) {  /* 01..FF */
+                acc = acc * 256u + (uint64_t)b1;
+                b2 = d[i + 2];
+                if (1) {  /* 00..FF */
+                    acc = acc * 256u + (uint64_t)b2;
+                    b3 = d[i + 3];
+                    if (1) {  /* 00..FF */
+                        acc = acc * 256u + (uint64_t)b3;
+                        b4 = d[i + 4];
+                        if (1) {  /* 00..FF */
+                            acc = acc * 256u + (uint64_t)b4;
+                            break;  /* U+1000000..U+FFFFFFFF: above U+10FFFF */
+                        }
+                        break;
+                    }
+                    break;
+                }
+                break;
+            }
+            if (b1 == 0x00u)  /* 00: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 == 0xFCu) {  /* FC */
+            acc = ((uint64_t)b0 - 252u);
+            b1 = d[i + 1];
+            if (b1 >= 0x01u) {  /* 01..FF */
+                acc = acc * 256u + (uint64_t)b1;
+                b2 = d[i + 2];
+                if (1) {  /* 00..FF */
+                    acc = acc * 256u + (uint64_t)b2;
+                    b3 = d[i + 3];
+                    if (1) {  /* 00..FF */
+                        acc = acc * 256u + (uint64_t)b3;
+                        b4 = d[i + 4];
+                        if (1) {  /* 00..FF */
+                            acc = acc * 256u + (uint64_t)b4;
+                            b5 = d[i + 5];
+                            if (1) {  /* 00..FF */
+                                acc = acc * 256u + (uint64_t)b5;
+                                break;  /* U+100000000..U+FFFFFFFFFF: above U+10FFFF */
+                            }
+                            break;
+                        }
+                        break;
+                    }
+                    break;
+                }
+                break;
+            }
+            if (b1 == 0x00u)  /* 00: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 == 0xFDu) {  /* FD */
+            acc = ((uint64_t)b0 - 253u);
+            b1 = d[i + 1];
+            if (b1 >= 0x01u) {  /* 01..FF */
+                acc = acc * 256u + (uint64_t)b1;
+                b2 = d[i + 2];
+                if (1) {  /* 00..FF */
+                    acc = acc * 256u + (uint64_t)b2;
+                    b3 = d[i + 3];
+                    if (1) {  /* 00..FF */
+                        acc = acc * 256u + (uint64_t)b3;
+                        b4 = d[i + 4];
+                        if (1) {  /* 00..FF */
+                            acc = acc * 256u + (uint64_t)b4;
+                            b5 = d[i + 5];
+                            if (1) {  /* 00..FF */
+                                acc = acc * 256u + (uint64_t)b5;
+                                b6 = d[i + 6];
+                                if (1) {  /* 00..FF */
+                                    acc = acc * 256u + (uint64_t)b6;
+                                    break;  /* U+10000000000..U+FFFFFFFFFFFF: above U+10FFFF */
+                                }
+                                break;
+                            }
+                            break;
+                        }
+                        break;
+                    }
+                    break;
+                }
+                break;
+            }
+            if (b1 == 0x00u)  /* 00: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 == 0xFEu) {  /* FE */
+            acc = ((uint64_t)b0 - 254u);
+            b1 = d[i + 1];
+            if (b1 >= 0x01u) {  /* 01..FF */
+                acc = acc * 256u + (uint64_t)b1;
+                b2 = d[i + 2];
+                if (1) {  /* 00..FF */
+                    acc = acc * 256u + (uint64_t)b2;
+                    b3 = d[i + 3];
+                    if (1) {  /* 00..FF */
+                        acc = acc * 256u + (uint64_t)b3;
+                        b4 = d[i + 4];
+                        if (1) {  /* 00..FF */
+                            acc = acc * 256u + (uint64_t)b4;
+                            b5 = d[i + 5];
+                            if (1) {  /* 00..FF */
+                                acc = acc * 256u + (uint64_t)b5;
+                                b6 = d[i + 6];
+                                if (1) {  /* 00..FF */
+                                    acc = acc * 256u + (uint64_t)b6;
+                                    b7 = d[i + 7];
+                                    if (1) {  /* 00..FF */
+                                        acc = acc * 256u + (uint64_t)b7;
+                                        break;  /* U+1000000000000..U+FFFFFFFFFFFFFF: above U+10FFFF */
+                                    }
+                                    break;
+                                }
+                                break;
+                            }
+                            break;
+                        }
+                        break;
+                    }
+                    break;
+                }
+                break;
+            }
+            if (b1 == 0x00u)  /* 00: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 == 0xFFu) {  /* FF */
+            acc = ((uint64_t)b0 - 255u);
+            b1 = d[i + 1];
+            if (b1 == 0x00u)  /* 00: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        break;
+    }
+    if (err && cap - n >= 4) {
+        /* the maximal subpart at i, or the reserved run, of k bytes */
+        const size_t k = err >= NX_FORM_RSV ? err - NX_FORM_RSV : err >= NX_FORM_ERR ? err - NX_FORM_ERR : 1;
+        size_t j = 0;
+        if (handler == NX_H_REPLACE) {
+            o[n++] = 0xFFFD;
+            fmx |= 0xFFFD;
+            i += k;
+            err = 0;
+            goto again;
+        }
+        if (handler == NX_H_SURROGATEESCAPE) {
+            while (j < k && j < 4 && d[i + j] >= 0x80)
+                j++;
+            if (j == k) {
+                for (j = 0; j < k; j++) {
+                    o[n++] = (Py_UCS4)(0xDC00u + d[i + j]);
+                    fmx |= 0xDC00u + d[i + j];
+                }
+                i += k;
+                err = 0;
+                goto again;
+            }
+        }
+    }
+    (void)acc;
+    *errp = err;
+    *np = n;
+    *mxp |= fmx;
+    return i;
 }
 
 
@@ -1515,7 +2336,6 @@ static void nx_init(void)
 }
 
 /* ------------------------------------------------------------ handlers */
-enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 static int nx_handler(const char *errors)
 {
@@ -1809,6 +2629,24 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
                not decide is the walk's */
             size_t got_len;
             uint64_t fmx = 0;  /* the OR of the code points of this loop */
+            if (mode == NX_M_UCS2 || mode == NX_M_UCS4) {
+                /* a str of 2 or 4 bytes a character: its own run loop first (nx_forms_KIND),
+                   then what it stopped before, here */
+                const size_t i0 = i;
+                size_t err = 0;
+                i = mode == NX_M_UCS2 ? nx_forms_ucs2(d, i, wend, (Py_UCS2 *)out, &n, cap, &mx, &err, a->handler)
+                                      : nx_forms_ucs4(d, i, wend, (Py_UCS4 *)out, &n, cap, &mx, &err, a->handler);
+                start = i;
+                n_start = n;
+                if (err >= NX_FORM_ERR && err < NX_FORM_RSV) {
+                    /* the maximal subpart of a sequence cut short, as _run says */
+                    nx_error(&tok, NX_T_ERROR, start, start + (err - NX_FORM_ERR), sqlite4_varint_reason_continuation);
+                    got = NX_S_PROBLEM;
+                    goto problem;
+                }
+                if (i != i0 && (i == len || NX_SELF(d[i]) || n == cap))
+                    continue;
+            }
             while ((got_len = nx_form(d, i, wend, &cp)) != 0) {
                 if (NX_UNLIKELY(got_len >= NX_FORM_ERR)) {
                     mx |= fmx;

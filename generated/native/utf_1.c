@@ -593,7 +593,7 @@ size_t utf_1_decode(const unsigned char *data, size_t len, utf_1_cp *out,
 #define NX_NAME "utf-1"
 #define NX_SPEC_SHA256 "ee36fdf035e1c9460970fcca00b60d116755799a1a743e404c416dfab13d9392"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "587dddc45cb374a89ab0232c9262e992002736e72703a4b7c0bd364f7c4dd310"
+#define NX_SOURCE_SHA256 "87d89789c8f663a21a91962b31a0586a253af7af873488ff315c6de789c981b9"
 #define NX_N_STATES 18
 #define NX_N_CLASSES 15
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -601,10 +601,12 @@ size_t utf_1_decode(const unsigned char *data, size_t len, utf_1_cp *out,
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NX_INLINE static inline __attribute__((always_inline))
+#define NX_NOINLINE static __attribute__((noinline))
 #define NX_LIKELY(x) __builtin_expect(!!(x), 1)
 #define NX_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define NX_INLINE static __inline
+#define NX_NOINLINE static
 #define NX_LIKELY(x) (x)
 #define NX_UNLIKELY(x) (x)
 #endif
@@ -813,6 +815,9 @@ static uint8_t nx_top_width[256];
    character, a list of ints (see "passes"). */
 enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
 
+/* The error handlers a pass knows (nx_handler); any other is the module's. */
+enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
+
 /* Which of 0..7F, 80..FF, 100..FFFF, beyond a code point is in: its str kind. */
 static int nx_width(uint64_t cp)
 {
@@ -841,6 +846,7 @@ static int nx_width(uint64_t cp)
    a counted form, the data's end). */
 #define NX_FORMS 1
 #define NX_FORM_ERR 16  /* above any straight path's length */
+#define NX_FORM_RSV ((size_t)1 << 30)  /* nx_forms_KIND's reserved run of k bytes: NX_FORM_RSV + k */
 #define NX_FORM_DEAD(b) ((unsigned)(b) >= 0xFEu)  /* FE..FF: no token begins with these bytes */
 #define NX_FORM_MOST 5  /* the longest straight path, in bytes */
 #define NX_FORM_ASCII 2  /* 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither */
@@ -1203,6 +1209,650 @@ NX_INLINE size_t nx_self_run(const int mode, const unsigned char *d, size_t i, s
     return i - i0;
 }
 
+/* bytes read ahead of a token in nx_forms_KIND: its longest path, 16 bytes that stand for themselves */
+#define NX_RUN_PAD 16
+
+/* The bytes that stand for themselves at p on, when fewer than 16 (and room for 16 in
+   o, of kind mode): written (16 of them: what is past the run is overwritten by what
+   follows), their number returned; else 0 (a longer run, or no room: the caller's). */
+NX_INLINE size_t nx_self_short(const int mode, const unsigned char *p, void *o, size_t room)
+{
+    size_t k;
+    if (room < 16)
+        return 0;
+#ifdef NX_SELF_SSE2
+    {
+        const __m128i v = _mm_loadu_si128((const __m128i *)p);
+        const unsigned m = NX_NOT_SELF16(v);
+        if (!m)
+            return 0;
+        nx_put16(mode, o, v);
+        return (size_t)__builtin_ctz(m);
+    }
+#else
+    for (k = 0; k < 16 && NX_SELF(p[k]); k++) {
+        if (mode == NX_M_UCS2)
+            ((Py_UCS2 *)o)[k] = p[k];
+        else
+            ((Py_UCS4 *)o)[k] = p[k];
+    }
+    return k < 16 ? k : 0;
+#endif
+    (void)k;
+}
+
+/* The straight paths token after token into a str of 2 bytes a character
+   (o, n of cap written): each leaf writes its character and goes on with the next lead,
+   with o, n and the OR of the code points in registers.  It stops, before the token,
+   where nx_form would not give a character of this kind and before a run of 16 bytes that
+   stand for themselves, within NX_RUN_PAD bytes of wend, or when out is full; the
+   caller goes on from there.  Returns where it stopped, *np and *mxp updated, and in
+   *errp what nx_form would say of the token there when it is an error: NX_FORM_ERR + k
+   (a sequence cut short after k bytes), 1 (a byte that begins no token), NX_FORM_RSV
+   + k (a reserved run of k bytes: the caller leaves it to the walk), else 0.
+   Such an error is replaced here when the handler is replace or surrogateescape (as
+   nx_run's problem path does: U+FFFD, or each byte as U+DC80..U+DCFF when they are
+   at most 4, each from 80 up), so that damaged text does not leave the loop. */
+NX_NOINLINE size_t nx_forms_ucs2(const unsigned char *d, size_t i, size_t wend, Py_UCS2 *o, size_t *np,
+                                 size_t cap, uint64_t *mxp, size_t *errp, int handler)
+{
+    size_t n = *np, err = 0;
+    const size_t end = wend - i > NX_RUN_PAD ? wend - NX_RUN_PAD : i;  /* i < end: NX_RUN_PAD bytes to read */
+    uint64_t acc, cp, fmx = 0;
+    unsigned b1, b2, b3, b4;
+    unsigned g;
+    unsigned b0;
+again:
+    while (i < end && n < cap) {
+        b0 = d[i];
+        if (b0 <= 0x9Fu) {  /* 00..9F */
+            acc = (uint64_t)b0;
+            cp = acc;  /* U+0000..U+009F */
+            o[n++] = (Py_UCS2)cp;
+            fmx |= cp;
+            i += 1;
+            if (NX_SELF(d[i])) {
+                /* bytes that stand for themselves: fewer than 16 here, else nx_self_run's */
+                const size_t k = nx_self_short(NX_M_UCS2, d + i, o + n, cap - n);
+                if (!k)
+                    break;
+                n += k;
+                i += k;
+            }
+            continue;
+        }
+        if (b0 == 0xA0u) {  /* A0 */
+        lead1:
+            acc = ((uint64_t)b0 - 160u);
+            b1 = d[i + 1];
+            if (b1 >= 0xA0u) {  /* A0..FF */
+                acc = acc * 96u + ((uint64_t)b1 - 160u);
+                cp = acc + UINT64_C(160);  /* U+00A0..U+00FF */
+                o[n++] = (Py_UCS2)cp;
+                fmx |= cp;
+                i += 2;
+                if (NX_LIKELY(i < end && n < cap)) {
+                    b0 = d[i];
+                    if (b0 == 0xA0u)
+                        goto lead1;  /* the same lead again: no way through the leads before it */
+                    if (NX_SELF(b0) && n + 1 < cap) {
+                        /* one byte that stands for itself (a space between words), then the same lead? */
+                        const unsigned c = b0;
+                        b0 = d[i + 1];
+                        if (b0 == 0xA0u) {
+                            o[n++] = (Py_UCS2)c;
+                            i++;
+                            goto lead1;
+                        }
+                    }
+                }
+                continue;
+            }
+            if (b1 <= 0x9Fu)  /* 00..9F: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 - 0xA1u <= 0x54u) {  /* A1..F5 */
+        lead2:
+            acc = ((uint64_t)b0 - 161u);
+            b1 = d[i + 1];
+            if ((g = nx_dig0[b1]) != 0xFFu) {  /* 21..7E,A0..FF */
+                acc = acc * 190u + (uint64_t)g;
+                cp = acc + UINT64_C(256);  /* U+0100..U+4015 */
+                o[n++] = (Py_UCS2)cp;
+                fmx |= cp;
+                i += 2;
+                if (NX_LIKELY(i < end && n < cap)) {
+                    b0 = d[i];
+                    if (b0 - 0xA1u <= 0x54u)
+                        goto lead2;  /* the same lead again: no way through the leads before it */
+                    if (NX_SELF(b0) && n + 1 < cap) {
+                        /* one byte that stands for itself (a space between words), then the same lead? */
+                        const unsigned c = b0;
+                        b0 = d[i + 1];
+                        if (b0 - 0xA1u <= 0x54u) {
+                            o[n++] = (Py_UCS2)c;
+                            i++;
+                            goto lead2;
+                        }
+                    }
+                }
+                continue;
+            }
+            if ((nx_set1[b1 >> 6] >> (b1 & 63) & 1))  /* 00..20,7F..9F: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 - 0xF6u <= 0x05u) {  /* F6..FB */
+        lead3:
+            acc = ((uint64_t)b0 - 246u);
+            b1 = d[i + 1];
+            if ((g = nx_dig0[b1]) != 0xFFu) {  /* 21..7E,A0..FF */
+                acc = acc * 190u + (uint64_t)g;
+                b2 = d[i + 2];
+                if ((g = nx_dig0[b2]) != 0xFFu) {  /* 21..7E,A0..FF */
+                    acc = acc * 190u + (uint64_t)g;
+                    cp = acc + UINT64_C(16406);  /* U+4016..U+38E2D */
+                    if (NX_UNLIKELY(cp > 0xFFFFu))
+                        break;
+                    o[n++] = (Py_UCS2)cp;
+                    fmx |= cp;
+                    i += 3;
+                    if (NX_LIKELY(i < end && n < cap)) {
+                        b0 = d[i];
+                        if (b0 - 0xF6u <= 0x05u)
+                            goto lead3;  /* the same lead again: no way through the leads before it */
+                        if (NX_SELF(b0) && n + 1 < cap) {
+                            /* one byte that stands for itself (a space between words), then the same lead? */
+                            const unsigned c = b0;
+                            b0 = d[i + 1];
+                            if (b0 - 0xF6u <= 0x05u) {
+                                o[n++] = (Py_UCS2)c;
+                                i++;
+                                goto lead3;
+                            }
+                        }
+                    }
+                    continue;
+                }
+                if ((nx_set1[b2 >> 6] >> (b2 & 63) & 1))  /* 00..20,7F..9F: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if ((nx_set1[b1 >> 6] >> (b1 & 63) & 1))  /* 00..20,7F..9F: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 == 0xFCu) {  /* FC */
+            acc = ((uint64_t)b0 - 252u);
+            b1 = d[i + 1];
+            if ((g = nx_dig0[b1]) != 0xFFu) {  /* 21..7E,A0..FF */
+                acc = acc * 190u + (uint64_t)g;
+                b2 = d[i + 2];
+                if ((g = nx_dig0[b2]) != 0xFFu) {  /* 21..7E,A0..FF */
+                    acc = acc * 190u + (uint64_t)g;
+                    b3 = d[i + 3];
+                    if ((g = nx_dig0[b3]) != 0xFFu) {  /* 21..7E,A0..FF */
+                        acc = acc * 190u + (uint64_t)g;
+                        b4 = d[i + 4];
+                        if ((g = nx_dig0[b4]) != 0xFFu) {  /* 21..7E,A0..FF */
+                            acc = acc * 190u + (uint64_t)g;
+                            break;  /* U+38E2E..U+4DB0F63D: above U+FFFF */
+                        }
+                        if ((nx_set1[b4 >> 6] >> (b4 & 63) & 1))  /* 00..20,7F..9F: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if ((nx_set1[b3 >> 6] >> (b3 & 63) & 1))  /* 00..20,7F..9F: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if ((nx_set1[b2 >> 6] >> (b2 & 63) & 1))  /* 00..20,7F..9F: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if ((nx_set1[b1 >> 6] >> (b1 & 63) & 1))  /* 00..20,7F..9F: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 == 0xFDu) {  /* FD */
+            acc = ((uint64_t)b0 - 252u);
+            b1 = d[i + 1];
+            if ((g = nx_dig2[b1]) != 0xFFu) {  /* 21..7E,A0..BC */
+                acc = acc * 190u + (uint64_t)g;
+                b2 = d[i + 2];
+                if ((g = nx_dig0[b2]) != 0xFFu) {  /* 21..7E,A0..FF */
+                    acc = acc * 190u + (uint64_t)g;
+                    b3 = d[i + 3];
+                    if ((g = nx_dig0[b3]) != 0xFFu) {  /* 21..7E,A0..FF */
+                        acc = acc * 190u + (uint64_t)g;
+                        b4 = d[i + 4];
+                        if ((g = nx_dig0[b4]) != 0xFFu) {  /* 21..7E,A0..FF */
+                            acc = acc * 190u + (uint64_t)g;
+                            break;  /* U+4DB0F63E..U+7FFA2565: above U+FFFF */
+                        }
+                        if ((nx_set1[b4 >> 6] >> (b4 & 63) & 1))  /* 00..20,7F..9F: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if ((nx_set1[b3 >> 6] >> (b3 & 63) & 1))  /* 00..20,7F..9F: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if ((nx_set1[b2 >> 6] >> (b2 & 63) & 1))  /* 00..20,7F..9F: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if (b1 == 0xBDu) {  /* BD */
+                acc = acc * 190u + ((uint64_t)b1 - 66u);
+                b2 = d[i + 2];
+                if (b2 - 0x21u <= 0x09u) {  /* 21..2A */
+                    acc = acc * 190u + ((uint64_t)b2 - 33u);
+                    b3 = d[i + 3];
+                    if ((g = nx_dig0[b3]) != 0xFFu) {  /* 21..7E,A0..FF */
+                        acc = acc * 190u + (uint64_t)g;
+                        b4 = d[i + 4];
+                        if ((g = nx_dig0[b4]) != 0xFFu) {  /* 21..7E,A0..FF */
+                            acc = acc * 190u + (uint64_t)g;
+                            break;  /* U+7FFA2566..U+7FFFA78D: above U+FFFF */
+                        }
+                        if ((nx_set1[b4 >> 6] >> (b4 & 63) & 1))  /* 00..20,7F..9F: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if ((nx_set1[b3 >> 6] >> (b3 & 63) & 1))  /* 00..20,7F..9F: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if (b2 == 0x2Bu) {  /* 2B */
+                    acc = acc * 190u + ((uint64_t)b2 - 33u);
+                    b3 = d[i + 3];
+                    if ((g = nx_dig3[b3]) != 0xFFu) {  /* 21..7E,A0..B8 */
+                        acc = acc * 190u + (uint64_t)g;
+                        b4 = d[i + 4];
+                        if ((g = nx_dig0[b4]) != 0xFFu) {  /* 21..7E,A0..FF */
+                            acc = acc * 190u + (uint64_t)g;
+                            break;  /* U+7FFFA78E..U+7FFFFFDF: above U+FFFF */
+                        }
+                        if ((nx_set1[b4 >> 6] >> (b4 & 63) & 1))  /* 00..20,7F..9F: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if (b3 == 0xB9u) {  /* B9 */
+                        acc = acc * 190u + ((uint64_t)b3 - 66u);
+                        b4 = d[i + 4];
+                        if (b4 - 0x21u <= 0x1Fu) {  /* 21..40 */
+                            acc = acc * 190u + ((uint64_t)b4 - 33u);
+                            break;  /* U+7FFFFFE0..U+7FFFFFFF: above U+FFFF */
+                        }
+                        if ((nx_set4[b4 >> 6] >> (b4 & 63) & 1))  /* 00..20,41..FF: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if ((nx_set5[b3 >> 6] >> (b3 & 63) & 1))  /* 00..20,7F..9F,BA..FF: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if ((nx_set6[b2 >> 6] >> (b2 & 63) & 1))  /* 00..20,2C..FF: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if ((nx_set7[b1 >> 6] >> (b1 & 63) & 1))  /* 00..20,7F..9F,BE..FF: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (NX_FORM_DEAD(b0))
+            err = 1;
+        break;
+    }
+    if (err && cap - n >= 4) {
+        /* the maximal subpart at i, or the reserved run, of k bytes */
+        const size_t k = err >= NX_FORM_RSV ? err - NX_FORM_RSV : err >= NX_FORM_ERR ? err - NX_FORM_ERR : 1;
+        size_t j = 0;
+        if (handler == NX_H_REPLACE) {
+            o[n++] = 0xFFFD;
+            fmx |= 0xFFFD;
+            i += k;
+            err = 0;
+            goto again;
+        }
+        if (handler == NX_H_SURROGATEESCAPE) {
+            while (j < k && j < 4 && d[i + j] >= 0x80)
+                j++;
+            if (j == k) {
+                for (j = 0; j < k; j++) {
+                    o[n++] = (Py_UCS2)(0xDC00u + d[i + j]);
+                    fmx |= 0xDC00u + d[i + j];
+                }
+                i += k;
+                err = 0;
+                goto again;
+            }
+        }
+    }
+    (void)acc;
+    *errp = err;
+    *np = n;
+    *mxp |= fmx;
+    return i;
+}
+
+/* The straight paths token after token into a str of 4 bytes a character
+   (o, n of cap written): each leaf writes its character and goes on with the next lead,
+   with o, n and the OR of the code points in registers.  It stops, before the token,
+   where nx_form would not give a character of this kind and before a run of 16 bytes that
+   stand for themselves, within NX_RUN_PAD bytes of wend, or when out is full; the
+   caller goes on from there.  Returns where it stopped, *np and *mxp updated, and in
+   *errp what nx_form would say of the token there when it is an error: NX_FORM_ERR + k
+   (a sequence cut short after k bytes), 1 (a byte that begins no token), NX_FORM_RSV
+   + k (a reserved run of k bytes: the caller leaves it to the walk), else 0.
+   Such an error is replaced here when the handler is replace or surrogateescape (as
+   nx_run's problem path does: U+FFFD, or each byte as U+DC80..U+DCFF when they are
+   at most 4, each from 80 up), so that damaged text does not leave the loop. */
+NX_NOINLINE size_t nx_forms_ucs4(const unsigned char *d, size_t i, size_t wend, Py_UCS4 *o, size_t *np,
+                                 size_t cap, uint64_t *mxp, size_t *errp, int handler)
+{
+    size_t n = *np, err = 0;
+    const size_t end = wend - i > NX_RUN_PAD ? wend - NX_RUN_PAD : i;  /* i < end: NX_RUN_PAD bytes to read */
+    uint64_t acc, cp, fmx = 0;
+    unsigned b1, b2, b3, b4;
+    unsigned g;
+    unsigned b0;
+again:
+    while (i < end && n < cap) {
+        b0 = d[i];
+        if (b0 <= 0x9Fu) {  /* 00..9F */
+            acc = (uint64_t)b0;
+            cp = acc;  /* U+0000..U+009F */
+            o[n++] = (Py_UCS4)cp;
+            fmx |= cp;
+            i += 1;
+            if (NX_SELF(d[i])) {
+                /* bytes that stand for themselves: fewer than 16 here, else nx_self_run's */
+                const size_t k = nx_self_short(NX_M_UCS4, d + i, o + n, cap - n);
+                if (!k)
+                    break;
+                n += k;
+                i += k;
+            }
+            continue;
+        }
+        if (b0 == 0xA0u) {  /* A0 */
+        lead1:
+            acc = ((uint64_t)b0 - 160u);
+            b1 = d[i + 1];
+            if (b1 >= 0xA0u) {  /* A0..FF */
+                acc = acc * 96u + ((uint64_t)b1 - 160u);
+                cp = acc + UINT64_C(160);  /* U+00A0..U+00FF */
+                o[n++] = (Py_UCS4)cp;
+                fmx |= cp;
+                i += 2;
+                if (NX_LIKELY(i < end && n < cap)) {
+                    b0 = d[i];
+                    if (b0 == 0xA0u)
+                        goto lead1;  /* the same lead again: no way through the leads before it */
+                    if (NX_SELF(b0) && n + 1 < cap) {
+                        /* one byte that stands for itself (a space between words), then the same lead? */
+                        const unsigned c = b0;
+                        b0 = d[i + 1];
+                        if (b0 == 0xA0u) {
+                            o[n++] = (Py_UCS4)c;
+                            i++;
+                            goto lead1;
+                        }
+                    }
+                }
+                continue;
+            }
+            if (b1 <= 0x9Fu)  /* 00..9F: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 - 0xA1u <= 0x54u) {  /* A1..F5 */
+        lead2:
+            acc = ((uint64_t)b0 - 161u);
+            b1 = d[i + 1];
+            if ((g = nx_dig0[b1]) != 0xFFu) {  /* 21..7E,A0..FF */
+                acc = acc * 190u + (uint64_t)g;
+                cp = acc + UINT64_C(256);  /* U+0100..U+4015 */
+                o[n++] = (Py_UCS4)cp;
+                fmx |= cp;
+                i += 2;
+                if (NX_LIKELY(i < end && n < cap)) {
+                    b0 = d[i];
+                    if (b0 - 0xA1u <= 0x54u)
+                        goto lead2;  /* the same lead again: no way through the leads before it */
+                    if (NX_SELF(b0) && n + 1 < cap) {
+                        /* one byte that stands for itself (a space between words), then the same lead? */
+                        const unsigned c = b0;
+                        b0 = d[i + 1];
+                        if (b0 - 0xA1u <= 0x54u) {
+                            o[n++] = (Py_UCS4)c;
+                            i++;
+                            goto lead2;
+                        }
+                    }
+                }
+                continue;
+            }
+            if ((nx_set1[b1 >> 6] >> (b1 & 63) & 1))  /* 00..20,7F..9F: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 - 0xF6u <= 0x05u) {  /* F6..FB */
+        lead3:
+            acc = ((uint64_t)b0 - 246u);
+            b1 = d[i + 1];
+            if ((g = nx_dig0[b1]) != 0xFFu) {  /* 21..7E,A0..FF */
+                acc = acc * 190u + (uint64_t)g;
+                b2 = d[i + 2];
+                if ((g = nx_dig0[b2]) != 0xFFu) {  /* 21..7E,A0..FF */
+                    acc = acc * 190u + (uint64_t)g;
+                    cp = acc + UINT64_C(16406);  /* U+4016..U+38E2D */
+                    o[n++] = (Py_UCS4)cp;
+                    fmx |= cp;
+                    i += 3;
+                    if (NX_LIKELY(i < end && n < cap)) {
+                        b0 = d[i];
+                        if (b0 - 0xF6u <= 0x05u)
+                            goto lead3;  /* the same lead again: no way through the leads before it */
+                        if (NX_SELF(b0) && n + 1 < cap) {
+                            /* one byte that stands for itself (a space between words), then the same lead? */
+                            const unsigned c = b0;
+                            b0 = d[i + 1];
+                            if (b0 - 0xF6u <= 0x05u) {
+                                o[n++] = (Py_UCS4)c;
+                                i++;
+                                goto lead3;
+                            }
+                        }
+                    }
+                    continue;
+                }
+                if ((nx_set1[b2 >> 6] >> (b2 & 63) & 1))  /* 00..20,7F..9F: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if ((nx_set1[b1 >> 6] >> (b1 & 63) & 1))  /* 00..20,7F..9F: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 == 0xFCu) {  /* FC */
+        lead4:
+            acc = ((uint64_t)b0 - 252u);
+            b1 = d[i + 1];
+            if ((g = nx_dig0[b1]) != 0xFFu) {  /* 21..7E,A0..FF */
+                acc = acc * 190u + (uint64_t)g;
+                b2 = d[i + 2];
+                if ((g = nx_dig0[b2]) != 0xFFu) {  /* 21..7E,A0..FF */
+                    acc = acc * 190u + (uint64_t)g;
+                    b3 = d[i + 3];
+                    if ((g = nx_dig0[b3]) != 0xFFu) {  /* 21..7E,A0..FF */
+                        acc = acc * 190u + (uint64_t)g;
+                        b4 = d[i + 4];
+                        if ((g = nx_dig0[b4]) != 0xFFu) {  /* 21..7E,A0..FF */
+                            acc = acc * 190u + (uint64_t)g;
+                            cp = acc + UINT64_C(233006);  /* U+38E2E..U+4DB0F63D */
+                            if (NX_UNLIKELY(cp > 0x10FFFFu))
+                                break;
+                            o[n++] = (Py_UCS4)cp;
+                            fmx |= cp;
+                            i += 5;
+                            if (NX_LIKELY(i < end && n < cap)) {
+                                b0 = d[i];
+                                if (b0 == 0xFCu)
+                                    goto lead4;  /* the same lead again: no way through the leads before it */
+                                if (NX_SELF(b0) && n + 1 < cap) {
+                                    /* one byte that stands for itself (a space between words), then the same lead? */
+                                    const unsigned c = b0;
+                                    b0 = d[i + 1];
+                                    if (b0 == 0xFCu) {
+                                        o[n++] = (Py_UCS4)c;
+                                        i++;
+                                        goto lead4;
+                                    }
+                                }
+                            }
+                            continue;
+                        }
+                        if ((nx_set1[b4 >> 6] >> (b4 & 63) & 1))  /* 00..20,7F..9F: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if ((nx_set1[b3 >> 6] >> (b3 & 63) & 1))  /* 00..20,7F..9F: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if ((nx_set1[b2 >> 6] >> (b2 & 63) & 1))  /* 00..20,7F..9F: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if ((nx_set1[b1 >> 6] >> (b1 & 63) & 1))  /* 00..20,7F..9F: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 == 0xFDu) {  /* FD */
+            acc = ((uint64_t)b0 - 252u);
+            b1 = d[i + 1];
+            if ((g = nx_dig2[b1]) != 0xFFu) {  /* 21..7E,A0..BC */
+                acc = acc * 190u + (uint64_t)g;
+                b2 = d[i + 2];
+                if ((g = nx_dig0[b2]) != 0xFFu) {  /* 21..7E,A0..FF */
+                    acc = acc * 190u + (uint64_t)g;
+                    b3 = d[i + 3];
+                    if ((g = nx_dig0[b3]) != 0xFFu) {  /* 21..7E,A0..FF */
+                        acc = acc * 190u + (uint64_t)g;
+                        b4 = d[i + 4];
+                        if ((g = nx_dig0[b4]) != 0xFFu) {  /* 21..7E,A0..FF */
+                            acc = acc * 190u + (uint64_t)g;
+                            break;  /* U+4DB0F63E..U+7FFA2565: above U+10FFFF */
+                        }
+                        if ((nx_set1[b4 >> 6] >> (b4 & 63) & 1))  /* 00..20,7F..9F: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if ((nx_set1[b3 >> 6] >> (b3 & 63) & 1))  /* 00..20,7F..9F: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if ((nx_set1[b2 >> 6] >> (b2 & 63) & 1))  /* 00..20,7F..9F: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if (b1 == 0xBDu) {  /* BD */
+                acc = acc * 190u + ((uint64_t)b1 - 66u);
+                b2 = d[i + 2];
+                if (b2 - 0x21u <= 0x09u) {  /* 21..2A */
+                    acc = acc * 190u + ((uint64_t)b2 - 33u);
+                    b3 = d[i + 3];
+                    if ((g = nx_dig0[b3]) != 0xFFu) {  /* 21..7E,A0..FF */
+                        acc = acc * 190u + (uint64_t)g;
+                        b4 = d[i + 4];
+                        if ((g = nx_dig0[b4]) != 0xFFu) {  /* 21..7E,A0..FF */
+                            acc = acc * 190u + (uint64_t)g;
+                            break;  /* U+7FFA2566..U+7FFFA78D: above U+10FFFF */
+                        }
+                        if ((nx_set1[b4 >> 6] >> (b4 & 63) & 1))  /* 00..20,7F..9F: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if ((nx_set1[b3 >> 6] >> (b3 & 63) & 1))  /* 00..20,7F..9F: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if (b2 == 0x2Bu) {  /* 2B */
+                    acc = acc * 190u + ((uint64_t)b2 - 33u);
+                    b3 = d[i + 3];
+                    if ((g = nx_dig3[b3]) != 0xFFu) {  /* 21..7E,A0..B8 */
+                        acc = acc * 190u + (uint64_t)g;
+                        b4 = d[i + 4];
+                        if ((g = nx_dig0[b4]) != 0xFFu) {  /* 21..7E,A0..FF */
+                            acc = acc * 190u + (uint64_t)g;
+                            break;  /* U+7FFFA78E..U+7FFFFFDF: above U+10FFFF */
+                        }
+                        if ((nx_set1[b4 >> 6] >> (b4 & 63) & 1))  /* 00..20,7F..9F: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if (b3 == 0xB9u) {  /* B9 */
+                        acc = acc * 190u + ((uint64_t)b3 - 66u);
+                        b4 = d[i + 4];
+                        if (b4 - 0x21u <= 0x1Fu) {  /* 21..40 */
+                            acc = acc * 190u + ((uint64_t)b4 - 33u);
+                            break;  /* U+7FFFFFE0..U+7FFFFFFF: above U+10FFFF */
+                        }
+                        if ((nx_set4[b4 >> 6] >> (b4 & 63) & 1))  /* 00..20,41..FF: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if ((nx_set5[b3 >> 6] >> (b3 & 63) & 1))  /* 00..20,7F..9F,BA..FF: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if ((nx_set6[b2 >> 6] >> (b2 & 63) & 1))  /* 00..20,2C..FF: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if ((nx_set7[b1 >> 6] >> (b1 & 63) & 1))  /* 00..20,7F..9F,BE..FF: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (NX_FORM_DEAD(b0))
+            err = 1;
+        break;
+    }
+    if (err && cap - n >= 4) {
+        /* the maximal subpart at i, or the reserved run, of k bytes */
+        const size_t k = err >= NX_FORM_RSV ? err - NX_FORM_RSV : err >= NX_FORM_ERR ? err - NX_FORM_ERR : 1;
+        size_t j = 0;
+        if (handler == NX_H_REPLACE) {
+            o[n++] = 0xFFFD;
+            fmx |= 0xFFFD;
+            i += k;
+            err = 0;
+            goto again;
+        }
+        if (handler == NX_H_SURROGATEESCAPE) {
+            while (j < k && j < 4 && d[i + j] >= 0x80)
+                j++;
+            if (j == k) {
+                for (j = 0; j < k; j++) {
+                    o[n++] = (Py_UCS4)(0xDC00u + d[i + j]);
+                    fmx |= 0xDC00u + d[i + j];
+                }
+                i += k;
+                err = 0;
+                goto again;
+            }
+        }
+    }
+    (void)acc;
+    *errp = err;
+    *np = n;
+    *mxp |= fmx;
+    return i;
+}
+
 
 static void nx_lead_init(unsigned b0, const unsigned *kind)
 {
@@ -1349,7 +1999,6 @@ static void nx_init(void)
 }
 
 /* ------------------------------------------------------------ handlers */
-enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 static int nx_handler(const char *errors)
 {
@@ -1643,6 +2292,30 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
                not decide is the walk's */
             size_t got_len;
             uint64_t fmx = 0;  /* the OR of the code points of this loop */
+            if (mode == NX_M_UCS2 || mode == NX_M_UCS4) {
+                /* a str of 2 or 4 bytes a character: its own run loop first (nx_forms_KIND),
+                   then what it stopped before, here */
+                const size_t i0 = i;
+                size_t err = 0;
+                i = mode == NX_M_UCS2 ? nx_forms_ucs2(d, i, wend, (Py_UCS2 *)out, &n, cap, &mx, &err, a->handler)
+                                      : nx_forms_ucs4(d, i, wend, (Py_UCS4 *)out, &n, cap, &mx, &err, a->handler);
+                start = i;
+                n_start = n;
+                if (err >= NX_FORM_ERR && err < NX_FORM_RSV) {
+                    /* the maximal subpart of a sequence cut short, as _run says */
+                    nx_error(&tok, NX_T_ERROR, start, start + (err - NX_FORM_ERR), utf_1_reason_continuation);
+                    got = NX_S_PROBLEM;
+                    goto problem;
+                }
+                if (err == 1) {
+                    /* a byte that begins no token: the maximal subpart is that byte, as _run says */
+                    nx_error(&tok, NX_T_ERROR, start, start + 1, utf_1_reason_start);
+                    got = NX_S_PROBLEM;
+                    goto problem;
+                }
+                if (i != i0 && (i == len || NX_SELF(d[i]) || n == cap))
+                    continue;
+            }
             while ((got_len = nx_form(d, i, wend, &cp)) != 0) {
                 if (NX_UNLIKELY(got_len >= NX_FORM_ERR)) {
                     mx |= fmx;

@@ -592,7 +592,7 @@ size_t utf_16_decode(const unsigned char *data, size_t len, utf_16_cp *out,
 #define NX_NAME "utf-16"
 #define NX_SPEC_SHA256 "7eae6e569c0c5edeca776578da83641a034d50983b5c39a6dc8dda2262daba6f"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "e2e80e16ed5dbdc2ab4c20a467779b8be46a3f359c28bb3a181cd1592e787e9c"
+#define NX_SOURCE_SHA256 "58330b745695a1cf74cf82884bbd3c73ec220ceaefd63913cb0a63164f3a7638"
 #define NX_N_STATES 13
 #define NX_N_CLASSES 3
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */
@@ -600,10 +600,12 @@ size_t utf_16_decode(const unsigned char *data, size_t len, utf_16_cp *out,
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NX_INLINE static inline __attribute__((always_inline))
+#define NX_NOINLINE static __attribute__((noinline))
 #define NX_LIKELY(x) __builtin_expect(!!(x), 1)
 #define NX_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define NX_INLINE static __inline
+#define NX_NOINLINE static
 #define NX_LIKELY(x) (x)
 #define NX_UNLIKELY(x) (x)
 #endif
@@ -771,6 +773,9 @@ static uint8_t nx_top_width[256];
    character, a list of ints (see "passes"). */
 enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
 
+/* The error handlers a pass knows (nx_handler); any other is the module's. */
+enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
+
 /* Which of 0..7F, 80..FF, 100..FFFF, beyond a code point is in: its str kind. */
 static int nx_width(uint64_t cp)
 {
@@ -857,12 +862,6 @@ NX_INLINE unsigned nx_bits(nx_vm m)
    character goes (a byte per lane): its lane less the first units before it, so
    that a pair's second unit writes over its first's slot. */
 static uint64_t nx_slot[256];
-#endif
-
-#if defined(__GNUC__) || defined(__clang__)
-#define NX_NOINLINE static __attribute__((noinline))
-#else
-#define NX_NOINLINE static
 #endif
 
 /* The characters of the code units from data[i] on that the tables make
@@ -1170,7 +1169,6 @@ static void nx_init(void)
 }
 
 /* ------------------------------------------------------------ handlers */
-enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 static int nx_handler(const char *errors)
 {

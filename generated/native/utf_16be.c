@@ -530,7 +530,7 @@ size_t utf_16be_decode(const unsigned char *data, size_t len, utf_16be_cp *out,
 #define NX_NAME "utf-16be"
 #define NX_SPEC_SHA256 "f006dfc04fa0233e0dff65ab2fbbedfc199f85f6f100ed8cc158caa2f6fc7bd9"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "4262e603b9cb44d0884884ffe2f9a56b98e1e4b2aee50a5344125ceeb73f12cf"
+#define NX_SOURCE_SHA256 "0ffe32eb346a2fbfd2d9111b581b7430c2bc8bdca4f3de0e24ccd6a8df3142c3"
 #define NX_N_STATES 7
 #define NX_N_CLASSES 3
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */
@@ -538,10 +538,12 @@ size_t utf_16be_decode(const unsigned char *data, size_t len, utf_16be_cp *out,
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NX_INLINE static inline __attribute__((always_inline))
+#define NX_NOINLINE static __attribute__((noinline))
 #define NX_LIKELY(x) __builtin_expect(!!(x), 1)
 #define NX_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define NX_INLINE static __inline
+#define NX_NOINLINE static
 #define NX_LIKELY(x) (x)
 #define NX_UNLIKELY(x) (x)
 #endif
@@ -687,6 +689,9 @@ static uint8_t nx_top_width[256];
    character, a list of ints (see "passes"). */
 enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
 
+/* The error handlers a pass knows (nx_handler); any other is the module's. */
+enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
+
 /* Which of 0..7F, 80..FF, 100..FFFF, beyond a code point is in: its str kind. */
 static int nx_width(uint64_t cp)
 {
@@ -773,12 +778,6 @@ NX_INLINE unsigned nx_bits(nx_vm m)
    character goes (a byte per lane): its lane less the first units before it, so
    that a pair's second unit writes over its first's slot. */
 static uint64_t nx_slot[256];
-#endif
-
-#if defined(__GNUC__) || defined(__clang__)
-#define NX_NOINLINE static __attribute__((noinline))
-#else
-#define NX_NOINLINE static
 #endif
 
 /* The characters of the code units from data[i] on that the tables make
@@ -1086,7 +1085,6 @@ static void nx_init(void)
 }
 
 /* ------------------------------------------------------------ handlers */
-enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 static int nx_handler(const char *errors)
 {

@@ -532,7 +532,7 @@ size_t utf_16le_decode(const unsigned char *data, size_t len, utf_16le_cp *out,
 #define NX_NAME "utf-16le"
 #define NX_SPEC_SHA256 "a8c87be71845fed2fbf18a7065df2b8ead6192ee6b05f8f30a67c26af85aba1b"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "2289fc5b12d4279593d19f47cf8f2d85afcf62fb62e961594ac014b6a513335f"
+#define NX_SOURCE_SHA256 "ec0979c51c3ef6aeefc235df78d6d07d2ea4dfb73242b8c57c5db7e16cef6307"
 #define NX_N_STATES 6
 #define NX_N_CLASSES 3
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */
@@ -540,10 +540,12 @@ size_t utf_16le_decode(const unsigned char *data, size_t len, utf_16le_cp *out,
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NX_INLINE static inline __attribute__((always_inline))
+#define NX_NOINLINE static __attribute__((noinline))
 #define NX_LIKELY(x) __builtin_expect(!!(x), 1)
 #define NX_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define NX_INLINE static __inline
+#define NX_NOINLINE static
 #define NX_LIKELY(x) (x)
 #define NX_UNLIKELY(x) (x)
 #endif
@@ -688,6 +690,9 @@ static uint8_t nx_top_width[256];
    character, a list of ints (see "passes"). */
 enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
 
+/* The error handlers a pass knows (nx_handler); any other is the module's. */
+enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
+
 /* Which of 0..7F, 80..FF, 100..FFFF, beyond a code point is in: its str kind. */
 static int nx_width(uint64_t cp)
 {
@@ -774,12 +779,6 @@ NX_INLINE unsigned nx_bits(nx_vm m)
    character goes (a byte per lane): its lane less the first units before it, so
    that a pair's second unit writes over its first's slot. */
 static uint64_t nx_slot[256];
-#endif
-
-#if defined(__GNUC__) || defined(__clang__)
-#define NX_NOINLINE static __attribute__((noinline))
-#else
-#define NX_NOINLINE static
 #endif
 
 /* The characters of the code units from data[i] on that the tables make
@@ -1087,7 +1086,6 @@ static void nx_init(void)
 }
 
 /* ------------------------------------------------------------ handlers */
-enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 static int nx_handler(const char *errors)
 {

@@ -551,7 +551,7 @@ size_t utf_32be_decode(const unsigned char *data, size_t len, utf_32be_cp *out,
 #define NX_NAME "utf-32be"
 #define NX_SPEC_SHA256 "123ead603f988a72e936b87e96fd57acb0bfae2eb81423e3b972186bc7303fc8"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "9cabd27328da816fcbe0e001a010b48c2a6acd30c464c64017055e9928bc8c42"
+#define NX_SOURCE_SHA256 "b3e4763605a168a89708ff4786f8da84bc92313f911e42cd704508b7e600dda4"
 #define NX_N_STATES 12
 #define NX_N_CLASSES 4
 #define NX_UNIT 4  /* bytes per code unit: errors and the data's end count whole units */
@@ -559,10 +559,12 @@ size_t utf_32be_decode(const unsigned char *data, size_t len, utf_32be_cp *out,
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NX_INLINE static inline __attribute__((always_inline))
+#define NX_NOINLINE static __attribute__((noinline))
 #define NX_LIKELY(x) __builtin_expect(!!(x), 1)
 #define NX_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define NX_INLINE static __inline
+#define NX_NOINLINE static
 #define NX_LIKELY(x) (x)
 #define NX_UNLIKELY(x) (x)
 #endif
@@ -725,6 +727,9 @@ static uint8_t nx_top_width[256];
    character, a list of ints (see "passes"). */
 enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
 
+/* The error handlers a pass knows (nx_handler); any other is the module's. */
+enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
+
 /* Which of 0..7F, 80..FF, 100..FFFF, beyond a code point is in: its str kind. */
 static int nx_width(uint64_t cp)
 {
@@ -776,12 +781,6 @@ NX_INLINE int nx_all(nx_vm m)
         x &= w[k];
     return x == ~UINT64_C(0);
 }
-#endif
-
-#if defined(__GNUC__) || defined(__clang__)
-#define NX_NOINLINE static __attribute__((noinline))
-#else
-#define NX_NOINLINE static
 #endif
 
 /* The characters of the code units from data[i] on that the tables make
@@ -1032,7 +1031,6 @@ static void nx_init(void)
 }
 
 /* ------------------------------------------------------------ handlers */
-enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 static int nx_handler(const char *errors)
 {

@@ -549,7 +549,7 @@ size_t utf_32le_decode(const unsigned char *data, size_t len, utf_32le_cp *out,
 #define NX_NAME "utf-32le"
 #define NX_SPEC_SHA256 "a04095c5a9ade7122e5ff72465980aef4372083aba611d15be001789db6bf8e7"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "16770a0c61cb242cb7372037bdc7b3396a02d93f46daab4fb5d11efe895cbaab"
+#define NX_SOURCE_SHA256 "89a956e86f199bf0211b47d380352d3a7bbf3d4fd54c4ae41de8851520bbc301"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 4
 #define NX_UNIT 4  /* bytes per code unit: errors and the data's end count whole units */
@@ -557,10 +557,12 @@ size_t utf_32le_decode(const unsigned char *data, size_t len, utf_32le_cp *out,
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NX_INLINE static inline __attribute__((always_inline))
+#define NX_NOINLINE static __attribute__((noinline))
 #define NX_LIKELY(x) __builtin_expect(!!(x), 1)
 #define NX_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define NX_INLINE static __inline
+#define NX_NOINLINE static
 #define NX_LIKELY(x) (x)
 #define NX_UNLIKELY(x) (x)
 #endif
@@ -718,6 +720,9 @@ static uint8_t nx_top_width[256];
    character, a list of ints (see "passes"). */
 enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
 
+/* The error handlers a pass knows (nx_handler); any other is the module's. */
+enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
+
 /* Which of 0..7F, 80..FF, 100..FFFF, beyond a code point is in: its str kind. */
 static int nx_width(uint64_t cp)
 {
@@ -769,12 +774,6 @@ NX_INLINE int nx_all(nx_vm m)
         x &= w[k];
     return x == ~UINT64_C(0);
 }
-#endif
-
-#if defined(__GNUC__) || defined(__clang__)
-#define NX_NOINLINE static __attribute__((noinline))
-#else
-#define NX_NOINLINE static
 #endif
 
 /* The characters of the code units from data[i] on that the tables make
@@ -1025,7 +1024,6 @@ static void nx_init(void)
 }
 
 /* ------------------------------------------------------------ handlers */
-enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 static int nx_handler(const char *errors)
 {

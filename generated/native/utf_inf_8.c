@@ -973,7 +973,7 @@ size_t utf_inf_8_decode(const unsigned char *data, size_t len, utf_inf_8_cp *out
 #define NX_NAME "utf-inf-8"
 #define NX_SPEC_SHA256 "88c8a4903eaa4974e8770b57182c7ee37c26dd494ac25c8512f5e85d915d155a"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "57bc522e4eec451fb97be5517e56d7ac69d9250d8df8a702ac8e11c27d2ef794"
+#define NX_SOURCE_SHA256 "f34249087ade24d82447affd0a2ca311ad1a4d563eb19f9e6d55da824293f201"
 #define NX_N_STATES 24
 #define NX_N_CLASSES 21
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -981,10 +981,12 @@ size_t utf_inf_8_decode(const unsigned char *data, size_t len, utf_inf_8_cp *out
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NX_INLINE static inline __attribute__((always_inline))
+#define NX_NOINLINE static __attribute__((noinline))
 #define NX_LIKELY(x) __builtin_expect(!!(x), 1)
 #define NX_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define NX_INLINE static __inline
+#define NX_NOINLINE static
 #define NX_LIKELY(x) (x)
 #define NX_UNLIKELY(x) (x)
 #endif
@@ -1222,6 +1224,9 @@ static size_t nx_safe_len;
    character, a list of ints (see "passes"). */
 enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
 
+/* The error handlers a pass knows (nx_handler); any other is the module's. */
+enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
+
 /* Which of 0..7F, 80..FF, 100..FFFF, beyond a code point is in: its str kind. */
 static int nx_width(uint64_t cp)
 {
@@ -1252,8 +1257,9 @@ static int nx_width(uint64_t cp)
    a counted form, the data's end). */
 #define NX_FORMS 1
 #define NX_FORM_ERR 16  /* above any straight path's length */
+#define NX_FORM_RSV ((size_t)1 << 30)  /* nx_forms_KIND's reserved run of k bytes: NX_FORM_RSV + k */
 #define NX_FORM_DEAD(b) ((unsigned)(b) - 0x80u <= 0x41u)  /* 80..C1: no token begins with these bytes */
-#define NX_FORM_MOST 7  /* the longest straight path, in bytes */
+#define NX_FORM_MOST 8  /* the longest straight path, in bytes */
 #define NX_FORM_ASCII 2  /* 2: bytes 00..7F stand for themselves; 1: 01..7F (00 does not); 0: neither */
 static const uint64_t nx_set0[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x0000000000000000), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..7F,C0..FF */
 static const uint64_t nx_set1[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x00000000FFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..9F,C0..FF */
@@ -1261,12 +1267,14 @@ static const uint64_t nx_set2[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFF
 static const uint64_t nx_set3[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x00000000000000FF), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..87,C0..FF */
 static const uint64_t nx_set4[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x000000000000000F), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..83,C0..FF */
 static const uint64_t nx_set5[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x0000000000000003), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..81,C0..FF */
+static const uint64_t nx_set6[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0x0000000000000001), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..80,C0..FF */
+static const uint64_t nx_set7[4] = { UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFFF), UINT64_C(0xFFEF000000000000), UINT64_C(0xFFFFFFFFFFFFFFFF) };  /* 00..7F,B0..B3,B5..FF */
 
 NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t *cp)
 {
     const unsigned b0 = d[i];
     uint64_t acc;
-    unsigned b1, b2, b3, b4, b5, b6;
+    unsigned b1, b2, b3, b4, b5, b6, b7;
     if (b0 <= 0x7Fu) {  /* 00..7F */
         acc = (uint64_t)b0;
         *cp = acc;  /* U+0000..U+007F */
@@ -1587,6 +1595,197 @@ NX_INLINE size_t nx_form(const unsigned char *d, size_t i, size_t wend, uint64_t
             return NX_FORM_ERR + 1;
         return 0;
     }
+    if (b0 == 0xFFu) {  /* FF: up to 8 bytes */
+        if (NX_UNLIKELY(wend - i < 8u))
+            return 0;
+        acc = ((uint64_t)b0 - 255u);
+        b1 = d[i + 1];
+        if (b1 == 0x80u) {  /* 80 */
+            acc = acc * 32u + ((uint64_t)b1 - 128u);
+            b2 = d[i + 2];
+            if (b2 == 0x80u) {  /* 80 */
+                acc = acc * 64u + ((uint64_t)b2 - 128u);
+                b3 = d[i + 3];
+                if (b3 == 0x80u) {  /* 80 */
+                    acc = acc * 64u + ((uint64_t)b3 - 128u);
+                    b4 = d[i + 4];
+                    if (b4 == 0x80u) {  /* 80 */
+                        acc = acc * 64u + ((uint64_t)b4 - 128u);
+                        b5 = d[i + 5];
+                        if (b5 == 0x80u) {  /* 80 */
+                            acc = acc * 64u + ((uint64_t)b5 - 128u);
+                            b6 = d[i + 6];
+                            if (b6 - 0x81u <= 0x3Eu) {  /* 81..BF */
+                                acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                b7 = d[i + 7];
+                                if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 7 bytes read */
+                                    return NX_FORM_ERR + 7;
+                                return 0;
+                            }
+                            if ((nx_set6[b6 >> 6] >> (b6 & 63) & 1))  /* 00..80,C0..FF: no way on, the maximal subpart is the 6 bytes read */
+                                return NX_FORM_ERR + 6;
+                            return 0;
+                        }
+                        if (b5 - 0x81u <= 0x3Eu) {  /* 81..BF */
+                            acc = acc * 64u + ((uint64_t)b5 - 128u);
+                            b6 = d[i + 6];
+                            if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                b7 = d[i + 7];
+                                if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 7 bytes read */
+                                    return NX_FORM_ERR + 7;
+                                return 0;
+                            }
+                            if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 6 bytes read */
+                                return NX_FORM_ERR + 6;
+                            return 0;
+                        }
+                        if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 5 bytes read */
+                            return NX_FORM_ERR + 5;
+                        return 0;
+                    }
+                    if (b4 - 0x81u <= 0x3Eu) {  /* 81..BF */
+                        acc = acc * 64u + ((uint64_t)b4 - 128u);
+                        b5 = d[i + 5];
+                        if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                            acc = acc * 64u + ((uint64_t)b5 - 128u);
+                            b6 = d[i + 6];
+                            if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                b7 = d[i + 7];
+                                if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 7 bytes read */
+                                    return NX_FORM_ERR + 7;
+                                return 0;
+                            }
+                            if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 6 bytes read */
+                                return NX_FORM_ERR + 6;
+                            return 0;
+                        }
+                        if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 5 bytes read */
+                            return NX_FORM_ERR + 5;
+                        return 0;
+                    }
+                    if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 4 bytes read */
+                        return NX_FORM_ERR + 4;
+                    return 0;
+                }
+                if (b3 - 0x81u <= 0x3Eu) {  /* 81..BF */
+                    acc = acc * 64u + ((uint64_t)b3 - 128u);
+                    b4 = d[i + 4];
+                    if (b4 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                        acc = acc * 64u + ((uint64_t)b4 - 128u);
+                        b5 = d[i + 5];
+                        if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                            acc = acc * 64u + ((uint64_t)b5 - 128u);
+                            b6 = d[i + 6];
+                            if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                b7 = d[i + 7];
+                                if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 7 bytes read */
+                                    return NX_FORM_ERR + 7;
+                                return 0;
+                            }
+                            if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 6 bytes read */
+                                return NX_FORM_ERR + 6;
+                            return 0;
+                        }
+                        if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 5 bytes read */
+                            return NX_FORM_ERR + 5;
+                        return 0;
+                    }
+                    if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 4 bytes read */
+                        return NX_FORM_ERR + 4;
+                    return 0;
+                }
+                if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
+                return 0;
+            }
+            if (b2 - 0x81u <= 0x3Eu) {  /* 81..BF */
+                acc = acc * 64u + ((uint64_t)b2 - 128u);
+                b3 = d[i + 3];
+                if (b3 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                    acc = acc * 64u + ((uint64_t)b3 - 128u);
+                    b4 = d[i + 4];
+                    if (b4 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                        acc = acc * 64u + ((uint64_t)b4 - 128u);
+                        b5 = d[i + 5];
+                        if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                            acc = acc * 64u + ((uint64_t)b5 - 128u);
+                            b6 = d[i + 6];
+                            if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                b7 = d[i + 7];
+                                if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 7 bytes read */
+                                    return NX_FORM_ERR + 7;
+                                return 0;
+                            }
+                            if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 6 bytes read */
+                                return NX_FORM_ERR + 6;
+                            return 0;
+                        }
+                        if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 5 bytes read */
+                            return NX_FORM_ERR + 5;
+                        return 0;
+                    }
+                    if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 4 bytes read */
+                        return NX_FORM_ERR + 4;
+                    return 0;
+                }
+                if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
+                return 0;
+            }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
+            return 0;
+        }
+        if (b1 - 0x81u <= 0x1Eu) {  /* 81..9F */
+            acc = acc * 32u + ((uint64_t)b1 - 128u);
+            b2 = d[i + 2];
+            if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                acc = acc * 64u + ((uint64_t)b2 - 128u);
+                b3 = d[i + 3];
+                if (b3 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                    acc = acc * 64u + ((uint64_t)b3 - 128u);
+                    b4 = d[i + 4];
+                    if (b4 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                        acc = acc * 64u + ((uint64_t)b4 - 128u);
+                        b5 = d[i + 5];
+                        if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                            acc = acc * 64u + ((uint64_t)b5 - 128u);
+                            b6 = d[i + 6];
+                            if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                b7 = d[i + 7];
+                                if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 7 bytes read */
+                                    return NX_FORM_ERR + 7;
+                                return 0;
+                            }
+                            if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 6 bytes read */
+                                return NX_FORM_ERR + 6;
+                            return 0;
+                        }
+                        if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 5 bytes read */
+                            return NX_FORM_ERR + 5;
+                        return 0;
+                    }
+                    if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 4 bytes read */
+                        return NX_FORM_ERR + 4;
+                    return 0;
+                }
+                if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 3 bytes read */
+                    return NX_FORM_ERR + 3;
+                return 0;
+            }
+            if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: no way on, the maximal subpart is the 2 bytes read */
+                return NX_FORM_ERR + 2;
+            return 0;
+        }
+        if ((nx_set7[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,B0..B3,B5..FF: no way on, the maximal subpart is the 1 byte read */
+            return NX_FORM_ERR + 1;
+        return 0;
+    }
     (void)acc;
     return 0;
 }
@@ -1694,6 +1893,1298 @@ NX_INLINE size_t nx_self_run(const int mode, const unsigned char *d, size_t i, s
         i += 8;
     }
     return i - i0;
+}
+
+/* bytes read ahead of a token in nx_forms_KIND: its longest path, 16 bytes that stand for themselves */
+#define NX_RUN_PAD 16
+
+/* The bytes that stand for themselves at p on, when fewer than 16 (and room for 16 in
+   o, of kind mode): written (16 of them: what is past the run is overwritten by what
+   follows), their number returned; else 0 (a longer run, or no room: the caller's). */
+NX_INLINE size_t nx_self_short(const int mode, const unsigned char *p, void *o, size_t room)
+{
+    size_t k;
+    if (room < 16)
+        return 0;
+#ifdef NX_SELF_SSE2
+    {
+        const __m128i v = _mm_loadu_si128((const __m128i *)p);
+        const unsigned m = NX_NOT_SELF16(v);
+        if (!m)
+            return 0;
+        nx_put16(mode, o, v);
+        return (size_t)__builtin_ctz(m);
+    }
+#else
+    for (k = 0; k < 16 && NX_SELF(p[k]); k++) {
+        if (mode == NX_M_UCS2)
+            ((Py_UCS2 *)o)[k] = p[k];
+        else
+            ((Py_UCS4 *)o)[k] = p[k];
+    }
+    return k < 16 ? k : 0;
+#endif
+    (void)k;
+}
+
+/* The straight paths token after token into a str of 2 bytes a character
+   (o, n of cap written): each leaf writes its character and goes on with the next lead,
+   with o, n and the OR of the code points in registers.  It stops, before the token,
+   where nx_form would not give a character of this kind and before a run of 16 bytes that
+   stand for themselves, within NX_RUN_PAD bytes of wend, or when out is full; the
+   caller goes on from there.  Returns where it stopped, *np and *mxp updated, and in
+   *errp what nx_form would say of the token there when it is an error: NX_FORM_ERR + k
+   (a sequence cut short after k bytes), 1 (a byte that begins no token), NX_FORM_RSV
+   + k (a reserved run of k bytes: the caller leaves it to the walk), else 0.
+   Such an error is replaced here when the handler is replace or surrogateescape (as
+   nx_run's problem path does: U+FFFD, or each byte as U+DC80..U+DCFF when they are
+   at most 4, each from 80 up), so that damaged text does not leave the loop. */
+NX_NOINLINE size_t nx_forms_ucs2(const unsigned char *d, size_t i, size_t wend, Py_UCS2 *o, size_t *np,
+                                 size_t cap, uint64_t *mxp, size_t *errp, int handler)
+{
+    size_t n = *np, err = 0;
+    const size_t end = wend - i > NX_RUN_PAD ? wend - NX_RUN_PAD : i;  /* i < end: NX_RUN_PAD bytes to read */
+    uint64_t acc, cp, fmx = 0;
+    unsigned b1, b2, b3, b4, b5, b6, b7;
+    unsigned b0;
+again:
+    while (i < end && n < cap) {
+        b0 = d[i];
+        if (b0 <= 0x7Fu) {  /* 00..7F */
+            acc = (uint64_t)b0;
+            cp = acc;  /* U+0000..U+007F */
+            o[n++] = (Py_UCS2)cp;
+            fmx |= cp;
+            i += 1;
+            if (NX_SELF(d[i])) {
+                /* bytes that stand for themselves: fewer than 16 here, else nx_self_run's */
+                const size_t k = nx_self_short(NX_M_UCS2, d + i, o + n, cap - n);
+                if (!k)
+                    break;
+                n += k;
+                i += k;
+            }
+            continue;
+        }
+        if (b0 - 0xC2u <= 0x1Du) {  /* C2..DF */
+        lead1:
+            acc = ((uint64_t)b0 - 192u);
+            b1 = d[i + 1];
+            if (b1 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                acc = acc * 64u + ((uint64_t)b1 - 128u);
+                cp = acc;  /* U+0080..U+07FF */
+                o[n++] = (Py_UCS2)cp;
+                fmx |= cp;
+                i += 2;
+                if (NX_LIKELY(i < end && n < cap)) {
+                    b0 = d[i];
+                    if (b0 - 0xC2u <= 0x1Du)
+                        goto lead1;  /* the same lead again: no way through the leads before it */
+                    if (NX_SELF(b0) && n + 1 < cap) {
+                        /* one byte that stands for itself (a space between words), then the same lead? */
+                        const unsigned c = b0;
+                        b0 = d[i + 1];
+                        if (b0 - 0xC2u <= 0x1Du) {
+                            o[n++] = (Py_UCS2)c;
+                            i++;
+                            goto lead1;
+                        }
+                    }
+                }
+                continue;
+            }
+            if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 == 0xE0u) {  /* E0 */
+        lead2:
+            acc = ((uint64_t)b0 - 224u);
+            b1 = d[i + 1];
+            if (b1 - 0xA0u <= 0x1Fu) {  /* A0..BF */
+                acc = acc * 64u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                    acc = acc * 64u + ((uint64_t)b2 - 128u);
+                    cp = acc;  /* U+0800..U+0FFF */
+                    o[n++] = (Py_UCS2)cp;
+                    fmx |= cp;
+                    i += 3;
+                    if (NX_LIKELY(i < end && n < cap)) {
+                        b0 = d[i];
+                        if (b0 == 0xE0u)
+                            goto lead2;  /* the same lead again: no way through the leads before it */
+                        if (NX_SELF(b0) && n + 1 < cap) {
+                            /* one byte that stands for itself (a space between words), then the same lead? */
+                            const unsigned c = b0;
+                            b0 = d[i + 1];
+                            if (b0 == 0xE0u) {
+                                o[n++] = (Py_UCS2)c;
+                                i++;
+                                goto lead2;
+                            }
+                        }
+                    }
+                    continue;
+                }
+                if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if ((nx_set1[b1 >> 6] >> (b1 & 63) & 1))  /* 00..9F,C0..FF: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 - 0xE1u <= 0x0Eu) {  /* E1..EF */
+        lead3:
+            acc = ((uint64_t)b0 - 224u);
+            b1 = d[i + 1];
+            if (b1 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                acc = acc * 64u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                    acc = acc * 64u + ((uint64_t)b2 - 128u);
+                    cp = acc;  /* U+1000..U+FFFF */
+                    o[n++] = (Py_UCS2)cp;
+                    fmx |= cp;
+                    i += 3;
+                    if (NX_LIKELY(i < end && n < cap)) {
+                        b0 = d[i];
+                        if (b0 - 0xE1u <= 0x0Eu)
+                            goto lead3;  /* the same lead again: no way through the leads before it */
+                        if (NX_SELF(b0) && n + 1 < cap) {
+                            /* one byte that stands for itself (a space between words), then the same lead? */
+                            const unsigned c = b0;
+                            b0 = d[i + 1];
+                            if (b0 - 0xE1u <= 0x0Eu) {
+                                o[n++] = (Py_UCS2)c;
+                                i++;
+                                goto lead3;
+                            }
+                        }
+                    }
+                    continue;
+                }
+                if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 == 0xF0u) {  /* F0 */
+            acc = ((uint64_t)b0 - 240u);
+            b1 = d[i + 1];
+            if (b1 - 0x90u <= 0x2Fu) {  /* 90..BF */
+                acc = acc * 64u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                    acc = acc * 64u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                        acc = acc * 64u + ((uint64_t)b3 - 128u);
+                        break;  /* U+10000..U+3FFFF: above U+FFFF */
+                    }
+                    if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if ((nx_set2[b1 >> 6] >> (b1 & 63) & 1))  /* 00..8F,C0..FF: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 - 0xF1u <= 0x06u) {  /* F1..F7 */
+            acc = ((uint64_t)b0 - 240u);
+            b1 = d[i + 1];
+            if (b1 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                acc = acc * 64u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                    acc = acc * 64u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                        acc = acc * 64u + ((uint64_t)b3 - 128u);
+                        break;  /* U+40000..U+1FFFFF: above U+FFFF */
+                    }
+                    if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 == 0xF8u) {  /* F8 */
+            acc = ((uint64_t)b0 - 248u);
+            b1 = d[i + 1];
+            if (b1 - 0x88u <= 0x37u) {  /* 88..BF */
+                acc = acc * 64u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                    acc = acc * 64u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                        acc = acc * 64u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                            acc = acc * 64u + ((uint64_t)b4 - 128u);
+                            break;  /* U+200000..U+FFFFFF: above U+FFFF */
+                        }
+                        if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if ((nx_set3[b1 >> 6] >> (b1 & 63) & 1))  /* 00..87,C0..FF: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 - 0xF9u <= 0x02u) {  /* F9..FB */
+            acc = ((uint64_t)b0 - 248u);
+            b1 = d[i + 1];
+            if (b1 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                acc = acc * 64u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                    acc = acc * 64u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                        acc = acc * 64u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                            acc = acc * 64u + ((uint64_t)b4 - 128u);
+                            break;  /* U+1000000..U+3FFFFFF: above U+FFFF */
+                        }
+                        if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 == 0xFCu) {  /* FC */
+            acc = ((uint64_t)b0 - 252u);
+            b1 = d[i + 1];
+            if (b1 - 0x84u <= 0x3Bu) {  /* 84..BF */
+                acc = acc * 64u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                    acc = acc * 64u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                        acc = acc * 64u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                            acc = acc * 64u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b5 - 128u);
+                                break;  /* U+4000000..U+3FFFFFFF: above U+FFFF */
+                            }
+                            if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 5 bytes read */
+                                err = NX_FORM_ERR + 5;
+                            break;
+                        }
+                        if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if ((nx_set4[b1 >> 6] >> (b1 & 63) & 1))  /* 00..83,C0..FF: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 == 0xFDu) {  /* FD */
+            acc = ((uint64_t)b0 - 252u);
+            b1 = d[i + 1];
+            if (b1 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                acc = acc * 64u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                    acc = acc * 64u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                        acc = acc * 64u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                            acc = acc * 64u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b5 - 128u);
+                                break;  /* U+40000000..U+7FFFFFFF: above U+FFFF */
+                            }
+                            if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 5 bytes read */
+                                err = NX_FORM_ERR + 5;
+                            break;
+                        }
+                        if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 == 0xFEu) {  /* FE */
+            acc = ((uint64_t)b0 - 254u);
+            b1 = d[i + 1];
+            if (b1 - 0x82u <= 0x3Du) {  /* 82..BF */
+                acc = acc * 64u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                    acc = acc * 64u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                        acc = acc * 64u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                            acc = acc * 64u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                    acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                    break;  /* U+80000000..U+FFFFFFFFF: above U+FFFF */
+                                }
+                                if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 6 bytes read */
+                                    err = NX_FORM_ERR + 6;
+                                break;
+                            }
+                            if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 5 bytes read */
+                                err = NX_FORM_ERR + 5;
+                            break;
+                        }
+                        if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if ((nx_set5[b1 >> 6] >> (b1 & 63) & 1))  /* 00..81,C0..FF: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 == 0xFFu) {  /* FF */
+            acc = ((uint64_t)b0 - 255u);
+            b1 = d[i + 1];
+            if (b1 == 0x80u) {  /* 80 */
+                acc = acc * 32u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 == 0x80u) {  /* 80 */
+                    acc = acc * 64u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 == 0x80u) {  /* 80 */
+                        acc = acc * 64u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 == 0x80u) {  /* 80 */
+                            acc = acc * 64u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 == 0x80u) {  /* 80 */
+                                acc = acc * 64u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 - 0x81u <= 0x3Eu) {  /* 81..BF */
+                                    acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 7 bytes read */
+                                        err = NX_FORM_ERR + 7;
+                                    break;
+                                }
+                                if ((nx_set6[b6 >> 6] >> (b6 & 63) & 1))  /* 00..80,C0..FF: the maximal subpart is the 6 bytes read */
+                                    err = NX_FORM_ERR + 6;
+                                break;
+                            }
+                            if (b5 - 0x81u <= 0x3Eu) {  /* 81..BF */
+                                acc = acc * 64u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                    acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 7 bytes read */
+                                        err = NX_FORM_ERR + 7;
+                                    break;
+                                }
+                                if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 6 bytes read */
+                                    err = NX_FORM_ERR + 6;
+                                break;
+                            }
+                            if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 5 bytes read */
+                                err = NX_FORM_ERR + 5;
+                            break;
+                        }
+                        if (b4 - 0x81u <= 0x3Eu) {  /* 81..BF */
+                            acc = acc * 64u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                    acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 7 bytes read */
+                                        err = NX_FORM_ERR + 7;
+                                    break;
+                                }
+                                if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 6 bytes read */
+                                    err = NX_FORM_ERR + 6;
+                                break;
+                            }
+                            if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 5 bytes read */
+                                err = NX_FORM_ERR + 5;
+                            break;
+                        }
+                        if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if (b3 - 0x81u <= 0x3Eu) {  /* 81..BF */
+                        acc = acc * 64u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                            acc = acc * 64u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                    acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 7 bytes read */
+                                        err = NX_FORM_ERR + 7;
+                                    break;
+                                }
+                                if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 6 bytes read */
+                                    err = NX_FORM_ERR + 6;
+                                break;
+                            }
+                            if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 5 bytes read */
+                                err = NX_FORM_ERR + 5;
+                            break;
+                        }
+                        if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if (b2 - 0x81u <= 0x3Eu) {  /* 81..BF */
+                    acc = acc * 64u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                        acc = acc * 64u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                            acc = acc * 64u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                    acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 7 bytes read */
+                                        err = NX_FORM_ERR + 7;
+                                    break;
+                                }
+                                if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 6 bytes read */
+                                    err = NX_FORM_ERR + 6;
+                                break;
+                            }
+                            if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 5 bytes read */
+                                err = NX_FORM_ERR + 5;
+                            break;
+                        }
+                        if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if (b1 - 0x81u <= 0x1Eu) {  /* 81..9F */
+                acc = acc * 32u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                    acc = acc * 64u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                        acc = acc * 64u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                            acc = acc * 64u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                    acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 7 bytes read */
+                                        err = NX_FORM_ERR + 7;
+                                    break;
+                                }
+                                if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 6 bytes read */
+                                    err = NX_FORM_ERR + 6;
+                                break;
+                            }
+                            if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 5 bytes read */
+                                err = NX_FORM_ERR + 5;
+                            break;
+                        }
+                        if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if ((nx_set7[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,B0..B3,B5..FF: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (NX_FORM_DEAD(b0))
+            err = 1;
+        break;
+    }
+    if (err && cap - n >= 4) {
+        /* the maximal subpart at i, or the reserved run, of k bytes */
+        const size_t k = err >= NX_FORM_RSV ? err - NX_FORM_RSV : err >= NX_FORM_ERR ? err - NX_FORM_ERR : 1;
+        size_t j = 0;
+        if (handler == NX_H_REPLACE) {
+            o[n++] = 0xFFFD;
+            fmx |= 0xFFFD;
+            i += k;
+            err = 0;
+            goto again;
+        }
+        if (handler == NX_H_SURROGATEESCAPE) {
+            while (j < k && j < 4 && d[i + j] >= 0x80)
+                j++;
+            if (j == k) {
+                for (j = 0; j < k; j++) {
+                    o[n++] = (Py_UCS2)(0xDC00u + d[i + j]);
+                    fmx |= 0xDC00u + d[i + j];
+                }
+                i += k;
+                err = 0;
+                goto again;
+            }
+        }
+    }
+    (void)acc;
+    *errp = err;
+    *np = n;
+    *mxp |= fmx;
+    return i;
+}
+
+/* The straight paths token after token into a str of 4 bytes a character
+   (o, n of cap written): each leaf writes its character and goes on with the next lead,
+   with o, n and the OR of the code points in registers.  It stops, before the token,
+   where nx_form would not give a character of this kind and before a run of 16 bytes that
+   stand for themselves, within NX_RUN_PAD bytes of wend, or when out is full; the
+   caller goes on from there.  Returns where it stopped, *np and *mxp updated, and in
+   *errp what nx_form would say of the token there when it is an error: NX_FORM_ERR + k
+   (a sequence cut short after k bytes), 1 (a byte that begins no token), NX_FORM_RSV
+   + k (a reserved run of k bytes: the caller leaves it to the walk), else 0.
+   Such an error is replaced here when the handler is replace or surrogateescape (as
+   nx_run's problem path does: U+FFFD, or each byte as U+DC80..U+DCFF when they are
+   at most 4, each from 80 up), so that damaged text does not leave the loop. */
+NX_NOINLINE size_t nx_forms_ucs4(const unsigned char *d, size_t i, size_t wend, Py_UCS4 *o, size_t *np,
+                                 size_t cap, uint64_t *mxp, size_t *errp, int handler)
+{
+    size_t n = *np, err = 0;
+    const size_t end = wend - i > NX_RUN_PAD ? wend - NX_RUN_PAD : i;  /* i < end: NX_RUN_PAD bytes to read */
+    uint64_t acc, cp, fmx = 0;
+    unsigned b1, b2, b3, b4, b5, b6, b7;
+    unsigned b0;
+again:
+    while (i < end && n < cap) {
+        b0 = d[i];
+        if (b0 <= 0x7Fu) {  /* 00..7F */
+            acc = (uint64_t)b0;
+            cp = acc;  /* U+0000..U+007F */
+            o[n++] = (Py_UCS4)cp;
+            fmx |= cp;
+            i += 1;
+            if (NX_SELF(d[i])) {
+                /* bytes that stand for themselves: fewer than 16 here, else nx_self_run's */
+                const size_t k = nx_self_short(NX_M_UCS4, d + i, o + n, cap - n);
+                if (!k)
+                    break;
+                n += k;
+                i += k;
+            }
+            continue;
+        }
+        if (b0 - 0xC2u <= 0x1Du) {  /* C2..DF */
+        lead1:
+            acc = ((uint64_t)b0 - 192u);
+            b1 = d[i + 1];
+            if (b1 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                acc = acc * 64u + ((uint64_t)b1 - 128u);
+                cp = acc;  /* U+0080..U+07FF */
+                o[n++] = (Py_UCS4)cp;
+                fmx |= cp;
+                i += 2;
+                if (NX_LIKELY(i < end && n < cap)) {
+                    b0 = d[i];
+                    if (b0 - 0xC2u <= 0x1Du)
+                        goto lead1;  /* the same lead again: no way through the leads before it */
+                    if (NX_SELF(b0) && n + 1 < cap) {
+                        /* one byte that stands for itself (a space between words), then the same lead? */
+                        const unsigned c = b0;
+                        b0 = d[i + 1];
+                        if (b0 - 0xC2u <= 0x1Du) {
+                            o[n++] = (Py_UCS4)c;
+                            i++;
+                            goto lead1;
+                        }
+                    }
+                }
+                continue;
+            }
+            if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 == 0xE0u) {  /* E0 */
+        lead2:
+            acc = ((uint64_t)b0 - 224u);
+            b1 = d[i + 1];
+            if (b1 - 0xA0u <= 0x1Fu) {  /* A0..BF */
+                acc = acc * 64u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                    acc = acc * 64u + ((uint64_t)b2 - 128u);
+                    cp = acc;  /* U+0800..U+0FFF */
+                    o[n++] = (Py_UCS4)cp;
+                    fmx |= cp;
+                    i += 3;
+                    if (NX_LIKELY(i < end && n < cap)) {
+                        b0 = d[i];
+                        if (b0 == 0xE0u)
+                            goto lead2;  /* the same lead again: no way through the leads before it */
+                        if (NX_SELF(b0) && n + 1 < cap) {
+                            /* one byte that stands for itself (a space between words), then the same lead? */
+                            const unsigned c = b0;
+                            b0 = d[i + 1];
+                            if (b0 == 0xE0u) {
+                                o[n++] = (Py_UCS4)c;
+                                i++;
+                                goto lead2;
+                            }
+                        }
+                    }
+                    continue;
+                }
+                if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if ((nx_set1[b1 >> 6] >> (b1 & 63) & 1))  /* 00..9F,C0..FF: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 - 0xE1u <= 0x0Eu) {  /* E1..EF */
+        lead3:
+            acc = ((uint64_t)b0 - 224u);
+            b1 = d[i + 1];
+            if (b1 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                acc = acc * 64u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                    acc = acc * 64u + ((uint64_t)b2 - 128u);
+                    cp = acc;  /* U+1000..U+FFFF */
+                    o[n++] = (Py_UCS4)cp;
+                    fmx |= cp;
+                    i += 3;
+                    if (NX_LIKELY(i < end && n < cap)) {
+                        b0 = d[i];
+                        if (b0 - 0xE1u <= 0x0Eu)
+                            goto lead3;  /* the same lead again: no way through the leads before it */
+                        if (NX_SELF(b0) && n + 1 < cap) {
+                            /* one byte that stands for itself (a space between words), then the same lead? */
+                            const unsigned c = b0;
+                            b0 = d[i + 1];
+                            if (b0 - 0xE1u <= 0x0Eu) {
+                                o[n++] = (Py_UCS4)c;
+                                i++;
+                                goto lead3;
+                            }
+                        }
+                    }
+                    continue;
+                }
+                if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 == 0xF0u) {  /* F0 */
+        lead4:
+            acc = ((uint64_t)b0 - 240u);
+            b1 = d[i + 1];
+            if (b1 - 0x90u <= 0x2Fu) {  /* 90..BF */
+                acc = acc * 64u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                    acc = acc * 64u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                        acc = acc * 64u + ((uint64_t)b3 - 128u);
+                        cp = acc;  /* U+10000..U+3FFFF */
+                        o[n++] = (Py_UCS4)cp;
+                        fmx |= cp;
+                        i += 4;
+                        if (NX_LIKELY(i < end && n < cap)) {
+                            b0 = d[i];
+                            if (b0 == 0xF0u)
+                                goto lead4;  /* the same lead again: no way through the leads before it */
+                            if (NX_SELF(b0) && n + 1 < cap) {
+                                /* one byte that stands for itself (a space between words), then the same lead? */
+                                const unsigned c = b0;
+                                b0 = d[i + 1];
+                                if (b0 == 0xF0u) {
+                                    o[n++] = (Py_UCS4)c;
+                                    i++;
+                                    goto lead4;
+                                }
+                            }
+                        }
+                        continue;
+                    }
+                    if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if ((nx_set2[b1 >> 6] >> (b1 & 63) & 1))  /* 00..8F,C0..FF: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 - 0xF1u <= 0x06u) {  /* F1..F7 */
+        lead5:
+            acc = ((uint64_t)b0 - 240u);
+            b1 = d[i + 1];
+            if (b1 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                acc = acc * 64u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                    acc = acc * 64u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                        acc = acc * 64u + ((uint64_t)b3 - 128u);
+                        cp = acc;  /* U+40000..U+1FFFFF */
+                        if (NX_UNLIKELY(cp > 0x10FFFFu))
+                            break;
+                        o[n++] = (Py_UCS4)cp;
+                        fmx |= cp;
+                        i += 4;
+                        if (NX_LIKELY(i < end && n < cap)) {
+                            b0 = d[i];
+                            if (b0 - 0xF1u <= 0x06u)
+                                goto lead5;  /* the same lead again: no way through the leads before it */
+                            if (NX_SELF(b0) && n + 1 < cap) {
+                                /* one byte that stands for itself (a space between words), then the same lead? */
+                                const unsigned c = b0;
+                                b0 = d[i + 1];
+                                if (b0 - 0xF1u <= 0x06u) {
+                                    o[n++] = (Py_UCS4)c;
+                                    i++;
+                                    goto lead5;
+                                }
+                            }
+                        }
+                        continue;
+                    }
+                    if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 == 0xF8u) {  /* F8 */
+            acc = ((uint64_t)b0 - 248u);
+            b1 = d[i + 1];
+            if (b1 - 0x88u <= 0x37u) {  /* 88..BF */
+                acc = acc * 64u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                    acc = acc * 64u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                        acc = acc * 64u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                            acc = acc * 64u + ((uint64_t)b4 - 128u);
+                            break;  /* U+200000..U+FFFFFF: above U+10FFFF */
+                        }
+                        if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if ((nx_set3[b1 >> 6] >> (b1 & 63) & 1))  /* 00..87,C0..FF: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 - 0xF9u <= 0x02u) {  /* F9..FB */
+            acc = ((uint64_t)b0 - 248u);
+            b1 = d[i + 1];
+            if (b1 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                acc = acc * 64u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                    acc = acc * 64u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                        acc = acc * 64u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                            acc = acc * 64u + ((uint64_t)b4 - 128u);
+                            break;  /* U+1000000..U+3FFFFFF: above U+10FFFF */
+                        }
+                        if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 == 0xFCu) {  /* FC */
+            acc = ((uint64_t)b0 - 252u);
+            b1 = d[i + 1];
+            if (b1 - 0x84u <= 0x3Bu) {  /* 84..BF */
+                acc = acc * 64u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                    acc = acc * 64u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                        acc = acc * 64u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                            acc = acc * 64u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b5 - 128u);
+                                break;  /* U+4000000..U+3FFFFFFF: above U+10FFFF */
+                            }
+                            if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 5 bytes read */
+                                err = NX_FORM_ERR + 5;
+                            break;
+                        }
+                        if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if ((nx_set4[b1 >> 6] >> (b1 & 63) & 1))  /* 00..83,C0..FF: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 == 0xFDu) {  /* FD */
+            acc = ((uint64_t)b0 - 252u);
+            b1 = d[i + 1];
+            if (b1 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                acc = acc * 64u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                    acc = acc * 64u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                        acc = acc * 64u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                            acc = acc * 64u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b5 - 128u);
+                                break;  /* U+40000000..U+7FFFFFFF: above U+10FFFF */
+                            }
+                            if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 5 bytes read */
+                                err = NX_FORM_ERR + 5;
+                            break;
+                        }
+                        if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if ((nx_set0[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 == 0xFEu) {  /* FE */
+            acc = ((uint64_t)b0 - 254u);
+            b1 = d[i + 1];
+            if (b1 - 0x82u <= 0x3Du) {  /* 82..BF */
+                acc = acc * 64u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                    acc = acc * 64u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                        acc = acc * 64u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                            acc = acc * 64u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                    acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                    break;  /* U+80000000..U+FFFFFFFFF: above U+10FFFF */
+                                }
+                                if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 6 bytes read */
+                                    err = NX_FORM_ERR + 6;
+                                break;
+                            }
+                            if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 5 bytes read */
+                                err = NX_FORM_ERR + 5;
+                            break;
+                        }
+                        if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if ((nx_set5[b1 >> 6] >> (b1 & 63) & 1))  /* 00..81,C0..FF: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (b0 == 0xFFu) {  /* FF */
+            acc = ((uint64_t)b0 - 255u);
+            b1 = d[i + 1];
+            if (b1 == 0x80u) {  /* 80 */
+                acc = acc * 32u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 == 0x80u) {  /* 80 */
+                    acc = acc * 64u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 == 0x80u) {  /* 80 */
+                        acc = acc * 64u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 == 0x80u) {  /* 80 */
+                            acc = acc * 64u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 == 0x80u) {  /* 80 */
+                                acc = acc * 64u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 - 0x81u <= 0x3Eu) {  /* 81..BF */
+                                    acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 7 bytes read */
+                                        err = NX_FORM_ERR + 7;
+                                    break;
+                                }
+                                if ((nx_set6[b6 >> 6] >> (b6 & 63) & 1))  /* 00..80,C0..FF: the maximal subpart is the 6 bytes read */
+                                    err = NX_FORM_ERR + 6;
+                                break;
+                            }
+                            if (b5 - 0x81u <= 0x3Eu) {  /* 81..BF */
+                                acc = acc * 64u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                    acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 7 bytes read */
+                                        err = NX_FORM_ERR + 7;
+                                    break;
+                                }
+                                if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 6 bytes read */
+                                    err = NX_FORM_ERR + 6;
+                                break;
+                            }
+                            if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 5 bytes read */
+                                err = NX_FORM_ERR + 5;
+                            break;
+                        }
+                        if (b4 - 0x81u <= 0x3Eu) {  /* 81..BF */
+                            acc = acc * 64u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                    acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 7 bytes read */
+                                        err = NX_FORM_ERR + 7;
+                                    break;
+                                }
+                                if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 6 bytes read */
+                                    err = NX_FORM_ERR + 6;
+                                break;
+                            }
+                            if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 5 bytes read */
+                                err = NX_FORM_ERR + 5;
+                            break;
+                        }
+                        if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if (b3 - 0x81u <= 0x3Eu) {  /* 81..BF */
+                        acc = acc * 64u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                            acc = acc * 64u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                    acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 7 bytes read */
+                                        err = NX_FORM_ERR + 7;
+                                    break;
+                                }
+                                if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 6 bytes read */
+                                    err = NX_FORM_ERR + 6;
+                                break;
+                            }
+                            if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 5 bytes read */
+                                err = NX_FORM_ERR + 5;
+                            break;
+                        }
+                        if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if (b2 - 0x81u <= 0x3Eu) {  /* 81..BF */
+                    acc = acc * 64u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                        acc = acc * 64u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                            acc = acc * 64u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                    acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 7 bytes read */
+                                        err = NX_FORM_ERR + 7;
+                                    break;
+                                }
+                                if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 6 bytes read */
+                                    err = NX_FORM_ERR + 6;
+                                break;
+                            }
+                            if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 5 bytes read */
+                                err = NX_FORM_ERR + 5;
+                            break;
+                        }
+                        if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if (b1 - 0x81u <= 0x1Eu) {  /* 81..9F */
+                acc = acc * 32u + ((uint64_t)b1 - 128u);
+                b2 = d[i + 2];
+                if (b2 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                    acc = acc * 64u + ((uint64_t)b2 - 128u);
+                    b3 = d[i + 3];
+                    if (b3 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                        acc = acc * 64u + ((uint64_t)b3 - 128u);
+                        b4 = d[i + 4];
+                        if (b4 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                            acc = acc * 64u + ((uint64_t)b4 - 128u);
+                            b5 = d[i + 5];
+                            if (b5 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                acc = acc * 64u + ((uint64_t)b5 - 128u);
+                                b6 = d[i + 6];
+                                if (b6 - 0x80u <= 0x3Fu) {  /* 80..BF */
+                                    acc = acc * 64u + ((uint64_t)b6 - 128u);
+                                    b7 = d[i + 7];
+                                    if ((nx_set0[b7 >> 6] >> (b7 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 7 bytes read */
+                                        err = NX_FORM_ERR + 7;
+                                    break;
+                                }
+                                if ((nx_set0[b6 >> 6] >> (b6 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 6 bytes read */
+                                    err = NX_FORM_ERR + 6;
+                                break;
+                            }
+                            if ((nx_set0[b5 >> 6] >> (b5 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 5 bytes read */
+                                err = NX_FORM_ERR + 5;
+                            break;
+                        }
+                        if ((nx_set0[b4 >> 6] >> (b4 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 4 bytes read */
+                            err = NX_FORM_ERR + 4;
+                        break;
+                    }
+                    if ((nx_set0[b3 >> 6] >> (b3 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 3 bytes read */
+                        err = NX_FORM_ERR + 3;
+                    break;
+                }
+                if ((nx_set0[b2 >> 6] >> (b2 & 63) & 1))  /* 00..7F,C0..FF: the maximal subpart is the 2 bytes read */
+                    err = NX_FORM_ERR + 2;
+                break;
+            }
+            if ((nx_set7[b1 >> 6] >> (b1 & 63) & 1))  /* 00..7F,B0..B3,B5..FF: the maximal subpart is the 1 byte read */
+                err = NX_FORM_ERR + 1;
+            break;
+        }
+        if (NX_FORM_DEAD(b0))
+            err = 1;
+        break;
+    }
+    if (err && cap - n >= 4) {
+        /* the maximal subpart at i, or the reserved run, of k bytes */
+        const size_t k = err >= NX_FORM_RSV ? err - NX_FORM_RSV : err >= NX_FORM_ERR ? err - NX_FORM_ERR : 1;
+        size_t j = 0;
+        if (handler == NX_H_REPLACE) {
+            o[n++] = 0xFFFD;
+            fmx |= 0xFFFD;
+            i += k;
+            err = 0;
+            goto again;
+        }
+        if (handler == NX_H_SURROGATEESCAPE) {
+            while (j < k && j < 4 && d[i + j] >= 0x80)
+                j++;
+            if (j == k) {
+                for (j = 0; j < k; j++) {
+                    o[n++] = (Py_UCS4)(0xDC00u + d[i + j]);
+                    fmx |= 0xDC00u + d[i + j];
+                }
+                i += k;
+                err = 0;
+                goto again;
+            }
+        }
+    }
+    (void)acc;
+    *errp = err;
+    *np = n;
+    *mxp |= fmx;
+    return i;
 }
 
 
@@ -1856,7 +3347,6 @@ static void nx_init(void)
 }
 
 /* ------------------------------------------------------------ handlers */
-enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 static int nx_handler(const char *errors)
 {
@@ -2150,6 +3640,30 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
                not decide is the walk's */
             size_t got_len;
             uint64_t fmx = 0;  /* the OR of the code points of this loop */
+            if (mode == NX_M_UCS2 || mode == NX_M_UCS4) {
+                /* a str of 2 or 4 bytes a character: its own run loop first (nx_forms_KIND),
+                   then what it stopped before, here */
+                const size_t i0 = i;
+                size_t err = 0;
+                i = mode == NX_M_UCS2 ? nx_forms_ucs2(d, i, wend, (Py_UCS2 *)out, &n, cap, &mx, &err, a->handler)
+                                      : nx_forms_ucs4(d, i, wend, (Py_UCS4 *)out, &n, cap, &mx, &err, a->handler);
+                start = i;
+                n_start = n;
+                if (err >= NX_FORM_ERR && err < NX_FORM_RSV) {
+                    /* the maximal subpart of a sequence cut short, as _run says */
+                    nx_error(&tok, NX_T_ERROR, start, start + (err - NX_FORM_ERR), utf_inf_8_reason_continuation);
+                    got = NX_S_PROBLEM;
+                    goto problem;
+                }
+                if (err == 1) {
+                    /* a byte that begins no token: the maximal subpart is that byte, as _run says */
+                    nx_error(&tok, NX_T_ERROR, start, start + 1, utf_inf_8_reason_start);
+                    got = NX_S_PROBLEM;
+                    goto problem;
+                }
+                if (i != i0 && (i == len || NX_SELF(d[i]) || n == cap))
+                    continue;
+            }
             while ((got_len = nx_form(d, i, wend, &cp)) != 0) {
                 if (NX_UNLIKELY(got_len >= NX_FORM_ERR)) {
                     mx |= fmx;

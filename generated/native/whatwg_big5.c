@@ -1835,7 +1835,7 @@ size_t whatwg_big5_decode(const unsigned char *data, size_t len, whatwg_big5_cp 
 #define NX_NAME "whatwg-big5"
 #define NX_SPEC_SHA256 "3a0e75570a667ceeb2cb86f5d0e7dc52508d9978809a6de2009b3a4b73bf0645"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "abdbee8ac4a7757b7602e09d4921dfe9825f313f36e1952768b89defda4017b0"
+#define NX_SOURCE_SHA256 "1e6b17199d8d174d5fa15d5581d81ee7f5df955142bcb9e169658fb03ef957c2"
 #define NX_N_STATES 4
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1843,10 +1843,12 @@ size_t whatwg_big5_decode(const unsigned char *data, size_t len, whatwg_big5_cp 
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NX_INLINE static inline __attribute__((always_inline))
+#define NX_NOINLINE static __attribute__((noinline))
 #define NX_LIKELY(x) __builtin_expect(!!(x), 1)
 #define NX_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define NX_INLINE static __inline
+#define NX_NOINLINE static
 #define NX_LIKELY(x) (x)
 #define NX_UNLIKELY(x) (x)
 #endif
@@ -2009,6 +2011,9 @@ static uint8_t nx_top_width[256];
 /* What a pass makes: a count (NX_M_COUNT), a str of 1, 2 or 4 bytes a
    character, a list of ints (see "passes"). */
 enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
+
+/* The error handlers a pass knows (nx_handler); any other is the module's. */
+enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 /* Which of 0..7F, 80..FF, 100..FFFF, beyond a code point is in: its str kind. */
 static int nx_width(uint64_t cp)
@@ -2350,7 +2355,6 @@ static void nx_init(void)
 }
 
 /* ------------------------------------------------------------ handlers */
-enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 static int nx_handler(const char *errors)
 {

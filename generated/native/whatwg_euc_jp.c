@@ -1779,7 +1779,7 @@ size_t whatwg_euc_jp_decode(const unsigned char *data, size_t len, whatwg_euc_jp
 #define NX_NAME "whatwg-euc-jp"
 #define NX_SPEC_SHA256 "a573950a5e1cf00809fe0165001c3224e6ffd5e2115d5e833135163eb7dfa3b4"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "bb24ce82dd77a599b795cbb424ac067c98a98ed1751e9d03e9303b88b22d8684"
+#define NX_SOURCE_SHA256 "84cb94b2810eae4c1d4b86eceb7ab50cf78abb1ea50b8be62308021dd6570711"
 #define NX_N_STATES 9
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1787,10 +1787,12 @@ size_t whatwg_euc_jp_decode(const unsigned char *data, size_t len, whatwg_euc_jp
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NX_INLINE static inline __attribute__((always_inline))
+#define NX_NOINLINE static __attribute__((noinline))
 #define NX_LIKELY(x) __builtin_expect(!!(x), 1)
 #define NX_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define NX_INLINE static __inline
+#define NX_NOINLINE static
 #define NX_LIKELY(x) (x)
 #define NX_UNLIKELY(x) (x)
 #endif
@@ -1982,6 +1984,9 @@ static uint8_t nx_top_width[256];
 /* What a pass makes: a count (NX_M_COUNT), a str of 1, 2 or 4 bytes a
    character, a list of ints (see "passes"). */
 enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
+
+/* The error handlers a pass knows (nx_handler); any other is the module's. */
+enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 /* Which of 0..7F, 80..FF, 100..FFFF, beyond a code point is in: its str kind. */
 static int nx_width(uint64_t cp)
@@ -2341,7 +2346,6 @@ static void nx_init(void)
 }
 
 /* ------------------------------------------------------------ handlers */
-enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 static int nx_handler(const char *errors)
 {

@@ -2080,7 +2080,7 @@ size_t whatwg_euc_kr_decode(const unsigned char *data, size_t len, whatwg_euc_kr
 #define NX_NAME "whatwg-euc-kr"
 #define NX_SPEC_SHA256 "a1a57dbf0efe0ebb67dde3ba81157b1b7123374cf573fc669b1158201f8f93af"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "cc3c73605fdd1d01561c69255f41d911c082b2d164783adafc07e4b76b0429b9"
+#define NX_SOURCE_SHA256 "967f6e3fd235e126acc8209e3bad6c83d69dabec176ed7917f39eaa2cda398a3"
 #define NX_N_STATES 4
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2088,10 +2088,12 @@ size_t whatwg_euc_kr_decode(const unsigned char *data, size_t len, whatwg_euc_kr
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NX_INLINE static inline __attribute__((always_inline))
+#define NX_NOINLINE static __attribute__((noinline))
 #define NX_LIKELY(x) __builtin_expect(!!(x), 1)
 #define NX_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define NX_INLINE static __inline
+#define NX_NOINLINE static
 #define NX_LIKELY(x) (x)
 #define NX_UNLIKELY(x) (x)
 #endif
@@ -2251,6 +2253,9 @@ static uint8_t nx_top_width[256];
 /* What a pass makes: a count (NX_M_COUNT), a str of 1, 2 or 4 bytes a
    character, a list of ints (see "passes"). */
 enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
+
+/* The error handlers a pass knows (nx_handler); any other is the module's. */
+enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 /* Which of 0..7F, 80..FF, 100..FFFF, beyond a code point is in: its str kind. */
 static int nx_width(uint64_t cp)
@@ -2592,7 +2597,6 @@ static void nx_init(void)
 }
 
 /* ------------------------------------------------------------ handlers */
-enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 static int nx_handler(const char *errors)
 {

@@ -2319,7 +2319,7 @@ size_t whatwg_gb18030_decode(const unsigned char *data, size_t len, whatwg_gb180
 #define NX_NAME "whatwg-gb18030"
 #define NX_SPEC_SHA256 "61b9cc87bc8450e70f73c82346c7ca5a8e3a48805a1bd00459762b3777ecff56"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "d96025d0ae73b39fbfcf733e948062d8ac67a68bca2a69b3b48cc58793d28386"
+#define NX_SOURCE_SHA256 "0b99c98cbca1a2cb23b2e9cc547e2c0890d4222273661401be97fc6c38dab86d"
 #define NX_N_STATES 17
 #define NX_N_CLASSES 17
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2327,10 +2327,12 @@ size_t whatwg_gb18030_decode(const unsigned char *data, size_t len, whatwg_gb180
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NX_INLINE static inline __attribute__((always_inline))
+#define NX_NOINLINE static __attribute__((noinline))
 #define NX_LIKELY(x) __builtin_expect(!!(x), 1)
 #define NX_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define NX_INLINE static __inline
+#define NX_NOINLINE static
 #define NX_LIKELY(x) (x)
 #define NX_UNLIKELY(x) (x)
 #endif
@@ -2598,6 +2600,9 @@ static uint8_t nx_top_width[256];
 /* What a pass makes: a count (NX_M_COUNT), a str of 1, 2 or 4 bytes a
    character, a list of ints (see "passes"). */
 enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
+
+/* The error handlers a pass knows (nx_handler); any other is the module's. */
+enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 /* Which of 0..7F, 80..FF, 100..FFFF, beyond a code point is in: its str kind. */
 static int nx_width(uint64_t cp)
@@ -3015,7 +3020,6 @@ static void nx_init(void)
 }
 
 /* ------------------------------------------------------------ handlers */
-enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 static int nx_handler(const char *errors)
 {

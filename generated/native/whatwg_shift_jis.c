@@ -1304,7 +1304,7 @@ size_t whatwg_shift_jis_decode(const unsigned char *data, size_t len, whatwg_shi
 #define NX_NAME "whatwg-shift_jis"
 #define NX_SPEC_SHA256 "608bec107679b9ac2d4d7b2161c288c8d84b0891b6965bd489762e1e0d6e6940"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "645f4c1a62cf1e835c57de4cc668d558f020949f5a475e4ab52f44fb8f324aeb"
+#define NX_SOURCE_SHA256 "1a07cc252b625333cb57b8e25b3e86e8f54c0a7f82582706315d75159aeb3486"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 8
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1312,10 +1312,12 @@ size_t whatwg_shift_jis_decode(const unsigned char *data, size_t len, whatwg_shi
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NX_INLINE static inline __attribute__((always_inline))
+#define NX_NOINLINE static __attribute__((noinline))
 #define NX_LIKELY(x) __builtin_expect(!!(x), 1)
 #define NX_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define NX_INLINE static __inline
+#define NX_NOINLINE static
 #define NX_LIKELY(x) (x)
 #define NX_UNLIKELY(x) (x)
 #endif
@@ -1487,6 +1489,9 @@ static uint8_t nx_top_width[256];
 /* What a pass makes: a count (NX_M_COUNT), a str of 1, 2 or 4 bytes a
    character, a list of ints (see "passes"). */
 enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
+
+/* The error handlers a pass knows (nx_handler); any other is the module's. */
+enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 /* Which of 0..7F, 80..FF, 100..FFFF, beyond a code point is in: its str kind. */
 static int nx_width(uint64_t cp)
@@ -1828,7 +1833,6 @@ static void nx_init(void)
 }
 
 /* ------------------------------------------------------------ handlers */
-enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 static int nx_handler(const char *errors)
 {

@@ -543,7 +543,7 @@ size_t wtf_16_decode(const unsigned char *data, size_t len, wtf_16_cp *out,
 #define NX_NAME "wtf-16"
 #define NX_SPEC_SHA256 "02fb069706abd2de8bd94c7b074e9d33a0480deb3705d6d0b5f567361275fb1f"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "7eeac0fb56dfd474f757f295067cdcf2f9aab2587ff882bc96ecc38215482186"
+#define NX_SOURCE_SHA256 "20d99e89d8b2c03aeb508fdf36b1676cebf26c95992ebfd38046d10b4bc1a884"
 #define NX_N_STATES 8
 #define NX_N_CLASSES 4
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */
@@ -551,10 +551,12 @@ size_t wtf_16_decode(const unsigned char *data, size_t len, wtf_16_cp *out,
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NX_INLINE static inline __attribute__((always_inline))
+#define NX_NOINLINE static __attribute__((noinline))
 #define NX_LIKELY(x) __builtin_expect(!!(x), 1)
 #define NX_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define NX_INLINE static __inline
+#define NX_NOINLINE static
 #define NX_LIKELY(x) (x)
 #define NX_UNLIKELY(x) (x)
 #endif
@@ -709,6 +711,9 @@ static uint8_t nx_top_width[256];
    character, a list of ints (see "passes"). */
 enum { NX_M_COUNT, NX_M_UCS1, NX_M_UCS2, NX_M_UCS4, NX_M_LIST };
 
+/* The error handlers a pass knows (nx_handler); any other is the module's. */
+enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
+
 /* Which of 0..7F, 80..FF, 100..FFFF, beyond a code point is in: its str kind. */
 static int nx_width(uint64_t cp)
 {
@@ -795,12 +800,6 @@ NX_INLINE unsigned nx_bits(nx_vm m)
    character goes (a byte per lane): its lane less the first units before it, so
    that a pair's second unit writes over its first's slot. */
 static uint64_t nx_slot[256];
-#endif
-
-#if defined(__GNUC__) || defined(__clang__)
-#define NX_NOINLINE static __attribute__((noinline))
-#else
-#define NX_NOINLINE static
 #endif
 
 /* The characters of the code units from data[i] on that the tables make
@@ -1108,7 +1107,6 @@ static void nx_init(void)
 }
 
 /* ------------------------------------------------------------ handlers */
-enum { NX_H_OTHER, NX_H_REPLACE, NX_H_IGNORE, NX_H_SURROGATEESCAPE, NX_H_BACKSLASHREPLACE };
 
 static int nx_handler(const char *errors)
 {
