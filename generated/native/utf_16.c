@@ -592,7 +592,7 @@ size_t utf_16_decode(const unsigned char *data, size_t len, utf_16_cp *out,
 #define NX_NAME "utf-16"
 #define NX_SPEC_SHA256 "7eae6e569c0c5edeca776578da83641a034d50983b5c39a6dc8dda2262daba6f"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "58330b745695a1cf74cf82884bbd3c73ec220ceaefd63913cb0a63164f3a7638"
+#define NX_SOURCE_SHA256 "440a928c2cc1db84bf7e619716d63cc2936b7f59b652160c12705be065301e4f"
 #define NX_N_STATES 13
 #define NX_N_CLASSES 3
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */
@@ -2446,6 +2446,23 @@ static size_t nx_validate_from(const nx_args *a, size_t pos, int allow_reserved,
         return SIZE_MAX;
     }
 #endif
+    if (a->start == 0) {
+        /* code units: the decoder's unit loop, counting only, takes the units its
+           tables make straight (16 bytes at a time where it has vectors); the
+           scalar loop decides the token it stops at, and the loop goes on after it */
+        while (i < a->len) {
+            size_t n = 0;
+            i = nx_units_count(a->data, i, a->len, &n, UINT64_MAX);
+            if (nx_vscalar(a, i, allow_reserved, i + 1, &at, &more))
+                return at;
+            if (more) {
+                *left = at;
+                return SIZE_MAX;
+            }
+            i = at;
+        }
+        return SIZE_MAX;
+    }
     if (a->start == 0) {
         if (nx_vdfa(a, i, allow_reserved, SIZE_MAX, &at, &more))
             return at;

@@ -532,7 +532,7 @@ size_t utf_16le_decode(const unsigned char *data, size_t len, utf_16le_cp *out,
 #define NX_NAME "utf-16le"
 #define NX_SPEC_SHA256 "a8c87be71845fed2fbf18a7065df2b8ead6192ee6b05f8f30a67c26af85aba1b"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "ec0979c51c3ef6aeefc235df78d6d07d2ea4dfb73242b8c57c5db7e16cef6307"
+#define NX_SOURCE_SHA256 "af977258f40a2d761ed2d482f06d043d1328c2b56e7ab855599255f6d04b0d23"
 #define NX_N_STATES 6
 #define NX_N_CLASSES 3
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */
@@ -2363,6 +2363,23 @@ static size_t nx_validate_from(const nx_args *a, size_t pos, int allow_reserved,
         return SIZE_MAX;
     }
 #endif
+    if (a->start == 0) {
+        /* code units: the decoder's unit loop, counting only, takes the units its
+           tables make straight (16 bytes at a time where it has vectors); the
+           scalar loop decides the token it stops at, and the loop goes on after it */
+        while (i < a->len) {
+            size_t n = 0;
+            i = nx_units_count(a->data, i, a->len, &n, UINT64_MAX);
+            if (nx_vscalar(a, i, allow_reserved, i + 1, &at, &more))
+                return at;
+            if (more) {
+                *left = at;
+                return SIZE_MAX;
+            }
+            i = at;
+        }
+        return SIZE_MAX;
+    }
     if (a->start == 0) {
         if (nx_vdfa(a, i, allow_reserved, SIZE_MAX, &at, &more))
             return at;
