@@ -1330,15 +1330,16 @@ def encode(text_or_codepoints, errors="strict", signature=None):
     """Encode a ``str`` or an iterable of code points (ints of any size) to bytes; the
     signature first with signature=True (None: where the spec's signatures are byte
     order marks, as CPython's utf-16 writes its BOM)."""
+    signed = _WRITES_SIGNATURE if signature is None else signature
     if _NATIVE_ENCODE and type(text_or_codepoints) is str:
         if _MEMO_LENS is None:
             _memo()
-        body = _NATIVE.encode_str(text_or_codepoints, _MEMO_BYTES, _MEMO_LENS)
-        if type(body) is not bytes:
-            body = _encode_native(text_or_codepoints, errors, True, body)[0]
-    else:
-        body = _encode_items(text_or_codepoints, errors)[0]
-    return (SIGNATURE + body) if (_WRITES_SIGNATURE if signature is None else signature) else body
+        # the signature written by the loop, before the text: not a second copy of the bytes
+        got = _NATIVE.encode_str(text_or_codepoints, _MEMO_BYTES, _MEMO_LENS, SIGNATURE) if signed else \
+            _NATIVE.encode_str(text_or_codepoints, _MEMO_BYTES, _MEMO_LENS)
+        return got if type(got) is bytes else _encode_native(text_or_codepoints, errors, True, got)[0]
+    body = _encode_items(text_or_codepoints, errors)[0]
+    return (SIGNATURE + body) if signed else body
 
 
 # ------------------------------------------- potentially ill-formed UTF-16

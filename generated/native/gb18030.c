@@ -2220,7 +2220,7 @@ size_t gb18030_decode(const unsigned char *data, size_t len, gb18030_cp *out,
 #define NX_NAME "gb18030"
 #define NX_SPEC_SHA256 "8ab07f9187e6f0b49e307e1eaa6e147fe18c05fc6f63d23417f494ed928d9e89"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "8470a6762679c932790fff9596bb33f044a9dcff73d4f345472c14f8aa0fb042"
+#define NX_SOURCE_SHA256 "0aa777fe9314ea93f3eb5dca766596a1714829221ef449c3ede485ba169424f3"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -4537,8 +4537,10 @@ static PyObject *nx_memo_width(PyObject *self, PyObject *unused)
     return PyLong_FromLong(NX_MEMO_WIDTH);
 }
 
-/* encode_str(text, memo_bytes, memo_lens): the bytes of the whole text, or
-   (the bytes of text[:stop], stop) where it stopped. */
+/* encode_str(text, memo_bytes, memo_lens, prefix=b""): prefix (the module's
+   signature) and the bytes of the whole text, or (prefix and the bytes of
+   text[:stop], stop) where it stopped; the prefix is written here so that a
+   signed text is not copied again to put it in front. */
 static PyObject *nx_encode_str(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     PyObject *text, *out;
@@ -4547,13 +4549,19 @@ static PyObject *nx_encode_str(PyObject *self, PyObject *const *args, Py_ssize_t
     Py_ssize_t lim;
     int kind;
     char *w, *base;
+    const char *pre = "";
+    Py_ssize_t plen = 0;
 
     (void)self;
-    if (nargs != 3 || !PyUnicode_Check(args[0])) {
-        PyErr_SetString(PyExc_TypeError, "encode_str(text, memo_bytes, memo_lens): text must be a str");
+    if (nargs < 3 || nargs > 4 || !PyUnicode_Check(args[0]) || (nargs == 4 && !PyBytes_Check(args[3]))) {
+        PyErr_SetString(PyExc_TypeError, "encode_str(text, memo_bytes, memo_lens, prefix=b\"\"): text must be a str, prefix bytes");
         return NULL;
     }
     text = args[0];
+    if (nargs == 4) {
+        pre = PyBytes_AS_STRING(args[3]);
+        plen = PyBytes_GET_SIZE(args[3]);
+    }
     if (nx_memo_args("encode_str", NULL, args[1], args[2], &mb, &ml, &lim) < 0)
         return NULL;
     n = PyUnicode_GET_LENGTH(text);
@@ -4563,15 +4571,25 @@ static PyObject *nx_encode_str(PyObject *self, PyObject *const *args, Py_ssize_t
                 || nx_memo_args("encode_str", NULL, args[1], args[2], &mb, &ml, &lim) < 0)
             return NULL;
     }
-    if (PyUnicode_IS_ASCII(text))  /* ASCII that stands for itself: the text is its bytes */
+    if (PyUnicode_IS_ASCII(text) && !plen)  /* ASCII that stands for itself: the text is its bytes */
         return PyBytes_FromStringAndSize((const char *)PyUnicode_1BYTE_DATA(text), n);
+    if (PyUnicode_IS_ASCII(text) && n <= PY_SSIZE_T_MAX - plen) {
+        out = PyBytes_FromStringAndSize(NULL, plen + n);
+        if (out == NULL)
+            return NULL;
+        memcpy(PyBytes_AS_STRING(out), pre, (size_t)plen);
+        memcpy(PyBytes_AS_STRING(out) + plen, PyUnicode_1BYTE_DATA(text), (size_t)n);
+        return out;
+    }
     most = kind == PyUnicode_1BYTE_KIND ? NX_ENC_MOST_1 : kind == PyUnicode_2BYTE_KIND ? NX_ENC_MOST_2 : NX_ENC_MOST_4;
-    if (n > (PY_SSIZE_T_MAX - NX_MEMO_WIDTH) / most)
+    if (n > (PY_SSIZE_T_MAX - NX_MEMO_WIDTH - plen) / most)
         return PyErr_NoMemory();
-    out = PyBytes_FromStringAndSize(NULL, n * most + NX_MEMO_WIDTH);  /* a memo entry is copied whole */
+    out = PyBytes_FromStringAndSize(NULL, plen + n * most + NX_MEMO_WIDTH);  /* a memo entry is copied whole */
     if (out == NULL)
         return NULL;
     base = w = PyBytes_AS_STRING(out);
+    memcpy(w, pre, (size_t)plen);
+    w += plen;
     i = nx_memo_span(text, 0, n, mb, ml, lim, &w);
     if (_PyBytes_Resize(&out, w - base) < 0)
         return NULL;
@@ -4755,10 +4773,10 @@ static PyMethodDef nx_methods[] = {
      "else len(text).  refused: bytes (at most 4) written for each character whose\n"
      "memo_lens entry is 6 (None: such a character stops it too)."},
     {"encode_str", (PyCFunction)(void (*)(void))nx_encode_str, METH_FASTCALL,
-     "encode_str(text, memo_bytes, memo_lens) -> bytes or (bytes, stop)\n\n"
-     "The bytes of text from the spec's forms (straight-line code) and the memo\n"
-     "(None, None: none yet); where a character has neither, the bytes so far and\n"
-     "its index."},
+     "encode_str(text, memo_bytes, memo_lens, prefix=b'') -> bytes or (bytes, stop)\n\n"
+     "prefix, then the bytes of text from the spec's forms (straight-line code) and\n"
+     "the memo (None, None: none yet); where a character has neither, the bytes so\n"
+     "far and its index."},
     {"memo_width", nx_memo_width, METH_NOARGS,
      "memo_width() -> int\n\nThe bytes of each entry of the encoder's memo (4 or 8)."},
     {"encode_cps", nx_encode_cps, METH_VARARGS,

@@ -570,7 +570,7 @@ size_t mutf_8_decode(const unsigned char *data, size_t len, mutf_8_cp *out,
 #define NX_NAME "mutf-8"
 #define NX_SPEC_SHA256 "b6237a0dac6543f75417863e0ec58bf1445e6acee34192582af4557aa9115dc0"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "114258df3769b8bcfe3873e97de4e9be9abbe5ef03c96d6763f8fdd6f5b95e29"
+#define NX_SOURCE_SHA256 "e85cd70ba1dd8162d478e7fd70b48f63e4a49fcefa59486b764411d759dce71b"
 #define NX_N_STATES 13
 #define NX_N_CLASSES 11
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -3808,8 +3808,10 @@ static PyObject *nx_memo_width(PyObject *self, PyObject *unused)
     return PyLong_FromLong(NX_MEMO_WIDTH);
 }
 
-/* encode_str(text, memo_bytes, memo_lens): the bytes of the whole text, or
-   (the bytes of text[:stop], stop) where it stopped. */
+/* encode_str(text, memo_bytes, memo_lens, prefix=b""): prefix (the module's
+   signature) and the bytes of the whole text, or (prefix and the bytes of
+   text[:stop], stop) where it stopped; the prefix is written here so that a
+   signed text is not copied again to put it in front. */
 static PyObject *nx_encode_str(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     PyObject *text, *out;
@@ -3818,13 +3820,19 @@ static PyObject *nx_encode_str(PyObject *self, PyObject *const *args, Py_ssize_t
     Py_ssize_t lim;
     int kind;
     char *w, *base;
+    const char *pre = "";
+    Py_ssize_t plen = 0;
 
     (void)self;
-    if (nargs != 3 || !PyUnicode_Check(args[0])) {
-        PyErr_SetString(PyExc_TypeError, "encode_str(text, memo_bytes, memo_lens): text must be a str");
+    if (nargs < 3 || nargs > 4 || !PyUnicode_Check(args[0]) || (nargs == 4 && !PyBytes_Check(args[3]))) {
+        PyErr_SetString(PyExc_TypeError, "encode_str(text, memo_bytes, memo_lens, prefix=b\"\"): text must be a str, prefix bytes");
         return NULL;
     }
     text = args[0];
+    if (nargs == 4) {
+        pre = PyBytes_AS_STRING(args[3]);
+        plen = PyBytes_GET_SIZE(args[3]);
+    }
     if (nx_memo_args("encode_str", NULL, args[1], args[2], &mb, &ml, &lim) < 0)
         return NULL;
     n = PyUnicode_GET_LENGTH(text);
@@ -3837,10 +3845,13 @@ static PyObject *nx_encode_str(PyObject *self, PyObject *const *args, Py_ssize_t
     if (PyUnicode_IS_ASCII(text)) {  /* without 00, the text is its bytes: copied, checked as it goes */
         const Py_UCS1 *s = PyUnicode_1BYTE_DATA(text);
         Py_ssize_t k = 0;
-        out = PyBytes_FromStringAndSize(NULL, n);
+        if (n > PY_SSIZE_T_MAX - plen)
+            return PyErr_NoMemory();
+        out = PyBytes_FromStringAndSize(NULL, plen + n);
         if (out == NULL)
             return NULL;
-        w = PyBytes_AS_STRING(out);
+        memcpy(PyBytes_AS_STRING(out), pre, (size_t)plen);
+        w = PyBytes_AS_STRING(out) + plen;
 #if defined(__SSE2__)
         for (; k + 64 <= n; k += 64) {
             const __m128i a = _mm_loadu_si128((const __m128i *)(s + k)), b = _mm_loadu_si128((const __m128i *)(s + k + 16));
@@ -3861,12 +3872,14 @@ static PyObject *nx_encode_str(PyObject *self, PyObject *const *args, Py_ssize_t
         Py_DECREF(out);  /* a 00: the general loop */
     }
     most = kind == PyUnicode_1BYTE_KIND ? NX_ENC_MOST_1 : kind == PyUnicode_2BYTE_KIND ? NX_ENC_MOST_2 : NX_ENC_MOST_4;
-    if (n > (PY_SSIZE_T_MAX - NX_MEMO_WIDTH) / most)
+    if (n > (PY_SSIZE_T_MAX - NX_MEMO_WIDTH - plen) / most)
         return PyErr_NoMemory();
-    out = PyBytes_FromStringAndSize(NULL, n * most + NX_MEMO_WIDTH);  /* a memo entry is copied whole */
+    out = PyBytes_FromStringAndSize(NULL, plen + n * most + NX_MEMO_WIDTH);  /* a memo entry is copied whole */
     if (out == NULL)
         return NULL;
     base = w = PyBytes_AS_STRING(out);
+    memcpy(w, pre, (size_t)plen);
+    w += plen;
     i = nx_memo_span(text, 0, n, mb, ml, lim, &w);
     if (_PyBytes_Resize(&out, w - base) < 0)
         return NULL;
@@ -4050,10 +4063,10 @@ static PyMethodDef nx_methods[] = {
      "else len(text).  refused: bytes (at most 4) written for each character whose\n"
      "memo_lens entry is 6 (None: such a character stops it too)."},
     {"encode_str", (PyCFunction)(void (*)(void))nx_encode_str, METH_FASTCALL,
-     "encode_str(text, memo_bytes, memo_lens) -> bytes or (bytes, stop)\n\n"
-     "The bytes of text from the spec's forms (straight-line code) and the memo\n"
-     "(None, None: none yet); where a character has neither, the bytes so far and\n"
-     "its index."},
+     "encode_str(text, memo_bytes, memo_lens, prefix=b'') -> bytes or (bytes, stop)\n\n"
+     "prefix, then the bytes of text from the spec's forms (straight-line code) and\n"
+     "the memo (None, None: none yet); where a character has neither, the bytes so\n"
+     "far and its index."},
     {"memo_width", nx_memo_width, METH_NOARGS,
      "memo_width() -> int\n\nThe bytes of each entry of the encoder's memo (4 or 8)."},
     {"encode_cps", nx_encode_cps, METH_VARARGS,
