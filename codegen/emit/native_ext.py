@@ -39,12 +39,16 @@ would be a whole decode): sized from the bytes, two bytes a character, then
 widened, narrowed or grown as needed.  An entry of several code points, an
 unmapped pointer and every error span are the export's ``NAME_run``'s.
 
-The extension also has the C loop of the module's encoder,
-``encode_memo(text, pos, memo_bytes, memo_lens, out, refused=None)`` (the
-module's ``_encode_native``): the same C for every spec, it appends the bytes
-the module's memo holds for each character (per code point its byte count and
-its bytes) and stops at the first character the memo has none for, which the
-module decides.  Its module constants TABLE_BYTES and DERIVED_TABLE_BYTES are
+The extension also has the module's encoder loops (``templates/native/encode.c.j2``,
+``native_encode.context``): ``encode_str``, ``encode_memo`` and ``encode_cps``
+(a str of any kind, or code points as a list or buffer) write each character
+from a memo of its bytes, filled on first sight by straight-line code per form
+(rows proven to decode back) or by the module, and stop at a character neither
+writes (mapping tables, counted forms, unencodable code points), which the
+module's ``_encode_native`` decides.  ``validate`` (``templates/native/validate.c.j2``,
+``native_simd``) is the token loop without output: a SIMD validator, a shift
+DFA, the unit loop or a bitmap of pairs before it where the automaton allows.
+Its module constants TABLE_BYTES and DERIVED_TABLE_BYTES are
 the bytes of the tables' arrays and of those it derives at import
 (``encspec bench`` prints them).
 
