@@ -848,6 +848,15 @@ def first_error(data, allow_reserved=True):
     return None
 
 
+def _newline_alone(start):
+    """Whether, from start state *start*, byte 0A is always a token of its own, U+000A
+    (it starts one as that and continues none), so that valid text has as many
+    newlines as 0A bytes: encspec validate then counts lines without decoding."""
+    c = _CLASS[0x0A]
+    return start in _STARTS and not _EXTENSIONS and _scan(b"\n", 0, True, start) == ("char", 0, 1, 0x0A, None) \
+        and all(_NEXT[s][c] < 0 for s in range(_N_STATES) if s not in _STARTS)
+
+
 def is_valid(data, allow_reserved=True):
     """True if *data* has no ill-formed sequence; allow_reserved=False also rejects reserved runs."""
     return first_error(data, allow_reserved) is None

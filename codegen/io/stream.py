@@ -600,19 +600,13 @@ _NEWLINE_ALONE: dict = {}
 
 
 def _newline_alone(module, start: int) -> bool:
-    """Whether the module validates natively and, from start state *start*, byte 0A is
-    always a token of its own, U+000A (it starts one as that and never continues one),
-    so that valid text has as many newlines as 0A bytes."""
+    """Whether the module validates natively and, from start state *start*, every byte
+    0A of valid text is a newline (the core's _newline_alone)."""
     key = (id(module), start)
     got = _NEWLINE_ALONE.get(key)
     if got is None:
         native = getattr(module, "_NATIVE", None)
-        got = native is not None and hasattr(native, "validate") and start in module._STARTS \
-            and not module._EXTENSIONS
-        if got:
-            c = module._CLASS[0x0A]
-            got = module._scan(b"\n", 0, True, start) == ("char", 0, 1, 0x0A, None) and not any(
-                0 <= module._NEXT[s][c] for s in range(module._N_STATES) if s not in module._STARTS)
+        got = native is not None and hasattr(native, "validate") and module._newline_alone(start)
         _NEWLINE_ALONE[key] = got
     return got
 
