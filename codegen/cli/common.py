@@ -22,9 +22,15 @@ class Fail(Exception):
 
 def load_spec(spec: str):
     """(Spec, Automaton) for a built-in name or a spec path; a bad spec raises SpecError
-    (main prints it as one located message)."""
+    (main prints it as one located message), and its warnings (table lines no form
+    reaches) are printed on stderr, each located with a caret, before the command runs."""
+    import click
+
     from ..pipeline import load
-    return load(spec)
+    got = load(spec)
+    for warning in got[0].warnings:
+        click.echo(warning.render(), err=True)
+    return got
 
 
 def read_input(file) -> bytes:
