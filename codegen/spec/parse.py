@@ -122,6 +122,16 @@ class _Build(Transformer_NonRecursive):
     def __default__(self, data, children, meta):  # pragma: no cover - grammar is total
         raise SpecError(f"internal: unhandled rule {data}", _loc(meta))
 
+    def STRING(self, tok: Token) -> Token:  # noqa: N802 - lark calls a terminal's callback by its name
+        """A string holds any character but a quote, a line break or NUL: C (the C export, the
+        native extension) reads a string up to its first NUL, so one would cut a reason short."""
+        k = tok.find("\x00")
+        if k >= 0:
+            start = _loc(tok)  # the lexer places every token it makes
+            raise SpecError("a string cannot hold U+0000 (NUL): C reads a string only up to it",
+                            Loc(start.line, start.column + k))
+        return tok
+
     # statements: each becomes (keyword, loc, payload)
     @v_args(meta=True)
     def start(self, meta, children):
