@@ -24,10 +24,19 @@ def _instance(name: str, file: str, code, native) -> types.ModuleType:
     return module
 
 
+class SpecFileWarning(UserWarning):
+    """What a spec's files hold that no form reaches (a table line), told once per spec
+    by :func:`load` with its location (``encspec check`` shows the same)."""
+
+
 @lru_cache(maxsize=64)
 def _automaton(path: str, sha256: str):
+    import warnings
     from ..pipeline import load as load_automaton
-    return load_automaton(path)[1]
+    spec, automaton = load_automaton(path)
+    for w in spec.warnings:
+        warnings.warn(w.render(), SpecFileWarning, stacklevel=2)
+    return automaton
 
 
 @lru_cache(maxsize=64)
