@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import itertools
 import json
+import shutil
 
 import encspec
 import pytest
+import tools
 from codec_samples import BACKENDS, boundary_cps, load_backend
 from conftest import run_cli
 from encspec.spec import registry
@@ -75,6 +77,27 @@ def test_an_ill_formed_pattern_leaves_the_end_forms_in_describe_check_and_decodi
     for text in ("A", "\x81", "A\x81"):
         for errors in ("replace", "ignore"):
             assert codec.encode(text, errors) == plain.encode(text, errors)
+
+
+def test_the_native_encoder_never_writes_an_end_form_either(tmp_path, monkeypatch):
+    """The compiled extension's encoder loops read the same rows: U+0081 (only an
+    end form) is unencodable there too, with and without a pattern."""
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        tools.missing("no C compiler (cc) on PATH: the native backend cannot be built")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    for k, text in enumerate((END_FORM, END_FORM + PATTERN)):
+        path = write(tmp_path, text.replace("t-end", f"t-end-{k}"), f"native{k}.encspec")
+        py, nat = encspec.load(str(path), backend="python"), encspec.load(str(path), backend="native")
+        assert nat._NATIVE is not None
+        assert nat.decode(b"A\x81") == "A\x81"
+        for cps in ([0x41, 0x81, 0x42], [0x81], list(range(0x100)) * 3):
+            for errors in ("replace", "ignore", "backslashreplace"):
+                got = nat.encode(cps, errors)
+                assert got == py.encode(cps, errors)
+                assert b"\x81" not in got and nat.decode(got) == py.decode(got)
+            with pytest.raises(UnicodeEncodeError):
+                nat.encode(cps)
+        assert nat.encode("A" * 1000 + "\x81B", "replace") == b"A" * 1000 + b"?B"
 
 
 # ------------------------------------------------------------------ (c)
