@@ -40,6 +40,14 @@ def write(tmp_path, text, name="t.encspec"):
     return path
 
 
+def checked_and_loaded(capsys, path, top):
+    """The codec of *path*, after `encspec check` found its highest code point *top*."""
+    rc, out, err = run_cli(capsys, "check", path)
+    assert rc == 0, err
+    assert f"max_code_point       {top}" in out
+    return encspec.load(str(path), backend="python")
+
+
 # ------------------------------------------------------------------ (a)
 def test_an_end_form_is_never_written_in_the_middle_of_a_text(tmp_path):
     """(a): encode("A\\x81") wrote 41 81, which the decoder rejects (81 only counts at the end)."""
@@ -65,10 +73,7 @@ def test_an_ill_formed_pattern_leaves_the_end_forms_in_describe_check_and_decodi
     assert rc == 0, err
     assert json.loads(out)["rows"][1] == {"length": 1, "first_bytes": "80", "last_bytes": "BF", "offset": 128,
                                           "first": 128, "last": 191, "end": True}
-    rc, out, err = run_cli(capsys, "check", path)
-    assert rc == 0, err
-    assert "max_code_point       U+00BF" in out
-    codec = encspec.load(str(path), backend="python")
+    codec = checked_and_loaded(capsys, path, "U+00BF")
     assert codec.decode(b"A\x81") == "A\x81"
     with pytest.raises(UnicodeDecodeError):
         codec.decode(b"A\xc1")                        # the pattern
@@ -106,10 +111,7 @@ def test_a_spec_of_end_forms_only_is_checked_and_loaded(tmp_path, capsys):
     "ValueError: max() arg is an empty sequence"."""
     path = write(tmp_path, "encoding t-end-only\ncode-space U+0000..U+00FF\n"
                            "form last: 0xxxxxxx end\n" + PATTERN.replace("11xxxxxx", "1xxxxxxx"))
-    rc, out, err = run_cli(capsys, "check", path)
-    assert rc == 0, err
-    assert "max_code_point       U+007F" in out
-    codec = encspec.load(str(path), backend="python")
+    codec = checked_and_loaded(capsys, path, "U+007F")
     assert codec.decode(b"A") == "A"
     with pytest.raises(UnicodeDecodeError):
         codec.decode(b"AA")
