@@ -172,3 +172,18 @@ def load_backend(name: str, backend: str):
         if why is not None:
             tools.missing(why)
     return encspec.load(name, backend=backend)
+
+
+def unsplit_pairs(pieces):
+    """*pieces* with each piece that starts with a trail surrogate right after a lead
+    surrogate (empty pieces between them or not) joined to the piece that lead ends."""
+    out = [pieces[0]]
+    last = pieces[0][-1:]
+    for piece in pieces[1:]:
+        if last and "\ud800" <= last <= "\udbff" and piece[:1] and "\udc00" <= piece[0] <= "\udfff":
+            k = max(i for i, p in enumerate(out) if p)
+            out[k] += piece
+        else:
+            out.append(piece)
+        last = piece[-1:] or last
+    return out

@@ -38,12 +38,12 @@ def rows(a: Automaton) -> list[dict]:
         out.append({
             "length": r.length, "first_bytes": _hex(a.encode_row(r, r.first)),
             "last_bytes": _hex(a.encode_row(r, r.last)),
-            "offset": r.offset, "first": r.first, "last": r.last, "form": r.form,
+            "offset": r.offset, "first": r.first, "last": r.last, "form": r.form, "at_end": r.at_end,
         })
     for ext in a.extensions:
         first = encode_counted(ext, ext.min)
         out.append({"length": None, "first_bytes": _hex(first), "last_bytes": None,
-                    "offset": ext.offset, "first": ext.min, "last": None, "form": ext.form})
+                    "offset": ext.offset, "first": ext.min, "last": None, "form": ext.form, "at_end": False})
     return out
 
 
@@ -51,11 +51,12 @@ ROW_KEYS = ("length", "first_bytes", "last_bytes", "offset", "first", "last")
 
 
 def to_json(a: Automaton) -> dict:
-    """``describe --json``: everything the text table shows, as one document.  A spec
+    """``describe --json``: everything the text table shows, as one document (an `end`
+    form's row says ``"end": true``).  A spec
     with mapping tables adds ``tables`` (one object per table form), ``encode_only``
     and ``errors`` (the error-span policy)."""
     out = {"name": a.name, "title": a.title or None,
-           "rows": [{k: r[k] for k in ROW_KEYS} for r in rows(a)],
+           "rows": [{**{k: r[k] for k in ROW_KEYS}, **({"end": True} if r["at_end"] else {})} for r in rows(a)],
            "reserved_leads": [f"{b:02X}" for b in a.reserved],
            "signature": _hex(a.signature) if a.signature else None}
     if _tables.has_tables(a) or a.encode_only or a.error_span != "maximal-subpart":
@@ -203,7 +204,9 @@ def table(a: Automaton) -> str:
         last = _hex(bytes.fromhex(row["last_bytes"])) if row["last_bytes"] else "(unbounded)"
         seq = first if first == last else f"{first} … {last}"
         cps = _cp(row["first"]) if row["first"] == row["last"] else f"{_cp(row['first'])} … {_cp(row['last'])}"
-        data.append((seq, f"{row['offset']}", cps))
+        # an `end` form's row decodes only where the data ends, and encoders never write it
+        data.append((seq, f"{row['offset']}", cps + ("  (end: only where the data ends; never encoded)"
+                                                       if row["at_end"] else "")))
     w0 = max([len("Byte Sequence Range")] + [len(d[0]) for d in data])
     w1 = max([len("Offset")] + [len(d[1]) for d in data])
     lines.append(f"{'Byte Sequence Range'.ljust(w0)} | {'Offset'.rjust(w1)} | Codepoint Range")

@@ -153,12 +153,16 @@ class Automaton:
     def encoding_rows(self) -> tuple[Segment, ...]:
         """The rows an encoder chooses from, disjoint and in code point order: where rows
         overlap (a form that also accepts redundant, longer sequences, as protobuf's
-        varints do), the shortest sequence wins, then the form written first."""
+        varints do), the shortest sequence wins, then the form written first.  An `end`
+        form's rows are never among them: its sequences count only where the data
+        ends, which an encoder handed text piece by piece cannot know (docs: "Nothing
+        held back"), so encoders write only what decodes anywhere."""
         got = self.__dict__.get("_encoding_rows")
         if got is None:
             taken = RangeSet()
             out = []
-            for row in sorted(self.rows, key=lambda r: r.length):  # stable: spec order within a length
+            anywhere = (r for r in self.rows if not r.at_end)
+            for row in sorted(anywhere, key=lambda r: r.length):  # stable: spec order within a length
                 for lo, hi in taken.cut(row.first, row.last):
                     out.append(replace(row, raw_lo=lo - row.offset, raw_hi=hi - row.offset, first=lo, last=hi))
                 taken.add(row.first, row.last)

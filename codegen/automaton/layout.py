@@ -38,6 +38,7 @@ class Segment:
     offset: int
     first: int
     last: int
+    at_end: bool = False  # an `end` form's row: it decodes only where the data ends, and is never encoded
 
 
 @dataclass(frozen=True)
@@ -133,7 +134,7 @@ def segments(spec: Spec) -> list[Segment]:
     for form in spec.forms:
         if form.kind == "literal":
             n = sum(evaluate(i.count, {}) for i in form.items)
-            rows.append(Segment(form.name, form.loc.line, n, 0, 0, form.value, form.value, form.value))
+            rows.append(Segment(form.name, form.loc.line, n, 0, 0, form.value, form.value, form.value, form.at_end))
             continue
         if form.kind == "composite":
             hi, lo = form.items[0].sub, form.items[1].sub
@@ -175,7 +176,7 @@ def segments(spec: Spec) -> list[Segment]:
                     why = f"all it holds, U+{lo:04X}..U+{hi:04X}, is {what}"
                 raise SpecError(f"form '{form.name}' can never match: {why}", form.loc)
             for a, b in kept:
-                rows.append(Segment(form.name, form.loc.line, len(pos), a - base, b - base, base, a, b))
+                rows.append(Segment(form.name, form.loc.line, len(pos), a - base, b - base, base, a, b, form.at_end))
             continue
         # packed: raw values number consecutive code points, jumping over skips
         cp = start = form.at if form.at is not None else cursor
@@ -192,7 +193,8 @@ def segments(spec: Spec) -> list[Segment]:
             if cap is not None:
                 n = min(n, cap - cp + 1)
             for a, b in holes.cut(cp, cp + n - 1):
-                rows.append(Segment(form.name, form.loc.line, len(pos), a - (cp - raw), b - (cp - raw), cp - raw, a, b))
+                rows.append(Segment(form.name, form.loc.line, len(pos), a - (cp - raw), b - (cp - raw), cp - raw, a, b,
+                                     form.at_end))
             raw += n
             cp += n
         if len(rows) == before:

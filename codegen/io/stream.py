@@ -23,6 +23,7 @@ import stat
 import sys
 import tempfile
 import threading
+from collections.abc import Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -459,8 +460,10 @@ class Encoder:
     """Incremental encoding of text or code points by the module's ``IncrementalEncoder``
     (``SignedIncrementalEncoder`` with the signature first).
 
-    Encoders that join a lead and a trail surrogate code point (WTF-8) keep a
-    final lead surrogate until the next chunk shows what follows it.
+    The module's encoder holds nothing back (so that open() loses nothing); this
+    wrapper always ends with final=True, so where encoders join a lead and a
+    trail surrogate code point (WTF-8) it keeps a lead surrogate that ends a
+    chunk until the next chunk shows what follows it.
     """
 
     def __init__(self, module, errors: str = "strict", signature: bool = False):
@@ -470,23 +473,29 @@ class Encoder:
         # a byte order mark is written whether asked or not, as CPython's utf-16 does
         signature = signature or getattr(module, "_WRITES_SIGNATURE", False)
         self._enc = (module.SignedIncrementalEncoder if signature else module.IncrementalEncoder)(errors)
+        self._pairs = bool(getattr(module, "PAIR_ON_ENCODE", False))
+        self._held = 0            # a lead surrogate that ended the last chunk, kept for the next (0: none)
         self.index = 0            # code points encoded so far (a held one is not)
-        self._fed = 0
 
-    def encode(self, items, final: bool = False) -> bytes:
+    def encode(self, items: str | Iterable[int], final: bool = False) -> bytes:
         """*items*: a ``str`` or a list of code points (ints of any size)."""
-        if not isinstance(items, str):
-            items = list(items)
-        held = self._enc.getstate() & ((1 << 21) - 1)
+        seq: str | list[int]
+        if isinstance(items, str):
+            seq = chr(self._held) + items if self._held else items
+        else:
+            seq = [self._held, *items] if self._held else list(items)
+        held = 0
+        if self._pairs and not final and len(seq):
+            last = ord(seq[-1]) if isinstance(seq, str) else seq[-1]
+            if 0xD800 <= last <= 0xDBFF:
+                held, seq = last, seq[:-1]
         try:
-            out = self._enc.encode(items, final)
+            out: bytes = self._enc.encode(seq, final)
         except UnicodeEncodeError as e:
-            seq = ([chr(held)] if held else []) + list(items) if isinstance(items, str) else \
-                ([held] if held else []) + items
-            cp = seq[e.start] if not isinstance(seq[e.start], str) else ord(seq[e.start])
-            raise EncodeFailure(self.index + e.start, cp, e.reason) from None
-        self._fed += len(items)
-        self.index = self._fed - (1 if self._enc.getstate() & ((1 << 21) - 1) else 0)
+            c = seq[e.start]
+            raise EncodeFailure(self.index + e.start, ord(c) if isinstance(c, str) else c, e.reason) from None
+        self.index += len(seq)
+        self._held = held
         return out
 
 
