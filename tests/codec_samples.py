@@ -82,8 +82,14 @@ def boundary_cps(name: str) -> list[int]:
 
 
 def encodable(name: str, cp: int) -> bool:
+    return cps_encodable(name, [cp])
+
+
+def cps_encodable(name: str, cps: list[int]) -> bool:
+    """Whether the oracle encodes *cps* (a surrogate pair of code points: WTF-8 joins
+    it, WTF-16 and Modified UTF-8 refuse it)."""
     try:
-        oracle(name).encode([cp])
+        oracle(name).encode(cps)
     except ValueError:
         return False
     return True
