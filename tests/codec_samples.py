@@ -180,6 +180,18 @@ def load_backend(name: str, backend: str):
     return encspec.load(name, backend=backend)
 
 
+def joined_pairs(cps: list[int]) -> list[int]:
+    """*cps* with each lead surrogate followed by a trail one made one supplementary
+    code point, left to right (wtf-8.txt 6.1 step 2.1: what WTF-8's encoders write)."""
+    out: list[int] = []
+    for c in cps:
+        if out and 0xD800 <= out[-1] <= 0xDBFF and 0xDC00 <= c <= 0xDFFF:
+            out[-1] = 0x10000 + ((out[-1] - 0xD800) << 10) + (c - 0xDC00)
+        else:
+            out.append(c)
+    return out
+
+
 def unsplit_pairs(pieces):
     """*pieces* with each piece that starts with a trail surrogate right after a lead
     surrogate (empty pieces between them or not) joined to the piece that lead ends."""

@@ -19,7 +19,7 @@ import shutil
 import encspec
 import pytest
 import tools
-from codec_samples import BACKENDS, SPECS, boundary_cps, encodable, load_backend
+from codec_samples import BACKENDS, SPECS, boundary_cps, encodable, joined_pairs, load_backend
 from conftest import run_cli
 from encspec.spec import registry
 from hypothesis import given, settings
@@ -120,18 +120,6 @@ def test_a_spec_of_end_forms_only_is_checked_and_loaded(tmp_path, capsys):
 
 
 # ------------------------------------------ encode never writes what decode rejects
-def joined_pairs(cps: list[int]) -> list[int]:
-    """*cps* with each lead surrogate followed by a trail one made one supplementary
-    code point, left to right (wtf-8.txt 6.1 step 2.1)."""
-    out: list[int] = []
-    for c in cps:
-        if out and 0xD800 <= out[-1] <= 0xDBFF and 0xDC00 <= c <= 0xDFFF:
-            out[-1] = 0x10000 + ((out[-1] - 0xD800) << 10) + (c - 0xDC00)
-        else:
-            out.append(c)
-    return out
-
-
 def never_rejected(codec, cps):
     """Whatever *codec* writes for *cps* (strict, and with "replace"), it decodes, and
     strictly as written: each code point's bytes read alone as within the text (`encode
