@@ -21,6 +21,7 @@ import codecs
 import encspec
 import pytest
 from codec_samples import BACKENDS, load_backend
+from conftest import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -192,3 +193,15 @@ def test_wtf16_bytes_through_wtf8_and_back_are_unchanged(units):
     assert wtf16.encode(decoded) == le(*units)
     assert wtf8.encode(decoded) == wtf8.from_wtf16(units)
     assert wtf16.encode(wtf8.decode(wtf8.from_wtf16(units))) == le(*units)
+
+
+def test_transcode_refuses_a_pair_that_escaping_made(tmp_path, capsysbinary):
+    """A lead surrogate, then a bad byte that surrogateescape carries as U+DC80: written
+    unit by unit they would read back as U+10080, so the CLI stops with one clear line."""
+    src = tmp_path / "in.wtf8"
+    src.write_bytes(bytes.fromhex("ED A0 80 80"))
+    rc, out, err = run_cli(capsysbinary, "transcode", "--from", "wtf-8", "--to", "wtf-16",
+                           "--errors", "surrogateescape", src)
+    assert rc != 0 and le(0xD800, 0xDC80) not in out
+    assert err.decode().strip().splitlines() == [
+        f"encspec: error: {src}: character 1 (U+DC80): {REASON}"]
