@@ -32,8 +32,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import encspec
-from codec_samples import (BACKENDS, COMMON_BYTES, EXTRA_BYTES, SIGNATURES, SPECS, boundary_cps, byte_strings,
-                           code_point_lists, encodable, oracle, pieces)
+from codec_samples import (
+    BACKENDS,
+    COMMON_BYTES,
+    EXTRA_BYTES,
+    SIGNATURES,
+    SPECS,
+    boundary_cps,
+    byte_strings,
+    code_point_lists,
+    encodable,
+    oracle,
+    pieces,
+)
 
 
 @lru_cache(maxsize=None)

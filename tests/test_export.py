@@ -25,11 +25,11 @@ import pytest
 
 import encspec
 import tools
-from encspec import pipeline
-from encspec.spec import registry
 from conftest import builtins_for_exports
+from encspec import pipeline
 from encspec.automaton import DEAD
-from encspec.automaton.counted import encode_level, encode_counted, levels
+from encspec.automaton.counted import encode_counted, encode_level, levels
+from encspec.spec import registry
 
 pytestmark = pytest.mark.slow  # compiles and runs outside toolchains: ENCSPEC_SLOW=1 (CI) runs it
 

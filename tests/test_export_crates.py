@@ -16,16 +16,16 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import tomllib
 from functools import lru_cache
 from pathlib import Path
 
 import pytest
+import tomllib
 
 import tools
+from conftest import builtins_for_exports
 from encspec import pipeline
 from encspec.spec import registry
-from conftest import builtins_for_exports
 
 pytestmark = pytest.mark.slow  # compiles and runs outside toolchains: ENCSPEC_SLOW=1 (CI) runs it
 

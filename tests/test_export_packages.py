@@ -21,11 +21,11 @@ import pytest
 
 import encspec
 import tools
+from conftest import builtins_for_exports
 from encspec import pipeline
 from encspec.emit import package_tests
 from encspec.emit.targets import export
 from encspec.spec import registry
-from conftest import builtins_for_exports
 
 pytestmark = pytest.mark.slow  # compiles and runs outside toolchains: ENCSPEC_SLOW=1 (CI) runs it
 

@@ -45,15 +45,22 @@ from functools import lru_cache
 import pytest
 
 import encspec
+import test_export_units_js as units_js
 import tools
 from encspec import pipeline
 from encspec.emit.export_common import class_name
 from encspec.emit.java_target import default_package
 from encspec.emit.targets import export
-
-import test_export_units_js as units_js
-from test_export_units_js import (AT_END_SPECS, SPECS, TARGETED, TARGETED_AT_END, end_spec_docs,
-                                  exhaustive_inputs, random_inputs, vector_inputs)
+from test_export_units_js import (
+    AT_END_SPECS,
+    SPECS,
+    TARGETED,
+    TARGETED_AT_END,
+    end_spec_docs,
+    exhaustive_inputs,
+    random_inputs,
+    vector_inputs,
+)
 
 pytestmark = pytest.mark.slow  # compiles and runs a JVM: ENCSPEC_SLOW=1 (CI) runs it
 

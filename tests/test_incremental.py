@@ -20,8 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import encspec
-from codec_samples import (BACKENDS, BOM, MAGIC, SIGNATURES, SPECS, boundary_cps, byte_strings, encodable,
-                           oracle, pieces)
+from codec_samples import BACKENDS, BOM, MAGIC, SIGNATURES, SPECS, boundary_cps, byte_strings, encodable, oracle, pieces
 
 encspec.register()
 

@@ -40,7 +40,6 @@ import json
 import statistics
 import subprocess
 from functools import lru_cache
-from pathlib import Path
 
 import pytest
 

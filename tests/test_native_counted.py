@@ -24,7 +24,7 @@ import pytest
 
 import tools
 from codec_samples import load_backend, native_extension_missing
-from conftest import decode_in_chunks, deadline, excerpt
+from conftest import deadline, decode_in_chunks, excerpt
 
 NAME = "utf-inf-8"
 HANDLERS = ["strict", "replace", "ignore", "surrogateescape", "backslashreplace", "test_native_counted.record"]

@@ -30,6 +30,7 @@ import itertools
 import random
 import shutil
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -41,8 +42,6 @@ from encspec.cli.bench import corpus
 from encspec.emit.native_ext import declared_digest, source_digest, unit_plan
 from encspec.pipeline import load as load_automaton
 from encspec.spec import registry
-
-from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 

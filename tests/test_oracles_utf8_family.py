@@ -18,11 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 try:
-    from tests.oracles import (cesu_8, corrected_utf_8, mutf_8, utf_8, utf_8_bom,
-                               utf_8_rfc2279, wtf_8)
+    from tests.oracles import cesu_8, corrected_utf_8, mutf_8, utf_8, utf_8_bom, utf_8_rfc2279, wtf_8
 except ImportError:  # tests/ put on sys.path by pytest's rootdir insertion
-    from oracles import (cesu_8, corrected_utf_8, mutf_8, utf_8, utf_8_bom,
-                         utf_8_rfc2279, wtf_8)
+    from oracles import cesu_8, corrected_utf_8, mutf_8, utf_8, utf_8_bom, utf_8_rfc2279, wtf_8
 
 CORPORA = Path(__file__).resolve().parent / "data"  # copied from shared/corpora (tests/data/README.md)
 KUHN_CASES = {c["id"]: c for c in json.loads((CORPORA / "kuhn-cases.json").read_text())}

@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import encspec
+from conftest import run_cli as run
 from encspec.io import parallel, stream
 from encspec.pipeline import load as load_automaton
-from conftest import run_cli as run
 
 SELF_SYNC = ["utf-8", "corrected-utf-8", "wtf-8", "cesu-8", "utf-8-rfc2279", "utf-inf-8", "utf-8-bom"]
 NOT_SELF_SYNC = ["mutf-8", "utf-1", "fss-utf-1992"]

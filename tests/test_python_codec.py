@@ -59,7 +59,7 @@ def encoded(encode, text, errors):
         return ("ok", encode(text, errors))
     except UnicodeError as e:
         return (type(e).__name__, e.start, e.end)
-    except IndexError as e:
+    except IndexError:
         return ("IndexError",)
 
 

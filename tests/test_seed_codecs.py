@@ -14,13 +14,14 @@ import codecs
 import io
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import encspec
+from codec_samples import BACKENDS, load_backend
 from encspec.runtime import codec as codec_module
 from encspec.runtime import optu8, private_use
 from encspec.runtime.handlers import from_private_use, to_private_use
-from codec_samples import BACKENDS, load_backend
 
 encspec.register()
 

@@ -14,11 +14,12 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import encspec
+from conftest import feed_stdin as stdin
+from conftest import run_cli as run
 from encspec.analyse import charts
 from encspec.cli import main
 from encspec.io import stream
 from encspec.pipeline import load
-from conftest import run_cli as run, feed_stdin as stdin
 
 SVG = "{http://www.w3.org/2000/svg}"
 

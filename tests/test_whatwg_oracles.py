@@ -34,11 +34,25 @@ from hypothesis import strategies as st
 from conftest import DATA
 
 try:
-    from tests.oracles import (whatwg_big5, whatwg_cjk, whatwg_euc_jp, whatwg_euc_kr,
-                               whatwg_gb18030, whatwg_gbk, whatwg_shift_jis)
+    from tests.oracles import (
+        whatwg_big5,
+        whatwg_cjk,
+        whatwg_euc_jp,
+        whatwg_euc_kr,
+        whatwg_gb18030,
+        whatwg_gbk,
+        whatwg_shift_jis,
+    )
 except ImportError:  # tests/ put on sys.path by pytest's rootdir insertion
-    from oracles import (whatwg_big5, whatwg_cjk, whatwg_euc_jp, whatwg_euc_kr,
-                         whatwg_gb18030, whatwg_gbk, whatwg_shift_jis)
+    from oracles import (
+        whatwg_big5,
+        whatwg_cjk,
+        whatwg_euc_jp,
+        whatwg_euc_kr,
+        whatwg_gb18030,
+        whatwg_gbk,
+        whatwg_shift_jis,
+    )
 
 import browser_reference
 

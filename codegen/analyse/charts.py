@@ -22,11 +22,11 @@ import shutil
 import subprocess
 from typing import Optional
 
-from ..automaton.bytesets import runs_text
 from ..automaton import DEAD, Automaton
 from ..automaton.actions import Lookup, Pair, Value
-from ..spec.model import DigitSet
+from ..automaton.bytesets import runs_text
 from ..runtime.tables import scan
+from ..spec.model import DigitSet
 from . import tables as _tables
 
 KINDS = {

@@ -13,8 +13,8 @@ error-span policy.
 from __future__ import annotations
 
 from ..automaton import DEAD, Automaton
-from ..automaton.counted import encode_counted
 from ..automaton.bytesets import runs_text as _runs
+from ..automaton.counted import encode_counted
 from . import tables as _tables
 
 

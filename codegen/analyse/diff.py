@@ -31,9 +31,9 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Optional
 
+from ..automaton import DEAD, Automaton
 from ..automaton.bytesets import byte_runs as _runs
 from ..automaton.minimise import moore_blocks
-from ..automaton import DEAD, Automaton
 from ..runtime.tables import scan
 
 

@@ -46,11 +46,11 @@ from dataclasses import dataclass, field
 from math import prod
 from typing import Optional
 
-from ..automaton.bytesets import runs_text as _runs
 from ..automaton import DEAD, Automaton, digits_to_bytes
+from ..automaton.bytesets import runs_text as _runs
 from ..automaton.counted import encode_counted, encode_level, levels
-from ..spec.model import DigitSet
 from ..runtime.tables import tokens as run_tokens
+from ..spec.model import DigitSet
 from . import tables as _tables
 
 

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Mapping
-from typing import Optional
+from typing import Mapping, Optional
 
 from ..spec.diagnostics import SpecError
 from ..spec.model import RangeSet, Spec, paused_gc
@@ -21,8 +20,9 @@ from . import dfa as _dfa
 from .actions import Action, Reserved, named
 from .counted import Extension, encode_counted, extension_data
 from .forms import CompositeForm, CountedForm, DigitsForm, Form, LiteralForm, Profile, ProfileRule, TableForm
-from .mapping import MappingTable, build as build_table
 from .layout import Segment, form_patterns, positions, rules, segments, significance
+from .mapping import MappingTable
+from .mapping import build as build_table
 from .overrides import cut_rows, first_inner_char
 
 DEAD = _dfa.DEAD

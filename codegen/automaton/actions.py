@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Union
 
 
-
 def _forms() -> tuple[str, ...]:
     return field(default=(), compare=False)
 

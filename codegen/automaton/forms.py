@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Optional, Union
 
-
 Runs = tuple[tuple[int, int], ...]  # a digit alphabet: byte runs in digit order
 
 

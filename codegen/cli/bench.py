@@ -257,8 +257,8 @@ class TableMemory:
 def table_memory(specs: list[str]) -> list[TableMemory]:
     """What the mapping tables of each spec that has some take (see the module's
     docstring); the encoders' shares as they are now (after ``run``: after the corpora)."""
-    from ..runtime.codec import load
     from ..emit.native_build import NativeBuildError
+    from ..runtime.codec import load
     out = []
     for spec in specs:
         module = load(spec, backend="python")
@@ -311,9 +311,9 @@ def memory_json(mem: list[TableMemory]) -> list[dict]:
 def wide_rows(specs: list[str], bits: int, repeat: int) -> list[dict]:
     """One random code point of *bits* bits, encoded and decoded by each backend
     (best of *repeat*): what a counted form costs per bit."""
-    from .common import Fail
-    from ..runtime.codec import load
     from ..emit.native_build import NativeBuildError
+    from ..runtime.codec import load
+    from .common import Fail
     cp = random.Random(2026).getrandbits(bits) | 1 << (bits - 1)
     rows = []
     for spec in specs:
@@ -409,9 +409,9 @@ class Subject:
 def subject(spec: str, export_c: bool | None) -> Subject:
     """Load *spec*'s backends; with export_c None the exported C decoder is built when a
     C compiler is found, True makes a failure to build it an error."""
-    from ..spec import registry
-    from ..runtime.codec import load
     from ..emit.native_build import NativeBuildError
+    from ..runtime.codec import load
+    from ..spec import registry
     module = load(spec, backend="python")
     s = Subject(spec, module)
     try:
@@ -498,6 +498,7 @@ def peak_bytes(fn: Callable[[], object]) -> int:
 def cpython_transcode(source: str, target: str, data: bytes) -> int:
     """CPython's incremental codecs, the same chunks: the bytes written."""
     import codecs
+
     from ..io import stream
     dec = codecs.getincrementaldecoder(source)()
     enc = codecs.getincrementalencoder(target)()

@@ -4,10 +4,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..spec import registry
-from .common import Fail
 from ..emit.targets import render_files, targets
 from ..pipeline import load
+from ..spec import registry
+from .common import Fail
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,6 @@ import jinja2
 
 from ..version import __version__
 
-
 # ------------------------------------------------------------------ escaping
 # A spec's strings (title, source, reasons, messages) and its file path are
 # arbitrary text: every template puts them through one of these filters, so a

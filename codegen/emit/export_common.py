@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from ..version import __version__
 from ..automaton import DEAD, Automaton
 from ..automaton.actions import Char, Lookup, Pair, Value
 from ..automaton.bytesets import runs_text
@@ -27,6 +26,7 @@ from ..automaton.counted import Extension
 from ..spec import registry
 from ..spec.diagnostics import SpecError
 from ..spec.expr import text
+from ..version import __version__
 from .comments import action_comment, state_comment
 from .target import refusal
 

@@ -11,7 +11,8 @@ from typing import Optional
 from ..automaton import Automaton
 from ..automaton.actions import Value
 from ..version import __version__
-from . import export_common as common, js_target, render
+from . import export_common as common
+from . import js_target, render
 from .expressions import MAX_LONG
 from .target import Target, refusal, register
 

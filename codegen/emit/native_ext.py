@@ -79,10 +79,10 @@ import hashlib
 import re
 from typing import Optional
 
-from ..version import __version__
 from ..automaton import DEAD, Automaton
 from ..automaton.actions import Char
 from ..spec.diagnostics import SpecError
+from ..version import __version__
 from . import c_target, native_encode, native_simd, render
 from .native_forms import form_plan
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import json
 
-from ..version import __version__
 from ..automaton import Automaton
 from ..automaton.actions import Lookup, Pair, Reserved, Value
 from ..automaton.counted import Extension
 from ..automaton.forms import CompositeForm, DigitsForm, LiteralForm, TableForm
 from ..automaton.mapping import NONE
 from ..spec.expr import to_json
+from ..version import __version__
 
 
 def _runs(runs) -> list:

@@ -27,8 +27,7 @@ from functools import lru_cache
 from typing import Iterable, Iterator, Optional
 
 from . import stream
-from .stream import (END, KIND, REASON, START, InputError, Report, Scanner, os_error_message,
-                     place, report_from)
+from .stream import END, KIND, REASON, START, InputError, Report, Scanner, os_error_message, place, report_from
 
 SPLIT_SIZE = 16 << 20     # a file is split into chunks of about this size (when that helps)
 _WINDOW = 64 << 10        # bytes read at a time while looking for a sync byte

@@ -10,7 +10,6 @@ from pathlib import Path
 
 from ..spec import registry
 
-
 BACKENDS = ("auto", "python", "native")
 
 

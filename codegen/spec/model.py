@@ -12,14 +12,13 @@ import gc
 from bisect import bisect_left, bisect_right
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterable, Optional, Union
+from typing import Iterable, Optional
 
 from .diagnostics import Loc
-from .expr import Int
 
 # ---------------------------------------------------------------- expressions
 # Repetition counts and ranges are expressions: see expr.py.
-from .expr import Expr, const, evaluate, is_const, variables  # noqa: E402,F401
+from .expr import Expr, Int, const, evaluate, is_const, variables  # noqa: F401
 
 
 # ------------------------------------------------------------------ positions

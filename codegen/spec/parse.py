@@ -16,13 +16,42 @@ import lark
 from lark import Token, Transformer_NonRecursive, v_args
 
 from .diagnostics import Loc, SpecError
-from .expr import CONST_BITS, CONST_DIGITS, DIVISION_BY_ZERO, MAX_DEPTH, BinOp, ExprLimitError, Int, Var, \
-    check_constants, evaluate_bounded, too_deep, walk
-from .model import (
-    PROPERTIES, Claim, CodeRange, DigitSet, EncodeRule, Form, Item, Pattern, Profile, ProfileRule, RangeSet, Signature,
-    Spec, SubForm, Table, const, evaluate, is_const, paused_gc, variables,
+from .expr import (
+    CONST_BITS,
+    CONST_DIGITS,
+    DIVISION_BY_ZERO,
+    MAX_DEPTH,
+    BinOp,
+    ExprLimitError,
+    Int,
+    Var,
+    check_constants,
+    evaluate_bounded,
+    too_deep,
+    walk,
 )
 from .index_files import MAX_POINTER, read_encode_file, read_index
+from .model import (
+    PROPERTIES,
+    Claim,
+    CodeRange,
+    DigitSet,
+    EncodeRule,
+    Form,
+    Item,
+    Pattern,
+    Profile,
+    ProfileRule,
+    RangeSet,
+    Signature,
+    Spec,
+    SubForm,
+    Table,
+    const,
+    evaluate,
+    is_const,
+    paused_gc,
+)
 
 _WORDS = {
     "HEXBYTE": "a hex byte (ED)", "HEXUNIT": "a hex code unit (D800)", "BITS": "a bit pattern (10xxxxxx)",
