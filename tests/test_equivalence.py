@@ -24,7 +24,7 @@ import io
 import shutil
 import subprocess
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -47,7 +47,7 @@ from codec_samples import (
 )
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name, backend):
     return encspec.load(name, backend=backend)
 

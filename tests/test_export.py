@@ -18,7 +18,7 @@ import random
 import re
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -48,7 +48,7 @@ def _package(name: str) -> str:
     return f"it is in Debian's {name} package"
 
 
-@lru_cache(maxsize=None)
+@cache
 def need_toolchain(lang: str) -> dict[str, str]:
     """The toolchain, or the test is skipped naming the tool (failed under ENCSPEC_REQUIRE_TOOLS)."""
     return tools.need(lambda: toolchain(lang))
@@ -70,7 +70,7 @@ def toolchain(lang: str) -> dict[str, str]:
 
 
 # ------------------------------------------------------------- inputs
-@lru_cache(maxsize=None)
+@cache
 def automaton(spec: str):
     return pipeline.load(spec)[1]
 
@@ -176,7 +176,7 @@ def random_inputs(a, n: int = N_RANDOM, seed: int = 2024) -> list[bytes]:
     return pieces
 
 
-@lru_cache(maxsize=None)
+@cache
 def inputs(spec: str) -> tuple[bytes, ...]:
     a = automaton(spec)
     return tuple(conformance_inputs(a) + random_inputs(a))

@@ -14,7 +14,7 @@ import json
 import os
 import re
 import subprocess
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -33,7 +33,7 @@ SPECS = builtins_for_exports()  # the table specs: test_export_tables.py (one st
 TIMEOUT = 600
 
 
-@lru_cache(maxsize=None)
+@cache
 def automaton(spec: str):
     return pipeline.load(spec)[1]
 

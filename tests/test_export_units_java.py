@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import json
 import subprocess
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -298,7 +298,7 @@ METHOD = r"""
 
 
 # ------------------------------------------------------------- the reference
-@lru_cache(maxsize=None)
+@cache
 def _module(path: str):
     return encspec.load(path)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import codecs
 import io
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
@@ -25,7 +25,7 @@ from codec_samples import BACKENDS, BOM, MAGIC, SIGNATURES, SPECS, boundary_cps,
 encspec.register()
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name, backend="auto"):
     return encspec.load(name, backend=backend)
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import codecs
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
@@ -124,7 +124,7 @@ def _outcome(fn, data, errors):
         return ("error", e.start, e.end, e.reason)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _backends(name):
     return load_backend(name, "python"), load_backend(name, "native")
 

@@ -502,7 +502,7 @@ def test_wtf8_to_utf8():
     assert wtf_8.to_utf8(data) == h("41 EF BF BD F0 9F 98 80 EF BF BD")
     with pytest.raises(ValueError):
         wtf_8.to_utf8(data, strict=True)
-    utf8 = "a€𐍈".encode("utf-8")
+    utf8 = "a€𐍈".encode()
     assert wtf_8.to_utf8(utf8, strict=True) == utf8 == wtf_8.to_utf8(utf8)
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 import re
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
@@ -79,7 +79,7 @@ GB_FIRST = [0x81, 0x84, 0x8F, 0x90, 0xE3, 0xFE]
 GB_THIRD = [0x81, 0x9A, 0xA5, 0xD2, 0xFE]
 
 
-@lru_cache(maxsize=None)
+@cache
 def exhaustive(label: str) -> tuple:
     """The inputs every TextDecoder comparison covers for ``label``."""
     out = [bytes([a]) for a in range(256)]
@@ -168,7 +168,7 @@ def parse_side(text: str):
     return ([u(w) for w in words], throws)
 
 
-@lru_cache(maxsize=None)
+@cache
 def chromium_doc():
     """{"decode": [(label, bytes, std, chromium, rule)], "state": [...], "rules": [...]}"""
     out = {"decode": [], "state": [], "rules": []}

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from typing import Optional
 
 from ..automaton import DEAD, Automaton
 from ..automaton.actions import Lookup, Pair, Value
@@ -160,7 +159,7 @@ def _full(a: Automaton, t: int, n: int, ks: set[int]) -> bool:
     return all(_is_char(a, s) for s in states)
 
 
-def _lowest(a: Automaton, b: int) -> Optional[int]:
+def _lowest(a: Automaton, b: int) -> int | None:
     """The lowest code point whose (first) encoding starts with byte b."""
     best = None
     for r in a.rows:
@@ -182,7 +181,7 @@ def _lowest(a: Automaton, b: int) -> Optional[int]:
     return best
 
 
-def _would_be(a: Automaton, b: int) -> Optional[tuple[int, int]]:
+def _would_be(a: Automaton, b: int) -> tuple[int, int] | None:
     """(length, lowest value) of the linear form whose first position holds b, as if valid."""
     for f, rows in a.digit_forms():
         pos = f.positions
@@ -196,7 +195,7 @@ def _would_be(a: Automaton, b: int) -> Optional[tuple[int, int]]:
     return None
 
 
-def ancestor_of(a: Automaton) -> Optional[Automaton]:
+def ancestor_of(a: Automaton) -> Automaton | None:
     """The automaton of *a*'s ancestor in ``ANCESTORS``, or None."""
     name = ANCESTORS.get(a.name)
     if name is None:
@@ -205,7 +204,7 @@ def ancestor_of(a: Automaton) -> Optional[Automaton]:
     return load(name)[1]
 
 
-def codepage(a: Automaton, ancestor: Optional[Automaton] = None) -> list[dict]:
+def codepage(a: Automaton, ancestor: Automaton | None = None) -> list[dict]:
     """The 256 cells: byte, kind, label, sub (second line), title (tooltip), continues, lengths,
     block (the article's block name, or ""), then (the ancestor whose meaning a red cell shows, or None).
 
@@ -221,7 +220,7 @@ def codepage(a: Automaton, ancestor: Optional[Automaton] = None) -> list[dict]:
     can = _can_char(a)
     # bytes that continue a sequence that can still become valid, and their digit value
     reach = set().union(*fwd)
-    cont: dict[int, Optional[int]] = {}
+    cont: dict[int, int | None] = {}
     for s in sorted(reach - {0}):
         if s not in can:
             continue
@@ -301,7 +300,7 @@ def _shade(share: float) -> str:
     return "#" + "".join(f"{round(x + (y - x) * share):02x}" for x, y in zip(lo, hi))
 
 
-def table_occupancy(a: Automaton) -> dict[int, tuple[int, int, Optional[int], list[str]]]:
+def table_occupancy(a: Automaton) -> dict[int, tuple[int, int, int | None, list[str]]]:
     """Per lead byte of a table form: (pointers with an entry, pointers, the lowest code point
     among them, the forms) over every table form it leads.  A lead's pointers are those whose
     first byte it is: with big-endian digits, one interval per form."""
@@ -458,7 +457,7 @@ def automaton_dot(a: Automaton) -> str:
     return "\n".join(lines) + "\n"
 
 
-def dot_binary() -> Optional[str]:
+def dot_binary() -> str | None:
     return shutil.which("dot")
 
 

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Optional
 
 from ..automaton import DEAD, Automaton
 from ..automaton.bytesets import byte_runs as _runs
@@ -41,8 +40,8 @@ from ..runtime.tables import scan
 class Pattern:
     ranges: tuple[tuple[int, int], ...]
     example: bytes
-    a: Optional[int] = None      # code point in A (None: not valid in A)
-    b: Optional[int] = None
+    a: int | None = None      # code point in A (None: not valid in A)
+    b: int | None = None
     everywhere: bool = True      # for "different": every sequence of the pattern differs
 
     @property
@@ -64,7 +63,7 @@ class Diff:
     only_b: list = field(default_factory=list)
     different: list = field(default_factory=list)
     notes: list = field(default_factory=list)
-    signature: Optional[tuple[str, str]] = None
+    signature: tuple[str, str] | None = None
     tables: bool = False  # compared by the table engine (tablediff): errors and encoders too
     errors: list = field(default_factory=list)  # first tokens that differ where neither is a character
     encoder: dict = field(default_factory=dict)  # only_a, only_b, different: EncoderRange lists
@@ -211,13 +210,13 @@ def _only(a: Automaton, b: Automaton, states, trans, reps, which: str, notes: li
     return out
 
 
-def _decode_one(a: Automaton, data: bytes) -> Optional[int]:
+def _decode_one(a: Automaton, data: bytes) -> int | None:
     """The code point *data* is as one whole token (the decoder core's answer), or None."""
     tok = scan(a, data, 0)
     return tok[3] if tok[0] == "char" and tok[1] == 0 and tok[2] == len(data) else None
 
 
-def _affine(a: Automaton, ranges) -> Optional[tuple[int, tuple[int, ...]]]:
+def _affine(a: Automaton, ranges) -> tuple[int, tuple[int, ...]] | None:
     """(constant at the low corner, slope per position) of a's value on the box, if affine."""
     low = [lo for lo, _ in ranges]
     v0 = _decode_one(a, bytes(low))
@@ -402,7 +401,7 @@ def diff(a: Automaton, b: Automaton) -> Diff:
     return out
 
 
-def _cp(v: Optional[int]) -> str:
+def _cp(v: int | None) -> str:
     return "-" if v is None else f"U+{v:04X}"
 
 

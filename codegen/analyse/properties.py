@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Optional
 
 from ..automaton import DEAD, Automaton
 from ..runtime.tables import scan, tokens
@@ -39,10 +38,10 @@ NAMES = ("prefix_free", "self_synchronizing", "order_preserving", "ascii_compati
 class Report:
     properties: dict = field(default_factory=dict)
     counterexamples: dict = field(default_factory=dict)
-    max_length: Optional[int] = None
-    max_code_point: Optional[int] = None
+    max_length: int | None = None
+    max_code_point: int | None = None
     lengths: dict = field(default_factory=dict)
-    worst_skip: Optional[int] = None
+    worst_skip: int | None = None
     unbounded: bool = False
 
     def to_json(self) -> dict:
@@ -82,7 +81,7 @@ def _paths(a: Automaton) -> dict[int, bytes]:
     return paths
 
 
-def _complete(a: Automaton, s: int) -> Optional[bytes]:
+def _complete(a: Automaton, s: int) -> bytes | None:
     """Shortest bytes taking state s to an accepting char state."""
     reps = _reps(a)
     seen = {s: b""}
@@ -296,7 +295,7 @@ def _one_char(a: Automaton, data: bytes):
     return None
 
 
-def _witness(box, test) -> Optional[bytes]:
+def _witness(box, test) -> bytes | None:
     """The first point of *box* (a list of byte lists) that passes *test*: in order, then at random."""
     import itertools
     import random
@@ -560,7 +559,7 @@ CHECKS = {
 }
 
 
-def check(a: Automaton, only: Optional[list[str]] = None) -> Report:
+def check(a: Automaton, only: list[str] | None = None) -> Report:
     """Decide every property (or those named in *only*, from ``NAMES``), each failure
     with a counterexample: what ``encspec check`` prints."""
     report = Report()

@@ -41,7 +41,6 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from math import prod
-from typing import Optional
 
 from ..automaton import DEAD, Automaton
 from ..automaton.actions import Error, Lookup, Pair, Reserved, Value
@@ -204,7 +203,7 @@ def _affine(ops: list) -> tuple[int, list[int]]:
 
 
 # ------------------------------------------------------------------ comparing on a box
-def _slopes(fn, n: int) -> Optional[list[int]]:
+def _slopes(fn, n: int) -> list[int] | None:
     if fn is None or fn[0] == "tok":
         return None
     s = list(fn[-1])
@@ -355,7 +354,7 @@ def _simplify(fa, fb, depth: int):
 POINTWISE = 1 << 21  # points compared one by one on one box at most (else: a note)
 
 
-def _node_runs(fa, fb, box: list, depth: int, end: bool, notes: Optional[list] = None) -> list:
+def _node_runs(fa, fb, box: list, depth: int, end: bool, notes: list | None = None) -> list:
     """The categories on a node's box, as (k0, k1, key) over the points of box[:f] in
     lexicographic order, and f (positions from f on do not matter)."""
     fa, fb = _simplify(fa, fb, depth)
@@ -629,7 +628,7 @@ def _length(how) -> int:
     return len(how[1])
 
 
-def _bytes_of(how, cp: int) -> Optional[bytes]:
+def _bytes_of(how, cp: int) -> bytes | None:
     if how is None:
         return None
     if how[0] == "pt":
@@ -698,8 +697,8 @@ class EncoderRange:
     first: int
     last: int
     kind: str  # only_a | only_b | different
-    a: Optional[bytes]
-    b: Optional[bytes]
+    a: bytes | None
+    b: bytes | None
 
     @property
     def count(self) -> int:

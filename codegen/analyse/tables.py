@@ -19,8 +19,8 @@ Nothing here decodes: the decoder's word on a byte sequence is always the core's
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Iterator
 from math import prod
-from typing import Iterator, Optional
 
 from ..automaton import Automaton, digits_to_bytes
 from ..automaton.forms import TableForm
@@ -51,7 +51,7 @@ def spell(form, pointer: int) -> bytes:
     return digits_to_bytes(form.positions, pointer, form.order)
 
 
-def pointer_of(form, data: bytes) -> Optional[int]:
+def pointer_of(form, data: bytes) -> int | None:
     """The pointer *data* spells in *form* (None: not the form's bytes)."""
     if len(data) != len(form.positions):
         return None
@@ -192,7 +192,7 @@ def mapped_count(t: MappingTable, lo: int, hi: int) -> int:
     return n
 
 
-def entry_range(t: MappingTable) -> Optional[tuple[int, int]]:
+def entry_range(t: MappingTable) -> tuple[int, int] | None:
     """The lowest and highest pointer with an entry."""
     ps = [p for p, _ in overrides(t)]
     if t.ranges:
@@ -204,7 +204,7 @@ def entry_range(t: MappingTable) -> Optional[tuple[int, int]]:
     return (min(ps), max(ps)) if ps else None
 
 
-def runs(t: MappingTable, lo: Optional[int] = None, hi: Optional[int] = None) -> list[tuple[int, int, int]]:
+def runs(t: MappingTable, lo: int | None = None, hi: int | None = None) -> list[tuple[int, int, int]]:
     """Maximal runs ``(first pointer, last pointer, first code point)`` of single entries
     whose code points rise by one with the pointer (a pointer of several code points is a
     run of its own, not listed)."""
@@ -234,7 +234,7 @@ def runs(t: MappingTable, lo: Optional[int] = None, hi: Optional[int] = None) ->
     return [(a, b, c) for a, b, c in out]
 
 
-def entries_count(t: MappingTable, lo: Optional[int] = None, hi: Optional[int] = None) -> int:
+def entries_count(t: MappingTable, lo: int | None = None, hi: int | None = None) -> int:
     span = entry_range(t)
     if span is None:
         return 0
@@ -262,7 +262,7 @@ def mapped_intervals(t: MappingTable, lo: int, hi: int) -> list[tuple[int, int]]
 
 
 # --------------------------------------------------- the whole automaton's reach
-def max_length(a: Automaton) -> Optional[int]:
+def max_length(a: Automaton) -> int | None:
     """The longest sequence: rows and table forms (None: counted forms are unbounded)."""
     if a.extensions:
         return None
@@ -270,7 +270,7 @@ def max_length(a: Automaton) -> Optional[int]:
     return max(got) if got else a.max_length
 
 
-def max_code_point(a: Automaton) -> Optional[int]:
+def max_code_point(a: Automaton) -> int | None:
     """The highest code point a sequence decodes to: rows and table forms."""
     if a.extensions:
         return None
@@ -298,12 +298,12 @@ def form_entries(a: Automaton, form) -> Iterator[tuple[int, int, int]]:
                     yield first + i, first + i, v
 
 
-def decode_only(t: MappingTable, lo: int = 0, hi: Optional[int] = None) -> list[tuple[int, int]]:
+def decode_only(t: MappingTable, lo: int = 0, hi: int | None = None) -> list[tuple[int, int]]:
     return [(max(a, lo), b if hi is None else min(b, hi)) for a, b in t.decode_only
             if b >= lo and (hi is None or a <= hi)]
 
 
-def encode_only(a: Automaton) -> list[tuple[int, Optional[bytes]]]:
+def encode_only(a: Automaton) -> list[tuple[int, bytes | None]]:
     return list(a.encode_only)
 
 

@@ -44,7 +44,6 @@ import re
 from collections import deque
 from dataclasses import dataclass, field
 from math import prod
-from typing import Optional
 
 from ..automaton import DEAD, Automaton, digits_to_bytes
 from ..automaton.bytesets import runs_text as _runs
@@ -72,7 +71,7 @@ class Section:
 
 # ---------------------------------------------------------------- helpers
 
-def _boundaries(a: Automaton, rows, size, shown, sep: str = ", ") -> "Section":
+def _boundaries(a: Automaton, rows, size, shown, sep: str = ", ") -> Section:
     """Each row's first, second, second to last and last code point, and the code points
     around each hole and skip; *size* says a row's length, *shown* adds a sequence's units."""
     s2 = Section("Boundary code points")
@@ -154,7 +153,7 @@ def _used(a: Automaton) -> set[int]:
     return used
 
 
-def _safe_byte(a: Automaton) -> Optional[int]:
+def _safe_byte(a: Automaton) -> int | None:
     """A one-byte character that can follow no other byte: it ends any sequence before it."""
     def ok(b):
         s = a.step(0, b)
@@ -187,7 +186,7 @@ def _linear_forms(a: Automaton) -> dict[str, dict]:
     return out
 
 
-def _form_bytes(a: Automaton, cp: int) -> Optional[bytes]:
+def _form_bytes(a: Automaton, cp: int) -> bytes | None:
     """The bytes a direct form would spell for *cp* (valid or not), shortest form first."""
     forms = _linear_forms(a)
     for name, f in sorted(forms.items(), key=lambda kv: kv[1]["length"]):
@@ -780,7 +779,7 @@ def _unit_kinds(a: Automaton, state: int, order: str) -> list[tuple[int, int, tu
     def at(d: int) -> int:  # the d-th most significant byte's index in the unit's bytes
         return d if order == "big" else unit - 1 - d
 
-    def alike(fixed: dict) -> Optional[tuple]:
+    def alike(fixed: dict) -> tuple | None:
         """The one outcome of every unit with the bytes *fixed* (index -> byte), or None."""
         seen: set = set()
 
@@ -848,7 +847,7 @@ def _inner_states(a: Automaton, start: int, order: str) -> dict[int, bytes]:
     return paths
 
 
-def _safe_unit(a: Automaton, start: int, order: str, inner: dict) -> Optional[int]:
+def _safe_unit(a: Automaton, start: int, order: str, inner: dict) -> int | None:
     """A one-unit character that can follow no unit inside a sequence: it ends any before it."""
     kinds = _unit_kinds(a, start, order)
     for u in [0x41, 0x20, 0x30] + [lo for lo, _, _ in kinds]:
@@ -1178,7 +1177,7 @@ def _json_token(t) -> list:
     return [kind, start, end, None if value is None else _value_hex(value)]
 
 
-def jsonl(a: Automaton, secs: Optional[list[Section]] = None) -> str:
+def jsonl(a: Automaton, secs: list[Section] | None = None) -> str:
     """One JSON object a line: {"bytes": hex, "tokens": [[kind, start, end, hex|null], ...], "note"}."""
     lines = []
     for c in _cases_of(secs if secs is not None else sections(a)):
@@ -1187,7 +1186,7 @@ def jsonl(a: Automaton, secs: Optional[list[Section]] = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def text(a: Automaton, secs: Optional[list[Section]] = None) -> str:
+def text(a: Automaton, secs: list[Section] | None = None) -> str:
     """The file a person reads: numbered sections and cases, like Kuhn's stress test."""
     secs = secs if secs is not None else sections(a)
     n_cases = len(_cases_of(secs))

@@ -10,9 +10,9 @@ data: ``extensions`` and ``signature``.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Mapping, Optional
 
 from ..spec.diagnostics import SpecError
 from ..spec.model import RangeSet, Spec, paused_gc
@@ -37,7 +37,7 @@ class Reasons:
     unexpected_end: str = "unexpected end of data"  # the data ends inside a sequence
     truncated_unit: str = "truncated data"  # fewer bytes than a code unit are left
     unmapped: str = "no code point for this pointer"  # a table form's pointer has no entry
-    unencodable: Optional[str] = None  # the encoder's reason (None: CPython's utf-8 words)
+    unencodable: str | None = None  # the encoder's reason (None: CPython's utf-8 words)
 
 
 @dataclass(frozen=True)
@@ -50,15 +50,15 @@ class Automaton:
     source: str
     spec_file: str
     spec_sha256: str
-    code_space: tuple[int, Optional[int]]
+    code_space: tuple[int, int | None]
     holes: tuple[tuple[int, int], ...]
     skips: tuple[tuple[int, int], ...]
     signature: bytes
     reserved: tuple[int, ...]
     classes: tuple[int, ...]          # byte -> class
     next: tuple[tuple[int, ...], ...]  # state, class -> state | DEAD | n_states + extension
-    ops: tuple[tuple[Optional[tuple[int, int]], ...], ...]  # state, class -> (radix, sub)
-    accept: tuple[Optional[int], ...]  # state -> index into actions
+    ops: tuple[tuple[tuple[int, int] | None, ...], ...]  # state, class -> (radix, sub)
+    accept: tuple[int | None, ...]  # state -> index into actions
     state_lines: tuple[tuple[int, ...], ...]  # state -> spec lines of the forms passing through it
     actions: tuple[Action, ...]
     rows: tuple[Segment, ...]          # code point rows, in code point order
@@ -69,23 +69,23 @@ class Automaton:
     profiles: tuple[Profile, ...] = ()  # document profiles (encspec lint)
     row_patterns: tuple = ()  # per row: its byte patterns, each a tuple of positions of (lo, hi) runs
     unit: int = 1  # bytes per code unit: errors and the data's end are counted in whole units
-    at_end: tuple[Optional[int], ...] = ()  # state -> the action where the data ends in it (None: the usual)
+    at_end: tuple[int | None, ...] = ()  # state -> the action where the data ends in it (None: the usual)
     starts: tuple[int, ...] = (0,)  # a start state per byte order: the spec's own first
     byte_orders: tuple[str, ...] = ("big",)  # the byte order of each start's units
     signatures: tuple[tuple[bytes, int], ...] = ()  # (bytes, index into starts): the first is written
     reasons: Reasons = Reasons()
     tables: tuple[MappingTable, ...] = ()  # the mapping tables table forms look their pointers up in
-    encode_only: tuple[tuple[int, Optional[bytes]], ...] = ()  # (code point, bytes or None: refused), first
+    encode_only: tuple[tuple[int, bytes | None], ...] = ()  # (code point, bytes or None: refused), first
     error_span: str = "maximal-subpart"  # how far an error reaches: see spec.model.ERROR_SPANS
     restore: tuple[tuple[int, int], ...] = ()  # bytes an error never takes after its first (through-failing-byte)
 
-    def end_action(self, s: int) -> Optional[Action]:
+    def end_action(self, s: int) -> Action | None:
         """The action a token takes where the data ends in state *s* (None: the usual rules)."""
         if self.at_end and 0 <= s < self.n_states and self.at_end[s] is not None:
             return self.actions[self.at_end[s]]
         return None
 
-    def action_at(self, s: int) -> Optional[Action]:
+    def action_at(self, s: int) -> Action | None:
         """The action state *s* accepts with (None: not accepting, or not a state)."""
         if 0 <= s < self.n_states and self.accept[s] is not None:
             return self.actions[self.accept[s]]
@@ -118,13 +118,13 @@ class Automaton:
         return max(self.classes) + 1
 
     @property
-    def max_length(self) -> Optional[int]:
+    def max_length(self) -> int | None:
         if self.extensions:
             return None
         return max([r.length for r in self.rows] + [f.length for f in self.table_forms()])
 
     @property
-    def max_code_point(self) -> Optional[int]:
+    def max_code_point(self) -> int | None:
         if self.extensions:
             return None
         tabled = {f.table for f in self.table_forms()}
@@ -169,7 +169,7 @@ class Automaton:
     def table_forms(self) -> list[TableForm]:
         return [f for f in self.forms.values() if isinstance(f, TableForm)]
 
-    def encode(self, cp: int) -> Optional[bytes]:
+    def encode(self, cp: int) -> bytes | None:
         """The bytes of *cp*: an encoder-only entry of the spec, else the row that holds
         it, else the first table form whose table has it (None if none does)."""
         only = self.__dict__.get("_encode_only")
@@ -191,7 +191,7 @@ class Automaton:
                 return out
         return None
 
-    def table_pointer(self, k: int, cp: int) -> Optional[int]:
+    def table_pointer(self, k: int, cp: int) -> int | None:
         """The pointer the encoder writes for *cp* from table *k* (None: it has none)."""
         inverse = self.__dict__.setdefault("_inverse", {})
         if k not in inverse:

@@ -9,7 +9,6 @@ UTF-∞-8 is the example; nothing here knows about it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from ..spec.diagnostics import SpecError
 from ..spec.expr import CHECKED_LIMIT, BinOp, Expr, Int, evaluate, evaluate_checked, is_const, solve_unit
@@ -23,9 +22,9 @@ class CountedItem:
 
     runs: Runs
     radix: int
-    count: Optional[Expr]  # None for a free count
-    binds: Optional[str]  # a free count's variable (B4{n})
-    field: Optional[str]  # the field's variable (A0..AF{n+1} as nme)
+    count: Expr | None  # None for a free count
+    binds: str | None  # a free count's variable (B4{n})
+    field: str | None  # the field's variable (A0..AF{n+1} as nme)
     shortest: bool
     line: int
 
@@ -53,9 +52,9 @@ class Extension:
     offset: int
     range: tuple[Expr, Expr]  # raw value bounds, expressions of the variables, as written
     shift: int = 0
-    lo_exp: Optional[Expr] = None
-    hi_exp: Optional[Expr] = None
-    min_exp: Optional[int] = None
+    lo_exp: Expr | None = None
+    hi_exp: Expr | None = None
+    min_exp: int | None = None
 
     @property
     def field_item(self) -> CountedItem:
@@ -74,11 +73,11 @@ def checked(expr: Expr, env: dict) -> int:
 
 
 
-def _pow2(v: int) -> Optional[int]:
+def _pow2(v: int) -> int | None:
     return v.bit_length() - 1 if v > 0 and v & (v - 1) == 0 else None
 
 
-def _exponent_of(expr: Expr) -> Optional[Expr]:
+def _exponent_of(expr: Expr) -> Expr | None:
     """For ``P ** E`` (P a power of two) or a constant power of two: the exponent's expression."""
     if isinstance(expr, Int):
         k = _pow2(expr.value)
@@ -93,7 +92,7 @@ def _exponent_of(expr: Expr) -> Optional[Expr]:
     return None
 
 
-def _bit_range(form: Form, value_radix: int, loc_value) -> tuple[int, Optional[Expr], Expr, Optional[int]]:
+def _bit_range(form: Form, value_radix: int, loc_value) -> tuple[int, Expr | None, Expr, int | None]:
     """(shift, lo_exp, hi_exp, min_exp) of a counted form, or a SpecError saying what is not a power of two."""
     shift = _pow2(value_radix)
     if not shift:
@@ -236,7 +235,7 @@ def _check_levels(ext: Extension, form: Form, tail) -> None:
                         f"(tried {field_item.field} = 0 .. {_TRIED_LEVELS - 1})", form.loc)
 
 
-def _bit_lengths(ext: Extension, count: int, hi_exp: int, lo_exp: Optional[int]) -> tuple[int, int]:
+def _bit_lengths(ext: Extension, count: int, hi_exp: int, lo_exp: int | None) -> tuple[int, int]:
     """The fewest and most bits a raw value of this length can have (low > high: none)."""
     floors = [e for e in (lo_exp, ext.min_exp) if e is not None]
     low = max(floors) + 1 if floors else 0
@@ -247,7 +246,7 @@ def _bytes(runs):
     return [b for lo, hi in runs for b in range(lo, hi + 1)]
 
 
-def _solve(expr, target: int) -> Optional[tuple[str, int]]:
+def _solve(expr, target: int) -> tuple[str, int] | None:
     """Solve ``var + c == target`` for the one variable in *expr* (None if it is not of that shape)."""
     got = solve_unit(expr)
     return None if got is None else (got[0], target - got[1])
@@ -302,7 +301,7 @@ def find_level(ext: Extension, bits: int):
     return _level(ext, hi)
 
 
-def encode_counted(ext: Extension, cp: int) -> Optional[bytes]:
+def encode_counted(ext: Extension, cp: int) -> bytes | None:
     """The shortest bytes of *cp* in this counted form, or None if it has none."""
     if cp < ext.min or cp < ext.offset:
         return None
@@ -329,7 +328,7 @@ def encode_level(ext: Extension, env, digits, value) -> bytes:
     return bytes(out)
 
 
-def _to_digits(v: int, radix: int, n: Optional[int]) -> list[int]:
+def _to_digits(v: int, radix: int, n: int | None) -> list[int]:
     out = []
     while v or (n is None and not out) or (n is not None and len(out) < n):
         v, d = divmod(v, radix)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Optional
 
 from ..spec.diagnostics import SpecError
 from .layout import Rule
@@ -40,10 +39,10 @@ class Dfa:
     """A minimal DFA on raw bytes: next[state][byte], op[state][byte], accept[state]."""
 
     next: tuple[tuple[int, ...], ...]  # DEAD, a state, or n_states + k for extension k
-    op: tuple[tuple[Optional[tuple[int, int, int]], ...], ...]
-    accept: tuple[Optional[int], ...]  # index into the action list
+    op: tuple[tuple[tuple[int, int, int] | None, ...], ...]
+    accept: tuple[int | None, ...]  # index into the action list
     lines: tuple[tuple[int, ...], ...]  # spec lines of the rules passing through each state
-    at_end: tuple[Optional[int], ...] = ()  # the action where the data ends in this state (None: none)
+    at_end: tuple[int | None, ...] = ()  # the action where the data ends in this state (None: none)
 
 
 def _hex(path: bytes) -> str:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import prod
-from typing import Optional, Union
 
 from ..spec.diagnostics import SpecError
 from ..spec.expr import evaluate, is_const
@@ -22,7 +21,7 @@ from .ranges import split
 # matter.  Big-endian digits are Horner's rule (mul = the radix, weight 1); digits
 # that come least significant first (LEB128, little-endian units) carry weights.
 Op = tuple[int, int, int]
-Arc = tuple[int, int, Optional[Op]]
+Arc = tuple[int, int, Op | None]
 BytePattern = tuple[tuple[Arc, ...], ...]
 
 
@@ -47,7 +46,7 @@ class Rule:
     action: object  # an action of actions.py (Enter for a counted form's prefix)
     patterns: tuple[BytePattern, ...]
     line: int
-    ext: Optional[int] = None  # a counted form's bounded prefix: continue in extension ext
+    ext: int | None = None  # a counted form's bounded prefix: continue in extension ext
     at_end: bool = False  # accepts only where the data ends
 
 
@@ -75,12 +74,12 @@ def _expand(items, unit: int, byte_order: str) -> tuple[list[DigitSet], list[lis
     return out, units
 
 
-def positions(form: Union[Form, Pattern]) -> tuple[DigitSet, ...]:
+def positions(form: Form | Pattern) -> tuple[DigitSet, ...]:
     """The byte positions of a fixed-length form, repetitions and code units expanded, in byte order."""
     return tuple(_expand(form.items, form.unit, form.byte_order)[0])
 
 
-def significance(form: Form) -> Optional[tuple[int, ...]]:
+def significance(form: Form) -> tuple[int, ...] | None:
     """The byte positions from the most significant digit to the least (None: in byte order)."""
     _, units = _expand(form.items, form.unit, form.byte_order)
     if form.digit_order == "little":
@@ -89,7 +88,7 @@ def significance(form: Form) -> Optional[tuple[int, ...]]:
     return None if order == tuple(range(len(order))) else order
 
 
-def weights(pos: tuple[DigitSet, ...], order: Optional[tuple[int, ...]]) -> tuple[int, ...]:
+def weights(pos: tuple[DigitSet, ...], order: tuple[int, ...] | None) -> tuple[int, ...]:
     """Per byte position, the weight of its digit in the raw value."""
     order = order or tuple(range(len(pos)))
     out = [0] * len(pos)
@@ -100,7 +99,7 @@ def weights(pos: tuple[DigitSet, ...], order: Optional[tuple[int, ...]]) -> tupl
     return tuple(out)
 
 
-def digit_ops(pos: tuple[DigitSet, ...], order: Optional[tuple[int, ...]]) -> list[tuple[int, int]]:
+def digit_ops(pos: tuple[DigitSet, ...], order: tuple[int, ...] | None) -> list[tuple[int, int]]:
     """Per byte position (mul, weight) such that acc = acc * mul + digit * weight after
     each byte leaves the raw value at the end.
 
@@ -213,7 +212,7 @@ def segments(spec: Spec) -> list[Segment]:
 
 
 def byte_patterns(pos: tuple[DigitSet, ...], raw_lo: int, raw_hi: int, care: bool = True,
-                  order: Optional[tuple[int, ...]] = None) -> list[BytePattern]:
+                  order: tuple[int, ...] | None = None) -> list[BytePattern]:
     """The byte patterns spelling raw values raw_lo..raw_hi in the digit alphabets *pos*
     (byte order), whose digits are most significant first in *order* (None: byte order)."""
     out = []

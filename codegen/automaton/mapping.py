@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass
-from typing import Optional, Union
 
 from ..spec.model import RangeSet, Spec, Table
 
@@ -46,7 +45,7 @@ class MappingTable:
     lasts: tuple[int, ...]  # ranges: its last pointer
     decode_only: tuple[tuple[int, int], ...]  # pointer ranges the encoder never writes
 
-    def lookup(self, pointer: int) -> Union[None, int, tuple[int, ...]]:
+    def lookup(self, pointer: int) -> None | int | tuple[int, ...]:
         """The code point (or code points) of *pointer*, None if it has none."""
         for p, value in self.overrides:
             if p == pointer:
@@ -76,7 +75,7 @@ class MappingTable:
         return {v: self.base + k for k, v in enumerate(self.values)
                 if v != NONE and skip.containing(self.base + k) is None}
 
-    def encode_range(self, cp: int) -> Optional[int]:
+    def encode_range(self, cp: int) -> int | None:
         """The pointer of *cp* in a ranges table (None: no run holds it, or it is decode-only)."""
         found = None
         for p, value in self.overrides:

@@ -57,9 +57,9 @@ import importlib
 import random
 import sys
 import tracemalloc
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from .bench_tools import cpu_best
 

@@ -17,7 +17,7 @@ and spec lines, the common header) and two facts about integer widths:
 """
 from __future__ import annotations
 
-from typing import Callable, Optional
+from collections.abc import Callable
 
 from ..automaton import DEAD, Automaton
 from ..automaton.actions import Char, Lookup, Pair, Value
@@ -47,7 +47,7 @@ def class_name(a: Automaton) -> str:
 # ------------------------------------------------------------------ facts
 
 
-def acc_bound(a: Automaton, cap: int = 1 << 200) -> Optional[int]:
+def acc_bound(a: Automaton, cap: int = 1 << 200) -> int | None:
     """The largest accumulator value in any state (None: unbounded or beyond *cap*).
 
     A fixpoint over the transitions from every start state (a byte order mark's
@@ -55,7 +55,7 @@ def acc_bound(a: Automaton, cap: int = 1 << 200) -> Optional[int]:
     None); transitions into counted forms do not touch it.
     """
     cb = a.class_bytes()
-    best: list[Optional[int]] = [None] * a.n_states
+    best: list[int | None] = [None] * a.n_states
     for s in a.starts:
         best[s] = 0
     for _ in range(a.n_states + 2):
@@ -79,7 +79,7 @@ def acc_bound(a: Automaton, cap: int = 1 << 200) -> Optional[int]:
     return None
 
 
-def value_bound(a: Automaton, cap: int = 1 << 200) -> Optional[int]:
+def value_bound(a: Automaton, cap: int = 1 << 200) -> int | None:
     """The largest value a DFA action can produce (None: unbounded, or the
     accumulator passes *cap*)."""
     acc = acc_bound(a, cap)
@@ -124,7 +124,7 @@ def check_char_offsets(a: Automaton, lang: str) -> None:
                             None, a.spec_file)
 
 
-def dfa_value_bytes(a: Automaton) -> Optional[int]:
+def dfa_value_bytes(a: Automaton) -> int | None:
     """How many bytes hold the largest code point a DFA action can produce (None: the
     accumulator is unbounded).  A path through the automaton reads at most n_states
     bytes of at most 8 bits each, so the cap is never what stops a finite answer."""
@@ -303,7 +303,7 @@ def class_names(a: Automaton) -> list[str]:
     return [runs_text(bs) for bs in a.class_bytes()]
 
 
-def op_list(a: Automaton) -> list[Optional[tuple[int, int]]]:
+def op_list(a: Automaton) -> list[tuple[int, int] | None]:
     """The distinct ops, None (acc unchanged) first: tables store an index into this list."""
     ops = sorted({op for row in a.ops for op in row if op is not None})
     return [None] + ops

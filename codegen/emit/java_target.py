@@ -6,7 +6,6 @@ it on the class path), a tokens demo, run-tokens and build-jar (javac + jar only
 from __future__ import annotations
 
 import re
-from typing import Optional
 
 from ..automaton import Automaton
 from ..automaton.actions import Value
@@ -30,7 +29,7 @@ KEYWORDS = frozenset("""
 JDK_CHARSETS = frozenset({"utf-8", "utf8", "cesu-8", "utf-16", "utf-32", "us-ascii", "iso-8859-1"})
 
 
-def package_error(name: str) -> Optional[str]:
+def package_error(name: str) -> str | None:
     """Why *name* is not a Java package name (dot-separated identifiers, no keywords), or None."""
     if not name:
         return "it is empty"
@@ -168,7 +167,7 @@ def java_long(v: int) -> str:
     return str(v) if v <= MAX_LONG else f"0x{v:X}"
 
 
-def files(a: Automaton, java_package: Optional[str] = None) -> dict[str, str]:
+def files(a: Automaton, java_package: str | None = None) -> dict[str, str]:
     ctx = common.common_context(a)
     cls = ctx["cls"]
     pkg = java_package or default_package(a)

@@ -25,8 +25,6 @@ code point's number in one byte order), 32 characters at a time.
 """
 from __future__ import annotations
 
-from typing import Optional
-
 from ..automaton import Automaton
 from ..runtime.tables import bind, row_value
 
@@ -373,7 +371,7 @@ def _most(segments, top: int) -> int:
     return most if covered == top + 1 else max(most, _MEMO)
 
 
-def _unit_plan(a: Automaton, core) -> Optional[dict]:
+def _unit_plan(a: Automaton, core) -> dict | None:
     """Where the bytes of a code point are its number in code units (UTF-16's and
     UTF-32's forms): the rows whose positions are whole bytes 00..FF (the most
     significant one 00..m) with the code point itself as the raw value, proven as

@@ -77,7 +77,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Optional
 
 from ..automaton import DEAD, Automaton
 from ..automaton.actions import Char
@@ -313,7 +312,7 @@ def _hex(v: int, bits: int) -> str:
     return f"UINT{bits}_C(0x{v % (1 << bits):X})"
 
 
-def unit_plan(a: Automaton, state: int = 0) -> Optional[dict]:
+def unit_plan(a: Automaton, state: int = 0) -> dict | None:
     """The straight-line paths of a code-unit spec from *state* (see above), for the
     template, or None (no code units, or nothing the tables make straight)."""
     unit = a.unit

@@ -22,7 +22,7 @@ class SpecError(Exception):
         self.path = path
         self.text = text
 
-    def located(self, path: str, text: str) -> "SpecError":
+    def located(self, path: str, text: str) -> SpecError:
         """The same error, attached to the spec file it came from."""
         return SpecError(self.message, self.loc, path, text)
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import Optional
 
 from .diagnostics import Loc, SpecError
 
@@ -83,7 +82,7 @@ def read_index(spec_path: str, written: str, loc: Loc) -> tuple[tuple[tuple[int,
     return tuple(out), sha
 
 
-def read_encode_file(spec_path: str, written: str, loc: Loc) -> tuple[tuple[tuple[int, Optional[bytes]], ...], str]:
+def read_encode_file(spec_path: str, written: str, loc: Loc) -> tuple[tuple[tuple[int, bytes | None], ...], str]:
     """((code point, bytes or None), ...) of an encoder table, and its SHA-256."""
     file = resolve(spec_path, written, loc)
     lines, sha = _read(file, written, loc)
