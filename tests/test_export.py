@@ -423,7 +423,7 @@ def test_c_decode_and_step(tmp_path, exports, spec):
     module = encspec.load(spec)
     for data, line in zip(items, got, strict=True):
         cps, errors = [], 0
-        for kind, start, end, value in module.tokens(data):
+        for kind, _start, _end, value in module.tokens(data):
             if kind == "char" and isinstance(value, tuple):  # a table entry of several code points
                 cps += [f"{v:X}" for v in value]
             elif kind == "char" and value < 1 << 64:

@@ -57,7 +57,7 @@ _SEEN: list = []
 
 def _record(exc):
     _SEEN.append((exc.start, exc.end, exc.reason))
-    return ("<%d>" % exc.start, exc.end)
+    return (f"<{exc.start}>", exc.end)
 
 
 codecs.register_error("test_native.record", _record)

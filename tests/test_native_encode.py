@@ -62,7 +62,7 @@ _SEEN: list = []
 
 def _record(exc):
     _SEEN.append((type(exc).__name__, exc.start, exc.end, exc.reason))
-    return ("<%d>" % exc.start, exc.end)
+    return (f"<{exc.start}>", exc.end)
 
 
 def _record_skip(exc):

@@ -178,7 +178,7 @@ def test_problems_after_long_valid_runs_and_dense_problems(name):
     toks = valid_tokens(py, rnd)
     bad = [b"\x80", b"\xc0", b"\xff", b"\xfe", b"\xe0\x80", b"\xed\xa0\x80", b"\xf4\x90"]
     docs = []
-    for k in range(200):
+    for _k in range(200):
         body = b"".join(rnd.choice(toks) for _ in range(rnd.randrange(100, 3000)))
         cut = rnd.randrange(len(body))
         docs.append(body[:cut] + rnd.choice(bad) + body[cut:])

@@ -131,7 +131,7 @@ def _mixed_file(path, name, n_lines=4000, seed=3):
     rnd = random.Random(seed)
     m = MODULES[name]
     lines = []
-    for i in range(n_lines):
+    for _i in range(n_lines):
         text = " ".join(rnd.choice(["ab", "çà", "日本", "\U0001F600", "x" * 20]) for _ in range(rnd.randint(1, 8)))
         b = m.encode(text + "\n")
         if rnd.random() < 0.05:

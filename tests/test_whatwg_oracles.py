@@ -639,7 +639,7 @@ def test_decoded_characters_the_encoders_refuse():
     # EUC-JP: every 8F-sequence character not also in index jis0208 is refused, the rest
     # come back as two bytes
     jis0208 = set(read_index("jis0208").values())
-    for p, cp in read_index("jis0212").items():
+    for _p, cp in read_index("jis0212").items():
         data, bad = whatwg_euc_jp.encode_positions([cp])
         assert (bad == [0]) == (cp >= 0x80 and cp not in jis0208 and cp not in (0x00A5, 0x203E, 0x2212)
                                 and not 0xFF61 <= cp <= 0xFF9F)

@@ -304,7 +304,7 @@ def _differing_point(a: Automaton, b: Automaton, ranges) -> bytes:
     fa, fb = _affine(a, ranges), _affine(b, ranges)
     # move along the first position whose slopes differ
     low = [lo for lo, _ in ranges]
-    for i, (lo, hi) in enumerate(ranges):
+    for i, (lo, _hi) in enumerate(ranges):
         if fa[1][i] != fb[1][i]:
             x = list(low)
             x[i] = lo + 1

@@ -522,7 +522,7 @@ def merge_boxes(boxes: list) -> list:
                 for bx in group:
                     buckets[bx[:i] + bx[i + 1:]].append(bx)
                 new = []
-                for rest, members in buckets.items():
+                for _rest, members in buckets.items():
                     members.sort(key=lambda bx: bx[i])
                     cur = members[0]
                     for bx in members[1:]:
@@ -667,8 +667,8 @@ def _split_equal(ha, hb, lo, hi, i):
     n = len(ha[1])
     if i == n:
         return [(lo, hi, True)]
-    wa = prod(sum(h - l + 1 for l, h in runs) for runs in ha[1][i + 1:])
-    wb = prod(sum(h - l + 1 for l, h in runs) for runs in hb[1][i + 1:])
+    wa = prod(sum(hi - lo + 1 for lo, hi in runs) for runs in ha[1][i + 1:])
+    wb = prod(sum(hi - lo + 1 for lo, hi in runs) for runs in hb[1][i + 1:])
     out: list = []
     cp = lo
     while cp <= hi:

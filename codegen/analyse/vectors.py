@@ -189,7 +189,7 @@ def _linear_forms(a: Automaton) -> dict[str, dict]:
 def _form_bytes(a: Automaton, cp: int) -> bytes | None:
     """The bytes a direct form would spell for *cp* (valid or not), shortest form first."""
     forms = _linear_forms(a)
-    for name, f in sorted(forms.items(), key=lambda kv: kv[1]["length"]):
+    for _name, f in sorted(forms.items(), key=lambda kv: kv[1]["length"]):
         if f["offset"] is None:
             continue
         raw = cp - f["offset"]
@@ -274,7 +274,7 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
     s2 = _boundaries(a, rows, lambda r: f"{r.length} byte{'s' if r.length > 1 else ''}", lambda seq: "")
     for ext in a.extensions:
         sub = Section(f"Counted form {ext.form}: its first lengths")
-        for env, digits, first, last in _levels(ext):
+        for _env, _digits, first, last in _levels(ext):
             for cp, what in ((first, "first"), (last, "last")):
                 b = encode_counted(ext, cp)
                 sub.cases.append(Case(b, f"{what} code point of {len(b)}-byte codes: {_u(cp)}"))
@@ -474,7 +474,7 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
         s8 = Section(f"Counted form {ext.form}: headers and values")
         field_item = next(i for i in ext.items if i.field)
         lv = _levels(ext)
-        for env, digits, first, last in (lv[0], lv[-1]):
+        for _env, _digits, first, _last in (lv[0], lv[-1]):
             seq = encode_counted(ext, first)
             what = "the shortest code" if first == lv[0][2] else "the shortest code with a longer count field"
             sub = Section(f"{what[0].upper()}{what[1:]}, {_hex(seq)} ({_u(first)}), cut at every position")
@@ -703,7 +703,7 @@ def _values_section(a: Automaton) -> Section:
               (624485, "624485, the LEB128 example of DWARF and Wikipedia (E5 8E 26)")]
     sec = Section("Some values")
     row = b""
-    for v, what in sorted(dict(picks).items()):
+    for v, _what in sorted(dict(picks).items()):
         b = a.encode(v) if lo_cs <= v <= hi_cs else None
         if b is not None:
             label = next(w for x, w in picks if x == v)
@@ -983,7 +983,7 @@ def _unit_sections(a: Automaton) -> list[Section]:
     s3.subsections.append(sub)
     sub = Section("Each state inside a sequence followed by each kind of unit that cannot continue it")
     for s, path in sorted(inner.items(), key=lambda kv: (len(kv[1]), kv[1])):
-        for lo, hi, o1, o0 in _refine(_unit_kinds(a, s, order), kinds):
+        for lo, hi, o1, _o0 in _refine(_unit_kinds(a, s, order), kinds):
             if o1[0] == "dead":
                 sub.cases.append(Case(path + ub(lo), f"{units(path)}, then unit {uh(lo)} (of {uh(lo)}..{uh(hi)}), "
                                                      "which cannot continue the sequence"))
@@ -1078,7 +1078,7 @@ def _unit_sections(a: Automaton) -> list[Section]:
             for j in range(1, unit):
                 s5.cases.append(Case(sig + body[:j], f"the signature, then {j} byte{'s' if j > 1 else ''} of a unit"))
             s5.cases.append(Case(sig + sig, "the signature twice: the second is data"))
-            for sig2, k2 in a.signatures:
+            for sig2, _k2 in a.signatures:
                 if sig2 != sig:
                     s5.cases.append(Case(sig + sig2, f"the signature, then the other one ({_hex(sig2)}): data"))
             if tail:

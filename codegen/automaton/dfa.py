@@ -136,10 +136,10 @@ def build(rules: list[Rule], rule_action: list[int], actions: list[dict], reserv
         # every (rule, action) whose pattern ends here: all of them accept the same byte sequences
         ends = sorted({(nfa.rule[s], nfa.final[s]) for s in members if nfa.final[s] is not None},
                       key=lambda x: (rule_line(x[0]), x[0]))
-        accept.append(_choose(ends, actions, lambda: _path(parent, d), locs, rule_name, reached))
+        accept.append(_choose(ends, actions, lambda: _path(parent, d), locs, rule_name, reached))  # noqa: B023 - _choose calls it at once
         ends = sorted({(nfa.rule[s], nfa.at_end[s]) for s in members if nfa.at_end[s] is not None},
                       key=lambda x: (rule_line(x[0]), x[0]))
-        at_end.append(_choose(ends, actions, lambda: _path(parent, d), locs, rule_name, reached))
+        at_end.append(_choose(ends, actions, lambda: _path(parent, d), locs, rule_name, reached))  # noqa: B023 - _choose calls it at once
         lines.append(tuple(sorted(frozenset().union(*(state_lines[s] for s in members)))))
         row = []
         for lo, hi, moves in _intervals([a for s in members for a in nfa.arcs[s]]):

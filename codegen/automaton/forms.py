@@ -8,7 +8,7 @@ sub-form a surrogate pair is made of, or a counted form's extension.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Union
+from typing import ClassVar
 
 Runs = tuple[tuple[int, int], ...]  # a digit alphabet: byte runs in digit order
 
@@ -75,7 +75,7 @@ class TableForm:
         return len(self.positions)
 
 
-Form = Union[DigitsForm, LiteralForm, CompositeForm, CountedForm, TableForm]
+Form = DigitsForm | LiteralForm | CompositeForm | CountedForm | TableForm
 
 
 @dataclass(frozen=True)

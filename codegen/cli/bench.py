@@ -300,8 +300,8 @@ def memory_table(mem: list[TableMemory]) -> str:
 
 
 def _columns(lines: list[list[str]]) -> str:
-    widths = [max(len(str(l[i])) for l in lines) for i in range(len(lines[0]))]
-    return "\n".join("  ".join(str(c).rjust(w) for c, w in zip(l, widths)) for l in lines)
+    widths = [max(len(str(row[i])) for row in lines) for i in range(len(lines[0]))]
+    return "\n".join("  ".join(str(c).rjust(w) for c, w in zip(row, widths)) for row in lines)
 
 
 def memory_json(mem: list[TableMemory]) -> list[dict]:
@@ -326,7 +326,7 @@ def wide_rows(specs: list[str], bits: int, repeat: int) -> list[dict]:
             try:
                 data = module.encode([cp])
             except UnicodeEncodeError:
-                raise Fail(f"{spec} cannot encode a {bits}-bit code point (it has no counted form that long)")
+                raise Fail(f"{spec} cannot encode a {bits}-bit code point (it has no counted form that long)") from None
             if module.decode_codepoints(data) != [cp]:
                 raise Fail(f"{spec} ({name}): the {bits}-bit code point does not decode to itself")
             rows.append({"spec": spec, "backend": name, "bits": bits, "bytes": len(data),

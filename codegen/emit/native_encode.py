@@ -403,7 +403,7 @@ def _unit_plan(a: Automaton, core) -> dict | None:
         found.setdefault((n, byte_order), []).append((first, min(last, 0x10FFFF)))
     if not found:
         return None
-    (width, byte_order), ranges = max(found.items(), key=lambda kv: sum(h - l + 1 for l, h in kv[1]))
+    (width, byte_order), ranges = max(found.items(), key=lambda kv: sum(hi - lo + 1 for lo, hi in kv[1]))
     holes = sorted((cp, cp) for cp, _ in a.encode_only)
     if a.pair_on_encode:
         holes.append((0xD800, 0xDFFF))

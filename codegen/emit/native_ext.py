@@ -489,7 +489,7 @@ def quad_plans(a: Automaton) -> list[dict]:
         lo = [runs[0][0] for runs in f.positions]
         hi = [runs[0][1] for runs in f.positions]
         plans.append({"id": len(plans), "table": f.table, "form": f.name, "lo": lo, "hi": hi,
-                      "radix": [h - l + 1 for l, h in zip(lo, hi)]})
+                      "radix": [h - low + 1 for low, h in zip(lo, hi)]})
     return plans[:1]
 
 

@@ -248,7 +248,7 @@ class _Pool:
 
     def map(self, tasks):
         futures = [self.pool.submit(run_task, t) for t in tasks]
-        for t, fut in zip(tasks, futures):
+        for _t, fut in zip(tasks, futures):
             part = fut.result()
             self.bar.update(part.size)
             yield part

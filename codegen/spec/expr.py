@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TypeVar, Union
+from typing import TypeVar
 
 from .diagnostics import Loc
 
@@ -77,7 +77,7 @@ class BinOp:
     loc: Loc | None = _loc_field()  # the operator's position
 
 
-Expr = Union[Int, Var, BinOp]
+Expr = Int | Var | BinOp
 T = TypeVar("T")
 
 

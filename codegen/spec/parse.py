@@ -713,7 +713,7 @@ def _table(name: str, loc: Loc, payload, spec_path: str) -> Table:
     _, written, wloc, options = payload
     entries, sha = read_index(spec_path, written, wloc)
     ranges, extra, skip, last = False, [], [], []
-    for key, oloc, value in options:
+    for key, _oloc, value in options:
         if key == "ranges":
             ranges = True
         elif key == "with":
