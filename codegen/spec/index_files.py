@@ -86,7 +86,7 @@ def read_encode_file(spec_path: str, written: str, loc: Loc) -> tuple[tuple[tupl
     """((code point, bytes or None), ...) of an encoder table, and its SHA-256."""
     file = resolve(spec_path, written, loc)
     lines, sha = _read(file, written, loc)
-    out = []
+    out: list[tuple[int, bytes | None]] = []
     for k, line in enumerate(lines, 1):
         line = line.rstrip("\r")
         if not line.strip() or line.startswith("#"):

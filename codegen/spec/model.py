@@ -209,7 +209,7 @@ class EncodeRule:
 ERROR_SPANS = ("maximal-subpart", "one-unit", "through-failing-byte")
 
 # The decoder's reasons where no ill-formed pattern gives one (CPython's for UTF-8).
-REASONS = {
+REASONS: dict[str, str | None] = {
     "invalid-start": "invalid start byte",
     "invalid-continuation": "invalid continuation byte",
     "unexpected-end": "unexpected end of data",
@@ -269,7 +269,7 @@ class Spec:
     def table(self, name: str) -> Table:
         return next(t for t in self.tables if t.name == name)
 
-    def reason(self, kind: str) -> str:
+    def reason(self, kind: str) -> str | None:
         return dict(self.reasons).get(kind, REASONS[kind])
 
     def form(self, name: str) -> Form:
@@ -287,7 +287,7 @@ class Spec:
         return self.code_space.hi
 
     def excluded(self, cp: int) -> bool:
-        return any(r.lo <= cp <= r.hi for r in self.holes + self.skips)
+        return any(r.hi is not None and r.lo <= cp <= r.hi for r in self.holes + self.skips)
 
 
 class RangeSet:

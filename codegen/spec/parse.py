@@ -11,6 +11,7 @@ import re
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import lark
 from lark import Token, Transformer_NonRecursive, v_args
@@ -22,6 +23,7 @@ from .expr import (
     DIVISION_BY_ZERO,
     MAX_DEPTH,
     BinOp,
+    Expr,
     ExprLimitError,
     Int,
     Var,
@@ -126,7 +128,7 @@ def _shown(tok: Token, text: str) -> str:
         return "end of file"
     word = str(tok)
     if word[-1:].isalnum() and tok.end_pos is not None:
-        word += re.match(r"[0-9A-Za-z_]*", text[tok.end_pos:]).group()
+        word += re.findall(r"^[0-9A-Za-z_]*", text[tok.end_pos:])[0]
     return repr(word)
 
 
@@ -499,7 +501,8 @@ def _parse_text(text: str, path: str) -> Spec:
             raise e.orig_exc.located(path, text) from None
         raise
     except lark.exceptions.UnexpectedCharacters as e:
-        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
+        pos: int = e.pos_in_stream  # type: ignore[assignment]  # lark declares it None on the base class; the lexer's error sets it
+        ch = text[pos] if pos < len(text) else ""
         if ch == '"':  # the only way a quote fails to lex
             msg = "unterminated string (a string ends on the line it starts)"
         else:
@@ -548,7 +551,7 @@ UNIT_BITS = (8, 16, 32)
 
 def _resolve(statements, text: str, path: str) -> Spec:
     seen: dict[str, Loc] = {}
-    values: dict[str, object] = {}
+    values: dict[str, Any] = {}  # each statement's payload, as the transformer built it
     alphabets: dict[str, DigitSet] = {}
     claims: list[Claim] = []
     aliases: list[str] = []
@@ -635,7 +638,7 @@ def _resolve(statements, text: str, path: str) -> Spec:
     if unit == 1 and "truncated-unit" in reasons:
         raise SpecError("'reason truncated-unit' needs code units wider than a byte ('code-unit 16' or 32)",
                         next(loc for kind, loc, p in statements if kind == "reason" and p[0] == "truncated-unit"))
-    sigs = []
+    sigs: list[Signature] = []
     for loc, (data, order) in signatures:
         if order is not None and unit == 1:
             raise SpecError("a signature can choose a byte order only in a spec of 16- or 32-bit code units",
@@ -820,7 +823,7 @@ def _repeat_count(expr, loc) -> int:
     return n
 
 
-def _item(raw, alphabets, forms, unit: int = 1) -> Item:
+def _item(raw, alphabets, forms, unit: int = 1) -> tuple[Item, Expr | None]:
     _, loc, atom, repeat, field = raw
     digits = sub = None
     if atom[0] == "digits":
@@ -882,11 +885,11 @@ def _form(name, loc, raw_items, options, alphabets, earlier, default_mapping, un
     bound: dict[str, Loc] = {}
     for raw in raw_items:
         item, rexpr = _item(raw, alphabets, earlier, unit)
-        if item.binds:
-            if item.binds in bound:  # {n} of a name bound earlier: a count, not a binding
+        if binds := item.binds:
+            if binds in bound:  # {n} of a name bound earlier: a count, not a binding
                 item = Item(item.loc, item.digits, item.sub, item.count, None, item.field, item.shortest)
             else:
-                bound[item.binds] = item.loc
+                bound[binds] = item.loc
         elif rexpr is not None:
             for var, vloc in _var_locs(rexpr, []):
                 if var not in bound:
@@ -896,7 +899,7 @@ def _form(name, loc, raw_items, options, alphabets, earlier, default_mapping, un
                 raise SpecError(f"name '{item.field}' is bound twice", item.loc)
             bound[item.field] = item.loc
         items.append(item)
-    opts: dict[str, object] = {}
+    opts: dict[str, Any] = {}  # each option's value, as the transformer built it
     locs: dict[str, Loc] = {}
     for _, key, value, oloc in options:
         if key in opts:
