@@ -184,7 +184,7 @@ from itertools import chain  # noqa: E402
 _CLASS = bytearray(256)
 for _lo, _hi, _c in _CLASS_RUNS:
     _CLASS[_lo:_hi + 1] = bytes([_c]) * (_hi - _lo + 1)
-_CLASS = bytes(_CLASS)
+_CLASS = bytes(_CLASS)  # type: ignore[assignment]  # filled, it is frozen: bytes
 _ROW_FIRSTS = tuple(r[0] for r in _ROWS)
 if _NATIVE is not None and getattr(_NATIVE, "SPEC_SHA256", None) != SPEC_SHA256:
     _NATIVE = None  # an extension built from another spec
@@ -974,7 +974,7 @@ def _encode_row(cp):
     return None
 
 
-_INVERSE = {}  # table -> {code point: pointer}, made on first use
+_INVERSE: dict = {}  # table -> {code point: pointer}, made on first use
 
 
 def _table_pointer(k, cp):
