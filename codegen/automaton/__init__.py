@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
-from ..spec.diagnostics import SpecError
+from ..spec.diagnostics import Loc, SpecError
 from ..spec.model import RangeSet, Spec, paused_gc
 from . import dfa as _dfa
 from .actions import Action, Reserved, named
@@ -57,7 +57,7 @@ class Automaton:
     reserved: tuple[int, ...]
     classes: tuple[int, ...]          # byte -> class
     next: tuple[tuple[int, ...], ...]  # state, class -> state | DEAD | n_states + extension
-    ops: tuple[tuple[tuple[int, int] | None, ...], ...]  # state, class -> (radix, sub)
+    ops: tuple[tuple[tuple[int, int, int] | None, ...], ...]  # state, class -> (radix, sub, weight)
     accept: tuple[int | None, ...]  # state -> index into actions
     state_lines: tuple[tuple[int, ...], ...]  # state -> spec lines of the forms passing through it
     actions: tuple[Action, ...]
@@ -81,14 +81,14 @@ class Automaton:
 
     def end_action(self, s: int) -> Action | None:
         """The action a token takes where the data ends in state *s* (None: the usual rules)."""
-        if self.at_end and 0 <= s < self.n_states and self.at_end[s] is not None:
-            return self.actions[self.at_end[s]]
+        if self.at_end and 0 <= s < self.n_states and (k := self.at_end[s]) is not None:
+            return self.actions[k]
         return None
 
     def action_at(self, s: int) -> Action | None:
         """The action state *s* accepts with (None: not accepting, or not a state)."""
-        if 0 <= s < self.n_states and self.accept[s] is not None:
-            return self.actions[self.accept[s]]
+        if 0 <= s < self.n_states and (k := self.accept[s]) is not None:
+            return self.actions[k]
         return None
 
     def accepts_char(self, s: int) -> bool:
@@ -139,7 +139,7 @@ class Automaton:
 
     def class_runs(self) -> list[tuple[int, int, int]]:
         """(first byte, last byte, class) for each run of equal classes."""
-        runs = []
+        runs: list[tuple[int, int, int]] = []
         for b, c in enumerate(self.classes):
             if runs and runs[-1][2] == c and runs[-1][1] == b - 1:
                 runs[-1] = (runs[-1][0], b, c)
@@ -207,9 +207,11 @@ class Automaton:
             return form.bytes
         if isinstance(form, CompositeForm):
             sub = self.forms[form.sub]
+            assert isinstance(sub, DigitsForm)  # a surrogate pair's units are a linear form
             v = cp - 0x10000
             hi, lo = 0xD800 + (v >> 10), 0xDC00 + (v & 0x3FF)
             return digits_to_bytes(sub.positions, hi - sub.at) + digits_to_bytes(sub.positions, lo - sub.at)
+        assert not isinstance(form, CountedForm)  # no row is a counted form's
         return digits_to_bytes(form.positions, cp - row.offset, form.order)
 
 
@@ -240,8 +242,11 @@ def _forms(spec: Spec) -> dict[str, Form]:
         elif f.kind == "literal":
             out[f.name] = LiteralForm(f.name, line, bytes(d.runs[0][0] for d in positions(f)))
         elif f.kind == "composite":
-            out[f.name] = CompositeForm(f.name, line, f.items[0].sub.form)
+            sub = f.items[0].sub
+            assert sub is not None  # a composite form is one sub-form
+            out[f.name] = CompositeForm(f.name, line, sub.form)
         elif f.kind == "table":
+            assert f.table is not None  # what makes its kind "table"
             out[f.name] = TableForm(f.name, line, tuple(tuple(d.runs) for d in positions(f)),
                                     [t.name for t in spec.tables].index(f.table), significance(f))
         else:
@@ -293,6 +298,13 @@ def compile_spec(spec: Spec) -> Automaton:
         return _compile(spec)
 
 
+def _reasons(spec: Spec) -> Reasons:
+    """The decoder's words for each error: the spec's own, else CPython's (the encoder's may be None)."""
+    said = spec.reason  # REASONS gives each decoder error a default: `or ""` only tells mypy so
+    return Reasons(said("invalid-start") or "", said("invalid-continuation") or "", said("unexpected-end") or "",
+                   said("truncated-unit") or "", said("unmapped") or "", said("unencodable"))
+
+
 def _compile(spec: Spec) -> Automaton:
     rows = all_rows = segments(spec)  # all_rows: before ill-formed patterns cut them
     rule_list = rules(spec, rows)
@@ -303,7 +315,7 @@ def _compile(spec: Spec) -> Automaton:
     # handful of states)
     actions: list = []
     action_index: dict = {}  # action -> its index (actions compare by what they compute)
-    rule_action = []
+    rule_action: list[int | None] = []
     for r in rule_list:
         if r.ext is not None:  # a counted form's prefix: it enters the extension, accepts nothing
             rule_action.append(None)
@@ -317,7 +329,7 @@ def _compile(spec: Spec) -> Automaton:
         actions.append(Reserved())
     extensions = [extension_data(spec, f) for f in spec.forms if f.kind == "counted"]
     ext_first = {k: set(e.first_bytes) for k, e in enumerate(extensions)}
-    locs = {f.name: f.loc for f in spec.forms}
+    locs: dict[str | tuple[str, int], Loc | None] = {f.name: f.loc for f in spec.forms}
     locs.update({p.name: p.loc for p in spec.patterns})
     locs["reserved"] = spec.reserved_loc
     for k, f in enumerate(f for f in spec.forms if f.kind == "counted"):
@@ -348,7 +360,8 @@ def _compile(spec: Spec) -> Automaton:
         name=spec.name, title=spec.title, aliases=spec.aliases, source=spec.source,
         spec_file=spec.path, spec_sha256=spec.sha256,
         code_space=(spec.code_space.lo, spec.code_space.hi),
-        holes=tuple((r.lo, r.hi) for r in spec.holes), skips=tuple((r.lo, r.hi) for r in spec.skips),
+        holes=tuple((r.lo, r.hi) for r in spec.holes if r.hi is not None),  # parse gives each an upper end
+        skips=tuple((r.lo, r.hi) for r in spec.skips if r.hi is not None),
         signature=spec.signature, reserved=spec.reserved, classes=classes, next=nxt, ops=ops,
         accept=machine.accept, state_lines=machine.lines, actions=tuple(actions), rows=tuple(rows),
         forms=MappingProxyType(_forms(spec)), extensions=tuple(extensions), claims=tuple(c.name for c in spec.claims),
@@ -356,8 +369,7 @@ def _compile(spec: Spec) -> Automaton:
         profiles=_profiles(spec), unit=spec.unit,
         at_end=machine.at_end if any(a is not None for a in machine.at_end) else (),
         starts=tuple(starts), signatures=signatures, byte_orders=tuple(orders),
-        reasons=Reasons(*(spec.reason(k) for k in ("invalid-start", "invalid-continuation", "unexpected-end",
-                                                     "truncated-unit", "unmapped", "unencodable"))),
+        reasons=_reasons(spec),
         tables=tuple(build_table(t, spec) for t in spec.tables),
         encode_only=tuple((e.code_point, e.bytes) for e in spec.encodes),
         error_span=spec.error_span, restore=spec.restore,

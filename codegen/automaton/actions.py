@@ -15,6 +15,7 @@ def _forms() -> tuple[str, ...]:
 
 
 class _Action:
+    forms: tuple[str, ...]  # the forms (or ill-formed patterns) that produce it: a field of each action
 
     @property
     def form(self) -> str:

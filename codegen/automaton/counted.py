@@ -99,13 +99,15 @@ def _bit_range(form: Form, value_radix: int, loc_value) -> tuple[int, Expr | Non
         raise SpecError(f"the value digits of a counted form need a power-of-two radix (2, 4, … 256), "
                         f"not {value_radix}: their range is checked from bit lengths", loc_value)
     where = form.option_locs.get("range", form.loc)
+    assert form.value_range is not None  # parse requires a range of a counted form
     lo_e, hi_e = form.value_range
     lo_exp = None if lo_e == Int(0) else _exponent_of(lo_e)
     if lo_exp is None and lo_e != Int(0):
         raise SpecError("a counted form's range starts at 0 or at a power of two, written P ** E with P "
                         "a power of two (so that it is a range of bit lengths)", where)
-    if not (isinstance(hi_e, BinOp) and hi_e.op == "-" and hi_e.right == Int(1)
-            and _exponent_of(hi_e.left) is not None):
+    hi_exp = (_exponent_of(hi_e.left) if isinstance(hi_e, BinOp) and hi_e.op == "-" and hi_e.right == Int(1)
+              else None)
+    if hi_exp is None:
         raise SpecError("a counted form's range ends at a power of two minus one, written P ** E - 1 with P "
                         "a power of two (so that it is a range of bit lengths)", where)
     floor = (form.min or 0) - (form.at or 0)
@@ -117,7 +119,7 @@ def _bit_range(form: Form, value_radix: int, loc_value) -> tuple[int, Expr | Non
                             "(so that it is a bit length)", form.option_locs.get("min", form.loc))
     if not 0 <= (form.at or 0) < 1 << 63:
         raise SpecError("a counted form's offset must be in 0 .. 2**63 - 1", form.option_locs.get("at", form.loc))
-    return shift, lo_exp, _exponent_of(hi_e.left), min_exp
+    return shift, lo_exp, hi_exp, min_exp
 
 
 def extension_data(spec: Spec, form: Form) -> Extension:
@@ -133,6 +135,7 @@ def extension_data(spec: Spec, form: Form) -> Extension:
     for item in tail:
         if item.sub:
             raise SpecError("a counted form cannot contain sub-forms", item.loc)
+        assert item.digits is not None  # a position is digits or a sub-form
         if item.binds:
             kind = 0
         elif item.field:
@@ -158,9 +161,9 @@ def extension_data(spec: Spec, form: Form) -> Extension:
         if a.binds and set(_bytes(a.runs)) & set(_bytes(b.runs)):
             raise SpecError("a free count must be followed by bytes it cannot contain", form.loc)
     first = set()
-    for item in out_items:
-        first |= set(_bytes(item.runs))
-        if not item.binds:
+    for counted_item in out_items:
+        first |= set(_bytes(counted_item.runs))
+        if not counted_item.binds:
             break
     if sum(1 for i in out_items if i.role == "value") != 1:
         raise SpecError("a counted form needs exactly one run of value digits", form.loc)
@@ -170,11 +173,12 @@ def extension_data(spec: Spec, form: Form) -> Extension:
             raise SpecError("the bounded prefix of a counted form must be fixed bytes", item.loc)
         prefix += [item.digits.runs[0][0]] * evaluate(item.count, {})
     value_item = next(i for i in tail if not i.binds and not i.field)
+    assert value_item.digits is not None and form.value_range is not None  # both checked above
     shift, lo_exp, hi_exp, min_exp = _bit_range(form, value_item.digits.radix, value_item.loc)
     ext = Extension(
         form=form.name, line=form.loc.line, prefix_bytes=bytes(prefix), items=tuple(out_items),
         first_bytes=tuple(sorted(first)), min=form.min or 0, offset=form.at or 0,
-        range=tuple(form.value_range), shift=shift, lo_exp=lo_exp, hi_exp=hi_exp, min_exp=min_exp,
+        range=form.value_range, shift=shift, lo_exp=lo_exp, hi_exp=hi_exp, min_exp=min_exp,
     )
     _check_levels(ext, form, tail)
     return ext
@@ -201,12 +205,14 @@ def _check_levels(ext: Extension, form: Form, tail) -> None:
     found = False
     widest = None
     for f in range(_TRIED_LEVELS):
-        name, n = _solve(field_item.count, len(_to_digits(f, field_item.digits.radix, None)))
+        solved = _solve(field_item.count, len(_to_digits(f, field_item.digits.radix, None)))
+        assert solved is not None  # solvable: a free count plus a number, checked above
+        name, n = solved
         if n < 0:
             continue
         env = {field_item.field: f, name: n}
         shown = ", ".join(f"{k} = {v}" for k, v in env.items())
-        got = []
+        got: list[int | None] = []
         for expr, loc, what in ((value_item.count, value_item.loc, "count"),
                                 (ext.hi_exp, range_loc, "range bound's exponent"),
                                 (ext.lo_exp, range_loc, "range bound's exponent")):
@@ -224,6 +230,7 @@ def _check_levels(ext: Extension, form: Form, tail) -> None:
                 raise SpecError(f"a {what} must be a whole number, 0 or more; this one is {v} when {shown}", loc)
             got.append(v)
         count, hi_exp, lo_exp = got
+        assert count is not None and hi_exp is not None  # the value's count and hi_exp are always given
         low, high = _bit_lengths(ext, count, hi_exp, lo_exp)
         found = found or low <= high
         if widest is not None and high < widest:
@@ -260,6 +267,7 @@ def _level(ext: Extension, f: int):
     if solved is None or solved[1] < 0:
         return None
     env = {field_item.field: f, solved[0]: solved[1]}
+    assert ext.value_item.count is not None and ext.hi_exp is not None  # a value's count; extension_data's
     try:
         count = checked(ext.value_item.count, env)
         hi_exp = checked(ext.hi_exp, env)
@@ -321,6 +329,7 @@ def encode_level(ext: Extension, env, digits, value) -> bytes:
         elif item.field:
             out += bytes(DigitSet(item.runs).byte_of(d) for d in digits)
         else:
+            assert item.count is not None  # the value digits: only a free count has none
             n = checked(item.count, env)
             table = [DigitSet(item.runs).byte_of(d) for d in range(item.radix)]
             bits = format(value, "b").zfill(n * ext.shift) if value else "0" * (n * ext.shift)
@@ -329,7 +338,7 @@ def encode_level(ext: Extension, env, digits, value) -> bytes:
 
 
 def _to_digits(v: int, radix: int, n: int | None) -> list[int]:
-    out = []
+    out: list[int] = []
     while v or (n is None and not out) or (n is not None and len(out) < n):
         v, d = divmod(v, radix)
         out.append(d)

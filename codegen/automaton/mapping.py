@@ -38,7 +38,7 @@ class MappingTable:
     ranges: bool
     base: int  # index: the pointer of values[0]
     values: tuple[int, ...]  # index: the code point per pointer from base, NONE where none
-    overrides: tuple[tuple[int, object], ...]  # (pointer, value) looked up first: an index's pointers of
+    overrides: tuple[tuple[int, int | tuple[int, ...]], ...]  # (pointer, value) looked up first: an index's pointers of
     # several code points (a tuple), a ranges table's single entries (`with 7457 = U+E7C7`)
     starts: tuple[int, ...]  # ranges: the first pointer of each run
     firsts: tuple[int, ...]  # ranges: its code point
@@ -120,7 +120,7 @@ def _merge(points: list[int]) -> tuple[tuple[int, int], ...]:
 def build(table: Table, spec: Spec) -> MappingTable:
     """The compact table of a spec's 'table' statement."""
     single: dict[int, int] = dict(table.entries)
-    several: dict[int, object] = {}
+    several: dict[int, int | tuple[int, ...]] = {}
     for lo, hi, cps in table.extra:
         if len(cps) > 1 or (table.ranges and lo == hi):
             several[lo] = cps if len(cps) > 1 else cps[0]
