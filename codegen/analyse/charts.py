@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from typing import Any
 
 from ..automaton import DEAD, Automaton
 from ..automaton.actions import Lookup, Pair, Value
@@ -120,7 +121,7 @@ def _layers(a: Automaton, depth: int):
         fwd.append({t for s in fwd[-1] for t in a.next[s] if 0 <= t < a.n_states})
     back = {}
     for n in range(1, depth + 1):
-        layer = [set() for _ in range(n + 1)]
+        layer: list[set[int]] = [set() for _ in range(n + 1)]
         layer[n] = {s for s in fwd[n] if _is_char(a, s)}
         for i in range(n - 1, -1, -1):
             layer[i] = {s for s in fwd[i] if any(0 <= t < a.n_states and t in layer[i + 1] for t in a.next[s])}
@@ -235,10 +236,10 @@ def codepage(a: Automaton, ancestor: Automaton | None = None) -> list[dict]:
             for lo, hi in item.runs:
                 for b in range(lo, hi + 1):
                     cont.setdefault(b, DigitSet(item.runs).digit_of(b))
-    cells = []
+    cells: list[dict[str, Any]] = []  # one cell's fields, for the SVG template
     for b in range(256):
         t = a.step(0, b)
-        cell = {"byte": b, "continues": b in cont, "lengths": [], "lowest": None, "block": "", "then": None}
+        cell: dict[str, Any] = {"byte": b, "continues": b in cont, "lengths": [], "lowest": None, "block": "", "then": None}
         if b in a.reserved:
             cell.update(kind="reserved", label="res.", sub="run",
                         title="reserved lead: it and every following byte that cannot start a sequence")
@@ -266,7 +267,7 @@ def codepage(a: Automaton, ancestor: Automaton | None = None) -> list[dict]:
             d = cont[b]
             cell.update(kind="continuation", label=f"+{d:02X}" if d is not None else "cont.", sub="",
                         title="continuation byte" + (f" (digit {d:#x})" if d is not None else ""))
-        elif old is not None and old[b]["kind"] in ("single", "lead", "partial"):
+        elif old is not None and ancestor is not None and old[b]["kind"] in ("single", "lead", "partial"):
             prev = old[b]
             cell.update(kind="never", label=prev["label"], sub=prev["sub"], then=ancestor.name,
                         title=f"never valid in {a.name}; in {ancestor.name}: {prev['title']}")
@@ -325,8 +326,8 @@ def table_occupancy(a: Automaton) -> dict[int, tuple[int, int, int | None, list[
                             for p, q, k, d in pieces if k == "array" and any(v != -1 for v in d)]
                     lowest = min(cps) if cps else None
                 else:  # digits least significant first: the lead's pointers one by one
-                    vals = [t.lookup(q) for q in range(_tables.capacity(f)) if _tables.spell(f, q)[0] == b]
-                    vals = [v if isinstance(v, int) else v[0] for v in vals if v is not None]
+                    looked = [t.lookup(q) for q in range(_tables.capacity(f)) if _tables.spell(f, q)[0] == b]
+                    vals = [v if isinstance(v, int) else v[0] for v in looked if v is not None]
                     mapped, lowest = len(vals), (min(vals) if vals else None)
                 m, n, low, names = out.get(b, (0, 0, None, []))
                 lows = [x for x in (low, lowest) if x is not None]
@@ -362,7 +363,7 @@ def codepage_svg(a: Automaton, ancestor="auto") -> str:
     present = [k for k in KINDS if any(c["kind"] == k for c in cells)]
     dual = any(c["continues"] and c["kind"] not in ("continuation",) for c in cells)
     then = ancestor.name if any(c["then"] for c in cells) else None
-    legend = [{"kind": k, "fill": KINDS[k][0],
+    legend: list[dict[str, Any]] = [{"kind": k, "fill": KINDS[k][0],
                "text": f"never valid (length, lowest value as in {then}, or would-be)"
                if k == "never" and then else KINDS[k][1]} for k in present]
     for item in legend:

@@ -174,7 +174,7 @@ def _only(a: Automaton, b: Automaton, states, trans, reps, which: str, notes: li
     # the quotient machine: block -> {target block: bytes}
     btrans: list[dict] = [dict() for _ in range(nblocks)]
     blabel = [False] * nblocks
-    rep_state = [None] * nblocks
+    rep_state: list[int | None] = [None] * nblocks
     for s, k in enumerate(block):
         if k < 0 or rep_state[k] is not None:
             continue
@@ -220,6 +220,8 @@ def _affine(a: Automaton, ranges) -> tuple[int, tuple[int, ...]] | None:
     """(constant at the low corner, slope per position) of a's value on the box, if affine."""
     low = [lo for lo, _ in ranges]
     v0 = _decode_one(a, bytes(low))
+    if v0 is None:  # not one code point there: not affine
+        return None
     slopes = []
     for i, (lo, hi) in enumerate(ranges):
         if hi == lo:
@@ -227,7 +229,10 @@ def _affine(a: Automaton, ranges) -> tuple[int, tuple[int, ...]] | None:
             continue
         x = list(low)
         x[i] = lo + 1
-        slopes.append(_decode_one(a, bytes(x)) - v0)
+        got = _decode_one(a, bytes(x))
+        if got is None:
+            return None
+        slopes.append(got - v0)
     # check the prediction at the high corner and at a middle point
     for pick in (lambda lo, hi: hi, lambda lo, hi: (lo + hi) // 2):
         x = [pick(lo, hi) for lo, hi in ranges]
@@ -302,13 +307,14 @@ def _differing_point(a: Automaton, b: Automaton, ranges) -> bytes:
         if _decode_one(a, x) != _decode_one(b, x):
             return x
     fa, fb = _affine(a, ranges), _affine(b, ranges)
+    assert fa is not None and fb is not None  # the caller found both affine
     # move along the first position whose slopes differ
     low = [lo for lo, _ in ranges]
     for i, (lo, _hi) in enumerate(ranges):
         if fa[1][i] != fb[1][i]:
-            x = list(low)
-            x[i] = lo + 1
-            return bytes(x)
+            y = list(low)
+            y[i] = lo + 1
+            return bytes(y)
     return bytes(low)
 
 

@@ -21,10 +21,16 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterator
 from math import prod
+from typing import Any
 
 from ..automaton import Automaton, digits_to_bytes
 from ..automaton.forms import TableForm
 from ..automaton.mapping import NONE, MappingTable
+
+# A piece of a table: (first pointer, last pointer, kind, data), data's type following
+# kind (None for "none", the first code point for "linear", the values for "array"):
+# a tagged union mypy cannot narrow by the tag once unpacked, hence Any
+Piece = tuple[int, int, str, Any]
 
 
 # ------------------------------------------------------------------ the forms
@@ -103,14 +109,14 @@ def multi_entries(t: MappingTable) -> list[tuple[int, tuple[int, ...]]]:
     return [(p, v) for p, v in overrides(t) if isinstance(v, tuple)]
 
 
-def pieces(t: MappingTable, lo: int, hi: int) -> list[tuple[int, int, str, object]]:
+def pieces(t: MappingTable, lo: int, hi: int) -> list[Piece]:
     """Table *t* over pointers lo..hi as consecutive pieces ``(first, last, kind, data)``:
     ``none`` (no entry), ``linear`` (data: the code point of *first*; each next pointer the
     next code point) or ``array`` (data: the values of first..last, ``NONE`` where none, a
     tuple for several code points)."""
     if lo > hi:
         return []
-    out: list = []
+    out: list[Piece] = []
     if t.ranges:
         k = max(bisect_right(t.starts, lo) - 1, 0)
         p = lo
@@ -151,9 +157,9 @@ def pieces(t: MappingTable, lo: int, hi: int) -> list[tuple[int, int, str, objec
     return out
 
 
-def _put(out: list, p: int, v) -> list:
+def _put(out: list[Piece], p: int, v: int | tuple[int, ...]) -> list[Piece]:
     """*out* with pointer *p* made an array piece of its own holding *v*."""
-    new = []
+    new: list[Piece] = []
     for first, last, kind, data in out:
         if not first <= p <= last:
             new.append((first, last, kind, data))
