@@ -57,11 +57,16 @@ import importlib
 import random
 import sys
 import tracemalloc
+import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .bench_tools import cpu_best
+
+if TYPE_CHECKING:
+    from .bench_c import CDecoder
 
 CORPORA = ("ascii", "latin", "cjk", "emoji")
 PY_TABLE_BYTES = 512 << 10  # what the pure-Python decoder reads of a table spec's payload
@@ -391,11 +396,11 @@ class Subject:
     """A spec under test: its modules, what it is compared with, what could not be built."""
 
     name: str
-    module: object                 # pure Python
-    native: object = None
+    module: types.ModuleType       # pure Python
+    native: Any = None             # its extension twin (a module), or None
     why_native: str = ""
-    oracle: object = None
-    c: object = None
+    oracle: Any = None             # CPython's codec to compare with (or None)
+    c: CDecoder | None = None
     why_c: str = ""
     tables: bool = False
     nearest: str | None = None     # CPython's codec of the nearest name (table specs)
@@ -517,8 +522,11 @@ class Bench:
         self.sections = tuple(sections)
         self.progress = progress
         self.rows: list[Row] = []
-        self._tmp = tempfile.TemporaryDirectory(prefix="encspec-bench-") if folder is None else None
-        self.folder = Path(self._tmp.name) if folder is None else folder
+        self._tmp: tempfile.TemporaryDirectory[str] | None = None
+        if folder is None:
+            self._tmp = tempfile.TemporaryDirectory(prefix="encspec-bench-")
+            folder = Path(self._tmp.name)
+        self.folder = folder
         self.empty = self.folder / "empty.bin"
         self.empty.write_bytes(b"")
         self._node_jobs: list[tuple[Row, str, dict]] = []
@@ -745,7 +753,7 @@ class Bench:
             name_b, _ = self.iconv_input(row, b, p, want, p.utf8)
             self.iconv(row, name_a, name_b, data_a)
 
-    _UTF8 = None
+    _UTF8: Subject | None = None
 
     def _utf8(self) -> Subject:
         if Bench._UTF8 is None:

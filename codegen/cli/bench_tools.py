@@ -167,13 +167,13 @@ def iconv_seconds(source: str, target: str, path: Path, empty: Path, repeat: int
         return None, "no iconv"
     cmd = [exe, "-f", source, "-t", target]
     start = min(_iconv_once(cmd, empty) or 0.0 for _ in range(3))
-    best = None
+    best = float("inf")  # the loop runs at least once
     begun = time.perf_counter()
     for _ in range(max(1, repeat)):
         took = _iconv_once(cmd, path)
         if took is None:
             return None, f"iconv -f {source} -t {target} refuses these bytes"
-        best = took if best is None else min(best, took)
+        best = min(best, took)
         if time.perf_counter() - begun > BUDGET:
             break
     return max(best - start, 1e-6), ""

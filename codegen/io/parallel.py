@@ -51,7 +51,7 @@ def sync_bytes(automaton) -> frozenset:
     from ..automaton import DEAD
     cls = automaton.classes
     start = {b for b in range(256) if automaton.next[0][cls[b]] != DEAD}
-    inner = set()
+    inner: set[int] = set()
     for s in range(1, automaton.n_states):
         row = automaton.next[s]
         inner.update(b for b in range(256) if row[cls[b]] != DEAD)
@@ -310,8 +310,8 @@ def validate_files(spec: str, paths: list[str], *, jobs: int | None = None, limi
     ref = spec_ref(spec)
     jobs = jobs or os.cpu_count() or 1
     parallel = jobs > 1 or bool(dask)
-    layout = []      # per file: (path, size, starts, first task index, task count) or a Report
-    tasks = []
+    layout: list[tuple | Report] = []  # per file: (path, size, starts, first task index, task count) or a Report
+    tasks: list = []
     for path in paths:
         try:
             size = sizes[path] if sizes and path in sizes else os.stat(path).st_size

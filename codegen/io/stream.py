@@ -25,6 +25,7 @@ import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO, Any
 
 CHUNK_SIZE = 1 << 20      # bytes read (and decoded) at a time
 TEXT_CHUNK = 1 << 18      # bytes read at a time by transcode: each chunk's str and bytes stay below
@@ -103,7 +104,7 @@ def check_handler(errors: str) -> None:
 class Input:
     """An open input: its binary file, its name for messages and its size if known."""
 
-    file: object
+    file: IO[bytes]
     name: str
     size: int | None
     close: bool = True
@@ -266,6 +267,7 @@ def atomic_output(out: str | None):
             yield f
         return
     real, st = _target(out)
+    assert out is not None  # None is standard output, handled above
     if st is not None and not stat.S_ISREG(st.st_mode):
         try:
             f = open(real, "wb")
@@ -462,7 +464,8 @@ class Encoder:
         except UnicodeEncodeError as e:
             seq = ([chr(held)] if held else []) + list(items) if isinstance(items, str) else \
                 ([held] if held else []) + items
-            cp = seq[e.start] if not isinstance(seq[e.start], str) else ord(seq[e.start])
+            got = seq[e.start]
+            cp = ord(got) if isinstance(got, str) else got
             raise EncodeFailure(self.index + e.start, cp, e.reason) from None
         self._fed += len(items)
         self.index = self._fed - (1 if self._enc.getstate() & ((1 << 21) - 1) else 0)
@@ -532,6 +535,7 @@ class Transcoder(_Decoding):
         try:
             text = self._decode(data, final)
         except _Wider:  # from the state before this chunk, as ints
+            assert self._ints is not None  # only a wide source raises _Wider
             self._text.setstate(state)
             self._ints.setstate(state)
             self._dec = self._ints
@@ -550,10 +554,10 @@ KIND, START, END, BYTES, REASON, NEWLINES, CHARS = range(7)
 class _Recording(threading.local):
     """The problems an in-progress decode reports (one per thread: Dask may run tasks in threads)."""
 
-    module = None
+    module: Any = None  # the generated module decoding (its names looked up as it runs)
     final = True
-    found = None
-    limit = None
+    found: list | None = None
+    limit: int | None = None
 
 
 _recording = _Recording()
@@ -669,7 +673,7 @@ class Scanner:
         left, flag = self._dec.getstate()
         if flag != 1:
             self._flag = flag  # the start state a signature chose, for _clean
-        problems = []
+        problems: list[tuple] = []  # (kind, start, end, bytes, reason, newlines, chars)
         buf = pending + data
         sig = self.module._signature(buf) if at_start and flag != 1 else None  # (length, start state)
         if not found and sig is None:
