@@ -58,4 +58,7 @@ def source(expr: Expr, lang: str, used: set | None = None, prefix: str = "") -> 
 
 def uses(expr: Expr, op: str) -> bool:
     """Whether *expr* applies operator *op* (a target then emits its helper)."""
-    return fold(expr, lambda k: False, lambda n: False, lambda o, a, b: o == op or a or b)
+    def applies(o: str, a: bool, b: bool) -> bool:
+        return o == op or a or b
+
+    return fold(expr, lambda k: False, lambda n: False, applies)

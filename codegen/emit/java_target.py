@@ -9,6 +9,7 @@ import re
 
 from ..automaton import Automaton
 from ..automaton.actions import Value
+from ..automaton.forms import TableForm
 from ..version import __version__
 from . import export_common as common
 from . import js_target, render
@@ -70,7 +71,7 @@ def max_chars_per_byte(a: Automaton) -> str:
     if any(isinstance(act, Value) and 0x10000 <= act.value <= 0x10FFFF for act in a.actions):
         worst = 2.0
     for f in a.forms.values():
-        if getattr(f, "kind", "") == "table":
+        if isinstance(f, TableForm):
             t = a.tables[f.table]
             most = 2 if common.table_top(t) >= 0x10000 else 1
             for _, cps in common.table_overrides(t):

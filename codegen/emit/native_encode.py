@@ -333,7 +333,7 @@ def _segments(a: Automaton, core) -> list[dict]:
     holes = sorted((cp, cp) for cp, _ in a.encode_only)
     if a.pair_on_encode:
         holes = sorted(holes + [(0xD800, 0xDFFF)])
-    merged = []
+    merged: list[tuple[int, int]] = []
     for lo, hi in holes:
         if merged and lo <= merged[-1][1] + 1:
             merged[-1] = (merged[-1][0], max(merged[-1][1], hi))
@@ -377,7 +377,7 @@ def _unit_plan(a: Automaton, core) -> dict | None:
     significant one 00..m) with the code point itself as the raw value, proven as
     above, of one width and byte order: their ranges, for copying blocks of
     characters as units."""
-    found = {}
+    found: dict[tuple[int, str], list[tuple[int, int]]] = {}  # (width, byte order) -> ranges
     for row in a.encoding_rows():
         first, last, kind, data = row_value(a, row)
         if kind != "digits" or data[0] != 0 or len(data[1]) not in (2, 4):

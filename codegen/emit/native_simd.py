@@ -63,7 +63,7 @@ def _tokenizer(a: Automaton):
         if holds:
             raise _NoFit(why)
     n = a.n_states
-    char = [a.final(s) and a.action_at(s) is not None and a.action_at(s).kind not in ("error", "reserved")
+    char = [a.final(s) and (act := a.action_at(s)) is not None and act.kind not in ("error", "reserved")
             for s in range(n)]
     for s in range(n):
         act = a.action_at(s)

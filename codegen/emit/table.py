@@ -82,7 +82,7 @@ def _extension(e: Extension) -> dict:
         "line": e.line, "min": e.min, "offset": e.offset, "prefix_bytes": list(e.prefix_bytes),
         "range": [to_json(x) for x in e.range],
         "bit_range": {"shift": e.shift, "lo_exp": None if e.lo_exp is None else to_json(e.lo_exp),
-                      "hi_exp": to_json(e.hi_exp), "min_exp": e.min_exp},
+                      "hi_exp": None if e.hi_exp is None else to_json(e.hi_exp), "min_exp": e.min_exp},
     }
 
 
