@@ -80,15 +80,11 @@ import re
 
 from ..automaton import DEAD, Automaton
 from ..automaton.actions import Char
+from ..automaton.forms import TableForm
 from ..spec.diagnostics import SpecError
 from ..version import __version__
-from . import c_target, native_encode, native_simd, render
+from . import c_target, export_common, native_encode, native_simd, render
 from .native_forms import form_plan
-
-try:  # the export helpers (renamed from native.py)
-    from . import export_common
-except ImportError:  # pragma: no cover - before the rename
-    from . import native as export_common  # type: ignore[no-redef]
 
 # The source names its own digest (SOURCE_SHA256): the SHA-256 of the source
 # with this placeholder in its place, so a build can be matched to its source.
@@ -435,7 +431,7 @@ def pair_plans(a: Automaton, ctx: dict) -> list[dict]:
     plans: list[dict] = []
     prefixes = set()
     for f in a.forms.values():
-        if getattr(f, "kind", "") != "table" or a.tables[f.table].ranges:
+        if not isinstance(f, TableForm) or a.tables[f.table].ranges:
             continue
         t = ctx["tables"][f.table]
         plan = {"id": len(plans), "table": f.table, "name": t["name"], "base": t["base"], "count": t["count"],
@@ -482,7 +478,7 @@ def quad_plans(a: Automaton) -> list[dict]:
         return []
     plans: list[dict] = []
     for f in a.forms.values():
-        if getattr(f, "kind", "") != "table" or not a.tables[f.table].ranges or f.length != 4:
+        if not isinstance(f, TableForm) or not a.tables[f.table].ranges or f.length != 4:
             continue
         if any(len(runs) != 1 for runs in f.positions) or (f.order is not None and list(f.order) != [0, 1, 2, 3]):
             continue
