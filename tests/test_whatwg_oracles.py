@@ -33,26 +33,15 @@ from hypothesis import strategies as st
 
 from conftest import DATA
 
+# one import in two places, its names packed: import sorting would spread each over 13 lines
+# isort: off
 try:
-    from tests.oracles import (
-        whatwg_big5,
-        whatwg_cjk,
-        whatwg_euc_jp,
-        whatwg_euc_kr,
-        whatwg_gb18030,
-        whatwg_gbk,
-        whatwg_shift_jis,
-    )
+    from tests.oracles import (whatwg_big5, whatwg_cjk, whatwg_euc_jp, whatwg_euc_kr,
+                               whatwg_gb18030, whatwg_gbk, whatwg_shift_jis)
 except ImportError:  # tests/ put on sys.path by pytest's rootdir insertion
-    from oracles import (
-        whatwg_big5,
-        whatwg_cjk,
-        whatwg_euc_jp,
-        whatwg_euc_kr,
-        whatwg_gb18030,
-        whatwg_gbk,
-        whatwg_shift_jis,
-    )
+    from oracles import (whatwg_big5, whatwg_cjk, whatwg_euc_jp, whatwg_euc_kr,
+                         whatwg_gb18030, whatwg_gbk, whatwg_shift_jis)
+# isort: on
 
 import browser_reference
 
