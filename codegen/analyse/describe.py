@@ -12,9 +12,11 @@ error-span policy.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ..automaton import DEAD, Automaton
-from ..automaton.counted import encode_counted
 from ..automaton.bytesets import runs_text as _runs
+from ..automaton.counted import encode_counted
 from . import tables as _tables
 
 
@@ -50,12 +52,12 @@ def rows(a: Automaton) -> list[dict]:
 ROW_KEYS = ("length", "first_bytes", "last_bytes", "offset", "first", "last")
 
 
-def to_json(a: Automaton) -> dict:
+def to_json(a: Automaton) -> dict[str, Any]:
     """``describe --json``: everything the text table shows, as one document (an `end`
     form's row says ``"end": true``).  A spec
     with mapping tables adds ``tables`` (one object per table form), ``encode_only``
     and ``errors`` (the error-span policy)."""
-    out = {"name": a.name, "title": a.title or None,
+    out: dict[str, Any] = {"name": a.name, "title": a.title or None,
            "rows": [{**{k: r[k] for k in ROW_KEYS}, **({"end": True} if r["at_end"] else {})} for r in rows(a)],
            "reserved_leads": [f"{b:02X}" for b in a.reserved],
            "signature": _hex(a.signature) if a.signature else None}
@@ -296,7 +298,7 @@ def _configurations(a: Automaton):
             if c not in viable and c != _ILL and any(t in viable for t in ts):
                 viable.add(c)
                 grew = True
-    block = {c: (c == _EXT, c in viable) for c in succ}
+    block: dict = {c: (c == _EXT, c in viable) for c in succ}  # then c -> its block's number
     while True:  # Moore's refinement
         sig = {c: (block[c], tuple(block[t] for t in succ[c])) for c in succ}
         ids = {k: i for i, k in enumerate(sorted(set(sig.values()), key=repr))}

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import click
 
-from ..version import __version__
 from ..spec import registry
 from ..spec.diagnostics import SpecError
+from ..version import __version__
 from .common import EXIT_USAGE, Fail, load_spec, read_input, require_parent
 
 
@@ -87,7 +87,8 @@ def describe(spec, ill_formed, as_json):
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON document.")
 def check(spec, as_json):
     """Decide the encoding's properties, with a counterexample for each that fails."""
-    from ..analyse.properties import NAMES, check as run
+    from ..analyse.properties import NAMES
+    from ..analyse.properties import check as run
     _, a = load_spec(spec)
     report = run(a)
     if as_json:

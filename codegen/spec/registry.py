@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
@@ -22,7 +22,7 @@ def builtin_paths() -> list[Path]:
     return sorted(specs_dir().glob("*.encspec"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _aliases() -> dict[str, Path]:
     table: dict[str, Path] = {}
     for path in builtin_paths():

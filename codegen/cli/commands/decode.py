@@ -32,8 +32,8 @@ def command(spec, file, errors, fallback, reject_reserved, out, quiet):
     error handler like ill-formed sequences.  With strict, the first problem
     stops the command (exit 1) and OUT is left untouched.
     """
-    from ...runtime.codec import load
     from ...runtime import fallback as fb
+    from ...runtime.codec import load
     if reject_reserved and fallback is None:
         raise Fail("--reject-reserved goes with --fallback")
     inp = None
