@@ -3,6 +3,7 @@ they are beside the checkout, and the native backend's precondition."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import sys
 from contextlib import contextmanager
@@ -133,3 +134,12 @@ def decode_in_chunks(module, data: bytes, errors: str, size: int):
         return "".join(out)
     except UnicodeDecodeError as e:
         return (e.start, e.end, e.reason, "".join(out))
+
+
+def encspec_command() -> list[str]:
+    """The installed ``encspec`` command: the one beside this Python (a venv's, even when
+    the venv is not activated, as the README's test command runs it), else PATH's."""
+    beside = Path(sys.executable).with_name("encspec")
+    found = str(beside) if beside.exists() else shutil.which("encspec")
+    assert found, "the encspec command is not installed (pip install -e .)"
+    return [found]
