@@ -11,10 +11,12 @@ from pathlib import Path
 
 import click
 
-from ..version import __version__
 from ..spec import registry
 from ..spec.diagnostics import SpecError
+from ..version import __version__
+from . import commands
 from .common import EXIT_USAGE, Fail, load_spec, read_input, require_parent
+from .lazy import LazyGroup, discover
 
 
 class _PipeClosed(Exception):
@@ -22,7 +24,7 @@ class _PipeClosed(Exception):
     click does not turn it into exit 1, which validate and lint use for "invalid"."""
 
 
-class _Group(click.Group):
+class _Group(LazyGroup):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
@@ -30,7 +32,8 @@ class _Group(click.Group):
             raise _PipeClosed() from None
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Group, lazy=discover(commands),
+             context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="encspec")
 def cli():
     """Compile declarative encoding specs into decoders, encoders and tables.
@@ -87,7 +90,8 @@ def describe(spec, ill_formed, as_json):
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON document.")
 def check(spec, as_json):
     """Decide the encoding's properties, with a counterexample for each that fails."""
-    from ..analyse.properties import NAMES, check as run
+    from ..analyse.properties import NAMES
+    from ..analyse.properties import check as run
     _, a = load_spec(spec)
     report = run(a)
     if as_json:
@@ -214,15 +218,6 @@ def lint(spec, file, profile, as_json):
             click.echo(f"{shown}:{line}:{col}: {severity}: {message} (byte {offset})")
     if any(f[0] == "error" for f in findings):
         sys.exit(1)
-
-
-def _add_commands() -> None:
-    from .commands import all_commands
-    for command in all_commands():
-        cli.add_command(command)
-
-
-_add_commands()
 
 
 EXIT_SIGPIPE = 128 + 13   # what a shell reports for a process ended by SIGPIPE
