@@ -51,6 +51,8 @@ def small(tmp_path):
     ["decode", "utf-8", "{small}"],
     ["validate", "utf-8", "{small}"],
     ["tokens", "utf-8", "{small}"],
+    ["list"],
+    ["list", "--json"],
     ["encode", "utf-16le", "{small}"],
 ], ids=lambda argv: " ".join(argv).replace(" {small}", ""))
 def test_command_imports_no_compiler(tmp_path, small, argv):
@@ -96,3 +98,46 @@ def test_python_dash_m_encspec_runs_the_command(small):
     assert (r.returncode, r.stdout, r.stderr) == (0, "caf\u00e9\n".encode(), b"")
     r = subprocess.run([sys.executable, "-m", "encspec", "--version"], capture_output=True, text=True, timeout=120, check=False)
     assert r.returncode == 0 and r.stdout.startswith("encspec, version ")
+
+
+def entries_with(title_of_utf8: str, sha256: str | None = None) -> list[dict]:
+    from encspec.cli import index
+    out = []
+    for e in index.read():
+        if e["name"] == "utf-8":
+            e = {**e, "title": title_of_utf8, "sha256": sha256 or e["sha256"]}
+        out.append(e)
+    return out
+
+
+def test_list_reads_the_index(tmp_path, monkeypatch, capsys):
+    """A title only the index holds is what list prints: it read the index, compiled nothing."""
+    import json as json_
+
+    from conftest import run_cli
+    from encspec.cli import index
+    fake = tmp_path / "index.json"
+    fake.write_text(json_.dumps({"specs": entries_with("Title from the index")}))
+    monkeypatch.setattr(index, "path", lambda: fake)
+    rc, out, _ = run_cli(capsys, "list")
+    assert rc == 0
+    assert "utf-8                Title from the index (aliases: utf8" in out
+
+
+def test_list_does_not_trust_an_entry_whose_spec_changed(tmp_path, monkeypatch, capsys):
+    import json as json_
+
+    from conftest import run_cli
+    from encspec.cli import index
+    fake = tmp_path / "index.json"
+    fake.write_text(json_.dumps({"specs": entries_with("Title from the index", "0" * 64)}))
+    monkeypatch.setattr(index, "path", lambda: fake)
+    rc, out, _ = run_cli(capsys, "list")
+    assert rc == 0
+    assert "Title from the index" not in out and "utf-8                UTF-8 (RFC 3629)" in out
+
+
+def test_the_checked_in_index_lists_every_builtin():
+    from encspec.cli import index
+    from encspec.spec import registry
+    assert [e["file"] for e in index.read()] == [f"specs/{p.name}" for p in registry.builtin_paths()]

@@ -4,10 +4,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..spec import registry
-from .common import Fail
 from ..emit.targets import render_files, targets
 from ..pipeline import load
+from ..spec import registry
+from .common import Fail
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ def checkout_root() -> Path | None:
         name = tomllib.loads(text).get("project", {}).get("name")
     except ImportError:  # Python 3.10
         import re
-        m = re.search(r'^\[project\][^\[]*?^name\s*=\s*"([^"]*)"', text, re.M | re.S)
+        m = re.search(r'^\[project\][^\[]*?^name\s*=\s*"([^"]*)"', text, re.MULTILINE | re.DOTALL)
         name = m and m.group(1)
     except ValueError:  # tomllib.TOMLDecodeError
         return None
@@ -104,10 +104,13 @@ def shown(path: Path) -> str:
 
 
 def all_outputs(out_dir: Path) -> list[Output]:
+    """Every built-in's files, then the index of them all (``encspec list`` reads it)."""
+    from . import index
     out = []
     for path in registry.builtin_paths():
         out += outputs(str(path), out_dir, docs_dir(out_dir))
-    return out
+    automata = [load(str(path))[1] for path in registry.builtin_paths()]
+    return [*out, Output(out_dir / index.NAME, index.document(automata))]
 
 
 def stale(expected: list[Output], out_dir: Path | None = None) -> list[str]:

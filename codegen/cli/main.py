@@ -46,15 +46,15 @@ def cli():
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document: a list of {name, title, aliases}.")
 def list_cmd(as_json):
     """List the built-in specs."""
-    from ..pipeline import load
-    specs = [load(str(path))[0] for path in registry.builtin_paths()]
+    from . import index
+    specs = index.builtins()
     if as_json:
-        click.echo(_json_document([{"name": s.name, "title": s.title or None, "aliases": list(s.aliases)}
+        click.echo(_json_document([{"name": s["name"], "title": s["title"], "aliases": s["aliases"]}
                                    for s in specs]))
         return
     for spec in specs:
-        aliases = f" (aliases: {', '.join(spec.aliases)})" if spec.aliases else ""
-        click.echo(f"{spec.name:20} {spec.title}{aliases}")
+        aliases = f" (aliases: {', '.join(spec['aliases'])})" if spec["aliases"] else ""
+        click.echo(f"{spec['name']:20} {spec['title'] or ''}{aliases}")
 
 
 def _json_document(value) -> str:

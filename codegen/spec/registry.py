@@ -46,6 +46,12 @@ def builtin_names() -> list[str]:
     return [p.stem for p in builtin_paths()]
 
 
+def file_sha256(path: Path) -> str:
+    """The SHA-256 of a spec file's bytes, as generated files record it (``SPEC_SHA256``)."""
+    import hashlib
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
 def find(name_or_path: str) -> Path:
     """The spec file for a built-in name or alias, or a path to a ``.encspec`` file."""
     p = Path(name_or_path)
