@@ -97,6 +97,15 @@ def test_an_installed_copy_builds_into_a_folder(installed, tmp_path):
     assert r.returncode == 0, r.stderr
 
 
+def test_playground_from_an_installed_copy_is_a_usage_error(installed, tmp_path):
+    """The playground is built from a checkout's web/: asked of an installed copy it is
+    a usage error (one line, exit 2) and no output folder is made."""
+    r = run_installed(installed, tmp_path, "playground", "-o", "site")
+    assert (r.returncode, r.stdout) == (2, ""), r.stderr
+    assert len(r.stderr.splitlines()) == 1 and "source checkout" in r.stderr, r.stderr
+    assert not (tmp_path / "site").exists()
+
+
 def test_setup_py_says_when_the_native_extensions_cannot_be_built(tmp_path):
     """With a compiler that does not exist the build succeeds (the extensions are
     optional) and ends saying so, naming the error, and that pure Python works."""

@@ -16,6 +16,7 @@ from ..spec.diagnostics import SpecError
 from ..version import __version__
 from . import commands
 from .common import EXIT_USAGE, Fail, load_spec, read_input, require_parent
+from .index import complete_spec
 from .lazy import LazyGroup, discover
 
 
@@ -33,7 +34,7 @@ class _Group(LazyGroup):
 
 
 @click.group(cls=_Group, lazy=discover(commands),
-             context_settings={"help_option_names": ["-h", "--help"]})
+             context_settings={"help_option_names": ["-h", "--help"], "show_default": True})
 @click.version_option(__version__, prog_name="encspec")
 def cli():
     """Compile declarative encoding specs into decoders, encoders and tables.
@@ -64,7 +65,7 @@ def _json_document(value) -> str:
 
 
 @cli.command()
-@click.argument("spec")
+@click.argument("spec", shell_complete=complete_spec)
 @click.option("--ill-formed", is_flag=True, help="List ill-formed byte patterns (Unicode 3.1 Table 3.1b style).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of a table.")
 def describe(spec, ill_formed, as_json):
@@ -86,7 +87,7 @@ def describe(spec, ill_formed, as_json):
 
 
 @cli.command()
-@click.argument("spec")
+@click.argument("spec", shell_complete=complete_spec)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON document.")
 def check(spec, as_json):
     """Decide the encoding's properties, with a counterexample for each that fails."""
@@ -115,7 +116,7 @@ def check(spec, as_json):
 
 
 @cli.command()
-@click.argument("spec", required=False)
+@click.argument("spec", required=False, shell_complete=complete_spec)
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False), help="Output folder (for a user's spec).")
 @click.option("--check", "check_only", is_flag=True, help="Write nothing; exit 1 if generated/ is stale.")
 @click.option("--native", is_flag=True,
@@ -172,7 +173,7 @@ def _build_native(specs: list[str]) -> None:
 
 
 @cli.command()
-@click.argument("spec")
+@click.argument("spec", shell_complete=complete_spec)
 @click.argument("file", required=False)
 @click.option("--json", "as_json", is_flag=True,
               help="JSON Lines: one {kind, offset, end, bytes, code_point} object per token.")
@@ -196,7 +197,7 @@ def tokens(spec, file, as_json):
 
 
 @cli.command()
-@click.argument("spec")
+@click.argument("spec", shell_complete=complete_spec)
 @click.argument("file")
 @click.option("--profile", default=None, help="Which profile of the spec (default: its first).")
 @click.option("--json", "as_json", is_flag=True, help="JSON Lines: one object per finding.")

@@ -8,12 +8,13 @@ import click
 
 from ...io import stream
 from ..common import Fail
+from ..index import complete_spec
 
 SPOOL_IN_MEMORY = 16 << 20   # --fallback keeps up to this much of a stdin in memory, the rest in a temp file
 
 
 @click.command("decode")
-@click.argument("spec")
+@click.argument("spec", shell_complete=complete_spec)
 @click.argument("file", required=False)
 @click.option("--errors", default="strict", metavar="HANDLER",
               help="Error handler for ill-formed input (strict, replace, ignore, encspec.latin1, …).")
@@ -24,16 +25,18 @@ SPOOL_IN_MEMORY = 16 << 20   # --fallback keeps up to this much of a stdin in me
 @click.option("--reject-reserved", is_flag=True,
               help="With --fallback: a reserved run makes the input invalid (by default it does not).")
 @click.option("-o", "--output", "out", default=None, metavar="OUT", help="Write here instead of stdout (- : stdout).")
-@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
-def command(spec, file, errors, fallback, reject_reserved, out, quiet):
+@click.option("-q", "--quiet", is_flag=True,
+              help="Print nothing but errors (no progress bar, no note of what --fallback chose).")
+@click.option("--no-progress", is_flag=True, help="No progress bar.")
+def command(spec, file, errors, fallback, reject_reserved, out, quiet, no_progress):
     """Decode FILE (default: stdin) and write it as UTF-8 text.
 
     Code points UTF-8 cannot hold (beyond U+10FFFF, surrogates) go through the
     error handler like ill-formed sequences.  With strict, the first problem
     stops the command (exit 1) and OUT is left untouched.
     """
-    from ...runtime.codec import load
     from ...runtime import fallback as fb
+    from ...runtime.codec import load
     if reject_reserved and fallback is None:
         raise Fail("--reject-reserved goes with --fallback")
     inp = None
@@ -54,7 +57,7 @@ def command(spec, file, errors, fallback, reject_reserved, out, quiet):
         dec = stream.TextDecoder(module, errors)
         if legacy is not None:
             inp, start = _rewindable(inp)
-            bar = stream.progress(inp.size, "validate", quiet)
+            bar = stream.progress(inp.size, "validate", quiet or no_progress)
             try:
                 problem = fb.first_problem(module, stream.read_chunks(inp, bar=bar), not reject_reserved)
             finally:
@@ -77,7 +80,7 @@ def command(spec, file, errors, fallback, reject_reserved, out, quiet):
                                         "which UTF-8 text cannot hold") from None
 
         stream.convert(inp, out, lambda chunk: text(dec.decode(chunk)), lambda: text(dec.decode(b"", True)),
-                       "decode", quiet)
+                       "decode", quiet or no_progress)
     except (stream.InputError, stream.DataError, stream.DecodeFailure, TypeError) as e:
         got = stream.failure(e, inp.name if inp else stream.shown(file), errors)
         if got is None:
@@ -86,7 +89,7 @@ def command(spec, file, errors, fallback, reject_reserved, out, quiet):
         if chosen is not None and not isinstance(e, stream.InputError):
             message += f" (decoding as {chosen[0]}; {chosen[1]})"
         raise Fail(message, code) from None
-    if chosen is not None:
+    if chosen is not None and not quiet:
         click.echo(f"decoded as {chosen[0]} ({chosen[1]})", err=True)
 
 

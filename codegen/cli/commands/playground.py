@@ -15,6 +15,10 @@ def command(out_dir):
     """Build the playground: a static page running encspec in the browser (Pyodide),
     from a source checkout's web/ folder (npm ci there when node_modules is missing)."""
     from ...io import playground as web
+    try:
+        web.source_root()   # run from an installed copy: a usage error (2), before any folder is made
+    except web.BuildError as e:
+        raise Fail(str(e)) from None
     out = Path(out_dir)
     output_folder(out)
     try:
