@@ -111,7 +111,8 @@ def test_setup_py_says_when_the_native_extensions_cannot_be_built(tmp_path):
     optional) and ends saying so, naming the error, and that pure Python works."""
     copy = tmp_path / "src"
     (copy / "generated").mkdir(parents=True)
-    for name in ("setup.py", "pyproject.toml", "README.md"):
+    for name in ("setup.py", "pyproject.toml", "README.md", "LICENSE", "specs/tables/whatwg/LICENSE"):
+        (copy / name).parent.mkdir(parents=True, exist_ok=True)   # pyproject's license-files must exist
         shutil.copy2(ROOT / name, copy / name)
     shutil.copytree(ROOT / "generated" / "native", copy / "generated" / "native")
     env = {**os.environ, "CC": "/nonexistent/cc", "LDSHARED": "/nonexistent/cc -shared"}
