@@ -1,7 +1,7 @@
 """The CLI starts fast because it imports only what the command run needs (issue 33,
-item 3): commands load lazily, so ``--version``, ``decode``, ``validate``, ``tokens``
-and ``list`` never import the compiler (lark, jinja2, the automaton, the emitters,
-the analyses).  The import graph is what is asserted, never a time.
+item 3): commands load lazily, so ``--version``, ``decode``, ``validate``, ``tokens``,
+``list`` and ``describe`` of a plain built-in never import the compiler (lark, jinja2, the automaton, the emitters,
+the analyses that need them).  The import graph is what is asserted, never a time.
 
 Each case runs in a fresh interpreter: an import made by another test must not hide
 one made by the command.
@@ -15,7 +15,7 @@ import sys
 import pytest
 
 HEAVY = ("lark", "jinja2", "tqdm", "dask", "encspec.pipeline", "encspec.spec.parse", "encspec.automaton",
-         "encspec.emit", "encspec.analyse")
+         "encspec.emit", "encspec.analyse.describe", "encspec.analyse.properties")
 
 PROBE = """
 import json, sys
@@ -53,6 +53,8 @@ def small(tmp_path):
     ["tokens", "utf-8", "{small}"],
     ["list"],
     ["list", "--json"],
+    ["describe", "utf-8"],
+    ["describe", "--json", "corrected-utf-8"],
     ["encode", "utf-16le", "{small}"],
 ], ids=lambda argv: " ".join(argv).replace(" {small}", ""))
 def test_command_imports_no_compiler(tmp_path, small, argv):

@@ -2,7 +2,8 @@
 aliases, source and the SHA-256 of its spec file.
 
 ``encspec build`` writes it (``--check`` compares it) so that ``encspec list`` and the
-shell completion of spec names read one small file instead of compiling every spec.
+shell completion of spec names read one small file instead of compiling every spec;
+``describe`` reads a built-in's generated table the same way.
 An entry whose spec file changed since (a checkout edited but not rebuilt) is not
 trusted: that spec is compiled, as list did for all of them before.
 """
@@ -58,6 +59,24 @@ def builtins() -> list[Entry]:
             found = entry(load(str(spec))[1])
         out.append(found)
     return out
+
+
+def generated_table(name_or_path: str) -> dict[str, Any] | None:
+    """A built-in's generated table document (``generated/tables/NAME.json``) when SPEC
+    names a built-in and the table was generated from its spec file as it is now; else
+    None (a user's spec, a stale or missing table: the caller compiles the spec)."""
+    try:
+        spec = registry.find(name_or_path)
+    except registry.SpecError:
+        return None
+    if spec.parent.resolve() != registry.specs_dir().resolve():
+        return None
+    try:
+        doc = json.loads((path().parent / "tables" / f"{registry.module_name(spec.stem)}.json").read_text("utf-8"))
+        current = doc["spec"]["sha256"] == registry.file_sha256(spec)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return doc if current else None
 
 
 def complete_spec(ctx: object, param: object, incomplete: str) -> list[Any]:

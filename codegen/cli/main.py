@@ -45,7 +45,7 @@ def cli():
 
 @cli.command("list")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document: a list of {name, title, aliases}.")
-def list_cmd(as_json):
+def list_cmd(as_json: bool) -> None:
     """List the built-in specs."""
     from . import index
     specs = index.builtins()
@@ -68,8 +68,16 @@ def _json_document(value) -> str:
 @click.argument("spec", shell_complete=complete_spec)
 @click.option("--ill-formed", is_flag=True, help="List ill-formed byte patterns (Unicode 3.1 Table 3.1b style).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of a table.")
-def describe(spec, ill_formed, as_json):
+def describe(spec: str, ill_formed: bool, as_json: bool) -> None:
     """Print the table of byte-sequence ranges, offsets and code points."""
+    if not ill_formed:   # a built-in whose generated table holds the whole description: no compiling
+        from ..analyse import row_table
+        from .index import generated_table
+        table = generated_table(spec)
+        doc = row_table.from_table(table) if table is not None else None
+        if doc is not None:
+            click.echo(_json_document(doc) if as_json else "\n".join(row_table.lines(doc)))
+            return
     from ..analyse import describe as d
     _, a = load_spec(spec)
     if ill_formed and as_json:
