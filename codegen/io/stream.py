@@ -25,7 +25,7 @@ import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import IO, Optional
 
 CHUNK_SIZE = 1 << 20      # bytes read (and decoded) at a time
 TEXT_CHUNK = 1 << 18      # bytes read at a time by transcode: each chunk's str and bytes stay below
@@ -104,7 +104,7 @@ def check_handler(errors: str) -> None:
 class Input:
     """An open input: its binary file, its name for messages and its size if known."""
 
-    file: object
+    file: IO[bytes]
     name: str
     size: Optional[int]
     close: bool = True

@@ -28,7 +28,8 @@ SPOOL_IN_MEMORY = 16 << 20   # --fallback keeps up to this much of a stdin in me
 @click.option("-q", "--quiet", is_flag=True,
               help="Print nothing but errors (no progress bar, no note of what --fallback chose).")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
-def command(spec, file, errors, fallback, reject_reserved, out, quiet, no_progress):
+def command(spec: str, file: str | None, errors: str, fallback: str | None, reject_reserved: bool,
+            out: str | None, quiet: bool, no_progress: bool) -> None:
     """Decode FILE (default: stdin) and write it as UTF-8 text.
 
     Code points UTF-8 cannot hold (beyond U+10FFFF, surrogates) go through the
@@ -54,7 +55,7 @@ def command(spec, file, errors, fallback, reject_reserved, out, quiet, no_progre
         module = load(spec)
         stream.check_output(out, [file])
         inp = stream.open_input(file)
-        dec = stream.TextDecoder(module, errors)
+        dec: stream.TextDecoder | _Legacy = stream.TextDecoder(module, errors)
         if legacy is not None:
             inp, start = _rewindable(inp)
             bar = stream.progress(inp.size, "validate", quiet or no_progress)

@@ -41,7 +41,8 @@ class _Utf8Input:
 @click.option("-o", "--output", "out", default=None, metavar="OUT", help="Write here instead of stdout (- : stdout).")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors (no progress bar).")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
-def command(spec, file, signature, errors, out, quiet, no_progress):
+def command(spec: str, file: str | None, signature: bool, errors: str, out: str | None, quiet: bool,
+            no_progress: bool) -> None:
     """Read UTF-8 text from FILE (default: stdin) and write it in SPEC's encoding."""
     from ...runtime.codec import load
     inp = None

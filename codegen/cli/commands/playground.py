@@ -11,7 +11,7 @@ from ..common import Fail, output_folder
 @click.command("playground")
 @click.option("-o", "--out", "out_dir", required=True, type=click.Path(file_okay=False),
               help="Folder to write the site into (created; serve it with python3 -m http.server -d DIR).")
-def command(out_dir):
+def command(out_dir: str) -> None:
     """Build the playground: a static page running encspec in the browser (Pyodide),
     from a source checkout's web/ folder (npm ci there when node_modules is missing)."""
     from ...io import playground as web

@@ -20,7 +20,8 @@ from ..index import complete_spec
 @click.option("-o", "--output", "out", default=None, metavar="OUT", help="Write here instead of stdout (- : stdout).")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors (no progress bar).")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
-def command(source, target, file, errors, signature, out, quiet, no_progress):
+def command(source: str, target: str, file: str | None, errors: str, signature: bool, out: str | None,
+            quiet: bool, no_progress: bool) -> None:
     """Re-encode FILE (default: stdin) from one encoding to another.
 
     Code points pass as text, a chunk at a time (the native decoder writes it, the

@@ -133,8 +133,9 @@ def _json(rep: stream.Report, allow_reserved: bool) -> str:
 @click.option("-l", "--list-invalid", "list_invalid", is_flag=True,
               help="Print only the names of files that are not valid, one a line (like grep -l).")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
-def command(spec, paths, max_errors, as_json, reject_reserved, jobs, dask, split_size, quiet, list_invalid,
-            no_progress):
+def command(spec: str, paths: tuple[str, ...], max_errors: int | None, as_json: bool, reject_reserved: bool,
+            jobs: int | None, dask: str | None, split_size: int, quiet: bool, list_invalid: bool,
+            no_progress: bool) -> None:
     """Check that each file (directories: every file under them; - or none: stdin) is well-formed.
 
     Prints each problem as PATH:LINE:COLUMN (lines end at U+000A, columns count
@@ -162,7 +163,7 @@ def command(spec, paths, max_errors, as_json, reject_reserved, jobs, dask, split
     bar = stream.progress(total, "validate", quiet or no_progress)
     # With a bar on the terminal, results wait until it is complete and closed: a line
     # printed while it is open would be glued to it.  Without one they stream.
-    held = None if isinstance(bar, stream.NoBar) else []
+    held: list[stream.Report] | None = None if isinstance(bar, stream.NoBar) else []
     status = 0
 
     def show(rep):
