@@ -47,7 +47,7 @@ def _shown_path(path: str) -> str:
 
 def _relabel(spec: Spec, path: str) -> Spec:
     from dataclasses import replace
-    return replace(spec, path=path)
+    return replace(spec, path=path, warnings=tuple(w.located(path, spec.text) for w in spec.warnings))
 
 
 def verify_claims(spec: Spec, automaton: Automaton) -> None:

@@ -246,6 +246,29 @@ def test_output_symlink_is_followed_not_replaced(tmp_path, files, capsys):
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
 
 
+def test_output_onto_a_symlink_loop_is_refused(tmp_path, files, capsys):
+    """realpath stops inside a loop: the rename would replace the link. Refused, as for
+    a loop in a folder above the output, and for the commands that write folders."""
+    ok = files[0]
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    (tmp_path / "self").symlink_to(tmp_path / "self")
+    (tmp_path / "self.svg").symlink_to(tmp_path / "self.svg")
+    cases = [(("decode", "utf-8", ok, "-o"), "a"), (("encode", "utf-8", ok, "-o"), "b"),
+             (("transcode", "--from", "utf-8", "--to", "utf-16le", ok, "-o"), "self"),
+             (("vectors", "utf-8", "-o"), "a"), (("chart", "utf-8", "--codepage", "-o"), "self.svg"),
+             (("decode", "utf-8", ok, "-o"), "a/inside.txt"), (("export", "utf-8", "--lang", "json", "-o"), "a"),
+             (("build", "utf-8", "-o"), "b"), (("playground", "-o"), "self")]
+    for argv, name in cases:
+        rc, out, err = run(capsys, *argv, tmp_path / name)
+        assert (rc, out) == (2, ""), (argv, err)
+        shown = tmp_path / name
+        assert one_error_line(err) == f"encspec: error: {shown}: a symbolic link loop (too many levels of symbolic links)"
+    for name, to in (("a", "b"), ("b", "a"), ("self", "self"), ("self.svg", "self.svg")):
+        assert (tmp_path / name).is_symlink() and os.readlink(tmp_path / name) == str(tmp_path / to)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b", "bad.txt", "ok.txt", "self", "self.svg"]
+
+
 def test_output_fifo_is_written_in_place(tmp_path, files, capsys):
     ok = files[0]
     fifo = tmp_path / "fifo"

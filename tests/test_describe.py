@@ -70,6 +70,11 @@ def test_utf8_ill_formed_matches_table_3_7(capsys):
     assert second["E0"]["ill_formed"] == "00..9F, C0..FF"
     assert second["ED"]["ill_formed"] == "00..7F, A0..FF"
     assert second["F4"]["ill_formed"] == "00..7F, 90..FF"
+    # The proposal's Table 3.1b line 6 gives F0 then "00-9F, C0-FF", which contradicts
+    # its own Table 3.1 (F0 90..BF: F0 90 80 80 is U+10000) and its D36; the rows follow
+    # the rules, so F0 90..9F is well-formed (docs/pages/guide.md says so).
+    assert second["F0"]["ill_formed"] == "00..8F, C0..FF"
+    assert second["F0"]["well_formed"] == "90..BF"
     # later positions take 80..BF: Table 3.1b lines 8 to 10
     assert all(r["well_formed"] == "80..BF" for r in rows if len(r["prefix"]) >= 2)
 

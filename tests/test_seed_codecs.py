@@ -175,6 +175,32 @@ def test_bom_names_through_codecs():
     assert "x".encode("utf-8-bom-sig") == BOM + b"x"             # the NAME-sig form still works
 
 
+@pytest.mark.parametrize("args", [["encode", "UTF-8-BOM"], ["encode", "utf8-bom"],
+                                  ["transcode", "--from", "utf-8", "--to", "UTF-8-BOM"]])
+def test_bom_names_write_a_bom_on_the_command_line(args):
+    """A name means one thing everywhere: the command line writes what the codec writes."""
+    from click.testing import CliRunner
+    from encspec.cli.main import cli
+    got = CliRunner().invoke(cli, args, input=b"x\xc3\xa9")
+    assert got.exit_code == 0, got.output
+    assert got.stdout_bytes == "x\xe9".encode("UTF-8-BOM") == BOM + b"x\xc3\xa9"
+
+
+@pytest.mark.parametrize("args, out", [
+    (["encode", "UTF-8-NOBOM"], b"x"), (["encode", "utf-8"], b"x"),
+    (["encode", "corrected-utf-8-sig"], "x".encode("corrected-utf-8-sig")),
+    (["transcode", "--from", "utf-8", "--to", "corrected-utf-8-sig"], "x".encode("corrected-utf-8-sig")),
+    (["encode", "corrected-utf-8"], b"x"),
+])
+def test_sig_and_nobom_names_on_the_command_line(args, out):
+    from click.testing import CliRunner
+    from encspec.cli.main import cli
+    got = CliRunner().invoke(cli, args, input=b"x")
+    assert got.exit_code == 0, got.output
+    assert got.stdout_bytes == out
+    assert out.endswith(b"x") and (out != b"x") == args[-1].endswith("-sig")
+
+
 # ============================================================ 8. reversible OPTU-8
 # Encyclopedia article, "PEP 383": "Another encoding called MirBSD OPTU-8/16 converts
 # them to U+EF80...U+EFFF in a Private Use Area. In either approach, the byte value is

@@ -412,19 +412,29 @@ def _action_label(action) -> str:
             return f"table {action.table}"
         return f"char +{action.offset}" if action.offset else "char"
     if action.kind == "error":
-        return f"error: {action.reason}"
+        return f"error: {_dot_text(action.reason)}"
     return "reserved run"
 
 
 def _q(s: str) -> str:
-    """A dot string; labels hold no backslash but the line breaks written as backslash-n."""
+    """A dot string; labels hold no backslash but the line breaks written as backslash-n
+    and the backslashes :func:`_dot_text` doubled."""
     return '"' + s.replace('"', '\\"') + '"'
+
+
+def _dot_text(text: str) -> str:
+    """A spec's text (a reason) for a dot label: a backslash doubled (Graphviz reads \\N as
+    the node's name, and a last one would escape the closing quote), & as &amp; (Graphviz
+    reads entities: "&amp;" would show as "&"), and what is not printable, line breaks
+    included, shown as [U+XXXX]."""
+    shown = "".join(c if c.isprintable() else f"[U+{ord(c):04X}]" for c in text)
+    return shown.replace("\\", "\\\\").replace("&", "&amp;")
 
 
 def automaton_dot(a: Automaton) -> str:
     """The automaton in Graphviz's dot language: byte-range edges, accepting states
     marked (double circle) with their action; deterministic."""
-    lines = [f"// {a.name}: the automaton encspec compiles {a.spec_file} into; generated, do not edit",
+    lines = [f"// {a.name}: the automaton encspec compiles {_dot_text(a.spec_file)} into; generated, do not edit",
              f"digraph {_q(a.name)} {{",
              "  rankdir=LR;",
              '  node [shape=circle, fontname="Helvetica", fontsize=11, width=0.4];',

@@ -5,9 +5,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..emit.targets import render_files, targets
-from ..pipeline import load
 from ..spec import registry
-from .common import Fail
+from .common import Fail, load_spec
 
 
 @dataclass(frozen=True)
@@ -22,7 +21,7 @@ def outputs(spec: str, out_dir: Path, docs_dir: Path | None = None) -> list[Outp
     the spec (else Unsupported, before anything is written); the native one is left
     out where it does not (a counted form the C export cannot decode)."""
     from ..analyse import charts, vectors
-    _, automaton = load(spec)
+    _, automaton = load_spec(spec)
     name = registry.module_name(automaton.name)
     docs = docs_dir if docs_dir is not None else out_dir / "docs"
     python = render_files(automaton, "python")
@@ -105,6 +104,8 @@ def shown(path: Path) -> str:
 
 def all_outputs(out_dir: Path) -> list[Output]:
     """Every built-in's files, then the index of them all (``encspec list`` reads it)."""
+    # pipeline.load, not load_spec: outputs() has printed each spec's warnings once
+    from ..pipeline import load
     from . import index
     out = []
     for path in registry.builtin_paths():

@@ -16,14 +16,14 @@ from ..version import __version__
 # backslash, a quote, '*/', a line break or non-ASCII text cannot end a string
 # or a comment early or be read as an escape.
 
-def _visible(text) -> str:
+def visible(text) -> str:
     """Line breaks and other unprintable characters as [U+XXXX]: a comment stays on its line."""
     return "".join(c if c.isprintable() else f"[U+{ord(c):04X}]" for c in str(text))
 
 
 def comment(text) -> str:
     """Text for any comment (/* */, //, #): one line, and no '*/' or '/*' to end or nest it."""
-    return re.sub(r"\*(?=/)|/(?=\*)", lambda m: m.group() + " ", _visible(text))
+    return re.sub(r"\*(?=/)|/(?=\*)", lambda m: m.group() + " ", visible(text))
 
 
 def c_comment(text) -> str:

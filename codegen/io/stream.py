@@ -16,6 +16,7 @@ Everything here is independent of processes: :mod:`encspec.io.parallel` runs
 from __future__ import annotations
 
 import codecs
+import errno
 import os
 import signal
 import stat
@@ -170,12 +171,31 @@ def is_stdout(out) -> bool:
 
 def _target(out) -> tuple[Path, Optional[os.stat_result]]:
     """Where writing *out* lands — a symlink followed to its target, which may not exist
-    yet — and that target's stat (None when there is nothing there)."""
+    yet — and that target's stat (None when there is nothing there).
+
+    InputError for a symlink loop: ``realpath`` stops inside the loop and returns a link
+    of it, which the rename would replace; writing through it cannot succeed."""
     real = Path(os.path.realpath(out))
     try:
         return real, os.stat(real)
-    except OSError:
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise InputError(loop_message(out)) from None
         return real, None
+
+
+def symlink_loop(path) -> bool:
+    """Whether following *path* ends in a symbolic link loop (ELOOP)."""
+    try:
+        os.stat(path)
+    except OSError as e:
+        return e.errno == errno.ELOOP
+    return False
+
+
+def loop_message(path) -> str:
+    """How every command refuses an output that is a symbolic link loop (one line, exit 2)."""
+    return f"{path}: a symbolic link loop (too many levels of symbolic links)"
 
 
 def check_output(out: Optional[str], inputs=(), parents: bool = False) -> None:

@@ -24,10 +24,19 @@ def _instance(name: str, file: str, code, native) -> types.ModuleType:
     return module
 
 
+class SpecFileWarning(UserWarning):
+    """What a spec's files hold that no form reaches (a table line), told once per spec
+    by :func:`load` with its location (``encspec check`` shows the same)."""
+
+
 @lru_cache(maxsize=64)
 def _automaton(path: str, sha256: str):
+    import warnings
     from ..pipeline import load as load_automaton
-    return load_automaton(path)[1]
+    spec, automaton = load_automaton(path)
+    for w in spec.warnings:
+        warnings.warn(w.render(), SpecFileWarning, stacklevel=2)
+    return automaton
 
 
 @lru_cache(maxsize=64)
@@ -301,3 +310,29 @@ def codec_info(name_or_path: str, signature: bool = False, backend: str = "auto"
             raise ValueError(f"{name_or_path} has no signature variant")
         raise _unknown(name_or_path)
     return info
+
+
+def load_named(name_or_path: str, backend: str = "auto") -> tuple[types.ModuleType, bool]:
+    """The module behind a codec name, and whether that name writes the signature.
+
+    So that a name means one thing everywhere, the command line reads it as
+    :func:`codecs.lookup` does: ``NAME-sig`` is NAME's module with the signature
+    written, and so is every name of a SIGNED spec (``UTF-8-BOM``); a spec path and
+    any other name write it only when asked (``--signature``)."""
+    if not _is_path(name_or_path):
+        key = registry.normalise(name_or_path)
+        if key.endswith("_sig"):
+            try:
+                path = registry.find_builtin(key[:-4])
+            except KeyError:
+                path = None
+            if path is not None:
+                module = load(str(path), backend)
+                if module.SIGNATURE:
+                    return module, True
+        else:
+            try:
+                return load(name_or_path, backend), registry.find_builtin(key).stem in SIGNED
+            except KeyError:
+                pass
+    return load(os.fspath(name_or_path), backend), False

@@ -4,16 +4,19 @@ A mapping table is in the WHATWG Encoding Standard's index format ("Indexes":
 lines split on LF, empty lines and lines starting with # dropped, each split on
 TAB into a decimal pointer and a hexadecimal code point; other fields do not
 count).  An encoder table (``encode-file``) has lines ``0xCODEPOINT<TAB>0xBYTES``,
-or ``0xCODEPOINT<TAB>-`` for a code point the encoder refuses.  Every problem
-is a :class:`SpecError` at the spec statement, naming the file and its line.
+or ``0xCODEPOINT<TAB>-`` for a code point the encoder refuses.  Read strictly:
+ASCII digits only, code points that are Unicode scalar values; a mistake is a
+:class:`TableFileError` at its line and column in the file (a missing or
+unreadable file: a :class:`SpecError` at the spec statement).
 """
 from __future__ import annotations
 
 import hashlib
+import re
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
 
-from .diagnostics import Loc, SpecError
+from .diagnostics import Loc, SpecError, TableFileError
 
 MAX_POINTER = 1 << 24  # pointers a table may hold: a dense table of this many entries is 64 MiB at most
 
@@ -27,7 +30,8 @@ def resolve(spec_path: str, written: str, loc: Loc) -> Path:
     return got
 
 
-def _read(file: Path, written: str, loc: Loc) -> tuple[list[str], str]:
+def _read(file: Path, written: str, loc: Loc) -> tuple[list[str], str, str]:
+    """(lines, text, SHA-256) of a table file: UTF-8 text, split on LF alone."""
     try:
         data = file.read_bytes()
     except OSError as e:
@@ -35,76 +39,144 @@ def _read(file: Path, written: str, loc: Loc) -> tuple[list[str], str]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        line = data[:e.start].count(b"\n") + 1
-        raise SpecError(f"{written}:{line}: not UTF-8 text", loc) from None
-    return text.split("\n"), hashlib.sha256(data).hexdigest()
+        good = data[:e.start].decode("utf-8")
+        where = Loc(good.count("\n") + 1, len(good) - good.rfind("\n"))
+        raise TableFileError(f"byte {data[e.start]:02X} is not valid UTF-8 (a table file is UTF-8 text)", where,
+                             written, data.decode("utf-8", "replace")) from None
+    return text.split("\n"), text, hashlib.sha256(data).hexdigest()
 
 
-def _number(text: str, base: int, what: str, where: str, loc: Loc, limit: int) -> int:
-    try:
-        if base == 16:
-            if not text.lower().startswith("0x"):
-                raise ValueError
-            value = int(text[2:], 16)
-        else:
-            if not text.isdigit():
-                raise ValueError
-            value = int(text)
-    except ValueError:
-        raise SpecError(f"{where}: {what} {text!r} is not a {'hexadecimal (0x…)' if base == 16 else 'decimal'} "
-                        "number", loc) from None
-    if value > limit:
-        raise SpecError(f"{where}: {what} {text} is beyond {limit:#x}", loc)
+# ASCII digits only: Python's int() also reads other scripts' digits (Arabic-Indic ١٢) and "_".
+DECIMAL = re.compile(r"[0-9]+", re.ASCII)
+HEXADECIMAL = re.compile(r"0[xX][0-9A-Fa-f]+", re.ASCII)
+GOOD_INDEX_LINE = re.compile(r" *([0-9]+) *\t *0[xX]([0-9A-Fa-f]+) *(?:\t[^\r]*)?\r?", re.ASCII)  # fullmatch'd
+HEX_BYTES = re.compile(r"0[xX](?:[0-9A-Fa-f]{2})+", re.ASCII)
+
+
+class Line:
+    """One entry line of a table file: its first two fields, trimmed of ASCII spaces (any
+    other white space stays, so the number check names it), and the line as written."""
+
+    __slots__ = ("fields", "number", "raw")
+
+    def __init__(self, number: int, raw: str):
+        self.number, self.raw = number, raw
+        self.fields = [f.strip(" ") for f in raw.split("\t", 2)[:2]]
+
+    def column(self, field: int) -> int:
+        """Where field *field* (or the last there is) starts, 1-based, past its spaces."""
+        parts = self.raw.split("\t")
+        field = min(field, len(parts) - 1)
+        before = sum(len(p) + 1 for p in parts[:field])
+        return before + len(parts[field]) - len(parts[field].lstrip(" ")) + 1
+
+
+def _entry_lines(lines: list[str]):
+    """The lines that hold entries: not empty (or spaces), not a # comment."""
+    for k, line in enumerate(lines, 1):
+        line = line.removesuffix("\r")
+        if not line.strip(" ") or line.startswith("#"):
+            continue
+        yield Line(k, line)
+
+
+def _fail(message: str, line: Line, field: int, written: str, text: str) -> TableFileError:
+    return TableFileError(message, Loc(line.number, line.column(field)), written, text)
+
+
+def _pointer(line: Line, written: str, text: str) -> int:
+    raw = line.fields[0]
+    if not DECIMAL.fullmatch(raw):
+        raise _fail(f"pointer {raw!r} is not a decimal number (ASCII digits 0-9)", line, 0, written, text)
+    value = int(raw)
+    if value >= MAX_POINTER:
+        raise _fail(f"pointer {raw} is beyond a table's limit ({MAX_POINTER - 1})", line, 0, written, text)
     return value
 
 
-def read_index(spec_path: str, written: str, loc: Loc) -> tuple[tuple[tuple[int, int], ...], str]:
-    """((pointer, code point) in file order, SHA-256 of the file) of an index file."""
+def _code_point(line: Line, field: int, written: str, text: str) -> int:
+    raw = line.fields[field]
+    if not HEXADECIMAL.fullmatch(raw):
+        raise _fail(f"code point {raw!r} is not a hexadecimal number (0x and ASCII hex digits)", line, field,
+                    written, text)
+    value = int(raw, 16)  # the pattern took 0x and ASCII hex digits only
+    if value > 0x10FFFF:
+        raise _fail(f"code point {raw} is beyond U+10FFFF", line, field, written, text)
+    if 0xD800 <= value <= 0xDFFF:
+        raise _fail(f"code point {raw} is a surrogate, not a Unicode scalar value", line, field, written, text)
+    return value
+
+
+@dataclass(frozen=True)
+class IndexFile:
+    """An index file as read: its entries in file order, the line of each, its SHA-256."""
+
+    entries: tuple[tuple[int, int], ...]  # (pointer, code point)
+    lines: tuple[int, ...]  # the line of each entry
+    sha256: str
+
+
+def read_index(spec_path: str, written: str, loc: Loc) -> IndexFile:
+    """The entries of an index file, each checked (TableFileError at its line)."""
     file = resolve(spec_path, written, loc)
-    lines, sha = _read(file, written, loc)
-    out = []
+    lines, text, sha = _read(file, written, loc)
+    entries, numbers = [], []
     seen: dict[int, int] = {}
-    for k, line in enumerate(lines, 1):
-        line = line.rstrip("\r")
-        if not line.strip() or line.startswith("#"):
+    good = GOOD_INDEX_LINE.fullmatch
+    for k, raw in enumerate(lines, 1):
+        m = good(raw)
+        if m is not None:  # the common case, decided by one pattern; anything else is looked at closely
+            pointer, cp = int(m[1]), int(m[2], 16)
+            if pointer < MAX_POINTER and cp <= 0x10FFFF and not 0xD800 <= cp <= 0xDFFF and pointer not in seen:
+                seen[pointer] = k
+                entries.append((pointer, cp))
+                numbers.append(k)
+                continue
+        raw = raw.removesuffix("\r")
+        if not raw.strip(" ") or raw.startswith("#"):
             continue
-        fields = line.split("\t")
-        if len(fields) < 2:
-            raise SpecError(f"{written}:{k}: expected a pointer, a TAB and a code point", loc)
-        where = f"{written}:{k}"
-        pointer = _number(fields[0].strip(), 10, "pointer", where, loc, MAX_POINTER - 1)
-        cp = _number(fields[1].strip(), 16, "code point", where, loc, 0x10FFFF)
+        line = Line(k, raw)
+        if len(line.fields) < 2:
+            raise _fail("expected a pointer, a TAB and a code point", line, 0, written, text)
+        pointer = _pointer(line, written, text)
+        cp = _code_point(line, 1, written, text)
         if pointer in seen:
-            raise SpecError(f"{where}: pointer {pointer} is given twice (first on line {seen[pointer]})", loc)
-        seen[pointer] = k
-        out.append((pointer, cp))
-    if not out:
+            raise _fail(f"pointer {pointer} is given twice (first on line {seen[pointer]})", line, 0, written, text)
+        seen[pointer] = line.number
+        entries.append((pointer, cp))
+        numbers.append(line.number)
+    if not entries:
         raise SpecError(f"table file '{written}' has no entries", loc)
-    return tuple(out), sha
+    return IndexFile(tuple(entries), tuple(numbers), sha)
 
 
-def read_encode_file(spec_path: str, written: str, loc: Loc) -> tuple[tuple[tuple[int, Optional[bytes]], ...], str]:
-    """((code point, bytes or None), ...) of an encoder table, and its SHA-256."""
+def line_text(spec_path: str, written: str) -> str:
+    """The text of a table file already read (for a warning's excerpt; "" if it is gone)."""
+    try:
+        return (Path(spec_path).parent if spec_path and not spec_path.startswith("<") else Path.cwd()
+                ).joinpath(written).read_text("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
+def read_encode_file(spec_path: str, written: str, loc: Loc) -> tuple[tuple[tuple[int, bytes | None], ...], str]:
+    """((code point, bytes or None), ...) of an encoder table, each line checked, and its SHA-256."""
     file = resolve(spec_path, written, loc)
-    lines, sha = _read(file, written, loc)
-    out = []
-    for k, line in enumerate(lines, 1):
-        line = line.rstrip("\r")
-        if not line.strip() or line.startswith("#"):
-            continue
-        fields = line.split("\t")
-        where = f"{written}:{k}"
-        if len(fields) < 2:
-            raise SpecError(f"{where}: expected a code point, a TAB and bytes (0x…) or -", loc)
-        cp = _number(fields[0].strip(), 16, "code point", where, loc, 0x10FFFF)
-        raw = fields[1].strip()
+    lines, text, sha = _read(file, written, loc)
+    out: list[tuple[int, bytes | None]] = []
+    seen: dict[int, int] = {}
+    for line in _entry_lines(lines):
+        if len(line.fields) < 2:
+            raise _fail("expected a code point, a TAB and bytes (0x…) or -", line, 0, written, text)
+        cp = _code_point(line, 0, written, text)
+        if cp in seen:
+            raise _fail(f"U+{cp:04X} is given twice (first on line {seen[cp]})", line, 0, written, text)
+        seen[cp] = line.number
+        raw = line.fields[1]
         if raw == "-":
             out.append((cp, None))
-            continue
-        if not raw.lower().startswith("0x") or len(raw) % 2 or len(raw) < 4:
-            raise SpecError(f"{where}: bytes {raw!r} are not 0x and an even number of hex digits", loc)
-        try:
+        elif HEX_BYTES.fullmatch(raw):
             out.append((cp, bytes.fromhex(raw[2:])))
-        except ValueError:
-            raise SpecError(f"{where}: bytes {raw!r} are not hexadecimal", loc) from None
+        else:
+            raise _fail(f"bytes {raw!r} are not 0x and an even number of ASCII hex digits", line, 1, written, text)
     return tuple(out), sha

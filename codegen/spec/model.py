@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Union
 
-from .diagnostics import Loc
+from .diagnostics import Loc, SpecWarning
 from .expr import Int
 
 # ---------------------------------------------------------------- expressions
@@ -193,6 +193,9 @@ class Table:
     extra: tuple[tuple[int, int, tuple[int, ...]], ...] = ()  # (first, last pointer, code points)
     encode_skip: tuple[tuple[int, int], ...] = ()
     encode_last: tuple[int, ...] = ()
+    lines: tuple[int, ...] = field(default=(), compare=False, repr=False)  # the file line of each entry
+    unreachable: tuple[tuple[int, int, Loc], ...] = field(default=(), compare=False)  # pointers no form
+    # reaches, said so in the spec (a file shared with another encoding): no warning for their entries
 
 
 @dataclass(frozen=True)
@@ -266,6 +269,7 @@ class Spec:
     encodes: tuple[EncodeRule, ...] = ()  # encoder-only mappings and refusals, in spec order
     error_span: str = "maximal-subpart"  # one of ERROR_SPANS
     restore: tuple[tuple[int, int], ...] = ()  # byte runs an error never takes after its first byte
+    warnings: tuple[SpecWarning, ...] = field(default=(), compare=False)  # what its files hold that is unused
 
     def table(self, name: str) -> Table:
         return next(t for t in self.tables if t.name == name)

@@ -9,20 +9,21 @@ from __future__ import annotations
 import hashlib
 import re
 from functools import lru_cache
+from math import prod
 from importlib import resources
 from pathlib import Path
 
 import lark
 from lark import Token, Transformer_NonRecursive, v_args
 
-from .diagnostics import Loc, SpecError
+from .diagnostics import Loc, SpecError, SpecWarning
 from .expr import CONST_BITS, CONST_DIGITS, DIVISION_BY_ZERO, MAX_DEPTH, BinOp, ExprLimitError, Int, Var, \
     check_constants, evaluate_bounded, too_deep, walk
 from .model import (
     PROPERTIES, Claim, CodeRange, DigitSet, EncodeRule, Form, Item, Pattern, Profile, ProfileRule, RangeSet, Signature,
     Spec, SubForm, Table, const, evaluate, is_const, paused_gc, variables,
 )
-from .index_files import MAX_POINTER, read_encode_file, read_index
+from .index_files import MAX_POINTER, line_text, read_encode_file, read_index
 
 _WORDS = {
     "HEXBYTE": "a hex byte (ED)", "HEXUNIT": "a hex code unit (D800)", "BITS": "a bit pattern (10xxxxxx)",
@@ -120,6 +121,16 @@ class _Build(Transformer_NonRecursive):
 
     def __default__(self, data, children, meta):  # pragma: no cover - grammar is total
         raise SpecError(f"internal: unhandled rule {data}", _loc(meta))
+
+    def STRING(self, tok: Token) -> Token:  # noqa: N802 - lark calls a terminal's callback by its name
+        """A string holds any character but a quote, a line break or NUL: C (the C export, the
+        native extension) reads a string up to its first NUL, so one would cut a reason short."""
+        k = tok.find("\x00")
+        if k >= 0:
+            start = _loc(tok)  # the lexer places every token it makes
+            raise SpecError("a string cannot hold U+0000 (NUL): C reads a string only up to it",
+                            Loc(start.line, start.column + k))
+        return tok
 
     # statements: each becomes (keyword, loc, payload)
     @v_args(meta=True)
@@ -238,6 +249,10 @@ class _Build(Transformer_NonRecursive):
     @v_args(meta=True)
     def tbl_encode_skip(self, meta, c):
         return ("encode-skip", _loc(meta), tuple((lo, hi) for lo, hi, _ in c))
+
+    @v_args(meta=True)
+    def tbl_unreachable(self, meta, c):
+        return ("unreachable", _loc(meta), tuple(c))
 
     @v_args(meta=True)
     def tbl_encode_last(self, meta, c):
@@ -676,17 +691,20 @@ def _resolve(statements, text: str, path: str) -> Spec:
         signature=signature, signature_loc=sigs[0].loc if sigs else None, profiles=tuple(profiles),
         unit=unit, byte_order=byte_order, signatures=tuple(sigs), reasons=tuple(sorted(reasons.items())),
         tables=tuple(tables.values()), encodes=tuple(encodes), error_span=span, restore=restore,
+        warnings=tuple(_unreachable(tables, forms, path, text)),
     )
 
 
 def _table(name: str, loc: Loc, payload, spec_path: str) -> Table:
     """A 'table' statement: its file read, its options checked."""
     _, written, wloc, options = payload
-    entries, sha = read_index(spec_path, written, wloc)
-    ranges, extra, skip, last = False, [], [], []
+    index = read_index(spec_path, written, wloc)
+    ranges, extra, skip, last, unreachable = False, [], [], [], []
     for key, oloc, value in options:
         if key == "ranges":
             ranges = True
+        elif key == "unreachable":
+            unreachable += value
         elif key == "with":
             for lo, hi, cps, eloc in value:
                 if hi - lo >= MAX_POINTER or hi >= MAX_POINTER:
@@ -700,7 +718,44 @@ def _table(name: str, loc: Loc, payload, spec_path: str) -> Table:
             last += value
     if ranges and extra and any(len(cps) > 1 for _, _, cps in extra):
         raise SpecError("a ranges table maps each pointer to one code point", loc)
-    return Table(name, loc, written, sha, entries, ranges, tuple(extra), tuple(skip), tuple(last))
+    return Table(name, loc, written, index.sha256, index.entries, ranges, tuple(extra), tuple(skip), tuple(last),
+                 index.lines, tuple(unreachable))
+
+
+def _unreachable(tables: dict[str, Table], forms: list[Form], spec_path: str, text: str) -> list[SpecWarning]:
+    """A warning per table whose entries no form reaches: a table no form uses (at its
+    statement), or file lines whose pointer is beyond every form that reads the table
+    (at the first such line, counting the rest)."""
+    capacity: dict[str, int] = {}
+    readers: dict[str, list[str]] = {}
+    for f in forms:
+        if f.table is not None:
+            cap = prod(i.digits.radix ** evaluate(i.count, {}) for i in f.items if i.digits is not None)
+            capacity[f.table] = max(capacity.get(f.table, 0), cap)
+            readers.setdefault(f.table, []).append(f"'{f.name}'")
+    out = []
+    for t in tables.values():
+        if t.name not in capacity:
+            out.append(SpecWarning(f"table '{t.name}' is read by no form: none of its {len(t.entries):,} entries "
+                                   "is reachable", t.loc, spec_path, text))
+            continue
+        cap = capacity[t.name]
+        for lo, hi, loc in t.unreachable:
+            if lo < cap:
+                raise SpecError(f"pointer {lo} is not unreachable: the forms of table '{t.name}' reach pointers "
+                                f"0..{cap - 1}", loc)
+        known = RangeSet(tuple((lo, hi) for lo, hi, _ in t.unreachable))
+        beyond = [k for k, (pointer, _) in enumerate(t.entries) if pointer >= cap and known.containing(pointer) is None]
+        if not beyond:
+            continue
+        first = beyond[0]
+        who = ("form " if len(readers[t.name]) == 1 else "forms ") + ", ".join(readers[t.name])
+        more = (f"; so are {len(beyond) - 1:,} more entries, the last on line {t.lines[beyond[-1]]}"
+                if len(beyond) > 1 else "")
+        out.append(SpecWarning(f"pointer {t.entries[first][0]} is unreachable: {who} of table '{t.name}' reach "
+                               f"pointers 0..{cap - 1}{more}", Loc(t.lines[first], 1), "",
+                               line_text(spec_path, t.path), t.path).located(spec_path, text))
+    return out
 
 
 def _code_unit(payload) -> tuple[int, str]:

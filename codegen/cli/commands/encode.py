@@ -44,11 +44,12 @@ class _Utf8Input:
 def command(spec: str, file: str | None, signature: bool, errors: str, out: str | None, quiet: bool,
             no_progress: bool) -> None:
     """Read UTF-8 text from FILE (default: stdin) and write it in SPEC's encoding."""
-    from ...runtime.codec import load
+    from ...runtime.codec import load_named
     inp = None
     try:
         stream.check_handler(errors)
-        module = load(spec)
+        module, signed = load_named(spec)
+        signature = signature or signed
         if signature and not module.SIGNATURE:
             raise stream.InputError(f"{spec}: the encoding has no signature")
         stream.check_output(out, [file])

@@ -31,12 +31,13 @@ def command(source: str, target: str, file: str | None, errors: str, signature: 
     sees ill-formed input (UnicodeDecodeError) and code points the target cannot
     hold (UnicodeEncodeError): surrogateescape carries bad bytes across unchanged.
     """
-    from ...runtime.codec import load
+    from ...runtime.codec import load_named
     inp = None
     try:
         stream.check_handler(errors)
-        src = load(source)
-        dst = load(target)
+        src, _ = load_named(source)
+        dst, signed = load_named(target)
+        signature = signature or signed
         if signature and not dst.SIGNATURE:
             raise stream.InputError(f"{target}: the encoding has no signature")
         stream.check_output(out, [file])
