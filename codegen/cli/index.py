@@ -9,7 +9,6 @@ trusted: that spec is compiled, as list did for all of them before.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +27,8 @@ def entry(automaton: Any) -> Entry:
 
 def document(automata: list[Any]) -> str:
     """The index file's text: every built-in's entry, in the order of ``encspec list``."""
+    import json
+
     return json.dumps({"generator": f"encspec {__version__}",
                        "generated": "do not edit; regenerate with `encspec build`",
                        "specs": [entry(a) for a in automata]}, indent=1) + "\n"
@@ -40,6 +41,8 @@ def path() -> Path:
 
 def read() -> list[Entry]:
     """The entries the index file holds (none when it is missing or unreadable)."""
+    import json  # not at the top: decode and validate import this module, and never read JSON
+
     try:
         specs = json.loads(path().read_text("utf-8"))["specs"]
     except (OSError, ValueError, KeyError, TypeError):
@@ -65,6 +68,8 @@ def generated_table(name_or_path: str) -> dict[str, Any] | None:
     """A built-in's generated table document (``generated/tables/NAME.json``) when SPEC
     names a built-in and the table was generated from its spec file as it is now; else
     None (a user's spec, a stale or missing table: the caller compiles the spec)."""
+    import json
+
     try:
         spec = registry.find(name_or_path)
     except registry.SpecError:

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import errno
 import io
-import json
 import os
 import signal
 import sys
@@ -61,6 +60,7 @@ def list_cmd(as_json: bool) -> None:
 def _json_document(value) -> str:
     """The one JSON document of describe, check, diff and list (validate, lint and tokens
     write JSON Lines instead): indented, keys in a fixed order, so output is deterministic."""
+    import json
     return json.dumps(value, indent=1)
 
 
@@ -190,6 +190,8 @@ def tokens(spec, file, as_json):
 
     A pointer that stands for several code points (WHATWG Big5's four) prints them
     joined by + (CA+304)."""
+    import json
+
     from ..runtime.codec import load
     module = load(spec)
     data = read_input(file)
@@ -211,6 +213,8 @@ def tokens(spec, file, as_json):
 @click.option("--json", "as_json", is_flag=True, help="JSON Lines: one object per finding.")
 def lint(spec, file, profile, as_json):
     """Check a document against the spec's profile; exit 1 if it has errors."""
+    import json
+
     from ..runtime.codec import load
     module = load(spec)
     if not module.PROFILES:

@@ -21,7 +21,6 @@ import os
 import signal
 import stat
 import sys
-import tempfile
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -298,6 +297,8 @@ def atomic_output(out: Optional[str]):
         finally:
             _close(f)
         return
+    import tempfile  # here, not above: it costs every command's start-up 3 ms (random, shutil)
+
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)
     except OSError as e:

@@ -55,6 +55,10 @@ def file_sha256(path: Path) -> str:
 def find(name_or_path: str) -> Path:
     """The spec file for a built-in name or alias, or a path to a ``.encspec`` file."""
     p = Path(name_or_path)
+    if "/" not in name_or_path and os.sep not in name_or_path and not name_or_path.startswith("."):
+        named = specs_dir() / f"{name_or_path}.encspec"   # a built-in's own name: no reading every spec
+        if named.is_file() and not p.is_file():
+            return named
     hit = None if p.suffix == ".encspec" else _aliases().get(normalise(name_or_path))
     if hit is not None and not p.is_file():  # a folder named like a built-in is not a spec
         return hit

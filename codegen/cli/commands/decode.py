@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 
 import click
 
@@ -103,6 +102,8 @@ def _rewindable(inp: stream.Input) -> tuple[stream.Input, int]:
                 return inp, inp.file.tell()
         except (OSError, ValueError):
             pass
+    import tempfile  # only --fallback of a pipe needs it: not at start-up
+
     spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY)
     try:
         for chunk in stream.read_chunks(inp):
