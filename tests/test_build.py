@@ -79,9 +79,9 @@ def test_check_fails_after_a_template_edit(checkout):
     template.write_text(template.read_text().replace("_N_CLASSES = ", "_N_CLASSES = 0 + ", 1))
     r = encspec(checkout, "build", "--check")
     assert r.returncode == 1
-    stale = [l for l in r.stderr.splitlines() if l.startswith("stale: ")]
+    stale = [line for line in r.stderr.splitlines() if line.startswith("stale: ")]
     assert len(stale) == len(list((copy / "specs").glob("*.encspec")))  # every module, no table
-    assert all(l.endswith(".py") for l in stale)
+    assert all(line.endswith(".py") for line in stale)
 
 
 def test_check_covers_the_native_sources(checkout):
@@ -92,9 +92,9 @@ def test_check_covers_the_native_sources(checkout):
     (copy / "generated" / "native" / "old.c").write_text("")
     r = encspec(checkout, "build", "--check")
     assert r.returncode == 1
-    stale = [l for l in r.stderr.splitlines() if l.startswith("stale: ")]
+    stale = [line for line in r.stderr.splitlines() if line.startswith("stale: ")]
     assert len(stale) == len(list((copy / "specs").glob("*.encspec")))
-    assert all(l.startswith("stale: generated/native/") and l.endswith(".c") for l in stale)
+    assert all(line.startswith("stale: generated/native/") and line.endswith(".c") for line in stale)
     assert "orphan (no spec generates it): generated/native/old.c" in r.stderr.splitlines()
 
 

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli as run, feed_stdin as feed
+from conftest import feed_stdin as feed
+from conftest import run_cli as run
 
 CLI = [sys.executable, "-c", "import sys; from encspec.cli import main; sys.exit(main(sys.argv[1:]))"]
 ENTRY = [sys.executable, "-c", "from encspec.cli.main import entry; entry()"]   # as the `encspec` script

@@ -38,7 +38,7 @@ def test_corrected_utf8_reproduces_the_seed_table_row_for_row(capsys):
 def test_corrected_utf8_text_table_has_the_seed_rows(capsys):
     rc, out, _ = run(capsys, "describe", "corrected-utf-8")
     assert rc == 0
-    lines = [l for l in out.splitlines() if "|" in l][2:]
+    lines = [line for line in out.splitlines() if "|" in line][2:]
     assert len(lines) == 7
     for line, row in zip(lines, seed_table()):
         seq, off, cps = (c.strip() for c in line.split("|"))

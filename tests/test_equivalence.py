@@ -24,7 +24,7 @@ import io
 import shutil
 import subprocess
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -32,11 +32,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import encspec
-from codec_samples import (BACKENDS, COMMON_BYTES, EXTRA_BYTES, SIGNATURES, SPECS, boundary_cps, byte_strings,
-                           code_point_lists, encodable, oracle, pieces)
+from codec_samples import (
+    BACKENDS,
+    COMMON_BYTES,
+    EXTRA_BYTES,
+    SIGNATURES,
+    SPECS,
+    boundary_cps,
+    byte_strings,
+    code_point_lists,
+    encodable,
+    oracle,
+    pieces,
+)
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name, backend):
     return encspec.load(name, backend=backend)
 

@@ -15,10 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import encspec
-from encspec.spec import registry
-from encspec.io import stream
 from conftest import feed_stdin
 from conftest import run_cli as run
+from encspec.io import stream
+from encspec.spec import registry
 
 CLI = [sys.executable, "-c", "import sys; from encspec.cli import main; sys.exit(main(sys.argv[1:]))"]
 BUILTIN = ", ".join(registry.builtin_names())

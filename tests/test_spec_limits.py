@@ -165,7 +165,7 @@ def test_long_constant_count_within_bounds_compiles(tmp_path, capsys, count):
 
 def _utf_inf_8_with(repeat: int) -> str:
     """UTF-∞-8 with {repeat} trailing bytes in its FF 100xxxxx form (its claims then fail: leave them out)."""
-    text = UTF_INF_8.replace("10xxxxxx{11}", "10xxxxxx{%d}" % repeat)
+    text = UTF_INF_8.replace("10xxxxxx{11}", f"10xxxxxx{{{repeat}}}")
     return "\n".join(line for line in text.split("\n") if not line.startswith("claims"))
 
 

@@ -12,6 +12,8 @@ error-span policy.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ..automaton import DEAD, Automaton
 from ..automaton.bytesets import runs_text as _runs
 from ..automaton.counted import encode_counted
@@ -32,21 +34,22 @@ def rows(a: Automaton) -> list[dict]:
         out.append({
             "length": r.length, "first_bytes": _hex(a.encode_row(r, r.first)),
             "last_bytes": _hex(a.encode_row(r, r.last)),
-            "offset": r.offset, "first": r.first, "last": r.last, "form": r.form,
+            "offset": r.offset, "first": r.first, "last": r.last, "form": r.form, "at_end": r.at_end,
         })
     for ext in a.extensions:
         first = encode_counted(ext, ext.min)
         out.append({"length": None, "first_bytes": _hex(first), "last_bytes": None,
-                    "offset": ext.offset, "first": ext.min, "last": None, "form": ext.form})
+                    "offset": ext.offset, "first": ext.min, "last": None, "form": ext.form, "at_end": False})
     return out
 
 
-def to_json(a: Automaton) -> dict:
-    """``describe --json``: everything the text table shows, as one document.  A spec
+def to_json(a: Automaton) -> dict[str, Any]:
+    """``describe --json``: everything the text table shows, as one document (an `end`
+    form's row says ``"end": true``).  A spec
     with mapping tables adds ``tables`` (one object per table form), ``encode_only``
     and ``errors`` (the error-span policy)."""
     out = _rows_doc(a)
-    out["rows"] = [{k: r[k] for k in ROW_KEYS} for r in out["rows"]]
+    out["rows"] = [{**{k: r[k] for k in ROW_KEYS}, **({"end": True} if r["at_end"] else {})} for r in out["rows"]]
     if _tables.has_tables(a) or a.encode_only or a.error_span != "maximal-subpart":
         out["tables"] = [table_form(a, f) for f in _tables.table_forms(a)]
         out["encode_only"] = encode_only(a)
@@ -183,7 +186,7 @@ def table_lines(a: Automaton) -> list[str]:
     return lines
 
 
-def _rows_doc(a: Automaton) -> dict:
+def _rows_doc(a: Automaton) -> dict[str, Any]:
     """What the row table shows, as :mod:`row_table` takes it (the rows with their form)."""
     return {"name": a.name, "title": a.title or None, "rows": rows(a),
             "reserved_leads": [f"{b:02X}" for b in a.reserved],
@@ -272,7 +275,7 @@ def _configurations(a: Automaton):
             if c not in viable and c != _ILL and any(t in viable for t in ts):
                 viable.add(c)
                 grew = True
-    block = {c: (c == _EXT, c in viable) for c in succ}
+    block: dict = {c: (c == _EXT, c in viable) for c in succ}  # then c -> its block's number
     while True:  # Moore's refinement
         sig = {c: (block[c], tuple(block[t] for t in succ[c])) for c in succ}
         ids = {k: i for i, k in enumerate(sorted(set(sig.values()), key=repr))}

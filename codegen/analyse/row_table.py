@@ -24,10 +24,12 @@ def code_point(cp: int | None) -> str:
 def from_table(doc: dict[str, Any]) -> dict[str, Any] | None:
     """``describe --json``'s document from a generated table document, or None when the
     description needs more than the rows (mapping tables, encoder-only entries, an
-    error-span policy, counted forms, or a table written before rows had their bytes):
+    error-span policy, counted forms, `end` forms, or a table written before rows had
+    their bytes):
     then the spec is compiled."""
     if (doc.get("tables") or doc.get("encode_only") or doc.get("extensions")
-            or doc.get("error_span", {}).get("kind") != "maximal-subpart"):
+            or doc.get("error_span", {}).get("kind") != "maximal-subpart"
+            or any(state.get("at_end") for state in doc.get("states", []))):   # `end` forms: rows do not say which
         return None
     rows = sorted(doc["rows"], key=lambda r: (r["first"], r["length"]))
     if any("first_bytes" not in r for r in rows):
@@ -49,6 +51,8 @@ def lines(doc: dict[str, Any]) -> list[str]:
         seq = first if first == last else f"{first} … {last}"
         cps = (code_point(row["first"]) if row["first"] == row["last"]
                else f"{code_point(row['first'])} … {code_point(row['last'])}")
+        if row.get("at_end") or row.get("end"):   # an `end` form's row (compiled rows / describe --json)
+            cps += "  (end: only where the data ends; never encoded)"
         data.append((seq, f"{row['offset']}", cps))
     w0 = max([len("Byte Sequence Range")] + [len(d[0]) for d in data])
     w1 = max([len("Offset")] + [len(d[1]) for d in data])

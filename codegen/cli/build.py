@@ -67,7 +67,7 @@ def checkout_root() -> Path | None:
     except (OSError, UnicodeDecodeError):
         return None
     try:
-        import tomllib
+        import tomllib  # type: ignore[import-not-found, unused-ignore]  # Python 3.11+ (mypy checks 3.10)
         name = tomllib.loads(text).get("project", {}).get("name")
     except ImportError:  # Python 3.10
         import re

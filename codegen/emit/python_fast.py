@@ -9,9 +9,9 @@ form (Horner over the digit positions, then the row's offset).
 """
 from __future__ import annotations
 
-from ..automaton import DEAD, Automaton
+from ..automaton import DEAD, Automaton, Segment
 from ..automaton.bytesets import byte_runs as _runs_of
-from ..automaton.forms import CompositeForm, LiteralForm
+from ..automaton.forms import CompositeForm, DigitsForm, LiteralForm
 from ..runtime.tables import scan
 
 
@@ -93,10 +93,11 @@ def fast_path(a: Automaton) -> dict:
             tok = scan(a, bytes([b]), 0)
             if tok[0] == "char" and tok[3] == b:
                 latin.add(b)
-    branches, tables = [], []
+    branches: list = []
+    tables: list[str] = []
     bytes_at: dict[tuple, list] = {}  # (form, length) -> per position, the bytes its pieces have there
     parts: dict[tuple, list] = {}
-    first_row = {}
+    first_row: dict[tuple, Segment] = {}  # (form, length) -> its first row
     for row, patterns in zip(a.rows, a.row_patterns):
         if row.length == 1 and all(p[0][0][0] in latin for p in patterns):
             continue
@@ -156,6 +157,7 @@ def _linear_value(a: Automaton, form, row, part):
         return row.first, []
     if isinstance(form, CompositeForm):
         sub = a.forms[form.sub]
+        assert isinstance(sub, DigitsForm)  # a surrogate pair's units are a linear form
         half = len(sub.positions)
         hi = _weights(sub.positions, 0, None)
         lo = _weights(sub.positions, half, None)
@@ -304,7 +306,7 @@ def _codec(valued, latin) -> tuple:
     """(codec, whether it decodes the latin bytes, [(part, whether it decodes it)]):
     the codec of CODECS that decodes the most sequences; (None, False, every part
     not) when none decodes a piece and all the latin bytes."""
-    best = (None, False, [(p, False) for p, _ in valued])
+    best: tuple[str | None, bool, list] = (None, False, [(p, False) for p, _ in valued])
     covered = 0
     for codec in CODECS:
         try:
@@ -348,6 +350,7 @@ def _branch(a: Automaton, row, form, bytes_at, others, tables) -> dict:
         return {"head": head, "body": [f"return 0x{row.first:X}"]}
     if isinstance(form, CompositeForm):
         sub = a.forms[form.sub]
+        assert isinstance(sub, DigitsForm)  # a surrogate pair's units are a linear form
         half = len(sub.positions)
         hi = _horner(sub.positions, 0, tables)
         lo = _horner(sub.positions, half, tables)
