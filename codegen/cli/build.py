@@ -71,7 +71,7 @@ def checkout_root() -> Path | None:
         name = tomllib.loads(text).get("project", {}).get("name")
     except ImportError:  # Python 3.10
         import re
-        m = re.search(r'^\[project\][^\[]*?^name\s*=\s*"([^"]*)"', text, re.M | re.S)
+        m = re.search(r'^\[project\][^\[]*?^name\s*=\s*"([^"]*)"', text, re.MULTILINE | re.DOTALL)
         name = m and m.group(1)
     except ValueError:  # tomllib.TOMLDecodeError
         return None
@@ -103,10 +103,15 @@ def shown(path: Path) -> str:
 
 
 def all_outputs(out_dir: Path) -> list[Output]:
+    """Every built-in's files, then the index of them all (``encspec list`` reads it)."""
+    # pipeline.load, not load_spec: outputs() has printed each spec's warnings once
+    from ..pipeline import load
+    from . import index
     out = []
     for path in registry.builtin_paths():
         out += outputs(str(path), out_dir, docs_dir(out_dir))
-    return out
+    automata = [load(str(path))[1] for path in registry.builtin_paths()]
+    return [*out, Output(out_dir / index.NAME, index.document(automata))]
 
 
 def stale(expected: list[Output], out_dir: Path | None = None) -> list[str]:

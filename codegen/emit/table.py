@@ -129,7 +129,9 @@ def table(a: Automaton, packed: list | None = None) -> dict:
         "actions": [_action(act) for act in a.actions],
         "rows": [
             {"form": r.form, "spec_line": r.line, "length": r.length, "first": r.first, "last": r.last,
-             "offset": r.offset, "raw_first": r.raw_lo, "raw_last": r.raw_hi}
+             "offset": r.offset, "raw_first": r.raw_lo, "raw_last": r.raw_hi,
+             "first_bytes": a.encode_row(r, r.first).hex(" ").upper(),
+             "last_bytes": a.encode_row(r, r.last).hex(" ").upper()}
             for r in a.rows
         ],
         "forms": {name: _form(f) for name, f in a.forms.items()},

@@ -21,7 +21,6 @@ import os
 import signal
 import stat
 import sys
-import tempfile
 import threading
 from collections.abc import Iterable
 from contextlib import contextmanager
@@ -300,6 +299,8 @@ def atomic_output(out: str | None):
         finally:
             _close(f)
         return
+    import tempfile  # here, not above: it costs every command's start-up 3 ms (random, shutil)
+
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)
     except OSError as e:

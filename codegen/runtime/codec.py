@@ -82,11 +82,6 @@ def _twin(module_name: str, native) -> types.ModuleType:
     return _instance(module_name, module.__file__ or "", code, native)
 
 
-def _sha(path) -> str:
-    import hashlib
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def load(name_or_path: str, backend: str = "auto") -> types.ModuleType:
     """A codec module (decode, encode, tokens, …) for a built-in name or a spec path.
 
@@ -102,7 +97,7 @@ def load(name_or_path: str, backend: str = "auto") -> types.ModuleType:
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r} (available: {', '.join(BACKENDS)})")
     path = registry.find(name_or_path)
-    sha = _sha(path)
+    sha = registry.file_sha256(path)
     if path.parent.resolve() == registry.specs_dir().resolve():
         name = f"encspec.generated.{registry.module_name(path.stem)}"
         try:
