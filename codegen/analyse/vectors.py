@@ -97,6 +97,16 @@ def _boundaries(a: Automaton, rows, size, shown, sep: str = ", ") -> "Section":
     return s2
 
 
+CUTS = 8  # a signature is cut after each of its first bytes up to this many (real ones have 2 to 8)
+
+
+def signature_cuts(n: int) -> list[int]:
+    """Where the cases cut an n-byte signature: after each of its first CUTS bytes, its
+    middle and its last but one.  Every cut of a long signature would make the vectors
+    (and every target's tests built from them) quadratic in its length."""
+    return sorted({*range(1, min(n, CUTS + 1)), n // 2, n - 1} - {0})
+
+
 def _hex(b: bytes) -> str:
     return " ".join(f"{x:02X}" for x in b) if b else "(empty)"
 
@@ -466,7 +476,7 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
             s7.cases.append(Case(sig + tail, f"the signature{tail_note}"))
             s7.cases.append(Case(tail + sig, f"{safe:02X}, then the signature (not at offset 0)"))
         s7.cases.append(Case(sig + sig, "the signature twice: the second is text"))
-        for k in range(1, len(sig)):
+        for k in signature_cuts(len(sig)):
             s7.cases.append(Case(sig[:k], f"the signature cut after {k} of {len(sig)} bytes"))
         out.append(s7)
 
@@ -1084,7 +1094,7 @@ def _unit_sections(a: Automaton) -> list[Section]:
                     s5.cases.append(Case(sig + sig2, f"the signature, then the other one ({_hex(sig2)}): data"))
             if tail:
                 s5.cases.append(Case(tail + sig, f"unit {uh(safe)}, then the signature (not at offset 0)"))
-            for j in range(1, len(sig)):
+            for j in signature_cuts(len(sig)):
                 s5.cases.append(Case(sig[:j], f"the signature cut after {j} of {len(sig)} bytes"))
             out.append(s5)
     elif a.encode(0xFEFF) is not None:
