@@ -10,6 +10,7 @@ is a :class:`SpecError` at the spec statement, naming the file and its line.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Optional
 
@@ -27,17 +28,21 @@ def resolve(spec_path: str, written: str, loc: Loc) -> Path:
     return got
 
 
-def _read(file: Path, written: str, loc: Loc) -> tuple[list[str], str]:
+def _lines(file: Path, written: str, loc: Loc, seen: Callable[[bytes], None]) -> Iterator[tuple[int, str]]:
+    """(line number, text) of each of the file's lines (split on LF, the LF left out),
+    read a line at a time and passed to *seen* (a hash's update): what a table costs in memory follows the
+    entries its reader keeps, not the file's size (comments, blank lines)."""
     try:
-        data = file.read_bytes()
+        with file.open("rb") as f:
+            for k, raw in enumerate(f, 1):
+                seen(raw)
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    raise SpecError(f"{written}:{k}: not UTF-8 text", loc) from None
+                yield k, text.removesuffix("\n")
     except OSError as e:
         raise SpecError(f"cannot read table file '{written}': {e.strerror or e}", loc) from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = data[:e.start].count(b"\n") + 1
-        raise SpecError(f"{written}:{line}: not UTF-8 text", loc) from None
-    return text.split("\n"), hashlib.sha256(data).hexdigest()
 
 
 def _number(text: str, base: int, what: str, where: str, loc: Loc, limit: int) -> int:
@@ -61,10 +66,10 @@ def _number(text: str, base: int, what: str, where: str, loc: Loc, limit: int) -
 def read_index(spec_path: str, written: str, loc: Loc) -> tuple[tuple[tuple[int, int], ...], str]:
     """((pointer, code point) in file order, SHA-256 of the file) of an index file."""
     file = resolve(spec_path, written, loc)
-    lines, sha = _read(file, written, loc)
+    sha = hashlib.sha256()
     out = []
     seen: dict[int, int] = {}
-    for k, line in enumerate(lines, 1):
+    for k, line in _lines(file, written, loc, sha.update):
         line = line.rstrip("\r")
         if not line.strip() or line.startswith("#"):
             continue
@@ -80,15 +85,15 @@ def read_index(spec_path: str, written: str, loc: Loc) -> tuple[tuple[tuple[int,
         out.append((pointer, cp))
     if not out:
         raise SpecError(f"table file '{written}' has no entries", loc)
-    return tuple(out), sha
+    return tuple(out), sha.hexdigest()
 
 
 def read_encode_file(spec_path: str, written: str, loc: Loc) -> tuple[tuple[tuple[int, Optional[bytes]], ...], str]:
     """((code point, bytes or None), ...) of an encoder table, and its SHA-256."""
     file = resolve(spec_path, written, loc)
-    lines, sha = _read(file, written, loc)
-    out = []
-    for k, line in enumerate(lines, 1):
+    sha = hashlib.sha256()
+    out: list[tuple[int, Optional[bytes]]] = []
+    for k, line in _lines(file, written, loc, sha.update):
         line = line.rstrip("\r")
         if not line.strip() or line.startswith("#"):
             continue
@@ -107,4 +112,4 @@ def read_encode_file(spec_path: str, written: str, loc: Loc) -> tuple[tuple[tupl
             out.append((cp, bytes.fromhex(raw[2:])))
         except ValueError:
             raise SpecError(f"{where}: bytes {raw!r} are not hexadecimal", loc) from None
-    return tuple(out), sha
+    return tuple(out), sha.hexdigest()
