@@ -196,16 +196,37 @@ def spec_with_skips(n: int) -> str:
               "form 4: F0..F4 80..BF 80..BF 80..BF\n")
 
 
-def spec_with_literals(n: int) -> str:
-    """n special sequences of three fixed bytes."""
-    return BIG_SPACE + "form 1: 0xxxxxxx\n" + "".join(
+# 256 two-byte special sequences FE 00..FE FF: every byte a byte class of its own, so that
+# the automaton's tables (states x byte classes, at most 256) are as wide at N as at 8 N and
+# a ratio measures the growth in states, which is the spec's
+EVERY_BYTE_A_CLASS = "".join(f"form s{b}: FE {b:02X} = U+{0xF0000 + b:05X}\n" for b in range(256))
+
+
+def spec_with_literals(n: int, every_byte_a_class: bool = False) -> str:
+    """n special sequences of three fixed bytes (after EVERY_BYTE_A_CLASS if asked)."""
+    return BIG_SPACE + "form 1: 0xxxxxxx\n" + EVERY_BYTE_A_CLASS * every_byte_a_class + "".join(
         f"form l{i}: {0x80 + (i >> 8):02X} {i & 0xFF:02X} 80 = U+{0x1000 + i:04X}\n" for i in range(n))
 
 
-def spec_with_forms(n: int) -> str:
-    """n three-byte forms of 64 code points each."""
-    return BIG_SPACE + "form 1: 0xxxxxxx\n" + "".join(
+def spec_with_forms(n: int, every_byte_a_class: bool = False) -> str:
+    """n three-byte forms of 64 code points each (after EVERY_BYTE_A_CLASS if asked)."""
+    return BIG_SPACE + "form 1: 0xxxxxxx\n" + EVERY_BYTE_A_CLASS * every_byte_a_class + "".join(
         f"form f{i}: {0x80 + (i >> 8):02X} {i & 0xFF:02X} 80..BF at U+{0x10000 + 64 * i:04X}\n" for i in range(n))
+
+
+def spec_with_patterns(n: int) -> str:
+    """UTF-8 with n ill-formed patterns, each one 4-byte sequence of U+40000 and above."""
+    return BIG_SPACE + UTF8_FORMS + "".join(
+        f"ill-formed pattern p{i}: F1 {0x80 | i >> 12 & 63:02X} {0x80 | i >> 6 & 63:02X} {0x80 | i & 63:02X} "
+        f'"pattern {i}"\n' for i in range(n))
+
+
+def spec_with_alphabets(n: int, every_byte_a_class: bool = False) -> str:
+    """n one-byte alphabets, each the middle byte of a three-byte form of its own (after
+    EVERY_BYTE_A_CLASS if asked)."""
+    return BIG_SPACE + "form 1: 0xxxxxxx\n" + EVERY_BYTE_A_CLASS * every_byte_a_class + "".join(
+        f"alphabet a{i} = {i & 0xFF:02X}\nform f{i}: {0x80 + (i >> 8):02X} a{i} 80..BF at U+{0x10000 + 64 * i:04X}\n"
+        for i in range(n))
 
 
 def spec_with_signature(n: int) -> str:
