@@ -307,7 +307,8 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
                 sub.cases.append(Case(bytes([lo]), f"{lo:02X} alone (class {_runs(cb[c])})"))
                 if hi != lo:
                     sub.cases.append(Case(bytes([hi]), f"{hi:02X} alone (class {_runs(cb[c])})"))
-        conts = [b for b in stray if b in _used(a)]  # continuation bytes (Kuhn 3.1)
+        used = _used(a)
+        conts = [b for b in stray if b in used]  # continuation bytes (Kuhn 3.1)
         if conts:
             pair = [conts[0], conts[-1]]
             for n in range(2, (a.max_length or 6) + 2):
