@@ -9,6 +9,8 @@ form (Horner over the digit positions, then the row's offset).
 """
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from ..automaton import DEAD, Automaton
 from ..automaton.bytesets import byte_runs as _runs_of
 from ..automaton.forms import CompositeForm, LiteralForm
@@ -120,8 +122,8 @@ def fast_path(a: Automaton) -> dict:
         alike = [key for key in masks if key[1] == length]
         clash |= set(alike) - set(_positions_to_tell(alike, masks))
         need.update(_positions_to_tell([key for key in alike if key not in clash], masks))
-    same_rows: dict[tuple, list] = {}  # (form, length) -> its rows
-    for r in a.rows:
+    same_rows: dict[tuple, list] = {}  # (form, length) -> its rows, by raw value
+    for r in sorted(a.rows, key=lambda r: r.raw_lo):
         same_rows.setdefault((r.form, r.length), []).append(r)
     valued = []  # (part, its value as const + weighted digits, or None)
     for key, sets in bytes_at.items():
@@ -198,7 +200,8 @@ def _linear_value(a: Automaton, form, row, part, same: list):
     """(const, [(position, digit table, weight)]): the value _piece_value gives a piece
     of *part* is const + the sum of weight * digit table[byte at position]; None when
     it is not one sum on the whole part (rows of different offsets; *same*: the rows of
-    the form and length)."""
+    the form and length, by raw value, found by bisection: a form cut by many skips has
+    a part for each of its many rows)."""
     if isinstance(form, LiteralForm):
         return row.first, []
     if isinstance(form, CompositeForm):
@@ -210,9 +213,9 @@ def _linear_value(a: Automaton, form, row, part, same: list):
         return 0x10000 + (sub.at - 0xD800) * 1024 + sub.at - 0xDC00, terms
     terms = _weights(form.positions, 0, form.order)
     lo, hi = _span(terms, part)
-    for r in same:
-        if r.raw_lo <= lo and hi <= r.raw_hi:
-            return r.offset, terms
+    k = bisect_right(same, lo, key=lambda r: r.raw_lo) - 1
+    if k >= 0 and hi <= same[k].raw_hi:
+        return same[k].offset, terms
     return None
 
 
