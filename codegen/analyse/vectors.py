@@ -108,6 +108,16 @@ def _counted(ext: Extension, cp: int) -> bytes:
     return got
 
 
+CUTS = 8  # a signature is cut after each of its first bytes up to this many (real ones have 2 to 8)
+
+
+def signature_cuts(n: int) -> list[int]:
+    """Where the cases cut an n-byte signature: after each of its first CUTS bytes, its
+    middle and its last but one.  Every cut of a long signature would make the vectors
+    (and every target's tests built from them) quadratic in its length."""
+    return sorted({*range(1, min(n, CUTS + 1)), n // 2, n - 1} - {0})
+
+
 def _hex(b: bytes) -> str:
     return " ".join(f"{x:02X}" for x in b) if b else "(empty)"
 
@@ -309,7 +319,8 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
                 sub.cases.append(Case(bytes([lo]), f"{lo:02X} alone (class {_runs(cb[c])})"))
                 if hi != lo:
                     sub.cases.append(Case(bytes([hi]), f"{hi:02X} alone (class {_runs(cb[c])})"))
-        conts = [b for b in stray if b in _used(a)]  # continuation bytes (Kuhn 3.1)
+        used = _used(a)
+        conts = [b for b in stray if b in used]  # continuation bytes (Kuhn 3.1)
         if conts:
             pair = [conts[0], conts[-1]]
             for n in range(2, (a.max_length or 6) + 2):
@@ -479,7 +490,7 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
             s7.cases.append(Case(sig + tail, f"the signature{tail_note}"))
             s7.cases.append(Case(tail + sig, f"{safe:02X}, then the signature (not at offset 0)"))
         s7.cases.append(Case(sig + sig, "the signature twice: the second is text"))
-        for k in range(1, len(sig)):
+        for k in signature_cuts(len(sig)):
             s7.cases.append(Case(sig[:k], f"the signature cut after {k} of {len(sig)} bytes"))
         out.append(s7)
 
@@ -1101,7 +1112,7 @@ def _unit_sections(a: Automaton) -> list[Section]:
                     s5.cases.append(Case(sig + sig2, f"the signature, then the other one ({_hex(sig2)}): data"))
             if tail:
                 s5.cases.append(Case(tail + sig, f"unit {safe_hex}, then the signature (not at offset 0)"))
-            for j in range(1, len(sig)):
+            for j in signature_cuts(len(sig)):
                 s5.cases.append(Case(sig[:j], f"the signature cut after {j} of {len(sig)} bytes"))
             out.append(s5)
     elif (bom := a.encode(0xFEFF)) is not None:

@@ -10,6 +10,7 @@ data: ``extensions`` and ``signature``.
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
@@ -182,9 +183,14 @@ class Automaton:
             object.__setattr__(self, "_encode_only", only)  # a cache: frozen stays frozen
         if cp in only:
             return only[cp]
-        for row in self.encoding_rows():
-            if row.first <= cp <= row.last:
-                return self.encode_row(row, cp)
+        rows = self.encoding_rows()
+        firsts = self.__dict__.get("_encoding_firsts")
+        if firsts is None:  # the rows are disjoint and in order: bisect, not a walk over every row
+            firsts = [row.first for row in rows]
+            object.__setattr__(self, "_encoding_firsts", firsts)  # a cache: frozen stays frozen
+        k = bisect_right(firsts, cp) - 1
+        if k >= 0 and cp <= rows[k].last:
+            return self.encode_row(rows[k], cp)
         for form in self.table_forms():
             pointer = self.table_pointer(form.table, cp)
             if pointer is not None:
