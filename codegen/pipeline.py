@@ -4,9 +4,9 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from .spec import registry
 from .analyse.properties import check
 from .automaton import Automaton, compile_spec
+from .spec import registry
 from .spec.diagnostics import SpecError
 from .spec.model import Spec
 from .spec.parse import parse_file

@@ -262,7 +262,7 @@ from itertools import chain  # noqa: E402
 _CLASS = bytearray(256)
 for _lo, _hi, _c in _CLASS_RUNS:
     _CLASS[_lo:_hi + 1] = bytes([_c]) * (_hi - _lo + 1)
-_CLASS = bytes(_CLASS)
+_CLASS = bytes(_CLASS)  # type: ignore[assignment]  # filled, it is frozen: bytes
 _ROW_FIRSTS = tuple(r[0] for r in _ROWS)
 if _NATIVE is not None and getattr(_NATIVE, "SPEC_SHA256", None) != SPEC_SHA256:
     _NATIVE = None  # an extension built from another spec
@@ -359,8 +359,8 @@ def _counted_tables(ext):
         "frees": tuple((var, _byte_class(r)) for var, r in ext["frees"]),
         "digits": _byte_class(runs),
         "to_digit": bytes(to_digit),
-        "from_bits": {format(d, "0%db" % shift): _byte(runs, d) for d in range(1 << shift)},
-        "bits": tuple(format(d, "0%db" % shift) for d in range(1 << shift)),
+        "from_bits": {format(d, f"0{shift}b"): _byte(runs, d) for d in range(1 << shift)},
+        "bits": tuple(format(d, f"0{shift}b") for d in range(1 << shift)),
     }
 
 
@@ -637,7 +637,7 @@ def first_error(data, allow_reserved=True):
         tok = _scan(bytes(data) if data.__class__ is memoryview else data, at, True, start)
         return (tok[1], tok[2], tok[4])
     data = bytes(data)
-    for kind, start, end, value, reason in _tokens(data):
+    for kind, start, end, _value, reason in _tokens(data):
         if kind == "error" or (kind == "reserved" and not allow_reserved):
             return (start, end, reason)
     return None
@@ -1052,7 +1052,7 @@ def _encode_row(cp):
     return None
 
 
-_INVERSE = {}  # table -> {code point: pointer}, made on first use
+_INVERSE: dict = {}  # table -> {code point: pointer}, made on first use
 
 
 def _table_pointer(k, cp):

@@ -10,7 +10,7 @@ boundary code points from the seed documents' tables.
 from __future__ import annotations
 
 import importlib
-from functools import lru_cache
+from functools import cache
 
 from hypothesis import strategies as st
 
@@ -29,7 +29,7 @@ MAGIC = bytes.fromhex("EF B7 9D ED B2 AE 00 0A")
 SIGNATURES = {"utf-8-bom": BOM, "corrected-utf-8": MAGIC}
 
 
-@lru_cache(maxsize=None)
+@cache
 def oracle(name: str):
     """The hand-written oracle module for a spec name (tests/oracles/<name>.py)."""
     return importlib.import_module("oracles." + name.replace("-", "_"))
@@ -95,7 +95,7 @@ def cps_encodable(name: str, cps: list[int]) -> bool:
     return True
 
 
-@lru_cache(maxsize=None)
+@cache
 def pieces(name: str) -> tuple[bytes, ...]:
     """Whole valid encodings of boundary code points (from the oracle), the signature
     and the encoding's special sequences."""

@@ -41,8 +41,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import encspec
-from codec_samples import (BACKENDS, SIGNATURES, SPECS, byte_strings, load_backend, texts_with_surrogates,
-                           unsplit_pairs)
+from codec_samples import BACKENDS, SIGNATURES, SPECS, byte_strings, load_backend, texts_with_surrogates, unsplit_pairs
 
 encspec.register()  # the encspec.* handlers
 

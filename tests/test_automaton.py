@@ -10,10 +10,11 @@ import codecs
 import itertools
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from encspec.runtime.tables import tokens
 from encspec.pipeline import load
+from encspec.runtime.tables import tokens
 
 
 def cpython_tokens(data: bytes) -> list[tuple]:

@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 
 import encspec
 from codec_samples import BACKENDS, SPECS, boundary_cps, code_point_lists, joined_pairs, load_backend
+from conftest import encspec_command
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -186,7 +187,7 @@ def test_small_spec_boundary_code_points_round_trip(key, small_spec_dir):
 
 # ------------------------------------------------------------------ defect 1
 def encspec_cli(*args, cwd):
-    return subprocess.run(["encspec", *args], capture_output=True, text=True, cwd=cwd, timeout=300)
+    return subprocess.run([*encspec_command(), *args], capture_output=True, text=True, cwd=cwd, timeout=300)
 
 
 @pytest.fixture

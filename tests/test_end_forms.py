@@ -16,14 +16,15 @@ import itertools
 import json
 import shutil
 
-import encspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import encspec
 import tools
 from codec_samples import BACKENDS, SPECS, boundary_cps, encodable, joined_pairs, load_backend
 from conftest import run_cli
 from encspec.spec import registry
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 END_FORM = """\
 encoding t-end

@@ -25,7 +25,7 @@ import os
 import random
 import subprocess
 import time
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -273,7 +273,7 @@ fn main() {
 """
 
 
-@lru_cache(maxsize=None)
+@cache
 def cc() -> str:
     return tools.find("cc", hint="it is in Debian's gcc package")
 

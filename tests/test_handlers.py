@@ -8,7 +8,8 @@ from __future__ import annotations
 import codecs
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import encspec
 from codec_samples import BACKENDS, oracle

@@ -13,20 +13,32 @@ from __future__ import annotations
 
 import codecs
 import io
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import encspec
-from codec_samples import (BACKENDS, BOM, MAGIC, SIGNATURES, SPECS, boundary_cps, byte_strings, cps_encodable,
-                           encodable, oracle, pieces, unsplit_pairs)
+from codec_samples import (
+    BACKENDS,
+    BOM,
+    MAGIC,
+    SIGNATURES,
+    SPECS,
+    boundary_cps,
+    byte_strings,
+    cps_encodable,
+    encodable,
+    oracle,
+    pieces,
+    unsplit_pairs,
+)
 
 encspec.register()
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name, backend="auto"):
     return encspec.load(name, backend=backend)
 

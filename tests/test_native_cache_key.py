@@ -12,6 +12,7 @@ import stat
 from pathlib import Path
 
 import pytest
+
 from encspec.emit import native_build
 
 SPEC, SOURCE = "ab" * 32, "cd" * 32

@@ -24,7 +24,7 @@ import pytest
 
 import tools
 from codec_samples import load_backend, native_extension_missing
-from conftest import decode_in_chunks, deadline, excerpt
+from conftest import deadline, decode_in_chunks, excerpt
 
 NAME = "utf-inf-8"
 HANDLERS = ["strict", "replace", "ignore", "surrogateescape", "backslashreplace", "test_native_counted.record"]
@@ -41,7 +41,7 @@ _SEEN: list = []
 
 def _record(exc):
     _SEEN.append((exc.start, exc.end, exc.reason))
-    return ("<%d>" % exc.start, exc.end)
+    return (f"<{exc.start}>", exc.end)
 
 
 codecs.register_error("test_native_counted.record", _record)
@@ -122,7 +122,7 @@ def test_the_17_seed_examples_on_both_backends(nat, py, no_python_scanner):
 
 
 def test_the_17_seed_examples_under_every_handler(nat, py):
-    for cp, data in examples():
+    for _cp, data in examples():
         agree(nat, py, data)
         agree(nat, py, b"ab" + data + b"\xc3\xa9" + data + data[:-1] + b"z")
 

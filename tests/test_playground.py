@@ -376,6 +376,7 @@ def test_page_decodes_describes_and_locates_errors(browser, site):
 def test_page_counterexample_loads_into_input(browser, site):
     """The share link carries spec and input; a counterexample's button loads its bytes."""
     from urllib.parse import urlencode
+
     from selenium.webdriver.common.by import By
     cesu = (ROOT / "specs" / "cesu-8.encspec").read_text("utf-8")
     d = browser
@@ -393,8 +394,9 @@ def test_page_survives_a_slow_spec(browser, site):
     """A spec the compiler takes longer than the limit on stops the worker with a message;
     Python restarts and the next spec decodes."""
     from urllib.parse import urlencode
-    from selenium.webdriver.support.ui import Select
+
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
     skips = "".join(f"skip U+{i * 0x101:04X}..U+{i * 0x101 + 3:04X}\n" for i in range(1, 8000))
     slow = ("encoding slow\ncode-space U+0000..U+7FFFFFFF\nnumbering packed\n" + skips
             + "form 1: 0xxxxxxx\nform 2: 110xxxxx 10xxxxxx\nform 3: 1110xxxx 10xxxxxx{2}\n")

@@ -21,7 +21,7 @@ from __future__ import annotations
 import codecs
 import itertools
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
@@ -35,7 +35,7 @@ ENCODE_HANDLERS = ["strict", "replace", "ignore", "backslashreplace", "surrogate
                    "surrogatepass", "xmlcharrefreplace"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name, backend="auto"):
     return encspec.load(name, backend=backend)
 
@@ -59,7 +59,7 @@ def encoded(encode, text, errors):
         return ("ok", encode(text, errors))
     except UnicodeError as e:
         return (type(e).__name__, e.start, e.end)
-    except IndexError as e:
+    except IndexError:
         return ("IndexError",)
 
 

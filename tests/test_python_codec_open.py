@@ -19,8 +19,11 @@ import io
 import itertools
 import os
 
-import encspec
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import encspec
 from codec_samples import (
     BACKENDS,
     COMMON_CPS,
@@ -29,8 +32,6 @@ from codec_samples import (
     unsplit_pairs,
 )
 from encspec.spec import registry
-from hypothesis import assume, given, settings
-from hypothesis import strategies as st
 
 encspec.register()  # the encspec.* handlers, and utf-8-optu8 looks its own up by name
 
@@ -137,7 +138,7 @@ HELD_ENDINGS = {
 
 
 def held_cases():
-    for codec, spec in CODECS:
+    for codec, _spec in CODECS:
         for text in HELD_ENDINGS.get(codec, []) + ["", "A", "AB\n"]:
             yield codec, text
 

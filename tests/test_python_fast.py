@@ -54,7 +54,7 @@ def exact(m, data: bytes, want_str=True, surrogates=True):
     """What the core's token loop gives: each token through the automaton, each
     problem replaced by U+FFFD."""
     out = []
-    for kind, start, end, value, _ in m._tokens(data):
+    for kind, _start, _end, value, _ in m._tokens(data):
         if kind == "signature":
             continue
         if kind == "char":

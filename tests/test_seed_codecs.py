@@ -14,13 +14,14 @@ import codecs
 import io
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import encspec
+from codec_samples import BACKENDS, load_backend
 from encspec.runtime import codec as codec_module
 from encspec.runtime import optu8, private_use
 from encspec.runtime.handlers import from_private_use, to_private_use
-from codec_samples import BACKENDS, load_backend
 
 encspec.register()
 
@@ -180,6 +181,7 @@ def test_bom_names_through_codecs():
 def test_bom_names_write_a_bom_on_the_command_line(args):
     """A name means one thing everywhere: the command line writes what the codec writes."""
     from click.testing import CliRunner
+
     from encspec.cli.main import cli
     got = CliRunner().invoke(cli, args, input=b"x\xc3\xa9")
     assert got.exit_code == 0, got.output
@@ -194,6 +196,7 @@ def test_bom_names_write_a_bom_on_the_command_line(args):
 ])
 def test_sig_and_nobom_names_on_the_command_line(args, out):
     from click.testing import CliRunner
+
     from encspec.cli.main import cli
     got = CliRunner().invoke(cli, args, input=b"x")
     assert got.exit_code == 0, got.output

@@ -15,7 +15,6 @@ import pytest
 import encspec
 from encspec.cli import main
 from encspec.spec import registry
-
 from test_spec_errors import expected_report, run
 
 UNORDERED = ("encoding unordered\ncode-space U+0000..U+00FF\nalphabet d = 01, 00\n"

@@ -11,13 +11,13 @@ The limits themselves are documented in docs/pages/spec-language.md (Limits).
 """
 from __future__ import annotations
 
-import gc
 import random
 import time
 from pathlib import Path
 
 import pytest
 
+from conftest import best_cpu_time, spec_with_forms, spec_with_holes, spec_with_literals, spec_with_skips
 from encspec.automaton import compile_spec
 from encspec.automaton.minimise import moore_blocks
 from encspec.cli import main
@@ -165,7 +165,7 @@ def test_long_constant_count_within_bounds_compiles(tmp_path, capsys, count):
 
 def _utf_inf_8_with(repeat: int) -> str:
     """UTF-∞-8 with {repeat} trailing bytes in its FF 100xxxxx form (its claims then fail: leave them out)."""
-    text = UTF_INF_8.replace("10xxxxxx{11}", "10xxxxxx{%d}" % repeat)
+    text = UTF_INF_8.replace("10xxxxxx{11}", f"10xxxxxx{{{repeat}}}")
     return "\n".join(line for line in text.split("\n") if not line.startswith("claims"))
 
 
@@ -179,20 +179,6 @@ def test_longest_repetition_in_utf_inf_8_describes(tmp_path, capsys):
     assert elapsed < 10, elapsed  # a sanity bound only; the ratio below is the test
 
 
-def best_time(build, repeat: int = 3, inner: int = 1) -> float:
-    """The best of *repeat* runs of *inner* calls of *build*, collected garbage first, in CPU
-    time of this process: the suite runs on two processes, and wall-clock ratios are
-    skewed by the other one."""
-    best = float("inf")
-    for _ in range(repeat):
-        gc.collect()
-        start = time.process_time()
-        for _ in range(inner):
-            build()
-        best = min(best, time.process_time() - start)
-    return best / inner
-
-
 def compile_text(text: str):
     return lambda: compile_spec(parse_text(text))
 
@@ -201,50 +187,22 @@ def test_longest_repetition_costs_about_its_length():
     """{64} is six times the bytes of {11}: it may take at most 25 times as long to compile."""
     small, large = _utf_inf_8_with(11), _utf_inf_8_with(64)
     assert compile_spec(parse_text(large)).n_states > compile_spec(parse_text(small)).n_states
-    t_small = best_time(compile_text(small), inner=10)
-    t_large = best_time(compile_text(large), inner=10)
+    t_small = best_cpu_time(compile_text(small), inner=10)
+    t_large = best_cpu_time(compile_text(large), inner=10)
     assert t_large <= 25 * t_small, f"{{11}}: {t_small * 1e3:.1f} ms, {{64}}: {t_large * 1e3:.1f} ms"
 
 
 # ------------------------------------------------------- compile time grows linearly
-SPACE = "encoding big\ncode-space U+0000..U+10FFFF\n"
-UTF8 = ("form 1: 0xxxxxxx\nform 2: 110xxxxx 10xxxxxx min U+0080\n"
-        "form 3: 1110xxxx 10xxxxxx{2} min U+0800\nform 4: 11110xxx 10xxxxxx{3} min U+10000\n")
-
-
-def holes(n: int) -> str:
-    """UTF-8 with n one-code-point holes, one in every 257 code points of the 4-byte range."""
-    return SPACE + "".join(f"ill-formed U+{0x10000 + 257 * i:04X}\n" for i in range(n)) + UTF8
-
-
-def skips(n: int) -> str:
-    """Packed UTF-8-like forms with n skipped code points in the 3-byte range."""
-    return (SPACE + "numbering packed\n" + "".join(f"skip U+{0x1000 + 2 * i:04X}\n" for i in range(n))
-            + "form 1: 00..7F\nform 2: C2..DF 80..BF\nform 3: E0..EF 80..BF 80..BF\n"
-              "form 4: F0..F4 80..BF 80..BF 80..BF\n")
-
-
-def literals(n: int) -> str:
-    """n special sequences of three fixed bytes."""
-    return SPACE + "form 1: 0xxxxxxx\n" + "".join(
-        f"form l{i}: {0x80 + (i >> 8):02X} {i & 0xFF:02X} 80 = U+{0x1000 + i:04X}\n" for i in range(n))
-
-
-def forms(n: int) -> str:
-    """n three-byte forms of 64 code points each."""
-    return SPACE + "form 1: 0xxxxxxx\n" + "".join(
-        f"form f{i}: {0x80 + (i >> 8):02X} {i & 0xFF:02X} 80..BF at U+{0x10000 + 64 * i:04X}\n" for i in range(n))
-
-
 N = 250  # the small spec; the large one has 16 N = 4000 of each
 
 
-@pytest.mark.parametrize("make", [holes, skips, literals, forms], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("make", [spec_with_holes, spec_with_skips, spec_with_literals, spec_with_forms],
+                         ids=lambda f: f.__name__)
 def test_compile_time_grows_linearly(make):
     small, large = make(N), make(16 * N)
     assert len(compile_spec(parse_text(large)).rows) > 15 * N  # each statement really makes its own row
-    t_small = best_time(compile_text(small), inner=4)
-    t_large = best_time(compile_text(large))
+    t_small = best_cpu_time(compile_text(small), inner=4)
+    t_large = best_cpu_time(compile_text(large))
     assert t_large <= 25 * t_small, (f"{make.__name__}: {N} take {t_small * 1e3:.0f} ms, "
                                      f"{16 * N} take {t_large * 1e3:.0f} ms ({t_large / t_small:.1f} times)")
 
@@ -252,7 +210,7 @@ def test_compile_time_grows_linearly(make):
 def test_two_thousand_holes_check_completes(tmp_path, capsys):
     """Before: 1,000 one-code-point holes took 20 s in check and 2,000 did not finish."""
     path = tmp_path / "holes.encspec"
-    path.write_text(holes(2000), encoding="utf-8")
+    path.write_text(spec_with_holes(2000), encoding="utf-8")
     rc, out, err, elapsed = run(["check", path], capsys)
     assert (rc, err) == (0, "")
     assert "prefix_free" in out

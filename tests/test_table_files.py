@@ -10,8 +10,9 @@ from __future__ import annotations
 import warnings
 from pathlib import Path
 
-import encspec
 import pytest
+
+import encspec
 from conftest import run_cli
 from encspec.runtime.codec import SpecFileWarning
 from encspec.spec.diagnostics import SpecError, TableFileError

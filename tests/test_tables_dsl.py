@@ -10,7 +10,7 @@ import pytest
 from encspec.automaton import compile_spec
 from encspec.runtime import tables
 from encspec.spec.diagnostics import SpecError
-from encspec.spec.parse import parse_file, parse_text
+from encspec.spec.parse import parse_file
 
 # pointer = lead digit * 4 + trail digit; leads 81..82, trails 41..42 and A1..A2
 INDEX = """\

@@ -31,7 +31,7 @@ from __future__ import annotations
 import codecs
 import itertools
 import sys
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
@@ -50,7 +50,7 @@ DECODE_HANDLERS = ["strict", "replace", "ignore", "surrogatepass", "surrogateesc
 ENCODE_HANDLERS = ["strict", "surrogatepass", "replace"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name, backend):
     return load_backend(name, backend)
 
@@ -116,7 +116,7 @@ def body(name, values):
     return o.encode(values, signature=False) if name in ("utf-16", "utf-32") else o.encode(values)
 
 
-@lru_cache(maxsize=None)
+@cache
 def pieces(name):
     """Whole encodings of boundary values, signatures and (WTF-16 / UTF-16) lone surrogates."""
     out = {body(name, [v]) for v in boundary_values(name) if encodable(name, v)}

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import codecs
 
-import encspec
 import pytest
-from codec_samples import BACKENDS, load_backend
-from conftest import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+import encspec
+from codec_samples import BACKENDS, load_backend
+from conftest import run_cli
 
 REASON = ("a trail surrogate code point after a lead surrogate code point: "
           "the two would read back as one supplementary code point")

@@ -3,12 +3,11 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
+from functools import cache
 
 import jinja2
 
 from ..version import __version__
-
 
 # ------------------------------------------------------------------ escaping
 # A spec's strings (title, source, reasons, messages) and its file path are
@@ -104,7 +103,7 @@ FILTERS = {"comment": comment, "c_comment": c_comment, "java_comment": java_comm
            "rust_string": rust_string, "js_string": js_string, "java_string": java_string}
 
 
-@lru_cache(maxsize=None)
+@cache
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("encspec.emit", "templates"),

@@ -161,6 +161,8 @@ def import_extension(path: Path, name: str) -> types.ModuleType:
     """Load a compiled extension from *path* (its init function is PyInit_<name>)."""
     loader = importlib.machinery.ExtensionFileLoader(name, str(path))
     spec = importlib.util.spec_from_file_location(name, str(path), loader=loader)
+    if spec is None:  # never, given a loader; but say so rather than fail inside importlib
+        raise ImportError(f"cannot load {path} as {name}", name=name, path=str(path))
     module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
     return module

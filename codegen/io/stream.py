@@ -21,13 +21,12 @@ import os
 import signal
 import stat
 import sys
-import tempfile
 import threading
 from collections.abc import Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import IO, Any
 
 CHUNK_SIZE = 1 << 20      # bytes read (and decoded) at a time
 TEXT_CHUNK = 1 << 18      # bytes read at a time by transcode: each chunk's str and bytes stay below
@@ -61,7 +60,7 @@ class EncodeFailure(Exception):
         self.index, self.cp, self.reason = index, cp, reason
 
 
-def hexbytes(data: bytes, limit: Optional[int] = None) -> str:
+def hexbytes(data: bytes, limit: int | None = None) -> str:
     """``C0 AF``; with *limit*, longer data ends in ``…``."""
     shown = data if limit is None else data[:limit]
     text = shown.hex(" ").upper()
@@ -106,13 +105,13 @@ def check_handler(errors: str) -> None:
 class Input:
     """An open input: its binary file, its name for messages and its size if known."""
 
-    file: object
+    file: IO[bytes]
     name: str
-    size: Optional[int]
+    size: int | None
     close: bool = True
 
 
-def open_input(path: Optional[str]) -> Input:
+def open_input(path: str | None) -> Input:
     """The file at *path* (``-`` or None: standard input), read-only; InputError if it cannot be read."""
     if path is None or path == "-":
         if sys.stdin is None:   # started with standard input closed (<&-)
@@ -140,7 +139,7 @@ def _is_regular(mode: int) -> bool:
     return stat.S_ISREG(mode)
 
 
-def read_chunks(inp: Input, size: Optional[int] = None, bar=None):
+def read_chunks(inp: Input, size: int | None = None, bar=None):
     """The bytes of *inp*, *size* (default CHUNK_SIZE) at a time (the last chunk may be shorter)."""
     size = size or CHUNK_SIZE
     try:
@@ -170,7 +169,7 @@ def is_stdout(out) -> bool:
     return out is None or out == "-"
 
 
-def _target(out) -> tuple[Path, Optional[os.stat_result]]:
+def _target(out) -> tuple[Path, os.stat_result | None]:
     """Where writing *out* lands — a symlink followed to its target, which may not exist
     yet — and that target's stat (None when there is nothing there).
 
@@ -199,7 +198,7 @@ def loop_message(path) -> str:
     return f"{path}: a symbolic link loop (too many levels of symbolic links)"
 
 
-def check_output(out: Optional[str], inputs=(), parents: bool = False) -> None:
+def check_output(out: str | None, inputs=(), parents: bool = False) -> None:
     """InputError if *out* cannot be written: a directory, an input, or a missing folder
     (created instead with *parents*, as ``mkdir -p``)."""
     if is_stdout(out):
@@ -225,7 +224,7 @@ def check_output(out: Optional[str], inputs=(), parents: bool = False) -> None:
             pass
 
 
-def _write_error(name: str, exc: OSError) -> "InputError":
+def _write_error(name: str, exc: OSError) -> InputError:
     """A failed write as one line: ``write error: …`` for standard output (as coreutils say it)."""
     if name == "<stdout>":
         return InputError(f"write error: {(exc.strerror or str(exc)).lower()}")
@@ -272,7 +271,7 @@ class _WholeWrites:
 
 
 @contextmanager
-def atomic_output(out: Optional[str]):
+def atomic_output(out: str | None):
     """A binary file to write *out* (``-`` or None: standard output).
 
     Only a regular file (or a new path) is written to a temporary file in the same
@@ -288,6 +287,7 @@ def atomic_output(out: Optional[str]):
             yield f
         return
     real, st = _target(out)
+    assert out is not None  # None is standard output, handled above
     if st is not None and not stat.S_ISREG(st.st_mode):
         try:
             f = open(real, "wb")
@@ -299,6 +299,8 @@ def atomic_output(out: Optional[str]):
         finally:
             _close(f)
         return
+    import tempfile  # here, not above: it costs every command's start-up 3 ms (random, shutil)
+
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)
     except OSError as e:
@@ -336,7 +338,7 @@ def _close(f) -> None:
         pass
 
 
-def write_output(out: Optional[str], data: bytes, parents: bool = False) -> None:
+def write_output(out: str | None, data: bytes, parents: bool = False) -> None:
     """Write *data* to *out* as :func:`atomic_output` does (``-``: stdout), after
     :func:`check_output` (with *parents*, missing folders are created)."""
     check_output(out, parents=parents)
@@ -391,7 +393,7 @@ class NoBar:
         pass
 
 
-def progress(total: Optional[int], label: str, quiet: bool = False):
+def progress(total: int | None, label: str, quiet: bool = False):
     """A tqdm bar on stderr (bytes, bytes/s) if stderr is a terminal and *total* is a few MB; else a no-op."""
     if quiet or total is None or total < PROGRESS_MIN:
         return NoBar()
@@ -562,6 +564,7 @@ class Transcoder(_Decoding):
         try:
             text = self._decode(data, final)
         except _Wider:  # from the state before this chunk, as ints
+            assert self._ints is not None  # only a wide source raises _Wider
             self._text.setstate(state)
             self._ints.setstate(state)
             self._dec = self._ints
@@ -580,10 +583,10 @@ KIND, START, END, BYTES, REASON, NEWLINES, CHARS = range(7)
 class _Recording(threading.local):
     """The problems an in-progress decode reports (one per thread: Dask may run tasks in threads)."""
 
-    module = None
+    module: Any = None  # the generated module decoding (its names looked up as it runs)
     final = True
-    found = None
-    limit = None
+    found: list | None = None
+    limit: int | None = None
 
 
 _recording = _Recording()
@@ -614,7 +617,7 @@ codecs.register_error(RECORD, _record)
 
 
 @contextmanager
-def _recorder(module, final: bool, limit: Optional[int]):
+def _recorder(module, final: bool, limit: int | None):
     """Record the problems *module* reports while the block decodes; yields their list."""
     rec = _recording
     saved = (rec.module, rec.final, rec.found, rec.limit)
@@ -657,7 +660,7 @@ class Scanner:
     problems (``done``).
     """
 
-    def __init__(self, module, at_start: bool = True, offset: int = 0, limit: Optional[int] = None):
+    def __init__(self, module, at_start: bool = True, offset: int = 0, limit: int | None = None):
         self.module = module
         self.offset = offset      # absolute offset of the next byte fed
         self.limit = limit
@@ -699,7 +702,7 @@ class Scanner:
         left, flag = self._dec.getstate()
         if flag != 1:
             self._flag = flag  # the start state a signature chose, for _clean
-        problems = []
+        problems: list[tuple] = []  # (kind, start, end, bytes, reason, newlines, chars)
         buf = pending + data
         sig = self.module._signature(buf) if at_start and flag != 1 else None  # (length, start state)
         if not found and sig is None:
@@ -753,7 +756,7 @@ class Scanner:
             self.chars += len(text)
 
 
-def place(p: tuple, base_newlines: int = 0, base_chars: int = 0) -> "Problem":
+def place(p: tuple, base_newlines: int = 0, base_chars: int = 0) -> Problem:
     """A scanned problem tuple at its line and column, given the position where its scan began."""
     if p[NEWLINES]:
         line, column = 1 + base_newlines + p[NEWLINES], 1 + p[CHARS]
@@ -770,7 +773,7 @@ class Problem:
     start: int
     end: int
     data: bytes          # at most SHOWN_BYTES of its bytes
-    reason: Optional[str]
+    reason: str | None
     line: int
     column: int
 
@@ -784,11 +787,11 @@ class Report:
     """What validating one file found."""
 
     path: str
-    size: Optional[int] = None
+    size: int | None = None
     problems: list = field(default_factory=list)   # errors and reserved runs, in order
-    signature: Optional[Problem] = None
+    signature: Problem | None = None
     truncated: bool = False                          # stopped at the limit
-    error: Optional[str] = None                      # could not be read
+    error: str | None = None                      # could not be read
 
     @property
     def errors(self) -> int:
@@ -798,7 +801,7 @@ class Report:
     def reserved(self) -> int:
         return sum(1 for p in self.problems if p.kind == "reserved")
 
-    def valid(self, allow_reserved: bool = True) -> Optional[bool]:
+    def valid(self, allow_reserved: bool = True) -> bool | None:
         """Whether the file is valid; None if it could not be read, or if the scan
         stopped at the limit with only reserved runs found (the unread rest decides).
 
@@ -830,7 +833,7 @@ def report_from(path: str, size, problems: list, truncated: bool) -> Report:
     return rep
 
 
-def validate_stream(module, inp: Input, limit: Optional[int] = None, chunk_size: Optional[int] = None,
+def validate_stream(module, inp: Input, limit: int | None = None, chunk_size: int | None = None,
                     bar=None) -> Report:
     """Validate one input sequentially, chunk by chunk."""
     scanner = Scanner(module, limit=limit)
@@ -848,8 +851,8 @@ def validate_stream(module, inp: Input, limit: Optional[int] = None, chunk_size:
 
 
 # ------------------------------------------------------------- conversion
-def convert(inp: Input, out: Optional[str], steps, finish, label: str, quiet: bool = False,
-            size: Optional[int] = None) -> None:
+def convert(inp: Input, out: str | None, steps, finish, label: str, quiet: bool = False,
+            size: int | None = None) -> None:
     """Read *inp* in chunks (of *size*, default CHUNK_SIZE), write ``steps(chunk)`` and then
     ``finish()`` (bytes) to *out* atomically (stdout if None); a failure leaves *out* untouched."""
     bar = progress(inp.size, label, quiet)
@@ -864,7 +867,7 @@ def convert(inp: Input, out: Optional[str], steps, finish, label: str, quiet: bo
             inp.file.close()
 
 
-def failure(exc: Exception, name: str, errors: str) -> Optional[tuple[str, int]]:
+def failure(exc: Exception, name: str, errors: str) -> tuple[str, int] | None:
     """``(message, exit code)`` for what stopped a conversion, or None if it is not ours to word."""
     if isinstance(exc, InputError):
         return str(exc), 2

@@ -11,7 +11,10 @@ the same text over an automaton's tables for the analyses.  The placeholder
 tables above the marker (ASCII, one byte a character) only let this file
 import and be tested on its own.
 """
+from typing import Any
+
 # The placeholder automaton: bytes 00..7F stand for themselves, 80..FF are errors.
+# Each table is annotated with the type the generated modules' tables have.
 NAME = "encspec-core"
 ALIASES = ()
 SPEC_FILE = "codegen/runtime/core.py"
@@ -30,33 +33,33 @@ _ACCEPT = (None, 0)
 _FINAL = (False, True)
 _ACTIONS = (("char", 0),)
 _ROWS = ((0x0, 0x7F, "digits", (0, (((0x00, 0x7F),),), None)),)
-_EXTENSIONS = ()
+_EXTENSIONS: tuple[dict[str, Any], ...] = ()
 _UNIT = 1
 _AT_END = ()
 _STARTS = (0,)
-SIGNATURES = ()
+SIGNATURES: tuple[tuple[bytes, int], ...] = ()  # (bytes, start state)
 _REASONS = ("invalid start byte", "invalid continuation byte", "unexpected end of data", "truncated data",
             "no code point for this pointer")
 _SPAN = 0  # how far an error reaches: 0 maximal subpart, 1 one unit, 2 through the failing byte
 _UNENCODABLE = None  # the encoder's reason for a code point it cannot write (None: CPython's utf-8 words)
 _RESTORE = b""  # per byte, 1 if an error never takes it after its first byte (with _SPAN 2)
 _TABLES = ()  # mapping tables: see _lookup
-_ENCODE_ONLY = {}  # code point -> bytes (None: refused), before any form
+_ENCODE_ONLY: dict[int, bytes | None] = {}  # code point -> bytes (None: refused), before any form
 _TABLE_FORMS = ()  # (table, positions, order) of each table form, for the encoder, in spec order
-_ERROR_NAMES = {}
-PROFILES = {}
-_LATIN_CLASS = None
-_CODEC = None
+_ERROR_NAMES: dict[int, str] = {}
+PROFILES: dict[str, Any] = {}
+_LATIN_CLASS: bytes | None = None
+_CODEC: str | None = None
 _CODEC_LATIN = False
-_CODEC_PIECES = ()
-_PIECES = ()
+_CODEC_PIECES: tuple[bytes, ...] = ()
+_PIECES: tuple[bytes, ...] = ()
 
 
 def _piece_value(p):
     raise ValueError(p)
 
 
-_NATIVE = None
+_NATIVE: Any = None  # the native twin (an extension module: its functions are looked up by name)
 
 # ---- encspec core: copied verbatim into every generated module ----
 import codecs  # noqa: E402
@@ -69,7 +72,7 @@ from itertools import chain  # noqa: E402
 _CLASS = bytearray(256)
 for _lo, _hi, _c in _CLASS_RUNS:
     _CLASS[_lo:_hi + 1] = bytes([_c]) * (_hi - _lo + 1)
-_CLASS = bytes(_CLASS)
+_CLASS = bytes(_CLASS)  # type: ignore[assignment]  # filled, it is frozen: bytes
 _ROW_FIRSTS = tuple(r[0] for r in _ROWS)
 if _NATIVE is not None and getattr(_NATIVE, "SPEC_SHA256", None) != SPEC_SHA256:
     _NATIVE = None  # an extension built from another spec
@@ -166,8 +169,8 @@ def _counted_tables(ext):
         "frees": tuple((var, _byte_class(r)) for var, r in ext["frees"]),
         "digits": _byte_class(runs),
         "to_digit": bytes(to_digit),
-        "from_bits": {format(d, "0%db" % shift): _byte(runs, d) for d in range(1 << shift)},
-        "bits": tuple(format(d, "0%db" % shift) for d in range(1 << shift)),
+        "from_bits": {format(d, f"0{shift}b"): _byte(runs, d) for d in range(1 << shift)},
+        "bits": tuple(format(d, f"0{shift}b") for d in range(1 << shift)),
     }
 
 
@@ -444,7 +447,7 @@ def first_error(data, allow_reserved=True):
         tok = _scan(bytes(data) if data.__class__ is memoryview else data, at, True, start)
         return (tok[1], tok[2], tok[4])
     data = bytes(data)
-    for kind, start, end, value, reason in _tokens(data):
+    for kind, start, end, _value, reason in _tokens(data):
         if kind == "error" or (kind == "reserved" and not allow_reserved):
             return (start, end, reason)
     return None
@@ -859,7 +862,7 @@ def _encode_row(cp):
     return None
 
 
-_INVERSE = {}  # table -> {code point: pointer}, made on first use
+_INVERSE: dict = {}  # table -> {code point: pointer}, made on first use
 
 
 def _table_pointer(k, cp):

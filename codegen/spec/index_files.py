@@ -7,12 +7,14 @@ count).  An encoder table (``encode-file``) has lines ``0xCODEPOINT<TAB>0xBYTES`
 or ``0xCODEPOINT<TAB>-`` for a code point the encoder refuses.  Read strictly:
 ASCII digits only, code points that are Unicode scalar values; a mistake is a
 :class:`TableFileError` at its line and column in the file (a missing or
-unreadable file: a :class:`SpecError` at the spec statement).
+unreadable file: a :class:`SpecError` at the spec statement).  A file is read a line
+at a time, so what it costs in memory follows the entries kept, not its comments.
 """
 from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,20 +32,30 @@ def resolve(spec_path: str, written: str, loc: Loc) -> Path:
     return got
 
 
-def _read(file: Path, written: str, loc: Loc) -> tuple[list[str], str, str]:
-    """(lines, text, SHA-256) of a table file: UTF-8 text, split on LF alone."""
+def _lines(file: Path, written: str, loc: Loc, seen: Callable[[bytes], None]) -> Iterator[tuple[int, str]]:
+    """(line number, text) of each of the file's lines (split on LF, the LF left out), read
+    a line at a time and passed to *seen* (a hash's update)."""
     try:
-        data = file.read_bytes()
+        with file.open("rb") as f:
+            for k, raw in enumerate(f, 1):
+                seen(raw)
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError as e:
+                    col = len(raw[:e.start].decode("utf-8")) + 1
+                    raise TableFileError(f"byte {raw[e.start]:02X} is not valid UTF-8 (a table file is UTF-8 text)",
+                                         Loc(k, col), written, _text(file)) from None
+                yield k, text.removesuffix("\n")
     except OSError as e:
         raise SpecError(f"cannot read table file '{written}': {e.strerror or e}", loc) from None
+
+
+def _text(file: Path) -> str:
+    """The whole of a table file, for an error's excerpt (read only when there is one)."""
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        good = data[:e.start].decode("utf-8")
-        where = Loc(good.count("\n") + 1, len(good) - good.rfind("\n"))
-        raise TableFileError(f"byte {data[e.start]:02X} is not valid UTF-8 (a table file is UTF-8 text)", where,
-                             written, data.decode("utf-8", "replace")) from None
-    return text.split("\n"), text, hashlib.sha256(data).hexdigest()
+        return file.read_bytes().decode("utf-8", "replace")
+    except OSError:
+        return ""
 
 
 # ASCII digits only: Python's int() also reads other scripts' digits (Arabic-Indic ١٢) and "_".
@@ -71,39 +83,39 @@ class Line:
         return before + len(parts[field]) - len(parts[field].lstrip(" ")) + 1
 
 
-def _entry_lines(lines: list[str]):
+def _entry_lines(lines: Iterator[tuple[int, str]]) -> Iterator[Line]:
     """The lines that hold entries: not empty (or spaces), not a # comment."""
-    for k, line in enumerate(lines, 1):
+    for k, line in lines:
         line = line.removesuffix("\r")
         if not line.strip(" ") or line.startswith("#"):
             continue
         yield Line(k, line)
 
 
-def _fail(message: str, line: Line, field: int, written: str, text: str) -> TableFileError:
-    return TableFileError(message, Loc(line.number, line.column(field)), written, text)
+def _fail(message: str, line: Line, field: int, written: str, file: Path) -> TableFileError:
+    return TableFileError(message, Loc(line.number, line.column(field)), written, _text(file))
 
 
-def _pointer(line: Line, written: str, text: str) -> int:
+def _pointer(line: Line, written: str, file: Path) -> int:
     raw = line.fields[0]
     if not DECIMAL.fullmatch(raw):
-        raise _fail(f"pointer {raw!r} is not a decimal number (ASCII digits 0-9)", line, 0, written, text)
+        raise _fail(f"pointer {raw!r} is not a decimal number (ASCII digits 0-9)", line, 0, written, file)
     value = int(raw)
     if value >= MAX_POINTER:
-        raise _fail(f"pointer {raw} is beyond a table's limit ({MAX_POINTER - 1})", line, 0, written, text)
+        raise _fail(f"pointer {raw} is beyond a table's limit ({MAX_POINTER - 1})", line, 0, written, file)
     return value
 
 
-def _code_point(line: Line, field: int, written: str, text: str) -> int:
+def _code_point(line: Line, field: int, written: str, file: Path) -> int:
     raw = line.fields[field]
     if not HEXADECIMAL.fullmatch(raw):
         raise _fail(f"code point {raw!r} is not a hexadecimal number (0x and ASCII hex digits)", line, field,
-                    written, text)
+                    written, file)
     value = int(raw, 16)  # the pattern took 0x and ASCII hex digits only
     if value > 0x10FFFF:
-        raise _fail(f"code point {raw} is beyond U+10FFFF", line, field, written, text)
+        raise _fail(f"code point {raw} is beyond U+10FFFF", line, field, written, file)
     if 0xD800 <= value <= 0xDFFF:
-        raise _fail(f"code point {raw} is a surrogate, not a Unicode scalar value", line, field, written, text)
+        raise _fail(f"code point {raw} is a surrogate, not a Unicode scalar value", line, field, written, file)
     return value
 
 
@@ -119,11 +131,11 @@ class IndexFile:
 def read_index(spec_path: str, written: str, loc: Loc) -> IndexFile:
     """The entries of an index file, each checked (TableFileError at its line)."""
     file = resolve(spec_path, written, loc)
-    lines, text, sha = _read(file, written, loc)
+    sha = hashlib.sha256()
     entries, numbers = [], []
     seen: dict[int, int] = {}
     good = GOOD_INDEX_LINE.fullmatch
-    for k, raw in enumerate(lines, 1):
+    for k, raw in _lines(file, written, loc, sha.update):
         m = good(raw)
         if m is not None:  # the common case, decided by one pattern; anything else is looked at closely
             pointer, cp = int(m[1]), int(m[2], 16)
@@ -137,17 +149,17 @@ def read_index(spec_path: str, written: str, loc: Loc) -> IndexFile:
             continue
         line = Line(k, raw)
         if len(line.fields) < 2:
-            raise _fail("expected a pointer, a TAB and a code point", line, 0, written, text)
-        pointer = _pointer(line, written, text)
-        cp = _code_point(line, 1, written, text)
+            raise _fail("expected a pointer, a TAB and a code point", line, 0, written, file)
+        pointer = _pointer(line, written, file)
+        cp = _code_point(line, 1, written, file)
         if pointer in seen:
-            raise _fail(f"pointer {pointer} is given twice (first on line {seen[pointer]})", line, 0, written, text)
+            raise _fail(f"pointer {pointer} is given twice (first on line {seen[pointer]})", line, 0, written, file)
         seen[pointer] = line.number
         entries.append((pointer, cp))
         numbers.append(line.number)
     if not entries:
         raise SpecError(f"table file '{written}' has no entries", loc)
-    return IndexFile(tuple(entries), tuple(numbers), sha)
+    return IndexFile(tuple(entries), tuple(numbers), sha.hexdigest())
 
 
 def line_text(spec_path: str, written: str) -> str:
@@ -162,15 +174,15 @@ def line_text(spec_path: str, written: str) -> str:
 def read_encode_file(spec_path: str, written: str, loc: Loc) -> tuple[tuple[tuple[int, bytes | None], ...], str]:
     """((code point, bytes or None), ...) of an encoder table, each line checked, and its SHA-256."""
     file = resolve(spec_path, written, loc)
-    lines, text, sha = _read(file, written, loc)
+    sha = hashlib.sha256()
     out: list[tuple[int, bytes | None]] = []
     seen: dict[int, int] = {}
-    for line in _entry_lines(lines):
+    for line in _entry_lines(_lines(file, written, loc, sha.update)):
         if len(line.fields) < 2:
-            raise _fail("expected a code point, a TAB and bytes (0x…) or -", line, 0, written, text)
-        cp = _code_point(line, 0, written, text)
+            raise _fail("expected a code point, a TAB and bytes (0x…) or -", line, 0, written, file)
+        cp = _code_point(line, 0, written, file)
         if cp in seen:
-            raise _fail(f"U+{cp:04X} is given twice (first on line {seen[cp]})", line, 0, written, text)
+            raise _fail(f"U+{cp:04X} is given twice (first on line {seen[cp]})", line, 0, written, file)
         seen[cp] = line.number
         raw = line.fields[1]
         if raw == "-":
@@ -178,5 +190,5 @@ def read_encode_file(spec_path: str, written: str, loc: Loc) -> tuple[tuple[tupl
         elif HEX_BYTES.fullmatch(raw):
             out.append((cp, bytes.fromhex(raw[2:])))
         else:
-            raise _fail(f"bytes {raw!r} are not 0x and an even number of ASCII hex digits", line, 1, written, text)
-    return tuple(out), sha
+            raise _fail(f"bytes {raw!r} are not 0x and an even number of ASCII hex digits", line, 1, written, file)
+    return tuple(out), sha.hexdigest()

@@ -9,21 +9,52 @@ from __future__ import annotations
 import hashlib
 import re
 from functools import lru_cache
-from math import prod
 from importlib import resources
+from math import prod
 from pathlib import Path
+from typing import Any
 
 import lark
 from lark import Token, Transformer_NonRecursive, v_args
 
 from .diagnostics import Loc, SpecError, SpecWarning
-from .expr import CONST_BITS, CONST_DIGITS, DIVISION_BY_ZERO, MAX_DEPTH, BinOp, ExprLimitError, Int, Var, \
-    check_constants, evaluate_bounded, too_deep, walk
-from .model import (
-    PROPERTIES, Claim, CodeRange, DigitSet, EncodeRule, Form, Item, Pattern, Profile, ProfileRule, RangeSet, Signature,
-    Spec, SubForm, Table, const, evaluate, is_const, paused_gc, variables,
+from .expr import (
+    CONST_BITS,
+    CONST_DIGITS,
+    DIVISION_BY_ZERO,
+    MAX_DEPTH,
+    BinOp,
+    Expr,
+    ExprLimitError,
+    Int,
+    Var,
+    check_constants,
+    evaluate_bounded,
+    too_deep,
+    walk,
 )
 from .index_files import MAX_POINTER, line_text, read_encode_file, read_index
+from .model import (
+    PROPERTIES,
+    Claim,
+    CodeRange,
+    DigitSet,
+    EncodeRule,
+    Form,
+    Item,
+    Pattern,
+    Profile,
+    ProfileRule,
+    RangeSet,
+    Signature,
+    Spec,
+    SubForm,
+    Table,
+    const,
+    evaluate,
+    is_const,
+    paused_gc,
+)
 
 _WORDS = {
     "HEXBYTE": "a hex byte (ED)", "HEXUNIT": "a hex code unit (D800)", "BITS": "a bit pattern (10xxxxxx)",
@@ -98,7 +129,7 @@ def _shown(tok: Token, text: str) -> str:
         return "end of file"
     word = str(tok)
     if word[-1:].isalnum() and tok.end_pos is not None:
-        word += re.match(r"[0-9A-Za-z_]*", text[tok.end_pos:]).group()
+        word += re.findall(r"^[0-9A-Za-z_]*", text[tok.end_pos:])[0]
     return repr(word)
 
 
@@ -122,7 +153,7 @@ class _Build(Transformer_NonRecursive):
     def __default__(self, data, children, meta):  # pragma: no cover - grammar is total
         raise SpecError(f"internal: unhandled rule {data}", _loc(meta))
 
-    def STRING(self, tok: Token) -> Token:  # noqa: N802 - lark calls a terminal's callback by its name
+    def STRING(self, tok: Token) -> Token:
         """A string holds any character but a quote, a line break or NUL: C (the C export, the
         native extension) reads a string up to its first NUL, so one would cut a reason short."""
         k = tok.find("\x00")
@@ -485,7 +516,8 @@ def _parse_text(text: str, path: str) -> Spec:
             raise e.orig_exc.located(path, text) from None
         raise
     except lark.exceptions.UnexpectedCharacters as e:
-        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
+        pos: int = e.pos_in_stream  # type: ignore[assignment]  # lark declares it None on the base class; the lexer's error sets it
+        ch = text[pos] if pos < len(text) else ""
         if ch == '"':  # the only way a quote fails to lex
             msg = "unterminated string (a string ends on the line it starts)"
         else:
@@ -534,7 +566,7 @@ UNIT_BITS = (8, 16, 32)
 
 def _resolve(statements, text: str, path: str) -> Spec:
     seen: dict[str, Loc] = {}
-    values: dict[str, object] = {}
+    values: dict[str, Any] = {}  # each statement's payload, as the transformer built it
     alphabets: dict[str, DigitSet] = {}
     claims: list[Claim] = []
     aliases: list[str] = []
@@ -621,7 +653,7 @@ def _resolve(statements, text: str, path: str) -> Spec:
     if unit == 1 and "truncated-unit" in reasons:
         raise SpecError("'reason truncated-unit' needs code units wider than a byte ('code-unit 16' or 32)",
                         next(loc for kind, loc, p in statements if kind == "reason" and p[0] == "truncated-unit"))
-    sigs = []
+    sigs: list[Signature] = []
     for loc, (data, order) in signatures:
         if order is not None and unit == 1:
             raise SpecError("a signature can choose a byte order only in a spec of 16- or 32-bit code units",
@@ -700,7 +732,7 @@ def _table(name: str, loc: Loc, payload, spec_path: str) -> Table:
     _, written, wloc, options = payload
     index = read_index(spec_path, written, wloc)
     ranges, extra, skip, last, unreachable = False, [], [], [], []
-    for key, oloc, value in options:
+    for key, _oloc, value in options:
         if key == "ranges":
             ranges = True
         elif key == "unreachable":
@@ -740,7 +772,7 @@ def _unreachable(tables: dict[str, Table], forms: list[Form], spec_path: str, te
                                    "is reachable", t.loc, spec_path, text))
             continue
         cap = capacity[t.name]
-        for lo, hi, loc in t.unreachable:
+        for lo, _hi, loc in t.unreachable:
             if lo < cap:
                 raise SpecError(f"pointer {lo} is not unreachable: the forms of table '{t.name}' reach pointers "
                                 f"0..{cap - 1}", loc)
@@ -846,7 +878,7 @@ def _repeat_count(expr, loc) -> int:
     return n
 
 
-def _item(raw, alphabets, forms, unit: int = 1) -> Item:
+def _item(raw, alphabets, forms, unit: int = 1) -> tuple[Item, Expr | None]:
     _, loc, atom, repeat, field = raw
     digits = sub = None
     if atom[0] == "digits":
@@ -908,11 +940,11 @@ def _form(name, loc, raw_items, options, alphabets, earlier, default_mapping, un
     bound: dict[str, Loc] = {}
     for raw in raw_items:
         item, rexpr = _item(raw, alphabets, earlier, unit)
-        if item.binds:
-            if item.binds in bound:  # {n} of a name bound earlier: a count, not a binding
+        if binds := item.binds:
+            if binds in bound:  # {n} of a name bound earlier: a count, not a binding
                 item = Item(item.loc, item.digits, item.sub, item.count, None, item.field, item.shortest)
             else:
-                bound[item.binds] = item.loc
+                bound[binds] = item.loc
         elif rexpr is not None:
             for var, vloc in _var_locs(rexpr, []):
                 if var not in bound:
@@ -922,7 +954,7 @@ def _form(name, loc, raw_items, options, alphabets, earlier, default_mapping, un
                 raise SpecError(f"name '{item.field}' is bound twice", item.loc)
             bound[item.field] = item.loc
         items.append(item)
-    opts: dict[str, object] = {}
+    opts: dict[str, Any] = {}  # each option's value, as the transformer built it
     locs: dict[str, Loc] = {}
     for _, key, value, oloc in options:
         if key in opts:
