@@ -52,8 +52,9 @@ def file_sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def find(name_or_path: str) -> Path:
+def find(name_or_path: str | os.PathLike[str]) -> Path:
     """The spec file for a built-in name or alias, or a path to a ``.encspec`` file."""
+    name_or_path = os.fspath(name_or_path)
     p = Path(name_or_path)
     if "/" not in name_or_path and os.sep not in name_or_path and not name_or_path.startswith("."):
         named = specs_dir() / f"{name_or_path}.encspec"   # a built-in's own name: no reading every spec
