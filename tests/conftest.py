@@ -51,6 +51,13 @@ def feed_stdin(monkeypatch, data: bytes):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
 
 
+def without_bytecode(folder: Path) -> list[Path]:
+    """Every path under *folder* except Python's bytecode caches: running a copy of the
+    package writes __pycache__ into it unless PYTHONDONTWRITEBYTECODE is set, and a
+    test that compares a folder before and after must pass in either environment."""
+    return [p for p in folder.rglob("*") if "__pycache__" not in p.relative_to(folder).parts]
+
+
 def excerpt(name: str) -> str:
     """A seed excerpt from tests/data without its '# ' source note."""
     lines = (DATA / name).read_text("utf-8").splitlines(keepends=True)

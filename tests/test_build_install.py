@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import without_bytecode
 from encspec.cli import build, main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -59,7 +60,7 @@ def run_installed(site: Path, cwd: Path, *args):
 
 
 def snapshot(folder: Path) -> dict:
-    return {p: (p.stat().st_mtime_ns, p.stat().st_size) for p in folder.rglob("*")}
+    return {p: (p.stat().st_mtime_ns, p.stat().st_size) for p in without_bytecode(folder)}
 
 
 def test_the_installed_copy_is_what_runs(installed, tmp_path):
