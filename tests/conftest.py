@@ -2,11 +2,15 @@
 they are beside the checkout, and the native backend's precondition."""
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import sys
+import time
+from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -126,6 +130,102 @@ def deadline(seconds):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+
+
+# ------------------------------------------------------------------ linear time
+Input = TypeVar("Input")
+
+
+def cpu_time(fn: Callable[[Input], object], arg: Input, loops: int, limit: float) -> tuple[float, float] | None:
+    """(CPU seconds, wall seconds) per call of fn(arg) over *loops* calls, the garbage
+    collector off as in timeit; None when stopped after *limit* wall seconds (a hang)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        with deadline(limit):
+            c0, t0 = time.process_time(), time.perf_counter()
+            for _ in range(loops):
+                fn(arg)
+            return (time.process_time() - c0) / loops, (time.perf_counter() - t0) / loops
+    except Hang:
+        return None
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def assert_linear(label: str, fn: Callable[[Input], object], small: Input, large: Input, *,
+                  scale: float | None = None, bound: float = 25, small_reps: int = 5, large_reps: int = 3,
+                  fast_enough: float = 0.003, min_measure: float = 0.01, small_guard: float = 20.0,
+                  large_guard_floor: float = 10.0) -> tuple[float, float]:
+    """fn(large) may take at most *bound* times fn(small), *large* being *scale* times
+    *small* (by default the ratio of their lengths); returns the two CPU times.
+
+    Every ratio test of the suite measures through here, so that one rule decides them all:
+
+    * CPU time of this process (time.process_time, system time included), never the
+      wall clock: on a loaded machine a long run is preempted where a short one is not,
+      which alone made wall-clock ratios of 30-50x for plainly linear C loops;
+    * a warm-up call, then best of *small_reps* small runs (a short call repeated until
+      it takes about *min_measure* seconds) and of *large_reps* large ones;
+    * when the bound is exceeded by less than 2x (a busy sibling hyperthread or memory
+      bus slows even CPU time by up to 2x), up to three more rounds of a small run and a
+      large one back to back, any of which passes within the bound: a quadratic cost at
+      16 times the input is 256x, beyond the bound (25x) in every round;
+    * a large run faster than *fast_enough* seconds passes whatever the ratio (it then
+      measures the allocator, not the algorithm);
+    * a small call past *small_guard* wall seconds, or a large one past max(
+      *large_guard_floor*, 2 * bound * the small one), is stopped and fails: a hang is a
+      failure, not a hang."""
+    what = f"{label}, the small input"
+    first = cpu_time(fn, small, 1, small_guard)  # warm-up
+    if first is None:
+        pytest.fail(f"{what}: did not finish in {small_guard:.0f} s (stopped)", pytrace=False)
+    loops = max(1, min(1000, int(min_measure / max(first[1], 1e-9))))
+    if first[1] >= 0.05:
+        small_reps = min(small_reps, 3)  # a small run this long is stable: best of 3 as for large ones
+
+    def measure_small() -> tuple[float, float]:
+        t = cpu_time(fn, small, loops, small_guard * loops)
+        if t is None:
+            pytest.fail(f"{what}: did not finish in {small_guard * loops:.0f} s (stopped)", pytrace=False)
+        return t
+
+    smalls = [measure_small() for _ in range(small_reps)]
+    if scale is None:
+        scale = len(large) / len(small)  # type: ignore[arg-type]
+    large_loops = max(1, round(loops / scale))
+    limit = max(large_guard_floor, 2 * bound * min(w for _, w in smalls) * large_loops)
+    larges: list[tuple[float, float]] = []
+    pairs: list[tuple[float, float]] = []  # (small, large) measured back to back, in the extra rounds
+    paired = None
+    while True:
+        t = cpu_time(fn, large, large_loops, limit)
+        if t is None:
+            small_wall = min(w for _, w in smalls)
+            pytest.fail(f"{label}: the large input did not finish in {limit:.1f} s (stopped), the small "
+                        f"one took {small_wall * 1e3:.2f} ms: more than {limit / large_loops / small_wall:.0f}x "
+                        f"for {scale:.0f}x the input", pytrace=False)
+        larges.append(t)
+        if paired is not None:
+            pairs.append((paired[0], t[0]))
+        t_small, t_large = max(min(c for c, _ in smalls), 1e-9), min(c for c, _ in larges)
+        if t_large <= bound * t_small or t_large <= fast_enough or any(b <= bound * a for a, b in pairs):
+            return t_small, t_large
+        if t_large > 2 * bound * t_small or len(larges) >= large_reps + 3:
+            break
+        if len(larges) >= large_reps:
+            # a burst of load elsewhere slows a large run more often than a short small one: go
+            # on with a small run and a large one back to back, which see the same conditions
+            time.sleep(0.2)
+            paired = measure_small()
+            smalls.append(paired)
+    shown = "".join(f", {b / a:.1f}x" for a, b in pairs)
+    pytest.fail(f"{label}: the large input took {t_large * 1e3:.1f} ms of CPU, the small one "
+                f"{t_small * 1e3:.2f} ms: {t_large / t_small:.1f}x for {scale:.0f}x the input (bound {bound}x; "
+                f"best of {len(larges)} and of {len(smalls)}{'; back to back' + shown if pairs else ''}; "
+                f"wall clock {min(w for _, w in larges) * 1e3:.1f} and {min(w for _, w in smalls) * 1e3:.2f} ms)",
+                pytrace=False)
 
 
 def decode_in_chunks(module, data: bytes, errors: str, size: int):
