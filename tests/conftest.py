@@ -9,8 +9,9 @@ import sys
 import time
 from collections.abc import Callable
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pytest
 
@@ -98,15 +99,45 @@ def _native_backend_needs_its_extension(request):
             tools.missing(why)
 
 
-def pytest_collection_modifyitems(config, items):
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests marked slow run only with ENCSPEC_SLOW=1 (CI) or an explicit -m: they are
-    deselected, not skipped, so the default run stays short and says how many it left out."""
+    deselected, not skipped, so the default run stays short and says how many it left out
+    (a skip would be a line each under -ra, and is not what the run did)."""
     if os.environ.get("ENCSPEC_SLOW", "") not in ("", "0") or config.getoption("markexpr"):
         return
     slow = [item for item in items if item.get_closest_marker("slow")]
     if slow:
         config.hook.pytest_deselected(items=slow)
         items[:] = [item for item in items if not item.get_closest_marker("slow")]
+        workeroutput = getattr(config, "workeroutput", None)
+        if workeroutput is not None:  # an xdist worker: its deselections are not reported
+            workeroutput["encspec_deselected"] = [item.nodeid for item in slow]
+
+
+_DESELECTED_ON_WORKERS = pytest.StashKey[list[str]]()
+
+
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """xdist's controller: keep what the workers deselected (each worker collects the
+    whole suite, so each deselects the same tests: the first to finish says it)."""
+    ids = getattr(node, "workeroutput", {}).get("encspec_deselected")
+    if ids is not None:
+        node.config.stash.setdefault(_DESELECTED_ON_WORKERS, ids)
+
+
+@dataclass
+class DeselectedOnAWorker:
+    """What the summary counts for a test an xdist worker deselected (its node id)."""
+    nodeid: str
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """Count the workers' deselected tests in the summary line ("N deselected"), which
+    pytest-xdist leaves out: with -n 2 the run must say what it left out as without."""
+    ids = config.stash.get(_DESELECTED_ON_WORKERS, None)
+    if ids and not terminalreporter.stats.get("deselected"):
+        terminalreporter.stats["deselected"] = [DeselectedOnAWorker(nodeid) for nodeid in ids]
 
 
 class Hang(BaseException):
