@@ -14,10 +14,31 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
 sys.path.insert(0, str(ROOT / "tests"))
+
+
+Input = TypeVar("Input")
+
+SLOW = os.environ.get("ENCSPEC_SLOW", "") not in ("", "0")
+"""ENCSPEC_SLOW=1 (CI, .ci/run): the slow tests run, and the sampled ones go exhaustive."""
+
+# Hypothesis budgets: CI's are the tests' own; the default run (a contributor's check
+# before a commit) takes a quarter, which still finds what a broken spec or backend
+# gets wrong at once, and CI keeps looking for the rare case.
+DEFAULT_SHARE = 4
+settings.register_profile("encspec-ci", max_examples=100)
+settings.register_profile("encspec-default", max_examples=100 // DEFAULT_SHARE)
+settings.load_profile("encspec-ci" if SLOW else "encspec-default")
+
+
+def examples(n: int) -> int:
+    """A hypothesis test's budget: *n* examples under ENCSPEC_SLOW=1, a quarter of them
+    (at least 10) in the default run."""
+    return n if SLOW else max(10, n // DEFAULT_SHARE)
 
 
 def builtins_for_exports():
@@ -103,7 +124,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Tests marked slow run only with ENCSPEC_SLOW=1 (CI) or an explicit -m: they are
     deselected, not skipped, so the default run stays short and says how many it left out
     (a skip would be a line each under -ra, and is not what the run did)."""
-    if os.environ.get("ENCSPEC_SLOW", "") not in ("", "0") or config.getoption("markexpr"):
+    if SLOW or config.getoption("markexpr"):
         return
     slow = [item for item in items if item.get_closest_marker("slow")]
     if slow:
@@ -164,7 +185,6 @@ def deadline(seconds):
 
 
 # ------------------------------------------------------------------ linear time
-Input = TypeVar("Input")
 
 
 def cpu_time(fn: Callable[[Input], object], arg: Input, loops: int, limit: float) -> tuple[float, float] | None:

@@ -12,6 +12,7 @@ import itertools
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from conftest import examples
 from encspec.runtime.tables import tokens
 from encspec.pipeline import load
 
@@ -84,7 +85,7 @@ interesting = st.sampled_from([0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0
                                0xDF, 0xE0, 0xE1, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF4, 0xF5, 0xFE, 0xFF])
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.lists(st.one_of(interesting, st.integers(0, 255)), max_size=24).map(bytes))
 def test_random_bytes_match_cpython(data):
     a = load("utf-8")[1]

@@ -26,6 +26,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 import encspec
 from codec_samples import BACKENDS, SPECS, boundary_cps, code_point_lists, load_backend
 
@@ -90,7 +91,7 @@ def check_round_trip(mod, name, cps):
 # ------------------------------------------------------------------ built-in specs
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", SPECS)
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
 def test_builtin_encode_round_trips(name, backend, data):
     check_round_trip(load_backend(name, backend), name, data.draw(code_point_lists(name), label="code points"))
@@ -181,7 +182,7 @@ def load_small(folder, key):
 
 
 @pytest.mark.parametrize("key", list(SMALL_SPECS))
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
 def test_small_spec_encode_round_trips(key, small_spec_dir, data):
     mod = load_small(small_spec_dir, key)

@@ -31,6 +31,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 import encspec
 from codec_samples import (BACKENDS, COMMON_BYTES, EXTRA_BYTES, SIGNATURES, SPECS, boundary_cps, byte_strings,
                            code_point_lists, encodable, oracle, pieces)
@@ -48,7 +49,7 @@ def as_tuples(toks):
 # ==================================================================== tokens
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", SPECS)
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(data=st.data())
 def test_tokens_match_the_oracle(name, backend, data):
     b = data.draw(byte_strings(name), label="bytes")
@@ -135,7 +136,7 @@ def check_decoders(name, b, backend):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", SPECS)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=st.data())
 def test_decoders_agree_with_the_oracle_tokens(name, backend, data):
     check_decoders(name, data.draw(byte_strings(name), label="bytes"), backend)
@@ -155,7 +156,7 @@ def long_inputs(draw, name):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", SPECS)
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(data=st.data())
 def test_long_inputs_match_the_oracle(name, backend, data):
     b = data.draw(long_inputs(name), label="bytes")
@@ -219,7 +220,7 @@ def check_encode(name, cps, backend):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", SPECS)
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(data=st.data())
 def test_encode_matches_the_oracle_and_round_trips(name, backend, data):
     check_encode(name, data.draw(code_point_lists(name), label="code points"), backend)
@@ -280,7 +281,7 @@ def run_cli_in_process(args, stdin=b""):
 
 
 @pytest.mark.parametrize("name", SPECS)
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(data=st.data())
 def test_cli_tokens_prints_the_oracle_tokens(name, data):
     b = data.draw(byte_strings(name), label="bytes")

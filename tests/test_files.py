@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import encspec
 from encspec.spec import registry
 from encspec.io import stream
-from conftest import run_cli as run
+from conftest import examples, run_cli as run
 
 CLI = [sys.executable, "-c", "import sys; from encspec.cli import main; sys.exit(main(sys.argv[1:]))"]
 BUILTIN = ", ".join(registry.builtin_names())
@@ -402,7 +402,7 @@ def chunked(data: bytes, sizes):
     return out
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents(), st.lists(st.integers(1, 9), min_size=1, max_size=4))
 def test_scanner_in_any_chunks_matches_the_tokens(doc, sizes):
     name, data = doc
@@ -417,7 +417,7 @@ def test_scanner_in_any_chunks_matches_the_tokens(doc, sizes):
     assert [stream.place(p) for p in found if p[0] != "signature"] == rep.problems
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents(), st.lists(st.integers(1, 9), min_size=1, max_size=4),
        st.sampled_from(["strict", "replace", "ignore", "surrogateescape", "encspec.latin1"]))
 def test_incremental_decoders_in_any_chunks_match_whole_decoding(doc, sizes, errors):
@@ -445,7 +445,7 @@ def test_incremental_decoders_in_any_chunks_match_whole_decoding(doc, sizes, err
     assert pieces(stream.TextDecoder(m, errors), "".join) == expected
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.sampled_from(["wtf-8", "utf-8", "corrected-utf-8", "utf-inf-8"]),
        st.lists(st.one_of(st.integers(0, 0x10FFFF), st.integers(0xD800, 0xDFFF)), max_size=30),
        st.lists(st.integers(1, 5), min_size=1, max_size=3))

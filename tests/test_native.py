@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 
 import encspec
 from codec_samples import SPECS, byte_strings, oracle, pieces
-from conftest import assert_linear, decode_in_chunks
+from conftest import assert_linear, decode_in_chunks, examples
 from encspec.emit import native_build
 from encspec.spec import registry
 from encspec.emit.native_ext import declared_digest, source_digest
@@ -131,7 +131,7 @@ def long_mixed(draw, name):
 
 
 @pytest.mark.parametrize("name", SPECS)
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(data=st.data())
 def test_backends_agree_on_long_inputs_under_every_handler(name, data):
     agree(name, data.draw(long_mixed(name), label="bytes"))

@@ -36,6 +36,7 @@ import pytest
 
 import encspec
 import tools
+from conftest import examples
 from codec_samples import native_extension_missing
 from encspec.cli.bench import corpus, table_codec, table_corpus
 from encspec.spec import registry
@@ -675,7 +676,7 @@ except ImportError:  # pragma: no cover
     given = None
 
 if given is not None:
-    @settings(max_examples=60, deadline=None)
+    @settings(max_examples=examples(60), deadline=None)
     @given(st.sampled_from(ALL_SPECS), st.text(min_size=0, max_size=120),
            st.sampled_from(["strict", "replace", "surrogateescape", "backslashreplace", "test_native_encode.record"]))
     def test_random_text_hypothesis(spec, text, errors):

@@ -23,6 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from codec_samples import load_backend
 from encspec.emit.native_forms import form_plan
 from encspec.pipeline import load as load_automaton
@@ -243,7 +244,7 @@ def test_runs_of_one_form_damaged(name):
 
 
 @pytest.mark.parametrize("name", SPECS)
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=st.binary(max_size=64))
 def test_random_bytes(name, data):
     _agree(name, data, ("strict", "replace", "surrogateescape", "backslashreplace"))

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import encspec
 from encspec.io import parallel, stream
 from encspec.pipeline import load as load_automaton
-from conftest import run_cli as run
+from conftest import examples, run_cli as run
 
 SELF_SYNC = ["utf-8", "corrected-utf-8", "wtf-8", "cesu-8", "utf-8-rfc2279", "utf-inf-8", "utf-8-bom"]
 NOT_SELF_SYNC = ["mutf-8", "utf-1", "fss-utf-1992"]
@@ -106,7 +106,7 @@ def _file(data: bytes) -> str:
     return path
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents(), st.lists(st.integers(1, 400), max_size=8), st.one_of(st.none(), st.integers(1, 6)),
        st.integers(1, 7))
 def test_any_cuts_give_the_sequential_result(doc, cuts, limit, chunk_size):

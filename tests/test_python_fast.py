@@ -24,6 +24,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from codec_samples import SPECS, oracle
 from encspec.cli.bench import corpus, corrupt
 from encspec.emit import python_fast
@@ -143,7 +144,7 @@ def documents(draw, name):
 
 
 @pytest.mark.parametrize("name", BUILTIN)
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(data=st.data())
 def test_documents_decode_as_the_token_loop(name, data):
     m = python_module(name)

@@ -16,6 +16,7 @@ import io
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from conftest import examples
 import encspec
 from encspec.runtime import codec as codec_module
 from encspec.runtime import optu8, private_use
@@ -87,7 +88,7 @@ def test_private_use_round_trips_any_text(backend, monkeypatch):
     cutf8 = load_backend("corrected-utf-8", backend)
     info = search("cutf8-pua", backend, monkeypatch)          # an alias of corrected-utf-8, plus -pua
 
-    @settings(max_examples=200, deadline=None)
+    @settings(max_examples=examples(200), deadline=None)
     @given(texts, st.integers(0, 20))
     def check(text, cut):
         data = info.encode(text)[0]
@@ -213,7 +214,7 @@ def test_optu8_strict_decode_then_encode_is_the_identity_on_every_byte_string(ba
     interesting = st.sampled_from([0x41, 0x80, 0xBE, 0xBF, 0xC3, 0xA9, 0xE2, 0x82, 0xAC, 0xED, 0xA0,
                                    0xEE, 0xEF, 0xF0, 0xF4, 0xFF])
 
-    @settings(max_examples=400, deadline=None)
+    @settings(max_examples=examples(400), deadline=None)
     @given(st.lists(st.one_of(interesting, st.integers(0, 255)), max_size=40).map(bytes), st.integers(0, 40))
     def check(data, cut):
         text = info.decode(data)[0]
@@ -308,7 +309,7 @@ def test_utf_8_unencodable_surrogates_say_what_cpython_says(backend):
                                                           (1, 3, "surrogates not allowed"),
                                                           (4, 5, "surrogates not allowed")]
 
-    @settings(max_examples=200, deadline=None)
+    @settings(max_examples=examples(200), deadline=None)
     @given(st.lists(st.one_of(st.integers(0xD800, 0xDFFF), st.integers(0, 0x10FFFF)), max_size=12)
            .map(lambda cps: "".join(map(chr, cps))))
     def check(text):
