@@ -7,7 +7,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,6 +39,44 @@ def examples(n: int) -> int:
     """A hypothesis test's budget: *n* examples under ENCSPEC_SLOW=1, a quarter of them
     (at least 10) in the default run."""
     return n if SLOW else max(10, n // DEFAULT_SHARE)
+
+
+def sample(population: list[Input], k: int, seed: int = 0) -> list[Input]:
+    """*population* under ENCSPEC_SLOW=1 (exhaustive); by default *k* of it in a fixed
+    random choice, its first and last always included, in their order."""
+    if SLOW or len(population) <= k:
+        return list(population)
+    import random
+    picked = set(random.Random(seed).sample(range(1, len(population) - 1), k - 2)) | {0, len(population) - 1}
+    return [population[i] for i in sorted(picked)]
+
+
+def code_points(surrogates: bool = True, *, sampled: bool = not SLOW) -> list[int]:
+    """The code points a sweep encodes: U+0000..U+10FFFF under ENCSPEC_SLOW=1; by
+    default (or *sampled*) the BMP and every 61st code point above it, U+10FFFF
+    included (every row of every built-in spec above the BMP holds one of them)."""
+    if sampled:
+        cps = [*range(0x10000), *range(0x10000, 0x110000, 61), 0x10FFFF]
+    else:
+        cps = list(range(0x110000))
+    return cps if surrogates else [cp for cp in cps if not 0xD800 <= cp <= 0xDFFF]
+
+
+def byte_pairs(classes: Sequence[int], extra: int = 2048) -> list[bytes]:
+    """The two-byte inputs a sweep decodes: all 65,536 under ENCSPEC_SLOW=1; by default
+    every byte before the first and the last byte of each byte class (*classes*: the
+    automaton's class of each byte value; bytes of one class take the same transitions
+    in every state), the same the other way round, and *extra* more in a fixed random
+    choice (their value bits differ)."""
+    if SLOW:
+        return [bytes([a, b]) for a in range(256) for b in range(256)]
+    ends: dict[int, list[int]] = {}
+    for b, c in enumerate(classes):
+        ends.setdefault(c, []).append(b)
+    reps = sorted({bs[0] for bs in ends.values()} | {bs[-1] for bs in ends.values()})
+    pairs = {(a, b) for a in range(256) for b in reps} | {(a, b) for a in reps for b in range(256)}
+    pairs |= set(sample([(a, b) for a in range(256) for b in range(256)], extra))
+    return [bytes(p) for p in sorted(pairs)]
 
 
 def builtins_for_exports():

@@ -34,9 +34,9 @@ from functools import lru_cache
 
 import pytest
 
+from conftest import code_points, examples
 import encspec
 import tools
-from conftest import examples
 from codec_samples import native_extension_missing
 from encspec.cli.bench import corpus, table_codec, table_corpus
 from encspec.spec import registry
@@ -532,13 +532,12 @@ def _record_outcome(fn, items, errors="test_native_encode.record"):
 
 
 def _every_code_point(py):
-    """U+0000..U+10FFFF; for a spec with mapping tables, whose code points the module
-    itself decides (the extension only replays its memo), the BMP and every 61st
-    astral code point with both ends: a million unencodable code points would each
-    cost a call of the recording handler in both backends."""
-    if not py._TABLES:
-        return range(0x110000)
-    return [*range(0x10000), *range(0x10000, 0x110000, 61), 0x10FFFF]
+    """U+0000..U+10FFFF under ENCSPEC_SLOW=1 (conftest.code_points); for a spec with
+    mapping tables, whose code points the module itself decides (the extension only
+    replays its memo), and by default, the BMP and every 61st astral code point with
+    both ends: a million unencodable code points would each cost a call of the
+    recording handler in both backends."""
+    return code_points(sampled=True) if py._TABLES else code_points()
 
 
 @pytest.mark.parametrize("spec", ALL_SPECS)
