@@ -86,6 +86,7 @@ def test_an_installed_copy_refuses_to_rebuild_itself(installed, tmp_path, args):
     assert set(snapshot(generated)) == set(before)
 
 
+@pytest.mark.slow  # builds every spec into a folder: ENCSPEC_SLOW=1 (CI) runs it
 def test_an_installed_copy_builds_into_a_folder(installed, tmp_path):
     r = run_installed(installed, tmp_path, "build", "wtf-8", "-o", "one")
     assert r.returncode == 0, r.stderr

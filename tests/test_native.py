@@ -303,6 +303,7 @@ def oracle_text(name, data):
     return "".join(out)
 
 
+@pytest.mark.slow  # compiles a C extension: ENCSPEC_SLOW=1 (CI) runs it; the test above compiles one by default
 def test_load_native_builds_on_demand(user_spec, cache):
     m = encspec.load(str(user_spec), backend="native")
     assert m._NATIVE is not None and Path(m._NATIVE.__file__).parent.parent == cache
