@@ -302,13 +302,11 @@ SAMPLE = b"A\xc3\xa9\xed\xa0\x80\xed\xb0\x80\xc0\xaf\xfe\x80\x80\xef\xb7\x9d\xed
 
 @pytest.mark.parametrize("name", SPECS)
 def test_cli_tokens_file(name, tmp_path):
+    """In this process (the installed command is run by the tests below)."""
     for data in (SAMPLE, SIGNATURES.get(name, b"") + SAMPLE, b""):
         f = tmp_path / "input.bin"
         f.write_bytes(data)
-        proc = subprocess.run(encspec_command() + ["tokens", name, str(f)], capture_output=True, timeout=120)
-        assert proc.returncode == 0, proc.stderr
-        assert proc.stdout.decode("ascii") == cli_lines(oracle(name).tokens(data))
-        assert proc.stderr == b""
+        assert run_cli_in_process(["tokens", name, str(f)]) == (0, cli_lines(oracle(name).tokens(data)), "")
 
 
 @pytest.mark.parametrize("name", ["corrected-utf-8", "utf-inf-8"])
