@@ -243,6 +243,14 @@ def cpu_time(fn: Callable[[Input], object], arg: Input, loops: int, limit: float
             gc.enable()
 
 
+def children_cpu_time() -> float:
+    """CPU seconds (user and system) used so far by this process's finished children:
+    the difference across a subprocess run is what it cost, however busy the machine."""
+    import resource
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def assert_linear(label: str, fn: Callable[[Input], object], small: Input, large: Input, *,
                   scale: float | None = None, bound: float = 25, small_reps: int = 5, large_reps: int = 3,
                   fast_enough: float = 0.003, min_measure: float = 0.01, small_guard: float = 20.0,
