@@ -578,7 +578,7 @@ def test_header_claims_rejected_in_header_time(backend):
         headers[bits] = h
     for mode in ("decode", "tokens", "first-error"):
         assert_linear(f"utf-inf-8 [{backend}] header claiming 2**40 vs 2**20 value bytes, {mode}",
-                      MODES[mode](m), headers[20], headers[40], ratio=5)
+                      MODES[mode](m), headers[20], headers[40], bound=5)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
