@@ -98,6 +98,16 @@ def shared_dir():
     return None
 
 
+def encspec_command() -> list[str]:
+    """The installed ``encspec`` command: the one beside this Python (its virtual
+    environment's, which need not be on PATH), else the one on PATH."""
+    import shutil
+    beside = Path(sys.executable).with_name("encspec")
+    found = str(beside) if beside.exists() else shutil.which("encspec")
+    assert found, "the encspec command is not installed (pip install -e .)"
+    return [found]
+
+
 def run_cli(cap, *argv):
     """(exit code, stdout, stderr) of ``encspec ARGV`` run in this process (capsys or capfd)."""
     from encspec.cli import main

@@ -26,7 +26,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import examples
+from conftest import encspec_command, examples
 import encspec
 from codec_samples import BACKENDS, SPECS, boundary_cps, code_point_lists, load_backend
 
@@ -198,7 +198,7 @@ def test_small_spec_boundary_code_points_round_trip(key, small_spec_dir):
 
 # ------------------------------------------------------------------ defect 1
 def encspec_cli(*args, cwd):
-    return subprocess.run(["encspec", *args], capture_output=True, text=True, cwd=cwd, timeout=300)
+    return subprocess.run([*encspec_command(), *args], capture_output=True, text=True, cwd=cwd, timeout=300)
 
 
 @pytest.fixture

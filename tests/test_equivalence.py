@@ -21,17 +21,15 @@ from __future__ import annotations
 
 import contextlib
 import io
-import shutil
 import subprocess
 import sys
 from functools import lru_cache
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import examples
+from conftest import encspec_command, examples
 import encspec
 from codec_samples import (BACKENDS, COMMON_BYTES, EXTRA_BYTES, SIGNATURES, SPECS, boundary_cps, byte_strings,
                            code_point_lists, encodable, oracle, pieces)
@@ -287,13 +285,6 @@ def test_cli_tokens_prints_the_oracle_tokens(name, data):
     b = data.draw(byte_strings(name), label="bytes")
     code, out, err = run_cli_in_process(["tokens", name], stdin=b)
     assert (code, out, err) == (0, cli_lines(oracle(name).tokens(b)), "")
-
-
-def encspec_command() -> list[str]:
-    beside = Path(sys.executable).with_name("encspec")
-    found = str(beside) if beside.exists() else shutil.which("encspec")
-    assert found, "the encspec command is not installed (pip install -e .)"
-    return [found]
 
 
 SAMPLE = b"A\xc3\xa9\xed\xa0\x80\xed\xb0\x80\xc0\xaf\xfe\x80\x80\xef\xb7\x9d\xed\xb2\xae\x00\n" \
