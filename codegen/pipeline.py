@@ -4,9 +4,9 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from .spec import registry
 from .analyse.properties import check
 from .automaton import Automaton, compile_spec
+from .spec import registry
 from .spec.diagnostics import SpecError
 from .spec.model import Spec
 from .spec.parse import parse_file
@@ -47,7 +47,7 @@ def _shown_path(path: str) -> str:
 
 def _relabel(spec: Spec, path: str) -> Spec:
     from dataclasses import replace
-    return replace(spec, path=path)
+    return replace(spec, path=path, warnings=tuple(w.located(path, spec.text) for w in spec.warnings))
 
 
 def verify_claims(spec: Spec, automaton: Automaton) -> None:

@@ -1,5 +1,8 @@
 """MkDocs hooks for the encspec documentation (docs/mkdocs.yml, ``hooks:``).
 
+Playground: the screenshot the README showed, web/screenshot.png, is added to the
+site as ``playground.png`` (the guide's Playground section shows it).
+
 Charts: `encspec build` writes and checks docs/NAME-codepage.svg and
 docs/NAME-automaton.dot beside mkdocs.yml, outside docs_dir (docs/pages/), and
 they must stay there.  ``on_files`` adds each to the site as ``charts/NAME``;
@@ -25,12 +28,14 @@ from mkdocs.structure.files import File
 
 DOCS = Path(__file__).resolve().parent  # docs/
 README = DOCS.parent / "README.md"
+SCREENSHOT = DOCS.parent / "web" / "screenshot.png"
 _INCLUDE = re.compile(r"^<!-- README: (.+?) -->$", re.M)
 _CHART_LINK = re.compile(r"\]\(((?:\.\./)+)([A-Za-z0-9_.-]+-(?:codepage\.svg|automaton\.dot))\)")
 _ROLE = re.compile(r":(?:func|class|mod|meth|attr|data|exc|obj):<code>(~?)([^<]*)</code>")
 
 
 def on_files(files, config):
+    files.append(File.generated(config, "playground.png", abs_src_path=str(SCREENSHOT)))
     for path in sorted([*DOCS.glob("*-codepage.svg"), *DOCS.glob("*-automaton.dot")]):
         files.append(File.generated(config, f"charts/{path.name}", abs_src_path=str(path)))
     return files

@@ -571,7 +571,7 @@ from itertools import chain  # noqa: E402
 _CLASS = bytearray(256)
 for _lo, _hi, _c in _CLASS_RUNS:
     _CLASS[_lo:_hi + 1] = bytes([_c]) * (_hi - _lo + 1)
-_CLASS = bytes(_CLASS)
+_CLASS = bytes(_CLASS)  # type: ignore[assignment]  # filled, it is frozen: bytes
 _ROW_FIRSTS = tuple(r[0] for r in _ROWS)
 if _NATIVE is not None and getattr(_NATIVE, "SPEC_SHA256", None) != SPEC_SHA256:
     _NATIVE = None  # an extension built from another spec
@@ -668,8 +668,8 @@ def _counted_tables(ext):
         "frees": tuple((var, _byte_class(r)) for var, r in ext["frees"]),
         "digits": _byte_class(runs),
         "to_digit": bytes(to_digit),
-        "from_bits": {format(d, "0%db" % shift): _byte(runs, d) for d in range(1 << shift)},
-        "bits": tuple(format(d, "0%db" % shift) for d in range(1 << shift)),
+        "from_bits": {format(d, f"0{shift}b"): _byte(runs, d) for d in range(1 << shift)},
+        "bits": tuple(format(d, f"0{shift}b") for d in range(1 << shift)),
     }
 
 
@@ -946,7 +946,7 @@ def first_error(data, allow_reserved=True):
         tok = _scan(bytes(data) if data.__class__ is memoryview else data, at, True, start)
         return (tok[1], tok[2], tok[4])
     data = bytes(data)
-    for kind, start, end, value, reason in _tokens(data):
+    for kind, start, end, _value, reason in _tokens(data):
         if kind == "error" or (kind == "reserved" and not allow_reserved):
             return (start, end, reason)
     return None
@@ -1361,7 +1361,7 @@ def _encode_row(cp):
     return None
 
 
-_INVERSE = {}  # table -> {code point: pointer}, made on first use
+_INVERSE: dict = {}  # table -> {code point: pointer}, made on first use
 
 
 def _table_pointer(k, cp):
@@ -1431,17 +1431,16 @@ def _unencodable_reason(cp):
     return "code point not encodable in " + NAME
 
 
-def _encode(cps, text, errors, final=True, start=0, stop=None):
-    """Encode a list of code points: ``(bytes, held)``; *text* is the str handed to
-    error handlers.  With *stop*, only cps[start:] up to the first position at or
-    after *stop* that a handler leaves it at: ``(bytes, that position)``.
+def _encode(cps, text, errors, start=0, stop=None):
+    """Encode a list of code points: ``(bytes, position reached)``; *text* is the str
+    handed to error handlers.  With *stop*, only cps[start:] up to the first position
+    at or after *stop* that a handler leaves it at.
 
     Where encoders join pairs (PAIR_ON_ENCODE, WTF-8), a trail surrogate written
     right after the bytes of a lead surrogate is joined with it into one
     supplementary code point (6.1, and 6.5 when a handler dropped what was
     between them), so the bytes never hold the pair byte sequence the decoder
-    rejects; with final false a lead surrogate that would end the bytes is not
-    written but *held* (0: none), for the next piece to pair with.
+    rejects.  Nothing is ever held back: every call's bytes are complete.
     """
     out = bytearray()
     handler = None
@@ -1509,10 +1508,7 @@ def _encode(cps, text, errors, final=True, start=0, stop=None):
         i = at + n if at < 0 else at
         if not 0 <= i <= n:
             raise IndexError(f"position {at} from error handler out of bounds")
-    if not final and lead_at >= 0:
-        del out[lead_at:]
-        return bytes(out), lead
-    return bytes(out), (i if stop is not None else 0)
+    return bytes(out), i
 
 
 def _as_text(cps):
@@ -1591,8 +1587,8 @@ def _paired(cp):
     return PAIR_ON_ENCODE and 0xD800 <= cp <= 0xDFFF
 
 
-def _encode_native(items, errors, final=True, first=None):
-    """``(bytes, held)`` of a str (or a list, array or memoryview of code points) through
+def _encode_native(items, errors, first=None):
+    """The bytes of a str (or a list, array or memoryview of code points) through
     the native loops; what they stop at (a code point neither the spec's straight-line
     code nor the memo writes) is decided here: put in the memo, written here, or, where
     it is unencodable (or a surrogate an encoder may pair), the run up to the next
@@ -1602,7 +1598,7 @@ def _encode_native(items, errors, final=True, first=None):
     if is_str:
         got = _NATIVE.encode_str(items, _MEMO_BYTES, _MEMO_LENS) if first is None else first
         if type(got) is bytes:
-            return got, 0
+            return got
         out, pos = bytearray(got[0]), got[1]
         step = _NATIVE.encode_memo
     else:
@@ -1634,13 +1630,12 @@ def _encode_native(items, errors, final=True, first=None):
                 while stop < n and (_paired(cps[stop]) or _encode_cp(cps[stop]) is None):
                     stop += 1
                 if stop >= n:
-                    got, held = _encode(cps, text, errors, final, pos)
-                    out += got
-                    return bytes(out), held
-                got, pos = _encode(cps, text, errors, True, pos, stop)
+                    out += _encode(cps, text, errors, pos)[0]
+                    return bytes(out)
+                got, pos = _encode(cps, text, errors, pos, stop)
                 out += got
         if pos >= n:
-            return bytes(out), 0
+            return bytes(out)
         piece = items if pos == 0 and window >= n else items[pos:pos + window]
         got = step(piece, 0, _MEMO_BYTES, _MEMO_LENS, out)
         if got < 0:  # not a sequence the loop reads: a list of its ints
@@ -1653,24 +1648,24 @@ def _encode_native(items, errors, final=True, first=None):
         pos += got
 
 
-def _encode_items(items, errors, final=True):
-    """``(bytes, held)`` of a str or code points: the native loops or the fast path, else _encode."""
+def _encode_items(items, errors):
+    """The bytes of a str or code points: the native loops or the fast path, else _encode."""
     if isinstance(items, str):
         if _NATIVE_ENCODE:
-            return _encode_native(items, errors, final)
+            return _encode_native(items, errors)
         body = _encode_fast(items)
         if body is not None:
-            return body, 0
-        return _encode([ord(ch) for ch in items], items, errors, final)
+            return body
+        return _encode([ord(ch) for ch in items], items, errors)[0]
     if _NATIVE_ENCODE:
         if not isinstance(items, (list, array, memoryview)):
             items = [int(c) for c in items]
-        return _encode_native(items, errors, final)
+        return _encode_native(items, errors)
     cps = [int(c) for c in items]
     body = _encode_fast(cps)
     if body is not None:
-        return body, 0
-    return _encode(cps, _as_text(cps), errors, final)
+        return body
+    return _encode(cps, _as_text(cps), errors)[0]
 
 
 def encode(text_or_codepoints, errors="strict", signature=None):
@@ -1684,8 +1679,8 @@ def encode(text_or_codepoints, errors="strict", signature=None):
         # the signature written by the loop, before the text: not a second copy of the bytes
         got = _NATIVE.encode_str(text_or_codepoints, _MEMO_BYTES, _MEMO_LENS, SIGNATURE) if signed else \
             _NATIVE.encode_str(text_or_codepoints, _MEMO_BYTES, _MEMO_LENS)
-        return got if type(got) is bytes else _encode_native(text_or_codepoints, errors, True, got)[0]
-    body = _encode_items(text_or_codepoints, errors)[0]
+        return got if type(got) is bytes else _encode_native(text_or_codepoints, errors, got)
+    body = _encode_items(text_or_codepoints, errors)
     return (SIGNATURE + body) if signed else body
 
 
@@ -1786,12 +1781,53 @@ class Codec(codecs.Codec):
         return "".join(_decode(data, errors, True, True, True)[0]), len(data)
 
 
-class IncrementalEncoder(codecs.IncrementalEncoder):
-    """Encodes a str (or a list of code points) piece by piece.
+_SPLIT_PAIR = "a trail surrogate after a lead surrogate an earlier piece wrote: the pair can no longer be joined"
 
-    Where encoders join a lead and a trail surrogate code point (PAIR_ON_ENCODE,
-    WTF-8 6.1), a lead surrogate at the end of a piece waits for the next one, so
-    a pair split across pieces is still joined; final=True writes it alone.
+
+def _first_trail(items, start):
+    """The index of the first trail surrogate in items[start:] (a str or ints), or -1."""
+    if isinstance(items, str):
+        m = _TRAIL.search(items, start)
+        return m.start() if m else -1
+    return next((k for k in range(start, len(items)) if 0xDC00 <= items[k] <= 0xDFFF), -1)
+
+
+_TRAIL = re.compile("[\udc00-\udfff]")
+
+
+def _lead_at_end(data):
+    """The lead surrogate whose bytes end *data* (PAIR_ON_ENCODE), or 0."""
+    n = len(_encode_cp(0xD800))
+    if len(data) < n:
+        return 0
+    tok = _scan(data[-n:], 0)
+    return tok[3] if tok[0] == "char" and tok[2] == n and 0xD800 <= tok[3] <= 0xDBFF else 0
+
+
+def _encode_slice(items, start, stop, errors):
+    """The bytes of items[start:stop]; an error is placed in the whole of *items*."""
+    if start == 0 and stop == len(items):
+        return _encode_items(items, errors)
+    try:
+        return _encode_items(items[start:stop], errors)
+    except UnicodeEncodeError as e:
+        text = items if isinstance(items, str) else _as_text(items)
+        raise UnicodeEncodeError(e.encoding, text, e.start + start, e.end + start, e.reason) from None
+
+
+class IncrementalEncoder(codecs.IncrementalEncoder):
+    """Encodes a str (or a list of code points) piece by piece, holding nothing back.
+
+    Every call returns all the bytes of its piece, final or not: TextIOWrapper
+    (open()) and codecs.open never pass final=True nor flush an encoder, so
+    what an encoder held would never reach the file (docs: "Nothing held
+    back").  Where encoders join a lead and a trail surrogate code point
+    (PAIR_ON_ENCODE, WTF-8 6.1), a pair within one piece is joined; a lead
+    surrogate that ends a piece is written at once, and a trail surrogate that
+    starts the next one can no longer join it (its bytes are out), so it goes to
+    the error handler (reason _SPLIT_PAIR) rather than into bytes the decoder
+    rejects.  getstate() is (at the start: 0 or 1) << 21 | the lead surrogate whose
+    bytes end what was written (0: none).
     """
 
     write_signature = False
@@ -1801,28 +1837,51 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
         self.reset()
 
     def encode(self, input, final=False):
-        held = self._held
-        if isinstance(input, str):
-            items = chr(held) + input if held else input
-        else:
-            items = ([held] if held else []) + [int(c) for c in input]
-        out, held = _encode_items(items, self.errors, final)
+        if not isinstance(input, str):
+            input = [int(c) for c in input]
+        out, at = b"", 0
+        while self._lead and not out:
+            # a trail surrogate whose bytes would follow the lead's directly: the first
+            # thing this piece writes (what stood before it, a handler dropped)
+            i = _first_trail(input, at)
+            if i < 0 or _encode_slice(input, at, i, self.errors):
+                break
+            out, at = self._split_pair(input, i)
+        out += _encode_slice(input, at, len(input), self.errors)
         if self.write_signature and self._first:
             out = SIGNATURE + out
         self._first = False
-        self._held = held
+        if out and PAIR_ON_ENCODE:
+            self._lead = _lead_at_end(out)
         return out
+
+    def _split_pair(self, input, i):
+        """The handler's bytes for the trail surrogate at input[i], and where to go on."""
+        text = input if isinstance(input, str) else _as_text(input)
+        exc = UnicodeEncodeError(NAME, text, i, i + 1, _SPLIT_PAIR)
+        replacement, at = codecs.lookup_error(self.errors)(exc)
+        at = at + len(input) if at < 0 else at
+        if not 0 <= at <= len(input):
+            raise IndexError(f"position {at} from error handler out of bounds")
+        if isinstance(replacement, str):
+            if replacement[:1] and 0xDC00 <= ord(replacement[0]) <= 0xDFFF:
+                raise exc
+            try:
+                replacement = _encode_items(replacement, "strict")
+            except UnicodeEncodeError:
+                raise exc from None
+        return bytes(replacement), at
 
     def reset(self):
         self._first = True
-        self._held = 0
+        self._lead = 0
 
     def getstate(self):
-        return (int(self._first) << 21) | self._held
+        return (int(self._first) << 21) | self._lead
 
     def setstate(self, state):
         self._first = bool(state >> 21)
-        self._held = state & ((1 << 21) - 1)
+        self._lead = state & ((1 << 21) - 1)
 
 
 class SignedIncrementalEncoder(IncrementalEncoder):
@@ -1929,10 +1988,9 @@ class IncrementalCodePointDecoder(IncrementalDecoder):
 
 
 class StreamWriter(Codec, codecs.StreamWriter):
-    """Encodes through an IncrementalEncoder, so a surrogate pair split across write()
-    calls is joined.  A lead surrogate still held is written alone (never lost) by
-    reset(), close() and leaving a ``with`` block, and before seek(); a wrapper that
-    closes the stream itself (codecs.StreamReaderWriter) must call reset() first."""
+    """Encodes through an IncrementalEncoder, which holds nothing back: each write()
+    puts all its bytes in the stream, so nothing waits for a close() that
+    codecs.open's StreamReaderWriter never passes on."""
 
     _encoder = IncrementalEncoder
 
@@ -1946,26 +2004,15 @@ class StreamWriter(Codec, codecs.StreamWriter):
         if data:
             self.stream.write(data)
 
-    def _flush_held(self):
-        if self._incremental.getstate() & ((1 << 21) - 1):
-            self.stream.write(self._incremental.encode("", True))
-
     def reset(self):
-        self._flush_held()
         self._incremental.reset()
 
     def seek(self, offset, whence=0):
-        self._flush_held()
         self.stream.seek(offset, whence)
         if whence == 0 and offset == 0:
             self._incremental.reset()
-
-    def close(self):
-        self._flush_held()
-        self.stream.close()
-
-    def __exit__(self, type, value, tb):
-        self.close()
+        else:
+            self._incremental.setstate(0)
 
 
 class SignedStreamWriter(StreamWriter):

@@ -34,7 +34,7 @@ import json
 import re
 import subprocess
 import tempfile
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import tools
@@ -47,7 +47,7 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
                   "--disable-component-update", "--disable-sync"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _chromium_path() -> str:
     return tools.find("chromium", hint="it is in Debian's chromium package")
 

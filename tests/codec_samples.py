@@ -10,7 +10,7 @@ boundary code points from the seed documents' tables.
 from __future__ import annotations
 
 import importlib
-from functools import lru_cache
+from functools import cache
 
 from hypothesis import strategies as st
 
@@ -29,7 +29,7 @@ MAGIC = bytes.fromhex("EF B7 9D ED B2 AE 00 0A")
 SIGNATURES = {"utf-8-bom": BOM, "corrected-utf-8": MAGIC}
 
 
-@lru_cache(maxsize=None)
+@cache
 def oracle(name: str):
     """The hand-written oracle module for a spec name (tests/oracles/<name>.py)."""
     return importlib.import_module("oracles." + name.replace("-", "_"))
@@ -89,7 +89,7 @@ def encodable(name: str, cp: int) -> bool:
     return True
 
 
-@lru_cache(maxsize=None)
+@cache
 def pieces(name: str) -> tuple[bytes, ...]:
     """Whole valid encodings of boundary code points (from the oracle), the signature
     and the encoding's special sequences."""
@@ -172,3 +172,18 @@ def load_backend(name: str, backend: str):
         if why is not None:
             tools.missing(why)
     return encspec.load(name, backend=backend)
+
+
+def unsplit_pairs(pieces):
+    """*pieces* with each piece that starts with a trail surrogate right after a lead
+    surrogate (empty pieces between them or not) joined to the piece that lead ends."""
+    out = [pieces[0]]
+    last = pieces[0][-1:]
+    for piece in pieces[1:]:
+        if last and "\ud800" <= last <= "\udbff" and piece[:1] and "\udc00" <= piece[0] <= "\udfff":
+            k = max(i for i, p in enumerate(out) if p)
+            out[k] += piece
+        else:
+            out.append(piece)
+        last = piece[-1:] or last
+    return out

@@ -10,11 +10,12 @@ import codecs
 import itertools
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import examples
-from encspec.runtime.tables import tokens
 from encspec.pipeline import load
+from encspec.runtime.tables import tokens
 
 
 def cpython_tokens(data: bytes) -> list[tuple]:

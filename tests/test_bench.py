@@ -24,9 +24,10 @@ CELL = re.compile(r"n/a \((?:[^()]|\([^()]*\))*\)|[\d,]+\.\d\*? \(\d+\.\d\dx\)")
 @pytest.fixture(scope="module")
 def report():
     """The JSON of one quick run on a tiny corpus."""
-    from encspec.cli import main
-    import io
     import contextlib
+    import io
+
+    from encspec.cli import main
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         rc = main(QUICK + ["--json"])

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from conftest import without_bytecode
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -68,7 +69,8 @@ def test_check_fails_after_a_spec_edit_and_passes_after_rebuilding(checkout):
     assert r.returncode == 1
     assert r.stderr.splitlines() == [
         "stale: generated/utf_8.py", "stale: generated/tables/utf_8.json", "stale: generated/native/utf_8.c",
-        "encspec: generated files are out of date (3); run `encspec build`"]
+        "stale: generated/index.json",   # the title changed: encspec list reads it from the index
+        "encspec: generated files are out of date (4); run `encspec build`"]
     assert "corrected_utf_8" not in r.stderr
     assert encspec(checkout, "build").returncode == 0
     assert encspec(checkout, "build", "--check").returncode == 0
@@ -81,9 +83,9 @@ def test_check_fails_after_a_template_edit(checkout):
     template.write_text(template.read_text().replace("_N_CLASSES = ", "_N_CLASSES = 0 + ", 1))
     r = encspec(checkout, "build", "--check")
     assert r.returncode == 1
-    stale = [l for l in r.stderr.splitlines() if l.startswith("stale: ")]
+    stale = [line for line in r.stderr.splitlines() if line.startswith("stale: ")]
     assert len(stale) == len(list((copy / "specs").glob("*.encspec")))  # every module, no table
-    assert all(l.endswith(".py") for l in stale)
+    assert all(line.endswith(".py") for line in stale)
 
 
 @pytest.mark.slow  # rebuilds every spec (a minute of CPU): ENCSPEC_SLOW=1 (CI) runs it
@@ -95,9 +97,9 @@ def test_check_covers_the_native_sources(checkout):
     (copy / "generated" / "native" / "old.c").write_text("")
     r = encspec(checkout, "build", "--check")
     assert r.returncode == 1
-    stale = [l for l in r.stderr.splitlines() if l.startswith("stale: ")]
+    stale = [line for line in r.stderr.splitlines() if line.startswith("stale: ")]
     assert len(stale) == len(list((copy / "specs").glob("*.encspec")))
-    assert all(l.startswith("stale: generated/native/") and l.endswith(".c") for l in stale)
+    assert all(line.startswith("stale: generated/native/") and line.endswith(".c") for line in stale)
     assert "orphan (no spec generates it): generated/native/old.c" in r.stderr.splitlines()
 
 

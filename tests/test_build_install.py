@@ -99,12 +99,22 @@ def test_an_installed_copy_builds_into_a_folder(installed, tmp_path):
     assert r.returncode == 0, r.stderr
 
 
+def test_playground_from_an_installed_copy_is_a_usage_error(installed, tmp_path):
+    """The playground is built from a checkout's web/: asked of an installed copy it is
+    a usage error (one line, exit 2) and no output folder is made."""
+    r = run_installed(installed, tmp_path, "playground", "-o", "site")
+    assert (r.returncode, r.stdout) == (2, ""), r.stderr
+    assert len(r.stderr.splitlines()) == 1 and "source checkout" in r.stderr, r.stderr
+    assert not (tmp_path / "site").exists()
+
+
 def test_setup_py_says_when_the_native_extensions_cannot_be_built(tmp_path):
     """With a compiler that does not exist the build succeeds (the extensions are
     optional) and ends saying so, naming the error, and that pure Python works."""
     copy = tmp_path / "src"
     (copy / "generated").mkdir(parents=True)
-    for name in ("setup.py", "pyproject.toml", "README.md"):
+    for name in ("setup.py", "pyproject.toml", "README.md", "LICENSE", "specs/tables/whatwg/LICENSE"):
+        (copy / name).parent.mkdir(parents=True, exist_ok=True)   # pyproject's license-files must exist
         shutil.copy2(ROOT / name, copy / name)
     shutil.copytree(ROOT / "generated" / "native", copy / "generated" / "native")
     env = {**os.environ, "CC": "/nonexistent/cc", "LDSHARED": "/nonexistent/cc -shared"}
@@ -119,3 +129,29 @@ def test_setup_py_says_when_the_native_extensions_cannot_be_built(tmp_path):
     assert "/nonexistent/cc" in notes[0] and "No such file" in notes[0]
     assert "pure Python" in notes[1]
     assert not list(tmp_path.rglob("_native_*"))
+
+
+NOT_INSTALLED = {"generated/native", "generated/vectors"}   # C sources setup.py compiles; test data
+
+
+def test_every_folder_of_package_files_is_installed():
+    """Each folder under the package folders is a listed package (setuptools installs
+    data by package, and warns about a folder it is not told of), and each of its
+    files is a module or matched by its package-data, so the wheel misses nothing."""
+    import fnmatch
+    tomllib = pytest.importorskip("tomllib", reason="tomllib (Python 3.11+) reads pyproject.toml")
+    conf = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"]
+    packages, data = set(conf["packages"]), conf["package-data"]
+    for package, folder in conf["package-dir"].items():
+        for path in sorted((ROOT / folder).rglob("*")):
+            rel = path.relative_to(ROOT).as_posix()
+            if not path.is_file() or "__pycache__" in rel or any(rel.startswith(n + "/") for n in NOT_INSTALLED):
+                continue
+            sub = path.parent.relative_to(ROOT / folder).parts
+            owner = ".".join([package, *sub])
+            if owner in conf["package-dir"].keys() - {package}:
+                continue   # a package of its own (encspec.generated inside codegen/ when symlinked)
+            assert owner in packages, f"{rel}: its folder is not a listed package ({owner})"
+            if path.suffix != ".py" and path.suffix not in (".so", ".pyd"):
+                assert any(fnmatch.fnmatch(path.name, p) for p in data.get(owner, [])), \
+                    f"{rel}: no package-data pattern of {owner} installs it"

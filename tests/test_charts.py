@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 import tools
-from encspec.spec import registry
 from encspec.analyse import charts
 from encspec.cli import main
 from encspec.pipeline import load
+from encspec.spec import registry
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"

@@ -51,7 +51,7 @@ def test_json_shape(capsys):
         assert set(d["properties"]) == set(NAMES)
         assert all(isinstance(v, bool) for v in d["properties"].values())
         assert set(d["counterexamples"]) == {k for k, v in d["properties"].items() if not v}
-        for name, example in d["counterexamples"].items():
+        for _name, example in d["counterexamples"].items():
             assert isinstance(example, list) and example
             for x in example:
                 bytes.fromhex(x)  # every counterexample is hex bytes a decoder can read

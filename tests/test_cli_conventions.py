@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli as run, feed_stdin as feed
+from conftest import feed_stdin as feed
+from conftest import run_cli as run
 
 CLI = [sys.executable, "-c", "import sys; from encspec.cli import main; sys.exit(main(sys.argv[1:]))"]
 ENTRY = [sys.executable, "-c", "from encspec.cli.main import entry; entry()"]   # as the `encspec` script
@@ -246,6 +247,29 @@ def test_output_symlink_is_followed_not_replaced(tmp_path, files, capsys):
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
 
 
+def test_output_onto_a_symlink_loop_is_refused(tmp_path, files, capsys):
+    """realpath stops inside a loop: the rename would replace the link. Refused, as for
+    a loop in a folder above the output, and for the commands that write folders."""
+    ok = files[0]
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    (tmp_path / "self").symlink_to(tmp_path / "self")
+    (tmp_path / "self.svg").symlink_to(tmp_path / "self.svg")
+    cases = [(("decode", "utf-8", ok, "-o"), "a"), (("encode", "utf-8", ok, "-o"), "b"),
+             (("transcode", "--from", "utf-8", "--to", "utf-16le", ok, "-o"), "self"),
+             (("vectors", "utf-8", "-o"), "a"), (("chart", "utf-8", "--codepage", "-o"), "self.svg"),
+             (("decode", "utf-8", ok, "-o"), "a/inside.txt"), (("export", "utf-8", "--lang", "json", "-o"), "a"),
+             (("build", "utf-8", "-o"), "b"), (("playground", "-o"), "self")]
+    for argv, name in cases:
+        rc, out, err = run(capsys, *argv, tmp_path / name)
+        assert (rc, out) == (2, ""), (argv, err)
+        shown = tmp_path / name
+        assert one_error_line(err) == f"encspec: error: {shown}: a symbolic link loop (too many levels of symbolic links)"
+    for name, to in (("a", "b"), ("b", "a"), ("self", "self"), ("self.svg", "self.svg")):
+        assert (tmp_path / name).is_symlink() and os.readlink(tmp_path / name) == str(tmp_path / to)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b", "bad.txt", "ok.txt", "self", "self.svg"]
+
+
 def test_output_fifo_is_written_in_place(tmp_path, files, capsys):
     ok = files[0]
     fifo = tmp_path / "fifo"
@@ -309,3 +333,90 @@ def test_validate_bar_completes_and_closes_before_the_results(tmp_path):
     assert text.rfind("validate:") < first                # every bar frame precedes the results
     assert text[first - 1] in "\r\n"                      # the result starts its own line
     assert text[first:].splitlines()[:2] == [f"{paths[0]}: valid", f"{paths[1]}: valid"]
+
+
+# ------------------------------------------- conventions of issue 33, item 4
+def test_transcode_takes_iconvs_f_and_t(files, capsysbinary):
+    ok, _ = files
+    short = run(capsysbinary, "transcode", "-f", "utf-8", "-t", "utf-16le", ok)
+    long = run(capsysbinary, "transcode", "--from", "utf-8", "--to", "utf-16le", ok)
+    assert short == long == (0, "caf\u00e9\n".encode("utf-16-le"), b"")
+
+
+@pytest.mark.parametrize("args", [[], ["-"]], ids=["no path", "dash"])
+def test_validate_reads_standard_input(monkeypatch, capsys, args):
+    feed(monkeypatch, b"b\xc0d\n")
+    assert run(capsys, "validate", "utf-8", *args) == (
+        1, "<stdin>:1:2: error: invalid start byte: C0 (byte 1)\n<stdin>: invalid: 1 error\n", "")
+    feed(monkeypatch, "caf\u00e9\n".encode())
+    assert run(capsys, "validate", "utf-8", *args) == (0, "<stdin>: valid\n", "")
+
+
+def option_help(capsys, command: str, flag: str) -> str:
+    """The help text of *command*'s option *flag*, joined from its wrapped lines."""
+    rc, out, _ = run(capsys, command, "--help")
+    assert rc == 0
+    lines = [line for line in out.split("Options:")[1].splitlines() if line.strip()]
+
+    def names(line: str) -> list[str]:   # "  -q, --quiet, --silent   Print…" -> the option's names
+        head = line.strip().split("  ")[0]
+        return [n.split()[0] for n in head.replace(" / ", ", ").split(", ")] if head.startswith("-") else []
+
+    start = next(i for i, line in enumerate(lines) if flag in names(line))
+    text = [lines[start].strip().split("  ", 1)[-1]]
+    for line in lines[start + 1:]:
+        if names(line):
+            break
+        text.append(line)
+    return " ".join(" ".join(text).split()).replace("- ", "-")   # click wraps after a hyphen too
+
+
+@pytest.mark.parametrize("command", ["decode", "encode", "transcode", "validate"])
+def test_q_means_quiet_and_no_progress_only_the_bar(capsys, command):
+    """One meaning for -q across commands: print nothing but errors (documented in the
+    guide); --no-progress is the switch for the progress bar alone."""
+    assert "Print nothing but errors" in option_help(capsys, command, "-q")
+    assert option_help(capsys, command, "--no-progress").endswith("No progress bar.")
+
+
+def test_decode_quiet_drops_the_fallback_note(files, capsys):
+    _, bad = files
+    rc, out, err = run(capsys, "decode", "utf-8", bad, "--fallback")
+    assert (rc, out) == (0, "b\u00c0d\n") and err.startswith("decoded as cp1252")
+    assert run(capsys, "decode", "-q", "utf-8", bad, "--fallback") == (0, "b\u00c0d\n", "")
+
+
+@pytest.mark.parametrize("command, flag, default", [
+    ("decode", "--errors", "strict"), ("encode", "--errors", "strict"), ("transcode", "--errors", "strict"),
+    ("validate", "--split-size", "16M"), ("validate", "--reject-reserved", "allow-reserved"),
+])
+def test_help_shows_defaults(capsys, command, flag, default):
+    assert option_help(capsys, command, flag).endswith(f"[default: {default}]")
+
+
+def complete(capsys, monkeypatch, *words: str) -> list[tuple[str, str]]:
+    """(type, value) of each completion bash is offered for ``encspec WORDS``."""
+    monkeypatch.setenv("_ENCSPEC_COMPLETE", "bash_complete")
+    monkeypatch.setenv("COMP_WORDS", " ".join(["encspec", *words]))
+    monkeypatch.setenv("COMP_CWORD", str(len(words)))
+    rc, out, _ = run(capsys, *words)
+    assert rc == 0
+    return [tuple(line.split(",", 1)) for line in out.splitlines()]
+
+
+@pytest.mark.parametrize("words", [["decode", "wtf"], ["validate", "wtf"], ["transcode", "-f", "wtf"],
+                                   ["transcode", "--to", "wtf"], ["diff", "utf-8", "wtf"], ["describe", "wtf"]])
+def test_completion_offers_spec_names_then_files(capsys, monkeypatch, words):
+    got = complete(capsys, monkeypatch, *words)
+    names = [value for kind, value in got if kind == "plain"]
+    assert {"wtf-8", "wtf-16"} <= set(names) and all(n.startswith("wtf") for n in names)
+    assert got[-1] == ("file", "wtf")   # a spec of one's own, by its path
+
+
+def test_completion_offers_aliases(capsys, monkeypatch):
+    got = complete(capsys, monkeypatch, "decode", "utf8n")
+    assert ("plain", "utf8n") in got
+
+
+def test_completion_of_command_names(capsys, monkeypatch):
+    assert complete(capsys, monkeypatch, "tr") == [("plain", "transcode")]

@@ -150,7 +150,7 @@ def test_stream_reader_reports_a_truncated_last_sequence_as_decode_does(backend)
         assert e.value.reason == "unexpected end of data"
 
 
-# ============================================ defect 4: StreamWriter joins pairs
+# ============================= defect 4: StreamWriter joins pairs, holds nothing
 class Kept(io.BytesIO):
     """A BytesIO that remembers its bytes when closed."""
 
@@ -159,34 +159,38 @@ class Kept(io.BytesIO):
         super().close()
 
 
-def test_wtf_8_stream_writer_joins_a_pair_split_across_writes():
+def test_wtf_8_stream_writer_joins_a_pair_within_a_write_and_refuses_one_split_across_writes():
+    """The lead's bytes are out when the next write() brings the trail: joining it is
+    no longer possible, and ED A0 BD ED B8 80 is what the decoder rejects, so the
+    trail is an encode error (the handler's: "replace" writes "?")."""
     want = oracle("wtf-8").encode([0x1F600])
     assert want == bytes.fromhex("F0 9F 98 80")
     out = io.BytesIO()
     w = codecs.getwriter("wtf-8")(out)
+    w.write("\ud83d\ude00")
+    assert out.getvalue() == want
     w.write("\ud83d")
-    w.write("\ude00")
-    assert out.getvalue() == want                  # was ED A0 BD ED B8 80
-    assert codecs.decode(out.getvalue(), "wtf-8") == "\U0001f600"
-    assert codecs.encode("\ud83d\ude00", "wtf-8") == want
+    with pytest.raises(UnicodeEncodeError) as e:
+        w.write("\ude00")
+    assert (e.value.start, e.value.end) == (0, 1)
+    assert "can no longer be joined" in e.value.reason
+    assert out.getvalue() == want + b"\xed\xa0\xbd"      # nothing of the trail: no pair byte sequence
+    w = codecs.getwriter("wtf-8")(out, "replace")
+    w.write("\ud83d")
+    w.write("\ude00b")
+    assert out.getvalue().endswith(b"\xed\xa0\xbd?b")
 
 
-def test_wtf_8_stream_writer_writes_a_held_lead_surrogate_at_reset_and_close():
-    """A lead surrogate waits for the next write; reset(), close(), the end of a with
-    block and seek() write it alone (ED A0 BD: U+D83D), it is never lost."""
+def test_wtf_8_stream_writer_writes_a_lone_lead_surrogate_at_once():
+    """Nothing waits for reset(), close() or the end of a with block, which
+    codecs.open's StreamReaderWriter never passes on to the writer."""
     out = io.BytesIO()
     w = codecs.getwriter("wtf-8")(out)
     w.write("a\ud83d")
-    assert out.getvalue() == b"a"
-    w.reset()
     assert out.getvalue() == b"a\xed\xa0\xbd"
-    w.write("\ude00")                              # no longer joined: it came after the reset
+    w.reset()
+    w.write("\ude00")                              # after a reset: a lone trail, written alone
     assert out.getvalue() == b"a\xed\xa0\xbd\xed\xb8\x80"
-    kept = Kept()
-    w = codecs.getwriter("wtf-8")(kept)
-    w.write("b\ud83d")
-    w.close()
-    assert kept.kept == b"b\xed\xa0\xbd"
     kept = Kept()
     with codecs.getwriter("wtf-8")(kept) as w:
         w.write("\ud83d")
@@ -273,18 +277,23 @@ def test_incremental_code_point_decoder_keeps_code_points_beyond_u10ffff(backend
     assert got == cps
 
 
-def test_incremental_encoder_takes_code_points_and_holds_a_lead_surrogate():
+def test_incremental_encoder_takes_code_points_and_writes_a_lead_surrogate_at_once():
     enc = load("wtf-8").IncrementalEncoder()
-    assert enc.encode([0x61, 0xD83D]) == b"a"
-    assert enc.getstate() & 0x1FFFFF == 0xD83D
-    assert enc.encode([0xDE00, 0x62]) + enc.encode([], True) == b"\xf0\x9f\x98\x80b"
+    assert enc.encode([0x61, 0xD83D]) == b"a\xed\xa0\xbd"
+    assert enc.getstate() & 0x1FFFFF == 0xD83D          # the lead its bytes end with
+    with pytest.raises(UnicodeEncodeError):
+        enc.encode([0xDE00, 0x62])                      # too late to join
+    assert enc.encode([0xD83D, 0xDE00, 0x62]) + enc.encode([], True) == b"\xf0\x9f\x98\x80b"
+    assert enc.getstate() & 0x1FFFFF == 0
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_wtf_8_joins_a_lead_and_a_trail_a_handler_brought_together(backend):
     """wtf-8.txt 6.5: when a handler drops what stood between a lead and a trail
     surrogate, writing their two sequences would make the pair byte sequence wtf-8
-    rejects (ED A0 80 ED B0 80); they are joined, one-shot and incrementally."""
+    rejects (ED A0 80 ED B0 80); they are joined, one-shot and within a piece.  Cut
+    between them, the lead's bytes are out before the trail comes: the trail is
+    then an error of its own (dropped by "ignore"), never a pair byte sequence."""
     m = load("wtf-8", backend)
     cps = [0x41, 0xD800, 0x110000, 0xDC00, 0x42]
     want = b"A" + oracle("wtf-8").encode([0x10000]) + b"B"
@@ -293,4 +302,11 @@ def test_wtf_8_joins_a_lead_and_a_trail_a_handler_brought_together(backend):
     assert m.encode(cps, "replace") == bytes.fromhex("41 ED A0 80 3F ED B0 80 42")
     for k in range(len(cps) + 1):
         enc = m.IncrementalEncoder("ignore")
-        assert enc.encode(cps[:k]) + enc.encode(cps[k:]) + enc.encode([], True) == want, k
+        got = enc.encode(cps[:k]) + enc.encode(cps[k:]) + enc.encode([], True)
+        assert got == (want if k not in (2, 3) else bytes.fromhex("41 ED A0 80 42")), k
+    enc = m.IncrementalEncoder("ignore")
+    enc.encode(cps[:3])
+    enc.errors = "strict"
+    with pytest.raises(UnicodeEncodeError) as e:
+        enc.encode(cps[3:])
+    assert (e.value.start, e.value.end) == (0, 1) and "can no longer be joined" in e.value.reason

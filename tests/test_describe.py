@@ -38,7 +38,7 @@ def test_corrected_utf8_reproduces_the_seed_table_row_for_row(capsys):
 def test_corrected_utf8_text_table_has_the_seed_rows(capsys):
     rc, out, _ = run(capsys, "describe", "corrected-utf-8")
     assert rc == 0
-    lines = [l for l in out.splitlines() if "|" in l][2:]
+    lines = [line for line in out.splitlines() if "|" in line][2:]
     assert len(lines) == 7
     for line, row in zip(lines, seed_table()):
         seq, off, cps = (c.strip() for c in line.split("|"))
@@ -70,6 +70,11 @@ def test_utf8_ill_formed_matches_table_3_7(capsys):
     assert second["E0"]["ill_formed"] == "00..9F, C0..FF"
     assert second["ED"]["ill_formed"] == "00..7F, A0..FF"
     assert second["F4"]["ill_formed"] == "00..7F, 90..FF"
+    # The proposal's Table 3.1b line 6 gives F0 then "00-9F, C0-FF", which contradicts
+    # its own Table 3.1 (F0 90..BF: F0 90 80 80 is U+10000) and its D36; the rows follow
+    # the rules, so F0 90..9F is well-formed (docs/pages/guide.md says so).
+    assert second["F0"]["ill_formed"] == "00..8F, C0..FF"
+    assert second["F0"]["well_formed"] == "90..BF"
     # later positions take 80..BF: Table 3.1b lines 8 to 10
     assert all(r["well_formed"] == "80..BF" for r in rows if len(r["prefix"]) >= 2)
 
@@ -119,3 +124,48 @@ def test_wtf8_ill_formed_has_the_proposals_line_11(capsys):
     line_11 = rows[("ED", "A0..AF", "80..BF", "ED")]
     assert line_11["ill_formed"] == "00..7F, B0..FF" and line_11["well_formed"] == "80..AF"
     assert not any(len(p) > 4 for p in rows)
+
+
+# ------------------------------------------- describe from a generated table
+def described_from_tables() -> list[str]:
+    """The built-ins that describe reads from their generated table (the rest compile)."""
+    from encspec.analyse.row_table import from_table
+    from encspec.cli.index import generated_table
+    from encspec.spec import registry
+    return [p.stem for p in registry.builtin_paths() if from_table(generated_table(p.stem)) is not None]
+
+
+def test_plain_builtins_are_described_from_their_tables():
+    names = described_from_tables()
+    assert {"utf-8", "corrected-utf-8", "utf-16", "wtf-8"} <= set(names)
+    assert "big5" not in names   # a mapping table's summary needs the compiled spec
+
+
+def test_describe_from_the_generated_table_is_describe_of_the_compiled_spec():
+    from encspec.analyse import describe, row_table
+    from encspec.cli.index import generated_table
+    from encspec.pipeline import load
+    for name in described_from_tables():
+        doc = row_table.from_table(generated_table(name))
+        _, a = load(name)
+        assert doc == describe.to_json(a), name
+        assert "\n".join(row_table.lines(doc)) == describe.table(a), name
+
+
+def test_a_stale_or_missing_table_is_not_used(tmp_path, monkeypatch):
+    from encspec.cli import index
+    (tmp_path / "tables").mkdir()
+    table = json.loads((index.path().parent / "tables" / "utf_8.json").read_text("utf-8"))
+    table["spec"]["sha256"] = "0" * 64
+    (tmp_path / "tables" / "utf_8.json").write_text(json.dumps(table))
+    monkeypatch.setattr(index, "path", lambda: tmp_path / "index.json")
+    assert index.generated_table("utf-8") is None        # its spec changed since
+    assert index.generated_table("wtf-8") is None        # no table at all
+
+
+def test_a_users_spec_is_compiled_even_when_it_copies_a_builtin(tmp_path):
+    from encspec.cli.index import generated_table
+    from encspec.spec import registry
+    spec = tmp_path / "mine.encspec"
+    spec.write_text(registry.find("utf-8").read_text("utf-8"), "utf-8")
+    assert generated_table(str(spec)) is None

@@ -50,7 +50,7 @@ import subprocess
 import sys
 import time
 from collections import deque
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -92,7 +92,7 @@ def all_specs():
 ALL_SPECS = all_specs()
 
 
-@lru_cache(maxsize=None)
+@cache
 def automaton(name):
     from encspec import pipeline
     return pipeline.load(name)[1]
@@ -216,7 +216,7 @@ def run_representatives(name, backend, m):
 
 # tokens() and first_error() are the module's Python scanner whatever the backend, so they
 # are measured on the python backend (and on both for the long-token kinds).
-@lru_cache(maxsize=None)
+@cache
 def has_tables(name):
     return bool(automaton(name).tables)
 

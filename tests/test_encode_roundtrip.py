@@ -26,9 +26,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import encspec_command, examples
 import encspec
 from codec_samples import BACKENDS, SPECS, boundary_cps, code_point_lists, load_backend
+from conftest import encspec_command, examples
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -143,7 +143,7 @@ LATIN1_PATTERN = 'ill-formed pattern bad: <2 U+0080..U+00FF> "latin-1 range"'
 SMALL_SPECS = {
     # defect 1's pattern: a sub-form range, no combine
     "utf-8-latin1-hole": (variant("utf-8", "utf-8-latin1-hole", LATIN1_PATTERN), [0x7F, 0x80, 0xFF, 0x100]),
-    # the README's pattern by literal bytes and ranges, in place of the hole
+    # the spec-language page's pattern by literal bytes and ranges, in place of the hole
     "utf-8-byte-pattern": (variant("utf-8", "utf-8-byte-pattern",
                                    'ill-formed pattern surr: ED A0..BF 80..BF "surrogate"',
                                    drop=[r"ill-formed U\+D800"]), []),
@@ -255,7 +255,7 @@ def test_defect_1_check_counts_only_valid_sequences(defect_1_unclaimed):
 def test_defect_1_exact_spec_cannot_claim_total(defect_1_spec):
     """The issue's spec keeps utf-8's claims line, which claims total: once the
     analysis reads the automaton that claim is false, and a false claim is a spec
-    error with a counterexample (README, "claims")."""
+    error with a counterexample (docs/pages/spec-language.md, "claims")."""
     with pytest.raises(Exception, match=r"claimed property 'total' does not hold: U\+00[89A-F][0-9A-F]"):
         encspec.load(str(defect_1_spec), backend="python")
     run = encspec_cli("check", str(defect_1_spec), cwd=defect_1_spec.parent)

@@ -23,19 +23,30 @@ import contextlib
 import io
 import subprocess
 import sys
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import encspec_command, examples
 import encspec
-from codec_samples import (BACKENDS, COMMON_BYTES, EXTRA_BYTES, SIGNATURES, SPECS, boundary_cps, byte_strings,
-                           code_point_lists, encodable, oracle, pieces)
+from codec_samples import (
+    BACKENDS,
+    COMMON_BYTES,
+    EXTRA_BYTES,
+    SIGNATURES,
+    SPECS,
+    boundary_cps,
+    byte_strings,
+    code_point_lists,
+    encodable,
+    oracle,
+    pieces,
+)
+from conftest import encspec_command, examples
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name, backend):
     return encspec.load(name, backend=backend)
 

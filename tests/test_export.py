@@ -18,18 +18,18 @@ import random
 import re
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
 
 import encspec
 import tools
-from encspec import pipeline
-from encspec.spec import registry
 from conftest import builtins_for_exports
+from encspec import pipeline
 from encspec.automaton import DEAD
-from encspec.automaton.counted import encode_level, encode_counted, levels
+from encspec.automaton.counted import encode_counted, encode_level, levels
+from encspec.spec import registry
 
 pytestmark = pytest.mark.slow  # compiles and runs outside toolchains: ENCSPEC_SLOW=1 (CI) runs it
 
@@ -48,7 +48,7 @@ def _package(name: str) -> str:
     return f"it is in Debian's {name} package"
 
 
-@lru_cache(maxsize=None)
+@cache
 def need_toolchain(lang: str) -> dict[str, str]:
     """The toolchain, or the test is skipped naming the tool (failed under ENCSPEC_REQUIRE_TOOLS)."""
     return tools.need(lambda: toolchain(lang))
@@ -70,7 +70,7 @@ def toolchain(lang: str) -> dict[str, str]:
 
 
 # ------------------------------------------------------------- inputs
-@lru_cache(maxsize=None)
+@cache
 def automaton(spec: str):
     return pipeline.load(spec)[1]
 
@@ -176,7 +176,7 @@ def random_inputs(a, n: int = N_RANDOM, seed: int = 2024) -> list[bytes]:
     return pieces
 
 
-@lru_cache(maxsize=None)
+@cache
 def inputs(spec: str) -> tuple[bytes, ...]:
     a = automaton(spec)
     return tuple(conformance_inputs(a) + random_inputs(a))
@@ -423,7 +423,7 @@ def test_c_decode_and_step(tmp_path, exports, spec):
     module = encspec.load(spec)
     for data, line in zip(items, got, strict=True):
         cps, errors = [], 0
-        for kind, start, end, value in module.tokens(data):
+        for kind, _start, _end, value in module.tokens(data):
             if kind == "char" and isinstance(value, tuple):  # a table entry of several code points
                 cps += [f"{v:X}" for v in value]
             elif kind == "char" and value < 1 << 64:

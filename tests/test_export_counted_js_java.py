@@ -26,7 +26,7 @@ import json
 import os
 import statistics
 import subprocess
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -60,7 +60,7 @@ WIDEST = bytes.fromhex("FFB4A5A4") + b"\xaa" * 68
 SMALL, LARGE = 64 << 10, 1 << 20
 
 
-@lru_cache(maxsize=None)
+@cache
 def automaton():
     return pipeline.load(SPEC)[1]
 

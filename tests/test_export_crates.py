@@ -16,16 +16,16 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import tomllib
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
+import tomllib
 
 import tools
+from conftest import builtins_for_exports
 from encspec import pipeline
 from encspec.spec import registry
-from conftest import builtins_for_exports
 
 pytestmark = pytest.mark.slow  # compiles and runs outside toolchains: ENCSPEC_SLOW=1 (CI) runs it
 
@@ -38,7 +38,7 @@ def crate_name(spec: str) -> str:
     return "encspec-" + registry.module_name(spec).replace("_", "-")
 
 
-@lru_cache(maxsize=None)
+@cache
 def automaton(spec: str):
     return pipeline.load(spec)[1]
 
@@ -62,12 +62,12 @@ def _cargo_dirs() -> list[str]:
     return [f"{os.environ.get('CARGO_HOME', '~/.cargo')}/bin", "~/.cargo/bin"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def cargo() -> str:
     return tools.find("cargo", _cargo_dirs(), "install Rust with rustup")
 
 
-@lru_cache(maxsize=None)
+@cache
 def clippy() -> str:
     found = tools.find("cargo-clippy", _cargo_dirs() + [str(Path(cargo()).parent)],
                        "install it with `rustup component add clippy`")
@@ -168,17 +168,17 @@ def test_wide_code_points_are_expected_as_wide_tokens(crates):
 
 
 # ------------------------------------------------------------------ c
-@lru_cache(maxsize=None)
+@cache
 def make() -> str:
     return tools.find("make", hint="it is in Debian's make package")
 
 
-@lru_cache(maxsize=None)
+@cache
 def cc() -> str:
     return tools.find("cc", hint="it is in Debian's gcc package")
 
 
-@lru_cache(maxsize=None)
+@cache
 def pkg_config() -> str:
     return tools.find("pkg-config", hint="it is in Debian's pkgconf package")
 

@@ -14,18 +14,18 @@ import json
 import os
 import re
 import subprocess
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
 
 import encspec
 import tools
+from conftest import builtins_for_exports
 from encspec import pipeline
 from encspec.emit import package_tests
 from encspec.emit.targets import export
 from encspec.spec import registry
-from conftest import builtins_for_exports
 
 pytestmark = pytest.mark.slow  # compiles and runs outside toolchains: ENCSPEC_SLOW=1 (CI) runs it
 
@@ -33,7 +33,7 @@ SPECS = builtins_for_exports()  # the table specs: test_export_tables.py (one st
 TIMEOUT = 600
 
 
-@lru_cache(maxsize=None)
+@cache
 def automaton(spec: str):
     return pipeline.load(spec)[1]
 

@@ -41,7 +41,7 @@ import random
 import re
 import subprocess
 from concurrent.futures import Future, ThreadPoolExecutor
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -74,7 +74,7 @@ def table_specs() -> list[str]:
 SPECS = table_specs()
 
 
-@lru_cache(maxsize=None)
+@cache
 def cc() -> str:
     return tools.find("cc", hint="it is in Debian's gcc package")
 
@@ -82,7 +82,7 @@ def cc() -> str:
 TOOLS = {"c": cc, "rust": tools.rustc, "js": tools.node, "java": tools.javac}
 
 
-@lru_cache(maxsize=None)
+@cache
 def automaton(spec: str):
     """The spec's automaton, or the SpecError that says why it does not compile."""
     try:
@@ -182,7 +182,7 @@ def random_inputs(a, valid: list[bytes], rng: random.Random, n: int = N_RANDOM) 
     return docs
 
 
-@lru_cache(maxsize=None)
+@cache
 def spec_inputs(spec: str) -> list[bytes]:
     a = need_automaton(spec)
     rng = random.Random(f"tables:{spec}")
@@ -207,7 +207,7 @@ def token_lines(module, data: bytes) -> list[str]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def expected(spec: str) -> list[list[str]]:
     module = encspec.load(spec, backend="python")
     return [token_lines(module, data) for data in spec_inputs(spec)]

@@ -27,7 +27,7 @@ from __future__ import annotations
 import os
 import random
 import subprocess
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -258,7 +258,7 @@ def _run(cmd, **kw) -> subprocess.CompletedProcess:
     return proc
 
 
-@lru_cache(maxsize=None)
+@cache
 def cc() -> str:
     return tools.find("cc", hint="it is in Debian's gcc package")
 
@@ -339,7 +339,7 @@ def run_harness(exe: Path, items: list[tuple[str, bytes]]) -> list[list[str]]:
 
 
 # ------------------------------------------------------------------ expectations
-@lru_cache(maxsize=None)
+@cache
 def module(path: str):
     return encspec.load(path)
 

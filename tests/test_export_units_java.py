@@ -40,20 +40,27 @@ from __future__ import annotations
 
 import json
 import subprocess
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
 import encspec
+import test_export_units_js as units_js
 import tools
 from encspec import pipeline
 from encspec.emit.export_common import class_name
 from encspec.emit.java_target import default_package
 from encspec.emit.targets import export
-
-import test_export_units_js as units_js
-from test_export_units_js import (AT_END_SPECS, SPECS, TARGETED, TARGETED_AT_END, end_spec_docs,
-                                  exhaustive_inputs, random_inputs, vector_inputs)
+from test_export_units_js import (
+    AT_END_SPECS,
+    SPECS,
+    TARGETED,
+    TARGETED_AT_END,
+    end_spec_docs,
+    exhaustive_inputs,
+    random_inputs,
+    vector_inputs,
+)
 
 pytestmark = pytest.mark.slow  # compiles and runs a JVM: ENCSPEC_SLOW=1 (CI) runs it
 
@@ -291,7 +298,7 @@ METHOD = r"""
 
 
 # ------------------------------------------------------------- the reference
-@lru_cache(maxsize=None)
+@cache
 def _module(path: str):
     return encspec.load(path)
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import random
 import subprocess
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -220,7 +220,7 @@ def module(spec: str):
     return _module(AT_END_SPEC_PATHS.get(spec, spec))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _module(path: str):
     return encspec.load(path)
 
@@ -320,7 +320,7 @@ def automaton(spec: str):
     return _automaton(AT_END_SPEC_PATHS.get(spec, spec))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _automaton(path: str):
     return pipeline.load(path)[1]
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import random
 import subprocess
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -273,7 +273,7 @@ fn main() {
 """
 
 
-@lru_cache(maxsize=None)
+@cache
 def cc() -> str:
     return tools.find("cc", hint="it is in Debian's gcc package")
 

@@ -15,9 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import encspec
-from encspec.spec import registry
+from conftest import examples, feed_stdin
+from conftest import run_cli as run
 from encspec.io import stream
-from conftest import examples, run_cli as run
+from encspec.spec import registry
 
 CLI = [sys.executable, "-c", "import sys; from encspec.cli import main; sys.exit(main(sys.argv[1:]))"]
 BUILTIN = ", ".join(registry.builtin_names())
@@ -171,7 +172,7 @@ def test_validate_io_errors_exit_2_and_other_files_still_checked(tmp_path, capsy
     assert rc == 2 and json.loads(out) == {"path": str(locked), "valid": None, "error": f"{locked}: permission denied"}
 
 
-def test_validate_unknown_spec_and_bad_options(tmp_path, capsys):
+def test_validate_unknown_spec_and_bad_options(tmp_path, capsys, monkeypatch):
     f = tmp_path / "x.txt"
     f.write_bytes(b"x")
     rc, out, err = run(capsys, "validate", "bogus", f)
@@ -179,8 +180,8 @@ def test_validate_unknown_spec_and_bad_options(tmp_path, capsys):
     rc, out, err = run(capsys, "validate", "utf-8", f, "--split-size", "lots")
     assert rc == 2 and err.startswith("encspec: error: Invalid value for '--split-size': 'lots' is not a size")
     assert len(err.splitlines()) == 1
-    rc, out, err = run(capsys, "validate", "utf-8")
-    assert rc == 2 and err.startswith("encspec: error: Missing argument 'PATHS...'")
+    feed_stdin(monkeypatch, b"x\n")   # no PATH is standard input (issue 33), not a usage error
+    assert run(capsys, "validate", "utf-8") == (0, "<stdin>: valid\n", "")
 
 
 # ------------------------------------------------------------------- decode

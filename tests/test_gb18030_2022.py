@@ -73,6 +73,7 @@ def _expand(pattern):
 def test_diff_lists_exactly_the_changed_sequences_and_code_points(capsys):
     """`encspec diff gb18030 gb18030-2022` reports those 38 sequences and 38 code points, nothing else."""
     import json
+
     from conftest import run_cli
     rc, out, _ = run_cli(capsys, "diff", "gb18030", "gb18030-2022", "--json")
     report = json.loads(out)

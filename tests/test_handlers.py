@@ -8,11 +8,12 @@ from __future__ import annotations
 import codecs
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from conftest import examples
 import encspec
 from codec_samples import BACKENDS, oracle
+from conftest import examples
 
 encspec.register()
 

@@ -39,8 +39,7 @@ import hashlib
 import json
 import statistics
 import subprocess
-from functools import lru_cache
-from pathlib import Path
+from functools import cache
 
 import pytest
 
@@ -377,7 +376,7 @@ def run(cmd, stdin: bytes = b"") -> str:
     return proc.stdout.decode("ascii")
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(spec: str):
     return pipeline.load(spec)[1], encspec.load(spec)
 

@@ -1,4 +1,4 @@
-"""`--json`: one documented shape per command (README "JSON output"), bytes written the
+"""`--json`: one documented shape per command (docs/pages/guide.md, "JSON output"), bytes written the
 same way everywhere.  describe, check, diff and list write one JSON document; validate,
 lint and tokens write JSON Lines."""
 from __future__ import annotations

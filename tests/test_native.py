@@ -31,13 +31,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import encspec
-from codec_samples import SPECS, byte_strings, oracle, pieces
+import tools
+from codec_samples import SPECS, byte_strings, native_extension_missing, oracle, pieces
 from conftest import assert_linear, decode_in_chunks, examples
 from encspec.emit import native_build
-from encspec.spec import registry
 from encspec.emit.native_ext import declared_digest, source_digest
-import tools
-from codec_samples import native_extension_missing
+from encspec.spec import registry
 
 
 @pytest.fixture(autouse=True)
@@ -58,7 +57,7 @@ _SEEN: list = []
 
 def _record(exc):
     _SEEN.append((exc.start, exc.end, exc.reason))
-    return ("<%d>" % exc.start, exc.end)
+    return (f"<{exc.start}>", exc.end)
 
 
 codecs.register_error("test_native.record", _record)

@@ -40,7 +40,7 @@ _SEEN: list = []
 
 def _record(exc):
     _SEEN.append((exc.start, exc.end, exc.reason))
-    return ("<%d>" % exc.start, exc.end)
+    return (f"<{exc.start}>", exc.end)
 
 
 codecs.register_error("test_native_counted.record", _record)
@@ -121,7 +121,7 @@ def test_the_17_seed_examples_on_both_backends(nat, py, no_python_scanner):
 
 
 def test_the_17_seed_examples_under_every_handler(nat, py):
-    for cp, data in examples():
+    for _cp, data in examples():
         agree(nat, py, data)
         agree(nat, py, b"ab" + data + b"\xc3\xa9" + data + data[:-1] + b"z")
 

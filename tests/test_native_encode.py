@@ -30,14 +30,14 @@ import codecs
 import io
 import random
 import sys
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
-from conftest import code_points, examples
 import encspec
 import tools
 from codec_samples import native_extension_missing
+from conftest import code_points, examples
 from encspec.cli.bench import corpus, table_codec, table_corpus
 from encspec.spec import registry
 
@@ -63,7 +63,7 @@ _SEEN: list = []
 
 def _record(exc):
     _SEEN.append((type(exc).__name__, exc.start, exc.end, exc.reason))
-    return ("<%d>" % exc.start, exc.end)
+    return (f"<{exc.start}>", exc.end)
 
 
 def _record_skip(exc):
@@ -79,7 +79,7 @@ HANDLERS = ["strict", "replace", "ignore", "backslashreplace", "xmlcharrefreplac
             "surrogatepass", "test_native_encode.record", "test_native_encode.skip"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def backends(spec: str):
     """(pure-Python module, native-backed module); skips when the extension is not built."""
     why = native_extension_missing(registry.module_name(spec))
@@ -124,7 +124,7 @@ def agree(spec, text, handlers=HANDLERS, cpython=True):
 
 
 # ------------------------------------------------------------------ texts
-@lru_cache(maxsize=None)
+@cache
 def script_text(spec: str, size: int) -> str:
     """Text of the spec's script for a spec with mapping tables (``encspec bench``'s
     corpus), else random CJK of the BMP."""

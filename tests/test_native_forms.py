@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import codecs
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import byte_pairs, examples
 from codec_samples import load_backend
+from conftest import byte_pairs, examples
 from encspec.emit.native_forms import form_plan
 from encspec.pipeline import load as load_automaton
 from encspec.spec import registry
@@ -36,7 +36,7 @@ _SEEN: list = []
 
 def _record(exc):
     _SEEN.append((exc.start, exc.end, exc.reason))
-    return ("<%d>" % exc.start, exc.end)
+    return (f"<{exc.start}>", exc.end)
 
 
 codecs.register_error("test_native_forms.record", _record)
@@ -125,7 +125,7 @@ def _outcome(fn, data, errors):
         return ("error", e.start, e.end, e.reason)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _backends(name):
     return load_backend(name, "python"), load_backend(name, "native")
 

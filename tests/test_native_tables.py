@@ -31,7 +31,7 @@ import random
 import re
 import shutil
 import sys
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -52,7 +52,7 @@ _SEEN: list = []
 
 def _record(exc):
     _SEEN.append((exc.start, exc.end, exc.reason))
-    return ("<%d>" % exc.start, exc.end)
+    return (f"<{exc.start}>", exc.end)
 
 
 codecs.register_error("test_native_tables.record", _record)
@@ -66,7 +66,7 @@ def table_specs() -> list[str]:
 SPECS = table_specs()
 
 
-@lru_cache(maxsize=None)
+@cache
 def automaton(spec: str):
     try:
         return pipeline.load(spec)[1]
@@ -74,7 +74,7 @@ def automaton(spec: str):
         return e
 
 
-@lru_cache(maxsize=None)
+@cache
 def _backends(spec: str):
     return encspec.load(spec, backend="python"), encspec.load(spec, backend="native")
 
@@ -111,7 +111,7 @@ def agree(py, nat, data, handlers=HANDLERS):
 
 
 # ------------------------------------------------------------------ inputs
-@lru_cache(maxsize=None)
+@cache
 def script_text(spec: str, size: int) -> str:
     """`encspec bench`'s "cjk" corpus of the spec: text of its script, about *size* bytes."""
     py = _backends(spec)[0]
@@ -135,7 +135,7 @@ def lead_documents(a) -> list[bytes]:
     return docs
 
 
-@lru_cache(maxsize=None)
+@cache
 def valid_pieces(spec: str) -> list[bytes]:
     """The bytes of (a sample of) every table form's entries."""
     a = automaton(spec)

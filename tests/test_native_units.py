@@ -30,6 +30,7 @@ import itertools
 import random
 import shutil
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -41,8 +42,6 @@ from encspec.cli.bench import corpus
 from encspec.emit.native_ext import declared_digest, source_digest, unit_plan
 from encspec.pipeline import load as load_automaton
 from encspec.spec import registry
-
-from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -72,7 +71,7 @@ _SEEN: list = []
 
 def _record(exc):
     _SEEN.append((exc.start, exc.end, exc.reason))
-    return ("<%d>" % exc.start, exc.end)
+    return (f"<{exc.start}>", exc.end)
 
 
 codecs.register_error("test_native_units.record", _record)

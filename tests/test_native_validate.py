@@ -179,7 +179,7 @@ def test_problems_after_long_valid_runs_and_dense_problems(name):
     toks = valid_tokens(py, rnd)
     bad = [b"\x80", b"\xc0", b"\xff", b"\xfe", b"\xe0\x80", b"\xed\xa0\x80", b"\xf4\x90"]
     docs = []
-    for k in range(200):
+    for _k in range(200):
         body = b"".join(rnd.choice(toks) for _ in range(rnd.randrange(100, 3000)))
         cut = rnd.randrange(len(body))
         docs.append(body[:cut] + rnd.choice(bad) + body[cut:])
@@ -347,6 +347,7 @@ def test_validate_stream_is_the_decoding_scanners(name):
     chunk) with the native validator gives the report the decoding scan gives (the
     python backend), problems with their lines and columns, at any chunk size."""
     import io
+
     from encspec.io.stream import Input, validate_stream
     py, nat = backends(name)
     rnd = random.Random("stream " + name)
@@ -366,8 +367,8 @@ def test_validate_stream_is_the_decoding_scanners(name):
 def test_the_source_compiles_without_simd(tmp_path):
     """Where there is no x86-64 SIMD (the guard, forced here with NX_NO_SIMD), the
     extension compiles without warnings with the scalar validator only."""
-    import sysconfig
     import subprocess
+    import sysconfig
     from pathlib import Path
     cc = shutil.which("cc") or shutil.which("gcc")
     if cc is None:

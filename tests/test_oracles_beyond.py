@@ -13,9 +13,10 @@ UTF-1 and FSS-UTF 1992 it follows from the tables and is tested below).
 """
 
 import pytest
-from conftest import examples
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+
+from conftest import examples
 
 try:
     from tests.oracles import fss_utf_1992, utf_1, utf_inf_8

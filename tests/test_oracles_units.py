@@ -34,15 +34,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import examples
 import tools
+from conftest import examples
 
+# one import in two places, its names packed: import sorting would spread each over 13 lines
+# isort: off
 try:
     from tests.oracles import (git_offset_varint, leb128, leb128_overlong, sqlite4_varint, utf_16,
                                utf_16be, utf_16le, utf_32, utf_32be, utf_32le, wtf_16)
 except ImportError:  # tests/ put on sys.path by pytest's rootdir insertion
     from oracles import (git_offset_varint, leb128, leb128_overlong, sqlite4_varint, utf_16,
                          utf_16be, utf_16le, utf_32, utf_32be, utf_32le, wtf_16)
+# isort: on
 
 ORACLES = {m.NAME: m for m in (utf_16le, utf_16be, utf_16, utf_32le, utf_32be, utf_32, wtf_16,
                                leb128, leb128_overlong, sqlite4_varint, git_offset_varint)}

@@ -14,16 +14,15 @@ import struct
 from pathlib import Path
 
 import pytest
-from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
+
 try:
-    from tests.oracles import (cesu_8, corrected_utf_8, mutf_8, utf_8, utf_8_bom,
-                               utf_8_rfc2279, wtf_8)
+    from tests.oracles import cesu_8, corrected_utf_8, mutf_8, utf_8, utf_8_bom, utf_8_rfc2279, wtf_8
 except ImportError:  # tests/ put on sys.path by pytest's rootdir insertion
-    from oracles import (cesu_8, corrected_utf_8, mutf_8, utf_8, utf_8_bom,
-                         utf_8_rfc2279, wtf_8)
+    from oracles import cesu_8, corrected_utf_8, mutf_8, utf_8, utf_8_bom, utf_8_rfc2279, wtf_8
 
 CORPORA = Path(__file__).resolve().parent / "data"  # copied from shared/corpora (tests/data/README.md)
 KUHN_CASES = {c["id"]: c for c in json.loads((CORPORA / "kuhn-cases.json").read_text())}
@@ -505,7 +504,7 @@ def test_wtf8_to_utf8():
     assert wtf_8.to_utf8(data) == h("41 EF BF BD F0 9F 98 80 EF BF BD")
     with pytest.raises(ValueError):
         wtf_8.to_utf8(data, strict=True)
-    utf8 = "a€𐍈".encode("utf-8")
+    utf8 = "a€𐍈".encode()
     assert wtf_8.to_utf8(utf8, strict=True) == utf8 == wtf_8.to_utf8(utf8)
 
 

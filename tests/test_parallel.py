@@ -9,9 +9,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import encspec
+from conftest import examples
+from conftest import run_cli as run
 from encspec.io import parallel, stream
 from encspec.pipeline import load as load_automaton
-from conftest import examples, run_cli as run
 
 SELF_SYNC = ["utf-8", "corrected-utf-8", "wtf-8", "cesu-8", "utf-8-rfc2279", "utf-inf-8", "utf-8-bom"]
 NOT_SELF_SYNC = ["mutf-8", "utf-1", "fss-utf-1992"]
@@ -131,7 +132,7 @@ def _mixed_file(path, name, n_lines=4000, seed=3):
     rnd = random.Random(seed)
     m = MODULES[name]
     lines = []
-    for i in range(n_lines):
+    for _i in range(n_lines):
         text = " ".join(rnd.choice(["ab", "çà", "日本", "\U0001F600", "x" * 20]) for _ in range(rnd.randint(1, 8)))
         b = m.encode(text + "\n")
         if rnd.random() < 0.05:

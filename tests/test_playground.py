@@ -264,6 +264,9 @@ def _wait(driver, script: str, timeout: float, what: str):
         time.sleep(0.1)
 
 
+STALE_PANELS = ["strip", "tokens", "describe", "describe-text", "check", "chart", "automaton", "diff"]
+STALE_JS = (f"return {json.dumps(STALE_PANELS)}"
+            ".filter(id => document.getElementById(id).classList.contains('stale'))")
 TOKENS_JS = "return [...document.querySelectorAll('#tokens tbody tr')].map(r => r.dataset.token)"
 SETTLED_JS = ("const p = window.playground; return p && p.shownGen === p.gen "
               "&& document.getElementById('status').dataset.state === 'ready'")
@@ -349,12 +352,18 @@ def test_page_decodes_describes_and_locates_errors(browser, site):
     assert error.text.startswith(f"spec.encspec:{line}:{BROKEN_COLUMN}: unexpected '10xxqxxx'")
     assert (error.get_attribute("data-line"), error.get_attribute("data-column")) == (str(line), str(BROKEN_COLUMN))
     assert d.find_element(By.ID, "mark").get_attribute("data-line") == str(line)
+    # the panels still show the last good spec's results: dimmed and labelled as such
+    assert d.find_element(By.ID, "stale-note").get_attribute("hidden") is None
+    assert d.execute_script(STALE_JS) == STALE_PANELS
 
     # invalid hex, reported in place
     box.send_keys(" 4G")
     spec.send_keys(Keys.BACK_SPACE * len(BROKEN_LINE))
     _wait(d, SETTLED_JS, STEP_TIMEOUT, "the invalid hex")
     assert d.find_element(By.ID, "error").get_attribute("hidden") is not None   # the spec is whole again
+    assert d.find_element(By.ID, "stale-note").get_attribute("hidden") is not None
+    _wait(d, SETTLED_JS, STEP_TIMEOUT, "the panels of the whole spec")
+    assert [p for p in d.execute_script(STALE_JS) if p not in ("strip", "tokens")] == []  # the hex is still bad
     bad = d.find_element(By.ID, "input-error")
     assert bad.text == "invalid hex digit 'G' at character 17" and bad.get_attribute("data-index") == "16"
 
@@ -367,6 +376,7 @@ def test_page_decodes_describes_and_locates_errors(browser, site):
 def test_page_counterexample_loads_into_input(browser, site):
     """The share link carries spec and input; a counterexample's button loads its bytes."""
     from urllib.parse import urlencode
+
     from selenium.webdriver.common.by import By
     cesu = (ROOT / "specs" / "cesu-8.encspec").read_text("utf-8")
     d = browser
@@ -384,8 +394,9 @@ def test_page_survives_a_slow_spec(browser, site):
     """A spec the compiler takes longer than the limit on stops the worker with a message;
     Python restarts and the next spec decodes."""
     from urllib.parse import urlencode
-    from selenium.webdriver.support.ui import Select
+
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
     skips = "".join(f"skip U+{i * 0x101:04X}..U+{i * 0x101 + 3:04X}\n" for i in range(1, 8000))
     slow = ("encoding slow\ncode-space U+0000..U+7FFFFFFF\nnumbering packed\n" + skips
             + "form 1: 0xxxxxxx\nform 2: 110xxxxx 10xxxxxx\nform 3: 1110xxxx 10xxxxxx{2}\n")

@@ -21,22 +21,22 @@ from __future__ import annotations
 import codecs
 import itertools
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import examples
 import encspec
 from codec_samples import BACKENDS, MAGIC, oracle, texts_with_surrogates
+from conftest import examples
 
 DECODE_HANDLERS = ["strict", "replace", "ignore", "backslashreplace", "surrogateescape"]
 ENCODE_HANDLERS = ["strict", "replace", "ignore", "backslashreplace", "surrogateescape",
                    "surrogatepass", "xmlcharrefreplace"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name, backend="auto"):
     return encspec.load(name, backend=backend)
 
@@ -60,7 +60,7 @@ def encoded(encode, text, errors):
         return ("ok", encode(text, errors))
     except UnicodeError as e:
         return (type(e).__name__, e.start, e.end)
-    except IndexError as e:
+    except IndexError:
         return ("IndexError",)
 
 

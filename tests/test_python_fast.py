@@ -24,8 +24,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import examples
 from codec_samples import SPECS, oracle
+from conftest import examples
 from encspec.cli.bench import corpus, corrupt
 from encspec.emit import python_fast
 from encspec.runtime.codec import load
@@ -55,7 +55,7 @@ def exact(m, data: bytes, want_str=True, surrogates=True):
     """What the core's token loop gives: each token through the automaton, each
     problem replaced by U+FFFD."""
     out = []
-    for kind, start, end, value, _ in m._tokens(data):
+    for kind, _start, _end, value, _ in m._tokens(data):
         if kind == "signature":
             continue
         if kind == "char":

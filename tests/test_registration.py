@@ -18,9 +18,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import examples
 import encspec
 from codec_samples import MAGIC, SPECS, byte_strings, oracle
+from conftest import examples
 
 encspec.register()
 

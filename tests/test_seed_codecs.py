@@ -14,14 +14,15 @@ import codecs
 import io
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from conftest import examples
 import encspec
+from codec_samples import BACKENDS, load_backend
+from conftest import examples
 from encspec.runtime import codec as codec_module
 from encspec.runtime import optu8, private_use
 from encspec.runtime.handlers import from_private_use, to_private_use
-from codec_samples import BACKENDS, load_backend
 
 encspec.register()
 
@@ -176,6 +177,34 @@ def test_bom_names_through_codecs():
     assert "x".encode("utf-8-bom-sig") == BOM + b"x"             # the NAME-sig form still works
 
 
+@pytest.mark.parametrize("args", [["encode", "UTF-8-BOM"], ["encode", "utf8-bom"],
+                                  ["transcode", "--from", "utf-8", "--to", "UTF-8-BOM"]])
+def test_bom_names_write_a_bom_on_the_command_line(args):
+    """A name means one thing everywhere: the command line writes what the codec writes."""
+    from click.testing import CliRunner
+
+    from encspec.cli.main import cli
+    got = CliRunner().invoke(cli, args, input=b"x\xc3\xa9")
+    assert got.exit_code == 0, got.output
+    assert got.stdout_bytes == "x\xe9".encode("UTF-8-BOM") == BOM + b"x\xc3\xa9"
+
+
+@pytest.mark.parametrize("args, out", [
+    (["encode", "UTF-8-NOBOM"], b"x"), (["encode", "utf-8"], b"x"),
+    (["encode", "corrected-utf-8-sig"], "x".encode("corrected-utf-8-sig")),
+    (["transcode", "--from", "utf-8", "--to", "corrected-utf-8-sig"], "x".encode("corrected-utf-8-sig")),
+    (["encode", "corrected-utf-8"], b"x"),
+])
+def test_sig_and_nobom_names_on_the_command_line(args, out):
+    from click.testing import CliRunner
+
+    from encspec.cli.main import cli
+    got = CliRunner().invoke(cli, args, input=b"x")
+    assert got.exit_code == 0, got.output
+    assert got.stdout_bytes == out
+    assert out.endswith(b"x") and (out != b"x") == args[-1].endswith("-sig")
+
+
 # ============================================================ 8. reversible OPTU-8
 # Encyclopedia article, "PEP 383": "Another encoding called MirBSD OPTU-8/16 converts
 # them to U+EF80...U+EFFF in a Private Use Area. In either approach, the byte value is
@@ -236,22 +265,23 @@ def test_optu8_strict_refuses_escapes_that_spell_valid_utf_8(backend, monkeypatc
     assert info.encode("a\uefc3\uefa9b", "replace")[0] == b"a??b"
     assert info.encode("\uefee\uefbe\uef80")[0] == b"\xee\xbe\x80"   # erroneous bytes: fine
     enc = info.incrementalencoder()
-    assert enc.encode("a\uefc3") == b"a"                      # held: the next piece may extend the run
+    assert enc.encode("a\uefc3") == b"a\xc3"                 # written at once: nothing is held back
     state = enc.getstate()
     enc.reset()
     enc.setstate(state)
-    with pytest.raises(UnicodeEncodeError):
-        enc.encode("\uefa9", True)
+    with pytest.raises(UnicodeEncodeError) as e:                # C3 is out: A9 after it would spell é
+        enc.encode("\uefa9")
+    assert e.value.reason == "OPTU-8 escapes spell valid UTF-8 with those an earlier piece wrote"
+    enc.reset()
+    assert enc.encode("\uefa9") == b"\xa9"                    # a reset forgets what was written
     sink = io.BytesIO()
     w = info.streamwriter(sink)
     w.write("\uefc3")
-    w.write("\uefa9")                                           # still held: the run may go on
     with pytest.raises(UnicodeEncodeError):
-        w.reset()
+        w.write("\uefa9")
     sink = io.BytesIO()
     w = info.streamwriter(sink)
     w.write("\uefff")
-    w.reset()
     assert sink.getvalue() == b"\xff"
 
 
@@ -329,19 +359,16 @@ def test_other_unencodable_code_points_keep_their_reason(backend):
     assert e.value.reason == "code point not encodable in utf-8"
 
 
-def test_reversible_optu8_stream_writer_holds_a_run_across_writes():
+def test_reversible_optu8_stream_writer_judges_a_run_across_writes():
     """The writer goes through the incremental encoder: escapes split across write()
     calls are judged together ("careful of sequences of error code points": C3 A9
-    would decode as U+00E9, so the two escapes cannot be written raw), and what it
-    holds is written by reset()."""
+    would decode as U+00E9), and since C3 is written at once, the run that brings
+    A9 is the error ("replace": one "?" per character of its span)."""
     out = io.BytesIO()
     w = codecs.getwriter("utf-8-optu8-strict")(out, "replace")
     w.write("a\uefc3")
+    assert out.getvalue() == b"a\xc3"         # written at once
     w.write("\uefa9")
-    assert out.getvalue() == b"a"              # the run may go on: held
-    w.reset()
-    # "replace" writes one "?" per character of the span, as CPython's encoders do
-    assert out.getvalue() == b"a??" == "a\uefc3\uefa9".encode("utf-8-optu8-strict", "replace")
+    assert out.getvalue() == b"a\xc3?"
     w.write("\uef80")
-    w.reset()
-    assert out.getvalue() == b"a??\x80"        # one escape alone is its byte
+    assert out.getvalue() == b"a\xc3?\x80"   # after the replacement: a run of its own

@@ -14,11 +14,12 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import encspec
+from conftest import feed_stdin as stdin
+from conftest import run_cli as run
 from encspec.analyse import charts
 from encspec.cli import main
 from encspec.io import stream
 from encspec.pipeline import load
-from conftest import run_cli as run, feed_stdin as stdin
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -84,11 +85,11 @@ def test_reserved_runs_and_signatures_count_as_valid():
 # ------------------------------------------------------------ 5. fallback, CLI
 def test_cli_reports_which_encoding_it_used(tmp_path, capsysbinary):
     good, bad = tmp_path / "good.txt", tmp_path / "bad.txt"
-    good.write_bytes("café\n".encode("utf-8"))
+    good.write_bytes("café\n".encode())
     bad.write_bytes(b"caf\xe9 \x80\n")         # E9 then a space: an invalid continuation at byte 3
     assert run(capsysbinary, "decode", "utf-8", good, "--fallback") == (0, "café\n".encode(), b"decoded as utf-8 (valid)\n")
     rc, out, err = run(capsysbinary, "decode", "utf-8", bad, "--fallback")
-    assert (rc, out) == (0, "café €\n".encode("utf-8"))
+    assert (rc, out) == (0, "café €\n".encode())
     assert err == b"decoded as cp1252 (not valid utf-8: byte 3: invalid continuation byte)\n"
     rc, out, err = run(capsysbinary, "decode", "utf-8", bad, "--fallback=latin-1", "-o", tmp_path / "out.txt")
     assert (rc, out) == (0, b"") and err.startswith(b"decoded as iso8859-1 (")
@@ -98,11 +99,11 @@ def test_cli_reports_which_encoding_it_used(tmp_path, capsysbinary):
 def test_cli_stdin_is_read_twice_and_problems_past_the_first_chunk(tmp_path, capsysbinary, monkeypatch):
     """Validation is one streaming pass, decoding a second: stdin is spooled for it."""
     monkeypatch.setattr(stream, "CHUNK_SIZE", 4)
-    stdin(monkeypatch, "é".encode("utf-8") + b"0123456789\xff")    # FF at byte 12
+    stdin(monkeypatch, "é".encode() + b"0123456789\xff")    # FF at byte 12
     rc, out, err = run(capsysbinary, "decode", "utf-8", "--fallback")
-    assert (rc, out) == (0, "Ã©0123456789ÿ".encode("utf-8"))
+    assert (rc, out) == (0, "Ã©0123456789ÿ".encode())
     assert err == b"decoded as cp1252 (not valid utf-8: byte 12: invalid start byte)\n"
-    stdin(monkeypatch, "é".encode("utf-8") * 9)
+    stdin(monkeypatch, "é".encode() * 9)
     assert run(capsysbinary, "decode", "utf-8", "-", "--fallback") == (0, "é".encode() * 9, b"decoded as utf-8 (valid)\n")
 
 

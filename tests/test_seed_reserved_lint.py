@@ -25,8 +25,8 @@ import json
 import pytest
 
 from codec_samples import BACKENDS, load_backend
-from encspec.io import parallel, stream
 from conftest import run_cli as run
+from encspec.io import parallel, stream
 
 # corrected-utf-8.txt: 'The eight-byte sequence EF B7 9D ED B2 AE 00 0A is defined as the magic number'
 MAGIC = bytes.fromhex("EF B7 9D ED B2 AE 00 0A")

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import examples
 from codec_samples import BACKENDS, SPECS, load_backend, oracle
+from conftest import examples
 from encspec.analyse.describe import ill_formed
 from encspec.automaton import DEAD
 from encspec.pipeline import load as load_automaton

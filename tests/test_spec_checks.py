@@ -3,7 +3,7 @@
 test_spec_errors.py holds one small spec per mistake, reported by `describe`;
 here the same reports come from the commands that used to go on regardless
 (`export` wrote 0x-1 for an alphabet out of order, `check` double-counted
-duplicate forms), and the README's own ill-formed pattern, written with
+duplicate forms), and the spec-language page's own ill-formed pattern, written with
 literal bytes and ranges, works in every command (it used to crash them all).
 """
 from __future__ import annotations
@@ -15,7 +15,6 @@ import pytest
 import encspec
 from encspec.cli import main
 from encspec.spec import registry
-
 from test_spec_errors import expected_report, run
 
 UNORDERED = ("encoding unordered\ncode-space U+0000..U+00FF\nalphabet d = 01, 00\n"
@@ -26,7 +25,7 @@ DUPLICATE = "encoding dup\ncode-space U+0000..U+10FFFF\nform 1: 0xxxxxxx\nform a
 DUPLICATE_MESSAGE = ("forms '1' and 'ascii-again' both accept 00 with the same value: "
                      "a byte sequence has one meaning; narrow or remove one of them")
 
-# UTF-8 as in the README, plus ill-formed patterns written with fixed bytes,
+# UTF-8 as in the README and the guide, plus ill-formed patterns written with fixed bytes,
 # ranges, bit patterns and a repetition (each used to crash every command)
 PATTERNS = """encoding surr
 code-space U+0000..U+10FFFF

@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
 from conftest import examples
-from encspec.spec import registry
 from encspec.cli import main
+from encspec.spec import registry
 
 HEAD = "encoding bad\ncode-space U+0000..U+10FFFF\n"  # lines 1 and 2 of most cases
 UTF8_FORMS = "form 1: 0xxxxxxx\nform 2: 110xxxxx 10xxxxxx min U+0080\n"  # lines 3 and 4 after HEAD

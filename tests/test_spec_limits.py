@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import assert_linear
+from conftest import assert_linear, spec_with_forms, spec_with_holes, spec_with_literals, spec_with_skips
 from encspec.automaton import compile_spec
 from encspec.automaton.minimise import moore_blocks
 from encspec.cli import main
@@ -167,7 +167,7 @@ def test_long_constant_count_within_bounds_compiles(tmp_path, capsys, count):
 
 def _utf_inf_8_with(repeat: int) -> str:
     """UTF-∞-8 with {repeat} trailing bytes in its FF 100xxxxx form (its claims then fail: leave them out)."""
-    text = UTF_INF_8.replace("10xxxxxx{11}", "10xxxxxx{%d}" % repeat)
+    text = UTF_INF_8.replace("10xxxxxx{11}", f"10xxxxxx{{{repeat}}}")
     return "\n".join(line for line in text.split("\n") if not line.startswith("claims"))
 
 
@@ -193,49 +193,21 @@ def test_longest_repetition_costs_about_its_length():
 
 
 # ------------------------------------------------------- compile time grows linearly
-SPACE = "encoding big\ncode-space U+0000..U+10FFFF\n"
-UTF8 = ("form 1: 0xxxxxxx\nform 2: 110xxxxx 10xxxxxx min U+0080\n"
-        "form 3: 1110xxxx 10xxxxxx{2} min U+0800\nform 4: 11110xxx 10xxxxxx{3} min U+10000\n")
-
-
-def holes(n: int) -> str:
-    """UTF-8 with n one-code-point holes, one in every 257 code points of the 4-byte range."""
-    return SPACE + "".join(f"ill-formed U+{0x10000 + 257 * i:04X}\n" for i in range(n)) + UTF8
-
-
-def skips(n: int) -> str:
-    """Packed UTF-8-like forms with n skipped code points in the 3-byte range."""
-    return (SPACE + "numbering packed\n" + "".join(f"skip U+{0x1000 + 2 * i:04X}\n" for i in range(n))
-            + "form 1: 00..7F\nform 2: C2..DF 80..BF\nform 3: E0..EF 80..BF 80..BF\n"
-              "form 4: F0..F4 80..BF 80..BF 80..BF\n")
-
-
-def literals(n: int) -> str:
-    """n special sequences of three fixed bytes."""
-    return SPACE + "form 1: 0xxxxxxx\n" + "".join(
-        f"form l{i}: {0x80 + (i >> 8):02X} {i & 0xFF:02X} 80 = U+{0x1000 + i:04X}\n" for i in range(n))
-
-
-def forms(n: int) -> str:
-    """n three-byte forms of 64 code points each."""
-    return SPACE + "form 1: 0xxxxxxx\n" + "".join(
-        f"form f{i}: {0x80 + (i >> 8):02X} {i & 0xFF:02X} 80..BF at U+{0x10000 + 64 * i:04X}\n" for i in range(n))
-
-
 N = 250  # the small spec; the large one has 16 N = 4000 of each
 
 
-@pytest.mark.parametrize("make", [holes, skips, literals, forms], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("make", [spec_with_holes, spec_with_skips, spec_with_literals, spec_with_forms],
+                         ids=lambda f: f.__name__)
 def test_compile_time_grows_linearly(make):
     small, large = make(N), make(16 * N)
     assert len(compile_text(large).rows) > 15 * N  # each statement really makes its own row
-    assert_linear(f"compiling {N} and {16 * N} {make.__name__}", compile_text, small, large, scale=16)
+    assert_linear(f"compiling {N} and {16 * N}: {make.__name__}", compile_text, small, large, scale=16)
 
 
 def test_two_thousand_holes_check_completes(tmp_path, capsys):
     """Before: 1,000 one-code-point holes took 20 s in check and 2,000 did not finish."""
     path = tmp_path / "holes.encspec"
-    path.write_text(holes(2000), encoding="utf-8")
+    path.write_text(spec_with_holes(2000), encoding="utf-8")
     rc, out, err, elapsed = run(["check", path], capsys)
     assert (rc, err) == (0, "")
     assert "prefix_free" in out

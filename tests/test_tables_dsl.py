@@ -10,7 +10,7 @@ import pytest
 from encspec.automaton import compile_spec
 from encspec.runtime import tables
 from encspec.spec.diagnostics import SpecError
-from encspec.spec.parse import parse_file, parse_text
+from encspec.spec.parse import parse_file
 
 # pointer = lead digit * 4 + trail digit; leads 81..82, trails 41..42 and A1..A2
 INDEX = """\
@@ -176,12 +176,6 @@ HEAD = "encoding x\ncode-space U+0000..\n"
      "unknown table 'u' (define it with a 'table' statement)"),
     (HEAD + 'table t "toy.txt"\ntable t "toy.txt"\nform d: 81 41 table t\n', None, 4, 7,
      "table 't' is defined twice"),
-    (HEAD + 'table t "bad.txt"\nform d: 81 41 table t\n', {"bad.txt": "0\t0x41\nx\t0x42\n"}, 3, 9,
-     "bad.txt:2: pointer 'x' is not a decimal number"),
-    (HEAD + 'table t "bad.txt"\nform d: 81 41 table t\n', {"bad.txt": "0\t0x41\n0\t0x42\n"}, 3, 9,
-     "bad.txt:2: pointer 0 is given twice (first on line 1)"),
-    (HEAD + 'table t "bad.txt"\nform d: 81 41 table t\n', {"bad.txt": "0\t0x110000\n"}, 3, 9,
-     "bad.txt:1: code point 0x110000 is beyond 0x10ffff"),
     (HEAD + 'table t "toy.txt"\nform d: 81 41 table t at U+0100\n', None, 4, 26,
      "'at' makes no sense on a table form: the table gives its code points"),
     (HEAD + 'error-span one-unit restore 00..7F\nform 1: 00..7F\n', None, 3, 12,

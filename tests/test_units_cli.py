@@ -9,7 +9,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import examples, run_cli as run
+from conftest import examples
+from conftest import run_cli as run
 
 try:
     from tests.oracles import wtf_8, wtf_16

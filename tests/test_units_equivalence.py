@@ -30,14 +30,14 @@ from __future__ import annotations
 import codecs
 import itertools
 import sys
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import examples
 from codec_samples import BACKENDS, load_backend, oracle, texts_with_surrogates
+from conftest import examples
 
 UTF16 = ["utf-16le", "utf-16be", "utf-16"]
 UTF32 = ["utf-32le", "utf-32be", "utf-32"]
@@ -50,7 +50,7 @@ DECODE_HANDLERS = ["strict", "replace", "ignore", "surrogatepass", "surrogateesc
 ENCODE_HANDLERS = ["strict", "surrogatepass", "replace"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name, backend):
     return load_backend(name, backend)
 
@@ -112,7 +112,7 @@ def body(name, values):
     return o.encode(values, signature=False) if name in ("utf-16", "utf-32") else o.encode(values)
 
 
-@lru_cache(maxsize=None)
+@cache
 def pieces(name):
     """Whole encodings of boundary values, signatures and (WTF-16 / UTF-16) lone surrogates."""
     out = {body(name, [v]) for v in boundary_values(name) if encodable(name, v)}

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 import encspec
-from encspec.spec import registry
 from encspec.analyse import vectors
-from encspec.runtime.tables import tokens as run_tokens
 from encspec.cli import main
 from encspec.pipeline import load
+from encspec.runtime.tables import tokens as run_tokens
+from encspec.spec import registry
 
 ROOT = Path(__file__).resolve().parents[1]
 VECTORS = ROOT / "generated" / "vectors"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 TIMEOUT = 300  # seconds for one compile or one batch
@@ -70,34 +70,34 @@ def java_dirs() -> list[str]:
     return [str(Path(home) / "bin")] if home else []
 
 
-@lru_cache(maxsize=None)
+@cache
 def node() -> str:
     return find("node", ["/usr/local/bin"], "install Node.js (v12 or later: TextDecoder is global)")
 
 
-@lru_cache(maxsize=None)
+@cache
 def rustc() -> str:
     cargo_home = os.environ.get("CARGO_HOME", "~/.cargo")
     return find("rustc", [f"{cargo_home}/bin", "~/.cargo/bin"], "install Rust with rustup")
 
 
-@lru_cache(maxsize=None)
+@cache
 def javac() -> str:
     return find("javac", java_dirs(), "it is in Debian's default-jdk-headless package")
 
 
-@lru_cache(maxsize=None)
+@cache
 def java() -> str:
     return find("java", java_dirs(), "it is in Debian's default-jdk-headless package")
 
 
-@lru_cache(maxsize=None)
+@cache
 def iconv() -> str:
     """The C library's iconv (Debian's libc-bin)."""
     return find("iconv", hint="it is in Debian's libc-bin package")
 
 
-@lru_cache(maxsize=None)
+@cache
 def uconv() -> str:
     """ICU's uconv (Debian's icu-devtools)."""
     return find("uconv", hint="it is in Debian's icu-devtools package")

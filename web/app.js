@@ -168,13 +168,27 @@ function showFailure(text) {
   showError({ text: `internal error: ${text}`, line: null });
 }
 
+// The panels that show what the spec compiled to: while the spec in the editor does not
+// compile they still hold the last good spec's results, so they are dimmed and labelled.
+// The tokens are also dimmed for an invalid input: showTokens undims them, not markStale.
+const SPEC_PANELS = ["describe", "describe-text", "check", "chart", "automaton", "diff"];
+const INPUT_PANELS = ["strip", "tokens"];
+
+function markStale(stale) {
+  for (const id of SPEC_PANELS) $(id).classList.toggle("stale", stale);
+  if (stale) for (const id of INPUT_PANELS) $(id).classList.add("stale");
+  $("stale-note").hidden = !stale;
+}
+
 function show(result, stage, gen) {
   if (result.error) {
     showError(result.error);
+    markStale(true);
     state.shownGen = gen;
     return;
   }
   clearError();
+  markStale(false);
   if (stage === 1) {
     showDescribe(result.describe);
     showTokens(result);

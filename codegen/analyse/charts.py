@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from typing import Optional
+from typing import Any
 
-from ..automaton.bytesets import runs_text
 from ..automaton import DEAD, Automaton
 from ..automaton.actions import Lookup, Pair, Value
-from ..spec.model import DigitSet
+from ..automaton.bytesets import runs_text
 from ..runtime.tables import scan
+from ..spec.model import DigitSet
 from . import tables as _tables
 
 KINDS = {
@@ -121,7 +121,7 @@ def _layers(a: Automaton, depth: int):
         fwd.append({t for s in fwd[-1] for t in a.next[s] if 0 <= t < a.n_states})
     back = {}
     for n in range(1, depth + 1):
-        layer = [set() for _ in range(n + 1)]
+        layer: list[set[int]] = [set() for _ in range(n + 1)]
         layer[n] = {s for s in fwd[n] if _is_char(a, s)}
         for i in range(n - 1, -1, -1):
             layer[i] = {s for s in fwd[i] if any(0 <= t < a.n_states and t in layer[i + 1] for t in a.next[s])}
@@ -160,7 +160,7 @@ def _full(a: Automaton, t: int, n: int, ks: set[int]) -> bool:
     return all(_is_char(a, s) for s in states)
 
 
-def _lowest(a: Automaton, b: int) -> Optional[int]:
+def _lowest(a: Automaton, b: int) -> int | None:
     """The lowest code point whose (first) encoding starts with byte b."""
     best = None
     for r in a.rows:
@@ -182,7 +182,7 @@ def _lowest(a: Automaton, b: int) -> Optional[int]:
     return best
 
 
-def _would_be(a: Automaton, b: int) -> Optional[tuple[int, int]]:
+def _would_be(a: Automaton, b: int) -> tuple[int, int] | None:
     """(length, lowest value) of the linear form whose first position holds b, as if valid."""
     for f, rows in a.digit_forms():
         pos = f.positions
@@ -196,7 +196,7 @@ def _would_be(a: Automaton, b: int) -> Optional[tuple[int, int]]:
     return None
 
 
-def ancestor_of(a: Automaton) -> Optional[Automaton]:
+def ancestor_of(a: Automaton) -> Automaton | None:
     """The automaton of *a*'s ancestor in ``ANCESTORS``, or None."""
     name = ANCESTORS.get(a.name)
     if name is None:
@@ -205,7 +205,7 @@ def ancestor_of(a: Automaton) -> Optional[Automaton]:
     return load(name)[1]
 
 
-def codepage(a: Automaton, ancestor: Optional[Automaton] = None) -> list[dict]:
+def codepage(a: Automaton, ancestor: Automaton | None = None) -> list[dict]:
     """The 256 cells: byte, kind, label, sub (second line), title (tooltip), continues, lengths,
     block (the article's block name, or ""), then (the ancestor whose meaning a red cell shows, or None).
 
@@ -221,7 +221,7 @@ def codepage(a: Automaton, ancestor: Optional[Automaton] = None) -> list[dict]:
     can = _can_char(a)
     # bytes that continue a sequence that can still become valid, and their digit value
     reach = set().union(*fwd)
-    cont: dict[int, Optional[int]] = {}
+    cont: dict[int, int | None] = {}
     for s in sorted(reach - {0}):
         if s not in can:
             continue
@@ -236,10 +236,10 @@ def codepage(a: Automaton, ancestor: Optional[Automaton] = None) -> list[dict]:
             for lo, hi in item.runs:
                 for b in range(lo, hi + 1):
                     cont.setdefault(b, DigitSet(item.runs).digit_of(b))
-    cells = []
+    cells: list[dict[str, Any]] = []  # one cell's fields, for the SVG template
     for b in range(256):
         t = a.step(0, b)
-        cell = {"byte": b, "continues": b in cont, "lengths": [], "lowest": None, "block": "", "then": None}
+        cell: dict[str, Any] = {"byte": b, "continues": b in cont, "lengths": [], "lowest": None, "block": "", "then": None}
         if b in a.reserved:
             cell.update(kind="reserved", label="res.", sub="run",
                         title="reserved lead: it and every following byte that cannot start a sequence")
@@ -267,7 +267,7 @@ def codepage(a: Automaton, ancestor: Optional[Automaton] = None) -> list[dict]:
             d = cont[b]
             cell.update(kind="continuation", label=f"+{d:02X}" if d is not None else "cont.", sub="",
                         title="continuation byte" + (f" (digit {d:#x})" if d is not None else ""))
-        elif old is not None and old[b]["kind"] in ("single", "lead", "partial"):
+        elif old is not None and ancestor is not None and old[b]["kind"] in ("single", "lead", "partial"):
             prev = old[b]
             cell.update(kind="never", label=prev["label"], sub=prev["sub"], then=ancestor.name,
                         title=f"never valid in {a.name}; in {ancestor.name}: {prev['title']}")
@@ -301,7 +301,7 @@ def _shade(share: float) -> str:
     return "#" + "".join(f"{round(x + (y - x) * share):02x}" for x, y in zip(lo, hi))
 
 
-def table_occupancy(a: Automaton) -> dict[int, tuple[int, int, Optional[int], list[str]]]:
+def table_occupancy(a: Automaton) -> dict[int, tuple[int, int, int | None, list[str]]]:
     """Per lead byte of a table form: (pointers with an entry, pointers, the lowest code point
     among them, the forms) over every table form it leads.  A lead's pointers are those whose
     first byte it is: with big-endian digits, one interval per form."""
@@ -326,8 +326,8 @@ def table_occupancy(a: Automaton) -> dict[int, tuple[int, int, Optional[int], li
                             for p, q, k, d in pieces if k == "array" and any(v != -1 for v in d)]
                     lowest = min(cps) if cps else None
                 else:  # digits least significant first: the lead's pointers one by one
-                    vals = [t.lookup(q) for q in range(_tables.capacity(f)) if _tables.spell(f, q)[0] == b]
-                    vals = [v if isinstance(v, int) else v[0] for v in vals if v is not None]
+                    looked = [t.lookup(q) for q in range(_tables.capacity(f)) if _tables.spell(f, q)[0] == b]
+                    vals = [v if isinstance(v, int) else v[0] for v in looked if v is not None]
                     mapped, lowest = len(vals), (min(vals) if vals else None)
                 m, n, low, names = out.get(b, (0, 0, None, []))
                 lows = [x for x in (low, lowest) if x is not None]
@@ -363,7 +363,7 @@ def codepage_svg(a: Automaton, ancestor="auto") -> str:
     present = [k for k in KINDS if any(c["kind"] == k for c in cells)]
     dual = any(c["continues"] and c["kind"] not in ("continuation",) for c in cells)
     then = ancestor.name if any(c["then"] for c in cells) else None
-    legend = [{"kind": k, "fill": KINDS[k][0],
+    legend: list[dict[str, Any]] = [{"kind": k, "fill": KINDS[k][0],
                "text": f"never valid (length, lowest value as in {then}, or would-be)"
                if k == "never" and then else KINDS[k][1]} for k in present]
     for item in legend:
@@ -412,19 +412,29 @@ def _action_label(action) -> str:
             return f"table {action.table}"
         return f"char +{action.offset}" if action.offset else "char"
     if action.kind == "error":
-        return f"error: {action.reason}"
+        return f"error: {_dot_text(action.reason)}"
     return "reserved run"
 
 
 def _q(s: str) -> str:
-    """A dot string; labels hold no backslash but the line breaks written as backslash-n."""
+    """A dot string; labels hold no backslash but the line breaks written as backslash-n
+    and the backslashes :func:`_dot_text` doubled."""
     return '"' + s.replace('"', '\\"') + '"'
+
+
+def _dot_text(text: str) -> str:
+    """A spec's text (a reason) for a dot label: a backslash doubled (Graphviz reads \\N as
+    the node's name, and a last one would escape the closing quote), & as &amp; (Graphviz
+    reads entities: "&amp;" would show as "&"), and what is not printable, line breaks
+    included, shown as [U+XXXX]."""
+    shown = "".join(c if c.isprintable() else f"[U+{ord(c):04X}]" for c in text)
+    return shown.replace("\\", "\\\\").replace("&", "&amp;")
 
 
 def automaton_dot(a: Automaton) -> str:
     """The automaton in Graphviz's dot language: byte-range edges, accepting states
     marked (double circle) with their action; deterministic."""
-    lines = [f"// {a.name}: the automaton encspec compiles {a.spec_file} into; generated, do not edit",
+    lines = [f"// {a.name}: the automaton encspec compiles {_dot_text(a.spec_file)} into; generated, do not edit",
              f"digraph {_q(a.name)} {{",
              "  rankdir=LR;",
              '  node [shape=circle, fontname="Helvetica", fontsize=11, width=0.4];',
@@ -458,7 +468,7 @@ def automaton_dot(a: Automaton) -> str:
     return "\n".join(lines) + "\n"
 
 
-def dot_binary() -> Optional[str]:
+def dot_binary() -> str | None:
     return shutil.which("dot")
 
 

@@ -12,22 +12,18 @@ error-span policy.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ..automaton import DEAD, Automaton
-from ..automaton.counted import encode_counted
 from ..automaton.bytesets import runs_text as _runs
+from ..automaton.counted import encode_counted
+from . import row_table
 from . import tables as _tables
+from .row_table import ROW_KEYS
 
 
 def _hex(b: bytes | None) -> str:
     return "" if b is None else " ".join(f"{x:02X}" for x in b)
-
-
-def _cp(cp: int | None) -> str:
-    if cp is None:
-        return "…"
-    digits = f"{cp:08X}"
-    digits = digits.rjust((len(digits) + 3) // 4 * 4, "0")
-    return " ".join(digits[i:i + 4] for i in range(0, len(digits), 4))
 
 
 def rows(a: Automaton) -> list[dict]:
@@ -38,26 +34,22 @@ def rows(a: Automaton) -> list[dict]:
         out.append({
             "length": r.length, "first_bytes": _hex(a.encode_row(r, r.first)),
             "last_bytes": _hex(a.encode_row(r, r.last)),
-            "offset": r.offset, "first": r.first, "last": r.last, "form": r.form,
+            "offset": r.offset, "first": r.first, "last": r.last, "form": r.form, "at_end": r.at_end,
         })
     for ext in a.extensions:
         first = encode_counted(ext, ext.min)
         out.append({"length": None, "first_bytes": _hex(first), "last_bytes": None,
-                    "offset": ext.offset, "first": ext.min, "last": None, "form": ext.form})
+                    "offset": ext.offset, "first": ext.min, "last": None, "form": ext.form, "at_end": False})
     return out
 
 
-ROW_KEYS = ("length", "first_bytes", "last_bytes", "offset", "first", "last")
-
-
-def to_json(a: Automaton) -> dict:
-    """``describe --json``: everything the text table shows, as one document.  A spec
+def to_json(a: Automaton) -> dict[str, Any]:
+    """``describe --json``: everything the text table shows, as one document (an `end`
+    form's row says ``"end": true``).  A spec
     with mapping tables adds ``tables`` (one object per table form), ``encode_only``
     and ``errors`` (the error-span policy)."""
-    out = {"name": a.name, "title": a.title or None,
-           "rows": [{k: r[k] for k in ROW_KEYS} for r in rows(a)],
-           "reserved_leads": [f"{b:02X}" for b in a.reserved],
-           "signature": _hex(a.signature) if a.signature else None}
+    out = _rows_doc(a)
+    out["rows"] = [{**{k: r[k] for k in ROW_KEYS}, **({"end": True} if r["at_end"] else {})} for r in out["rows"]]
     if _tables.has_tables(a) or a.encode_only or a.error_span != "maximal-subpart":
         out["tables"] = [table_form(a, f) for f in _tables.table_forms(a)]
         out["encode_only"] = encode_only(a)
@@ -194,30 +186,20 @@ def table_lines(a: Automaton) -> list[str]:
     return lines
 
 
+def _rows_doc(a: Automaton) -> dict[str, Any]:
+    """What the row table shows, as :mod:`row_table` takes it (the rows with their form)."""
+    return {"name": a.name, "title": a.title or None, "rows": rows(a),
+            "reserved_leads": [f"{b:02X}" for b in a.reserved],
+            "signature": _hex(a.signature) if a.signature else None}
+
+
 def table(a: Automaton) -> str:
-    """The row table as ``encspec describe`` prints it."""
-    lines = [f"{a.name}: {a.title}" if a.title else a.name]
-    data = []
-    for row in rows(a):
-        first = _hex(bytes.fromhex(row["first_bytes"]))
-        last = _hex(bytes.fromhex(row["last_bytes"])) if row["last_bytes"] else "(unbounded)"
-        seq = first if first == last else f"{first} … {last}"
-        cps = _cp(row["first"]) if row["first"] == row["last"] else f"{_cp(row['first'])} … {_cp(row['last'])}"
-        data.append((seq, f"{row['offset']}", cps))
-    w0 = max([len("Byte Sequence Range")] + [len(d[0]) for d in data])
-    w1 = max([len("Offset")] + [len(d[1]) for d in data])
-    lines.append(f"{'Byte Sequence Range'.ljust(w0)} | {'Offset'.rjust(w1)} | Codepoint Range")
-    lines.append(f"{'-' * w0}-|-{'-' * w1}-|-{'-' * 15}")
-    for seq, off, cps in data:
-        lines.append(f"{seq.ljust(w0)} | {off.rjust(w1)} | {cps}")
-    if a.reserved:
-        lines.append(f"reserved runs: {', '.join(f'{b:02X}' for b in a.reserved)} and the bytes that cannot start a sequence")
-    if a.signature:
-        lines.append(f"signature: {_hex(a.signature)}")
+    """The row table as ``encspec describe`` prints it (then, for a spec with mapping
+    tables, encoder-only entries or an error-span policy, what :func:`table_lines` adds)."""
+    lines = row_table.lines(_rows_doc(a))
     if _tables.has_tables(a) or a.encode_only or a.error_span != "maximal-subpart":
         lines += table_lines(a)
     return "\n".join(lines)
-
 
 
 _ILL, _EXT = "ill", "ext"  # configurations: no way to well-formed text; inside a counted form
@@ -293,7 +275,7 @@ def _configurations(a: Automaton):
             if c not in viable and c != _ILL and any(t in viable for t in ts):
                 viable.add(c)
                 grew = True
-    block = {c: (c == _EXT, c in viable) for c in succ}
+    block: dict = {c: (c == _EXT, c in viable) for c in succ}  # then c -> its block's number
     while True:  # Moore's refinement
         sig = {c: (block[c], tuple(block[t] for t in succ[c])) for c in succ}
         ids = {k: i for i, k in enumerate(sorted(set(sig.values()), key=repr))}

@@ -29,11 +29,10 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Optional
 
+from ..automaton import DEAD, Automaton
 from ..automaton.bytesets import byte_runs as _runs
 from ..automaton.minimise import moore_blocks
-from ..automaton import DEAD, Automaton
 from ..runtime.tables import scan
 
 
@@ -41,8 +40,8 @@ from ..runtime.tables import scan
 class Pattern:
     ranges: tuple[tuple[int, int], ...]
     example: bytes
-    a: Optional[int] = None      # code point in A (None: not valid in A)
-    b: Optional[int] = None
+    a: int | None = None      # code point in A (None: not valid in A)
+    b: int | None = None
     everywhere: bool = True      # for "different": every sequence of the pattern differs
 
     @property
@@ -64,7 +63,7 @@ class Diff:
     only_b: list = field(default_factory=list)
     different: list = field(default_factory=list)
     notes: list = field(default_factory=list)
-    signature: Optional[tuple[str, str]] = None
+    signature: tuple[str, str] | None = None
     tables: bool = False  # compared by the table engine (tablediff): errors and encoders too
     errors: list = field(default_factory=list)  # first tokens that differ where neither is a character
     encoder: dict = field(default_factory=dict)  # only_a, only_b, different: EncoderRange lists
@@ -175,7 +174,7 @@ def _only(a: Automaton, b: Automaton, states, trans, reps, which: str, notes: li
     # the quotient machine: block -> {target block: bytes}
     btrans: list[dict] = [dict() for _ in range(nblocks)]
     blabel = [False] * nblocks
-    rep_state = [None] * nblocks
+    rep_state: list[int | None] = [None] * nblocks
     for s, k in enumerate(block):
         if k < 0 or rep_state[k] is not None:
             continue
@@ -211,16 +210,18 @@ def _only(a: Automaton, b: Automaton, states, trans, reps, which: str, notes: li
     return out
 
 
-def _decode_one(a: Automaton, data: bytes) -> Optional[int]:
+def _decode_one(a: Automaton, data: bytes) -> int | None:
     """The code point *data* is as one whole token (the decoder core's answer), or None."""
     tok = scan(a, data, 0)
     return tok[3] if tok[0] == "char" and tok[1] == 0 and tok[2] == len(data) else None
 
 
-def _affine(a: Automaton, ranges) -> Optional[tuple[int, tuple[int, ...]]]:
+def _affine(a: Automaton, ranges) -> tuple[int, tuple[int, ...]] | None:
     """(constant at the low corner, slope per position) of a's value on the box, if affine."""
     low = [lo for lo, _ in ranges]
     v0 = _decode_one(a, bytes(low))
+    if v0 is None:  # not one code point there: not affine
+        return None
     slopes = []
     for i, (lo, hi) in enumerate(ranges):
         if hi == lo:
@@ -228,7 +229,10 @@ def _affine(a: Automaton, ranges) -> Optional[tuple[int, tuple[int, ...]]]:
             continue
         x = list(low)
         x[i] = lo + 1
-        slopes.append(_decode_one(a, bytes(x)) - v0)
+        got = _decode_one(a, bytes(x))
+        if got is None:
+            return None
+        slopes.append(got - v0)
     # check the prediction at the high corner and at a middle point
     for pick in (lambda lo, hi: hi, lambda lo, hi: (lo + hi) // 2):
         x = [pick(lo, hi) for lo, hi in ranges]
@@ -303,13 +307,14 @@ def _differing_point(a: Automaton, b: Automaton, ranges) -> bytes:
         if _decode_one(a, x) != _decode_one(b, x):
             return x
     fa, fb = _affine(a, ranges), _affine(b, ranges)
+    assert fa is not None and fb is not None  # the caller found both affine
     # move along the first position whose slopes differ
     low = [lo for lo, _ in ranges]
-    for i, (lo, hi) in enumerate(ranges):
+    for i, (lo, _hi) in enumerate(ranges):
         if fa[1][i] != fb[1][i]:
-            x = list(low)
-            x[i] = lo + 1
-            return bytes(x)
+            y = list(low)
+            y[i] = lo + 1
+            return bytes(y)
     return bytes(low)
 
 
@@ -402,7 +407,7 @@ def diff(a: Automaton, b: Automaton) -> Diff:
     return out
 
 
-def _cp(v: Optional[int]) -> str:
+def _cp(v: int | None) -> str:
     return "-" if v is None else f"U+{v:04X}"
 
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Optional
 
 from ..automaton import DEAD, Automaton
 from ..runtime.tables import scan, tokens
@@ -39,10 +38,10 @@ NAMES = ("prefix_free", "self_synchronizing", "order_preserving", "ascii_compati
 class Report:
     properties: dict = field(default_factory=dict)
     counterexamples: dict = field(default_factory=dict)
-    max_length: Optional[int] = None
-    max_code_point: Optional[int] = None
+    max_length: int | None = None
+    max_code_point: int | None = None
     lengths: dict = field(default_factory=dict)
-    worst_skip: Optional[int] = None
+    worst_skip: int | None = None
     unbounded: bool = False
 
     def to_json(self) -> dict:
@@ -58,7 +57,7 @@ class Report:
 
 
 def _reps(a: Automaton) -> list[int]:
-    reps = {}
+    reps: dict[int, int] = {}
     for b, c in enumerate(a.classes):
         reps.setdefault(c, b)
     return [reps[c] for c in range(a.n_classes)]
@@ -82,7 +81,7 @@ def _paths(a: Automaton) -> dict[int, bytes]:
     return paths
 
 
-def _complete(a: Automaton, s: int) -> Optional[bytes]:
+def _complete(a: Automaton, s: int) -> bytes | None:
     """Shortest bytes taking state s to an accepting char state."""
     reps = _reps(a)
     seen = {s: b""}
@@ -259,7 +258,7 @@ def order_preserving(a: Automaton):
     if _tables.has_tables(a):
         return _order_preserving_tables(a)
     rows = _sorted_rows(a)
-    points = []
+    points: list[tuple[int, bytes]] = []
     for r in rows:
         points += [(r.first, a.encode_row(r, r.first)), (r.last, a.encode_row(r, r.last))]
     # within a row the code point grows with the raw value and so do the bytes:
@@ -270,7 +269,9 @@ def order_preserving(a: Automaton):
     for ext in a.extensions:
         # the first levels of a counted form: each one's first and last value
         for _, _, first, last in islice(levels(ext), 40):
-            points += [(first, encode_counted(ext, first)), (last, encode_counted(ext, last))]
+            b_first, b_last = encode_counted(ext, first), encode_counted(ext, last)
+            assert b_first is not None and b_last is not None  # a level's ends are its code points
+            points += [(first, b_first), (last, b_last)]
     points.sort()
     for (c1, b1), (c2, b2) in zip(points, points[1:]):
         if c1 < c2 and not b1 < b2:
@@ -296,7 +297,7 @@ def _one_char(a: Automaton, data: bytes):
     return None
 
 
-def _witness(box, test) -> Optional[bytes]:
+def _witness(box, test) -> bytes | None:
     """The first point of *box* (a list of byte lists) that passes *test*: in order, then at random."""
     import itertools
     import random
@@ -324,7 +325,7 @@ def _witness(box, test) -> Optional[bytes]:
 
 def _class_paths(a: Automaton) -> dict[int, list[int]]:
     """A shortest path of byte classes from the start to every state."""
-    paths = {0: []}
+    paths: dict[int, list[int]] = {0: []}
     queue = deque([0])
     while queue:
         s = queue.popleft()
@@ -337,8 +338,8 @@ def _class_paths(a: Automaton) -> dict[int, list[int]]:
 
 def _completions(a: Automaton, s: int, limit: int = 8) -> list[list[int]]:
     """Up to *limit* shortest class paths from *s* (not empty) to a char-accepting state."""
-    out = []
-    queue = deque([(s, [])])
+    out: list[list[int]] = []
+    queue: deque[tuple[int, list[int]]] = deque([(s, [])])
     seen_depth: dict = {}
     while queue and len(out) < limit:
         x, path = queue.popleft()
@@ -367,12 +368,12 @@ def _prefix_free_tables(a: Automaton):
         for c, t in enumerate(a.next[s]):
             if t == DEAD or t >= a.n_states:
                 continue
-            tails = [[]] if a.accepts_char(t) else []
+            tails: list[list[int]] = [[]] if a.accepts_char(t) else []
             tails += _completions(a, t)
             n = len(paths[s])
             for tail in tails:
                 box = _box(a, paths[s] + [c] + tail)
-                got = _witness(box, lambda x: _one_char(a, x[:n]) is not None and _one_char(a, x) is not None)
+                got = _witness(box, lambda x: _one_char(a, x[:n]) is not None and _one_char(a, x) is not None)  # noqa: B023 - _witness calls it at once
                 if got is not None:
                     return False, [got[:n], got]
     return True, []
@@ -401,15 +402,15 @@ def _self_synchronizing_tables(a: Automaton):
                 for tail in tails:
                     n = len(w)
                     got = _witness(_box(a, w + tail), lambda x: _one_char(a, x) is not None
-                                   and _one_char(a, x[j:n]) is not None)
+                                   and _one_char(a, x[j:n]) is not None)  # noqa: B023 - _witness calls it at once
                     if got is not None:
                         return False, [got, got[j:n]]
             if a.accepts_char(s2) and weak is None:
                 tails = _completions(a, t2) if not a.accepts_char(t2) else [[]]
                 for tail in tails:
                     n = len(w)
-                    got = _witness(_box(a, w + tail), lambda x: _one_char(a, x[:n]) is not None
-                                   and _one_char(a, x[j:]) is not None)
+                    got = _witness(_box(a, w + tail), lambda x: _one_char(a, x[:n]) is not None  # noqa: B023 - _witness calls it at once
+                                   and _one_char(a, x[j:]) is not None)  # noqa: B023 - _witness calls it at once
                     if got is not None:
                         weak = [got[:n], got[j:n]]
                         break
@@ -438,7 +439,7 @@ def _ascii_compatible_tables(a: Automaton):
             t = a.step(s, b)
             if t == DEAD or t >= a.n_states:
                 continue
-            tails = ([[]] if a.accepts_char(t) else []) + _completions(a, t)
+            tails: list[list[int]] = ([[]] if a.accepts_char(t) else []) + _completions(a, t)
             for tail in tails:
                 box = _box(a, path) + [[b]] + _box(a, tail)
                 got = _witness(box, lambda x: _one_char(a, x) is not None)
@@ -455,7 +456,7 @@ def _decoded_pieces(a: Automaton):
         out.append((r.first, r.last, (lambda row: lambda cp: a.encode_row(row, cp))(r)))
     for f in _tables.table_forms(a):
         for p, q, cp in _tables.form_entries(a, f):
-            out.append((cp, cp + q - p, (lambda f, p, cp: lambda x: _tables.spell(f, p + x - cp))(f, p, cp)))
+            out.append((cp, cp + q - p, (lambda f, p, cp: lambda x: _tables.spell(f, p + x - cp))(f, p, cp)))  # noqa: B023 - f, p, cp are the outer lambda's own
     return out
 
 
@@ -477,18 +478,19 @@ def _bijective_tables(a: Automaton):
         for p, cps in _tables.multi_entries(a.tables[f.table]):
             data = _tables.spell(f, p)
             parts = [a.encode(cp) for cp in cps]
-            if all(x is not None for x in parts) and b"".join(parts) != data:
-                return False, [data, b"".join(parts)]
-            if not all(x is not None for x in parts):
+            encoded = [x for x in parts if x is not None]
+            if len(encoded) == len(parts) and b"".join(encoded) != data:
+                return False, [data, b"".join(encoded)]
+            if len(encoded) != len(parts):
                 return False, [data, " ".join(f"U+{cp:04X}" for cp in cps) + " (not encodable)"]
-    for cp, data in a.encode_only:
-        if data is None:
+    for cp, written in a.encode_only:
+        if written is None:
             continue
-        got = _one_char(a, data)
+        got = _one_char(a, written)
         if got != cp:
             shown = "not one character" if got is None else (
                 " ".join(f"U+{c:04X}" for c in got) if isinstance(got, tuple) else f"U+{got:04X}")
-            return False, [f"U+{cp:04X} -> {data.hex(' ').upper()}", f"{data.hex(' ').upper()} -> {shown}"]
+            return False, [f"U+{cp:04X} -> {written.hex(' ').upper()}", f"{written.hex(' ').upper()} -> {shown}"]
     return True, []
 
 
@@ -560,7 +562,7 @@ CHECKS = {
 }
 
 
-def check(a: Automaton, only: Optional[list[str]] = None) -> Report:
+def check(a: Automaton, only: list[str] | None = None) -> Report:
     """Decide every property (or those named in *only*, from ``NAMES``), each failure
     with a counterexample: what ``encspec check`` prints."""
     report = Report()

@@ -41,10 +41,11 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from math import prod
-from typing import Optional
+from typing import Any
 
 from ..automaton import DEAD, Automaton
 from ..automaton.actions import Error, Lookup, Pair, Reserved, Value
+from ..automaton.forms import DigitsForm
 from ..automaton.mapping import NONE
 from ..automaton.ranges import split
 from ..runtime.tables import tokens
@@ -138,7 +139,7 @@ class _Side:
                 return ("done", ("acc",) + last)
         return ("run", t, last)
 
-    def at_end(self, status, depth: int) -> tuple:
+    def at_end(self, status, depth: int) -> tuple | None:
         """The token where the data ends after *depth* bytes."""
         if status[0] != "run":
             return status[1] if status[0] == "done" else None
@@ -204,7 +205,7 @@ def _affine(ops: list) -> tuple[int, list[int]]:
 
 
 # ------------------------------------------------------------------ comparing on a box
-def _slopes(fn, n: int) -> Optional[list[int]]:
+def _slopes(fn, n: int) -> list[int] | None:
     if fn is None or fn[0] == "tok":
         return None
     s = list(fn[-1])
@@ -227,7 +228,7 @@ def _pieces(fn, start: int, u: int, M: int) -> list:
         if v is None:
             return [(0, M - 1, "miss", None)]
         return [(0, M - 1, "tok", ("char", fn[1], v))]
-    out = []
+    out: list[tuple[int, int, str, Any]] = []  # (first, last, kind, data): data follows kind
     for p0, p1, kind, data in _tables.pieces(table, start, start + M - 1):
         t0, t1 = p0 - start, p1 - start
         if kind == "none":
@@ -355,7 +356,7 @@ def _simplify(fa, fb, depth: int):
 POINTWISE = 1 << 21  # points compared one by one on one box at most (else: a note)
 
 
-def _node_runs(fa, fb, box: list, depth: int, end: bool, notes: Optional[list] = None) -> list:
+def _node_runs(fa, fb, box: list, depth: int, end: bool, notes: list | None = None) -> tuple[list, int]:
     """The categories on a node's box, as (k0, k1, key) over the points of box[:f] in
     lexicographic order, and f (positions from f on do not matter)."""
     fa, fb = _simplify(fa, fb, depth)
@@ -420,7 +421,7 @@ def _boxes(box: list, f: int, k0: int, k1: int) -> list:
 
 # ------------------------------------------------------------------ the walk
 def _product_runs(a: Automaton, b: Automaton, ra: bytes, rb: bytes) -> list[tuple[int, int]]:
-    runs = []
+    runs: list[list[int]] = []
     key = None
     for x in range(256):
         k = (a.classes[x], b.classes[x], ra[x], rb[x])
@@ -523,7 +524,7 @@ def merge_boxes(boxes: list) -> list:
                 for bx in group:
                     buckets[bx[:i] + bx[i + 1:]].append(bx)
                 new = []
-                for rest, members in buckets.items():
+                for _rest, members in buckets.items():
                     members.sort(key=lambda bx: bx[i])
                     cur = members[0]
                     for bx in members[1:]:
@@ -582,11 +583,11 @@ def _encoder_pieces(x: Automaton) -> list:
     """The encoder as sorted disjoint pieces (lo, hi, how): ("lin", positions, order, offset)
     (bytes = the digits of cp - offset) or ("pt", bytes or None)."""
     taken = RangeSet()
-    out = []
+    out: list[tuple[int, int, tuple]] = []  # (lo, hi, how): how's shape follows its tag
     only = {cp: b for cp, b in x.encode_only}
     for r in x.encoding_rows():
         form = x.forms[r.form]
-        if getattr(form, "positions", None) is not None and getattr(form, "kind", "") == "linear":
+        if isinstance(form, DigitsForm):
             out.append((r.first, r.last, ("lin", form.positions, form.order, r.offset)))
         else:  # a literal or a surrogate pair of a sub-form: its bytes asked for when needed
             out.append((r.first, r.last, ("row", x, r, len(x.encode_row(r, r.first)))))
@@ -612,7 +613,7 @@ def _encoder_pieces(x: Automaton) -> list:
                     taken.add(cp, cp)
     # encoder-only entries come first: they replace whatever else covers them
     cut = RangeSet([(cp, cp) for cp in only])
-    kept = []
+    kept: list[tuple[int, int, tuple]] = []
     for lo, hi, how in out:
         for a_, b_ in cut.cut(lo, hi):
             kept.append((a_, b_, how if how[0] == "pt" else (how[0], how[1], how[2], how[3])))
@@ -629,7 +630,7 @@ def _length(how) -> int:
     return len(how[1])
 
 
-def _bytes_of(how, cp: int) -> Optional[bytes]:
+def _bytes_of(how, cp: int) -> bytes | None:
     if how is None:
         return None
     if how[0] == "pt":
@@ -668,8 +669,8 @@ def _split_equal(ha, hb, lo, hi, i):
     n = len(ha[1])
     if i == n:
         return [(lo, hi, True)]
-    wa = prod(sum(h - l + 1 for l, h in runs) for runs in ha[1][i + 1:])
-    wb = prod(sum(h - l + 1 for l, h in runs) for runs in hb[1][i + 1:])
+    wa = prod(sum(hi - lo + 1 for lo, hi in runs) for runs in ha[1][i + 1:])
+    wb = prod(sum(hi - lo + 1 for lo, hi in runs) for runs in hb[1][i + 1:])
     out: list = []
     cp = lo
     while cp <= hi:
@@ -698,8 +699,8 @@ class EncoderRange:
     first: int
     last: int
     kind: str  # only_a | only_b | different
-    a: Optional[bytes]
-    b: Optional[bytes]
+    a: bytes | None
+    b: bytes | None
 
     @property
     def count(self) -> int:

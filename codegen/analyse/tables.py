@@ -19,12 +19,18 @@ Nothing here decodes: the decoder's word on a byte sequence is always the core's
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Iterator
 from math import prod
-from typing import Iterator, Optional
+from typing import Any
 
 from ..automaton import Automaton, digits_to_bytes
 from ..automaton.forms import TableForm
 from ..automaton.mapping import NONE, MappingTable
+
+# A piece of a table: (first pointer, last pointer, kind, data), data's type following
+# kind (None for "none", the first code point for "linear", the values for "array"):
+# a tagged union mypy cannot narrow by the tag once unpacked, hence Any
+Piece = tuple[int, int, str, Any]
 
 
 # ------------------------------------------------------------------ the forms
@@ -51,7 +57,7 @@ def spell(form, pointer: int) -> bytes:
     return digits_to_bytes(form.positions, pointer, form.order)
 
 
-def pointer_of(form, data: bytes) -> Optional[int]:
+def pointer_of(form, data: bytes) -> int | None:
     """The pointer *data* spells in *form* (None: not the form's bytes)."""
     if len(data) != len(form.positions):
         return None
@@ -103,14 +109,14 @@ def multi_entries(t: MappingTable) -> list[tuple[int, tuple[int, ...]]]:
     return [(p, v) for p, v in overrides(t) if isinstance(v, tuple)]
 
 
-def pieces(t: MappingTable, lo: int, hi: int) -> list[tuple[int, int, str, object]]:
+def pieces(t: MappingTable, lo: int, hi: int) -> list[Piece]:
     """Table *t* over pointers lo..hi as consecutive pieces ``(first, last, kind, data)``:
     ``none`` (no entry), ``linear`` (data: the code point of *first*; each next pointer the
     next code point) or ``array`` (data: the values of first..last, ``NONE`` where none, a
     tuple for several code points)."""
     if lo > hi:
         return []
-    out: list = []
+    out: list[Piece] = []
     if t.ranges:
         k = max(bisect_right(t.starts, lo) - 1, 0)
         p = lo
@@ -151,9 +157,9 @@ def pieces(t: MappingTable, lo: int, hi: int) -> list[tuple[int, int, str, objec
     return out
 
 
-def _put(out: list, p: int, v) -> list:
+def _put(out: list[Piece], p: int, v: int | tuple[int, ...]) -> list[Piece]:
     """*out* with pointer *p* made an array piece of its own holding *v*."""
-    new = []
+    new: list[Piece] = []
     for first, last, kind, data in out:
         if not first <= p <= last:
             new.append((first, last, kind, data))
@@ -192,7 +198,7 @@ def mapped_count(t: MappingTable, lo: int, hi: int) -> int:
     return n
 
 
-def entry_range(t: MappingTable) -> Optional[tuple[int, int]]:
+def entry_range(t: MappingTable) -> tuple[int, int] | None:
     """The lowest and highest pointer with an entry."""
     ps = [p for p, _ in overrides(t)]
     if t.ranges:
@@ -204,7 +210,7 @@ def entry_range(t: MappingTable) -> Optional[tuple[int, int]]:
     return (min(ps), max(ps)) if ps else None
 
 
-def runs(t: MappingTable, lo: Optional[int] = None, hi: Optional[int] = None) -> list[tuple[int, int, int]]:
+def runs(t: MappingTable, lo: int | None = None, hi: int | None = None) -> list[tuple[int, int, int]]:
     """Maximal runs ``(first pointer, last pointer, first code point)`` of single entries
     whose code points rise by one with the pointer (a pointer of several code points is a
     run of its own, not listed)."""
@@ -234,7 +240,7 @@ def runs(t: MappingTable, lo: Optional[int] = None, hi: Optional[int] = None) ->
     return [(a, b, c) for a, b, c in out]
 
 
-def entries_count(t: MappingTable, lo: Optional[int] = None, hi: Optional[int] = None) -> int:
+def entries_count(t: MappingTable, lo: int | None = None, hi: int | None = None) -> int:
     span = entry_range(t)
     if span is None:
         return 0
@@ -262,7 +268,7 @@ def mapped_intervals(t: MappingTable, lo: int, hi: int) -> list[tuple[int, int]]
 
 
 # --------------------------------------------------- the whole automaton's reach
-def max_length(a: Automaton) -> Optional[int]:
+def max_length(a: Automaton) -> int | None:
     """The longest sequence: rows and table forms (None: counted forms are unbounded)."""
     if a.extensions:
         return None
@@ -270,7 +276,7 @@ def max_length(a: Automaton) -> Optional[int]:
     return max(got) if got else a.max_length
 
 
-def max_code_point(a: Automaton) -> Optional[int]:
+def max_code_point(a: Automaton) -> int | None:
     """The highest code point a sequence decodes to: rows and table forms."""
     if a.extensions:
         return None
@@ -298,12 +304,12 @@ def form_entries(a: Automaton, form) -> Iterator[tuple[int, int, int]]:
                     yield first + i, first + i, v
 
 
-def decode_only(t: MappingTable, lo: int = 0, hi: Optional[int] = None) -> list[tuple[int, int]]:
+def decode_only(t: MappingTable, lo: int = 0, hi: int | None = None) -> list[tuple[int, int]]:
     return [(max(a, lo), b if hi is None else min(b, hi)) for a, b in t.decode_only
             if b >= lo and (hi is None or a <= hi)]
 
 
-def encode_only(a: Automaton) -> list[tuple[int, Optional[bytes]]]:
+def encode_only(a: Automaton) -> list[tuple[int, bytes | None]]:
     return list(a.encode_only)
 
 

@@ -44,13 +44,14 @@ import re
 from collections import deque
 from dataclasses import dataclass, field
 from math import prod
-from typing import Optional
+from typing import Literal, cast
 
-from ..automaton.bytesets import runs_text as _runs
 from ..automaton import DEAD, Automaton, digits_to_bytes
-from ..automaton.counted import encode_counted, encode_level, levels
-from ..spec.model import DigitSet
+from ..automaton.actions import Error
+from ..automaton.bytesets import runs_text as _runs
+from ..automaton.counted import Extension, encode_counted, encode_level, levels
 from ..runtime.tables import tokens as run_tokens
+from ..spec.model import DigitSet
 from . import tables as _tables
 
 
@@ -72,7 +73,7 @@ class Section:
 
 # ---------------------------------------------------------------- helpers
 
-def _boundaries(a: Automaton, rows, size, shown, sep: str = ", ") -> "Section":
+def _boundaries(a: Automaton, rows, size, shown, sep: str = ", ") -> Section:
     """Each row's first, second, second to last and last code point, and the code points
     around each hole and skip; *size* says a row's length, *shown* adds a sequence's units."""
     s2 = Section("Boundary code points")
@@ -95,6 +96,26 @@ def _boundaries(a: Automaton, rows, size, shown, sep: str = ", ") -> "Section":
                     sub.cases.append(Case(b, f"{_u(cp)}, {what}" + (sep + shown(b)[2:] if shown(b) else "")))
         s2.subsections.append(sub)
     return s2
+
+
+ByteOrder = Literal["big", "little"]
+
+
+def _counted(ext: Extension, cp: int) -> bytes:
+    """The bytes of *cp*, a code point the counted form holds (a level's first or last)."""
+    got = encode_counted(ext, cp)
+    assert got is not None
+    return got
+
+
+CUTS = 8  # a signature is cut after each of its first bytes up to this many (real ones have 2 to 8)
+
+
+def signature_cuts(n: int) -> list[int]:
+    """Where the cases cut an n-byte signature: after each of its first CUTS bytes, its
+    middle and its last but one.  Every cut of a long signature would make the vectors
+    (and every target's tests built from them) quadratic in its length."""
+    return sorted({*range(1, min(n, CUTS + 1)), n // 2, n - 1} - {0})
 
 
 def _hex(b: bytes) -> str:
@@ -154,7 +175,7 @@ def _used(a: Automaton) -> set[int]:
     return used
 
 
-def _safe_byte(a: Automaton) -> Optional[int]:
+def _safe_byte(a: Automaton) -> int | None:
     """A one-byte character that can follow no other byte: it ends any sequence before it."""
     def ok(b):
         s = a.step(0, b)
@@ -187,10 +208,10 @@ def _linear_forms(a: Automaton) -> dict[str, dict]:
     return out
 
 
-def _form_bytes(a: Automaton, cp: int) -> Optional[bytes]:
+def _form_bytes(a: Automaton, cp: int) -> bytes | None:
     """The bytes a direct form would spell for *cp* (valid or not), shortest form first."""
     forms = _linear_forms(a)
-    for name, f in sorted(forms.items(), key=lambda kv: kv[1]["length"]):
+    for _name, f in sorted(forms.items(), key=lambda kv: kv[1]["length"]):
         if f["offset"] is None:
             continue
         raw = cp - f["offset"]
@@ -267,18 +288,19 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
         for text, what in (("κόσμε", "Greek word 'kosme' (Kuhn 1)"),
                            ("A\u00e9\u20ac\U0001F600", "A, é, €, 😀")):
             parts = [a.encode(ord(ch)) for ch in text]
-            if all(p is not None for p in parts):
-                s1.cases.append(Case(b"".join(parts), what + ": " + " ".join(_u(ord(ch)) for ch in text)))
+            encoded = [p for p in parts if p is not None]
+            if len(encoded) == len(parts):
+                s1.cases.append(Case(b"".join(encoded), what + ": " + " ".join(_u(ord(ch)) for ch in text)))
     out.append(s1)
 
     # 2 boundaries
     s2 = _boundaries(a, rows, lambda r: f"{r.length} byte{'s' if r.length > 1 else ''}", lambda seq: "")
     for ext in a.extensions:
         sub = Section(f"Counted form {ext.form}: its first lengths")
-        for env, digits, first, last in _levels(ext):
+        for _env, _digits, first, last in _levels(ext):
             for cp, what in ((first, "first"), (last, "last")):
-                b = encode_counted(ext, cp)
-                sub.cases.append(Case(b, f"{what} code point of {len(b)}-byte codes: {_u(cp)}"))
+                code = _counted(ext, cp)
+                sub.cases.append(Case(code, f"{what} code point of {len(code)}-byte codes: {_u(cp)}"))
         s2.subsections.append(sub)
     out.append(s2)
 
@@ -297,7 +319,8 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
                 sub.cases.append(Case(bytes([lo]), f"{lo:02X} alone (class {_runs(cb[c])})"))
                 if hi != lo:
                     sub.cases.append(Case(bytes([hi]), f"{hi:02X} alone (class {_runs(cb[c])})"))
-        conts = [b for b in stray if b in _used(a)]  # continuation bytes (Kuhn 3.1)
+        used = _used(a)
+        conts = [b for b in stray if b in used]  # continuation bytes (Kuhn 3.1)
         if conts:
             pair = [conts[0], conts[-1]]
             for n in range(2, (a.max_length or 6) + 2):
@@ -411,11 +434,12 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
     s5.subsections.append(sub)
     lo_cs, hi_cs = a.code_space
     if not numbers and lo_cs <= 0xD800 and (hi_cs is None or hi_cs >= 0xDFFF):
-        sur = {cp: _form_bytes(a, cp) for cp in (0xD800, 0xDB7F, 0xDB80, 0xDBFF, 0xDC00, 0xDF80, 0xDFFF)}
-        if all(sur.values()):
+        spelt = {cp: _form_bytes(a, cp) for cp in (0xD800, 0xDB7F, 0xDB80, 0xDBFF, 0xDC00, 0xDF80, 0xDFFF)}
+        sur = {cp: b for cp, b in spelt.items() if b}
+        if len(sur) == len(spelt):
             sub = Section("Surrogates as three-byte sequences, single and paired (Kuhn 5.1, 5.2)")
-            for cp, b in sur.items():
-                sub.cases.append(Case(b, f"single surrogate {_u(cp)}"))
+            for cp, spelling in sur.items():
+                sub.cases.append(Case(spelling, f"single surrogate {_u(cp)}"))
             for hi_, lo_ in ((0xD800, 0xDC00), (0xD800, 0xDFFF), (0xDB7F, 0xDC00), (0xDB7F, 0xDFFF),
                              (0xDB80, 0xDC00), (0xDB80, 0xDFFF), (0xDBFF, 0xDC00), (0xDBFF, 0xDFFF)):
                 sub.cases.append(Case(sur[hi_] + sur[lo_], f"surrogate pair {_u(hi_)} {_u(lo_)}"))
@@ -423,11 +447,11 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
             sub.cases.append(Case(sur[0xD800] + sur[0xD800], "two lead surrogates"))
             sub.cases.append(Case(sur[0xD800] + sur[0xDC00][:-1], "lead surrogate, then a truncated trail"))
             s5.subsections.append(sub)
-    errors = [s for s in mins if a.accept[s] is not None and a.actions[a.accept[s]].kind == "error"]
+    errors = {s: act for s in mins if isinstance(act := a.action_at(s), Error)}
     if errors:
         sub = Section("The spec's ill-formed patterns")
         for s in sorted(errors, key=lambda s: mins[s]):
-            why = a.actions[a.accept[s]].reason
+            why = errors[s].reason
             for p in (mins[s], maxs[s]):
                 sub.cases.append(Case(p, f"{why}"))
                 for k in range(1, len(p)):
@@ -442,19 +466,19 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
     if a.reserved:
         s6 = Section("Reserved runs: a reserved lead and every following byte that cannot start a sequence")
         conts = [g for g in stray if g not in a.reserved]
-        lead2 = next((a.encode(cp) for cp in (0x80, 0xA0, 0x100, 0x800) if a.encode(cp) and len(a.encode(cp)) > 1), b"")
-        for r in a.reserved:
-            s6.cases.append(Case(bytes([r]), f"{r:02X} alone"))
+        lead2 = next((e for e in map(a.encode, (0x80, 0xA0, 0x100, 0x800)) if e and len(e) > 1), b"")
+        for lead in a.reserved:
+            s6.cases.append(Case(bytes([lead]), f"{lead:02X} alone"))
             if conts:
-                s6.cases.append(Case(bytes([r, conts[0]]), f"{r:02X} {conts[0]:02X}"))
-                s6.cases.append(Case(bytes([r]) + bytes(conts[:6]) + tail, f"{r:02X}, six bytes that cannot start a sequence{tail_note}"))
-                s6.cases.append(Case(bytes([r]) + bytes(conts), f"{r:02X} then every byte that cannot start a sequence"))
+                s6.cases.append(Case(bytes([lead, conts[0]]), f"{lead:02X} {conts[0]:02X}"))
+                s6.cases.append(Case(bytes([lead]) + bytes(conts[:6]) + tail, f"{lead:02X}, six bytes that cannot start a sequence{tail_note}"))
+                s6.cases.append(Case(bytes([lead]) + bytes(conts), f"{lead:02X} then every byte that cannot start a sequence"))
             if tail:
-                s6.cases.append(Case(bytes([r]) + tail, f"{r:02X}{tail_note}"))
+                s6.cases.append(Case(bytes([lead]) + tail, f"{lead:02X}{tail_note}"))
             for r2 in a.reserved:
-                s6.cases.append(Case(bytes([r, r2]), f"{r:02X} {r2:02X}: two runs"))
+                s6.cases.append(Case(bytes([lead, r2]), f"{lead:02X} {r2:02X}: two runs"))
             if lead2:
-                s6.cases.append(Case(bytes([r]) + lead2, f"{r:02X} then a valid sequence {_hex(lead2)}"))
+                s6.cases.append(Case(bytes([lead]) + lead2, f"{lead:02X} then a valid sequence {_hex(lead2)}"))
         out.append(s6)
 
     # 7 signatures
@@ -466,7 +490,7 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
             s7.cases.append(Case(sig + tail, f"the signature{tail_note}"))
             s7.cases.append(Case(tail + sig, f"{safe:02X}, then the signature (not at offset 0)"))
         s7.cases.append(Case(sig + sig, "the signature twice: the second is text"))
-        for k in range(1, len(sig)):
+        for k in signature_cuts(len(sig)):
             s7.cases.append(Case(sig[:k], f"the signature cut after {k} of {len(sig)} bytes"))
         out.append(s7)
 
@@ -475,8 +499,8 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
         s8 = Section(f"Counted form {ext.form}: headers and values")
         field_item = next(i for i in ext.items if i.field)
         lv = _levels(ext)
-        for env, digits, first, last in (lv[0], lv[-1]):
-            seq = encode_counted(ext, first)
+        for _env, _digits, first, _last in (lv[0], lv[-1]):
+            seq = _counted(ext, first)
             what = "the shortest code" if first == lv[0][2] else "the shortest code with a longer count field"
             sub = Section(f"{what[0].upper()}{what[1:]}, {_hex(seq)} ({_u(first)}), cut at every position")
             for k in range(1, len(seq)):
@@ -493,7 +517,7 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
             raw_lo = encode_level(ext, env, digits, lo_raw - 1) if lo_raw > 0 else None
             if raw_lo is not None:
                 sub.cases.append(Case(raw_lo, f"one below the first value of its length ({_u(first - 1)}): overlong"))
-            n_val = len(encode_counted(ext, last))
+            n_val = len(_counted(ext, last))
             try:
                 over = encode_level(ext, env, digits, last - ext.offset + 1)
             except ValueError:
@@ -583,16 +607,16 @@ def _table_sections(a: Automaton, tail: bytes, tail_note: str) -> list[Section]:
             big = sorted(only, key=lambda r: (r[0] - r[1], r[0]))[:PICKS // 4]
             for lo, hi in sorted(set(big) | set(_spread(only, PICKS // 2))):
                 for x in sorted({lo, hi}):
-                    v = t.lookup(x)
-                    if v is None:
+                    value = t.lookup(x)
+                    if value is None:
                         continue
-                    if isinstance(v, tuple):
-                        sub.cases.append(Case(spell(x), f"pointer {x}: " + " ".join(_u(c) for c in v)
+                    if isinstance(value, tuple):
+                        sub.cases.append(Case(spell(x), f"pointer {x}: " + " ".join(_u(c) for c in value)
                                               + ", decode-only"))
                         continue
-                    enc = a.encode(v)
+                    enc = a.encode(value)
                     where = f"written as {_hex(enc)}" if enc is not None else "not encodable"
-                    sub.cases.append(Case(spell(x), f"pointer {x}: {_u(v)}, decode-only ({_u(v)} is {where})"))
+                    sub.cases.append(Case(spell(x), f"pointer {x}: {_u(value)}, decode-only ({_u(value)} is {where})"))
             sec.subsections.append(sub)
         gaps = _gaps(a, f)
         if gaps:
@@ -645,7 +669,7 @@ def _span_cases(a: Automaton, f, gaps, runs, tail: bytes, tail_note: str) -> Sec
     """Error spans around the form: a lead and each kind of byte after it (in the restore set or
     not, continuing or not), pointers without an entry whose later bytes are restored or not, a
     lead before a valid sequence."""
-    restore = set()
+    restore: set[int] = set()
     for lo, hi in a.restore:
         restore.update(range(lo, hi + 1))
     title = {"one-unit": "every error one byte", "through-failing-byte":
@@ -704,8 +728,8 @@ def _values_section(a: Automaton) -> Section:
               (624485, "624485, the LEB128 example of DWARF and Wikipedia (E5 8E 26)")]
     sec = Section("Some values")
     row = b""
-    for v, what in sorted(dict(picks).items()):
-        b = a.encode(v) if lo_cs <= v <= hi_cs else None
+    for v, _what in sorted(dict(picks).items()):
+        b = a.encode(v) if lo_cs <= v and (hi_cs is None or v <= hi_cs) else None
         if b is not None:
             label = next(w for x, w in picks if x == v)
             sec.cases.append(Case(b, f"{label}: {v} = {_u(v)}"))
@@ -766,7 +790,7 @@ def _outcome(a: Automaton, state: int, data: bytes) -> tuple:
     return ("state", state)
 
 
-def _unit_kinds(a: Automaton, state: int, order: str) -> list[tuple[int, int, tuple]]:
+def _unit_kinds(a: Automaton, state: int, order: ByteOrder) -> list[tuple[int, int, tuple]]:
     """The code units from *state*, as runs (lo, hi, outcome) of units that read alike, in
     unit order: the units' bytes split most significant first, a byte run at a time
     (a run whose units all read alike is one interval; else each of its bytes is split
@@ -780,7 +804,7 @@ def _unit_kinds(a: Automaton, state: int, order: str) -> list[tuple[int, int, tu
     def at(d: int) -> int:  # the d-th most significant byte's index in the unit's bytes
         return d if order == "big" else unit - 1 - d
 
-    def alike(fixed: dict) -> Optional[tuple]:
+    def alike(fixed: dict) -> tuple | None:
         """The one outcome of every unit with the bytes *fixed* (index -> byte), or None."""
         seen: set = set()
 
@@ -832,7 +856,7 @@ def _refine(kinds: list, alone: list) -> list[tuple[int, int, tuple, tuple]]:
     return out
 
 
-def _inner_states(a: Automaton, start: int, order: str) -> dict[int, bytes]:
+def _inner_states(a: Automaton, start: int, order: ByteOrder) -> dict[int, bytes]:
     """Each state a sequence can be in between two of its units (not at its start), with
     the units leading there from *start* (fewest, then smallest)."""
     paths: dict[int, bytes] = {}
@@ -848,7 +872,7 @@ def _inner_states(a: Automaton, start: int, order: str) -> dict[int, bytes]:
     return paths
 
 
-def _safe_unit(a: Automaton, start: int, order: str, inner: dict) -> Optional[int]:
+def _safe_unit(a: Automaton, start: int, order: ByteOrder, inner: dict) -> int | None:
     """A one-unit character that can follow no unit inside a sequence: it ends any before it."""
     kinds = _unit_kinds(a, start, order)
     for u in [0x41, 0x20, 0x30] + [lo for lo, _, _ in kinds]:
@@ -865,7 +889,7 @@ def _uhex(a: Automaton, u: int) -> str:
     return f"{u:0{2 * a.unit}X}"
 
 
-def _units(a: Automaton, data: bytes, order: str) -> str:
+def _units(a: Automaton, data: bytes, order: ByteOrder) -> str:
     """*data* as the spec writes it: its code units in hex, then any partial unit's bytes."""
     whole = len(data) - len(data) % a.unit
     us = [int.from_bytes(data[k:k + a.unit], order) for k in range(0, whole, a.unit)]
@@ -877,7 +901,7 @@ def _units(a: Automaton, data: bytes, order: str) -> str:
     return " then ".join(parts) or "(empty)"
 
 
-def _in_order(a: Automaton, data: bytes, order: str) -> bytes:
+def _in_order(a: Automaton, data: bytes, order: ByteOrder) -> bytes:
     """*data*, written in the spec's own byte order, with its units' bytes in *order*."""
     if order == a.byte_orders[0]:
         return data
@@ -891,7 +915,7 @@ def _does(a: Automaton, o: tuple, inside: bool) -> str:
     act = a.action_at(o[1])
     if act is None:
         return "goes on to a longer sequence" if inside else "starts a longer sequence"
-    if act.kind == "error":
+    if isinstance(act, Error):
         return f"ill-formed: {act.reason}"
     if act.kind != "char":
         return act.kind
@@ -904,23 +928,25 @@ def _unit_sections(a: Automaton) -> list[Section]:
     alone, after one another and after each state inside a sequence; truncation at every
     byte (a partial unit); surrogates and values beyond the code space as units; byte
     order marks.  Notes write units as the spec does (unit DC00); bytes stay bytes."""
-    unit, order = a.unit, a.byte_orders[0]
+    unit = a.unit
+    order = cast(ByteOrder, a.byte_orders[0])  # the grammar allows only these two
     start = a.starts[0]
 
-    def ub(u: int, o: str = order) -> bytes:
+    def ub(u: int, o: ByteOrder = order) -> bytes:
         return u.to_bytes(unit, o)
 
     def uh(u: int) -> str:
         return _uhex(a, u)
 
-    def units(data: bytes, o: str = order) -> str:
+    def units(data: bytes, o: ByteOrder = order) -> str:
         return _units(a, data, o)
 
     kinds = _unit_kinds(a, start, order)
     inner = _inner_states(a, start, order)
     safe = _safe_unit(a, start, order, inner)
     tail = ub(safe) if safe is not None else b""
-    tail_note = f", then unit {uh(safe)}" if safe is not None else ""
+    safe_hex = uh(safe) if safe is not None else ""  # read where tail is not empty
+    tail_note = f", then unit {safe_hex}" if safe is not None else ""
     filler = tail or ub(kinds[0][0])
     rows = sorted(a.rows, key=lambda r: (r.first, r.length))
     out: list[Section] = []
@@ -929,8 +955,9 @@ def _unit_sections(a: Automaton) -> list[Section]:
     s1 = Section("Some correct text")
     for text_, what in (("κόσμε", "Greek word 'kosme' (Kuhn 1)"), ("A\u00e9\u20ac\U0001F600", "A, é, €, 😀")):
         parts = [a.encode(ord(ch)) for ch in text_]
-        if all(p is not None for p in parts):
-            s1.cases.append(Case(b"".join(parts), what + ": " + " ".join(_u(ord(ch)) for ch in text_)))
+        encoded = [p for p in parts if p is not None]
+        if len(encoded) == len(parts):
+            s1.cases.append(Case(b"".join(encoded), what + ": " + " ".join(_u(ord(ch)) for ch in text_)))
     out.append(s1)
 
     # 2 boundaries
@@ -946,7 +973,7 @@ def _unit_sections(a: Automaton) -> list[Section]:
             sub.cases.append(Case(ub(u), f"unit {uh(u)} alone (of {uh(lo)}..{uh(hi)}: {_does(a, o, False)})"))
     s3.subsections.append(sub)
     if tail:
-        sub = Section(f"Each kind of unit followed by unit {uh(safe)}")
+        sub = Section(f"Each kind of unit followed by unit {safe_hex}")
         for lo, hi, o in kinds:
             for u in sorted({lo, hi}):
                 sub.cases.append(Case(ub(u) + tail, f"unit {uh(u)} (of {uh(lo)}..{uh(hi)}: "
@@ -956,7 +983,7 @@ def _unit_sections(a: Automaton) -> list[Section]:
     for pick in (0, 1):
         for k1 in kinds:
             for k2 in kinds:
-                u1, u2 = k1[pick], k2[pick]
+                u1, u2 = (k1[0], k2[0]) if pick == 0 else (k1[1], k2[1])
                 sub.cases.append(Case(ub(u1) + ub(u2), f"unit {uh(u1)} (of {uh(k1[0])}..{uh(k1[1])}), then unit "
                                                        f"{uh(u2)} (of {uh(k2[0])}..{uh(k2[1])})"))
     sub.cases.append(Case(b"".join(ub(lo) for lo, _, _ in kinds), "the first unit of each run, in a row"))
@@ -984,7 +1011,7 @@ def _unit_sections(a: Automaton) -> list[Section]:
     s3.subsections.append(sub)
     sub = Section("Each state inside a sequence followed by each kind of unit that cannot continue it")
     for s, path in sorted(inner.items(), key=lambda kv: (len(kv[1]), kv[1])):
-        for lo, hi, o1, o0 in _refine(_unit_kinds(a, s, order), kinds):
+        for lo, hi, o1, _o0 in _refine(_unit_kinds(a, s, order), kinds):
             if o1[0] == "dead":
                 sub.cases.append(Case(path + ub(lo), f"{units(path)}, then unit {uh(lo)} (of {uh(lo)}..{uh(hi)}), "
                                                      "which cannot continue the sequence"))
@@ -1001,7 +1028,7 @@ def _unit_sections(a: Automaton) -> list[Section]:
                 if tail and k % unit == 0:
                     sub.cases.append(Case(seq[:k] + tail, what + tail_note))
                 if tail:  # not at the start of the data: the units are counted from the token's start
-                    sub.cases.append(Case(tail + seq[:k], f"unit {uh(safe)}, then {what}"))
+                    sub.cases.append(Case(tail + seq[:k], f"unit {safe_hex}, then {what}"))
             if cp == r.first:
                 cut_bytes.append(seq[:-1])
                 if len(seq) > unit:
@@ -1047,7 +1074,7 @@ def _unit_sections(a: Automaton) -> list[Section]:
                                                              f"({_hex(ub(0xDC00)[:-1])})"))
         if tail:
             for cp in (0xD800, 0xDC00):
-                sub.cases.append(Case(tail + ub(cp) + tail, f"unit {uh(cp)} (surrogate) between two units {uh(safe)}"))
+                sub.cases.append(Case(tail + ub(cp) + tail, f"unit {uh(cp)} (surrogate) between two units {safe_hex}"))
         s4.subsections.append(sub)
     top = (1 << 8 * unit) - 1
     if hi_cs is not None and top > hi_cs:
@@ -1067,28 +1094,28 @@ def _unit_sections(a: Automaton) -> list[Section]:
             if sig is not None:
                 case.note += f" (at offset 0, {_hex(sig)} is the signature)"
         for sig, k in a.signatures:
-            o, st = a.byte_orders[k], a.starts[k]
-            s5 = Section(f"Signature {_hex(sig)}: {o}-endian units follow (recognised at offset 0 only)")
+            sig_order = cast(ByteOrder, a.byte_orders[k])
+            st = a.starts[k]
+            s5 = Section(f"Signature {_hex(sig)}: {sig_order}-endian units follow (recognised at offset 0 only)")
             s5.cases.append(Case(sig, "the signature alone"))
-            text_ = b"".join(a.encode(ord(ch)) or b"" for ch in "A\u00e9\u20ac\U0001F600")
-            body = _in_order(a, text_, o)
-            s5.cases.append(Case(sig + body, f"the signature, then A, é, €, 😀 {o}-endian: {units(body, o)}"))
-            for lo, hi, oc in _unit_kinds(a, st, o):
-                s5.cases.append(Case(sig + ub(lo, o), f"the signature, then unit {uh(lo)} {o}-endian (of "
+            sample = b"".join(a.encode(ord(ch)) or b"" for ch in "A\u00e9\u20ac\U0001F600")
+            body = _in_order(a, sample, sig_order)
+            s5.cases.append(Case(sig + body, f"the signature, then A, é, €, 😀 {sig_order}-endian: {units(body, sig_order)}"))
+            for lo, hi, oc in _unit_kinds(a, st, sig_order):
+                s5.cases.append(Case(sig + ub(lo, sig_order), f"the signature, then unit {uh(lo)} {sig_order}-endian (of "
                                                       f"{uh(lo)}..{uh(hi)}: {_does(a, oc, False)})"))
             for j in range(1, unit):
                 s5.cases.append(Case(sig + body[:j], f"the signature, then {j} byte{'s' if j > 1 else ''} of a unit"))
             s5.cases.append(Case(sig + sig, "the signature twice: the second is data"))
-            for sig2, k2 in a.signatures:
+            for sig2, _k2 in a.signatures:
                 if sig2 != sig:
                     s5.cases.append(Case(sig + sig2, f"the signature, then the other one ({_hex(sig2)}): data"))
             if tail:
-                s5.cases.append(Case(tail + sig, f"unit {uh(safe)}, then the signature (not at offset 0)"))
-            for j in range(1, len(sig)):
+                s5.cases.append(Case(tail + sig, f"unit {safe_hex}, then the signature (not at offset 0)"))
+            for j in signature_cuts(len(sig)):
                 s5.cases.append(Case(sig[:j], f"the signature cut after {j} of {len(sig)} bytes"))
             out.append(s5)
-    elif a.encode(0xFEFF) is not None:
-        bom = a.encode(0xFEFF)
+    elif (bom := a.encode(0xFEFF)) is not None:
         other = _in_order(a, bom, "little" if order == "big" else "big")
         s5 = Section(f"Byte order marks: {units(bom)} ({_hex(bom)}) is the character U+FEFF, no signature")
         s5.cases.append(Case(bom, f"{_hex(bom)} at offset 0: {units(bom)}, U+FEFF"))
@@ -1096,7 +1123,7 @@ def _unit_sections(a: Automaton) -> list[Section]:
         for b in (bom, other):
             if tail:
                 s5.cases.append(Case(b + tail, f"{_hex(b)}{tail_note}"))
-                s5.cases.append(Case(tail + b, f"unit {uh(safe)}, then {_hex(b)}"))
+                s5.cases.append(Case(tail + b, f"unit {safe_hex}, then {_hex(b)}"))
             s5.cases.append(Case(b + b, f"{_hex(b)} twice"))
         s5.cases.append(Case(bom + other, f"{_hex(bom)}, then {_hex(other)}"))
         s5.cases.append(Case(other + bom, f"{_hex(other)}, then {_hex(bom)}"))
@@ -1107,9 +1134,9 @@ def _unit_sections(a: Automaton) -> list[Section]:
     return out
 
 
-def _levels(ext: dict) -> list:
+def _levels(ext: Extension) -> list[tuple[dict[str, int], list[int], int, int]]:
     """The first three lengths of a counted form, and the first whose count field is longer."""
-    out = []
+    out: list[tuple[dict[str, int], list[int], int, int]] = []
     for level in levels(ext):
         if len(out) < 3:
             out.append(level)
@@ -1178,7 +1205,7 @@ def _json_token(t) -> list:
     return [kind, start, end, None if value is None else _value_hex(value)]
 
 
-def jsonl(a: Automaton, secs: Optional[list[Section]] = None) -> str:
+def jsonl(a: Automaton, secs: list[Section] | None = None) -> str:
     """One JSON object a line: {"bytes": hex, "tokens": [[kind, start, end, hex|null], ...], "note"}."""
     lines = []
     for c in _cases_of(secs if secs is not None else sections(a)):
@@ -1187,7 +1214,7 @@ def jsonl(a: Automaton, secs: Optional[list[Section]] = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def text(a: Automaton, secs: Optional[list[Section]] = None) -> str:
+def text(a: Automaton, secs: list[Section] | None = None) -> str:
     """The file a person reads: numbered sections and cases, like Kuhn's stress test."""
     secs = secs if secs is not None else sections(a)
     n_cases = len(_cases_of(secs))

@@ -10,19 +10,20 @@ data: ``extensions`` and ``signature``.
 """
 from __future__ import annotations
 
+from bisect import bisect_right
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Mapping
-from typing import Optional
 
-from ..spec.diagnostics import SpecError
+from ..spec.diagnostics import Loc, SpecError
 from ..spec.model import RangeSet, Spec, paused_gc
 from . import dfa as _dfa
 from .actions import Action, Reserved, named
 from .counted import Extension, encode_counted, extension_data
 from .forms import CompositeForm, CountedForm, DigitsForm, Form, LiteralForm, Profile, ProfileRule, TableForm
-from .mapping import MappingTable, build as build_table
 from .layout import Segment, form_patterns, positions, rules, segments, significance
+from .mapping import MappingTable
+from .mapping import build as build_table
 from .overrides import cut_rows, first_inner_char
 
 DEAD = _dfa.DEAD
@@ -37,7 +38,7 @@ class Reasons:
     unexpected_end: str = "unexpected end of data"  # the data ends inside a sequence
     truncated_unit: str = "truncated data"  # fewer bytes than a code unit are left
     unmapped: str = "no code point for this pointer"  # a table form's pointer has no entry
-    unencodable: Optional[str] = None  # the encoder's reason (None: CPython's utf-8 words)
+    unencodable: str | None = None  # the encoder's reason (None: CPython's utf-8 words)
 
 
 @dataclass(frozen=True)
@@ -50,15 +51,15 @@ class Automaton:
     source: str
     spec_file: str
     spec_sha256: str
-    code_space: tuple[int, Optional[int]]
+    code_space: tuple[int, int | None]
     holes: tuple[tuple[int, int], ...]
     skips: tuple[tuple[int, int], ...]
     signature: bytes
     reserved: tuple[int, ...]
     classes: tuple[int, ...]          # byte -> class
     next: tuple[tuple[int, ...], ...]  # state, class -> state | DEAD | n_states + extension
-    ops: tuple[tuple[Optional[tuple[int, int]], ...], ...]  # state, class -> (radix, sub)
-    accept: tuple[Optional[int], ...]  # state -> index into actions
+    ops: tuple[tuple[tuple[int, int, int] | None, ...], ...]  # state, class -> (radix, sub, weight)
+    accept: tuple[int | None, ...]  # state -> index into actions
     state_lines: tuple[tuple[int, ...], ...]  # state -> spec lines of the forms passing through it
     actions: tuple[Action, ...]
     rows: tuple[Segment, ...]          # code point rows, in code point order
@@ -69,26 +70,26 @@ class Automaton:
     profiles: tuple[Profile, ...] = ()  # document profiles (encspec lint)
     row_patterns: tuple = ()  # per row: its byte patterns, each a tuple of positions of (lo, hi) runs
     unit: int = 1  # bytes per code unit: errors and the data's end are counted in whole units
-    at_end: tuple[Optional[int], ...] = ()  # state -> the action where the data ends in it (None: the usual)
+    at_end: tuple[int | None, ...] = ()  # state -> the action where the data ends in it (None: the usual)
     starts: tuple[int, ...] = (0,)  # a start state per byte order: the spec's own first
     byte_orders: tuple[str, ...] = ("big",)  # the byte order of each start's units
     signatures: tuple[tuple[bytes, int], ...] = ()  # (bytes, index into starts): the first is written
     reasons: Reasons = Reasons()
     tables: tuple[MappingTable, ...] = ()  # the mapping tables table forms look their pointers up in
-    encode_only: tuple[tuple[int, Optional[bytes]], ...] = ()  # (code point, bytes or None: refused), first
+    encode_only: tuple[tuple[int, bytes | None], ...] = ()  # (code point, bytes or None: refused), first
     error_span: str = "maximal-subpart"  # how far an error reaches: see spec.model.ERROR_SPANS
     restore: tuple[tuple[int, int], ...] = ()  # bytes an error never takes after its first (through-failing-byte)
 
-    def end_action(self, s: int) -> Optional[Action]:
+    def end_action(self, s: int) -> Action | None:
         """The action a token takes where the data ends in state *s* (None: the usual rules)."""
-        if self.at_end and 0 <= s < self.n_states and self.at_end[s] is not None:
-            return self.actions[self.at_end[s]]
+        if self.at_end and 0 <= s < self.n_states and (k := self.at_end[s]) is not None:
+            return self.actions[k]
         return None
 
-    def action_at(self, s: int) -> Optional[Action]:
+    def action_at(self, s: int) -> Action | None:
         """The action state *s* accepts with (None: not accepting, or not a state)."""
-        if 0 <= s < self.n_states and self.accept[s] is not None:
-            return self.actions[self.accept[s]]
+        if 0 <= s < self.n_states and (k := self.accept[s]) is not None:
+            return self.actions[k]
         return None
 
     def accepts_char(self, s: int) -> bool:
@@ -118,13 +119,13 @@ class Automaton:
         return max(self.classes) + 1
 
     @property
-    def max_length(self) -> Optional[int]:
+    def max_length(self) -> int | None:
         if self.extensions:
             return None
         return max([r.length for r in self.rows] + [f.length for f in self.table_forms()])
 
     @property
-    def max_code_point(self) -> Optional[int]:
+    def max_code_point(self) -> int | None:
         if self.extensions:
             return None
         tabled = {f.table for f in self.table_forms()}
@@ -139,7 +140,7 @@ class Automaton:
 
     def class_runs(self) -> list[tuple[int, int, int]]:
         """(first byte, last byte, class) for each run of equal classes."""
-        runs = []
+        runs: list[tuple[int, int, int]] = []
         for b, c in enumerate(self.classes):
             if runs and runs[-1][2] == c and runs[-1][1] == b - 1:
                 runs[-1] = (runs[-1][0], b, c)
@@ -153,12 +154,16 @@ class Automaton:
     def encoding_rows(self) -> tuple[Segment, ...]:
         """The rows an encoder chooses from, disjoint and in code point order: where rows
         overlap (a form that also accepts redundant, longer sequences, as protobuf's
-        varints do), the shortest sequence wins, then the form written first."""
+        varints do), the shortest sequence wins, then the form written first.  An `end`
+        form's rows are never among them: its sequences count only where the data
+        ends, which an encoder handed text piece by piece cannot know (docs: "Nothing
+        held back"), so encoders write only what decodes anywhere."""
         got = self.__dict__.get("_encoding_rows")
         if got is None:
             taken = RangeSet()
             out = []
-            for row in sorted(self.rows, key=lambda r: r.length):  # stable: spec order within a length
+            anywhere = (r for r in self.rows if not r.at_end)
+            for row in sorted(anywhere, key=lambda r: r.length):  # stable: spec order within a length
                 for lo, hi in taken.cut(row.first, row.last):
                     out.append(replace(row, raw_lo=lo - row.offset, raw_hi=hi - row.offset, first=lo, last=hi))
                 taken.add(row.first, row.last)
@@ -169,7 +174,7 @@ class Automaton:
     def table_forms(self) -> list[TableForm]:
         return [f for f in self.forms.values() if isinstance(f, TableForm)]
 
-    def encode(self, cp: int) -> Optional[bytes]:
+    def encode(self, cp: int) -> bytes | None:
         """The bytes of *cp*: an encoder-only entry of the spec, else the row that holds
         it, else the first table form whose table has it (None if none does)."""
         only = self.__dict__.get("_encode_only")
@@ -178,9 +183,14 @@ class Automaton:
             object.__setattr__(self, "_encode_only", only)  # a cache: frozen stays frozen
         if cp in only:
             return only[cp]
-        for row in self.encoding_rows():
-            if row.first <= cp <= row.last:
-                return self.encode_row(row, cp)
+        rows = self.encoding_rows()
+        firsts = self.__dict__.get("_encoding_firsts")
+        if firsts is None:  # the rows are disjoint and in order: bisect, not a walk over every row
+            firsts = [row.first for row in rows]
+            object.__setattr__(self, "_encoding_firsts", firsts)  # a cache: frozen stays frozen
+        k = bisect_right(firsts, cp) - 1
+        if k >= 0 and cp <= rows[k].last:
+            return self.encode_row(rows[k], cp)
         for form in self.table_forms():
             pointer = self.table_pointer(form.table, cp)
             if pointer is not None:
@@ -191,7 +201,7 @@ class Automaton:
                 return out
         return None
 
-    def table_pointer(self, k: int, cp: int) -> Optional[int]:
+    def table_pointer(self, k: int, cp: int) -> int | None:
         """The pointer the encoder writes for *cp* from table *k* (None: it has none)."""
         inverse = self.__dict__.setdefault("_inverse", {})
         if k not in inverse:
@@ -207,9 +217,11 @@ class Automaton:
             return form.bytes
         if isinstance(form, CompositeForm):
             sub = self.forms[form.sub]
+            assert isinstance(sub, DigitsForm)  # a surrogate pair's units are a linear form
             v = cp - 0x10000
             hi, lo = 0xD800 + (v >> 10), 0xDC00 + (v & 0x3FF)
             return digits_to_bytes(sub.positions, hi - sub.at) + digits_to_bytes(sub.positions, lo - sub.at)
+        assert not isinstance(form, CountedForm)  # no row is a counted form's
         return digits_to_bytes(form.positions, cp - row.offset, form.order)
 
 
@@ -240,8 +252,11 @@ def _forms(spec: Spec) -> dict[str, Form]:
         elif f.kind == "literal":
             out[f.name] = LiteralForm(f.name, line, bytes(d.runs[0][0] for d in positions(f)))
         elif f.kind == "composite":
-            out[f.name] = CompositeForm(f.name, line, f.items[0].sub.form)
+            sub = f.items[0].sub
+            assert sub is not None  # a composite form is one sub-form
+            out[f.name] = CompositeForm(f.name, line, sub.form)
         elif f.kind == "table":
+            assert f.table is not None  # what makes its kind "table"
             out[f.name] = TableForm(f.name, line, tuple(tuple(d.runs) for d in positions(f)),
                                     [t.name for t in spec.tables].index(f.table), significance(f))
         else:
@@ -293,6 +308,13 @@ def compile_spec(spec: Spec) -> Automaton:
         return _compile(spec)
 
 
+def _reasons(spec: Spec) -> Reasons:
+    """The decoder's words for each error: the spec's own, else CPython's (the encoder's may be None)."""
+    said = spec.reason  # REASONS gives each decoder error a default: `or ""` only tells mypy so
+    return Reasons(said("invalid-start") or "", said("invalid-continuation") or "", said("unexpected-end") or "",
+                   said("truncated-unit") or "", said("unmapped") or "", said("unencodable"))
+
+
 def _compile(spec: Spec) -> Automaton:
     rows = all_rows = segments(spec)  # all_rows: before ill-formed patterns cut them
     rule_list = rules(spec, rows)
@@ -303,7 +325,7 @@ def _compile(spec: Spec) -> Automaton:
     # handful of states)
     actions: list = []
     action_index: dict = {}  # action -> its index (actions compare by what they compute)
-    rule_action = []
+    rule_action: list[int | None] = []
     for r in rule_list:
         if r.ext is not None:  # a counted form's prefix: it enters the extension, accepts nothing
             rule_action.append(None)
@@ -317,7 +339,7 @@ def _compile(spec: Spec) -> Automaton:
         actions.append(Reserved())
     extensions = [extension_data(spec, f) for f in spec.forms if f.kind == "counted"]
     ext_first = {k: set(e.first_bytes) for k, e in enumerate(extensions)}
-    locs = {f.name: f.loc for f in spec.forms}
+    locs: dict[str | tuple[str, int], Loc | None] = {f.name: f.loc for f in spec.forms}
     locs.update({p.name: p.loc for p in spec.patterns})
     locs["reserved"] = spec.reserved_loc
     for k, f in enumerate(f for f in spec.forms if f.kind == "counted"):
@@ -348,7 +370,8 @@ def _compile(spec: Spec) -> Automaton:
         name=spec.name, title=spec.title, aliases=spec.aliases, source=spec.source,
         spec_file=spec.path, spec_sha256=spec.sha256,
         code_space=(spec.code_space.lo, spec.code_space.hi),
-        holes=tuple((r.lo, r.hi) for r in spec.holes), skips=tuple((r.lo, r.hi) for r in spec.skips),
+        holes=tuple((r.lo, r.hi) for r in spec.holes if r.hi is not None),  # parse gives each an upper end
+        skips=tuple((r.lo, r.hi) for r in spec.skips if r.hi is not None),
         signature=spec.signature, reserved=spec.reserved, classes=classes, next=nxt, ops=ops,
         accept=machine.accept, state_lines=machine.lines, actions=tuple(actions), rows=tuple(rows),
         forms=MappingProxyType(_forms(spec)), extensions=tuple(extensions), claims=tuple(c.name for c in spec.claims),
@@ -356,8 +379,7 @@ def _compile(spec: Spec) -> Automaton:
         profiles=_profiles(spec), unit=spec.unit,
         at_end=machine.at_end if any(a is not None for a in machine.at_end) else (),
         starts=tuple(starts), signatures=signatures, byte_orders=tuple(orders),
-        reasons=Reasons(*(spec.reason(k) for k in ("invalid-start", "invalid-continuation", "unexpected-end",
-                                                     "truncated-unit", "unmapped", "unencodable"))),
+        reasons=_reasons(spec),
         tables=tuple(build_table(t, spec) for t in spec.tables),
         encode_only=tuple((e.code_point, e.bytes) for e in spec.encodes),
         error_span=spec.error_span, restore=spec.restore,

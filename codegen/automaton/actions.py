@@ -7,8 +7,7 @@ accepting states: UTF-8 then minimises to Höhrmann's handful of states.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar, Union
-
+from typing import ClassVar
 
 
 def _forms() -> tuple[str, ...]:
@@ -16,6 +15,7 @@ def _forms() -> tuple[str, ...]:
 
 
 class _Action:
+    forms: tuple[str, ...]  # the forms (or ill-formed patterns) that produce it: a field of each action
 
     @property
     def form(self) -> str:
@@ -101,7 +101,7 @@ class Enter(_Action):
     kind: ClassVar[str] = "extension"
 
 
-Action = Union[Char, Value, Pair, Lookup, Error, Reserved]
+Action = Char | Value | Pair | Lookup | Error | Reserved
 
 
 def named(action, form: str):

@@ -9,7 +9,6 @@ UTF-∞-8 is the example; nothing here knows about it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from ..spec.diagnostics import SpecError
 from ..spec.expr import CHECKED_LIMIT, BinOp, Expr, Int, evaluate, evaluate_checked, is_const, solve_unit
@@ -23,9 +22,9 @@ class CountedItem:
 
     runs: Runs
     radix: int
-    count: Optional[Expr]  # None for a free count
-    binds: Optional[str]  # a free count's variable (B4{n})
-    field: Optional[str]  # the field's variable (A0..AF{n+1} as nme)
+    count: Expr | None  # None for a free count
+    binds: str | None  # a free count's variable (B4{n})
+    field: str | None  # the field's variable (A0..AF{n+1} as nme)
     shortest: bool
     line: int
 
@@ -53,9 +52,9 @@ class Extension:
     offset: int
     range: tuple[Expr, Expr]  # raw value bounds, expressions of the variables, as written
     shift: int = 0
-    lo_exp: Optional[Expr] = None
-    hi_exp: Optional[Expr] = None
-    min_exp: Optional[int] = None
+    lo_exp: Expr | None = None
+    hi_exp: Expr | None = None
+    min_exp: int | None = None
 
     @property
     def field_item(self) -> CountedItem:
@@ -74,11 +73,11 @@ def checked(expr: Expr, env: dict) -> int:
 
 
 
-def _pow2(v: int) -> Optional[int]:
+def _pow2(v: int) -> int | None:
     return v.bit_length() - 1 if v > 0 and v & (v - 1) == 0 else None
 
 
-def _exponent_of(expr: Expr) -> Optional[Expr]:
+def _exponent_of(expr: Expr) -> Expr | None:
     """For ``P ** E`` (P a power of two) or a constant power of two: the exponent's expression."""
     if isinstance(expr, Int):
         k = _pow2(expr.value)
@@ -93,20 +92,22 @@ def _exponent_of(expr: Expr) -> Optional[Expr]:
     return None
 
 
-def _bit_range(form: Form, value_radix: int, loc_value) -> tuple[int, Optional[Expr], Expr, Optional[int]]:
+def _bit_range(form: Form, value_radix: int, loc_value) -> tuple[int, Expr | None, Expr, int | None]:
     """(shift, lo_exp, hi_exp, min_exp) of a counted form, or a SpecError saying what is not a power of two."""
     shift = _pow2(value_radix)
     if not shift:
         raise SpecError(f"the value digits of a counted form need a power-of-two radix (2, 4, … 256), "
                         f"not {value_radix}: their range is checked from bit lengths", loc_value)
     where = form.option_locs.get("range", form.loc)
+    assert form.value_range is not None  # parse requires a range of a counted form
     lo_e, hi_e = form.value_range
     lo_exp = None if lo_e == Int(0) else _exponent_of(lo_e)
     if lo_exp is None and lo_e != Int(0):
         raise SpecError("a counted form's range starts at 0 or at a power of two, written P ** E with P "
                         "a power of two (so that it is a range of bit lengths)", where)
-    if not (isinstance(hi_e, BinOp) and hi_e.op == "-" and hi_e.right == Int(1)
-            and _exponent_of(hi_e.left) is not None):
+    hi_exp = (_exponent_of(hi_e.left) if isinstance(hi_e, BinOp) and hi_e.op == "-" and hi_e.right == Int(1)
+              else None)
+    if hi_exp is None:
         raise SpecError("a counted form's range ends at a power of two minus one, written P ** E - 1 with P "
                         "a power of two (so that it is a range of bit lengths)", where)
     floor = (form.min or 0) - (form.at or 0)
@@ -118,7 +119,7 @@ def _bit_range(form: Form, value_radix: int, loc_value) -> tuple[int, Optional[E
                             "(so that it is a bit length)", form.option_locs.get("min", form.loc))
     if not 0 <= (form.at or 0) < 1 << 63:
         raise SpecError("a counted form's offset must be in 0 .. 2**63 - 1", form.option_locs.get("at", form.loc))
-    return shift, lo_exp, _exponent_of(hi_e.left), min_exp
+    return shift, lo_exp, hi_exp, min_exp
 
 
 def extension_data(spec: Spec, form: Form) -> Extension:
@@ -134,6 +135,7 @@ def extension_data(spec: Spec, form: Form) -> Extension:
     for item in tail:
         if item.sub:
             raise SpecError("a counted form cannot contain sub-forms", item.loc)
+        assert item.digits is not None  # a position is digits or a sub-form
         if item.binds:
             kind = 0
         elif item.field:
@@ -159,9 +161,9 @@ def extension_data(spec: Spec, form: Form) -> Extension:
         if a.binds and set(_bytes(a.runs)) & set(_bytes(b.runs)):
             raise SpecError("a free count must be followed by bytes it cannot contain", form.loc)
     first = set()
-    for item in out_items:
-        first |= set(_bytes(item.runs))
-        if not item.binds:
+    for counted_item in out_items:
+        first |= set(_bytes(counted_item.runs))
+        if not counted_item.binds:
             break
     if sum(1 for i in out_items if i.role == "value") != 1:
         raise SpecError("a counted form needs exactly one run of value digits", form.loc)
@@ -171,11 +173,12 @@ def extension_data(spec: Spec, form: Form) -> Extension:
             raise SpecError("the bounded prefix of a counted form must be fixed bytes", item.loc)
         prefix += [item.digits.runs[0][0]] * evaluate(item.count, {})
     value_item = next(i for i in tail if not i.binds and not i.field)
+    assert value_item.digits is not None and form.value_range is not None  # both checked above
     shift, lo_exp, hi_exp, min_exp = _bit_range(form, value_item.digits.radix, value_item.loc)
     ext = Extension(
         form=form.name, line=form.loc.line, prefix_bytes=bytes(prefix), items=tuple(out_items),
         first_bytes=tuple(sorted(first)), min=form.min or 0, offset=form.at or 0,
-        range=tuple(form.value_range), shift=shift, lo_exp=lo_exp, hi_exp=hi_exp, min_exp=min_exp,
+        range=form.value_range, shift=shift, lo_exp=lo_exp, hi_exp=hi_exp, min_exp=min_exp,
     )
     _check_levels(ext, form, tail)
     return ext
@@ -202,12 +205,14 @@ def _check_levels(ext: Extension, form: Form, tail) -> None:
     found = False
     widest = None
     for f in range(_TRIED_LEVELS):
-        name, n = _solve(field_item.count, len(_to_digits(f, field_item.digits.radix, None)))
+        solved = _solve(field_item.count, len(_to_digits(f, field_item.digits.radix, None)))
+        assert solved is not None  # solvable: a free count plus a number, checked above
+        name, n = solved
         if n < 0:
             continue
         env = {field_item.field: f, name: n}
         shown = ", ".join(f"{k} = {v}" for k, v in env.items())
-        got = []
+        got: list[int | None] = []
         for expr, loc, what in ((value_item.count, value_item.loc, "count"),
                                 (ext.hi_exp, range_loc, "range bound's exponent"),
                                 (ext.lo_exp, range_loc, "range bound's exponent")):
@@ -225,6 +230,7 @@ def _check_levels(ext: Extension, form: Form, tail) -> None:
                 raise SpecError(f"a {what} must be a whole number, 0 or more; this one is {v} when {shown}", loc)
             got.append(v)
         count, hi_exp, lo_exp = got
+        assert count is not None and hi_exp is not None  # the value's count and hi_exp are always given
         low, high = _bit_lengths(ext, count, hi_exp, lo_exp)
         found = found or low <= high
         if widest is not None and high < widest:
@@ -236,7 +242,7 @@ def _check_levels(ext: Extension, form: Form, tail) -> None:
                         f"(tried {field_item.field} = 0 .. {_TRIED_LEVELS - 1})", form.loc)
 
 
-def _bit_lengths(ext: Extension, count: int, hi_exp: int, lo_exp: Optional[int]) -> tuple[int, int]:
+def _bit_lengths(ext: Extension, count: int, hi_exp: int, lo_exp: int | None) -> tuple[int, int]:
     """The fewest and most bits a raw value of this length can have (low > high: none)."""
     floors = [e for e in (lo_exp, ext.min_exp) if e is not None]
     low = max(floors) + 1 if floors else 0
@@ -247,7 +253,7 @@ def _bytes(runs):
     return [b for lo, hi in runs for b in range(lo, hi + 1)]
 
 
-def _solve(expr, target: int) -> Optional[tuple[str, int]]:
+def _solve(expr, target: int) -> tuple[str, int] | None:
     """Solve ``var + c == target`` for the one variable in *expr* (None if it is not of that shape)."""
     got = solve_unit(expr)
     return None if got is None else (got[0], target - got[1])
@@ -261,6 +267,7 @@ def _level(ext: Extension, f: int):
     if solved is None or solved[1] < 0:
         return None
     env = {field_item.field: f, solved[0]: solved[1]}
+    assert ext.value_item.count is not None and ext.hi_exp is not None  # a value's count; extension_data's
     try:
         count = checked(ext.value_item.count, env)
         hi_exp = checked(ext.hi_exp, env)
@@ -302,7 +309,7 @@ def find_level(ext: Extension, bits: int):
     return _level(ext, hi)
 
 
-def encode_counted(ext: Extension, cp: int) -> Optional[bytes]:
+def encode_counted(ext: Extension, cp: int) -> bytes | None:
     """The shortest bytes of *cp* in this counted form, or None if it has none."""
     if cp < ext.min or cp < ext.offset:
         return None
@@ -322,6 +329,7 @@ def encode_level(ext: Extension, env, digits, value) -> bytes:
         elif item.field:
             out += bytes(DigitSet(item.runs).byte_of(d) for d in digits)
         else:
+            assert item.count is not None  # the value digits: only a free count has none
             n = checked(item.count, env)
             table = [DigitSet(item.runs).byte_of(d) for d in range(item.radix)]
             bits = format(value, "b").zfill(n * ext.shift) if value else "0" * (n * ext.shift)
@@ -329,8 +337,8 @@ def encode_level(ext: Extension, env, digits, value) -> bytes:
     return bytes(out)
 
 
-def _to_digits(v: int, radix: int, n: Optional[int]) -> list[int]:
-    out = []
+def _to_digits(v: int, radix: int, n: int | None) -> list[int]:
+    out: list[int] = []
     while v or (n is None and not out) or (n is not None and len(out) < n):
         v, d = divmod(v, radix)
         out.append(d)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Optional
 
-from ..spec.diagnostics import SpecError
+from ..spec.diagnostics import Loc, SpecError
+from .actions import Action
 from .layout import Rule
 from .minimise import STATE, refine
 
@@ -40,18 +40,18 @@ class Dfa:
     """A minimal DFA on raw bytes: next[state][byte], op[state][byte], accept[state]."""
 
     next: tuple[tuple[int, ...], ...]  # DEAD, a state, or n_states + k for extension k
-    op: tuple[tuple[Optional[tuple[int, int, int]], ...], ...]
-    accept: tuple[Optional[int], ...]  # index into the action list
+    op: tuple[tuple[tuple[int, int, int] | None, ...], ...]
+    accept: tuple[int | None, ...]  # index into the action list
     lines: tuple[tuple[int, ...], ...]  # spec lines of the rules passing through each state
-    at_end: tuple[Optional[int], ...] = ()  # the action where the data ends in this state (None: none)
+    at_end: tuple[int | None, ...] = ()  # the action where the data ends in this state (None: none)
 
 
 def _hex(path: bytes) -> str:
     return " ".join(f"{b:02X}" for b in path)
 
 
-def build(rules: list[Rule], rule_action: list[int], actions: list[dict], reserved: tuple[int, ...],
-          ext_first: dict[int, set[int]], locs: dict[str, object]) -> Dfa:
+def build(rules: list[Rule], rule_action: list[int | None], actions: list[Action], reserved: tuple[int, ...],
+          ext_first: dict[int, set[int]], locs: dict[str | tuple[str, int], Loc | None]) -> Dfa:
     """The minimal DFA of *rules*; accept[state] indexes *actions* (the last is 'reserved').
 
     Subset construction works on byte *intervals*, not on the 256 byte values:
@@ -114,7 +114,7 @@ def build(rules: list[Rule], rule_action: list[int], actions: list[dict], reserv
             starters[b] = True
         for lo, hi in _runs([not x for x in starters]):  # a reserved run goes on up to the next lead byte
             nfa.arcs[run].append((lo, hi, None, run, reserved_rule))
-    sinks = {}
+    sinks: dict[int, int] = {}  # extension -> its sink state
     for s, k in enumerate(nfa.ext):
         if k is not None:
             sinks.setdefault(k, nfa.new())
@@ -128,7 +128,7 @@ def build(rules: list[Rule], rule_action: list[int], actions: list[dict], reserv
     reached: dict = {}  # form -> None once it wins a state, else (the pattern overriding it, a path)
     sets = [frozenset([start])]
     index = {sets[0]: 0}
-    parent = {0: None}
+    parent: dict[int, tuple[int, int] | None] = {0: None}  # state -> (its parent, the byte from there)
     trans, accept, lines, at_end = [], [], [], []  # trans: per DFA state, (lo, hi, next, op) for its live intervals
     queue = deque([0])
     while queue:
@@ -137,18 +137,18 @@ def build(rules: list[Rule], rule_action: list[int], actions: list[dict], reserv
         # every (rule, action) whose pattern ends here: all of them accept the same byte sequences
         ends = sorted({(nfa.rule[s], nfa.final[s]) for s in members if nfa.final[s] is not None},
                       key=lambda x: (rule_line(x[0]), x[0]))
-        accept.append(_choose(ends, actions, lambda: _path(parent, d), locs, rule_name, reached))
+        accept.append(_choose(ends, actions, lambda: _path(parent, d), locs, rule_name, reached))  # noqa: B023 - _choose calls it at once
         ends = sorted({(nfa.rule[s], nfa.at_end[s]) for s in members if nfa.at_end[s] is not None},
                       key=lambda x: (rule_line(x[0]), x[0]))
-        at_end.append(_choose(ends, actions, lambda: _path(parent, d), locs, rule_name, reached))
+        at_end.append(_choose(ends, actions, lambda: _path(parent, d), locs, rule_name, reached))  # noqa: B023 - _choose calls it at once
         lines.append(tuple(sorted(frozenset().union(*(state_lines[s] for s in members)))))
-        row = []
+        row: list[tuple[int, int, int | tuple[str, int], tuple[int, int, int] | None]] = []
         for lo, hi, moves in _intervals([a for s in members for a in nfa.arcs[s]]):
             targets = frozenset(t for _, _, _, t, _ in moves)
             wanted = {(op, r) for _, _, op, _, r in moves if op is not None}
             distinct = {op for op, _ in wanted}
             if len(distinct) > 1:
-                by_op = {}  # each digit operation -> the first rule (in the spec) using it
+                by_op: dict[tuple[int, int, int], int] = {}  # each digit operation -> the first rule (in the spec) using it
                 for op, r in sorted(wanted, key=lambda x: (rule_line(x[1]), x[1])):
                     by_op.setdefault(op, r)
                 r1, r2 = sorted(by_op.values(), key=lambda r: (rule_line(r), r))[:2]
@@ -184,7 +184,7 @@ def _byte_set(arcs) -> list[bool]:
 
 def _runs(flags: list[bool]) -> list[tuple[int, int]]:
     """The runs lo..hi of bytes whose flag is set."""
-    out = []
+    out: list[tuple[int, int]] = []
     for b, flag in enumerate(flags):
         if flag:
             if out and out[-1][1] == b - 1:
@@ -341,7 +341,7 @@ def byte_classes(dfa: Dfa) -> tuple[tuple[int, ...], list[int]]:
     """(class of each byte, a representative byte of each class): bytes alike in every state."""
     sig_to_class: dict = {}
     classes = []
-    reps = []
+    reps: list[int] = []
     # column b of every state's row, transposed in one go
     for b, sig in enumerate(zip(zip(*dfa.next), zip(*dfa.op)) if dfa.next else [((), ())] * 256):
         if sig not in sig_to_class:

@@ -8,8 +8,7 @@ sub-form a surrogate pair is made of, or a counted form's extension.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Optional, Union
-
+from typing import ClassVar
 
 Runs = tuple[tuple[int, int], ...]  # a digit alphabet: byte runs in digit order
 
@@ -22,7 +21,7 @@ class DigitsForm:
     line: int
     positions: tuple[Runs, ...]  # in byte order
     at: int  # the code point of raw value 0 (direct numbering)
-    order: Optional[tuple[int, ...]] = None  # positions from the most significant digit (None: byte order)
+    order: tuple[int, ...] | None = None  # positions from the most significant digit (None: byte order)
     kind: ClassVar[str] = "linear"
 
     @property
@@ -68,7 +67,7 @@ class TableForm:
     line: int
     positions: tuple[Runs, ...]
     table: int  # index into Automaton.tables
-    order: Optional[tuple[int, ...]] = None
+    order: tuple[int, ...] | None = None
     kind: ClassVar[str] = "table"
 
     @property
@@ -76,7 +75,7 @@ class TableForm:
         return len(self.positions)
 
 
-Form = Union[DigitsForm, LiteralForm, CompositeForm, CountedForm, TableForm]
+Form = DigitsForm | LiteralForm | CompositeForm | CountedForm | TableForm
 
 
 @dataclass(frozen=True)

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import prod
-from typing import Optional, Union
 
 from ..spec.diagnostics import SpecError
 from ..spec.expr import evaluate, is_const
-from ..spec.model import DigitSet, Form, Item, Pattern, RangeSet, Spec
-from .actions import Char, Enter, Error, Lookup, Pair, Value
+from ..spec.model import DigitSet, Form, Item, Pattern, RangeSet, Spec, SubForm
+from .actions import Action, Char, Enter, Error, Lookup, Pair, Value
 from .ranges import split
 
 # An arc is one byte run at one position: (lo, hi, op); op = (mul, sub, weight)
@@ -22,7 +21,7 @@ from .ranges import split
 # matter.  Big-endian digits are Horner's rule (mul = the radix, weight 1); digits
 # that come least significant first (LEB128, little-endian units) carry weights.
 Op = tuple[int, int, int]
-Arc = tuple[int, int, Optional[Op]]
+Arc = tuple[int, int, Op | None]
 BytePattern = tuple[tuple[Arc, ...], ...]
 
 
@@ -38,17 +37,30 @@ class Segment:
     offset: int
     first: int
     last: int
+    at_end: bool = False  # an `end` form's row: it decodes only where the data ends, and is never encoded
 
 
 @dataclass(frozen=True)
 class Rule:
     """Byte patterns that all end in the same accepting action."""
 
-    action: object  # an action of actions.py (Enter for a counted form's prefix)
+    action: Action | Enter  # Enter for a counted form's prefix
     patterns: tuple[BytePattern, ...]
     line: int
-    ext: Optional[int] = None  # a counted form's bounded prefix: continue in extension ext
+    ext: int | None = None  # a counted form's bounded prefix: continue in extension ext
     at_end: bool = False  # accepts only where the data ends
+
+
+def _sub(item: Item) -> SubForm:
+    """The sub-form a position refers to (the caller knows it is one: a composite form's)."""
+    assert item.sub is not None
+    return item.sub
+
+
+def _digits(item: Item) -> DigitSet:
+    """The digit alphabet of a position that is not a sub-form."""
+    assert item.digits is not None
+    return item.digits
 
 
 def _unit_bytes(digits: DigitSet, unit: int) -> list[DigitSet]:
@@ -66,7 +78,7 @@ def _expand(items, unit: int, byte_order: str) -> tuple[list[DigitSet], list[lis
     units: list[list[int]] = []
     for item in items:
         for _ in range(evaluate(item.count, {})):
-            got = _unit_bytes(item.digits, unit)
+            got = _unit_bytes(_digits(item), unit)
             index = list(range(len(out), len(out) + len(got)))
             if byte_order == "little":
                 got, index = got[::-1], index[::-1]
@@ -75,12 +87,12 @@ def _expand(items, unit: int, byte_order: str) -> tuple[list[DigitSet], list[lis
     return out, units
 
 
-def positions(form: Union[Form, Pattern]) -> tuple[DigitSet, ...]:
+def positions(form: Form | Pattern) -> tuple[DigitSet, ...]:
     """The byte positions of a fixed-length form, repetitions and code units expanded, in byte order."""
     return tuple(_expand(form.items, form.unit, form.byte_order)[0])
 
 
-def significance(form: Form) -> Optional[tuple[int, ...]]:
+def significance(form: Form) -> tuple[int, ...] | None:
     """The byte positions from the most significant digit to the least (None: in byte order)."""
     _, units = _expand(form.items, form.unit, form.byte_order)
     if form.digit_order == "little":
@@ -89,7 +101,7 @@ def significance(form: Form) -> Optional[tuple[int, ...]]:
     return None if order == tuple(range(len(order))) else order
 
 
-def weights(pos: tuple[DigitSet, ...], order: Optional[tuple[int, ...]]) -> tuple[int, ...]:
+def weights(pos: tuple[DigitSet, ...], order: tuple[int, ...] | None) -> tuple[int, ...]:
     """Per byte position, the weight of its digit in the raw value."""
     order = order or tuple(range(len(pos)))
     out = [0] * len(pos)
@@ -100,7 +112,7 @@ def weights(pos: tuple[DigitSet, ...], order: Optional[tuple[int, ...]]) -> tupl
     return tuple(out)
 
 
-def digit_ops(pos: tuple[DigitSet, ...], order: Optional[tuple[int, ...]]) -> list[tuple[int, int]]:
+def digit_ops(pos: tuple[DigitSet, ...], order: tuple[int, ...] | None) -> list[tuple[int, int]]:
     """Per byte position (mul, weight) such that acc = acc * mul + digit * weight after
     each byte leaves the raw value at the end.
 
@@ -125,24 +137,25 @@ def digit_ops(pos: tuple[DigitSet, ...], order: Optional[tuple[int, ...]]) -> li
 def segments(spec: Spec) -> list[Segment]:
     """Every bounded form's rows, in code point order."""
     cap = spec.code_space.hi
-    holes = RangeSet((r.lo, r.hi) for r in spec.holes)
-    skips = RangeSet((r.lo, r.hi) for r in spec.skips)
-    excluded = RangeSet([(r.lo, r.hi) for r in spec.holes + spec.skips])
+    # parse gives every excluded range an upper end
+    holes = RangeSet((r.lo, r.hi) for r in spec.holes if r.hi is not None)
+    skips = RangeSet((r.lo, r.hi) for r in spec.skips if r.hi is not None)
+    excluded = RangeSet([(r.lo, r.hi) for r in spec.holes + spec.skips if r.hi is not None])
     cursor = spec.code_space.lo  # where the next packed form starts numbering
     rows: list[Segment] = []
     for form in spec.forms:
-        if form.kind == "literal":
+        if form.kind == "literal" and form.value is not None:
             n = sum(evaluate(i.count, {}) for i in form.items)
-            rows.append(Segment(form.name, form.loc.line, n, 0, 0, form.value, form.value, form.value))
+            rows.append(Segment(form.name, form.loc.line, n, 0, 0, form.value, form.value, form.value, form.at_end))
             continue
         if form.kind == "composite":
-            hi, lo = form.items[0].sub, form.items[1].sub
-            first = 0x10000 + ((hi.lo - 0xD800) << 10) + (lo.lo - 0xDC00)
-            last = 0x10000 + ((hi.hi - 0xD800) << 10) + (lo.hi - 0xDC00)
-            if hi.lo != hi.hi and (lo.lo, lo.hi) != (0xDC00, 0xDFFF):
+            lead, trail = _sub(form.items[0]), _sub(form.items[1])
+            first = 0x10000 + ((lead.lo - 0xD800) << 10) + (trail.lo - 0xDC00)
+            last = 0x10000 + ((lead.hi - 0xD800) << 10) + (trail.hi - 0xDC00)
+            if lead.lo != lead.hi and (trail.lo, trail.hi) != (0xDC00, 0xDFFF):
                 raise SpecError("a surrogate-pair form with several lead surrogates needs "
                                 "the whole trail range U+DC00..U+DFFF", form.items[1].loc)
-            n = 2 * len(positions(spec.form(hi.form)))
+            n = 2 * len(positions(spec.form(lead.form)))
             rows.append(Segment(form.name, form.loc.line, n, 0, 0, 0, first, last))
             continue
         if form.kind in ("counted", "table"):  # a table form's code points are its table's
@@ -175,7 +188,7 @@ def segments(spec: Spec) -> list[Segment]:
                     why = f"all it holds, U+{lo:04X}..U+{hi:04X}, is {what}"
                 raise SpecError(f"form '{form.name}' can never match: {why}", form.loc)
             for a, b in kept:
-                rows.append(Segment(form.name, form.loc.line, len(pos), a - base, b - base, base, a, b))
+                rows.append(Segment(form.name, form.loc.line, len(pos), a - base, b - base, base, a, b, form.at_end))
             continue
         # packed: raw values number consecutive code points, jumping over skips
         cp = start = form.at if form.at is not None else cursor
@@ -192,7 +205,8 @@ def segments(spec: Spec) -> list[Segment]:
             if cap is not None:
                 n = min(n, cap - cp + 1)
             for a, b in holes.cut(cp, cp + n - 1):
-                rows.append(Segment(form.name, form.loc.line, len(pos), a - (cp - raw), b - (cp - raw), cp - raw, a, b))
+                rows.append(Segment(form.name, form.loc.line, len(pos), a - (cp - raw), b - (cp - raw), cp - raw, a, b,
+                                     form.at_end))
             raw += n
             cp += n
         if len(rows) == before:
@@ -213,14 +227,14 @@ def segments(spec: Spec) -> list[Segment]:
 
 
 def byte_patterns(pos: tuple[DigitSet, ...], raw_lo: int, raw_hi: int, care: bool = True,
-                  order: Optional[tuple[int, ...]] = None) -> list[BytePattern]:
+                  order: tuple[int, ...] | None = None) -> list[BytePattern]:
     """The byte patterns spelling raw values raw_lo..raw_hi in the digit alphabets *pos*
     (byte order), whose digits are most significant first in *order* (None: byte order)."""
     out = []
     sig = order or tuple(range(len(pos)))
     ops = digit_ops(pos, order)
     for digits in split(raw_lo, raw_hi, tuple(pos[k].radix for k in sig)):
-        by_pos = [None] * len(pos)
+        by_pos = [(0, 0)] * len(pos)  # each set below: sig orders every position
         for r, k in enumerate(sig):
             by_pos[k] = digits[r]
         pattern = []
@@ -237,7 +251,7 @@ def form_patterns(form: Form, raw_lo: int, raw_hi: int, care: bool = True) -> li
 
 
 def _sub_patterns(spec: Spec, item: Item, care: bool) -> list[BytePattern]:
-    sub = item.sub
+    sub = _sub(item)
     form = spec.form(sub.form)
     base = form.at or 0
     size = prod(d.radix for d in positions(form))
@@ -265,14 +279,14 @@ def rules(spec: Spec, rows: list[Segment]) -> list[Rule]:
     out: list[Rule] = []
     for row in rows:
         form = spec.form(row.form)
-        if form.kind == "literal":
+        if form.kind == "literal" and form.value is not None:
             pat = tuple(((d.runs[0][0], d.runs[0][0], None),) for d in positions(form))
             out.append(Rule(Value(form.value, (form.name,)), (pat,), row.line, at_end=form.at_end))
         elif form.kind == "composite":
             hi_item, lo_item = form.items
             pats = _concat([_sub_patterns(spec, hi_item, True), _sub_patterns(spec, lo_item, True)],
                            f"form '{form.name}'", form.loc)
-            sub_form = spec.form(hi_item.sub.form)
+            sub_form = spec.form(_sub(hi_item).form)
             size = prod(d.radix for d in positions(sub_form))
             out.append(Rule(Pair(size, sub_form.at or 0, (form.name,)), tuple(pats), row.line))
         else:
@@ -280,7 +294,7 @@ def rules(spec: Spec, rows: list[Segment]) -> list[Rule]:
             out.append(Rule(Char(row.offset, (form.name,)), tuple(pats), row.line, at_end=form.at_end))
     table_index = {t.name: k for k, t in enumerate(spec.tables)}
     for form in spec.forms:
-        if form.kind == "table":  # every sequence of its shape: the table decides, pointer by pointer
+        if form.kind == "table" and form.table is not None:  # every sequence of its shape: the table decides, pointer by pointer
             pos = positions(form)
             pats = byte_patterns(pos, 0, prod(d.radix for d in pos) - 1, True, significance(form))
             out.append(Rule(Lookup(table_index[form.table], (form.name,)), tuple(pats), form.loc.line,
@@ -291,17 +305,17 @@ def rules(spec: Spec, rows: list[Segment]) -> list[Rule]:
             if item.sub:
                 parts.append(_sub_patterns(spec, item, False))
             else:
-                pos, _ = _expand([item], pattern.unit, pattern.byte_order)
-                parts.append([tuple(tuple((lo, hi, None) for lo, hi in d.runs) for d in pos)])
+                digits, _ = _expand([item], pattern.unit, pattern.byte_order)
+                parts.append([tuple(tuple((lo, hi, None) for lo, hi in d.runs) for d in digits)])
         out.append(Rule(Error(pattern.reason, (pattern.name,)),
                         tuple(_concat(parts, f"ill-formed pattern '{pattern.name}'", pattern.loc)), pattern.loc.line,
                         at_end=pattern.at_end))
     for k, form in enumerate(f for f in spec.forms if f.kind == "counted"):
-        prefix = []
+        prefix: list[DigitSet] = []
         for item in form.items:
             if item.binds or item.field or not is_const(item.count):
                 break
-            prefix += [item.digits] * evaluate(item.count, {})
+            prefix += [_digits(item)] * evaluate(item.count, {})
         if not prefix:
             raise SpecError("a counted form must start with at least one fixed-length position", form.loc)
         pats = byte_patterns(tuple(prefix), 0, prod(d.radix for d in prefix) - 1)

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass
-from typing import Optional, Union
 
 from ..spec.model import RangeSet, Spec, Table
 
@@ -39,14 +38,14 @@ class MappingTable:
     ranges: bool
     base: int  # index: the pointer of values[0]
     values: tuple[int, ...]  # index: the code point per pointer from base, NONE where none
-    overrides: tuple[tuple[int, object], ...]  # (pointer, value) looked up first: an index's pointers of
+    overrides: tuple[tuple[int, int | tuple[int, ...]], ...]  # (pointer, value) looked up first: an index's pointers of
     # several code points (a tuple), a ranges table's single entries (`with 7457 = U+E7C7`)
     starts: tuple[int, ...]  # ranges: the first pointer of each run
     firsts: tuple[int, ...]  # ranges: its code point
     lasts: tuple[int, ...]  # ranges: its last pointer
     decode_only: tuple[tuple[int, int], ...]  # pointer ranges the encoder never writes
 
-    def lookup(self, pointer: int) -> Union[None, int, tuple[int, ...]]:
+    def lookup(self, pointer: int) -> None | int | tuple[int, ...]:
         """The code point (or code points) of *pointer*, None if it has none."""
         for p, value in self.overrides:
             if p == pointer:
@@ -76,7 +75,7 @@ class MappingTable:
         return {v: self.base + k for k, v in enumerate(self.values)
                 if v != NONE and skip.containing(self.base + k) is None}
 
-    def encode_range(self, cp: int) -> Optional[int]:
+    def encode_range(self, cp: int) -> int | None:
         """The pointer of *cp* in a ranges table (None: no run holds it, or it is decode-only)."""
         found = None
         for p, value in self.overrides:
@@ -121,7 +120,7 @@ def _merge(points: list[int]) -> tuple[tuple[int, int], ...]:
 def build(table: Table, spec: Spec) -> MappingTable:
     """The compact table of a spec's 'table' statement."""
     single: dict[int, int] = dict(table.entries)
-    several: dict[int, object] = {}
+    several: dict[int, int | tuple[int, ...]] = {}
     for lo, hi, cps in table.extra:
         if len(cps) > 1 or (table.ranges and lo == hi):
             several[lo] = cps if len(cps) > 1 else cps[0]

@@ -11,7 +11,7 @@ its transitions, not states times symbols.
 """
 from __future__ import annotations
 
-from typing import Hashable, Sequence
+from collections.abc import Hashable, Sequence
 
 STATE = "state"  # in a label: this symbol leads to a state (which one is for the refinement)
 

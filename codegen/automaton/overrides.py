@@ -8,6 +8,7 @@ automaton and collects the raw values whose sequence ends in another action.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import product
 from math import prod
 
@@ -43,16 +44,18 @@ def _raw_ranges(intervals, radices) -> list[tuple[int, int]]:
     return out
 
 
-def overridden(machine, patterns, radices, accepted: int, order=None) -> list[tuple[int, int]]:
-    """Raw ranges of a linear row (its byte *patterns*) not ending in action *accepted*;
-    *order* lists the byte positions from the most significant digit (None: byte order)."""
+def overridden(machine, patterns, radices, accepted: int, order=None, at_end: bool = False) -> list[tuple[int, int]]:
+    """Raw ranges of a linear row (its byte *patterns*) not ending in action *accepted*
+    (where the data ends, for an `end` form's row: *at_end*); *order* lists the byte
+    positions from the most significant digit (None: byte order)."""
     found: list[tuple[int, int]] = []
+    accept = machine.at_end if at_end else machine.accept
     order = order or tuple(range(len(radices)))
     sig_radices = tuple(radices[k] for k in order)
 
     def walk(state, pattern, i, intervals):
         if i == len(pattern):
-            if machine.accept[state] != accepted:
+            if accept[state] != accepted:
                 found.extend(_raw_ranges([intervals[k] for k in order], sig_radices))
             return
         for lo, hi, op in pattern[i]:
@@ -65,13 +68,14 @@ def overridden(machine, patterns, radices, accepted: int, order=None) -> list[tu
     return sorted(found)
 
 
-def _ends(machine, patterns) -> set:
-    """The actions (indices) the sequences of *patterns* end in."""
+def _ends(machine, patterns, at_end: bool = False) -> set:
+    """The actions (indices) the sequences of *patterns* end in (where the data ends: *at_end*)."""
     found = set()
+    accept = machine.at_end if at_end else machine.accept
 
     def walk(state, pattern, i):
         if i == len(pattern):
-            found.add(machine.accept[state])
+            found.add(accept[state])
             return
         for lo, hi, _ in pattern[i]:
             for _, _, t in _groups(machine.next[state], lo, hi):
@@ -90,7 +94,7 @@ def cut_rows(rows, rule_list, rule_action, machine, positions_of, loc_of) -> lis
         got = positions_of(row)
         positions, order = got if got is not None else (None, None)
         if positions is None:  # a special sequence or a surrogate pair: whole or nothing
-            ends = _ends(machine, rule.patterns)
+            ends = _ends(machine, rule.patterns, row.at_end)
             if ends == {accepted}:
                 out.append(row)
             elif accepted in ends:
@@ -99,7 +103,7 @@ def cut_rows(rows, rule_list, rule_action, machine, positions_of, loc_of) -> lis
             continue
         radices = tuple(sum(hi - lo + 1 for lo, hi in runs) for runs in positions)
         try:
-            gone = overridden(machine, rule.patterns, radices, accepted, order)
+            gone = overridden(machine, rule.patterns, radices, accepted, order, row.at_end)
         except OverflowError:
             raise SpecError(f"the ill-formed patterns cut form '{row.form}' into too many pieces "
                             f"(more than {MAX_PIECES}); write them as ranges of its code points "
@@ -115,8 +119,7 @@ def cut_rows(rows, rule_list, rule_action, machine, positions_of, loc_of) -> lis
 
 
 def _part(row: Segment, raw_lo: int, raw_hi: int) -> Segment:
-    return Segment(row.form, row.line, row.length, raw_lo, raw_hi, row.offset, raw_lo + row.offset,
-                   raw_hi + row.offset)
+    return replace(row, raw_lo=raw_lo, raw_hi=raw_hi, first=raw_lo + row.offset, last=raw_hi + row.offset)
 
 
 def first_inner_char(machine, patterns, is_char) -> bytes | None:

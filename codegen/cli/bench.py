@@ -57,11 +57,16 @@ import importlib
 import random
 import sys
 import tracemalloc
+import types
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Any
 
 from .bench_tools import cpu_best
+
+if TYPE_CHECKING:
+    from .bench_c import CDecoder
 
 CORPORA = ("ascii", "latin", "cjk", "emoji")
 PY_TABLE_BYTES = 512 << 10  # what the pure-Python decoder reads of a table spec's payload
@@ -257,8 +262,8 @@ class TableMemory:
 def table_memory(specs: list[str]) -> list[TableMemory]:
     """What the mapping tables of each spec that has some take (see the module's
     docstring); the encoders' shares as they are now (after ``run``: after the corpora)."""
-    from ..runtime.codec import load
     from ..emit.native_build import NativeBuildError
+    from ..runtime.codec import load
     out = []
     for spec in specs:
         module = load(spec, backend="python")
@@ -300,8 +305,8 @@ def memory_table(mem: list[TableMemory]) -> str:
 
 
 def _columns(lines: list[list[str]]) -> str:
-    widths = [max(len(str(l[i])) for l in lines) for i in range(len(lines[0]))]
-    return "\n".join("  ".join(str(c).rjust(w) for c, w in zip(l, widths)) for l in lines)
+    widths = [max(len(str(row[i])) for row in lines) for i in range(len(lines[0]))]
+    return "\n".join("  ".join(str(c).rjust(w) for c, w in zip(row, widths)) for row in lines)
 
 
 def memory_json(mem: list[TableMemory]) -> list[dict]:
@@ -311,9 +316,9 @@ def memory_json(mem: list[TableMemory]) -> list[dict]:
 def wide_rows(specs: list[str], bits: int, repeat: int) -> list[dict]:
     """One random code point of *bits* bits, encoded and decoded by each backend
     (best of *repeat*): what a counted form costs per bit."""
-    from .common import Fail
-    from ..runtime.codec import load
     from ..emit.native_build import NativeBuildError
+    from ..runtime.codec import load
+    from .common import Fail
     cp = random.Random(2026).getrandbits(bits) | 1 << (bits - 1)
     rows = []
     for spec in specs:
@@ -326,7 +331,7 @@ def wide_rows(specs: list[str], bits: int, repeat: int) -> list[dict]:
             try:
                 data = module.encode([cp])
             except UnicodeEncodeError:
-                raise Fail(f"{spec} cannot encode a {bits}-bit code point (it has no counted form that long)")
+                raise Fail(f"{spec} cannot encode a {bits}-bit code point (it has no counted form that long)") from None
             if module.decode_codepoints(data) != [cp]:
                 raise Fail(f"{spec} ({name}): the {bits}-bit code point does not decode to itself")
             rows.append({"spec": spec, "backend": name, "bits": bits, "bytes": len(data),
@@ -391,11 +396,11 @@ class Subject:
     """A spec under test: its modules, what it is compared with, what could not be built."""
 
     name: str
-    module: object                 # pure Python
-    native: object = None
+    module: types.ModuleType       # pure Python
+    native: Any = None             # its extension twin (a module), or None
     why_native: str = ""
-    oracle: object = None
-    c: object = None
+    oracle: Any = None             # CPython's codec to compare with (or None)
+    c: CDecoder | None = None
     why_c: str = ""
     tables: bool = False
     nearest: str | None = None     # CPython's codec of the nearest name (table specs)
@@ -409,9 +414,9 @@ class Subject:
 def subject(spec: str, export_c: bool | None) -> Subject:
     """Load *spec*'s backends; with export_c None the exported C decoder is built when a
     C compiler is found, True makes a failure to build it an error."""
-    from ..spec import registry
-    from ..runtime.codec import load
     from ..emit.native_build import NativeBuildError
+    from ..runtime.codec import load
+    from ..spec import registry
     module = load(spec, backend="python")
     s = Subject(spec, module)
     try:
@@ -498,6 +503,7 @@ def peak_bytes(fn: Callable[[], object]) -> int:
 def cpython_transcode(source: str, target: str, data: bytes) -> int:
     """CPython's incremental codecs, the same chunks: the bytes written."""
     import codecs
+
     from ..io import stream
     dec = codecs.getincrementaldecoder(source)()
     enc = codecs.getincrementalencoder(target)()
@@ -516,8 +522,11 @@ class Bench:
         self.sections = tuple(sections)
         self.progress = progress
         self.rows: list[Row] = []
-        self._tmp = tempfile.TemporaryDirectory(prefix="encspec-bench-") if folder is None else None
-        self.folder = Path(self._tmp.name) if folder is None else folder
+        self._tmp: tempfile.TemporaryDirectory[str] | None = None
+        if folder is None:
+            self._tmp = tempfile.TemporaryDirectory(prefix="encspec-bench-")
+            folder = Path(self._tmp.name)
+        self.folder = folder
         self.empty = self.folder / "empty.bin"
         self.empty.write_bytes(b"")
         self._node_jobs: list[tuple[Row, str, dict]] = []
@@ -744,7 +753,7 @@ class Bench:
             name_b, _ = self.iconv_input(row, b, p, want, p.utf8)
             self.iconv(row, name_a, name_b, data_a)
 
-    _UTF8 = None
+    _UTF8: Subject | None = None
 
     def _utf8(self) -> Subject:
         if Bench._UTF8 is None:

@@ -100,9 +100,9 @@ def ratio_table(rows: list[Row]) -> str:
             if op == "transcode":
                 continue
             for k in kinds:
-                got = [r.ratio("native") for r in rows if r.spec == spec and r.op == op and r.corpus == k]
-                got = [g for g in got if g is not None]
-                cells.append(f"{sum(got) / len(got):.2f}x" if got else "-")
+                ratios = [r.ratio("native") for r in rows if r.spec == spec and r.op == op and r.corpus == k]
+                known = [g for g in ratios if g is not None]
+                cells.append(f"{sum(known) / len(known):.2f}x" if known else "-")
         lines.append(cells)
     text = _columns(lines) if len(lines) > 1 else ""
     pairs = list(dict.fromkeys(r.spec for r in rows if r.op == "transcode"))
@@ -128,8 +128,8 @@ def as_json(rows: list[Row]) -> list[dict]:
             "cpython_codec": r.codec,
             "cpu_seconds": {k: v for k, v in r.seconds.items()},
             "bytes_timed": dict(r.timed),
-            "mb_per_s": {k: round(r.mbps(k), 3) for k in r.seconds},
-            "ratio_to_cpython": {k: round(r.ratio(k), 4) for k in r.seconds if r.ratio(k) is not None},
+            "mb_per_s": {k: round(m, 3) for k in r.seconds if (m := r.mbps(k)) is not None},  # all: timed
+            "ratio_to_cpython": {k: round(x, 4) for k in r.seconds if (x := r.ratio(k)) is not None},
             "na": dict(r.na),
             "peak_memory_over_result": {k: round(v, 3) for k, v in r.peaks.items()},
             "peak_kib": {k: round(v, 1) for k, v in r.peak_kib.items()},

@@ -18,16 +18,16 @@ import shutil
 import subprocess
 import sysconfig
 import time
-from functools import lru_cache
+from collections.abc import Callable
+from functools import cache
 from pathlib import Path
-from typing import Callable, Optional
 
 MIN_TIME = 0.005  # seconds: a timing shorter than this repeats the call (per-call time reported)
 BUDGET = 3.0      # seconds: no further repeat starts after this (best of fewer; at least one)
 EXTRA_DIRS = ("/usr/local/bin",)
 
 
-def find_tool(name: str) -> Optional[str]:
+def find_tool(name: str) -> str | None:
     """The path of executable *name* on PATH or in /usr/local/bin (as tests/tools.py looks), or None."""
     found = shutil.which(name)
     if found:
@@ -79,7 +79,7 @@ def _cpuinfo() -> dict:
 SIMD_FLAGS = ("sse4_1", "avx2", "avx512bw", "asimd")
 
 
-@lru_cache(maxsize=None)
+@cache
 def machine() -> dict:
     """What the figures were measured on: CPU model, the SIMD flags the decoders may use,
     cores, CPython and the compiler that built it, and the outside tools' versions."""
@@ -98,7 +98,7 @@ def machine() -> dict:
     }
 
 
-def tool_version(name: str) -> Optional[str]:
+def tool_version(name: str) -> str | None:
     path = find_tool(name)
     if path is None:
         return None
@@ -122,7 +122,7 @@ def iconv_knows(name: str) -> bool:
     return _iconv_knows(name.upper())
 
 
-@lru_cache(maxsize=None)
+@cache
 def _iconv_knows(name: str) -> bool:
     path = find_tool("iconv")
     if path is None:
@@ -134,7 +134,7 @@ def _iconv_knows(name: str) -> bool:
         return False
 
 
-def iconv_name(names) -> Optional[str]:
+def iconv_name(names) -> str | None:
     """The first of *names* (a spec's name, aliases, CPython codec) that iconv knows,
     as iconv spells it, or None."""
     for name in names:
@@ -151,7 +151,7 @@ def _child_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def _iconv_once(cmd: list, path: Path) -> Optional[float]:
+def _iconv_once(cmd: list, path: Path) -> float | None:
     before = _child_cpu()
     with open(path, "rb") as f:
         proc = subprocess.run(cmd, stdin=f, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600)
@@ -159,7 +159,7 @@ def _iconv_once(cmd: list, path: Path) -> Optional[float]:
     return took if proc.returncode == 0 else None
 
 
-def iconv_seconds(source: str, target: str, path: Path, empty: Path, repeat: int) -> tuple[Optional[float], str]:
+def iconv_seconds(source: str, target: str, path: Path, empty: Path, repeat: int) -> tuple[float | None, str]:
     """(CPU seconds of ``iconv -f source -t target`` over the file *path*, less its start-up
     on the *empty* file, or None, and why not)."""
     exe = find_tool("iconv")
@@ -167,13 +167,13 @@ def iconv_seconds(source: str, target: str, path: Path, empty: Path, repeat: int
         return None, "no iconv"
     cmd = [exe, "-f", source, "-t", target]
     start = min(_iconv_once(cmd, empty) or 0.0 for _ in range(3))
-    best = None
+    best = float("inf")  # the loop runs at least once
     begun = time.perf_counter()
     for _ in range(max(1, repeat)):
         took = _iconv_once(cmd, path)
         if took is None:
             return None, f"iconv -f {source} -t {target} refuses these bytes"
-        best = took if best is None else min(best, took)
+        best = min(best, took)
         if time.perf_counter() - begun > BUDGET:
             break
     return max(best - start, 1e-6), ""

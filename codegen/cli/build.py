@@ -4,10 +4,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..spec import registry
-from .common import Fail
 from ..emit.targets import render_files, targets
-from ..pipeline import load
+from ..spec import registry
+from .common import Fail, load_spec
 
 
 @dataclass(frozen=True)
@@ -22,7 +21,7 @@ def outputs(spec: str, out_dir: Path, docs_dir: Path | None = None) -> list[Outp
     the spec (else Unsupported, before anything is written); the native one is left
     out where it does not (a counted form the C export cannot decode)."""
     from ..analyse import charts, vectors
-    _, automaton = load(spec)
+    _, automaton = load_spec(spec)
     name = registry.module_name(automaton.name)
     docs = docs_dir if docs_dir is not None else out_dir / "docs"
     python = render_files(automaton, "python")
@@ -68,11 +67,11 @@ def checkout_root() -> Path | None:
     except (OSError, UnicodeDecodeError):
         return None
     try:
-        import tomllib
+        import tomllib  # type: ignore[import-not-found, unused-ignore]  # Python 3.11+ (mypy checks 3.10)
         name = tomllib.loads(text).get("project", {}).get("name")
     except ImportError:  # Python 3.10
         import re
-        m = re.search(r'^\[project\][^\[]*?^name\s*=\s*"([^"]*)"', text, re.M | re.S)
+        m = re.search(r'^\[project\][^\[]*?^name\s*=\s*"([^"]*)"', text, re.MULTILINE | re.DOTALL)
         name = m and m.group(1)
     except ValueError:  # tomllib.TOMLDecodeError
         return None
@@ -104,10 +103,15 @@ def shown(path: Path) -> str:
 
 
 def all_outputs(out_dir: Path) -> list[Output]:
+    """Every built-in's files, then the index of them all (``encspec list`` reads it)."""
+    # pipeline.load, not load_spec: outputs() has printed each spec's warnings once
+    from ..pipeline import load
+    from . import index
     out = []
     for path in registry.builtin_paths():
         out += outputs(str(path), out_dir, docs_dir(out_dir))
-    return out
+    automata = [load(str(path))[1] for path in registry.builtin_paths()]
+    return [*out, Output(out_dir / index.NAME, index.document(automata))]
 
 
 def stale(expected: list[Output], out_dir: Path | None = None) -> list[str]:

@@ -22,9 +22,15 @@ class Fail(Exception):
 
 def load_spec(spec: str):
     """(Spec, Automaton) for a built-in name or a spec path; a bad spec raises SpecError
-    (main prints it as one located message)."""
+    (main prints it as one located message), and its warnings (table lines no form
+    reaches) are printed on stderr, each located with a caret, before the command runs."""
+    import click
+
     from ..pipeline import load
-    return load(spec)
+    got = load(spec)
+    for warning in got[0].warnings:
+        click.echo(warning.render(), err=True)
+    return got
 
 
 def read_input(file) -> bytes:
@@ -51,6 +57,8 @@ def output_folder(out: Path) -> None:
     try:
         out.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
+        if stream.symlink_loop(out):
+            raise Fail(stream.loop_message(out)) from None
         raise Fail(f"{out}: exists and is not a directory") from None
     except OSError as e:
         raise Fail(stream.os_error_message(e.filename or out, e)) from None
@@ -81,6 +89,10 @@ def exclusive(*names: str):
 
 
 def require_parent(out: Path) -> None:
-    """An output (file or folder) goes into a folder that exists: nothing is created above it."""
+    """An output (file or folder) goes into a folder that exists: nothing is created above it;
+    a symbolic link loop is refused."""
+    from ..io import stream
+    if stream.symlink_loop(out):
+        raise Fail(stream.loop_message(out))
     if not out.parent.exists():
         raise Fail(f"{out}: the folder that should hold it does not exist")

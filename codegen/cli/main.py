@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import errno
 import io
-import json
 import os
 import signal
 import sys
@@ -11,10 +10,13 @@ from pathlib import Path
 
 import click
 
-from ..version import __version__
 from ..spec import registry
 from ..spec.diagnostics import SpecError
+from ..version import __version__
+from . import commands
 from .common import EXIT_USAGE, Fail, load_spec, read_input, require_parent
+from .index import complete_spec
+from .lazy import LazyGroup, discover
 
 
 class _PipeClosed(Exception):
@@ -22,7 +24,7 @@ class _PipeClosed(Exception):
     click does not turn it into exit 1, which validate and lint use for "invalid"."""
 
 
-class _Group(click.Group):
+class _Group(LazyGroup):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
@@ -30,7 +32,8 @@ class _Group(click.Group):
             raise _PipeClosed() from None
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Group, lazy=discover(commands),
+             context_settings={"help_option_names": ["-h", "--help"], "show_default": True})
 @click.version_option(__version__, prog_name="encspec")
 def cli():
     """Compile declarative encoding specs into decoders, encoders and tables.
@@ -41,31 +44,40 @@ def cli():
 
 @cli.command("list")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document: a list of {name, title, aliases}.")
-def list_cmd(as_json):
+def list_cmd(as_json: bool) -> None:
     """List the built-in specs."""
-    from ..pipeline import load
-    specs = [load(str(path))[0] for path in registry.builtin_paths()]
+    from . import index
+    specs = index.builtins()
     if as_json:
-        click.echo(_json_document([{"name": s.name, "title": s.title or None, "aliases": list(s.aliases)}
+        click.echo(_json_document([{"name": s["name"], "title": s["title"], "aliases": s["aliases"]}
                                    for s in specs]))
         return
     for spec in specs:
-        aliases = f" (aliases: {', '.join(spec.aliases)})" if spec.aliases else ""
-        click.echo(f"{spec.name:20} {spec.title}{aliases}")
+        aliases = f" (aliases: {', '.join(spec['aliases'])})" if spec["aliases"] else ""
+        click.echo(f"{spec['name']:20} {spec['title'] or ''}{aliases}")
 
 
 def _json_document(value) -> str:
     """The one JSON document of describe, check, diff and list (validate, lint and tokens
     write JSON Lines instead): indented, keys in a fixed order, so output is deterministic."""
+    import json
     return json.dumps(value, indent=1)
 
 
 @cli.command()
-@click.argument("spec")
+@click.argument("spec", shell_complete=complete_spec)
 @click.option("--ill-formed", is_flag=True, help="List ill-formed byte patterns (Unicode 3.1 Table 3.1b style).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of a table.")
-def describe(spec, ill_formed, as_json):
+def describe(spec: str, ill_formed: bool, as_json: bool) -> None:
     """Print the table of byte-sequence ranges, offsets and code points."""
+    if not ill_formed:   # a built-in whose generated table holds the whole description: no compiling
+        from ..analyse import row_table
+        from .index import generated_table
+        table = generated_table(spec)
+        doc = row_table.from_table(table) if table is not None else None
+        if doc is not None:
+            click.echo(_json_document(doc) if as_json else "\n".join(row_table.lines(doc)))
+            return
     from ..analyse import describe as d
     _, a = load_spec(spec)
     if ill_formed and as_json:
@@ -83,11 +95,12 @@ def describe(spec, ill_formed, as_json):
 
 
 @cli.command()
-@click.argument("spec")
+@click.argument("spec", shell_complete=complete_spec)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON document.")
 def check(spec, as_json):
     """Decide the encoding's properties, with a counterexample for each that fails."""
-    from ..analyse.properties import NAMES, check as run
+    from ..analyse.properties import NAMES
+    from ..analyse.properties import check as run
     _, a = load_spec(spec)
     report = run(a)
     if as_json:
@@ -111,7 +124,7 @@ def check(spec, as_json):
 
 
 @cli.command()
-@click.argument("spec", required=False)
+@click.argument("spec", required=False, shell_complete=complete_spec)
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False), help="Output folder (for a user's spec).")
 @click.option("--check", "check_only", is_flag=True, help="Write nothing; exit 1 if generated/ is stale.")
 @click.option("--native", is_flag=True,
@@ -168,7 +181,7 @@ def _build_native(specs: list[str]) -> None:
 
 
 @cli.command()
-@click.argument("spec")
+@click.argument("spec", shell_complete=complete_spec)
 @click.argument("file", required=False)
 @click.option("--json", "as_json", is_flag=True,
               help="JSON Lines: one {kind, offset, end, bytes, code_point} object per token.")
@@ -177,6 +190,8 @@ def tokens(spec, file, as_json):
 
     A pointer that stands for several code points (WHATWG Big5's four) prints them
     joined by + (CA+304)."""
+    import json
+
     from ..runtime.codec import load
     module = load(spec)
     data = read_input(file)
@@ -192,12 +207,14 @@ def tokens(spec, file, as_json):
 
 
 @cli.command()
-@click.argument("spec")
+@click.argument("spec", shell_complete=complete_spec)
 @click.argument("file")
 @click.option("--profile", default=None, help="Which profile of the spec (default: its first).")
 @click.option("--json", "as_json", is_flag=True, help="JSON Lines: one object per finding.")
 def lint(spec, file, profile, as_json):
     """Check a document against the spec's profile; exit 1 if it has errors."""
+    import json
+
     from ..runtime.codec import load
     module = load(spec)
     if not module.PROFILES:
@@ -214,15 +231,6 @@ def lint(spec, file, profile, as_json):
             click.echo(f"{shown}:{line}:{col}: {severity}: {message} (byte {offset})")
     if any(f[0] == "error" for f in findings):
         sys.exit(1)
-
-
-def _add_commands() -> None:
-    from .commands import all_commands
-    for command in all_commands():
-        cli.add_command(command)
-
-
-_add_commands()
 
 
 EXIT_SIGPIPE = 128 + 13   # what a shell reports for a process ended by SIGPIPE

@@ -3,12 +3,11 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
+from functools import cache
 
 import jinja2
 
 from ..version import __version__
-
 
 # ------------------------------------------------------------------ escaping
 # A spec's strings (title, source, reasons, messages) and its file path are
@@ -16,14 +15,14 @@ from ..version import __version__
 # backslash, a quote, '*/', a line break or non-ASCII text cannot end a string
 # or a comment early or be read as an escape.
 
-def _visible(text) -> str:
+def visible(text) -> str:
     """Line breaks and other unprintable characters as [U+XXXX]: a comment stays on its line."""
     return "".join(c if c.isprintable() else f"[U+{ord(c):04X}]" for c in str(text))
 
 
 def comment(text) -> str:
     """Text for any comment (/* */, //, #): one line, and no '*/' or '/*' to end or nest it."""
-    return re.sub(r"\*(?=/)|/(?=\*)", lambda m: m.group() + " ", _visible(text))
+    return re.sub(r"\*(?=/)|/(?=\*)", lambda m: m.group() + " ", visible(text))
 
 
 def c_comment(text) -> str:
@@ -104,7 +103,7 @@ FILTERS = {"comment": comment, "c_comment": c_comment, "java_comment": java_comm
            "rust_string": rust_string, "js_string": js_string, "java_string": java_string}
 
 
-@lru_cache(maxsize=None)
+@cache
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("encspec.emit", "templates"),

@@ -4,11 +4,11 @@ the conformance vectors, `install` with PREFIX/DESTDIR) and a pkg-config file.""
 from __future__ import annotations
 
 from ..automaton import Automaton
-from . import export_common as common, package_tests, render
 from ..spec.diagnostics import SpecError
+from . import export_common as common
+from . import package_tests, render
 from .expressions import CHECKED, source
 from .target import Target, refusal, register
-
 
 
 def _expr(mod: str):

@@ -17,16 +17,18 @@ and spec lines, the common header) and two facts about integer widths:
 """
 from __future__ import annotations
 
-from typing import Callable, Optional
+from collections.abc import Callable
+from typing import Any
 
-from ..version import __version__
 from ..automaton import DEAD, Automaton
 from ..automaton.actions import Char, Lookup, Pair, Value
 from ..automaton.bytesets import runs_text
 from ..automaton.counted import Extension
+from ..automaton.forms import TableForm
 from ..spec import registry
 from ..spec.diagnostics import SpecError
 from ..spec.expr import text
+from ..version import __version__
 from .comments import action_comment, state_comment
 from .target import refusal
 
@@ -47,7 +49,7 @@ def class_name(a: Automaton) -> str:
 # ------------------------------------------------------------------ facts
 
 
-def acc_bound(a: Automaton, cap: int = 1 << 200) -> Optional[int]:
+def acc_bound(a: Automaton, cap: int = 1 << 200) -> int | None:
     """The largest accumulator value in any state (None: unbounded or beyond *cap*).
 
     A fixpoint over the transitions from every start state (a byte order mark's
@@ -55,23 +57,24 @@ def acc_bound(a: Automaton, cap: int = 1 << 200) -> Optional[int]:
     None); transitions into counted forms do not touch it.
     """
     cb = a.class_bytes()
-    best: list[Optional[int]] = [None] * a.n_states
+    best: list[int | None] = [None] * a.n_states
     for s in a.starts:
         best[s] = 0
     for _ in range(a.n_states + 2):
         changed = False
         for s in range(a.n_states):
-            if best[s] is None:
+            here = best[s]
+            if here is None:
                 continue
             for c in range(a.n_classes):
                 t = a.next[s][c]
                 if t == DEAD or t >= a.n_states:
                     continue
                 op = a.ops[s][c]
-                v = best[s] if op is None else best[s] * op[0] + (max(cb[c]) - op[1]) * op[2]
+                v = here if op is None else here * op[0] + (max(cb[c]) - op[1]) * op[2]
                 if v > cap:
                     return None
-                if best[t] is None or v > best[t]:
+                if (there := best[t]) is None or v > there:
                     best[t] = v
                     changed = True
         if not changed:
@@ -79,7 +82,7 @@ def acc_bound(a: Automaton, cap: int = 1 << 200) -> Optional[int]:
     return None
 
 
-def value_bound(a: Automaton, cap: int = 1 << 200) -> Optional[int]:
+def value_bound(a: Automaton, cap: int = 1 << 200) -> int | None:
     """The largest value a DFA action can produce (None: unbounded, or the
     accumulator passes *cap*)."""
     acc = acc_bound(a, cap)
@@ -124,7 +127,7 @@ def check_char_offsets(a: Automaton, lang: str) -> None:
                             None, a.spec_file)
 
 
-def dfa_value_bytes(a: Automaton) -> Optional[int]:
+def dfa_value_bytes(a: Automaton) -> int | None:
     """How many bytes hold the largest code point a DFA action can produce (None: the
     accumulator is unbounded).  A path through the automaton reads at most n_states
     bytes of at most 8 bits each, so the cap is never what stops a finite answer."""
@@ -183,7 +186,7 @@ NONE32, SEVERAL32 = 0xFFFFFFFF, 0xFFFFFFFE
 
 def table_overrides(t) -> list[tuple[int, tuple[int, ...]]]:
     """(pointer, code points) of a table's overrides, sorted by pointer."""
-    raw = getattr(t, "overrides", None)
+    raw: Any = getattr(t, "overrides", None)
     if raw is None:
         raw = getattr(t, "sequences", ())
     return sorted((p, tuple(v) if isinstance(v, (tuple, list)) else (int(v),)) for p, v in raw)
@@ -205,7 +208,8 @@ def tables_context(a: Automaton) -> dict:
     overrides' code points), ``several`` (some entry is several code points),
     ``span`` (maximal-subpart, one-unit or through-failing-byte), ``restore``
     (byte runs), ``table_bytes`` (the tables' data in bytes, as C lays it out)."""
-    tables, pool = [], []
+    tables: list[dict] = []
+    pool: list[int] = []  # the overrides' code points
     several = False
     for k, t in enumerate(a.tables):
         over = table_overrides(t)
@@ -251,7 +255,7 @@ def check_several(a: Automaton, lang: str) -> None:
     """A whole-buffer decode writes at most one code point per byte: an entry of
     several code points must not have more than the bytes of a form that reads it."""
     for f in a.forms.values():
-        if getattr(f, "kind", "") != "table":
+        if not isinstance(f, TableForm):
             continue
         most = max([len(c) for _, c in table_overrides(a.tables[f.table])] or [1])
         if most > f.length:
@@ -303,10 +307,14 @@ def class_names(a: Automaton) -> list[str]:
     return [runs_text(bs) for bs in a.class_bytes()]
 
 
-def op_list(a: Automaton) -> list[Optional[tuple[int, int]]]:
+def digit_ops(a: Automaton) -> list[tuple[int, int, int]]:
+    """The distinct ops (radix, sub, weight), sorted."""
+    return sorted({op for row in a.ops for op in row if op is not None})
+
+
+def op_list(a: Automaton) -> list[tuple[int, int, int] | None]:
     """The distinct ops, None (acc unchanged) first: tables store an index into this list."""
-    ops = sorted({op for row in a.ops for op in row if op is not None})
-    return [None] + ops
+    return [None, *digit_ops(a)]
 
 
 def op_index(a: Automaton) -> list[list[int]]:
@@ -410,6 +418,7 @@ def form_text(ext: Extension) -> str:
         if it.binds:
             parts.append(f"{runs}{{{it.binds}}}")
         else:
+            assert it.count is not None  # only a free count (binds) has none
             s = f"{runs}{{{text(it.count)}}}"
             if it.field:
                 s += f" as {it.field}" + (" shortest" if it.shortest else "")
@@ -429,7 +438,6 @@ def digit_runs(runs) -> list[tuple[int, int, int]]:
 def common_context(a: Automaton) -> dict:
     """What every native template renders: the tables with their comments."""
     names = class_names(a)
-    ops = op_list(a)
     idx = op_index(a)
     states = []
     for s in range(a.n_states):
@@ -439,7 +447,7 @@ def common_context(a: Automaton) -> dict:
             "final": a.final(s), "comment": state_comment(a, s), "at_end": -1 if at_end is None else at_end,
         })
     op_rows = [{"radix": 1, "sub": 0, "weight": 1, "comment": "0: none: acc unchanged (the value does not matter)"}]
-    for k, op in enumerate(ops[1:], 1):
+    for k, op in enumerate(digit_ops(a), 1):
         times = "" if op[2] == 1 else f" * {op[2]}"
         op_rows.append({"radix": op[0], "sub": op[1], "weight": op[2],
                         "comment": f"{k}: acc = acc * {op[0]} + (byte - 0x{op[1]:02X}){times}"})
@@ -466,7 +474,7 @@ def common_context(a: Automaton) -> dict:
         "max_code_point": a.max_code_point, "spec_lines": spec_lines_text(a),
         # code units, byte order and the end of the data (encspec.automaton.Automaton)
         "unit": a.unit,  # bytes per code unit: errors and the data's end count whole units
-        "weighted": any(op[2] != 1 for op in ops[1:]),  # some op has weight != 1 (little-endian digits)
+        "weighted": any(op[2] != 1 for op in digit_ops(a)),  # some op has weight != 1 (little-endian digits)
         "has_at_end": bool(a.at_end),  # some state has an action for where the data ends
         "starts": list(a.starts),  # the start state per byte order; a signature may choose one
         "signatures": [{"bytes": list(sig), "hex": sig.hex(" ").upper(), "start": a.starts[k]}

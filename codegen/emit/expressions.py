@@ -11,8 +11,6 @@ compute it.
 """
 from __future__ import annotations
 
-from typing import Optional
-
 from ..spec.expr import Expr, fold, text
 
 # the checked-operation helpers of the C and Rust templates
@@ -23,7 +21,7 @@ MAX_LONG = (1 << 63) - 1
 X_LIMIT = 1 << 62  # counts, field values and exponents stay within +-2**62
 
 
-def source(expr: Expr, lang: str, used: Optional[set] = None, prefix: str = "") -> str:
+def source(expr: Expr, lang: str, used: set | None = None, prefix: str = "") -> str:
     """*expr* in *lang* ("python", "python-checked", "c", "rust", "js", "java" or "text", the spec's notation).
 
     *used* collects the operators a C or Rust expression calls (their helpers are
@@ -60,4 +58,7 @@ def source(expr: Expr, lang: str, used: Optional[set] = None, prefix: str = "") 
 
 def uses(expr: Expr, op: str) -> bool:
     """Whether *expr* applies operator *op* (a target then emits its helper)."""
-    return fold(expr, lambda k: False, lambda n: False, lambda o, a, b: o == op or a or b)
+    def applies(o: str, a: bool, b: bool) -> bool:
+        return o == op or a or b
+
+    return fold(expr, lambda k: False, lambda n: False, applies)

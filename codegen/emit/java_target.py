@@ -6,12 +6,13 @@ it on the class path), a tokens demo, run-tokens and build-jar (javac + jar only
 from __future__ import annotations
 
 import re
-from typing import Optional
 
 from ..automaton import Automaton
 from ..automaton.actions import Value
+from ..automaton.forms import TableForm
 from ..version import __version__
-from . import export_common as common, js_target, render
+from . import export_common as common
+from . import js_target, render
 from .expressions import MAX_LONG
 from .target import Target, refusal, register
 
@@ -29,7 +30,7 @@ KEYWORDS = frozenset("""
 JDK_CHARSETS = frozenset({"utf-8", "utf8", "cesu-8", "utf-16", "utf-32", "us-ascii", "iso-8859-1"})
 
 
-def package_error(name: str) -> Optional[str]:
+def package_error(name: str) -> str | None:
     """Why *name* is not a Java package name (dot-separated identifiers, no keywords), or None."""
     if not name:
         return "it is empty"
@@ -70,7 +71,7 @@ def max_chars_per_byte(a: Automaton) -> str:
     if any(isinstance(act, Value) and 0x10000 <= act.value <= 0x10FFFF for act in a.actions):
         worst = 2.0
     for f in a.forms.values():
-        if getattr(f, "kind", "") == "table":
+        if isinstance(f, TableForm):
             t = a.tables[f.table]
             most = 2 if common.table_top(t) >= 0x10000 else 1
             for _, cps in common.table_overrides(t):
@@ -167,7 +168,7 @@ def java_long(v: int) -> str:
     return str(v) if v <= MAX_LONG else f"0x{v:X}"
 
 
-def files(a: Automaton, java_package: Optional[str] = None) -> dict[str, str]:
+def files(a: Automaton, java_package: str | None = None) -> dict[str, str]:
     ctx = common.common_context(a)
     cls = ctx["cls"]
     pkg = java_package or default_package(a)

@@ -8,7 +8,8 @@ import re
 
 from ..automaton import Automaton
 from ..version import __version__
-from . import export_common as common, package_tests, render
+from . import export_common as common
+from . import package_tests, render
 from .expressions import source
 from .target import Target, refusal, register
 

@@ -6,7 +6,10 @@ flags CPython was built with (``sysconfig``; ``$CC``, ``$CFLAGS`` and ``$LDFLAGS
 are honoured as setuptools honours them) into a cache folder,
 ``$XDG_CACHE_HOME/encspec/native/KEY/`` (else ``~/.cache/...``), KEY being the
 SHA-256 of the spec's hash, encspec's version, the interpreter's extension
-suffix and the source's digest: a second build of the same spec is a lookup.
+suffix, the source's digest, the compile and link commands (so the flags) and
+the compiler's resolved path and ``--version`` output: a second build of the
+same spec with the same compiler and flags is a lookup, and a build with other
+flags (a sanitizer build) gets a folder of its own.
 A folder appears whole (built beside it, then renamed) or not at all.
 
 The built-in specs' extensions are compiled at install time by setup.py from
@@ -26,6 +29,7 @@ import sysconfig
 import tempfile
 import types
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from ..version import __version__
@@ -58,8 +62,39 @@ def ext_suffix() -> str:
 
 
 def cache_key(spec_sha256: str, source_digest: str) -> str:
-    text = "\n".join([spec_sha256, __version__, ext_suffix(), source_digest])
+    """The cache folder's name: what the extension is built from and how.
+
+    The commands (so ``$CC``, ``$CFLAGS``, ``$LDFLAGS`` and CPython's own flags) and the
+    compiler's identity are part of it: an extension built with other flags (a sanitizer
+    build) or another compiler may not load where this one is asked for."""
+    commands = compile_command(Path("SOURCE.c"), Path("TARGET" + ext_suffix()))
+    text = "\n".join([spec_sha256, __version__, ext_suffix(), source_digest,
+                      *(shlex.join(cmd) for cmd in commands), compiler_identity(commands[0][0])])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def compiler_identity(cc: str) -> str:
+    """The compiler *cc* as found on PATH and what its ``--version`` says ("" when it cannot
+    be run: the build then fails and names it)."""
+    found = shutil.which(cc)
+    if found is None:
+        return f"{cc}\n(not found)"
+    try:
+        st = os.stat(found)
+    except OSError:
+        return f"{found}\n(cannot stat)"
+    return _version_output(os.path.realpath(found), st.st_mtime_ns, st.st_size)
+
+
+@lru_cache(maxsize=16)
+def _version_output(path: str, _mtime_ns: int, _size: int) -> str:
+    """*path* and its ``--version`` output, once per process and compiler file."""
+    try:
+        proc = subprocess.run([path, "--version"], check=False, capture_output=True, text=True, errors="replace",
+                              timeout=60, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return f"{path}\n(cannot run)"
+    return f"{path}\n{proc.returncode}\n{proc.stdout}{proc.stderr}"
 
 
 def _split(var: str) -> list[str]:
@@ -126,6 +161,8 @@ def import_extension(path: Path, name: str) -> types.ModuleType:
     """Load a compiled extension from *path* (its init function is PyInit_<name>)."""
     loader = importlib.machinery.ExtensionFileLoader(name, str(path))
     spec = importlib.util.spec_from_file_location(name, str(path), loader=loader)
+    if spec is None:  # never, given a loader; but say so rather than fail inside importlib
+        raise ImportError(f"cannot load {path} as {name}", name=name, path=str(path))
     module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
     return module

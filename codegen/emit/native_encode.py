@@ -25,8 +25,6 @@ code point's number in one byte order), 32 characters at a time.
 """
 from __future__ import annotations
 
-from typing import Optional
-
 from ..automaton import Automaton
 from ..runtime.tables import bind, row_value
 
@@ -335,7 +333,7 @@ def _segments(a: Automaton, core) -> list[dict]:
     holes = sorted((cp, cp) for cp, _ in a.encode_only)
     if a.pair_on_encode:
         holes = sorted(holes + [(0xD800, 0xDFFF)])
-    merged = []
+    merged: list[tuple[int, int]] = []
     for lo, hi in holes:
         if merged and lo <= merged[-1][1] + 1:
             merged[-1] = (merged[-1][0], max(merged[-1][1], hi))
@@ -373,13 +371,13 @@ def _most(segments, top: int) -> int:
     return most if covered == top + 1 else max(most, _MEMO)
 
 
-def _unit_plan(a: Automaton, core) -> Optional[dict]:
+def _unit_plan(a: Automaton, core) -> dict | None:
     """Where the bytes of a code point are its number in code units (UTF-16's and
     UTF-32's forms): the rows whose positions are whole bytes 00..FF (the most
     significant one 00..m) with the code point itself as the raw value, proven as
     above, of one width and byte order: their ranges, for copying blocks of
     characters as units."""
-    found = {}
+    found: dict[tuple[int, str], list[tuple[int, int]]] = {}  # (width, byte order) -> ranges
     for row in a.encoding_rows():
         first, last, kind, data = row_value(a, row)
         if kind != "digits" or data[0] != 0 or len(data[1]) not in (2, 4):
@@ -405,7 +403,7 @@ def _unit_plan(a: Automaton, core) -> Optional[dict]:
         found.setdefault((n, byte_order), []).append((first, min(last, 0x10FFFF)))
     if not found:
         return None
-    (width, byte_order), ranges = max(found.items(), key=lambda kv: sum(h - l + 1 for l, h in kv[1]))
+    (width, byte_order), ranges = max(found.items(), key=lambda kv: sum(hi - lo + 1 for lo, hi in kv[1]))
     holes = sorted((cp, cp) for cp, _ in a.encode_only)
     if a.pair_on_encode:
         holes.append((0xD800, 0xDFFF))

@@ -77,19 +77,14 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Optional
 
-from ..version import __version__
 from ..automaton import DEAD, Automaton
 from ..automaton.actions import Char
+from ..automaton.forms import TableForm
 from ..spec.diagnostics import SpecError
-from . import c_target, native_encode, native_simd, render
+from ..version import __version__
+from . import c_target, export_common, native_encode, native_simd, render
 from .native_forms import form_plan
-
-try:  # the export helpers (renamed from native.py)
-    from . import export_common
-except ImportError:  # pragma: no cover - before the rename
-    from . import native as export_common  # type: ignore[no-redef]
 
 # The source names its own digest (SOURCE_SHA256): the SHA-256 of the source
 # with this placeholder in its place, so a build can be matched to its source.
@@ -313,7 +308,7 @@ def _hex(v: int, bits: int) -> str:
     return f"UINT{bits}_C(0x{v % (1 << bits):X})"
 
 
-def unit_plan(a: Automaton, state: int = 0) -> Optional[dict]:
+def unit_plan(a: Automaton, state: int = 0) -> dict | None:
     """The straight-line paths of a code-unit spec from *state* (see above), for the
     template, or None (no code units, or nothing the tables make straight)."""
     unit = a.unit
@@ -436,7 +431,7 @@ def pair_plans(a: Automaton, ctx: dict) -> list[dict]:
     plans: list[dict] = []
     prefixes = set()
     for f in a.forms.values():
-        if getattr(f, "kind", "") != "table" or a.tables[f.table].ranges:
+        if not isinstance(f, TableForm) or a.tables[f.table].ranges:
             continue
         t = ctx["tables"][f.table]
         plan = {"id": len(plans), "table": f.table, "name": t["name"], "base": t["base"], "count": t["count"],
@@ -483,14 +478,14 @@ def quad_plans(a: Automaton) -> list[dict]:
         return []
     plans: list[dict] = []
     for f in a.forms.values():
-        if getattr(f, "kind", "") != "table" or not a.tables[f.table].ranges or f.length != 4:
+        if not isinstance(f, TableForm) or not a.tables[f.table].ranges or f.length != 4:
             continue
         if any(len(runs) != 1 for runs in f.positions) or (f.order is not None and list(f.order) != [0, 1, 2, 3]):
             continue
         lo = [runs[0][0] for runs in f.positions]
         hi = [runs[0][1] for runs in f.positions]
         plans.append({"id": len(plans), "table": f.table, "form": f.name, "lo": lo, "hi": hi,
-                      "radix": [h - l + 1 for l, h in zip(lo, hi)]})
+                      "radix": [h - low + 1 for low, h in zip(lo, hi)]})
     return plans[:1]
 
 

@@ -24,7 +24,6 @@ bytes at a time.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from ..automaton import DEAD, Automaton
 from ..automaton.actions import Char, Pair, Reserved, Value
@@ -56,7 +55,7 @@ class Step:
     subs: tuple[tuple[int, int, int], ...]  # (lo, hi, sub), in byte order
     mul: int
     weight: int
-    node: "Node"
+    node: Node
 
 
 @dataclass(frozen=True)
@@ -64,7 +63,7 @@ class Node:
     state: int
     depth: int  # the position (from the lead, 0) of the byte its steps test
     steps: tuple[Step, ...]
-    leaf: Optional[Leaf]  # a final state: the token ends here
+    leaf: Leaf | None  # a final state: the token ends here
     most: int  # the longest path below, in bytes from the lead
     dead: tuple[tuple[int, int], ...] = ()  # bytes on which no way goes on: an error of *depth* bytes
 
@@ -79,7 +78,7 @@ def _runs(bytes_: list[int]) -> list[tuple[int, int]]:
     return out
 
 
-def _leaf(a: Automaton, s: int, ops: tuple) -> Optional[Leaf]:
+def _leaf(a: Automaton, s: int, ops: tuple) -> Leaf | None:
     """The leaf of final state *s* reached by the digit operations *ops* ((mul, weight,
     least digit, greatest digit) per byte), when uint64 arithmetic gives its code point
     exactly (never below 0, below 2**63)."""
@@ -115,11 +114,11 @@ def _leaf(a: Automaton, s: int, ops: tuple) -> Optional[Leaf]:
     return None
 
 
-def _tree(a: Automaton, start: int) -> Optional[Node]:
+def _tree(a: Automaton, start: int) -> Node | None:
     cbytes = a.class_bytes()
     budget = [_NODE_BUDGET]
 
-    def node(s: int, depth: int, ops: tuple, accepted: bool) -> Optional[Node]:
+    def node(s: int, depth: int, ops: tuple, accepted: bool) -> Node | None:
         budget[0] -= 1
         if budget[0] < 0:
             return None
@@ -327,7 +326,7 @@ def _c_node(n: Node, sets: list) -> dict:
             "dead_text": _text(n.dead)}
 
 
-def form_plan(a: Automaton, start: int = 0) -> Optional[dict]:
+def form_plan(a: Automaton, start: int = 0) -> dict | None:
     """The straight paths from *start* for the template, or None (code units wider
     than a byte, mapping tables — their own loops — or no path)."""
     if a.unit != 1 or a.tables or start not in a.starts:

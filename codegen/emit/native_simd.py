@@ -39,7 +39,6 @@ A spec it does not fit gets None: the scalar validator only.
 from __future__ import annotations
 
 from itertools import product
-from typing import Optional
 
 from ..automaton import DEAD, Automaton
 
@@ -64,7 +63,7 @@ def _tokenizer(a: Automaton):
         if holds:
             raise _NoFit(why)
     n = a.n_states
-    char = [a.final(s) and a.action_at(s) is not None and a.action_at(s).kind not in ("error", "reserved")
+    char = [a.final(s) and (act := a.action_at(s)) is not None and act.kind not in ("error", "reserved")
             for s in range(n)]
     for s in range(n):
         act = a.action_at(s)
@@ -378,7 +377,7 @@ def _verify(plan, step, states):
     return max((longest(n, set()) for n in bad), default=0)
 
 
-def simd_plan(a: Automaton) -> Optional[dict]:
+def simd_plan(a: Automaton) -> dict | None:
     """The nibble tables, thresholds and neutral byte of the spec's SIMD validator
     (verified against the automaton), or None where the method does not fit."""
     try:
@@ -387,7 +386,7 @@ def simd_plan(a: Automaton) -> Optional[dict]:
         return None
 
 
-def refusal(a: Automaton) -> Optional[str]:
+def refusal(a: Automaton) -> str | None:
     """Why :func:`simd_plan` gives None (None: it does not)."""
     try:
         _plan(a)
@@ -459,7 +458,7 @@ def _comments(plan) -> list[str]:
 _SHIFT_STATES = 10
 
 
-def dfa_plan(a: Automaton) -> Optional[dict]:
+def dfa_plan(a: Automaton) -> dict | None:
     """The validating DFA from start state 0 (see above), or None (mapping tables:
     every pointer needs its entry).  A state where a token may end or go on
     (longest match) is kept when the DFA still has few enough states for the shift

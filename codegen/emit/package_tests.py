@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import json
 from importlib import resources
-from typing import Optional
 
 from ..automaton import Automaton
 from ..spec import registry
@@ -22,7 +21,7 @@ from ..spec import registry
 PER_GROUP = 4  # cases kept per subsection: its first two and last two
 
 
-def _checked_in(a: Automaton) -> Optional[str]:
+def _checked_in(a: Automaton) -> str | None:
     """The checked-in vectors' text when *a* is a built-in spec (same bytes) and the file is there."""
     try:
         builtin = registry.find_builtin(a.name)
@@ -34,7 +33,7 @@ def _checked_in(a: Automaton) -> Optional[str]:
         return None
 
 
-def vectors(a: Automaton, bits: Optional[int] = None) -> tuple[str, list[dict]]:
+def vectors(a: Automaton, bits: int | None = None) -> tuple[str, list[dict]]:
     """(where they come from, [{"note", "data": bytes, "tokens": [(kind, start, end, value)]}]).
 
     With *bits*, a char wider than that is the documented error token of the

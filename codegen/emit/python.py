@@ -9,10 +9,9 @@ through ``repr`` or a one-line comment, so no title or reason can break it.
 """
 from __future__ import annotations
 
-from ..spec.expr import text
-
 from ..automaton import Automaton
 from ..runtime import tables
+from ..spec.expr import text
 from . import render
 from .comments import action_comment, row_comment, state_comment
 from .python_fast import fast_path, one_line

@@ -9,9 +9,11 @@ form (Horner over the digit positions, then the row's offset).
 """
 from __future__ import annotations
 
-from ..automaton import DEAD, Automaton
+from bisect import bisect_right
+
+from ..automaton import DEAD, Automaton, Segment
 from ..automaton.bytesets import byte_runs as _runs_of
-from ..automaton.forms import CompositeForm, LiteralForm
+from ..automaton.forms import CompositeForm, DigitsForm, LiteralForm
 from ..runtime.tables import scan
 
 
@@ -93,10 +95,11 @@ def fast_path(a: Automaton) -> dict:
             tok = scan(a, bytes([b]), 0)
             if tok[0] == "char" and tok[3] == b:
                 latin.add(b)
-    branches, tables = [], []
+    branches: list = []
+    tables: list[str] = []
     bytes_at: dict[tuple, list] = {}  # (form, length) -> per position, the bytes its pieces have there
     parts: dict[tuple, list] = {}
-    first_row = {}
+    first_row: dict[tuple, Segment] = {}  # (form, length) -> its first row
     for row, patterns in zip(a.rows, a.row_patterns):
         if row.length == 1 and all(p[0][0][0] in latin for p in patterns):
             continue
@@ -113,17 +116,23 @@ def fast_path(a: Automaton) -> dict:
     # a piece's form is told by its length and its bytes: forms whose pieces share a
     # length and overlap at every position (WTF-16's units) cannot be, so they go
     # through the automaton instead
-    keys = list(bytes_at)
-    clash = {k for k in keys for j in keys if j != k and j[1] == k[1]
-             and all(x & y for x, y in zip(bytes_at[k], bytes_at[j]))}
+    masks = {key: tuple(sum(1 << b for b in got) for got in sets) for key, sets in bytes_at.items()}
+    clash: set = set()
+    need: dict = {}
+    for length in {key[1] for key in masks}:
+        alike = [key for key in masks if key[1] == length]
+        clash |= set(alike) - set(_positions_to_tell(alike, masks))
+        need.update(_positions_to_tell([key for key in alike if key not in clash], masks))
+    same_rows: dict[tuple, list] = {}  # (form, length) -> its rows, by raw value
+    for r in sorted(a.rows, key=lambda r: r.raw_lo):
+        same_rows.setdefault((r.form, r.length), []).append(r)
     valued = []  # (part, its value as const + weighted digits, or None)
-    for key in keys:
+    for key, sets in bytes_at.items():
         if key in clash:
             continue
         row = first_row[key]
-        valued += [(p, _linear_value(a, a.forms[row.form], row, p)) for p in parts[key]]
-        others = [bytes_at[j] for j in keys if j != key and j[1] == key[1] and j not in clash]
-        branches.append(_branch(a, row, a.forms[row.form], bytes_at[key], others, tables))
+        valued += [(p, _linear_value(a, a.forms[row.form], row, p, same_rows[key])) for p in parts[key]]
+        branches.append(_branch(a, row, a.forms[row.form], sets, need[key], tables, same_rows[key]))
     codec, codec_latin, split = _codec(valued, latin)
     return {
         "latin": repr(_cls(_runs_of(latin)).encode("ascii")) if latin else "None",
@@ -148,25 +157,67 @@ MAX_PARTS = 256  # the most paths one pattern may split into (see _final_parts)
 MAX_LEFT = 4  # the most parts a codec leaves over of one pattern cut in halves (see _split)
 
 
-def _linear_value(a: Automaton, form, row, part):
+def _positions_to_tell(keys: list, masks: dict) -> dict:
+    """For each of *keys* (pieces of one length, each with its bytes per position as
+    bit masks), how many leading positions tell its pieces from every other key's:
+    1 + the longest run of first positions where another key's bytes overlap its own
+    (at least 1).  Keys whose bytes overlap another's at every position (a clash) are
+    left out.
+
+    Keys with the same bytes so far go down together, and at each position only the
+    keys still overlapping are looked at, found through an index by byte: the cost
+    follows the overlaps, not the square of the number of keys."""
+    need: dict = {}
+    work = [(keys, keys, 0)]  # (keys alike at the first k positions, keys overlapping them there, k)
+    while work:
+        group, overlapping, k = work.pop()
+        if len(overlapping) == 1:
+            need[group[0]] = max(k, 1)
+            continue
+        if k == len(masks[group[0]]):
+            continue  # a clash: alike or overlapping at every position
+        by_mask: dict[int, list] = {}
+        for key in overlapping:
+            by_mask.setdefault(masks[key][k], []).append(key)
+        by_byte: dict[int, list[int]] = {}
+        for mask in by_mask:
+            for b in _bits(mask):
+                by_byte.setdefault(b, []).append(mask)
+        split: dict[int, list] = {}
+        for key in group:
+            split.setdefault(masks[key][k], []).append(key)
+        for mask, alike in split.items():
+            met = {m for b in _bits(mask) for m in by_byte[b]}
+            work.append((alike, [key for m in met for key in by_mask[m]], k + 1))
+    return need
+
+
+def _bits(mask: int) -> list[int]:
+    """The bytes of a bit mask of bytes."""
+    return [b for b in range(mask.bit_length()) if mask >> b & 1]
+
+
+def _linear_value(a: Automaton, form, row, part, same: list):
     """(const, [(position, digit table, weight)]): the value _piece_value gives a piece
     of *part* is const + the sum of weight * digit table[byte at position]; None when
-    it is not one sum on the whole part (rows of different offsets)."""
+    it is not one sum on the whole part (rows of different offsets; *same*: the rows of
+    the form and length, by raw value, found by bisection: a form cut by many skips has
+    a part for each of its many rows)."""
     if isinstance(form, LiteralForm):
         return row.first, []
     if isinstance(form, CompositeForm):
         sub = a.forms[form.sub]
+        assert isinstance(sub, DigitsForm)  # a surrogate pair's units are a linear form
         half = len(sub.positions)
         hi = _weights(sub.positions, 0, None)
         lo = _weights(sub.positions, half, None)
         terms = [(k, t, 1024 * w) for k, t, w in hi] + lo
         return 0x10000 + (sub.at - 0xD800) * 1024 + sub.at - 0xDC00, terms
     terms = _weights(form.positions, 0, form.order)
-    same = [r for r in a.rows if r.form == row.form and r.length == row.length]
     lo, hi = _span(terms, part)
-    for r in same:
-        if r.raw_lo <= lo and hi <= r.raw_hi:
-            return r.offset, terms
+    k = bisect_right(same, lo, key=lambda r: r.raw_lo) - 1
+    if k >= 0 and hi <= same[k].raw_hi:
+        return same[k].offset, terms
     return None
 
 
@@ -304,7 +355,7 @@ def _codec(valued, latin) -> tuple:
     """(codec, whether it decodes the latin bytes, [(part, whether it decodes it)]):
     the codec of CODECS that decodes the most sequences; (None, False, every part
     not) when none decodes a piece and all the latin bytes."""
-    best = (None, False, [(p, False) for p, _ in valued])
+    best: tuple[str | None, bool, list] = (None, False, [(p, False) for p, _ in valued])
     covered = 0
     for codec in CODECS:
         try:
@@ -329,25 +380,23 @@ def _action_of(a: Automaton, pattern):
     return a.accept[s]
 
 
-def _branch(a: Automaton, row, form, bytes_at, others, tables) -> dict:
+def _branch(a: Automaton, row, form, bytes_at, need: int, tables, same: list) -> dict:
     """One form's branch of _piece_value: told by the piece's length and its bytes at
-    the first positions, as many as it takes to tell it from the other forms of that
-    length (*others*: their bytes per position)."""
+    the first *need* positions, as many as it takes to tell it from the other forms of
+    that length (*same*: the rows of this form and length)."""
     conds = []
-    for k, got in enumerate(bytes_at):
+    for k, got in enumerate(bytes_at[:need]):
         if len(got) < 256:
             name = "b" if k == 0 else f"p[{k}]"
             conds.append(" or ".join(f"0x{lo:02X} <= {name} <= 0x{hi:02X}" if lo != hi else f"{name} == 0x{lo:02X}"
                                      for lo, hi in _runs_of(got)))
-        others = [o for o in others if o[k] & got]
-        if not others:
-            break
     cond = " and ".join(f"({c})" for c in conds) if conds else "True"
     head = f"if n == {row.length} and {cond}:  # " + one_line(f"form {row.form} (spec line {row.line})")
     if isinstance(form, LiteralForm):
         return {"head": head, "body": [f"return 0x{row.first:X}"]}
     if isinstance(form, CompositeForm):
         sub = a.forms[form.sub]
+        assert isinstance(sub, DigitsForm)  # a surrogate pair's units are a linear form
         half = len(sub.positions)
         hi = _horner(sub.positions, 0, tables)
         lo = _horner(sub.positions, half, tables)
@@ -356,7 +405,6 @@ def _branch(a: Automaton, row, form, bytes_at, others, tables) -> dict:
             f"lo = {lo} + {sub.at}",
             "return 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)"]}
     body = [f"raw = {_horner(form.positions, 0, tables, form.order)}"]
-    same = [r for r in a.rows if r.form == row.form and r.length == row.length]
     if len({r.offset for r in same}) == 1:
         body.append(f"return raw + {row.offset}")
     else:

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import json
 
-from ..version import __version__
 from ..automaton import Automaton
 from ..automaton.actions import Lookup, Pair, Reserved, Value
 from ..automaton.counted import Extension
 from ..automaton.forms import CompositeForm, DigitsForm, LiteralForm, TableForm
 from ..automaton.mapping import NONE
 from ..spec.expr import to_json
+from ..version import __version__
 
 
 def _runs(runs) -> list:
@@ -82,7 +82,7 @@ def _extension(e: Extension) -> dict:
         "line": e.line, "min": e.min, "offset": e.offset, "prefix_bytes": list(e.prefix_bytes),
         "range": [to_json(x) for x in e.range],
         "bit_range": {"shift": e.shift, "lo_exp": None if e.lo_exp is None else to_json(e.lo_exp),
-                      "hi_exp": to_json(e.hi_exp), "min_exp": e.min_exp},
+                      "hi_exp": None if e.hi_exp is None else to_json(e.hi_exp), "min_exp": e.min_exp},
     }
 
 
@@ -129,7 +129,9 @@ def table(a: Automaton, packed: list | None = None) -> dict:
         "actions": [_action(act) for act in a.actions],
         "rows": [
             {"form": r.form, "spec_line": r.line, "length": r.length, "first": r.first, "last": r.last,
-             "offset": r.offset, "raw_first": r.raw_lo, "raw_last": r.raw_hi}
+             "offset": r.offset, "raw_first": r.raw_lo, "raw_last": r.raw_hi,
+             "first_bytes": a.encode_row(r, r.first).hex(" ").upper(),
+             "last_bytes": a.encode_row(r, r.last).hex(" ").upper()}
             for r in a.rows
         ],
         "forms": {name: _form(f) for name, f in a.forms.items()},

@@ -7,15 +7,15 @@ limits, Java's long offsets), decided before anything is rendered or written.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Optional
 
 from ..automaton import Automaton
 from ..spec.diagnostics import SpecError
 
-REGISTRY: dict[str, "Target"] = {}
+REGISTRY: dict[str, Target] = {}
 
-Support = Callable[[Automaton], Optional[str]]
+Support = Callable[[Automaton], str | None]
 
 
 class Unsupported(SpecError):
@@ -28,14 +28,14 @@ class Unsupported(SpecError):
         self.why = why
 
 
-def everything(a: Automaton) -> Optional[str]:
+def everything(a: Automaton) -> str | None:
     """The support of a target without limits (it computes with exact integers)."""
     return None
 
 
 def refusal(check: Callable[[Automaton], object]) -> Support:
     """A support test from a check that raises SpecError: its message is the reason."""
-    def supports(a: Automaton) -> Optional[str]:
+    def supports(a: Automaton) -> str | None:
         try:
             check(a)
         except SpecError as e:
@@ -50,7 +50,7 @@ class Target:
     describe: str
     files: Callable[[Automaton], dict[str, str]]  # relative path -> text
     supports: Support = everything
-    int_bits: Optional[int] = None  # None: arbitrary precision
+    int_bits: int | None = None  # None: arbitrary precision
     executables: tuple[str, ...] = field(default=())  # files to chmod +x
     exported: bool = True  # offered by `encspec export --lang`
     options: tuple[str, ...] = ()  # keyword options files() takes (java: java_package)

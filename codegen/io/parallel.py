@@ -22,13 +22,12 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Iterator, Optional
 
 from . import stream
-from .stream import (END, KIND, REASON, START, InputError, Report, Scanner, os_error_message,
-                     place, report_from)
+from .stream import END, KIND, REASON, START, InputError, Report, Scanner, os_error_message, place, report_from
 
 SPLIT_SIZE = 16 << 20     # a file is split into chunks of about this size (when that helps)
 _WINDOW = 64 << 10        # bytes read at a time while looking for a sync byte
@@ -52,7 +51,7 @@ def sync_bytes(automaton) -> frozenset:
     from ..automaton import DEAD
     cls = automaton.classes
     start = {b for b in range(256) if automaton.next[0][cls[b]] != DEAD}
-    inner = set()
+    inner: set[int] = set()
     for s in range(1, automaton.n_states):
         row = automaton.next[s]
         inner.update(b for b in range(256) if row[cls[b]] != DEAD)
@@ -121,9 +120,9 @@ class Task:
     spec: str
     path: str
     start: int = 0
-    end: Optional[int] = None
+    end: int | None = None
     at_start: bool = True
-    limit: Optional[int] = None
+    limit: int | None = None
 
 
 @dataclass
@@ -135,7 +134,7 @@ class Part:
     chars: int = 0
     done: bool = False
     size: int = 0
-    error: Optional[str] = None
+    error: str | None = None
 
 
 def run_task(task: Task, bar=None) -> Part:
@@ -184,7 +183,7 @@ def _rescan(module, path: str, p: tuple, end: int, size: int) -> tuple:
 
 
 def stitch(spec: str, path: str, size: int, starts: list[int], parts: list[Part],
-           limit: Optional[int] = None) -> Report:
+           limit: int | None = None) -> Report:
     """One file's report from its chunks' parts (see the module docstring)."""
     module = _module(spec)
     placed = []
@@ -214,7 +213,7 @@ def stitch(spec: str, path: str, size: int, starts: list[int], parts: list[Part]
     return report_from(path, size, placed, truncated)
 
 
-def plan(spec: str, path: str, size: int, limit: Optional[int], split_size: Optional[int]):
+def plan(spec: str, path: str, size: int, limit: int | None, split_size: int | None):
     """``(starts, tasks)`` for one file: chunks if it is large and the encoding allows it."""
     if split_size is not None and size > split_size:
         found = splitter(spec)
@@ -249,7 +248,7 @@ class _Pool:
 
     def map(self, tasks):
         futures = [self.pool.submit(run_task, t) for t in tasks]
-        for t, fut in zip(tasks, futures):
+        for _t, fut in zip(tasks, futures):
             part = fut.result()
             self.bar.update(part.size)
             yield part
@@ -292,7 +291,7 @@ class _Dask:
             self.cluster.close()
 
 
-def executor(jobs: int, dask: Optional[str], bar, n_tasks: int):
+def executor(jobs: int, dask: str | None, bar, n_tasks: int):
     """Where tasks run: Dask if asked, a process pool for jobs > 1, else this process."""
     if dask:
         return _Dask(dask, jobs, bar)
@@ -301,9 +300,9 @@ def executor(jobs: int, dask: Optional[str], bar, n_tasks: int):
     return _InProcess(bar)
 
 
-def validate_files(spec: str, paths: list[str], *, jobs: Optional[int] = None, limit: Optional[int] = None,
-                   split_size: Optional[int] = SPLIT_SIZE, dask: Optional[str] = None, bar=None,
-                   sizes: Optional[dict] = None) -> Iterator[Report]:
+def validate_files(spec: str, paths: list[str], *, jobs: int | None = None, limit: int | None = None,
+                   split_size: int | None = SPLIT_SIZE, dask: str | None = None, bar=None,
+                   sizes: dict | None = None) -> Iterator[Report]:
     """Reports for regular files *paths*, in order, their tasks spread over *jobs* processes
     (default: all cores) or a Dask cluster.  Files are split only when that can help."""
     from .stream import NoBar
@@ -311,8 +310,8 @@ def validate_files(spec: str, paths: list[str], *, jobs: Optional[int] = None, l
     ref = spec_ref(spec)
     jobs = jobs or os.cpu_count() or 1
     parallel = jobs > 1 or bool(dask)
-    layout = []      # per file: (path, size, starts, first task index, task count) or a Report
-    tasks = []
+    layout: list[tuple | Report] = []  # per file: (path, size, starts, first task index, task count) or a Report
+    tasks: list = []
     for path in paths:
         try:
             size = sizes[path] if sizes and path in sizes else os.stat(path).st_size
@@ -336,8 +335,8 @@ def validate_files(spec: str, paths: list[str], *, jobs: Optional[int] = None, l
         run.close()
 
 
-def validate_chunked(spec: str, path: str, nominal: Iterable[int], limit: Optional[int] = None,
-                     jobs: int = 1, dask: Optional[str] = None) -> Report:
+def validate_chunked(spec: str, path: str, nominal: Iterable[int], limit: int | None = None,
+                     jobs: int = 1, dask: str | None = None) -> Report:
     """Validate one file cut near the given offsets (for tests: any cuts must give the sequential result)."""
     from .stream import NoBar
     ref = spec_ref(spec)

@@ -129,7 +129,7 @@ def dependency_wheel(name: str) -> tuple[str, bytes]:
             top.add(parts[0])
     files = {}
     for package in sorted(top):
-        folder = Path(dist.locate_file(package))
+        folder = Path(str(dist.locate_file(package)))  # a Path for an installed distribution
         if folder.is_dir():
             files.update(_tree(folder, package))
     if not files:

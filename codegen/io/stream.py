@@ -16,16 +16,17 @@ Everything here is independent of processes: :mod:`encspec.io.parallel` runs
 from __future__ import annotations
 
 import codecs
+import errno
 import os
 import signal
 import stat
 import sys
-import tempfile
 import threading
+from collections.abc import Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import IO, Any
 
 CHUNK_SIZE = 1 << 20      # bytes read (and decoded) at a time
 TEXT_CHUNK = 1 << 18      # bytes read at a time by transcode: each chunk's str and bytes stay below
@@ -59,7 +60,7 @@ class EncodeFailure(Exception):
         self.index, self.cp, self.reason = index, cp, reason
 
 
-def hexbytes(data: bytes, limit: Optional[int] = None) -> str:
+def hexbytes(data: bytes, limit: int | None = None) -> str:
     """``C0 AF``; with *limit*, longer data ends in ``…``."""
     shown = data if limit is None else data[:limit]
     text = shown.hex(" ").upper()
@@ -104,13 +105,13 @@ def check_handler(errors: str) -> None:
 class Input:
     """An open input: its binary file, its name for messages and its size if known."""
 
-    file: object
+    file: IO[bytes]
     name: str
-    size: Optional[int]
+    size: int | None
     close: bool = True
 
 
-def open_input(path: Optional[str]) -> Input:
+def open_input(path: str | None) -> Input:
     """The file at *path* (``-`` or None: standard input), read-only; InputError if it cannot be read."""
     if path is None or path == "-":
         if sys.stdin is None:   # started with standard input closed (<&-)
@@ -138,7 +139,7 @@ def _is_regular(mode: int) -> bool:
     return stat.S_ISREG(mode)
 
 
-def read_chunks(inp: Input, size: Optional[int] = None, bar=None):
+def read_chunks(inp: Input, size: int | None = None, bar=None):
     """The bytes of *inp*, *size* (default CHUNK_SIZE) at a time (the last chunk may be shorter)."""
     size = size or CHUNK_SIZE
     try:
@@ -168,17 +169,36 @@ def is_stdout(out) -> bool:
     return out is None or out == "-"
 
 
-def _target(out) -> tuple[Path, Optional[os.stat_result]]:
+def _target(out) -> tuple[Path, os.stat_result | None]:
     """Where writing *out* lands — a symlink followed to its target, which may not exist
-    yet — and that target's stat (None when there is nothing there)."""
+    yet — and that target's stat (None when there is nothing there).
+
+    InputError for a symlink loop: ``realpath`` stops inside the loop and returns a link
+    of it, which the rename would replace; writing through it cannot succeed."""
     real = Path(os.path.realpath(out))
     try:
         return real, os.stat(real)
-    except OSError:
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise InputError(loop_message(out)) from None
         return real, None
 
 
-def check_output(out: Optional[str], inputs=(), parents: bool = False) -> None:
+def symlink_loop(path) -> bool:
+    """Whether following *path* ends in a symbolic link loop (ELOOP)."""
+    try:
+        os.stat(path)
+    except OSError as e:
+        return e.errno == errno.ELOOP
+    return False
+
+
+def loop_message(path) -> str:
+    """How every command refuses an output that is a symbolic link loop (one line, exit 2)."""
+    return f"{path}: a symbolic link loop (too many levels of symbolic links)"
+
+
+def check_output(out: str | None, inputs=(), parents: bool = False) -> None:
     """InputError if *out* cannot be written: a directory, an input, or a missing folder
     (created instead with *parents*, as ``mkdir -p``)."""
     if is_stdout(out):
@@ -204,7 +224,7 @@ def check_output(out: Optional[str], inputs=(), parents: bool = False) -> None:
             pass
 
 
-def _write_error(name: str, exc: OSError) -> "InputError":
+def _write_error(name: str, exc: OSError) -> InputError:
     """A failed write as one line: ``write error: …`` for standard output (as coreutils say it)."""
     if name == "<stdout>":
         return InputError(f"write error: {(exc.strerror or str(exc)).lower()}")
@@ -251,7 +271,7 @@ class _WholeWrites:
 
 
 @contextmanager
-def atomic_output(out: Optional[str]):
+def atomic_output(out: str | None):
     """A binary file to write *out* (``-`` or None: standard output).
 
     Only a regular file (or a new path) is written to a temporary file in the same
@@ -267,6 +287,7 @@ def atomic_output(out: Optional[str]):
             yield f
         return
     real, st = _target(out)
+    assert out is not None  # None is standard output, handled above
     if st is not None and not stat.S_ISREG(st.st_mode):
         try:
             f = open(real, "wb")
@@ -278,6 +299,8 @@ def atomic_output(out: Optional[str]):
         finally:
             _close(f)
         return
+    import tempfile  # here, not above: it costs every command's start-up 3 ms (random, shutil)
+
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)
     except OSError as e:
@@ -315,7 +338,7 @@ def _close(f) -> None:
         pass
 
 
-def write_output(out: Optional[str], data: bytes, parents: bool = False) -> None:
+def write_output(out: str | None, data: bytes, parents: bool = False) -> None:
     """Write *data* to *out* as :func:`atomic_output` does (``-``: stdout), after
     :func:`check_output` (with *parents*, missing folders are created)."""
     check_output(out, parents=parents)
@@ -370,7 +393,7 @@ class NoBar:
         pass
 
 
-def progress(total: Optional[int], label: str, quiet: bool = False):
+def progress(total: int | None, label: str, quiet: bool = False):
     """A tqdm bar on stderr (bytes, bytes/s) if stderr is a terminal and *total* is a few MB; else a no-op."""
     if quiet or total is None or total < PROGRESS_MIN:
         return NoBar()
@@ -439,8 +462,10 @@ class Encoder:
     """Incremental encoding of text or code points by the module's ``IncrementalEncoder``
     (``SignedIncrementalEncoder`` with the signature first).
 
-    Encoders that join a lead and a trail surrogate code point (WTF-8) keep a
-    final lead surrogate until the next chunk shows what follows it.
+    The module's encoder holds nothing back (so that open() loses nothing); this
+    wrapper always ends with final=True, so where encoders join a lead and a
+    trail surrogate code point (WTF-8) it keeps a lead surrogate that ends a
+    chunk until the next chunk shows what follows it.
     """
 
     def __init__(self, module, errors: str = "strict", signature: bool = False):
@@ -450,23 +475,29 @@ class Encoder:
         # a byte order mark is written whether asked or not, as CPython's utf-16 does
         signature = signature or getattr(module, "_WRITES_SIGNATURE", False)
         self._enc = (module.SignedIncrementalEncoder if signature else module.IncrementalEncoder)(errors)
+        self._pairs = bool(getattr(module, "PAIR_ON_ENCODE", False))
+        self._held = 0            # a lead surrogate that ended the last chunk, kept for the next (0: none)
         self.index = 0            # code points encoded so far (a held one is not)
-        self._fed = 0
 
-    def encode(self, items, final: bool = False) -> bytes:
+    def encode(self, items: str | Iterable[int], final: bool = False) -> bytes:
         """*items*: a ``str`` or a list of code points (ints of any size)."""
-        if not isinstance(items, str):
-            items = list(items)
-        held = self._enc.getstate() & ((1 << 21) - 1)
+        seq: str | list[int]
+        if isinstance(items, str):
+            seq = chr(self._held) + items if self._held else items
+        else:
+            seq = [self._held, *items] if self._held else list(items)
+        held = 0
+        if self._pairs and not final and len(seq):
+            last = ord(seq[-1]) if isinstance(seq, str) else seq[-1]
+            if 0xD800 <= last <= 0xDBFF:
+                held, seq = last, seq[:-1]
         try:
-            out = self._enc.encode(items, final)
+            out: bytes = self._enc.encode(seq, final)
         except UnicodeEncodeError as e:
-            seq = ([chr(held)] if held else []) + list(items) if isinstance(items, str) else \
-                ([held] if held else []) + items
-            cp = seq[e.start] if not isinstance(seq[e.start], str) else ord(seq[e.start])
-            raise EncodeFailure(self.index + e.start, cp, e.reason) from None
-        self._fed += len(items)
-        self.index = self._fed - (1 if self._enc.getstate() & ((1 << 21) - 1) else 0)
+            c = seq[e.start]
+            raise EncodeFailure(self.index + e.start, ord(c) if isinstance(c, str) else c, e.reason) from None
+        self.index += len(seq)
+        self._held = held
         return out
 
 
@@ -533,6 +564,7 @@ class Transcoder(_Decoding):
         try:
             text = self._decode(data, final)
         except _Wider:  # from the state before this chunk, as ints
+            assert self._ints is not None  # only a wide source raises _Wider
             self._text.setstate(state)
             self._ints.setstate(state)
             self._dec = self._ints
@@ -551,10 +583,10 @@ KIND, START, END, BYTES, REASON, NEWLINES, CHARS = range(7)
 class _Recording(threading.local):
     """The problems an in-progress decode reports (one per thread: Dask may run tasks in threads)."""
 
-    module = None
+    module: Any = None  # the generated module decoding (its names looked up as it runs)
     final = True
-    found = None
-    limit = None
+    found: list | None = None
+    limit: int | None = None
 
 
 _recording = _Recording()
@@ -585,7 +617,7 @@ codecs.register_error(RECORD, _record)
 
 
 @contextmanager
-def _recorder(module, final: bool, limit: Optional[int]):
+def _recorder(module, final: bool, limit: int | None):
     """Record the problems *module* reports while the block decodes; yields their list."""
     rec = _recording
     saved = (rec.module, rec.final, rec.found, rec.limit)
@@ -628,7 +660,7 @@ class Scanner:
     problems (``done``).
     """
 
-    def __init__(self, module, at_start: bool = True, offset: int = 0, limit: Optional[int] = None):
+    def __init__(self, module, at_start: bool = True, offset: int = 0, limit: int | None = None):
         self.module = module
         self.offset = offset      # absolute offset of the next byte fed
         self.limit = limit
@@ -670,7 +702,7 @@ class Scanner:
         left, flag = self._dec.getstate()
         if flag != 1:
             self._flag = flag  # the start state a signature chose, for _clean
-        problems = []
+        problems: list[tuple] = []  # (kind, start, end, bytes, reason, newlines, chars)
         buf = pending + data
         sig = self.module._signature(buf) if at_start and flag != 1 else None  # (length, start state)
         if not found and sig is None:
@@ -724,7 +756,7 @@ class Scanner:
             self.chars += len(text)
 
 
-def place(p: tuple, base_newlines: int = 0, base_chars: int = 0) -> "Problem":
+def place(p: tuple, base_newlines: int = 0, base_chars: int = 0) -> Problem:
     """A scanned problem tuple at its line and column, given the position where its scan began."""
     if p[NEWLINES]:
         line, column = 1 + base_newlines + p[NEWLINES], 1 + p[CHARS]
@@ -741,7 +773,7 @@ class Problem:
     start: int
     end: int
     data: bytes          # at most SHOWN_BYTES of its bytes
-    reason: Optional[str]
+    reason: str | None
     line: int
     column: int
 
@@ -755,11 +787,11 @@ class Report:
     """What validating one file found."""
 
     path: str
-    size: Optional[int] = None
+    size: int | None = None
     problems: list = field(default_factory=list)   # errors and reserved runs, in order
-    signature: Optional[Problem] = None
+    signature: Problem | None = None
     truncated: bool = False                          # stopped at the limit
-    error: Optional[str] = None                      # could not be read
+    error: str | None = None                      # could not be read
 
     @property
     def errors(self) -> int:
@@ -769,7 +801,7 @@ class Report:
     def reserved(self) -> int:
         return sum(1 for p in self.problems if p.kind == "reserved")
 
-    def valid(self, allow_reserved: bool = True) -> Optional[bool]:
+    def valid(self, allow_reserved: bool = True) -> bool | None:
         """Whether the file is valid; None if it could not be read, or if the scan
         stopped at the limit with only reserved runs found (the unread rest decides).
 
@@ -801,7 +833,7 @@ def report_from(path: str, size, problems: list, truncated: bool) -> Report:
     return rep
 
 
-def validate_stream(module, inp: Input, limit: Optional[int] = None, chunk_size: Optional[int] = None,
+def validate_stream(module, inp: Input, limit: int | None = None, chunk_size: int | None = None,
                     bar=None) -> Report:
     """Validate one input sequentially, chunk by chunk."""
     scanner = Scanner(module, limit=limit)
@@ -819,8 +851,8 @@ def validate_stream(module, inp: Input, limit: Optional[int] = None, chunk_size:
 
 
 # ------------------------------------------------------------- conversion
-def convert(inp: Input, out: Optional[str], steps, finish, label: str, quiet: bool = False,
-            size: Optional[int] = None) -> None:
+def convert(inp: Input, out: str | None, steps, finish, label: str, quiet: bool = False,
+            size: int | None = None) -> None:
     """Read *inp* in chunks (of *size*, default CHUNK_SIZE), write ``steps(chunk)`` and then
     ``finish()`` (bytes) to *out* atomically (stdout if None); a failure leaves *out* untouched."""
     bar = progress(inp.size, label, quiet)
@@ -835,7 +867,7 @@ def convert(inp: Input, out: Optional[str], steps, finish, label: str, quiet: bo
             inp.file.close()
 
 
-def failure(exc: Exception, name: str, errors: str) -> Optional[tuple[str, int]]:
+def failure(exc: Exception, name: str, errors: str) -> tuple[str, int] | None:
     """``(message, exit code)`` for what stopped a conversion, or None if it is not ours to word."""
     if isinstance(exc, InputError):
         return str(exc), 2

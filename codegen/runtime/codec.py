@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import codecs
 import importlib
+import importlib.abc
 import os
 import types
 from functools import lru_cache
 from pathlib import Path
 
 from ..spec import registry
-
 
 BACKENDS = ("auto", "python", "native")
 
@@ -20,18 +20,28 @@ def _instance(name: str, file: str, code, native) -> types.ModuleType:
     module.__file__ = file
     module.__package__ = ""  # no parent package: the module's own `from . import` of its extension fails
     exec(code, module.__dict__)
-    module._NATIVE = native
+    module.__dict__["_NATIVE"] = native  # the core's hook, read as a global
     return module
+
+
+class SpecFileWarning(UserWarning):
+    """What a spec's files hold that no form reaches (a table line), told once per spec
+    by :func:`load` with its location (``encspec check`` shows the same)."""
 
 
 @lru_cache(maxsize=64)
 def _automaton(path: str, sha256: str):
+    import warnings
+
     from ..pipeline import load as load_automaton
-    return load_automaton(path)[1]
+    spec, automaton = load_automaton(path)
+    for w in spec.warnings:
+        warnings.warn(w.render(), SpecFileWarning, stacklevel=2)
+    return automaton
 
 
 @lru_cache(maxsize=64)
-def _code(path: str, sha256: str):
+def _code(path: str, sha256: str) -> tuple[str, str, types.CodeType]:
     from ..emit.python import module_source
     automaton = _automaton(path, sha256)
     file = f"<encspec {automaton.spec_file}>"
@@ -65,13 +75,11 @@ def _compiled(path: str, sha256: str, native) -> types.ModuleType:
 def _twin(module_name: str, native) -> types.ModuleType:
     """A built-in module's twin: the same code, its native hook set to *native*."""
     module = importlib.import_module(module_name)
-    code = module.__spec__.loader.get_code(module_name)
-    return _instance(module_name, module.__file__, code, native)
-
-
-def _sha(path) -> str:
-    import hashlib
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    loader = module.__spec__.loader if module.__spec__ is not None else None
+    if not isinstance(loader, importlib.abc.InspectLoader):  # a generated module is always a source file
+        raise ImportError(f"{module_name} has no source code to run again", name=module_name)
+    code = loader.get_code(module_name)
+    return _instance(module_name, module.__file__ or "", code, native)
 
 
 def load(name_or_path: str, backend: str = "auto") -> types.ModuleType:
@@ -89,7 +97,7 @@ def load(name_or_path: str, backend: str = "auto") -> types.ModuleType:
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r} (available: {', '.join(BACKENDS)})")
     path = registry.find(name_or_path)
-    sha = _sha(path)
+    sha = registry.file_sha256(path)
     if path.parent.resolve() == registry.specs_dir().resolve():
         name = f"encspec.generated.{registry.module_name(path.stem)}"
         try:
@@ -306,3 +314,29 @@ def codec_info(name_or_path: str, signature: bool = False, backend: str = "auto"
             raise ValueError(f"{name_or_path} has no signature variant")
         raise _unknown(name_or_path)
     return info
+
+
+def load_named(name_or_path: str, backend: str = "auto") -> tuple[types.ModuleType, bool]:
+    """The module behind a codec name, and whether that name writes the signature.
+
+    So that a name means one thing everywhere, the command line reads it as
+    :func:`codecs.lookup` does: ``NAME-sig`` is NAME's module with the signature
+    written, and so is every name of a SIGNED spec (``UTF-8-BOM``); a spec path and
+    any other name write it only when asked (``--signature``)."""
+    if not _is_path(name_or_path):
+        key = registry.normalise(name_or_path)
+        if key.endswith("_sig"):
+            try:
+                path = registry.find_builtin(key[:-4])
+            except KeyError:
+                path = None
+            if path is not None:
+                module = load(str(path), backend)
+                if module.SIGNATURE:
+                    return module, True
+        else:
+            try:
+                return load(name_or_path, backend), registry.find_builtin(key).stem in SIGNED
+            except KeyError:
+                pass
+    return load(os.fspath(name_or_path), backend), False

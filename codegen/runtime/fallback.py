@@ -16,7 +16,7 @@ browsers do).
 from __future__ import annotations
 
 import codecs
-from typing import Iterable, Optional
+from collections.abc import Iterable
 
 DEFAULT = "cp1252"
 
@@ -36,7 +36,7 @@ def legacy_codec(name: str) -> codecs.CodecInfo:
     return info
 
 
-def first_problem(module, chunks: Iterable[bytes], allow_reserved: bool = True) -> Optional[tuple[int, str]]:
+def first_problem(module, chunks: Iterable[bytes], allow_reserved: bool = True) -> tuple[int, str] | None:
     """``(byte offset, reason)`` of the first sequence that makes the input invalid in
     *module* (a codec module), or None when it is valid.  One streaming pass that stops
     at the first problem; memory stays bounded (the module keeps an unfinished sequence)."""

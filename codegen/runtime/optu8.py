@@ -29,7 +29,13 @@ NAME = "utf-8-optu8"
 STRICT_NAME = "utf-8-optu8-strict"
 HANDLER = "encspec.optu8"
 REASON = "OPTU-8 escapes spell valid UTF-8"
+SPLIT_REASON = "OPTU-8 escapes spell valid UTF-8 with those an earlier piece wrote"
 ESCAPES = re.compile("[\uef80-\uefff]+")
+
+
+def _escaped(raw: bytes) -> str:
+    """The escapes of raw bytes (U+EF00 + byte)."""
+    return "".join(chr(0xEF00 + b) for b in raw)
 
 
 def getregentry(base, name: str = NAME, reversible: bool = False) -> codecs.CodecInfo:
@@ -50,23 +56,29 @@ def getregentry(base, name: str = NAME, reversible: bool = False) -> codecs.Code
                 raise
             raise UnicodeEncodeError(name, text, a + e.start, a + e.end, e.reason) from None
 
-    def encode(text, errors="strict", final=True):
-        """(bytes, held): with final false a run of escapes ending *text* is held back,
-        since the next piece may extend it (reversible only)."""
+    def encode(text, errors="strict", tail=b""):
+        """(bytes, new tail).  *tail*: the raw bytes (the last three at most: a UTF-8
+        sequence is four bytes at most) of the run of escapes that ended the bytes
+        an earlier piece wrote.  A run that starts *text* is checked with them
+        (reversible only): if together they spell valid UTF-8, the run goes to the
+        error handler, since the tail's bytes are already out."""
         out = bytearray()
         pos, n = 0, len(text)
+        if not n:
+            return b"", tail
+        ended = b""  # the raw bytes of a run of escapes written up to the end of text
         while pos < n:
             m = ESCAPES.search(text, pos)
             if m is None:
                 out += plain(text, pos, n, errors)
                 break
             out += plain(text, pos, m.start(), errors)
-            if reversible and not final and m.end() == n:
-                return bytes(out), m.group()
             raw = bytes(ord(c) - 0xEF00 for c in m.group())
-            if reversible and base.decode(raw, HANDLER) != m.group():
+            before = tail if m.start() == 0 else b""
+            if reversible and base.decode(before + raw, HANDLER) != _escaped(before) + m.group():
                 handler = codecs.lookup_error(errors)
-                replacement, pos = handler(UnicodeEncodeError(name, text, m.start(), m.end(), REASON))
+                why = REASON if not before or base.decode(raw, HANDLER) != m.group() else SPLIT_REASON
+                replacement, pos = handler(UnicodeEncodeError(name, text, m.start(), m.end(), why))
                 out += replacement if isinstance(replacement, bytes) else plain(replacement, 0, len(replacement),
                                                                                  "strict")
                 pos = pos + n if pos < 0 else pos
@@ -75,7 +87,9 @@ def getregentry(base, name: str = NAME, reversible: bool = False) -> codecs.Code
             else:
                 out += raw
                 pos = m.end()
-        return bytes(out), ""
+                if pos == n:
+                    ended = (before + raw)[-3:]
+        return bytes(out), ended
 
     class IncrementalDecoder(base.IncrementalDecoder):
         def __init__(self, errors="strict"):
@@ -86,28 +100,28 @@ def getregentry(base, name: str = NAME, reversible: bool = False) -> codecs.Code
             super().__init__(stream, HANDLER)
 
     class IncrementalEncoder(codecs.IncrementalEncoder):
-        """Holds a run of escapes at the end of a piece until the next (reversible)."""
+        """Holds nothing back (a run of escapes split across pieces is checked whole:
+        the raw bytes that ended the last piece are kept, not the text)."""
 
         def __init__(self, errors="strict"):
             super().__init__(errors)
-            self.held = ""
+            self.tail = b""
 
         def encode(self, input, final=False):
-            out, self.held = encode(self.held + input, self.errors, final)
+            out, self.tail = encode(input, self.errors, self.tail)
             return out
 
         def reset(self):
-            self.held = ""
+            self.tail = b""
 
         def getstate(self):
-            return int.from_bytes(b"\x01" + bytes(ord(c) - 0xEF00 for c in self.held), "big") if self.held else 0
+            return int.from_bytes(b"\x01" + self.tail, "big") if self.tail else 0
 
         def setstate(self, state):
-            self.held = "".join(chr(0xEF00 + b) for b in state.to_bytes((state.bit_length() + 7) // 8, "big")[1:])
+            self.tail = state.to_bytes((state.bit_length() + 7) // 8, "big")[1:]
 
     class StreamWriter(base.StreamWriter):
-        """The base's writer (what the encoder holds is written by reset(), close() and
-        leaving a ``with`` block) on this codec's encoder."""
+        """The base's writer on this codec's encoder."""
 
         _encoder = IncrementalEncoder
 

@@ -205,7 +205,7 @@ def _no_piece(p):
     raise ValueError(p)
 
 
-_BOUND: "OrderedDict[int, tuple]" = OrderedDict()
+_BOUND: OrderedDict[int, tuple] = OrderedDict()
 
 
 def bind(a) -> types.ModuleType:

@@ -25,8 +25,9 @@ compare alike.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Optional, TypeVar, Union
+from typing import TypeVar
 
 from .diagnostics import Loc
 
@@ -59,24 +60,24 @@ def _loc_field():
 @dataclass(frozen=True)
 class Int:
     value: int
-    loc: Optional[Loc] = _loc_field()
+    loc: Loc | None = _loc_field()
 
 
 @dataclass(frozen=True)
 class Var:
     name: str
-    loc: Optional[Loc] = _loc_field()
+    loc: Loc | None = _loc_field()
 
 
 @dataclass(frozen=True)
 class BinOp:
     op: str  # one of OPERATORS
-    left: "Expr"
-    right: "Expr"
-    loc: Optional[Loc] = _loc_field()  # the operator's position
+    left: Expr
+    right: Expr
+    loc: Loc | None = _loc_field()  # the operator's position
 
 
-Expr = Union[Int, Var, BinOp]
+Expr = Int | Var | BinOp
 T = TypeVar("T")
 
 
@@ -198,7 +199,7 @@ def _postorder(expr: Expr):
             yield node
 
 
-def evaluate_bounded(expr: Expr, env: Optional[dict[str, int]] = None, bits: int = CONST_BITS) -> int:
+def evaluate_bounded(expr: Expr, env: dict[str, int] | None = None, bits: int = CONST_BITS) -> int:
     """The value of *expr* with every intermediate value within *bits* bits.
 
     Raises :class:`ExprLimitError` naming the node at fault: a number too wide,
@@ -253,7 +254,7 @@ def check_constants(expr: Expr, bits: int = CONST_BITS) -> None:
                 raise ExprLimitError(str(e), node) from None
 
 
-def too_deep(expr: Expr, limit: int = MAX_DEPTH) -> Optional[BinOp]:
+def too_deep(expr: Expr, limit: int = MAX_DEPTH) -> BinOp | None:
     """The first operator (in reading order) nested more than *limit* deep, or None."""
     stack = [(expr, 0)]
     while stack:
@@ -330,7 +331,7 @@ def to_json(expr: Expr) -> list:
     return fold(expr, lambda v: ["int", v], lambda n: ["var", n], lambda op, a, b: [op, a, b])
 
 
-def solve_unit(expr: Expr) -> Union[tuple[str, int], None]:
+def solve_unit(expr: Expr) -> tuple[str, int] | None:
     """For ``var + c`` (one variable, slope 1): ``(var, c)``; else None.
 
     A field's count must have this shape so that an encoder can find the field's

@@ -4,16 +4,21 @@ A mapping table is in the WHATWG Encoding Standard's index format ("Indexes":
 lines split on LF, empty lines and lines starting with # dropped, each split on
 TAB into a decimal pointer and a hexadecimal code point; other fields do not
 count).  An encoder table (``encode-file``) has lines ``0xCODEPOINT<TAB>0xBYTES``,
-or ``0xCODEPOINT<TAB>-`` for a code point the encoder refuses.  Every problem
-is a :class:`SpecError` at the spec statement, naming the file and its line.
+or ``0xCODEPOINT<TAB>-`` for a code point the encoder refuses.  Read strictly:
+ASCII digits only, code points that are Unicode scalar values; a mistake is a
+:class:`TableFileError` at its line and column in the file (a missing or
+unreadable file: a :class:`SpecError` at the spec statement).  A file is read a line
+at a time, so what it costs in memory follows the entries kept, not its comments.
 """
 from __future__ import annotations
 
 import hashlib
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
 
-from .diagnostics import Loc, SpecError
+from .diagnostics import Loc, SpecError, TableFileError
 
 MAX_POINTER = 1 << 24  # pointers a table may hold: a dense table of this many entries is 64 MiB at most
 
@@ -27,84 +32,163 @@ def resolve(spec_path: str, written: str, loc: Loc) -> Path:
     return got
 
 
-def _read(file: Path, written: str, loc: Loc) -> tuple[list[str], str]:
+def _lines(file: Path, written: str, loc: Loc, seen: Callable[[bytes], None]) -> Iterator[tuple[int, str]]:
+    """(line number, text) of each of the file's lines (split on LF, the LF left out), read
+    a line at a time and passed to *seen* (a hash's update)."""
     try:
-        data = file.read_bytes()
+        with file.open("rb") as f:
+            for k, raw in enumerate(f, 1):
+                seen(raw)
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError as e:
+                    col = len(raw[:e.start].decode("utf-8")) + 1
+                    raise TableFileError(f"byte {raw[e.start]:02X} is not valid UTF-8 (a table file is UTF-8 text)",
+                                         Loc(k, col), written, _text(file)) from None
+                yield k, text.removesuffix("\n")
     except OSError as e:
         raise SpecError(f"cannot read table file '{written}': {e.strerror or e}", loc) from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = data[:e.start].count(b"\n") + 1
-        raise SpecError(f"{written}:{line}: not UTF-8 text", loc) from None
-    return text.split("\n"), hashlib.sha256(data).hexdigest()
 
 
-def _number(text: str, base: int, what: str, where: str, loc: Loc, limit: int) -> int:
+def _text(file: Path) -> str:
+    """The whole of a table file, for an error's excerpt (read only when there is one)."""
     try:
-        if base == 16:
-            if not text.lower().startswith("0x"):
-                raise ValueError
-            value = int(text[2:], 16)
-        else:
-            if not text.isdigit():
-                raise ValueError
-            value = int(text)
-    except ValueError:
-        raise SpecError(f"{where}: {what} {text!r} is not a {'hexadecimal (0x…)' if base == 16 else 'decimal'} "
-                        "number", loc) from None
-    if value > limit:
-        raise SpecError(f"{where}: {what} {text} is beyond {limit:#x}", loc)
+        return file.read_bytes().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+# ASCII digits only: Python's int() also reads other scripts' digits (Arabic-Indic ١٢) and "_".
+DECIMAL = re.compile(r"[0-9]+", re.ASCII)
+HEXADECIMAL = re.compile(r"0[xX][0-9A-Fa-f]+", re.ASCII)
+GOOD_INDEX_LINE = re.compile(r" *([0-9]+) *\t *0[xX]([0-9A-Fa-f]+) *(?:\t[^\r]*)?\r?", re.ASCII)  # fullmatch'd
+HEX_BYTES = re.compile(r"0[xX](?:[0-9A-Fa-f]{2})+", re.ASCII)
+
+
+class Line:
+    """One entry line of a table file: its first two fields, trimmed of ASCII spaces (any
+    other white space stays, so the number check names it), and the line as written."""
+
+    __slots__ = ("fields", "number", "raw")
+
+    def __init__(self, number: int, raw: str):
+        self.number, self.raw = number, raw
+        self.fields = [f.strip(" ") for f in raw.split("\t", 2)[:2]]
+
+    def column(self, field: int) -> int:
+        """Where field *field* (or the last there is) starts, 1-based, past its spaces."""
+        parts = self.raw.split("\t")
+        field = min(field, len(parts) - 1)
+        before = sum(len(p) + 1 for p in parts[:field])
+        return before + len(parts[field]) - len(parts[field].lstrip(" ")) + 1
+
+
+def _entry_lines(lines: Iterator[tuple[int, str]]) -> Iterator[Line]:
+    """The lines that hold entries: not empty (or spaces), not a # comment."""
+    for k, line in lines:
+        line = line.removesuffix("\r")
+        if not line.strip(" ") or line.startswith("#"):
+            continue
+        yield Line(k, line)
+
+
+def _fail(message: str, line: Line, field: int, written: str, file: Path) -> TableFileError:
+    return TableFileError(message, Loc(line.number, line.column(field)), written, _text(file))
+
+
+def _pointer(line: Line, written: str, file: Path) -> int:
+    raw = line.fields[0]
+    if not DECIMAL.fullmatch(raw):
+        raise _fail(f"pointer {raw!r} is not a decimal number (ASCII digits 0-9)", line, 0, written, file)
+    value = int(raw)
+    if value >= MAX_POINTER:
+        raise _fail(f"pointer {raw} is beyond a table's limit ({MAX_POINTER - 1})", line, 0, written, file)
     return value
 
 
-def read_index(spec_path: str, written: str, loc: Loc) -> tuple[tuple[tuple[int, int], ...], str]:
-    """((pointer, code point) in file order, SHA-256 of the file) of an index file."""
+def _code_point(line: Line, field: int, written: str, file: Path) -> int:
+    raw = line.fields[field]
+    if not HEXADECIMAL.fullmatch(raw):
+        raise _fail(f"code point {raw!r} is not a hexadecimal number (0x and ASCII hex digits)", line, field,
+                    written, file)
+    value = int(raw, 16)  # the pattern took 0x and ASCII hex digits only
+    if value > 0x10FFFF:
+        raise _fail(f"code point {raw} is beyond U+10FFFF", line, field, written, file)
+    if 0xD800 <= value <= 0xDFFF:
+        raise _fail(f"code point {raw} is a surrogate, not a Unicode scalar value", line, field, written, file)
+    return value
+
+
+@dataclass(frozen=True)
+class IndexFile:
+    """An index file as read: its entries in file order, the line of each, its SHA-256."""
+
+    entries: tuple[tuple[int, int], ...]  # (pointer, code point)
+    lines: tuple[int, ...]  # the line of each entry
+    sha256: str
+
+
+def read_index(spec_path: str, written: str, loc: Loc) -> IndexFile:
+    """The entries of an index file, each checked (TableFileError at its line)."""
     file = resolve(spec_path, written, loc)
-    lines, sha = _read(file, written, loc)
-    out = []
+    sha = hashlib.sha256()
+    entries, numbers = [], []
     seen: dict[int, int] = {}
-    for k, line in enumerate(lines, 1):
-        line = line.rstrip("\r")
-        if not line.strip() or line.startswith("#"):
+    good = GOOD_INDEX_LINE.fullmatch
+    for k, raw in _lines(file, written, loc, sha.update):
+        m = good(raw)
+        if m is not None:  # the common case, decided by one pattern; anything else is looked at closely
+            pointer, cp = int(m[1]), int(m[2], 16)
+            if pointer < MAX_POINTER and cp <= 0x10FFFF and not 0xD800 <= cp <= 0xDFFF and pointer not in seen:
+                seen[pointer] = k
+                entries.append((pointer, cp))
+                numbers.append(k)
+                continue
+        raw = raw.removesuffix("\r")
+        if not raw.strip(" ") or raw.startswith("#"):
             continue
-        fields = line.split("\t")
-        if len(fields) < 2:
-            raise SpecError(f"{written}:{k}: expected a pointer, a TAB and a code point", loc)
-        where = f"{written}:{k}"
-        pointer = _number(fields[0].strip(), 10, "pointer", where, loc, MAX_POINTER - 1)
-        cp = _number(fields[1].strip(), 16, "code point", where, loc, 0x10FFFF)
+        line = Line(k, raw)
+        if len(line.fields) < 2:
+            raise _fail("expected a pointer, a TAB and a code point", line, 0, written, file)
+        pointer = _pointer(line, written, file)
+        cp = _code_point(line, 1, written, file)
         if pointer in seen:
-            raise SpecError(f"{where}: pointer {pointer} is given twice (first on line {seen[pointer]})", loc)
-        seen[pointer] = k
-        out.append((pointer, cp))
-    if not out:
+            raise _fail(f"pointer {pointer} is given twice (first on line {seen[pointer]})", line, 0, written, file)
+        seen[pointer] = line.number
+        entries.append((pointer, cp))
+        numbers.append(line.number)
+    if not entries:
         raise SpecError(f"table file '{written}' has no entries", loc)
-    return tuple(out), sha
+    return IndexFile(tuple(entries), tuple(numbers), sha.hexdigest())
 
 
-def read_encode_file(spec_path: str, written: str, loc: Loc) -> tuple[tuple[tuple[int, Optional[bytes]], ...], str]:
-    """((code point, bytes or None), ...) of an encoder table, and its SHA-256."""
+def line_text(spec_path: str, written: str) -> str:
+    """The text of a table file already read (for a warning's excerpt; "" if it is gone)."""
+    try:
+        return (Path(spec_path).parent if spec_path and not spec_path.startswith("<") else Path.cwd()
+                ).joinpath(written).read_text("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
+def read_encode_file(spec_path: str, written: str, loc: Loc) -> tuple[tuple[tuple[int, bytes | None], ...], str]:
+    """((code point, bytes or None), ...) of an encoder table, each line checked, and its SHA-256."""
     file = resolve(spec_path, written, loc)
-    lines, sha = _read(file, written, loc)
-    out = []
-    for k, line in enumerate(lines, 1):
-        line = line.rstrip("\r")
-        if not line.strip() or line.startswith("#"):
-            continue
-        fields = line.split("\t")
-        where = f"{written}:{k}"
-        if len(fields) < 2:
-            raise SpecError(f"{where}: expected a code point, a TAB and bytes (0x…) or -", loc)
-        cp = _number(fields[0].strip(), 16, "code point", where, loc, 0x10FFFF)
-        raw = fields[1].strip()
+    sha = hashlib.sha256()
+    out: list[tuple[int, bytes | None]] = []
+    seen: dict[int, int] = {}
+    for line in _entry_lines(_lines(file, written, loc, sha.update)):
+        if len(line.fields) < 2:
+            raise _fail("expected a code point, a TAB and bytes (0x…) or -", line, 0, written, file)
+        cp = _code_point(line, 0, written, file)
+        if cp in seen:
+            raise _fail(f"U+{cp:04X} is given twice (first on line {seen[cp]})", line, 0, written, file)
+        seen[cp] = line.number
+        raw = line.fields[1]
         if raw == "-":
             out.append((cp, None))
-            continue
-        if not raw.lower().startswith("0x") or len(raw) % 2 or len(raw) < 4:
-            raise SpecError(f"{where}: bytes {raw!r} are not 0x and an even number of hex digits", loc)
-        try:
+        elif HEX_BYTES.fullmatch(raw):
             out.append((cp, bytes.fromhex(raw[2:])))
-        except ValueError:
-            raise SpecError(f"{where}: bytes {raw!r} are not hexadecimal", loc) from None
-    return tuple(out), sha
+        else:
+            raise _fail(f"bytes {raw!r} are not 0x and an even number of ASCII hex digits", line, 1, written, file)
+    return tuple(out), sha.hexdigest()

@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import gc
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterable, Optional, Union
 
-from .diagnostics import Loc
-from .expr import Int
+from .diagnostics import Loc, SpecWarning
 
 # ---------------------------------------------------------------- expressions
 # Repetition counts and ranges are expressions: see expr.py.
-from .expr import Expr, const, evaluate, is_const, variables  # noqa: E402,F401
+from .expr import Expr, Int, const, evaluate, is_const, variables  # noqa: F401
 
 
 # ------------------------------------------------------------------ positions
@@ -37,7 +36,7 @@ class DigitSet:
     def radix(self) -> int:
         return sum(hi - lo + 1 for lo, hi in self.runs)
 
-    def digit_of(self, byte: int) -> Optional[int]:
+    def digit_of(self, byte: int) -> int | None:
         base = 0
         for lo, hi in self.runs:
             if lo <= byte <= hi:
@@ -84,18 +83,18 @@ class Item:
     """
 
     loc: Loc
-    digits: Optional[DigitSet] = None
-    sub: Optional[SubForm] = None
+    digits: DigitSet | None = None
+    sub: SubForm | None = None
     count: Expr = Int(1)
-    binds: Optional[str] = None
-    field: Optional[str] = None
+    binds: str | None = None
+    field: str | None = None
     shortest: bool = False
 
 
 @dataclass(frozen=True)
 class CodeRange:
     lo: int
-    hi: Optional[int]  # None: open-ended
+    hi: int | None  # None: open-ended
     loc: Loc
 
 
@@ -107,18 +106,18 @@ class Form:
     loc: Loc
     items: tuple[Item, ...]
     mapping: str = "direct"  # "direct" or "packed"
-    min: Optional[int] = None
-    at: Optional[int] = None
-    value: Optional[int] = None  # a special sequence with one fixed code point
-    combine: Optional[str] = None  # "surrogate-pair"
-    value_range: Optional[tuple[Expr, Expr]] = None
+    min: int | None = None
+    at: int | None = None
+    value: int | None = None  # a special sequence with one fixed code point
+    combine: str | None = None  # "surrogate-pair"
+    value_range: tuple[Expr, Expr] | None = None
     option_locs: dict = field(default_factory=dict, compare=False, hash=False)
-    max: Optional[int] = None  # the highest code point (higher values are ill-formed)
+    max: int | None = None  # the highest code point (higher values are ill-formed)
     digit_order: str = "big"  # "little": the value's digits come least significant first (LEB128)
     unit: int = 1  # bytes per code unit: each position is one unit (the spec's code-unit)
     byte_order: str = "big"  # the order of a unit's bytes
     at_end: bool = False  # counts only where the data ends
-    table: Optional[str] = None  # the mapping table its value (a pointer) is looked up in
+    table: str | None = None  # the mapping table its value (a pointer) is looked up in
 
     @property
     def kind(self) -> str:
@@ -141,7 +140,7 @@ class Pattern:
     loc: Loc
     items: tuple[Item, ...]
     reason: str
-    combine: Optional[str] = None  # encoders join the two code points instead (WTF-8 6.1)
+    combine: str | None = None  # encoders join the two code points instead (WTF-8 6.1)
     unit: int = 1
     byte_order: str = "big"
     at_end: bool = False  # counts only where the data ends
@@ -171,7 +170,7 @@ class Signature:
     the units after it (None: the spec's own)."""
 
     bytes: bytes
-    byte_order: Optional[str]
+    byte_order: str | None
     loc: Loc
 
 
@@ -193,6 +192,9 @@ class Table:
     extra: tuple[tuple[int, int, tuple[int, ...]], ...] = ()  # (first, last pointer, code points)
     encode_skip: tuple[tuple[int, int], ...] = ()
     encode_last: tuple[int, ...] = ()
+    lines: tuple[int, ...] = field(default=(), compare=False, repr=False)  # the file line of each entry
+    unreachable: tuple[tuple[int, int, Loc], ...] = field(default=(), compare=False)  # pointers no form
+    # reaches, said so in the spec (a file shared with another encoding): no warning for their entries
 
 
 @dataclass(frozen=True)
@@ -200,7 +202,7 @@ class EncodeRule:
     """What the encoder writes for one code point before any form does (None: nothing)."""
 
     code_point: int
-    bytes: Optional[bytes]
+    bytes: bytes | None
     loc: Loc
 
 
@@ -210,7 +212,7 @@ class EncodeRule:
 ERROR_SPANS = ("maximal-subpart", "one-unit", "through-failing-byte")
 
 # The decoder's reasons where no ill-formed pattern gives one (CPython's for UTF-8).
-REASONS = {
+REASONS: dict[str, str | None] = {
     "invalid-start": "invalid start byte",
     "invalid-continuation": "invalid continuation byte",
     "unexpected-end": "unexpected end of data",
@@ -254,9 +256,9 @@ class Spec:
     skips: tuple[CodeRange, ...] = ()
     patterns: tuple[Pattern, ...] = ()
     reserved: tuple[int, ...] = ()
-    reserved_loc: Optional[Loc] = None
+    reserved_loc: Loc | None = None
     signature: bytes = b""
-    signature_loc: Optional[Loc] = None
+    signature_loc: Loc | None = None
     profiles: tuple[Profile, ...] = ()
     unit: int = 1  # bytes per code unit (1, 2 or 4)
     byte_order: str = "big"  # of a unit's bytes, where no signature says otherwise
@@ -266,11 +268,12 @@ class Spec:
     encodes: tuple[EncodeRule, ...] = ()  # encoder-only mappings and refusals, in spec order
     error_span: str = "maximal-subpart"  # one of ERROR_SPANS
     restore: tuple[tuple[int, int], ...] = ()  # byte runs an error never takes after its first byte
+    warnings: tuple[SpecWarning, ...] = field(default=(), compare=False)  # what its files hold that is unused
 
     def table(self, name: str) -> Table:
         return next(t for t in self.tables if t.name == name)
 
-    def reason(self, kind: str) -> str:
+    def reason(self, kind: str) -> str | None:
         return dict(self.reasons).get(kind, REASONS[kind])
 
     def form(self, name: str) -> Form:
@@ -284,11 +287,11 @@ class Spec:
         return index[name]
 
     @property
-    def max_code_point(self) -> Optional[int]:
+    def max_code_point(self) -> int | None:
         return self.code_space.hi
 
     def excluded(self, cp: int) -> bool:
-        return any(r.lo <= cp <= r.hi for r in self.holes + self.skips)
+        return any(r.hi is not None and r.lo <= cp <= r.hi for r in self.holes + self.skips)
 
 
 class RangeSet:
@@ -311,12 +314,12 @@ class RangeSet:
     def __bool__(self) -> bool:
         return bool(self.los)
 
-    def containing(self, cp: int) -> Optional[tuple[int, int]]:
+    def containing(self, cp: int) -> tuple[int, int] | None:
         """The range holding *cp*, or None."""
         k = bisect_right(self.los, cp) - 1
         return (self.los[k], self.his[k]) if k >= 0 and self.his[k] >= cp else None
 
-    def next_start(self, cp: int) -> Optional[int]:
+    def next_start(self, cp: int) -> int | None:
         """The first range start above *cp*, or None."""
         k = bisect_right(self.los, cp)
         return self.los[k] if k < len(self.los) else None
@@ -335,7 +338,7 @@ class RangeSet:
             out.append((cp, hi))
         return out
 
-    def first_outside(self, lo: int, hi: int) -> Optional[int]:
+    def first_outside(self, lo: int, hi: int) -> int | None:
         """The first code point of lo..hi outside the set (None: there is none)."""
         if lo > hi:
             return None

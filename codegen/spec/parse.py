@@ -10,19 +10,51 @@ import hashlib
 import re
 from functools import lru_cache
 from importlib import resources
+from math import prod
 from pathlib import Path
+from typing import Any
 
 import lark
 from lark import Token, Transformer_NonRecursive, v_args
 
-from .diagnostics import Loc, SpecError
-from .expr import CONST_BITS, CONST_DIGITS, DIVISION_BY_ZERO, MAX_DEPTH, BinOp, ExprLimitError, Int, Var, \
-    check_constants, evaluate_bounded, too_deep, walk
-from .model import (
-    PROPERTIES, Claim, CodeRange, DigitSet, EncodeRule, Form, Item, Pattern, Profile, ProfileRule, RangeSet, Signature,
-    Spec, SubForm, Table, const, evaluate, is_const, paused_gc, variables,
+from .diagnostics import Loc, SpecError, SpecWarning
+from .expr import (
+    CONST_BITS,
+    CONST_DIGITS,
+    DIVISION_BY_ZERO,
+    MAX_DEPTH,
+    BinOp,
+    Expr,
+    ExprLimitError,
+    Int,
+    Var,
+    check_constants,
+    evaluate_bounded,
+    too_deep,
+    walk,
 )
-from .index_files import MAX_POINTER, read_encode_file, read_index
+from .index_files import MAX_POINTER, line_text, read_encode_file, read_index
+from .model import (
+    PROPERTIES,
+    Claim,
+    CodeRange,
+    DigitSet,
+    EncodeRule,
+    Form,
+    Item,
+    Pattern,
+    Profile,
+    ProfileRule,
+    RangeSet,
+    Signature,
+    Spec,
+    SubForm,
+    Table,
+    const,
+    evaluate,
+    is_const,
+    paused_gc,
+)
 
 _WORDS = {
     "HEXBYTE": "a hex byte (ED)", "HEXUNIT": "a hex code unit (D800)", "BITS": "a bit pattern (10xxxxxx)",
@@ -97,7 +129,7 @@ def _shown(tok: Token, text: str) -> str:
         return "end of file"
     word = str(tok)
     if word[-1:].isalnum() and tok.end_pos is not None:
-        word += re.match(r"[0-9A-Za-z_]*", text[tok.end_pos:]).group()
+        word += re.findall(r"^[0-9A-Za-z_]*", text[tok.end_pos:])[0]
     return repr(word)
 
 
@@ -120,6 +152,16 @@ class _Build(Transformer_NonRecursive):
 
     def __default__(self, data, children, meta):  # pragma: no cover - grammar is total
         raise SpecError(f"internal: unhandled rule {data}", _loc(meta))
+
+    def STRING(self, tok: Token) -> Token:
+        """A string holds any character but a quote, a line break or NUL: C (the C export, the
+        native extension) reads a string up to its first NUL, so one would cut a reason short."""
+        k = tok.find("\x00")
+        if k >= 0:
+            start = _loc(tok)  # the lexer places every token it makes
+            raise SpecError("a string cannot hold U+0000 (NUL): C reads a string only up to it",
+                            Loc(start.line, start.column + k))
+        return tok
 
     # statements: each becomes (keyword, loc, payload)
     @v_args(meta=True)
@@ -238,6 +280,10 @@ class _Build(Transformer_NonRecursive):
     @v_args(meta=True)
     def tbl_encode_skip(self, meta, c):
         return ("encode-skip", _loc(meta), tuple((lo, hi) for lo, hi, _ in c))
+
+    @v_args(meta=True)
+    def tbl_unreachable(self, meta, c):
+        return ("unreachable", _loc(meta), tuple(c))
 
     @v_args(meta=True)
     def tbl_encode_last(self, meta, c):
@@ -470,7 +516,8 @@ def _parse_text(text: str, path: str) -> Spec:
             raise e.orig_exc.located(path, text) from None
         raise
     except lark.exceptions.UnexpectedCharacters as e:
-        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
+        pos: int = e.pos_in_stream  # type: ignore[assignment]  # lark declares it None on the base class; the lexer's error sets it
+        ch = text[pos] if pos < len(text) else ""
         if ch == '"':  # the only way a quote fails to lex
             msg = "unterminated string (a string ends on the line it starts)"
         else:
@@ -519,7 +566,7 @@ UNIT_BITS = (8, 16, 32)
 
 def _resolve(statements, text: str, path: str) -> Spec:
     seen: dict[str, Loc] = {}
-    values: dict[str, object] = {}
+    values: dict[str, Any] = {}  # each statement's payload, as the transformer built it
     alphabets: dict[str, DigitSet] = {}
     claims: list[Claim] = []
     aliases: list[str] = []
@@ -606,7 +653,7 @@ def _resolve(statements, text: str, path: str) -> Spec:
     if unit == 1 and "truncated-unit" in reasons:
         raise SpecError("'reason truncated-unit' needs code units wider than a byte ('code-unit 16' or 32)",
                         next(loc for kind, loc, p in statements if kind == "reason" and p[0] == "truncated-unit"))
-    sigs = []
+    sigs: list[Signature] = []
     for loc, (data, order) in signatures:
         if order is not None and unit == 1:
             raise SpecError("a signature can choose a byte order only in a spec of 16- or 32-bit code units",
@@ -676,17 +723,20 @@ def _resolve(statements, text: str, path: str) -> Spec:
         signature=signature, signature_loc=sigs[0].loc if sigs else None, profiles=tuple(profiles),
         unit=unit, byte_order=byte_order, signatures=tuple(sigs), reasons=tuple(sorted(reasons.items())),
         tables=tuple(tables.values()), encodes=tuple(encodes), error_span=span, restore=restore,
+        warnings=tuple(_unreachable(tables, forms, path, text)),
     )
 
 
 def _table(name: str, loc: Loc, payload, spec_path: str) -> Table:
     """A 'table' statement: its file read, its options checked."""
     _, written, wloc, options = payload
-    entries, sha = read_index(spec_path, written, wloc)
-    ranges, extra, skip, last = False, [], [], []
-    for key, oloc, value in options:
+    index = read_index(spec_path, written, wloc)
+    ranges, extra, skip, last, unreachable = False, [], [], [], []
+    for key, _oloc, value in options:
         if key == "ranges":
             ranges = True
+        elif key == "unreachable":
+            unreachable += value
         elif key == "with":
             for lo, hi, cps, eloc in value:
                 if hi - lo >= MAX_POINTER or hi >= MAX_POINTER:
@@ -700,7 +750,44 @@ def _table(name: str, loc: Loc, payload, spec_path: str) -> Table:
             last += value
     if ranges and extra and any(len(cps) > 1 for _, _, cps in extra):
         raise SpecError("a ranges table maps each pointer to one code point", loc)
-    return Table(name, loc, written, sha, entries, ranges, tuple(extra), tuple(skip), tuple(last))
+    return Table(name, loc, written, index.sha256, index.entries, ranges, tuple(extra), tuple(skip), tuple(last),
+                 index.lines, tuple(unreachable))
+
+
+def _unreachable(tables: dict[str, Table], forms: list[Form], spec_path: str, text: str) -> list[SpecWarning]:
+    """A warning per table whose entries no form reaches: a table no form uses (at its
+    statement), or file lines whose pointer is beyond every form that reads the table
+    (at the first such line, counting the rest)."""
+    capacity: dict[str, int] = {}
+    readers: dict[str, list[str]] = {}
+    for f in forms:
+        if f.table is not None:
+            cap = prod(i.digits.radix ** evaluate(i.count, {}) for i in f.items if i.digits is not None)
+            capacity[f.table] = max(capacity.get(f.table, 0), cap)
+            readers.setdefault(f.table, []).append(f"'{f.name}'")
+    out = []
+    for t in tables.values():
+        if t.name not in capacity:
+            out.append(SpecWarning(f"table '{t.name}' is read by no form: none of its {len(t.entries):,} entries "
+                                   "is reachable", t.loc, spec_path, text))
+            continue
+        cap = capacity[t.name]
+        for lo, _hi, loc in t.unreachable:
+            if lo < cap:
+                raise SpecError(f"pointer {lo} is not unreachable: the forms of table '{t.name}' reach pointers "
+                                f"0..{cap - 1}", loc)
+        known = RangeSet(tuple((lo, hi) for lo, hi, _ in t.unreachable))
+        beyond = [k for k, (pointer, _) in enumerate(t.entries) if pointer >= cap and known.containing(pointer) is None]
+        if not beyond:
+            continue
+        first = beyond[0]
+        who = ("form " if len(readers[t.name]) == 1 else "forms ") + ", ".join(readers[t.name])
+        more = (f"; so are {len(beyond) - 1:,} more entries, the last on line {t.lines[beyond[-1]]}"
+                if len(beyond) > 1 else "")
+        out.append(SpecWarning(f"pointer {t.entries[first][0]} is unreachable: {who} of table '{t.name}' reach "
+                               f"pointers 0..{cap - 1}{more}", Loc(t.lines[first], 1), "",
+                               line_text(spec_path, t.path), t.path).located(spec_path, text))
+    return out
 
 
 def _code_unit(payload) -> tuple[int, str]:
@@ -791,7 +878,7 @@ def _repeat_count(expr, loc) -> int:
     return n
 
 
-def _item(raw, alphabets, forms, unit: int = 1) -> Item:
+def _item(raw, alphabets, forms, unit: int = 1) -> tuple[Item, Expr | None]:
     _, loc, atom, repeat, field = raw
     digits = sub = None
     if atom[0] == "digits":
@@ -853,11 +940,11 @@ def _form(name, loc, raw_items, options, alphabets, earlier, default_mapping, un
     bound: dict[str, Loc] = {}
     for raw in raw_items:
         item, rexpr = _item(raw, alphabets, earlier, unit)
-        if item.binds:
-            if item.binds in bound:  # {n} of a name bound earlier: a count, not a binding
+        if binds := item.binds:
+            if binds in bound:  # {n} of a name bound earlier: a count, not a binding
                 item = Item(item.loc, item.digits, item.sub, item.count, None, item.field, item.shortest)
             else:
-                bound[item.binds] = item.loc
+                bound[binds] = item.loc
         elif rexpr is not None:
             for var, vloc in _var_locs(rexpr, []):
                 if var not in bound:
@@ -867,7 +954,7 @@ def _form(name, loc, raw_items, options, alphabets, earlier, default_mapping, un
                 raise SpecError(f"name '{item.field}' is bound twice", item.loc)
             bound[item.field] = item.loc
         items.append(item)
-    opts: dict[str, object] = {}
+    opts: dict[str, Any] = {}  # each option's value, as the transformer built it
     locs: dict[str, Loc] = {}
     for _, key, value, oloc in options:
         if key in opts:

@@ -34,7 +34,7 @@ def _match(data, i):
     b = data[i]
     if b < 0x80:
         return i + 1, b
-    for marker, bits, conts, base in _ROWS:
+    for marker, bits, conts, base in _ROWS:  # noqa: B007 - the row is read after the break
         if b >> bits == marker >> bits:
             break
     else:                                       # F8..FF
@@ -67,7 +67,7 @@ def tokens(data):
 def _encode_one(cp):
     if cp < 0x80:
         return [cp]
-    for marker, bits, conts, base in reversed(_ROWS):
+    for marker, _bits, conts, base in reversed(_ROWS):
         if cp >= base:
             raw = cp - base
             return [marker | raw >> 7 * conts] + [

@@ -55,7 +55,7 @@ def _match(data, i):
         if i + 1 < len(data) and data[i + 1] >= 0xA0:
             return i + 2, data[i + 1]
         return i + 1, None
-    for first, last, trails, base in _MULTI:
+    for first, last, trails, base in _MULTI:  # noqa: B007 - the row is read after the break
         if first <= b <= last:
             break
     y = b - first                   # digits so far, most significant first

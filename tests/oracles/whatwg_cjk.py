@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import bisect
 from collections import deque
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from ._driver import check_codepoint, unencodable
@@ -245,19 +245,19 @@ def read_index_file(name: str) -> list:
     return entries
 
 
-@lru_cache(maxsize=None)
+@cache
 def index(name: str) -> Index:
     """index jis0208, jis0212, EUC-KR, Big5 or gb18030 (file index-NAME.txt)."""
     return Index(read_index_file(f"index-{name}.txt"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def shift_jis_index() -> Index:
     """index Shift_JIS pointer's index: index jis0208 excluding pointers 8272..8835."""
     return index("jis0208").excluding(lambda p: not 8272 <= p <= 8835)
 
 
-@lru_cache(maxsize=None)
+@cache
 def big5_encoder_index() -> Index:
     """index Big5 pointer's index: index Big5 excluding pointers below (0xA1 - 0x81) x 157."""
     return index("big5").excluding(lambda p: not p < (0xA1 - 0x81) * 157)
@@ -279,7 +279,7 @@ def index_big5_pointer(code_point):
     return idx.pointer(code_point)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _ranges():
     entries = read_index_file("index-gb18030-ranges.txt")
     by_pointer = sorted(entries)

@@ -32,8 +32,9 @@ SECTION_NAMES = ("decode", "replace", "validate", "encode", "transcode")
 @click.pass_context
 def command(ctx, specs, size, repeat, sections, export, no_export, no_invalid, no_encode, quick, wide, as_json):
     """Time decoding (strict, and with replace and surrogateescape on 1% and 10% damaged bytes), validation, encoding and transcoding of four seeded corpora: CPython's codec of the same text (its utf-16-le for utf-16le, shift_jis for shift_jis, else utf-8), the native and pure-Python modules, the straightforward token loop, the exported C decoder, iconv and Node's buffer.isUtf8 and TextDecoder where they exist; CPU time, best of N, ratios to CPython; the machine described first.  A benchmark, not a test."""
-    from ..bench import QUICK, PY_BYTES, PY_TABLE_BYTES, memory_json, memory_table, run, table_memory
-    from ..bench_report import as_json as to_json, table
+    from ..bench import PY_BYTES, PY_TABLE_BYTES, QUICK, memory_json, memory_table, run, table_memory
+    from ..bench_report import as_json as to_json
+    from ..bench_report import table
     from ..bench_tools import machine, machine_line
     if export and no_export:
         raise Fail("--export c and --no-export cannot be used together")

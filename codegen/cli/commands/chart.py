@@ -6,15 +6,16 @@ from pathlib import Path
 import click
 
 from ..common import Fail, exclusive, load_spec
+from ..index import complete_spec
 
 
 @exclusive("codepage", "automaton")
 @click.command("chart")
-@click.argument("spec")
+@click.argument("spec", shell_complete=complete_spec)
 @click.option("--codepage", is_flag=True, help="The 16×16 byte map, coloured by role (SVG).")
 @click.option("--automaton", is_flag=True,
               help="The automaton: .dot (Graphviz source) or .svg (rendered with Graphviz's dot).")
-@click.option("--ancestor", metavar="SPEC|none", default=None,
+@click.option("--ancestor", metavar="SPEC|none", default=None, shell_complete=complete_spec,
               help="Code page: show what red bytes meant in this spec (default: utf-8-rfc2279 "
                    "for utf-8 and its derivatives; none: no ancestor).")
 @click.option("-o", "--out", "out_file", required=True, type=click.Path(dir_okay=False, allow_dash=True),

@@ -2,18 +2,18 @@
 from __future__ import annotations
 
 import os
-import tempfile
 
 import click
 
 from ...io import stream
 from ..common import Fail
+from ..index import complete_spec
 
 SPOOL_IN_MEMORY = 16 << 20   # --fallback keeps up to this much of a stdin in memory, the rest in a temp file
 
 
 @click.command("decode")
-@click.argument("spec")
+@click.argument("spec", shell_complete=complete_spec)
 @click.argument("file", required=False)
 @click.option("--errors", default="strict", metavar="HANDLER",
               help="Error handler for ill-formed input (strict, replace, ignore, encspec.latin1, …).")
@@ -24,16 +24,19 @@ SPOOL_IN_MEMORY = 16 << 20   # --fallback keeps up to this much of a stdin in me
 @click.option("--reject-reserved", is_flag=True,
               help="With --fallback: a reserved run makes the input invalid (by default it does not).")
 @click.option("-o", "--output", "out", default=None, metavar="OUT", help="Write here instead of stdout (- : stdout).")
-@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
-def command(spec, file, errors, fallback, reject_reserved, out, quiet):
+@click.option("-q", "--quiet", is_flag=True,
+              help="Print nothing but errors (no progress bar, no note of what --fallback chose).")
+@click.option("--no-progress", is_flag=True, help="No progress bar.")
+def command(spec: str, file: str | None, errors: str, fallback: str | None, reject_reserved: bool,
+            out: str | None, quiet: bool, no_progress: bool) -> None:
     """Decode FILE (default: stdin) and write it as UTF-8 text.
 
     Code points UTF-8 cannot hold (beyond U+10FFFF, surrogates) go through the
     error handler like ill-formed sequences.  With strict, the first problem
     stops the command (exit 1) and OUT is left untouched.
     """
-    from ...runtime.codec import load
     from ...runtime import fallback as fb
+    from ...runtime.codec import load
     if reject_reserved and fallback is None:
         raise Fail("--reject-reserved goes with --fallback")
     inp = None
@@ -51,10 +54,10 @@ def command(spec, file, errors, fallback, reject_reserved, out, quiet):
         module = load(spec)
         stream.check_output(out, [file])
         inp = stream.open_input(file)
-        dec = stream.TextDecoder(module, errors)
+        dec: stream.TextDecoder | _Legacy = stream.TextDecoder(module, errors)
         if legacy is not None:
             inp, start = _rewindable(inp)
-            bar = stream.progress(inp.size, "validate", quiet)
+            bar = stream.progress(inp.size, "validate", quiet or no_progress)
             try:
                 problem = fb.first_problem(module, stream.read_chunks(inp, bar=bar), not reject_reserved)
             finally:
@@ -77,7 +80,7 @@ def command(spec, file, errors, fallback, reject_reserved, out, quiet):
                                         "which UTF-8 text cannot hold") from None
 
         stream.convert(inp, out, lambda chunk: text(dec.decode(chunk)), lambda: text(dec.decode(b"", True)),
-                       "decode", quiet)
+                       "decode", quiet or no_progress)
     except (stream.InputError, stream.DataError, stream.DecodeFailure, TypeError) as e:
         got = stream.failure(e, inp.name if inp else stream.shown(file), errors)
         if got is None:
@@ -86,7 +89,7 @@ def command(spec, file, errors, fallback, reject_reserved, out, quiet):
         if chosen is not None and not isinstance(e, stream.InputError):
             message += f" (decoding as {chosen[0]}; {chosen[1]})"
         raise Fail(message, code) from None
-    if chosen is not None:
+    if chosen is not None and not quiet:
         click.echo(f"decoded as {chosen[0]} ({chosen[1]})", err=True)
 
 
@@ -99,6 +102,8 @@ def _rewindable(inp: stream.Input) -> tuple[stream.Input, int]:
                 return inp, inp.file.tell()
         except (OSError, ValueError):
             pass
+    import tempfile  # only --fallback of a pipe needs it: not at start-up
+
     spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY)
     try:
         for chunk in stream.read_chunks(inp):

@@ -7,11 +7,12 @@ import sys
 import click
 
 from ..common import load_spec
+from ..index import complete_spec
 
 
 @click.command("diff")
-@click.argument("spec_a")
-@click.argument("spec_b")
+@click.argument("spec_a", shell_complete=complete_spec)
+@click.argument("spec_b", shell_complete=complete_spec)
 @click.option("--json", "as_json", is_flag=True, help="Print the differences as one JSON document.")
 def command(spec_a, spec_b, as_json):
     """Compare two encodings: sequences valid in one only, and valid in both but decoded

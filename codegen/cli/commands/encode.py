@@ -7,6 +7,7 @@ import click
 
 from ...io import stream
 from ..common import Fail
+from ..index import complete_spec
 
 
 class _Utf8Input:
@@ -32,20 +33,23 @@ class _Utf8Input:
 
 
 @click.command("encode")
-@click.argument("spec")
+@click.argument("spec", shell_complete=complete_spec)
 @click.argument("file", required=False)
 @click.option("--signature", is_flag=True, help="Write the encoding's signature first.")
 @click.option("--errors", default="strict", metavar="HANDLER",
               help="Error handler for characters the encoding cannot hold (strict, replace, …).")
 @click.option("-o", "--output", "out", default=None, metavar="OUT", help="Write here instead of stdout (- : stdout).")
-@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
-def command(spec, file, signature, errors, out, quiet):
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors (no progress bar).")
+@click.option("--no-progress", is_flag=True, help="No progress bar.")
+def command(spec: str, file: str | None, signature: bool, errors: str, out: str | None, quiet: bool,
+            no_progress: bool) -> None:
     """Read UTF-8 text from FILE (default: stdin) and write it in SPEC's encoding."""
-    from ...runtime.codec import load
+    from ...runtime.codec import load_named
     inp = None
     try:
         stream.check_handler(errors)
-        module = load(spec)
+        module, signed = load_named(spec)
+        signature = signature or signed
         if signature and not module.SIGNATURE:
             raise stream.InputError(f"{spec}: the encoding has no signature")
         stream.check_output(out, [file])
@@ -62,7 +66,7 @@ def command(spec, file, signature, errors, out, quiet):
                 at = src.text_start + len(text[:e.index - before].encode("utf-8"))
                 raise stream.DataError(f"{inp.name}: byte {at}: U+{e.cp:04X}: {e.reason}") from None
 
-        stream.convert(inp, out, step, lambda: step(b"", True), "encode", quiet)
+        stream.convert(inp, out, step, lambda: step(b"", True), "encode", quiet or no_progress)
     except (stream.InputError, stream.DataError, TypeError) as e:
         got = stream.failure(e, inp.name if inp else stream.shown(file), errors)
         if got is None:

@@ -8,10 +8,11 @@ import click
 from ...emit.java_target import package_error
 from ...emit.targets import export, exports, require
 from ..common import Fail, load_spec, output_folder
+from ..index import complete_spec
 
 
 @click.command("export")
-@click.argument("spec")
+@click.argument("spec", shell_complete=complete_spec)
 @click.option("--lang", required=True, help="Target language: json, c, rust, js, java.")
 @click.option("-o", "--out", "out_dir", required=True, type=click.Path(file_okay=False),
               help="Output folder (created with any missing parents).")

@@ -11,10 +11,14 @@ from ..common import Fail, output_folder
 @click.command("playground")
 @click.option("-o", "--out", "out_dir", required=True, type=click.Path(file_okay=False),
               help="Folder to write the site into (created; serve it with python3 -m http.server -d DIR).")
-def command(out_dir):
+def command(out_dir: str) -> None:
     """Build the playground: a static page running encspec in the browser (Pyodide),
     from a source checkout's web/ folder (npm ci there when node_modules is missing)."""
     from ...io import playground as web
+    try:
+        web.source_root()   # run from an installed copy: a usage error (2), before any folder is made
+    except web.BuildError as e:
+        raise Fail(str(e)) from None
     out = Path(out_dir)
     output_folder(out)
     try:

@@ -5,18 +5,23 @@ import click
 
 from ...io import stream
 from ..common import Fail
+from ..index import complete_spec
 
 
 @click.command("transcode")
-@click.option("--from", "source", required=True, metavar="SPEC", help="The input's encoding (name or spec path).")
-@click.option("--to", "target", required=True, metavar="SPEC", help="The output's encoding (name or spec path).")
+@click.option("-f", "--from", "source", required=True, metavar="SPEC", shell_complete=complete_spec,
+              help="The input's encoding (name or spec path), as iconv -f.")
+@click.option("-t", "--to", "target", required=True, metavar="SPEC", shell_complete=complete_spec,
+              help="The output's encoding (name or spec path), as iconv -t.")
 @click.argument("file", required=False)
 @click.option("--errors", default="strict", metavar="HANDLER",
               help="Error handler for ill-formed input and for code points the target cannot hold.")
 @click.option("--signature", is_flag=True, help="Write the target's signature first.")
 @click.option("-o", "--output", "out", default=None, metavar="OUT", help="Write here instead of stdout (- : stdout).")
-@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
-def command(source, target, file, errors, signature, out, quiet):
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors (no progress bar).")
+@click.option("--no-progress", is_flag=True, help="No progress bar.")
+def command(source: str, target: str, file: str | None, errors: str, signature: bool, out: str | None,
+            quiet: bool, no_progress: bool) -> None:
     """Re-encode FILE (default: stdin) from one encoding to another.
 
     Code points pass as text, a chunk at a time (the native decoder writes it, the
@@ -26,18 +31,19 @@ def command(source, target, file, errors, signature, out, quiet):
     sees ill-formed input (UnicodeDecodeError) and code points the target cannot
     hold (UnicodeEncodeError): surrogateescape carries bad bytes across unchanged.
     """
-    from ...runtime.codec import load
+    from ...runtime.codec import load_named
     inp = None
     try:
         stream.check_handler(errors)
-        src = load(source)
-        dst = load(target)
+        src, _ = load_named(source)
+        dst, signed = load_named(target)
+        signature = signature or signed
         if signature and not dst.SIGNATURE:
             raise stream.InputError(f"{target}: the encoding has no signature")
         stream.check_output(out, [file])
         inp = stream.open_input(file)
         tc = stream.Transcoder(src, dst, errors, signature)
-        stream.convert(inp, out, tc.transcode, lambda: tc.transcode(b"", True), "transcode", quiet,
+        stream.convert(inp, out, tc.transcode, lambda: tc.transcode(b"", True), "transcode", quiet or no_progress,
                        stream.TEXT_CHUNK)
     except (stream.InputError, stream.DataError, stream.DecodeFailure, stream.EncodeFailure, TypeError) as e:
         got = stream.failure(e, inp.name if inp else stream.shown(file), errors)

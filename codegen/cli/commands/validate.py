@@ -9,6 +9,7 @@ import click
 
 from ...io import stream
 from ..common import Fail, exclusive
+from ..index import complete_spec
 
 SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
 
@@ -113,28 +114,29 @@ def _json(rep: stream.Report, allow_reserved: bool) -> str:
 
 @exclusive("quiet", "list_invalid", "as_json")
 @click.command("validate")
-@click.argument("spec")
-@click.argument("paths", nargs=-1, required=True)
+@click.argument("spec", shell_complete=complete_spec)
+@click.argument("paths", nargs=-1)
 @click.option("--max-errors", type=click.IntRange(min=1), default=None, metavar="N",
               help="Stop reading a file after N problems (errors and reserved runs).")
 @click.option("--json", "as_json", is_flag=True, help="JSON Lines: one object per file.")
 @click.option("--reject-reserved/--allow-reserved", "reject_reserved", default=False,
-              help="Reserved runs make a file invalid (default --allow-reserved: they are reported "
-                   "but keep it valid, \"reserved for future use ... rather than as invalid\").")
+              help="Reserved runs make a file invalid (--allow-reserved: they are reported but keep it "
+                   "valid, \"reserved for future use ... rather than as invalid\").")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, metavar="N",
               help="Worker processes (default: all cores).")
 @click.option("--dask", "dask", default=None, metavar="ADDRESS",
               help="Run the tasks on a Dask scheduler (or 'local' for a local cluster).")
-@click.option("--split-size", type=ByteSize(), default=str(16 << 20), metavar="SIZE",
-              help="Split files larger than this into chunks validated in parallel (default 16M).")
+@click.option("--split-size", type=ByteSize(), default="16M", metavar="SIZE",
+              help="Split files larger than this into chunks validated in parallel.")
 @click.option("-q", "--quiet", "--silent", "quiet", is_flag=True,
-              help="Print nothing: the exit code says it all (like grep -q, cmp -s).")
+              help="Print nothing but errors: the exit code says whether all are valid (like grep -q, cmp -s).")
 @click.option("-l", "--list-invalid", "list_invalid", is_flag=True,
               help="Print only the names of files that are not valid, one a line (like grep -l).")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
-def command(spec, paths, max_errors, as_json, reject_reserved, jobs, dask, split_size, quiet, list_invalid,
-            no_progress):
-    """Check that each file (directories: every file under them; - : stdin) is well-formed.
+def command(spec: str, paths: tuple[str, ...], max_errors: int | None, as_json: bool, reject_reserved: bool,
+            jobs: int | None, dask: str | None, split_size: int, quiet: bool, list_invalid: bool,
+            no_progress: bool) -> None:
+    """Check that each file (directories: every file under them; - or none: stdin) is well-formed.
 
     Prints each problem as PATH:LINE:COLUMN (lines end at U+000A, columns count
     characters from 1, a problem counting as one) with its byte offset, bytes and
@@ -146,6 +148,7 @@ def command(spec, paths, max_errors, as_json, reject_reserved, jobs, dask, split
     """
     from ...io import parallel
     from ...runtime.codec import load
+    paths = paths or ("-",)   # no path: standard input, as decode and encode read it
     allow_reserved = not reject_reserved
     module = load(spec)
     entries = expand(paths)
@@ -160,7 +163,7 @@ def command(spec, paths, max_errors, as_json, reject_reserved, jobs, dask, split
     bar = stream.progress(total, "validate", quiet or no_progress)
     # With a bar on the terminal, results wait until it is complete and closed: a line
     # printed while it is open would be glued to it.  Without one they stream.
-    held = None if isinstance(bar, stream.NoBar) else []
+    held: list[stream.Report] | None = None if isinstance(bar, stream.NoBar) else []
     status = 0
 
     def show(rep):

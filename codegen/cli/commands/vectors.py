@@ -6,10 +6,11 @@ from pathlib import Path
 import click
 
 from ..common import Fail, load_spec
+from ..index import complete_spec
 
 
 @click.command("vectors")
-@click.argument("spec")
+@click.argument("spec", shell_complete=complete_spec)
 @click.option("-o", "--out", "out_file", required=True, type=click.Path(dir_okay=False, allow_dash=True),
               help="Output file (missing folders are created; - : stdout).")
 @click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default=None,
