@@ -255,9 +255,21 @@ def children_cpu_time() -> float:
 def assert_linear(label: str, fn: Callable[[Input], object], small: Input, large: Input, *,
                   scale: float | None = None, bound: float = 25, small_reps: int = 5, large_reps: int = 3,
                   fast_enough: float = 0.003, min_measure: float = 0.01, small_guard: float = 20.0,
-                  large_guard_floor: float = 10.0) -> tuple[float, float]:
-    """fn(large) may take at most *bound* times fn(small), *large* being *scale* times
-    *small* (by default the ratio of their lengths); returns the two CPU times.
+                  large_guard_floor: float = 10.0) -> None:
+    """Fail unless fn(large) takes at most *bound* times fn(small) (linear_failure)."""
+    why = linear_failure(label, fn, small, large, scale=scale, bound=bound, small_reps=small_reps,
+                         large_reps=large_reps, fast_enough=fast_enough, min_measure=min_measure,
+                         small_guard=small_guard, large_guard_floor=large_guard_floor)
+    if why is not None:
+        pytest.fail(why, pytrace=False)
+
+
+def linear_failure(label: str, fn: Callable[[Input], object], small: Input, large: Input, *,
+                   scale: float | None = None, bound: float = 25, small_reps: int = 5, large_reps: int = 3,
+                   fast_enough: float = 0.003, min_measure: float = 0.01, small_guard: float = 20.0,
+                   large_guard_floor: float = 10.0) -> str | None:
+    """None when fn(large) takes at most *bound* times fn(small), *large* being *scale*
+    times *small* (by default the ratio of their lengths); else what was measured.
 
     Every ratio test of the suite measures through here, so that one rule decides them all:
 
@@ -309,7 +321,7 @@ def assert_linear(label: str, fn: Callable[[Input], object], small: Input, large
             pairs.append((paired[0], t[0]))
         t_small, t_large = max(min(c for c, _ in smalls), 1e-9), min(c for c, _ in larges)
         if t_large <= bound * t_small or t_large <= fast_enough or any(b <= bound * a for a, b in pairs):
-            return t_small, t_large
+            return None
         if t_large > 2 * bound * t_small or len(larges) >= large_reps + 3:
             break
         if len(larges) >= large_reps:
@@ -319,11 +331,10 @@ def assert_linear(label: str, fn: Callable[[Input], object], small: Input, large
             paired = measure_small()
             smalls.append(paired)
     shown = "".join(f", {b / a:.1f}x" for a, b in pairs)
-    pytest.fail(f"{label}: the large input took {t_large * 1e3:.1f} ms of CPU, the small one "
-                f"{t_small * 1e3:.2f} ms: {t_large / t_small:.1f}x for {scale:.0f}x the input (bound {bound}x; "
-                f"best of {len(larges)} and of {len(smalls)}{'; back to back' + shown if pairs else ''}; "
-                f"wall clock {min(w for _, w in larges) * 1e3:.1f} and {min(w for _, w in smalls) * 1e3:.2f} ms)",
-                pytrace=False)
+    return (f"{label}: the large input took {t_large * 1e3:.1f} ms of CPU, the small one "
+            f"{t_small * 1e3:.2f} ms: {t_large / t_small:.1f}x for {scale:.0f}x the input (bound {bound:.0f}x; "
+            f"best of {len(larges)} and of {len(smalls)}{'; back to back' + shown if pairs else ''}; "
+            f"wall clock {min(w for _, w in larges) * 1e3:.1f} and {min(w for _, w in smalls) * 1e3:.2f} ms)")
 
 
 def decode_in_chunks(module, data: bytes, errors: str, size: int):
@@ -349,47 +360,16 @@ def encspec_command() -> list[str]:
     return [found]
 
 
-def best_cpu_time(fn, repeat: int = 3, inner: int = 1) -> float:
-    """The least CPU time of this process (time.process_time) per call of *fn*, over
-    *repeat* runs of *inner* calls, garbage collected before each run and the collector
-    off during it: CPU time, so that the other processes of a loaded machine do not count."""
-    import gc
-    import time
-    enabled = gc.isenabled()
-    best = float("inf")
-    try:
-        for _ in range(repeat):
-            gc.collect()
-            gc.disable()
-            start = time.process_time()
-            for _ in range(inner):
-                fn()
-            best = min(best, time.process_time() - start)
-            gc.enable()
-    finally:
-        if enabled:
-            gc.enable()
-    return best / inner
-
-
-def linear_growth(small, large, scale: int, *, ratio: float | None = None,
-                  fast_enough: float = 0.01, retries: int = 2) -> str | None:
+def linear_growth(small: Callable[[], object], large: Callable[[], object], scale: int, *,
+                  ratio: float | None = None, fast_enough: float = 0.01) -> str | None:
     """None when large() takes at most *ratio* (2.5 * *scale* by default: a quadratic cost
-    takes *scale* times that) times the CPU time of small(), best of 3 small runs and one
-    large run, retried *retries* times while the bound is exceeded by less than 2x (noise
-    can do that, a quadratic cost is beyond it every time); else what was measured.
-    A large run faster than *fast_enough* seconds passes: it measures noise, not the algorithm."""
+    takes *scale* times that) times the CPU time of small(); else what was measured.
+    linear_failure measures, best of 3 small runs and one large one (a build stage on
+    a large spec is long and stable), with its extra rounds when the bound is exceeded
+    by less than 2x."""
     bound = ratio if ratio is not None else 2.5 * scale
-    t_small, t_large = best_cpu_time(small), best_cpu_time(large, repeat=1)
-    for _ in range(retries):
-        if t_large <= bound * t_small or t_large <= fast_enough or t_large > 2 * bound * t_small:
-            break
-        t_small = min(t_small, best_cpu_time(small, repeat=1))
-        t_large = min(t_large, best_cpu_time(large, repeat=1))
-    if t_large <= bound * t_small or t_large <= fast_enough:
-        return None
-    return (f"{t_small * 1e3:.1f} ms of CPU at N, {t_large * 1e3:.1f} ms at {scale} N: "
-            f"{t_large / max(t_small, 1e-9):.1f}x (bound {bound:.0f}x)")
+    return linear_failure(f"{scale} N", lambda run: run(), small, large, scale=scale, bound=bound,
+                          small_reps=3, large_reps=1, fast_enough=fast_enough)
 
 
 # ------------------------------------------- generated specs that grow with n (ratio tests)
