@@ -22,6 +22,9 @@ RESERVED_LEADS = ()
 MAX_CODE_POINT = 2147483647  # None: unbounded
 # Encoders join a lead surrogate code point followed by a trail one (WTF-8 6.1).
 PAIR_ON_ENCODE = False
+# A lead surrogate code point's bytes followed by a trail one's read back as one
+# token: encoders never write the two in a row (they join them, or refuse the trail).
+PAIR_READS_AS_ONE = False
 
 # ---------------------------------------------------------------- byte classes
 # (first byte, last byte, class): bytes of one class behave alike in every state.
@@ -1084,11 +1087,15 @@ def _encode(cps, text, errors, start=0, stop=None):
     handed to error handlers.  With *stop*, only cps[start:] up to the first position
     at or after *stop* that a handler leaves it at.
 
-    Where encoders join pairs (PAIR_ON_ENCODE, WTF-8), a trail surrogate written
-    right after the bytes of a lead surrogate is joined with it into one
-    supplementary code point (6.1, and 6.5 when a handler dropped what was
-    between them), so the bytes never hold the pair byte sequence the decoder
-    rejects.  Nothing is ever held back: every call's bytes are complete.
+    Where a lead surrogate's bytes followed by a trail surrogate's read back as one
+    token (PAIR_READS_AS_ONE), a trail surrogate never follows the bytes of a lead
+    directly: where encoders join pairs (PAIR_ON_ENCODE, WTF-8), the two become one
+    supplementary code point (6.1, and 6.5 when a handler dropped what was between
+    them), so the bytes never hold the pair byte sequence the decoder rejects;
+    elsewhere (WTF-16, whose pair form would read them back as that code point:
+    4.1, "the resulting sequence will not represent the original code points") the
+    trail goes to the error handler (_PAIR_REASON).  Nothing is ever held back:
+    every call's bytes are complete.
     """
     out = bytearray()
     handler = None
@@ -1096,9 +1103,13 @@ def _encode(cps, text, errors, start=0, stop=None):
     lead = 0
     known = {}  # code point -> bytes or None, for this call
 
+    def refused(c):
+        """Whether *c* may not follow what out ends with (a trail after a lead's bytes)."""
+        return lead_at >= 0 and not PAIR_ON_ENCODE and 0xDC00 <= c <= 0xDFFF
+
     def put(c, b):
         nonlocal lead_at, lead
-        if PAIR_ON_ENCODE:
+        if PAIR_READS_AS_ONE:
             if lead_at >= 0 and 0xDC00 <= c <= 0xDFFF:
                 joined = _encode_cp(0x10000 + ((lead - 0xD800) << 10) + (c - 0xDC00))
                 if joined is not None:
@@ -1121,16 +1132,16 @@ def _encode(cps, text, errors, start=0, stop=None):
             return bytes(out), i
         cp = cps[i]
         b = bytes_of(cp)
-        if b is not None:
+        if b is not None and not refused(cp):
             put(cp, b)
             i += 1
             continue
         j = i + 1
         # a run is one error where errors are maximal subparts of bytes (CPython's utf-8);
         # one code point at a time otherwise (its utf-16 and CJK codecs, WHATWG's encoders)
-        while _UNIT == 1 and not _SPAN and j < n and bytes_of(cps[j]) is None:
+        while b is None and _UNIT == 1 and not _SPAN and j < n and bytes_of(cps[j]) is None:
             j += 1
-        if errors == "surrogateescape" and _UNIT == 1:
+        if b is None and errors == "surrogateescape" and _UNIT == 1:
             # as CPython's encoders do: escape what can be, hand the rest to the handler
             while i < j and 0xDC80 <= cps[i] <= 0xDCFF:
                 out.append(cps[i] - 0xDC00)
@@ -1140,23 +1151,30 @@ def _encode(cps, text, errors, start=0, stop=None):
                 continue
         if handler is None:
             handler = codecs.lookup_error(errors)
-        exc = UnicodeEncodeError(NAME, text, i, j, _unencodable_reason(cps[i]))
+        exc = UnicodeEncodeError(NAME, text, i, j, _unencodable_reason(cps[i]) if b is None else _PAIR_REASON)
         replacement, at = handler(exc)
         if isinstance(replacement, str):
             for ch in replacement:
                 rb = bytes_of(ord(ch))
-                if rb is None:
-                    raise UnicodeEncodeError(NAME, text, i, j, _unencodable_reason(cps[i]))
+                if rb is None or refused(ord(ch)):
+                    raise UnicodeEncodeError(NAME, text, i, j, exc.reason)
                 put(ord(ch), rb)
         elif replacement:
             if len(replacement) % _UNIT:  # not whole code units: refused, as CPython's utf-16 does
                 raise exc
             out += replacement
-            lead_at = -1
+            lead = _lead_at_end(out) if PAIR_READS_AS_ONE else 0  # the handler's bytes may end with one
+            lead_at = len(out) - len(bytes_of(lead)) if lead else -1
         i = at + n if at < 0 else at
         if not 0 <= i <= n:
             raise IndexError(f"position {at} from error handler out of bounds")
     return bytes(out), i
+
+
+# The reason for a trail surrogate after a lead's bytes where the two would read back as one
+# supplementary code point (wtf-8.txt 4.1: "This situation should be considered an error").
+_PAIR_REASON = ("a trail surrogate code point after a lead surrogate code point: "
+                "the two would read back as one supplementary code point")
 
 
 def _as_text(cps):
@@ -1164,7 +1182,7 @@ def _as_text(cps):
 
 
 class _Slow(Exception):
-    """Not for the fast path: unencodable, or a surrogate an encoder may have to pair."""
+    """Not for the fast path: unencodable, or a surrogate an encoder must watch (PAIR_READS_AS_ONE)."""
 
 
 class _EncodeMemo(dict):
@@ -1173,7 +1191,7 @@ class _EncodeMemo(dict):
 
     def __missing__(self, key):
         cp = ord(key) if isinstance(key, str) else key
-        if PAIR_ON_ENCODE and 0xD800 <= cp <= 0xDFFF:
+        if PAIR_READS_AS_ONE and 0xD800 <= cp <= 0xDFFF:
             raise _Slow
         b = _encode_cp(cp)
         if b is None:
@@ -1231,15 +1249,15 @@ def _memo_put(cp, b):
 
 
 def _paired(cp):
-    """Whether encoders may join *cp* with a neighbour (a surrogate, with PAIR_ON_ENCODE)."""
-    return PAIR_ON_ENCODE and 0xD800 <= cp <= 0xDFFF
+    """Whether encoders must watch *cp*'s neighbour (a surrogate, with PAIR_READS_AS_ONE)."""
+    return PAIR_READS_AS_ONE and 0xD800 <= cp <= 0xDFFF
 
 
 def _encode_native(items, errors, first=None):
     """The bytes of a str (or a list, array or memoryview of code points) through
     the native loops; what they stop at (a code point neither the spec's straight-line
     code nor the memo writes) is decided here: put in the memo, written here, or, where
-    it is unencodable (or a surrogate an encoder may pair), the run up to the next
+    it is unencodable (or a surrogate an encoder must watch), the run up to the next
     code point that is neither goes to _encode.  *first*: encode_str's answer, given."""
     is_str = isinstance(items, str)
     _memo()
@@ -1444,7 +1462,7 @@ _TRAIL = re.compile("[\udc00-\udfff]")
 
 
 def _lead_at_end(data):
-    """The lead surrogate whose bytes end *data* (PAIR_ON_ENCODE), or 0."""
+    """The lead surrogate whose bytes end *data* (PAIR_READS_AS_ONE), or 0."""
     n = len(_encode_cp(0xD800))
     if len(data) < n:
         return 0
@@ -1469,13 +1487,14 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
     Every call returns all the bytes of its piece, final or not: TextIOWrapper
     (open()) and codecs.open never pass final=True nor flush an encoder, so
     what an encoder held would never reach the file (docs: "Nothing held
-    back").  Where encoders join a lead and a trail surrogate code point
-    (PAIR_ON_ENCODE, WTF-8 6.1), a pair within one piece is joined; a lead
-    surrogate that ends a piece is written at once, and a trail surrogate that
-    starts the next one can no longer join it (its bytes are out), so it goes to
-    the error handler (reason _SPLIT_PAIR) rather than into bytes the decoder
-    rejects.  getstate() is (at the start: 0 or 1) << 21 | the lead surrogate whose
-    bytes end what was written (0: none).
+    back").  Where a lead surrogate's bytes followed by a trail's read back as
+    one token (PAIR_READS_AS_ONE), a lead surrogate that ends a piece is written
+    at once, and a trail surrogate whose bytes would follow it directly when the
+    next piece starts goes to the error handler, as within a piece: where
+    encoders join a lead and a trail (PAIR_ON_ENCODE, WTF-8 6.1) with reason
+    _SPLIT_PAIR (the lead's bytes are out, the two can no longer be joined),
+    elsewhere (WTF-16) with _PAIR_REASON.  getstate() is (at the start: 0 or 1)
+    << 21 | the lead surrogate whose bytes end what was written (0: none).
     """
 
     write_signature = False
@@ -1499,14 +1518,14 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
         if self.write_signature and self._first:
             out = SIGNATURE + out
         self._first = False
-        if out and PAIR_ON_ENCODE:
+        if out and PAIR_READS_AS_ONE:
             self._lead = _lead_at_end(out)
         return out
 
     def _split_pair(self, input, i):
         """The handler's bytes for the trail surrogate at input[i], and where to go on."""
         text = input if isinstance(input, str) else _as_text(input)
-        exc = UnicodeEncodeError(NAME, text, i, i + 1, _SPLIT_PAIR)
+        exc = UnicodeEncodeError(NAME, text, i, i + 1, _SPLIT_PAIR if PAIR_ON_ENCODE else _PAIR_REASON)
         replacement, at = codecs.lookup_error(self.errors)(exc)
         at = at + len(input) if at < 0 else at
         if not 0 <= at <= len(input):
@@ -1518,6 +1537,8 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
                 replacement = _encode_items(replacement, "strict")
             except UnicodeEncodeError:
                 raise exc from None
+        elif len(replacement) % _UNIT:  # not whole code units: refused, as in _encode
+            raise exc
         return bytes(replacement), at
 
     def reset(self):

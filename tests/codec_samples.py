@@ -82,8 +82,14 @@ def boundary_cps(name: str) -> list[int]:
 
 
 def encodable(name: str, cp: int) -> bool:
+    return cps_encodable(name, [cp])
+
+
+def cps_encodable(name: str, cps: list[int]) -> bool:
+    """Whether the oracle encodes *cps* (a surrogate pair of code points: WTF-8 joins
+    it, WTF-16 and Modified UTF-8 refuse it)."""
     try:
-        oracle(name).encode([cp])
+        oracle(name).encode(cps)
     except ValueError:
         return False
     return True
@@ -172,6 +178,18 @@ def load_backend(name: str, backend: str):
         if why is not None:
             tools.missing(why)
     return encspec.load(name, backend=backend)
+
+
+def joined_pairs(cps: list[int]) -> list[int]:
+    """*cps* with each lead surrogate followed by a trail one made one supplementary
+    code point, left to right (wtf-8.txt 6.1 step 2.1: what WTF-8's encoders write)."""
+    out: list[int] = []
+    for c in cps:
+        if out and 0xD800 <= out[-1] <= 0xDBFF and 0xDC00 <= c <= 0xDFFF:
+            out[-1] = 0x10000 + ((out[-1] - 0xD800) << 10) + (c - 0xDC00)
+        else:
+            out.append(c)
+    return out
 
 
 def unsplit_pairs(pieces):

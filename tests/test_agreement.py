@@ -249,6 +249,8 @@ def test_registered_codecs_agree(name, data):
     pieces = data.draw(cut(whole), label="pieces")
     text = data.draw(texts_with_surrogates, label="text")
     text_pieces = data.draw(cut(text), label="text pieces")
+    if encspec.load(name).PAIR_ON_ENCODE:  # a pair split across pieces cannot be joined (docs: "Nothing held back")
+        text_pieces = unsplit_pairs(text_pieces)
     for codec in [name] + ([name + "-sig"] if name in SIGNATURES else []):
         for errors in ["strict", "replace", "encspec.latin1"]:
             dec = codecs.getincrementaldecoder(codec)(errors)

@@ -468,10 +468,13 @@ def test_wtf16_examples():
     assert wtf_16.tokens_with_reasons(h("FF FE")) == [char(0, 2, 0xFEFF)]
     assert wtf_16.encode([0xD83D]) == h("3D D8")
     assert wtf_16.encode([0x1F600]) == h("3D D8 00 DE")
-    # 4.1 leaves a surrogate code point pair open; written unit by unit it reads back as
-    # the supplementary code point (the bytes CPython's surrogatepass writes)
-    assert wtf_16.encode([0xD83D, 0xDE00]) == h("3D D8 00 DE")
+    # 4.1: a surrogate code point pair "should be considered an error" (written unit by
+    # unit it would read back as the supplementary code point, the bytes CPython's
+    # surrogatepass writes): the trail surrogate is refused
     assert "\ud83d\ude00".encode("utf-16-le", "surrogatepass") == h("3D D8 00 DE")
+    with pytest.raises(ValueError, match="U\\+DE00 at index 1"):
+        wtf_16.encode([0xD83D, 0xDE00])
+    assert wtf_16.encode([0xDE00, 0xD83D]) == h("00 DE 3D D8")  # trail, then lead: no pair
     with pytest.raises(ValueError):
         wtf_16.encode([0x41], signature=True)
 
@@ -479,7 +482,12 @@ def test_wtf16_examples():
 @settings(max_examples=examples(200), deadline=None)
 @given(cps=st.lists(st.one_of(st.integers(0, 0x10FFFF), st.integers(0xD800, 0xDFFF)), max_size=12))
 def test_wtf16_encode_equals_cpython_surrogatepass(cps):
-    """wtf-8.txt 4.1 (every code point, surrogates included) and 4.2 back."""
+    """wtf-8.txt 4.1 (every code point, surrogates included, but no surrogate code point
+    pair) and 4.2 back."""
+    if any(0xD800 <= a <= 0xDBFF and 0xDC00 <= b <= 0xDFFF for a, b in itertools.pairwise(cps)):
+        with pytest.raises(ValueError):
+            wtf_16.encode(cps)
+        return
     data = wtf_16.encode(cps)
     assert data == "".join(map(chr, cps)).encode("utf-16-le", "surrogatepass")
     assert [t[3] for t in wtf_16.tokens(data)] == [ord(c) for c in data.decode("utf-16-le", "surrogatepass")]

@@ -67,6 +67,9 @@ class Automaton:
     extensions: tuple[Extension, ...]  # counted forms, entered at n_states + index
     claims: tuple[str, ...]
     pair_on_encode: bool = False  # encoders join lead + trail surrogate code points (WTF-8 6.1)
+    # a lead surrogate code point's bytes followed by a trail one's read back as one token
+    # (WTF-16's pair form, WTF-8's ill-formed pattern): encoders never write them in a row
+    pair_reads_as_one: bool = False
     profiles: tuple[Profile, ...] = ()  # document profiles (encspec lint)
     row_patterns: tuple = ()  # per row: its byte patterns, each a tuple of positions of (lo, hi) runs
     unit: int = 1  # bytes per code unit: errors and the data's end are counted in whole units
@@ -366,7 +369,7 @@ def _compile(spec: Spec) -> Automaton:
         raise SpecError("no byte can start a sequence", spec.forms[0].loc)
     if machine.accept[0] is not None:
         raise SpecError("a form accepts the empty byte sequence", spec.forms[0].loc)
-    return Automaton(
+    a = Automaton(
         name=spec.name, title=spec.title, aliases=spec.aliases, source=spec.source,
         spec_file=spec.path, spec_sha256=spec.sha256,
         code_space=(spec.code_space.lo, spec.code_space.hi),
@@ -384,6 +387,34 @@ def _compile(spec: Spec) -> Automaton:
         encode_only=tuple((e.code_point, e.bytes) for e in spec.encodes),
         error_span=spec.error_span, restore=spec.restore,
     )
+    return replace(a, pair_reads_as_one=_pair_reads_as_one(a))
+
+
+def _pair_reads_as_one(a: Automaton) -> bool:
+    """Whether the bytes of a lead surrogate code point followed by those of a trail
+    one read back as one token (longest match): the pair form (WTF-16, where 4.1 says
+    "the resulting sequence will not represent the original code points") or an
+    ill-formed pattern (WTF-8).  The first and the last pair stand for the rest (the
+    surrogates are two ranges of one shape); a token still unfinished after both
+    counts as one too (what follows decides)."""
+    for lead, trail in ((0xD800, 0xDC00), (0xDBFF, 0xDFFF)):
+        first, second = a.encode(lead), a.encode(trail)
+        if first is None or second is None:
+            continue
+        s = a.starts[0]
+        for k, b in enumerate(first + second, 1):
+            s = a.step(s, b)
+            if s < 0:  # dead: the lead's token ends where its bytes do
+                break
+            if s >= a.n_states:  # into a counted form: conservatively one token
+                if k > len(first):
+                    return True
+                break
+            if k > len(first) and a.accept[s] is not None:
+                return True
+        else:
+            return True
+    return False
 
 
 def _in_byte_order(spec: Spec, order: str) -> Spec:

@@ -8,8 +8,9 @@ code point of a *segment*: a range of code points within one row of the
 ``digits``, ``literal`` or ``pair`` kind whose bytes are proven here to decode
 back (a walk of the automaton over every class path of the row's digit boxes,
 the accumulated value compared with the row's as affine functions of the
-bytes), minus the encoder-only entries and, where encoders join pairs
-(PAIR_ON_ENCODE), the surrogates.  A segment is a range test, then the digits
+bytes), minus the encoder-only entries and, where a lead surrogate's bytes and a
+trail's read back as one token (PAIR_READS_AS_ONE: encoders join the two, or
+refuse the trail), the surrogates.  A segment is a range test, then the digits
 by divisions by the constant radices (folded by the C compiler), most
 significant last.  The C loops read the module's memo first (per code point its
 bytes: one load, no branch on the character, faster than any chain of range
@@ -331,7 +332,7 @@ def _segment_code(value, lo: int, hi: int) -> dict:
 
 def _segments(a: Automaton, core) -> list[dict]:
     holes = sorted((cp, cp) for cp, _ in a.encode_only)
-    if a.pair_on_encode:
+    if a.pair_reads_as_one:
         holes = sorted(holes + [(0xD800, 0xDFFF)])
     merged: list[tuple[int, int]] = []
     for lo, hi in holes:
@@ -405,7 +406,7 @@ def _unit_plan(a: Automaton, core) -> dict | None:
         return None
     (width, byte_order), ranges = max(found.items(), key=lambda kv: sum(hi - lo + 1 for lo, hi in kv[1]))
     holes = sorted((cp, cp) for cp, _ in a.encode_only)
-    if a.pair_on_encode:
+    if a.pair_reads_as_one:
         holes.append((0xD800, 0xDFFF))
     cut = []
     for lo, hi in sorted(ranges):
@@ -438,7 +439,7 @@ def context(a: Automaton, ctx: dict) -> dict:
         "enc_segments": {k: _limited(segments, top) for k, top in limits.items()},
         "enc_most": {k: _most(segments, top) for k, top in limits.items()},
         "enc_ascii": ascii_mode,
-        "enc_pair_on_encode": a.pair_on_encode,
+        "enc_pair_reads_as_one": a.pair_reads_as_one,
         "enc_unit": None if ascii_mode else _unit_plan(a, core),
         # a memo entry holds every segment's bytes up to U+10FFFF that fit in 8 (CESU-8's pairs)
         "enc_memo_width": 8 if 4 < max([s["length"] for s in _limited(segments, 0x10FFFF)] + [4]) <= 8 else 4,

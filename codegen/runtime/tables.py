@@ -157,6 +157,7 @@ def values(a) -> dict:
         "RESERVED_LEADS": tuple(a.reserved),
         "MAX_CODE_POINT": a.max_code_point,
         "PAIR_ON_ENCODE": bool(a.pair_on_encode),
+        "PAIR_READS_AS_ONE": bool(a.pair_reads_as_one),
         "_CLASS_RUNS": tuple(a.class_runs()),
         "_N_CLASSES": a.n_classes,
         "_N_STATES": a.n_states,

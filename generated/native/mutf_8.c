@@ -4,7 +4,7 @@
  * Generated, do not edit: regenerate with `encspec build` (generated/native/)
  * or `encspec build --native SPEC` (compiled into a cache).
  * Spec file: specs/mutf-8.encspec
- * Spec SHA-256: b6237a0dac6543f75417863e0ec58bf1445e6acee34192582af4557aa9115dc0
+ * Spec SHA-256: 847f72d7f6a9f2cea055355d0c77235657636905f8d3a8cb5e431c283bebcc97
  *
  * Two parts: first the C export of the same spec (`encspec export mutf-8
  * --lang c`: mutf_8.h, then mutf_8.c), verbatim, for its counted forms
@@ -81,7 +81,7 @@
  * Generated, do not edit: regenerate with
  *     encspec export mutf-8 --lang c -o DIR
  * Spec file: specs/mutf-8.encspec
- * Spec SHA-256: b6237a0dac6543f75417863e0ec58bf1445e6acee34192582af4557aa9115dc0
+ * Spec SHA-256: 847f72d7f6a9f2cea055355d0c77235657636905f8d3a8cb5e431c283bebcc97
  *
  * Semantics: exactly those of encspec's decoder core
  * (codegen/runtime/core.py), which `encspec tokens` prints:
@@ -128,7 +128,7 @@ extern "C" {
 #endif
 
 #define MUTF_8_NAME "mutf-8"
-#define MUTF_8_SPEC_SHA256 "b6237a0dac6543f75417863e0ec58bf1445e6acee34192582af4557aa9115dc0"
+#define MUTF_8_SPEC_SHA256 "847f72d7f6a9f2cea055355d0c77235657636905f8d3a8cb5e431c283bebcc97"
 
 /* A code point: every value this encoding can spell. */
 typedef uint32_t mutf_8_cp;
@@ -214,7 +214,7 @@ size_t mutf_8_decode(const unsigned char *data, size_t len, mutf_8_cp *out,
  * Generated, do not edit: regenerate with
  *     encspec export mutf-8 --lang c -o DIR
  * Spec file: specs/mutf-8.encspec
- * Spec SHA-256: b6237a0dac6543f75417863e0ec58bf1445e6acee34192582af4557aa9115dc0
+ * Spec SHA-256: 847f72d7f6a9f2cea055355d0c77235657636905f8d3a8cb5e431c283bebcc97
  *
  * Semantics: exactly those of encspec's decoder core
  * (codegen/runtime/core.py), which `encspec tokens` prints:
@@ -314,21 +314,21 @@ static const uint8_t mutf_8_class[256] = {
 /* ------------------------------------------------------------- transitions */
 /* mutf_8_next_state[state][class]: the next state; 255 (MUTF_8_DEAD) when
    no valid sequence continues so.
-   Spec lines 16, 17, 18, 19, 20; state 0 starts a sequence. */
+   Spec lines 18, 19, 20, 21, 22; state 0 starts a sequence. */
 static const uint8_t mutf_8_next_state[13][11] = {
     /* class:   0,   1,   2,   3,   4,   5,   6,   7,   8,   9,  10 */
-    {    255,   1, 255, 255, 255, 255,   2,   3,   4,   5,   6 },  /* state 0: start; spec lines 16, 17, 18, 19, 20 */
+    {    255,   1, 255, 255, 255, 255,   2,   3,   4,   5,   6 },  /* state 0: start; spec lines 18, 19, 20, 21, 22 */
     {    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 1: accepts char (1, 2, 3), final */
-    {    255, 255,   7, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 2: spec line 16 */
-    {    255, 255,   1,   1,   1,   1, 255, 255, 255, 255, 255 },  /* state 3: spec lines 18, 19 */
-    {    255, 255, 255, 255,   3,   3, 255, 255, 255, 255, 255 },  /* state 4: spec line 19 */
-    {    255, 255,   3,   3,   3,   3, 255, 255, 255, 255, 255 },  /* state 5: spec line 19 */
-    {    255, 255,   3,   3,   8,   3, 255, 255, 255, 255, 255 },  /* state 6: spec lines 19, 20 */
+    {    255, 255,   7, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 2: spec line 18 */
+    {    255, 255,   1,   1,   1,   1, 255, 255, 255, 255, 255 },  /* state 3: spec lines 20, 21 */
+    {    255, 255, 255, 255,   3,   3, 255, 255, 255, 255, 255 },  /* state 4: spec line 21 */
+    {    255, 255,   3,   3,   3,   3, 255, 255, 255, 255, 255 },  /* state 5: spec line 21 */
+    {    255, 255,   3,   3,   8,   3, 255, 255, 255, 255, 255 },  /* state 6: spec lines 21, 22 */
     {    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 7: accepts char (nul), final */
-    {    255, 255,   9,   9,   9,   9, 255, 255, 255, 255, 255 },  /* state 8: spec lines 19, 20 */
-    {    255, 255, 255, 255, 255, 255, 255, 255, 255, 255,  10 },  /* state 9: accepts char (1, 2, 3); spec line 20 */
-    {    255, 255, 255, 255, 255,  11, 255, 255, 255, 255, 255 },  /* state 10: spec line 20 */
-    {    255, 255,  12,  12,  12,  12, 255, 255, 255, 255, 255 },  /* state 11: spec line 20 */
+    {    255, 255,   9,   9,   9,   9, 255, 255, 255, 255, 255 },  /* state 8: spec lines 21, 22 */
+    {    255, 255, 255, 255, 255, 255, 255, 255, 255, 255,  10 },  /* state 9: accepts char (1, 2, 3); spec line 22 */
+    {    255, 255, 255, 255, 255,  11, 255, 255, 255, 255, 255 },  /* state 10: spec line 22 */
+    {    255, 255,  12,  12,  12,  12, 255, 255, 255, 255, 255 },  /* state 11: spec line 22 */
     {    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 12: accepts char (supplementary), final */
 };
 
@@ -362,18 +362,18 @@ static const struct { uint16_t radix; uint8_t sub; } mutf_8_ops[5] = {
 /* Per state: the action of a sequence that ends here (-1: none), and whether
    no byte can follow (the token ends at once). */
 static const struct { int8_t action; uint8_t final; } mutf_8_state[13] = {
-    { -1, 0 },  /* state 0: start; spec lines 16, 17, 18, 19, 20 */
+    { -1, 0 },  /* state 0: start; spec lines 18, 19, 20, 21, 22 */
     {  1, 1 },  /* state 1: accepts char (1, 2, 3), final */
-    { -1, 0 },  /* state 2: spec line 16 */
-    { -1, 0 },  /* state 3: spec lines 18, 19 */
-    { -1, 0 },  /* state 4: spec line 19 */
-    { -1, 0 },  /* state 5: spec line 19 */
-    { -1, 0 },  /* state 6: spec lines 19, 20 */
+    { -1, 0 },  /* state 2: spec line 18 */
+    { -1, 0 },  /* state 3: spec lines 20, 21 */
+    { -1, 0 },  /* state 4: spec line 21 */
+    { -1, 0 },  /* state 5: spec line 21 */
+    { -1, 0 },  /* state 6: spec lines 21, 22 */
     {  0, 1 },  /* state 7: accepts char (nul), final */
-    { -1, 0 },  /* state 8: spec lines 19, 20 */
-    {  1, 0 },  /* state 9: accepts char (1, 2, 3); spec line 20 */
-    { -1, 0 },  /* state 10: spec line 20 */
-    { -1, 0 },  /* state 11: spec line 20 */
+    { -1, 0 },  /* state 8: spec lines 21, 22 */
+    {  1, 0 },  /* state 9: accepts char (1, 2, 3); spec line 22 */
+    { -1, 0 },  /* state 10: spec line 22 */
+    { -1, 0 },  /* state 11: spec line 22 */
     {  2, 1 },  /* state 12: accepts char (supplementary), final */
 };
 
@@ -568,9 +568,9 @@ size_t mutf_8_decode(const unsigned char *data, size_t len, mutf_8_cp *out,
 
 /* ========================================================= the extension */
 #define NX_NAME "mutf-8"
-#define NX_SPEC_SHA256 "b6237a0dac6543f75417863e0ec58bf1445e6acee34192582af4557aa9115dc0"
+#define NX_SPEC_SHA256 "847f72d7f6a9f2cea055355d0c77235657636905f8d3a8cb5e431c283bebcc97"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "e85cd70ba1dd8162d478e7fd70b48f63e4a49fcefa59486b764411d759dce71b"
+#define NX_SOURCE_SHA256 "cdf26b316e724b861f57354cf71210dc82bf6db2ea3257f301e00cd83fefb854"
 #define NX_N_STATES 13
 #define NX_N_CLASSES 11
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -636,18 +636,18 @@ static const uint8_t nx_class[256] = {
 };
 
 static const nx_state_t nx_next[NX_N_STATES][NX_N_CLASSES] = {
-    { 65535, 1, 65535, 65535, 65535, 65535, 2, 3, 4, 5, 6 },  /* state 0: start; spec lines 16, 17, 18, 19, 20 */
+    { 65535, 1, 65535, 65535, 65535, 65535, 2, 3, 4, 5, 6 },  /* state 0: start; spec lines 18, 19, 20, 21, 22 */
     { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 1: accepts char (1, 2, 3), final */
-    { 65535, 65535, 7, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 2: spec line 16 */
-    { 65535, 65535, 1, 1, 1, 1, 65535, 65535, 65535, 65535, 65535 },  /* state 3: spec lines 18, 19 */
-    { 65535, 65535, 65535, 65535, 3, 3, 65535, 65535, 65535, 65535, 65535 },  /* state 4: spec line 19 */
-    { 65535, 65535, 3, 3, 3, 3, 65535, 65535, 65535, 65535, 65535 },  /* state 5: spec line 19 */
-    { 65535, 65535, 3, 3, 8, 3, 65535, 65535, 65535, 65535, 65535 },  /* state 6: spec lines 19, 20 */
+    { 65535, 65535, 7, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 2: spec line 18 */
+    { 65535, 65535, 1, 1, 1, 1, 65535, 65535, 65535, 65535, 65535 },  /* state 3: spec lines 20, 21 */
+    { 65535, 65535, 65535, 65535, 3, 3, 65535, 65535, 65535, 65535, 65535 },  /* state 4: spec line 21 */
+    { 65535, 65535, 3, 3, 3, 3, 65535, 65535, 65535, 65535, 65535 },  /* state 5: spec line 21 */
+    { 65535, 65535, 3, 3, 8, 3, 65535, 65535, 65535, 65535, 65535 },  /* state 6: spec lines 21, 22 */
     { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 7: accepts char (nul), final */
-    { 65535, 65535, 9, 9, 9, 9, 65535, 65535, 65535, 65535, 65535 },  /* state 8: spec lines 19, 20 */
-    { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 10 },  /* state 9: accepts char (1, 2, 3); spec line 20 */
-    { 65535, 65535, 65535, 65535, 65535, 11, 65535, 65535, 65535, 65535, 65535 },  /* state 10: spec line 20 */
-    { 65535, 65535, 12, 12, 12, 12, 65535, 65535, 65535, 65535, 65535 },  /* state 11: spec line 20 */
+    { 65535, 65535, 9, 9, 9, 9, 65535, 65535, 65535, 65535, 65535 },  /* state 8: spec lines 21, 22 */
+    { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 10 },  /* state 9: accepts char (1, 2, 3); spec line 22 */
+    { 65535, 65535, 65535, 65535, 65535, 11, 65535, 65535, 65535, 65535, 65535 },  /* state 10: spec line 22 */
+    { 65535, 65535, 12, 12, 12, 12, 65535, 65535, 65535, 65535, 65535 },  /* state 11: spec line 22 */
     { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 12: accepts char (supplementary), final */
 };
 
@@ -678,18 +678,18 @@ static const struct { uint64_t mul, sub, weight; } nx_ops[5] = {
 /* Per state: the action of a sequence that ends here (-1: none), whether no
    byte can follow, and the action where the data ends in it (-1: the usual). */
 static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STATES] = {
-    { -1, -1, 0 },  /* state 0: start; spec lines 16, 17, 18, 19, 20 */
+    { -1, -1, 0 },  /* state 0: start; spec lines 18, 19, 20, 21, 22 */
     { 1, -1, 1 },  /* state 1: accepts char (1, 2, 3), final */
-    { -1, -1, 0 },  /* state 2: spec line 16 */
-    { -1, -1, 0 },  /* state 3: spec lines 18, 19 */
-    { -1, -1, 0 },  /* state 4: spec line 19 */
-    { -1, -1, 0 },  /* state 5: spec line 19 */
-    { -1, -1, 0 },  /* state 6: spec lines 19, 20 */
+    { -1, -1, 0 },  /* state 2: spec line 18 */
+    { -1, -1, 0 },  /* state 3: spec lines 20, 21 */
+    { -1, -1, 0 },  /* state 4: spec line 21 */
+    { -1, -1, 0 },  /* state 5: spec line 21 */
+    { -1, -1, 0 },  /* state 6: spec lines 21, 22 */
     { 0, -1, 1 },  /* state 7: accepts char (nul), final */
-    { -1, -1, 0 },  /* state 8: spec lines 19, 20 */
-    { 1, -1, 0 },  /* state 9: accepts char (1, 2, 3); spec line 20 */
-    { -1, -1, 0 },  /* state 10: spec line 20 */
-    { -1, -1, 0 },  /* state 11: spec line 20 */
+    { -1, -1, 0 },  /* state 8: spec lines 21, 22 */
+    { 1, -1, 0 },  /* state 9: accepts char (1, 2, 3); spec line 22 */
+    { -1, -1, 0 },  /* state 10: spec line 22 */
+    { -1, -1, 0 },  /* state 11: spec line 22 */
     { 2, -1, 1 },  /* state 12: accepts char (supplementary), final */
 };
 
@@ -3178,7 +3178,7 @@ static PyObject *nx_simd_level(PyObject *self, PyObject *args)
    whose bytes the automaton was proven to decode back to them, a range test
    and the digits by divisions by the row's constant radices, in the order the
    core's _encode_row chooses (rows in code point order; the spec's encoder-only
-   entries are in none).
+   entries and the surrogates, whose neighbours encoders watch (PAIR_READS_AS_ONE), are in none).
    ASCII that stands for itself (01..7F: 00 does not) is copied in blocks.
 
    The memo: the module keeps, per code point below len(memo_lens) (the BMP,
@@ -3211,7 +3211,7 @@ static PyObject *nx_simd_level(PyObject *self, PyObject *args)
 /* the most bytes one character of a str of 1, 2 or 4 bytes a character, or one
    code point of a sequence, takes (a segment's, or 4 where the memo may write it) */
 #define NX_ENC_MOST_1 2
-#define NX_ENC_MOST_2 3
+#define NX_ENC_MOST_2 4
 #define NX_ENC_MOST_4 6
 #define NX_ENC_MOST_L 6
 #define NX_ENC_CHUNK 2048  /* code points of a sequence read at once */
@@ -3226,19 +3226,19 @@ static PyObject *nx_simd_level(PyObject *self, PyObject *args)
 NX_INLINE char *nx_enc_seg1(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x0u <= 0x0u) {
-        /* U+0000..U+0000: form nul (spec line 16), literal */
+        /* U+0000..U+0000: form nul (spec line 18), literal */
         w[0] = (char)0xC0u;
         w[1] = (char)0x80u;
         return w + 2;
     }
     if ((uint64_t)c - 0x1u <= 0x7Eu) {
-        /* U+0001..U+007F: form 1 (spec line 17), digits */
+        /* U+0001..U+007F: form 1 (spec line 19), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
     }
     if ((uint64_t)c - 0x80u <= 0x7Fu) {
-        /* U+0080..U+07FF: form 2 (spec line 18), digits */
+        /* U+0080..U+07FF: form 2 (spec line 20), digits */
         uint64_t r_ = (uint64_t)c;
         w[1] = (char)((r_ % 64u) + 0x80u);
         r_ /= 64u;
@@ -3255,27 +3255,37 @@ NX_INLINE char *nx_enc_seg1(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_seg2(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x0u <= 0x0u) {
-        /* U+0000..U+0000: form nul (spec line 16), literal */
+        /* U+0000..U+0000: form nul (spec line 18), literal */
         w[0] = (char)0xC0u;
         w[1] = (char)0x80u;
         return w + 2;
     }
     if ((uint64_t)c - 0x1u <= 0x7Eu) {
-        /* U+0001..U+007F: form 1 (spec line 17), digits */
+        /* U+0001..U+007F: form 1 (spec line 19), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
     }
     if ((uint64_t)c - 0x80u <= 0x77Fu) {
-        /* U+0080..U+07FF: form 2 (spec line 18), digits */
+        /* U+0080..U+07FF: form 2 (spec line 20), digits */
         uint64_t r_ = (uint64_t)c;
         w[1] = (char)((r_ % 64u) + 0x80u);
         r_ /= 64u;
         w[0] = (char)(r_ + 0xC0u);
         return w + 2;
     }
-    if ((uint64_t)c - 0x800u <= 0xF7FFu) {
-        /* U+0800..U+FFFF: form 3 (spec line 19), digits */
+    if ((uint64_t)c - 0x800u <= 0xCFFFu) {
+        /* U+0800..U+D7FF: form 3 (spec line 21), digits */
+        uint64_t r_ = (uint64_t)c;
+        w[2] = (char)((r_ % 64u) + 0x80u);
+        r_ /= 64u;
+        w[1] = (char)((r_ % 64u) + 0x80u);
+        r_ /= 64u;
+        w[0] = (char)(r_ + 0xE0u);
+        return w + 3;
+    }
+    if ((uint64_t)c - 0xE000u <= 0x1FFFu) {
+        /* U+E000..U+FFFF: form 3 (spec line 21), digits */
         uint64_t r_ = (uint64_t)c;
         w[2] = (char)((r_ % 64u) + 0x80u);
         r_ /= 64u;
@@ -3295,7 +3305,7 @@ NX_INLINE char *nx_enc_seg2(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x10000u <= 0xFFFFFu) {
-        /* U+10000..U+10FFFF: form supplementary (spec line 20), a pair of 3-byte halves */
+        /* U+10000..U+10FFFF: form supplementary (spec line 22), a pair of 3-byte halves */
         uint64_t h_ = (((uint64_t)c - 0x10000u) >> 10) + 0xD800u;
         uint64_t l_ = ((uint64_t)c & 0x3FFu) + 0xDC00u;
         w[2] = (char)((h_ % 64u) + 0x80u);
@@ -3310,8 +3320,18 @@ NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
         w[3] = (char)(l_ + 0xE0u);
         return w + 6;
     }
-    if ((uint64_t)c - 0x800u <= 0xF7FFu) {
-        /* U+0800..U+FFFF: form 3 (spec line 19), digits */
+    if ((uint64_t)c - 0xE000u <= 0x1FFFu) {
+        /* U+E000..U+FFFF: form 3 (spec line 21), digits */
+        uint64_t r_ = (uint64_t)c;
+        w[2] = (char)((r_ % 64u) + 0x80u);
+        r_ /= 64u;
+        w[1] = (char)((r_ % 64u) + 0x80u);
+        r_ /= 64u;
+        w[0] = (char)(r_ + 0xE0u);
+        return w + 3;
+    }
+    if ((uint64_t)c - 0x800u <= 0xCFFFu) {
+        /* U+0800..U+D7FF: form 3 (spec line 21), digits */
         uint64_t r_ = (uint64_t)c;
         w[2] = (char)((r_ % 64u) + 0x80u);
         r_ /= 64u;
@@ -3321,7 +3341,7 @@ NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
         return w + 3;
     }
     if ((uint64_t)c - 0x80u <= 0x77Fu) {
-        /* U+0080..U+07FF: form 2 (spec line 18), digits */
+        /* U+0080..U+07FF: form 2 (spec line 20), digits */
         uint64_t r_ = (uint64_t)c;
         w[1] = (char)((r_ % 64u) + 0x80u);
         r_ /= 64u;
@@ -3329,13 +3349,13 @@ NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
         return w + 2;
     }
     if ((uint64_t)c - 0x1u <= 0x7Eu) {
-        /* U+0001..U+007F: form 1 (spec line 17), digits */
+        /* U+0001..U+007F: form 1 (spec line 19), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
     }
     if ((uint64_t)c - 0x0u <= 0x0u) {
-        /* U+0000..U+0000: form nul (spec line 16), literal */
+        /* U+0000..U+0000: form nul (spec line 18), literal */
         w[0] = (char)0xC0u;
         w[1] = (char)0x80u;
         return w + 2;
@@ -3351,7 +3371,7 @@ NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
 {
     if ((uint64_t)c - 0x10000u <= 0xFFFFFu) {
-        /* U+10000..U+10FFFF: form supplementary (spec line 20), a pair of 3-byte halves */
+        /* U+10000..U+10FFFF: form supplementary (spec line 22), a pair of 3-byte halves */
         uint64_t h_ = (((uint64_t)c - 0x10000u) >> 10) + 0xD800u;
         uint64_t l_ = ((uint64_t)c & 0x3FFu) + 0xDC00u;
         w[2] = (char)((h_ % 64u) + 0x80u);
@@ -3366,8 +3386,18 @@ NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
         w[3] = (char)(l_ + 0xE0u);
         return w + 6;
     }
-    if ((uint64_t)c - 0x800u <= 0xF7FFu) {
-        /* U+0800..U+FFFF: form 3 (spec line 19), digits */
+    if ((uint64_t)c - 0xE000u <= 0x1FFFu) {
+        /* U+E000..U+FFFF: form 3 (spec line 21), digits */
+        uint64_t r_ = (uint64_t)c;
+        w[2] = (char)((r_ % 64u) + 0x80u);
+        r_ /= 64u;
+        w[1] = (char)((r_ % 64u) + 0x80u);
+        r_ /= 64u;
+        w[0] = (char)(r_ + 0xE0u);
+        return w + 3;
+    }
+    if ((uint64_t)c - 0x800u <= 0xCFFFu) {
+        /* U+0800..U+D7FF: form 3 (spec line 21), digits */
         uint64_t r_ = (uint64_t)c;
         w[2] = (char)((r_ % 64u) + 0x80u);
         r_ /= 64u;
@@ -3377,7 +3407,7 @@ NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
         return w + 3;
     }
     if ((uint64_t)c - 0x80u <= 0x77Fu) {
-        /* U+0080..U+07FF: form 2 (spec line 18), digits */
+        /* U+0080..U+07FF: form 2 (spec line 20), digits */
         uint64_t r_ = (uint64_t)c;
         w[1] = (char)((r_ % 64u) + 0x80u);
         r_ /= 64u;
@@ -3385,13 +3415,13 @@ NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
         return w + 2;
     }
     if ((uint64_t)c - 0x1u <= 0x7Eu) {
-        /* U+0001..U+007F: form 1 (spec line 17), digits */
+        /* U+0001..U+007F: form 1 (spec line 19), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
     }
     if ((uint64_t)c - 0x0u <= 0x0u) {
-        /* U+0000..U+0000: form nul (spec line 16), literal */
+        /* U+0000..U+0000: form nul (spec line 18), literal */
         w[0] = (char)0xC0u;
         w[1] = (char)0x80u;
         return w + 2;

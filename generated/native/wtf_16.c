@@ -4,7 +4,7 @@
  * Generated, do not edit: regenerate with `encspec build` (generated/native/)
  * or `encspec build --native SPEC` (compiled into a cache).
  * Spec file: specs/wtf-16.encspec
- * Spec SHA-256: 02fb069706abd2de8bd94c7b074e9d33a0480deb3705d6d0b5f567361275fb1f
+ * Spec SHA-256: 77b2ee496ee1c3e698ffe940fe92691d141bab4c78c76eb3dde5498559590195
  *
  * Two parts: first the C export of the same spec (`encspec export wtf-16
  * --lang c`: wtf_16.h, then wtf_16.c), verbatim, for its counted forms
@@ -79,7 +79,7 @@
  * Generated, do not edit: regenerate with
  *     encspec export wtf-16 --lang c -o DIR
  * Spec file: specs/wtf-16.encspec
- * Spec SHA-256: 02fb069706abd2de8bd94c7b074e9d33a0480deb3705d6d0b5f567361275fb1f
+ * Spec SHA-256: 77b2ee496ee1c3e698ffe940fe92691d141bab4c78c76eb3dde5498559590195
  *
  * Semantics: exactly those of encspec's decoder core
  * (codegen/runtime/core.py), which `encspec tokens` prints:
@@ -130,7 +130,7 @@ extern "C" {
 #endif
 
 #define WTF_16_NAME "wtf-16"
-#define WTF_16_SPEC_SHA256 "02fb069706abd2de8bd94c7b074e9d33a0480deb3705d6d0b5f567361275fb1f"
+#define WTF_16_SPEC_SHA256 "77b2ee496ee1c3e698ffe940fe92691d141bab4c78c76eb3dde5498559590195"
 
 /* A code point: every value this encoding can spell. */
 typedef uint32_t wtf_16_cp;
@@ -218,7 +218,7 @@ size_t wtf_16_decode(const unsigned char *data, size_t len, wtf_16_cp *out,
  * Generated, do not edit: regenerate with
  *     encspec export wtf-16 --lang c -o DIR
  * Spec file: specs/wtf-16.encspec
- * Spec SHA-256: 02fb069706abd2de8bd94c7b074e9d33a0480deb3705d6d0b5f567361275fb1f
+ * Spec SHA-256: 77b2ee496ee1c3e698ffe940fe92691d141bab4c78c76eb3dde5498559590195
  *
  * Semantics: exactly those of encspec's decoder core
  * (codegen/runtime/core.py), which `encspec tokens` prints:
@@ -301,16 +301,16 @@ static const uint8_t wtf_16_class[256] = {
 /* ------------------------------------------------------------- transitions */
 /* wtf_16_next_state[state][class]: the next state; 255 (WTF_16_DEAD) when
    no valid sequence continues so.
-   Spec lines 22, 23, 24, 25, 26; state 0 starts a sequence. */
+   Spec lines 28, 29, 30, 31, 32; state 0 starts a sequence. */
 static const uint8_t wtf_16_next_state[8][4] = {
     /* class:   0,   1,   2,   3 */
-    {      1,   1,   1,   1 },  /* state 0: start; spec lines 22, 23, 24, 25, 26 */
-    {      2,   3,   4,   5 },  /* state 1: spec lines 22, 23, 24, 25, 26 */
+    {      1,   1,   1,   1 },  /* state 0: start; spec lines 28, 29, 30, 31, 32 */
+    {      2,   3,   4,   5 },  /* state 1: spec lines 28, 29, 30, 31, 32 */
     {    255, 255, 255, 255 },  /* state 2: accepts char (low), final */
-    {      6,   6,   6,   6 },  /* state 3: accepts char (lead); spec line 26 */
+    {      6,   6,   6,   6 },  /* state 3: accepts char (lead); spec line 32 */
     {    255, 255, 255, 255 },  /* state 4: accepts char (trail), final */
     {    255, 255, 255, 255 },  /* state 5: accepts char (high), final */
-    {    255, 255,   7, 255 },  /* state 6: spec line 26 */
+    {    255, 255,   7, 255 },  /* state 6: spec line 32 */
     {    255, 255, 255, 255 },  /* state 7: accepts char (pair), final */
 };
 
@@ -342,13 +342,13 @@ static const struct { uint16_t radix; uint8_t sub; uint64_t weight; } wtf_16_ops
 /* Per state: the action of a sequence that ends here (-1: none), and whether
    no byte can follow (the token ends at once). */
 static const struct { int8_t action; uint8_t final; } wtf_16_state[8] = {
-    { -1, 0 },  /* state 0: start; spec lines 22, 23, 24, 25, 26 */
-    { -1, 0 },  /* state 1: spec lines 22, 23, 24, 25, 26 */
+    { -1, 0 },  /* state 0: start; spec lines 28, 29, 30, 31, 32 */
+    { -1, 0 },  /* state 1: spec lines 28, 29, 30, 31, 32 */
     {  0, 1 },  /* state 2: accepts char (low), final */
-    {  1, 0 },  /* state 3: accepts char (lead); spec line 26 */
+    {  1, 0 },  /* state 3: accepts char (lead); spec line 32 */
     {  2, 1 },  /* state 4: accepts char (trail), final */
     {  3, 1 },  /* state 5: accepts char (high), final */
-    { -1, 0 },  /* state 6: spec line 26 */
+    { -1, 0 },  /* state 6: spec line 32 */
     {  4, 1 },  /* state 7: accepts char (pair), final */
 };
 
@@ -541,9 +541,9 @@ size_t wtf_16_decode(const unsigned char *data, size_t len, wtf_16_cp *out,
 
 /* ========================================================= the extension */
 #define NX_NAME "wtf-16"
-#define NX_SPEC_SHA256 "02fb069706abd2de8bd94c7b074e9d33a0480deb3705d6d0b5f567361275fb1f"
+#define NX_SPEC_SHA256 "77b2ee496ee1c3e698ffe940fe92691d141bab4c78c76eb3dde5498559590195"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "343cd2348075bf2605c364c13aa2b60541c70a09a6d7dfd562f3f105f7056682"
+#define NX_SOURCE_SHA256 "2522fbfa2742ba89d86cfce4e465d804ec9f757b0b92410c8cb04b59c30ab6d1"
 #define NX_N_STATES 8
 #define NX_N_CLASSES 4
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */
@@ -594,13 +594,13 @@ static const uint8_t nx_class[256] = {
 };
 
 static const nx_state_t nx_next[NX_N_STATES][NX_N_CLASSES] = {
-    { 1, 1, 1, 1 },  /* state 0: start; spec lines 22, 23, 24, 25, 26 */
-    { 2, 3, 4, 5 },  /* state 1: spec lines 22, 23, 24, 25, 26 */
+    { 1, 1, 1, 1 },  /* state 0: start; spec lines 28, 29, 30, 31, 32 */
+    { 2, 3, 4, 5 },  /* state 1: spec lines 28, 29, 30, 31, 32 */
     { 65535, 65535, 65535, 65535 },  /* state 2: accepts char (low), final */
-    { 6, 6, 6, 6 },  /* state 3: accepts char (lead); spec line 26 */
+    { 6, 6, 6, 6 },  /* state 3: accepts char (lead); spec line 32 */
     { 65535, 65535, 65535, 65535 },  /* state 4: accepts char (trail), final */
     { 65535, 65535, 65535, 65535 },  /* state 5: accepts char (high), final */
-    { 65535, 65535, 7, 65535 },  /* state 6: spec line 26 */
+    { 65535, 65535, 7, 65535 },  /* state 6: spec line 32 */
     { 65535, 65535, 65535, 65535 },  /* state 7: accepts char (pair), final */
 };
 
@@ -628,13 +628,13 @@ static const struct { uint64_t mul, sub, weight; } nx_ops[7] = {
 /* Per state: the action of a sequence that ends here (-1: none), whether no
    byte can follow, and the action where the data ends in it (-1: the usual). */
 static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STATES] = {
-    { -1, -1, 0 },  /* state 0: start; spec lines 22, 23, 24, 25, 26 */
-    { -1, -1, 0 },  /* state 1: spec lines 22, 23, 24, 25, 26 */
+    { -1, -1, 0 },  /* state 0: start; spec lines 28, 29, 30, 31, 32 */
+    { -1, -1, 0 },  /* state 1: spec lines 28, 29, 30, 31, 32 */
     { 0, -1, 1 },  /* state 2: accepts char (low), final */
-    { 1, -1, 0 },  /* state 3: accepts char (lead); spec line 26 */
+    { 1, -1, 0 },  /* state 3: accepts char (lead); spec line 32 */
     { 2, -1, 1 },  /* state 4: accepts char (trail), final */
     { 3, -1, 1 },  /* state 5: accepts char (high), final */
-    { -1, -1, 0 },  /* state 6: spec line 26 */
+    { -1, -1, 0 },  /* state 6: spec line 32 */
     { 4, -1, 1 },  /* state 7: accepts char (pair), final */
 };
 
@@ -2506,7 +2506,7 @@ static PyObject *nx_simd_level(PyObject *self, PyObject *args)
    whose bytes the automaton was proven to decode back to them, a range test
    and the digits by divisions by the row's constant radices, in the order the
    core's _encode_row chooses (rows in code point order; the spec's encoder-only
-   entries are in none).
+   entries and the surrogates, whose neighbours encoders watch (PAIR_READS_AS_ONE), are in none).
    Characters whose bytes are their number as a code unit are copied as units.
 
    The memo: the module keeps, per code point below len(memo_lens) (the BMP,
@@ -2539,7 +2539,7 @@ static PyObject *nx_simd_level(PyObject *self, PyObject *args)
 /* the most bytes one character of a str of 1, 2 or 4 bytes a character, or one
    code point of a sequence, takes (a segment's, or 4 where the memo may write it) */
 #define NX_ENC_MOST_1 2
-#define NX_ENC_MOST_2 2
+#define NX_ENC_MOST_2 4
 #define NX_ENC_MOST_4 4
 #define NX_ENC_MOST_L 4
 #define NX_ENC_CHUNK 2048  /* code points of a sequence read at once */
@@ -2554,7 +2554,7 @@ static PyObject *nx_simd_level(PyObject *self, PyObject *args)
 NX_INLINE char *nx_enc_seg1(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x0u <= 0xFFu) {
-        /* U+0000..U+D7FF: form low (spec line 22), digits */
+        /* U+0000..U+D7FF: form low (spec line 28), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)((r_ % 256u));
         r_ /= 256u;
@@ -2571,31 +2571,15 @@ NX_INLINE char *nx_enc_seg1(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_seg2(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x0u <= 0xD7FFu) {
-        /* U+0000..U+D7FF: form low (spec line 22), digits */
+        /* U+0000..U+D7FF: form low (spec line 28), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)((r_ % 256u));
         r_ /= 256u;
         w[1] = (char)(r_);
         return w + 2;
     }
-    if ((uint64_t)c - 0xD800u <= 0x3FFu) {
-        /* U+D800..U+DBFF: form lead (spec line 23), digits */
-        uint64_t r_ = (uint64_t)c - 0xD800u;
-        w[0] = (char)((r_ % 256u));
-        r_ /= 256u;
-        w[1] = (char)(r_ + 0xD8u);
-        return w + 2;
-    }
-    if ((uint64_t)c - 0xDC00u <= 0x3FFu) {
-        /* U+DC00..U+DFFF: form trail (spec line 24), digits */
-        uint64_t r_ = (uint64_t)c - 0xDC00u;
-        w[0] = (char)((r_ % 256u));
-        r_ /= 256u;
-        w[1] = (char)(r_ + 0xDCu);
-        return w + 2;
-    }
     if ((uint64_t)c - 0xE000u <= 0x1FFFu) {
-        /* U+E000..U+FFFF: form high (spec line 25), digits */
+        /* U+E000..U+FFFF: form high (spec line 31), digits */
         uint64_t r_ = (uint64_t)c - 0xE000u;
         w[0] = (char)((r_ % 256u));
         r_ /= 256u;
@@ -2613,7 +2597,7 @@ NX_INLINE char *nx_enc_seg2(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x10000u <= 0xFFFFFu) {
-        /* U+10000..U+10FFFF: form pair (spec line 26), digits */
+        /* U+10000..U+10FFFF: form pair (spec line 32), digits */
         uint64_t r_ = (uint64_t)c - 0x10000u;
         w[2] = (char)((r_ % 256u));
         r_ /= 256u;
@@ -2625,31 +2609,15 @@ NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
         return w + 4;
     }
     if ((uint64_t)c - 0xE000u <= 0x1FFFu) {
-        /* U+E000..U+FFFF: form high (spec line 25), digits */
+        /* U+E000..U+FFFF: form high (spec line 31), digits */
         uint64_t r_ = (uint64_t)c - 0xE000u;
         w[0] = (char)((r_ % 256u));
         r_ /= 256u;
         w[1] = (char)(r_ + 0xE0u);
         return w + 2;
     }
-    if ((uint64_t)c - 0xDC00u <= 0x3FFu) {
-        /* U+DC00..U+DFFF: form trail (spec line 24), digits */
-        uint64_t r_ = (uint64_t)c - 0xDC00u;
-        w[0] = (char)((r_ % 256u));
-        r_ /= 256u;
-        w[1] = (char)(r_ + 0xDCu);
-        return w + 2;
-    }
-    if ((uint64_t)c - 0xD800u <= 0x3FFu) {
-        /* U+D800..U+DBFF: form lead (spec line 23), digits */
-        uint64_t r_ = (uint64_t)c - 0xD800u;
-        w[0] = (char)((r_ % 256u));
-        r_ /= 256u;
-        w[1] = (char)(r_ + 0xD8u);
-        return w + 2;
-    }
     if ((uint64_t)c - 0x0u <= 0xD7FFu) {
-        /* U+0000..U+D7FF: form low (spec line 22), digits */
+        /* U+0000..U+D7FF: form low (spec line 28), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)((r_ % 256u));
         r_ /= 256u;
@@ -2667,7 +2635,7 @@ NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
 {
     if ((uint64_t)c - 0x10000u <= 0xFFFFFu) {
-        /* U+10000..U+10FFFF: form pair (spec line 26), digits */
+        /* U+10000..U+10FFFF: form pair (spec line 32), digits */
         uint64_t r_ = (uint64_t)c - 0x10000u;
         w[2] = (char)((r_ % 256u));
         r_ /= 256u;
@@ -2679,31 +2647,15 @@ NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
         return w + 4;
     }
     if ((uint64_t)c - 0xE000u <= 0x1FFFu) {
-        /* U+E000..U+FFFF: form high (spec line 25), digits */
+        /* U+E000..U+FFFF: form high (spec line 31), digits */
         uint64_t r_ = (uint64_t)c - 0xE000u;
         w[0] = (char)((r_ % 256u));
         r_ /= 256u;
         w[1] = (char)(r_ + 0xE0u);
         return w + 2;
     }
-    if ((uint64_t)c - 0xDC00u <= 0x3FFu) {
-        /* U+DC00..U+DFFF: form trail (spec line 24), digits */
-        uint64_t r_ = (uint64_t)c - 0xDC00u;
-        w[0] = (char)((r_ % 256u));
-        r_ /= 256u;
-        w[1] = (char)(r_ + 0xDCu);
-        return w + 2;
-    }
-    if ((uint64_t)c - 0xD800u <= 0x3FFu) {
-        /* U+D800..U+DBFF: form lead (spec line 23), digits */
-        uint64_t r_ = (uint64_t)c - 0xD800u;
-        w[0] = (char)((r_ % 256u));
-        r_ /= 256u;
-        w[1] = (char)(r_ + 0xD8u);
-        return w + 2;
-    }
     if ((uint64_t)c - 0x0u <= 0xD7FFu) {
-        /* U+0000..U+D7FF: form low (spec line 22), digits */
+        /* U+0000..U+D7FF: form low (spec line 28), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)((r_ % 256u));
         r_ /= 256u;

@@ -570,7 +570,7 @@ size_t wtf_8_decode(const unsigned char *data, size_t len, wtf_8_cp *out,
 #define NX_NAME "wtf-8"
 #define NX_SPEC_SHA256 "fecedbafd4e715554e45868a52e886b94680695452497d4748029558a2d8ec81"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "dedddb3fc282c0cb82a2de1b2897570cc35ebc95fabb38d8bdf07321cdacaa9d"
+#define NX_SOURCE_SHA256 "c3d3f5576deabebab6636365295e211bd9dbad981e461f27d9810d7c60b90c49"
 #define NX_N_STATES 14
 #define NX_N_CLASSES 13
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -3321,7 +3321,7 @@ static PyObject *nx_simd_level(PyObject *self, PyObject *args)
    whose bytes the automaton was proven to decode back to them, a range test
    and the digits by divisions by the row's constant radices, in the order the
    core's _encode_row chooses (rows in code point order; the spec's encoder-only
-   entries and the surrogates, which encoders join in pairs (PAIR_ON_ENCODE), are in none).
+   entries and the surrogates, whose neighbours encoders watch (PAIR_READS_AS_ONE), are in none).
    ASCII that stands for itself is copied in blocks.
 
    The memo: the module keeps, per code point below len(memo_lens) (the BMP,

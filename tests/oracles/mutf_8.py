@@ -8,9 +8,12 @@ its 2-byte length prefix: U+0001..U+007F one byte, U+0080..U+07FF two,
 U+0800..U+FFFF three *including* surrogates (unpaired surrogates are
 well-formed and encodable); a supplementary code point is its UTF-16
 surrogate pair (wtf-8.txt 4.1), 3 bytes per unit.  No 4-byte forms.  Longest
-match: ED A0 80 ED B0 80 is U+10000, ED A0 80 alone is U+D800.  ``encode``
-works per code point, so U+D800 U+DC00 becomes 6 bytes that decode as
-U+10000 (as in Java).  No signature: ``signature=True`` raises ValueError.
+match: ED A0 80 ED B0 80 is U+10000, ED A0 80 alone is U+D800.  So a lead
+surrogate code point followed by a trail one would write 6 bytes that decode
+as U+10000, not the two code points (wtf-8.txt 4.1 on the same units: "the
+resulting sequence will not represent the original code points.  This
+situation should be considered an error"): ``encode`` raises for the trail
+surrogate (its index).  No signature: ``signature=True`` raises ValueError.
 """
 from ._driver import check_codepoint, scan, unencodable
 
@@ -61,10 +64,14 @@ def encode(codepoints, signature: bool = False) -> bytes:
     if signature:
         raise ValueError(f"{NAME} has no signature")
     out = bytearray()
+    prev = None
     for k, cp in enumerate(codepoints):
         check_codepoint(NAME, k, cp)
         if cp > 0x10FFFF:
             raise unencodable(NAME, k, cp, "beyond U+10FFFF")
+        if 0xDC00 <= cp <= 0xDFFF and prev is not None and 0xD800 <= prev <= 0xDBFF:
+            raise unencodable(NAME, k, cp, "a surrogate code point pair: it would decode as one code point")
+        prev = cp
         if cp <= 0xFFFF:
             out += _unit(cp)
         else:

@@ -20,12 +20,11 @@ error is a trailing odd byte, "truncated data".  A lead unit followed only
 by an odd byte is a char (the lead surrogate), then the error.
 
 Encoding a surrogate code point PAIR (a lead surrogate code point followed
-by a trail one): 4.1's note says the conversion "will be incorrect" and
-leaves the handling open; this oracle writes the two units as 4.1 step 2.2
-says, which read back (4.2) as the supplementary code point -- the same
-bytes as joining the pair first (WTF-8 6.1 step 2.1), and the same bytes as
-CPython's ``utf-16-le`` encoder with ``surrogatepass``.  Code points above
-U+10FFFF are not encodable.
+by a trail one): 4.1's note says "the conversion will be incorrect and the
+resulting sequence will not represent the original code points.  This
+situation should be considered an error" (the two units would read back,
+4.2, as one supplementary code point); this oracle raises for the trail
+surrogate (its index).  Code points above U+10FFFF are not encodable.
 
 API: ``NAME``, ``tokens``, ``tokens_with_reasons`` (5-tuples), ``encode``.
 """
@@ -66,10 +65,14 @@ def encode(codepoints, signature: bool = False) -> bytes:
     if signature:
         raise ValueError(f"{NAME} has no signature")
     units = []
+    prev = None
     for k, p in enumerate(codepoints):
         check_codepoint(NAME, k, p)
         if p > 0x10FFFF:
             raise unencodable(NAME, k, p, "beyond U+10FFFF")
+        if 0xDC00 <= p <= 0xDFFF and prev is not None and 0xD800 <= prev <= 0xDBFF:
+            raise unencodable(NAME, k, p, "a surrogate code point pair (4.1: an error)")
+        prev = p
         if p >= 0x10000:                                     # 4.1 step 2.1
             units.append(((p - 0x10000) >> 10) + 0xD800)
             units.append(((p - 0x10000) & 0x3FF) + 0xDC00)
