@@ -2,18 +2,82 @@
 they are beside the checkout, and the native backend's precondition."""
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import signal
 import sys
+import time
+from collections.abc import Callable, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
 sys.path.insert(0, str(ROOT / "tests"))
+
+
+Input = TypeVar("Input")
+
+SLOW = os.environ.get("ENCSPEC_SLOW", "") not in ("", "0")
+"""ENCSPEC_SLOW=1 (CI, .ci/run): the slow tests run, and the sampled ones go exhaustive."""
+
+# Hypothesis budgets: CI's are the tests' own; the default run (a contributor's check
+# before a commit) takes a quarter, which still finds what a broken spec or backend
+# gets wrong at once, and CI keeps looking for the rare case.
+DEFAULT_SHARE = 4
+settings.register_profile("encspec-ci", max_examples=100)
+settings.register_profile("encspec-default", max_examples=100 // DEFAULT_SHARE)
+settings.load_profile("encspec-ci" if SLOW else "encspec-default")
+
+
+def examples(n: int) -> int:
+    """A hypothesis test's budget: *n* examples under ENCSPEC_SLOW=1, a quarter of them
+    (at least 10) in the default run."""
+    return n if SLOW else max(10, n // DEFAULT_SHARE)
+
+
+def sample(population: list[Input], k: int, seed: int = 0) -> list[Input]:
+    """*population* under ENCSPEC_SLOW=1 (exhaustive); by default *k* of it in a fixed
+    random choice, its first and last always included, in their order."""
+    if SLOW or len(population) <= k:
+        return list(population)
+    import random
+    picked = set(random.Random(seed).sample(range(1, len(population) - 1), k - 2)) | {0, len(population) - 1}
+    return [population[i] for i in sorted(picked)]
+
+
+def code_points(surrogates: bool = True, *, sampled: bool = not SLOW) -> list[int]:
+    """The code points a sweep encodes: U+0000..U+10FFFF under ENCSPEC_SLOW=1; by
+    default (or *sampled*) the BMP and every 61st code point above it, U+10FFFF
+    included (every row of every built-in spec above the BMP holds one of them)."""
+    if sampled:
+        cps = [*range(0x10000), *range(0x10000, 0x110000, 61), 0x10FFFF]
+    else:
+        cps = list(range(0x110000))
+    return cps if surrogates else [cp for cp in cps if not 0xD800 <= cp <= 0xDFFF]
+
+
+def byte_pairs(classes: Sequence[int], extra: int = 2048) -> list[bytes]:
+    """The two-byte inputs a sweep decodes: all 65,536 under ENCSPEC_SLOW=1; by default
+    every byte before the first and the last byte of each byte class (*classes*: the
+    automaton's class of each byte value; bytes of one class take the same transitions
+    in every state), the same the other way round, and *extra* more in a fixed random
+    choice (their value bits differ)."""
+    if SLOW:
+        return [bytes([a, b]) for a in range(256) for b in range(256)]
+    ends: dict[int, list[int]] = {}
+    for b, c in enumerate(classes):
+        ends.setdefault(c, []).append(b)
+    reps = sorted({bs[0] for bs in ends.values()} | {bs[-1] for bs in ends.values()})
+    pairs = {(a, b) for a in range(256) for b in reps} | {(a, b) for a in reps for b in range(256)}
+    pairs |= set(sample([(a, b) for a in range(256) for b in range(256)], extra))
+    return [bytes(p) for p in sorted(pairs)]
 
 
 def builtins_for_exports():
@@ -52,6 +116,13 @@ def feed_stdin(monkeypatch, data: bytes):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
 
 
+def without_bytecode(folder: Path) -> list[Path]:
+    """Every path under *folder* except Python's bytecode caches: running a copy of the
+    package writes __pycache__ into it unless PYTHONDONTWRITEBYTECODE is set, and a
+    test that compares a folder before and after must pass in either environment."""
+    return [p for p in folder.rglob("*") if "__pycache__" not in p.relative_to(folder).parts]
+
+
 def excerpt(name: str) -> str:
     """A seed excerpt from tests/data without its '# ' source note."""
     lines = (DATA / name).read_text("utf-8").splitlines(keepends=True)
@@ -88,15 +159,45 @@ def _native_backend_needs_its_extension(request):
             tools.missing(why)
 
 
-def pytest_collection_modifyitems(config, items):
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests marked slow run only with ENCSPEC_SLOW=1 (CI) or an explicit -m: they are
-    deselected, not skipped, so the default run stays short and says how many it left out."""
-    if os.environ.get("ENCSPEC_SLOW", "") not in ("", "0") or config.getoption("markexpr"):
+    deselected, not skipped, so the default run stays short and says how many it left out
+    (a skip would be a line each under -ra, and is not what the run did)."""
+    if SLOW or config.getoption("markexpr"):
         return
     slow = [item for item in items if item.get_closest_marker("slow")]
     if slow:
         config.hook.pytest_deselected(items=slow)
         items[:] = [item for item in items if not item.get_closest_marker("slow")]
+        workeroutput = getattr(config, "workeroutput", None)
+        if workeroutput is not None:  # an xdist worker: its deselections are not reported
+            workeroutput["encspec_deselected"] = [item.nodeid for item in slow]
+
+
+_DESELECTED_ON_WORKERS = pytest.StashKey[list[str]]()
+
+
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """xdist's controller: keep what the workers deselected (each worker collects the
+    whole suite, so each deselects the same tests: the first to finish says it)."""
+    ids = getattr(node, "workeroutput", {}).get("encspec_deselected")
+    if ids is not None:
+        node.config.stash.setdefault(_DESELECTED_ON_WORKERS, ids)
+
+
+@dataclass
+class DeselectedOnAWorker:
+    """What the summary counts for a test an xdist worker deselected (its node id)."""
+    nodeid: str
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """Count the workers' deselected tests in the summary line ("N deselected"), which
+    pytest-xdist leaves out: with -n 2 the run must say what it left out as without."""
+    ids = config.stash.get(_DESELECTED_ON_WORKERS, None)
+    if ids and not terminalreporter.stats.get("deselected"):
+        terminalreporter.stats["deselected"] = [DeselectedOnAWorker(nodeid) for nodeid in ids]
 
 
 class Hang(BaseException):
@@ -122,6 +223,120 @@ def deadline(seconds):
         signal.signal(signal.SIGALRM, old)
 
 
+# ------------------------------------------------------------------ linear time
+
+
+def cpu_time(fn: Callable[[Input], object], arg: Input, loops: int, limit: float) -> tuple[float, float] | None:
+    """(CPU seconds, wall seconds) per call of fn(arg) over *loops* calls, the garbage
+    collector off as in timeit; None when stopped after *limit* wall seconds (a hang)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        with deadline(limit):
+            c0, t0 = time.process_time(), time.perf_counter()
+            for _ in range(loops):
+                fn(arg)
+            return (time.process_time() - c0) / loops, (time.perf_counter() - t0) / loops
+    except Hang:
+        return None
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def children_cpu_time() -> float:
+    """CPU seconds (user and system) used so far by this process's finished children:
+    the difference across a subprocess run is what it cost, however busy the machine."""
+    import resource
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def assert_linear(label: str, fn: Callable[[Input], object], small: Input, large: Input, *,
+                  scale: float | None = None, bound: float = 25, small_reps: int = 5, large_reps: int = 3,
+                  fast_enough: float = 0.003, min_measure: float = 0.01, small_guard: float = 20.0,
+                  large_guard_floor: float = 10.0) -> None:
+    """Fail unless fn(large) takes at most *bound* times fn(small) (linear_failure)."""
+    why = linear_failure(label, fn, small, large, scale=scale, bound=bound, small_reps=small_reps,
+                         large_reps=large_reps, fast_enough=fast_enough, min_measure=min_measure,
+                         small_guard=small_guard, large_guard_floor=large_guard_floor)
+    if why is not None:
+        pytest.fail(why, pytrace=False)
+
+
+def linear_failure(label: str, fn: Callable[[Input], object], small: Input, large: Input, *,
+                   scale: float | None = None, bound: float = 25, small_reps: int = 5, large_reps: int = 3,
+                   fast_enough: float = 0.003, min_measure: float = 0.01, small_guard: float = 20.0,
+                   large_guard_floor: float = 10.0) -> str | None:
+    """None when fn(large) takes at most *bound* times fn(small), *large* being *scale*
+    times *small* (by default the ratio of their lengths); else what was measured.
+
+    Every ratio test of the suite measures through here, so that one rule decides them all:
+
+    * CPU time of this process (time.process_time, system time included), never the
+      wall clock: on a loaded machine a long run is preempted where a short one is not,
+      which alone made wall-clock ratios of 30-50x for plainly linear C loops;
+    * a warm-up call, then best of *small_reps* small runs (a short call repeated until
+      it takes about *min_measure* seconds) and of *large_reps* large ones;
+    * when the bound is exceeded by less than 2x (a busy sibling hyperthread or memory
+      bus slows even CPU time by up to 2x), up to three more rounds of a small run and a
+      large one back to back, any of which passes within the bound: a quadratic cost at
+      16 times the input is 256x, beyond the bound (25x) in every round;
+    * a large run faster than *fast_enough* seconds passes whatever the ratio (it then
+      measures the allocator, not the algorithm);
+    * a small call past *small_guard* wall seconds, or a large one past max(
+      *large_guard_floor*, 2 * bound * the small one), is stopped and fails: a hang is a
+      failure, not a hang."""
+    what = f"{label}, the small input"
+    first = cpu_time(fn, small, 1, small_guard)  # warm-up
+    if first is None:
+        pytest.fail(f"{what}: did not finish in {small_guard:.0f} s (stopped)", pytrace=False)
+    loops = max(1, min(1000, int(min_measure / max(first[1], 1e-9))))
+    if first[1] >= 0.05:
+        small_reps = min(small_reps, 3)  # a small run this long is stable: best of 3 as for large ones
+
+    def measure_small() -> tuple[float, float]:
+        t = cpu_time(fn, small, loops, small_guard * loops)
+        if t is None:
+            pytest.fail(f"{what}: did not finish in {small_guard * loops:.0f} s (stopped)", pytrace=False)
+        return t
+
+    smalls = [measure_small() for _ in range(small_reps)]
+    if scale is None:
+        scale = len(large) / len(small)  # type: ignore[arg-type]
+    large_loops = max(1, round(loops / scale))
+    limit = max(large_guard_floor, 2 * bound * min(w for _, w in smalls) * large_loops)
+    larges: list[tuple[float, float]] = []
+    pairs: list[tuple[float, float]] = []  # (small, large) measured back to back, in the extra rounds
+    paired = None
+    while True:
+        t = cpu_time(fn, large, large_loops, limit)
+        if t is None:
+            small_wall = min(w for _, w in smalls)
+            pytest.fail(f"{label}: the large input did not finish in {limit:.1f} s (stopped), the small "
+                        f"one took {small_wall * 1e3:.2f} ms: more than {limit / large_loops / small_wall:.0f}x "
+                        f"for {scale:.0f}x the input", pytrace=False)
+        larges.append(t)
+        if paired is not None:
+            pairs.append((paired[0], t[0]))
+        t_small, t_large = max(min(c for c, _ in smalls), 1e-9), min(c for c, _ in larges)
+        if t_large <= bound * t_small or t_large <= fast_enough or any(b <= bound * a for a, b in pairs):
+            return None
+        if t_large > 2 * bound * t_small or len(larges) >= large_reps + 3:
+            break
+        if len(larges) >= large_reps:
+            # a burst of load elsewhere slows a large run more often than a short small one: go
+            # on with a small run and a large one back to back, which see the same conditions
+            time.sleep(0.2)
+            paired = measure_small()
+            smalls.append(paired)
+    shown = "".join(f", {b / a:.1f}x" for a, b in pairs)
+    return (f"{label}: the large input took {t_large * 1e3:.1f} ms of CPU, the small one "
+            f"{t_small * 1e3:.2f} ms: {t_large / t_small:.1f}x for {scale:.0f}x the input (bound {bound:.0f}x; "
+            f"best of {len(larges)} and of {len(smalls)}{'; back to back' + shown if pairs else ''}; "
+            f"wall clock {min(w for _, w in larges) * 1e3:.1f} and {min(w for _, w in smalls) * 1e3:.2f} ms)")
+
+
 def decode_in_chunks(module, data: bytes, errors: str, size: int):
     """The text *module*'s IncrementalDecoder makes of *data* fed *size* bytes at a time,
     or (start, end, reason, text so far) of the UnicodeDecodeError it raises."""
@@ -145,47 +360,16 @@ def encspec_command() -> list[str]:
     return [found]
 
 
-def best_cpu_time(fn, repeat: int = 3, inner: int = 1) -> float:
-    """The least CPU time of this process (time.process_time) per call of *fn*, over
-    *repeat* runs of *inner* calls, garbage collected before each run and the collector
-    off during it: CPU time, so that the other processes of a loaded machine do not count."""
-    import gc
-    import time
-    enabled = gc.isenabled()
-    best = float("inf")
-    try:
-        for _ in range(repeat):
-            gc.collect()
-            gc.disable()
-            start = time.process_time()
-            for _ in range(inner):
-                fn()
-            best = min(best, time.process_time() - start)
-            gc.enable()
-    finally:
-        if enabled:
-            gc.enable()
-    return best / inner
-
-
-def linear_growth(small, large, scale: int, *, ratio: float | None = None,
-                  fast_enough: float = 0.01, retries: int = 2) -> str | None:
+def linear_growth(small: Callable[[], object], large: Callable[[], object], scale: int, *,
+                  ratio: float | None = None, fast_enough: float = 0.01) -> str | None:
     """None when large() takes at most *ratio* (2.5 * *scale* by default: a quadratic cost
-    takes *scale* times that) times the CPU time of small(), best of 3 small runs and one
-    large run, retried *retries* times while the bound is exceeded by less than 2x (noise
-    can do that, a quadratic cost is beyond it every time); else what was measured.
-    A large run faster than *fast_enough* seconds passes: it measures noise, not the algorithm."""
+    takes *scale* times that) times the CPU time of small(); else what was measured.
+    linear_failure measures, best of 3 small runs and one large one (a build stage on
+    a large spec is long and stable), with its extra rounds when the bound is exceeded
+    by less than 2x."""
     bound = ratio if ratio is not None else 2.5 * scale
-    t_small, t_large = best_cpu_time(small), best_cpu_time(large, repeat=1)
-    for _ in range(retries):
-        if t_large <= bound * t_small or t_large <= fast_enough or t_large > 2 * bound * t_small:
-            break
-        t_small = min(t_small, best_cpu_time(small, repeat=1))
-        t_large = min(t_large, best_cpu_time(large, repeat=1))
-    if t_large <= bound * t_small or t_large <= fast_enough:
-        return None
-    return (f"{t_small * 1e3:.1f} ms of CPU at N, {t_large * 1e3:.1f} ms at {scale} N: "
-            f"{t_large / max(t_small, 1e-9):.1f}x (bound {bound:.0f}x)")
+    return linear_failure(f"{scale} N", lambda run: run(), small, large, scale=scale, bound=bound,
+                          small_reps=3, large_reps=1, fast_enough=fast_enough)
 
 
 # ------------------------------------------- generated specs that grow with n (ratio tests)

@@ -42,6 +42,7 @@ from hypothesis import strategies as st
 
 import encspec
 from codec_samples import BACKENDS, SIGNATURES, SPECS, byte_strings, load_backend, texts_with_surrogates, unsplit_pairs
+from conftest import examples
 
 encspec.register()  # the encspec.* handlers
 
@@ -127,7 +128,7 @@ def decode_outcomes(mod, whole, pieces, errors, last_final):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", SPECS)
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(data=st.data())
 def test_one_shot_incremental_and_stream_decoding_agree(name, backend, data):
     mod = load_backend(name, backend)
@@ -197,7 +198,7 @@ def encode_outcomes(mod, whole, pieces, errors, last_final, signature):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", SPECS)
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(data=st.data())
 def test_one_shot_incremental_and_stream_encoding_agree(name, backend, data):
     mod = load_backend(name, backend)
@@ -239,7 +240,7 @@ REGISTERED = [name for name in SPECS if name != "utf-8"]
 
 
 @pytest.mark.parametrize("name", REGISTERED)
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(data=st.data())
 def test_registered_codecs_agree(name, data):
     """After encspec.register(), what codecs hands out (one backend per name) agrees

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from encspec.pipeline import load
 from encspec.runtime.tables import tokens
 
@@ -85,7 +86,7 @@ interesting = st.sampled_from([0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0
                                0xDF, 0xE0, 0xE1, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF4, 0xF5, 0xFE, 0xFF])
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.lists(st.one_of(interesting, st.integers(0, 255)), max_size=24).map(bytes))
 def test_random_bytes_match_cpython(data):
     a = load("utf-8")[1]

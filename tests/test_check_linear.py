@@ -7,24 +7,21 @@ about 100 times as long.  Here the analysis ``encspec check`` runs
 (``encspec.analyse.properties.check``, on the automaton of a spec written to a
 tmp folder) is timed for N and 16 N statements, and the large run may take at
 most 25 times the small one: a ratio of CPU times (time.process_time, the
-garbage collector off), never a timing.  A large run faster than FAST_ENOUGH
-passes whatever the ratio (it then measures noise, not the algorithm), and a
-run past its deadline fails instead of hanging (conftest.deadline).
+garbage collector off, best of several runs: conftest.assert_linear), never a
+timing.  A large run faster than 3 ms passes whatever the ratio (it then
+measures noise, not the algorithm), and a run past its deadline fails instead
+of hanging.
 """
 from __future__ import annotations
 
-import gc
-import time
-
 import pytest
 
-from conftest import BIG_SPACE, UTF8_FORMS, Hang, deadline, run_cli, spec_with_holes, spec_with_skips
+from conftest import BIG_SPACE, UTF8_FORMS, assert_linear, run_cli, spec_with_holes, spec_with_skips
 from encspec.analyse.properties import NAMES, check
 from encspec.pipeline import load
 
 N = 250          # the small spec; the large one has 16 N = 4,000 statements
 RATIO = 25       # 16 times the statements may take at most 25 times as long
-FAST_ENOUGH = 0.003  # seconds: a large run this fast passes whatever the ratio
 MIN_MEASURE = 0.02   # seconds: a small run repeats the analysis until it takes about this long
 GUARD = 60.0     # seconds (wall clock): a run longer than this is a hang
 
@@ -35,48 +32,14 @@ def automaton(tmp_path, name: str, text: str):
     return load(str(path))[1]
 
 
-def cpu_time(fn, loops: int) -> float:
-    """CPU seconds per call of fn() over *loops* calls, the garbage collector off."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        with deadline(GUARD):
-            start = time.process_time()
-            for _ in range(loops):
-                fn()
-            return (time.process_time() - start) / loops
-    except Hang:
-        pytest.fail(f"the check analysis did not return within {GUARD:.0f} s (stopped)", pytrace=False)
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def assert_linear(label, small, large, scale=16):
-    """check(large) may take at most RATIO times check(small): best of 5 small runs and 3
-    large ones, and up to 3 more pairs back to back when the bound is exceeded by less
-    than 2x (noise can do that; a quadratic cost is beyond it in every round)."""
-    check(small), check(large)  # warm-up
-    loops = max(1, min(200, int(MIN_MEASURE / max(cpu_time(lambda: check(small), 1), 1e-6))))
-    t_small = min(cpu_time(lambda: check(small), loops) for _ in range(5))
-    t_large = min(cpu_time(lambda: check(large), 1) for _ in range(3))
-    for _ in range(3):
-        if t_large <= RATIO * t_small or t_large <= FAST_ENOUGH or t_large > 2 * RATIO * t_small:
-            break
-        t_small = min(t_small, cpu_time(lambda: check(small), loops))
-        t_large = min(t_large, cpu_time(lambda: check(large), 1))
-    assert t_large <= RATIO * t_small or t_large <= FAST_ENOUGH, (
-        f"{label}: check took {t_small * 1e3:.2f} ms of CPU for N and {t_large * 1e3:.1f} ms for {scale} N: "
-        f"{t_large / t_small:.1f}x (bound {RATIO}x)")
-
-
 @pytest.mark.parametrize("make", [spec_with_holes, spec_with_skips], ids=lambda f: f.__name__)
 def test_check_time_grows_linearly(tmp_path, make):
     small, large = automaton(tmp_path, "small", make(N)), automaton(tmp_path, "large", make(16 * N))
     assert len(large.holes) + len(large.skips) == 16 * N  # each statement is its own exclusion
     report = check(large)
     assert report.properties == {name: True for name in NAMES}
-    assert_linear(make.__name__, small, large)
+    assert_linear(f"{make.__name__}: check", check, small, large, scale=16, bound=RATIO,
+                  min_measure=MIN_MEASURE, small_guard=GUARD, large_guard_floor=GUARD)
 
 
 def test_total_names_the_first_gap_between_holes(tmp_path):

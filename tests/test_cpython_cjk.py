@@ -22,6 +22,7 @@ import random
 import pytest
 
 import encspec
+from conftest import code_points
 
 # spec -> (CPython's codec, the bytes where behaviour changes: range edges of every form and pattern)
 SPECS = {
@@ -152,7 +153,8 @@ def _record(e: UnicodeEncodeError):
 
 codecs.register_error("test_cpython_cjk.record", _record)
 
-CODE_POINTS = [*range(0xD800), *range(0xE000, 0x110000)]  # every code point but the surrogates
+# every code point but the surrogates (by default the BMP and every 61st above it)
+CODE_POINTS = code_points(surrogates=False)
 
 
 def test_every_code_point_encodes_alike(pair):

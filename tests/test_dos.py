@@ -7,7 +7,7 @@ and 7-byte chunks where one token spans the whole input): the 1 MiB run may
 take at most 25 times the 64 KiB run.  That is a ratio of two times measured
 here, never a timing: best of 5 small runs and of 3 large ones (5 when the
 bound is exceeded narrowly, which noise can do, then paired back to back), in
-CPU time of this process (see assert_linear: wall-clock ratios are skewed by
+CPU time of this process (see conftest.assert_linear: wall-clock ratios are skewed by
 other processes on a loaded machine; both are in the failure messages), the
 garbage collector off as in timeit, one warm-up run, short calls repeated so
 that a measurement is never a few microseconds.  A large run that goes past
@@ -43,7 +43,6 @@ sizes in the default run; the ratio tests are marked slow (ENCSPEC_SLOW=1).
 """
 from __future__ import annotations
 
-import gc
 import os
 import random
 import signal
@@ -56,19 +55,15 @@ from functools import cache
 import pytest
 
 from codec_samples import load_backend
-from conftest import Hang, deadline, run_cli
+from conftest import Hang, assert_linear, deadline, run_cli
 
 BACKENDS = ["python", "native"]
 SMALL = 64 * 1024
 BIG = 1024 * 1024
-RATIO = 25          # the 1 MiB run may take at most this many times the 64 KiB run
+# The 1 MiB run may take at most 25 times the 64 KiB run, measured by conftest.assert_linear
+# (its defaults: best of 5 and 3, a 1 MiB call under 3 ms passes whatever the ratio since
+# it then measures the allocator, not the algorithm, and the guards below against a hang).
 SMALL_GUARD = 20.0  # seconds: a 64 KiB run (or one call of a small case) longer than this is a hang
-BIG_GUARD_FLOOR = 10.0  # seconds: a 1 MiB run is stopped after max(this, 2 * RATIO * small)
-MIN_MEASURE = 0.01  # seconds: a measurement repeats a short call until it takes about this long
-# seconds: a 1 MiB call faster than this (over 300 MB/s) passes whatever the ratio: at
-# that speed the ratio measures the allocator (a fresh 1 MiB result is page-faulted
-# in, a 64 KiB one is reused), not the algorithm
-FAST_ENOUGH = 0.003
 CHUNK = 997         # incremental decoding: chunk size (a prime, so chunks fall anywhere)
 SMALL_CHUNK = 7
 
@@ -121,88 +116,6 @@ def guarded(fn, arg, seconds, what):
             return fn(arg)
     except Hang:
         pytest.fail(f"{what}: did not return within {seconds:.0f} s (stopped)", pytrace=False)
-
-
-def _timed(fn, arg, loops, limit):
-    """(CPU seconds, wall seconds) per call of fn(arg) over *loops* calls (gc off), or None
-    when stopped after *limit* wall seconds."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        with deadline(limit):
-            c0, t0 = time.process_time(), time.perf_counter()
-            for _ in range(loops):
-                fn(arg)
-            return (time.process_time() - c0) / loops, (time.perf_counter() - t0) / loops
-    except Hang:
-        return None
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def assert_linear(label, fn, small_input, big_input, *, ratio=RATIO, small_reps=5, big_reps=3):
-    """Time fn on both inputs; the large one may take at most *ratio* times the small one.
-
-    The ratio is of this process's CPU time (time.process_time, which counts system time
-    too: page faults, allocation), because on a loaded machine a long wall-clock run
-    (time.perf_counter) is preempted where a short one is not, which alone made ratios of
-    30-50x between 1 MiB and 64 KiB runs of plainly linear C loops; the wall-clock times
-    are in the messages, and a hang is stopped by wall clock.  Best of *small_reps*
-    small runs and *big_reps* large ones; when the bound is exceeded by less than 2x
-    (which noise does: a busy sibling hyperthread or memory bus slowed runs here by up
-    to 2x even in CPU time), up to three more rounds of a small run and a large one back to back,
-    any of which passes if within the bound (a real superlinear cost is beyond it in
-    every round: a quadratic one is 16x beyond)."""
-    what = f"{label}, {len(small_input)} bytes"
-    first = _timed(fn, small_input, 1, SMALL_GUARD)  # warm-up
-    if first is None:
-        pytest.fail(f"{what}: the small run did not finish in {SMALL_GUARD:.0f} s (stopped)", pytrace=False)
-    loops = max(1, min(1000, int(MIN_MEASURE / max(first[1], 1e-9))))
-    if first[1] >= 0.05:
-        small_reps = min(small_reps, 3)  # a small run this long is stable: best of 3 as for large ones
-
-    def measure_small():
-        t = _timed(fn, small_input, loops, SMALL_GUARD * loops)
-        if t is None:
-            pytest.fail(f"{what}: a small run did not finish in {SMALL_GUARD * loops:.0f} s (stopped)",
-                        pytrace=False)
-        return t
-
-    smalls = [measure_small() for _ in range(small_reps)]
-    scale = len(big_input) / len(small_input)
-    big_loops = max(1, round(loops / scale))
-    limit = max(BIG_GUARD_FLOOR, 2 * ratio * min(w for _, w in smalls) * big_loops)
-    bigs = []
-    pairs = []  # (small, large) measured back to back, in the extra rounds
-    paired = None
-    while True:
-        t = _timed(fn, big_input, big_loops, limit)
-        if t is None:
-            small_wall = min(w for _, w in smalls)
-            pytest.fail(f"{label}: {len(big_input)} bytes did not finish in {limit:.1f} s (stopped), "
-                        f"{len(small_input)} bytes took {small_wall * 1e3:.2f} ms: more than "
-                        f"{limit / big_loops / small_wall:.0f}x for {scale:.0f}x the input", pytrace=False)
-        bigs.append(t)
-        if paired is not None:
-            pairs.append((paired[0], t[0]))
-        small, big = max(min(c for c, _ in smalls), 1e-9), min(c for c, _ in bigs)
-        if big <= ratio * small or big <= FAST_ENOUGH or any(b <= ratio * a for a, b in pairs):
-            return small, big
-        if big > 2 * ratio * small or len(bigs) >= big_reps + 3:
-            break
-        if len(bigs) >= big_reps:
-            # a burst of load elsewhere slows a large run more often than a short small one: go
-            # on with a small run and a large one back to back, which see the same conditions
-            time.sleep(0.2)
-            paired = measure_small()
-            smalls.append(paired)
-    shown = "".join(f", {b / a:.1f}x" for a, b in pairs)
-    pytest.fail(f"{label}: {len(big_input)} bytes took {big * 1e3:.1f} ms of CPU, {len(small_input)} bytes "
-                f"{small * 1e3:.2f} ms: {big / small:.1f}x for {scale:.0f}x the input (bound {ratio}x; "
-                f"best of {len(bigs)} and of {len(smalls)}{'; back to back' + shown if pairs else ''}; "
-                f"wall clock {min(w for _, w in bigs) * 1e3:.1f} and {min(w for _, w in smalls) * 1e3:.2f} ms)",
-                pytrace=False)
 
 
 # --------------------------------------------------------------------- modes
@@ -665,7 +578,7 @@ def test_header_claims_rejected_in_header_time(backend):
         headers[bits] = h
     for mode in ("decode", "tokens", "first-error"):
         assert_linear(f"utf-inf-8 [{backend}] header claiming 2**40 vs 2**20 value bytes, {mode}",
-                      MODES[mode](m), headers[20], headers[40], ratio=5)
+                      MODES[mode](m), headers[20], headers[40], bound=5)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

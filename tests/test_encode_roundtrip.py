@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 import encspec
 from codec_samples import BACKENDS, SPECS, boundary_cps, code_point_lists, joined_pairs, load_backend
-from conftest import encspec_command
+from conftest import encspec_command, examples
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -80,7 +80,7 @@ def check_round_trip(mod, name, cps):
 # ------------------------------------------------------------------ built-in specs
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", SPECS)
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
 def test_builtin_encode_round_trips(name, backend, data):
     check_round_trip(load_backend(name, backend), name, data.draw(code_point_lists(name), label="code points"))
@@ -171,7 +171,7 @@ def load_small(folder, key):
 
 
 @pytest.mark.parametrize("key", list(SMALL_SPECS))
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
 def test_small_spec_encode_round_trips(key, small_spec_dir, data):
     mod = load_small(small_spec_dir, key)

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 import encspec
 import tools
 from codec_samples import BACKENDS, SPECS, boundary_cps, encodable, joined_pairs, load_backend
-from conftest import run_cli
+from conftest import examples, run_cli
 from encspec.spec import registry
 
 END_FORM = """\
@@ -140,7 +140,7 @@ def never_rejected(codec, cps):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", registry.builtin_names())
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(data=st.data())
 def test_encode_never_writes_what_decode_rejects_for_built_in_specs(name, backend, data):
     codec = load_backend(name, backend)
@@ -163,7 +163,7 @@ def test_the_surrogate_specs_include_those_whose_pairs_read_back_as_one():
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", SURROGATE_SPECS)
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(cps=SURROGATE_DENSE)
 def test_encode_never_writes_a_surrogate_pair_that_decode_reads_as_another_code_point(name, backend, cps):
     never_rejected(load_backend(name, backend), cps)
@@ -207,7 +207,7 @@ GENERATED_CPS = [0, 0x41, 0x5C, 0x7F, 0x80, 0xA5, 0xBF, 0x7FF, 0x800, 0x83F, 0x9
 
 
 @pytest.mark.parametrize("family, chosen", GENERATED, ids=["-".join((f,) + c) for f, c in GENERATED])
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(data=st.data())
 def test_encode_never_writes_what_decode_rejects_for_generated_specs(family, chosen, data, tmp_path_factory):
     text = byte_spec(chosen) if family == "bytes" else UNIT_SPEC + "".join(UNIT_CONSTRUCTS[c] for c in chosen)

@@ -44,7 +44,7 @@ from codec_samples import (
     oracle,
     pieces,
 )
-from conftest import encspec_command
+from conftest import encspec_command, examples
 
 
 @cache
@@ -59,7 +59,7 @@ def as_tuples(toks):
 # ==================================================================== tokens
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", SPECS)
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(data=st.data())
 def test_tokens_match_the_oracle(name, backend, data):
     b = data.draw(byte_strings(name), label="bytes")
@@ -146,7 +146,7 @@ def check_decoders(name, b, backend):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", SPECS)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=st.data())
 def test_decoders_agree_with_the_oracle_tokens(name, backend, data):
     check_decoders(name, data.draw(byte_strings(name), label="bytes"), backend)
@@ -166,7 +166,7 @@ def long_inputs(draw, name):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", SPECS)
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(data=st.data())
 def test_long_inputs_match_the_oracle(name, backend, data):
     b = data.draw(long_inputs(name), label="bytes")
@@ -217,7 +217,7 @@ def check_encode(name, cps, backend):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", SPECS)
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(data=st.data())
 def test_encode_matches_the_oracle_and_round_trips(name, backend, data):
     check_encode(name, data.draw(code_point_lists(name), label="code points"), backend)
@@ -278,7 +278,7 @@ def run_cli_in_process(args, stdin=b""):
 
 
 @pytest.mark.parametrize("name", SPECS)
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(data=st.data())
 def test_cli_tokens_prints_the_oracle_tokens(name, data):
     b = data.draw(byte_strings(name), label="bytes")
@@ -292,13 +292,11 @@ SAMPLE = b"A\xc3\xa9\xed\xa0\x80\xed\xb0\x80\xc0\xaf\xfe\x80\x80\xef\xb7\x9d\xed
 
 @pytest.mark.parametrize("name", SPECS)
 def test_cli_tokens_file(name, tmp_path):
+    """In this process (the installed command is run by the tests below)."""
     for data in (SAMPLE, SIGNATURES.get(name, b"") + SAMPLE, b""):
         f = tmp_path / "input.bin"
         f.write_bytes(data)
-        proc = subprocess.run(encspec_command() + ["tokens", name, str(f)], capture_output=True, timeout=120)
-        assert proc.returncode == 0, proc.stderr
-        assert proc.stdout.decode("ascii") == cli_lines(oracle(name).tokens(data))
-        assert proc.stderr == b""
+        assert run_cli_in_process(["tokens", name, str(f)]) == (0, cli_lines(oracle(name).tokens(data)), "")
 
 
 @pytest.mark.parametrize("name", ["corrected-utf-8", "utf-inf-8"])

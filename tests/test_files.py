@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import encspec
-from conftest import feed_stdin
+from conftest import examples, feed_stdin
 from conftest import run_cli as run
 from encspec.io import stream
 from encspec.spec import registry
@@ -403,7 +403,7 @@ def chunked(data: bytes, sizes):
     return out
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents(), st.lists(st.integers(1, 9), min_size=1, max_size=4))
 def test_scanner_in_any_chunks_matches_the_tokens(doc, sizes):
     name, data = doc
@@ -418,7 +418,7 @@ def test_scanner_in_any_chunks_matches_the_tokens(doc, sizes):
     assert [stream.place(p) for p in found if p[0] != "signature"] == rep.problems
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents(), st.lists(st.integers(1, 9), min_size=1, max_size=4),
        st.sampled_from(["strict", "replace", "ignore", "surrogateescape", "encspec.latin1"]))
 def test_incremental_decoders_in_any_chunks_match_whole_decoding(doc, sizes, errors):
@@ -446,7 +446,7 @@ def test_incremental_decoders_in_any_chunks_match_whole_decoding(doc, sizes, err
     assert pieces(stream.TextDecoder(m, errors), "".join) == expected
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.sampled_from(["wtf-8", "utf-8", "corrected-utf-8", "utf-inf-8"]),
        st.lists(st.one_of(st.integers(0, 0x10FFFF), st.integers(0xD800, 0xDFFF)), max_size=30),
        st.lists(st.integers(1, 5), min_size=1, max_size=3))

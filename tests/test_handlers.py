@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import encspec
 from codec_samples import BACKENDS, oracle
+from conftest import examples
 
 encspec.register()
 
@@ -50,7 +51,7 @@ def cp1252_char(b: int) -> str:
     return chr(b) if b in (0x81, 0x8D, 0x8F, 0x90, 0x9D) else bytes([b]).decode("cp1252")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(malformed)
 def test_latin1_cp1252_optu8_per_byte_agree_with_cpython(data):
     utf8 = encspec.load("utf-8")
@@ -128,7 +129,7 @@ def test_per_byte_policies_resume_after_one_byte(backend):
 def test_per_byte_policies_follow_the_oracle(name, backend):
     m = encspec.load(name, backend=backend)
 
-    @settings(max_examples=150, deadline=None)
+    @settings(max_examples=examples(150), deadline=None)
     @given(malformed)
     def check(data):
         assert m.decode(data, "encspec.latin1") == per_byte_by_oracle(name, data, chr)
@@ -158,7 +159,7 @@ def test_optu8_refuses_ascii_bytes_like_surrogateescape(backend):
         m.decode(b"\x00", "surrogateescape")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(malformed)
 def test_utf_8_optu8_round_trips_any_bytes_without_genuine_ef80_efff(data):
     text = data.decode("utf-8-optu8")

@@ -34,6 +34,7 @@ from codec_samples import (
     pieces,
     unsplit_pairs,
 )
+from conftest import examples
 
 encspec.register()
 
@@ -113,7 +114,7 @@ def check_every_split(name, data, backend):
 @pytest.mark.parametrize("backend", BACKENDS)
 # =========================================================== hypothesis splits
 @pytest.mark.parametrize("name", SPECS)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=st.data())
 def test_incremental_decoder_at_random_splits_equals_one_shot(name, data, backend):
     b = data.draw(byte_strings(name, max_pieces=8), label="bytes")
@@ -125,7 +126,7 @@ def test_incremental_decoder_at_random_splits_equals_one_shot(name, data, backen
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", SPECS)
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(data=st.data())
 def test_incremental_decoder_long_input_in_small_chunks(name, data, backend):
     ps = pieces(name)
@@ -204,7 +205,7 @@ def cpython_utf8_decoder(errors):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(data=st.data())
 def test_utf_8_incremental_like_cpythons_incremental_decoder(data, backend):
     b = data.draw(byte_strings("utf-8", max_pieces=8), label="bytes")
@@ -220,7 +221,7 @@ def test_utf_8_incremental_like_cpythons_incremental_decoder(data, backend):
 @pytest.mark.parametrize("backend", BACKENDS)
 # ================================================== state: getstate / reset
 @pytest.mark.parametrize("name", SPECS)
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
 def test_getstate_setstate_carries_a_split_sequence(name, data, backend):
     b = data.draw(byte_strings(name, max_pieces=8), label="bytes")
@@ -259,7 +260,7 @@ def read_all(reader, size=-1, chars=-1):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", SPECS)
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
 def test_stream_reader_in_small_chunks(name, data, backend):
     """A final newline ends any sequence (the end of the stream is tested in test_core.py)."""
@@ -275,7 +276,7 @@ def test_stream_reader_in_small_chunks(name, data, backend):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(byte_strings("utf-8", max_pieces=8), st.sampled_from([1, 2, 3, 5, -1]))
 def test_utf_8_stream_reader_like_cpythons(backend, b, size):
     """Like CPython's one-shot decoding, including a truncated sequence at the very end,
@@ -333,7 +334,7 @@ codecs.register(_search)
 
 
 @pytest.mark.parametrize("name", SPECS)
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
 def test_iterdecode(name, data):
     b = data.draw(byte_strings(name, max_pieces=8), label="bytes")
@@ -355,7 +356,7 @@ def encodable_text_cps(name):
 
 
 @pytest.mark.parametrize("name", SPECS)
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(data=st.data())
 def test_iterencode_equals_encoding_the_whole_text(name, data):
     cps = data.draw(encodable_text_cps(name), label="cps")

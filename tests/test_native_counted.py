@@ -18,13 +18,12 @@ import codecs
 import random
 import re
 import shutil
-import time
 
 import pytest
 
 import tools
 from codec_samples import load_backend, native_extension_missing
-from conftest import deadline, decode_in_chunks, excerpt
+from conftest import assert_linear, deadline, decode_in_chunks, excerpt
 
 NAME = "utf-inf-8"
 HANDLERS = ["strict", "replace", "ignore", "surrogateescape", "backslashreplace", "test_native_counted.record"]
@@ -272,41 +271,6 @@ def test_incremental_decoding_of_long_counted_code_points(nat, py):
 
 
 # ===================================================================== ratios
-def _clock():
-    """The thread's CPU time where it is fine-grained (a busy machine's other processes
-    do not count then), else the wall clock."""
-    try:
-        if time.get_clock_info("thread_time").resolution <= 1e-6:
-            return time.thread_time
-    except (AttributeError, ValueError):
-        pass
-    return time.perf_counter
-
-
-CLOCK = _clock()
-
-
-def best_time(fn, data, repeat):
-    times = []
-    for _ in range(repeat):
-        t = CLOCK()
-        fn(data)
-        times.append(CLOCK() - t)
-    return min(times)
-
-
-def ratio(fn, small, big, rounds=6):
-    """The larger input's best time over the smaller's: measured in turns, the best of
-    each kept, so that a busy machine (other processes) does not decide it."""
-    fn(small)
-    fn(big)
-    t_small = t_big = float("inf")
-    for _ in range(rounds):
-        t_small = min(t_small, best_time(fn, small, 4))
-        t_big = min(t_big, best_time(fn, big, 1))
-    return t_big / max(t_small, 1e-6), t_small, t_big
-
-
 PATTERNS = {
     "one header over everything": lambda size: ADVERSARIAL_HEADER + b"\xbf" * (size - len(ADVERSARIAL_HEADER)),
     "headers in a row": lambda size: (ADVERSARIAL_HEADER * (size // len(ADVERSARIAL_HEADER) + 1))[:size],
@@ -318,19 +282,15 @@ PATTERNS = {
 def test_16_times_the_input_takes_at_most_25_times_as_long(nat, pattern):
     make = PATTERNS[pattern]
     small, big = make(64 << 10), make(1 << 20)
-    for fn in (lambda d: nat.decode(d, "replace"), lambda d: nat.decode_codepoints(d, "replace")):
-        with deadline(120):
-            r, t_small, t_big = ratio(fn, small, big)
-        assert r <= 25, (pattern, t_small, t_big)
+    assert_linear(f"{pattern}, decode", lambda d: nat.decode(d, "replace"), small, big)
+    assert_linear(f"{pattern}, decode_codepoints", lambda d: nat.decode_codepoints(d, "replace"), small, big)
 
 
 def test_a_wide_code_point_ten_times_longer_takes_at_most_25_times_as_long(nat, py):
     rnd = random.Random(7)
     small = py.encode([rnd.getrandbits(100_000) | 1 << 99_999])
     big = py.encode([rnd.getrandbits(1_000_000) | 1 << 999_999])
-    with deadline(120):
-        r, t_small, t_big = ratio(nat.decode_codepoints, small, big)
-    assert r <= 25, (t_small, t_big)
+    assert_linear("a code point of 100,000 and 1,000,000 bits", nat.decode_codepoints, small, big, scale=10)
 
 
 # ====================================================================== limit

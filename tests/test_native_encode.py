@@ -37,6 +37,7 @@ import pytest
 import encspec
 import tools
 from codec_samples import native_extension_missing
+from conftest import code_points, examples
 from encspec.cli.bench import corpus, table_codec, table_corpus
 from encspec.spec import registry
 
@@ -531,13 +532,12 @@ def _record_outcome(fn, items, errors="test_native_encode.record"):
 
 
 def _every_code_point(py):
-    """U+0000..U+10FFFF; for a spec with mapping tables, whose code points the module
-    itself decides (the extension only replays its memo), the BMP and every 61st
-    astral code point with both ends: a million unencodable code points would each
-    cost a call of the recording handler in both backends."""
-    if not py._TABLES:
-        return range(0x110000)
-    return [*range(0x10000), *range(0x10000, 0x110000, 61), 0x10FFFF]
+    """U+0000..U+10FFFF under ENCSPEC_SLOW=1 (conftest.code_points); for a spec with
+    mapping tables, whose code points the module itself decides (the extension only
+    replays its memo), and by default, the BMP and every 61st astral code point with
+    both ends: a million unencodable code points would each cost a call of the
+    recording handler in both backends."""
+    return code_points(sampled=True) if py._TABLES else code_points()
 
 
 @pytest.mark.parametrize("spec", ALL_SPECS)
@@ -675,7 +675,7 @@ except ImportError:  # pragma: no cover
     given = None
 
 if given is not None:
-    @settings(max_examples=60, deadline=None)
+    @settings(max_examples=examples(60), deadline=None)
     @given(st.sampled_from(ALL_SPECS), st.text(min_size=0, max_size=120),
            st.sampled_from(["strict", "replace", "surrogateescape", "backslashreplace", "test_native_encode.record"]))
     def test_random_text_hypothesis(spec, text, errors):

@@ -24,6 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from codec_samples import load_backend
+from conftest import byte_pairs, examples
 from encspec.emit.native_forms import form_plan
 from encspec.pipeline import load as load_automaton
 from encspec.spec import registry
@@ -153,10 +154,12 @@ def _chunked(module, data, errors, cuts):
 
 @pytest.mark.parametrize("name", SPECS)
 def test_every_input_of_one_and_two_bytes(name):
+    """Every byte alone; every two bytes under ENCSPEC_SLOW=1, by default those over the
+    byte classes (conftest.byte_pairs)."""
     for b in range(256):
         _agree(name, bytes([b]))
-    for x in range(0x10000):
-        _agree(name, x.to_bytes(2, "big"), ("strict", "backslashreplace"))
+    for data in byte_pairs(load_automaton(name)[1].classes):
+        _agree(name, data, ("strict", "backslashreplace"))
 
 
 @pytest.mark.parametrize("name", SPECS)
@@ -243,7 +246,7 @@ def test_runs_of_one_form_damaged(name):
 
 
 @pytest.mark.parametrize("name", SPECS)
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=st.binary(max_size=64))
 def test_random_bytes(name, data):
     _agree(name, data, ("strict", "replace", "surrogateescape", "backslashreplace"))

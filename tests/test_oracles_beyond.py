@@ -16,6 +16,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
+
 try:
     from tests.oracles import fss_utf_1992, utf_1, utf_inf_8
 except ImportError:  # tests/ put on sys.path by pytest's rootdir insertion
@@ -350,7 +352,7 @@ CPS = {utf_inf_8: inf_cps, utf_1: utf1_cps, fss_utf_1992: fss_cps}
 
 
 @pytest.mark.parametrize("mod", ALL, ids=lambda m: m.NAME)
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(data=st.data())
 def test_round_trip(mod, data):
     """encode -> tokens gives back the code points, one char token each."""
@@ -366,7 +368,7 @@ def test_round_trip(mod, data):
 
 
 @pytest.mark.parametrize("mod", ALL, ids=lambda m: m.NAME)
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(data=st.data())
 def test_encoding_preserves_order(mod, data):
     """utf-inf-8.txt section 2: binary comparison of codes gives the numerical
@@ -432,7 +434,7 @@ def reference_tokens(mod, data, top):
 
 
 @pytest.mark.parametrize("mod", ALL, ids=lambda m: m.NAME)
-@settings(max_examples=200, deadline=None,
+@settings(max_examples=examples(200), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(data=st.data())
 def test_random_bytes(mod, data):

@@ -35,6 +35,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tools
+from conftest import examples
 
 # one import in two places, its names packed: import sorting would spread each over 13 lines
 # isort: off
@@ -220,7 +221,7 @@ def unit_inputs(draw, name, max_size=64):
 
 
 @pytest.mark.parametrize("name", UNIT_NAMES)
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(data=st.data())
 def test_oracle_equals_cpython_on_random_inputs(name, data):
     b = data.draw(unit_inputs(name), label="bytes")
@@ -283,7 +284,7 @@ BOMS = {"utf-16": codecs.BOM_UTF16_LE, "utf-32": codecs.BOM_UTF32_LE}
 
 
 @pytest.mark.parametrize("name", UNIT_NAMES)
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(cps=st.lists(SCALARS, max_size=12))
 def test_encode_equals_cpython(name, cps):
     """D90 / D91 and the schemes: as CPython's encoder; utf-16 / utf-32 write the
@@ -306,7 +307,7 @@ def test_encode_equals_cpython(name, cps):
 
 
 @pytest.mark.parametrize("name", UNIT_NAMES)
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(cps=st.lists(SCALARS, max_size=5), bad=st.integers(0xD800, 0xDFFF), at=st.integers(0, 5))
 def test_encode_refuses_surrogates_where_cpython_does(name, cps, bad, at):
     at = min(at, len(cps))
@@ -447,7 +448,7 @@ def test_wtf16_equals_cpython_surrogatepass_on_every_short_input():
         assert wtf_16.tokens_with_reasons(data) == cpython_wtf16_tokens(data), data.hex(" ")
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(data=unit_inputs("utf-16le"))
 def test_wtf16_equals_cpython_surrogatepass_on_random_inputs(data):
     toks = wtf_16.tokens_with_reasons(data)
@@ -478,7 +479,7 @@ def test_wtf16_examples():
         wtf_16.encode([0x41], signature=True)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(cps=st.lists(st.one_of(st.integers(0, 0x10FFFF), st.integers(0xD800, 0xDFFF)), max_size=12))
 def test_wtf16_encode_equals_cpython_surrogatepass(cps):
     """wtf-8.txt 4.1 (every code point, surrogates included, but no surrogate code point
@@ -505,7 +506,7 @@ def reencode(name, data, value):
 
 
 @pytest.mark.parametrize("name", sorted(ORACLES))
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(data=st.binary(max_size=40)
        | st.lists(st.sampled_from(ALPHABET + [0x7F, 0x80, 0xF0, 0xF1, 0xF9, 0xFA]), max_size=40).map(bytes))
 def test_tokens_cover_input_and_chars_reencode(name, data):
@@ -622,7 +623,7 @@ U64 = st.one_of(st.integers(0, 2 ** 64 - 1), st.sampled_from(leb128.BOUNDARIES),
 
 @pytest.mark.parametrize("kind", ["protobuf", "documentation"])
 @pytest.mark.parametrize("name", ["leb128", "leb128-overlong"])
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(data=varint_data)
 def test_leb128_tokens_equal_a_real_varint_reader(name, kind, data):
     read, write = reference(kind)
@@ -632,7 +633,7 @@ def test_leb128_tokens_equal_a_real_varint_reader(name, kind, data):
 
 @pytest.mark.parametrize("kind", ["protobuf", "documentation"])
 @pytest.mark.parametrize("name", ["leb128", "leb128-overlong"])
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(v=U64)
 def test_leb128_values_and_truncations_equal_a_real_varint(name, kind, v):
     """Encoding equals the real writer; the real reader reads it back; every proper prefix
@@ -764,7 +765,7 @@ def test_sqlite4_brute_force_short_forms():
             assert first == err(0, k, BAD), data.hex(" ")
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(a=U64, b=U64)
 def test_sqlite4_order_is_byte_order(a, b):
     """Wiki property 3: "Lexicographical and numeric ordering for varints are the same"
@@ -862,7 +863,7 @@ def test_git_brute_force_bijection():
             assert git_offset_varint.tokens_with_reasons(bytes([a, b])) == [err(0, 2, END)]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(v=st.one_of(st.integers(0, 2 ** 64 - 1), st.sampled_from(git_offset_varint.BOUNDARIES)))
 def test_git_round_trip(v):
     data = git_offset_varint.encode([v])

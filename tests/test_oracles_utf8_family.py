@@ -17,6 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
+
 try:
     from tests.oracles import cesu_8, corrected_utf_8, mutf_8, utf_8, utf_8_bom, utf_8_rfc2279, wtf_8
 except ImportError:  # tests/ put on sys.path by pytest's rootdir insertion
@@ -150,7 +152,7 @@ def test_utf8_equals_cpython_on_whole_kuhn_file():
     assert utf_8.tokens(data) == cpython_tokens(data)
 
 
-@settings(max_examples=1000)
+@settings(max_examples=examples(1000))
 @given(byte_strings)
 def test_utf8_equals_cpython_on_random_bytes(data):
     """"Invalid byte sequences": maximal subpart, as CPython errors='replace'."""
@@ -221,7 +223,7 @@ def test_utf8_bom_signature_only_at_start():
     assert utf_8_bom.encode([0x41]) == b"A"
 
 
-@settings(max_examples=500)
+@settings(max_examples=examples(500))
 @given(byte_strings, st.booleans())
 def test_utf8_bom_equals_cpython_utf8_sig(data, with_bom):
     """"Byte order mark", as CPython's utf-8-sig decoder (BOM dropped only
@@ -475,7 +477,7 @@ units16 = st.lists(st.one_of(st.integers(0, 0xFFFF), st.integers(0xD800, 0xDFFF)
                    max_size=30)
 
 
-@settings(max_examples=500)
+@settings(max_examples=examples(500))
 @given(units16)
 def test_wtf8_wtf16_round_trip(units):
     """wtf-8.txt 6.3: potentially ill-formed UTF-16 -> WTF-8 "never fails and
@@ -506,7 +508,7 @@ def test_wtf8_to_utf8():
     assert wtf_8.to_utf8(utf8, strict=True) == utf8 == wtf_8.to_utf8(utf8)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(units16)
 def test_wtf8_to_utf8_matches_utf16_replace(units):
     """wtf-8.txt 6.4 lossy conversion equals decoding the UTF-16 with each
@@ -516,7 +518,7 @@ def test_wtf8_to_utf8_matches_utf16_replace(units):
     assert wtf_8.to_utf8(wtf_8.from_wtf16(units)) == expected
 
 
-@settings(max_examples=500)
+@settings(max_examples=examples(500))
 @given(units16, units16)
 def test_wtf8_concat_equals_utf16_route(left, right):
     """wtf-8.txt 6.5 note: concatenation "is equivalent to converting both
@@ -749,7 +751,7 @@ def codepoint_lists(name):
 
 
 @pytest.mark.parametrize("name", sorted(SPECS))
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(data=st.data())
 def test_round_trip_every_oracle(name, data):
     """Each document's encoding rules: encode then tokens gives back the code
@@ -780,7 +782,7 @@ def test_round_trip_every_oracle(name, data):
 
 
 @pytest.mark.parametrize("name", sorted(SPECS))
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(data=byte_strings)
 def test_tokens_cover_input_and_chars_reencode(name, data):
     """Token contract: tokens cover the input in order; each char token is

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import encspec
+from conftest import examples
 from conftest import run_cli as run
 from encspec.io import parallel, stream
 from encspec.pipeline import load as load_automaton
@@ -106,7 +107,7 @@ def _file(data: bytes) -> str:
     return path
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents(), st.lists(st.integers(1, 400), max_size=8), st.one_of(st.none(), st.integers(1, 6)),
        st.integers(1, 7))
 def test_any_cuts_give_the_sequential_result(doc, cuts, limit, chunk_size):

@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 
 import encspec
 from codec_samples import BACKENDS, MAGIC, oracle, texts_with_surrogates
+from conftest import examples
 
 DECODE_HANDLERS = ["strict", "replace", "ignore", "backslashreplace", "surrogateescape"]
 ENCODE_HANDLERS = ["strict", "replace", "ignore", "backslashreplace", "surrogateescape",
@@ -154,7 +155,7 @@ utf8_bytes = st.lists(st.one_of(
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(utf8_bytes)
 def test_decode_random_bytes_like_cpython_under_every_handler(backend, data):
     for errors in DECODE_HANDLERS:
@@ -174,7 +175,7 @@ def long_utf8(draw):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(long_utf8())
 def test_decode_long_input_like_cpython(backend, data):
     for errors in DECODE_HANDLERS:
@@ -183,7 +184,7 @@ def test_decode_long_input_like_cpython(backend, data):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text(max_size=20))
 def test_decode_well_formed_text_like_cpython(backend, text):
     data = text.encode("utf-8")
@@ -236,7 +237,7 @@ def test_encode_strict_error_spans_like_cpython():
         assert got.value.object == text
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(texts_with_surrogates)
 def test_encode_random_text_with_surrogates_like_cpython(text):
     for errors in ENCODE_HANDLERS:
@@ -333,7 +334,7 @@ def test_decode_custom_handler_resume_like_cpython(name, data, backend):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(utf8_bytes)
 def test_decode_random_bytes_custom_handlers_like_cpython(backend, data):
     for name in CUSTOM:
@@ -359,7 +360,7 @@ def test_encode_custom_handler_resume_like_cpython(name, text):
     assert encode_with(module_encode, text, name) == encode_with(cpython_encode, text, name)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(texts_with_surrogates)
 def test_encode_random_text_custom_handlers_like_cpython(text):
     for name in CUSTOM:

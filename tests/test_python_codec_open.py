@@ -31,6 +31,7 @@ from codec_samples import (
     load_backend,
     unsplit_pairs,
 )
+from conftest import examples
 from encspec.spec import registry
 
 encspec.register()  # the encspec.* handlers, and utf-8-optu8 looks its own up by name
@@ -193,7 +194,7 @@ CANDIDATES = [chr(c) for c in COMMON_CPS if c <= 0x10FFFF] + list(
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("codec", [c for c, _ in CODECS])
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(data=st.data())
 def test_open_round_trips_every_text_encode_accepts(codec, backend, data):
     """Any text the codec's one-shot encode accepts, cut into pieces anywhere that

@@ -25,6 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from codec_samples import SPECS, oracle
+from conftest import examples
 from encspec.cli.bench import corpus, corrupt
 from encspec.emit import python_fast
 from encspec.runtime.codec import load
@@ -143,7 +144,7 @@ def documents(draw, name):
 
 
 @pytest.mark.parametrize("name", BUILTIN)
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(data=st.data())
 def test_documents_decode_as_the_token_loop(name, data):
     m = python_module(name)

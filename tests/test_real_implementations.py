@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import encspec
-from conftest import DATA
+from conftest import DATA, examples
 
 pytestmark = pytest.mark.slow  # compiles and runs outside toolchains: ENCSPEC_SLOW=1 (CI) runs it
 
@@ -337,7 +337,7 @@ units16 = st.lists(st.one_of(st.integers(0, 0xFFFF),
                    max_size=12)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(units16)
 def test_wtf8_roundtrips_utf16(units):
     data = WTF8.from_wtf16(units)
@@ -345,7 +345,7 @@ def test_wtf8_roundtrips_utf16(units):
     assert WTF8.to_wtf16(data) == units, data.hex(" ")
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(units16, units16)
 def test_wtf8_concat_is_utf16_concatenation(a_units, b_units):
     a, b = WTF8.from_wtf16(a_units), WTF8.from_wtf16(b_units)

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 import encspec
 from codec_samples import MAGIC, SPECS, byte_strings, oracle
+from conftest import examples
 
 encspec.register()
 
@@ -102,7 +103,7 @@ def test_register_is_idempotent():
 
 
 # ========================================================= bytes.decode/str.encode
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(byte_strings("wtf-8"))
 def test_bytes_decode_wtf_8_replace(data):
     assert data.decode("wtf-8", "replace") == oracle_text("wtf-8", data)
@@ -122,7 +123,7 @@ def test_bytes_decode_wtf_8_examples():
     assert b"a\xed\xa0\x80\xed\xb0\x80b".decode("wtf-8", "replace") == "a\ufffdb"   # pair: one error
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text(max_size=12))
 def test_str_encode_cesu_8(text):
     assert "x".encode("cesu-8") == b"x"

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 import encspec
 from codec_samples import BACKENDS, load_backend
+from conftest import examples
 from encspec.runtime import codec as codec_module
 from encspec.runtime import optu8, private_use
 from encspec.runtime.handlers import from_private_use, to_private_use
@@ -88,7 +89,7 @@ def test_private_use_round_trips_any_text(backend, monkeypatch):
     cutf8 = load_backend("corrected-utf-8", backend)
     info = search("cutf8-pua", backend, monkeypatch)          # an alias of corrected-utf-8, plus -pua
 
-    @settings(max_examples=200, deadline=None)
+    @settings(max_examples=examples(200), deadline=None)
     @given(texts, st.integers(0, 20))
     def check(text, cut):
         data = info.encode(text)[0]
@@ -242,7 +243,7 @@ def test_optu8_strict_decode_then_encode_is_the_identity_on_every_byte_string(ba
     interesting = st.sampled_from([0x41, 0x80, 0xBE, 0xBF, 0xC3, 0xA9, 0xE2, 0x82, 0xAC, 0xED, 0xA0,
                                    0xEE, 0xEF, 0xF0, 0xF4, 0xFF])
 
-    @settings(max_examples=400, deadline=None)
+    @settings(max_examples=examples(400), deadline=None)
     @given(st.lists(st.one_of(interesting, st.integers(0, 255)), max_size=40).map(bytes), st.integers(0, 40))
     def check(data, cut):
         text = info.decode(data)[0]
@@ -338,7 +339,7 @@ def test_utf_8_unencodable_surrogates_say_what_cpython_says(backend):
                                                           (1, 3, "surrogates not allowed"),
                                                           (4, 5, "surrogates not allowed")]
 
-    @settings(max_examples=200, deadline=None)
+    @settings(max_examples=examples(200), deadline=None)
     @given(st.lists(st.one_of(st.integers(0xD800, 0xDFFF), st.integers(0, 0x10FFFF)), max_size=12)
            .map(lambda cps: "".join(map(chr, cps))))
     def check(text):

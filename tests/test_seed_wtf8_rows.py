@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from codec_samples import BACKENDS, SPECS, load_backend, oracle
+from conftest import examples
 from encspec.analyse.describe import ill_formed
 from encspec.automaton import DEAD
 from encspec.pipeline import load as load_automaton
@@ -98,7 +99,7 @@ def test_never_fails_on_arbitrary_bytes(backend):
     and the code units are 16-bit."""
     wtf8 = load_backend("wtf-8", backend)
 
-    @settings(max_examples=400, deadline=None)
+    @settings(max_examples=examples(400), deadline=None)
     @given(st.one_of(st.binary(max_size=24), wtfish))
     def run(data):
         units = wtf8.to_wtf16(data)
@@ -114,7 +115,7 @@ def test_well_formed_input_as_before_and_as_the_oracle(backend):
     hand-written oracle (tests/oracles/wtf_8.py); 6.5's note holds for the raw join."""
     wtf8, ref = load_backend("wtf-8", backend), oracle("wtf-8")
 
-    @settings(max_examples=300, deadline=None)
+    @settings(max_examples=examples(300), deadline=None)
     @given(units16, units16)
     def run(a_units, b_units):
         a, b = wtf8.from_wtf16(a_units), wtf8.from_wtf16(b_units)

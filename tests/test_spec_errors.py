@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from encspec.cli import main
 from encspec.spec import registry
 
@@ -315,7 +316,7 @@ def mutated_utf8(draw) -> str:
     return text[:a] + new + text[b:]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=mutated_utf8())
 def test_mutated_spec_compiles_or_reports_cleanly(text, tmp_path_factory, capsys):
     note(repr(text))

@@ -225,9 +225,9 @@ def test_check_is_linear_in_the_tables():
     have("whatwg-gb18030")
     from encspec.analyse.properties import check
     a = automaton("whatwg-gb18030")
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a busy machine's other processes do not count
     check(a)
-    assert time.perf_counter() - start < 10
+    assert time.process_time() - start < 10
 
 
 # --------------------------------------------------------------- chart

@@ -9,6 +9,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from conftest import run_cli as run
 
 try:
@@ -62,7 +63,7 @@ code_points = st.lists(st.one_of(st.integers(0, 0x7F), st.integers(0xD800, 0xDFF
                                  st.integers(0, 0x10FFFF)), max_size=40)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(cps=code_points)
 def test_transcode_wtf8_to_wtf16_and_back_is_lossless(tmp_path, capsysbinary, cps):
     """WTF-8 seed 4.1 / 4.2 and 6.x: well-formed WTF-8 to potentially ill-formed UTF-16

@@ -38,6 +38,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from codec_samples import BACKENDS, load_backend, oracle, texts_with_surrogates
+from conftest import examples
 
 UTF16 = ["utf-16le", "utf-16be", "utf-16"]
 UTF32 = ["utf-32le", "utf-32be", "utf-32"]
@@ -233,7 +234,7 @@ def test_every_piece_its_prefixes_and_what_may_follow_it(name, backend):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", NAMES)
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(data=st.data())
 def test_random_inputs_match_the_oracle(name, backend, data):
     check_against_oracle(name, backend, data.draw(byte_strings(name), label="bytes"))
@@ -280,7 +281,7 @@ def test_decode_every_short_input_like_cpython(name, backend, errors):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", UNIT_NAMES)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=st.data())
 def test_decode_random_inputs_like_cpython_under_every_handler(name, backend, data):
     needs_little_endian(name)
@@ -313,7 +314,7 @@ def test_surrogatepass_reads_units_in_the_signatures_order(name, data, want, bac
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", UNIT_NAMES)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(text=texts_with_surrogates)
 def test_encode_like_cpython(name, backend, text):
     """utf-16le/be, utf-32le/be as CPython; utf-16 / utf-32 write FF FE (00 00) and
@@ -352,7 +353,7 @@ def check_encode(name, backend, values):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", NAMES)
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(data=st.data())
 def test_encode_matches_the_oracle_and_round_trips(name, backend, data):
     check_encode(name, backend, data.draw(value_lists(name), label="values"))
@@ -451,7 +452,7 @@ def cpython_incremental_applies(name, data):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", NAMES)
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(data=st.data())
 def test_incremental_every_split_equals_one_shot(name, backend, data):
     if name in ("utf-16", "utf-32"):

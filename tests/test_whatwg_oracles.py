@@ -31,7 +31,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import DATA
+from conftest import DATA, examples
 
 # one import in two places, its names packed: import sorting would spread each over 13 lines
 # isort: off
@@ -254,7 +254,7 @@ def test_encode_reports_every_unencodable_index():
         whatwg_big5.encode([0x110000])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(label=st.sampled_from(LABELS), data=st.binary(max_size=24))
 def test_tokens_tile_the_input(label, data):
     """Every byte is in exactly one token; chars are scalar values of 1..4 bytes."""

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 import encspec
 from codec_samples import BACKENDS, load_backend
-from conftest import run_cli
+from conftest import examples, run_cli
 
 REASON = ("a trail surrogate code point after a lead surrogate code point: "
           "the two would read back as one supplementary code point")
@@ -132,7 +132,7 @@ SURROGATE_TEXT = st.lists(st.one_of(st.integers(0xD800, 0xDFFF), st.sampled_from
                           max_size=12).map(lambda cps: "".join(map(chr, cps)))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(sample=SURROGATE_TEXT, cut=st.integers(0, 12))
 def test_both_backends_and_one_shot_and_incremental_agree(sample, cut):
     python, native = load_backend("wtf-16", "python"), load_backend("wtf-16", "native")
@@ -183,7 +183,7 @@ def test_wtf8_still_joins_a_pair_and_the_conversions_stay_lossless():
     assert wtf8.to_wtf16(data) == units
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(units=st.lists(st.one_of(st.integers(0, 0xFFFF), st.integers(0xD800, 0xDFFF)), max_size=12))
 def test_wtf16_bytes_through_wtf8_and_back_are_unchanged(units):
     """Any 16-bit code units (4: all well-formed) decode to code points with no lead
