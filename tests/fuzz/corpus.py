@@ -39,3 +39,9 @@ def vector_inputs(spec: str) -> list[bytes]:
     """The inputs of the spec's conformance vectors (generated/vectors/MODULE.jsonl)."""
     lines = (ROOT / "generated" / "vectors" / f"{module_name(spec)}.jsonl").read_text("utf-8").splitlines()
     return [bytes.fromhex(json.loads(line)["bytes"]) for line in lines]
+
+
+if __name__ == "__main__":  # python tests/fuzz/corpus.py SPEC HEX|FILE: keep a failing input
+    import sys
+    spec, given = sys.argv[1], sys.argv[2]
+    print(add(spec, Path(given).read_bytes() if Path(given).is_file() else bytes.fromhex(given)))
