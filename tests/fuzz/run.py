@@ -51,7 +51,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
 
+import conftest  # token_lines, shared with the export tests
 import corpus
 import differential
 
@@ -121,18 +123,6 @@ def build(spec: str, work: Path) -> None:
         raise SystemExit(f"{spec}: the decode driver does not build: {' '.join(cmd)}\n{proc.stderr}")
 
 
-def token_lines(module, data: bytes) -> list[str]:
-    """The tokens as run-tokens prints them (a value of several code points joined by "+")."""
-    out = []
-    for kind, start, end, value in module.tokens(data):
-        if kind == "char":
-            joined = "+".join(f"{v:X}" for v in value) if isinstance(value, tuple) else f"{value:X}"
-            out.append(f"char {start} {end} {joined}")
-        else:
-            out.append(f"{kind} {start} {end}")
-    return out
-
-
 def decode_line(module, data: bytes, bits: int) -> str:
     """What MOD_decode gives (the driver's line), from the Python module's tokens: a
     char's code points, nothing for the signature, the replacement for anything else
@@ -177,7 +167,7 @@ def compare_c(spec: str, work: Path, python, cases: list[bytes]) -> list[tuple[b
     if len(groups) != len(cases):
         return [(b"", f"C export answered {len(groups)} of {len(cases)} inputs")]
     out = [(c, f"C tokens {got[:6]} but python gives {want[:6]}")
-           for c, got in zip(cases, groups) if got != (want := token_lines(python, c))]
+           for c, got in zip(cases, groups) if got != (want := conftest.token_lines(python.tokens(c)))]
     lines, error = _c_run(build / "decode-driver", cases)
     if error or len(lines) != len(cases) + 1:
         return out + [(b"", error or f"decode driver answered {len(lines) - 1} of {len(cases)} inputs")]
