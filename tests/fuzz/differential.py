@@ -37,7 +37,7 @@ DECODE_HANDLERS = ("strict", "replace", "ignore", "surrogateescape", "backslashr
 ENCODE_HANDLERS = ("strict", "replace", "ignore", "backslashreplace", "xmlcharrefreplace",
                    "surrogateescape", "surrogatepass")
 INT_HANDLERS = ("strict", "replace", "ignore")  # lists of ints: the handlers that need no str
-MAX_CASE = 4096  # bytes of a case read (a fuzzer's longer inputs are cut)
+MAX_CASE = 1 << 15  # bytes of a case read (a fuzzer's longer inputs are cut)
 
 
 def outcome(call: Callable[[], Any]) -> tuple:
