@@ -119,16 +119,16 @@ def build(spec: str, work: Path) -> None:
     driver.write_text((HERE / "decode_driver.c").read_text("ascii").replace("MOD", mod), "ascii")
     cmd = [os.environ.get("CC", "cc"), "-std=c99", *CFLAGS.split(), "-I", str(out), "-o",
            str(out / "build" / "decode-driver"), str(driver), str(out / f"{mod}.c")]
-    proc = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=600)
-    if proc.returncode != 0:
-        raise SystemExit(f"{spec}: the decode driver does not build: {' '.join(cmd)}\n{proc.stderr}")
+    built = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=600)
+    if built.returncode != 0:
+        raise SystemExit(f"{spec}: the decode driver does not build: {' '.join(cmd)}\n{built.stderr}")
 
 
 def decode_line(module, data: bytes, bits: int) -> str:
     """What MOD_decode gives (the driver's line), from the Python module's tokens: a
     char's code points, nothing for the signature, the replacement for anything else
     and for a char wider than MOD_cp (a WIDE token), counted as errors."""
-    errors, out = 0, []
+    errors, out = 0, list[int]()
     for kind, _, _, value in module.tokens(data):
         values = value if isinstance(value, tuple) else (value,)
         if kind == "char" and all(v < 1 << bits for v in values):
