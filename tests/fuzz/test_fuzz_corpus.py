@@ -10,6 +10,7 @@ import corpus
 import differential
 import encspec
 import pytest
+from codec_samples import load_backend
 from encspec.spec import registry
 
 SPECS = registry.builtin_names()
@@ -36,7 +37,7 @@ def test_every_builtin_spec_has_a_seed_corpus():
 def test_corpus_replays_clean(spec):
     """Every corpus entry: no crash, the two backends alike, split use as one-shot use."""
     python = encspec.load(spec, backend="python")
-    native = encspec.load(spec, backend="native")
+    native = load_backend(spec, "native")  # a skip naming it without the extension
     assert native is not python and python._NATIVE is None
     findings = [(case.hex(), f) for case in corpus.entries(spec) for f in differential.check(case, native, python)]
     assert not findings, findings[:10]
@@ -68,7 +69,7 @@ class _Altered(types.ModuleType):
 
 def test_check_reports_a_difference_between_backends():
     python = encspec.load("utf-8", backend="python")
-    native = encspec.load("utf-8", backend="native")
+    native = load_backend("utf-8", "native")
     case = b"A\xC3\xA9\xFF"
     assert differential.check(case, native, python) == []
     wrong = _Altered(native, decode=lambda data, errors="strict", surrogates=True: native.decode(data, errors)[:-1])
@@ -78,7 +79,7 @@ def test_check_reports_a_difference_between_backends():
 
 def test_check_reports_an_exception_as_a_crash():
     python = encspec.load("utf-8", backend="python")
-    native = encspec.load("utf-8", backend="native")
+    native = load_backend("utf-8", "native")
 
     def broken(data):
         raise ValueError("boom")
