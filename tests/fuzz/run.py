@@ -54,9 +54,9 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
-import conftest  # token_lines, shared with the export tests
-import corpus
-import differential
+import conftest  # noqa: E402  token_lines, shared with the export tests
+import corpus  # noqa: E402
+import differential  # noqa: E402
 
 SANITIZE = "-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 CFLAGS = f"-O1 -g {SANITIZE}"
@@ -251,6 +251,7 @@ def guided(spec: str, work: Path, seconds: float, artifacts: str) -> None:
     import types
 
     import atheris
+
     import encspec
     python = encspec.load(spec, backend="python")
     native = encspec.load(spec, backend="native")

@@ -7,8 +7,9 @@ from __future__ import annotations
 import random
 import threading
 
-import corpus
 import pytest
+
+import corpus
 from codec_samples import load_backend
 from encspec.spec import registry
 

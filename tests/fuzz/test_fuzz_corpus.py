@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import types
 
+import pytest
+
 import corpus
 import differential
 import encspec
-import pytest
 from codec_samples import load_backend
 from encspec.spec import registry
 

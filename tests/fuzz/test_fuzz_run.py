@@ -9,15 +9,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-import encspec
 import pytest
+
+import encspec
+import run  # tests/fuzz/run.py (pytest puts this folder on sys.path)
 import tools
 
 HERE = Path(__file__).resolve().parent
 pytestmark = pytest.mark.slow
-
-sys.path.insert(0, str(HERE))
-import run
 
 
 def _libasan() -> str:
