@@ -100,3 +100,10 @@ def test_check_reports_incremental_use_that_differs_from_one_shot():
         streamreader=info.streamreader, streamwriter=info.streamwriter))
     found = differential.check(b"ABCDEFGH", None, altered)
     assert any(f.startswith("python IncrementalDecoder replace at") for f in found), found
+
+
+def test_encoder_cuts_keep_surrogate_pairs_whole():
+    """Where a spec joins a lead and a trail surrogate, no piece starts with the trail."""
+    text = "A\ud83d\ude00\udc00B"
+    assert differential.whole_pairs(text, [0, 2, 3, 4, 5]) == [0, 4, 4, 4, 5]
+    assert differential.whole_pairs([0x41, 0xD83D, 0xDE00], [2, 3]) == [3, 3]
