@@ -110,6 +110,19 @@ def run_cli(cap, *argv):
     return rc, out.out, out.err
 
 
+def token_lines(tokens) -> list[str]:
+    """Tokens (kind, start, end, value) as `encspec tokens` and every export's run-tokens
+    print them: a char's value in hex, a value of several code points joined by "+"."""
+    out = []
+    for kind, start, end, value in tokens:
+        if kind == "char":
+            text = "+".join(f"{v:X}" for v in value) if isinstance(value, tuple) else f"{value:X}"
+            out.append(f"char {start} {end} {text}")
+        else:
+            out.append(f"{kind} {start} {end}")
+    return out
+
+
 def feed_stdin(monkeypatch, data: bytes):
     """Make *data* the process's standard input (what ``-`` reads)."""
     import io

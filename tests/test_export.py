@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+import conftest
 import encspec
 import tools
 from conftest import builtins_for_exports
@@ -186,15 +187,7 @@ def inputs(spec: str) -> tuple[bytes, ...]:
 def token_lines(spec: str, data: bytes) -> list[str]:
     """`encspec tokens` lines (a char of any width in hex; a table entry of several code
     points, a tuple, as its code points joined by "+")."""
-    out = []
-    for kind, start, end, value in encspec.load(spec).tokens(data):
-        if kind == "char" and isinstance(value, tuple):
-            out.append(f"char {start} {end} " + "+".join(f"{v:X}" for v in value))
-        elif kind == "char":
-            out.append(f"char {start} {end} {value:X}")
-        else:
-            out.append(f"{kind} {start} {end}")
-    return out
+    return conftest.token_lines(encspec.load(spec).tokens(data))
 
 
 def run_batch(cmd: list[str], items, env=None) -> list[list[str]]:

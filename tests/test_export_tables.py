@@ -46,6 +46,7 @@ from pathlib import Path
 
 import pytest
 
+import conftest
 import encspec
 import tools
 from encspec import pipeline
@@ -197,14 +198,7 @@ def spec_inputs(spec: str) -> list[bytes]:
 # ------------------------------------------------------------------ reference
 def token_lines(module, data: bytes) -> list[str]:
     """The reference's tokens, as `encspec tokens` prints them."""
-    out = []
-    for kind, start, end, value, _ in module._tokens(data):
-        if kind == "char":
-            text = "+".join(f"{v:X}" for v in value) if isinstance(value, tuple) else f"{value:X}"
-            out.append(f"char {start} {end} {text}")
-        else:
-            out.append(f"{kind} {start} {end}")
-    return out
+    return conftest.token_lines(t[:4] for t in module._tokens(data))
 
 
 @cache
