@@ -774,6 +774,12 @@ def test_round_trip_every_oracle(name, data):
     else:
         with pytest.raises(ValueError):
             oracle.encode(cps, signature=True)
+    if name == "mutf-8" and combine_pairs(cps) != cps:
+        # a lead surrogate then a trail one would read back as one code point: refused
+        # (wtf-8.txt 4.1, as potentially ill-formed UTF-16 does), where WTF-8 joins them
+        with pytest.raises(ValueError, match="surrogate code point pair"):
+            oracle.encode(cps)
+        return
     encoded = oracle.encode(cps)
     toks = oracle.tokens(encoded)
     assert_covers(toks, encoded)
