@@ -169,3 +169,13 @@ def test_a_users_spec_is_compiled_even_when_it_copies_a_builtin(tmp_path):
     spec = tmp_path / "mine.encspec"
     spec.write_text(registry.find("utf-8").read_text("utf-8"), "utf-8")
     assert generated_table(str(spec)) is None
+
+
+def test_ill_formed_table_of_a_spec_with_no_ill_formed_sequence(capsys):
+    """wtf-8.txt 4: any sequence of 16-bit code units is potentially ill-formed UTF-16, so
+    WTF-16 has no row (a last odd byte is only cut short); it printed a traceback."""
+    rc, out, _ = run(capsys, "describe", "wtf-16", "--ill-formed")
+    assert rc == 0
+    assert out.strip().endswith("none; every byte sequence can be continued to a well-formed one")
+    rc, out, _ = run(capsys, "describe", "wtf-16", "--ill-formed", "--json")
+    assert rc == 0 and json.loads(out)["ill_formed"] == []

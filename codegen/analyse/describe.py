@@ -327,6 +327,9 @@ def ill_formed(a: Automaton) -> list[dict]:
 def ill_formed_table(a: Automaton) -> str:
     """The Table 3.1b rows as ``encspec describe --ill-formed`` prints them."""
     rows_ = ill_formed(a)
+    if not rows_:   # WTF-16: any sequence of units is well-formed, and a cut one can be completed
+        return (f"{a.name}: ill-formed byte sequences (in the style of Unicode 3.1 Table 3.1b): none; "
+                "every byte sequence can be continued to a well-formed one")
     width = max(len(r["prefix"]) for r in rows_) + 1
     cols = [max([len(f"byte {i + 1}")] + [len((r["prefix"] + [r["ill_formed"]])[i])
                                            for r in rows_ if len(r["prefix"]) >= i])
