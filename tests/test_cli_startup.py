@@ -55,6 +55,8 @@ def small(tmp_path):
     ["list", "--json"],
     ["describe", "utf-8"],
     ["describe", "--json", "corrected-utf-8"],
+    ["describe", "whatwg-big5"],
+    ["describe", "--ill-formed", "gb18030"],
     ["encode", "utf-16le", "{small}"],
 ], ids=lambda argv: " ".join(argv).replace(" {small}", ""))
 def test_command_imports_no_compiler(tmp_path, small, argv):

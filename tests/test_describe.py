@@ -3,6 +3,9 @@ from __future__ import annotations
 
 import json
 import re
+import sys
+
+import pytest
 
 from conftest import excerpt
 from encspec.cli import main
@@ -126,49 +129,44 @@ def test_wtf8_ill_formed_has_the_proposals_line_11(capsys):
     assert not any(len(p) > 4 for p in rows)
 
 
-# ------------------------------------------- describe from a generated table
-def described_from_tables() -> list[str]:
-    """The built-ins that describe reads from their generated table (the rest compile)."""
-    from encspec.analyse.row_table import from_table
-    from encspec.cli.index import generated_table
+# ------------------------------------------- describe from a generated description
+@pytest.mark.parametrize("args", [[], ["--json"], ["--ill-formed"], ["--ill-formed", "--json"]])
+def test_describe_of_a_builtin_reads_its_generated_description(args, capsys, monkeypatch):
+    """Every built-in, every form of describe: what generated/tables/NAME.describe.json
+    holds is what describe of the compiled spec prints, and describe reads it (the
+    compiler is never loaded)."""
     from encspec.spec import registry
-    return [p.stem for p in registry.builtin_paths() if from_table(generated_table(p.stem)) is not None]
+    main = sys.modules["encspec.cli.main"]   # the module (the package's `main` is its function)
+    compiled = {}
+    for path in registry.builtin_paths():
+        rc, out, _ = run(capsys, "describe", *args, str(path.resolve()))   # a path: compiled
+        assert rc == 0, path
+        compiled[path.stem] = out
+
+    def refuse(*_a, **_k):
+        raise AssertionError("describe of a built-in compiled its spec")
+    monkeypatch.setattr(main, "load_spec", refuse)
+    for name, out in compiled.items():
+        assert run(capsys, "describe", *args, name) == (0, out, ""), name
 
 
-def test_plain_builtins_are_described_from_their_tables():
-    names = described_from_tables()
-    assert {"utf-8", "corrected-utf-8", "utf-16", "wtf-8"} <= set(names)
-    assert "big5" not in names   # a mapping table's summary needs the compiled spec
-
-
-def test_describe_from_the_generated_table_is_describe_of_the_compiled_spec():
-    from encspec.analyse import describe, row_table
-    from encspec.cli.index import generated_table
-    from encspec.pipeline import load
-    for name in described_from_tables():
-        doc = row_table.from_table(generated_table(name))
-        _, a = load(name)
-        assert doc == describe.to_json(a), name
-        assert "\n".join(row_table.lines(doc)) == describe.table(a), name
-
-
-def test_a_stale_or_missing_table_is_not_used(tmp_path, monkeypatch):
+def test_a_stale_or_missing_description_is_not_used(tmp_path, monkeypatch):
     from encspec.cli import index
     (tmp_path / "tables").mkdir()
-    table = json.loads((index.path().parent / "tables" / "utf_8.json").read_text("utf-8"))
-    table["spec"]["sha256"] = "0" * 64
-    (tmp_path / "tables" / "utf_8.json").write_text(json.dumps(table))
+    doc = json.loads((index.path().parent / "tables" / "utf_8.describe.json").read_text("utf-8"))
+    doc["spec"]["sha256"] = "0" * 64
+    (tmp_path / "tables" / "utf_8.describe.json").write_text(json.dumps(doc))
     monkeypatch.setattr(index, "path", lambda: tmp_path / "index.json")
-    assert index.generated_table("utf-8") is None        # its spec changed since
-    assert index.generated_table("wtf-8") is None        # no table at all
+    assert index.generated_description("utf-8") is None        # its spec changed since
+    assert index.generated_description("wtf-8") is None        # no description at all
 
 
 def test_a_users_spec_is_compiled_even_when_it_copies_a_builtin(tmp_path):
-    from encspec.cli.index import generated_table
+    from encspec.cli.index import generated_description
     from encspec.spec import registry
     spec = tmp_path / "mine.encspec"
     spec.write_text(registry.find("utf-8").read_text("utf-8"), "utf-8")
-    assert generated_table(str(spec)) is None
+    assert generated_description(str(spec)) is None
 
 
 def test_ill_formed_table_of_a_spec_with_no_ill_formed_sequence(capsys):

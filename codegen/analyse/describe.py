@@ -359,3 +359,26 @@ def unmapped(a: Automaton) -> list[dict]:
         out.append({"form": f.name, "table": t.name, "pointers": cap,
                     "unmapped": cap - _tables.entries_count(t, 0, cap - 1)})
     return out
+
+
+def ill_formed_json(a: Automaton) -> dict[str, Any]:
+    """``describe --ill-formed --json``: the Table 3.1b rows, the counted forms they leave
+    out and, for table forms, the pointers without an entry."""
+    doc: dict[str, Any] = {"name": a.name, "title": a.title or None, "ill_formed": ill_formed(a),
+                           "counted_forms": [e.form for e in a.extensions]}
+    if a.tables:  # a table form's pointers without an entry are errors the rows cannot show
+        doc["unmapped"] = unmapped(a)
+    return doc
+
+
+def document(a: Automaton, generator: str) -> str:
+    """Every form of describe's output, as ``encspec build`` keeps it for a built-in
+    (``generated/tables/NAME.describe.json``), so describing a built-in reads one file
+    instead of compiling its spec; stamped with the spec file's SHA-256, which the reader
+    compares with the spec as it is now."""
+    import json
+    doc = {"generator": generator, "generated": "do not edit; regenerate with `encspec build`",
+           "spec": {"file": a.spec_file, "sha256": a.spec_sha256},
+           "table": table(a), "json": to_json(a),
+           "ill_formed_table": ill_formed_table(a), "ill_formed_json": ill_formed_json(a)}
+    return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"

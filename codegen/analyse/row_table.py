@@ -1,10 +1,6 @@
-"""The row table ``encspec describe`` prints, from its JSON document alone.
-
-Both a compiled spec (:func:`encspec.analyse.describe.table`) and a built-in's
-generated table (``generated/tables/NAME.json``, :func:`from_table`) give that
-document, so describing a built-in needs no compiling when its table holds all
-that describe shows.  This module imports nothing of the compiler.
-"""
+"""The row table ``encspec describe`` prints, from its JSON document alone (the rows
+with their bytes, the reserved leads, the signature): one rendering for every spec,
+:func:`encspec.analyse.describe.table` gives it the compiled spec's rows."""
 from __future__ import annotations
 
 from typing import Any
@@ -19,26 +15,6 @@ def code_point(cp: int | None) -> str:
     digits = f"{cp:08X}"
     digits = digits.rjust((len(digits) + 3) // 4 * 4, "0")
     return " ".join(digits[i:i + 4] for i in range(0, len(digits), 4))
-
-
-def from_table(doc: dict[str, Any]) -> dict[str, Any] | None:
-    """``describe --json``'s document from a generated table document, or None when the
-    description needs more than the rows (mapping tables, encoder-only entries, an
-    error-span policy, counted forms, `end` forms, or a table written before rows had
-    their bytes):
-    then the spec is compiled."""
-    if (doc.get("tables") or doc.get("encode_only") or doc.get("extensions")
-            or doc.get("error_span", {}).get("kind") != "maximal-subpart"
-            or any(state.get("at_end") for state in doc.get("states", []))):   # `end` forms: rows do not say which
-        return None
-    rows = sorted(doc["rows"], key=lambda r: (r["first"], r["length"]))
-    if any("first_bytes" not in r for r in rows):
-        return None
-    signature = bytes.fromhex(doc["signature"])
-    return {"name": doc["spec"]["name"], "title": doc["spec"]["title"] or None,
-            "rows": [{k: r[k] for k in ROW_KEYS} for r in rows],
-            "reserved_leads": list(doc["reserved_leads"]),
-            "signature": signature.hex(" ").upper() if signature else None}
 
 
 def lines(doc: dict[str, Any]) -> list[str]:

@@ -20,7 +20,8 @@ def outputs(spec: str, out_dir: Path, docs_dir: Path | None = None) -> list[Outp
     by default ``out_dir/docs``), in memory.  The python and json targets must support
     the spec (else Unsupported, before anything is written); the native one is left
     out where it does not (a counted form the C export cannot decode)."""
-    from ..analyse import charts, vectors
+    from ..analyse import charts, describe, vectors
+    from ..version import __version__
     _, automaton = load_spec(spec)
     name = registry.module_name(automaton.name)
     docs = docs_dir if docs_dir is not None else out_dir / "docs"
@@ -33,6 +34,8 @@ def outputs(spec: str, out_dir: Path, docs_dir: Path | None = None) -> list[Outp
     return [
         *(Output(out_dir / rel, text) for rel, text in python.items()),
         *(Output(out_dir / "tables" / rel, text) for rel, text in table.items()),
+        # what describe prints, so that describing a built-in compiles nothing
+        Output(out_dir / "tables" / f"{name}.describe.json", describe.document(automaton, f"encspec {__version__}")),
         Output(out_dir / "vectors" / f"{name}.txt", vectors.text(automaton, cases)),
         Output(out_dir / "vectors" / f"{name}.jsonl", vectors.jsonl(automaton, cases)),
         # the automaton's .svg is not generated here: Graphviz's layout differs between

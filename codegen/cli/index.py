@@ -3,7 +3,7 @@ aliases, source and the SHA-256 of its spec file.
 
 ``encspec build`` writes it (``--check`` compares it) so that ``encspec list`` and the
 shell completion of spec names read one small file instead of compiling every spec;
-``describe`` reads a built-in's generated table the same way.
+``describe`` reads a built-in's generated description the same way.
 An entry whose spec file changed since (a checkout edited but not rebuilt) is not
 trusted: that spec is compiled, as list did for all of them before.
 """
@@ -64,10 +64,11 @@ def builtins() -> list[Entry]:
     return out
 
 
-def generated_table(name_or_path: str) -> dict[str, Any] | None:
-    """A built-in's generated table document (``generated/tables/NAME.json``) when SPEC
-    names a built-in and the table was generated from its spec file as it is now; else
-    None (a user's spec, a stale or missing table: the caller compiles the spec)."""
+def generated_description(name_or_path: str) -> dict[str, Any] | None:
+    """A built-in's describe document (``generated/tables/NAME.describe.json``, every
+    form of describe's output) when SPEC names a built-in and the document was generated
+    from its spec file as it is now; else None (a user's spec, a stale or missing
+    document: the caller compiles the spec)."""
     import json
 
     try:
@@ -76,8 +77,9 @@ def generated_table(name_or_path: str) -> dict[str, Any] | None:
         return None
     if spec.parent.resolve() != registry.specs_dir().resolve():
         return None
+    name = registry.module_name(spec.stem)
     try:
-        doc = json.loads((path().parent / "tables" / f"{registry.module_name(spec.stem)}.json").read_text("utf-8"))
+        doc = json.loads((path().parent / "tables" / f"{name}.describe.json").read_text("utf-8"))
         current = doc["spec"]["sha256"] == registry.file_sha256(spec)
     except (OSError, ValueError, KeyError, TypeError):
         return None

@@ -70,22 +70,16 @@ def _json_document(value) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of a table.")
 def describe(spec: str, ill_formed: bool, as_json: bool) -> None:
     """Print the table of byte-sequence ranges, offsets and code points."""
-    if not ill_formed:   # a built-in whose generated table holds the whole description: no compiling
-        from ..analyse import row_table
-        from .index import generated_table
-        table = generated_table(spec)
-        doc = row_table.from_table(table) if table is not None else None
-        if doc is not None:
-            click.echo(_json_document(doc) if as_json else "\n".join(row_table.lines(doc)))
-            return
+    from .index import generated_description
+    doc = generated_description(spec)   # a built-in: what `encspec build` kept, no compiling
+    if doc is not None:
+        key = ("ill_formed_" if ill_formed else "") + ("json" if as_json else "table")
+        click.echo(_json_document(doc[key]) if as_json else doc[key])
+        return
     from ..analyse import describe as d
     _, a = load_spec(spec)
     if ill_formed and as_json:
-        doc = {"name": a.name, "title": a.title or None, "ill_formed": d.ill_formed(a),
-               "counted_forms": [e.form for e in a.extensions]}
-        if a.tables:  # a table form's pointers without an entry are errors the rows cannot show
-            doc["unmapped"] = d.unmapped(a)
-        click.echo(_json_document(doc))
+        click.echo(_json_document(d.ill_formed_json(a)))
     elif ill_formed:
         click.echo(d.ill_formed_table(a))
     elif as_json:
