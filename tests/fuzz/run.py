@@ -92,8 +92,10 @@ def copy_spec(spec: str, work: Path) -> Path:
     source = registry.find(spec)
     folder = work / "specs"
     folder.mkdir(parents=True, exist_ok=True)
-    if not (folder / "tables").exists():
+    try:   # specs are built two at a time in one work folder: the first makes the link
         (folder / "tables").symlink_to(source.parent / "tables")
+    except FileExistsError:
+        pass
     target = folder / source.name
     shutil.copyfile(source, target)
     return target
