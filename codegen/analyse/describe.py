@@ -17,9 +17,45 @@ from typing import Any
 from ..automaton import DEAD, Automaton
 from ..automaton.bytesets import runs_text as _runs
 from ..automaton.counted import encode_counted
-from . import row_table
 from . import tables as _tables
-from .row_table import ROW_KEYS
+
+ROW_KEYS = ("length", "first_bytes", "last_bytes", "offset", "first", "last")
+
+
+def _code_point(cp: int | None) -> str:
+    """``0010 FFFF``: the hex digits in groups of four, as the seeds print them."""
+    if cp is None:
+        return "…"
+    digits = f"{cp:08X}"
+    digits = digits.rjust((len(digits) + 3) // 4 * 4, "0")
+    return " ".join(digits[i:i + 4] for i in range(0, len(digits), 4))
+
+
+def _row_lines(doc: dict[str, Any]) -> list[str]:
+    """The text of the row table from its document (:func:`_rows_doc`): a heading, the
+    rows, the reserved leads, the signature."""
+    out = [f"{doc['name']}: {doc['title']}" if doc["title"] else doc["name"]]
+    data = []
+    for row in doc["rows"]:
+        first = row["first_bytes"]
+        last = row["last_bytes"] if row["last_bytes"] else "(unbounded)"
+        seq = first if first == last else f"{first} … {last}"
+        cps = (_code_point(row["first"]) if row["first"] == row["last"]
+               else f"{_code_point(row['first'])} … {_code_point(row['last'])}")
+        if row.get("at_end") or row.get("end"):   # an `end` form's row (compiled rows / describe --json)
+            cps += "  (end: only where the data ends; never encoded)"
+        data.append((seq, f"{row['offset']}", cps))
+    w0 = max([len("Byte Sequence Range")] + [len(d[0]) for d in data])
+    w1 = max([len("Offset")] + [len(d[1]) for d in data])
+    out.append(f"{'Byte Sequence Range'.ljust(w0)} | {'Offset'.rjust(w1)} | Codepoint Range")
+    out.append(f"{'-' * w0}-|-{'-' * w1}-|-{'-' * 15}")
+    for seq, off, cps in data:
+        out.append(f"{seq.ljust(w0)} | {off.rjust(w1)} | {cps}")
+    if doc["reserved_leads"]:
+        out.append(f"reserved runs: {', '.join(doc['reserved_leads'])} and the bytes that cannot start a sequence")
+    if doc["signature"]:
+        out.append(f"signature: {doc['signature']}")
+    return out
 
 
 def _hex(b: bytes | None) -> str:
@@ -187,7 +223,7 @@ def table_lines(a: Automaton) -> list[str]:
 
 
 def _rows_doc(a: Automaton) -> dict[str, Any]:
-    """What the row table shows, as :mod:`row_table` takes it (the rows with their form)."""
+    """What the row table shows, as :func:`_row_lines` takes it (the rows with their form)."""
     return {"name": a.name, "title": a.title or None, "rows": rows(a),
             "reserved_leads": [f"{b:02X}" for b in a.reserved],
             "signature": _hex(a.signature) if a.signature else None}
@@ -196,7 +232,7 @@ def _rows_doc(a: Automaton) -> dict[str, Any]:
 def table(a: Automaton) -> str:
     """The row table as ``encspec describe`` prints it (then, for a spec with mapping
     tables, encoder-only entries or an error-span policy, what :func:`table_lines` adds)."""
-    lines = row_table.lines(_rows_doc(a))
+    lines = _row_lines(_rows_doc(a))
     if _tables.has_tables(a) or a.encode_only or a.error_span != "maximal-subpart":
         lines += table_lines(a)
     return "\n".join(lines)
