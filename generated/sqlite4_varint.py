@@ -1164,8 +1164,9 @@ def _unencodable_reason(cp):
 # would read back with them as one token (PAIR_READS_AS_ONE), else 0; bit 21 is the
 # incremental encoder's "nothing written yet"; a mode (a shift state) would take
 # the bits above.  It holds facts about bytes already written, never bytes still
-# to write (docs: "Nothing held back"): _flush writes what returns a text to the
-# start mode, which without modes is nothing.
+# to write (docs: "Nothing held back"): _flush writes what returns to the start
+# mode at the end of every text and every incremental piece, final or not, so no
+# piece leaves a mode for the next (without modes it writes nothing).
 _ENCODE_START = 0
 _LEAD_BITS = (1 << 21) - 1
 _FIRST_BIT = 1 << 21
@@ -1186,8 +1187,8 @@ def _encode_in(state, cp, bytes_of=None):
 
 
 def _flush(state):
-    """(bytes, next state) that end a text written in encoder state *state*: what
-    returns it to the start mode (nothing: no spec has modes yet)."""
+    """(bytes, next state) that end a text or a piece written in encoder state
+    *state*: what returns it to the start mode (nothing: no spec has modes yet)."""
     return b"", state
 
 
@@ -1279,6 +1280,7 @@ def _encode(cps, text, errors, start=0, stop=None):
         i = at + n if at < 0 else at
         if not 0 <= i <= n:
             raise IndexError(f"position {at} from error handler out of bounds")
+    out += _flush(state)[0]
     return bytes(out), i
 
 
@@ -1608,8 +1610,9 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
     _SPLIT_PAIR (the lead's bytes are out, the two can no longer be joined),
     elsewhere (WTF-16) with _PAIR_REASON.  getstate() is the encoder state (see
     _encode_in: the lead surrogate whose bytes end what was written, the mode)
-    with _FIRST_BIT while nothing is written yet; encode(final=True) ends with
-    _flush, the bytes that return to the start mode.
+    with _FIRST_BIT while nothing is written yet.  Every piece, final or not, ends
+    with _flush, the bytes that return to the start mode: the next piece (and
+    the state getstate() gives) starts from it.
     """
 
     write_signature = False
@@ -1633,10 +1636,8 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
         if self.write_signature and self._state & _FIRST_BIT:
             out = SIGNATURE + out
         self._state = _after_bytes(self._state & ~_FIRST_BIT, out) if out else self._state & ~_FIRST_BIT
-        if final:
-            end, self._state = _flush(self._state)
-            out += end
-        return out
+        end, self._state = _flush(self._state)  # final or not: nothing is held back
+        return out + end
 
     def _split_pair(self, input, i):
         """The handler's bytes for the trail surrogate at input[i], and where to go on."""
