@@ -2,8 +2,8 @@
 
 * the incremental encoder's state (getstate/setstate) carries everything the next
   piece depends on, so a second encoder given it writes what the first would;
-* encode(final=True) ends the text (a flush that writes nothing without modes,
-  and holds nothing back before it);
+* every piece, final or not, ends with the flush (which writes nothing without
+  modes) and holds nothing back before it;
 * the analyses reach the same encoder through ``encspec.runtime.tables``: what
   ``encoded`` and ``row_bytes`` give is what the generated module writes.
 
