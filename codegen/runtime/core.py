@@ -59,6 +59,8 @@ def _piece_value(p):
 
 
 _NATIVE: Any = None  # the native twin (an extension module: its functions are looked up by name)
+# A single-byte spec's (decoding, encoding) tables for CPython's charmap codec (see _Charmap).
+_CHARMAP: tuple[str, str] | None = None
 
 # ---- encspec core: copied verbatim into every generated module ----
 import codecs  # noqa: E402
@@ -75,6 +77,85 @@ _CLASS = bytes(_CLASS)  # type: ignore[assignment]  # filled, it is frozen: byte
 _ROW_FIRSTS = tuple(r[0] for r in _ROWS)
 if _NATIVE is not None and getattr(_NATIVE, "SPEC_SHA256", None) != SPEC_SHA256:
     _NATIVE = None  # an extension built from another spec
+
+
+class _Charmap:
+    """The native hook of a single-byte spec (encspec.runtime.charmap's rule):
+    CPython's own table-driven C codec over the spec's tables, _CHARMAP.  It stops
+    where a table has no entry (strict, or a handler it does not apply itself),
+    and the core reports that byte or code point with the spec's reason and span.
+    Every error is one byte, so replace, ignore, surrogateescape and
+    backslashreplace give what the core would: charmap_decode applies them."""
+
+    SPEC_SHA256 = SPEC_SHA256
+
+    def __init__(self, decoding, encoding):
+        self.table = decoding
+        self.map = codecs.charmap_build(encoding)
+
+    def decode(self, data, pos, errors, final, want_str, out, limit=None, start=0):
+        view = memoryview(data)[pos:] if pos else data
+        try:
+            text = codecs.charmap_decode(view, errors, self.table)[0]
+            stop = len(data)
+        except UnicodeDecodeError as e:
+            text = codecs.charmap_decode(view[:e.start], "strict", self.table)[0]
+            stop = pos + e.start
+        if want_str:
+            out.append(text)
+        else:
+            out.extend(map(ord, text))
+        return stop
+
+    def whole(self, data, errors):
+        """All of *data* decoded in one call, or None where the core must report an error."""
+        if errors != "strict" and (errors not in _NATIVE_HANDLERS or
+                                   codecs.lookup_error(errors) is not _NATIVE_HANDLERS[errors]):
+            return None
+        try:
+            return codecs.charmap_decode(data, errors, self.table)[0]
+        except UnicodeDecodeError:
+            return None
+
+    def encode_str(self, text, memo_bytes, memo_lens, signature=None):
+        try:
+            got = codecs.charmap_encode(text, "strict", self.map)[0]
+            return got if signature is None else signature + got
+        except UnicodeEncodeError as e:
+            done = codecs.charmap_encode(text[:e.start], "strict", self.map)[0]
+            return (done if signature is None else signature + done), e.start
+
+    def encode_memo(self, text, pos, memo_bytes, memo_lens, out):
+        """Write *text* from *pos* into *out*, through the memo where the map has no
+        entry; the number of characters written (the core decides the next one)."""
+        n = len(text)
+        while pos < n:
+            try:
+                out += codecs.charmap_encode(text[pos:] if pos else text, "strict", self.map)[0]
+                return n
+            except UnicodeEncodeError as e:
+                stop = pos + e.start
+                out += codecs.charmap_encode(text[pos:stop], "strict", self.map)[0]
+            cp = ord(text[stop])
+            size = memo_lens[cp] if cp < len(memo_lens) else 0
+            if not size:
+                return stop
+            out += memo_bytes[_MEMO_WIDTH * cp:_MEMO_WIDTH * cp + size]
+            pos = stop + 1
+        return n
+
+    def encode_cps(self, items, pos, memo_bytes, memo_lens, out):
+        """encode_memo for code points as ints: those before the first that is not
+        a plain int within Unicode, which the core decides."""
+        k = pos
+        n = len(items)
+        while k < n and type(items[k]) is int and 0 <= items[k] <= 0x10FFFF:
+            k += 1
+        return pos + self.encode_memo("".join(map(chr, items[pos:k])), 0, memo_bytes, memo_lens, out)
+
+
+if _NATIVE is None and _CHARMAP is not None and not globals().get("_PYTHON_ONLY"):
+    _NATIVE = _Charmap(*_CHARMAP)
 # Byte order marks (a signature that chooses the start state): encoders write the
 # first, and errors name the byte order they were found in, as CPython's utf-16
 # does ("utf-16-be"), so that its surrogatepass handler reads the right units.
@@ -760,6 +841,10 @@ def decode_codepoints(data, errors="strict"):
 def decode(data, errors="strict", surrogates=True):
     """Decode *data* to ``str``; code points beyond U+10FFFF go through the handler,
     and so do surrogate code points with surrogates=False (text for UTF-8)."""
+    if _NATIVE.__class__ is _Charmap and surrogates and data.__class__ in (bytes, bytearray):
+        text = _NATIVE.whole(data, errors)
+        if text is not None:
+            return text
     return "".join(_decode(bytes(data), errors, True, True, True, None, surrogates)[0])
 
 

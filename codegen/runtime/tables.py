@@ -221,7 +221,7 @@ def bind(a) -> types.ModuleType:
     for name, value in values(a).items():
         ns[name] = _materialise(value, ns)
     ns.update(_LATIN_CLASS=None, _CODEC=None, _CODEC_LATIN=False, _CODEC_PIECES=(), _PIECES=(),
-              _piece_value=_no_piece, _NATIVE=None)
+              _piece_value=_no_piece, _NATIVE=None, _CHARMAP=None)
     exec(_compiled_core(), ns)
     _BOUND[id(a)] = (a, module)  # the automaton is kept alive, so its id is not reused
     if len(_BOUND) > 64:
