@@ -16,7 +16,7 @@ from typing import Any
 
 from ..automaton import DEAD, Automaton
 from ..automaton.bytesets import runs_text as _runs
-from ..automaton.counted import encode_counted
+from ..runtime.tables import counted_bytes, row_bytes
 from . import tables as _tables
 
 ROW_KEYS = ("length", "first_bytes", "last_bytes", "offset", "first", "last")
@@ -68,12 +68,12 @@ def rows(a: Automaton) -> list[dict]:
     out = []
     for r in sorted(a.rows, key=lambda r: (r.first, r.length)):
         out.append({
-            "length": r.length, "first_bytes": _hex(a.encode_row(r, r.first)),
-            "last_bytes": _hex(a.encode_row(r, r.last)),
+            "length": r.length, "first_bytes": _hex(row_bytes(a, r, r.first)),
+            "last_bytes": _hex(row_bytes(a, r, r.last)),
             "offset": r.offset, "first": r.first, "last": r.last, "form": r.form, "at_end": r.at_end,
         })
     for ext in a.extensions:
-        first = encode_counted(ext, ext.min)
+        first = counted_bytes(a, ext, ext.min)
         out.append({"length": None, "first_bytes": _hex(first), "last_bytes": None,
                     "offset": ext.offset, "first": ext.min, "last": None, "form": ext.form, "at_end": False})
     return out

@@ -27,7 +27,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from ..automaton import DEAD, Automaton
-from ..runtime.tables import scan, tokens
+from ..runtime.tables import counted_bytes, counted_levels, encoded, row_bytes, scan, tokens
 from ..spec.model import RangeSet
 from . import tables as _tables
 
@@ -221,15 +221,14 @@ def bijective(a: Automaton):
     for r1, r2 in zip(rows, rows[1:]):
         if r2.first <= r1.last:
             cp = r2.first
-            return False, [a.encode_row(r1, cp), a.encode_row(r2, cp)]
-    from ..automaton.counted import encode_counted
+            return False, [row_bytes(a, r1, cp), row_bytes(a, r2, cp)]
     for ext in a.extensions:
         for r in rows:
             if r.last >= ext.min:
                 cp = max(r.first, ext.min)
-                other = encode_counted(ext, cp)
+                other = counted_bytes(a, ext, cp)
                 if other is not None:
-                    return False, [a.encode_row(r, cp), other]
+                    return False, [row_bytes(a, r, cp), other]
     return True, []
 
 
@@ -260,16 +259,15 @@ def order_preserving(a: Automaton):
     rows = _sorted_rows(a)
     points: list[tuple[int, bytes]] = []
     for r in rows:
-        points += [(r.first, a.encode_row(r, r.first)), (r.last, a.encode_row(r, r.last))]
+        points += [(r.first, row_bytes(a, r, r.first)), (r.last, row_bytes(a, r, r.last))]
     # within a row the code point grows with the raw value and so do the bytes:
     # digit alphabets are in increasing byte order (the parser insists)
     from itertools import islice
 
-    from ..automaton.counted import encode_counted, levels
     for ext in a.extensions:
         # the first levels of a counted form: each one's first and last value
-        for _, _, first, last in islice(levels(ext), 40):
-            b_first, b_last = encode_counted(ext, first), encode_counted(ext, last)
+        for _, _, first, last in islice(counted_levels(a, ext), 40):
+            b_first, b_last = counted_bytes(a, ext, first), counted_bytes(a, ext, last)
             assert b_first is not None and b_last is not None  # a level's ends are its code points
             points += [(first, b_first), (last, b_last)]
     points.sort()
@@ -429,8 +427,8 @@ def _ascii_compatible_tables(a: Automaton):
         if any(t != DEAD for t in a.next[s]):
             return False, [bytes([b])]
     for b in range(0x80):
-        if a.encode(b) != bytes([b]):
-            return False, [f"U+{b:04X}", a.encode(b) or b""]
+        if encoded(a, b) != bytes([b]):
+            return False, [f"U+{b:04X}", encoded(a, b) or b""]
     paths = _class_paths(a)
     for s, path in sorted(paths.items(), key=lambda kv: len(kv[1])):
         if s == 0:
@@ -453,7 +451,7 @@ def _decoded_pieces(a: Automaton):
     the rows, and each table form's runs of consecutive code points."""
     out = []
     for r in a.rows:
-        out.append((r.first, r.last, (lambda row: lambda cp: a.encode_row(row, cp))(r)))
+        out.append((r.first, r.last, (lambda row: lambda cp: row_bytes(a, row, cp))(r)))
     for f in _tables.table_forms(a):
         for p, q, cp in _tables.form_entries(a, f):
             out.append((cp, cp + q - p, (lambda f, p, cp: lambda x: _tables.spell(f, p + x - cp))(f, p, cp)))  # noqa: B023 - f, p, cp are the outer lambda's own
@@ -477,11 +475,11 @@ def _bijective_tables(a: Automaton):
     for f in _tables.table_forms(a):
         for p, cps in _tables.multi_entries(a.tables[f.table]):
             data = _tables.spell(f, p)
-            parts = [a.encode(cp) for cp in cps]
-            encoded = [x for x in parts if x is not None]
-            if len(encoded) == len(parts) and b"".join(encoded) != data:
-                return False, [data, b"".join(encoded)]
-            if len(encoded) != len(parts):
+            parts = [encoded(a, cp) for cp in cps]
+            spelled = [x for x in parts if x is not None]
+            if len(spelled) == len(parts) and b"".join(spelled) != data:
+                return False, [data, b"".join(spelled)]
+            if len(spelled) != len(parts):
                 return False, [data, " ".join(f"U+{cp:04X}" for cp in cps) + " (not encodable)"]
     for cp, written in a.encode_only:
         if written is None:

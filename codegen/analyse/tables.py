@@ -23,9 +23,10 @@ from collections.abc import Iterator
 from math import prod
 from typing import Any
 
-from ..automaton import Automaton, digits_to_bytes
+from ..automaton import Automaton
 from ..automaton.forms import TableForm
 from ..automaton.mapping import NONE, MappingTable
+from ..runtime.tables import digits_bytes
 
 # A piece of a table: (first pointer, last pointer, kind, data), data's type following
 # kind (None for "none", the first code point for "linear", the values for "array"):
@@ -54,7 +55,7 @@ def capacity(form) -> int:
 
 def spell(form, pointer: int) -> bytes:
     """The bytes of *pointer* in *form*."""
-    return digits_to_bytes(form.positions, pointer, form.order)
+    return digits_bytes(form.positions, pointer, form.order)
 
 
 def pointer_of(form, data: bytes) -> int | None:
