@@ -245,3 +245,8 @@ def tokens(a, data: bytes):
 def value_of(action, acc: int) -> int:
     """The code point an accepting state's action gives the raw value *acc*."""
     return _core._token(action_value(action), 0, 0, acc)[3]
+
+
+def encoded(a, cp: int) -> bytes | None:
+    """The bytes the encoder writes for *cp*, or None: the analyses' one way to the encoder."""
+    return a.encode(cp)
