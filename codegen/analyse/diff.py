@@ -34,6 +34,7 @@ from ..automaton import DEAD, Automaton
 from ..automaton.bytesets import byte_runs as _runs
 from ..automaton.minimise import moore_blocks
 from ..runtime.tables import scan
+from .tables import ranges_text
 
 
 @dataclass
@@ -46,7 +47,7 @@ class Pattern:
 
     @property
     def text(self) -> str:
-        return " ".join(f"{lo:02X}" if lo == hi else f"{lo:02X}..{hi:02X}" for lo, hi in self.ranges)
+        return ranges_text(self.ranges)
 
     def to_json(self) -> dict:
         out = {"pattern": self.text, "example": self.example.hex(" ").upper(), "a": self.a, "b": self.b}
@@ -370,7 +371,7 @@ def table_diff(a: Automaton, b: Automaton) -> Diff:
                      "(bounded part only)")
     for note in found.notes:
         if isinstance(note, tuple) and note[0] == "pointwise":
-            shown = " ".join(f"{lo:02X}" if lo == hi else f"{lo:02X}..{hi:02X}" for lo, hi in note[1])
+            shown = ranges_text(note[1])
             notes.append(f"values not compared point by point on {shown}: reported as differing throughout")
     if "units" in found.notes:
         notes.append("code units wider than a byte: errors are not compared, only valid sequences and encoders")

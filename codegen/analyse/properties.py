@@ -32,9 +32,10 @@ from dataclasses import dataclass, field
 
 from ..automaton import DEAD, Automaton
 from ..automaton.counted import encode_counted, levels
-from ..runtime.tables import encoded, scan, tokens
+from ..runtime.tables import encoded, scan
 from ..spec.model import RangeSet
 from . import tables as _tables
+from .tables import one_char
 
 NAMES = ("prefix_free", "self_synchronizing", "order_preserving", "ascii_compatible", "bijective", "total")
 
@@ -123,14 +124,6 @@ def _can_char(a: Automaton) -> set[int]:
 WITNESS_TRIES = 20000  # points of a candidate's byte box tried in order, then as many at random
 
 
-def _one_char(a: Automaton, data: bytes):
-    """The value *data* decodes to as one character token (whole data), else None."""
-    toks = list(tokens(a, data))
-    if len(toks) == 1 and toks[0][0] == "char" and toks[0][1] == 0 and toks[0][2] == len(data):
-        return toks[0][3]
-    return None
-
-
 def _witness(box, test) -> bytes | None:
     """The first point of *box* (a list of byte lists) that passes *test*: in order, then at random."""
     box = [sorted(set(bs)) for bs in box]
@@ -177,7 +170,7 @@ def prefix_free(a: Automaton):
             n = len(paths[s])
             for tail in tails:
                 box = _box(a, paths[s] + [c] + tail)
-                got = _witness(box, lambda x: _one_char(a, x[:n]) is not None and _one_char(a, x) is not None)  # noqa: B023 - _witness calls it at once
+                got = _witness(box, lambda x: one_char(a, x[:n]) is not None and one_char(a, x) is not None)  # noqa: B023 - _witness calls it at once
                 if got is not None:
                     return False, [got[:n], got]
     return True, []
@@ -211,14 +204,14 @@ def self_synchronizing(a: Automaton):
             n = len(w)
             if a.accepts_char(t2):
                 for tail in [[]] if a.accepts_char(s2) else _completions(a, s2):
-                    got = _witness(_box(a, w + tail), lambda x: _one_char(a, x) is not None
-                                   and _one_char(a, x[j:n]) is not None)  # noqa: B023 - _witness calls it at once
+                    got = _witness(_box(a, w + tail), lambda x: one_char(a, x) is not None
+                                   and one_char(a, x[j:n]) is not None)  # noqa: B023 - _witness calls it at once
                     if got is not None:
                         return False, [got, got[j:n]]
             if a.accepts_char(s2) and weak is None:
                 for tail in _completions(a, t2):
-                    got = _witness(_box(a, w + tail), lambda x: _one_char(a, x[:n]) is not None  # noqa: B023 - _witness calls it at once
-                                   and _one_char(a, x[j:]) is not None)  # noqa: B023 - _witness calls it at once
+                    got = _witness(_box(a, w + tail), lambda x: one_char(a, x[:n]) is not None  # noqa: B023 - _witness calls it at once
+                                   and one_char(a, x[j:]) is not None)  # noqa: B023 - _witness calls it at once
                     if got is not None:
                         weak = [got[:n], got[j:n]]
                         break
@@ -253,7 +246,7 @@ def ascii_compatible(a: Automaton):
             tails: list[list[int]] = ([[]] if a.accepts_char(t) else []) + _completions(a, t)
             for tail in tails:
                 box = _box(a, path) + [[b]] + _box(a, tail)
-                got = _witness(box, lambda x: _one_char(a, x) is not None)
+                got = _witness(box, lambda x: one_char(a, x) is not None)
                 if got is not None:
                     return False, [got]
     return _counted_ascii(a)
@@ -296,7 +289,7 @@ def bijective(a: Automaton):
         if top is not None and piece[0] <= top[1]:
             cp = piece[0]
             b1, b2 = top[2](cp), piece[2](cp)
-            if b1 != b2 and _one_char(a, b1) == cp and _one_char(a, b2) == cp:
+            if b1 != b2 and one_char(a, b1) == cp and one_char(a, b2) == cp:
                 return False, sorted([b1, b2])
         if top is None or piece[1] > top[1]:
             top = piece
@@ -319,7 +312,7 @@ def bijective(a: Automaton):
     for cp, only in a.encode_only:
         if only is None:
             continue
-        got = _one_char(a, only)
+        got = one_char(a, only)
         if got != cp:
             shown = "not one character" if got is None else (
                 " ".join(f"U+{c:04X}" for c in got) if isinstance(got, tuple) else f"U+{got:04X}")
@@ -395,7 +388,7 @@ def order_preserving(a: Automaton):
     points = sorted(set(points))
     for (c1, b1), (c2, b2) in zip(points, points[1:]):
         if c1 < c2 and not b1 < b2:
-            if _one_char(a, b1) == c1 and _one_char(a, b2) == c2:
+            if one_char(a, b1) == c1 and one_char(a, b2) == c2:
                 return False, [b1, b2]
     return True, []
 
