@@ -86,7 +86,7 @@ def to_json(a: Automaton) -> dict[str, Any]:
     and ``errors`` (the error-span policy)."""
     out = _rows_doc(a)
     out["rows"] = [{**{k: r[k] for k in ROW_KEYS}, **({"end": True} if r["at_end"] else {})} for r in out["rows"]]
-    if _tables.has_tables(a) or a.encode_only or a.error_span != "maximal-subpart":
+    if _table_part(a):
         out["tables"] = [table_form(a, f) for f in _tables.table_forms(a)]
         out["encode_only"] = encode_only(a)
         out["errors"] = {"policy": a.error_span, "restore": _tables.restore_text(a) or None,
@@ -229,11 +229,17 @@ def _rows_doc(a: Automaton) -> dict[str, Any]:
             "signature": _hex(a.signature) if a.signature else None}
 
 
+def _table_part(a: Automaton) -> bool:
+    """Whether describe says more than the rows: table forms, encoder-only entries or an
+    error-span policy of the spec's own."""
+    return _tables.has_tables(a) or bool(a.encode_only) or a.error_span != "maximal-subpart"
+
+
 def table(a: Automaton) -> str:
     """The row table as ``encspec describe`` prints it (then, for a spec with mapping
     tables, encoder-only entries or an error-span policy, what :func:`table_lines` adds)."""
     lines = _row_lines(_rows_doc(a))
-    if _tables.has_tables(a) or a.encode_only or a.error_span != "maximal-subpart":
+    if _table_part(a):
         lines += table_lines(a)
     return "\n".join(lines)
 

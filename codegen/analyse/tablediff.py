@@ -69,7 +69,7 @@ class TPattern:
 
     @property
     def text(self) -> str:
-        return " ".join(f"{lo:02X}" if lo == hi else f"{lo:02X}..{hi:02X}" for lo, hi in self.ranges)
+        return _tables.ranges_text(self.ranges)
 
     @property
     def end(self) -> bool:
@@ -546,13 +546,6 @@ def _first_token(x: Automaton, data: bytes):
     return toks[0] if toks else None
 
 
-def _one(x: Automaton, data: bytes):
-    toks = list(tokens(x, data))
-    if len(toks) == 1 and toks[0][0] == "char" and toks[0][2] == len(data):
-        return toks[0][3]
-    return None
-
-
 def _token_words(t) -> str:
     if t is None:
         return "-"
@@ -571,7 +564,7 @@ def patterns(a: Automaton, b: Automaton, found: Found) -> dict[str, list[TPatter
             if key[0] == "errors":
                 p.a, p.b = _token_words(_first_token(a, ex)), _token_words(_first_token(b, ex))
             else:
-                p.a, p.b = _one(a, ex), _one(b, ex)
+                p.a, p.b = _tables.one_char(a, ex), _tables.one_char(b, ex)
             out[key[0]].append(p)
     for k in out:
         out[k].sort(key=lambda p: (len(p.ranges), p.ranges))

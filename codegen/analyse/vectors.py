@@ -42,6 +42,7 @@ from __future__ import annotations
 import json
 import re
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from math import prod
 from typing import Literal, cast
@@ -355,13 +356,9 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
     for r in rows:
         for cp in (r.first, r.last):
             seq = row_bytes(a, r, cp)
-            state = 0
-            for k in range(1, len(seq)):
-                state = a.step(state, seq[k - 1])
-                if state == DEAD or state >= a.n_states:
-                    break
-                for c in range(a.n_classes):
-                    if a.next[state][c] == DEAD and (state, c, k) not in done:
+            for k, state, classes in _cannot_follow(a, seq):
+                for c in classes:
+                    if (state, c, k) not in done:
                         done.add((state, c, k))
                         sub.cases.append(Case(seq[:k] + bytes([cb[c][0]]),
                                               f"{_u(cp)} ({_hex(seq)}) with byte {k + 1} replaced by "
@@ -545,6 +542,18 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
 PICKS = 64  # runs (and gaps) shown per table form beyond the longest ones
 
 
+def _cannot_follow(a: Automaton, seq: bytes) -> Iterator[tuple[int, int, list[int]]]:
+    """The one walk along a valid sequence (a row's or a table form's): (k, state, classes)
+    with the classes of byte that cannot follow its first k bytes, k = 1 .. len - 1,
+    stopping where the walk leaves the bounded automaton."""
+    state = 0
+    for k in range(1, len(seq)):
+        state = a.step(state, seq[k - 1])
+        if state == DEAD or state >= a.n_states:
+            return
+        yield k, state, [c for c in range(a.n_classes) if a.next[state][c] == DEAD]
+
+
 def _spread(items: list, n: int) -> list:
     """*n* of *items* spread evenly (all of them if there are no more), in order."""
     if len(items) <= n:
@@ -638,16 +647,11 @@ def _table_sections(a: Automaton, tail: bytes, tail_note: str) -> list[Section]:
         ends = [runs[0][0], runs[-1][1]] if runs else []
         for x in ends:
             seq = spell(x)
-            state = 0
-            for k in range(1, len(seq)):
-                state = a.step(state, seq[k - 1])
-                if state == DEAD or state >= a.n_states:
-                    break
-                for c in range(a.n_classes):
-                    if a.next[state][c] == DEAD:
-                        sub.cases.append(Case(seq[:k] + bytes([cb[c][0]]), f"pointer {x} ({_hex(seq)}) with byte "
-                                                                          f"{k + 1} replaced by {cb[c][0]:02X} "
-                                                                          f"(of {_runs(cb[c])})"))
+            for k, _state, classes in _cannot_follow(a, seq):
+                for c in classes:
+                    sub.cases.append(Case(seq[:k] + bytes([cb[c][0]]), f"pointer {x} ({_hex(seq)}) with byte "
+                                                                      f"{k + 1} replaced by {cb[c][0]:02X} "
+                                                                      f"(of {_runs(cb[c])})"))
                 sub.cases.append(Case(seq[:k], f"pointer {x} ({_hex(seq)}) cut after {k} of {len(seq)} bytes"))
                 if tail:
                     sub.cases.append(Case(seq[:k] + tail, f"pointer {x} ({_hex(seq)}) cut after {k} of "
