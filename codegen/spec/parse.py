@@ -1,8 +1,11 @@
 """Stage 1: spec text → :class:`~encspec.spec.model.Spec`.
 
 lark parses with ``grammars/encspec.lark`` (syntax only); a Transformer builds
-model objects; :func:`_resolve` then checks what the grammar cannot (names,
-bit patterns, ranges), every error with the position of the offending token.
+statements and model pieces, each with its position, refusing only a literal that
+denotes nothing (an empty range, a number wider than the limit, a bit pattern whose
+x bits are not the low-order ones, a NUL in a string); :func:`~.passes.resolve`
+then runs the named checks of ``spec/passes/`` in their fixed order, every error
+with the position of the offending token.
 """
 from __future__ import annotations
 
@@ -26,8 +29,6 @@ from .model import (
     Claim,
     CodeRange,
     DigitSet,
-    Profile,
-    ProfileRule,
     Spec,
     paused_gc,
 )
@@ -243,9 +244,7 @@ class _Build(Transformer_NonRecursive):
     @v_args(meta=True)
     def table_entry(self, meta, c):
         (lo, hi, loc), cps = c[0], tuple(_cp(t) for t in c[1:])
-        if hi != lo and len(cps) > 1:
-            raise SpecError("a pointer range maps to one first code point (the rest follow it)", _loc(c[2]))
-        return (lo, hi, cps, loc)
+        return (lo, hi, cps, loc, tuple(_loc(t) for t in c[1:]))
 
     def pointer_range(self, c):
         lo = int(c[0])
@@ -287,14 +286,10 @@ class _Build(Transformer_NonRecursive):
 
     @v_args(meta=True)
     def profile(self, meta, c):
-        return ("profile", _loc(c[0]), Profile(str(c[0]), tuple(c[1:]), _loc(c[0])))
+        return ("profile", _loc(c[0]), (str(c[0]), tuple(c[1:]), _loc(c[0])))
 
-    def _rule(self, kind, c):
-        ranges = tuple((r.lo, r.hi) for r in c[1:-1])
-        for r in c[1:-1]:
-            if r.hi is None:
-                raise SpecError("a profile rule needs closed code point ranges", r.loc)
-        return ProfileRule(str(c[0]), kind, ranges, c[-1][1:-1], _loc(c[0]))
+    def _rule(self, kind, c):  # (severity, kind, code point ranges, message, position)
+        return (str(c[0]), kind, tuple(c[1:-1]), c[-1][1:-1], _loc(c[0]))
 
     def rule_chars(self, c):
         return self._rule("chars", c)

@@ -15,7 +15,7 @@ import hashlib
 
 from ..diagnostics import SpecError, SpecWarning
 from ..model import Spec
-from . import claims, code_space, encoder, forms, patterns, signatures, statements, tables, units
+from . import claims, code_space, encoder, forms, patterns, profiles, signatures, statements, tables, units
 from .draft import Draft, Pass, Statement, collect
 
 PASSES: tuple[Pass, ...] = (
@@ -32,7 +32,7 @@ PASSES: tuple[Pass, ...] = (
     units.error_span,           # restore with through-failing-byte; spans need bytes
     encoder.encoder_entries,    # a code point given to the encoder once
     units.reserved,             # reserved lead bytes need bytes
-    signatures.profile_rules,   # signature rules need a signature
+    profiles.profile_rules,     # signature rules need a signature
     tables.unreachable,         # table entries no form reaches (warnings)
 )
 

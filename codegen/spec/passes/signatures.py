@@ -1,10 +1,9 @@
-"""Signatures (each given once, a byte order only for wide units) and the profile
-rules that need one."""
+"""Signatures: each given once, a byte order only for wide units."""
 from __future__ import annotations
 
 from ..diagnostics import SpecError
 from ..model import Signature
-from .draft import Draft, Problem, stops_at_first_error
+from .draft import Draft, stops_at_first_error
 
 
 @stops_at_first_error
@@ -20,14 +19,3 @@ def signatures(draft: Draft) -> None:
             raise SpecError(f"signature {data.hex(' ').upper()} is given twice", loc)
         sigs.append(Signature(data, order[0] if order else None, loc))
 
-
-def profile_rules(draft: Draft) -> list[Problem]:
-    """A rule about a missing or misplaced signature needs a signature."""
-    if draft.signatures:
-        return []
-    for p in draft.profiles:
-        for rule in p.rules:
-            if rule.kind in ("missing-signature", "misplaced-signature"):
-                what = rule.kind.replace("-", " ")
-                return [SpecError(f"'{what}' needs a 'signature' statement", rule.loc)]
-    return []

@@ -7,6 +7,7 @@ from ..index_files import read_encode_file
 from ..model import EncodeRule
 from .alphabets import alphabet
 from .draft import SINGLE, Draft, stops_at_first_error
+from .profiles import profile
 from .tables import read_table
 
 
@@ -48,10 +49,11 @@ def declarations(draft: Draft) -> None:
             got, _ = read_encode_file(draft.path, written, wloc)
             draft.encodes += [EncodeRule(cp, b, wloc) for cp, b in got]
         elif kind == "profile":
-            if payload.name in profile_names:
-                raise SpecError(f"profile '{payload.name}' is defined twice", loc)
-            profile_names.add(payload.name)
-            draft.profiles.append(payload)
+            resolved = profile(payload)
+            if resolved.name in profile_names:
+                raise SpecError(f"profile '{resolved.name}' is defined twice", loc)
+            profile_names.add(resolved.name)
+            draft.profiles.append(resolved)
 
 
 @stops_at_first_error

@@ -14,6 +14,11 @@ from .draft import Draft, Problem
 def read_table(name: str, loc: Loc, payload: Any, spec_path: str) -> Table:
     """A 'table' statement: its file read, its options checked."""
     _, written, wloc, options = payload
+    for key, _oloc, value in options:
+        if key == "with":
+            for lo, hi, cps, _eloc, cp_locs in value:
+                if hi != lo and len(cps) > 1:
+                    raise SpecError("a pointer range maps to one first code point (the rest follow it)", cp_locs[1])
     index = read_index(spec_path, written, wloc)
     ranges, extra, skip, last, unreachable = False, [], [], [], []
     for key, _oloc, value in options:
@@ -22,7 +27,7 @@ def read_table(name: str, loc: Loc, payload: Any, spec_path: str) -> Table:
         elif key == "unreachable":
             unreachable += value
         elif key == "with":
-            for lo, hi, cps, eloc in value:
+            for lo, hi, cps, eloc, _ in value:
                 if hi - lo >= MAX_POINTER or hi >= MAX_POINTER:
                     raise SpecError(f"pointer {hi} is beyond a table's limit ({MAX_POINTER - 1})", eloc)
                 if hi != lo and cps[0] + hi - lo > 0x10FFFF:
