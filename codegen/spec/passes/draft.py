@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import wraps
 from typing import Any
 
 from ..diagnostics import Loc, SpecError, SpecWarning
@@ -89,6 +90,7 @@ def stops_at_first_error(check: Callable[[Draft], None]) -> Pass:
     """A pass written as a check that raises its first error (what it would look at
     next depends on what it just found wrong), returned as the pass's problems."""
 
+    @wraps(check)
     def run(draft: Draft) -> list[Problem]:
         try:
             check(draft)
@@ -96,7 +98,4 @@ def stops_at_first_error(check: Callable[[Draft], None]) -> Pass:
             return [e]
         return []
 
-    run.__name__ = check.__name__
-    run.__qualname__ = check.__qualname__
-    run.__doc__ = check.__doc__
     return run
