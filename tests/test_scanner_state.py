@@ -132,3 +132,19 @@ def test_stream_scanner_places_a_problem_after_a_signature(backend, bom, encodin
     kinds = [(p[0], p[1], p[2], p[5], p[6]) for p in found]
     # the signature, then the lone trail surrogate: one newline before it, after "cd"
     assert kinds == [("signature", 0, 2, 0, 0), ("error", 12, 14, 1, 2)]
+
+
+@pytest.mark.parametrize("bad", [b"\xff", b"\xed\xa0\x80", b"\xe4\xb8"])
+@pytest.mark.parametrize("at", [0, 1, 16383, 16384, 16385, 40000])
+def test_python_valid_until_skips_runs_but_never_a_problem(bad, at):
+    """The pure-Python valid_until skips the fast path's runs of valid tokens; the first
+    problem is where CPython's utf-8 finds it, around a window's edge too."""
+    m = module("utf-8", "python")
+    text = ("é中😀a" * 20000).encode()
+    cut = text.decode()[:at].encode()  # whole characters: the problem starts a token
+    data = cut + bad + text[:100]
+    with pytest.raises(UnicodeDecodeError) as cpython:
+        data.decode("utf-8")
+    assert m.first_error(data)[:2] == (cpython.value.start, cpython.value.end)
+    assert m.valid_until(data) == (len(cut), 0, True)
+    assert m.valid_until(cut + "中".encode()[:2], 0, m.START, False) == (len(cut), 0, False)
