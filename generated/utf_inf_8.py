@@ -737,12 +737,26 @@ def valid_until(data: bytes, pos: int = 0, state: int = START, final: bool = Tru
     if native and state & 1 and pos < n and _signature_token(data, pos, state, final) is None:
         state &= ~1  # no signature here: the extension from the first token on
     step = _step
+    slow_until = misses = 0
     while pos < n:
         if native and not state & 1:
             at = _NATIVE.validate(data, pos, allow_reserved, final, COUNTED_LIMIT, state >> 1)
             if at >= 0:
                 return at, state, True
             return (n if at == -1 else -2 - at), state, False
+        if _FAST and not state and pos >= slow_until:
+            # the regex fast path's runs are runs of whole valid tokens (see _decode): skipped
+            # at C speed; where it finds none, the step alone for a while, longer each time
+            end = min(n, pos + _WINDOW)
+            m = _CODEC_RUN.match(data, pos, end) if _CODEC_RUN is not None else None
+            if m is None and _RUN is not None:
+                m = _RUN.match(data, pos, end)
+            if m is not None:
+                pos = m.end()
+                misses = 0
+                continue
+            misses = min(misses + 1, 10)
+            slow_until = pos + min(1 << misses, _SKIP_MAX)
         tok, after = step(data, pos, state, final)
         kind = tok[0]
         if kind == "char":
