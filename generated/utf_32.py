@@ -656,17 +656,18 @@ def valid_until(data: bytes, pos: int = 0, state: int = START, final: bool = Tru
     n = len(data)
     if not SIGNATURES:
         state &= ~1
-    native = validates_natively() and data.__class__ in (bytes, bytearray, memoryview)
-    if native and state & 1 and pos < n and _signature_token(data, pos, state, final) is None:
-        state &= ~1  # no signature here: the extension from the first token on
+    native = _NATIVE is not None and data.__class__ in (bytes, bytearray, memoryview) and hasattr(_NATIVE, "validate")
+    if native:
+        if state & 1 and pos < n and _signature_token(data, pos, state, final) is None:
+            state &= ~1  # no signature here: the extension from the first token on
+        if not state & 1:
+            at = _NATIVE.validate(data, pos, allow_reserved, final, COUNTED_LIMIT, state >> 1)
+            return (at, state, True) if at >= 0 else ((n if at == -1 else -2 - at), state, False)
     step = _step
     slow_until = misses = 0
     while pos < n:
-        if native and not state & 1:
-            at = _NATIVE.validate(data, pos, allow_reserved, final, COUNTED_LIMIT, state >> 1)
-            if at >= 0:
-                return at, state, True
-            return (n if at == -1 else -2 - at), state, False
+        if native and not state & 1:  # past the signature
+            return valid_until(data, pos, state, final, allow_reserved)
         if _FAST and not state and pos >= slow_until:
             # the regex fast path's runs are runs of whole valid tokens (see _decode): skipped
             # at C speed; where it finds none, the step alone for a while, longer each time
@@ -709,7 +710,9 @@ def newline_alone(state: int) -> bool:
 
 def is_valid(data, allow_reserved=True):
     """True if *data* has no ill-formed sequence; allow_reserved=False also rejects reserved runs."""
-    return first_error(data, allow_reserved) is None
+    if _NATIVE is None or data.__class__ not in (bytes, bytearray, memoryview):
+        data = bytes(data)
+    return not valid_until(data, 0, START, True, allow_reserved)[2]
 
 
 # ---------------------------------------------------------- document profiles
