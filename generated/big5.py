@@ -388,6 +388,7 @@ import codecs  # noqa: E402
 import re  # noqa: E402
 from array import array  # noqa: E402
 from bisect import bisect_right  # noqa: E402
+from collections.abc import Iterator  # noqa: E402
 from itertools import chain  # noqa: E402
 
 # ------------------------------------------------------------- derived tables
@@ -804,18 +805,74 @@ def _signature_prefix(data):
     return any(len(data) < len(sig) and sig.startswith(data) for sig, _ in SIGNATURES)
 
 
-def _tokens(data, pos=0, final=True, at_start=True, start=0):
+# ------------------------------------------------------------ scanner state
+# The scanner's state between two tokens is one int (IncrementalDecoder.getstate
+# gives it as it is): the mode << 1, plus 1 while a signature may still come
+# (before the first token).  The mode is the automaton state the next token
+# starts in: 0, the spec's own byte order, unless a token before set another
+# (utf-16's signature FE FF: big-endian).  _step is the one place that reads
+# and sets it; every loop over tokens goes through it.
+START = 1  # the state at the start of the data: mode 0, a signature may come
+
+
+def _step(data: bytes, pos: int, state: int, final: bool = True, resume: tuple | None = None) -> tuple[tuple, int]:
+    """The token at data[pos:] in scanner state *state*, and the state after it.
+
+    Returns ``(token, state)``: token (kind, start, end, value, reason); or, when
+    the data ends first and *final* is false, the scanner's place inside it, (None,
+    automaton state, acc, bytes read, last accepting) as _run gives it, with
+    *state* unchanged (the token still starts in it), which the caller passes
+    back as *resume* once more data has come.  Before the first token a
+    signature is a token of its own (kind "signature", no value, no character)
+    that sets the mode of the next; a prefix of one waits for more data.
+    """
+    if resume is None and not state & 1:  # every token but the first and a resumed one
+        tok = _run(data, pos, final, state >> 1, 0, pos, None)
+    else:
+        if resume is not None and resume[0] >= 0:
+            at, acc, k, last = resume
+            tok = _run(data, pos, final, at, acc, pos + k, None if last is None else (pos + last[0], last[1], last[2]))
+        else:
+            got = _signature_token(data, pos, state, final) if SIGNATURES and state & 1 else None
+            if got is not None:
+                return got
+            tok = _run(data, pos, final, state >> 1, 0, pos, None)
+        if tok[0] is not None:
+            state &= ~1  # a token is read: no signature may come
+    # Where a token sets the mode of the next: a shift (ISO-2022's escape
+    # sequences, HZ's ~{ and ~}) would be  if tok[0] == "shift": state = tok[3] << 1
+    return tok, state
+
+
+def _signature_token(data: bytes, pos: int, state: int, final: bool) -> tuple[tuple, int] | None:
+    """_step's answer where a signature may come (state & 1) and is, or may be once
+    more data has come (the caller waits); None where none can be at *pos*."""
+    got = _signature(data, pos)
+    if got is not None:
+        return ("signature", pos, pos + got[0], None, None), got[1] << 1
+    if not final and _signature_prefix(data[pos:]):
+        return (None, -1, 0, pos, None), state
+    return None
+
+
+def next_token(data: bytes, pos: int = 0, state: int = START, final: bool = True) -> tuple[tuple | None, int]:
+    """The token at data[pos:] in scanner *state* and the state after it: ``((kind,
+    start, end, value, reason), state)``, or ``(None, state)`` when *final* is
+    false and more data could change it (ask again from *pos* with more).
+
+    The scanner's one step, public: a reader that starts a scan in the middle
+    of a stream (io's parallel validation) passes the state it got there.
+    """
+    tok, after = _step(data, pos, state, final)
+    return (tok, after) if tok[0] is not None else (None, state)
+
+
+def _tokens(data: bytes, pos: int = 0, final: bool = True, state: int = START) -> Iterator[tuple]:
     """Yield 5-tuples (kind, start, end, value, reason); stops early (final=False) where input runs out."""
-    if at_start and SIGNATURES:
-        got = _signature(data, pos)
-        if got is not None:
-            yield ("signature", pos, pos + got[0], None, None)
-            pos += got[0]
-            start = got[1]
     n = len(data)
     while pos < n:
-        tok = _scan(data, pos, final, start)
-        if tok is None:
+        tok, state = _step(data, pos, state, final)
+        if tok[0] is None:
             return
         yield tok
         pos = tok[2]
@@ -834,30 +891,83 @@ def first_error(data, allow_reserved=True):
     A reserved run is "reserved for future use ... rather than invalid"
     (corrected-utf-8.txt), so it is returned only with allow_reserved=False.
     The native extension, when there is one, finds where that token starts
-    without making a str; its span and reason are then _scan's.
+    without making a str (valid_until); its span and reason are then _step's.
     """
-    if _NATIVE is not None and data.__class__ in (bytes, bytearray, memoryview) and hasattr(_NATIVE, "validate"):
-        pos = start = 0
-        if SIGNATURES:
-            got = _signature(data)
-            if got is not None:
-                pos, start = got
-        at = _NATIVE.validate(data, pos, allow_reserved, True, COUNTED_LIMIT, start)
-        if at < 0:
-            return None
-        tok = _scan(bytes(data) if data.__class__ is memoryview else data, at, True, start)
-        return (tok[1], tok[2], tok[4])
-    data = bytes(data)
-    for kind, start, end, _value, reason in _tokens(data):
-        if kind == "error" or (kind == "reserved" and not allow_reserved):
-            return (start, end, reason)
-    return None
+    if _NATIVE is None or data.__class__ not in (bytes, bytearray, memoryview):
+        data = bytes(data)
+    at, state, problem = valid_until(data, 0, START, True, allow_reserved)
+    if not problem:
+        return None
+    tok = _step(bytes(data) if data.__class__ is memoryview else data, at, state)[0]
+    return (tok[1], tok[2], tok[4])
 
 
-def _newline_alone(start):
-    """Whether, from start state *start*, byte 0A is always a token of its own, U+000A
+def validates_natively() -> bool:
+    """Whether valid_until runs in the native extension (no str is made): a reader
+    may then check a chunk of valid text without decoding it."""
+    return _NATIVE is not None and hasattr(_NATIVE, "validate")
+
+
+def valid_until(data: bytes, pos: int = 0, state: int = START, final: bool = True,
+                allow_reserved: bool = True) -> tuple[int, int, bool]:
+    """How far data[pos:] is valid from scanner *state*: ``(end, state, problem)``.
+
+    *end* is where the first ill-formed token starts (*problem* true; a reserved
+    run is one with allow_reserved false), else where the data ends or, with
+    *final* false, where a token more data could change starts; *state* is the
+    scanner's there.  The native extension runs within one mode, from the first
+    token that no signature can be on: it stops at the first problem token.
+    """
+    n = len(data)
+    if not SIGNATURES:
+        state &= ~1
+    native = _NATIVE is not None and data.__class__ in (bytes, bytearray, memoryview) and hasattr(_NATIVE, "validate")
+    if native:
+        if state & 1 and pos < n and _signature_token(data, pos, state, final) is None:
+            state &= ~1  # no signature here: the extension from the first token on
+        if not state & 1:
+            at = _NATIVE.validate(data, pos, allow_reserved, final, COUNTED_LIMIT, state >> 1)
+            return (at, state, True) if at >= 0 else ((n if at == -1 else -2 - at), state, False)
+    step = _step
+    slow_until = misses = 0
+    while pos < n:
+        if native and not state & 1:  # past the signature
+            return valid_until(data, pos, state, final, allow_reserved)
+        if _FAST and not state and pos >= slow_until:
+            # the regex fast path's runs are runs of whole valid tokens (see _decode): skipped
+            # at C speed; where it finds none, the step alone for a while, longer each time
+            end = min(n, pos + _WINDOW)
+            m = _CODEC_RUN.match(data, pos, end) if _CODEC_RUN is not None else None
+            if m is None and _RUN is not None:
+                m = _RUN.match(data, pos, end)
+            if m is not None:
+                pos = m.end()
+                misses = 0
+                continue
+            misses = min(misses + 1, 10)
+            slow_until = pos + min(1 << misses, _SKIP_MAX)
+        tok, after = step(data, pos, state, final)
+        kind = tok[0]
+        if kind == "char":
+            pos = tok[2]
+            state = after
+        elif kind is None:
+            break
+        elif kind == "error" or (kind == "reserved" and not allow_reserved):
+            return pos, state, True
+        else:
+            pos, state = tok[2], after
+    return pos, state, False
+
+
+def newline_alone(state: int) -> bool:
+    """Whether, from scanner *state*, byte 0A is always a token of its own, U+000A
     (it starts one as that and continues none), so that valid text has as many
-    newlines as 0A bytes: encspec validate then counts lines without decoding."""
+    newlines as 0A bytes: encspec validate then counts lines without decoding.
+    Not while a signature may still come (it may choose another mode)."""
+    if state & 1 and SIGNATURES:
+        return False
+    start = state >> 1
     c = _CLASS[0x0A]
     return start in _STARTS and not _EXTENSIONS and _scan(b"\n", 0, True, start) == ("char", 0, 1, 0x0A, None) \
         and all(_NEXT[s][c] < 0 for s in range(_N_STATES) if s not in _STARTS)
@@ -865,7 +975,9 @@ def _newline_alone(start):
 
 def is_valid(data, allow_reserved=True):
     """True if *data* has no ill-formed sequence; allow_reserved=False also rejects reserved runs."""
-    return first_error(data, allow_reserved) is None
+    if _NATIVE is None or data.__class__ not in (bytes, bytearray, memoryview):
+        data = bytes(data)
+    return not valid_until(data, 0, START, True, allow_reserved)[2]
 
 
 # ---------------------------------------------------------- document profiles
@@ -995,55 +1107,55 @@ class _CodeMemo(dict):
 
 
 # ------------------------------------------------------------------ decoding
-def _decode(data, errors, final, at_start, want_str, resume=None, surrogates=True, start=0):
-    """Decode *data*: ``(pieces, consumed, suspended)``.
+def _decode(data, errors, final, state, want_str, resume=None, surrogates=True):
+    """Decode *data* from scanner *state*: ``(pieces, consumed, suspended, state)``.
 
     *pieces* are str (want_str) or code points; *consumed* is len(data) unless
     *final* is false and the last token may still grow; then *suspended* is the
-    scanner's state in that token, (state, acc, bytes read, last accepting) relative
-    to *consumed*, which the next call passes back as *resume* to go on where
-    this one stopped instead of scanning the token again.  With surrogates false,
-    surrogate code points are errors (text for UTF-8).  Every problem goes to the
-    error handler here, and only here.  *start* is the start state (a signature
-    read earlier may have chosen another byte order); the native extension runs
-    from any of them, the regex fast path only from the default one.
+    scanner's place in that token, (automaton state, acc, bytes read, last
+    accepting) relative to *consumed*, which the next call passes back as
+    *resume* to go on where this one stopped instead of scanning the token
+    again; the state returned is the scanner's at *consumed*.  With surrogates
+    false, surrogate code points are errors (text for UTF-8).  Every problem
+    goes to the error handler here, and only here.  Tokens come from _step (a
+    signature may set the mode); between them the native extension runs from
+    any mode, the regex fast path only in mode 0.
     """
     out = []
     append = out.append
     handler = None
     pos = 0
     n = len(data)
-    if at_start and SIGNATURES:
-        got = _signature(data)
-        if got is not None:
-            pos, start = got
-            resume = None
-    fast = start == 0
+    if not SIGNATURES:
+        state &= ~1
+    elif state & 1 and resume is None and n:
+        # past a signature, or out of the state where one may come, before the
+        # fast paths (while one may still come, _step waits below)
+        got = _signature_token(data, 0, state, final)
+        if got is None:
+            state &= ~1
+        elif got[0][0] is not None:
+            pos, state = got[0][2], got[1]
+    start = state >> 1
+    fast = state == 0
     if want_str and resume is None and _ALL_LATIN is not None and _NATIVE is None and fast:
         if _LATIN_HAS_ASCII and not pos:
             try:
-                return [data.decode("ascii")], n, None  # one pass; stops at the first byte above 7F
+                return [data.decode("ascii")], n, None, 0  # one pass; stops at the first byte above 7F
             except UnicodeDecodeError:
                 pass
         if _ALL_LATIN.match(data, pos).end() == n:
-            return [data[pos:].decode("latin-1")], n, None
+            return [data[pos:].decode("latin-1")], n, None, 0
     memo = None  # this call's: made at the first piece that needs it
     view = memoryview(data) if _CODEC_RUN is not None else None
     native_errors = None
     window = n
     suspended = None
-    slow_until = 0
+    slow_until = state & 1  # still where a signature may come (too little data): _step decides
     clean = _CODEC_RUN is None  # no problem lately: try a whole window in one findall
     misses = 0  # fast path attempts that found nothing, in a row
     while pos < n:
-        if resume is not None:
-            state, acc, k, last = resume
-            resume = None
-            if last is not None:
-                last = (pos + last[0], last[1], last[2])
-            tok = _run(data, pos, final, start, 0, pos, None) if state < 0 else \
-                _run(data, pos, final, state, acc, pos + k, last)
-        else:
+        if resume is None:
             if _NATIVE is not None and pos >= slow_until:
                 # the C automaton, as far as it goes on its own: the token it stops at (a
                 # problem for strict or a custom handler, more input needed) takes the path
@@ -1113,13 +1225,18 @@ def _decode(data, errors, final, at_start, want_str, resume=None, surrogates=Tru
                     misses += 1
                     if misses > 4:
                         slow_until = pos + min(1 << (misses - 4), _SKIP_MAX)
-            tok = _run(data, pos, final, start, 0, pos, None)
+        tok, after = _step(data, pos, state, final, resume)
+        resume = None
         kind = tok[0]
         if kind is None:
             last = tok[4]
             suspended = (tok[1], tok[2], tok[3] - pos, None if last is None else (last[0] - pos, last[1], last[2]))
             break
         end = tok[2]
+        if after != state:  # the token set the mode of the next (a signature)
+            state = after
+            start = state >> 1
+            fast = state == 0
         if kind == "char":
             value = tok[3]
             if value.__class__ is tuple:  # a pointer that stands for several code points (Big5's four)
@@ -1140,6 +1257,9 @@ def _decode(data, errors, final, at_start, want_str, resume=None, surrogates=Tru
             reason = BEYOND_REASON if value > 0x10FFFF else SURROGATE_REASON
         else:
             reason = tok[4]
+            if reason is None:  # neither a character nor a problem: it sets the mode (a signature)
+                pos = end
+                continue
         if handler is None:
             handler = codecs.lookup_error(errors)
         replacement, at = handler(UnicodeDecodeError(_ERROR_NAMES.get(start, NAME), data, pos, end, reason))
@@ -1151,12 +1271,12 @@ def _decode(data, errors, final, at_start, want_str, resume=None, surrogates=Tru
         if not 0 <= at <= n:
             raise IndexError(f"position {at} from error handler out of bounds")
         pos = at
-    return out, pos, suspended
+    return out, pos, suspended, state & ~1 if final else state
 
 
 def decode_codepoints(data, errors="strict"):
     """The code points of *data* as ints (any size); errors go through the handler."""
-    return _decode(bytes(data), errors, True, True, False)[0]
+    return _decode(bytes(data), errors, True, START, False)[0]
 
 
 def decode(data, errors="strict", surrogates=True):
@@ -1166,7 +1286,7 @@ def decode(data, errors="strict", surrogates=True):
         text = _NATIVE.whole(data, errors)
         if text is not None:
             return text
-    return "".join(_decode(bytes(data), errors, True, True, True, None, surrogates)[0])
+    return "".join(_decode(bytes(data), errors, True, START, True, None, surrogates)[0])
 
 
 # ------------------------------------------------------------------ encoding
@@ -1705,8 +1825,8 @@ if PAIR_ON_ENCODE:
         """The lead and trail surrogate code points of an error token that is a surrogate
         pair byte sequence (each half decodes alone, 6.2), else None."""
         for k in range(start + 1, end):
-            a = list(_tokens(data[start:k], 0, True, False))
-            b = list(_tokens(data[k:end], 0, True, False))
+            a = list(_tokens(data[start:k], 0, True, 0))
+            b = list(_tokens(data[k:end], 0, True, 0))
             if (len(a) == 1 == len(b) and a[0][0] == "char" == b[0][0]
                     and 0xD800 <= a[0][3] <= 0xDBFF and 0xDC00 <= b[0][3] <= 0xDFFF):
                 return [a[0][3], b[0][3]]
@@ -1777,7 +1897,7 @@ class Codec(codecs.Codec):
 
     def decode(self, input, errors="strict"):
         data = bytes(input)
-        return "".join(_decode(data, errors, True, True, True)[0]), len(data)
+        return "".join(_decode(data, errors, True, START, True)[0]), len(data)
 
 
 _SPLIT_PAIR = "a trail surrogate after a lead surrogate an earlier piece wrote: the pair can no longer be joined"
@@ -1899,7 +2019,8 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
     many inputs (a long reserved run) is read once, not again with each input; a
     counted form's token is scanned again only once the input has doubled.  With
     surrogates=False, surrogate code points are errors (SURROGATE_REASON), for text
-    that must be UTF-8.  getstate() is (pending bytes, at the start: 0 or 1).
+    that must be UTF-8.  getstate() is (pending bytes, the scanner state where
+    they begin: START before anything is read, else the mode << 1).
     """
 
     _want_str = True
@@ -1936,17 +2057,8 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
             data = self._pending
         else:
             data = bytes(self._pending) + input if self._pending else input
-        if not final and self._at_start and _signature_prefix(data):
-            self._pending = data
-            return []
-        if self._at_start and SIGNATURES:
-            got = _signature(data)
-            if got is not None:  # it may choose the start state of the rest (_decode reads it too)
-                self._start = got[1]
-        out, consumed, suspended = _decode(data, self.errors, final, self._at_start, self._want_str,
-                                           self._resume, self.surrogates, self._start)
-        if consumed or final:
-            self._at_start = False
+        out, consumed, suspended, self._state = _decode(data, self.errors, final, self._state, self._want_str,
+                                                        self._resume, self.surrogates)
         self._pending = data if not consumed and isinstance(data, bytearray) else bytes(data[consumed:])
         self._resume = None
         self._wait = 0
@@ -1960,24 +2072,16 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
         return out
 
     def reset(self):
-        self._pending = b""
-        self._held = []
-        self._size = 0
-        self._at_start = True
-        self._start = 0
-        self._resume = None
-        self._wait = 0
+        self.setstate((b"", START))
 
     def getstate(self):
-        # the flag: 1 at the start; else 2 * the start state (a signature chose it)
-        return (bytes(self._pending) + b"".join(self._held), 1 if self._at_start else 2 * self._start)
+        # the scanner state where the pending bytes begin (START: nothing read yet)
+        return (bytes(self._pending) + b"".join(self._held), self._state)
 
     def setstate(self, state):
-        self._pending, flag = state
+        self._pending, self._state = state
         self._held = []
         self._size = 0
-        self._at_start = flag == 1
-        self._start = 0 if flag == 1 else flag // 2
         self._resume = None
         self._wait = 0
 
@@ -2047,7 +2151,7 @@ class StreamReader(Codec, codecs.StreamReader):
             out = dec._feed(b"", True)  # the end of the stream
         else:
             if pending and not data.startswith(pending):  # not what this reader left: start afresh
-                dec.setstate((b"", 1 if dec._at_start else 2 * dec._start))
+                dec.setstate((b"", dec._state))
                 pending = b""
             out = dec._feed(data[len(pending):], final)
         self._left = dec._pending

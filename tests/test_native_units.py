@@ -414,7 +414,7 @@ def test_every_start_state(name):
                         tok = py._scan(data, stop, True, start)
                         assert tok[0] != "char" or (want_str and tok[3] > 0x10FFFF), (start, errors, stop)
                     # up to there, exactly the core's decoding (tokens before stop end before it)
-                    ref = py._decode(data[:stop], errors, True, False, want_str, None, True, start)[0]
+                    ref = py._decode(data[:stop], errors, True, start << 1, want_str, None, True)[0]
                     assert got == ("".join(ref) if want_str else ref), (start, order, errors)
             for pos in range(0, len(data), 7):
                 assert ext.scan(data, pos, True, None, start) == py._scan(data, pos, True, start)

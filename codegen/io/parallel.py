@@ -176,8 +176,8 @@ def _rescan(module, path: str, p: tuple, end: int, size: int) -> tuple:
     with open(path, "rb") as f:
         f.seek(p[START])
         window = f.read(end + 1 - p[START])
-    tok = next(module._tokens(window, 0, p[START] + len(window) >= size, False))
-    if tok[0] != "error" or p[START] + tok[2] != p[END]:  # the cut is at a token boundary
+    tok = module.next_token(window, 0, 0, p[START] + len(window) >= size)[0]
+    if tok is None or tok[0] != "error" or p[START] + tok[2] != p[END]:  # the cut is at a token boundary
         raise AssertionError(f"{path}: re-scan at byte {p[START]} gave {tok}, chunk gave {p}")
     return p[:REASON] + (tok[4],) + p[REASON + 1:]
 

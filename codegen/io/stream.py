@@ -602,7 +602,7 @@ def _record(exc):
     rec = _recording
     kind = "error"
     if exc.reason in ("reserved sequence", rec.module.BEYOND_REASON):
-        tok = next(rec.module._tokens(exc.object, exc.start, rec.final, False), None)
+        tok = rec.module.next_token(exc.object, exc.start, 0, rec.final)[0]
         if tok is not None and tok[0] == "char":
             return "\ufffd", exc.end
         if tok is not None and tok[0] == "reserved":
@@ -631,14 +631,13 @@ def _recorder(module, final: bool, limit: int | None):
 _NEWLINE_ALONE: dict = {}
 
 
-def _newline_alone(module, start: int) -> bool:
-    """Whether the module validates natively and, from start state *start*, every byte
-    0A of valid text is a newline (the core's _newline_alone)."""
-    key = (id(module), start)
+def _newline_alone(module, state: int) -> bool:
+    """Whether the module validates natively and, from scanner *state*, every byte
+    0A of valid text is a newline (the module's newline_alone)."""
+    key = (id(module), state)
     got = _NEWLINE_ALONE.get(key)
     if got is None:
-        native = getattr(module, "_NATIVE", None)
-        got = native is not None and hasattr(native, "validate") and module._newline_alone(start)
+        got = module.validates_natively() and module.newline_alone(state)
         _NEWLINE_ALONE[key] = got
     return got
 
@@ -669,29 +668,26 @@ class Scanner:
         self.count = 0            # problems found (the signature is not one)
         self.done = False
         self._dec = module.IncrementalDecoder(RECORD)
-        self._dec.setstate((b"", int(at_start)))
+        self._dec.setstate((b"", module.START if at_start else 0))
         self._spans = module.IncrementalDecoder(RECORD)
-        self._flag = 0  # not at the start, in the start state of the spec's own byte order
+        self._flag = 0  # the scanner state of clean spans: the spec's own mode, no signature
 
     def feed(self, data, final: bool = False) -> list:
         if self.done:
             return []
-        pending, flag = self._dec.getstate()  # flag 1: at the start (else 2 * the start state)
-        at_start = flag == 1
-        start = 0 if at_start else flag // 2
-        if not final and (not at_start or not self.module.SIGNATURES) and _newline_alone(self.module, start):
+        pending, state = self._dec.getstate()  # the scanner state where pending begins
+        at_start = state == self.module.START
+        if not final and _newline_alone(self.module, state):
             # the native validator first: a chunk without problems is not decoded, only
             # the characters after its last newline are counted
             buf = pending + bytes(data)
-            got = self.module._NATIVE.validate(buf, 0, False, False, self.module.COUNTED_LIMIT, start)
-            if got < 0:
+            consumed, after, problem = self.module.valid_until(buf, 0, state, False, False)
+            if not problem:
                 self.offset += len(data)
-                consumed = len(buf) if got == -1 else -2 - got
                 if consumed:
-                    flag = 2 * start
-                    self._flag = flag
+                    state = self._flag = after
                 self._count(buf, consumed)
-                self._dec.setstate((buf[consumed:], flag))
+                self._dec.setstate((buf[consumed:], state))
                 return []
         base = self.offset - len(pending)   # absolute offset of what the module decodes now
         data = bytes(data)
@@ -699,21 +695,24 @@ class Scanner:
         limit = None if self.limit is None else self.limit - self.count
         with _recorder(self.module, final, limit) as found:
             text = self._dec.decode(data, final)
-        left, flag = self._dec.getstate()
-        if flag != 1:
-            self._flag = flag  # the start state a signature chose, for _clean
+        left, state = self._dec.getstate()
+        if state != self.module.START:
+            self._flag = state  # the mode a signature chose, for _clean
         problems: list[tuple] = []  # (kind, start, end, bytes, reason, newlines, chars)
         buf = pending + data
-        sig = self.module._signature(buf) if at_start and flag != 1 else None  # (length, start state)
-        if not found and sig is None:
+        signature = 0  # where the signature that the decoder read ends (0: none)
+        if at_start and state != self.module.START:
+            tok = self.module.next_token(buf, 0, self.module.START, True)[0]
+            signature = tok[2] if tok is not None and tok[0] == "signature" else 0
+        if not found and not signature:
             self._advance(text)
             return problems
         del text
         consumed = len(buf) - len(left)
         prev = 0
-        if sig is not None:
-            problems.append(("signature", base, base + sig[0], buf[:sig[0]], None, self.newlines, self.chars))
-            prev = sig[0]
+        if signature:
+            problems.append(("signature", base, base + signature, buf[:signature], None, self.newlines, self.chars))
+            prev = signature
         for kind, start, end, reason in found:
             if start > prev:
                 self._advance(self._clean(buf[prev:start]))
