@@ -282,8 +282,11 @@ def test_build_native_compiles_a_users_spec_into_the_cache_once(user_spec, cache
 
     m = encspec.load(str(user_spec), backend="native")
     assert m._NATIVE is not None and Path(m._NATIVE.__file__) == path
+    assert m._NATIVE_ENCODE  # the hook was in place when the core chose its encoder
     py = encspec.load(str(user_spec), backend="python")
-    assert py._NATIVE is None
+    assert py._NATIVE is None and not py._NATIVE_ENCODE
+    text = "a\u00e9\u4e2d\U0001F600" * 40
+    assert m.encode(text) == py.encode(text)
     data = b"".join(pieces("corrected-utf-8")) * 50 + b"\xfe\x80\xc0\xaf\xff"
     for errors in HANDLERS:
         assert outcome(m.decode, data, errors) == outcome(py.decode, data, errors)

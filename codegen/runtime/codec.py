@@ -21,9 +21,11 @@ def _instance(name: str, file: str, code, native, python_only: bool = False) -> 
     module.__file__ = file
     module.__package__ = ""  # no parent package: the module's own `from . import` of its extension fails
     module.__dict__["_PYTHON_ONLY"] = python_only  # read by the core before it makes its charmap hook
-    exec(code, module.__dict__)
     if native is not None or python_only:
-        module.__dict__["_NATIVE"] = native  # the core's hook, read as a global
+        # the core's hook, in place before the core runs: what it derives from the hook
+        # at import (whether the extension encodes, its memo's width) must see it
+        module.__dict__["_NATIVE_GIVEN"] = native
+    exec(code, module.__dict__)
     return module
 
 
