@@ -575,6 +575,8 @@ for _lo, _hi, _c in _CLASS_RUNS:
     _CLASS[_lo:_hi + 1] = bytes([_c]) * (_hi - _lo + 1)
 _CLASS = bytes(_CLASS)  # type: ignore[assignment]  # filled, it is frozen: bytes
 _ROW_FIRSTS = tuple(r[0] for r in _ROWS)
+# a twin run by encspec.load: the loader chose its hook, before anything below reads it
+_NATIVE = globals().get("_NATIVE_GIVEN", _NATIVE)
 if _NATIVE is not None and getattr(_NATIVE, "SPEC_SHA256", None) != SPEC_SHA256:
     _NATIVE = None  # an extension built from another spec
 
