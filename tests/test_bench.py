@@ -13,8 +13,9 @@ import pytest
 import encspec
 import tools
 from conftest import run_cli as run
-from encspec.cli import bench, bench_tools
-from encspec.cli.bench_report import TITLES
+from encspec.bench import run as bench
+from encspec.bench import tools as bench_tools
+from encspec.bench.report import TITLES
 
 QUICK = ["bench", "--quick", "--size", "4KiB", "--repeat", "1", "--spec", "utf-8"]
 # a cell of a column other than CPython's: MB/s and the ratio to CPython, or n/a and why

@@ -41,7 +41,7 @@ from codec_samples import native_extension_missing
 from conftest import decode_in_chunks
 from encspec import pipeline
 from encspec.automaton import digits_to_bytes
-from encspec.cli.bench import table_codec, table_corpus
+from encspec.bench.run import table_codec, table_corpus
 from encspec.spec import registry
 from encspec.spec.diagnostics import SpecError
 

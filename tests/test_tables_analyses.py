@@ -318,8 +318,8 @@ def test_validate_streams_table_specs(tmp_path, capsys):
     have("whatwg-shift_jis")
     o = oracle("whatwg-shift_jis")
     data = sjis_file(tmp_path / "a.txt")
+    from encspec.codec import load
     from encspec.io import stream
-    from encspec.runtime.codec import load
     module = load("whatwg-shift_jis", backend="python")
     for chunk in (None, 1, 7, 4096):
         report = stream.validate_stream(module, stream.open_input(str(tmp_path / "a.txt")), chunk_size=chunk)
@@ -334,8 +334,8 @@ def test_parallel_validate_table_specs(tmp_path):
     is safe and a file is one task; the CJK table specs all are so.  Files still go in
     parallel, and the result is the sequential one."""
     have("whatwg-shift_jis")
+    from encspec.codec import load
     from encspec.io import parallel, stream
-    from encspec.runtime.codec import load
     for spec in [s for s in ("whatwg-shift_jis", "shift_jis", "cp932", "whatwg-gb18030", "gb18030", "whatwg-big5",
                              "big5", "whatwg-euc-kr", "euc-kr", "whatwg-euc-jp", "euc-jp")
                  if (SPECS / f"{s}.encspec").exists()]:
@@ -362,8 +362,8 @@ def test_splitting_is_refused_for_other_error_spans(tmp_path):
     spec.write_text(text, "utf-8")
     data = (b"abc\xe2\x82" + b"A" * 10 + b"\xe2\x82\xac\n") * 3
     (tmp_path / "f.txt").write_bytes(data)
+    from encspec.codec import load
     from encspec.io import parallel, stream
-    from encspec.runtime.codec import load
     assert parallel.splitter(parallel.spec_ref(str(spec))) is None  # refused: one task per file
     assert parallel.splitter(parallel.spec_ref(str(SPECS / "utf-8.encspec"))) is not None  # the same spec, split
     want = stream.validate_stream(load(str(spec)), stream.open_input(str(tmp_path / "f.txt")))

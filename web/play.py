@@ -20,7 +20,7 @@ from pathlib import Path
 from encspec.analyse import charts, describe, properties
 from encspec.analyse.diff import diff, text as diff_text
 from encspec.pipeline import load
-from encspec.runtime.codec import load as load_codec
+from encspec.codec import load as load_codec
 from encspec.spec import registry
 from encspec.spec.diagnostics import SpecError
 

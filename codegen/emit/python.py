@@ -92,7 +92,7 @@ def _table_lines(a: Automaton, values) -> list[str]:
 
 
 def _native_import(a: Automaton) -> str:
-    from .native_ext import module_name
+    from .native.ext import module_name
     name = module_name(a)
     if not name.isidentifier():
         return "_NATIVE = None  # no extension can have this name"

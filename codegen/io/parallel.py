@@ -35,7 +35,7 @@ _WINDOW = 64 << 10        # bytes read at a time while looking for a sync byte
 
 @lru_cache(maxsize=64)
 def _module(spec: str):
-    from ..runtime.codec import load
+    from ..codec import load
     return load(spec)
 
 

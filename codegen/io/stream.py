@@ -90,7 +90,7 @@ def os_error_message(path, exc: OSError) -> str:
 
 def check_handler(errors: str) -> None:
     """InputError unless *errors* names a registered error handler (encspec's included)."""
-    from ..runtime.codec import register
+    from ..codec import register
     register()
     try:
         codecs.lookup_error(errors)

@@ -146,8 +146,8 @@ def command(spec: str, paths: tuple[str, ...], max_errors: int | None, as_json: 
     --max-errors), 2: a file could not be read, a directory had no files (or a
     usage error).
     """
+    from ...codec import load
     from ...io import parallel
-    from ...runtime.codec import load
     paths = paths or ("-",)   # no path: standard input, as decode and encode read it
     allow_reserved = not reject_reserved
     module = load(spec)
