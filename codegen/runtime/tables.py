@@ -17,8 +17,8 @@ from pathlib import Path
 from ..automaton.actions import Error, Lookup, Pair, Reserved, Value
 from ..automaton.forms import CompositeForm, LiteralForm
 from ..automaton.mapping import NONE
-from ..emit.expressions import source as _source
 from ..spec import expr as _expr
+from ..spec.expressions import source as _source
 from . import core as _core
 
 MARKER = "# ---- encspec core: copied verbatim into every generated module ----"
