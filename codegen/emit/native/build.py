@@ -24,7 +24,6 @@ import os
 import shlex
 import shutil
 import subprocess
-import sys
 import sysconfig
 import tempfile
 import types
@@ -187,10 +186,3 @@ def load(a) -> types.ModuleType:
         return import_extension(built.path, built.module)
     except ImportError as e:
         raise NativeBuildError(f"{a.name}: the native extension {built.path} does not load: {e}") from None
-
-
-if __name__ == "__main__":  # pragma: no cover - python -m encspec.emit.native.build SPEC
-    from ...pipeline import load as load_automaton
-    for spec in sys.argv[1:]:
-        b = build(load_automaton(spec)[1])
-        print(("cached " if b.cached else "built ") + str(b.path))
