@@ -106,8 +106,8 @@ def load(name_or_path: str, backend: str = "auto") -> types.ModuleType:
             module = None
         if module is not None and module.SPEC_SHA256 == sha:
             if backend == "python":
-                return module if module._NATIVE is None else _twin(name, None)
-            if module._NATIVE is not None:
+                return module if module.native() is None else _twin(name, None)
+            if module.native() is not None:
                 return module
             # installed without its extension (no compiler then): the cache's, if any
             native = _extension(str(path.resolve()), sha, backend == "native")

@@ -115,7 +115,7 @@ def corrupt(data: bytes, rate: float = 0.01, seed: int = 7) -> bytes:
 
 
 def _has_tables(module) -> bool:
-    return bool(getattr(module, "_TABLES", ()))
+    return module.memory()["tables"] > 0
 
 
 def table_codec(module) -> str | None:
@@ -252,11 +252,11 @@ class TableMemory:
     spec: str
     tables: int
     entries: int
-    python_tables: int  # the module's _TABLES, _ENCODE_ONLY and _TABLE_FORMS
-    python_encoder: int  # what its encoder built so far: _INVERSE, _ENCODE_MEMO
+    python_tables: int  # the module's memory()["table_data"]: its tables and table forms
+    python_encoder: int  # what its encoder built so far: memory()["encoder_data"]
     native_arrays: int | None  # the extension's TABLE_BYTES (None: no extension, or built before it)
     native_derived: int | None  # DERIVED_TABLE_BYTES
-    native_memo: int | None  # the native encoder's memo (_MEMO_BYTES, _MEMO_LENS)
+    native_memo: int | None  # the native encoder's memo: memory()["native_memo"]
 
 
 def table_memory(specs: list[str]) -> list[TableMemory]:
@@ -273,19 +273,15 @@ def table_memory(specs: list[str]) -> list[TableMemory]:
             native = load(spec, backend="native")
         except NativeBuildError:
             native = None
+        mem = module.memory()
         seen: set = set()
-        python_tables = sum(_deep_size(getattr(module, n, ()), seen) for n in ("_TABLES", "_ENCODE_ONLY", "_TABLE_FORMS"))
+        python_tables = sum(_deep_size(x, seen) for x in mem["table_data"])
         seen = set()
-        python_encoder = sum(_deep_size(getattr(module, n, {}), seen) for n in ("_INVERSE", "_ENCODE_MEMO"))
-        entries = 0
-        for t in module._TABLES:
-            entries += (sum(last - first + 1 for first, last in zip(t[6], t[8])) if t[0]
-                        else sum(ch != t[3] for ch in t[2])) + len(t[4])
-        ext = native._NATIVE if native is not None else None
-        memo = None
-        if native is not None and getattr(native, "_MEMO_LENS", None) is not None:
-            memo = sys.getsizeof(native._MEMO_BYTES) + sys.getsizeof(native._MEMO_LENS)
-        out.append(TableMemory(spec, len(module._TABLES), entries, python_tables, python_encoder,
+        python_encoder = sum(_deep_size(x, seen) for x in mem["encoder_data"])
+        ext = native.native() if native is not None else None
+        held = native.memory()["native_memo"] if native is not None else ()
+        memo = sum(sys.getsizeof(x) for x in held) if held else None
+        out.append(TableMemory(spec, mem["tables"], mem["entries"], python_tables, python_encoder,
                                getattr(ext, "TABLE_BYTES", None), getattr(ext, "DERIVED_TABLE_BYTES", None), memo))
     return out
 
