@@ -54,6 +54,17 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "__main__": ("cli",),
 }
 
+# Backward imports not yet removed, each with what removes it; a backward import not
+# listed fails, and so does an entry no longer imported (test_the_known_backward_imports_exist).
+KNOWN_BACKWARD: set[tuple[str, str]] = {
+    # An exported package's tests fall back to `encspec vectors` computed now when the spec is
+    # not a built-in (no checked-in generated/vectors file).  To remove: the C, Rust and JS
+    # targets take the vectors as an option (Target.options) that the caller computes, and
+    # emit.targets' render_files/export, which 12 test files call on user specs, move with it
+    # to a driver above emit and analyse.
+    ("encspec.emit.package_tests", "encspec.analyse.vectors"),
+}
+
 # Private attribute reads across packages that other branches of issue 27 remove; the
 # lead empties this at merge.  A read not listed here fails, and so does an entry that no
 # longer matches a read (test_the_allowed_private_reads_still_exist).
@@ -174,7 +185,8 @@ def backward_imports(source: Path = SOURCE, stage: str | None = None) -> list[st
     bad = []
     for i in imports(source):
         mine, theirs = part(i.module), part(i.target)
-        if mine != theirs and mine in LAYERS and theirs not in LAYERS[mine] and stage in (None, mine):
+        if (mine != theirs and mine in LAYERS and theirs not in LAYERS[mine] and stage in (None, mine)
+                and (i.module, i.target) not in KNOWN_BACKWARD):
             bad.append(f"{i.where()}: {mine} imports {i.target} ({theirs} is not below it)")
     return bad
 
@@ -360,6 +372,11 @@ def test_the_allowed_private_reads_still_exist():
     assert ALLOWED_READS <= found, f"no longer read, remove from ALLOWED_READS: {sorted(ALLOWED_READS - found)}"
 
 
+def test_the_known_backward_imports_exist():
+    found = {(i.module, i.target) for i in imports()}
+    assert KNOWN_BACKWARD <= found, f"no longer imported, remove from KNOWN_BACKWARD: {sorted(KNOWN_BACKWARD - found)}"
+
+
 def test_cycle_finder_finds_a_cycle():
     """The check below must be able to fail."""
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
@@ -410,7 +427,7 @@ def test_the_checks_fail_on_planted_violations(tmp_path):
     for module, attr in [("io.planted_module_read", "_core"), ("cli.planted_generated_read", "_CLASS_RUNS"),
                          ("bench.planted_getattr", "_ROWS")]:
         assert f"encspec.{module}" in reads and attr in reads, (module, reads)
-    assert ["automaton", "runtime"] in cycles(graph(copy, level=part))
+    assert any({"automaton", "runtime"} <= set(c) for c in cycles(graph(copy, level=part)))
     (copy / "newpart").mkdir()
     (copy / "newpart" / "__init__.py").write_text("", "utf-8")
     assert unplaced(copy) == ["newpart"]
