@@ -2,7 +2,7 @@
 
 Pyodide runs this file after unpacking the wheels; every answer comes from the
 functions the ``encspec`` commands call (``pipeline.load``, ``describe``,
-``properties.check``, ``charts``, ``diff``, ``runtime.codec.load(...).tokens``),
+``properties.check``, ``charts``, ``diff``, ``codec.load(...).tokens``),
 never from a second implementation.  The spec being edited is written to a
 file in a folder of its own, beside a link to the built-in tables, so a table
 spec's ``"tables/..."`` paths resolve as they do next to ``specs/``.
