@@ -2040,8 +2040,9 @@ class StreamReader(Codec, codecs.StreamReader):
 # --------------------------------------------------- public surface for tools
 # What encspec's own io, codec and bench read of a module: these, never its private names.
 def native():
-    """The native twin this module decodes (and encodes) with, an extension module, or None
-    when it runs in pure Python (``encspec.load(..., backend=...)`` chooses)."""
+    """The native backend this module decodes (and encodes) with: its compiled extension, the
+    hook onto CPython's charmap codec (a single-byte spec), or None when it runs in pure Python
+    (``encspec.load(..., backend=...)`` chooses)."""
     return _NATIVE
 
 
