@@ -1895,7 +1895,8 @@ def memory() -> dict:
     """What the mapping tables and the encoder hold now, for ``encspec bench``'s memory table:
     ``tables`` (how many), ``entries`` (the pointers they map), ``table_data`` (the objects the
     tables and the encoder's table forms are), ``encoder_data`` (what the encoder has built so
-    far) and ``native_memo`` (the native encoder's memo buffers, empty before its first use)."""
+    far), ``native_memo`` (the native encoder's memo buffers, empty before its first use) and
+    ``charmap`` (whether it carries a single-byte code page for CPython's charmap codec)."""
     entries = 0
     tables: tuple[Any, ...] = _TABLES  # (ranges?, ..., chars, none, extra, ..., firsts, ..., lasts): see _lookup
     for t in tables:
@@ -1903,7 +1904,8 @@ def memory() -> dict:
                     else sum(ch != t[3] for ch in t[2])) + len(t[4])
     return {"tables": len(_TABLES), "entries": entries, "table_data": (_TABLES, _ENCODE_ONLY, _TABLE_FORMS),
             "encoder_data": (_INVERSE, _ENCODE_MEMO),
-            "native_memo": () if _MEMO_LENS is None else (_MEMO_BYTES, _MEMO_LENS)}
+            "native_memo": () if _MEMO_LENS is None else (_MEMO_BYTES, _MEMO_LENS),
+            "charmap": _CHARMAP is not None}
 
 
 def getregentry(signature=False):
