@@ -2314,6 +2314,32 @@ class StreamReader(Codec, codecs.StreamReader):
         self._left = b""
 
 
+# --------------------------------------------------- public surface for tools
+# What encspec's own io, codec and bench read of a module: these, never its private names.
+def native():
+    """The native backend this module decodes (and encodes) with: its compiled extension, the
+    hook onto CPython's charmap codec (a single-byte spec), or None when it runs in pure Python
+    (``encspec.load(..., backend=...)`` chooses)."""
+    return _NATIVE
+
+
+def memory() -> dict:
+    """What the mapping tables and the encoder hold now, for ``encspec bench``'s memory table:
+    ``tables`` (how many), ``entries`` (the pointers they map), ``table_data`` (the objects the
+    tables and the encoder's table forms are), ``encoder_data`` (what the encoder has built so
+    far), ``native_memo`` (the native encoder's memo buffers, empty before its first use) and
+    ``charmap`` (whether it carries a single-byte code page for CPython's charmap codec)."""
+    entries = 0
+    tables: tuple[Any, ...] = _TABLES  # (ranges?, ..., chars, none, extra, ..., firsts, ..., lasts): see _lookup
+    for t in tables:
+        entries += (sum(last - first + 1 for first, last in zip(t[6], t[8])) if t[0]
+                    else sum(ch != t[3] for ch in t[2])) + len(t[4])
+    return {"tables": len(_TABLES), "entries": entries, "table_data": (_TABLES, _ENCODE_ONLY, _TABLE_FORMS),
+            "encoder_data": (_INVERSE, _ENCODE_MEMO),
+            "native_memo": () if _MEMO_LENS is None else (_MEMO_BYTES, _MEMO_LENS),
+            "charmap": _CHARMAP is not None}
+
+
 def getregentry(signature=False):
     """The :class:`codecs.CodecInfo` of this encoding; with signature=True the
     ``NAME-sig`` variant, whose encoders write the signature first."""

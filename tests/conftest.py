@@ -451,3 +451,11 @@ def spec_with_table(folder: Path, n: int, comments: int = 0) -> Path:
     path.write_text(BIG_SPACE + 'table t "t.txt"\nalphabet b = 00..FF\nform 1: 00..7F\n'
                     "form x: 80..FF b b table t\n", encoding="utf-8")
     return path
+
+
+def cut_at(spec: str):
+    """Where files of *spec* (a name or a path) may be cut for io.parallel, or None
+    (analyse.split.cut_at of its automaton: the data encspec validate hands over)."""
+    from encspec.analyse.split import cut_at as find
+    from encspec.pipeline import load
+    return find(load(spec)[1])

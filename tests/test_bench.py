@@ -13,8 +13,9 @@ import pytest
 import encspec
 import tools
 from conftest import run_cli as run
-from encspec.cli import bench, bench_tools
-from encspec.cli.bench_report import TITLES
+from encspec.bench import run as bench
+from encspec.bench import tools as bench_tools
+from encspec.bench.report import TITLES
 
 QUICK = ["bench", "--quick", "--size", "4KiB", "--repeat", "1", "--spec", "utf-8"]
 # a cell of a column other than CPython's: MB/s and the ratio to CPython, or n/a and why
@@ -139,3 +140,39 @@ def test_token_loop_and_transcode_helpers_time_the_right_thing(kind):
     cu = encspec.load("corrected-utf-8")
     assert bench.transcode_stream(encspec.load("utf-8"), cu, text.encode()) == cu.encode(text)
     assert bench.cpython_transcode("utf-8", "utf-16-le", text.encode()) == len(text.encode("utf-16-le"))
+
+
+def _cpython_big5_pairs() -> int:
+    """The two-byte sequences CPython's own big5 codec decodes (the independent count)."""
+    trails = [*range(0x40, 0x7F), *range(0xA1, 0xFF)]
+    n = 0
+    for lead in range(0xA1, 0xFA):
+        for trail in trails:
+            try:
+                bytes([lead, trail]).decode("big5")
+            except UnicodeDecodeError:
+                continue
+            n += 1
+    return n
+
+
+def test_the_memory_table_reads_the_modules_public_surface():
+    """bench's memory table comes from a module's memory(), not its private names: big5's one
+    table maps exactly the pairs CPython's big5 decodes, and a spec without tables has no row."""
+    [row] = bench.table_memory(["big5"])
+    assert (row.spec, row.tables, row.entries) == ("big5", 1, _cpython_big5_pairs())
+    assert row.python_tables > row.entries  # the table objects take more than a byte an entry
+    assert bench.table_memory(["utf-8"]) == []
+    mem = encspec.load("big5", backend="python").memory()
+    assert (mem["tables"], mem["entries"]) == (1, row.entries)
+
+
+def test_native_names_the_twin_a_module_decodes_with():
+    from encspec.emit.native.build import NativeBuildError
+    assert encspec.load("utf-8", backend="python").native() is None
+    try:
+        module = encspec.load("utf-8", backend="native")
+    except NativeBuildError as e:
+        pytest.skip(f"no native extension for utf-8 (a C compiler builds it): {e}")
+    twin = module.native()
+    assert twin is not None and twin.SPEC_SHA256 == module.SPEC_SHA256

@@ -425,7 +425,7 @@ public class TableCharsets {
 
 
 def test_java_charset_decodes_as_the_module_replaces(answers, tmp_path):
-    from encspec.cli.bench import table_codec, table_corpus
+    from encspec.bench.run import table_codec, table_corpus
     from encspec.emit import export_common
     from encspec.emit.java_target import default_package
     tools.need(tools.javac)

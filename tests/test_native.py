@@ -34,8 +34,8 @@ import encspec
 import tools
 from codec_samples import SPECS, byte_strings, native_extension_missing, oracle, pieces
 from conftest import assert_linear, decode_in_chunks, examples
-from encspec.emit import native_build
-from encspec.emit.native_ext import declared_digest, source_digest
+from encspec.emit.native import build as native_build
+from encspec.emit.native.ext import declared_digest, source_digest
 from encspec.spec import registry
 
 
@@ -336,7 +336,7 @@ def test_a_builtin_without_its_extension_decodes_in_python(tmp_path):
         "m = encspec.load('utf-8')\n"
         "assert m._NATIVE is None\n"
         "print(m.decode(b'caf\\xc3\\xa9 \\xff', 'replace'))\n"
-        "from encspec.emit.native_build import NativeBuildError\n"
+        "from encspec.emit.native.build import NativeBuildError\n"
         "try:\n"
         "    encspec.load('utf-8', backend='native')\n"
         "except NativeBuildError as e:\n"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from encspec.emit import native_build
+from encspec.emit.native import build as native_build
 
 SPEC, SOURCE = "ab" * 32, "cd" * 32
 

@@ -38,7 +38,7 @@ import encspec
 import tools
 from codec_samples import native_extension_missing
 from conftest import code_points, examples
-from encspec.cli.bench import corpus, table_codec, table_corpus
+from encspec.bench.run import corpus, table_codec, table_corpus
 from encspec.spec import registry
 
 # spec -> CPython's codec of the same encoding (None: CPython has none)
@@ -692,7 +692,7 @@ def test_straight_line_segments_are_proven():
     (a hole), wtf-8's (encoders join them), the encoder-only entries of a table spec;
     and writes utf-16le's BMP as code units."""
     from encspec import pipeline
-    from encspec.emit import native_encode
+    from encspec.emit.native import encode as native_encode
     def segs(name, key="l"):
         return [(s["lo"], s["hi"]) for s in native_encode.context(pipeline.load(name)[1], {})["enc_segments"][key]]
     assert not any(lo <= 0xD800 <= hi for lo, hi in segs("utf-8"))

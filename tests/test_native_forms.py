@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from codec_samples import load_backend
 from conftest import byte_pairs, examples
-from encspec.emit.native_forms import form_plan
+from encspec.emit.native.forms import form_plan
 from encspec.pipeline import load as load_automaton
 from encspec.spec import registry
 

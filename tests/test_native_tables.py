@@ -40,7 +40,7 @@ import tools
 from codec_samples import native_extension_missing
 from conftest import decode_in_chunks
 from encspec import pipeline
-from encspec.cli.bench import table_codec, table_corpus
+from encspec.bench.run import table_codec, table_corpus
 from encspec.runtime.tables import digits_bytes
 from encspec.spec import registry
 from encspec.spec.diagnostics import SpecError

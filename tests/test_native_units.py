@@ -20,7 +20,7 @@ own codecs must agree too.  Inputs:
 * its `scan` and its `start` argument (the byte order a signature chose).
 
 The loops specialised for code units are derived from the automaton when the
-source is generated (encspec.emit.native_ext.unit_plan): their tests on units are
+source is generated (encspec.emit.native.ext.unit_plan): their tests on units are
 checked here against the core itself, unit by unit.
 """
 from __future__ import annotations
@@ -38,8 +38,8 @@ import encspec
 import tools
 from codec_samples import native_extension_missing
 from conftest import decode_in_chunks
-from encspec.cli.bench import corpus
-from encspec.emit.native_ext import declared_digest, source_digest, unit_plan
+from encspec.bench.run import corpus
+from encspec.emit.native.ext import declared_digest, source_digest, unit_plan
 from encspec.pipeline import load as load_automaton
 from encspec.spec import registry
 

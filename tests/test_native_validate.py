@@ -27,7 +27,7 @@ import encspec
 import tools
 from codec_samples import native_extension_missing
 from conftest import byte_pairs
-from encspec.emit import native_simd
+from encspec.emit.native import simd as native_simd
 from encspec.pipeline import load as load_automaton
 from encspec.spec import registry
 

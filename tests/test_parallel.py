@@ -9,8 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import encspec
-from conftest import examples
+from conftest import cut_at, examples
 from conftest import run_cli as run
+from encspec.analyse import split
 from encspec.io import parallel, stream
 from encspec.pipeline import load as load_automaton
 
@@ -28,24 +29,24 @@ def sequential(name, path, limit=None, chunk_size=None):
 # --------------------------------------------------------------- sync bytes
 def test_sync_bytes_come_from_the_automaton():
     def sync(name):
-        return parallel.sync_bytes(load_automaton(name)[1])
+        return split.sync_bytes(load_automaton(name)[1])
     assert sync("utf-8") == frozenset(range(0x80)) | frozenset(range(0xC2, 0xF5))
     assert 0xED not in sync("wtf-8")           # ED may continue a (surrogate pair) error
     assert sync("cesu-8") == frozenset(range(0x80)) | frozenset(range(0xC2, 0xF0)) - {0xED}
     assert {0xFE, 0xFF} <= sync("corrected-utf-8") and not sync("corrected-utf-8") & frozenset(range(0x80, 0xC0))
     for name in SELF_SYNC:
-        assert parallel.splitter(parallel.spec_ref(name)) is not None, name
+        assert cut_at(name) is not None, name
     for name in NOT_SELF_SYNC:
-        assert parallel.splitter(parallel.spec_ref(name)) is None, name
+        assert cut_at(name) is None, name
 
 
 def test_non_self_synchronizing_files_are_one_task(tmp_path):
     f = tmp_path / "m.bin"
     f.write_bytes(MODULES["mutf-8"].encode("abc\U00010000\n" * 1000))
     ref = parallel.spec_ref("mutf-8")
-    starts, tasks = parallel.plan(ref, str(f), f.stat().st_size, None, 100)
+    starts, tasks = parallel.plan(ref, str(f), f.stat().st_size, None, 100, cut_at(ref))
     assert starts == [0] and len(tasks) == 1
-    starts, tasks = parallel.plan(parallel.spec_ref("utf-8"), str(f), f.stat().st_size, None, 100)
+    starts, tasks = parallel.plan(parallel.spec_ref("utf-8"), str(f), f.stat().st_size, None, 100, cut_at("utf-8"))
     assert len(tasks) > 10
 
 
@@ -53,7 +54,7 @@ def test_signature_is_never_cut(tmp_path):
     m = MODULES["corrected-utf-8"]
     f = tmp_path / "s.bin"
     f.write_bytes(m.encode("x\n" * 10, signature=True))
-    pattern, sig = parallel.splitter(parallel.spec_ref("corrected-utf-8"))
+    pattern, sig = cut_at("corrected-utf-8")
     starts = parallel.sync_points(str(f), f.stat().st_size, [1, 2, 3, 4, 5, 6, 7], pattern, sig)
     assert starts == [0, 8]   # 00 and 0A inside the magic number are sync bytes, but not there
 
@@ -64,7 +65,7 @@ def test_an_error_cut_short_by_a_chunk_is_rescanned_across_the_cut(tmp_path):
     ref = parallel.spec_ref("utf-8")
     part = parallel.run_task(parallel.Task(ref, str(f), 0, 6))
     assert part.problems[-1][stream.REASON] == "unexpected end of data"   # alone, the chunk cannot know
-    rep = parallel.validate_chunked("utf-8", str(f), [5])
+    rep = parallel.validate_chunked("utf-8", str(f), [5], cut_at=cut_at("utf-8"))
     assert [(p.start, p.end, p.reason) for p in rep.problems] == [(4, 6, "invalid continuation byte")]
     assert rep.key() == sequential("utf-8", f).key()
 
@@ -117,7 +118,7 @@ def test_any_cuts_give_the_sequential_result(doc, cuts, limit, chunk_size):
         stream_chunk = stream.CHUNK_SIZE
         stream.CHUNK_SIZE = chunk_size           # workers read in tiny pieces too
         try:
-            got = parallel.validate_chunked(name, path, cuts, limit)
+            got = parallel.validate_chunked(name, path, cuts, limit, cut_at=cut_at(name))
         finally:
             stream.CHUNK_SIZE = stream_chunk
         want = sequential(name, path, limit)
@@ -151,7 +152,8 @@ def test_many_files_and_split_files_on_a_process_pool(tmp_path, capsys):
     assert out1 == out2
     assert len(out1.splitlines()) == 4
     reports = list(parallel.validate_files("corrected-utf-8", sorted(str(p) for p in tmp_path.iterdir()),
-                                           jobs=2, split_size=5000, limit=7))
+                                           jobs=2, split_size=5000, limit=7,
+                                           cut_at=cut_at("corrected-utf-8")))
     for rep in reports:
         assert rep.key() == sequential("corrected-utf-8", rep.path, 7).key()
 
@@ -184,7 +186,7 @@ def test_dask_cluster_gives_the_local_results(tmp_path, capsys, cluster):
     assert local == dask and local[0] == 1
     f = tmp_path / "f0.txt"
     for cuts in ([1000, 5000, 20000], list(range(97, 60000, 4099))):
-        rep = parallel.validate_chunked("wtf-8", str(f), cuts, dask=cluster.scheduler_address)
+        rep = parallel.validate_chunked("wtf-8", str(f), cuts, dask=cluster.scheduler_address, cut_at=cut_at("wtf-8"))
         assert rep.key() == sequential("wtf-8", f).key()
 
 

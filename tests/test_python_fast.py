@@ -26,9 +26,9 @@ from hypothesis import strategies as st
 
 from codec_samples import SPECS, oracle
 from conftest import examples
-from encspec.cli.bench import corpus, corrupt
+from encspec.bench.run import corpus, corrupt
+from encspec.codec import load
 from encspec.emit import python_fast
-from encspec.runtime.codec import load
 from encspec.spec import registry
 
 BUILTIN = registry.builtin_names()

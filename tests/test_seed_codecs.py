@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import encspec
 from codec_samples import BACKENDS, load_backend
 from conftest import examples
-from encspec.runtime import codec as codec_module
+from encspec import codec as codec_module
 from encspec.runtime import optu8, private_use
 from encspec.runtime.handlers import from_private_use, to_private_use
 

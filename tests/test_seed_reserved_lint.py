@@ -25,6 +25,7 @@ import json
 import pytest
 
 from codec_samples import BACKENDS, load_backend
+from conftest import cut_at
 from conftest import run_cli as run
 from encspec.io import parallel, stream
 
@@ -97,7 +98,7 @@ def test_parallel_validation_keeps_reserved_runs_valid(tmp_path):
     """The split-file path decides validity the same way, with a cut inside a long run."""
     f = tmp_path / "long.txt"
     f.write_bytes(b"a\n" + b"\xfe" + b"\x80" * 5000 + b"b\n")
-    rep = parallel.validate_chunked("corrected-utf-8", str(f), [1000, 3000])
+    rep = parallel.validate_chunked("corrected-utf-8", str(f), [1000, 3000], cut_at=cut_at("corrected-utf-8"))
     assert (rep.errors, rep.reserved) == (0, 1) and rep.valid() is True
     assert rep.valid(allow_reserved=False) is False
 

@@ -14,7 +14,7 @@ import pytest
 
 import encspec
 from conftest import run_cli
-from encspec.runtime.codec import SpecFileWarning
+from encspec.codec import SpecFileWarning
 from encspec.spec.diagnostics import SpecError, TableFileError
 from encspec.spec.parse import parse_file
 

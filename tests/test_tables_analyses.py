@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, run_cli
+from conftest import ROOT, cut_at, run_cli
 
 WHATWG = ROOT / "specs" / "tables" / "whatwg"
 SPECS = ROOT / "specs"
@@ -318,8 +318,8 @@ def test_validate_streams_table_specs(tmp_path, capsys):
     have("whatwg-shift_jis")
     o = oracle("whatwg-shift_jis")
     data = sjis_file(tmp_path / "a.txt")
+    from encspec.codec import load
     from encspec.io import stream
-    from encspec.runtime.codec import load
     module = load("whatwg-shift_jis", backend="python")
     for chunk in (None, 1, 7, 4096):
         report = stream.validate_stream(module, stream.open_input(str(tmp_path / "a.txt")), chunk_size=chunk)
@@ -334,12 +334,12 @@ def test_parallel_validate_table_specs(tmp_path):
     is safe and a file is one task; the CJK table specs all are so.  Files still go in
     parallel, and the result is the sequential one."""
     have("whatwg-shift_jis")
+    from encspec.codec import load
     from encspec.io import parallel, stream
-    from encspec.runtime.codec import load
     for spec in [s for s in ("whatwg-shift_jis", "shift_jis", "cp932", "whatwg-gb18030", "gb18030", "whatwg-big5",
                              "big5", "whatwg-euc-kr", "euc-kr", "whatwg-euc-jp", "euc-jp")
                  if (SPECS / f"{s}.encspec").exists()]:
-        assert parallel.splitter(parallel.spec_ref(spec)) is None, spec
+        assert cut_at(spec) is None, spec
     paths = []
     for k in range(3):
         p = tmp_path / f"{k}.txt"
@@ -347,7 +347,8 @@ def test_parallel_validate_table_specs(tmp_path):
         paths.append(str(p))
     module = load("whatwg-shift_jis", backend="python")
     want = [stream.validate_stream(module, stream.open_input(p)) for p in paths]
-    got = list(parallel.validate_files("whatwg-shift_jis", paths, jobs=2, split_size=1024))
+    got = list(parallel.validate_files("whatwg-shift_jis", paths, jobs=2, split_size=1024,
+                                      cut_at=cut_at("whatwg-shift_jis")))
     assert [r.problems for r in got] == [r.problems for r in want]
 
 
@@ -362,11 +363,12 @@ def test_splitting_is_refused_for_other_error_spans(tmp_path):
     spec.write_text(text, "utf-8")
     data = (b"abc\xe2\x82" + b"A" * 10 + b"\xe2\x82\xac\n") * 3
     (tmp_path / "f.txt").write_bytes(data)
+    from encspec.codec import load
     from encspec.io import parallel, stream
-    from encspec.runtime.codec import load
-    assert parallel.splitter(parallel.spec_ref(str(spec))) is None  # refused: one task per file
-    assert parallel.splitter(parallel.spec_ref(str(SPECS / "utf-8.encspec"))) is not None  # the same spec, split
+    assert cut_at(str(spec)) is None  # refused: one task per file
+    assert cut_at(str(SPECS / "utf-8.encspec")) is not None  # the same spec, split
     want = stream.validate_stream(load(str(spec)), stream.open_input(str(tmp_path / "f.txt")))
     assert [(p.start, p.end) for p in want.problems][:2] == [(3, 4), (4, 5)]  # E2 82: two one-byte errors
-    got = list(parallel.validate_files(str(spec), [str(tmp_path / "f.txt")], jobs=2, split_size=4))
+    got = list(parallel.validate_files(str(spec), [str(tmp_path / "f.txt")], jobs=2, split_size=4,
+                                      cut_at=cut_at(str(spec))))
     assert got[0].problems == want.problems

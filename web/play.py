@@ -2,7 +2,7 @@
 
 Pyodide runs this file after unpacking the wheels; every answer comes from the
 functions the ``encspec`` commands call (``pipeline.load``, ``describe``,
-``properties.check``, ``charts``, ``diff``, ``runtime.codec.load(...).tokens``),
+``properties.check``, ``charts``, ``diff``, ``codec.load(...).tokens``),
 never from a second implementation.  The spec being edited is written to a
 file in a folder of its own, beside a link to the built-in tables, so a table
 spec's ``"tables/..."`` paths resolve as they do next to ``specs/``.
@@ -20,7 +20,7 @@ from pathlib import Path
 from encspec.analyse import charts, describe, properties
 from encspec.analyse.diff import diff, text as diff_text
 from encspec.pipeline import load
-from encspec.runtime.codec import load as load_codec
+from encspec.codec import load as load_codec
 from encspec.spec import registry
 from encspec.spec.diagnostics import SpecError
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from functools import lru_cache
 from typing import Any
 
 from ..automaton import DEAD, Automaton
@@ -199,10 +200,17 @@ def _would_be(a: Automaton, b: int) -> tuple[int, int] | None:
 def ancestor_of(a: Automaton) -> Automaton | None:
     """The automaton of *a*'s ancestor in ``ANCESTORS``, or None."""
     name = ANCESTORS.get(a.name)
-    if name is None:
-        return None
-    from ..pipeline import load
-    return load(name)[1]
+    return None if name is None else _builtin(name)
+
+
+@lru_cache(maxsize=8)
+def _builtin(name: str) -> Automaton:
+    """A built-in spec's automaton, compiled by the stages before analyse (not pipeline, which
+    is after it: only the cells are drawn, so its claims need no verifying here)."""
+    from ..automaton import compile_spec
+    from ..spec import registry
+    from ..spec.parse import parse_file
+    return compile_spec(parse_file(str(registry.find_builtin(name))))
 
 
 def codepage(a: Automaton, ancestor: Automaton | None = None) -> list[dict]:

@@ -161,7 +161,7 @@ def build(spec, out_dir, check_only, native):
 def _build_native(specs: list[str]) -> None:
     """`encspec build --native`: each spec's extension, compiled (or found) in the cache.
     Every spec is checked first, so an unsupported one stops the command before any compiling."""
-    from ..emit import native_build
+    from ..emit.native import build as native_build
     from ..emit.targets import require
     automata = [load_spec(spec)[1] for spec in specs]
     for automaton in automata:
@@ -186,7 +186,7 @@ def tokens(spec, file, as_json):
     joined by + (CA+304)."""
     import json
 
-    from ..runtime.codec import load
+    from ..codec import load
     module = load(spec)
     data = read_input(file)
     out = sys.stdout
@@ -209,7 +209,7 @@ def lint(spec, file, profile, as_json):
     """Check a document against the spec's profile; exit 1 if it has errors."""
     import json
 
-    from ..runtime.codec import load
+    from ..codec import load
     module = load(spec)
     if not module.PROFILES:
         raise Fail(f"{spec}: the spec defines no document profile")

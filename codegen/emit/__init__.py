@@ -106,7 +106,11 @@ FILTERS = {"comment": comment, "c_comment": c_comment, "java_comment": java_comm
 @cache
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("encspec.emit", "templates"),
+        # native/… lives beside the native backend (emit/native/templates), the rest in emit/templates
+        loader=jinja2.ChoiceLoader([
+            jinja2.PackageLoader("encspec.emit", "templates"),
+            jinja2.PrefixLoader({"native": jinja2.PackageLoader("encspec.emit.native", "templates")}),
+        ]),
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
         autoescape=False,

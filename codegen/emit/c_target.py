@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from ..automaton import Automaton
 from ..spec.diagnostics import SpecError
+from ..spec.expressions import CHECKED, source
 from . import export_common as common
 from . import package_tests, render
-from .expressions import CHECKED, source
 from .target import Target, refusal, register
 
 

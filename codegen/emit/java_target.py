@@ -10,10 +10,10 @@ import re
 from ..automaton import Automaton
 from ..automaton.actions import Value
 from ..automaton.forms import TableForm
+from ..spec.expressions import MAX_LONG
 from ..version import __version__
 from . import export_common as common
 from . import js_target, render
-from .expressions import MAX_LONG
 from .target import Target, refusal, register
 
 REASON_LIMIT = "counted form beyond this decoder's limits"

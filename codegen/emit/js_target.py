@@ -7,10 +7,10 @@ import json
 import re
 
 from ..automaton import Automaton
+from ..spec.expressions import source
 from ..version import __version__
 from . import export_common as common
 from . import package_tests, render
-from .expressions import source
 from .target import Target, refusal, register
 
 MAX_SAFE = (1 << 53) - 1

@@ -109,7 +109,7 @@ def _charmap_lines(a: Automaton) -> str:
 
 
 def _native_import(a: Automaton) -> str:
-    from .native_ext import module_name
+    from .native.ext import module_name
     name = module_name(a)
     if not name.isidentifier():
         return "_NATIVE = None  # no extension can have this name"

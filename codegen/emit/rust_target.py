@@ -4,10 +4,10 @@ demo with rustc alone so the cross-language tests need no cargo."""
 from __future__ import annotations
 
 from ..automaton import Automaton
+from ..spec.expressions import CHECKED, source
 from . import export_common as common
 from . import package_tests, render, visible
 from .c_target import check_ops, supports, table_context, weight_context
-from .expressions import CHECKED, source
 from .target import Target, register
 
 

@@ -11,7 +11,8 @@ from pathlib import Path
 
 from ..automaton import Automaton
 from ..spec.diagnostics import SpecError
-from . import c_target, java_target, js_target, json_target, native_target, python_target, rust_target  # noqa: F401
+from . import c_target, java_target, js_target, json_target, python_target, rust_target  # noqa: F401
+from .native import target as native_target  # noqa: F401
 from .target import REGISTRY, Target, Unsupported
 
 

@@ -5,10 +5,13 @@ The unit of work is a :class:`Task`: one byte range of one file, scanned by
 process pools and Dask workers can run it; workers read the file themselves,
 so only paths and results travel).
 
-A large file is split only for a self-synchronizing encoding.  Each nominal
-cut moves forward to the next *sync byte*: a byte that can start a sequence
-(a live transition from state 0) and never continues one (no live transition
-from any other state, no digit of a counted form).  The sequential scan always
+A large file is split only for a self-synchronizing encoding, and only when
+the caller hands over where it may be cut (``cut_at``: the sync bytes, which
+:func:`encspec.analyse.split.cut_at` finds in the automaton; io never runs an
+analysis itself).  Each nominal cut moves forward to the next *sync byte*: a
+byte that can start a sequence (a live transition from state 0) and never
+continues one (no live transition from any other state, no digit of a counted
+form).  The sequential scan always
 starts a token at such a byte — every byte after a token's first was read by a
 transition from a state other than 0 — so a chunk ends where a token ends and
 its scan matches the sequential one, except for how its last token ends: an
@@ -21,7 +24,6 @@ column from the chunks before it.  The result is identical to
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -35,7 +37,7 @@ _WINDOW = 64 << 10        # bytes read at a time while looking for a sync byte
 
 @lru_cache(maxsize=64)
 def _module(spec: str):
-    from ..runtime.codec import load
+    from ..codec import load
     return load(spec)
 
 
@@ -46,47 +48,6 @@ def spec_ref(spec: str) -> str:
 
 
 # ------------------------------------------------------------------ sync bytes
-def sync_bytes(automaton) -> frozenset:
-    """Bytes that can start a sequence and never continue one (see the module docstring)."""
-    from ..automaton import DEAD
-    cls = automaton.classes
-    start = {b for b in range(256) if automaton.next[0][cls[b]] != DEAD}
-    inner: set[int] = set()
-    for s in range(1, automaton.n_states):
-        row = automaton.next[s]
-        inner.update(b for b in range(256) if row[cls[b]] != DEAD)
-    for ext in automaton.extensions:
-        for item in ext.items:
-            for lo, hi in item.runs:
-                inner.update(range(lo, hi + 1))
-    return frozenset(start - inner)
-
-
-@lru_cache(maxsize=64)
-def splitter(spec: str):
-    """``(sync byte pattern, signature)`` if files of *spec* may be split, else None
-    (not self-synchronizing, no sync byte at all, or code units wider than a byte)."""
-    from ..analyse.properties import check
-    from ..pipeline import load
-    _, automaton = load(spec)
-    if automaton.unit > 1 or len(automaton.starts) > 1:
-        return None  # a sync byte need not begin a code unit, and a signature may choose the byte order
-    if automaton.error_span != "maximal-subpart":
-        # A chunk's last token may be cut by the chunk's end, and stitch() re-scans only that
-        # token.  With maximal subparts an unfinished sequence is one error either way (to the
-        # end, or up to the byte that kills it); with one-unit or through-failing-byte errors the
-        # data's end makes one error of what the next byte would split into several tokens
-        # (gb18030's 81 30 81 then 0A: one error of 3 bytes at a cut, four tokens in the file).
-        return None
-    if not check(automaton, ["self_synchronizing"]).properties["self_synchronizing"]:
-        return None
-    sync = sync_bytes(automaton)
-    if not sync:
-        return None
-    pattern = re.compile(b"[" + b"".join(re.escape(bytes([b])) for b in sorted(sync)) + b"]")
-    return pattern, automaton.signature
-
-
 def sync_points(path: str, size: int, nominal: Iterable[int], pattern, signature: bytes) -> list[int]:
     """Chunk starts: 0, then for each nominal cut the first sync byte at or after it
     (never inside the signature; cuts with no sync byte before the next one are dropped)."""
@@ -213,12 +174,12 @@ def stitch(spec: str, path: str, size: int, starts: list[int], parts: list[Part]
     return report_from(path, size, placed, truncated)
 
 
-def plan(spec: str, path: str, size: int, limit: int | None, split_size: int | None):
-    """``(starts, tasks)`` for one file: chunks if it is large and the encoding allows it."""
+def plan(spec: str, path: str, size: int, limit: int | None, split_size: int | None, cut_at=None):
+    """``(starts, tasks)`` for one file: chunks if it is large and *cut_at* (``(sync byte
+    pattern, signature)``, from :func:`encspec.analyse.split.cut_at`) says where it may be cut."""
     if split_size is not None and size > split_size:
-        found = splitter(spec)
-        if found is not None:
-            pattern, signature = found
+        if cut_at is not None:
+            pattern, signature = cut_at
             starts = sync_points(path, size, range(split_size, size, split_size), pattern, signature)
             ends = starts[1:] + [size]
             return starts, [Task(spec, path, s, e, s == 0, limit) for s, e in zip(starts, ends)]
@@ -302,9 +263,10 @@ def executor(jobs: int, dask: str | None, bar, n_tasks: int):
 
 def validate_files(spec: str, paths: list[str], *, jobs: int | None = None, limit: int | None = None,
                    split_size: int | None = SPLIT_SIZE, dask: str | None = None, bar=None,
-                   sizes: dict | None = None) -> Iterator[Report]:
+                   sizes: dict | None = None, cut_at=None) -> Iterator[Report]:
     """Reports for regular files *paths*, in order, their tasks spread over *jobs* processes
-    (default: all cores) or a Dask cluster.  Files are split only when that can help."""
+    (default: all cores) or a Dask cluster.  Files are split only when that can help and
+    *cut_at* (:func:`encspec.analyse.split.cut_at`) says where they may be cut."""
     from .stream import NoBar
     bar = bar if bar is not None else NoBar()
     ref = spec_ref(spec)
@@ -318,7 +280,7 @@ def validate_files(spec: str, paths: list[str], *, jobs: int | None = None, limi
         except OSError as e:
             layout.append(Report(path, error=os_error_message(path, e)))
             continue
-        starts, file_tasks = plan(ref, path, size, limit, split_size if parallel else None)
+        starts, file_tasks = plan(ref, path, size, limit, split_size if parallel else None, cut_at)
         layout.append((path, size, starts, len(tasks), len(file_tasks)))
         tasks += file_tasks
     run = executor(jobs, dask, bar, len(tasks))
@@ -336,15 +298,14 @@ def validate_files(spec: str, paths: list[str], *, jobs: int | None = None, limi
 
 
 def validate_chunked(spec: str, path: str, nominal: Iterable[int], limit: int | None = None,
-                     jobs: int = 1, dask: str | None = None) -> Report:
+                     jobs: int = 1, dask: str | None = None, *, cut_at) -> Report:
     """Validate one file cut near the given offsets (for tests: any cuts must give the sequential result)."""
     from .stream import NoBar
     ref = spec_ref(spec)
     size = os.stat(path).st_size
-    found = splitter(ref)
-    if found is None:
+    if cut_at is None:
         raise ValueError(f"{spec} is not self-synchronizing: its files cannot be split")
-    pattern, signature = found
+    pattern, signature = cut_at
     starts = sync_points(path, size, nominal, pattern, signature)
     tasks = [Task(ref, path, s, e, s == 0, limit) for s, e in zip(starts, starts[1:] + [size])]
     run = executor(jobs, dask, NoBar(), len(tasks))

@@ -90,7 +90,7 @@ def os_error_message(path, exc: OSError) -> str:
 
 def check_handler(errors: str) -> None:
     """InputError unless *errors* names a registered error handler (encspec's included)."""
-    from ..runtime.codec import register
+    from ..codec import register
     register()
     try:
         codecs.lookup_error(errors)
@@ -472,9 +472,9 @@ class Encoder:
         self.module = module
         self.errors = errors
         self.signature = signature
-        # a byte order mark is written whether asked or not, as CPython's utf-16 does
-        signature = signature or getattr(module, "_WRITES_SIGNATURE", False)
-        self._enc = (module.SignedIncrementalEncoder if signature else module.IncrementalEncoder)(errors)
+        # a byte order mark is written whether asked or not, as CPython's utf-16 does: the
+        # codec's own incremental encoder is then the signed one
+        self._enc = (module.SignedIncrementalEncoder if signature else module.getregentry().incrementalencoder)(errors)
         self._pairs = bool(getattr(module, "PAIR_ON_ENCODE", False))
         self._held = 0            # a lead surrogate that ended the last chunk, kept for the next (0: none)
         self.index = 0            # code points encoded so far (a held one is not)

@@ -5,7 +5,7 @@ an automaton: the Python backend writes them out as source (``repr`` plus
 comments, :mod:`encspec.emit.python`), and :func:`bind` runs the core text
 (:mod:`encspec.runtime.core`) over them as they are, for the analyses and the
 vectors' expected tokens.  Code in a table (a counted form's counts and range
-bounds, from the one expression converter :mod:`encspec.emit.expressions`) is
+bounds, from the one expression converter :mod:`encspec.spec.expressions`) is
 :class:`Source`, which both write and evaluate the same way.
 """
 from __future__ import annotations
@@ -17,8 +17,8 @@ from pathlib import Path
 from ..automaton.actions import Error, Lookup, Pair, Reserved, Value
 from ..automaton.forms import CompositeForm, LiteralForm
 from ..automaton.mapping import NONE
-from ..emit.expressions import source as _source
 from ..spec import expr as _expr
+from ..spec.expressions import source as _source
 from . import core as _core
 
 MARKER = "# ---- encspec core: copied verbatim into every generated module ----"

@@ -4,7 +4,7 @@
 tiny language of whole numbers, variables bound by earlier items, and the
 operators + - * // **.  An expression is immutable data; :func:`fold` is the one
 walk over it, which evaluation, the spec notation and every target's source
-(:mod:`encspec.emit.expressions`) are written with.
+(:mod:`encspec.spec.expressions`) are written with.
 
 Every walk here is iterative (an explicit stack), so an expression as deep as a
 spec file can make it (a sum of 100,000 terms) costs time, never Python's

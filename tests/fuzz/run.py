@@ -105,7 +105,7 @@ def copy_spec(spec: str, work: Path) -> Path:
 def build(spec: str, work: Path) -> None:
     """Compile the sanitized extension (into the temporary cache) and the C export."""
     from encspec import pipeline
-    from encspec.emit import native_build
+    from encspec.emit.native import build as native_build
     from encspec.emit.targets import export
     from encspec.spec import registry
     a = pipeline.load(str(copy_spec(spec, work)))[1]

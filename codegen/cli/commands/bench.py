@@ -32,10 +32,10 @@ SECTION_NAMES = ("decode", "replace", "validate", "encode", "transcode")
 @click.pass_context
 def command(ctx, specs, size, repeat, sections, export, no_export, no_invalid, no_encode, quick, wide, as_json):
     """Time decoding (strict, and with replace and surrogateescape on 1% and 10% damaged bytes), validation, encoding and transcoding of four seeded corpora: CPython's codec of the same text (its utf-16-le for utf-16le, shift_jis for shift_jis, else utf-8), the native and pure-Python modules, the straightforward token loop, the exported C decoder, iconv and Node's buffer.isUtf8 and TextDecoder where they exist; CPU time, best of N, ratios to CPython; the machine described first.  A benchmark, not a test."""
-    from ..bench import PY_BYTES, PY_TABLE_BYTES, QUICK, memory_json, memory_table, run, table_memory
-    from ..bench_report import as_json as to_json
-    from ..bench_report import table
-    from ..bench_tools import machine, machine_line
+    from ...bench.report import as_json as to_json
+    from ...bench.report import table
+    from ...bench.run import PY_BYTES, PY_TABLE_BYTES, QUICK, memory_json, memory_table, run, table_memory
+    from ...bench.tools import machine, machine_line
     if export and no_export:
         raise Fail("--export c and --no-export cannot be used together")
     given = {p for p in ("size", "repeat") if ctx.get_parameter_source(p) == click.core.ParameterSource.COMMANDLINE}
@@ -43,8 +43,11 @@ def command(ctx, specs, size, repeat, sections, export, no_export, no_invalid, n
         size = size if "size" in given else str(QUICK["size"])
         repeat = repeat if "repeat" in given else QUICK["repeat"]
     if wide is not None:
-        from ..bench import wide_rows
-        rows = wide_rows(list(specs) or ["utf-inf-8"], wide, repeat)
+        from ...bench.run import WideError, wide_rows
+        try:
+            rows = wide_rows(list(specs) or ["utf-inf-8"], wide, repeat)
+        except WideError as e:
+            raise Fail(str(e)) from None
         if as_json:
             click.echo(json.dumps({"machine": machine(), "wide": rows}, indent=1))
         else:
@@ -60,7 +63,7 @@ def command(ctx, specs, size, repeat, sections, export, no_export, no_invalid, n
               if not (no_invalid and s == "replace") and not (no_encode and s == "encode")]
     if not chosen:
         raise Fail("no section left to run (--no-invalid and --no-encode removed them)")
-    from ...runtime.codec import load
+    from ...codec import load
     names = list(specs) or ["utf-8", "corrected-utf-8"]
     for name in names:
         load(name)  # an unknown name fails here, in one line, before any timing

@@ -35,8 +35,8 @@ def command(spec: str, file: str | None, errors: str, fallback: str | None, reje
     error handler like ill-formed sequences.  With strict, the first problem
     stops the command (exit 1) and OUT is left untouched.
     """
-    from ...runtime import fallback as fb
-    from ...runtime.codec import load
+    from ...codec import load
+    from ...io import fallback as fb
     if reject_reserved and fallback is None:
         raise Fail("--reject-reserved goes with --fallback")
     inp = None

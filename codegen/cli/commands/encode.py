@@ -44,7 +44,7 @@ class _Utf8Input:
 def command(spec: str, file: str | None, signature: bool, errors: str, out: str | None, quiet: bool,
             no_progress: bool) -> None:
     """Read UTF-8 text from FILE (default: stdin) and write it in SPEC's encoding."""
-    from ...runtime.codec import load_named
+    from ...codec import load_named
     inp = None
     try:
         stream.check_handler(errors)

@@ -31,7 +31,7 @@ def command(source: str, target: str, file: str | None, errors: str, signature: 
     sees ill-formed input (UnicodeDecodeError) and code points the target cannot
     hold (UnicodeEncodeError): surrogateescape carries bad bytes across unchanged.
     """
-    from ...runtime.codec import load_named
+    from ...codec import load_named
     inp = None
     try:
         stream.check_handler(errors)

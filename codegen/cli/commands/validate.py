@@ -146,8 +146,8 @@ def command(spec: str, paths: tuple[str, ...], max_errors: int | None, as_json: 
     --max-errors), 2: a file could not be read, a directory had no files (or a
     usage error).
     """
+    from ...codec import load
     from ...io import parallel
-    from ...runtime.codec import load
     paths = paths or ("-",)   # no path: standard input, as decode and encode read it
     allow_reserved = not reject_reserved
     module = load(spec)
@@ -190,7 +190,8 @@ def command(spec: str, paths: tuple[str, ...], max_errors: int | None, as_json: 
 
     try:
         reports = parallel.validate_files(spec, regular, jobs=jobs, limit=max_errors, split_size=split_size,
-                                          dask=dask, bar=bar, sizes=sizes) if regular else iter(())
+                                          dask=dask, bar=bar, sizes=sizes,
+                                          cut_at=_cut_at(spec, sizes, split_size)) if regular else iter(())
         for path, kind in entries:
             if kind == "file":
                 rep = next(reports)
@@ -231,3 +232,13 @@ def _validate_stream(module, path, limit, bar):
             inp.file.close()
     rep.path = path_shown
     return rep
+
+
+def _cut_at(spec: str, sizes: dict, split_size: int | None):
+    """Where files of *spec* may be cut (None: nowhere), found only when a file is large enough
+    to be split: an analysis of the automaton, which io.parallel takes as data."""
+    if split_size is None or not any(size > split_size for size in sizes.values()):
+        return None
+    from ...analyse.split import cut_at
+    from ...pipeline import load
+    return cut_at(load(spec)[1])

@@ -6,7 +6,7 @@ encode) and, in brackets, its ratio to CPython's on CPU time; or ``n/a (why)``.
 """
 from __future__ import annotations
 
-from .bench import COLUMNS, SECTIONS, Row
+from .run import COLUMNS, SECTIONS, Row
 
 TITLES = {
     "decode": "DECODE (strict, valid text; token loop: the straightforward loop over module.tokens)",

@@ -3,7 +3,7 @@
 The decoder core's ``_encode_cp`` gives a code point the bytes of the first row
 holding it (after the spec's encoder-only entries) and keeps them only if the
 automaton decodes them back to that code point as one token.  The extension's
-encoder (``templates/native/encode.c.j2``) writes those bytes itself for every
+encoder (``native/templates/encode.c.j2``) writes those bytes itself for every
 code point of a *segment*: a range of code points within one row of the
 ``digits``, ``literal`` or ``pair`` kind whose bytes are proven here to decode
 back (a walk of the automaton over every class path of the row's digit boxes,
@@ -26,8 +26,8 @@ code point's number in one byte order), 32 characters at a time.
 """
 from __future__ import annotations
 
-from ..automaton import Automaton
-from ..runtime.tables import bind, row_value
+from ...automaton import Automaton
+from ...runtime.tables import bind, row_value
 
 _LEAF_BUDGET = 1 << 16  # class paths walked per row (more: the row is left to the memo)
 _MAX_SEGMENTS = 48  # range tests in the chain (more: the rest is left to the memo)

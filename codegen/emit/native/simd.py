@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from itertools import product
 
-from ..automaton import DEAD, Automaton
+from ...automaton import DEAD, Automaton
 
 CONT_BIT = 0x80  # the continuation-pair bit (Keiser and Lemire's TWO_CONTS)
 _MAX_BOXES = 7   # the other seven bits
@@ -421,7 +421,7 @@ def _plan(a: Automaton) -> dict:
 
 
 def context(a: Automaton) -> dict:
-    """The template's context (templates/native/validate.c.j2): ``simd``, the plan
+    """The template's context (native/templates/validate.c.j2): ``simd``, the plan
     with the continuation bytes as rows of flags, or None; ``dfa``, the validating
     DFA's, or None."""
     plan = simd_plan(a)

@@ -17,8 +17,8 @@ The columns: CPython (the baseline, see below), the generated module with its
 compiled extension ("native") and in pure Python ("python"), the straightforward
 token loop (``token_loop``: what the pure-Python path must beat), the hand-written
 oracle (from a checkout's tests/oracles), the exported C decoder (built when a C
-compiler is found; ``bench_c``), ``iconv`` and Node's ``buffer.isUtf8`` and
-``TextDecoder`` (``bench_tools``: where the tool is on this machine, else "n/a (no
+compiler is found; ``bench/c.py``), ``iconv`` and Node's ``buffer.isUtf8`` and
+``TextDecoder`` (``bench/tools.py``: where the tool is on this machine, else "n/a (no
 node)").  Every figure is CPU time, and each ratio is a column's speed over
 CPython's on the same text.  The slow columns (pure Python, the token loop, the
 oracle) read a prefix of the payload (PY_BYTES, TOKEN_BYTES), which the table marks.
@@ -63,10 +63,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .bench_tools import cpu_best
+from .tools import cpu_best
 
 if TYPE_CHECKING:
-    from .bench_c import CDecoder
+    from .c import CDecoder
 
 CORPORA = ("ascii", "latin", "cjk", "emoji")
 PY_TABLE_BYTES = 512 << 10  # what the pure-Python decoder reads of a table spec's payload
@@ -115,7 +115,7 @@ def corrupt(data: bytes, rate: float = 0.01, seed: int = 7) -> bytes:
 
 
 def _has_tables(module) -> bool:
-    return bool(getattr(module, "_TABLES", ()))
+    return module.memory()["tables"] > 0
 
 
 def table_codec(module) -> str | None:
@@ -252,18 +252,18 @@ class TableMemory:
     spec: str
     tables: int
     entries: int
-    python_tables: int  # the module's _TABLES, _ENCODE_ONLY and _TABLE_FORMS
-    python_encoder: int  # what its encoder built so far: _INVERSE, _ENCODE_MEMO
+    python_tables: int  # the module's memory()["table_data"]: its tables and table forms
+    python_encoder: int  # what its encoder built so far: memory()["encoder_data"]
     native_arrays: int | None  # the extension's TABLE_BYTES (None: no extension, or built before it)
     native_derived: int | None  # DERIVED_TABLE_BYTES
-    native_memo: int | None  # the native encoder's memo (_MEMO_BYTES, _MEMO_LENS)
+    native_memo: int | None  # the native encoder's memo: memory()["native_memo"]
 
 
 def table_memory(specs: list[str]) -> list[TableMemory]:
     """What the mapping tables of each spec that has some take (see the module's
     docstring); the encoders' shares as they are now (after ``run``: after the corpora)."""
-    from ..emit.native_build import NativeBuildError
-    from ..runtime.codec import load
+    from ..codec import load
+    from ..emit.native.build import NativeBuildError
     out = []
     for spec in specs:
         module = load(spec, backend="python")
@@ -273,19 +273,15 @@ def table_memory(specs: list[str]) -> list[TableMemory]:
             native = load(spec, backend="native")
         except NativeBuildError:
             native = None
+        mem = module.memory()
         seen: set = set()
-        python_tables = sum(_deep_size(getattr(module, n, ()), seen) for n in ("_TABLES", "_ENCODE_ONLY", "_TABLE_FORMS"))
+        python_tables = sum(_deep_size(x, seen) for x in mem["table_data"])
         seen = set()
-        python_encoder = sum(_deep_size(getattr(module, n, {}), seen) for n in ("_INVERSE", "_ENCODE_MEMO"))
-        entries = 0
-        for t in module._TABLES:
-            entries += (sum(last - first + 1 for first, last in zip(t[6], t[8])) if t[0]
-                        else sum(ch != t[3] for ch in t[2])) + len(t[4])
-        ext = native._NATIVE if native is not None else None
-        memo = None
-        if native is not None and getattr(native, "_MEMO_LENS", None) is not None:
-            memo = sys.getsizeof(native._MEMO_BYTES) + sys.getsizeof(native._MEMO_LENS)
-        out.append(TableMemory(spec, len(module._TABLES), entries, python_tables, python_encoder,
+        python_encoder = sum(_deep_size(x, seen) for x in mem["encoder_data"])
+        ext = native.native() if native is not None else None
+        held = native.memory()["native_memo"] if native is not None else ()
+        memo = sum(sys.getsizeof(x) for x in held) if held else None
+        out.append(TableMemory(spec, mem["tables"], mem["entries"], python_tables, python_encoder,
                                getattr(ext, "TABLE_BYTES", None), getattr(ext, "DERIVED_TABLE_BYTES", None), memo))
     return out
 
@@ -313,12 +309,15 @@ def memory_json(mem: list[TableMemory]) -> list[dict]:
     return [dict(vars(m)) for m in mem]
 
 
+class WideError(ValueError):
+    """A spec cannot take the code point ``wide_rows`` asked for (one line, for the command to show)."""
+
+
 def wide_rows(specs: list[str], bits: int, repeat: int) -> list[dict]:
     """One random code point of *bits* bits, encoded and decoded by each backend
     (best of *repeat*): what a counted form costs per bit."""
-    from ..emit.native_build import NativeBuildError
-    from ..runtime.codec import load
-    from .common import Fail
+    from ..codec import load
+    from ..emit.native.build import NativeBuildError
     cp = random.Random(2026).getrandbits(bits) | 1 << (bits - 1)
     rows = []
     for spec in specs:
@@ -331,9 +330,9 @@ def wide_rows(specs: list[str], bits: int, repeat: int) -> list[dict]:
             try:
                 data = module.encode([cp])
             except UnicodeEncodeError:
-                raise Fail(f"{spec} cannot encode a {bits}-bit code point (it has no counted form that long)") from None
+                raise WideError(f"{spec} cannot encode a {bits}-bit code point (it has no counted form that long)") from None
             if module.decode_codepoints(data) != [cp]:
-                raise Fail(f"{spec} ({name}): the {bits}-bit code point does not decode to itself")
+                raise WideError(f"{spec} ({name}): the {bits}-bit code point does not decode to itself")
             rows.append({"spec": spec, "backend": name, "bits": bits, "bytes": len(data),
                          "encode_ms": 1000 * cpu_best(lambda: module.encode([cp]), repeat),
                          "decode_ms": 1000 * cpu_best(lambda: module.decode_codepoints(data), repeat)})
@@ -414,8 +413,8 @@ class Subject:
 def subject(spec: str, export_c: bool | None) -> Subject:
     """Load *spec*'s backends; with export_c None the exported C decoder is built when a
     C compiler is found, True makes a failure to build it an error."""
-    from ..emit.native_build import NativeBuildError
-    from ..runtime.codec import load
+    from ..codec import load
+    from ..emit.native.build import NativeBuildError
     from ..spec import registry
     module = load(spec, backend="python")
     s = Subject(spec, module)
@@ -424,12 +423,12 @@ def subject(spec: str, export_c: bool | None) -> Subject:
     except NativeBuildError as e:
         s.why_native = f"no extension ({e})"
     s.oracle = _oracle(registry.module_name(module.NAME))
-    s.tables = _has_tables(module) or getattr(module, "_CHARMAP", None) is not None  # single-byte: its codepage
+    s.tables = _has_tables(module) or module.memory()["charmap"]  # single-byte: its codepage
     s.nearest = table_codec(module) if s.tables else None
     if export_c is False:
         s.why_c = "not asked (--no-export)"
     else:
-        from .bench_c import CDecoder, compiler
+        from .c import CDecoder, compiler
         if compiler() is None and not export_c:
             s.why_c = "no cc"
         else:
@@ -553,7 +552,7 @@ class Bench:
         return self._files[data]
 
     def iconv(self, row: Row, source: str | None, target: str | None, data: bytes) -> None:
-        from .bench_tools import find_tool, iconv_seconds
+        from .tools import find_tool, iconv_seconds
         if find_tool("iconv") is None:
             row.na["iconv"] = "no iconv"
             return
@@ -575,7 +574,7 @@ class Bench:
         row.timed[column] = len(data)
 
     def flush_node(self) -> None:
-        from .bench_tools import run_node
+        from .tools import run_node
         jobs, self._node_jobs = self._node_jobs, []
         got = run_node([j for _, _, j in jobs], self.folder)
         for row, column, job in jobs:
@@ -598,7 +597,7 @@ class Bench:
         """iconv's name of the spec and *data* (its bytes); where iconv has no such
         encoding, UTF-8 and *utf8*, the UTF-8 bytes of the same text (as the CPython
         baseline of a spec CPython does not know)."""
-        from .bench_tools import iconv_name
+        from .tools import iconv_name
         name = iconv_name(s.codec_names())
         if name is not None:
             return name, data

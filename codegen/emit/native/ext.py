@@ -2,7 +2,7 @@
 
 ``ext_source(a)`` is one self-contained C file, ``_native_<module>``: the C
 export's ``NAME.h`` and ``NAME.c`` (``encspec export SPEC --lang c``), verbatim,
-followed by the glue of ``templates/native/ext.c.j2``.  The glue carries the
+followed by the glue of ``native/templates/ext.c.j2``.  The glue carries the
 automaton's tables as ``export_common.common_context`` gives them (digit
 operations with their weights, code units, the actions where the data ends,
 the start states, the spec's reasons) and its own scanner, ``nx_token``, the
@@ -39,21 +39,21 @@ would be a whole decode): sized from the bytes, two bytes a character, then
 widened, narrowed or grown as needed.  An entry of several code points, an
 unmapped pointer and every error span are the export's ``NAME_run``'s.
 
-The extension also has the module's encoder loops (``templates/native/encode.c.j2``,
-``native_encode.context``): ``encode_str``, ``encode_memo`` and ``encode_cps``
+The extension also has the module's encoder loops (``native/templates/encode.c.j2``,
+``encode.context``): ``encode_str``, ``encode_memo`` and ``encode_cps``
 (a str of any kind, or code points as a list or buffer) write each character
 from a memo of its bytes, filled on first sight by straight-line code per form
 (rows proven to decode back) or by the module, and stop at a character neither
 writes (mapping tables, counted forms, unencodable code points), which the
-module's ``_encode_native`` decides.  ``validate`` (``templates/native/validate.c.j2``,
-``native_simd``) is the token loop without output: a SIMD validator, a shift
+module's ``_encode_native`` decides.  ``validate`` (``native/templates/validate.c.j2``,
+``simd``) is the token loop without output: a SIMD validator, a shift
 DFA, the unit loop or a bitmap of pairs before it where the automaton allows.
 Its module constants TABLE_BYTES and DERIVED_TABLE_BYTES are
 the bytes of the tables' arrays and of those it derives at import
 (``encspec bench`` prints them).
 
 A spec read in bytes without mapping tables gets its forms as straight-line
-code (``native_forms.form_plan``, ``templates/native/forms.c.j2``): from the
+code (``forms.form_plan``, ``native/templates/forms.c.j2``): from the
 start state, range checks on each byte and the digit operations folded to
 constants down to each final char, value or surrogate pair (UTF-8's are Table
 3-7's rows), a sequence cut short as its maximal subpart where no accepting
@@ -71,20 +71,22 @@ own, and the two-unit characters, as ranges of the unit's number, tested 16
 bytes at a time with GCC's vector extensions (unit by unit elsewhere).
 ``generated/native/<module>.c`` holds the source of every built-in spec
 (``encspec build``); setup.py compiles them as optional extensions,
-``codegen/emit/native_build.py`` compiles a user's spec into a cache.
+``codegen/emit/native/build.py`` compiles a user's spec into a cache.
 """
 from __future__ import annotations
 
 import hashlib
 import re
 
-from ..automaton import DEAD, Automaton
-from ..automaton.actions import Char
-from ..automaton.forms import TableForm
-from ..spec.diagnostics import SpecError
-from ..version import __version__
-from . import c_target, export_common, native_encode, native_simd, render
-from .native_forms import form_plan
+from ...automaton import DEAD, Automaton
+from ...automaton.actions import Char
+from ...automaton.forms import TableForm
+from ...spec.diagnostics import SpecError
+from ...version import __version__
+from .. import c_target, export_common, render
+from . import encode as native_encode
+from . import simd as native_simd
+from .forms import form_plan
 
 # The source names its own digest (SOURCE_SHA256): the SHA-256 of the source
 # with this placeholder in its place, so a build can be matched to its source.
@@ -521,8 +523,8 @@ def ext_source(a: Automaton) -> str:
         has_plans=bool(a.extensions),
         digest=DIGEST_PLACEHOLDER,
     )
-    ctx.update(native_simd.context(a))  # the validator's SIMD plan (templates/native/validate.c.j2)
-    ctx.update(native_encode.context(a, ctx))  # the encoder's proven rows (templates/native/encode.c.j2)
+    ctx.update(native_simd.context(a))  # the validator's SIMD plan (native/templates/validate.c.j2)
+    ctx.update(native_encode.context(a, ctx))  # the encoder's proven rows (native/templates/encode.c.j2)
     text = render("native/ext.c.j2", **ctx)
     return text.replace(f'#define NX_SOURCE_SHA256 "{DIGEST_PLACEHOLDER}"',
                         f'#define NX_SOURCE_SHA256 "{source_digest(text)}"', 1)

@@ -9,7 +9,7 @@ import types
 from functools import lru_cache
 from pathlib import Path
 
-from ..spec import registry
+from .spec import registry
 
 BACKENDS = ("auto", "python", "native")
 
@@ -38,7 +38,7 @@ class SpecFileWarning(UserWarning):
 def _automaton(path: str, sha256: str):
     import warnings
 
-    from ..pipeline import load as load_automaton
+    from .pipeline import load as load_automaton
     spec, automaton = load_automaton(path)
     for w in spec.warnings:
         warnings.warn(w.render(), SpecFileWarning, stacklevel=2)
@@ -47,7 +47,7 @@ def _automaton(path: str, sha256: str):
 
 @lru_cache(maxsize=64)
 def _code(path: str, sha256: str) -> tuple[str, str, types.CodeType]:
-    from ..emit.python import module_source
+    from .emit.python import module_source
     automaton = _automaton(path, sha256)
     file = f"<encspec {automaton.spec_file}>"
     return f"encspec.loaded.{registry.module_name(automaton.name)}", file, compile(module_source(automaton), file, "exec")
@@ -57,7 +57,7 @@ def _code(path: str, sha256: str) -> tuple[str, str, types.CodeType]:
 def _extension(path: str, sha256: str, build: bool):
     """The spec's compiled extension from the cache (built there first when *build*),
     or None when there is none (and *build* is false)."""
-    from ..emit import native_build
+    from .emit.native import build as native_build
     automaton = _automaton(path, sha256)
     if build:
         return native_build.load(automaton)
@@ -112,8 +112,8 @@ def load(name_or_path: str, backend: str = "auto") -> types.ModuleType:
             module = None
         if module is not None and module.SPEC_SHA256 == sha:
             if backend == "python":
-                return module if module._NATIVE is None else _twin(name, None)
-            if module._NATIVE is not None:
+                return module if module.native() is None else _twin(name, None)
+            if module.native() is not None:
                 return module
             # installed without its extension (no compiler then): the cache's, if any
             native = _extension(str(path.resolve()), sha, backend == "native")
@@ -150,7 +150,7 @@ def _builtin(key: str, backend: str = "auto", enabled=None):
         path = registry.find_builtin("utf-8")
         if not ok(path):
             return None
-        from . import optu8
+        from .runtime import optu8
         return optu8.getregentry(load(str(path), backend))
     for suffix, signed in (("_sig", True), ("_pua", False), ("", False)):
         if suffix and not key.endswith(suffix):
@@ -165,10 +165,10 @@ def _builtin(key: str, backend: str = "auto", enabled=None):
         if suffix == "_pua":
             if path.stem != "corrected-utf-8":
                 return None
-            from . import private_use
+            from .runtime import private_use
             return private_use.getregentry(module)
         if path.stem == "utf-8-optu8-strict":
-            from . import optu8
+            from .runtime import optu8
             return optu8.getregentry(module, optu8.STRICT_NAME, reversible=True) if not signed else None
         if signed or path.stem in SIGNED:
             if not module.SIGNATURE:
@@ -265,7 +265,7 @@ def register(*names_or_paths: str) -> None:
         _enabled |= builtins
     _user_names.update(users)
     if not _registered:
-        from .handlers import register_handlers
+        from .runtime.handlers import register_handlers
         register_handlers()
         codecs.register(_search)
         _registered = True

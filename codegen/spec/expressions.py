@@ -1,5 +1,10 @@
 """A spec expression as source text in each target language: the one converter.
 
+It lives in spec/, beside the expressions themselves (``expr.py``, whose ``text``
+is the spec's own spelling), because both the run time (``runtime/tables.py``
+binds the core with each expression's Python text) and the exporters (emit/)
+read it, and the run time may not import emit.
+
 Every target writes a variable ``n`` as ``v_n`` (Python: a lookup in the
 environment dict ``e``) and keeps Python's meaning of ``//`` (floor division)
 and ``**``.  Every target computes in the decoders' checked arithmetic (exact,
@@ -11,7 +16,7 @@ compute it.
 """
 from __future__ import annotations
 
-from ..spec.expr import Expr, fold, text
+from .expr import Expr, fold, text
 
 # the checked-operation helpers of the C and Rust templates
 CHECKED = {"+": "add", "-": "sub", "*": "mul", "//": "div", "**": "pow"}

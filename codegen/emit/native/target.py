@@ -1,10 +1,10 @@
 """The `native` target: the C source of a spec's CPython extension (built, not exported)."""
 from __future__ import annotations
 
-from ..spec import registry
-from .export_common import int64_support
-from .native_ext import ext_source
-from .target import Target, register
+from ...spec import registry
+from ..export_common import int64_support
+from ..target import Target, register
+from .ext import ext_source
 
 register(Target(
     name="native",

@@ -1,7 +1,7 @@
 """Compiling the native backend of a spec: ``encspec build --native SPEC`` and
 ``encspec.load(SPEC, backend="native")``.
 
-The extension's source (``emit/native_ext.py``) is compiled with the compiler and
+The extension's source (``emit/native/ext.py``) is compiled with the compiler and
 flags CPython was built with (``sysconfig``; ``$CC``, ``$CFLAGS`` and ``$LDFLAGS``
 are honoured as setuptools honours them) into a cache folder,
 ``$XDG_CACHE_HOME/encspec/native/KEY/`` (else ``~/.cache/...``), KEY being the
@@ -24,7 +24,6 @@ import os
 import shlex
 import shutil
 import subprocess
-import sys
 import sysconfig
 import tempfile
 import types
@@ -32,7 +31,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from ..version import __version__
+from ...version import __version__
 
 
 class NativeBuildError(RuntimeError):
@@ -120,8 +119,8 @@ def compile_command(source: Path, target: Path) -> list[list[str]]:
 
 def build(a, source: str | None = None) -> Built:
     """Compile the extension of automaton *a* into the cache (or find it there)."""
-    from ..spec.diagnostics import SpecError
-    from .native_ext import ext_source, module_name, source_digest
+    from ...spec.diagnostics import SpecError
+    from .ext import ext_source, module_name, source_digest
     if source is None:
         try:
             source = ext_source(a)
@@ -170,8 +169,8 @@ def import_extension(path: Path, name: str) -> types.ModuleType:
 
 def cached(a) -> Path | None:
     """The cached extension of *a*, if one was built (nothing is compiled)."""
-    from ..spec.diagnostics import SpecError
-    from .native_ext import ext_source, module_name, source_digest
+    from ...spec.diagnostics import SpecError
+    from .ext import ext_source, module_name, source_digest
     try:
         source = ext_source(a)
     except SpecError:
@@ -187,10 +186,3 @@ def load(a) -> types.ModuleType:
         return import_extension(built.path, built.module)
     except ImportError as e:
         raise NativeBuildError(f"{a.name}: the native extension {built.path} does not load: {e}") from None
-
-
-if __name__ == "__main__":  # pragma: no cover - python -m encspec.native_build SPEC
-    from ..pipeline import load as load_automaton
-    for spec in sys.argv[1:]:
-        b = build(load_automaton(spec)[1])
-        print(("cached " if b.cached else "built ") + str(b.path))

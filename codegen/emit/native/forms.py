@@ -1,7 +1,7 @@
 """The native backend's straight paths: each form as direct code, from the automaton.
 
 For a start state, ``form_plan`` derives the decision tree the extension's
-``nx_form`` (templates/native/forms.c.j2) emits as nested range checks: from
+``nx_form`` (native/templates/forms.c.j2) emits as nested range checks: from
 the start state, the bytes grouped by the state they lead to (and the digit
 operation they do), down to a FINAL accepting state whose action is a char, a
 fixed value or a surrogate pair.  Each node is a range check on the byte at a
@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..automaton import DEAD, Automaton
-from ..automaton.actions import Char, Pair, Reserved, Value
+from ...automaton import DEAD, Automaton
+from ...automaton.actions import Char, Pair, Reserved, Value
 
 MAX_DEPTH = 8  # bytes in a straight path at most (longer tokens: the table walk)
 _NODE_BUDGET = 512  # nodes in one tree (more: the deepest paths are left to the walk)

@@ -24,7 +24,7 @@ DEFAULT = "cp1252"
 def legacy_codec(name: str) -> codecs.CodecInfo:
     """The Python text codec called *name* (encspec's own registered too); LookupError
     with a one-line message when there is none or it is not a text encoding."""
-    from .codec import register
+    from ..codec import register
     register()
     try:
         info = codecs.lookup(name)
@@ -40,7 +40,7 @@ def first_problem(module, chunks: Iterable[bytes], allow_reserved: bool = True) 
     """``(byte offset, reason)`` of the first sequence that makes the input invalid in
     *module* (a codec module), or None when it is valid.  One streaming pass that stops
     at the first problem; memory stays bounded (the module keeps an unfinished sequence)."""
-    from ..io.stream import KIND, REASON, START, Scanner
+    from .stream import KIND, REASON, START, Scanner
     scanner = Scanner(module)
 
     def bad(problems):
@@ -70,7 +70,7 @@ def decode_or_fallback(data, spec="utf-8", fallback: str = DEFAULT, errors: str 
     info = legacy_codec(fallback)
     codecs.lookup_error(errors)
     if isinstance(spec, str):
-        from .codec import load
+        from ..codec import load
         spec = load(spec)
     data = bytes(data)
     if first_problem(spec, [data], allow_reserved) is None:
