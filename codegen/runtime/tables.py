@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import types
 from collections import OrderedDict
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..automaton.actions import Error, Lookup, Pair, Reserved, Value
@@ -227,6 +228,31 @@ def bind(a) -> types.ModuleType:
     if len(_BOUND) > 64:
         _BOUND.popitem(last=False)
     return module
+
+
+# ------------------------------------------------ the scanner's tables, by name
+@dataclass(frozen=True)
+class ScannerTables:
+    """The tables the core's scanner (``_run``) reads, as the core reads them (``_CLASS``
+    filled out by byte): for code that proves things about the core's walk over byte
+    ranges, the native encoder's generator, without reading the core's private names."""
+
+    classes: bytes
+    next: tuple
+    ops: tuple
+    accept: tuple
+    final: tuple
+    actions: tuple
+    at_end: tuple
+    n_states: int
+    unit: int
+
+
+def scanner_tables(a) -> ScannerTables:
+    """The core's scanner tables over *a*."""
+    c = bind(a)
+    return ScannerTables(c._CLASS, c._NEXT, c._OPS, c._ACCEPT, c._FINAL, c._ACTIONS, c._AT_END,
+                         c._N_STATES, c._UNIT)
 
 
 # ------------------------------------------ the reference tokenizer's calls

@@ -27,7 +27,7 @@ code point's number in one byte order), 32 characters at a time.
 from __future__ import annotations
 
 from ...automaton import Automaton
-from ...runtime.tables import bind, row_value
+from ...runtime.tables import ScannerTables, bind, encoded, row_value, scanner_tables
 
 _LEAF_BUDGET = 1 << 16  # class paths walked per row (more: the row is left to the memo)
 _MAX_SEGMENTS = 48  # range tests in the chain (more: the rest is left to the memo)
@@ -107,8 +107,8 @@ def _box_positions(positions, order, box):
 class _Walk:
     """The automaton's walk (the core's _run from the start state) over byte intervals."""
 
-    def __init__(self, core):
-        self.c = core
+    def __init__(self, tables: ScannerTables):
+        self.c = tables
         self.leaves = 0
 
     def paths(self, pieces_per_position):
@@ -116,7 +116,7 @@ class _Walk:
         where the bytes of the pieces decode as one token ending at the last byte."""
         c = self.c
         n = len(pieces_per_position)
-        if n % c._UNIT:
+        if n % c.unit:
             raise _Unproven("not whole code units")
 
         def rec(k, state, coefs, const, chosen):
@@ -125,19 +125,19 @@ class _Walk:
                 if self.leaves > _LEAF_BUDGET:
                     raise _Unproven("too many class paths")
                 act = None
-                if c._AT_END and c._AT_END[state] is not None:
-                    act = c._ACTIONS[c._AT_END[state]]
-                elif c._ACCEPT[state] is not None:
-                    act = c._ACTIONS[c._ACCEPT[state]]
+                if c.at_end and c.at_end[state] is not None:
+                    act = c.actions[c.at_end[state]]
+                elif c.accept[state] is not None:
+                    act = c.actions[c.accept[state]]
                 if act is None:
                     raise _Unproven("does not end in an accepting state")
                 yield act, (coefs, const), chosen
                 return
             for piece, nxt in self.merged(state, pieces_per_position[k]):
                 cls = piece[2]
-                if k + 1 < n and c._ACCEPT[nxt] is not None and c._FINAL[nxt]:
+                if k + 1 < n and c.accept[nxt] is not None and c.final[nxt]:
                     raise _Unproven("a token ends before the last byte")
-                op = c._OPS[state][cls]
+                op = c.ops[state][cls]
                 cf, ct = coefs, const
                 if op is not None:
                     mul, sub, weight = op
@@ -156,13 +156,13 @@ class _Walk:
         out = []
         for piece in pieces:
             lo, hi, cls, d0 = piece
-            nxt = c._NEXT[state][cls]
-            if nxt < 0 or nxt >= c._N_STATES:
+            nxt = c.next[state][cls]
+            if nxt < 0 or nxt >= c.n_states:
                 raise _Unproven("dies or enters a counted form")
             if out:
                 (plo, phi, pcls, pd0), pn = out[-1]
                 if (pn == nxt and phi + 1 == lo and pd0 + hi - plo == d0 + hi - lo
-                        and c._OPS[state][pcls] == c._OPS[state][cls]):
+                        and c.ops[state][pcls] == c.ops[state][cls]):
                     out[-1] = ((plo, hi, pcls, pd0), pn)
                     continue
             out.append((piece, nxt))
@@ -195,7 +195,7 @@ def _same(f, g, chosen) -> bool:
 
 def _prove_digits(walk, positions, order, raw_lo, raw_hi, offset):
     radices = [_runs_radix(positions[k]) for k in (order or range(len(positions)))]
-    classes = walk.c._CLASS
+    classes = walk.c.classes
     for box in _digit_boxes(radices, raw_lo, raw_hi):
         per = _box_positions(positions, order, box)
         pieces = [_pieces(positions[k], per[k][0], per[k][1], classes) for k in range(len(positions))]
@@ -214,7 +214,7 @@ def _prove_pair(walk, at, positions, first, last):
     hi_lo, hi_hi = 0xD800 + ((first - 0x10000) >> 10), 0xD800 + ((last - 0x10000) >> 10)
     radices = [_runs_radix(r) for r in positions]
     n = len(positions)
-    classes = walk.c._CLASS
+    classes = walk.c.classes
     for box_h in _digit_boxes(radices, hi_lo - at, hi_hi - at):
         for box_l in _digit_boxes(radices, 0xDC00 - at, 0xDFFF - at):
             pieces = [_pieces(positions[k], *box_h[k], classes) for k in range(n)]
@@ -241,8 +241,8 @@ def _prove(a: Automaton, core, row, value) -> bool:
     first, last, kind, data = value
     try:
         if kind == "literal":
-            return first == last and core._encode_cp(first) == data
-        walk = _Walk(core)
+            return first == last and encoded(a, first) == data
+        walk = _Walk(scanner_tables(a))
         if kind == "pair":
             _prove_pair(walk, data[0], data[1], first, last)
         else:
@@ -431,7 +431,7 @@ def context(a: Automaton, ctx: dict) -> dict:
     for s in segments:
         if s["length"] == 1:
             for cp in range(s["lo"], min(s["hi"], 0x7F) + 1):
-                if core._encode_cp(cp) == bytes([cp]):
+                if encoded(a, cp) == bytes([cp]):
                     selfs.add(cp)
     ascii_mode = "all" if selfs == set(range(0x80)) else "nonzero" if selfs == set(range(1, 0x80)) else None
     limits = {"1": 0xFF, "2": 0xFFFF, "4": 0x10FFFF, "l": (1 << 64) - 1}
