@@ -85,3 +85,29 @@ def _explain(automaton: Automaton, name: str, example: list) -> str:
         if tok[0] == "char" and tok[2] == len(example[0]):
             cp = f"U+{tok[3]:04X}"
     return why.format(*shown, cp=cp)
+
+
+# ------------------------------------------------------------------ exports
+def render_files(a: Automaton, lang: str, options: dict | None = None) -> dict[str, str]:
+    """:func:`encspec.emit.targets.render_files`, with the conformance vectors an exported
+    package's own tests check computed here when *a* has none checked in: emit never
+    runs an analysis, the pipeline joins the two."""
+    from .emit import targets
+    return targets.render_files(a, lang, _with_vectors(a, lang, options))
+
+
+def export(a: Automaton, lang: str, out_dir: Path, options: dict | None = None) -> list[Path]:
+    """:func:`encspec.emit.targets.export`, the vectors as :func:`render_files` has them."""
+    from .emit import targets
+    return targets.export(a, lang, out_dir, _with_vectors(a, lang, options))
+
+
+def _with_vectors(a: Automaton, lang: str, options: dict | None) -> dict | None:
+    from .emit import package_tests, targets  # the exports' templates: only when exporting
+    target = targets.targets().get(lang)
+    if target is None or "vectors" not in target.options or (options or {}).get("vectors") is not None:
+        return options
+    if target.supports(a) is not None or package_tests.checked_in(a) is not None:
+        return options  # refused (render_files says why), or the checked-in vectors serve
+    from .analyse.vectors import jsonl
+    return {**(options or {}), "vectors": jsonl(a)}

@@ -38,7 +38,8 @@ from conftest import (
 )
 from encspec.analyse import charts, vectors
 from encspec.automaton import compile_spec
-from encspec.emit.targets import render_files, targets
+from encspec.emit.targets import targets
+from encspec.pipeline import render_files
 from encspec.spec.index_files import read_index
 from encspec.spec.parse import parse_file
 

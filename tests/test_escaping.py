@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 import encspec
 import tools
 from encspec import emit
-from encspec.emit.targets import export
+from encspec.pipeline import export
 from tools import find, java, javac, node, rustc
 
 # Every trap at once.  Python reads the spec as UTF-8 text; the reason is what

@@ -230,7 +230,7 @@ def _env(lang: str) -> dict[str, str]:
 
 
 def _export_and_build(spec: str, lang: str, root: Path):
-    from encspec.emit.targets import export
+    from encspec.pipeline import export
     out = root / f"{spec}-{lang}"
     export(automaton(spec), lang, out)
     # building happens on the first run: an empty batch

@@ -36,7 +36,7 @@ import tools
 from encspec import pipeline
 from encspec.emit.export_common import class_name
 from encspec.emit.java_target import default_package
-from encspec.emit.targets import export
+from encspec.pipeline import export
 from test_export import inputs
 from test_seed_examples import utf_inf_8_examples
 
@@ -546,7 +546,7 @@ def test_an_invalid_limit_is_refused(driver):
 
 
 def test_the_limit_is_documented():
-    from encspec.emit.targets import render_files
+    from encspec.pipeline import render_files
     js_files = render_files(automaton(), "js")
     module_text, types = js_files["utf_inf_8.mjs"], js_files["utf_inf_8.d.ts"]
     assert "options.countedLimit" in module_text.split("*/", 1)[0]  # the header comment

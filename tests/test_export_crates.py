@@ -44,7 +44,7 @@ def automaton(spec: str):
 
 
 def export(spec: str, lang: str, out: Path) -> Path:
-    from encspec.emit.targets import export as write
+    from encspec.pipeline import export as write
     write(automaton(spec), lang, out)
     return out
 
@@ -147,7 +147,7 @@ def test_vectors_say_where_they_come_from(tmp_path):
     spec = tmp_path / "my-utf-8.encspec"
     spec.write_text(registry.find("utf-8").read_text("utf-8").replace("encoding utf-8", "encoding my-utf-8"),
                     "utf-8")
-    from encspec.emit.targets import export as write
+    from encspec.pipeline import export as write
     user = tmp_path / "user"
     write(pipeline.load(str(spec))[1], "rust", user)
     text = (user / "tests" / "vectors.rs").read_text("utf-8")
@@ -283,7 +283,7 @@ def tricky(tmp_path_factory):
 
 
 def test_tricky_title_crate(tmp_path, tricky, cargo_env):
-    from encspec.emit.targets import export as write
+    from encspec.pipeline import export as write
     crate = tmp_path / "crate"
     write(tricky, "rust", crate)
     manifest = tomllib.loads((crate / "Cargo.toml").read_text("utf-8"))
@@ -296,7 +296,7 @@ def test_tricky_title_crate(tmp_path, tricky, cargo_env):
 
 
 def test_tricky_title_make_and_pc(tmp_path, tricky):
-    from encspec.emit.targets import export as write
+    from encspec.pipeline import export as write
     out = tmp_path / "pkg"
     write(tricky, "c", out)
     dest = tmp_path / "dest"

@@ -24,7 +24,7 @@ import tools
 from conftest import builtins_for_exports
 from encspec import pipeline
 from encspec.emit import package_tests
-from encspec.emit.targets import export
+from encspec.pipeline import export
 from encspec.spec import registry
 
 pytestmark = pytest.mark.slow  # compiles and runs outside toolchains: ENCSPEC_SLOW=1 (CI) runs it

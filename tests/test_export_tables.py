@@ -50,7 +50,7 @@ import conftest
 import encspec
 import tools
 from encspec import pipeline
-from encspec.emit.targets import export
+from encspec.pipeline import export
 from encspec.runtime.tables import digits_bytes
 from encspec.spec import registry
 from encspec.spec.diagnostics import SpecError
@@ -354,7 +354,7 @@ def test_the_inputs_reach_every_kind_of_token():
 @pytest.mark.parametrize("spec", SPECS)
 def test_every_table_is_named_in_every_language(spec):
     """Each table's data says which table it is: its name, spec line, file and SHA-256."""
-    from encspec.emit.targets import render_files
+    from encspec.pipeline import render_files
     a = need_automaton(spec)
     for lang in LANGS:
         text = "\n".join(render_files(a, lang).values())

@@ -271,7 +271,7 @@ def _rust_env() -> dict[str, str]:
 
 def build_harness(lang: str, specs: list[str], paths: dict[str, str], root: Path) -> Path:
     """Export every spec to *lang* under *root* and compile one harness for all of them."""
-    from encspec.emit.targets import export
+    from encspec.pipeline import export
     root.mkdir(parents=True, exist_ok=True)
     mods = []
     for spec in specs:

@@ -50,7 +50,7 @@ import tools
 from encspec import pipeline
 from encspec.emit.export_common import class_name
 from encspec.emit.java_target import default_package
-from encspec.emit.targets import export
+from encspec.pipeline import export
 from test_export_units_js import (
     AT_END_SPECS,
     SPECS,

@@ -31,7 +31,7 @@ import pytest
 import encspec
 import tools
 from encspec import pipeline
-from encspec.emit.targets import export
+from encspec.pipeline import export
 from encspec.spec import registry
 
 TIMEOUT = 300

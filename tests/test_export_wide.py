@@ -291,7 +291,7 @@ def _run(cmd, **kw) -> subprocess.CompletedProcess:
 
 def build_harness(spec: str, lang: str, root: Path) -> Path:
     """Export *spec* to *lang* under *root* and compile the harness against it."""
-    from encspec.emit.targets import export
+    from encspec.pipeline import export
     a = pipeline.load(spec)[1]
     mod = registry.module_name(a.name)
     out = root / f"{mod}-{lang}"

@@ -48,7 +48,7 @@ import tools
 from encspec import pipeline
 from encspec.emit.export_common import class_name
 from encspec.emit.java_target import default_package
-from encspec.emit.targets import export
+from encspec.pipeline import export
 
 pytestmark = pytest.mark.slow  # compiles and runs a JVM: ENCSPEC_SLOW=1 (CI) runs it
 

@@ -45,7 +45,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "runtime": _FIRST + ("spec", "automaton"),           # what generated modules run; no emit, analyse, io
     "emit": _STAGES,                                     # writes the automaton out; never reads analyse
     "analyse": _STAGES,                                  # reads the automaton, runs it through the core
-    "pipeline": _STAGES + ("analyse",),                  # spec -> automaton, claims verified
+    "pipeline": _STAGES + ("analyse", "emit"),           # spec -> automaton, claims verified; exports get their vectors
     "codec": _STAGES + ("emit", "pipeline"),             # load/register: a spec never built is compiled now
     "io": _STAGES + ("codec",),                          # streams, files in parallel; never analyse or emit
     "bench": _STAGES + ("emit", "pipeline", "codec", "io"),
@@ -54,32 +54,14 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "__main__": ("cli",),
 }
 
-# Backward imports not yet removed, each with what removes it; a backward import not
-# listed fails, and so does an entry no longer imported (test_the_known_backward_imports_exist).
-KNOWN_BACKWARD: set[tuple[str, str]] = {
-    # An exported package's tests fall back to `encspec vectors` computed now when the spec is
-    # not a built-in (no checked-in generated/vectors file).  To remove: the C, Rust and JS
-    # targets take the vectors as an option (Target.options) that the caller computes, and
-    # emit.targets' render_files/export, which 12 test files call on user specs, move with it
-    # to a driver above emit and analyse.
-    ("encspec.emit.package_tests", "encspec.analyse.vectors"),
-}
+# Backward imports not yet removed, each with what removes it: none.  A backward import
+# not listed fails, and so does an entry no longer imported (test_the_known_backward_imports_exist).
+KNOWN_BACKWARD: set[tuple[str, str]] = set()
 
-# Private attribute reads across packages that other branches of issue 27 remove; the
-# lead empties this at merge.  A read not listed here fails, and so does an entry that no
-# longer matches a read (test_the_allowed_private_reads_still_exist).
-ALLOWED_READS: set[tuple[str, str]] = {
-    # the `scanner` helper gives the core a public scanner for io/stream.py and io/parallel.py
-    ("encspec.io.stream", "_tokens"),
-    ("encspec.io.stream", "_signature"),
-    ("encspec.io.stream", "_newline_alone"),
-    ("encspec.io.stream", "_NATIVE"),
-    ("encspec.io.parallel", "_tokens"),
-    # the `encoder` helper moves emit/native/encode.py's proofs to the bound core's public
-    # encoder; until then they walk the bound core's tables (runtime/tables.bind)
-    *(("encspec.emit.native.encode", name) for name in (
-        "_encode_cp", "_CLASS", "_UNIT", "_AT_END", "_NEXT", "_N_STATES", "_ACTIONS", "_FINAL", "_OPS", "_ACCEPT")),
-}
+# Private attribute reads across packages that are allowed for now: none.  A read not
+# listed here fails, and so does an entry that no longer matches a read
+# (test_the_allowed_private_reads_still_exist).
+ALLOWED_READS: set[tuple[str, str]] = set()
 
 
 @dataclass(frozen=True)

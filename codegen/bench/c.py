@@ -73,8 +73,7 @@ class CDecoder:
 
     def __init__(self, spec: str):
         from ..emit import export_common
-        from ..emit.targets import render_files
-        from ..pipeline import load
+        from ..pipeline import load, render_files
         _, automaton = load(spec)
         self.mod = export_common.module_name(automaton)
         self.dir = Path(tempfile.mkdtemp(prefix="encspec-bench-c-"))

@@ -110,7 +110,7 @@ def table_context(ctx: dict, a: Automaton) -> None:
     ctx["restore_text"] = common.restore_text(a)
 
 
-def files(a: Automaton) -> dict[str, str]:
+def files(a: Automaton, vectors: str | None = None) -> dict[str, str]:
     ctx = common.common_context(a)
     table_context(ctx, a)
     mod = ctx["mod"]
@@ -177,8 +177,8 @@ def files(a: Automaton) -> dict[str, str]:
         f"Spec file: {a.spec_file}",
         f"Spec SHA-256: {a.spec_sha256}",
     ]
-    ctx["vectors_source"], vectors = package_tests.vectors(a)
-    ctx["vectors"] = [{**v, "text": package_tests.token_text(v["tokens"])} for v in vectors]
+    ctx["vectors_source"], cases = package_tests.vectors(a, computed=vectors)
+    ctx["vectors"] = [{**v, "text": package_tests.token_text(v["tokens"])} for v in cases]
     return {
         "package.json": package_json(a, mod),
         f"{mod}.mjs": render("js/module.mjs.j2", **ctx),
@@ -197,4 +197,5 @@ register(Target(
     supports=refusal(lambda a: common.check_tables(a, "js")),
     int_bits=None,
     executables=("run-tokens",),
+    options=("vectors",),
 ))

@@ -3,7 +3,8 @@
 For a built-in spec they are the checked-in ``generated/vectors/NAME.jsonl``,
 which other tests cross-check against independent implementations; for any
 other spec (or an install without those files) they are what ``encspec
-vectors`` computes from the spec now.  Either way the package's code is
+vectors`` computes from the spec now, which the caller passes in
+(:func:`encspec.pipeline.render_files`: emit never runs an analysis).  Either way the package's code is
 checked against the reference tokenizer's answers, not against itself.  A
 few cases of each numbered subsection are kept, so every kind of case
 (correct text, boundaries, malformed, overlong, excluded, counted) is there
@@ -21,7 +22,7 @@ from ..spec import registry
 PER_GROUP = 4  # cases kept per subsection: its first two and last two
 
 
-def _checked_in(a: Automaton) -> str | None:
+def checked_in(a: Automaton) -> str | None:
     """The checked-in vectors' text when *a* is a built-in spec (same bytes) and the file is there."""
     try:
         builtin = registry.find_builtin(a.name)
@@ -33,18 +34,21 @@ def _checked_in(a: Automaton) -> str | None:
         return None
 
 
-def vectors(a: Automaton, bits: int | None = None) -> tuple[str, list[dict]]:
+def vectors(a: Automaton, bits: int | None = None, computed: str | None = None) -> tuple[str, list[dict]]:
     """(where they come from, [{"note", "data": bytes, "tokens": [(kind, start, end, value)]}]).
 
-    With *bits*, a char wider than that is the documented error token of the
-    64-bit targets (same span, value 0); other tokens' value is 0 too."""
-    text = _checked_in(a)
+    *computed*: ``encspec vectors --format jsonl`` of *a*, for a spec with no
+    checked-in vectors.  With *bits*, a char wider than that is the documented
+    error token of the 64-bit targets (same span, value 0); other tokens' value is 0 too."""
+    text = checked_in(a)
     if text is not None:
         source = f"generated/vectors/{registry.module_name(a.name)}.jsonl (checked-in conformance vectors)"
-    else:
-        from ..analyse.vectors import jsonl
-        text = jsonl(a)
+    elif computed is not None:
+        text = computed
         source = "`encspec vectors` of this spec, computed at export time by the reference tokenizer"
+    else:
+        raise ValueError(f"{a.name}: no checked-in conformance vectors, and none given "
+                         "(encspec.pipeline.render_files computes them)")
     groups: dict[str, list[dict]] = {}
     for line in text.split("\n"):  # not splitlines: notes may hold U+2028
         if not line.strip():

@@ -106,7 +106,7 @@ def build(spec: str, work: Path) -> None:
     """Compile the sanitized extension (into the temporary cache) and the C export."""
     from encspec import pipeline
     from encspec.emit.native import build as native_build
-    from encspec.emit.targets import export
+    from encspec.pipeline import export
     from encspec.spec import registry
     a = pipeline.load(str(copy_spec(spec, work)))[1]
     native_build.build(a)

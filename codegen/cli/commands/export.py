@@ -6,7 +6,8 @@ from pathlib import Path
 import click
 
 from ...emit.java_target import package_error
-from ...emit.targets import export, exports, require
+from ...emit.targets import exports, require
+from ...pipeline import export
 from ..common import Fail, load_spec, output_folder
 from ..index import complete_spec
 
