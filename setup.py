@@ -28,6 +28,14 @@ class BuildExt(build_ext):
         super().initialize_options()
         self.parallel = os.cpu_count() or 1
 
+    def build_extensions(self):
+        # no debug information: -g costs a fifth of each extension's compile time
+        # (utf_8.c: 1.86 s of CPU with -g -O3, 1.47 s with -g0 -O3) and nothing at run time
+        if self.compiler.compiler_type == "unix":
+            for ext in self.extensions:
+                ext.extra_compile_args = [*ext.extra_compile_args, "-g0"]
+        super().build_extensions()
+
     def run(self):
         self._failed = []
         super().run()

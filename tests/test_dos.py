@@ -281,13 +281,13 @@ def first_code_points(name):
 
 def table_sequences(name):
     """Each table form's sequence of its first pointer with an entry."""
-    from encspec.automaton import digits_to_bytes
+    from encspec.runtime.tables import digits_bytes
     a = automaton(name)
     out = []
     for form in a.table_forms():
         entries = a.tables[form.table].entries()
         if entries:
-            out.append(digits_to_bytes(form.positions, entries[0][0], form.order))
+            out.append(digits_bytes(form.positions, entries[0][0], form.order))
     return out
 
 
@@ -340,8 +340,9 @@ def bad_piece(name):
 
 def row_sequences(name):
     """Each row's own first sequence (a longer form's too, where a shorter one also holds the code point)."""
+    from encspec.runtime.tables import row_bytes
     a = automaton(name)
-    return [a.encode_row(r, r.first) for r in a.rows] + table_sequences(name)
+    return [row_bytes(a, r, r.first) for r in a.rows] + table_sequences(name)
 
 
 def shaped_input(name, kind, size):

@@ -29,7 +29,7 @@ import tools
 from conftest import builtins_for_exports
 from encspec import pipeline
 from encspec.automaton import DEAD
-from encspec.automaton.counted import encode_counted, encode_level, levels
+from encspec.runtime.tables import counted_bytes, counted_levels, encoded, level_bytes
 from encspec.spec import registry
 
 pytestmark = pytest.mark.slow  # compiles and runs outside toolchains: ENCSPEC_SLOW=1 (CI) runs it
@@ -121,17 +121,17 @@ def _boundary_values(a) -> list[int]:
     return sorted(cp for cp in cps if cp >= 0)
 
 
-def _counted_encodings(ext, rng) -> list[bytes]:
+def _counted_encodings(a, ext, rng) -> list[bytes]:
     """Boundary values of the first levels of a counted form, and the values just
     outside them spelled with the same header (too small, too big)."""
     out = []
-    for k, (env, digits, first, last) in enumerate(levels(ext)):
+    for k, (env, digits, first, last) in enumerate(counted_levels(a, ext)):
         if k > 3:
             break
         for cp in (first, first + 1, last, last - 1, rng.randrange(first, last + 1)):
-            out.append(encode_counted(ext, cp))
+            out.append(counted_bytes(a, ext, cp))
         for cp in (first - 1, first - 2, last + 1):
-            out.append(encode_level(ext, env, digits, cp - ext.offset))
+            out.append(level_bytes(a, ext, env, digits, cp - ext.offset))
     return out
 
 
@@ -139,9 +139,9 @@ def random_inputs(a, n: int = N_RANDOM, seed: int = 2024) -> list[bytes]:
     """Seeded inputs weighted to the spec's lead and continuation bytes and to
     valid encodings of boundary code points, whole, truncated or damaged."""
     rng = random.Random(f"{seed}:{a.name}")
-    valid = [e for e in (a.encode(cp) for cp in _boundary_values(a)) if e]
+    valid = [e for e in (encoded(a, cp) for cp in _boundary_values(a)) if e]
     for ext in a.extensions:
-        valid += [e for e in _counted_encodings(ext, rng) if e]
+        valid += [e for e in _counted_encodings(a, ext, rng) if e]
         # counted headers: the free count and the field, then some value digits
         for _ in range(20):
             head = bytes(ext.prefix_bytes)

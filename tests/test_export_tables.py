@@ -50,8 +50,8 @@ import conftest
 import encspec
 import tools
 from encspec import pipeline
-from encspec.automaton import digits_to_bytes
 from encspec.emit.targets import export
+from encspec.runtime.tables import digits_bytes
 from encspec.spec import registry
 from encspec.spec.diagnostics import SpecError
 
@@ -150,7 +150,7 @@ def table_form_inputs(a, rng: random.Random) -> tuple[list[bytes], list[bytes]]:
         pointers.update(p for p, _ in overrides)
         for p in sorted(pointers):
             if 0 <= p < size:
-                seq = digits_to_bytes(f.positions, p, f.order)
+                seq = digits_bytes(f.positions, p, f.order)
                 items.append(seq)
                 if t.lookup(p) is not None:
                     valid.append(seq)

@@ -480,7 +480,7 @@ def test_ranges_table_pointers_decode_alike(spec):
     neighbours, every bucket's first pointer and a seeded sample: the same str (or
     error) natively as in pure Python, each pointer between ASCII and two-byte text."""
     from encspec import pipeline
-    from encspec.automaton import digits_to_bytes
+    from encspec.runtime.tables import digits_bytes
     py, nat = backends(spec)
     a = pipeline.load(spec)[1]
     (form,) = [f for f in a.forms.values() if getattr(f, "kind", "") == "table" and a.tables[f.table].ranges]
@@ -500,7 +500,7 @@ def test_ranges_table_pointers_decode_alike(spec):
     pointers = sorted(p for p in pointers if 0 <= p < limit)
     two = py.encode(script_text(spec, 2000)[:3])
     for k in range(0, len(pointers), 400):
-        doc = b"".join(b"a" + digits_to_bytes(form.positions, p, form.order) + two for p in pointers[k:k + 400])
+        doc = b"".join(b"a" + digits_bytes(form.positions, p, form.order) + two for p in pointers[k:k + 400])
         for errors in ("strict", "replace", "test_native_encode.record"):
             want = decode_outcome(py.decode, doc, errors)
             assert decode_outcome(nat.decode, doc, errors) == want, (spec, errors, pointers[k])

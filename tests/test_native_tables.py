@@ -40,8 +40,8 @@ import tools
 from codec_samples import native_extension_missing
 from conftest import decode_in_chunks
 from encspec import pipeline
-from encspec.automaton import digits_to_bytes
 from encspec.cli.bench import table_codec, table_corpus
+from encspec.runtime.tables import digits_bytes
 from encspec.spec import registry
 from encspec.spec.diagnostics import SpecError
 
@@ -153,7 +153,7 @@ def valid_pieces(spec: str) -> list[bytes]:
         if overrides is None:
             overrides = getattr(t, "sequences", ())
         pointers += [p for p, _ in overrides]
-        out += [digits_to_bytes(f.positions, p, f.order) for p in pointers]
+        out += [digits_bytes(f.positions, p, f.order) for p in pointers]
     return out
 
 

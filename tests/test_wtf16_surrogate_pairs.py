@@ -156,8 +156,8 @@ def test_both_backends_and_one_shot_and_incremental_agree(sample, cut):
                 assert shift in (0, cut) and got == (want[0] - shift, want[1] - shift, want[2])
 
 
-def test_the_automaton_finds_where_a_pair_reads_back_as_one():
-    """The compiler derives the rule from the forms (no statement in the spec)."""
+def test_the_encoder_finds_where_a_pair_reads_back_as_one():
+    """The core derives the rule by encoding a pair and decoding it (no statement in the spec)."""
     flags = {n: (encspec.load(n).PAIR_READS_AS_ONE, encspec.load(n).PAIR_ON_ENCODE)
              for n in ("wtf-16", "mutf-8", "wtf-8", "utf-8", "utf-16le", "utf-8-rfc2279")}
     assert flags == {"wtf-16": (True, False), "mutf-8": (True, False), "wtf-8": (True, True),

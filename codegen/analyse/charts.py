@@ -25,7 +25,7 @@ from typing import Any
 from ..automaton import DEAD, Automaton
 from ..automaton.actions import Lookup, Pair, Value
 from ..automaton.bytesets import runs_text
-from ..runtime.tables import scan
+from ..runtime.tables import row_bytes, scan
 from ..spec.model import DigitSet
 from . import tables as _tables
 
@@ -164,17 +164,17 @@ def _lowest(a: Automaton, b: int) -> int | None:
     """The lowest code point whose (first) encoding starts with byte b."""
     best = None
     for r in a.rows:
-        first, last = a.encode_row(r, r.first), a.encode_row(r, r.last)
+        first, last = row_bytes(a, r, r.first), row_bytes(a, r, r.last)
         if not first[0] <= b <= last[0]:
             continue
         lo, hi = r.first, r.last
         while lo < hi:  # the first code point of the row whose lead is >= b
             mid = (lo + hi) // 2
-            if a.encode_row(r, mid)[0] >= b:
+            if row_bytes(a, r, mid)[0] >= b:
                 hi = mid
             else:
                 lo = mid + 1
-        if a.encode_row(r, lo)[0] == b and (best is None or lo < best):
+        if row_bytes(a, r, lo)[0] == b and (best is None or lo < best):
             best = lo
     for ext in a.extensions:
         if ext.prefix_bytes and ext.prefix_bytes[0] == b and (best is None or ext.min < best):

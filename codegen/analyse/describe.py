@@ -16,7 +16,7 @@ from typing import Any
 
 from ..automaton import DEAD, Automaton
 from ..automaton.bytesets import runs_text as _runs
-from ..automaton.counted import encode_counted
+from ..runtime.tables import counted_bytes, row_bytes
 from . import tables as _tables
 
 ROW_KEYS = ("length", "first_bytes", "last_bytes", "offset", "first", "last")
@@ -68,12 +68,12 @@ def rows(a: Automaton) -> list[dict]:
     out = []
     for r in sorted(a.rows, key=lambda r: (r.first, r.length)):
         out.append({
-            "length": r.length, "first_bytes": _hex(a.encode_row(r, r.first)),
-            "last_bytes": _hex(a.encode_row(r, r.last)),
+            "length": r.length, "first_bytes": _hex(row_bytes(a, r, r.first)),
+            "last_bytes": _hex(row_bytes(a, r, r.last)),
             "offset": r.offset, "first": r.first, "last": r.last, "form": r.form, "at_end": r.at_end,
         })
     for ext in a.extensions:
-        first = encode_counted(ext, ext.min)
+        first = counted_bytes(a, ext, ext.min)
         out.append({"length": None, "first_bytes": _hex(first), "last_bytes": None,
                     "offset": ext.offset, "first": ext.min, "last": None, "form": ext.form, "at_end": False})
     return out
@@ -86,7 +86,7 @@ def to_json(a: Automaton) -> dict[str, Any]:
     and ``errors`` (the error-span policy)."""
     out = _rows_doc(a)
     out["rows"] = [{**{k: r[k] for k in ROW_KEYS}, **({"end": True} if r["at_end"] else {})} for r in out["rows"]]
-    if _tables.has_tables(a) or a.encode_only or a.error_span != "maximal-subpart":
+    if _table_part(a):
         out["tables"] = [table_form(a, f) for f in _tables.table_forms(a)]
         out["encode_only"] = encode_only(a)
         out["errors"] = {"policy": a.error_span, "restore": _tables.restore_text(a) or None,
@@ -229,11 +229,17 @@ def _rows_doc(a: Automaton) -> dict[str, Any]:
             "signature": _hex(a.signature) if a.signature else None}
 
 
+def _table_part(a: Automaton) -> bool:
+    """Whether describe says more than the rows: table forms, encoder-only entries or an
+    error-span policy of the spec's own."""
+    return _tables.has_tables(a) or bool(a.encode_only) or a.error_span != "maximal-subpart"
+
+
 def table(a: Automaton) -> str:
     """The row table as ``encspec describe`` prints it (then, for a spec with mapping
     tables, encoder-only entries or an error-span policy, what :func:`table_lines` adds)."""
     lines = _row_lines(_rows_doc(a))
-    if _tables.has_tables(a) or a.encode_only or a.error_span != "maximal-subpart":
+    if _table_part(a):
         lines += table_lines(a)
     return "\n".join(lines)
 

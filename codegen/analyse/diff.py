@@ -34,6 +34,7 @@ from ..automaton import DEAD, Automaton
 from ..automaton.bytesets import byte_runs as _runs
 from ..automaton.minimise import moore_blocks
 from ..runtime.tables import scan
+from .tables import ranges_text
 
 
 @dataclass
@@ -46,7 +47,7 @@ class Pattern:
 
     @property
     def text(self) -> str:
-        return " ".join(f"{lo:02X}" if lo == hi else f"{lo:02X}..{hi:02X}" for lo, hi in self.ranges)
+        return ranges_text(self.ranges)
 
     def to_json(self) -> dict:
         out = {"pattern": self.text, "example": self.example.hex(" ").upper(), "a": self.a, "b": self.b}
@@ -196,18 +197,24 @@ def _only(a: Automaton, b: Automaton, states, trans, reps, which: str, notes: li
             ex = bytes(lo for lo, _ in ranges)
             cp = _decode_one(side, ex)
             out.append(Pattern(tuple(ranges), ex, a=cp if which == "a" else None, b=cp if which == "b" else None))
-        for t, bs in sorted(btrans[k].items(), key=lambda kv: min(kv[1])):
-            if t in stack:
-                if "cycle" not in notes:
-                    notes.append("cycle")
-                continue
-            for run in _runs(bs):
-                walk(t, ranges + [run], stack | {t})
+        _descend(sorted(btrans[k].items(), key=lambda kv: min(kv[1])), ranges, stack, notes, walk)
 
     walk(start, [], {start})
     if len(out) >= MAX_PATTERNS:
         notes.append(f"more than {MAX_PATTERNS} patterns valid only in {side.name}: the list is cut")
     return out
+
+
+def _descend(children, ranges: list, stack: set, notes: list, walk) -> None:
+    """The product walk's one step down: each (target, bytes) child in order, a byte run
+    at a time, a loop back into the path noted once (reserved runs) and not followed."""
+    for t, bs in children:
+        if t in stack:
+            if "cycle" not in notes:
+                notes.append("cycle")
+            continue
+        for run in _runs(bs):
+            walk(t, ranges + [run], stack | {t})
 
 
 def _decode_one(a: Automaton, data: bytes) -> int | None:
@@ -269,13 +276,8 @@ def _different(a: Automaton, b: Automaton, states, trans, reps, notes: list) -> 
         for c, t in enumerate(trans[s]):
             if t >= 0 and useful[t]:
                 groups.setdefault(key(s, c), []).extend(reps[c])
-        for (t, _, _), bs in sorted(groups.items(), key=lambda kv: min(kv[1])):
-            if t in stack:
-                if "cycle" not in notes:
-                    notes.append("cycle")
-                continue
-            for run in _runs(bs):
-                walk(t, ranges + [run], stack | {t})
+        _descend([(t, bs) for (t, _, _), bs in sorted(groups.items(), key=lambda kv: min(kv[1]))],
+                 ranges, stack, notes, walk)
 
     def _enumerate(ranges):
         """A value that is not affine on the box (no built-in spec has one): try every point
@@ -369,7 +371,7 @@ def table_diff(a: Automaton, b: Automaton) -> Diff:
                      "(bounded part only)")
     for note in found.notes:
         if isinstance(note, tuple) and note[0] == "pointwise":
-            shown = " ".join(f"{lo:02X}" if lo == hi else f"{lo:02X}..{hi:02X}" for lo, hi in note[1])
+            shown = ranges_text(note[1])
             notes.append(f"values not compared point by point on {shown}: reported as differing throughout")
     if "units" in found.notes:
         notes.append("code units wider than a byte: errors are not compared, only valid sequences and encoders")

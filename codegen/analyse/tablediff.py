@@ -48,7 +48,7 @@ from ..automaton.actions import Error, Lookup, Pair, Reserved, Value
 from ..automaton.forms import DigitsForm
 from ..automaton.mapping import NONE
 from ..automaton.ranges import split
-from ..runtime.tables import tokens
+from ..runtime.tables import digits_bytes, row_bytes, table_inverse, table_pointer, tokens
 from ..spec.model import RangeSet
 from . import tables as _tables
 
@@ -69,7 +69,7 @@ class TPattern:
 
     @property
     def text(self) -> str:
-        return " ".join(f"{lo:02X}" if lo == hi else f"{lo:02X}..{hi:02X}" for lo, hi in self.ranges)
+        return _tables.ranges_text(self.ranges)
 
     @property
     def end(self) -> bool:
@@ -546,13 +546,6 @@ def _first_token(x: Automaton, data: bytes):
     return toks[0] if toks else None
 
 
-def _one(x: Automaton, data: bytes):
-    toks = list(tokens(x, data))
-    if len(toks) == 1 and toks[0][0] == "char" and toks[0][2] == len(data):
-        return toks[0][3]
-    return None
-
-
 def _token_words(t) -> str:
     if t is None:
         return "-"
@@ -571,7 +564,7 @@ def patterns(a: Automaton, b: Automaton, found: Found) -> dict[str, list[TPatter
             if key[0] == "errors":
                 p.a, p.b = _token_words(_first_token(a, ex)), _token_words(_first_token(b, ex))
             else:
-                p.a, p.b = _one(a, ex), _one(b, ex)
+                p.a, p.b = _tables.one_char(a, ex), _tables.one_char(b, ex)
             out[key[0]].append(p)
     for k in out:
         out[k].sort(key=lambda p: (len(p.ranges), p.ranges))
@@ -590,7 +583,7 @@ def _encoder_pieces(x: Automaton) -> list:
         if isinstance(form, DigitsForm):
             out.append((r.first, r.last, ("lin", form.positions, form.order, r.offset)))
         else:  # a literal or a surrogate pair of a sub-form: its bytes asked for when needed
-            out.append((r.first, r.last, ("row", x, r, len(x.encode_row(r, r.first)))))
+            out.append((r.first, r.last, ("row", x, r, len(row_bytes(x, r, r.first)))))
         taken.add(r.first, r.last)
     for f in _tables.table_forms(x):
         t = x.tables[f.table]
@@ -602,12 +595,12 @@ def _encoder_pieces(x: Automaton) -> list:
                         out.append((lo, hi, ("lin", f.positions, f.order, cp - p)))
                         taken.add(lo, hi)
             for p, v in _tables.overrides(t):
-                if isinstance(v, int) and taken.containing(v) is None and x.table_pointer(f.table, v) == p:
+                if isinstance(v, int) and taken.containing(v) is None and table_pointer(x, f.table, v) == p:
                     out.append((v, v, ("pt", _tables.spell(f, p))))
                     taken.add(v, v)
         else:
             cap = _tables.capacity(f)
-            for cp, p in sorted(t.encoder().items()):
+            for cp, p in sorted(table_inverse(x, f.table).items()):
                 if p < cap and taken.containing(cp) is None:
                     out.append((cp, cp, ("pt", _tables.spell(f, p))))
                     taken.add(cp, cp)
@@ -636,9 +629,8 @@ def _bytes_of(how, cp: int) -> bytes | None:
     if how[0] == "pt":
         return how[1]
     if how[0] == "row":
-        return how[1].encode_row(how[2], cp)
-    from ..automaton import digits_to_bytes
-    return digits_to_bytes(how[1], cp - how[3], how[2])
+        return row_bytes(how[1], how[2], cp)
+    return digits_bytes(how[1], cp - how[3], how[2])
 
 
 def _equal_runs(ha, hb, lo: int, hi: int) -> list[tuple[int, int, bool]]:

@@ -14,7 +14,7 @@ read from the automaton only (``Automaton.tables``, ``Automaton.forms``):
   count rows only; these count table forms too.
 
 Nothing here decodes: the decoder's word on a byte sequence is always the core's
-(:func:`encspec.runtime.tables.tokens`).
+(:func:`encspec.runtime.tables.tokens`; :func:`one_char` asks it).
 """
 from __future__ import annotations
 
@@ -23,9 +23,10 @@ from collections.abc import Iterator
 from math import prod
 from typing import Any
 
-from ..automaton import Automaton, digits_to_bytes
+from ..automaton import Automaton
 from ..automaton.forms import TableForm
 from ..automaton.mapping import NONE, MappingTable
+from ..runtime.tables import digits_bytes, tokens
 
 # A piece of a table: (first pointer, last pointer, kind, data), data's type following
 # kind (None for "none", the first code point for "linear", the values for "array"):
@@ -54,7 +55,7 @@ def capacity(form) -> int:
 
 def spell(form, pointer: int) -> bytes:
     """The bytes of *pointer* in *form*."""
-    return digits_to_bytes(form.positions, pointer, form.order)
+    return digits_bytes(form.positions, pointer, form.order)
 
 
 def pointer_of(form, data: bytes) -> int | None:
@@ -313,8 +314,22 @@ def encode_only(a: Automaton) -> list[tuple[int, bytes | None]]:
     return list(a.encode_only)
 
 
+def ranges_text(ranges, sep: str = " ") -> str:
+    """Byte ranges as every report writes them: ``ED A0..BF`` (a pattern), ``80..BF, C0``."""
+    return sep.join(f"{lo:02X}" if lo == hi else f"{lo:02X}..{hi:02X}" for lo, hi in ranges)
+
+
 def restore_text(a: Automaton) -> str:
-    return ", ".join(f"{lo:02X}" if lo == hi else f"{lo:02X}..{hi:02X}" for lo, hi in a.restore)
+    return ranges_text(a.restore, ", ")
+
+
+def one_char(a: Automaton, data: bytes):
+    """The value *data*, as a whole document, decodes to when it is one character token
+    (the core's word, :func:`encspec.runtime.tables.tokens`), else None."""
+    toks = list(tokens(a, data))
+    if len(toks) == 1 and toks[0][0] == "char" and toks[0][1] == 0 and toks[0][2] == len(data):
+        return toks[0][3]
+    return None
 
 
 def error_span_text(a: Automaton) -> str:

@@ -42,14 +42,16 @@ from __future__ import annotations
 import json
 import re
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from math import prod
 from typing import Literal, cast
 
-from ..automaton import DEAD, Automaton, digits_to_bytes
+from ..automaton import DEAD, Automaton
 from ..automaton.actions import Error
 from ..automaton.bytesets import runs_text as _runs
-from ..automaton.counted import Extension, encode_counted, encode_level, levels
+from ..automaton.counted import Extension
+from ..runtime.tables import counted_bytes, counted_levels, digits_bytes, encoded, level_bytes, row_bytes
 from ..runtime.tables import tokens as run_tokens
 from ..spec.model import DigitSet
 from . import tables as _tables
@@ -82,7 +84,7 @@ def _boundaries(a: Automaton, rows, size, shown, sep: str = ", ") -> Section:
         for cp, what in ((r.first, "first"), (r.first + 1, "second"), (r.last - 1, "second to last"),
                          (r.last, "last")):
             if r.first <= cp <= r.last:
-                seq = a.encode_row(r, cp)
+                seq = row_bytes(a, r, cp)
                 sub.cases.append(Case(seq, f"{what} code point of the row: {_u(cp)}{shown(seq)}"))
         s2.subsections.append(sub)
     gaps = [("hole", lo, hi) for lo, hi in a.holes] + [("skip", lo, hi) for lo, hi in a.skips]
@@ -91,7 +93,7 @@ def _boundaries(a: Automaton, rows, size, shown, sep: str = ", ") -> Section:
         for kind, lo, hi in sorted(gaps, key=lambda g: g[1]):
             for cp, what in ((lo - 1, f"just below the {kind} {_u(lo)}..{_u(hi)}"),
                              (hi + 1, f"just above the {kind} {_u(lo)}..{_u(hi)}")):
-                b = a.encode(cp) if cp >= 0 else None
+                b = encoded(a, cp) if cp >= 0 else None
                 if b is not None:
                     sub.cases.append(Case(b, f"{_u(cp)}, {what}" + (sep + shown(b)[2:] if shown(b) else "")))
         s2.subsections.append(sub)
@@ -101,9 +103,9 @@ def _boundaries(a: Automaton, rows, size, shown, sep: str = ", ") -> Section:
 ByteOrder = Literal["big", "little"]
 
 
-def _counted(ext: Extension, cp: int) -> bytes:
+def _counted(a: Automaton, ext: Extension, cp: int) -> bytes:
     """The bytes of *cp*, a code point the counted form holds (a level's first or last)."""
-    got = encode_counted(ext, cp)
+    got = counted_bytes(a, ext, cp)
     assert got is not None
     return got
 
@@ -216,7 +218,7 @@ def _form_bytes(a: Automaton, cp: int) -> bytes | None:
             continue
         raw = cp - f["offset"]
         if f["raw_lo"] <= raw <= f["raw_hi"] and raw < f["capacity"]:
-            return digits_to_bytes(f["positions"], raw, f["order"])
+            return digits_bytes(f["positions"], raw, f["order"])
     return None
 
 
@@ -287,19 +289,19 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
         s1 = Section("Some correct text")
         for text, what in (("κόσμε", "Greek word 'kosme' (Kuhn 1)"),
                            ("A\u00e9\u20ac\U0001F600", "A, é, €, 😀")):
-            parts = [a.encode(ord(ch)) for ch in text]
-            encoded = [p for p in parts if p is not None]
-            if len(encoded) == len(parts):
-                s1.cases.append(Case(b"".join(encoded), what + ": " + " ".join(_u(ord(ch)) for ch in text)))
+            parts = [encoded(a, ord(ch)) for ch in text]
+            written = [p for p in parts if p is not None]
+            if len(written) == len(parts):
+                s1.cases.append(Case(b"".join(written), what + ": " + " ".join(_u(ord(ch)) for ch in text)))
     out.append(s1)
 
     # 2 boundaries
     s2 = _boundaries(a, rows, lambda r: f"{r.length} byte{'s' if r.length > 1 else ''}", lambda seq: "")
     for ext in a.extensions:
         sub = Section(f"Counted form {ext.form}: its first lengths")
-        for _env, _digits, first, last in _levels(ext):
+        for _env, _digits, first, last in _levels(a, ext):
             for cp, what in ((first, "first"), (last, "last")):
-                code = _counted(ext, cp)
+                code = _counted(a, ext, cp)
                 sub.cases.append(Case(code, f"{what} code point of {len(code)}-byte codes: {_u(cp)}"))
         s2.subsections.append(sub)
     out.append(s2)
@@ -353,14 +355,10 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
     done = set()
     for r in rows:
         for cp in (r.first, r.last):
-            seq = a.encode_row(r, cp)
-            state = 0
-            for k in range(1, len(seq)):
-                state = a.step(state, seq[k - 1])
-                if state == DEAD or state >= a.n_states:
-                    break
-                for c in range(a.n_classes):
-                    if a.next[state][c] == DEAD and (state, c, k) not in done:
+            seq = row_bytes(a, r, cp)
+            for k, state, classes in _cannot_follow(a, seq):
+                for c in classes:
+                    if (state, c, k) not in done:
                         done.add((state, c, k))
                         sub.cases.append(Case(seq[:k] + bytes([cb[c][0]]),
                                               f"{_u(cp)} ({_hex(seq)}) with byte {k + 1} replaced by "
@@ -379,7 +377,7 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
     cut_all = []
     for r in rows:
         for cp in (r.first, r.last):
-            seq = a.encode_row(r, cp)
+            seq = row_bytes(a, r, cp)
             for k in range(1, len(seq)):
                 sub.cases.append(Case(seq[:k], f"{_u(cp)} ({_hex(seq)}) cut after {k} of {len(seq)} bytes"))
                 if tail:
@@ -408,7 +406,7 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
         kuhn = (1, "next to smallest") if numbers else (0x2F, "'/' (Kuhn 4.1)")
         for raw, what in ((0, "smallest"), kuhn, (f["raw_lo"] - 1, "largest")):
             if 0 <= raw < f["raw_lo"]:
-                sub.cases.append(Case(digits_to_bytes(f["positions"], raw, f["order"]),
+                sub.cases.append(Case(digits_bytes(f["positions"], raw, f["order"]),
                                       f"{what} overlong: would be {_u(raw + off)}"))
         s4.subsections.append(sub)
     out.append(s4)
@@ -420,7 +418,7 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
         off = f["offset"] if f["offset"] is not None else f["rows"][-1].offset
         for raw in sorted({f["raw_hi"] + 1, f["capacity"] - 1}):
             if f["raw_hi"] < raw < f["capacity"]:
-                sub.cases.append(Case(digits_to_bytes(f["positions"], raw, f["order"]),
+                sub.cases.append(Case(digits_bytes(f["positions"], raw, f["order"]),
                                       f"form {name}: raw {raw:#x}, would be {_u(raw + off)}"))
     s5.subsections.append(sub)
     sub = Section("Gaps inside a form (holes)")
@@ -429,7 +427,7 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
         for r1, r2 in zip(rs, rs[1:]):
             if r2.raw_lo > r1.raw_hi + 1:
                 for raw in (r1.raw_hi + 1, r2.raw_lo - 1):
-                    sub.cases.append(Case(digits_to_bytes(f["positions"], raw, f["order"]),
+                    sub.cases.append(Case(digits_bytes(f["positions"], raw, f["order"]),
                                           f"form {name}: raw {raw:#x} (would be {_u(raw + r1.offset)})"))
     s5.subsections.append(sub)
     lo_cs, hi_cs = a.code_space
@@ -466,7 +464,7 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
     if a.reserved:
         s6 = Section("Reserved runs: a reserved lead and every following byte that cannot start a sequence")
         conts = [g for g in stray if g not in a.reserved]
-        lead2 = next((e for e in map(a.encode, (0x80, 0xA0, 0x100, 0x800)) if e and len(e) > 1), b"")
+        lead2 = next((e for e in (encoded(a, cp) for cp in (0x80, 0xA0, 0x100, 0x800)) if e and len(e) > 1), b"")
         for lead in a.reserved:
             s6.cases.append(Case(bytes([lead]), f"{lead:02X} alone"))
             if conts:
@@ -498,9 +496,9 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
     for ext in a.extensions:
         s8 = Section(f"Counted form {ext.form}: headers and values")
         field_item = next(i for i in ext.items if i.field)
-        lv = _levels(ext)
+        lv = _levels(a, ext)
         for _env, _digits, first, _last in (lv[0], lv[-1]):
-            seq = _counted(ext, first)
+            seq = _counted(a, ext, first)
             what = "the shortest code" if first == lv[0][2] else "the shortest code with a longer count field"
             sub = Section(f"{what[0].upper()}{what[1:]}, {_hex(seq)} ({_u(first)}), cut at every position")
             for k in range(1, len(seq)):
@@ -514,13 +512,13 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
         sub = Section("Values outside a length's range, and a field with a leading zero")
         for env, digits, first, last in lv:
             lo_raw = first - ext.offset
-            raw_lo = encode_level(ext, env, digits, lo_raw - 1) if lo_raw > 0 else None
+            raw_lo = level_bytes(a, ext, env, digits, lo_raw - 1) if lo_raw > 0 else None
             if raw_lo is not None:
                 sub.cases.append(Case(raw_lo, f"one below the first value of its length ({_u(first - 1)}): overlong"))
-            n_val = len(_counted(ext, last))
+            n_val = len(_counted(a, ext, last))
             try:
-                over = encode_level(ext, env, digits, last - ext.offset + 1)
-            except ValueError:
+                over = level_bytes(a, ext, env, digits, last - ext.offset + 1)
+            except (ValueError, KeyError):
                 over = None
             if over is not None and len(over) == n_val:
                 sub.cases.append(Case(over, f"one above the last value of its length ({_u(last + 1)})"))
@@ -542,6 +540,18 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
 
 # ---------------------------------------------------------------- table forms
 PICKS = 64  # runs (and gaps) shown per table form beyond the longest ones
+
+
+def _cannot_follow(a: Automaton, seq: bytes) -> Iterator[tuple[int, int, list[int]]]:
+    """The one walk along a valid sequence (a row's or a table form's): (k, state, classes)
+    with the classes of byte that cannot follow its first k bytes, k = 1 .. len - 1,
+    stopping where the walk leaves the bounded automaton."""
+    state = 0
+    for k in range(1, len(seq)):
+        state = a.step(state, seq[k - 1])
+        if state == DEAD or state >= a.n_states:
+            return
+        yield k, state, [c for c in range(a.n_classes) if a.next[state][c] == DEAD]
 
 
 def _spread(items: list, n: int) -> list:
@@ -614,7 +624,7 @@ def _table_sections(a: Automaton, tail: bytes, tail_note: str) -> list[Section]:
                         sub.cases.append(Case(spell(x), f"pointer {x}: " + " ".join(_u(c) for c in value)
                                               + ", decode-only"))
                         continue
-                    enc = a.encode(value)
+                    enc = encoded(a, value)
                     where = f"written as {_hex(enc)}" if enc is not None else "not encodable"
                     sub.cases.append(Case(spell(x), f"pointer {x}: {_u(value)}, decode-only ({_u(value)} is {where})"))
             sec.subsections.append(sub)
@@ -637,16 +647,11 @@ def _table_sections(a: Automaton, tail: bytes, tail_note: str) -> list[Section]:
         ends = [runs[0][0], runs[-1][1]] if runs else []
         for x in ends:
             seq = spell(x)
-            state = 0
-            for k in range(1, len(seq)):
-                state = a.step(state, seq[k - 1])
-                if state == DEAD or state >= a.n_states:
-                    break
-                for c in range(a.n_classes):
-                    if a.next[state][c] == DEAD:
-                        sub.cases.append(Case(seq[:k] + bytes([cb[c][0]]), f"pointer {x} ({_hex(seq)}) with byte "
-                                                                          f"{k + 1} replaced by {cb[c][0]:02X} "
-                                                                          f"(of {_runs(cb[c])})"))
+            for k, _state, classes in _cannot_follow(a, seq):
+                for c in classes:
+                    sub.cases.append(Case(seq[:k] + bytes([cb[c][0]]), f"pointer {x} ({_hex(seq)}) with byte "
+                                                                      f"{k + 1} replaced by {cb[c][0]:02X} "
+                                                                      f"(of {_runs(cb[c])})"))
                 sub.cases.append(Case(seq[:k], f"pointer {x} ({_hex(seq)}) cut after {k} of {len(seq)} bytes"))
                 if tail:
                     sub.cases.append(Case(seq[:k] + tail, f"pointer {x} ({_hex(seq)}) cut after {k} of "
@@ -729,7 +734,7 @@ def _values_section(a: Automaton) -> Section:
     sec = Section("Some values")
     row = b""
     for v, _what in sorted(dict(picks).items()):
-        b = a.encode(v) if lo_cs <= v and (hi_cs is None or v <= hi_cs) else None
+        b = encoded(a, v) if lo_cs <= v and (hi_cs is None or v <= hi_cs) else None
         if b is not None:
             label = next(w for x, w in picks if x == v)
             sec.cases.append(Case(b, f"{label}: {v} = {_u(v)}"))
@@ -749,7 +754,7 @@ def _digit_extremes(a: Automaton, forms: dict) -> Section:
                           (f["capacity"] - 1, "all digits largest")):
             if 0 <= raw < f["capacity"]:
                 where = "in its rows" if any(r.raw_lo <= raw <= r.raw_hi for r in f["rows"]) else "outside its rows"
-                sec.cases.append(Case(digits_to_bytes(f["positions"], raw, f["order"]),
+                sec.cases.append(Case(digits_bytes(f["positions"], raw, f["order"]),
                                       f"form {name} ({f['length']} bytes), {what}: raw {raw:#x}, "
                                       f"{_u(raw + off)} by its offset ({where})"))
     return sec
@@ -766,7 +771,7 @@ def _continuation_runs(a: Automaton, rows: list) -> Section:
         if targets and all(t < a.n_states and a.accept[t] is None for t in targets):
             conts += sorted({cb[c][0], cb[c][-1]})
     longest = max(r.length for r in rows)
-    finals = sorted({a.encode_row(r, cp)[-1] for r in rows for cp in (r.first, r.last)})
+    finals = sorted({row_bytes(a, r, cp)[-1] for r in rows for cp in (r.first, r.last)})
     sec = Section(f"Runs of continuation bytes (Kuhn 3.1): 1 to {longest + 1} of them, alone and then "
                   f"a final byte ({' or '.join(f'{b:02X}' for b in finals)})")
     for b in sorted(set(conts)):
@@ -954,10 +959,10 @@ def _unit_sections(a: Automaton) -> list[Section]:
     # 1 correct text
     s1 = Section("Some correct text")
     for text_, what in (("κόσμε", "Greek word 'kosme' (Kuhn 1)"), ("A\u00e9\u20ac\U0001F600", "A, é, €, 😀")):
-        parts = [a.encode(ord(ch)) for ch in text_]
-        encoded = [p for p in parts if p is not None]
-        if len(encoded) == len(parts):
-            s1.cases.append(Case(b"".join(encoded), what + ": " + " ".join(_u(ord(ch)) for ch in text_)))
+        parts = [encoded(a, ord(ch)) for ch in text_]
+        written = [p for p in parts if p is not None]
+        if len(written) == len(parts):
+            s1.cases.append(Case(b"".join(written), what + ": " + " ".join(_u(ord(ch)) for ch in text_)))
     out.append(s1)
 
     # 2 boundaries
@@ -993,7 +998,7 @@ def _unit_sections(a: Automaton) -> list[Section]:
                   "last sequence")
     for r in rows:
         for cp in (r.first, r.last):
-            seq = a.encode_row(r, cp)
+            seq = row_bytes(a, r, cp)
             for k in range(unit, len(seq), unit):
                 o = _outcome(a, start, seq[:k])
                 if o[0] != "state":
@@ -1021,7 +1026,7 @@ def _unit_sections(a: Automaton) -> list[Section]:
     cut_units, cut_bytes = [], []
     for r in rows:
         for cp in (r.first, r.last):
-            seq = a.encode_row(r, cp)
+            seq = row_bytes(a, r, cp)
             for k in range(1, len(seq)):
                 what = f"{_u(cp)} ({units(seq)}) cut after {k} of {len(seq)} bytes"
                 sub.cases.append(Case(seq[:k], what))
@@ -1054,7 +1059,7 @@ def _unit_sections(a: Automaton) -> list[Section]:
     # 4 excluded values
     s4 = Section("Values the units can hold but the encoding excludes")
     lo_cs, hi_cs = a.code_space
-    bmp_units = all(a.encode(cp) == ub(cp) for cp in (0xD7FF, 0xE000) if cp < 1 << 8 * unit)
+    bmp_units = all(encoded(a, cp) == ub(cp) for cp in (0xD7FF, 0xE000) if cp < 1 << 8 * unit)
     if lo_cs <= 0xD800 and (hi_cs is None or hi_cs >= 0xDFFF) and bmp_units:
         sub = Section("Surrogate code points as units, single and paired (Kuhn 5.1, 5.2)")
         for cp in (0xD800, 0xDB7F, 0xDB80, 0xDBFF, 0xDC00, 0xDF80, 0xDFFF):
@@ -1098,7 +1103,7 @@ def _unit_sections(a: Automaton) -> list[Section]:
             st = a.starts[k]
             s5 = Section(f"Signature {_hex(sig)}: {sig_order}-endian units follow (recognised at offset 0 only)")
             s5.cases.append(Case(sig, "the signature alone"))
-            sample = b"".join(a.encode(ord(ch)) or b"" for ch in "A\u00e9\u20ac\U0001F600")
+            sample = b"".join(encoded(a, ord(ch)) or b"" for ch in "A\u00e9\u20ac\U0001F600")
             body = _in_order(a, sample, sig_order)
             s5.cases.append(Case(sig + body, f"the signature, then A, é, €, 😀 {sig_order}-endian: {units(body, sig_order)}"))
             for lo, hi, oc in _unit_kinds(a, st, sig_order):
@@ -1115,7 +1120,7 @@ def _unit_sections(a: Automaton) -> list[Section]:
             for j in signature_cuts(len(sig)):
                 s5.cases.append(Case(sig[:j], f"the signature cut after {j} of {len(sig)} bytes"))
             out.append(s5)
-    elif (bom := a.encode(0xFEFF)) is not None:
+    elif (bom := encoded(a, 0xFEFF)) is not None:
         other = _in_order(a, bom, "little" if order == "big" else "big")
         s5 = Section(f"Byte order marks: {units(bom)} ({_hex(bom)}) is the character U+FEFF, no signature")
         s5.cases.append(Case(bom, f"{_hex(bom)} at offset 0: {units(bom)}, U+FEFF"))
@@ -1134,10 +1139,10 @@ def _unit_sections(a: Automaton) -> list[Section]:
     return out
 
 
-def _levels(ext: Extension) -> list[tuple[dict[str, int], list[int], int, int]]:
+def _levels(a: Automaton, ext: Extension) -> list[tuple[dict[str, int], list[int], int, int]]:
     """The first three lengths of a counted form, and the first whose count field is longer."""
     out: list[tuple[dict[str, int], list[int], int, int]] = []
-    for level in levels(ext):
+    for level in counted_levels(a, ext):
         if len(out) < 3:
             out.append(level)
         elif len(level[1]) > len(out[0][1]):

@@ -10,7 +10,6 @@ data: ``extensions`` and ``signature``.
 """
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
@@ -19,7 +18,7 @@ from ..spec.diagnostics import Loc, SpecError
 from ..spec.model import RangeSet, Spec, paused_gc
 from . import dfa as _dfa
 from .actions import Action, Reserved, named
-from .counted import Extension, encode_counted, extension_data
+from .counted import Extension, extension_data
 from .forms import CompositeForm, CountedForm, DigitsForm, Form, LiteralForm, Profile, ProfileRule, TableForm
 from .layout import Segment, form_patterns, positions, rules, segments, significance
 from .mapping import MappingTable
@@ -67,9 +66,6 @@ class Automaton:
     extensions: tuple[Extension, ...]  # counted forms, entered at n_states + index
     claims: tuple[str, ...]
     pair_on_encode: bool = False  # encoders join lead + trail surrogate code points (WTF-8 6.1)
-    # a lead surrogate code point's bytes followed by a trail one's read back as one token
-    # (WTF-16's pair form, WTF-8's ill-formed pattern): encoders never write them in a row
-    pair_reads_as_one: bool = False
     profiles: tuple[Profile, ...] = ()  # document profiles (encspec lint)
     row_patterns: tuple = ()  # per row: its byte patterns, each a tuple of positions of (lo, hi) runs
     unit: int = 1  # bytes per code unit: errors and the data's end are counted in whole units
@@ -176,73 +172,6 @@ class Automaton:
 
     def table_forms(self) -> list[TableForm]:
         return [f for f in self.forms.values() if isinstance(f, TableForm)]
-
-    def encode(self, cp: int) -> bytes | None:
-        """The bytes of *cp*: an encoder-only entry of the spec, else the row that holds
-        it, else the first table form whose table has it (None if none does)."""
-        only = self.__dict__.get("_encode_only")
-        if only is None:
-            only = dict(self.encode_only)
-            object.__setattr__(self, "_encode_only", only)  # a cache: frozen stays frozen
-        if cp in only:
-            return only[cp]
-        rows = self.encoding_rows()
-        firsts = self.__dict__.get("_encoding_firsts")
-        if firsts is None:  # the rows are disjoint and in order: bisect, not a walk over every row
-            firsts = [row.first for row in rows]
-            object.__setattr__(self, "_encoding_firsts", firsts)  # a cache: frozen stays frozen
-        k = bisect_right(firsts, cp) - 1
-        if k >= 0 and cp <= rows[k].last:
-            return self.encode_row(rows[k], cp)
-        for form in self.table_forms():
-            pointer = self.table_pointer(form.table, cp)
-            if pointer is not None:
-                return digits_to_bytes(form.positions, pointer, form.order)
-        for ext in self.extensions:
-            out = encode_counted(ext, cp)
-            if out is not None:
-                return out
-        return None
-
-    def table_pointer(self, k: int, cp: int) -> int | None:
-        """The pointer the encoder writes for *cp* from table *k* (None: it has none)."""
-        inverse = self.__dict__.setdefault("_inverse", {})
-        if k not in inverse:
-            inverse[k] = self.tables[k].encoder()
-        got = inverse[k].get(cp)
-        if got is None and self.tables[k].ranges:
-            got = self.tables[k].encode_range(cp)
-        return got
-
-    def encode_row(self, row: Segment, cp: int) -> bytes:
-        form = self.forms[row.form]
-        if isinstance(form, LiteralForm):
-            return form.bytes
-        if isinstance(form, CompositeForm):
-            sub = self.forms[form.sub]
-            assert isinstance(sub, DigitsForm)  # a surrogate pair's units are a linear form
-            v = cp - 0x10000
-            hi, lo = 0xD800 + (v >> 10), 0xDC00 + (v & 0x3FF)
-            return digits_to_bytes(sub.positions, hi - sub.at) + digits_to_bytes(sub.positions, lo - sub.at)
-        assert not isinstance(form, CountedForm)  # no row is a counted form's
-        return digits_to_bytes(form.positions, cp - row.offset, form.order)
-
-
-def digits_to_bytes(positions, raw: int, order=None) -> bytes:
-    """The bytes spelling *raw* in the mixed radix of *positions* (digit alphabets, in
-    byte order), whose digits are most significant first in *order* (None: byte order)."""
-    out = [0] * len(positions)
-    for k in reversed(order or range(len(positions))):
-        runs = positions[k]
-        radix = sum(hi - lo + 1 for lo, hi in runs)
-        raw, d = divmod(raw, radix)
-        for lo, hi in runs:
-            if d <= hi - lo:
-                out[k] = lo + d
-                break
-            d -= hi - lo + 1
-    return bytes(out)
-
 
 def _forms(spec: Spec) -> dict[str, Form]:
     out: dict[str, Form] = {}
@@ -369,7 +298,7 @@ def _compile(spec: Spec) -> Automaton:
         raise SpecError("no byte can start a sequence", spec.forms[0].loc)
     if machine.accept[0] is not None:
         raise SpecError("a form accepts the empty byte sequence", spec.forms[0].loc)
-    a = Automaton(
+    return Automaton(
         name=spec.name, title=spec.title, aliases=spec.aliases, source=spec.source,
         spec_file=spec.path, spec_sha256=spec.sha256,
         code_space=(spec.code_space.lo, spec.code_space.hi),
@@ -387,34 +316,6 @@ def _compile(spec: Spec) -> Automaton:
         encode_only=tuple((e.code_point, e.bytes) for e in spec.encodes),
         error_span=spec.error_span, restore=spec.restore,
     )
-    return replace(a, pair_reads_as_one=_pair_reads_as_one(a))
-
-
-def _pair_reads_as_one(a: Automaton) -> bool:
-    """Whether the bytes of a lead surrogate code point followed by those of a trail
-    one read back as one token (longest match): the pair form (WTF-16, where 4.1 says
-    "the resulting sequence will not represent the original code points") or an
-    ill-formed pattern (WTF-8).  The first and the last pair stand for the rest (the
-    surrogates are two ranges of one shape); a token still unfinished after both
-    counts as one too (what follows decides)."""
-    for lead, trail in ((0xD800, 0xDC00), (0xDBFF, 0xDFFF)):
-        first, second = a.encode(lead), a.encode(trail)
-        if first is None or second is None:
-            continue
-        s = a.starts[0]
-        for k, b in enumerate(first + second, 1):
-            s = a.step(s, b)
-            if s < 0:  # dead: the lead's token ends where its bytes do
-                break
-            if s >= a.n_states:  # into a counted form: conservatively one token
-                if k > len(first):
-                    return True
-                break
-            if k > len(first) and a.accept[s] is not None:
-                return True
-        else:
-            return True
-    return False
 
 
 def _in_byte_order(spec: Spec, order: str) -> Spec:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..spec.diagnostics import SpecError
-from ..spec.expr import CHECKED_LIMIT, BinOp, Expr, Int, evaluate, evaluate_checked, is_const, solve_unit
-from ..spec.model import DigitSet, Form, Spec
+from ..spec.expr import BinOp, Expr, Int, evaluate, evaluate_checked, is_const, solve_unit
+from ..spec.model import Form, Spec
 from .forms import Runs
 
 
@@ -257,84 +257,6 @@ def _solve(expr, target: int) -> tuple[str, int] | None:
     """Solve ``var + c == target`` for the one variable in *expr* (None if it is not of that shape)."""
     got = solve_unit(expr)
     return None if got is None else (got[0], target - got[1])
-
-
-def _level(ext: Extension, f: int):
-    """(env, field digits, fewest bits, most bits) of field value *f*, or None if it has no length."""
-    field_item = ext.field_item
-    digits = _to_digits(f, field_item.radix, None)
-    solved = _solve(field_item.count, len(digits))
-    if solved is None or solved[1] < 0:
-        return None
-    env = {field_item.field: f, solved[0]: solved[1]}
-    assert ext.value_item.count is not None and ext.hi_exp is not None  # a value's count; extension_data's
-    try:
-        count = checked(ext.value_item.count, env)
-        hi_exp = checked(ext.hi_exp, env)
-        lo_exp = None if ext.lo_exp is None else checked(ext.lo_exp, env)
-    except (OverflowError, ZeroDivisionError):
-        return None
-    low, high = _bit_lengths(ext, count, hi_exp, lo_exp)
-    return env, digits, low, high
-
-
-def levels(ext: Extension):
-    """Yield (env, field digits, first, last) for field values 0, 1, 2, …: one length each."""
-    f = 0
-    while True:
-        got = _level(ext, f)
-        if got is not None and got[2] <= got[3]:
-            env, digits, low, high = got
-            yield env, digits, (1 << low - 1 if low else 0) + ext.offset, (1 << high) - 1 + ext.offset
-        f += 1
-
-
-def find_level(ext: Extension, bits: int):
-    """The level of the first field value whose length holds *bits* bits (its most
-    bits >= bits), found by doubling then halving: the lengths never shrink as the
-    field grows (checked at compile time), so a wide code point costs a few dozen
-    evaluations, not one per length.  None past the decoders' 64-bit limits."""
-    def holds(f):
-        got = _level(ext, f)
-        return got is not None and got[3] >= bits
-
-    lo, hi = -1, 0
-    while not holds(hi):
-        lo, hi = hi, 2 * hi + 1
-        if hi > CHECKED_LIMIT:
-            return None
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        lo, hi = (lo, mid) if holds(mid) else (mid, hi)
-    return _level(ext, hi)
-
-
-def encode_counted(ext: Extension, cp: int) -> bytes | None:
-    """The shortest bytes of *cp* in this counted form, or None if it has none."""
-    if cp < ext.min or cp < ext.offset:
-        return None
-    value = cp - ext.offset
-    got = find_level(ext, value.bit_length())
-    if got is None or value.bit_length() < got[2]:
-        return None
-    return encode_level(ext, got[0], got[1], value)
-
-
-def encode_level(ext: Extension, env, digits, value) -> bytes:
-    """The bytes of raw *value* at the length *env*/*digits* stand for."""
-    out = bytearray(ext.prefix_bytes)
-    for item in ext.items:
-        if item.binds:
-            out += bytes([DigitSet(item.runs).byte_of(0)]) * env[item.binds]
-        elif item.field:
-            out += bytes(DigitSet(item.runs).byte_of(d) for d in digits)
-        else:
-            assert item.count is not None  # the value digits: only a free count has none
-            n = checked(item.count, env)
-            table = [DigitSet(item.runs).byte_of(d) for d in range(item.radix)]
-            bits = format(value, "b").zfill(n * ext.shift) if value else "0" * (n * ext.shift)
-            out += bytes(table[int(bits[k:k + ext.shift], 2)] for k in range(0, n * ext.shift, ext.shift))
-    return bytes(out)
 
 
 def _to_digits(v: int, radix: int, n: int | None) -> list[int]:

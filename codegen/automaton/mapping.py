@@ -67,28 +67,6 @@ class MappingTable:
             return tuple(zip(self.starts, self.lasts, self.firsts))
         return tuple((self.base + k, v) for k, v in enumerate(self.values) if v != NONE)
 
-    def encoder(self) -> dict[int, int]:
-        """Code point -> the pointer the encoder writes (single entries of an index table)."""
-        skip = RangeSet(self.decode_only)
-        if self.ranges:
-            return {}
-        return {v: self.base + k for k, v in enumerate(self.values)
-                if v != NONE and skip.containing(self.base + k) is None}
-
-    def encode_range(self, cp: int) -> int | None:
-        """The pointer of *cp* in a ranges table (None: no run holds it, or it is decode-only)."""
-        found = None
-        for p, value in self.overrides:
-            if value == cp:
-                found = p
-        for k, first in enumerate(self.firsts):
-            p = self.starts[k] + cp - first
-            if found is None and first <= cp and p <= self.lasts[k] and self.lookup(p) == cp:
-                found = p
-        if found is None or any(lo <= found <= hi for lo, hi in self.decode_only):
-            return None
-        return found
-
     @property
     def max_code_point(self) -> int:
         """The highest code point an entry gives."""

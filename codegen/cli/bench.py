@@ -424,7 +424,7 @@ def subject(spec: str, export_c: bool | None) -> Subject:
     except NativeBuildError as e:
         s.why_native = f"no extension ({e})"
     s.oracle = _oracle(registry.module_name(module.NAME))
-    s.tables = _has_tables(module)
+    s.tables = _has_tables(module) or getattr(module, "_CHARMAP", None) is not None  # single-byte: its codepage
     s.nearest = table_codec(module) if s.tables else None
     if export_c is False:
         s.why_c = "not asked (--no-export)"

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..emit.targets import render_files, targets
+from ..runtime import charmap, tables
 from ..spec import registry
 from .common import Fail, load_spec
 
@@ -19,7 +20,8 @@ def outputs(spec: str, out_dir: Path, docs_dir: Path | None = None) -> list[Outp
     """The files one spec generates under *out_dir* (and its pictures under *docs_dir*,
     by default ``out_dir/docs``), in memory.  The python and json targets must support
     the spec (else Unsupported, before anything is written); the native one is left
-    out where it does not (a counted form the C export cannot decode)."""
+    out where it does not (a counted form the C export cannot decode) and for a
+    single-byte spec, whose native backend is CPython's charmap codec."""
     from ..analyse import charts, describe, vectors
     from ..version import __version__
     _, automaton = load_spec(spec)
@@ -29,7 +31,9 @@ def outputs(spec: str, out_dir: Path, docs_dir: Path | None = None) -> list[Outp
     table = render_files(automaton, "json")
     cases = vectors.sections(automaton)
     native = []
-    if targets()["native"].supports(automaton) is None:
+    # a single-byte spec has no extension of its own: CPython's charmap codec is its
+    # native backend (runtime/charmap.py), so a catalogue of them compiles no C
+    if targets()["native"].supports(automaton) is None and charmap.tables(tables.bind(automaton)) is None:
         native = [Output(out_dir / rel, text) for rel, text in render_files(automaton, "native").items()]
     return [
         *(Output(out_dir / rel, text) for rel, text in python.items()),

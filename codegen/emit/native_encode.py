@@ -332,7 +332,7 @@ def _segment_code(value, lo: int, hi: int) -> dict:
 
 def _segments(a: Automaton, core) -> list[dict]:
     holes = sorted((cp, cp) for cp, _ in a.encode_only)
-    if a.pair_reads_as_one:
+    if core.PAIR_READS_AS_ONE:
         holes = sorted(holes + [(0xD800, 0xDFFF)])
     merged: list[tuple[int, int]] = []
     for lo, hi in holes:
@@ -406,7 +406,7 @@ def _unit_plan(a: Automaton, core) -> dict | None:
         return None
     (width, byte_order), ranges = max(found.items(), key=lambda kv: sum(hi - lo + 1 for lo, hi in kv[1]))
     holes = sorted((cp, cp) for cp, _ in a.encode_only)
-    if a.pair_reads_as_one:
+    if core.PAIR_READS_AS_ONE:
         holes.append((0xD800, 0xDFFF))
     cut = []
     for lo, hi in sorted(ranges):
@@ -439,7 +439,7 @@ def context(a: Automaton, ctx: dict) -> dict:
         "enc_segments": {k: _limited(segments, top) for k, top in limits.items()},
         "enc_most": {k: _most(segments, top) for k, top in limits.items()},
         "enc_ascii": ascii_mode,
-        "enc_pair_reads_as_one": a.pair_reads_as_one,
+        "enc_pair_reads_as_one": core.PAIR_READS_AS_ONE,
         "enc_unit": None if ascii_mode else _unit_plan(a, core),
         # a memo entry holds every segment's bytes up to U+10FFFF that fit in 8 (CESU-8's pairs)
         "enc_memo_width": 8 if 4 < max([s["length"] for s in _limited(segments, 0x10FFFF)] + [4]) <= 8 else 4,

@@ -10,7 +10,7 @@ through ``repr`` or a one-line comment, so no title or reason can break it.
 from __future__ import annotations
 
 from ..automaton import Automaton
-from ..runtime import tables
+from ..runtime import charmap, tables
 from ..spec.expr import text
 from . import render
 from .comments import action_comment, row_comment, state_comment
@@ -91,6 +91,23 @@ def _table_lines(a: Automaton, values) -> list[str]:
     return out
 
 
+def _charmap_lines(a: Automaton) -> str:
+    """A single-byte spec's tables for CPython's charmap codec, 16 bytes a line."""
+    got = charmap.tables(tables.bind(a))
+    if got is None:
+        return "_CHARMAP = None  # not single-byte: no charmap tables"
+    out = ["# Every token is one byte: CPython's charmap codec decodes and encodes with these",
+           "# tables (per byte its code point, and the code point that encodes to it;",
+           "# U+FFFE: none, the core decides), the core's _Charmap the native hook."]
+    for name, table in zip(("decoding", "encoding"), got):
+        out.append(f"_CHARMAP_{name.upper()} = (")
+        for k in range(0, 256, 16):
+            out.append(f"    {table[k:k + 16]!r}  # {k:02X}..{k + 15:02X}")
+        out.append(")")
+    out.append("_CHARMAP = (_CHARMAP_DECODING, _CHARMAP_ENCODING)")
+    return "\n".join(out)
+
+
 def _native_import(a: Automaton) -> str:
     from .native_ext import module_name
     name = module_name(a)
@@ -119,6 +136,6 @@ def module_source(a: Automaton) -> str:
         lit=lit, class_runs=v["_CLASS_RUNS"], states=states, actions=actions, rows=rows,
         extensions=_extension_lines(a, v["_EXTENSIONS"]), profiles=_profile_lines(a, v["PROFILES"]),
         tables=_table_lines(a, v["_TABLES"]),
-        fast=fast, native_import=_native_import(a),
+        fast=fast, charmap=_charmap_lines(a), native_import=_native_import(a),
         marker=tables.MARKER, core=tables.core_text(),
     )

@@ -11,6 +11,7 @@ from ..automaton.actions import Lookup, Pair, Reserved, Value
 from ..automaton.counted import Extension
 from ..automaton.forms import CompositeForm, DigitsForm, LiteralForm, TableForm
 from ..automaton.mapping import NONE
+from ..runtime.tables import row_bytes
 from ..spec.expr import to_json
 from ..version import __version__
 
@@ -130,8 +131,8 @@ def table(a: Automaton, packed: list | None = None) -> dict:
         "rows": [
             {"form": r.form, "spec_line": r.line, "length": r.length, "first": r.first, "last": r.last,
              "offset": r.offset, "raw_first": r.raw_lo, "raw_last": r.raw_hi,
-             "first_bytes": a.encode_row(r, r.first).hex(" ").upper(),
-             "last_bytes": a.encode_row(r, r.last).hex(" ").upper()}
+             "first_bytes": row_bytes(a, r, r.first).hex(" ").upper(),
+             "last_bytes": row_bytes(a, r, r.last).hex(" ").upper()}
             for r in a.rows
         ],
         "forms": {name: _form(f) for name, f in a.forms.items()},

@@ -14,13 +14,16 @@ from ..spec import registry
 BACKENDS = ("auto", "python", "native")
 
 
-def _instance(name: str, file: str, code, native) -> types.ModuleType:
-    """A fresh module object running *code*, its ``_NATIVE`` hook set to *native*."""
+def _instance(name: str, file: str, code, native, python_only: bool = False) -> types.ModuleType:
+    """A fresh module object running *code*, its ``_NATIVE`` hook set to *native*
+    (when None, a single-byte spec's charmap hook stays, unless *python_only*)."""
     module = types.ModuleType(name)
     module.__file__ = file
     module.__package__ = ""  # no parent package: the module's own `from . import` of its extension fails
+    module.__dict__["_PYTHON_ONLY"] = python_only  # read by the core before it makes its charmap hook
     exec(code, module.__dict__)
-    module.__dict__["_NATIVE"] = native  # the core's hook, read as a global
+    if native is not None or python_only:
+        module.__dict__["_NATIVE"] = native  # the core's hook, read as a global
     return module
 
 
@@ -66,20 +69,21 @@ def _extension(path: str, sha256: str, build: bool):
 
 
 @lru_cache(maxsize=64)
-def _compiled(path: str, sha256: str, native) -> types.ModuleType:
+def _compiled(path: str, sha256: str, native, python_only: bool = False) -> types.ModuleType:
     """A spec compiled now, decoding with *native* (an extension module or None)."""
-    return _instance(*_code(path, sha256), native)
+    return _instance(*_code(path, sha256), native, python_only)
 
 
 @lru_cache(maxsize=64)
 def _twin(module_name: str, native) -> types.ModuleType:
-    """A built-in module's twin: the same code, its native hook set to *native*."""
+    """A built-in module's twin: the same code, its native hook set to *native*
+    (None: pure Python)."""
     module = importlib.import_module(module_name)
     loader = module.__spec__.loader if module.__spec__ is not None else None
     if not isinstance(loader, importlib.abc.InspectLoader):  # a generated module is always a source file
         raise ImportError(f"{module_name} has no source code to run again", name=module_name)
     code = loader.get_code(module_name)
-    return _instance(module_name, module.__file__ or "", code, native)
+    return _instance(module_name, module.__file__ or "", code, native, native is None)
 
 
 def load(name_or_path: str, backend: str = "auto") -> types.ModuleType:
@@ -113,7 +117,12 @@ def load(name_or_path: str, backend: str = "auto") -> types.ModuleType:
             native = _extension(str(path.resolve()), sha, backend == "native")
             return module if native is None else _twin(name, native)
     key = str(path.resolve())
-    return _compiled(key, sha, None if backend == "python" else _extension(key, sha, backend == "native"))
+    if backend == "python":
+        return _compiled(key, sha, None, True)
+    module = _compiled(key, sha, None)
+    if module.__dict__.get("_CHARMAP") is not None:
+        return module  # single-byte: CPython's charmap codec is its native backend
+    return _compiled(key, sha, _extension(key, sha, backend == "native"))
 
 
 # The encyclopedia article: "UTF-8-BOM and UTF-8-NOBOM are sometimes used to refer

@@ -157,7 +157,6 @@ def values(a) -> dict:
         "RESERVED_LEADS": tuple(a.reserved),
         "MAX_CODE_POINT": a.max_code_point,
         "PAIR_ON_ENCODE": bool(a.pair_on_encode),
-        "PAIR_READS_AS_ONE": bool(a.pair_reads_as_one),
         "_CLASS_RUNS": tuple(a.class_runs()),
         "_N_CLASSES": a.n_classes,
         "_N_STATES": a.n_states,
@@ -222,7 +221,7 @@ def bind(a) -> types.ModuleType:
     for name, value in values(a).items():
         ns[name] = _materialise(value, ns)
     ns.update(_LATIN_CLASS=None, _CODEC=None, _CODEC_LATIN=False, _CODEC_PIECES=(), _PIECES=(),
-              _piece_value=_no_piece, _NATIVE=None)
+              _piece_value=_no_piece, _NATIVE=None, _CHARMAP=None)
     exec(_compiled_core(), ns)
     _BOUND[id(a)] = (a, module)  # the automaton is kept alive, so its id is not reused
     if len(_BOUND) > 64:
@@ -245,3 +244,65 @@ def tokens(a, data: bytes):
 def value_of(action, acc: int) -> int:
     """The code point an accepting state's action gives the raw value *acc*."""
     return _core._token(action_value(action), 0, 0, acc)[3]
+
+
+# ------------------------------------------------ the core's encoder, for the analyses
+# One encoder: the analyses, the vectors, the emitters' proofs and the tests ask the
+# core bound to the automaton, never a second copy of the algorithm.
+def encoded(a, cp: int) -> bytes | None:
+    """The bytes the encoder writes for code point *cp* at the start of a text (None:
+    it has none): an encoder-only entry, else the row or counted form holding it,
+    else the first table form with a pointer for it, kept only if it decodes back."""
+    core = bind(a)
+    return core._encode_in(core._ENCODE_START, cp)[0]
+
+
+def row_bytes(a, row, cp: int) -> bytes:
+    """The bytes row *row* of ``a.rows`` gives *cp*, one of its code points: any row,
+    also one the encoder does not choose (a longer, redundant sequence; an `end` form)."""
+    return bind(a)._row_bytes(row_value(a, row), cp)
+
+
+def digits_bytes(positions, raw: int, order=None) -> bytes:
+    """The bytes spelling raw value *raw* in the mixed radix of *positions* (digit
+    alphabets, in byte order), most significant first in *order* (None: byte order)."""
+    return _core._encode_digits(_positions(positions), raw, None if order is None else tuple(order))
+
+
+def _bound_extension(a, ext) -> dict:
+    k = next(i for i, e in enumerate(a.extensions) if e is ext or e == ext)
+    return bind(a)._EXTENSIONS[k]
+
+
+def counted_bytes(a, ext, cp: int) -> bytes | None:
+    """The shortest bytes of *cp* in counted form *ext* (one of ``a.extensions``), or None."""
+    return bind(a)._encode_counted(_bound_extension(a, ext), cp)
+
+
+def counted_levels(a, ext):
+    """Yield (env, field digits, first code point, last code point) of each length of
+    counted form *ext*, for field values 0, 1, 2, …: endless (take what you need)."""
+    core, bound = bind(a), _bound_extension(a, ext)
+    f = 0
+    while True:
+        got = core._counted_level(bound, f)
+        if got is not None and got[2] <= got[3]:
+            env, digits, low, high = got
+            yield env, digits, (1 << low - 1 if low else 0) + ext.offset, (1 << high) - 1 + ext.offset
+        f += 1
+
+
+def level_bytes(a, ext, env: dict, digits, value: int) -> bytes:
+    """The bytes of raw *value* at the length of a level of :func:`counted_levels`
+    (also a value outside its range: the vectors' overlong and too-long cases)."""
+    return bind(a)._counted_bytes(_bound_extension(a, ext), env, digits, value)
+
+
+def table_pointer(a, k: int, cp: int) -> int | None:
+    """The pointer the encoder writes for *cp* from mapping table *k* (None: it has none)."""
+    return bind(a)._table_pointer(k, cp)
+
+
+def table_inverse(a, k: int) -> dict[int, int]:
+    """Index table *k*'s code point -> the pointer the encoder writes ({} for a ranges table)."""
+    return {} if a.tables[k].ranges else dict(bind(a)._table_inverse(k))

@@ -1,0 +1,29 @@
+"""Ill-formed patterns: a name of their own, fixed length, a proper pair."""
+from __future__ import annotations
+
+from ..diagnostics import Loc, SpecError
+from ..model import Pattern, is_const
+from .draft import Draft, stops_at_first_error
+from .forms import check_pair
+from .items import check_length, item
+
+
+@stops_at_first_error
+def patterns(draft: Draft) -> None:
+    """Each ill-formed pattern in spec order, resolved into draft.patterns."""
+    by_name = draft.by_name
+    pattern_names: set[str] = set()
+    unit = draft.unit
+    for loc, (name_tok, items, reason, combine, at_end) in draft.raw_patterns:
+        for what, named in (("a form", by_name), ("an ill-formed pattern", pattern_names)):  # messages name both alike
+            if str(name_tok) in named:
+                raise SpecError(f"'{name_tok}' already names {what}: give this ill-formed pattern a name of its own",
+                                Loc(name_tok.line, name_tok.column))
+        pattern_names.add(str(name_tok))
+        its = tuple(item(i, draft.alphabets, by_name, unit)[0] for i in items)
+        if any(i.binds or i.field or not is_const(i.count) for i in its):
+            raise SpecError("an ill-formed pattern must have a fixed length", loc)
+        check_length(f"ill-formed pattern '{name_tok}'", its, by_name, loc, unit)
+        if combine:
+            check_pair(its, loc)
+        draft.patterns.append(Pattern(str(name_tok), loc, its, reason, combine, unit, draft.byte_order, at_end))
