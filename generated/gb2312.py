@@ -22,9 +22,6 @@ RESERVED_LEADS = ()
 MAX_CODE_POINT = 65509  # None: unbounded
 # Encoders join a lead surrogate code point followed by a trail one (WTF-8 6.1).
 PAIR_ON_ENCODE = False
-# A lead surrogate code point's bytes followed by a trail one's read back as one
-# token: encoders never write the two in a row (they join them, or refuse the trail).
-PAIR_READS_AS_ONE = False
 
 # ---------------------------------------------------------------- byte classes
 # (first byte, last byte, class): bytes of one class behave alike in every state.
@@ -287,6 +284,7 @@ def _piece_value(p):
     raise ValueError(p)
 
 
+_CHARMAP = None  # not single-byte: no charmap tables
 try:  # the same automaton compiled to C (generated/native/), when pip had a compiler
     from . import _native_gb2312 as _NATIVE
 except ImportError:  # none built, or this module was copied on its own
@@ -307,6 +305,85 @@ _CLASS = bytes(_CLASS)  # type: ignore[assignment]  # filled, it is frozen: byte
 _ROW_FIRSTS = tuple(r[0] for r in _ROWS)
 if _NATIVE is not None and getattr(_NATIVE, "SPEC_SHA256", None) != SPEC_SHA256:
     _NATIVE = None  # an extension built from another spec
+
+
+class _Charmap:
+    """The native hook of a single-byte spec (encspec.runtime.charmap's rule):
+    CPython's own table-driven C codec over the spec's tables, _CHARMAP.  It stops
+    where a table has no entry (strict, or a handler it does not apply itself),
+    and the core reports that byte or code point with the spec's reason and span.
+    Every error is one byte, so replace, ignore, surrogateescape and
+    backslashreplace give what the core would: charmap_decode applies them."""
+
+    SPEC_SHA256 = SPEC_SHA256
+
+    def __init__(self, decoding, encoding):
+        self.table = decoding
+        self.map = codecs.charmap_build(encoding)
+
+    def decode(self, data, pos, errors, final, want_str, out, limit=None, start=0):
+        view = memoryview(data)[pos:] if pos else data
+        try:
+            text = codecs.charmap_decode(view, errors, self.table)[0]
+            stop = len(data)
+        except UnicodeDecodeError as e:
+            text = codecs.charmap_decode(view[:e.start], "strict", self.table)[0]
+            stop = pos + e.start
+        if want_str:
+            out.append(text)
+        else:
+            out.extend(map(ord, text))
+        return stop
+
+    def whole(self, data, errors):
+        """All of *data* decoded in one call, or None where the core must report an error."""
+        if errors != "strict" and (errors not in _NATIVE_HANDLERS or
+                                   codecs.lookup_error(errors) is not _NATIVE_HANDLERS[errors]):
+            return None
+        try:
+            return codecs.charmap_decode(data, errors, self.table)[0]
+        except UnicodeDecodeError:
+            return None
+
+    def encode_str(self, text, memo_bytes, memo_lens, signature=None):
+        try:
+            got = codecs.charmap_encode(text, "strict", self.map)[0]
+            return got if signature is None else signature + got
+        except UnicodeEncodeError as e:
+            done = codecs.charmap_encode(text[:e.start], "strict", self.map)[0]
+            return (done if signature is None else signature + done), e.start
+
+    def encode_memo(self, text, pos, memo_bytes, memo_lens, out):
+        """Write *text* from *pos* into *out*, through the memo where the map has no
+        entry; the number of characters written (the core decides the next one)."""
+        n = len(text)
+        while pos < n:
+            try:
+                out += codecs.charmap_encode(text[pos:] if pos else text, "strict", self.map)[0]
+                return n
+            except UnicodeEncodeError as e:
+                stop = pos + e.start
+                out += codecs.charmap_encode(text[pos:stop], "strict", self.map)[0]
+            cp = ord(text[stop])
+            size = memo_lens[cp] if cp < len(memo_lens) else 0
+            if not size:
+                return stop
+            out += memo_bytes[_MEMO_WIDTH * cp:_MEMO_WIDTH * cp + size]
+            pos = stop + 1
+        return n
+
+    def encode_cps(self, items, pos, memo_bytes, memo_lens, out):
+        """encode_memo for code points as ints: those before the first that is not
+        a plain int within Unicode, which the core decides."""
+        k = pos
+        n = len(items)
+        while k < n and type(items[k]) is int and 0 <= items[k] <= 0x10FFFF:
+            k += 1
+        return pos + self.encode_memo("".join(map(chr, items[pos:k])), 0, memo_bytes, memo_lens, out)
+
+
+if _NATIVE is None and _CHARMAP is not None and not globals().get("_PYTHON_ONLY"):
+    _NATIVE = _Charmap(*_CHARMAP)
 # Byte order marks (a signature that chooses the start state): encoders write the
 # first, and errors name the byte order they were found in, as CPython's utf-16
 # does ("utf-16-be"), so that its surrogatepass handler reads the right units.
@@ -992,6 +1069,10 @@ def decode_codepoints(data, errors="strict"):
 def decode(data, errors="strict", surrogates=True):
     """Decode *data* to ``str``; code points beyond U+10FFFF go through the handler,
     and so do surrogate code points with surrogates=False (text for UTF-8)."""
+    if _NATIVE.__class__ is _Charmap and surrogates and data.__class__ in (bytes, bytearray):
+        text = _NATIVE.whole(data, errors)
+        if text is not None:
+            return text
     return "".join(_decode(bytes(data), errors, True, True, True, None, surrogates)[0])
 
 
@@ -1035,16 +1116,12 @@ def _counted_level(ext, f):
     return env, digits, max(floors) + 1 if floors else 0, min(hi_exp, total)
 
 
-def _encode_counted(ext, cp):
-    """The shortest bytes of *cp* in a counted form, or None.  Its length is found by
-    doubling, then halving, the field value (lengths never shrink as it grows:
-    checked when the spec is compiled), so a code point of a million bits costs a
-    few dozen small evaluations, and its digits come from its binary text."""
-    if cp < ext["min"] or cp < ext["offset"]:
-        return None
-    value = cp - ext["offset"]
-    width = value.bit_length()
-
+def _counted_find(ext, width):
+    """The level (env, field digits, fewest bits, most bits) of the first field value
+    whose length holds *width* bits, or None past the limits.  Found by doubling,
+    then halving, the field value (lengths never shrink as it grows: checked when
+    the spec is compiled), so a code point of a million bits costs a few dozen
+    small evaluations."""
     def holds(f):
         got = _counted_level(ext, f)
         return got is not None and got[3] >= width
@@ -1057,10 +1134,12 @@ def _encode_counted(ext, cp):
     while hi - lo > 1:
         mid = (lo + hi) // 2
         lo, hi = (lo, mid) if holds(mid) else (mid, hi)
-    env, digits, fewest, most = _counted_level(ext, hi)
-    if width < fewest:
-        return None
-    tables = ext["tables"]
+    return _counted_level(ext, hi)
+
+
+def _counted_bytes(ext, env, digits, value):
+    """The bytes of raw *value* at the length *env* and the field *digits* stand for
+    (its value digits from its binary text)."""
     out = bytearray(ext["prefix"])
     for var, runs in ext["frees"]:
         out += bytes([_byte(runs, 0)]) * env[var]
@@ -1068,24 +1147,38 @@ def _encode_counted(ext, cp):
     shift = ext["shift"]
     total = ext["value"][1](env) * shift
     text = format(value, "b").zfill(total) if value else "0" * total
-    out += bytes(map(tables["from_bits"].__getitem__, (text[k:k + shift] for k in range(0, total, shift))))
+    out += bytes(map(ext["tables"]["from_bits"].__getitem__, (text[k:k + shift] for k in range(0, total, shift))))
     return bytes(out)
+
+
+def _encode_counted(ext, cp):
+    """The shortest bytes of *cp* in a counted form, or None."""
+    if cp < ext["min"] or cp < ext["offset"]:
+        return None
+    value = cp - ext["offset"]
+    got = _counted_find(ext, value.bit_length())
+    if got is None or value.bit_length() < got[2]:
+        return None
+    return _counted_bytes(ext, got[0], got[1], value)
+
+
+def _row_bytes(row, cp):
+    """The bytes row *row* (first, last, kind, data) gives *cp*, one of its code points."""
+    kind, data = row[2], row[3]
+    if kind == "digits":
+        return _encode_digits(data[1], cp - data[0], data[2])
+    if kind == "literal":
+        return data
+    at, positions = data
+    v = cp - 0x10000
+    return _encode_digits(positions, 0xD800 + (v >> 10) - at) + _encode_digits(positions, 0xDC00 + (v & 0x3FF) - at)
 
 
 def _encode_row(cp):
     """The bytes the first row (or counted form) holding *cp* gives it, or None."""
     k = bisect_right(_ROW_FIRSTS, cp) - 1
-    if k >= 0:
-        first, last, kind, data = _ROWS[k]
-        if cp <= last:
-            if kind == "digits":
-                return _encode_digits(data[1], cp - data[0], data[2])
-            if kind == "literal":
-                return data
-            at, positions = data
-            v = cp - 0x10000
-            return (_encode_digits(positions, 0xD800 + (v >> 10) - at)
-                    + _encode_digits(positions, 0xDC00 + (v & 0x3FF) - at))
+    if k >= 0 and cp <= _ROWS[k][1]:
+        return _row_bytes(_ROWS[k], cp)
     for ext in _EXTENSIONS:
         got = _encode_counted(ext, cp)
         if got is not None:
@@ -1115,17 +1208,24 @@ def _table_pointer(k, cp):
             if p > last or t[4].get(p, cp) != cp:
                 return None
         return None if any(lo <= p <= hi for lo, hi in skip) else p
+    return _table_inverse(k).get(cp)
+
+
+def _table_inverse(k):
+    """Index table *k*'s code point -> the pointer the encoder writes: each entry's
+    pointer outside the table's decode-only ranges, made on first use."""
     inverse = _INVERSE.get(k)
     if inverse is None:
+        t = _TABLES[k]
         base, values, none = t[1], t[2], t[3]
         kept = bytearray(b"\x01") * len(values)
-        for lo, hi in skip:
+        for lo, hi in t[5]:
             lo, hi = max(lo, base), min(hi, base + len(values) - 1)
             if lo <= hi:
                 kept[lo - base:hi - base + 1] = bytes(hi - lo + 1)
         inverse = {ord(ch): base + i for i, ch in enumerate(values) if ch != none and kept[i]}
         _INVERSE[k] = inverse
-    return inverse.get(cp)
+    return inverse
 
 
 def _encode_cp(cp):
@@ -1153,6 +1253,26 @@ def _encode_cp(cp):
     return None
 
 
+def _pair_reads_as_one():
+    """Whether the bytes of a lead surrogate code point followed by those of a trail
+    one read back as one token, found by decoding them: the pair form (WTF-16,
+    where 4.1 says "the resulting sequence will not represent the original code
+    points") or an ill-formed pattern (WTF-8).  The first and the last pair stand
+    for the rest (the surrogates are two ranges of one shape); a token still
+    unfinished after both counts as one too (what follows decides)."""
+    for lead, trail in ((0xD800, 0xDC00), (0xDBFF, 0xDFFF)):
+        first, second = _encode_cp(lead), _encode_cp(trail)
+        if first is not None and second is not None:
+            tok = _scan(first + second, 0, False, _STARTS[0])
+            if tok is None or tok[2] > len(first):
+                return True
+    return False
+
+
+# encoders never write a lead's bytes and a trail's in a row where this holds
+PAIR_READS_AS_ONE = _pair_reads_as_one()
+
+
 def _unencodable_reason(cp):
     """The spec's words (``reason unencodable``), else CPython's for a surrogate (code that
     matches on them keeps working), else ours."""
@@ -1163,60 +1283,99 @@ def _unencodable_reason(cp):
     return "code point not encodable in " + NAME
 
 
+# ------------------------------------------------------------- encoder state
+# The encoder's state is an int: what the bytes written so far tell the next code
+# point.  Bits 0..20: the lead surrogate whose bytes end them where a trail's bytes
+# would read back with them as one token (PAIR_READS_AS_ONE), else 0; bit 21 is the
+# incremental encoder's "nothing written yet"; a mode (a shift state) would take
+# the bits above.  It holds facts about bytes already written, never bytes still
+# to write (docs: "Nothing held back"): _flush writes what returns to the start
+# mode at the end of every text and every incremental piece, final or not, so no
+# piece leaves a mode for the next (without modes it writes nothing).
+_ENCODE_START = 0
+_LEAD_BITS = (1 << 21) - 1
+_FIRST_BIT = 1 << 21
+
+
+def _encode_in(state, cp, bytes_of=None):
+    """(bytes, next state) of code point *cp* written in encoder state *state*; bytes
+    None where it cannot follow there (unencodable, or a trail surrogate after a
+    lead's bytes).  Without modes the bytes depend on the code point alone, so
+    *bytes_of* (a code point's bytes or None; default _encode_cp) is memoised by
+    code point; a spec with modes would key it by (mode, code point)."""
+    if state & _LEAD_BITS and 0xDC00 <= cp <= 0xDFFF:
+        return None, state
+    b = (bytes_of or _encode_cp)(cp)
+    if b is None:
+        return None, state
+    return b, (state & ~_LEAD_BITS) | (cp if PAIR_READS_AS_ONE and 0xD800 <= cp <= 0xDBFF else 0)
+
+
+def _flush(state):
+    """(bytes, next state) that end a text or a piece written in encoder state
+    *state*: what returns it to the start mode (nothing: no spec has modes yet)."""
+    return b"", state
+
+
+def _after_bytes(state, data):
+    """The encoder state after *data*, bytes a handler (or an earlier piece) wrote: only
+    the bytes tell which lead surrogate they end with."""
+    return (state & ~_LEAD_BITS) | (_lead_at_end(data) if PAIR_READS_AS_ONE and data else 0)
+
+
 def _encode(cps, text, errors, start=0, stop=None):
     """Encode a list of code points: ``(bytes, position reached)``; *text* is the str
     handed to error handlers.  With *stop*, only cps[start:] up to the first position
     at or after *stop* that a handler leaves it at.
 
-    Where a lead surrogate's bytes followed by a trail surrogate's read back as one
-    token (PAIR_READS_AS_ONE), a trail surrogate never follows the bytes of a lead
-    directly: where encoders join pairs (PAIR_ON_ENCODE, WTF-8), the two become one
-    supplementary code point (6.1, and 6.5 when a handler dropped what was between
-    them), so the bytes never hold the pair byte sequence the decoder rejects;
-    elsewhere (WTF-16, whose pair form would read them back as that code point:
-    4.1, "the resulting sequence will not represent the original code points") the
-    trail goes to the error handler (_PAIR_REASON).  Nothing is ever held back:
-    every call's bytes are complete.
+    Each code point is written in the encoder state the bytes before it leave
+    (_encode_in).  Where a lead surrogate's bytes followed by a trail surrogate's
+    read back as one token (PAIR_READS_AS_ONE), a trail surrogate never follows
+    the bytes of a lead directly: where encoders join pairs (PAIR_ON_ENCODE,
+    WTF-8), the two become one supplementary code point (6.1, and 6.5 when a
+    handler dropped what was between them), so the bytes never hold the pair byte
+    sequence the decoder rejects; elsewhere (WTF-16, whose pair form would read
+    them back as that code point: 4.1, "the resulting sequence will not represent
+    the original code points") the trail goes to the error handler (_PAIR_REASON).
+    Nothing is ever held back: every call's bytes are complete.
     """
     out = bytearray()
     handler = None
-    lead_at = -1  # where the bytes of a lead surrogate that ends out begin
-    lead = 0
+    state = _ENCODE_START
     known = {}  # code point -> bytes or None, for this call
-
-    def refused(c):
-        """Whether *c* may not follow what out ends with (a trail after a lead's bytes)."""
-        return lead_at >= 0 and not PAIR_ON_ENCODE and 0xDC00 <= c <= 0xDFFF
-
-    def put(c, b):
-        nonlocal lead_at, lead
-        if PAIR_READS_AS_ONE:
-            if lead_at >= 0 and 0xDC00 <= c <= 0xDFFF:
-                joined = _encode_cp(0x10000 + ((lead - 0xD800) << 10) + (c - 0xDC00))
-                if joined is not None:
-                    del out[lead_at:]
-                    out.extend(joined)
-                    lead_at = -1
-                    return
-            lead_at, lead = (len(out), c) if 0xD800 <= c <= 0xDBFF else (-1, 0)
-        out.extend(b)
 
     def bytes_of(c):
         if c not in known:
             known[c] = _encode_cp(c)
         return known[c]
 
+    def put(c):
+        """Write *c* after what out holds; False where it cannot follow there."""
+        nonlocal state
+        b, nxt = _encode_in(state, c, bytes_of)
+        if b is None and PAIR_ON_ENCODE and state & _LEAD_BITS and bytes_of(c) is not None:
+            lead = state & _LEAD_BITS
+            joined = bytes_of(0x10000 + ((lead - 0xD800) << 10) + (c - 0xDC00))
+            if joined is not None:  # within a call, the lead's bytes are still ours to rewrite
+                del out[len(out) - len(bytes_of(lead)):]
+                b, nxt = joined, state & ~_LEAD_BITS
+            else:
+                b, nxt = bytes_of(c), state & ~_LEAD_BITS
+        if b is None:
+            return False
+        out.extend(b)
+        state = nxt
+        return True
+
     i = start
     n = len(cps)
     while i < n:
         if stop is not None and i >= stop:
             return bytes(out), i
-        cp = cps[i]
-        b = bytes_of(cp)
-        if b is not None and not refused(cp):
-            put(cp, b)
+        if put(cps[i]):
             i += 1
             continue
+        b = bytes_of(cps[i])
         j = i + 1
         # a run is one error where errors are maximal subparts of bytes (CPython's utf-8);
         # one code point at a time otherwise (its utf-16 and CJK codecs, WHATWG's encoders)
@@ -1226,7 +1385,7 @@ def _encode(cps, text, errors, start=0, stop=None):
             # as CPython's encoders do: escape what can be, hand the rest to the handler
             while i < j and 0xDC80 <= cps[i] <= 0xDCFF:
                 out.append(cps[i] - 0xDC00)
-                lead_at = -1
+                state &= ~_LEAD_BITS
                 i += 1
             if i == j:
                 continue
@@ -1236,19 +1395,17 @@ def _encode(cps, text, errors, start=0, stop=None):
         replacement, at = handler(exc)
         if isinstance(replacement, str):
             for ch in replacement:
-                rb = bytes_of(ord(ch))
-                if rb is None or refused(ord(ch)):
+                if not put(ord(ch)):
                     raise UnicodeEncodeError(NAME, text, i, j, exc.reason)
-                put(ord(ch), rb)
         elif replacement:
             if len(replacement) % _UNIT:  # not whole code units: refused, as CPython's utf-16 does
                 raise exc
             out += replacement
-            lead = _lead_at_end(out) if PAIR_READS_AS_ONE else 0  # the handler's bytes may end with one
-            lead_at = len(out) - len(bytes_of(lead)) if lead else -1
+            state = _after_bytes(state, out)  # the handler's bytes may end with a lead
         i = at + n if at < 0 else at
         if not 0 <= i <= n:
             raise IndexError(f"position {at} from error handler out of bounds")
+    out += _flush(state)[0]
     return bytes(out), i
 
 
@@ -1267,8 +1424,10 @@ class _Slow(Exception):
 
 
 class _EncodeMemo(dict):
-    """char (or code point) -> bytes, filled on first use (so checked once per character);
-    code points wider than 32 bits are not kept (each could hold a long counted form)."""
+    """char (or code point) -> bytes, filled on first use (so checked once per character):
+    keyed by the code point alone, what its bytes depend on without modes (the
+    surrogates whose bytes depend on the lead before them are never kept); code
+    points wider than 32 bits are not kept (each could hold a long counted form)."""
 
     def __missing__(self, key):
         cp = ord(key) if isinstance(key, str) else key
@@ -1574,8 +1733,11 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
     next piece starts goes to the error handler, as within a piece: where
     encoders join a lead and a trail (PAIR_ON_ENCODE, WTF-8 6.1) with reason
     _SPLIT_PAIR (the lead's bytes are out, the two can no longer be joined),
-    elsewhere (WTF-16) with _PAIR_REASON.  getstate() is (at the start: 0 or 1)
-    << 21 | the lead surrogate whose bytes end what was written (0: none).
+    elsewhere (WTF-16) with _PAIR_REASON.  getstate() is the encoder state (see
+    _encode_in: the lead surrogate whose bytes end what was written, the mode)
+    with _FIRST_BIT while nothing is written yet.  Every piece, final or not, ends
+    with _flush, the bytes that return to the start mode: the next piece (and
+    the state getstate() gives) starts from it.
     """
 
     write_signature = False
@@ -1588,7 +1750,7 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
         if not isinstance(input, str):
             input = [int(c) for c in input]
         out, at = b"", 0
-        while self._lead and not out:
+        while self._state & _LEAD_BITS and not out:
             # a trail surrogate whose bytes would follow the lead's directly: the first
             # thing this piece writes (what stood before it, a handler dropped)
             i = _first_trail(input, at)
@@ -1596,12 +1758,11 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
                 break
             out, at = self._split_pair(input, i)
         out += _encode_slice(input, at, len(input), self.errors)
-        if self.write_signature and self._first:
+        if self.write_signature and self._state & _FIRST_BIT:
             out = SIGNATURE + out
-        self._first = False
-        if out and PAIR_READS_AS_ONE:
-            self._lead = _lead_at_end(out)
-        return out
+        self._state = _after_bytes(self._state & ~_FIRST_BIT, out) if out else self._state & ~_FIRST_BIT
+        end, self._state = _flush(self._state)  # final or not: nothing is held back
+        return out + end
 
     def _split_pair(self, input, i):
         """The handler's bytes for the trail surrogate at input[i], and where to go on."""
@@ -1623,15 +1784,13 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
         return bytes(replacement), at
 
     def reset(self):
-        self._first = True
-        self._lead = 0
+        self._state = _ENCODE_START | _FIRST_BIT
 
     def getstate(self):
-        return (int(self._first) << 21) | self._lead
+        return self._state
 
     def setstate(self, state):
-        self._first = bool(state >> 21)
-        self._lead = state & ((1 << 21) - 1)
+        self._state = state
 
 
 class SignedIncrementalEncoder(IncrementalEncoder):
