@@ -12,10 +12,14 @@ bytes of one automaton class still look up different pointers, so the sampled
 fraction of a second), every three-byte input over the byte edges of each codec's
 forms, and hypothesis's inputs of up to 24 bytes mixing those edges, any byte and
 CPython's bytes for random characters.  Each encodes every code point of
-`code_points()` but the surrogates, alone between two ASCII letters, strictly, to
-CPython's bytes or the same UnicodeEncodeError (start, end, reason).
+`code_points()` but the surrogates to CPython's bytes or its error: in the BMP each
+alone between two ASCII letters, strictly (the same UnicodeEncodeError: start, end,
+reason), above it all in one text, with the same calls to an error handler.
 """
 from __future__ import annotations
+
+import codecs
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -82,14 +86,35 @@ def test_random_inputs(spec, backend):
     check()
 
 
+_CALLS: list[tuple[int, int, str]] = []
+
+
+def _record(e: UnicodeEncodeError) -> tuple[str, int]:
+    _CALLS.append((e.start, e.end, e.reason))
+    return "?", e.end
+
+
+codecs.register_error("test_cpython_cjk_catalogue.record", _record)
+
+
+def _with_handler(encode: Callable[[str, str], bytes], text: str) -> tuple[bytes, list[tuple[int, int, str]]]:
+    """encode(text) with the recording handler: the bytes and every call to the handler."""
+    _CALLS.clear()
+    out = encode(text, "test_cpython_cjk_catalogue.record")
+    return out, list(_CALLS)
+
+
 @pytest.mark.parametrize("spec, backend", CASES)
 def test_every_code_point_encodes_alike(spec, backend):
-    """Every code point but the surrogates, between two ASCII letters, strictly: CPython's
-    bytes, or its UnicodeEncodeError over the code point alone (start 1, end 2)."""
+    """Every BMP code point but the surrogates, between two ASCII letters, strictly: CPython's
+    bytes, or its UnicodeEncodeError over the code point alone (start 1, end 2).  Above the
+    BMP (which all five refuse, `c > 0xFFFF`) the code points of `code_points()` run
+    together, with an error handler: the same calls to it as CPython makes, one each."""
     module = load_backend(spec, backend)
     bad = []
     written = refused = 0
-    for cp in code_points(surrogates=False):
+    cps = code_points(surrogates=False)
+    for cp in (cp for cp in cps if cp < 0x10000):
         text = "a" + chr(cp) + "b"
         want = strict_encode_outcome(lambda t: t.encode(spec), text)
         got = strict_encode_outcome(module.encode, text)
@@ -103,6 +128,12 @@ def test_every_code_point_encodes_alike(spec, backend):
             refused += 1
     assert not bad, bad
     assert written > 7000 and refused > 40000  # the sweep met both kinds (gb2312 writes the fewest)
+    text = "a" + "".join(chr(cp) for cp in cps if cp >= 0x10000) + "b"
+    want_bytes, want_calls = _with_handler(lambda t, e: t.encode(spec, e), text)
+    got_bytes, got_calls = _with_handler(module.encode, text)
+    assert len(want_calls) == len(text) - 2
+    assert got_bytes == want_bytes
+    assert got_calls == want_calls
 
 
 @pytest.mark.parametrize("spec", SPECS)
