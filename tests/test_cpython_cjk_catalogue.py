@@ -14,11 +14,13 @@ forms, and hypothesis's inputs of up to 24 bytes mixing those edges, any byte an
 CPython's bytes for random characters.  Each encodes every code point of
 `code_points()` but the surrogates to CPython's bytes or its error: in the BMP each
 alone between two ASCII letters, strictly (the same UnicodeEncodeError: start, end,
-reason), above it all in one text, with the same calls to an error handler.
+reason), above it all in one text, with the same calls to an error handler.  And
+each decodes incrementally, fed in chunks, as CPython's IncrementalDecoder does.
 """
 from __future__ import annotations
 
 import codecs
+import random
 from collections.abc import Callable
 
 import pytest
@@ -26,7 +28,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from codec_samples import BACKENDS, load_backend
-from conftest import code_points, decoding_differences, examples, strict_encode_outcome
+from conftest import code_points, decode_in_chunks, decoding_differences, examples, strict_encode_outcome
 
 # spec (CPython's codec of the same name) -> the bytes where behaviour changes: the edges
 # of every form's byte ranges and of the rows CPython leaves out
@@ -84,6 +86,30 @@ def test_random_inputs(spec, backend):
         bad = decoding_differences(module, spec, [data])
         assert not bad, bad
     check()
+
+
+class _CPythonIncremental:
+    """CPython's codec as decode_in_chunks drives a module: its IncrementalDecoder."""
+
+    def __init__(self, codec: str) -> None:
+        self.IncrementalDecoder = codecs.getincrementaldecoder(codec)
+
+
+@pytest.mark.parametrize("spec, backend", CASES)
+def test_incremental_decoding_in_chunks(spec, backend):
+    """1,000 seeded inputs of 1..12 bytes fed 1, 2 and 3 bytes at a time, strictly and with
+    "replace": the same text, or the same error (start, end, reason, text so far), as
+    CPython's IncrementalDecoder (a lead byte at a chunk's end waits for the next chunk)."""
+    module = load_backend(spec, backend)
+    rnd = random.Random(f"cjk-catalogue chunks {spec}")
+    bs = EDGES[spec]
+    inputs = [bytes(rnd.choice(bs) if rnd.random() < 0.75 else rnd.randrange(256) for _ in range(rnd.randint(1, 12)))
+              for _ in range(1000)]
+    theirs = _CPythonIncremental(spec)
+    bad = [(data.hex(" ").upper(), size, errors) for data in inputs for size in (1, 2, 3)
+           for errors in ("strict", "replace")
+           if decode_in_chunks(module, data, errors, size) != decode_in_chunks(theirs, data, errors, size)]
+    assert not bad, bad[:5]
 
 
 _CALLS: list[tuple[int, int, str]] = []
