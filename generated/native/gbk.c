@@ -4,7 +4,7 @@
  * Generated, do not edit: regenerate with `encspec build` (generated/native/)
  * or `encspec build --native SPEC` (compiled into a cache).
  * Spec file: specs/gbk.encspec
- * Spec SHA-256: a3e676e8f3be7db2cff4ceaf0ddf22aacf7a03fbf2425e9fc8ee98d64374fe67
+ * Spec SHA-256: ae3d64b0502f613f72a576a514cbcaaef1fc8249090a21a38e51d5592bcd5280
  *
  * Two parts: first the C export of the same spec (`encspec export gbk
  * --lang c`: gbk.h, then gbk.c), verbatim, for its counted forms
@@ -79,7 +79,7 @@
  * Generated, do not edit: regenerate with
  *     encspec export gbk --lang c -o DIR
  * Spec file: specs/gbk.encspec
- * Spec SHA-256: a3e676e8f3be7db2cff4ceaf0ddf22aacf7a03fbf2425e9fc8ee98d64374fe67
+ * Spec SHA-256: ae3d64b0502f613f72a576a514cbcaaef1fc8249090a21a38e51d5592bcd5280
  *
  * Semantics: exactly those of encspec's decoder core
  * (codegen/runtime/core.py), which `encspec tokens` prints:
@@ -132,7 +132,7 @@ extern "C" {
 #endif
 
 #define GBK_NAME "gbk"
-#define GBK_SPEC_SHA256 "a3e676e8f3be7db2cff4ceaf0ddf22aacf7a03fbf2425e9fc8ee98d64374fe67"
+#define GBK_SPEC_SHA256 "ae3d64b0502f613f72a576a514cbcaaef1fc8249090a21a38e51d5592bcd5280"
 
 /* A code point: every value this encoding can spell. */
 typedef uint32_t gbk_cp;
@@ -202,7 +202,7 @@ size_t gbk_wide_value(const unsigned char *data, size_t len, const gbk_token *to
 
 /* The code point of pointer in mapping table table (0 .. 0): returns how many
    code points its entry has, 0 where it has none; *cp is the first.  The tables:
-     0: table gbk (spec line 31): tables/cpython/gbk-double.txt, SHA-256 91589b2f4b84e390ad8328f374b15d84e37d05cd6a3e40baad3591bf6ca6fcee */
+     0: table gbk (spec line 32): tables/cpython/gbk-double.txt, SHA-256 91589b2f4b84e390ad8328f374b15d84e37d05cd6a3e40baad3591bf6ca6fcee */
 size_t gbk_table_lookup(unsigned table, uint64_t pointer, gbk_cp *cp);
 
 /* The whole buffer: writes the code point of every CHAR token into out (each
@@ -225,7 +225,7 @@ size_t gbk_decode(const unsigned char *data, size_t len, gbk_cp *out,
  * Generated, do not edit: regenerate with
  *     encspec export gbk --lang c -o DIR
  * Spec file: specs/gbk.encspec
- * Spec SHA-256: a3e676e8f3be7db2cff4ceaf0ddf22aacf7a03fbf2425e9fc8ee98d64374fe67
+ * Spec SHA-256: ae3d64b0502f613f72a576a514cbcaaef1fc8249090a21a38e51d5592bcd5280
  *
  * Semantics: exactly those of encspec's decoder core
  * (codegen/runtime/core.py), which `encspec tokens` prints:
@@ -314,13 +314,13 @@ static const uint8_t gbk_class[256] = {
 /* ------------------------------------------------------------- transitions */
 /* gbk_next_state[state][class]: the next state; 255 (GBK_DEAD) when
    no valid sequence continues so.
-   Spec lines 35, 36, 40; state 0 starts a sequence. */
+   Spec lines 36, 37, 41; state 0 starts a sequence. */
 static const uint8_t gbk_next_state[5][5] = {
     /* class:   0,   1,   2,   3,   4 */
-    {      1,   1,   2,   3,   2 },  /* state 0: start; spec lines 35, 36, 40 */
+    {      1,   1,   2,   3,   2 },  /* state 0: start; spec lines 36, 37, 41 */
     {    255, 255, 255, 255, 255 },  /* state 1: accepts char (ascii), final */
     {    255, 255, 255, 255, 255 },  /* state 2: (continues) */
-    {    255,   4,   4,   4, 255 },  /* state 3: spec line 36 */
+    {    255,   4,   4,   4, 255 },  /* state 3: spec line 37 */
     {    255, 255, 255, 255, 255 },  /* state 4: accepts char (double), final */
 };
 
@@ -347,10 +347,10 @@ static const struct { uint16_t radix; uint8_t sub; } gbk_ops[5] = {
    byte can follow (the token ends at once), and the action of a sequence that
    ends here where the data ends (-1: none; it comes first there). */
 static const struct { int8_t action; uint8_t final; int8_t at_end; } gbk_state[5] = {
-    { -1, 0, -1 },  /* state 0: start; spec lines 35, 36, 40 */
+    { -1, 0, -1 },  /* state 0: start; spec lines 36, 37, 41 */
     {  0, 1, -1 },  /* state 1: accepts char (ascii), final */
     { -1, 0,  2 },  /* state 2: (continues) */
-    { -1, 0,  2 },  /* state 3: spec line 36 */
+    { -1, 0,  2 },  /* state 3: spec line 37 */
     {  1, 1, -1 },  /* state 4: accepts char (double), final */
 };
 
@@ -379,7 +379,7 @@ static const struct {
    arrays (each run's first pointer, its code point, its last pointer), searched
    by bisection. */
 
-/* table gbk (spec line 31): tables/cpython/gbk-double.txt, SHA-256 91589b2f4b84e390ad8328f374b15d84e37d05cd6a3e40baad3591bf6ca6fcee
+/* table gbk (spec line 32): tables/cpython/gbk-double.txt, SHA-256 91589b2f4b84e390ad8328f374b15d84e37d05cd6a3e40baad3591bf6ca6fcee
    (form double)
    index: pointers 0 .. 23765, 21791 entries; 0xFFFF: no entry */
 static const uint16_t gbk_table0[23766] = {
@@ -2078,9 +2078,9 @@ size_t gbk_decode(const unsigned char *data, size_t len, gbk_cp *out,
 
 /* ========================================================= the extension */
 #define NX_NAME "gbk"
-#define NX_SPEC_SHA256 "a3e676e8f3be7db2cff4ceaf0ddf22aacf7a03fbf2425e9fc8ee98d64374fe67"
+#define NX_SPEC_SHA256 "ae3d64b0502f613f72a576a514cbcaaef1fc8249090a21a38e51d5592bcd5280"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "6fe2b4eedee3c4d5181e63f1dd4d5e3c94bb73c5474227f8db38a160356ebf80"
+#define NX_SOURCE_SHA256 "135b77bca774f1156325290d69c19ff0f09b9a85e7a62374cd29c05aa681afcc"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2134,10 +2134,10 @@ static const uint8_t nx_class[256] = {
 };
 
 static const nx_state_t nx_next[NX_N_STATES][NX_N_CLASSES] = {
-    { 1, 1, 2, 3, 2 },  /* state 0: start; spec lines 35, 36, 40 */
+    { 1, 1, 2, 3, 2 },  /* state 0: start; spec lines 36, 37, 41 */
     { 65535, 65535, 65535, 65535, 65535 },  /* state 1: accepts char (ascii), final */
     { 65535, 65535, 65535, 65535, 65535 },  /* state 2: (continues) */
-    { 65535, 4, 4, 4, 65535 },  /* state 3: spec line 36 */
+    { 65535, 4, 4, 4, 65535 },  /* state 3: spec line 37 */
     { 65535, 65535, 65535, 65535, 65535 },  /* state 4: accepts char (double), final */
 };
 
@@ -2160,10 +2160,10 @@ static const struct { uint64_t mul, sub, weight; } nx_ops[5] = {
 /* Per state: the action of a sequence that ends here (-1: none), whether no
    byte can follow, and the action where the data ends in it (-1: the usual). */
 static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STATES] = {
-    { -1, -1, 0 },  /* state 0: start; spec lines 35, 36, 40 */
+    { -1, -1, 0 },  /* state 0: start; spec lines 36, 37, 41 */
     { 0, -1, 1 },  /* state 1: accepts char (ascii), final */
     { -1, 2, 0 },  /* state 2: (continues) */
-    { -1, 2, 0 },  /* state 3: spec line 36 */
+    { -1, 2, 0 },  /* state 3: spec line 37 */
     { 1, -1, 1 },  /* state 4: accepts char (double), final */
 };
 
@@ -3805,7 +3805,7 @@ static PyObject *nx_simd_level(PyObject *self, PyObject *args)
 NX_INLINE char *nx_enc_seg1(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form ascii (spec line 35), digits */
+        /* U+0000..U+007F: form ascii (spec line 36), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
@@ -3820,7 +3820,7 @@ NX_INLINE char *nx_enc_seg1(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_seg2(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form ascii (spec line 35), digits */
+        /* U+0000..U+007F: form ascii (spec line 36), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
@@ -3836,7 +3836,7 @@ NX_INLINE char *nx_enc_seg2(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form ascii (spec line 35), digits */
+        /* U+0000..U+007F: form ascii (spec line 36), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
@@ -3852,7 +3852,7 @@ NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
 {
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form ascii (spec line 35), digits */
+        /* U+0000..U+007F: form ascii (spec line 36), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
