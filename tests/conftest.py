@@ -459,3 +459,40 @@ def cut_at(spec: str):
     from encspec.analyse.split import cut_at as find
     from encspec.pipeline import load
     return find(load(spec)[1])
+
+
+# ------------------------------------------------- equal to one of CPython's codecs
+
+CPYTHON_HANDLERS = ("strict", "replace", "ignore")
+
+
+def decode_outcome(decode: Callable[[bytes, str], str], data: bytes, errors: str) -> object:
+    """decode(data, errors): the str, or ("UnicodeDecodeError", start, end, reason)."""
+    try:
+        return decode(data, errors)
+    except UnicodeDecodeError as e:
+        return ("UnicodeDecodeError", e.start, e.end, e.reason)
+
+
+def decoding_differences(module: Any, codec: str, inputs: Sequence[bytes],
+                         handlers: Sequence[str] = CPYTHON_HANDLERS) -> list[tuple[str, str, object, object]]:
+    """The first few inputs that *module* decodes otherwise than CPython's *codec* under
+    one of *handlers*: (the bytes, the handler, ours, CPython's); [] when all agree."""
+    bad: list[tuple[str, str, object, object]] = []
+    for data in inputs:
+        for errors in handlers:
+            want = decode_outcome(lambda d, e: d.decode(codec, e), data, errors)
+            got = decode_outcome(module.decode, data, errors)
+            if got != want:
+                bad.append((data.hex(" ").upper(), errors, got, want))
+        if len(bad) > 5:
+            break
+    return bad
+
+
+def strict_encode_outcome(encode: Callable[[str], bytes], text: str) -> object:
+    """encode(text): the bytes, or ("UnicodeEncodeError", start, end, reason)."""
+    try:
+        return encode(text)
+    except UnicodeEncodeError as e:
+        return ("UnicodeEncodeError", e.start, e.end, e.reason)

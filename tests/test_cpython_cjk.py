@@ -22,7 +22,7 @@ import random
 import pytest
 
 import encspec
-from conftest import code_points
+from conftest import code_points, decoding_differences
 
 # spec -> (CPython's codec, the bytes where behaviour changes: range edges of every form and pattern)
 SPECS = {
@@ -40,33 +40,14 @@ SPECS = {
                             0x90, 0xA1, 0xE3, 0xE4, 0xFE, 0xFF]),
 }
 
-ERRORS = ("strict", "replace", "ignore")
-
-
 @pytest.fixture(scope="module", params=sorted(SPECS))
 def pair(request):
     return encspec.load(request.param, backend="python"), SPECS[request.param][0]
 
 
-def _outcome(decode, data: bytes, errors: str):
-    try:
-        return decode(data, errors)
-    except UnicodeDecodeError as e:
-        return ("UnicodeDecodeError", e.start, e.end, e.reason)
-
-
 def _same_decoding(module, codec: str, inputs) -> None:
-    """Every input decodes alike in CPython and in the spec, with each of ERRORS."""
-    theirs = lambda data, errors: data.decode(codec, errors)  # noqa: E731
-    bad = []
-    for data in inputs:
-        for errors in ERRORS:
-            want = _outcome(theirs, data, errors)
-            got = _outcome(module.decode, data, errors)
-            if got != want:
-                bad.append((data.hex(" ").upper(), errors, got, want))
-        if len(bad) > 5:
-            break
+    """Every input decodes alike in CPython and in the spec, with each of strict, replace and ignore."""
+    bad = decoding_differences(module, codec, inputs)
     assert not bad, bad
 
 
