@@ -82,6 +82,9 @@ class Automaton:
     encode_only: tuple[tuple[int, bytes | None], ...] = ()  # (code point, bytes or None: refused), first
     error_span: str = "maximal-subpart"  # how far an error reaches: see spec.model.ERROR_SPANS
     restore: tuple[tuple[int, int], ...] = ()  # bytes an error never takes after its first (through-failing-byte)
+    # the real byte of each intermediate byte the automaton reads (``bytes through``, UTF-EBCDIC):
+    # decoders read data through its inverse, encoders write through it; offsets are the same
+    permutation: bytes | None = None
 
     def end_action(self, s: int) -> Action | None:
         """The action a token takes where the data ends in state *s* (None: the usual rules)."""
@@ -385,7 +388,7 @@ def _compile(spec: Spec) -> Automaton:
         reasons=_reasons(spec),
         tables=tuple(build_table(t, spec) for t in spec.tables),
         encode_only=tuple((e.code_point, e.bytes) for e in spec.encodes),
-        error_span=spec.error_span, restore=spec.restore,
+        error_span=spec.error_span, restore=spec.restore, permutation=spec.permutation,
     )
     return replace(a, pair_reads_as_one=_pair_reads_as_one(a))
 

@@ -33,7 +33,7 @@ from .expr import (
     too_deep,
     walk,
 )
-from .index_files import MAX_POINTER, line_text, read_encode_file, read_index
+from .index_files import MAX_POINTER, line_text, read_encode_file, read_index, read_permutation_file
 from .model import (
     PROPERTIES,
     Claim,
@@ -302,6 +302,10 @@ class _Build(Transformer_NonRecursive):
         return ("encode-file", _loc(meta), (c[0][1:-1], _loc(c[0])))
 
     @v_args(meta=True)
+    def bytes_through(self, meta, c):
+        return ("bytes-through", _loc(meta), (c[0][1:-1], _loc(c[0])))
+
+    @v_args(meta=True)
     def error_span(self, meta, c):
         return ("error-span", _loc(meta), (str(c[0]), tuple((lo, hi) for lo, hi, _ in c[1:]), _loc(c[0])))
 
@@ -560,7 +564,8 @@ def parse_file(path: str | Path) -> Spec:
 
 
 # ------------------------------------------------------------------ resolving
-_SINGLE = {"encoding", "title", "source", "code-space", "numbering", "reserved", "code-unit", "error-span"}
+_SINGLE = {"encoding", "title", "source", "code-space", "numbering", "reserved", "code-unit", "error-span",
+           "bytes-through"}
 UNIT_BITS = (8, 16, 32)
 
 
@@ -650,6 +655,7 @@ def _resolve(statements, text: str, path: str) -> Spec:
             raise SpecError("an excluded range needs an upper end", r.loc)
 
     unit, byte_order = _code_unit(values.get("code-unit"))
+    permutation = _permutation(values.get("bytes-through"), seen.get("bytes-through"), unit, signatures, path)
     if unit == 1 and "truncated-unit" in reasons:
         raise SpecError("'reason truncated-unit' needs code units wider than a byte ('code-unit 16' or 32)",
                         next(loc for kind, loc, p in statements if kind == "reason" and p[0] == "truncated-unit"))
@@ -723,8 +729,21 @@ def _resolve(statements, text: str, path: str) -> Spec:
         signature=signature, signature_loc=sigs[0].loc if sigs else None, profiles=tuple(profiles),
         unit=unit, byte_order=byte_order, signatures=tuple(sigs), reasons=tuple(sorted(reasons.items())),
         tables=tuple(tables.values()), encodes=tuple(encodes), error_span=span, restore=restore,
-        warnings=tuple(_unreachable(tables, forms, path, text)),
+        permutation=permutation, warnings=tuple(_unreachable(tables, forms, path, text)),
     )
+
+
+def _permutation(payload, loc: Loc | None, unit: int, signatures: list, spec_path: str) -> bytes | None:
+    """The real byte of each intermediate byte (``bytes through FILE``), checked to be a
+    permutation of 00..FF; None without the statement."""
+    if payload is None or loc is None:
+        return None
+    if unit > 1:
+        raise SpecError("'bytes through' needs a spec of bytes (no 'code-unit' wider than 8)", loc)
+    if signatures:
+        raise SpecError("a 'signature' cannot go with 'bytes through' (not supported yet)", signatures[0][0])
+    written, wloc = payload
+    return read_permutation_file(spec_path, written, wloc)
 
 
 def _table(name: str, loc: Loc, payload, spec_path: str) -> Table:

@@ -1,0 +1,94 @@
+"""``bytes through FILE`` (issue 29, item 2): a spec's forms describe intermediate bytes
+and the file maps each one-to-one to a real byte; a file that is not a permutation of
+00..FF is an error located in it (file:line:col, the line, a caret), a statement that
+cannot go with the rest of the spec an error at that statement.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from encspec.spec.diagnostics import SpecError, TableFileError
+from encspec.spec.parse import parse_file
+
+SPEC = 'encoding toy\ncode-space U+0000..U+00FF\nbytes through "perm.txt"\nform 1: 00..FF\n{extra}'
+# the identity with 00 and 01 swapped, one entry a line
+SWAPPED = "".join(f"0x{b:02X}\t0x{(b ^ 1) if b < 2 else b:02X}\n" for b in range(256))
+
+
+def write(folder: Path, perm: str, extra: str = "") -> Path:
+    (folder / "perm.txt").write_text(perm, "utf-8")
+    spec = folder / "toy.encspec"
+    spec.write_text(SPEC.format(extra=extra), "utf-8")
+    return spec
+
+
+def spec_error(folder: Path, perm: str, extra: str = "") -> SpecError:
+    with pytest.raises(SpecError) as got:
+        parse_file(write(folder, perm, extra))
+    return got.value
+
+
+def test_a_permutation_file_gives_the_real_byte_of_each_intermediate_byte(tmp_path):
+    spec = parse_file(write(tmp_path, "# a comment\n\n" + SWAPPED))
+    assert spec.permutation == bytes([1, 0]) + bytes(range(2, 256))
+
+
+def test_a_spec_without_the_statement_has_no_permutation(tmp_path):
+    (tmp_path / "plain.encspec").write_text("encoding toy\ncode-space U+0000..U+007F\nform 1: 0xxxxxxx\n")
+    assert parse_file(tmp_path / "plain.encspec").permutation is None
+
+
+MISTAKES = [
+    # (file, line, column, message)
+    (SWAPPED.replace("0x05\t0x05", "0x05\t0x00"), 6, 6,
+     "real byte 00 is given twice (first on line 2): not a permutation"),
+    (SWAPPED + "0x05\t0x05\n", 257, 1, "intermediate byte 05 is given twice (first on line 6)"),
+    ("0x00\t0x1\n", 1, 6, "byte '0x1' is not 0x and two ASCII hex digits"),
+    ("0x100\t0x01\n", 1, 1, "byte '0x100' is not 0x and two ASCII hex digits"),
+    ("0x\uff10\uff10\t0x01\n", 1, 1, "byte '0x\uff10\uff10' is not 0x and two ASCII hex digits"),
+    ("0x00 0x01\n", 1, 1, "expected an intermediate byte, a TAB and a real byte (0xHH each)"),
+]
+
+
+@pytest.mark.parametrize("perm, line, column, message", MISTAKES)
+def test_a_mistake_in_a_permutation_file_is_located_in_it(tmp_path, perm, line, column, message):
+    e = spec_error(tmp_path, perm)
+    assert isinstance(e, TableFileError)
+    assert (e.path, e.loc.line, e.loc.column, e.message) == (str(tmp_path / "perm.txt"), line, column, message)
+    head, src, caret = e.render().split("\n")
+    assert head == f"{tmp_path / 'perm.txt'}:{line}:{column}: {message}"
+    assert src.strip() == perm.split("\n")[line - 1].replace("\t", " ").strip()
+    assert caret == " " * (4 + column - 1) + "^"
+
+
+def test_missing_bytes_are_an_error_at_the_statement(tmp_path):
+    e = spec_error(tmp_path, "".join(SWAPPED.splitlines(keepends=True)[:250]))
+    assert (e.path, e.loc.line, e.loc.column) == (str(tmp_path / "toy.encspec"), 3, 15)
+    assert e.message == ("table file 'perm.txt' is not a permutation of 00..FF: no entry for 6 intermediate "
+                         "byte(s): FA FB FC FD FE FF")
+    assert e.render().split("\n")[2] == " " * (4 + 14) + "^"
+
+
+@pytest.mark.parametrize("extra, line, message", [
+    ("signature FE FF\n", 5, "a 'signature' cannot go with 'bytes through' (not supported yet)"),
+    ('bytes through "perm.txt"\n', 5, "'bytes-through' is given twice (first at line 3)"),
+])
+def test_what_cannot_go_with_a_permutation_is_an_error_at_its_statement(tmp_path, extra, line, message):
+    e = spec_error(tmp_path, SWAPPED, extra)
+    assert (e.path, e.loc.line, e.message) == (str(tmp_path / "toy.encspec"), line, message)
+
+
+def test_a_permutation_needs_a_spec_of_bytes(tmp_path):
+    e = spec_error(tmp_path, SWAPPED, "code-unit 16 big-endian\n")
+    assert (e.loc.line, e.message) == (3, "'bytes through' needs a spec of bytes (no 'code-unit' wider than 8)")
+
+
+def test_a_missing_permutation_file_is_an_error_at_the_statement(tmp_path):
+    spec = tmp_path / "toy.encspec"
+    spec.write_text(SPEC.format(extra=""), "utf-8")
+    with pytest.raises(SpecError) as got:
+        parse_file(spec)
+    assert (got.value.loc.line, got.value.loc.column) == (3, 15)
+    assert got.value.message.startswith("no such table file 'perm.txt'")
