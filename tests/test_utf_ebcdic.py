@@ -164,3 +164,15 @@ def test_the_json_export_carries_the_permutation(tmp_path):
     from encspec.emit.targets import render_files
     [text] = render_files(pipeline.load("utf-ebcdic")[1], "json").values()
     assert bytes.fromhex(json.loads(text)["permutation"]) == oracle.I8_TO_EBCDIC
+
+
+def test_the_code_page_chart_shows_the_real_bytes():
+    from encspec import pipeline
+    from encspec.analyse.charts import codepage
+    cells = {c["byte"]: c for c in codepage(pipeline.load("utf-ebcdic")[1])}
+    assert sorted(cells) == list(range(256))
+    # EBCDIC's letter A and line feed stay single bytes; 80 leads two bytes (I8 C5), 41 continues (I8 A0)
+    assert (cells[0xC1]["kind"], cells[0xC1]["label"]) == ("single", "A")
+    assert (cells[0x15]["kind"], cells[0x15]["label"]) == ("single", "LF")
+    assert (cells[0x80]["kind"], cells[0x80]["label"]) == ("lead", "2")
+    assert cells[0x41]["kind"] == "continuation"
