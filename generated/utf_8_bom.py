@@ -99,6 +99,9 @@ _SPAN = 0
 # The encoder's reason for a code point it cannot write (None: CPython's utf-8 words).
 _UNENCODABLE = None
 _RESTORE = b''
+# ``bytes through``: the real byte of each intermediate byte the tables read (None: they
+# read the real bytes); decoders read through its inverse, encoders write through it.
+_PERMUTATION = None
 
 # Actions: ("char", offset) code point = acc + offset; ("value", cp) a special
 # sequence; ("pair", split, offset) a surrogate pair of two sub-values;
@@ -213,9 +216,25 @@ _WRITES_SIGNATURE = any(k for _, k in SIGNATURES)
 BEYOND_REASON = "code point beyond U+10FFFF"
 SURROGATE_REASON = "surrogate code point (not in UTF-8 text)"
 _SURROGATE = re.compile("[\ud800-\udfff]")
-# The handlers the native extension applies itself, by name: only while they are these.
+# The handlers the native extension applies itself, by name: only while they are these
+# (and, through a permutation, only those that do not show the bytes it reads).
 _NATIVE_HANDLERS = {name: codecs.lookup_error(name) for name in
-                    ("replace", "ignore", "surrogateescape", "backslashreplace")}
+                    ("replace", "ignore") + (() if _PERMUTATION else ("surrogateescape", "backslashreplace"))}
+# A permutation (``bytes through``): the automaton reads intermediate bytes, so decoders
+# translate what they are given (real bytes) through its inverse and encoders what they
+# write through it; one byte for one, so every offset is the same in both.
+_TO_REAL = _PERMUTATION
+_FROM_REAL = bytes.maketrans(_PERMUTATION, bytes(range(256))) if _PERMUTATION else None
+
+
+def _intermediate(data):
+    """*data* (real bytes) as the automaton reads them: itself, or through the inverse permutation."""
+    return data if _FROM_REAL is None else bytes(data).translate(_FROM_REAL)
+
+
+def _real(data):
+    """What an encoder wrote (intermediate bytes) as real bytes."""
+    return data if _TO_REAL is None else data.translate(_TO_REAL)
 
 
 # ------------------------------------------------------------------ scanning
@@ -535,6 +554,7 @@ def _signature_prefix(data):
 
 def _tokens(data, pos=0, final=True, at_start=True, start=0):
     """Yield 5-tuples (kind, start, end, value, reason); stops early (final=False) where input runs out."""
+    data = _intermediate(data)
     if at_start and SIGNATURES:
         got = _signature(data, pos)
         if got is not None:
@@ -566,6 +586,7 @@ def first_error(data, allow_reserved=True):
     without making a str; its span and reason are then _scan's.
     """
     if _NATIVE is not None and data.__class__ in (bytes, bytearray, memoryview) and hasattr(_NATIVE, "validate"):
+        data = _intermediate(data)
         pos = start = 0
         if SIGNATURES:
             got = _signature(data)
@@ -588,7 +609,7 @@ def _newline_alone(start):
     (it starts one as that and continues none), so that valid text has as many
     newlines as 0A bytes: encspec validate then counts lines without decoding."""
     c = _CLASS[0x0A]
-    return start in _STARTS and not _EXTENSIONS and _scan(b"\n", 0, True, start) == ("char", 0, 1, 0x0A, None) \
+    return _PERMUTATION is None and start in _STARTS and not _EXTENSIONS and _scan(b"\n", 0, True, start) == ("char", 0, 1, 0x0A, None) \
         and all(_NEXT[s][c] < 0 for s in range(_N_STATES) if s not in _STARTS)
 
 
@@ -742,6 +763,9 @@ def _decode(data, errors, final, at_start, want_str, resume=None, surrogates=Tru
     handler = None
     pos = 0
     n = len(data)
+    given = data  # what error handlers see: the caller's bytes
+    if _FROM_REAL is not None:
+        data = data.translate(_FROM_REAL)
     if at_start and SIGNATURES:
         got = _signature(data)
         if got is not None:
@@ -871,7 +895,7 @@ def _decode(data, errors, final, at_start, want_str, resume=None, surrogates=Tru
             reason = tok[4]
         if handler is None:
             handler = codecs.lookup_error(errors)
-        replacement, at = handler(UnicodeDecodeError(_ERROR_NAMES.get(start, NAME), data, pos, end, reason))
+        replacement, at = handler(UnicodeDecodeError(_ERROR_NAMES.get(start, NAME), given, pos, end, reason))
         if want_str:
             append(replacement)
         else:
@@ -1124,7 +1148,7 @@ def _encode(cps, text, errors, start=0, stop=None):
         if b is None and errors == "surrogateescape" and _UNIT == 1:
             # as CPython's encoders do: escape what can be, hand the rest to the handler
             while i < j and 0xDC80 <= cps[i] <= 0xDCFF:
-                out.append(cps[i] - 0xDC00)
+                out += _intermediate(bytes([cps[i] - 0xDC00]))  # the byte it escaped, as written
                 lead_at = -1
                 i += 1
             if i == j:
@@ -1142,7 +1166,7 @@ def _encode(cps, text, errors, start=0, stop=None):
         elif replacement:
             if len(replacement) % _UNIT:  # not whole code units: refused, as CPython's utf-16 does
                 raise exc
-            out += replacement
+            out += _intermediate(replacement)
             lead = _lead_at_end(out) if PAIR_READS_AS_ONE else 0  # the handler's bytes may end with one
             lead_at = len(out) - len(bytes_of(lead)) if lead else -1
         i = at + n if at < 0 else at
@@ -1325,9 +1349,9 @@ def encode(text_or_codepoints, errors="strict", signature=None):
         # the signature written by the loop, before the text: not a second copy of the bytes
         got = _NATIVE.encode_str(text_or_codepoints, _MEMO_BYTES, _MEMO_LENS, SIGNATURE) if signed else \
             _NATIVE.encode_str(text_or_codepoints, _MEMO_BYTES, _MEMO_LENS)
-        return got if type(got) is bytes else _encode_native(text_or_codepoints, errors, got)
+        return _real(got if type(got) is bytes else _encode_native(text_or_codepoints, errors, got))
     body = _encode_items(text_or_codepoints, errors)
-    return (SIGNATURE + body) if signed else body
+    return _real((SIGNATURE + body) if signed else body)
 
 
 # ------------------------------------------- potentially ill-formed UTF-16
@@ -1500,7 +1524,7 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
         self._first = False
         if out and PAIR_READS_AS_ONE:
             self._lead = _lead_at_end(out)
-        return out
+        return _real(out)
 
     def _split_pair(self, input, i):
         """The handler's bytes for the trail surrogate at input[i], and where to go on."""
@@ -1519,6 +1543,8 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
                 raise exc from None
         elif len(replacement) % _UNIT:  # not whole code units: refused, as in _encode
             raise exc
+        else:
+            replacement = _intermediate(replacement)
         return bytes(replacement), at
 
     def reset(self):
