@@ -160,4 +160,5 @@ register(Target(
     supports=supports("c"),
     int_bits=64,
     executables=("run-tokens",),
+    permutes=True,  # every byte read goes through NAME_from_real (source.c.j2's rd)
 ))
