@@ -84,12 +84,10 @@ def builtins_for_exports():
     """The built-in specs the per-spec export and package suites build: every spec
     without mapping tables, and whatwg-big5 standing for the table specs (its tables
     are the widest, 32-bit, and it has tokens of several code points).  Every table
-    spec's exports are checked in tests/test_export_tables.py, batched.  A spec with a
-    byte permutation (utf-ebcdic) is refused by those exports: tests/test_utf_ebcdic.py."""
+    spec's exports are checked in tests/test_export_tables.py, batched."""
     from encspec import pipeline
     from encspec.spec import registry
-    return [n for n in registry.builtin_names()
-            if not pipeline.load(n)[1].tables and pipeline.load(n)[1].permutation is None] + ["whatwg-big5"]
+    return [n for n in registry.builtin_names() if not pipeline.load(n)[1].tables] + ["whatwg-big5"]
 
 
 def shared_dir():
