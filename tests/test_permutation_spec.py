@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from encspec.spec.diagnostics import SpecError, TableFileError
+from conftest import assert_located_in_file
+from encspec.spec.diagnostics import SpecError
 from encspec.spec.parse import parse_file
 
 SPEC = 'encoding toy\ncode-space U+0000..U+00FF\nbytes through "perm.txt"\nform 1: 00..FF\n{extra}'
@@ -54,13 +55,7 @@ MISTAKES = [
 
 @pytest.mark.parametrize("perm, line, column, message", MISTAKES)
 def test_a_mistake_in_a_permutation_file_is_located_in_it(tmp_path, perm, line, column, message):
-    e = spec_error(tmp_path, perm)
-    assert isinstance(e, TableFileError)
-    assert (e.path, e.loc.line, e.loc.column, e.message) == (str(tmp_path / "perm.txt"), line, column, message)
-    head, src, caret = e.render().split("\n")
-    assert head == f"{tmp_path / 'perm.txt'}:{line}:{column}: {message}"
-    assert src.strip() == perm.split("\n")[line - 1].replace("\t", " ").strip()
-    assert caret == " " * (4 + column - 1) + "^"
+    assert_located_in_file(spec_error(tmp_path, perm), tmp_path / "perm.txt", perm, line, column, message)
 
 
 def test_missing_bytes_are_an_error_at_the_statement(tmp_path):
