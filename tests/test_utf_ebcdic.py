@@ -181,3 +181,13 @@ def test_the_code_page_chart_shows_the_real_bytes():
     assert (cells[0x15]["kind"], cells[0x15]["label"]) == ("single", "LF")
     assert (cells[0x80]["kind"], cells[0x80]["label"]) == ("lead", "2")
     assert cells[0x41]["kind"] == "continuation"
+
+
+def test_diff_refuses_specs_read_through_different_permutations(capsys):
+    from conftest import run_cli
+    code, out, err = run_cli(capsys, "diff", "utf-8", "utf-ebcdic")
+    assert (code, out) == (2, "")
+    assert err.strip() == ("encspec: error: cannot compare utf-8 and utf-ebcdic: they read their bytes through "
+                           "different permutations ('bytes through'), and diff compares the bytes the automata read")
+    code, out, _ = run_cli(capsys, "diff", "utf-ebcdic", "utf-ebcdic")
+    assert code == 0 and "equivalent" in out
