@@ -191,3 +191,21 @@ def test_diff_refuses_specs_read_through_different_permutations(capsys):
                            "different permutations ('bytes through'), and diff compares the bytes the automata read")
     code, out, _ = run_cli(capsys, "diff", "utf-ebcdic", "utf-ebcdic")
     assert code == 0 and "equivalent" in out
+
+
+def test_first_error_and_validity_read_the_real_bytes(module):
+    for data in (bytes.fromhex("C1 80 41 F0"), bytes.fromhex("C1 80 C1 DC 41"), bytes.fromhex("C1 F0 40 81")):
+        spans = _spans(data)
+        got = module.first_error(data)
+        assert (got[:2] if got else None) == (spans[0] if spans else None), data.hex(" ")
+        assert module.is_valid(data) == (not spans)
+        assert module.is_valid(memoryview(data)) == (not spans)
+
+
+def test_the_incremental_state_holds_the_callers_bytes(module):
+    dec = module.IncrementalDecoder()
+    assert dec.decode(b"\xc1\x80") == "A"  # 80 leads two bytes (I8 C5): held back
+    assert dec.getstate()[0] == b"\x80"
+    again = module.IncrementalDecoder()
+    again.setstate(dec.getstate())
+    assert again.decode(b"\x41", True) == "\u00a0"
