@@ -87,3 +87,43 @@ def test_a_missing_permutation_file_is_an_error_at_the_statement(tmp_path):
         parse_file(spec)
     assert (got.value.loc.line, got.value.loc.column) == (3, 15)
     assert got.value.message.startswith("no such table file 'perm.txt'")
+
+
+# 00 and FE swapped: real 00 is the reserved lead FE the forms name, real FE the character U+0000
+RESERVED = "encoding toy\ncode-space U+0000..U+007F\nbytes through \"perm.txt\"\nreserved FE\nform 1: 00..7F\n"
+SWAP_00_FE = "".join(f"0x{b:02X}\t0x{ {0: 0xFE, 0xFE: 0}.get(b, b):02X}\n" for b in range(256))
+
+
+def reserved_toy(folder: Path):
+    import encspec
+    (folder / "perm.txt").write_text(SWAP_00_FE, "utf-8")
+    (folder / "toy.encspec").write_text(RESERVED, "utf-8")
+    return encspec.load(str(folder / "toy.encspec"))
+
+
+def _fed(module, data: bytes, errors: str = "replace", size: int = 256) -> str:
+    dec = module.IncrementalDecoder(errors)
+    return "".join(dec.decode(data[k:k + size]) for k in range(0, len(data), size)) + dec.decode(b"", True)
+
+
+def test_a_long_token_fed_in_pieces_reads_through_the_permutation(tmp_path):
+    module = reserved_toy(tmp_path)
+    seen = []
+
+    def record(exc):
+        seen.append((exc.object[exc.start:exc.end], exc.reason))  # offsets: in the buffer decoded
+        return "?", exc.end
+
+    import codecs
+    codecs.register_error("test-permutation-record", record)
+    data = b"A\xfe" + b"\x00" + b"\x80" * 10_000 + b"B"
+    assert _fed(module, data, "test-permutation-record") == "A\x00?B"
+    assert seen == [(b"\x00" + b"\x80" * 10_000, "reserved sequence")]
+    assert module.decode(data, "replace") == _fed(module, data)
+
+
+def test_a_long_token_fed_in_pieces_costs_linear_time(tmp_path):
+    from conftest import assert_linear
+    module = reserved_toy(tmp_path)
+    assert_linear("incremental decoding of one long reserved run through a permutation",
+                  lambda data: _fed(module, data), b"\x00" + b"\x80" * (64 * 1024), b"\x00" + b"\x80" * (1 << 20))
