@@ -751,7 +751,7 @@ class _CodeMemo(dict):
 
 
 # ------------------------------------------------------------------ decoding
-def _decode(data, errors, final, at_start, want_str, resume=None, surrogates=True, start=0):
+def _decode(data, errors, final, at_start, want_str, resume=None, surrogates=True, start=0, given=None):
     """Decode *data*: ``(pieces, consumed, suspended)``.
 
     *pieces* are str (want_str) or code points; *consumed* is len(data) unless
@@ -762,16 +762,19 @@ def _decode(data, errors, final, at_start, want_str, resume=None, surrogates=Tru
     surrogate code points are errors (text for UTF-8).  Every problem goes to the
     error handler here, and only here.  *start* is the start state (a signature
     read earlier may have chosen another byte order); the native extension runs
-    from any of them, the regex fast path only from the default one.
+    from any of them, the regex fast path only from the default one.  *given*: the caller's
+    bytes where *data* is already through the inverse permutation (the incremental decoder's
+    long token), else None.
     """
     out = []
     append = out.append
     handler = None
     pos = 0
     n = len(data)
-    given = data  # what error handlers see: the caller's bytes
-    if _FROM_REAL is not None:
-        data = data.translate(_FROM_REAL)
+    if given is None:
+        given = data  # what error handlers see: the caller's bytes
+        if _FROM_REAL is not None:
+            data = data.translate(_FROM_REAL)
     if at_start and SIGNATURES:
         got = _signature(data)
         if got is not None:
@@ -1613,6 +1616,15 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
                 self._pending = bytearray(self._pending)
             self._pending += input
             data = self._pending
+            if _FROM_REAL is not None:
+                # and its intermediate twin, grown alike: translating the whole token again
+                # with every input would cost its length each time
+                twin = self._twin
+                if twin is None or twin[0] is not data or len(twin[1]) != len(data) - len(input):
+                    twin = (data, bytearray(data.translate(_FROM_REAL)))
+                else:
+                    twin[1].extend(input.translate(_FROM_REAL))
+                self._twin = twin
         else:
             data = bytes(self._pending) + input if self._pending else input
         if not final and self._at_start and _signature_prefix(data):
@@ -1622,8 +1634,10 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
             got = _signature(data)
             if got is not None:  # it may choose the start state of the rest (_decode reads it too)
                 self._start = got[1]
-        out, consumed, suspended = _decode(data, self.errors, final, self._at_start, self._want_str,
-                                           self._resume, self.surrogates, self._start)
+        twin = self._twin if _FROM_REAL is not None and self._twin is not None and self._twin[0] is data else None
+        out, consumed, suspended = _decode(data if twin is None else twin[1], self.errors, final, self._at_start,
+                                           self._want_str, self._resume, self.surrogates, self._start,
+                                           None if twin is None else data)
         if consumed or final:
             self._at_start = False
         self._pending = data if not consumed and isinstance(data, bytearray) else bytes(data[consumed:])
@@ -1640,6 +1654,7 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
 
     def reset(self):
         self._pending = b""
+        self._twin = None  # (the pending bytearray, its bytes through the inverse permutation)
         self._held = []
         self._size = 0
         self._at_start = True
