@@ -103,6 +103,9 @@ _SPAN = 0
 # The encoder's reason for a code point it cannot write (None: CPython's utf-8 words).
 _UNENCODABLE = None
 _RESTORE = b''
+# ``bytes through``: the real byte of each intermediate byte the tables read (None: they
+# read the real bytes); decoders read through its inverse, encoders write through it.
+_PERMUTATION = None
 
 # Actions: ("char", offset) code point = acc + offset; ("value", cp) a special
 # sequence; ("pair", split, offset) a surrogate pair of two sub-values;
@@ -313,9 +316,25 @@ _WRITES_SIGNATURE = any(k for _, k in SIGNATURES)
 BEYOND_REASON = "code point beyond U+10FFFF"
 SURROGATE_REASON = "surrogate code point (not in UTF-8 text)"
 _SURROGATE = re.compile("[\ud800-\udfff]")
-# The handlers the native extension applies itself, by name: only while they are these.
+# The handlers the native extension applies itself, by name: only while they are these
+# (and, through a permutation, only those that do not show the bytes it reads).
 _NATIVE_HANDLERS = {name: codecs.lookup_error(name) for name in
-                    ("replace", "ignore", "surrogateescape", "backslashreplace")}
+                    ("replace", "ignore") + (() if _PERMUTATION else ("surrogateescape", "backslashreplace"))}
+# A permutation (``bytes through``): the automaton reads intermediate bytes, so decoders
+# translate what they are given (real bytes) through its inverse and encoders what they
+# write through it; one byte for one, so every offset is the same in both.
+_TO_REAL = _PERMUTATION
+_FROM_REAL = bytes.maketrans(_PERMUTATION, bytes(range(256))) if _PERMUTATION else None
+
+
+def _intermediate(data):
+    """*data* (real bytes) as the automaton reads them: itself, or through the inverse permutation."""
+    return data if _FROM_REAL is None else bytes(data).translate(_FROM_REAL)
+
+
+def _real(data):
+    """What an encoder wrote (intermediate bytes) as real bytes."""
+    return data if _TO_REAL is None else data.translate(_TO_REAL)
 
 
 # ------------------------------------------------------------------ scanning
@@ -691,12 +710,13 @@ def next_token(data: bytes, pos: int = 0, state: int = START, final: bool = True
     The scanner's one step, public: a reader that starts a scan in the middle
     of a stream (io's parallel validation) passes the state it got there.
     """
-    tok, after = _step(data, pos, state, final)
+    tok, after = _step(_intermediate(data), pos, state, final)
     return (tok, after) if tok[0] is not None else (None, state)
 
 
 def _tokens(data: bytes, pos: int = 0, final: bool = True, state: int = START) -> Iterator[tuple]:
     """Yield 5-tuples (kind, start, end, value, reason); stops early (final=False) where input runs out."""
+    data = _intermediate(data)
     n = len(data)
     while pos < n:
         tok, state = _step(data, pos, state, final)
@@ -721,9 +741,10 @@ def first_error(data, allow_reserved=True):
     The native extension, when there is one, finds where that token starts
     without making a str (valid_until); its span and reason are then _step's.
     """
+    data = _intermediate(data)
     if _NATIVE is None or data.__class__ not in (bytes, bytearray, memoryview):
         data = bytes(data)
-    at, state, problem = valid_until(data, 0, START, True, allow_reserved)
+    at, state, problem = _valid_until(data, 0, START, True, allow_reserved)
     if not problem:
         return None
     tok = _step(bytes(data) if data.__class__ is memoryview else data, at, state)[0]
@@ -746,6 +767,11 @@ def valid_until(data: bytes, pos: int = 0, state: int = START, final: bool = Tru
     scanner's there.  The native extension runs within one mode, from the first
     token that no signature can be on: it stops at the first problem token.
     """
+    return _valid_until(_intermediate(data), pos, state, final, allow_reserved)
+
+
+def _valid_until(data, pos, state, final, allow_reserved):
+    """valid_until over *data* as the automaton reads it (through the inverse permutation)."""
     n = len(data)
     if not SIGNATURES:
         state &= ~1
@@ -760,7 +786,7 @@ def valid_until(data: bytes, pos: int = 0, state: int = START, final: bool = Tru
     slow_until = misses = 0
     while pos < n:
         if native and not state & 1:  # past the signature
-            return valid_until(data, pos, state, final, allow_reserved)
+            return _valid_until(data, pos, state, final, allow_reserved)
         if _FAST and not state and pos >= slow_until:
             # the regex fast path's runs are runs of whole valid tokens (see _decode): skipped
             # at C speed; where it finds none, the step alone for a while, longer each time
@@ -797,7 +823,7 @@ def newline_alone(state: int) -> bool:
         return False
     start = state >> 1
     c = _CLASS[0x0A]
-    return start in _STARTS and not _EXTENSIONS and _scan(b"\n", 0, True, start) == ("char", 0, 1, 0x0A, None) \
+    return _PERMUTATION is None and start in _STARTS and not _EXTENSIONS and _scan(b"\n", 0, True, start) == ("char", 0, 1, 0x0A, None) \
         and all(_NEXT[s][c] < 0 for s in range(_N_STATES) if s not in _STARTS)
 
 
@@ -935,7 +961,7 @@ class _CodeMemo(dict):
 
 
 # ------------------------------------------------------------------ decoding
-def _decode(data, errors, final, state, want_str, resume=None, surrogates=True):
+def _decode(data, errors, final, state, want_str, resume=None, surrogates=True, given=None):
     """Decode *data* from scanner *state*: ``(pieces, consumed, suspended, state)``.
 
     *pieces* are str (want_str) or code points; *consumed* is len(data) unless
@@ -947,13 +973,19 @@ def _decode(data, errors, final, state, want_str, resume=None, surrogates=True):
     false, surrogate code points are errors (text for UTF-8).  Every problem
     goes to the error handler here, and only here.  Tokens come from _step (a
     signature may set the mode); between them the native extension runs from
-    any mode, the regex fast path only in mode 0.
+    any mode, the regex fast path only in mode 0.  *given*: the caller's
+    bytes where *data* is already through the inverse permutation (the incremental
+    decoder's long token), else None.
     """
     out = []
     append = out.append
     handler = None
     pos = 0
     n = len(data)
+    if given is None:
+        given = data  # what error handlers see: the caller's bytes
+        if _FROM_REAL is not None:
+            data = data.translate(_FROM_REAL)
     if not SIGNATURES:
         state &= ~1
     elif state & 1 and resume is None and n:
@@ -1090,7 +1122,7 @@ def _decode(data, errors, final, state, want_str, resume=None, surrogates=True):
                 continue
         if handler is None:
             handler = codecs.lookup_error(errors)
-        replacement, at = handler(UnicodeDecodeError(_ERROR_NAMES.get(start, NAME), data, pos, end, reason))
+        replacement, at = handler(UnicodeDecodeError(_ERROR_NAMES.get(start, NAME), given, pos, end, reason))
         if want_str:
             append(replacement)
         else:
@@ -1425,7 +1457,7 @@ def _encode(cps, text, errors, start=0, stop=None):
         if b is None and errors == "surrogateescape" and _UNIT == 1:
             # as CPython's encoders do: escape what can be, hand the rest to the handler
             while i < j and 0xDC80 <= cps[i] <= 0xDCFF:
-                out.append(cps[i] - 0xDC00)
+                out += _intermediate(bytes([cps[i] - 0xDC00]))  # the byte it escaped, as written
                 state &= ~_LEAD_BITS
                 i += 1
             if i == j:
@@ -1441,7 +1473,7 @@ def _encode(cps, text, errors, start=0, stop=None):
         elif replacement:
             if len(replacement) % _UNIT:  # not whole code units: refused, as CPython's utf-16 does
                 raise exc
-            out += replacement
+            out += _intermediate(replacement)
             state = _after_bytes(state, out)  # the handler's bytes may end with a lead
         i = at + n if at < 0 else at
         if not 0 <= i <= n:
@@ -1626,9 +1658,9 @@ def encode(text_or_codepoints, errors="strict", signature=None):
         # the signature written by the loop, before the text: not a second copy of the bytes
         got = _NATIVE.encode_str(text_or_codepoints, _MEMO_BYTES, _MEMO_LENS, SIGNATURE) if signed else \
             _NATIVE.encode_str(text_or_codepoints, _MEMO_BYTES, _MEMO_LENS)
-        return got if type(got) is bytes else _encode_native(text_or_codepoints, errors, got)
+        return _real(got if type(got) is bytes else _encode_native(text_or_codepoints, errors, got))
     body = _encode_items(text_or_codepoints, errors)
-    return (SIGNATURE + body) if signed else body
+    return _real((SIGNATURE + body) if signed else body)
 
 
 # ------------------------------------------- potentially ill-formed UTF-16
@@ -1803,7 +1835,7 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
             out = SIGNATURE + out
         self._state = _after_bytes(self._state & ~_FIRST_BIT, out) if out else self._state & ~_FIRST_BIT
         end, self._state = _flush(self._state)  # final or not: nothing is held back
-        return out + end
+        return _real(out + end)
 
     def _split_pair(self, input, i):
         """The handler's bytes for the trail surrogate at input[i], and where to go on."""
@@ -1822,6 +1854,8 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
                 raise exc from None
         elif len(replacement) % _UNIT:  # not whole code units: refused, as in _encode
             raise exc
+        else:
+            replacement = _intermediate(replacement)
         return bytes(replacement), at
 
     def reset(self):
@@ -1883,10 +1917,21 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
                 self._pending = bytearray(self._pending)
             self._pending += input
             data = self._pending
+            if _FROM_REAL is not None:
+                # and its intermediate twin, grown alike: translating the whole token again
+                # with every input would cost its length each time
+                twin = self._twin
+                if twin is None or twin[0] is not data or len(twin[1]) != len(data) - len(input):
+                    twin = (data, bytearray(data.translate(_FROM_REAL)))
+                else:
+                    twin[1].extend(input.translate(_FROM_REAL))
+                self._twin = twin
         else:
             data = bytes(self._pending) + input if self._pending else input
-        out, consumed, suspended, self._state = _decode(data, self.errors, final, self._state, self._want_str,
-                                                        self._resume, self.surrogates)
+        twin = self._twin if _FROM_REAL is not None and self._twin is not None and self._twin[0] is data else None
+        out, consumed, suspended, self._state = _decode(data if twin is None else twin[1], self.errors, final,
+                                                        self._state, self._want_str, self._resume,
+                                                        self.surrogates, None if twin is None else data)
         self._pending = data if not consumed and isinstance(data, bytearray) else bytes(data[consumed:])
         self._resume = None
         self._wait = 0
@@ -1908,6 +1953,7 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
 
     def setstate(self, state):
         self._pending, self._state = state
+        self._twin = None  # (the pending bytearray, its bytes through the inverse permutation)
         self._held = []
         self._size = 0
         self._resume = None

@@ -123,6 +123,18 @@ def token_lines(tokens) -> list[str]:
     return out
 
 
+def assert_located_in_file(e, path, text: str, line: int, column: int, message: str) -> None:
+    """*e* is a TableFileError at line:column of the table file *path* (whose text is *text*)
+    with *message*, rendered as ``path:line:column: message``, the line, and a caret under it."""
+    from encspec.spec.diagnostics import TableFileError
+    assert isinstance(e, TableFileError)
+    assert (e.path, e.loc.line, e.loc.column, e.message) == (str(path), line, column, message)
+    head, src, caret = e.render().split("\n")
+    assert head == f"{path}:{line}:{column}: {message}"
+    assert src.strip() == text.split("\n")[line - 1].replace("\t", " ").strip()
+    assert caret == " " * (4 + column - 1) + "^"
+
+
 def feed_stdin(monkeypatch, data: bytes):
     """Make *data* the process's standard input (what ``-`` reads)."""
     import io

@@ -198,10 +198,12 @@ def test_make_and_make_check(tmp_path, spec):
     m = re.search(r"(\d+) of (\d+) vectors passed", proc.stdout)
     assert m and m.group(1) == m.group(2) and int(m.group(1)) >= 20, proc.stdout
     # the demo built by make prints what `encspec tokens` prints (hand-written: U+0041 is A in
-    # the byte encodings, 00 41 / 41 00 in UTF-16 BE / LE, and four bytes in UTF-32)
+    # the byte encodings, C1 in UTF-EBCDIC (EBCDIC's A), 00 41 / 41 00 in UTF-16 BE / LE, and four
+    # bytes in UTF-32)
     _, a = pipeline.load(spec)
-    data = {1: b"A", 2: b"\x00A" if "be" in spec else b"A\x00", 4: b"\x00\x00\x00A" if "be" in spec
-            else b"A\x00\x00\x00"}[a.unit]
+    units = {1: b"A", 2: b"\x00A" if "be" in spec else b"A\x00", 4: b"\x00\x00\x00A" if "be" in spec
+             else b"A\x00\x00\x00"}
+    data = b"\xC1" if spec == "utf-ebcdic" else units[a.unit]
     proc = subprocess.run([str(out / "tokens")], input=data, capture_output=True, timeout=TIMEOUT)
     assert proc.stdout == f"char 0 {len(data)} 41\n".encode(), (mod, proc.stdout)
 

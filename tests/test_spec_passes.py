@@ -17,8 +17,8 @@ from encspec.spec.diagnostics import SpecError
 from encspec.spec.parse import parse_text
 
 ORDER = (
-    "declarations", "required", "claims", "excluded_ranges", "code_unit", "signatures", "forms", "skips",
-    "numbering", "patterns", "error_span", "encoder_entries", "reserved", "profile_rules", "unreachable",
+    "declarations", "required", "claims", "excluded_ranges", "code_unit", "signatures", "permutation", "forms",
+    "skips", "numbering", "patterns", "error_span", "encoder_entries", "reserved", "profile_rules", "unreachable",
 )
 
 HEAD = "encoding e\ncode-space U+0000..U+10FFFF\n"
@@ -35,6 +35,8 @@ REJECTED = {
     "code_unit": (HEAD + "code-unit 12\n" + ASCII, 3, 11, "a code unit has 8, 16 or 32 bits, not 12"),
     "signatures": (HEAD + "signature EF BB BF big-endian\n" + ASCII,
                    3, 20, "a signature can choose a byte order only in a spec of 16- or 32-bit code units"),
+    "permutation": (HEAD + 'code-unit 16 big-endian\nbytes through "t.txt"\nform bmp: 0000..D7FF\n',
+                    4, 1, "'bytes through' needs a spec of bytes"),
     "forms": (HEAD + ASCII + "form ascii: 80 = U+0080\n", 4, 6, "form 'ascii' is defined twice"),
     "skips": (HEAD + "skip U+D800..U+DFFF\n" + ASCII, 3, 6, "'skip' only changes how packed forms number"),
     "numbering": (HEAD + "numbering packed\n" + ASCII + "form more: 10xxxxxx at U+0000\n",

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import encspec
-from conftest import run_cli
+from conftest import assert_located_in_file, run_cli
 from encspec.codec import SpecFileWarning
 from encspec.spec.diagnostics import SpecError, TableFileError
 from encspec.spec.parse import parse_file
@@ -72,13 +72,7 @@ INDEX_MISTAKES = [
 
 @pytest.mark.parametrize("index, line, column, message", INDEX_MISTAKES)
 def test_a_mistake_in_an_index_file_is_located_in_it(tmp_path, index, line, column, message):
-    e = table_error(tmp_path, index=index)
-    assert isinstance(e, TableFileError)
-    assert (e.path, e.loc.line, e.loc.column, e.message) == (str(tmp_path / "toy.txt"), line, column, message)
-    head, src, caret = e.render().split("\n")
-    assert head == f"{tmp_path / 'toy.txt'}:{line}:{column}: {message}"
-    assert src.strip() == index.split("\n")[line - 1].replace("\t", " ").strip()
-    assert caret == " " * (4 + column - 1) + "^"
+    assert_located_in_file(table_error(tmp_path, index=index), tmp_path / "toy.txt", index, line, column, message)
 
 
 def test_a_table_file_that_is_not_utf8_is_located_at_the_byte(tmp_path):

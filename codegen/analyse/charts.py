@@ -300,6 +300,11 @@ def codepage(a: Automaton, ancestor: Automaton | None = None) -> list[dict]:
                               + f"; table form{'s' if len(names) > 1 else ''} {', '.join(names)}: "
                               f"{mapped:,} of its {total:,} pointers have an entry ({share:.1%})")
         cells.append(cell)
+    real = a.permutation
+    if real is not None:  # walked as intermediate bytes: each real byte shows its intermediate byte's cell
+        cells.sort(key=lambda cell: real[cell["byte"]])
+        for cell in cells:
+            cell["byte"] = real[cell["byte"]]
     return cells
 
 

@@ -1173,6 +1173,8 @@ def _finish(a: Automaton, out: list[Section]) -> None:
         sec.number = n
         for k, case in enumerate(sec.cases, 1):
             case.id = f"{n}.{k}"
+            if a.permutation is not None:  # walked as intermediate bytes, written as real ones
+                case.data = case.data.translate(a.permutation)
             case.tokens = list(run_tokens(a, case.data))
         for k, sub in enumerate(sec.subsections, len(sec.cases) + 1):
             number(sub, f"{n}.{k}")

@@ -78,6 +78,9 @@ class Automaton:
     encode_only: tuple[tuple[int, bytes | None], ...] = ()  # (code point, bytes or None: refused), first
     error_span: str = "maximal-subpart"  # how far an error reaches: see spec.model.ERROR_SPANS
     restore: tuple[tuple[int, int], ...] = ()  # bytes an error never takes after its first (through-failing-byte)
+    # the real byte of each intermediate byte the automaton reads (``bytes through``, UTF-EBCDIC):
+    # decoders read data through its inverse, encoders write through it; offsets are the same
+    permutation: bytes | None = None
 
     def end_action(self, s: int) -> Action | None:
         """The action a token takes where the data ends in state *s* (None: the usual rules)."""
@@ -314,7 +317,7 @@ def _compile(spec: Spec) -> Automaton:
         reasons=_reasons(spec),
         tables=tuple(build_table(t, spec) for t in spec.tables),
         encode_only=tuple((e.code_point, e.bytes) for e in spec.encodes),
-        error_span=spec.error_span, restore=spec.restore,
+        error_span=spec.error_span, restore=spec.restore, permutation=spec.permutation,
     )
 
 

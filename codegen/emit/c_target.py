@@ -161,4 +161,5 @@ register(Target(
     int_bits=64,
     executables=("run-tokens",),
     options=("vectors",),
+    permutes=True,  # every byte read goes through NAME_from_real (source.c.j2's rd)
 ))

@@ -472,6 +472,8 @@ def common_context(a: Automaton) -> dict:
         "signature": list(a.signature), "signature_hex": a.signature.hex(" ").upper(),
         "reserved": runs_text(a.reserved) if a.reserved else "",
         "max_code_point": a.max_code_point, "spec_lines": spec_lines_text(a),
+        # ``bytes through``: the intermediate byte of each real byte, what every byte read goes through
+        "from_real": None if a.permutation is None else [a.permutation.index(b) for b in range(256)],
         # code units, byte order and the end of the data (encspec.automaton.Automaton)
         "unit": a.unit,  # bytes per code unit: errors and the data's end count whole units
         "weighted": any(op[2] != 1 for op in digit_ops(a)),  # some op has weight != 1 (little-endian digits)

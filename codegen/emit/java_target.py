@@ -278,6 +278,7 @@ register(Target(
              "a tokens demo, run-tokens and build-jar",
     files=files,
     supports=refusal(check_limits),
+    permutes=True,  # every byte read goes through FROM_REAL (Codec.java.j2's rd)
     int_bits=None,
     executables=("run-tokens", "build-jar"),
     options=("java_package",),

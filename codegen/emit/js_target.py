@@ -195,6 +195,7 @@ register(Target(
              "its .d.ts, a node --test suite, a tokens demo and run-tokens",
     files=files,
     supports=refusal(lambda a: common.check_tables(a, "js")),
+    permutes=True,  # every byte read goes through FROM_REAL (module.mjs.j2's rd)
     int_bits=None,
     executables=("run-tokens",),
     options=("vectors",),

@@ -8,5 +8,6 @@ from .target import Target, register
 register(Target(
     name="json",
     describe="the canonical state-transition table (documented in docs/pages/table-format.md)",
+    permutes=True,  # the table carries it ("permutation")
     files=lambda a: {f"{registry.module_name(a.name)}.json": table_source(a)},
 ))

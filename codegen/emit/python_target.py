@@ -10,4 +10,5 @@ register(Target(
     describe="a self-contained codec module (standard library only), as in generated/",
     files=lambda a: {f"{registry.module_name(a.name)}.py": module_source(a)},
     exported=False,
+    permutes=True,  # the core translates (runtime/core.py: _intermediate, _real)
 ))

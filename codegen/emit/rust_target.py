@@ -86,6 +86,7 @@ register(Target(
     describe="a no_std Rust crate (Cargo.toml, src/lib.rs: tables, step, tokens, decode; tests; a tokens example) and run-tokens",
     files=files,
     supports=supports("rust"),
+    permutes=True,  # every byte read goes through FROM_REAL (module.rs.j2's rd)
     int_bits=64,
     executables=("run-tokens",),
     options=("vectors",),

@@ -112,6 +112,7 @@ def table(a: Automaton, packed: list | None = None) -> dict:
                     "unexpected_end": a.reasons.unexpected_end, "truncated_unit": a.reasons.truncated_unit,
                     "unmapped": a.reasons.unmapped, "unencodable": a.reasons.unencodable},
         "error_span": {"kind": a.error_span, "restore": _runs(a.restore)},
+        "permutation": None if a.permutation is None else a.permutation.hex(" ").upper(),
         "reserved_leads": [f"{b:02X}" for b in a.reserved],
         "byte_classes": [{"first": f"{lo:02X}", "last": f"{hi:02X}", "class": c} for lo, hi, c in a.class_runs()],
         "n_classes": a.n_classes,

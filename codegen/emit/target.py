@@ -54,6 +54,8 @@ class Target:
     executables: tuple[str, ...] = field(default=())  # files to chmod +x
     exported: bool = True  # offered by `encspec export --lang`
     options: tuple[str, ...] = ()  # keyword options files() takes (java: java_package)
+    # reads real bytes through a spec's permutation (``bytes through``); else it refuses such a spec
+    permutes: bool = False
 
 
 def register(target: Target) -> Target:

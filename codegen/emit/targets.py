@@ -29,6 +29,9 @@ def exports() -> dict[str, Target]:
 def require(a: Automaton, name: str) -> Target:
     """The target, if it supports *a*; else Unsupported (one line, nothing written)."""
     target = targets()[name]
+    if a.permutation is not None and not target.permutes:
+        raise Unsupported(a, name, f"the {name} target does not support 'bytes through' yet (its decoder "
+                                   "reads the intermediate bytes: it has no byte permutation seam)")
     why = target.supports(a)
     if why is not None:
         raise Unsupported(a, name, why)

@@ -180,6 +180,7 @@ def values(a) -> dict:
         "_SPAN": ("maximal-subpart", "one-unit", "through-failing-byte").index(a.error_span),
         "_RESTORE": bytes(1 if any(lo <= b <= hi for lo, hi in a.restore) else 0 for b in range(256))
         if a.restore else b"",
+        "_PERMUTATION": a.permutation,
         "_TABLES": tuple(table_value(t) for t in a.tables),
         "_ENCODE_ONLY": {cp: None if b is None else bytes(b) for cp, b in a.encode_only},
         "_TABLE_FORMS": tuple((f.table, _positions(f.positions), f.order) for f in a.table_forms()),

@@ -62,6 +62,7 @@ def _text(file: Path) -> str:
 DECIMAL = re.compile(r"[0-9]+", re.ASCII)
 HEXADECIMAL = re.compile(r"0[xX][0-9A-Fa-f]+", re.ASCII)
 GOOD_INDEX_LINE = re.compile(r" *([0-9]+) *\t *0[xX]([0-9A-Fa-f]+) *(?:\t[^\r]*)?\r?", re.ASCII)  # fullmatch'd
+ONE_BYTE = re.compile(r"0[xX][0-9A-Fa-f]{2}", re.ASCII)
 HEX_BYTES = re.compile(r"0[xX](?:[0-9A-Fa-f]{2})+", re.ASCII)
 
 
@@ -160,6 +161,40 @@ def read_index(spec_path: str, written: str, loc: Loc) -> IndexFile:
     if not entries:
         raise SpecError(f"table file '{written}' has no entries", loc)
     return IndexFile(tuple(entries), tuple(numbers), sha.hexdigest())
+
+
+def read_permutation_file(spec_path: str, written: str, loc: Loc) -> bytes:
+    """The real byte of each intermediate byte 00..FF (``bytes through``): lines
+    ``0xINTERMEDIATE<TAB>0xREAL``, every byte once on each side (a one-to-one map, so a
+    decoder's offsets are the same in both)."""
+    file = resolve(spec_path, written, loc)
+    real: dict[int, int] = {}
+    first_line: dict[int, int] = {}  # intermediate byte -> its line
+    taken: dict[int, int] = {}  # real byte -> the line that took it
+    for line in _entry_lines(_lines(file, written, loc, lambda _raw: None)):
+        if len(line.fields) < 2:
+            raise _fail("expected an intermediate byte, a TAB and a real byte (0xHH each)", line, 0, written, file)
+        pair = []
+        for k in (0, 1):
+            raw = line.fields[k]
+            if not ONE_BYTE.fullmatch(raw):
+                raise _fail(f"byte {raw!r} is not 0x and two ASCII hex digits", line, k, written, file)
+            pair.append(int(raw[2:], 16))
+        mid, out = pair
+        if mid in first_line:
+            raise _fail(f"intermediate byte {mid:02X} is given twice (first on line {first_line[mid]})",
+                        line, 0, written, file)
+        if out in taken:
+            raise _fail(f"real byte {out:02X} is given twice (first on line {taken[out]}): not a permutation",
+                        line, 1, written, file)
+        first_line[mid], taken[out] = line.number, line.number
+        real[mid] = out
+    missing = [b for b in range(256) if b not in real]
+    if missing:
+        shown = " ".join(f"{b:02X}" for b in missing[:8]) + (" ..." if len(missing) > 8 else "")
+        raise SpecError(f"table file '{written}' is not a permutation of 00..FF: no entry for "
+                        f"{len(missing)} intermediate byte(s): {shown}", loc)
+    return bytes(real[b] for b in range(256))
 
 
 def line_text(spec_path: str, written: str) -> str:

@@ -268,6 +268,8 @@ class Spec:
     encodes: tuple[EncodeRule, ...] = ()  # encoder-only mappings and refusals, in spec order
     error_span: str = "maximal-subpart"  # one of ERROR_SPANS
     restore: tuple[tuple[int, int], ...] = ()  # byte runs an error never takes after its first byte
+    # ``bytes through``: the real byte of each intermediate byte the forms describe (UTF-EBCDIC)
+    permutation: bytes | None = None
     warnings: tuple[SpecWarning, ...] = field(default=(), compare=False)  # what its files hold that is unused
 
     def table(self, name: str) -> Table:

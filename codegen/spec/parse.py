@@ -278,6 +278,10 @@ class _Build(Transformer_NonRecursive):
         return ("encode-file", _loc(meta), (c[0][1:-1], _loc(c[0])))
 
     @v_args(meta=True)
+    def bytes_through(self, meta, c):
+        return ("bytes-through", _loc(meta), (c[0][1:-1], _loc(c[0])))
+
+    @v_args(meta=True)
     def error_span(self, meta, c):
         return ("error-span", _loc(meta), (str(c[0]), tuple((lo, hi) for lo, hi, _ in c[1:]), _loc(c[0])))
 

@@ -77,6 +77,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import replace
 
 from ...automaton import DEAD, Automaton
 from ...automaton.actions import Char
@@ -494,7 +495,8 @@ def quad_plans(a: Automaton) -> list[dict]:
 def ext_source(a: Automaton) -> str:
     """The extension's C source (deterministic).  Raises SpecError where the C export
     refuses the spec (a counted form it cannot decode without big integers)."""
-    files = c_target.files(a)
+    a = replace(a, permutation=None)  # the core hands it bytes already through the inverse permutation
+    files = c_target.files(a, vectors="")  # its source only: check.c's vectors are not read
     ctx = export_common.common_context(a)
     ctx.update(export_common.width_context(a))
     mod = ctx["mod"]

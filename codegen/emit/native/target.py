@@ -13,4 +13,5 @@ register(Target(
     supports=int64_support("native"),  # the extension is the C export plus glue
     int_bits=64,
     exported=False,
+    permutes=True,  # it reads what the core hands it, already through the inverse permutation
 ))

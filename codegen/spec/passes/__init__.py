@@ -25,6 +25,7 @@ PASSES: tuple[Pass, ...] = (
     code_space.excluded_ranges,  # ill-formed / skip ranges inside the code space, closed
     units.code_unit,            # the code unit (resolved); truncated-unit needs wide units
     signatures.signatures,      # each once; byte order only for wide units (resolved)
+    units.permutation,          # bytes through: a permutation of 00..FF, for bytes without a signature
     forms.forms,                # each form: positions, options, table, length (resolved)
     code_space.skips,           # skip needs a packed form
     code_space.numbering,       # no code point numbered by two forms
@@ -63,5 +64,6 @@ def resolve(statements: list[Statement], text: str, path: str) -> Spec:
         profiles=tuple(draft.profiles), unit=draft.unit, byte_order=draft.byte_order, signatures=tuple(sigs),
         reasons=tuple(sorted(draft.reasons.items())), tables=tuple(draft.tables.values()),
         encodes=tuple(draft.encodes), error_span=draft.values.get("error-span", ("maximal-subpart",))[0],
-        restore=draft.values.get("error-span", ("", ()))[1], warnings=tuple(draft.warnings),
+        restore=draft.values.get("error-span", ("", ()))[1], permutation=draft.permutation,
+        warnings=tuple(draft.warnings),
     )

@@ -20,7 +20,8 @@ Problem = SpecError | SpecWarning
 Pass = Callable[["Draft"], list[Problem]]
 
 # statements a spec gives at most once
-SINGLE = frozenset({"encoding", "title", "source", "code-space", "numbering", "reserved", "code-unit", "error-span"})
+SINGLE = frozenset({"encoding", "title", "source", "code-space", "numbering", "reserved", "code-unit", "error-span",
+                    "bytes-through"})
 
 
 @dataclass
@@ -49,6 +50,7 @@ class Draft:
     unit: int = 1
     byte_order: str = "big"
     signatures: list[Signature] = field(default_factory=list)
+    permutation: bytes | None = None  # ``bytes through``: the real byte of each intermediate byte
     forms: list[Form] = field(default_factory=list)
     patterns: list[Pattern] = field(default_factory=list)
     warnings: list[SpecWarning] = field(default_factory=list)

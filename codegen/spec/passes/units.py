@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..diagnostics import SpecError
+from ..index_files import read_permutation_file
 from .draft import Draft, Problem, stops_at_first_error
 
 UNIT_BITS = (8, 16, 32)
@@ -32,6 +33,22 @@ def code_unit(draft: Draft) -> None:
     if draft.unit == 1 and "truncated-unit" in draft.reasons:
         raise SpecError("'reason truncated-unit' needs code units wider than a byte ('code-unit 16' or 32)",
                         next(loc for kind, loc, p in draft.statements if kind == "reason" and p[0] == "truncated-unit"))
+
+
+@stops_at_first_error
+def permutation(draft: Draft) -> None:
+    """``bytes through FILE``: read and checked to be a permutation of 00..FF (the file's
+    own mistakes located in it), into draft.permutation; only for a spec of bytes
+    without a signature."""
+    payload, loc = draft.values.get("bytes-through"), draft.seen.get("bytes-through")
+    if payload is None or loc is None:
+        return
+    if draft.unit > 1:
+        raise SpecError("'bytes through' needs a spec of bytes (no 'code-unit' wider than 8)", loc)
+    if draft.signatures:
+        raise SpecError("a 'signature' cannot go with 'bytes through' (not supported yet)", draft.signatures[0].loc)
+    written, wloc = payload
+    draft.permutation = read_permutation_file(draft.path, written, wloc)
 
 
 def error_span(draft: Draft) -> list[Problem]:
