@@ -59,7 +59,8 @@ def test_vectors_pass_against_the_generated_module(spec):
 WITH_ORACLE = [s for s in SPECS if (ROOT / "tests" / "oracles" / f"{module_name(s)}.py").exists()]
 # The CPython variants' reference is CPython's codec of the same name itself.
 CPYTHON = {"shift_jis": "shift_jis", "cp932": "cp932", "euc-jp": "euc_jp", "euc-kr": "euc_kr", "big5": "big5",
-           "gb18030": "gb18030"}
+           "gb18030": "gb18030", "gb2312": "gb2312", "gbk": "gbk", "cp950": "cp950", "cp949": "cp949",
+           "johab": "johab"}
 
 
 def test_every_builtin_spec_has_a_reference():
