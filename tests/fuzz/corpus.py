@@ -41,7 +41,33 @@ def vector_inputs(spec: str) -> list[bytes]:
     return [bytes.fromhex(json.loads(line)["bytes"]) for line in lines]
 
 
+def leb128(cps: list[int]) -> bytes:
+    """Code points as a case's encoder reads them (differential.py: unsigned LEB128 each)."""
+    out = bytearray()
+    for v in cps:
+        while True:
+            b, v = v & 0x7F, v >> 7
+            out.append(b | (0x80 if v else 0))
+            if not v:
+                break
+    return bytes(out)
+
+
+def seed(spec: str) -> list[Path]:
+    """A new spec's ten seeds: its conformance vectors' inputs joined in eight groups,
+    boundary code points for the encoder, and a lone lead surrogate at the end."""
+    inputs = vector_inputs(spec)
+    cases = [b"".join(inputs[k::8]) for k in range(8)]
+    cases.append(leb128([0x41, 0x7F, 0x80, 0xFF, 0x100, 0x7FF, 0x800, 0xFFFD, 0xFFFF, 0x10000, 0x10FFFF]))
+    cases.append(leb128([0x61, 0xD83D]))
+    return [add(spec, case) for case in cases]
+
+
 if __name__ == "__main__":  # python tests/fuzz/corpus.py SPEC HEX|FILE: keep a failing input
-    import sys
+    import sys           # python tests/fuzz/corpus.py --seed SPEC...: seed new specs' folders
+    if sys.argv[1] == "--seed":
+        for name in sys.argv[2:]:
+            print(*seed(name), sep="\n")
+        raise SystemExit(0)
     spec, given = sys.argv[1], sys.argv[2]
     print(add(spec, Path(given).read_bytes() if Path(given).is_file() else bytes.fromhex(given)))
