@@ -6,12 +6,11 @@ the 29 specs, on the Python and the native backend: every byte decoded alone and
 between ASCII (tokens, replacement output, the exact span of the strict error), all
 256 bytes in one input, the encoder on every code point (sampled by default:
 conftest.code_points) with each refused code point its own error, and random inputs
-and texts from hypothesis.  The standard's labels are the specs' whatwg- aliases.
+and texts from hypothesis.
 """
 from __future__ import annotations
 
 import codecs
-import encodings
 
 import pytest
 from hypothesis import given
@@ -19,7 +18,6 @@ from hypothesis import strategies as st
 
 import encspec
 from conftest import code_points
-from encspec.spec import registry
 from oracles import whatwg_single_byte as oracle
 
 BACKENDS = ["python", "native"]
@@ -97,25 +95,3 @@ def test_random_texts(spec, text):
     codecs.register_error("encspec-test-single-byte", _record(got_refused))
     assert module.encode(text, "encspec-test-single-byte") == want
     assert got_refused == refused
-
-
-def test_every_label_finds_its_spec():
-    """The standard's labels, whatwg-LABEL, name each spec (ascii and iso-8859-1 are
-    windows-1252's), and none of the whatwg- aliases is a CPython codec's name or another
-    built-in's name."""
-    for name, labels in oracle.LABELS.items():
-        for label in labels:
-            assert registry.find_builtin(f"whatwg-{label}").stem == name, label
-
-
-def test_no_whatwg_alias_shadows_a_codec_or_another_spec():
-    names = {registry.normalise(n): n for n in registry.builtin_names()}
-    for path in registry.builtin_paths():
-        if not path.stem.startswith("whatwg-"):
-            continue
-        for m in registry.ALIASES_LINE.finditer(path.read_text("utf-8")):
-            for alias in (a.strip() for a in m.group(1).split(",")):
-                key = registry.normalise(alias)
-                assert names.get(key, path.stem) == path.stem, alias
-                assert encodings.search_function(key) is None, alias
-                assert registry.find_builtin(alias) == path, alias
