@@ -269,6 +269,7 @@ class Spec:
     error_span: str = "maximal-subpart"  # one of ERROR_SPANS
     restore: tuple[tuple[int, int], ...] = ()  # byte runs an error never takes after its first byte
     warnings: tuple[SpecWarning, ...] = field(default=(), compare=False)  # what its files hold that is unused
+    undecodable: str | None = None  # the decoder's reason when it reads no form (any input is one error)
 
     def table(self, name: str) -> Table:
         return next(t for t in self.tables if t.name == name)

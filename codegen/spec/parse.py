@@ -298,6 +298,10 @@ class _Build(Transformer_NonRecursive):
         return ("unencodable", _loc(meta), c)
 
     @v_args(meta=True)
+    def undecodable(self, meta, c):
+        return ("undecodable", _loc(meta), c[0][1:-1])
+
+    @v_args(meta=True)
     def encode_file(self, meta, c):
         return ("encode-file", _loc(meta), (c[0][1:-1], _loc(c[0])))
 
@@ -560,7 +564,8 @@ def parse_file(path: str | Path) -> Spec:
 
 
 # ------------------------------------------------------------------ resolving
-_SINGLE = {"encoding", "title", "source", "code-space", "numbering", "reserved", "code-unit", "error-span"}
+_SINGLE = {"encoding", "title", "source", "code-space", "numbering", "reserved", "code-unit", "error-span",
+           "undecodable"}
 UNIT_BITS = (8, 16, 32)
 
 
@@ -723,7 +728,7 @@ def _resolve(statements, text: str, path: str) -> Spec:
         signature=signature, signature_loc=sigs[0].loc if sigs else None, profiles=tuple(profiles),
         unit=unit, byte_order=byte_order, signatures=tuple(sigs), reasons=tuple(sorted(reasons.items())),
         tables=tuple(tables.values()), encodes=tuple(encodes), error_span=span, restore=restore,
-        warnings=tuple(_unreachable(tables, forms, path, text)),
+        warnings=tuple(_unreachable(tables, forms, path, text)), undecodable=values.get("undecodable"),
     )
 
 
