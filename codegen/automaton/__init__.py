@@ -82,6 +82,7 @@ class Automaton:
     encode_only: tuple[tuple[int, bytes | None], ...] = ()  # (code point, bytes or None: refused), first
     error_span: str = "maximal-subpart"  # how far an error reaches: see spec.model.ERROR_SPANS
     restore: tuple[tuple[int, int], ...] = ()  # bytes an error never takes after its first (through-failing-byte)
+    undecodable: bool = False  # the decoder reads no form: `undecodable` (any input is one error to its end)
 
     def end_action(self, s: int) -> Action | None:
         """The action a token takes where the data ends in state *s* (None: the usual rules)."""
@@ -387,7 +388,23 @@ def _compile(spec: Spec) -> Automaton:
         encode_only=tuple((e.code_point, e.bytes) for e in spec.encodes),
         error_span=spec.error_span, restore=spec.restore,
     )
-    return replace(a, pair_reads_as_one=_pair_reads_as_one(a))
+    a = replace(a, pair_reads_as_one=_pair_reads_as_one(a))
+    return _undecodable(a, spec) if spec.undecodable is not None else a
+
+
+def _undecodable(a: Automaton, spec: Spec) -> Automaton:
+    """*a* decoding nothing (`undecodable`): every byte leads into a state that reads
+    every byte and accepts none, so that any input is one token that the data's end
+    makes an error (its reason the statement's), and a decoder handed the data piece
+    by piece suspends in that state, reading each byte once.  The forms stay the
+    encoder's."""
+    assert spec.undecodable is not None
+    line = (spec.forms[0].loc.line,)
+    return replace(a, classes=(0,) * 256, next=((1,), (1,)), ops=((None,), (None,)), accept=(None, None),
+                   state_lines=(line, line), at_end=(), starts=(0,), byte_orders=(a.byte_orders[0],),
+                   signatures=(), reasons=replace(a.reasons, unexpected_end=spec.undecodable,
+                                                  truncated_unit=spec.undecodable),
+                   undecodable=True)
 
 
 def _pair_reads_as_one(a: Automaton) -> bool:
