@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
+import re
 import shutil
 import signal
 import sys
@@ -88,6 +89,16 @@ def builtins_for_exports():
     from encspec import pipeline
     from encspec.spec import registry
     return [n for n in registry.builtin_names() if not pipeline.load(n)[1].tables] + ["whatwg-big5"]
+
+
+UNDECODABLE_LINE = re.compile(r"^[ \t]*undecodable[ \t]", re.MULTILINE)
+
+
+def decodable_builtins() -> list[str]:
+    """Every built-in but those whose decoder reads no form (`undecodable`: WHATWG's
+    replacement, where nothing encoded decodes back): the specs of round-trip tests."""
+    from encspec.spec import registry
+    return [p.stem for p in registry.builtin_paths() if not UNDECODABLE_LINE.search(p.read_text("utf-8"))]
 
 
 def shared_dir():

@@ -8,7 +8,10 @@ decode with replacement (the text) and without (every error's byte span) of ever
 byte, every byte pair for the multi-byte encodings (every lead byte with every trail
 byte), and seeded random inputs; encode of every code point (conftest.code_points),
 where the standard's encoder errors are the code points encoding_rs reports
-unmappable: the same bytes, and the same code points refused.
+unmappable: the same bytes, and the same code points refused.  The replacement
+decoder "returns error" once and then "finished", naming no span: encoding_rs reports
+the error at the first byte and reads the rest in silence, whatwg-replacement's one
+error covers the whole input, so there only where the error starts is compared.
 
 The one exception: Debian's encoding_rs 0.8.31 predates the standard's adoption of
 GB18030-2022 (whatwg/encoding commit 2c3853e461af, 2024-10-04), which gave 18
@@ -111,7 +114,10 @@ def _assert_decodes_alike(encoding_rs, name: str, inputs: list[bytes]) -> None:
     bad = []
     for data, (text, spans) in zip(inputs, encoding_rs("decode", name, inputs)):
         ours = module.decode(data, "replace").encode("utf-8", "surrogatepass")
-        our_spans = ",".join(f"{s}-{e}" for kind, s, e, _ in module.tokens(data) if kind == "error")
+        errors = [(s, e) for kind, s, e, _ in module.tokens(data) if kind == "error"]
+        if name == "whatwg-replacement" and errors:  # where the one error starts: its end is ours
+            errors = [(errors[0][0], errors[0][0] + 1)]
+        our_spans = ",".join(f"{s}-{e}" for s, e in errors)
         if (ours, our_spans) != (text, spans):
             bad.append((data.hex(" "), ours.hex(), our_spans, text.hex(), spans))
             if len(bad) > 5:

@@ -49,7 +49,10 @@ def test_every_builtin_spec_has_both_files():
 def test_vectors_pass_against_the_generated_module(spec):
     module = encspec.load(spec)
     cases = read_jsonl(spec)
-    assert len(cases) > 100
+    a = load(spec)[1]
+    # a boundary of every row and pointer run: a single-byte code page has a handful, and an
+    # undecodable spec's bytes are all one error, so only the corpora add more
+    assert len(cases) > (5 if a.max_length == 1 or a.undecodable else 100)
     for case in cases:
         assert set(case) == {"bytes", "tokens", "note"}
         data = bytes.fromhex(case["bytes"])
