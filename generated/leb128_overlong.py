@@ -92,6 +92,8 @@ _RESTORE = b''
 # ``bytes through``: the real byte of each intermediate byte the tables read (None: they
 # read the real bytes); decoders read through its inverse, encoders write through it.
 _PERMUTATION = None
+# The decoder reads no form (`undecodable`: any input is one error): the forms alone are the encoder.
+_UNDECODABLE = False
 
 # Actions: ("char", offset) code point = acc + offset; ("value", cp) a special
 # sequence; ("pair", split, offset) a surrogate pair of two sub-values;
@@ -1315,8 +1317,8 @@ def _encode_cp(cp):
             if p is not None:
                 got = _encode_digits(positions, p, order)
                 break
-    if got is None:
-        return None
+    if got is None or _UNDECODABLE:
+        return got
     tok = _run(got, 0, True, 0, 0, 0, None)
     if tok[0] == "char" and tok[2] == len(got) and tok[3] == cp:
         return got

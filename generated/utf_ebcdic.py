@@ -102,6 +102,8 @@ _RESTORE = b''
 # ``bytes through``: the real byte of each intermediate byte the tables read (None: they
 # read the real bytes); decoders read through its inverse, encoders write through it.
 _PERMUTATION = b'\x00\x01\x02\x037-./\x16\x05\x15\x0b\x0c\r\x0e\x0f\x10\x11\x12\x13<=2&\x18\x19?\'\x1c\x1d\x1e\x1f@Z\x7f{[lP}M]\\Nk`Ka\xf0\xf1\xf2\xf3\xf4\xf5\xf6\xf7\xf8\xf9z^L~no|\xc1\xc2\xc3\xc4\xc5\xc6\xc7\xc8\xc9\xd1\xd2\xd3\xd4\xd5\xd6\xd7\xd8\xd9\xe2\xe3\xe4\xe5\xe6\xe7\xe8\xe9\xad\xe0\xbd_my\x81\x82\x83\x84\x85\x86\x87\x88\x89\x91\x92\x93\x94\x95\x96\x97\x98\x99\xa2\xa3\xa4\xa5\xa6\xa7\xa8\xa9\xc0O\xd0\xa1\x07 !"#$%\x06\x17()*+,\t\n\x1b01\x1a3456\x0889:;\x04\x14>\xffABCDEFGHIJQRSTUVWXYbcdefghijpqrstuvwx\x80\x8a\x8b\x8c\x8d\x8e\x8f\x90\x9a\x9b\x9c\x9d\x9e\x9f\xa0\xaa\xab\xac\xae\xaf\xb0\xb1\xb2\xb3\xb4\xb5\xb6\xb7\xb8\xb9\xba\xbb\xbc\xbe\xbf\xca\xcb\xcc\xcd\xce\xcf\xda\xdb\xdc\xdd\xde\xdf\xe1\xea\xeb\xec\xed\xee\xef\xfa\xfb\xfc\xfd\xfe'
+# The decoder reads no form (`undecodable`: any input is one error): the forms alone are the encoder.
+_UNDECODABLE = False
 
 # Actions: ("char", offset) code point = acc + offset; ("value", cp) a special
 # sequence; ("pair", split, offset) a surrogate pair of two sub-values;
@@ -1305,8 +1307,8 @@ def _encode_cp(cp):
             if p is not None:
                 got = _encode_digits(positions, p, order)
                 break
-    if got is None:
-        return None
+    if got is None or _UNDECODABLE:
+        return got
     tok = _run(got, 0, True, 0, 0, 0, None)
     if tok[0] == "char" and tok[2] == len(got) and tok[3] == cp:
         return got

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
+import re
 import shutil
 import signal
 import sys
@@ -84,10 +85,22 @@ def builtins_for_exports():
     """The built-in specs the per-spec export and package suites build: every spec
     without mapping tables, and whatwg-big5 standing for the table specs (its tables
     are the widest, 32-bit, and it has tokens of several code points).  Every table
-    spec's exports are checked in tests/test_export_tables.py, batched."""
+    spec's exports are checked in tests/test_export_tables.py, batched.  An undecodable
+    spec (whatwg-replacement) is not exported: tests/test_whatwg_replacement.py."""
     from encspec import pipeline
     from encspec.spec import registry
-    return [n for n in registry.builtin_names() if not pipeline.load(n)[1].tables] + ["whatwg-big5"]
+    return [n for n in registry.builtin_names()
+            if not pipeline.load(n)[1].tables and not pipeline.load(n)[1].undecodable] + ["whatwg-big5"]
+
+
+UNDECODABLE_LINE = re.compile(r"^[ \t]*undecodable[ \t]", re.MULTILINE)
+
+
+def decodable_builtins() -> list[str]:
+    """Every built-in but those whose decoder reads no form (`undecodable`: WHATWG's
+    replacement, where nothing encoded decodes back): the specs of round-trip tests."""
+    from encspec.spec import registry
+    return [p.stem for p in registry.builtin_paths() if not UNDECODABLE_LINE.search(p.read_text("utf-8"))]
 
 
 def shared_dir():

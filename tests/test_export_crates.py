@@ -196,7 +196,9 @@ def test_make_and_make_check(tmp_path, spec):
     assert (out / f"lib{crate_name(spec)}.a").is_file() and os.access(out / "tokens", os.X_OK)
     proc = run(make_cmd("check"), out)
     m = re.search(r"(\d+) of (\d+) vectors passed", proc.stdout)
-    assert m and m.group(1) == m.group(2) and int(m.group(1)) >= 20, proc.stdout
+    # at least 20, or all of the spec's vectors where it has fewer (a single-byte code page)
+    shipped = (Path(__file__).resolve().parents[1] / "generated" / "vectors" / f"{mod}.jsonl").read_text("utf-8").count("\n")
+    assert m and m.group(1) == m.group(2) and int(m.group(1)) >= min(20, shipped), proc.stdout
     # the demo built by make prints what `encspec tokens` prints (hand-written: U+0041 is A in
     # the byte encodings, C1 in UTF-EBCDIC (EBCDIC's A), 00 41 / 41 00 in UTF-16 BE / LE, and four
     # bytes in UTF-32)

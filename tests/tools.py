@@ -103,6 +103,51 @@ def uconv() -> str:
     return find("uconv", hint="it is in Debian's icu-devtools package")
 
 
+@cache
+def cargo() -> str:
+    cargo_home = os.environ.get("CARGO_HOME", "~/.cargo")
+    return find("cargo", [f"{cargo_home}/bin", "~/.cargo/bin"], "it is in Debian's cargo package, or install Rust with rustup")
+
+
+DEBIAN_CARGO_REGISTRY = Path("/usr/share/cargo/registry")
+
+
+@cache
+def encoding_rs_source() -> Path:
+    """The encoding_rs crate's source as Debian's librust-encoding-rs-dev installs it: a
+    directory registry that cargo builds from offline."""
+    found = sorted(DEBIAN_CARGO_REGISTRY.glob("encoding_rs-*"))
+    if not found:
+        raise ToolMissing(f"encoding_rs not found ({DEBIAN_CARGO_REGISTRY}/encoding_rs-*); "
+                          "it is in Debian's librust-encoding-rs-dev package")
+    return found[-1]
+
+
+def compile_cargo_offline(project: Path, out_dir: Path) -> Path:
+    """Build the cargo *project* (a folder with Cargo.toml and src/main.rs, one binary) in
+    release mode inside *out_dir*: a copy of it, a CARGO_HOME whose config replaces
+    crates-io by Debian's registry, the target dir, all there and offline.  The binary's path."""
+    import re
+    found = re.search(r'^name = "([^"]+)"', (project / "Cargo.toml").read_text("utf-8"), re.MULTILINE)
+    assert found, f"{project}/Cargo.toml names no package"
+    name = found[1]
+    source, home = out_dir / "project", out_dir / "cargo-home"
+    shutil.copytree(project, source, ignore=shutil.ignore_patterns("target", "Cargo.lock"))
+    home.mkdir(parents=True)
+    (home / "config.toml").write_text(
+        '[source.crates-io]\nreplace-with = "debian"\n\n'
+        f'[source.debian]\ndirectory = "{DEBIAN_CARGO_REGISTRY}"\n\n[net]\noffline = true\n')
+    cargo_path = cargo()
+    env = dict(os.environ, CARGO_HOME=str(home),
+               PATH=str(Path(cargo_path).parent) + os.pathsep + os.environ.get("PATH", ""))
+    proc = subprocess.run([cargo_path, "build", "--release", "--offline", "--quiet",
+                           "--target-dir", str(out_dir / "target")],
+                          cwd=source, capture_output=True, text=True, env=env, timeout=TIMEOUT)
+    if proc.returncode != 0:
+        raise AssertionError(f"cargo build failed in {source}:\n{proc.stderr[-4000:]}")
+    return out_dir / "target" / "release" / name
+
+
 def run(cmd: list[str], stdin: bytes = b"", cwd: str | Path | None = None) -> bytes:
     """Run ``cmd`` once, feeding ``stdin``; its stdout, or AssertionError with its stderr."""
     proc = subprocess.run(cmd, input=stdin, capture_output=True, cwd=cwd, timeout=TIMEOUT)

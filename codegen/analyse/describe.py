@@ -91,6 +91,8 @@ def to_json(a: Automaton) -> dict[str, Any]:
         out["encode_only"] = encode_only(a)
         out["errors"] = {"policy": a.error_span, "restore": _tables.restore_text(a) or None,
                          "unmapped_reason": a.reasons.unmapped if _tables.has_tables(a) else None}
+    if a.undecodable:  # the rows are the encoder's: the decoder reads none of them
+        out["undecodable"] = a.reasons.unexpected_end
     return out
 
 
@@ -241,6 +243,9 @@ def table(a: Automaton) -> str:
     lines = _row_lines(_rows_doc(a))
     if _table_part(a):
         lines += table_lines(a)
+    if a.undecodable:
+        lines += ["", f"the decoder reads no form (undecodable): any input is one error "
+                      f"('{a.reasons.unexpected_end}'); the rows are the encoder's"]
     return "\n".join(lines)
 
 

@@ -81,6 +81,7 @@ class Automaton:
     # the real byte of each intermediate byte the automaton reads (``bytes through``, UTF-EBCDIC):
     # decoders read data through its inverse, encoders write through it; offsets are the same
     permutation: bytes | None = None
+    undecodable: bool = False  # the decoder reads no form: `undecodable` (any input is one error to its end)
 
     def end_action(self, s: int) -> Action | None:
         """The action a token takes where the data ends in state *s* (None: the usual rules)."""
@@ -301,7 +302,7 @@ def _compile(spec: Spec) -> Automaton:
         raise SpecError("no byte can start a sequence", spec.forms[0].loc)
     if machine.accept[0] is not None:
         raise SpecError("a form accepts the empty byte sequence", spec.forms[0].loc)
-    return Automaton(
+    a = Automaton(
         name=spec.name, title=spec.title, aliases=spec.aliases, source=spec.source,
         spec_file=spec.path, spec_sha256=spec.sha256,
         code_space=(spec.code_space.lo, spec.code_space.hi),
@@ -319,6 +320,22 @@ def _compile(spec: Spec) -> Automaton:
         encode_only=tuple((e.code_point, e.bytes) for e in spec.encodes),
         error_span=spec.error_span, restore=spec.restore, permutation=spec.permutation,
     )
+    return _undecodable(a, spec) if spec.undecodable is not None else a
+
+
+def _undecodable(a: Automaton, spec: Spec) -> Automaton:
+    """*a* decoding nothing (`undecodable`): every byte leads into a state that reads
+    every byte and accepts none, so that any input is one token that the data's end
+    makes an error (its reason the statement's), and a decoder handed the data piece
+    by piece suspends in that state, reading each byte once.  The forms stay the
+    encoder's."""
+    assert spec.undecodable is not None
+    line = (spec.forms[0].loc.line,)
+    return replace(a, classes=(0,) * 256, next=((1,), (1,)), ops=((None,), (None,)), accept=(None, None),
+                   state_lines=(line, line), at_end=(), starts=(0,), byte_orders=(a.byte_orders[0],),
+                   signatures=(), reasons=replace(a.reasons, unexpected_end=spec.undecodable,
+                                                  truncated_unit=spec.undecodable),
+                   undecodable=True)
 
 
 def _in_byte_order(spec: Spec, order: str) -> Spec:

@@ -100,7 +100,9 @@ def table(a: Automaton, packed: list | None = None) -> dict:
         "generator": f"encspec {__version__}",
         "generated": "do not edit; regenerate with `encspec build`",
         "spec": {"name": a.name, "file": a.spec_file, "sha256": a.spec_sha256, "title": a.title,
-                 "aliases": list(a.aliases), "source": a.source},
+                 "aliases": list(a.aliases), "source": a.source,
+                 # the decoder reads no form (its DFA accepts nothing): the rows are the encoder's
+                 **({"undecodable": True} if a.undecodable else {})},
         "code_space": {"first": a.code_space[0], "last": a.code_space[1],
                        "ill_formed": [list(r) for r in a.holes], "skipped": [list(r) for r in a.skips]},
         "signature": a.signature.hex().upper(),

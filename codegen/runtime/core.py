@@ -42,6 +42,7 @@ _REASONS = ("invalid start byte", "invalid continuation byte", "unexpected end o
 _SPAN = 0  # how far an error reaches: 0 maximal subpart, 1 one unit, 2 through the failing byte
 _UNENCODABLE = None  # the encoder's reason for a code point it cannot write (None: CPython's utf-8 words)
 _RESTORE = b""  # per byte, 1 if an error never takes it after its first byte (with _SPAN 2)
+_UNDECODABLE = False  # the decoder reads no form (`undecodable`): the forms alone are the encoder
 _TABLES = ()  # mapping tables: see _lookup
 _ENCODE_ONLY: dict[int, bytes | None] = {}  # code point -> bytes (None: refused), before any form
 _TABLE_FORMS = ()  # (table, positions, order) of each table form, for the encoder, in spec order
@@ -1169,8 +1170,8 @@ def _encode_cp(cp):
             if p is not None:
                 got = _encode_digits(positions, p, order)
                 break
-    if got is None:
-        return None
+    if got is None or _UNDECODABLE:
+        return got
     tok = _run(got, 0, True, 0, 0, 0, None)
     if tok[0] == "char" and tok[2] == len(got) and tok[3] == cp:
         return got

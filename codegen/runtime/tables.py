@@ -177,6 +177,7 @@ def values(a) -> dict:
         "_REASONS": (a.reasons.invalid_start, a.reasons.invalid_continuation, a.reasons.unexpected_end,
                      a.reasons.truncated_unit, a.reasons.unmapped),
         "_UNENCODABLE": a.reasons.unencodable,
+        "_UNDECODABLE": a.undecodable,
         "_SPAN": ("maximal-subpart", "one-unit", "through-failing-byte").index(a.error_span),
         "_RESTORE": bytes(1 if any(lo <= b <= hi for lo, hi in a.restore) else 0 for b in range(256))
         if a.restore else b"",

@@ -271,6 +271,7 @@ class Spec:
     # ``bytes through``: the real byte of each intermediate byte the forms describe (UTF-EBCDIC)
     permutation: bytes | None = None
     warnings: tuple[SpecWarning, ...] = field(default=(), compare=False)  # what its files hold that is unused
+    undecodable: str | None = None  # the decoder's reason when it reads no form (any input is one error)
 
     def table(self, name: str) -> Table:
         return next(t for t in self.tables if t.name == name)

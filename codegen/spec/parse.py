@@ -40,7 +40,7 @@ _WORDS = {
     "REASON_KIND": "'invalid-start', 'invalid-continuation', 'unexpected-end', 'truncated-unit', 'unmapped' or "
                    "'unencodable'",
     "SPAN_KIND": "'maximal-subpart', 'one-unit' or 'through-failing-byte'",
-    "CODEPOINT": "a code point (U+0080)", "NAME": "a name", "INT": "a number",
+    "CODEPOINT": "a code point (U+0080)", "NAME": "a name", "ALIAS": "a name (. and : allowed)", "INT": "a number",
     "STRING": 'a quoted string', "MAPPING": "'direct' or 'packed'",
     "COMBINATOR": "'surrogate-pair'", "SHORTEST": "'shortest'", "SEVERITY": "'error' or 'warning'",
 }
@@ -272,6 +272,10 @@ class _Build(Transformer_NonRecursive):
     @v_args(meta=True)
     def unencodable(self, meta, c):
         return ("unencodable", _loc(meta), c)
+
+    @v_args(meta=True)
+    def undecodable(self, meta, c):
+        return ("undecodable", _loc(meta), c[0][1:-1])
 
     @v_args(meta=True)
     def encode_file(self, meta, c):

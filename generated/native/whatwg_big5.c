@@ -4,7 +4,7 @@
  * Generated, do not edit: regenerate with `encspec build` (generated/native/)
  * or `encspec build --native SPEC` (compiled into a cache).
  * Spec file: specs/whatwg-big5.encspec
- * Spec SHA-256: 3a0e75570a667ceeb2cb86f5d0e7dc52508d9978809a6de2009b3a4b73bf0645
+ * Spec SHA-256: 311cba58fa21b0345fff91cb7ed18ea10b8e85ca05aecde0a5c8d0aa1b5f2f7b
  *
  * Two parts: first the C export of the same spec (`encspec export whatwg-big5
  * --lang c`: whatwg_big5.h, then whatwg_big5.c), verbatim, for its counted forms
@@ -79,7 +79,7 @@
  * Generated, do not edit: regenerate with
  *     encspec export whatwg-big5 --lang c -o DIR
  * Spec file: specs/whatwg-big5.encspec
- * Spec SHA-256: 3a0e75570a667ceeb2cb86f5d0e7dc52508d9978809a6de2009b3a4b73bf0645
+ * Spec SHA-256: 311cba58fa21b0345fff91cb7ed18ea10b8e85ca05aecde0a5c8d0aa1b5f2f7b
  *
  * Semantics: exactly those of encspec's decoder core
  * (codegen/runtime/core.py), which `encspec tokens` prints:
@@ -135,7 +135,7 @@ extern "C" {
 #endif
 
 #define WHATWG_BIG5_NAME "whatwg-big5"
-#define WHATWG_BIG5_SPEC_SHA256 "3a0e75570a667ceeb2cb86f5d0e7dc52508d9978809a6de2009b3a4b73bf0645"
+#define WHATWG_BIG5_SPEC_SHA256 "311cba58fa21b0345fff91cb7ed18ea10b8e85ca05aecde0a5c8d0aa1b5f2f7b"
 
 /* A code point: every value this encoding can spell. */
 typedef uint32_t whatwg_big5_cp;
@@ -210,7 +210,7 @@ size_t whatwg_big5_wide_value(const unsigned char *data, size_t len, const whatw
 /* The code point of pointer in mapping table table (0 .. 0): returns how many
    code points its entry has, 0 where it has none; *cp is the first, and *seq
    (if not NULL) all of them where there are several (else NULL).  The tables:
-     0: table big5 (spec line 17): tables/whatwg/index-big5.txt, SHA-256 08e24270c8e95d998c994c03f907e972480dc01f58743e078654cc466203c8ff */
+     0: table big5 (spec line 18): tables/whatwg/index-big5.txt, SHA-256 08e24270c8e95d998c994c03f907e972480dc01f58743e078654cc466203c8ff */
 size_t whatwg_big5_table_lookup(unsigned table, uint64_t pointer, whatwg_big5_cp *cp, const whatwg_big5_cp **seq);
 
 /* The whole buffer: writes the code point of every CHAR token into out (each
@@ -234,7 +234,7 @@ size_t whatwg_big5_decode(const unsigned char *data, size_t len, whatwg_big5_cp 
  * Generated, do not edit: regenerate with
  *     encspec export whatwg-big5 --lang c -o DIR
  * Spec file: specs/whatwg-big5.encspec
- * Spec SHA-256: 3a0e75570a667ceeb2cb86f5d0e7dc52508d9978809a6de2009b3a4b73bf0645
+ * Spec SHA-256: 311cba58fa21b0345fff91cb7ed18ea10b8e85ca05aecde0a5c8d0aa1b5f2f7b
  *
  * Semantics: exactly those of encspec's decoder core
  * (codegen/runtime/core.py), which `encspec tokens` prints:
@@ -327,12 +327,12 @@ static const uint8_t whatwg_big5_class[256] = {
 /* ------------------------------------------------------------- transitions */
 /* whatwg_big5_next_state[state][class]: the next state; 255 (WHATWG_BIG5_DEAD) when
    no valid sequence continues so.
-   Spec lines 28, 29; state 0 starts a sequence. */
+   Spec lines 29, 30; state 0 starts a sequence. */
 static const uint8_t whatwg_big5_next_state[4][5] = {
     /* class:   0,   1,   2,   3,   4 */
-    {      1,   1, 255,   2,   2 },  /* state 0: start; spec lines 28, 29 */
+    {      1,   1, 255,   2,   2 },  /* state 0: start; spec lines 29, 30 */
     {    255, 255, 255, 255, 255 },  /* state 1: accepts char (ascii), final */
-    {    255,   3, 255, 255,   3 },  /* state 2: spec line 29 */
+    {    255,   3, 255, 255,   3 },  /* state 2: spec line 30 */
     {    255, 255, 255, 255, 255 },  /* state 3: accepts char (double), final */
 };
 
@@ -357,9 +357,9 @@ static const struct { uint16_t radix; uint8_t sub; } whatwg_big5_ops[5] = {
 /* Per state: the action of a sequence that ends here (-1: none), and whether
    no byte can follow (the token ends at once). */
 static const struct { int8_t action; uint8_t final; } whatwg_big5_state[4] = {
-    { -1, 0 },  /* state 0: start; spec lines 28, 29 */
+    { -1, 0 },  /* state 0: start; spec lines 29, 30 */
     {  0, 1 },  /* state 1: accepts char (ascii), final */
-    { -1, 0 },  /* state 2: spec line 29 */
+    { -1, 0 },  /* state 2: spec line 30 */
     {  1, 1 },  /* state 3: accepts char (double), final */
 };
 
@@ -416,7 +416,7 @@ static size_t whatwg_big5_find_override(const whatwg_big5_override *o, size_t n,
     return o[lo].n;
 }
 
-/* table big5 (spec line 17): tables/whatwg/index-big5.txt, SHA-256 08e24270c8e95d998c994c03f907e972480dc01f58743e078654cc466203c8ff
+/* table big5 (spec line 18): tables/whatwg/index-big5.txt, SHA-256 08e24270c8e95d998c994c03f907e972480dc01f58743e078654cc466203c8ff
    (form double)
    index: pointers 942 .. 19781, 18594 entries; 0xFFFFFFFF: no entry,
    0xFFFFFFFE: see whatwg_big5_table0_overrides */
@@ -1833,9 +1833,9 @@ size_t whatwg_big5_decode(const unsigned char *data, size_t len, whatwg_big5_cp 
 
 /* ========================================================= the extension */
 #define NX_NAME "whatwg-big5"
-#define NX_SPEC_SHA256 "3a0e75570a667ceeb2cb86f5d0e7dc52508d9978809a6de2009b3a4b73bf0645"
+#define NX_SPEC_SHA256 "311cba58fa21b0345fff91cb7ed18ea10b8e85ca05aecde0a5c8d0aa1b5f2f7b"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "bd11a8e9f4c81fd222f692c186c91427aa2377b2cbabb95d07ca0319ce2bdac8"
+#define NX_SOURCE_SHA256 "771b2cc1c16332be553bff43499ef551b0eaf0581737e1ca80d12789cb639b34"
 #define NX_N_STATES 4
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1890,9 +1890,9 @@ static const uint8_t nx_class[256] = {
 };
 
 static const nx_state_t nx_next[NX_N_STATES][NX_N_CLASSES] = {
-    { 1, 1, 65535, 2, 2 },  /* state 0: start; spec lines 28, 29 */
+    { 1, 1, 65535, 2, 2 },  /* state 0: start; spec lines 29, 30 */
     { 65535, 65535, 65535, 65535, 65535 },  /* state 1: accepts char (ascii), final */
-    { 65535, 3, 65535, 65535, 3 },  /* state 2: spec line 29 */
+    { 65535, 3, 65535, 65535, 3 },  /* state 2: spec line 30 */
     { 65535, 65535, 65535, 65535, 65535 },  /* state 3: accepts char (double), final */
 };
 
@@ -1914,9 +1914,9 @@ static const struct { uint64_t mul, sub, weight; } nx_ops[5] = {
 /* Per state: the action of a sequence that ends here (-1: none), whether no
    byte can follow, and the action where the data ends in it (-1: the usual). */
 static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STATES] = {
-    { -1, -1, 0 },  /* state 0: start; spec lines 28, 29 */
+    { -1, -1, 0 },  /* state 0: start; spec lines 29, 30 */
     { 0, -1, 1 },  /* state 1: accepts char (ascii), final */
-    { -1, -1, 0 },  /* state 2: spec line 29 */
+    { -1, -1, 0 },  /* state 2: spec line 30 */
     { 1, -1, 1 },  /* state 3: accepts char (double), final */
 };
 
@@ -3583,7 +3583,7 @@ static PyObject *nx_simd_level(PyObject *self, PyObject *args)
 NX_INLINE char *nx_enc_seg1(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form ascii (spec line 28), digits */
+        /* U+0000..U+007F: form ascii (spec line 29), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
@@ -3598,7 +3598,7 @@ NX_INLINE char *nx_enc_seg1(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_seg2(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form ascii (spec line 28), digits */
+        /* U+0000..U+007F: form ascii (spec line 29), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
@@ -3614,7 +3614,7 @@ NX_INLINE char *nx_enc_seg2(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form ascii (spec line 28), digits */
+        /* U+0000..U+007F: form ascii (spec line 29), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
@@ -3630,7 +3630,7 @@ NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
 {
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form ascii (spec line 28), digits */
+        /* U+0000..U+007F: form ascii (spec line 29), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;

@@ -4,7 +4,7 @@
  * Generated, do not edit: regenerate with `encspec build` (generated/native/)
  * or `encspec build --native SPEC` (compiled into a cache).
  * Spec file: specs/whatwg-euc-jp.encspec
- * Spec SHA-256: 6e8a295478084d417fb6f15a5447c397e6666afdb75c975aecb6c4cc06f7d8d7
+ * Spec SHA-256: e0363c2ac1b7dc7111f38f3ff8701903ad6fa9f7adbc02fae2ad5fc91a8771c2
  *
  * Two parts: first the C export of the same spec (`encspec export whatwg-euc-jp
  * --lang c`: whatwg_euc_jp.h, then whatwg_euc_jp.c), verbatim, for its counted forms
@@ -79,7 +79,7 @@
  * Generated, do not edit: regenerate with
  *     encspec export whatwg-euc-jp --lang c -o DIR
  * Spec file: specs/whatwg-euc-jp.encspec
- * Spec SHA-256: 6e8a295478084d417fb6f15a5447c397e6666afdb75c975aecb6c4cc06f7d8d7
+ * Spec SHA-256: e0363c2ac1b7dc7111f38f3ff8701903ad6fa9f7adbc02fae2ad5fc91a8771c2
  *
  * Semantics: exactly those of encspec's decoder core
  * (codegen/runtime/core.py), which `encspec tokens` prints:
@@ -133,7 +133,7 @@ extern "C" {
 #endif
 
 #define WHATWG_EUC_JP_NAME "whatwg-euc-jp"
-#define WHATWG_EUC_JP_SPEC_SHA256 "6e8a295478084d417fb6f15a5447c397e6666afdb75c975aecb6c4cc06f7d8d7"
+#define WHATWG_EUC_JP_SPEC_SHA256 "e0363c2ac1b7dc7111f38f3ff8701903ad6fa9f7adbc02fae2ad5fc91a8771c2"
 
 /* A code point: every value this encoding can spell. */
 typedef uint32_t whatwg_euc_jp_cp;
@@ -203,8 +203,8 @@ size_t whatwg_euc_jp_wide_value(const unsigned char *data, size_t len, const wha
 
 /* The code point of pointer in mapping table table (0 .. 1): returns how many
    code points its entry has, 0 where it has none; *cp is the first.  The tables:
-     0: table jis0208 (spec line 16): tables/whatwg/index-jis0208.txt, SHA-256 341dcde7e8b984e9c7bbf5ed75c8da7c6087d47083a1a2b3ed558bfd5bef9468
-     1: table jis0212 (spec line 18): tables/whatwg/index-jis0212.txt, SHA-256 6ac698a473822b282ff4f4d4f17873b970612ef9bd232e03941854c09b67c7ee */
+     0: table jis0208 (spec line 17): tables/whatwg/index-jis0208.txt, SHA-256 341dcde7e8b984e9c7bbf5ed75c8da7c6087d47083a1a2b3ed558bfd5bef9468
+     1: table jis0212 (spec line 19): tables/whatwg/index-jis0212.txt, SHA-256 6ac698a473822b282ff4f4d4f17873b970612ef9bd232e03941854c09b67c7ee */
 size_t whatwg_euc_jp_table_lookup(unsigned table, uint64_t pointer, whatwg_euc_jp_cp *cp);
 
 /* The whole buffer: writes the code point of every CHAR token into out (each
@@ -227,7 +227,7 @@ size_t whatwg_euc_jp_decode(const unsigned char *data, size_t len, whatwg_euc_jp
  * Generated, do not edit: regenerate with
  *     encspec export whatwg-euc-jp --lang c -o DIR
  * Spec file: specs/whatwg-euc-jp.encspec
- * Spec SHA-256: 6e8a295478084d417fb6f15a5447c397e6666afdb75c975aecb6c4cc06f7d8d7
+ * Spec SHA-256: e0363c2ac1b7dc7111f38f3ff8701903ad6fa9f7adbc02fae2ad5fc91a8771c2
  *
  * Semantics: exactly those of encspec's decoder core
  * (codegen/runtime/core.py), which `encspec tokens` prints:
@@ -321,16 +321,16 @@ static const uint8_t whatwg_euc_jp_class[256] = {
 /* ------------------------------------------------------------- transitions */
 /* whatwg_euc_jp_next_state[state][class]: the next state; 255 (WHATWG_EUC_JP_DEAD) when
    no valid sequence continues so.
-   Spec lines 21, 22, 23, 24; state 0 starts a sequence. */
+   Spec lines 22, 23, 24, 25; state 0 starts a sequence. */
 static const uint8_t whatwg_euc_jp_next_state[9][6] = {
     /* class:   0,   1,   2,   3,   4,   5 */
-    {      1, 255,   2,   3,   4,   4 },  /* state 0: start; spec lines 21, 22, 23, 24 */
+    {      1, 255,   2,   3,   4,   4 },  /* state 0: start; spec lines 22, 23, 24, 25 */
     {    255, 255, 255, 255, 255, 255 },  /* state 1: accepts char (ascii), final */
-    {    255, 255, 255, 255,   5, 255 },  /* state 2: spec line 22 */
-    {    255, 255, 255, 255,   6,   6 },  /* state 3: spec line 24 */
-    {    255, 255, 255, 255,   7,   7 },  /* state 4: spec line 23 */
+    {    255, 255, 255, 255,   5, 255 },  /* state 2: spec line 23 */
+    {    255, 255, 255, 255,   6,   6 },  /* state 3: spec line 25 */
+    {    255, 255, 255, 255,   7,   7 },  /* state 4: spec line 24 */
     {    255, 255, 255, 255, 255, 255 },  /* state 5: accepts char (katakana), final */
-    {    255, 255, 255, 255,   8,   8 },  /* state 6: spec line 24 */
+    {    255, 255, 255, 255,   8,   8 },  /* state 6: spec line 25 */
     {    255, 255, 255, 255, 255, 255 },  /* state 7: accepts char (jis0208), final */
     {    255, 255, 255, 255, 255, 255 },  /* state 8: accepts char (jis0212), final */
 };
@@ -362,13 +362,13 @@ static const struct { uint16_t radix; uint8_t sub; } whatwg_euc_jp_ops[6] = {
 /* Per state: the action of a sequence that ends here (-1: none), and whether
    no byte can follow (the token ends at once). */
 static const struct { int8_t action; uint8_t final; } whatwg_euc_jp_state[9] = {
-    { -1, 0 },  /* state 0: start; spec lines 21, 22, 23, 24 */
+    { -1, 0 },  /* state 0: start; spec lines 22, 23, 24, 25 */
     {  0, 1 },  /* state 1: accepts char (ascii), final */
-    { -1, 0 },  /* state 2: spec line 22 */
-    { -1, 0 },  /* state 3: spec line 24 */
-    { -1, 0 },  /* state 4: spec line 23 */
+    { -1, 0 },  /* state 2: spec line 23 */
+    { -1, 0 },  /* state 3: spec line 25 */
+    { -1, 0 },  /* state 4: spec line 24 */
     {  1, 1 },  /* state 5: accepts char (katakana), final */
-    { -1, 0 },  /* state 6: spec line 24 */
+    { -1, 0 },  /* state 6: spec line 25 */
     {  2, 1 },  /* state 7: accepts char (jis0208), final */
     {  3, 1 },  /* state 8: accepts char (jis0212), final */
 };
@@ -399,7 +399,7 @@ static const struct {
    arrays (each run's first pointer, its code point, its last pointer), searched
    by bisection. */
 
-/* table jis0208 (spec line 16): tables/whatwg/index-jis0208.txt, SHA-256 341dcde7e8b984e9c7bbf5ed75c8da7c6087d47083a1a2b3ed558bfd5bef9468
+/* table jis0208 (spec line 17): tables/whatwg/index-jis0208.txt, SHA-256 341dcde7e8b984e9c7bbf5ed75c8da7c6087d47083a1a2b3ed558bfd5bef9468
    (form jis0208)
    index: pointers 0 .. 11103, 7724 entries; 0xFFFF: no entry */
 static const uint16_t whatwg_euc_jp_table0[11104] = {
@@ -1112,7 +1112,7 @@ static size_t whatwg_euc_jp_lookup0(uint64_t pointer, whatwg_euc_jp_cp *cp)
     return 1;
 }
 
-/* table jis0212 (spec line 18): tables/whatwg/index-jis0212.txt, SHA-256 6ac698a473822b282ff4f4d4f17873b970612ef9bd232e03941854c09b67c7ee
+/* table jis0212 (spec line 19): tables/whatwg/index-jis0212.txt, SHA-256 6ac698a473822b282ff4f4d4f17873b970612ef9bd232e03941854c09b67c7ee
    (form jis0212)
    index: pointers 108 .. 7210, 6067 entries; 0xFFFF: no entry */
 static const uint16_t whatwg_euc_jp_table1[7103] = {
@@ -1777,9 +1777,9 @@ size_t whatwg_euc_jp_decode(const unsigned char *data, size_t len, whatwg_euc_jp
 
 /* ========================================================= the extension */
 #define NX_NAME "whatwg-euc-jp"
-#define NX_SPEC_SHA256 "6e8a295478084d417fb6f15a5447c397e6666afdb75c975aecb6c4cc06f7d8d7"
+#define NX_SPEC_SHA256 "e0363c2ac1b7dc7111f38f3ff8701903ad6fa9f7adbc02fae2ad5fc91a8771c2"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "4722ba6fd47ff0a03f8e60d0a9a18415f319cbccbe4621650eb4d6f52a555a95"
+#define NX_SOURCE_SHA256 "4d58a8e608aa74e76bd936f6d0aae351d73d035ca25c2409e661b34059626e82"
 #define NX_N_STATES 9
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1836,13 +1836,13 @@ static const uint8_t nx_class[256] = {
 };
 
 static const nx_state_t nx_next[NX_N_STATES][NX_N_CLASSES] = {
-    { 1, 65535, 2, 3, 4, 4 },  /* state 0: start; spec lines 21, 22, 23, 24 */
+    { 1, 65535, 2, 3, 4, 4 },  /* state 0: start; spec lines 22, 23, 24, 25 */
     { 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 1: accepts char (ascii), final */
-    { 65535, 65535, 65535, 65535, 5, 65535 },  /* state 2: spec line 22 */
-    { 65535, 65535, 65535, 65535, 6, 6 },  /* state 3: spec line 24 */
-    { 65535, 65535, 65535, 65535, 7, 7 },  /* state 4: spec line 23 */
+    { 65535, 65535, 65535, 65535, 5, 65535 },  /* state 2: spec line 23 */
+    { 65535, 65535, 65535, 65535, 6, 6 },  /* state 3: spec line 25 */
+    { 65535, 65535, 65535, 65535, 7, 7 },  /* state 4: spec line 24 */
     { 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 5: accepts char (katakana), final */
-    { 65535, 65535, 65535, 65535, 8, 8 },  /* state 6: spec line 24 */
+    { 65535, 65535, 65535, 65535, 8, 8 },  /* state 6: spec line 25 */
     { 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 7: accepts char (jis0208), final */
     { 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 8: accepts char (jis0212), final */
 };
@@ -1871,13 +1871,13 @@ static const struct { uint64_t mul, sub, weight; } nx_ops[6] = {
 /* Per state: the action of a sequence that ends here (-1: none), whether no
    byte can follow, and the action where the data ends in it (-1: the usual). */
 static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STATES] = {
-    { -1, -1, 0 },  /* state 0: start; spec lines 21, 22, 23, 24 */
+    { -1, -1, 0 },  /* state 0: start; spec lines 22, 23, 24, 25 */
     { 0, -1, 1 },  /* state 1: accepts char (ascii), final */
-    { -1, -1, 0 },  /* state 2: spec line 22 */
-    { -1, -1, 0 },  /* state 3: spec line 24 */
-    { -1, -1, 0 },  /* state 4: spec line 23 */
+    { -1, -1, 0 },  /* state 2: spec line 23 */
+    { -1, -1, 0 },  /* state 3: spec line 25 */
+    { -1, -1, 0 },  /* state 4: spec line 24 */
     { 1, -1, 1 },  /* state 5: accepts char (katakana), final */
-    { -1, -1, 0 },  /* state 6: spec line 24 */
+    { -1, -1, 0 },  /* state 6: spec line 25 */
     { 2, -1, 1 },  /* state 7: accepts char (jis0208), final */
     { 3, -1, 1 },  /* state 8: accepts char (jis0212), final */
 };
@@ -3548,7 +3548,7 @@ static PyObject *nx_simd_level(PyObject *self, PyObject *args)
 NX_INLINE char *nx_enc_seg1(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form ascii (spec line 21), digits */
+        /* U+0000..U+007F: form ascii (spec line 22), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
@@ -3563,13 +3563,13 @@ NX_INLINE char *nx_enc_seg1(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_seg2(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form ascii (spec line 21), digits */
+        /* U+0000..U+007F: form ascii (spec line 22), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
     }
     if ((uint64_t)c - 0xFF61u <= 0x3Eu) {
-        /* U+FF61..U+FF9F: form katakana (spec line 22), digits */
+        /* U+FF61..U+FF9F: form katakana (spec line 23), digits */
         uint64_t r_ = (uint64_t)c - 0xFF61u;
         w[1] = (char)((r_ % 63u) + 0xA1u);
         r_ /= 63u;
@@ -3587,7 +3587,7 @@ NX_INLINE char *nx_enc_seg2(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0xFF61u <= 0x3Eu) {
-        /* U+FF61..U+FF9F: form katakana (spec line 22), digits */
+        /* U+FF61..U+FF9F: form katakana (spec line 23), digits */
         uint64_t r_ = (uint64_t)c - 0xFF61u;
         w[1] = (char)((r_ % 63u) + 0xA1u);
         r_ /= 63u;
@@ -3595,7 +3595,7 @@ NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
         return w + 2;
     }
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form ascii (spec line 21), digits */
+        /* U+0000..U+007F: form ascii (spec line 22), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
@@ -3611,7 +3611,7 @@ NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
 {
     if ((uint64_t)c - 0xFF61u <= 0x3Eu) {
-        /* U+FF61..U+FF9F: form katakana (spec line 22), digits */
+        /* U+FF61..U+FF9F: form katakana (spec line 23), digits */
         uint64_t r_ = (uint64_t)c - 0xFF61u;
         w[1] = (char)((r_ % 63u) + 0xA1u);
         r_ /= 63u;
@@ -3619,7 +3619,7 @@ NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
         return w + 2;
     }
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form ascii (spec line 21), digits */
+        /* U+0000..U+007F: form ascii (spec line 22), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;

@@ -4,7 +4,7 @@
  * Generated, do not edit: regenerate with `encspec build` (generated/native/)
  * or `encspec build --native SPEC` (compiled into a cache).
  * Spec file: specs/whatwg-euc-kr.encspec
- * Spec SHA-256: a1a57dbf0efe0ebb67dde3ba81157b1b7123374cf573fc669b1158201f8f93af
+ * Spec SHA-256: 9caa9d9dc0a7a07dbb665170dbdb735f0f32b785f27d20e26b201dea7fa7d168
  *
  * Two parts: first the C export of the same spec (`encspec export whatwg-euc-kr
  * --lang c`: whatwg_euc_kr.h, then whatwg_euc_kr.c), verbatim, for its counted forms
@@ -79,7 +79,7 @@
  * Generated, do not edit: regenerate with
  *     encspec export whatwg-euc-kr --lang c -o DIR
  * Spec file: specs/whatwg-euc-kr.encspec
- * Spec SHA-256: a1a57dbf0efe0ebb67dde3ba81157b1b7123374cf573fc669b1158201f8f93af
+ * Spec SHA-256: 9caa9d9dc0a7a07dbb665170dbdb735f0f32b785f27d20e26b201dea7fa7d168
  *
  * Semantics: exactly those of encspec's decoder core
  * (codegen/runtime/core.py), which `encspec tokens` prints:
@@ -133,7 +133,7 @@ extern "C" {
 #endif
 
 #define WHATWG_EUC_KR_NAME "whatwg-euc-kr"
-#define WHATWG_EUC_KR_SPEC_SHA256 "a1a57dbf0efe0ebb67dde3ba81157b1b7123374cf573fc669b1158201f8f93af"
+#define WHATWG_EUC_KR_SPEC_SHA256 "9caa9d9dc0a7a07dbb665170dbdb735f0f32b785f27d20e26b201dea7fa7d168"
 
 /* A code point: every value this encoding can spell. */
 typedef uint32_t whatwg_euc_kr_cp;
@@ -203,7 +203,7 @@ size_t whatwg_euc_kr_wide_value(const unsigned char *data, size_t len, const wha
 
 /* The code point of pointer in mapping table table (0 .. 0): returns how many
    code points its entry has, 0 where it has none; *cp is the first.  The tables:
-     0: table euc-kr (spec line 17): tables/whatwg/index-euc-kr.txt, SHA-256 89af20dd867c84cefb710b1790229786cfef2bf11916361a210d81b90381e267 */
+     0: table euc-kr (spec line 19): tables/whatwg/index-euc-kr.txt, SHA-256 89af20dd867c84cefb710b1790229786cfef2bf11916361a210d81b90381e267 */
 size_t whatwg_euc_kr_table_lookup(unsigned table, uint64_t pointer, whatwg_euc_kr_cp *cp);
 
 /* The whole buffer: writes the code point of every CHAR token into out (each
@@ -226,7 +226,7 @@ size_t whatwg_euc_kr_decode(const unsigned char *data, size_t len, whatwg_euc_kr
  * Generated, do not edit: regenerate with
  *     encspec export whatwg-euc-kr --lang c -o DIR
  * Spec file: specs/whatwg-euc-kr.encspec
- * Spec SHA-256: a1a57dbf0efe0ebb67dde3ba81157b1b7123374cf573fc669b1158201f8f93af
+ * Spec SHA-256: 9caa9d9dc0a7a07dbb665170dbdb735f0f32b785f27d20e26b201dea7fa7d168
  *
  * Semantics: exactly those of encspec's decoder core
  * (codegen/runtime/core.py), which `encspec tokens` prints:
@@ -315,12 +315,12 @@ static const uint8_t whatwg_euc_kr_class[256] = {
 /* ------------------------------------------------------------- transitions */
 /* whatwg_euc_kr_next_state[state][class]: the next state; 255 (WHATWG_EUC_KR_DEAD) when
    no valid sequence continues so.
-   Spec lines 19, 20; state 0 starts a sequence. */
+   Spec lines 21, 22; state 0 starts a sequence. */
 static const uint8_t whatwg_euc_kr_next_state[4][5] = {
     /* class:   0,   1,   2,   3,   4 */
-    {      1,   1, 255,   2, 255 },  /* state 0: start; spec lines 19, 20 */
+    {      1,   1, 255,   2, 255 },  /* state 0: start; spec lines 21, 22 */
     {    255, 255, 255, 255, 255 },  /* state 1: accepts char (ascii), final */
-    {    255,   3,   3,   3, 255 },  /* state 2: spec line 20 */
+    {    255,   3,   3,   3, 255 },  /* state 2: spec line 22 */
     {    255, 255, 255, 255, 255 },  /* state 3: accepts char (double), final */
 };
 
@@ -344,9 +344,9 @@ static const struct { uint16_t radix; uint8_t sub; } whatwg_euc_kr_ops[4] = {
 /* Per state: the action of a sequence that ends here (-1: none), and whether
    no byte can follow (the token ends at once). */
 static const struct { int8_t action; uint8_t final; } whatwg_euc_kr_state[4] = {
-    { -1, 0 },  /* state 0: start; spec lines 19, 20 */
+    { -1, 0 },  /* state 0: start; spec lines 21, 22 */
     {  0, 1 },  /* state 1: accepts char (ascii), final */
-    { -1, 0 },  /* state 2: spec line 20 */
+    { -1, 0 },  /* state 2: spec line 22 */
     {  1, 1 },  /* state 3: accepts char (double), final */
 };
 
@@ -374,7 +374,7 @@ static const struct {
    arrays (each run's first pointer, its code point, its last pointer), searched
    by bisection. */
 
-/* table euc-kr (spec line 17): tables/whatwg/index-euc-kr.txt, SHA-256 89af20dd867c84cefb710b1790229786cfef2bf11916361a210d81b90381e267
+/* table euc-kr (spec line 19): tables/whatwg/index-euc-kr.txt, SHA-256 89af20dd867c84cefb710b1790229786cfef2bf11916361a210d81b90381e267
    (form double)
    index: pointers 0 .. 23749, 17048 entries; 0xFFFF: no entry */
 static const uint16_t whatwg_euc_kr_table0[23750] = {
@@ -2078,9 +2078,9 @@ size_t whatwg_euc_kr_decode(const unsigned char *data, size_t len, whatwg_euc_kr
 
 /* ========================================================= the extension */
 #define NX_NAME "whatwg-euc-kr"
-#define NX_SPEC_SHA256 "a1a57dbf0efe0ebb67dde3ba81157b1b7123374cf573fc669b1158201f8f93af"
+#define NX_SPEC_SHA256 "9caa9d9dc0a7a07dbb665170dbdb735f0f32b785f27d20e26b201dea7fa7d168"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "475e2de6d16bf50cbffcea37afb463e8a886c9596d51d08fb9a597e0df080199"
+#define NX_SOURCE_SHA256 "4464c4afc2aa3ce9321c330b76ed2bb2f626b7d4193015935a0670c2746d7cd8"
 #define NX_N_STATES 4
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2133,9 +2133,9 @@ static const uint8_t nx_class[256] = {
 };
 
 static const nx_state_t nx_next[NX_N_STATES][NX_N_CLASSES] = {
-    { 1, 1, 65535, 2, 65535 },  /* state 0: start; spec lines 19, 20 */
+    { 1, 1, 65535, 2, 65535 },  /* state 0: start; spec lines 21, 22 */
     { 65535, 65535, 65535, 65535, 65535 },  /* state 1: accepts char (ascii), final */
-    { 65535, 3, 3, 3, 65535 },  /* state 2: spec line 20 */
+    { 65535, 3, 3, 3, 65535 },  /* state 2: spec line 22 */
     { 65535, 65535, 65535, 65535, 65535 },  /* state 3: accepts char (double), final */
 };
 
@@ -2156,9 +2156,9 @@ static const struct { uint64_t mul, sub, weight; } nx_ops[4] = {
 /* Per state: the action of a sequence that ends here (-1: none), whether no
    byte can follow, and the action where the data ends in it (-1: the usual). */
 static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STATES] = {
-    { -1, -1, 0 },  /* state 0: start; spec lines 19, 20 */
+    { -1, -1, 0 },  /* state 0: start; spec lines 21, 22 */
     { 0, -1, 1 },  /* state 1: accepts char (ascii), final */
-    { -1, -1, 0 },  /* state 2: spec line 20 */
+    { -1, -1, 0 },  /* state 2: spec line 22 */
     { 1, -1, 1 },  /* state 3: accepts char (double), final */
 };
 
@@ -3799,7 +3799,7 @@ static PyObject *nx_simd_level(PyObject *self, PyObject *args)
 NX_INLINE char *nx_enc_seg1(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form ascii (spec line 19), digits */
+        /* U+0000..U+007F: form ascii (spec line 21), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
@@ -3814,7 +3814,7 @@ NX_INLINE char *nx_enc_seg1(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_seg2(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form ascii (spec line 19), digits */
+        /* U+0000..U+007F: form ascii (spec line 21), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
@@ -3830,7 +3830,7 @@ NX_INLINE char *nx_enc_seg2(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form ascii (spec line 19), digits */
+        /* U+0000..U+007F: form ascii (spec line 21), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
@@ -3846,7 +3846,7 @@ NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
 {
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form ascii (spec line 19), digits */
+        /* U+0000..U+007F: form ascii (spec line 21), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;

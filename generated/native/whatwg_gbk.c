@@ -4,7 +4,7 @@
  * Generated, do not edit: regenerate with `encspec build` (generated/native/)
  * or `encspec build --native SPEC` (compiled into a cache).
  * Spec file: specs/whatwg-gbk.encspec
- * Spec SHA-256: 7fb65d9c7a58d00bcc1e4b0421c1310b3436183e1c7b095334634a4a5d69ea05
+ * Spec SHA-256: 7a432e01eea5d1c6a35894fec2269d7716bee0079807334bfeb2d2c4c8e3dc9d
  *
  * Two parts: first the C export of the same spec (`encspec export whatwg-gbk
  * --lang c`: whatwg_gbk.h, then whatwg_gbk.c), verbatim, for its counted forms
@@ -79,7 +79,7 @@
  * Generated, do not edit: regenerate with
  *     encspec export whatwg-gbk --lang c -o DIR
  * Spec file: specs/whatwg-gbk.encspec
- * Spec SHA-256: 7fb65d9c7a58d00bcc1e4b0421c1310b3436183e1c7b095334634a4a5d69ea05
+ * Spec SHA-256: 7a432e01eea5d1c6a35894fec2269d7716bee0079807334bfeb2d2c4c8e3dc9d
  *
  * Semantics: exactly those of encspec's decoder core
  * (codegen/runtime/core.py), which `encspec tokens` prints:
@@ -133,7 +133,7 @@ extern "C" {
 #endif
 
 #define WHATWG_GBK_NAME "whatwg-gbk"
-#define WHATWG_GBK_SPEC_SHA256 "7fb65d9c7a58d00bcc1e4b0421c1310b3436183e1c7b095334634a4a5d69ea05"
+#define WHATWG_GBK_SPEC_SHA256 "7a432e01eea5d1c6a35894fec2269d7716bee0079807334bfeb2d2c4c8e3dc9d"
 
 /* A code point: every value this encoding can spell. */
 typedef uint32_t whatwg_gbk_cp;
@@ -203,8 +203,8 @@ size_t whatwg_gbk_wide_value(const unsigned char *data, size_t len, const whatwg
 
 /* The code point of pointer in mapping table table (0 .. 1): returns how many
    code points its entry has, 0 where it has none; *cp is the first.  The tables:
-     0: table gb18030 (spec line 14): tables/whatwg/index-gb18030.txt, SHA-256 746b3c55f1a8ec4b90b451f384437a17fd37cd51cd668456a28071a758d10784
-     1: table gb18030-ranges (spec line 15): tables/whatwg/index-gb18030-ranges.txt, SHA-256 874c6b6f6f74cf7d427ad228d5b41ddd9354fffd92a2259bf429f86e6baa7a1e */
+     0: table gb18030 (spec line 16): tables/whatwg/index-gb18030.txt, SHA-256 746b3c55f1a8ec4b90b451f384437a17fd37cd51cd668456a28071a758d10784
+     1: table gb18030-ranges (spec line 17): tables/whatwg/index-gb18030-ranges.txt, SHA-256 874c6b6f6f74cf7d427ad228d5b41ddd9354fffd92a2259bf429f86e6baa7a1e */
 size_t whatwg_gbk_table_lookup(unsigned table, uint64_t pointer, whatwg_gbk_cp *cp);
 
 /* The whole buffer: writes the code point of every CHAR token into out (each
@@ -227,7 +227,7 @@ size_t whatwg_gbk_decode(const unsigned char *data, size_t len, whatwg_gbk_cp *o
  * Generated, do not edit: regenerate with
  *     encspec export whatwg-gbk --lang c -o DIR
  * Spec file: specs/whatwg-gbk.encspec
- * Spec SHA-256: 7fb65d9c7a58d00bcc1e4b0421c1310b3436183e1c7b095334634a4a5d69ea05
+ * Spec SHA-256: 7a432e01eea5d1c6a35894fec2269d7716bee0079807334bfeb2d2c4c8e3dc9d
  *
  * Semantics: exactly those of encspec's decoder core
  * (codegen/runtime/core.py), which `encspec tokens` prints:
@@ -353,24 +353,24 @@ static const uint8_t whatwg_gbk_class[256] = {
 /* ------------------------------------------------------------- transitions */
 /* whatwg_gbk_next_state[state][class]: the next state; 255 (WHATWG_GBK_DEAD) when
    no valid sequence continues so.
-   Spec lines 21, 22, 24, 25, 28, 29, 30, 31, 32, 33, 34; state 0 starts a sequence. */
+   Spec lines 23, 24, 26, 27, 30, 31, 32, 33, 34, 35, 36; state 0 starts a sequence. */
 static const uint8_t whatwg_gbk_next_state[17][17] = {
     /* class:   0,   1,   2,   3,   4,   5,   6,   7,   8,   9,  10,  11,  12,  13,  14,  15,  16 */
-    {      1,   1,   1,   1,   1,   1,   1,   2,   3,   4,   5,   3,   3,   3,   6,   5, 255 },  /* state 0: start; spec lines 21, 22, 24, 25, 28, 29, 30, 31, 32, 33, 34 */
+    {      1,   1,   1,   1,   1,   1,   1,   2,   3,   4,   5,   3,   3,   3,   6,   5, 255 },  /* state 0: start; spec lines 23, 24, 26, 27, 30, 31, 32, 33, 34, 35, 36 */
     {    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 1: accepts char (ascii), final */
     {    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 2: accepts char (euro), final */
-    {    255,   7,   7,   7,   7,   7,   8,   8,   8,   8,   8,   8,   8,   8,   8,   8, 255 },  /* state 3: spec lines 24, 25 */
-    {    255,   7,   9,  10,  10,  10,   8,   8,   8,   8,   8,   8,   8,   8,   8,   8, 255 },  /* state 4: spec lines 24, 25, 28, 29 */
-    {    255,  10,  10,  10,  10,  10,   8,   8,   8,   8,   8,   8,   8,   8,   8,   8, 255 },  /* state 5: spec lines 24, 25, 30, 34 */
-    {    255,   7,   7,  11,  10,  10,   8,   8,   8,   8,   8,   8,   8,   8,   8,   8, 255 },  /* state 6: spec lines 24, 25, 31, 32, 33 */
-    {    255, 255, 255, 255, 255, 255, 255, 255,  12,  12,  12,  12,  12,  12,  12,  12, 255 },  /* state 7: spec line 25 */
+    {    255,   7,   7,   7,   7,   7,   8,   8,   8,   8,   8,   8,   8,   8,   8,   8, 255 },  /* state 3: spec lines 26, 27 */
+    {    255,   7,   9,  10,  10,  10,   8,   8,   8,   8,   8,   8,   8,   8,   8,   8, 255 },  /* state 4: spec lines 26, 27, 30, 31 */
+    {    255,  10,  10,  10,  10,  10,   8,   8,   8,   8,   8,   8,   8,   8,   8,   8, 255 },  /* state 5: spec lines 26, 27, 32, 36 */
+    {    255,   7,   7,  11,  10,  10,   8,   8,   8,   8,   8,   8,   8,   8,   8,   8, 255 },  /* state 6: spec lines 26, 27, 33, 34, 35 */
+    {    255, 255, 255, 255, 255, 255, 255, 255,  12,  12,  12,  12,  12,  12,  12,  12, 255 },  /* state 7: spec line 27 */
     {    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 8: accepts char (double), final */
-    {    255, 255, 255, 255, 255, 255, 255, 255,  12,  12,  12,  12,  12,  13,  13,  13, 255 },  /* state 9: spec lines 25, 28 */
-    {    255, 255, 255, 255, 255, 255, 255, 255,  13,  13,  13,  13,  13,  13,  13,  13, 255 },  /* state 10: spec lines 25, 29, 30, 33, 34 */
-    {    255, 255, 255, 255, 255, 255, 255, 255,  12,  12,  12,  14,  13,  13,  13,  13, 255 },  /* state 11: spec lines 25, 31, 32 */
-    {    255,  15,  15,  15,  15,  15, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 12: spec line 25 */
-    {    255,  16,  16,  16,  16,  16, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 13: spec lines 25, 28, 29, 30, 32, 33, 34 */
-    {    255,  15,  15,  15,  15,  16, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 14: spec lines 25, 31 */
+    {    255, 255, 255, 255, 255, 255, 255, 255,  12,  12,  12,  12,  12,  13,  13,  13, 255 },  /* state 9: spec lines 27, 30 */
+    {    255, 255, 255, 255, 255, 255, 255, 255,  13,  13,  13,  13,  13,  13,  13,  13, 255 },  /* state 10: spec lines 27, 31, 32, 35, 36 */
+    {    255, 255, 255, 255, 255, 255, 255, 255,  12,  12,  12,  14,  13,  13,  13,  13, 255 },  /* state 11: spec lines 27, 33, 34 */
+    {    255,  15,  15,  15,  15,  15, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 12: spec line 27 */
+    {    255,  16,  16,  16,  16,  16, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 13: spec lines 27, 30, 31, 32, 34, 35, 36 */
+    {    255,  15,  15,  15,  15,  16, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 14: spec lines 27, 33 */
     {    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 15: accepts char (four), final */
     {    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 16: accepts error (gap1, gap2, gap3, top1, top2, top3, top4), final */
 };
@@ -410,21 +410,21 @@ static const struct { uint16_t radix; uint8_t sub; } whatwg_gbk_ops[6] = {
 /* Per state: the action of a sequence that ends here (-1: none), and whether
    no byte can follow (the token ends at once). */
 static const struct { int8_t action; uint8_t final; } whatwg_gbk_state[17] = {
-    { -1, 0 },  /* state 0: start; spec lines 21, 22, 24, 25, 28, 29, 30, 31, 32, 33, 34 */
+    { -1, 0 },  /* state 0: start; spec lines 23, 24, 26, 27, 30, 31, 32, 33, 34, 35, 36 */
     {  0, 1 },  /* state 1: accepts char (ascii), final */
     {  1, 1 },  /* state 2: accepts char (euro), final */
-    { -1, 0 },  /* state 3: spec lines 24, 25 */
-    { -1, 0 },  /* state 4: spec lines 24, 25, 28, 29 */
-    { -1, 0 },  /* state 5: spec lines 24, 25, 30, 34 */
-    { -1, 0 },  /* state 6: spec lines 24, 25, 31, 32, 33 */
-    { -1, 0 },  /* state 7: spec line 25 */
+    { -1, 0 },  /* state 3: spec lines 26, 27 */
+    { -1, 0 },  /* state 4: spec lines 26, 27, 30, 31 */
+    { -1, 0 },  /* state 5: spec lines 26, 27, 32, 36 */
+    { -1, 0 },  /* state 6: spec lines 26, 27, 33, 34, 35 */
+    { -1, 0 },  /* state 7: spec line 27 */
     {  2, 1 },  /* state 8: accepts char (double), final */
-    { -1, 0 },  /* state 9: spec lines 25, 28 */
-    { -1, 0 },  /* state 10: spec lines 25, 29, 30, 33, 34 */
-    { -1, 0 },  /* state 11: spec lines 25, 31, 32 */
-    { -1, 0 },  /* state 12: spec line 25 */
-    { -1, 0 },  /* state 13: spec lines 25, 28, 29, 30, 32, 33, 34 */
-    { -1, 0 },  /* state 14: spec lines 25, 31 */
+    { -1, 0 },  /* state 9: spec lines 27, 30 */
+    { -1, 0 },  /* state 10: spec lines 27, 31, 32, 35, 36 */
+    { -1, 0 },  /* state 11: spec lines 27, 33, 34 */
+    { -1, 0 },  /* state 12: spec line 27 */
+    { -1, 0 },  /* state 13: spec lines 27, 30, 31, 32, 34, 35, 36 */
+    { -1, 0 },  /* state 14: spec lines 27, 33 */
     {  3, 1 },  /* state 15: accepts char (four), final */
     {  4, 1 },  /* state 16: accepts error (gap1, gap2, gap3, top1, top2, top3, top4), final */
 };
@@ -482,7 +482,7 @@ static size_t whatwg_gbk_find_override(const whatwg_gbk_override *o, size_t n, u
     return o[lo].n;
 }
 
-/* table gb18030 (spec line 14): tables/whatwg/index-gb18030.txt, SHA-256 746b3c55f1a8ec4b90b451f384437a17fd37cd51cd668456a28071a758d10784
+/* table gb18030 (spec line 16): tables/whatwg/index-gb18030.txt, SHA-256 746b3c55f1a8ec4b90b451f384437a17fd37cd51cd668456a28071a758d10784
    (form double)
    index: pointers 0 .. 23939, 23940 entries; 0xFFFF: no entry */
 static const uint16_t whatwg_gbk_table0[23940] = {
@@ -1998,7 +1998,7 @@ static size_t whatwg_gbk_lookup0(uint64_t pointer, whatwg_gbk_cp *cp)
     return 1;
 }
 
-/* table gb18030-ranges (spec line 15): tables/whatwg/index-gb18030-ranges.txt, SHA-256 874c6b6f6f74cf7d427ad228d5b41ddd9354fffd92a2259bf429f86e6baa7a1e
+/* table gb18030-ranges (spec line 17): tables/whatwg/index-gb18030-ranges.txt, SHA-256 874c6b6f6f74cf7d427ad228d5b41ddd9354fffd92a2259bf429f86e6baa7a1e
    (form four)
    ranges: 207 runs, pointer p of run k is firsts[k] + p - starts[k] */
 static const uint32_t whatwg_gbk_table1_starts[207] = {
@@ -2317,9 +2317,9 @@ size_t whatwg_gbk_decode(const unsigned char *data, size_t len, whatwg_gbk_cp *o
 
 /* ========================================================= the extension */
 #define NX_NAME "whatwg-gbk"
-#define NX_SPEC_SHA256 "7fb65d9c7a58d00bcc1e4b0421c1310b3436183e1c7b095334634a4a5d69ea05"
+#define NX_SPEC_SHA256 "7a432e01eea5d1c6a35894fec2269d7716bee0079807334bfeb2d2c4c8e3dc9d"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "9f92574811d5e8c8f2f132946c5668146f13e5a864ae63799cfafa2b59aa066d"
+#define NX_SOURCE_SHA256 "e1936680ce20f2a4a308e1428f90f5e756ea6b7b8e03231af830e93ddd1d97b6"
 #define NX_N_STATES 17
 #define NX_N_CLASSES 17
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2397,21 +2397,21 @@ static const uint8_t nx_class[256] = {
 };
 
 static const nx_state_t nx_next[NX_N_STATES][NX_N_CLASSES] = {
-    { 1, 1, 1, 1, 1, 1, 1, 2, 3, 4, 5, 3, 3, 3, 6, 5, 65535 },  /* state 0: start; spec lines 21, 22, 24, 25, 28, 29, 30, 31, 32, 33, 34 */
+    { 1, 1, 1, 1, 1, 1, 1, 2, 3, 4, 5, 3, 3, 3, 6, 5, 65535 },  /* state 0: start; spec lines 23, 24, 26, 27, 30, 31, 32, 33, 34, 35, 36 */
     { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 1: accepts char (ascii), final */
     { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 2: accepts char (euro), final */
-    { 65535, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 65535 },  /* state 3: spec lines 24, 25 */
-    { 65535, 7, 9, 10, 10, 10, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 65535 },  /* state 4: spec lines 24, 25, 28, 29 */
-    { 65535, 10, 10, 10, 10, 10, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 65535 },  /* state 5: spec lines 24, 25, 30, 34 */
-    { 65535, 7, 7, 11, 10, 10, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 65535 },  /* state 6: spec lines 24, 25, 31, 32, 33 */
-    { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 12, 12, 12, 12, 12, 12, 12, 12, 65535 },  /* state 7: spec line 25 */
+    { 65535, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 65535 },  /* state 3: spec lines 26, 27 */
+    { 65535, 7, 9, 10, 10, 10, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 65535 },  /* state 4: spec lines 26, 27, 30, 31 */
+    { 65535, 10, 10, 10, 10, 10, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 65535 },  /* state 5: spec lines 26, 27, 32, 36 */
+    { 65535, 7, 7, 11, 10, 10, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 65535 },  /* state 6: spec lines 26, 27, 33, 34, 35 */
+    { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 12, 12, 12, 12, 12, 12, 12, 12, 65535 },  /* state 7: spec line 27 */
     { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 8: accepts char (double), final */
-    { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 12, 12, 12, 12, 12, 13, 13, 13, 65535 },  /* state 9: spec lines 25, 28 */
-    { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 13, 13, 13, 13, 13, 13, 13, 13, 65535 },  /* state 10: spec lines 25, 29, 30, 33, 34 */
-    { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 12, 12, 12, 14, 13, 13, 13, 13, 65535 },  /* state 11: spec lines 25, 31, 32 */
-    { 65535, 15, 15, 15, 15, 15, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 12: spec line 25 */
-    { 65535, 16, 16, 16, 16, 16, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 13: spec lines 25, 28, 29, 30, 32, 33, 34 */
-    { 65535, 15, 15, 15, 15, 16, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 14: spec lines 25, 31 */
+    { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 12, 12, 12, 12, 12, 13, 13, 13, 65535 },  /* state 9: spec lines 27, 30 */
+    { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 13, 13, 13, 13, 13, 13, 13, 13, 65535 },  /* state 10: spec lines 27, 31, 32, 35, 36 */
+    { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 12, 12, 12, 14, 13, 13, 13, 13, 65535 },  /* state 11: spec lines 27, 33, 34 */
+    { 65535, 15, 15, 15, 15, 15, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 12: spec line 27 */
+    { 65535, 16, 16, 16, 16, 16, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 13: spec lines 27, 30, 31, 32, 34, 35, 36 */
+    { 65535, 15, 15, 15, 15, 16, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 14: spec lines 27, 33 */
     { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 15: accepts char (four), final */
     { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 16: accepts error (gap1, gap2, gap3, top1, top2, top3, top4), final */
 };
@@ -2448,21 +2448,21 @@ static const struct { uint64_t mul, sub, weight; } nx_ops[6] = {
 /* Per state: the action of a sequence that ends here (-1: none), whether no
    byte can follow, and the action where the data ends in it (-1: the usual). */
 static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STATES] = {
-    { -1, -1, 0 },  /* state 0: start; spec lines 21, 22, 24, 25, 28, 29, 30, 31, 32, 33, 34 */
+    { -1, -1, 0 },  /* state 0: start; spec lines 23, 24, 26, 27, 30, 31, 32, 33, 34, 35, 36 */
     { 0, -1, 1 },  /* state 1: accepts char (ascii), final */
     { 1, -1, 1 },  /* state 2: accepts char (euro), final */
-    { -1, -1, 0 },  /* state 3: spec lines 24, 25 */
-    { -1, -1, 0 },  /* state 4: spec lines 24, 25, 28, 29 */
-    { -1, -1, 0 },  /* state 5: spec lines 24, 25, 30, 34 */
-    { -1, -1, 0 },  /* state 6: spec lines 24, 25, 31, 32, 33 */
-    { -1, -1, 0 },  /* state 7: spec line 25 */
+    { -1, -1, 0 },  /* state 3: spec lines 26, 27 */
+    { -1, -1, 0 },  /* state 4: spec lines 26, 27, 30, 31 */
+    { -1, -1, 0 },  /* state 5: spec lines 26, 27, 32, 36 */
+    { -1, -1, 0 },  /* state 6: spec lines 26, 27, 33, 34, 35 */
+    { -1, -1, 0 },  /* state 7: spec line 27 */
     { 2, -1, 1 },  /* state 8: accepts char (double), final */
-    { -1, -1, 0 },  /* state 9: spec lines 25, 28 */
-    { -1, -1, 0 },  /* state 10: spec lines 25, 29, 30, 33, 34 */
-    { -1, -1, 0 },  /* state 11: spec lines 25, 31, 32 */
-    { -1, -1, 0 },  /* state 12: spec line 25 */
-    { -1, -1, 0 },  /* state 13: spec lines 25, 28, 29, 30, 32, 33, 34 */
-    { -1, -1, 0 },  /* state 14: spec lines 25, 31 */
+    { -1, -1, 0 },  /* state 9: spec lines 27, 30 */
+    { -1, -1, 0 },  /* state 10: spec lines 27, 31, 32, 35, 36 */
+    { -1, -1, 0 },  /* state 11: spec lines 27, 33, 34 */
+    { -1, -1, 0 },  /* state 12: spec line 27 */
+    { -1, -1, 0 },  /* state 13: spec lines 27, 30, 31, 32, 34, 35, 36 */
+    { -1, -1, 0 },  /* state 14: spec lines 27, 33 */
     { 3, -1, 1 },  /* state 15: accepts char (four), final */
     { 4, -1, 1 },  /* state 16: accepts error (gap1, gap2, gap3, top1, top2, top3, top4), final */
 };
@@ -4222,7 +4222,7 @@ static PyObject *nx_simd_level(PyObject *self, PyObject *args)
 NX_INLINE char *nx_enc_seg1(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form ascii (spec line 21), digits */
+        /* U+0000..U+007F: form ascii (spec line 23), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
@@ -4237,13 +4237,13 @@ NX_INLINE char *nx_enc_seg1(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_seg2(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form ascii (spec line 21), digits */
+        /* U+0000..U+007F: form ascii (spec line 23), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
     }
     if ((uint64_t)c - 0x20ACu <= 0x0u) {
-        /* U+20AC..U+20AC: form euro (spec line 22), literal */
+        /* U+20AC..U+20AC: form euro (spec line 24), literal */
         w[0] = (char)0x80u;
         return w + 1;
     }
@@ -4258,12 +4258,12 @@ NX_INLINE char *nx_enc_seg2(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x20ACu <= 0x0u) {
-        /* U+20AC..U+20AC: form euro (spec line 22), literal */
+        /* U+20AC..U+20AC: form euro (spec line 24), literal */
         w[0] = (char)0x80u;
         return w + 1;
     }
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form ascii (spec line 21), digits */
+        /* U+0000..U+007F: form ascii (spec line 23), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
@@ -4279,12 +4279,12 @@ NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
 {
     if ((uint64_t)c - 0x20ACu <= 0x0u) {
-        /* U+20AC..U+20AC: form euro (spec line 22), literal */
+        /* U+20AC..U+20AC: form euro (spec line 24), literal */
         w[0] = (char)0x80u;
         return w + 1;
     }
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form ascii (spec line 21), digits */
+        /* U+0000..U+007F: form ascii (spec line 23), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;

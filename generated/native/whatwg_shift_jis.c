@@ -4,7 +4,7 @@
  * Generated, do not edit: regenerate with `encspec build` (generated/native/)
  * or `encspec build --native SPEC` (compiled into a cache).
  * Spec file: specs/whatwg-shift_jis.encspec
- * Spec SHA-256: 608bec107679b9ac2d4d7b2161c288c8d84b0891b6965bd489762e1e0d6e6940
+ * Spec SHA-256: 87c2fce0d7805f568cb69d8c69ca43098187470e10781d87479f49cfba4dd01c
  *
  * Two parts: first the C export of the same spec (`encspec export whatwg-shift_jis
  * --lang c`: whatwg_shift_jis.h, then whatwg_shift_jis.c), verbatim, for its counted forms
@@ -79,7 +79,7 @@
  * Generated, do not edit: regenerate with
  *     encspec export whatwg-shift_jis --lang c -o DIR
  * Spec file: specs/whatwg-shift_jis.encspec
- * Spec SHA-256: 608bec107679b9ac2d4d7b2161c288c8d84b0891b6965bd489762e1e0d6e6940
+ * Spec SHA-256: 87c2fce0d7805f568cb69d8c69ca43098187470e10781d87479f49cfba4dd01c
  *
  * Semantics: exactly those of encspec's decoder core
  * (codegen/runtime/core.py), which `encspec tokens` prints:
@@ -133,7 +133,7 @@ extern "C" {
 #endif
 
 #define WHATWG_SHIFT_JIS_NAME "whatwg-shift_jis"
-#define WHATWG_SHIFT_JIS_SPEC_SHA256 "608bec107679b9ac2d4d7b2161c288c8d84b0891b6965bd489762e1e0d6e6940"
+#define WHATWG_SHIFT_JIS_SPEC_SHA256 "87c2fce0d7805f568cb69d8c69ca43098187470e10781d87479f49cfba4dd01c"
 
 /* A code point: every value this encoding can spell. */
 typedef uint32_t whatwg_shift_jis_cp;
@@ -203,7 +203,7 @@ size_t whatwg_shift_jis_wide_value(const unsigned char *data, size_t len, const 
 
 /* The code point of pointer in mapping table table (0 .. 0): returns how many
    code points its entry has, 0 where it has none; *cp is the first.  The tables:
-     0: table jis0208 (spec line 21): tables/whatwg/index-jis0208.txt, SHA-256 341dcde7e8b984e9c7bbf5ed75c8da7c6087d47083a1a2b3ed558bfd5bef9468 */
+     0: table jis0208 (spec line 22): tables/whatwg/index-jis0208.txt, SHA-256 341dcde7e8b984e9c7bbf5ed75c8da7c6087d47083a1a2b3ed558bfd5bef9468 */
 size_t whatwg_shift_jis_table_lookup(unsigned table, uint64_t pointer, whatwg_shift_jis_cp *cp);
 
 /* The whole buffer: writes the code point of every CHAR token into out (each
@@ -226,7 +226,7 @@ size_t whatwg_shift_jis_decode(const unsigned char *data, size_t len, whatwg_shi
  * Generated, do not edit: regenerate with
  *     encspec export whatwg-shift_jis --lang c -o DIR
  * Spec file: specs/whatwg-shift_jis.encspec
- * Spec SHA-256: 608bec107679b9ac2d4d7b2161c288c8d84b0891b6965bd489762e1e0d6e6940
+ * Spec SHA-256: 87c2fce0d7805f568cb69d8c69ca43098187470e10781d87479f49cfba4dd01c
  *
  * Semantics: exactly those of encspec's decoder core
  * (codegen/runtime/core.py), which `encspec tokens` prints:
@@ -323,12 +323,12 @@ static const uint8_t whatwg_shift_jis_class[256] = {
 /* ------------------------------------------------------------- transitions */
 /* whatwg_shift_jis_next_state[state][class]: the next state; 255 (WHATWG_SHIFT_JIS_DEAD) when
    no valid sequence continues so.
-   Spec lines 29, 30, 31; state 0 starts a sequence. */
+   Spec lines 30, 31, 32; state 0 starts a sequence. */
 static const uint8_t whatwg_shift_jis_next_state[5][8] = {
     /* class:   0,   1,   2,   3,   4,   5,   6,   7 */
-    {      1,   1,   1,   2, 255,   3,   2, 255 },  /* state 0: start; spec lines 29, 30, 31 */
+    {      1,   1,   1,   2, 255,   3,   2, 255 },  /* state 0: start; spec lines 30, 31, 32 */
     {    255, 255, 255, 255, 255, 255, 255, 255 },  /* state 1: accepts char (ascii), final */
-    {    255,   4,   4,   4,   4,   4,   4, 255 },  /* state 2: spec line 31 */
+    {    255,   4,   4,   4,   4,   4,   4, 255 },  /* state 2: spec line 32 */
     {    255, 255, 255, 255, 255, 255, 255, 255 },  /* state 3: accepts char (katakana), final */
     {    255, 255, 255, 255, 255, 255, 255, 255 },  /* state 4: accepts char (double), final */
 };
@@ -357,9 +357,9 @@ static const struct { uint16_t radix; uint8_t sub; } whatwg_shift_jis_ops[7] = {
 /* Per state: the action of a sequence that ends here (-1: none), and whether
    no byte can follow (the token ends at once). */
 static const struct { int8_t action; uint8_t final; } whatwg_shift_jis_state[5] = {
-    { -1, 0 },  /* state 0: start; spec lines 29, 30, 31 */
+    { -1, 0 },  /* state 0: start; spec lines 30, 31, 32 */
     {  0, 1 },  /* state 1: accepts char (ascii), final */
-    { -1, 0 },  /* state 2: spec line 31 */
+    { -1, 0 },  /* state 2: spec line 32 */
     {  1, 1 },  /* state 3: accepts char (katakana), final */
     {  2, 1 },  /* state 4: accepts char (double), final */
 };
@@ -389,7 +389,7 @@ static const struct {
    arrays (each run's first pointer, its code point, its last pointer), searched
    by bisection. */
 
-/* table jis0208 (spec line 21): tables/whatwg/index-jis0208.txt, SHA-256 341dcde7e8b984e9c7bbf5ed75c8da7c6087d47083a1a2b3ed558bfd5bef9468
+/* table jis0208 (spec line 22): tables/whatwg/index-jis0208.txt, SHA-256 341dcde7e8b984e9c7bbf5ed75c8da7c6087d47083a1a2b3ed558bfd5bef9468
    (form double)
    index: pointers 0 .. 11103, 9604 entries; 0xFFFF: no entry */
 static const uint16_t whatwg_shift_jis_table0[11104] = {
@@ -1302,9 +1302,9 @@ size_t whatwg_shift_jis_decode(const unsigned char *data, size_t len, whatwg_shi
 
 /* ========================================================= the extension */
 #define NX_NAME "whatwg-shift_jis"
-#define NX_SPEC_SHA256 "608bec107679b9ac2d4d7b2161c288c8d84b0891b6965bd489762e1e0d6e6940"
+#define NX_SPEC_SHA256 "87c2fce0d7805f568cb69d8c69ca43098187470e10781d87479f49cfba4dd01c"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "874057d31e83e22b92b8d682b8610e0c9d70bd6b8d3d4ded0a1db1ab05a61fdc"
+#define NX_SOURCE_SHA256 "2bece52bdeaed12bafb88c6b8882c1d59ad6b46870f4424cb5908de329bd8a06"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 8
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1362,9 +1362,9 @@ static const uint8_t nx_class[256] = {
 };
 
 static const nx_state_t nx_next[NX_N_STATES][NX_N_CLASSES] = {
-    { 1, 1, 1, 2, 65535, 3, 2, 65535 },  /* state 0: start; spec lines 29, 30, 31 */
+    { 1, 1, 1, 2, 65535, 3, 2, 65535 },  /* state 0: start; spec lines 30, 31, 32 */
     { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 1: accepts char (ascii), final */
-    { 65535, 4, 4, 4, 4, 4, 4, 65535 },  /* state 2: spec line 31 */
+    { 65535, 4, 4, 4, 4, 4, 4, 65535 },  /* state 2: spec line 32 */
     { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 3: accepts char (katakana), final */
     { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 4: accepts char (double), final */
 };
@@ -1390,9 +1390,9 @@ static const struct { uint64_t mul, sub, weight; } nx_ops[7] = {
 /* Per state: the action of a sequence that ends here (-1: none), whether no
    byte can follow, and the action where the data ends in it (-1: the usual). */
 static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STATES] = {
-    { -1, -1, 0 },  /* state 0: start; spec lines 29, 30, 31 */
+    { -1, -1, 0 },  /* state 0: start; spec lines 30, 31, 32 */
     { 0, -1, 1 },  /* state 1: accepts char (ascii), final */
-    { -1, -1, 0 },  /* state 2: spec line 31 */
+    { -1, -1, 0 },  /* state 2: spec line 32 */
     { 1, -1, 1 },  /* state 3: accepts char (katakana), final */
     { 2, -1, 1 },  /* state 4: accepts char (double), final */
 };
@@ -3035,7 +3035,7 @@ static PyObject *nx_simd_level(PyObject *self, PyObject *args)
 NX_INLINE char *nx_enc_seg1(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x0u <= 0x80u) {
-        /* U+0000..U+0080: form ascii (spec line 29), digits */
+        /* U+0000..U+0080: form ascii (spec line 30), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
@@ -3050,13 +3050,13 @@ NX_INLINE char *nx_enc_seg1(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_seg2(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x0u <= 0x80u) {
-        /* U+0000..U+0080: form ascii (spec line 29), digits */
+        /* U+0000..U+0080: form ascii (spec line 30), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
     }
     if ((uint64_t)c - 0xFF61u <= 0x3Eu) {
-        /* U+FF61..U+FF9F: form katakana (spec line 30), digits */
+        /* U+FF61..U+FF9F: form katakana (spec line 31), digits */
         uint64_t r_ = (uint64_t)c - 0xFF61u;
         w[0] = (char)(r_ + 0xA1u);
         return w + 1;
@@ -3072,13 +3072,13 @@ NX_INLINE char *nx_enc_seg2(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0xFF61u <= 0x3Eu) {
-        /* U+FF61..U+FF9F: form katakana (spec line 30), digits */
+        /* U+FF61..U+FF9F: form katakana (spec line 31), digits */
         uint64_t r_ = (uint64_t)c - 0xFF61u;
         w[0] = (char)(r_ + 0xA1u);
         return w + 1;
     }
     if ((uint64_t)c - 0x0u <= 0x80u) {
-        /* U+0000..U+0080: form ascii (spec line 29), digits */
+        /* U+0000..U+0080: form ascii (spec line 30), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
@@ -3094,13 +3094,13 @@ NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
 {
     if ((uint64_t)c - 0xFF61u <= 0x3Eu) {
-        /* U+FF61..U+FF9F: form katakana (spec line 30), digits */
+        /* U+FF61..U+FF9F: form katakana (spec line 31), digits */
         uint64_t r_ = (uint64_t)c - 0xFF61u;
         w[0] = (char)(r_ + 0xA1u);
         return w + 1;
     }
     if ((uint64_t)c - 0x0u <= 0x80u) {
-        /* U+0000..U+0080: form ascii (spec line 29), digits */
+        /* U+0000..U+0080: form ascii (spec line 30), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;

@@ -64,7 +64,7 @@ def seed(spec: str) -> list[Path]:
 
 
 if __name__ == "__main__":  # python tests/fuzz/corpus.py SPEC HEX|FILE: keep a failing input
-    import sys           # python tests/fuzz/corpus.py --seed SPEC...: seed new specs' folders
+    import sys  # python tests/fuzz/corpus.py --seed SPEC...: seed new specs' folders
     if sys.argv[1] == "--seed":
         for name in sys.argv[2:]:
             print(*seed(name), sep="\n")

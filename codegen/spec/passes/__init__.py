@@ -65,5 +65,6 @@ def resolve(statements: list[Statement], text: str, path: str) -> Spec:
         reasons=tuple(sorted(draft.reasons.items())), tables=tuple(draft.tables.values()),
         encodes=tuple(draft.encodes), error_span=draft.values.get("error-span", ("maximal-subpart",))[0],
         restore=draft.values.get("error-span", ("", ()))[1], permutation=draft.permutation,
+        undecodable=draft.values.get("undecodable"),
         warnings=tuple(draft.warnings),
     )
