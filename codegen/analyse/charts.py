@@ -246,8 +246,11 @@ def codepage(a: Automaton, ancestor: Automaton | None = None) -> list[dict]:
         elif _is_char(a, t) and all(u == DEAD for u in a.next[t]):
             tok = scan(a, bytes([b]), 0)
             cp = tok[3]
-            cell.update(kind="single", label=_char_label(cp), sub=_hex_cp(cp), lengths=[1], lowest=cp,
-                        title=f"U+{cp:04X} in one byte")
+            if cp is None:  # a single-byte table form's pointer without an entry: a code page's hole
+                cell.update(kind="never", label="", sub="", title=f"never valid: {tok[4]}")
+            else:
+                cell.update(kind="single", label=_char_label(cp), sub=_hex_cp(cp), lengths=[1], lowest=cp,
+                            title=f"U+{cp:04X} in one byte")
         elif t != DEAD and (t >= a.n_states or t in can):
             lengths = sorted(n for n, layer in back.items() if t < a.n_states and t in layer[1])
             counted = t >= a.n_states or any(
