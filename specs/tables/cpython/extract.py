@@ -497,10 +497,10 @@ CHARMAP_REASON = "character maps to <undefined>"
 
 
 def title(name: str) -> str:
-    """``Windows-1252 (Western Europe)`` -> ``Windows-1252, Western Europe``: the spec's title
+    """``Windows-1252 (Western Europe)`` -> ``Windows-1252: Western Europe``: the spec's title
     adds a parenthesis of its own."""
     import re
-    return re.sub(r" \((.*)\)$", r", \1", TITLES[name])
+    return re.sub(r" \((.*)\)$", r": \1", TITLES[name])
 
 
 def charmap_codecs() -> list:
