@@ -23,8 +23,7 @@ from hypothesis import strategies as st
 import encspec
 import tools
 from codec_samples import BACKENDS, SPECS, boundary_cps, encodable, joined_pairs, load_backend
-from conftest import examples, run_cli
-from encspec.spec import registry
+from conftest import examples, representative_builtins, run_cli
 
 END_FORM = """\
 encoding t-end
@@ -139,7 +138,7 @@ def never_rejected(codec, cps):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("name", registry.builtin_names())
+@pytest.mark.parametrize("name", representative_builtins())
 @settings(max_examples=examples(25), deadline=None)
 @given(data=st.data())
 def test_encode_never_writes_what_decode_rejects_for_built_in_specs(name, backend, data):

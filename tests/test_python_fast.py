@@ -25,13 +25,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from codec_samples import SPECS, oracle
-from conftest import examples
+from conftest import examples, representative_builtins
 from encspec.cli.bench import corpus, corrupt
 from encspec.emit import python_fast
 from encspec.runtime.codec import load
-from encspec.spec import registry
 
-BUILTIN = registry.builtin_names()
+BUILTIN = representative_builtins()
 
 
 def python_module(name):
