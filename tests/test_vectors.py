@@ -61,8 +61,7 @@ def test_vectors_pass_against_the_generated_module(spec):
 WITH_ORACLE = [s for s in SPECS if (ROOT / "tests" / "oracles" / f"{module_name(s)}.py").exists()]
 # The CPython variants' reference is CPython's codec of the same name itself.
 CPYTHON = {"shift_jis": "shift_jis", "cp932": "cp932", "euc-jp": "euc_jp", "euc-kr": "euc_kr", "big5": "big5",
-           "gb18030": "gb18030",
-           "gbk": "gbk", "gb2312": "gb2312", "cp949": "cp949", "cp950": "cp950"}
+           "gb18030": "gb18030"}
 CPYTHON.update((s, s) for s in single_byte_builtins() if not s.startswith("whatwg-"))  # the catalogue: every one
 
 
