@@ -152,7 +152,8 @@ def _builtin(key: str, backend: str = "auto", enabled=None):
             return None
         from .runtime import optu8
         return optu8.getregentry(load(str(path), backend))
-    for suffix, signed in (("_sig", True), ("_pua", False), ("", False)):
+    # the whole name first: utf-8-sig is a name of its own (utf-8-bom's alias, CPython's name)
+    for suffix, signed in (("", False), ("_sig", True), ("_pua", False)):
         if suffix and not key.endswith(suffix):
             continue
         try:
@@ -160,7 +161,7 @@ def _builtin(key: str, backend: str = "auto", enabled=None):
         except KeyError:
             continue
         if not ok(path):
-            return None
+            continue
         module = load(str(path), backend)
         if suffix == "_pua":
             if path.stem != "corrected-utf-8":
@@ -336,6 +337,12 @@ def load_named(name_or_path: str, backend: str = "auto") -> tuple[types.ModuleTy
     any other name write it only when asked (``--signature``)."""
     if not _is_path(name_or_path):
         key = registry.normalise(name_or_path)
+        try:  # the whole name first: utf-8-sig is a name of its own (utf-8-bom's alias)
+            found = registry.find_builtin(key)
+        except KeyError:
+            found = None
+        if found is not None:
+            return load(name_or_path, backend), found.stem in SIGNED
         if key.endswith("_sig"):
             try:
                 path = registry.find_builtin(key[:-4])
@@ -345,9 +352,4 @@ def load_named(name_or_path: str, backend: str = "auto") -> tuple[types.ModuleTy
                 module = load(str(path), backend)
                 if module.SIGNATURE:
                     return module, True
-        else:
-            try:
-                return load(name_or_path, backend), registry.find_builtin(key).stem in SIGNED
-            except KeyError:
-                pass
     return load(os.fspath(name_or_path), backend), False

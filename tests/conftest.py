@@ -2,6 +2,7 @@
 they are beside the checkout, and the native backend's precondition."""
 from __future__ import annotations
 
+import functools
 import gc
 import os
 import re
@@ -81,15 +82,61 @@ def byte_pairs(classes: Sequence[int], extra: int = 2048) -> list[bytes]:
     return [bytes(p) for p in sorted(pairs)]
 
 
-def builtins_for_exports():
-    """The built-in specs the per-spec export and package suites build: every spec
-    without mapping tables, and whatwg-big5 standing for the table specs (its tables
-    are the widest, 32-bit, and it has tokens of several code points).  Every table
-    spec's exports are checked in tests/test_export_tables.py, batched.  An undecodable
-    spec (whatwg-replacement) is not exported: tests/test_whatwg_replacement.py."""
-    from encspec import pipeline
+# The single-byte catalogue's stand-ins, one of each shape: ascii (a form, no table: 80..FF
+# never decode), latin_1 (one form over every byte), cp1252 (ASCII, then a table with
+# holes), iso8859_3 (00..9F as themselves, then a table with holes), koi8_r (ASCII, then a
+# full table), cp037 (EBCDIC: one table over every byte), mac_arabic (an encode file: CPython
+# writes U+0020 as A0), and WHATWG's windows-1252 where it is built in.
+SINGLE_BYTE_STAND_INS = ("ascii", "latin_1", "cp1252", "iso8859_3", "koi8_r", "cp037", "mac_arabic",
+                         "whatwg-windows-1252")
+
+
+@functools.cache
+def single_byte_builtins() -> frozenset[str]:
+    """The built-ins whose every sequence is one byte: the single-byte catalogue.  Read from
+    their generated descriptions (generated/tables/NAME.describe.json: the rows' and table
+    forms' lengths), as compiling every spec would cost each test file seconds."""
+    import json
+
     from encspec.spec import registry
-    return [n for n in registry.builtin_names()
+    out = set()
+    for name in registry.builtin_names():
+        path = ROOT / "generated" / "tables" / f"{registry.module_name(name)}.describe.json"
+        described = json.loads(path.read_text("utf-8"))["json"]
+        lengths = [r["length"] for r in described["rows"]] + [t["length"] for t in described.get("tables", [])]
+        if lengths and all(n == 1 for n in lengths):
+            out.add(name)
+    return frozenset(out)
+
+
+def representative_builtins() -> list[str]:
+    """The built-ins a suite that runs per spec runs over: every one but the single-byte
+    catalogue's (~100 code pages alike but for their tables, which
+    tests/test_cpython_catalogue.py and the WHATWG tests check one by one), plus
+    SINGLE_BYTE_STAND_INS, one of each shape.  In registry order."""
+    from encspec.spec import registry
+    single = single_byte_builtins()
+    return [n for n in registry.builtin_names() if n not in single or n in SINGLE_BYTE_STAND_INS]
+
+
+def unicode_outcome(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)``, or the Unicode error it raises as (its type's name, start, end, reason):
+    comparable with a reference codec's outcome, exceptions included."""
+    try:
+        return fn(*args)
+    except (UnicodeDecodeError, UnicodeEncodeError) as e:
+        return (type(e).__name__, e.start, e.end, e.reason)
+
+
+def builtins_for_exports():
+    """The built-in specs the per-spec export and package suites build: every
+    representative one without mapping tables, and whatwg-big5 standing for the table
+    specs (its tables are the widest, 32-bit, and it has tokens of several code points).
+    Every representative table spec's exports are checked in tests/test_export_tables.py,
+    batched.  An undecodable spec (whatwg-replacement) is not exported:
+    tests/test_whatwg_replacement.py."""
+    from encspec import pipeline
+    return [n for n in representative_builtins()
             if not pipeline.load(n)[1].tables and not pipeline.load(n)[1].undecodable] + ["whatwg-big5"]
 
 
@@ -97,10 +144,11 @@ UNDECODABLE_LINE = re.compile(r"^[ \t]*undecodable[ \t]", re.MULTILINE)
 
 
 def decodable_builtins() -> list[str]:
-    """Every built-in but those whose decoder reads no form (`undecodable`: WHATWG's
-    replacement, where nothing encoded decodes back): the specs of round-trip tests."""
+    """The representative built-ins but those whose decoder reads no form (`undecodable`:
+    WHATWG's replacement, where nothing encoded decodes back): the specs of round-trip tests."""
     from encspec.spec import registry
-    return [p.stem for p in registry.builtin_paths() if not UNDECODABLE_LINE.search(p.read_text("utf-8"))]
+    return [n for n in representative_builtins()
+            if not UNDECODABLE_LINE.search(registry.find_builtin(n).read_text("utf-8"))]
 
 
 def shared_dir():

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import tools
+from conftest import representative_builtins
 from encspec.analyse import charts
 from encspec.cli import main
 from encspec.pipeline import load
@@ -99,7 +100,20 @@ def test_dual_roles_get_the_continuation_dot():
     assert kind(cs["ED"]) == "partial" and cs["ED"]["label"] == "3,6"
 
 
-@pytest.mark.parametrize("spec", registry.builtin_names())
+def test_a_single_byte_table_hole_is_a_never_cell(tmp_path):
+    """A code page's byte without a table entry (cp1252's 81) is red and names the reason;
+    its neighbours are single-byte codes."""
+    (tmp_path / "t.txt").write_text("0\t0x20AC\n2\t0x201A\n", "utf-8")
+    (tmp_path / "toy.encspec").write_text(
+        'encoding toy\ncode-space U+0000..U+10FFFF\ntable t "t.txt"\nform ascii: 00..7F\n'
+        'form high: 80..82 table t\nreason unmapped "character maps to <undefined>"\n', "utf-8")
+    cs = cells(charts.codepage_svg(load(str(tmp_path / "toy.encspec"))[1]))
+    assert kind(cs["80"]) == kind(cs["82"]) == "single" and (cs["80"]["sub"], cs["82"]["sub"]) == ("20AC", "201A")
+    assert kind(cs["81"]) == "never" and "character maps to <undefined>" in cs["81"]["title"]
+    assert kind(cs["83"]) == "never" and kind(cs["41"]) == "single"
+
+
+@pytest.mark.parametrize("spec", representative_builtins())
 def test_every_codepage_svg_parses_and_is_what_the_command_writes(spec, tmp_path):
     a = load(spec)[1]
     name = registry.module_name(a.name)
@@ -119,7 +133,7 @@ def test_chart_command(tmp_path, capsys):
     capsys.readouterr()
 
 
-@pytest.mark.parametrize("spec", registry.builtin_names())
+@pytest.mark.parametrize("spec", representative_builtins())
 def test_dot_accepts_the_automaton(spec, tmp_path):
     dot = tool("dot", "graphviz")
     name = registry.module_name(load(spec)[1].name)

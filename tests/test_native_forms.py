@@ -24,12 +24,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from codec_samples import load_backend
-from conftest import byte_pairs, examples
+from conftest import byte_pairs, examples, representative_builtins
 from encspec.emit.native.forms import form_plan
 from encspec.pipeline import load as load_automaton
-from encspec.spec import registry
 
-SPECS = [n for n in registry.builtin_names() if not load_automaton(n)[1].tables]
+SPECS = [n for n in representative_builtins() if not load_automaton(n)[1].tables]
 HANDLERS = ["strict", "replace", "ignore", "surrogateescape", "backslashreplace", "test_native_forms.record"]
 _SEEN: list = []
 

@@ -26,12 +26,11 @@ import pytest
 import encspec
 import tools
 from codec_samples import native_extension_missing
-from conftest import byte_pairs
+from conftest import byte_pairs, representative_builtins
 from encspec.emit.native import simd as native_simd
 from encspec.pipeline import load as load_automaton
-from encspec.spec import registry
 
-ALL = sorted(registry.builtin_names())
+ALL = sorted(representative_builtins())
 SIMD = [n for n in ALL if native_simd.simd_plan(load_automaton(n)[1]) is not None]
 LEVELS = [0, 1, 2]
 

@@ -25,13 +25,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from codec_samples import SPECS, oracle
-from conftest import decodable_builtins, examples
+from conftest import decodable_builtins, examples, representative_builtins
 from encspec.bench.run import corpus, corrupt
 from encspec.codec import load
 from encspec.emit import python_fast
-from encspec.spec import registry
 
-BUILTIN = registry.builtin_names()
+BUILTIN = representative_builtins()
 
 
 def python_module(name):

@@ -15,12 +15,13 @@ import dataclasses
 
 import pytest
 
+from conftest import representative_builtins
 from encspec import pipeline
 from encspec.cli import main
 from encspec.emit import targets as T
 from encspec.spec import registry
 
-BUILTIN = registry.builtin_names()
+BUILTIN = representative_builtins()
 ALL = {"python", "native", "c", "rust", "js", "java", "json"}
 
 BIG_OFFSET = """encoding big-offset

@@ -11,6 +11,7 @@ import types
 
 import pytest
 
+from conftest import representative_builtins
 from encspec.automaton import Automaton
 from encspec.automaton.minimise import moore_blocks
 from encspec.cli import main
@@ -18,7 +19,7 @@ from encspec.pipeline import load
 from encspec.spec import registry
 from encspec.spec.expr import BinOp, Int, Var, evaluate, text
 
-BUILTINS = [p.stem for p in registry.builtin_paths()]
+BUILTINS = representative_builtins()
 UTF8 = (registry.specs_dir() / "utf-8.encspec").read_text("utf-8")
 
 

@@ -254,7 +254,7 @@ def codepage(a: Automaton, ancestor: Automaton | None = None) -> list[dict]:
         elif _is_char(a, t) and all(u == DEAD for u in a.next[t]):
             tok = scan(a, bytes([b]), 0)
             cp = tok[3]
-            if cp is None:  # a one-byte table form's pointer without an entry (windows-874's DB)
+            if cp is None:  # a single-byte table form's pointer without an entry: a code page's hole
                 cell.update(kind="never", label="", sub="", title=f"never valid: {tok[4]}")
             else:
                 cell.update(kind="single", label=_char_label(cp), sub=_hex_cp(cp), lengths=[1], lowest=cp,

@@ -110,15 +110,18 @@ def shown(path: Path) -> str:
 
 
 def all_outputs(out_dir: Path) -> list[Output]:
-    """Every built-in's files, then the index of them all (``encspec list`` reads it)."""
+    """Every built-in's files, then the index of them all (``encspec list`` reads it) and the
+    manual's catalogue page."""
     # pipeline.load, not load_spec: outputs() has printed each spec's warnings once
     from ..pipeline import load
-    from . import index
+    from . import catalogue, index
     out = []
     for path in registry.builtin_paths():
         out += outputs(str(path), out_dir, docs_dir(out_dir))
     automata = [load(str(path))[1] for path in registry.builtin_paths()]
-    return [*out, Output(out_dir / index.NAME, index.document(automata))]
+    return [*out, Output(out_dir / index.NAME, index.document(automata)),
+            # the manual's list of them (docs/pages/ beside a checkout's generated/)
+            Output(docs_dir(out_dir) / "pages" / catalogue.NAME, catalogue.page(automata))]
 
 
 def stale(expected: list[Output], out_dir: Path | None = None) -> list[str]:

@@ -40,7 +40,8 @@ _WORDS = {
     "REASON_KIND": "'invalid-start', 'invalid-continuation', 'unexpected-end', 'truncated-unit', 'unmapped' or "
                    "'unencodable'",
     "SPAN_KIND": "'maximal-subpart', 'one-unit' or 'through-failing-byte'",
-    "CODEPOINT": "a code point (U+0080)", "NAME": "a name", "ALIAS": "a name (. and : allowed)", "INT": "a number",
+    "CODEPOINT": "a code point (U+0080)", "NAME": "a name", "ALIAS": "a name (1252, latin-1)",
+    "INT": "a number",
     "STRING": 'a quoted string', "MAPPING": "'direct' or 'packed'",
     "COMBINATOR": "'surrogate-pair'", "SHORTEST": "'shortest'", "SEVERITY": "'error' or 'warning'",
 }

@@ -4,7 +4,7 @@
  * Generated, do not edit: regenerate with `encspec build` (generated/native/)
  * or `encspec build --native SPEC` (compiled into a cache).
  * Spec file: specs/utf-8-bom.encspec
- * Spec SHA-256: b33527426c5a8cd86274a5f5aa3241fb45e704308cb98b09e354d9d2cd838a00
+ * Spec SHA-256: 8eaa07cdc7afb181528118831744c61b773a3aceac9375eb8a9fb783134dd94c
  *
  * Two parts: first the C export of the same spec (`encspec export utf-8-bom
  * --lang c`: utf_8_bom.h, then utf_8_bom.c), verbatim, for its counted forms
@@ -81,7 +81,7 @@
  * Generated, do not edit: regenerate with
  *     encspec export utf-8-bom --lang c -o DIR
  * Spec file: specs/utf-8-bom.encspec
- * Spec SHA-256: b33527426c5a8cd86274a5f5aa3241fb45e704308cb98b09e354d9d2cd838a00
+ * Spec SHA-256: 8eaa07cdc7afb181528118831744c61b773a3aceac9375eb8a9fb783134dd94c
  *
  * Semantics: exactly those of encspec's decoder core
  * (codegen/runtime/core.py), which `encspec tokens` prints:
@@ -128,7 +128,7 @@ extern "C" {
 #endif
 
 #define UTF_8_BOM_NAME "utf-8-bom"
-#define UTF_8_BOM_SPEC_SHA256 "b33527426c5a8cd86274a5f5aa3241fb45e704308cb98b09e354d9d2cd838a00"
+#define UTF_8_BOM_SPEC_SHA256 "8eaa07cdc7afb181528118831744c61b773a3aceac9375eb8a9fb783134dd94c"
 
 /* A code point: every value this encoding can spell. */
 typedef uint32_t utf_8_bom_cp;
@@ -214,7 +214,7 @@ size_t utf_8_bom_decode(const unsigned char *data, size_t len, utf_8_bom_cp *out
  * Generated, do not edit: regenerate with
  *     encspec export utf-8-bom --lang c -o DIR
  * Spec file: specs/utf-8-bom.encspec
- * Spec SHA-256: b33527426c5a8cd86274a5f5aa3241fb45e704308cb98b09e354d9d2cd838a00
+ * Spec SHA-256: 8eaa07cdc7afb181528118831744c61b773a3aceac9375eb8a9fb783134dd94c
  *
  * Semantics: exactly those of encspec's decoder core
  * (codegen/runtime/core.py), which `encspec tokens` prints:
@@ -315,18 +315,18 @@ static const uint8_t utf_8_bom_class[256] = {
 /* ------------------------------------------------------------- transitions */
 /* utf_8_bom_next_state[state][class]: the next state; 255 (UTF_8_BOM_DEAD) when
    no valid sequence continues so.
-   Spec lines 15, 16, 17, 18; state 0 starts a sequence. */
+   Spec lines 18, 19, 20, 21; state 0 starts a sequence. */
 static const uint8_t utf_8_bom_next_state[9][12] = {
     /* class:   0,   1,   2,   3,   4,   5,   6,   7,   8,   9,  10,  11 */
-    {      1, 255, 255, 255, 255,   2,   3,   4,   5,   6,   7,   8 },  /* state 0: start; spec lines 15, 16, 17, 18 */
+    {      1, 255, 255, 255, 255,   2,   3,   4,   5,   6,   7,   8 },  /* state 0: start; spec lines 18, 19, 20, 21 */
     {    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 1: accepts char (1, 2, 3, 4), final */
-    {    255,   1,   1,   1, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 2: spec lines 16, 17, 18 */
-    {    255, 255, 255,   2, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 3: spec line 17 */
-    {    255,   2,   2,   2, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 4: spec lines 17, 18 */
-    {    255,   2,   2, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 5: spec line 17 */
-    {    255, 255,   4,   4, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 6: spec line 18 */
-    {    255,   4,   4,   4, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 7: spec line 18 */
-    {    255,   4, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 8: spec line 18 */
+    {    255,   1,   1,   1, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 2: spec lines 19, 20, 21 */
+    {    255, 255, 255,   2, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 3: spec line 20 */
+    {    255,   2,   2,   2, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 4: spec lines 20, 21 */
+    {    255,   2,   2, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 5: spec line 20 */
+    {    255, 255,   4,   4, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 6: spec line 21 */
+    {    255,   4,   4,   4, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 7: spec line 21 */
+    {    255,   4, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 8: spec line 21 */
 };
 
 /* utf_8_bom_op[state][class]: the transition's digit operation, an index into utf_8_bom_ops. */
@@ -356,15 +356,15 @@ static const struct { uint16_t radix; uint8_t sub; } utf_8_bom_ops[6] = {
 /* Per state: the action of a sequence that ends here (-1: none), and whether
    no byte can follow (the token ends at once). */
 static const struct { int8_t action; uint8_t final; } utf_8_bom_state[9] = {
-    { -1, 0 },  /* state 0: start; spec lines 15, 16, 17, 18 */
+    { -1, 0 },  /* state 0: start; spec lines 18, 19, 20, 21 */
     {  0, 1 },  /* state 1: accepts char (1, 2, 3, 4), final */
-    { -1, 0 },  /* state 2: spec lines 16, 17, 18 */
-    { -1, 0 },  /* state 3: spec line 17 */
-    { -1, 0 },  /* state 4: spec lines 17, 18 */
-    { -1, 0 },  /* state 5: spec line 17 */
-    { -1, 0 },  /* state 6: spec line 18 */
-    { -1, 0 },  /* state 7: spec line 18 */
-    { -1, 0 },  /* state 8: spec line 18 */
+    { -1, 0 },  /* state 2: spec lines 19, 20, 21 */
+    { -1, 0 },  /* state 3: spec line 20 */
+    { -1, 0 },  /* state 4: spec lines 20, 21 */
+    { -1, 0 },  /* state 5: spec line 20 */
+    { -1, 0 },  /* state 6: spec line 21 */
+    { -1, 0 },  /* state 7: spec line 21 */
+    { -1, 0 },  /* state 8: spec line 21 */
 };
 
 /* ----------------------------------------------------------------- actions */
@@ -569,9 +569,9 @@ size_t utf_8_bom_decode(const unsigned char *data, size_t len, utf_8_bom_cp *out
 
 /* ========================================================= the extension */
 #define NX_NAME "utf-8-bom"
-#define NX_SPEC_SHA256 "b33527426c5a8cd86274a5f5aa3241fb45e704308cb98b09e354d9d2cd838a00"
+#define NX_SPEC_SHA256 "8eaa07cdc7afb181528118831744c61b773a3aceac9375eb8a9fb783134dd94c"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "94d5446f26db97b04d58a9327d8ab53e4934fb3f296c4b69839d09575c40b872"
+#define NX_SOURCE_SHA256 "231a819a6144ced47f50b43358f8f87939a3e6452ac4f9068da6ee2e16e3544d"
 #define NX_N_STATES 9
 #define NX_N_CLASSES 12
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -637,15 +637,15 @@ static const uint8_t nx_class[256] = {
 };
 
 static const nx_state_t nx_next[NX_N_STATES][NX_N_CLASSES] = {
-    { 1, 65535, 65535, 65535, 65535, 2, 3, 4, 5, 6, 7, 8 },  /* state 0: start; spec lines 15, 16, 17, 18 */
+    { 1, 65535, 65535, 65535, 65535, 2, 3, 4, 5, 6, 7, 8 },  /* state 0: start; spec lines 18, 19, 20, 21 */
     { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 1: accepts char (1, 2, 3, 4), final */
-    { 65535, 1, 1, 1, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 2: spec lines 16, 17, 18 */
-    { 65535, 65535, 65535, 2, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 3: spec line 17 */
-    { 65535, 2, 2, 2, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 4: spec lines 17, 18 */
-    { 65535, 2, 2, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 5: spec line 17 */
-    { 65535, 65535, 4, 4, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 6: spec line 18 */
-    { 65535, 4, 4, 4, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 7: spec line 18 */
-    { 65535, 4, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 8: spec line 18 */
+    { 65535, 1, 1, 1, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 2: spec lines 19, 20, 21 */
+    { 65535, 65535, 65535, 2, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 3: spec line 20 */
+    { 65535, 2, 2, 2, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 4: spec lines 20, 21 */
+    { 65535, 2, 2, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 5: spec line 20 */
+    { 65535, 65535, 4, 4, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 6: spec line 21 */
+    { 65535, 4, 4, 4, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 7: spec line 21 */
+    { 65535, 4, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 8: spec line 21 */
 };
 
 static const uint8_t nx_opi[NX_N_STATES][NX_N_CLASSES] = {
@@ -672,15 +672,15 @@ static const struct { uint64_t mul, sub, weight; } nx_ops[6] = {
 /* Per state: the action of a sequence that ends here (-1: none), whether no
    byte can follow, and the action where the data ends in it (-1: the usual). */
 static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STATES] = {
-    { -1, -1, 0 },  /* state 0: start; spec lines 15, 16, 17, 18 */
+    { -1, -1, 0 },  /* state 0: start; spec lines 18, 19, 20, 21 */
     { 0, -1, 1 },  /* state 1: accepts char (1, 2, 3, 4), final */
-    { -1, -1, 0 },  /* state 2: spec lines 16, 17, 18 */
-    { -1, -1, 0 },  /* state 3: spec line 17 */
-    { -1, -1, 0 },  /* state 4: spec lines 17, 18 */
-    { -1, -1, 0 },  /* state 5: spec line 17 */
-    { -1, -1, 0 },  /* state 6: spec line 18 */
-    { -1, -1, 0 },  /* state 7: spec line 18 */
-    { -1, -1, 0 },  /* state 8: spec line 18 */
+    { -1, -1, 0 },  /* state 2: spec lines 19, 20, 21 */
+    { -1, -1, 0 },  /* state 3: spec line 20 */
+    { -1, -1, 0 },  /* state 4: spec lines 20, 21 */
+    { -1, -1, 0 },  /* state 5: spec line 20 */
+    { -1, -1, 0 },  /* state 6: spec line 21 */
+    { -1, -1, 0 },  /* state 7: spec line 21 */
+    { -1, -1, 0 },  /* state 8: spec line 21 */
 };
 
 enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED };
@@ -3483,13 +3483,13 @@ static PyObject *nx_simd_level(PyObject *self, PyObject *args)
 NX_INLINE char *nx_enc_seg1(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form 1 (spec line 15), digits */
+        /* U+0000..U+007F: form 1 (spec line 18), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
     }
     if ((uint64_t)c - 0x80u <= 0x7Fu) {
-        /* U+0080..U+07FF: form 2 (spec line 16), digits */
+        /* U+0080..U+07FF: form 2 (spec line 19), digits */
         uint64_t r_ = (uint64_t)c;
         w[1] = (char)((r_ % 64u) + 0x80u);
         r_ /= 64u;
@@ -3506,13 +3506,13 @@ NX_INLINE char *nx_enc_seg1(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_seg2(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form 1 (spec line 15), digits */
+        /* U+0000..U+007F: form 1 (spec line 18), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
     }
     if ((uint64_t)c - 0x80u <= 0x77Fu) {
-        /* U+0080..U+07FF: form 2 (spec line 16), digits */
+        /* U+0080..U+07FF: form 2 (spec line 19), digits */
         uint64_t r_ = (uint64_t)c;
         w[1] = (char)((r_ % 64u) + 0x80u);
         r_ /= 64u;
@@ -3520,7 +3520,7 @@ NX_INLINE char *nx_enc_seg2(Py_UCS4 c, char *w)
         return w + 2;
     }
     if ((uint64_t)c - 0x800u <= 0xCFFFu) {
-        /* U+0800..U+D7FF: form 3 (spec line 17), digits */
+        /* U+0800..U+D7FF: form 3 (spec line 20), digits */
         uint64_t r_ = (uint64_t)c;
         w[2] = (char)((r_ % 64u) + 0x80u);
         r_ /= 64u;
@@ -3530,7 +3530,7 @@ NX_INLINE char *nx_enc_seg2(Py_UCS4 c, char *w)
         return w + 3;
     }
     if ((uint64_t)c - 0xE000u <= 0x1FFFu) {
-        /* U+E000..U+FFFF: form 3 (spec line 17), digits */
+        /* U+E000..U+FFFF: form 3 (spec line 20), digits */
         uint64_t r_ = (uint64_t)c;
         w[2] = (char)((r_ % 64u) + 0x80u);
         r_ /= 64u;
@@ -3550,7 +3550,7 @@ NX_INLINE char *nx_enc_seg2(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x10000u <= 0xFFFFFu) {
-        /* U+10000..U+10FFFF: form 4 (spec line 18), digits */
+        /* U+10000..U+10FFFF: form 4 (spec line 21), digits */
         uint64_t r_ = (uint64_t)c;
         w[3] = (char)((r_ % 64u) + 0x80u);
         r_ /= 64u;
@@ -3562,7 +3562,7 @@ NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
         return w + 4;
     }
     if ((uint64_t)c - 0xE000u <= 0x1FFFu) {
-        /* U+E000..U+FFFF: form 3 (spec line 17), digits */
+        /* U+E000..U+FFFF: form 3 (spec line 20), digits */
         uint64_t r_ = (uint64_t)c;
         w[2] = (char)((r_ % 64u) + 0x80u);
         r_ /= 64u;
@@ -3572,7 +3572,7 @@ NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
         return w + 3;
     }
     if ((uint64_t)c - 0x800u <= 0xCFFFu) {
-        /* U+0800..U+D7FF: form 3 (spec line 17), digits */
+        /* U+0800..U+D7FF: form 3 (spec line 20), digits */
         uint64_t r_ = (uint64_t)c;
         w[2] = (char)((r_ % 64u) + 0x80u);
         r_ /= 64u;
@@ -3582,7 +3582,7 @@ NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
         return w + 3;
     }
     if ((uint64_t)c - 0x80u <= 0x77Fu) {
-        /* U+0080..U+07FF: form 2 (spec line 16), digits */
+        /* U+0080..U+07FF: form 2 (spec line 19), digits */
         uint64_t r_ = (uint64_t)c;
         w[1] = (char)((r_ % 64u) + 0x80u);
         r_ /= 64u;
@@ -3590,7 +3590,7 @@ NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
         return w + 2;
     }
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form 1 (spec line 15), digits */
+        /* U+0000..U+007F: form 1 (spec line 18), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
@@ -3606,7 +3606,7 @@ NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
 {
     if ((uint64_t)c - 0x10000u <= 0xFFFFFu) {
-        /* U+10000..U+10FFFF: form 4 (spec line 18), digits */
+        /* U+10000..U+10FFFF: form 4 (spec line 21), digits */
         uint64_t r_ = (uint64_t)c;
         w[3] = (char)((r_ % 64u) + 0x80u);
         r_ /= 64u;
@@ -3618,7 +3618,7 @@ NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
         return w + 4;
     }
     if ((uint64_t)c - 0xE000u <= 0x1FFFu) {
-        /* U+E000..U+FFFF: form 3 (spec line 17), digits */
+        /* U+E000..U+FFFF: form 3 (spec line 20), digits */
         uint64_t r_ = (uint64_t)c;
         w[2] = (char)((r_ % 64u) + 0x80u);
         r_ /= 64u;
@@ -3628,7 +3628,7 @@ NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
         return w + 3;
     }
     if ((uint64_t)c - 0x800u <= 0xCFFFu) {
-        /* U+0800..U+D7FF: form 3 (spec line 17), digits */
+        /* U+0800..U+D7FF: form 3 (spec line 20), digits */
         uint64_t r_ = (uint64_t)c;
         w[2] = (char)((r_ % 64u) + 0x80u);
         r_ /= 64u;
@@ -3638,7 +3638,7 @@ NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
         return w + 3;
     }
     if ((uint64_t)c - 0x80u <= 0x77Fu) {
-        /* U+0080..U+07FF: form 2 (spec line 16), digits */
+        /* U+0080..U+07FF: form 2 (spec line 19), digits */
         uint64_t r_ = (uint64_t)c;
         w[1] = (char)((r_ % 64u) + 0x80u);
         r_ /= 64u;
@@ -3646,7 +3646,7 @@ NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
         return w + 2;
     }
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form 1 (spec line 15), digits */
+        /* U+0000..U+007F: form 1 (spec line 18), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;

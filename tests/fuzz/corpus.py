@@ -54,13 +54,16 @@ def leb128(cps: list[int]) -> bytes:
 
 
 def seed(spec: str) -> list[Path]:
-    """A new spec's ten seeds: its conformance vectors' inputs joined in eight groups,
-    boundary code points for the encoder, and a lone lead surrogate at the end."""
+    """A new spec's seeds (ten at least): its conformance vectors' inputs joined in eight
+    groups, boundary code points for the encoder, a lone lead surrogate at the end, and
+    every byte in both orders."""
     inputs = vector_inputs(spec)
     cases = [b"".join(inputs[k::8]) for k in range(8)]
     cases.append(leb128([0x41, 0x7F, 0x80, 0xFF, 0x100, 0x7FF, 0x800, 0xFFFD, 0xFFFF, 0x10000, 0x10FFFF]))
     cases.append(leb128([0x61, 0xD83D]))
-    return [add(spec, case) for case in cases]
+    cases.append(leb128([0xE9, 0x20AC, 0x41, 0xFFFD]))  # Latin, then what a code page may lack
+    cases += [bytes(range(256)), bytes(range(255, -1, -1))]  # a spec with few vectors: every byte
+    return [add(spec, case) for case in dict.fromkeys(c for c in cases if c)]
 
 
 if __name__ == "__main__":  # python tests/fuzz/corpus.py SPEC HEX|FILE: keep a failing input

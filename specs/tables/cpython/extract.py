@@ -25,7 +25,18 @@ way to read them than its codecs, so this script asks the codecs themselves:
 * in each table's header it counts how far the table differs from the WHATWG
   index of the same bytes (specs/tables/whatwg/), where there is one.
 
-The forms below mirror the spec files (tests/test_cpython_cjk.py and
+It also writes the single-byte catalogue: for every charmap codec of the running
+interpreter (Lib/encodings/*.py with a decoding table, reachable under its own
+name: iso8859_1 is not, CPython's name iso8859_1 is latin_1), and for ascii and
+latin_1, the spec file specs/NAME.encspec itself, with CPython's aliases
+(encodings.aliases.aliases, those codecs.lookup reaches), and its table
+``NAME-high.txt`` (the bytes after the identity prefix 00..7F or 00..9F) or
+``NAME-byte.txt`` (all 256 bytes: EBCDIC and the like), read by decoding every byte;
+and ``NAME-encode.txt`` where CPython's encoder differs from the decoder's
+inverse (a byte that reads as a code point another byte also reads as: which one
+CPython writes, or none).
+
+The CJK forms below mirror the spec files (tests/test_cpython_cjk.py and
 tests/test_cpython_cjk_catalogue.py check the pair
 against CPython on every code point and on every input of one and two bytes):
 change both together.  Standard library only; the output depends only on the
@@ -33,8 +44,9 @@ interpreter's codecs and its Unicode version, and every file names the version.
 
 Usage::
 
-    python specs/tables/cpython/extract.py           # (re)write the files
-    python specs/tables/cpython/extract.py --check   # exit 1 naming any stale file
+    python specs/tables/cpython/extract.py             # (re)write the files
+    python specs/tables/cpython/extract.py --check     # exit 1 naming any stale file
+    python specs/tables/cpython/extract.py --charmap   # only the single-byte catalogue (seconds)
 """
 from __future__ import annotations
 
@@ -42,9 +54,10 @@ import argparse
 import itertools
 import platform
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
-from typing import Callable, Optional
 
 HERE = Path(__file__).resolve().parent
 WHATWG = HERE.parent / "whatwg"
@@ -74,12 +87,12 @@ class Form:
     positions: tuple  # one Runs per byte
     table: bool = False  # the form has a table (CODEC-NAME.txt)
     ranges: bool = False  # ... written as runs (a 'ranges' table)
-    at: Optional[int] = None  # a linear form: the code point of raw value 0
-    max: Optional[int] = None
+    at: int | None = None  # a linear form: the code point of raw value 0
+    max: int | None = None
     encode_last: tuple = ()  # the table's encode-last code points
     encode_skip: tuple = ()  # the table's encode-skip pointer ranges
     formula: str = ""  # the pointer, in words, for the table's header
-    whatwg: Optional[tuple] = None  # (index file, bytes -> WHATWG pointer or None)
+    whatwg: tuple | None = None  # (index file, bytes -> WHATWG pointer or None)
     sources: str = ""  # where CPython's table comes from, for the header
 
     @property
@@ -120,7 +133,7 @@ def ascii_and_double(name: str, lead: Runs, trail: Runs, **double) -> Codec:
                               Form("double", (lead, trail), table=True, **double)])
 
 
-def _whatwg_sjis(b: bytes) -> Optional[int]:
+def _whatwg_sjis(b: bytes) -> int | None:
     lead, trail = b
     if not (0x81 <= lead <= 0x9F or 0xE0 <= lead <= 0xFC) or not (0x40 <= trail <= 0x7E or 0x80 <= trail <= 0xFC):
         return None
@@ -131,12 +144,12 @@ def _whatwg_jis(b: bytes) -> int:  # EUC-JP's two bytes after any 8F
     return (b[-2] - 0xA1) * 94 + b[-1] - 0xA1
 
 
-def _whatwg_euckr(b: bytes) -> Optional[int]:
+def _whatwg_euckr(b: bytes) -> int | None:
     lead, trail = b
     return (lead - 0x81) * 190 + trail - 0x41 if 0x81 <= lead <= 0xFE and 0x41 <= trail <= 0xFE else None
 
 
-def _whatwg_big5(b: bytes) -> Optional[int]:
+def _whatwg_big5(b: bytes) -> int | None:
     lead, trail = b
     return (lead - 0x81) * 157 + trail - (0x40 if trail < 0x7F else 0x62) if 0x81 <= lead <= 0xFE else None
 
@@ -278,7 +291,7 @@ CODECS = [
 
 # --- decoding every pointer -----------------------------------------------------------------
 
-def decode_one(data: bytes, codec: str) -> Optional[int]:
+def decode_one(data: bytes, codec: str) -> int | None:
     """The code point *data* decodes to when it is exactly one character, else None."""
     try:
         s = data.decode(codec)
@@ -333,12 +346,12 @@ def read_whatwg(name: str) -> dict:
     return out
 
 
-def whatwg_ranges_lookup(runs_: list) -> Callable[[int], Optional[int]]:
+def whatwg_ranges_lookup(runs_: list) -> Callable[[int], int | None]:
     """WHATWG's "index gb18030 ranges code point" (null from 39420 to 188999 and past 1237575)."""
     import bisect
     starts = [p for p, _ in runs_]
 
-    def look(p: int) -> Optional[int]:
+    def look(p: int) -> int | None:
         if 39419 < p < 189000 or p > 1237575:
             return None
         i = bisect.bisect_right(starts, p) - 1
@@ -423,7 +436,7 @@ def table_text(codec: Codec, form: Form, table: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def default_inverse(codec: Codec, tables: dict) -> Callable[[int], Optional[bytes]]:
+def default_inverse(codec: Codec, tables: dict) -> Callable[[int], bytes | None]:
     """What the spec's encoder writes for a code point without its encode file: the spec's encode
     statements, then the forms without a table (the shortest, then the one written first), then the
     table forms in the order written, each with its table's first pointer for the code point (the
@@ -441,7 +454,7 @@ def default_inverse(codec: Codec, tables: dict) -> Callable[[int], Optional[byte
     linear = sorted(((len(f.positions), k, f) for k, f in enumerate(codec.forms) if f.at is not None),
                     key=lambda t: t[:2])
 
-    def encode(cp: int) -> Optional[bytes]:
+    def encode(cp: int) -> bytes | None:
         if cp in codec.encode_as:
             return codec.encode_as[cp]
         for _, k, f in linear:
@@ -455,7 +468,7 @@ def default_inverse(codec: Codec, tables: dict) -> Callable[[int], Optional[byte
     return encode
 
 
-def cpython_encode(cp: int, codec: str) -> Optional[bytes]:
+def cpython_encode(cp: int, codec: str) -> bytes | None:
     try:
         return chr(cp).encode(codec)
     except UnicodeEncodeError:
@@ -482,6 +495,292 @@ def encode_text(codec: Codec, tables: dict) -> str:
     return "\n".join(["# " + h for h in head] + [""] + rows) + "\n"
 
 
+# --- the single-byte catalogue ---------------------------------------------------------------
+
+SPECS = HERE.parent.parent  # specs/
+
+# What each codec is, for its title (CPython's docs, "Standard Encodings", say the languages).
+TITLES = {
+    "ascii": "US-ASCII", "latin_1": "ISO/IEC 8859-1, Latin-1 (Western Europe)",
+    "cp037": "IBM EBCDIC 037 (US, Canada)", "cp273": "IBM EBCDIC 273 (Germany, Austria)",
+    "cp424": "IBM EBCDIC 424 (Hebrew)", "cp437": "IBM PC code page 437 (US)",
+    "cp500": "IBM EBCDIC 500 (International)", "cp720": "DOS code page 720 (Arabic)",
+    "cp737": "DOS code page 737 (Greek)", "cp775": "DOS code page 775 (Baltic)",
+    "cp850": "DOS code page 850 (Western Europe)", "cp852": "DOS code page 852 (Central Europe)",
+    "cp855": "DOS code page 855 (Cyrillic)", "cp856": "IBM code page 856 (Hebrew)",
+    "cp857": "DOS code page 857 (Turkish)", "cp858": "DOS code page 858 (Western Europe, with the euro)",
+    "cp860": "DOS code page 860 (Portuguese)", "cp861": "DOS code page 861 (Icelandic)",
+    "cp862": "DOS code page 862 (Hebrew)", "cp863": "DOS code page 863 (Canadian French)",
+    "cp864": "DOS code page 864 (Arabic)", "cp865": "DOS code page 865 (Nordic)",
+    "cp866": "DOS code page 866 (Russian)", "cp869": "DOS code page 869 (Greek)",
+    "cp874": "Windows-874 (Thai)", "cp875": "IBM EBCDIC 875 (Greek)",
+    "cp1006": "IBM code page 1006 (Urdu)", "cp1026": "IBM EBCDIC 1026 (Turkish)",
+    "cp1125": "IBM code page 1125 (Ukrainian)", "cp1140": "IBM EBCDIC 1140 (US, Canada, with the euro)",
+    "cp1250": "Windows-1250 (Central Europe)", "cp1251": "Windows-1251 (Cyrillic)",
+    "cp1252": "Windows-1252 (Western Europe)", "cp1253": "Windows-1253 (Greek)",
+    "cp1254": "Windows-1254 (Turkish)", "cp1255": "Windows-1255 (Hebrew)",
+    "cp1256": "Windows-1256 (Arabic)", "cp1257": "Windows-1257 (Baltic)",
+    "cp1258": "Windows-1258 (Vietnamese)", "hp_roman8": "HP Roman-8",
+    "iso8859_2": "ISO/IEC 8859-2, Latin-2 (Central Europe)", "iso8859_3": "ISO/IEC 8859-3, Latin-3 (South Europe)",
+    "iso8859_4": "ISO/IEC 8859-4, Latin-4 (North Europe)", "iso8859_5": "ISO/IEC 8859-5 (Cyrillic)",
+    "iso8859_6": "ISO/IEC 8859-6 (Arabic)", "iso8859_7": "ISO/IEC 8859-7 (Greek)",
+    "iso8859_8": "ISO/IEC 8859-8 (Hebrew)", "iso8859_9": "ISO/IEC 8859-9, Latin-5 (Turkish)",
+    "iso8859_10": "ISO/IEC 8859-10, Latin-6 (Nordic)", "iso8859_11": "ISO/IEC 8859-11 (Thai)",
+    "iso8859_13": "ISO/IEC 8859-13, Latin-7 (Baltic Rim)", "iso8859_14": "ISO/IEC 8859-14, Latin-8 (Celtic)",
+    "iso8859_15": "ISO/IEC 8859-15, Latin-9 (Western Europe)",
+    "iso8859_16": "ISO/IEC 8859-16, Latin-10 (South-Eastern Europe)",
+    "koi8_r": "KOI8-R (Russian)", "koi8_t": "KOI8-T (Tajik)", "koi8_u": "KOI8-U (Ukrainian)",
+    "kz1048": "KZ-1048 (Kazakh)", "mac_arabic": "Mac OS Arabic", "mac_croatian": "Mac OS Croatian",
+    "mac_cyrillic": "Mac OS Cyrillic", "mac_farsi": "Mac OS Farsi", "mac_greek": "Mac OS Greek",
+    "mac_iceland": "Mac OS Icelandic", "mac_latin2": "Mac OS Central European", "mac_roman": "Mac OS Roman",
+    "mac_romanian": "Mac OS Romanian", "mac_turkish": "Mac OS Turkish", "palmos": "PalmOS 3.5 (Western Europe)",
+    "ptcp154": "PT154 (Cyrillic Asian)", "tis_620": "TIS-620 (Thai)",
+}
+# CPython's own reasons (Objects/unicodeobject.c): ascii's and latin_1's, else the charmap codec's.
+REASONS = {"ascii": "ordinal not in range(128)", "latin_1": "ordinal not in range(256)"}
+CHARMAP_REASON = "character maps to <undefined>"
+
+
+def title(name: str) -> str:
+    """``Windows-1252 (Western Europe)`` -> ``Windows-1252: Western Europe``: the spec's title
+    adds a parenthesis of its own."""
+    import re
+    return re.sub(r" \((.*)\)$", r": \1", TITLES[name])
+
+
+def charmap_codecs() -> list:
+    """The interpreter's single-byte text codecs, sorted: every Lib/encodings module with a
+    decoding table that codecs.lookup reaches under the module's own name, and ascii and latin_1."""
+    import encodings
+    import importlib
+    import pkgutil
+    from encodings.aliases import aliases
+    out = ["ascii", "latin_1"]
+    for m in pkgutil.iter_modules(encodings.__path__):
+        try:
+            module = importlib.import_module("encodings." + m.name)
+        except ImportError:  # mbcs, oem: Windows only
+            continue
+        if not (hasattr(module, "decoding_table") or hasattr(module, "decoding_map")):
+            continue
+        if m.name not in aliases:  # encodings.search_function reads an alias first
+            out.append(m.name)
+    return sorted(out)
+
+
+def cpython_aliases(name: str) -> list:
+    """encodings.aliases' names of *name* that codecs.lookup reaches (it lowercases first, so
+    hp_roman8's csHPRoman8 is not one)."""
+    import codecs
+    from encodings.aliases import aliases
+    target = codecs.lookup(name)
+    out = []
+    for alias, codec in aliases.items():
+        if codec != name:
+            continue
+        try:
+            if codecs.lookup(alias).name == target.name:
+                out.append(alias)
+        except LookupError:
+            continue
+    return out
+
+
+def decoded_bytes(name: str) -> dict:
+    """{byte: code point} of every byte CPython decodes (alone, strictly)."""
+    out = {}
+    for b in range(256):
+        cp = decode_one(bytes([b]), name)
+        if cp is not None:
+            out[b] = cp
+    return out
+
+
+def encoded_code_points(name: str) -> dict:
+    """{code point: byte} of every code point CPython encodes, in one call: the whole code
+    space, each run of refused code points handed to a handler that skips it."""
+    import codecs
+    refused: list = []
+
+    def skip(e: UnicodeEncodeError):
+        refused.append((e.start, e.end))
+        return "", e.end
+    codecs.register_error("extract.skip", skip)
+    out = every_code_point().encode(name, "extract.skip")
+    written = []
+    last = 0
+    for start, end in refused:
+        written += range(last, start)
+        last = end
+    written += range(last, 0x110000)
+    if len(out) != len(written):
+        raise SystemExit(f"{name}: an encodable code point is not one byte")
+    return dict(zip(written, out))
+
+
+@cache
+def every_code_point() -> str:
+    return "".join(map(chr, range(0x110000)))
+
+
+@dataclass
+class CharmapSpec:
+    """What the spec file of one single-byte codec says."""
+
+    name: str
+    table: dict  # {byte: code point}
+    direct: int  # the bytes 00..direct-1 read as themselves (a form of their own); 0: none
+
+    @property
+    def form(self) -> str:
+        return "byte" if self.direct == 0 else "high"
+
+    def default_encode(self) -> dict:
+        """{code point: byte}: what the spec's encoder writes without an encode file: the direct
+        form first, then the table's first byte for the code point."""
+        out = {cp: b for b, cp in sorted(self.table.items(), reverse=True) if b >= self.direct}
+        out.update((b, b) for b in range(self.direct))
+        return out
+
+
+def charmap_spec(name: str) -> CharmapSpec:
+    table = decoded_bytes(name)
+    direct = next((b for b in range(256) if table.get(b) != b), 256)
+    direct = 0xA0 if direct >= 0xA0 else 0x80 if direct >= 0x80 else 0
+    if name == "latin_1":
+        direct = 256
+    elif name == "ascii":
+        direct = 0x80
+    return CharmapSpec(name, table, direct)
+
+
+def module_source(name: str) -> str:
+    """Where CPython's table comes from, from its module's docstring."""
+    import importlib
+    import re
+    if name in ("ascii", "latin_1"):
+        return f"Objects/unicodeobject.c ({name}, its own rule)"
+    doc = importlib.import_module("encodings." + name).__doc__ or ""
+    m = re.search(r"generated from '([^']+)'", doc)
+    if m:
+        return f"Lib/encodings/{name}.py (gencodec.py from {m.group(1)})"
+    if "genwincodec" in doc:
+        return f"Lib/encodings/{name}.py (genwincodec.py from Windows' code page {name[2:]})"
+    return f"Lib/encodings/{name}.py"
+
+
+def charmap_table_text(spec: CharmapSpec) -> str:
+    first = spec.direct
+    rows = sorted((b - first, cp) for b, cp in spec.table.items() if b >= first)
+    size = 256 - first
+    head = [
+        f"CPython's `{spec.name}` codec, form `{spec.form}` of specs/{spec.name}.encspec ({first:02X}..FF).",
+        f"Generated by specs/tables/cpython/extract.py from {PYTHON}'s `{spec.name}` by decoding every byte "
+        f"(do not edit).",
+        f"Pointer: byte - 0x{first:02X}." if first else "Pointer: the byte.",
+        f"CPython's table: {module_source(spec.name)}.",
+        f"{len(rows)} of the form's {size} pointers decode.",
+    ]
+    lines = ["# " + h for h in head] + [""]
+    lines += [f"{p}\t0x{cp:04X}\t{char(cp)}".rstrip("\t") for p, cp in rows]
+    return "\n".join(lines) + "\n"
+
+
+def charmap_encode_rows(spec: CharmapSpec) -> list:
+    """(code point, byte or None) where CPython's encoder differs from the spec's without a file."""
+    theirs = encoded_code_points(spec.name)
+    mine = spec.default_encode()
+    return [(cp, theirs.get(cp)) for cp in sorted(set(theirs) | set(mine)) if theirs.get(cp) != mine.get(cp)]
+
+
+def charmap_encode_text(spec: CharmapSpec, rows: list) -> str:
+    head = [
+        f"CPython's `{spec.name}` encoder where it differs from specs/{spec.name}.encspec without this file.",
+        f"Generated by specs/tables/cpython/extract.py from {PYTHON}'s `{spec.name}` by encoding every code point",
+        "U+0000..U+10FFFF (do not edit), against the spec's bytes that read as themselves, then its table's",
+        "first byte for the code point.  `0xCODEPOINT<TAB>0xBYTES`, or `-` where CPython refuses the code point.",
+        f"{len(rows)} entries.",
+    ]
+    body = [f"0x{cp:04X}\t" + ("-" if b is None else f"0x{b:02X}") for cp, b in rows]
+    return "\n".join(["# " + h for h in head] + [""] + body) + "\n"
+
+
+def charmap_spec_text(spec: CharmapSpec, encode_rows: list) -> str:
+    name, first = spec.name, spec.direct
+    version = ".".join(platform.python_version_tuple()[:2])
+    holes = [b for b in range(first, 256) if b not in spec.table]
+    reason = REASONS.get(name, CHARMAP_REASON)
+    ascii_ok = first >= 0x80 and not any(cp < 0x80 for cp, _ in encode_rows)
+    values = [cp for b, cp in spec.table.items() if b >= first] + list(range(min(first, 256)))
+    claims = ["prefix-free", "self-synchronizing"] + (["ascii-compatible"] if ascii_ok else [])
+    if len(set(values)) == len(values) and not any(b is not None for _, b in encode_rows):
+        claims.append("bijective")
+    table_file = f"tables/cpython/{name}-{spec.form}.txt"
+    lines = [
+        f"# {TITLES[name]} as CPython decodes and encodes it: CPython {version}",
+        f"# {module_source(name)}.",
+    ]
+    if name == "ascii":
+        lines += ["# 00..7F are themselves; 80..FF never decode."]
+    elif name == "latin_1":
+        lines += ["# Every byte is the code point of its value; U+0100 and above never encode."]
+    else:
+        what = (f"{0:02X}..{first - 1:02X} are themselves" if first else "no byte range reads as itself")
+        lines += [f"# {what}; {first:02X}..FF are the table ({table_file}), read back",
+                  "# from CPython by decoding every byte (tables/cpython/extract.py)"
+                  + (f": {len(holes)} of them never decode." if holes else ".")]
+    if encode_rows:
+        lines += [f"# CPython's encoder differs from the decoder's inverse for {len(encode_rows)} code points "
+                  f"(tables/cpython/{name}-encode.txt)."]
+    lines += [f"# Errors are CPython's: each is one byte, \"{reason}\"; a run of code points",
+              "# it cannot encode is one error.",
+              "# Written by specs/tables/cpython/extract.py (do not edit: run it again).",
+              "",
+              f"encoding {name}",
+              f"title    \"{title(name)} (CPython's {name} codec)\""]
+    aliases = cpython_aliases(name)
+    if aliases:
+        lines.append(f"aliases  {', '.join(aliases)}")
+    lines += [f"source   \"CPython {version} {module_source(name)}\"",
+              f"claims   {', '.join(claims)}",
+              "",
+              "code-space U+0000..U+10FFFF",
+              "ill-formed U+D800..U+DFFF            # surrogates: CPython encodes none",
+              ""]
+    if name == "ascii":
+        lines += ["form ascii: 00..7F"]
+    elif name == "latin_1":
+        lines += ["form byte: 00..FF"]
+    else:
+        lines.append(f"table {name} \"{table_file}\"")
+        if first:
+            lines.append(f"form direct: 00..{first - 1:02X}" if first != 0x80 else "form ascii: 00..7F")
+        lines.append(f"form {spec.form}: {first:02X}..FF table {name}")
+    if encode_rows:
+        lines.append(f"encode-file \"tables/cpython/{name}-encode.txt\"")
+    lines.append("")
+    if name == "ascii":
+        lines.append(f"reason invalid-start \"{reason}\"")
+    elif name != "latin_1":
+        lines.append(f"reason unmapped      \"{reason}\"")
+    lines.append(f"reason unencodable   \"{reason}\"")
+    return "\n".join(lines) + "\n"
+
+
+def charmap_outputs() -> dict:
+    """{path: text} of the single-byte catalogue: each spec file, its table, its encode file."""
+    out = {}
+    for name in charmap_codecs():
+        spec = charmap_spec(name)
+        rows = charmap_encode_rows(spec)
+        out[SPECS / f"{name}.encspec"] = charmap_spec_text(spec, rows)
+        if name not in ("ascii", "latin_1"):
+            out[HERE / f"{name}-{spec.form}.txt"] = charmap_table_text(spec)
+        if rows:
+            out[HERE / f"{name}-encode.txt"] = charmap_encode_text(spec, rows)
+    return out
+
+
 def outputs() -> dict:
     out = {}
     for codec in CODECS:
@@ -489,26 +788,27 @@ def outputs() -> dict:
         for form in codec.forms:
             if form.table:
                 tables[form.name] = extract(codec, form)
-                out[f"{codec.python}-{form.name}.txt"] = table_text(codec, form, tables[form.name])
-        out[f"{codec.python}-encode.txt"] = encode_text(codec, tables)
+                out[HERE / f"{codec.python}-{form.name}.txt"] = table_text(codec, form, tables[form.name])
+        out[HERE / f"{codec.python}-encode.txt"] = encode_text(codec, tables)
     return out
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true", help="write nothing; exit 1 naming every stale file")
+    ap.add_argument("--charmap", action="store_true", help="only the single-byte catalogue (seconds)")
     args = ap.parse_args(argv)
     stale = []
-    for name, text in outputs().items():
-        path = HERE / name
+    files = charmap_outputs() if args.charmap else {**outputs(), **charmap_outputs()}
+    for path, text in files.items():
         old = path.read_text(encoding="utf-8") if path.exists() else None
         if old != text:
-            stale.append(name)
+            stale.append(path)
             if not args.check:
                 path.write_text(text, encoding="utf-8")
     verb = "stale" if args.check else "written"
-    for name in stale:
-        print(f"{verb}: specs/tables/cpython/{name}")
+    for path in stale:
+        print(f"{verb}: {path.relative_to(SPECS.parent)}")
     return 1 if args.check and stale else 0
 
 
