@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from conftest import excerpt, representative_builtins
+from conftest import excerpt, representative_builtins, run_cli
 from encspec.cli import main
 
 
@@ -177,3 +177,35 @@ def test_ill_formed_table_of_a_spec_with_no_ill_formed_sequence(capsys):
     assert out.strip().endswith("none; every byte sequence can be continued to a well-formed one")
     rc, out, _ = run(capsys, "describe", "wtf-16", "--ill-formed", "--json")
     assert rc == 0 and json.loads(out)["ill_formed"] == []
+
+
+@pytest.mark.parametrize("name", ["cp1252", "cp037", "koi8_r", "whatwg-windows-874"])
+def test_describe_prints_a_single_byte_specs_code_page_as_cpython_or_the_standard_reads_it(capsys, name):
+    """16 rows of 16 cells, each the code point its byte decodes to (---- for none), as
+    CPython's codec of the name, or the WHATWG oracle, decodes it."""
+    from oracles import whatwg_single_byte
+
+    def reference(b: int) -> str:
+        if name.startswith("whatwg-"):
+            (kind, _, _, cp), = whatwg_single_byte.tokens(name, bytes([b]))
+            return f"{cp:04X}" if kind == "char" else "----"
+        try:
+            return f"{ord(bytes([b]).decode(name)):04X}"
+        except UnicodeDecodeError:
+            return "----"
+    rc, text, _ = run_cli(capsys, "describe", name)
+    assert rc == 0
+    out = text.splitlines()
+    at = next(i for i, line in enumerate(out) if line.startswith("code page ("))
+    header, grid = out[at + 1], out[at + 2:at + 18]
+    assert header.split() == [f"_{c:X}" for c in range(16)]
+    for r, line in enumerate(grid):
+        label, *cells = line.split()
+        assert label == f"{r:X}_" and len(cells) == 16
+        for c, cell in enumerate(cells):
+            assert cell == reference(16 * r + c), (name, f"{16 * r + c:02X}")
+
+
+def test_describe_prints_no_code_page_for_a_multi_byte_spec(capsys):
+    rc, text, _ = run_cli(capsys, "describe", "utf-8")
+    assert rc == 0 and text.startswith("utf-8:") and "code page (" not in text

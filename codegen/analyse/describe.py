@@ -16,7 +16,8 @@ from typing import Any
 
 from ..automaton import DEAD, Automaton
 from ..automaton.bytesets import runs_text as _runs
-from ..runtime.tables import counted_bytes, row_bytes
+from ..runtime import charmap
+from ..runtime.tables import bind, counted_bytes, row_bytes
 from . import tables as _tables
 
 ROW_KEYS = ("length", "first_bytes", "last_bytes", "offset", "first", "last")
@@ -237,12 +238,30 @@ def _table_part(a: Automaton) -> bool:
     return _tables.has_tables(a) or bool(a.encode_only) or a.error_span != "maximal-subpart"
 
 
+def code_page_lines(a: Automaton) -> list[str]:
+    """A single-byte spec's code page, 16 by 16 as code pages are printed: the code point
+    each byte decodes to (``----``: none, an error), or [] for any other spec."""
+    bound = bind(a)
+    got = charmap.tables(bound) if charmap.single_byte(bound) else None
+    if got is None:
+        return []
+    decoding = got[0]
+    lines = ["", "code page (row: first hex digit of the byte, column: second; ---- decodes to nothing):",
+             "    " + " ".join(f"  _{c:X}" for c in range(16))]
+    for r in range(16):
+        cells = (decoding[16 * r + c] for c in range(16))
+        lines.append(f"{r:X}_  " + " ".join("----" if ch == charmap.UNDEFINED else f"{ord(ch):04X}" for ch in cells))
+    return lines
+
+
 def table(a: Automaton) -> str:
     """The row table as ``encspec describe`` prints it (then, for a spec with mapping
-    tables, encoder-only entries or an error-span policy, what :func:`table_lines` adds)."""
+    tables, encoder-only entries or an error-span policy, what :func:`table_lines` adds,
+    and a single-byte spec's 16 by 16 code page)."""
     lines = _row_lines(_rows_doc(a))
     if _table_part(a):
         lines += table_lines(a)
+    lines += code_page_lines(a)
     if a.undecodable:
         lines += ["", f"the decoder reads no form (undecodable): any input is one error "
                       f"('{a.reasons.unexpected_end}'); the rows are the encoder's"]
