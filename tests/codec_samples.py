@@ -10,8 +10,8 @@ boundary code points from the seed documents' tables.
 from __future__ import annotations
 
 import importlib
-from pathlib import Path
 from functools import cache
+from pathlib import Path
 
 from hypothesis import strategies as st
 

@@ -119,6 +119,15 @@ def representative_builtins() -> list[str]:
     return [n for n in registry.builtin_names() if n not in single or n in SINGLE_BYTE_STAND_INS]
 
 
+def extension_builtins() -> list[str]:
+    """The representative built-ins that have a C extension of their own (generated/native/
+    MODULE.c): suites of the extension's own paths (its validator, its table scans).  A
+    single-byte spec has none: CPython's charmap codec is its native backend."""
+    from encspec.spec import registry
+    return [n for n in representative_builtins()
+            if (ROOT / "generated" / "native" / f"{registry.module_name(n)}.c").exists()]
+
+
 def unicode_outcome(fn: Callable[..., Any], *args: Any) -> Any:
     """``fn(*args)``, or the Unicode error it raises as (its type's name, start, end, reason):
     comparable with a reference codec's outcome, exceptions included."""

@@ -38,7 +38,7 @@ import pytest
 import encspec
 import tools
 from codec_samples import native_extension_missing
-from conftest import decode_in_chunks, representative_builtins
+from conftest import decode_in_chunks, extension_builtins
 from encspec import pipeline
 from encspec.bench.run import table_codec, table_corpus
 from encspec.runtime.tables import digits_bytes
@@ -59,7 +59,7 @@ codecs.register_error("test_native_tables.record", _record)
 
 
 def table_specs() -> list[str]:
-    return sorted(p.stem for p in map(registry.find_builtin, representative_builtins())
+    return sorted(p.stem for p in map(registry.find_builtin, extension_builtins())
                   if re.search(r"^table\s", p.read_text("utf-8"), re.M))
 
 

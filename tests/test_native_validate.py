@@ -26,11 +26,11 @@ import pytest
 import encspec
 import tools
 from codec_samples import native_extension_missing
-from conftest import byte_pairs, representative_builtins
+from conftest import byte_pairs, extension_builtins
 from encspec.emit.native import simd as native_simd
 from encspec.pipeline import load as load_automaton
 
-ALL = sorted(representative_builtins())
+ALL = sorted(extension_builtins())
 SIMD = [n for n in ALL if native_simd.simd_plan(load_automaton(n)[1]) is not None]
 LEVELS = [0, 1, 2]
 
