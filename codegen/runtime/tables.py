@@ -320,9 +320,12 @@ def counted_levels(a, ext):
         f += 1
 
 
-def level_bytes(a, ext, env: dict, digits, value: int) -> bytes:
+def level_bytes(a, ext, env: dict, digits, value: int) -> bytes | None:
     """The bytes of raw *value* at the length of a level of :func:`counted_levels`
-    (also a value outside its range: the vectors' overlong and too-long cases)."""
+    (also a value outside its range: the vectors' overlong and too-long cases); None
+    for a negative value, which no digits spell."""
+    if value < 0:
+        return None
     return bind(a)._counted_bytes(_bound_extension(a, ext), env, digits, value)
 
 
