@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 
 import encspec
 from codec_samples import load_backend
-from conftest import code_points, examples, single_byte_builtins, unicode_outcome
+from conftest import code_points, decoding_differences, examples, single_byte_builtins, unicode_outcome
 from encspec.cli import index
 from encspec.pipeline import load
 from encspec.spec import registry
@@ -120,25 +120,12 @@ def test_the_manual_lists_the_catalogue():
 
 
 # ------------------------------------------------------------------------ decoding
-def _decode_failures(module, name: str, inputs, errors_list=("strict", "replace", "ignore")) -> list:
-    bad = []
-    for data in inputs:
-        for errors in errors_list:
-            want = unicode_outcome(lambda d, e: d.decode(name, e), data, errors)
-            got = unicode_outcome(module.decode, data, errors)
-            if got != want:
-                bad.append((data.hex(" ").upper(), errors, got, want))
-        if len(bad) > 5:
-            break
-    return bad
-
-
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", CATALOGUE)
 def test_every_byte_decodes_as_cpython_decodes_it(name, backend):
     module = load_backend(name, backend)
     every = bytes(range(256))
-    assert not _decode_failures(module, name, [bytes([b]) for b in range(256)] + [every], ("strict", "replace"))
+    assert not decoding_differences(module, name, [bytes([b]) for b in range(256)] + [every], ("strict", "replace"))
     assert module.decode(every, "ignore") == every.decode(name, "ignore")
 
 
@@ -153,14 +140,14 @@ def test_random_inputs_decode_as_cpython_decodes_them(name, backend):
     rnd = random.Random(f"cpython-catalogue {name}")
     inputs = [bytes(rnd.choice(near) if rnd.random() < 0.5 else rnd.randrange(256) for _ in range(rnd.randint(1, 64)))
               for _ in range(200)]
-    assert not _decode_failures(module, name, inputs)
+    assert not decoding_differences(module, name, inputs)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @settings(max_examples=examples(400), deadline=None)
 @given(name=st.sampled_from(CATALOGUE), data=st.binary(max_size=40))
 def test_any_input_decodes_as_cpython_decodes_it(name, backend, data):
-    assert not _decode_failures(load_backend(name, backend), name, [data])
+    assert not decoding_differences(load_backend(name, backend), name, [data])
 
 
 # ------------------------------------------------------------------------ encoding

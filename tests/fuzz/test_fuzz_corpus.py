@@ -20,17 +20,6 @@ from encspec.spec import registry
 SPECS = representative_builtins()
 
 
-def leb128(values: list[int]) -> bytes:
-    out = bytearray()
-    for v in values:
-        while True:
-            b, v = v & 0x7F, v >> 7
-            out.append(b | (0x80 if v else 0))
-            if not v:
-                break
-    return bytes(out)
-
-
 def test_every_builtin_spec_has_a_seed_corpus():
     assert sorted(p.name for p in corpus.CORPUS.iterdir()) == sorted(registry.module_name(s) for s in SPECS)
     for spec in SPECS:
@@ -49,7 +38,7 @@ def test_corpus_replays_clean(spec):
 
 def test_a_case_reads_as_leb128_code_points():
     values = [0x41, 0xD800, 0xDBFF, 0xDFFF, 0x10FFFF, 0x110000, 0x7FFFFFFF, 0]
-    assert differential.code_points(leb128(values)) == values
+    assert differential.code_points(corpus.leb128(values)) == values
     assert differential.code_points(b"\x41\x80\xB0\x03") == [0x41, 0xD800]
     assert differential.code_points(b"\xFF") == [0x7F]  # an unfinished last number ends there
 
