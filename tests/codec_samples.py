@@ -158,13 +158,19 @@ texts_with_surrogates = st.lists(SURROGATE_TEXT_CHARS, max_size=12).map("".join)
 
 
 # ------------------------------------------------------------------ backends
+def has_extension(name: str) -> bool:
+    """Whether the built-in spec has a C extension of its own (generated/native/MODULE.c);
+    a single-byte spec has none: CPython's charmap codec is its native backend."""
+    from encspec.spec import registry
+    return (Path(__file__).resolve().parents[1] / "generated" / "native" / f"{registry.module_name(name)}.c").exists()
+
+
 def native_extension_missing(name: str):
     """None when the built-in spec's compiled extension is importable (as
     tests/test_native.py finds it: ``encspec.generated._native_<module>``), else why not."""
-    stem = name.replace("-", "_").replace(".", "_")
-    if not (Path(__file__).resolve().parents[1] / "generated" / "native" / f"{stem}.c").exists():
-        return None  # no extension to build: a single-byte spec is native through CPython's charmap codec
-    module = "encspec.generated._native_" + stem
+    if not has_extension(name):
+        return None  # no extension to build: its native backend is CPython's charmap codec
+    module = "encspec.generated._native_" + name.replace("-", "_").replace(".", "_")
     try:
         importlib.import_module(module)
     except ImportError as e:

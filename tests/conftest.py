@@ -123,9 +123,8 @@ def extension_builtins() -> list[str]:
     """The representative built-ins that have a C extension of their own (generated/native/
     MODULE.c): suites of the extension's own paths (its validator, its table scans).  A
     single-byte spec has none: CPython's charmap codec is its native backend."""
-    from encspec.spec import registry
-    return [n for n in representative_builtins()
-            if (ROOT / "generated" / "native" / f"{registry.module_name(n)}.c").exists()]
+    from codec_samples import has_extension
+    return [n for n in representative_builtins() if has_extension(n)]
 
 
 def unicode_outcome(fn: Callable[..., Any], *args: Any) -> Any:
