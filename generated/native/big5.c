@@ -81,8 +81,8 @@
  * Spec file: specs/big5.encspec
  * Spec SHA-256: f012908997be997cc6119e459f1b068ca4095cbd410eb7de352d9a48efcec978
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -108,8 +108,9 @@
  * Usage:
  *   A package (encspec-big5): `make` builds libencspec-big5.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-big5.pc (pkg-config).  Or compile
- *   big5.c with any C99 compiler and #include "big5.h".
+ *   the header (as include/encspec/big5.h), the library and encspec-big5.pc
+ *   (pkg-config).  Or compile big5.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/big5.h>.
  *   big5_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   big5_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -227,8 +228,8 @@ size_t big5_decode(const unsigned char *data, size_t len, big5_cp *out,
  * Spec file: specs/big5.encspec
  * Spec SHA-256: f012908997be997cc6119e459f1b068ca4095cbd410eb7de352d9a48efcec978
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -254,8 +255,9 @@ size_t big5_decode(const unsigned char *data, size_t len, big5_cp *out,
  * Usage:
  *   A package (encspec-big5): `make` builds libencspec-big5.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-big5.pc (pkg-config).  Or compile
- *   big5.c with any C99 compiler and #include "big5.h".
+ *   the header (as include/encspec/big5.h), the library and encspec-big5.pc
+ *   (pkg-config).  Or compile big5.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/big5.h>.
  *   big5_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   big5_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -1467,7 +1469,7 @@ size_t big5_decode(const unsigned char *data, size_t len, big5_cp *out,
 #define NX_NAME "big5"
 #define NX_SPEC_SHA256 "f012908997be997cc6119e459f1b068ca4095cbd410eb7de352d9a48efcec978"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "985295990d7fe9091d0f30ec0c237292e34fa8976aa3cfae3593f04af054faa3"
+#define NX_SOURCE_SHA256 "9bc3d5192c56c0f292320d379e4be6b7f23e478017c46085c61a0785749d8ac5"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

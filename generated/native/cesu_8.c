@@ -83,8 +83,8 @@
  * Spec file: specs/cesu-8.encspec
  * Spec SHA-256: e19e4ef1bf39a2abf942d35836c03578fa04624c995edd2f8858f8a98fb662df
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -104,8 +104,9 @@
  * Usage:
  *   A package (encspec-cesu-8): `make` builds libencspec-cesu-8.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-cesu-8.pc (pkg-config).  Or compile
- *   cesu_8.c with any C99 compiler and #include "cesu_8.h".
+ *   the header (as include/encspec/cesu_8.h), the library and encspec-cesu-8.pc
+ *   (pkg-config).  Or compile cesu_8.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/cesu_8.h>.
  *   cesu_8_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   cesu_8_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -216,8 +217,8 @@ size_t cesu_8_decode(const unsigned char *data, size_t len, cesu_8_cp *out,
  * Spec file: specs/cesu-8.encspec
  * Spec SHA-256: e19e4ef1bf39a2abf942d35836c03578fa04624c995edd2f8858f8a98fb662df
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -237,8 +238,9 @@ size_t cesu_8_decode(const unsigned char *data, size_t len, cesu_8_cp *out,
  * Usage:
  *   A package (encspec-cesu-8): `make` builds libencspec-cesu-8.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-cesu-8.pc (pkg-config).  Or compile
- *   cesu_8.c with any C99 compiler and #include "cesu_8.h".
+ *   the header (as include/encspec/cesu_8.h), the library and encspec-cesu-8.pc
+ *   (pkg-config).  Or compile cesu_8.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/cesu_8.h>.
  *   cesu_8_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   cesu_8_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -552,7 +554,7 @@ size_t cesu_8_decode(const unsigned char *data, size_t len, cesu_8_cp *out,
 #define NX_NAME "cesu-8"
 #define NX_SPEC_SHA256 "e19e4ef1bf39a2abf942d35836c03578fa04624c995edd2f8858f8a98fb662df"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "48c076742407e1229807a9c47ac7c38cf289eea73e8379a7601123043b7e192e"
+#define NX_SOURCE_SHA256 "8e79dd5189ca7ac42ec60459bf1e2d07b725ef89e051697b4bfe712a5764e354"
 #define NX_N_STATES 11
 #define NX_N_CLASSES 9
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

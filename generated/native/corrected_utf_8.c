@@ -83,8 +83,8 @@
  * Spec file: specs/corrected-utf-8.encspec
  * Spec SHA-256: 771c8d1f03d61c7a7facf4c151ceb6c47fd74f6c4706b3ce5c2a793f11975d26
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -104,8 +104,9 @@
  * Usage:
  *   A package (encspec-corrected-utf-8): `make` builds libencspec-corrected-utf-8.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-corrected-utf-8.pc (pkg-config).  Or compile
- *   corrected_utf_8.c with any C99 compiler and #include "corrected_utf_8.h".
+ *   the header (as include/encspec/corrected_utf_8.h), the library and encspec-corrected-utf-8.pc
+ *   (pkg-config).  Or compile corrected_utf_8.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/corrected_utf_8.h>.
  *   corrected_utf_8_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   corrected_utf_8_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -216,8 +217,8 @@ size_t corrected_utf_8_decode(const unsigned char *data, size_t len, corrected_u
  * Spec file: specs/corrected-utf-8.encspec
  * Spec SHA-256: 771c8d1f03d61c7a7facf4c151ceb6c47fd74f6c4706b3ce5c2a793f11975d26
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -237,8 +238,9 @@ size_t corrected_utf_8_decode(const unsigned char *data, size_t len, corrected_u
  * Usage:
  *   A package (encspec-corrected-utf-8): `make` builds libencspec-corrected-utf-8.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-corrected-utf-8.pc (pkg-config).  Or compile
- *   corrected_utf_8.c with any C99 compiler and #include "corrected_utf_8.h".
+ *   the header (as include/encspec/corrected_utf_8.h), the library and encspec-corrected-utf-8.pc
+ *   (pkg-config).  Or compile corrected_utf_8.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/corrected_utf_8.h>.
  *   corrected_utf_8_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   corrected_utf_8_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -637,7 +639,7 @@ size_t corrected_utf_8_decode(const unsigned char *data, size_t len, corrected_u
 #define NX_NAME "corrected-utf-8"
 #define NX_SPEC_SHA256 "771c8d1f03d61c7a7facf4c151ceb6c47fd74f6c4706b3ce5c2a793f11975d26"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "983448c64ed074378227e7bfaaffd880ea89fb9f31cd1d652b44c085824c3ab1"
+#define NX_SOURCE_SHA256 "48533a63c97f73812d8946ba7d55834398c796b6882637d6adf6a0cd219504c6"
 #define NX_N_STATES 28
 #define NX_N_CLASSES 13
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -81,8 +81,8 @@
  * Spec file: specs/cp932.encspec
  * Spec SHA-256: 976e6e82fa67bcc1eaa6c208fde875ca720247d8997cf7690f19d060b620a401
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -107,8 +107,9 @@
  * Usage:
  *   A package (encspec-cp932): `make` builds libencspec-cp932.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-cp932.pc (pkg-config).  Or compile
- *   cp932.c with any C99 compiler and #include "cp932.h".
+ *   the header (as include/encspec/cp932.h), the library and encspec-cp932.pc
+ *   (pkg-config).  Or compile cp932.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/cp932.h>.
  *   cp932_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   cp932_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -226,8 +227,8 @@ size_t cp932_decode(const unsigned char *data, size_t len, cp932_cp *out,
  * Spec file: specs/cp932.encspec
  * Spec SHA-256: 976e6e82fa67bcc1eaa6c208fde875ca720247d8997cf7690f19d060b620a401
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -252,8 +253,9 @@ size_t cp932_decode(const unsigned char *data, size_t len, cp932_cp *out,
  * Usage:
  *   A package (encspec-cp932): `make` builds libencspec-cp932.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-cp932.pc (pkg-config).  Or compile
- *   cp932.c with any C99 compiler and #include "cp932.h".
+ *   the header (as include/encspec/cp932.h), the library and encspec-cp932.pc
+ *   (pkg-config).  Or compile cp932.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/cp932.h>.
  *   cp932_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   cp932_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -1299,7 +1301,7 @@ size_t cp932_decode(const unsigned char *data, size_t len, cp932_cp *out,
 #define NX_NAME "cp932"
 #define NX_SPEC_SHA256 "976e6e82fa67bcc1eaa6c208fde875ca720247d8997cf7690f19d060b620a401"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "8acd640ddcac47162283ba156ae9096c57ceb593ff853b2481b8bfe5f945d253"
+#define NX_SOURCE_SHA256 "686987334bed0a431f2407df1d31b736cdf57a11185358f3197991d8d5b22509"
 #define NX_N_STATES 7
 #define NX_N_CLASSES 8
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -81,8 +81,8 @@
  * Spec file: specs/cp949.encspec
  * Spec SHA-256: 76a434f317bf8cbfabc3a1e5aa20b91646943eb93d1404e87186f85292de13e2
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -108,8 +108,9 @@
  * Usage:
  *   A package (encspec-cp949): `make` builds libencspec-cp949.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-cp949.pc (pkg-config).  Or compile
- *   cp949.c with any C99 compiler and #include "cp949.h".
+ *   the header (as include/encspec/cp949.h), the library and encspec-cp949.pc
+ *   (pkg-config).  Or compile cp949.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/cp949.h>.
  *   cp949_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   cp949_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -227,8 +228,8 @@ size_t cp949_decode(const unsigned char *data, size_t len, cp949_cp *out,
  * Spec file: specs/cp949.encspec
  * Spec SHA-256: 76a434f317bf8cbfabc3a1e5aa20b91646943eb93d1404e87186f85292de13e2
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -254,8 +255,9 @@ size_t cp949_decode(const unsigned char *data, size_t len, cp949_cp *out,
  * Usage:
  *   A package (encspec-cp949): `make` builds libencspec-cp949.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-cp949.pc (pkg-config).  Or compile
- *   cp949.c with any C99 compiler and #include "cp949.h".
+ *   the header (as include/encspec/cp949.h), the library and encspec-cp949.pc
+ *   (pkg-config).  Or compile cp949.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/cp949.h>.
  *   cp949_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   cp949_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -2077,7 +2079,7 @@ size_t cp949_decode(const unsigned char *data, size_t len, cp949_cp *out,
 #define NX_NAME "cp949"
 #define NX_SPEC_SHA256 "76a434f317bf8cbfabc3a1e5aa20b91646943eb93d1404e87186f85292de13e2"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "45694c6c35b9f2f7c443273fc25f442e416cacc5b03aa88b242a10e20d4703cf"
+#define NX_SOURCE_SHA256 "257d0bb8040bf24a72f09306897adf8e4c7ea4dad139593f315e3fa4ddb829a2"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

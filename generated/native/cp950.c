@@ -81,8 +81,8 @@
  * Spec file: specs/cp950.encspec
  * Spec SHA-256: 09e0f7de2021b3f93981b0d1fa0ae621399273d71a4bb1c160266181ecfdcd8a
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -108,8 +108,9 @@
  * Usage:
  *   A package (encspec-cp950): `make` builds libencspec-cp950.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-cp950.pc (pkg-config).  Or compile
- *   cp950.c with any C99 compiler and #include "cp950.h".
+ *   the header (as include/encspec/cp950.h), the library and encspec-cp950.pc
+ *   (pkg-config).  Or compile cp950.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/cp950.h>.
  *   cp950_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   cp950_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -227,8 +228,8 @@ size_t cp950_decode(const unsigned char *data, size_t len, cp950_cp *out,
  * Spec file: specs/cp950.encspec
  * Spec SHA-256: 09e0f7de2021b3f93981b0d1fa0ae621399273d71a4bb1c160266181ecfdcd8a
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -254,8 +255,9 @@ size_t cp950_decode(const unsigned char *data, size_t len, cp950_cp *out,
  * Usage:
  *   A package (encspec-cp950): `make` builds libencspec-cp950.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-cp950.pc (pkg-config).  Or compile
- *   cp950.c with any C99 compiler and #include "cp950.h".
+ *   the header (as include/encspec/cp950.h), the library and encspec-cp950.pc
+ *   (pkg-config).  Or compile cp950.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/cp950.h>.
  *   cp950_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   cp950_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -1470,7 +1472,7 @@ size_t cp950_decode(const unsigned char *data, size_t len, cp950_cp *out,
 #define NX_NAME "cp950"
 #define NX_SPEC_SHA256 "09e0f7de2021b3f93981b0d1fa0ae621399273d71a4bb1c160266181ecfdcd8a"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "cba5e6887da81a46f45dbfc57cb91648517a544f9e53e8fd1ff28fd69108da9d"
+#define NX_SOURCE_SHA256 "f998abd7528b7fe89f19a56182373ed595bfe9a3e0937da4c0641fbfb2ad4c7c"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

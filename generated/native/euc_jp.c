@@ -81,8 +81,8 @@
  * Spec file: specs/euc-jp.encspec
  * Spec SHA-256: c57ba23b82f2ff3933960e2deecfe002cb75e52acd2dead1457edf729ef9bfe2
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -108,8 +108,9 @@
  * Usage:
  *   A package (encspec-euc-jp): `make` builds libencspec-euc-jp.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-euc-jp.pc (pkg-config).  Or compile
- *   euc_jp.c with any C99 compiler and #include "euc_jp.h".
+ *   the header (as include/encspec/euc_jp.h), the library and encspec-euc-jp.pc
+ *   (pkg-config).  Or compile euc_jp.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/euc_jp.h>.
  *   euc_jp_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   euc_jp_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -228,8 +229,8 @@ size_t euc_jp_decode(const unsigned char *data, size_t len, euc_jp_cp *out,
  * Spec file: specs/euc-jp.encspec
  * Spec SHA-256: c57ba23b82f2ff3933960e2deecfe002cb75e52acd2dead1457edf729ef9bfe2
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -255,8 +256,9 @@ size_t euc_jp_decode(const unsigned char *data, size_t len, euc_jp_cp *out,
  * Usage:
  *   A package (encspec-euc-jp): `make` builds libencspec-euc-jp.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-euc-jp.pc (pkg-config).  Or compile
- *   euc_jp.c with any C99 compiler and #include "euc_jp.h".
+ *   the header (as include/encspec/euc_jp.h), the library and encspec-euc-jp.pc
+ *   (pkg-config).  Or compile euc_jp.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/euc_jp.h>.
  *   euc_jp_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   euc_jp_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -1570,7 +1572,7 @@ size_t euc_jp_decode(const unsigned char *data, size_t len, euc_jp_cp *out,
 #define NX_NAME "euc-jp"
 #define NX_SPEC_SHA256 "c57ba23b82f2ff3933960e2deecfe002cb75e52acd2dead1457edf729ef9bfe2"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "6b29edee2781d5c5b242fac7b9f4581ceb8a5e7539e9658ab35566ebb9be40ac"
+#define NX_SOURCE_SHA256 "0942d8544a77f0e035f1c9fec6d1001ca12785168e78f9b022361d467589457f"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -81,8 +81,8 @@
  * Spec file: specs/euc-kr.encspec
  * Spec SHA-256: 75adf6425525daae2b8b3b94e6da3ab51499f4a96dda726593012cbcc00ee037
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -108,8 +108,9 @@
  * Usage:
  *   A package (encspec-euc-kr): `make` builds libencspec-euc-kr.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-euc-kr.pc (pkg-config).  Or compile
- *   euc_kr.c with any C99 compiler and #include "euc_kr.h".
+ *   the header (as include/encspec/euc_kr.h), the library and encspec-euc-kr.pc
+ *   (pkg-config).  Or compile euc_kr.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/euc_kr.h>.
  *   euc_kr_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   euc_kr_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -228,8 +229,8 @@ size_t euc_kr_decode(const unsigned char *data, size_t len, euc_kr_cp *out,
  * Spec file: specs/euc-kr.encspec
  * Spec SHA-256: 75adf6425525daae2b8b3b94e6da3ab51499f4a96dda726593012cbcc00ee037
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -255,8 +256,9 @@ size_t euc_kr_decode(const unsigned char *data, size_t len, euc_kr_cp *out,
  * Usage:
  *   A package (encspec-euc-kr): `make` builds libencspec-euc-kr.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-euc-kr.pc (pkg-config).  Or compile
- *   euc_kr.c with any C99 compiler and #include "euc_kr.h".
+ *   the header (as include/encspec/euc_kr.h), the library and encspec-euc-kr.pc
+ *   (pkg-config).  Or compile euc_kr.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/euc_kr.h>.
  *   euc_kr_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   euc_kr_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -2440,7 +2442,7 @@ size_t euc_kr_decode(const unsigned char *data, size_t len, euc_kr_cp *out,
 #define NX_NAME "euc-kr"
 #define NX_SPEC_SHA256 "75adf6425525daae2b8b3b94e6da3ab51499f4a96dda726593012cbcc00ee037"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "689c0dbdcb8d6772536a1b09d27d33ea5d8641deba53495a11a9f2456090f373"
+#define NX_SOURCE_SHA256 "c0d7eb0d4d583a82ce6827585aef30d6c6c06a34d6f24d2a2857d0f8a97886bd"
 #define NX_N_STATES 19
 #define NX_N_CLASSES 8
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -83,8 +83,8 @@
  * Spec file: specs/fss-utf-1992.encspec
  * Spec SHA-256: a735756b730524382a38ae8c0f7c29accb1b07fd052940ce368ea260427cc351
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -104,8 +104,9 @@
  * Usage:
  *   A package (encspec-fss-utf-1992): `make` builds libencspec-fss-utf-1992.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-fss-utf-1992.pc (pkg-config).  Or compile
- *   fss_utf_1992.c with any C99 compiler and #include "fss_utf_1992.h".
+ *   the header (as include/encspec/fss_utf_1992.h), the library and encspec-fss-utf-1992.pc
+ *   (pkg-config).  Or compile fss_utf_1992.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/fss_utf_1992.h>.
  *   fss_utf_1992_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   fss_utf_1992_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -216,8 +217,8 @@ size_t fss_utf_1992_decode(const unsigned char *data, size_t len, fss_utf_1992_c
  * Spec file: specs/fss-utf-1992.encspec
  * Spec SHA-256: a735756b730524382a38ae8c0f7c29accb1b07fd052940ce368ea260427cc351
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -237,8 +238,9 @@ size_t fss_utf_1992_decode(const unsigned char *data, size_t len, fss_utf_1992_c
  * Usage:
  *   A package (encspec-fss-utf-1992): `make` builds libencspec-fss-utf-1992.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-fss-utf-1992.pc (pkg-config).  Or compile
- *   fss_utf_1992.c with any C99 compiler and #include "fss_utf_1992.h".
+ *   the header (as include/encspec/fss_utf_1992.h), the library and encspec-fss-utf-1992.pc
+ *   (pkg-config).  Or compile fss_utf_1992.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/fss_utf_1992.h>.
  *   fss_utf_1992_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   fss_utf_1992_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -576,7 +578,7 @@ size_t fss_utf_1992_decode(const unsigned char *data, size_t len, fss_utf_1992_c
 #define NX_NAME "fss-utf-1992"
 #define NX_SPEC_SHA256 "a735756b730524382a38ae8c0f7c29accb1b07fd052940ce368ea260427cc351"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "314aeef4ca37f95740fc0cee5ee0ad0986ff203a1fa56088a5d9831bb6b59730"
+#define NX_SOURCE_SHA256 "d8b65ba75fdcd3f4928dcc8c6ce1aac25927d47d4ca39122ef387f6e83d4da7e"
 #define NX_N_STATES 19
 #define NX_N_CLASSES 10
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

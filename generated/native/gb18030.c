@@ -81,8 +81,8 @@
  * Spec file: specs/gb18030.encspec
  * Spec SHA-256: 8ab07f9187e6f0b49e307e1eaa6e147fe18c05fc6f63d23417f494ed928d9e89
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -108,8 +108,9 @@
  * Usage:
  *   A package (encspec-gb18030): `make` builds libencspec-gb18030.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-gb18030.pc (pkg-config).  Or compile
- *   gb18030.c with any C99 compiler and #include "gb18030.h".
+ *   the header (as include/encspec/gb18030.h), the library and encspec-gb18030.pc
+ *   (pkg-config).  Or compile gb18030.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/gb18030.h>.
  *   gb18030_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   gb18030_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -228,8 +229,8 @@ size_t gb18030_decode(const unsigned char *data, size_t len, gb18030_cp *out,
  * Spec file: specs/gb18030.encspec
  * Spec SHA-256: 8ab07f9187e6f0b49e307e1eaa6e147fe18c05fc6f63d23417f494ed928d9e89
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -255,8 +256,9 @@ size_t gb18030_decode(const unsigned char *data, size_t len, gb18030_cp *out,
  * Usage:
  *   A package (encspec-gb18030): `make` builds libencspec-gb18030.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-gb18030.pc (pkg-config).  Or compile
- *   gb18030.c with any C99 compiler and #include "gb18030.h".
+ *   the header (as include/encspec/gb18030.h), the library and encspec-gb18030.pc
+ *   (pkg-config).  Or compile gb18030.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/gb18030.h>.
  *   gb18030_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   gb18030_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -2220,7 +2222,7 @@ size_t gb18030_decode(const unsigned char *data, size_t len, gb18030_cp *out,
 #define NX_NAME "gb18030"
 #define NX_SPEC_SHA256 "8ab07f9187e6f0b49e307e1eaa6e147fe18c05fc6f63d23417f494ed928d9e89"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "0aa777fe9314ea93f3eb5dca766596a1714829221ef449c3ede485ba169424f3"
+#define NX_SOURCE_SHA256 "c2337d40b3613aee85655b68ee36fc922f7198e63b15ae7295db02d47b2f6feb"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

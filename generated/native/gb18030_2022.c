@@ -81,8 +81,8 @@
  * Spec file: specs/gb18030-2022.encspec
  * Spec SHA-256: 406cddb47263c391e943c0cc8ea5a632655be5737d1652d36bcc9ee0eaa47b4c
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -108,8 +108,9 @@
  * Usage:
  *   A package (encspec-gb18030-2022): `make` builds libencspec-gb18030-2022.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-gb18030-2022.pc (pkg-config).  Or compile
- *   gb18030_2022.c with any C99 compiler and #include "gb18030_2022.h".
+ *   the header (as include/encspec/gb18030_2022.h), the library and encspec-gb18030-2022.pc
+ *   (pkg-config).  Or compile gb18030_2022.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/gb18030_2022.h>.
  *   gb18030_2022_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   gb18030_2022_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -228,8 +229,8 @@ size_t gb18030_2022_decode(const unsigned char *data, size_t len, gb18030_2022_c
  * Spec file: specs/gb18030-2022.encspec
  * Spec SHA-256: 406cddb47263c391e943c0cc8ea5a632655be5737d1652d36bcc9ee0eaa47b4c
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -255,8 +256,9 @@ size_t gb18030_2022_decode(const unsigned char *data, size_t len, gb18030_2022_c
  * Usage:
  *   A package (encspec-gb18030-2022): `make` builds libencspec-gb18030-2022.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-gb18030-2022.pc (pkg-config).  Or compile
- *   gb18030_2022.c with any C99 compiler and #include "gb18030_2022.h".
+ *   the header (as include/encspec/gb18030_2022.h), the library and encspec-gb18030-2022.pc
+ *   (pkg-config).  Or compile gb18030_2022.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/gb18030_2022.h>.
  *   gb18030_2022_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   gb18030_2022_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -2270,7 +2272,7 @@ size_t gb18030_2022_decode(const unsigned char *data, size_t len, gb18030_2022_c
 #define NX_NAME "gb18030-2022"
 #define NX_SPEC_SHA256 "406cddb47263c391e943c0cc8ea5a632655be5737d1652d36bcc9ee0eaa47b4c"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "95a9060069530cef4f236f6e439cba9675adabe4fa3dded3404e7cf37fc47dda"
+#define NX_SOURCE_SHA256 "9ac229e46a486d0a75f6c28180dc8c797fad2f722f5c7003badcf737da8d6ea0"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -81,8 +81,8 @@
  * Spec file: specs/gb2312.encspec
  * Spec SHA-256: 73ad0b9e179be8f6bf4035131da88df9ccc1d43e9ab74f36bce799579221ca40
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -108,8 +108,9 @@
  * Usage:
  *   A package (encspec-gb2312): `make` builds libencspec-gb2312.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-gb2312.pc (pkg-config).  Or compile
- *   gb2312.c with any C99 compiler and #include "gb2312.h".
+ *   the header (as include/encspec/gb2312.h), the library and encspec-gb2312.pc
+ *   (pkg-config).  Or compile gb2312.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/gb2312.h>.
  *   gb2312_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   gb2312_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -227,8 +228,8 @@ size_t gb2312_decode(const unsigned char *data, size_t len, gb2312_cp *out,
  * Spec file: specs/gb2312.encspec
  * Spec SHA-256: 73ad0b9e179be8f6bf4035131da88df9ccc1d43e9ab74f36bce799579221ca40
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -254,8 +255,9 @@ size_t gb2312_decode(const unsigned char *data, size_t len, gb2312_cp *out,
  * Usage:
  *   A package (encspec-gb2312): `make` builds libencspec-gb2312.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-gb2312.pc (pkg-config).  Or compile
- *   gb2312.c with any C99 compiler and #include "gb2312.h".
+ *   the header (as include/encspec/gb2312.h), the library and encspec-gb2312.pc
+ *   (pkg-config).  Or compile gb2312.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/gb2312.h>.
  *   gb2312_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   gb2312_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -1099,7 +1101,7 @@ size_t gb2312_decode(const unsigned char *data, size_t len, gb2312_cp *out,
 #define NX_NAME "gb2312"
 #define NX_SPEC_SHA256 "73ad0b9e179be8f6bf4035131da88df9ccc1d43e9ab74f36bce799579221ca40"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "1c49ae355667abea8d62855b1ae3d94c3217b2bbb6978b71e7e6fa87235f233e"
+#define NX_SOURCE_SHA256 "fa5f1abc5be56011282a4f8ea11d0878c251442d7c77031409838a1b30ec0157"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 3
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -81,8 +81,8 @@
  * Spec file: specs/gbk.encspec
  * Spec SHA-256: ae3d64b0502f613f72a576a514cbcaaef1fc8249090a21a38e51d5592bcd5280
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -108,8 +108,9 @@
  * Usage:
  *   A package (encspec-gbk): `make` builds libencspec-gbk.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-gbk.pc (pkg-config).  Or compile
- *   gbk.c with any C99 compiler and #include "gbk.h".
+ *   the header (as include/encspec/gbk.h), the library and encspec-gbk.pc
+ *   (pkg-config).  Or compile gbk.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/gbk.h>.
  *   gbk_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   gbk_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -227,8 +228,8 @@ size_t gbk_decode(const unsigned char *data, size_t len, gbk_cp *out,
  * Spec file: specs/gbk.encspec
  * Spec SHA-256: ae3d64b0502f613f72a576a514cbcaaef1fc8249090a21a38e51d5592bcd5280
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -254,8 +255,9 @@ size_t gbk_decode(const unsigned char *data, size_t len, gbk_cp *out,
  * Usage:
  *   A package (encspec-gbk): `make` builds libencspec-gbk.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-gbk.pc (pkg-config).  Or compile
- *   gbk.c with any C99 compiler and #include "gbk.h".
+ *   the header (as include/encspec/gbk.h), the library and encspec-gbk.pc
+ *   (pkg-config).  Or compile gbk.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/gbk.h>.
  *   gbk_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   gbk_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -2080,7 +2082,7 @@ size_t gbk_decode(const unsigned char *data, size_t len, gbk_cp *out,
 #define NX_NAME "gbk"
 #define NX_SPEC_SHA256 "ae3d64b0502f613f72a576a514cbcaaef1fc8249090a21a38e51d5592bcd5280"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "135b77bca774f1156325290d69c19ff0f09b9a85e7a62374cd29c05aa681afcc"
+#define NX_SOURCE_SHA256 "e6b29bf296fdd5114be468629f293be92b821aa18a9a47e7a3c7800e7c30147a"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

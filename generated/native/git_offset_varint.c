@@ -83,8 +83,8 @@
  * Spec file: specs/git-offset-varint.encspec
  * Spec SHA-256: a6b3e8f3a01561e40516fe5fbc2e678571e9f67df7a8902dbccc39b8e6851f71
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -113,8 +113,9 @@
  * Usage:
  *   A package (encspec-git-offset-varint): `make` builds libencspec-git-offset-varint.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-git-offset-varint.pc (pkg-config).  Or compile
- *   git_offset_varint.c with any C99 compiler and #include "git_offset_varint.h".
+ *   the header (as include/encspec/git_offset_varint.h), the library and encspec-git-offset-varint.pc
+ *   (pkg-config).  Or compile git_offset_varint.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/git_offset_varint.h>.
  *   git_offset_varint_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   git_offset_varint_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -226,8 +227,8 @@ size_t git_offset_varint_decode(const unsigned char *data, size_t len, git_offse
  * Spec file: specs/git-offset-varint.encspec
  * Spec SHA-256: a6b3e8f3a01561e40516fe5fbc2e678571e9f67df7a8902dbccc39b8e6851f71
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -256,8 +257,9 @@ size_t git_offset_varint_decode(const unsigned char *data, size_t len, git_offse
  * Usage:
  *   A package (encspec-git-offset-varint): `make` builds libencspec-git-offset-varint.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-git-offset-varint.pc (pkg-config).  Or compile
- *   git_offset_varint.c with any C99 compiler and #include "git_offset_varint.h".
+ *   the header (as include/encspec/git_offset_varint.h), the library and encspec-git-offset-varint.pc
+ *   (pkg-config).  Or compile git_offset_varint.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/git_offset_varint.h>.
  *   git_offset_varint_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   git_offset_varint_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -716,7 +718,7 @@ size_t git_offset_varint_decode(const unsigned char *data, size_t len, git_offse
 #define NX_NAME "git-offset-varint"
 #define NX_SPEC_SHA256 "a6b3e8f3a01561e40516fe5fbc2e678571e9f67df7a8902dbccc39b8e6851f71"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "b2b3166161152ac20c7a4234df902725c66b550aaa88958e13151c7bce76132b"
+#define NX_SOURCE_SHA256 "65d1546664f592a5e30521987ab7ef41d20aba03f3815144b6279be2908bdced"
 #define NX_N_STATES 35
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

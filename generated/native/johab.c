@@ -81,8 +81,8 @@
  * Spec file: specs/johab.encspec
  * Spec SHA-256: 8486475cb2dedf4bae682f1d276d18d1523482446b7711d8d41643632751a523
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -108,8 +108,9 @@
  * Usage:
  *   A package (encspec-johab): `make` builds libencspec-johab.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-johab.pc (pkg-config).  Or compile
- *   johab.c with any C99 compiler and #include "johab.h".
+ *   the header (as include/encspec/johab.h), the library and encspec-johab.pc
+ *   (pkg-config).  Or compile johab.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/johab.h>.
  *   johab_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   johab_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -227,8 +228,8 @@ size_t johab_decode(const unsigned char *data, size_t len, johab_cp *out,
  * Spec file: specs/johab.encspec
  * Spec SHA-256: 8486475cb2dedf4bae682f1d276d18d1523482446b7711d8d41643632751a523
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -254,8 +255,9 @@ size_t johab_decode(const unsigned char *data, size_t len, johab_cp *out,
  * Usage:
  *   A package (encspec-johab): `make` builds libencspec-johab.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-johab.pc (pkg-config).  Or compile
- *   johab.c with any C99 compiler and #include "johab.h".
+ *   the header (as include/encspec/johab.h), the library and encspec-johab.pc
+ *   (pkg-config).  Or compile johab.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/johab.h>.
  *   johab_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   johab_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -2103,7 +2105,7 @@ size_t johab_decode(const unsigned char *data, size_t len, johab_cp *out,
 #define NX_NAME "johab"
 #define NX_SPEC_SHA256 "8486475cb2dedf4bae682f1d276d18d1523482446b7711d8d41643632751a523"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "278dde718f4d4187111184b01e05846958efd47a219a6ef3e275313751570feb"
+#define NX_SOURCE_SHA256 "cea13d67fd7d454957d3b870c23c1e99b365a5266fd673076e077debb06c9451"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

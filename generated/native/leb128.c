@@ -83,8 +83,8 @@
  * Spec file: specs/leb128.encspec
  * Spec SHA-256: 8ca2c0142d74e206c7807ebe6dee2f59479431442b2280bada361a97ecd783c5
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -104,8 +104,9 @@
  * Usage:
  *   A package (encspec-leb128): `make` builds libencspec-leb128.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-leb128.pc (pkg-config).  Or compile
- *   leb128.c with any C99 compiler and #include "leb128.h".
+ *   the header (as include/encspec/leb128.h), the library and encspec-leb128.pc
+ *   (pkg-config).  Or compile leb128.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/leb128.h>.
  *   leb128_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   leb128_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -217,8 +218,8 @@ size_t leb128_decode(const unsigned char *data, size_t len, leb128_cp *out,
  * Spec file: specs/leb128.encspec
  * Spec SHA-256: 8ca2c0142d74e206c7807ebe6dee2f59479431442b2280bada361a97ecd783c5
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -238,8 +239,9 @@ size_t leb128_decode(const unsigned char *data, size_t len, leb128_cp *out,
  * Usage:
  *   A package (encspec-leb128): `make` builds libencspec-leb128.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-leb128.pc (pkg-config).  Or compile
- *   leb128.c with any C99 compiler and #include "leb128.h".
+ *   the header (as include/encspec/leb128.h), the library and encspec-leb128.pc
+ *   (pkg-config).  Or compile leb128.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/leb128.h>.
  *   leb128_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   leb128_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -549,7 +551,7 @@ size_t leb128_decode(const unsigned char *data, size_t len, leb128_cp *out,
 #define NX_NAME "leb128"
 #define NX_SPEC_SHA256 "8ca2c0142d74e206c7807ebe6dee2f59479431442b2280bada361a97ecd783c5"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "68b89e7890fd61771df9097b8dbe5219e68db1f934efcdd9d4b46ba3825503c4"
+#define NX_SOURCE_SHA256 "b96a4ae8f696c9cd8545e3de72189ebd1a7b72d41f0c42bc1b018539a75eeab7"
 #define NX_N_STATES 11
 #define NX_N_CLASSES 4
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -83,8 +83,8 @@
  * Spec file: specs/leb128-overlong.encspec
  * Spec SHA-256: 5e540b14e5f42b3ce2b8b498a48c433c5627a82ca13869d3f858dbabfef92221
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -104,8 +104,9 @@
  * Usage:
  *   A package (encspec-leb128-overlong): `make` builds libencspec-leb128-overlong.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-leb128-overlong.pc (pkg-config).  Or compile
- *   leb128_overlong.c with any C99 compiler and #include "leb128_overlong.h".
+ *   the header (as include/encspec/leb128_overlong.h), the library and encspec-leb128-overlong.pc
+ *   (pkg-config).  Or compile leb128_overlong.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/leb128_overlong.h>.
  *   leb128_overlong_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   leb128_overlong_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -217,8 +218,8 @@ size_t leb128_overlong_decode(const unsigned char *data, size_t len, leb128_over
  * Spec file: specs/leb128-overlong.encspec
  * Spec SHA-256: 5e540b14e5f42b3ce2b8b498a48c433c5627a82ca13869d3f858dbabfef92221
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -238,8 +239,9 @@ size_t leb128_overlong_decode(const unsigned char *data, size_t len, leb128_over
  * Usage:
  *   A package (encspec-leb128-overlong): `make` builds libencspec-leb128-overlong.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-leb128-overlong.pc (pkg-config).  Or compile
- *   leb128_overlong.c with any C99 compiler and #include "leb128_overlong.h".
+ *   the header (as include/encspec/leb128_overlong.h), the library and encspec-leb128-overlong.pc
+ *   (pkg-config).  Or compile leb128_overlong.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/leb128_overlong.h>.
  *   leb128_overlong_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   leb128_overlong_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -546,7 +548,7 @@ size_t leb128_overlong_decode(const unsigned char *data, size_t len, leb128_over
 #define NX_NAME "leb128-overlong"
 #define NX_SPEC_SHA256 "5e540b14e5f42b3ce2b8b498a48c433c5627a82ca13869d3f858dbabfef92221"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "0c2c216a67b3b83c3a4be6dbee5f81ce227dbc9f52dc8259fb6a5b230df5c670"
+#define NX_SOURCE_SHA256 "4013875713eaacf21f555c4dca29f168f9fe380929ecea259bd01b0b11cda3f3"
 #define NX_N_STATES 11
 #define NX_N_CLASSES 3
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -83,8 +83,8 @@
  * Spec file: specs/mutf-8.encspec
  * Spec SHA-256: 847f72d7f6a9f2cea055355d0c77235657636905f8d3a8cb5e431c283bebcc97
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -104,8 +104,9 @@
  * Usage:
  *   A package (encspec-mutf-8): `make` builds libencspec-mutf-8.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-mutf-8.pc (pkg-config).  Or compile
- *   mutf_8.c with any C99 compiler and #include "mutf_8.h".
+ *   the header (as include/encspec/mutf_8.h), the library and encspec-mutf-8.pc
+ *   (pkg-config).  Or compile mutf_8.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/mutf_8.h>.
  *   mutf_8_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   mutf_8_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -216,8 +217,8 @@ size_t mutf_8_decode(const unsigned char *data, size_t len, mutf_8_cp *out,
  * Spec file: specs/mutf-8.encspec
  * Spec SHA-256: 847f72d7f6a9f2cea055355d0c77235657636905f8d3a8cb5e431c283bebcc97
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -237,8 +238,9 @@ size_t mutf_8_decode(const unsigned char *data, size_t len, mutf_8_cp *out,
  * Usage:
  *   A package (encspec-mutf-8): `make` builds libencspec-mutf-8.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-mutf-8.pc (pkg-config).  Or compile
- *   mutf_8.c with any C99 compiler and #include "mutf_8.h".
+ *   the header (as include/encspec/mutf_8.h), the library and encspec-mutf-8.pc
+ *   (pkg-config).  Or compile mutf_8.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/mutf_8.h>.
  *   mutf_8_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   mutf_8_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -570,7 +572,7 @@ size_t mutf_8_decode(const unsigned char *data, size_t len, mutf_8_cp *out,
 #define NX_NAME "mutf-8"
 #define NX_SPEC_SHA256 "847f72d7f6a9f2cea055355d0c77235657636905f8d3a8cb5e431c283bebcc97"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "cdf26b316e724b861f57354cf71210dc82bf6db2ea3257f301e00cd83fefb854"
+#define NX_SOURCE_SHA256 "2c5f01208a755ad81fc46e3d89ca741374561a6cc6a6849668e49a93fbbc78f8"
 #define NX_N_STATES 13
 #define NX_N_CLASSES 11
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

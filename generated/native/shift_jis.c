@@ -81,8 +81,8 @@
  * Spec file: specs/shift_jis.encspec
  * Spec SHA-256: 4407e8b51d22fef2dea4daf00690d5daff8f24533b602e9d653e0fdf24f760be
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -107,8 +107,9 @@
  * Usage:
  *   A package (encspec-shift-jis): `make` builds libencspec-shift-jis.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-shift-jis.pc (pkg-config).  Or compile
- *   shift_jis.c with any C99 compiler and #include "shift_jis.h".
+ *   the header (as include/encspec/shift_jis.h), the library and encspec-shift-jis.pc
+ *   (pkg-config).  Or compile shift_jis.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/shift_jis.h>.
  *   shift_jis_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   shift_jis_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -226,8 +227,8 @@ size_t shift_jis_decode(const unsigned char *data, size_t len, shift_jis_cp *out
  * Spec file: specs/shift_jis.encspec
  * Spec SHA-256: 4407e8b51d22fef2dea4daf00690d5daff8f24533b602e9d653e0fdf24f760be
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -252,8 +253,9 @@ size_t shift_jis_decode(const unsigned char *data, size_t len, shift_jis_cp *out
  * Usage:
  *   A package (encspec-shift-jis): `make` builds libencspec-shift-jis.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-shift-jis.pc (pkg-config).  Or compile
- *   shift_jis.c with any C99 compiler and #include "shift_jis.h".
+ *   the header (as include/encspec/shift_jis.h), the library and encspec-shift-jis.pc
+ *   (pkg-config).  Or compile shift_jis.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/shift_jis.h>.
  *   shift_jis_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   shift_jis_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -1082,7 +1084,7 @@ size_t shift_jis_decode(const unsigned char *data, size_t len, shift_jis_cp *out
 #define NX_NAME "shift_jis"
 #define NX_SPEC_SHA256 "4407e8b51d22fef2dea4daf00690d5daff8f24533b602e9d653e0fdf24f760be"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "1c4c597b146285bc4f0f0bfa6a13c002fbee0eb6ce5899a61b2423690a9a0d9f"
+#define NX_SOURCE_SHA256 "3ab4884dd46032d1a56a2662c56561158501f5aeca637d9ce8aef33d210a6752"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 7
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

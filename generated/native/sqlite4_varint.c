@@ -83,8 +83,8 @@
  * Spec file: specs/sqlite4-varint.encspec
  * Spec SHA-256: 5734bc2768afc40e958d47eb66f31757f4770dfaa78d898786f809f5b08040e3
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -113,8 +113,9 @@
  * Usage:
  *   A package (encspec-sqlite4-varint): `make` builds libencspec-sqlite4-varint.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-sqlite4-varint.pc (pkg-config).  Or compile
- *   sqlite4_varint.c with any C99 compiler and #include "sqlite4_varint.h".
+ *   the header (as include/encspec/sqlite4_varint.h), the library and encspec-sqlite4-varint.pc
+ *   (pkg-config).  Or compile sqlite4_varint.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/sqlite4_varint.h>.
  *   sqlite4_varint_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   sqlite4_varint_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -226,8 +227,8 @@ size_t sqlite4_varint_decode(const unsigned char *data, size_t len, sqlite4_vari
  * Spec file: specs/sqlite4-varint.encspec
  * Spec SHA-256: 5734bc2768afc40e958d47eb66f31757f4770dfaa78d898786f809f5b08040e3
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -256,8 +257,9 @@ size_t sqlite4_varint_decode(const unsigned char *data, size_t len, sqlite4_vari
  * Usage:
  *   A package (encspec-sqlite4-varint): `make` builds libencspec-sqlite4-varint.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-sqlite4-varint.pc (pkg-config).  Or compile
- *   sqlite4_varint.c with any C99 compiler and #include "sqlite4_varint.h".
+ *   the header (as include/encspec/sqlite4_varint.h), the library and encspec-sqlite4-varint.pc
+ *   (pkg-config).  Or compile sqlite4_varint.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/sqlite4_varint.h>.
  *   sqlite4_varint_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   sqlite4_varint_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -717,7 +719,7 @@ size_t sqlite4_varint_decode(const unsigned char *data, size_t len, sqlite4_vari
 #define NX_NAME "sqlite4-varint"
 #define NX_SPEC_SHA256 "5734bc2768afc40e958d47eb66f31757f4770dfaa78d898786f809f5b08040e3"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "40af1e515e5a48b8ba8f9681ddd9741b887c6ce5bda0c9b3ce80c222ec69e78c"
+#define NX_SOURCE_SHA256 "1f26339eaf6c171cc6762a4d675762709da8170d7eb7ee68cccbf0cd0aec037c"
 #define NX_N_STATES 24
 #define NX_N_CLASSES 15
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

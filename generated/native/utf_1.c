@@ -83,8 +83,8 @@
  * Spec file: specs/utf-1.encspec
  * Spec SHA-256: ee36fdf035e1c9460970fcca00b60d116755799a1a743e404c416dfab13d9392
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -104,8 +104,9 @@
  * Usage:
  *   A package (encspec-utf-1): `make` builds libencspec-utf-1.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-utf-1.pc (pkg-config).  Or compile
- *   utf_1.c with any C99 compiler and #include "utf_1.h".
+ *   the header (as include/encspec/utf_1.h), the library and encspec-utf-1.pc
+ *   (pkg-config).  Or compile utf_1.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/utf_1.h>.
  *   utf_1_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_1_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -216,8 +217,8 @@ size_t utf_1_decode(const unsigned char *data, size_t len, utf_1_cp *out,
  * Spec file: specs/utf-1.encspec
  * Spec SHA-256: ee36fdf035e1c9460970fcca00b60d116755799a1a743e404c416dfab13d9392
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -237,8 +238,9 @@ size_t utf_1_decode(const unsigned char *data, size_t len, utf_1_cp *out,
  * Usage:
  *   A package (encspec-utf-1): `make` builds libencspec-utf-1.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-utf-1.pc (pkg-config).  Or compile
- *   utf_1.c with any C99 compiler and #include "utf_1.h".
+ *   the header (as include/encspec/utf_1.h), the library and encspec-utf-1.pc
+ *   (pkg-config).  Or compile utf_1.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/utf_1.h>.
  *   utf_1_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_1_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -593,7 +595,7 @@ size_t utf_1_decode(const unsigned char *data, size_t len, utf_1_cp *out,
 #define NX_NAME "utf-1"
 #define NX_SPEC_SHA256 "ee36fdf035e1c9460970fcca00b60d116755799a1a743e404c416dfab13d9392"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "016022418c8c1556aa0ae5f3cf6f089f4a0830a508157237d53b4f906b21fe96"
+#define NX_SOURCE_SHA256 "3d6dfd0c12cb087a0756bf831cbf32d4ababbe9a30c2fc59998132b4600cfc88"
 #define NX_N_STATES 18
 #define NX_N_CLASSES 15
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

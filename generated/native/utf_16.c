@@ -81,8 +81,8 @@
  * Spec file: specs/utf-16.encspec
  * Spec SHA-256: 7eae6e569c0c5edeca776578da83641a034d50983b5c39a6dc8dda2262daba6f
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -107,8 +107,9 @@
  * Usage:
  *   A package (encspec-utf-16): `make` builds libencspec-utf-16.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-utf-16.pc (pkg-config).  Or compile
- *   utf_16.c with any C99 compiler and #include "utf_16.h".
+ *   the header (as include/encspec/utf_16.h), the library and encspec-utf-16.pc
+ *   (pkg-config).  Or compile utf_16.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/utf_16.h>.
  *   utf_16_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_16_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -225,8 +226,8 @@ size_t utf_16_decode(const unsigned char *data, size_t len, utf_16_cp *out,
  * Spec file: specs/utf-16.encspec
  * Spec SHA-256: 7eae6e569c0c5edeca776578da83641a034d50983b5c39a6dc8dda2262daba6f
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -251,8 +252,9 @@ size_t utf_16_decode(const unsigned char *data, size_t len, utf_16_cp *out,
  * Usage:
  *   A package (encspec-utf-16): `make` builds libencspec-utf-16.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-utf-16.pc (pkg-config).  Or compile
- *   utf_16.c with any C99 compiler and #include "utf_16.h".
+ *   the header (as include/encspec/utf_16.h), the library and encspec-utf-16.pc
+ *   (pkg-config).  Or compile utf_16.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/utf_16.h>.
  *   utf_16_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_16_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -592,7 +594,7 @@ size_t utf_16_decode(const unsigned char *data, size_t len, utf_16_cp *out,
 #define NX_NAME "utf-16"
 #define NX_SPEC_SHA256 "7eae6e569c0c5edeca776578da83641a034d50983b5c39a6dc8dda2262daba6f"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "c7de888f55cdd8983ff47b6bd800de28309b9de1551412e72b866187dcc2e271"
+#define NX_SOURCE_SHA256 "95178f60efbe54e472bfe96afd41c6a56c3dc5220c0e1fa8914e2c5b3a5ddab6"
 #define NX_N_STATES 13
 #define NX_N_CLASSES 3
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */

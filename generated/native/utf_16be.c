@@ -81,8 +81,8 @@
  * Spec file: specs/utf-16be.encspec
  * Spec SHA-256: f006dfc04fa0233e0dff65ab2fbbedfc199f85f6f100ed8cc158caa2f6fc7bd9
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -106,8 +106,9 @@
  * Usage:
  *   A package (encspec-utf-16be): `make` builds libencspec-utf-16be.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-utf-16be.pc (pkg-config).  Or compile
- *   utf_16be.c with any C99 compiler and #include "utf_16be.h".
+ *   the header (as include/encspec/utf_16be.h), the library and encspec-utf-16be.pc
+ *   (pkg-config).  Or compile utf_16be.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/utf_16be.h>.
  *   utf_16be_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_16be_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -219,8 +220,8 @@ size_t utf_16be_decode(const unsigned char *data, size_t len, utf_16be_cp *out,
  * Spec file: specs/utf-16be.encspec
  * Spec SHA-256: f006dfc04fa0233e0dff65ab2fbbedfc199f85f6f100ed8cc158caa2f6fc7bd9
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -244,8 +245,9 @@ size_t utf_16be_decode(const unsigned char *data, size_t len, utf_16be_cp *out,
  * Usage:
  *   A package (encspec-utf-16be): `make` builds libencspec-utf-16be.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-utf-16be.pc (pkg-config).  Or compile
- *   utf_16be.c with any C99 compiler and #include "utf_16be.h".
+ *   the header (as include/encspec/utf_16be.h), the library and encspec-utf-16be.pc
+ *   (pkg-config).  Or compile utf_16be.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/utf_16be.h>.
  *   utf_16be_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_16be_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -530,7 +532,7 @@ size_t utf_16be_decode(const unsigned char *data, size_t len, utf_16be_cp *out,
 #define NX_NAME "utf-16be"
 #define NX_SPEC_SHA256 "f006dfc04fa0233e0dff65ab2fbbedfc199f85f6f100ed8cc158caa2f6fc7bd9"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "37504878bdb2d11fcf6cf0a253e818d61041ac9d3b8c9547c00ecbdc7e5de3d1"
+#define NX_SOURCE_SHA256 "ecf8df601ecf15ccd67527120c835c59f2533f18b273190e454ef7cbaf01d5ce"
 #define NX_N_STATES 7
 #define NX_N_CLASSES 3
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */

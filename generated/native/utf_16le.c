@@ -81,8 +81,8 @@
  * Spec file: specs/utf-16le.encspec
  * Spec SHA-256: a8c87be71845fed2fbf18a7065df2b8ead6192ee6b05f8f30a67c26af85aba1b
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -106,8 +106,9 @@
  * Usage:
  *   A package (encspec-utf-16le): `make` builds libencspec-utf-16le.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-utf-16le.pc (pkg-config).  Or compile
- *   utf_16le.c with any C99 compiler and #include "utf_16le.h".
+ *   the header (as include/encspec/utf_16le.h), the library and encspec-utf-16le.pc
+ *   (pkg-config).  Or compile utf_16le.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/utf_16le.h>.
  *   utf_16le_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_16le_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -220,8 +221,8 @@ size_t utf_16le_decode(const unsigned char *data, size_t len, utf_16le_cp *out,
  * Spec file: specs/utf-16le.encspec
  * Spec SHA-256: a8c87be71845fed2fbf18a7065df2b8ead6192ee6b05f8f30a67c26af85aba1b
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -245,8 +246,9 @@ size_t utf_16le_decode(const unsigned char *data, size_t len, utf_16le_cp *out,
  * Usage:
  *   A package (encspec-utf-16le): `make` builds libencspec-utf-16le.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-utf-16le.pc (pkg-config).  Or compile
- *   utf_16le.c with any C99 compiler and #include "utf_16le.h".
+ *   the header (as include/encspec/utf_16le.h), the library and encspec-utf-16le.pc
+ *   (pkg-config).  Or compile utf_16le.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/utf_16le.h>.
  *   utf_16le_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_16le_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -532,7 +534,7 @@ size_t utf_16le_decode(const unsigned char *data, size_t len, utf_16le_cp *out,
 #define NX_NAME "utf-16le"
 #define NX_SPEC_SHA256 "a8c87be71845fed2fbf18a7065df2b8ead6192ee6b05f8f30a67c26af85aba1b"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "c971ec2158dcc964ed8a2f5d0957898a47c5e07810c1796331e393219a1aa367"
+#define NX_SOURCE_SHA256 "610b483a0a8533013720939342549517cb1e3ac1a29d7de0bd8a86969a29d58c"
 #define NX_N_STATES 6
 #define NX_N_CLASSES 3
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */

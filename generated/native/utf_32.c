@@ -81,8 +81,8 @@
  * Spec file: specs/utf-32.encspec
  * Spec SHA-256: 6222c761afb2503d8f8ad600e6f132573f18bfb0b7524ca27ef409597da7c20a
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -107,8 +107,9 @@
  * Usage:
  *   A package (encspec-utf-32): `make` builds libencspec-utf-32.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-utf-32.pc (pkg-config).  Or compile
- *   utf_32.c with any C99 compiler and #include "utf_32.h".
+ *   the header (as include/encspec/utf_32.h), the library and encspec-utf-32.pc
+ *   (pkg-config).  Or compile utf_32.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/utf_32.h>.
  *   utf_32_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_32_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -225,8 +226,8 @@ size_t utf_32_decode(const unsigned char *data, size_t len, utf_32_cp *out,
  * Spec file: specs/utf-32.encspec
  * Spec SHA-256: 6222c761afb2503d8f8ad600e6f132573f18bfb0b7524ca27ef409597da7c20a
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -251,8 +252,9 @@ size_t utf_32_decode(const unsigned char *data, size_t len, utf_32_cp *out,
  * Usage:
  *   A package (encspec-utf-32): `make` builds libencspec-utf-32.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-utf-32.pc (pkg-config).  Or compile
- *   utf_32.c with any C99 compiler and #include "utf_32.h".
+ *   the header (as include/encspec/utf_32.h), the library and encspec-utf-32.pc
+ *   (pkg-config).  Or compile utf_32.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/utf_32.h>.
  *   utf_32_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_32_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -624,7 +626,7 @@ size_t utf_32_decode(const unsigned char *data, size_t len, utf_32_cp *out,
 #define NX_NAME "utf-32"
 #define NX_SPEC_SHA256 "6222c761afb2503d8f8ad600e6f132573f18bfb0b7524ca27ef409597da7c20a"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "025b5c1014f488d16db72b55c066d29a345f09d21af6af76aa791182d53aa294"
+#define NX_SOURCE_SHA256 "b69895fbab8032a75ec1fde9c77facdda709a81393ceef25f44416b479c238f8"
 #define NX_N_STATES 22
 #define NX_N_CLASSES 4
 #define NX_UNIT 4  /* bytes per code unit: errors and the data's end count whole units */

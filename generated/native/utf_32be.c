@@ -81,8 +81,8 @@
  * Spec file: specs/utf-32be.encspec
  * Spec SHA-256: 123ead603f988a72e936b87e96fd57acb0bfae2eb81423e3b972186bc7303fc8
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -106,8 +106,9 @@
  * Usage:
  *   A package (encspec-utf-32be): `make` builds libencspec-utf-32be.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-utf-32be.pc (pkg-config).  Or compile
- *   utf_32be.c with any C99 compiler and #include "utf_32be.h".
+ *   the header (as include/encspec/utf_32be.h), the library and encspec-utf-32be.pc
+ *   (pkg-config).  Or compile utf_32be.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/utf_32be.h>.
  *   utf_32be_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_32be_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -219,8 +220,8 @@ size_t utf_32be_decode(const unsigned char *data, size_t len, utf_32be_cp *out,
  * Spec file: specs/utf-32be.encspec
  * Spec SHA-256: 123ead603f988a72e936b87e96fd57acb0bfae2eb81423e3b972186bc7303fc8
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -244,8 +245,9 @@ size_t utf_32be_decode(const unsigned char *data, size_t len, utf_32be_cp *out,
  * Usage:
  *   A package (encspec-utf-32be): `make` builds libencspec-utf-32be.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-utf-32be.pc (pkg-config).  Or compile
- *   utf_32be.c with any C99 compiler and #include "utf_32be.h".
+ *   the header (as include/encspec/utf_32be.h), the library and encspec-utf-32be.pc
+ *   (pkg-config).  Or compile utf_32be.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/utf_32be.h>.
  *   utf_32be_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_32be_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -551,7 +553,7 @@ size_t utf_32be_decode(const unsigned char *data, size_t len, utf_32be_cp *out,
 #define NX_NAME "utf-32be"
 #define NX_SPEC_SHA256 "123ead603f988a72e936b87e96fd57acb0bfae2eb81423e3b972186bc7303fc8"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "db7dd69d5b84d832a8d20155247dfd075bb83cbf1ea25245a5dfd22d159fbe8e"
+#define NX_SOURCE_SHA256 "291e97e547baa9f56437e59578e99006d1cd43996f4089895b002b5f59686e96"
 #define NX_N_STATES 12
 #define NX_N_CLASSES 4
 #define NX_UNIT 4  /* bytes per code unit: errors and the data's end count whole units */

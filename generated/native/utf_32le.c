@@ -81,8 +81,8 @@
  * Spec file: specs/utf-32le.encspec
  * Spec SHA-256: a04095c5a9ade7122e5ff72465980aef4372083aba611d15be001789db6bf8e7
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -106,8 +106,9 @@
  * Usage:
  *   A package (encspec-utf-32le): `make` builds libencspec-utf-32le.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-utf-32le.pc (pkg-config).  Or compile
- *   utf_32le.c with any C99 compiler and #include "utf_32le.h".
+ *   the header (as include/encspec/utf_32le.h), the library and encspec-utf-32le.pc
+ *   (pkg-config).  Or compile utf_32le.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/utf_32le.h>.
  *   utf_32le_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_32le_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -220,8 +221,8 @@ size_t utf_32le_decode(const unsigned char *data, size_t len, utf_32le_cp *out,
  * Spec file: specs/utf-32le.encspec
  * Spec SHA-256: a04095c5a9ade7122e5ff72465980aef4372083aba611d15be001789db6bf8e7
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -245,8 +246,9 @@ size_t utf_32le_decode(const unsigned char *data, size_t len, utf_32le_cp *out,
  * Usage:
  *   A package (encspec-utf-32le): `make` builds libencspec-utf-32le.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-utf-32le.pc (pkg-config).  Or compile
- *   utf_32le.c with any C99 compiler and #include "utf_32le.h".
+ *   the header (as include/encspec/utf_32le.h), the library and encspec-utf-32le.pc
+ *   (pkg-config).  Or compile utf_32le.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/utf_32le.h>.
  *   utf_32le_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_32le_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -549,7 +551,7 @@ size_t utf_32le_decode(const unsigned char *data, size_t len, utf_32le_cp *out,
 #define NX_NAME "utf-32le"
 #define NX_SPEC_SHA256 "a04095c5a9ade7122e5ff72465980aef4372083aba611d15be001789db6bf8e7"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "62bec4ea054c5f6a94ccb447186329da1ef0c27f0b445de5ab7cd1f5ba1e6ce0"
+#define NX_SOURCE_SHA256 "8691b280c1d30c4ca5c06cff9680b0e8d54d72abeee71b556426581201e6463f"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 4
 #define NX_UNIT 4  /* bytes per code unit: errors and the data's end count whole units */

@@ -83,8 +83,8 @@
  * Spec file: specs/utf-8.encspec
  * Spec SHA-256: 2ea9a2732f8ad27c1a4361676fa576d1f356af530b780d42807b2c70595fe0ae
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -104,8 +104,9 @@
  * Usage:
  *   A package (encspec-utf-8): `make` builds libencspec-utf-8.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-utf-8.pc (pkg-config).  Or compile
- *   utf_8.c with any C99 compiler and #include "utf_8.h".
+ *   the header (as include/encspec/utf_8.h), the library and encspec-utf-8.pc
+ *   (pkg-config).  Or compile utf_8.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/utf_8.h>.
  *   utf_8_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_8_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -216,8 +217,8 @@ size_t utf_8_decode(const unsigned char *data, size_t len, utf_8_cp *out,
  * Spec file: specs/utf-8.encspec
  * Spec SHA-256: 2ea9a2732f8ad27c1a4361676fa576d1f356af530b780d42807b2c70595fe0ae
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -237,8 +238,9 @@ size_t utf_8_decode(const unsigned char *data, size_t len, utf_8_cp *out,
  * Usage:
  *   A package (encspec-utf-8): `make` builds libencspec-utf-8.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-utf-8.pc (pkg-config).  Or compile
- *   utf_8.c with any C99 compiler and #include "utf_8.h".
+ *   the header (as include/encspec/utf_8.h), the library and encspec-utf-8.pc
+ *   (pkg-config).  Or compile utf_8.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/utf_8.h>.
  *   utf_8_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_8_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -549,7 +551,7 @@ size_t utf_8_decode(const unsigned char *data, size_t len, utf_8_cp *out,
 #define NX_NAME "utf-8"
 #define NX_SPEC_SHA256 "2ea9a2732f8ad27c1a4361676fa576d1f356af530b780d42807b2c70595fe0ae"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "d1b51a6fa4ebbfea01b89d5bfce78cf80b68f15e7e28dffa304437dc28c48aa4"
+#define NX_SOURCE_SHA256 "913bedd5b604ff9d1a342fda0f5b77c7ce60a96a3365ed0071411476302191d2"
 #define NX_N_STATES 9
 #define NX_N_CLASSES 12
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

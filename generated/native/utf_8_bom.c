@@ -83,8 +83,8 @@
  * Spec file: specs/utf-8-bom.encspec
  * Spec SHA-256: 8eaa07cdc7afb181528118831744c61b773a3aceac9375eb8a9fb783134dd94c
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -104,8 +104,9 @@
  * Usage:
  *   A package (encspec-utf-8-bom): `make` builds libencspec-utf-8-bom.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-utf-8-bom.pc (pkg-config).  Or compile
- *   utf_8_bom.c with any C99 compiler and #include "utf_8_bom.h".
+ *   the header (as include/encspec/utf_8_bom.h), the library and encspec-utf-8-bom.pc
+ *   (pkg-config).  Or compile utf_8_bom.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/utf_8_bom.h>.
  *   utf_8_bom_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_8_bom_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -216,8 +217,8 @@ size_t utf_8_bom_decode(const unsigned char *data, size_t len, utf_8_bom_cp *out
  * Spec file: specs/utf-8-bom.encspec
  * Spec SHA-256: 8eaa07cdc7afb181528118831744c61b773a3aceac9375eb8a9fb783134dd94c
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -237,8 +238,9 @@ size_t utf_8_bom_decode(const unsigned char *data, size_t len, utf_8_bom_cp *out
  * Usage:
  *   A package (encspec-utf-8-bom): `make` builds libencspec-utf-8-bom.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-utf-8-bom.pc (pkg-config).  Or compile
- *   utf_8_bom.c with any C99 compiler and #include "utf_8_bom.h".
+ *   the header (as include/encspec/utf_8_bom.h), the library and encspec-utf-8-bom.pc
+ *   (pkg-config).  Or compile utf_8_bom.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/utf_8_bom.h>.
  *   utf_8_bom_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_8_bom_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -571,7 +573,7 @@ size_t utf_8_bom_decode(const unsigned char *data, size_t len, utf_8_bom_cp *out
 #define NX_NAME "utf-8-bom"
 #define NX_SPEC_SHA256 "8eaa07cdc7afb181528118831744c61b773a3aceac9375eb8a9fb783134dd94c"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "231a819a6144ced47f50b43358f8f87939a3e6452ac4f9068da6ee2e16e3544d"
+#define NX_SOURCE_SHA256 "d8ad8d219add40cb18a5ba956441b5068013e1c41aefdbc2b1c01f9889b1e419"
 #define NX_N_STATES 9
 #define NX_N_CLASSES 12
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

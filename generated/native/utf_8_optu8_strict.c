@@ -83,8 +83,8 @@
  * Spec file: specs/utf-8-optu8-strict.encspec
  * Spec SHA-256: aae77d82827f6606d7c1598e8c8921f276488d7196b9a3ab627bfbcc9e80cbc0
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -104,8 +104,9 @@
  * Usage:
  *   A package (encspec-utf-8-optu8-strict): `make` builds libencspec-utf-8-optu8-strict.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-utf-8-optu8-strict.pc (pkg-config).  Or compile
- *   utf_8_optu8_strict.c with any C99 compiler and #include "utf_8_optu8_strict.h".
+ *   the header (as include/encspec/utf_8_optu8_strict.h), the library and encspec-utf-8-optu8-strict.pc
+ *   (pkg-config).  Or compile utf_8_optu8_strict.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/utf_8_optu8_strict.h>.
  *   utf_8_optu8_strict_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_8_optu8_strict_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -216,8 +217,8 @@ size_t utf_8_optu8_strict_decode(const unsigned char *data, size_t len, utf_8_op
  * Spec file: specs/utf-8-optu8-strict.encspec
  * Spec SHA-256: aae77d82827f6606d7c1598e8c8921f276488d7196b9a3ab627bfbcc9e80cbc0
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -237,8 +238,9 @@ size_t utf_8_optu8_strict_decode(const unsigned char *data, size_t len, utf_8_op
  * Usage:
  *   A package (encspec-utf-8-optu8-strict): `make` builds libencspec-utf-8-optu8-strict.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-utf-8-optu8-strict.pc (pkg-config).  Or compile
- *   utf_8_optu8_strict.c with any C99 compiler and #include "utf_8_optu8_strict.h".
+ *   the header (as include/encspec/utf_8_optu8_strict.h), the library and encspec-utf-8-optu8-strict.pc
+ *   (pkg-config).  Or compile utf_8_optu8_strict.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/utf_8_optu8_strict.h>.
  *   utf_8_optu8_strict_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_8_optu8_strict_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -558,7 +560,7 @@ size_t utf_8_optu8_strict_decode(const unsigned char *data, size_t len, utf_8_op
 #define NX_NAME "utf-8-optu8-strict"
 #define NX_SPEC_SHA256 "aae77d82827f6606d7c1598e8c8921f276488d7196b9a3ab627bfbcc9e80cbc0"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "05ef653d050473782d74f0614b3bd2f41edeac83e85104907dd88ee14d1aa0be"
+#define NX_SOURCE_SHA256 "88fff7aa8edd06f92946c5e5b82402ec539ccfced2e0340a2830ab68040723b2"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 14
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -83,8 +83,8 @@
  * Spec file: specs/utf-8-rfc2279.encspec
  * Spec SHA-256: 473cdd8a78f76501034c86b79456f57fc70f9a84233f2a127fa01a219bd4d3af
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -104,8 +104,9 @@
  * Usage:
  *   A package (encspec-utf-8-rfc2279): `make` builds libencspec-utf-8-rfc2279.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-utf-8-rfc2279.pc (pkg-config).  Or compile
- *   utf_8_rfc2279.c with any C99 compiler and #include "utf_8_rfc2279.h".
+ *   the header (as include/encspec/utf_8_rfc2279.h), the library and encspec-utf-8-rfc2279.pc
+ *   (pkg-config).  Or compile utf_8_rfc2279.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/utf_8_rfc2279.h>.
  *   utf_8_rfc2279_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_8_rfc2279_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -216,8 +217,8 @@ size_t utf_8_rfc2279_decode(const unsigned char *data, size_t len, utf_8_rfc2279
  * Spec file: specs/utf-8-rfc2279.encspec
  * Spec SHA-256: 473cdd8a78f76501034c86b79456f57fc70f9a84233f2a127fa01a219bd4d3af
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -237,8 +238,9 @@ size_t utf_8_rfc2279_decode(const unsigned char *data, size_t len, utf_8_rfc2279
  * Usage:
  *   A package (encspec-utf-8-rfc2279): `make` builds libencspec-utf-8-rfc2279.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-utf-8-rfc2279.pc (pkg-config).  Or compile
- *   utf_8_rfc2279.c with any C99 compiler and #include "utf_8_rfc2279.h".
+ *   the header (as include/encspec/utf_8_rfc2279.h), the library and encspec-utf-8-rfc2279.pc
+ *   (pkg-config).  Or compile utf_8_rfc2279.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/utf_8_rfc2279.h>.
  *   utf_8_rfc2279_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_8_rfc2279_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -567,7 +569,7 @@ size_t utf_8_rfc2279_decode(const unsigned char *data, size_t len, utf_8_rfc2279
 #define NX_NAME "utf-8-rfc2279"
 #define NX_SPEC_SHA256 "473cdd8a78f76501034c86b79456f57fc70f9a84233f2a127fa01a219bd4d3af"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "18201484df5e2c4cc4583e40d9c20a4aed9b232c3dcb37a470665f8f7c0f1978"
+#define NX_SOURCE_SHA256 "414b68bf561674a8ddc395d0807fdcf6e6273a006ffe8f6527e5b9e0f0c66151"
 #define NX_N_STATES 11
 #define NX_N_CLASSES 16
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

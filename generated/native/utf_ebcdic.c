@@ -83,8 +83,8 @@
  * Spec file: specs/utf-ebcdic.encspec
  * Spec SHA-256: f108c46838df002af88e3d1b594b5ba880daec448dacdfdec8480bbdb00434a3
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -104,8 +104,9 @@
  * Usage:
  *   A package (encspec-utf-ebcdic): `make` builds libencspec-utf-ebcdic.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-utf-ebcdic.pc (pkg-config).  Or compile
- *   utf_ebcdic.c with any C99 compiler and #include "utf_ebcdic.h".
+ *   the header (as include/encspec/utf_ebcdic.h), the library and encspec-utf-ebcdic.pc
+ *   (pkg-config).  Or compile utf_ebcdic.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/utf_ebcdic.h>.
  *   utf_ebcdic_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_ebcdic_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -216,8 +217,8 @@ size_t utf_ebcdic_decode(const unsigned char *data, size_t len, utf_ebcdic_cp *o
  * Spec file: specs/utf-ebcdic.encspec
  * Spec SHA-256: f108c46838df002af88e3d1b594b5ba880daec448dacdfdec8480bbdb00434a3
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -237,8 +238,9 @@ size_t utf_ebcdic_decode(const unsigned char *data, size_t len, utf_ebcdic_cp *o
  * Usage:
  *   A package (encspec-utf-ebcdic): `make` builds libencspec-utf-ebcdic.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-utf-ebcdic.pc (pkg-config).  Or compile
- *   utf_ebcdic.c with any C99 compiler and #include "utf_ebcdic.h".
+ *   the header (as include/encspec/utf_ebcdic.h), the library and encspec-utf-ebcdic.pc
+ *   (pkg-config).  Or compile utf_ebcdic.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/utf_ebcdic.h>.
  *   utf_ebcdic_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_ebcdic_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -559,7 +561,7 @@ size_t utf_ebcdic_decode(const unsigned char *data, size_t len, utf_ebcdic_cp *o
 #define NX_NAME "utf-ebcdic"
 #define NX_SPEC_SHA256 "f108c46838df002af88e3d1b594b5ba880daec448dacdfdec8480bbdb00434a3"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "8950592f1fead83303509a8ae20d1c575cb174476b75b8885d1737eeb543dee2"
+#define NX_SOURCE_SHA256 "ec285bb5e60bd8a6127643616069b07d386ac69c1822c9156e0129699005d5d6"
 #define NX_N_STATES 9
 #define NX_N_CLASSES 14
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

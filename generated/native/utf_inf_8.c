@@ -83,8 +83,8 @@
  * Spec file: specs/utf-inf-8.encspec
  * Spec SHA-256: 88c8a4903eaa4974e8770b57182c7ee37c26dd494ac25c8512f5e85d915d155a
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -129,8 +129,9 @@
  * Usage:
  *   A package (encspec-utf-inf-8): `make` builds libencspec-utf-inf-8.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-utf-inf-8.pc (pkg-config).  Or compile
- *   utf_inf_8.c with any C99 compiler and #include "utf_inf_8.h".
+ *   the header (as include/encspec/utf_inf_8.h), the library and encspec-utf-inf-8.pc
+ *   (pkg-config).  Or compile utf_inf_8.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/utf_inf_8.h>.
  *   utf_inf_8_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_inf_8_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -251,8 +252,8 @@ size_t utf_inf_8_decode(const unsigned char *data, size_t len, utf_inf_8_cp *out
  * Spec file: specs/utf-inf-8.encspec
  * Spec SHA-256: 88c8a4903eaa4974e8770b57182c7ee37c26dd494ac25c8512f5e85d915d155a
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -297,8 +298,9 @@ size_t utf_inf_8_decode(const unsigned char *data, size_t len, utf_inf_8_cp *out
  * Usage:
  *   A package (encspec-utf-inf-8): `make` builds libencspec-utf-inf-8.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-utf-inf-8.pc (pkg-config).  Or compile
- *   utf_inf_8.c with any C99 compiler and #include "utf_inf_8.h".
+ *   the header (as include/encspec/utf_inf_8.h), the library and encspec-utf-inf-8.pc
+ *   (pkg-config).  Or compile utf_inf_8.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/utf_inf_8.h>.
  *   utf_inf_8_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   utf_inf_8_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -973,7 +975,7 @@ size_t utf_inf_8_decode(const unsigned char *data, size_t len, utf_inf_8_cp *out
 #define NX_NAME "utf-inf-8"
 #define NX_SPEC_SHA256 "88c8a4903eaa4974e8770b57182c7ee37c26dd494ac25c8512f5e85d915d155a"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "ac97ca5496ce1ba795766f412e8e2b1fbe18f4f4eaf7fbde508a02e5c39560f2"
+#define NX_SOURCE_SHA256 "4a6ab87e3628b8052e7f457a442d9c27dc5e67427790587d1cc56e90975c4e30"
 #define NX_N_STATES 24
 #define NX_N_CLASSES 21
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -81,8 +81,8 @@
  * Spec file: specs/whatwg-big5.encspec
  * Spec SHA-256: 311cba58fa21b0345fff91cb7ed18ea10b8e85ca05aecde0a5c8d0aa1b5f2f7b
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -111,8 +111,9 @@
  * Usage:
  *   A package (encspec-whatwg-big5): `make` builds libencspec-whatwg-big5.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-whatwg-big5.pc (pkg-config).  Or compile
- *   whatwg_big5.c with any C99 compiler and #include "whatwg_big5.h".
+ *   the header (as include/encspec/whatwg_big5.h), the library and encspec-whatwg-big5.pc
+ *   (pkg-config).  Or compile whatwg_big5.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/whatwg_big5.h>.
  *   whatwg_big5_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   whatwg_big5_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -236,8 +237,8 @@ size_t whatwg_big5_decode(const unsigned char *data, size_t len, whatwg_big5_cp 
  * Spec file: specs/whatwg-big5.encspec
  * Spec SHA-256: 311cba58fa21b0345fff91cb7ed18ea10b8e85ca05aecde0a5c8d0aa1b5f2f7b
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -266,8 +267,9 @@ size_t whatwg_big5_decode(const unsigned char *data, size_t len, whatwg_big5_cp 
  * Usage:
  *   A package (encspec-whatwg-big5): `make` builds libencspec-whatwg-big5.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-whatwg-big5.pc (pkg-config).  Or compile
- *   whatwg_big5.c with any C99 compiler and #include "whatwg_big5.h".
+ *   the header (as include/encspec/whatwg_big5.h), the library and encspec-whatwg-big5.pc
+ *   (pkg-config).  Or compile whatwg_big5.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/whatwg_big5.h>.
  *   whatwg_big5_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   whatwg_big5_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -1835,7 +1837,7 @@ size_t whatwg_big5_decode(const unsigned char *data, size_t len, whatwg_big5_cp 
 #define NX_NAME "whatwg-big5"
 #define NX_SPEC_SHA256 "311cba58fa21b0345fff91cb7ed18ea10b8e85ca05aecde0a5c8d0aa1b5f2f7b"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "771b2cc1c16332be553bff43499ef551b0eaf0581737e1ca80d12789cb639b34"
+#define NX_SOURCE_SHA256 "e4a1ab6a32545e57f1fffd4d9b12c887420b3e0e4c3686d7e831436184899fe2"
 #define NX_N_STATES 4
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

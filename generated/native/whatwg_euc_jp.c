@@ -81,8 +81,8 @@
  * Spec file: specs/whatwg-euc-jp.encspec
  * Spec SHA-256: e0363c2ac1b7dc7111f38f3ff8701903ad6fa9f7adbc02fae2ad5fc91a8771c2
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -109,8 +109,9 @@
  * Usage:
  *   A package (encspec-whatwg-euc-jp): `make` builds libencspec-whatwg-euc-jp.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-whatwg-euc-jp.pc (pkg-config).  Or compile
- *   whatwg_euc_jp.c with any C99 compiler and #include "whatwg_euc_jp.h".
+ *   the header (as include/encspec/whatwg_euc_jp.h), the library and encspec-whatwg-euc-jp.pc
+ *   (pkg-config).  Or compile whatwg_euc_jp.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/whatwg_euc_jp.h>.
  *   whatwg_euc_jp_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   whatwg_euc_jp_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -229,8 +230,8 @@ size_t whatwg_euc_jp_decode(const unsigned char *data, size_t len, whatwg_euc_jp
  * Spec file: specs/whatwg-euc-jp.encspec
  * Spec SHA-256: e0363c2ac1b7dc7111f38f3ff8701903ad6fa9f7adbc02fae2ad5fc91a8771c2
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -257,8 +258,9 @@ size_t whatwg_euc_jp_decode(const unsigned char *data, size_t len, whatwg_euc_jp
  * Usage:
  *   A package (encspec-whatwg-euc-jp): `make` builds libencspec-whatwg-euc-jp.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-whatwg-euc-jp.pc (pkg-config).  Or compile
- *   whatwg_euc_jp.c with any C99 compiler and #include "whatwg_euc_jp.h".
+ *   the header (as include/encspec/whatwg_euc_jp.h), the library and encspec-whatwg-euc-jp.pc
+ *   (pkg-config).  Or compile whatwg_euc_jp.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/whatwg_euc_jp.h>.
  *   whatwg_euc_jp_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   whatwg_euc_jp_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -1779,7 +1781,7 @@ size_t whatwg_euc_jp_decode(const unsigned char *data, size_t len, whatwg_euc_jp
 #define NX_NAME "whatwg-euc-jp"
 #define NX_SPEC_SHA256 "e0363c2ac1b7dc7111f38f3ff8701903ad6fa9f7adbc02fae2ad5fc91a8771c2"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "4d58a8e608aa74e76bd936f6d0aae351d73d035ca25c2409e661b34059626e82"
+#define NX_SOURCE_SHA256 "5eb152c49207d9350f351555b76035e05ce72e0bee73779f5110a7cf03f89742"
 #define NX_N_STATES 9
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -81,8 +81,8 @@
  * Spec file: specs/whatwg-euc-kr.encspec
  * Spec SHA-256: 9caa9d9dc0a7a07dbb665170dbdb735f0f32b785f27d20e26b201dea7fa7d168
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -109,8 +109,9 @@
  * Usage:
  *   A package (encspec-whatwg-euc-kr): `make` builds libencspec-whatwg-euc-kr.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-whatwg-euc-kr.pc (pkg-config).  Or compile
- *   whatwg_euc_kr.c with any C99 compiler and #include "whatwg_euc_kr.h".
+ *   the header (as include/encspec/whatwg_euc_kr.h), the library and encspec-whatwg-euc-kr.pc
+ *   (pkg-config).  Or compile whatwg_euc_kr.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/whatwg_euc_kr.h>.
  *   whatwg_euc_kr_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   whatwg_euc_kr_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -228,8 +229,8 @@ size_t whatwg_euc_kr_decode(const unsigned char *data, size_t len, whatwg_euc_kr
  * Spec file: specs/whatwg-euc-kr.encspec
  * Spec SHA-256: 9caa9d9dc0a7a07dbb665170dbdb735f0f32b785f27d20e26b201dea7fa7d168
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -256,8 +257,9 @@ size_t whatwg_euc_kr_decode(const unsigned char *data, size_t len, whatwg_euc_kr
  * Usage:
  *   A package (encspec-whatwg-euc-kr): `make` builds libencspec-whatwg-euc-kr.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-whatwg-euc-kr.pc (pkg-config).  Or compile
- *   whatwg_euc_kr.c with any C99 compiler and #include "whatwg_euc_kr.h".
+ *   the header (as include/encspec/whatwg_euc_kr.h), the library and encspec-whatwg-euc-kr.pc
+ *   (pkg-config).  Or compile whatwg_euc_kr.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/whatwg_euc_kr.h>.
  *   whatwg_euc_kr_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   whatwg_euc_kr_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -2080,7 +2082,7 @@ size_t whatwg_euc_kr_decode(const unsigned char *data, size_t len, whatwg_euc_kr
 #define NX_NAME "whatwg-euc-kr"
 #define NX_SPEC_SHA256 "9caa9d9dc0a7a07dbb665170dbdb735f0f32b785f27d20e26b201dea7fa7d168"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "4464c4afc2aa3ce9321c330b76ed2bb2f626b7d4193015935a0670c2746d7cd8"
+#define NX_SOURCE_SHA256 "885a6c64e5aa9a4b6ae1c863114226e2c07157d2c3ed0bc033bd26ef4b0975e4"
 #define NX_N_STATES 4
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -81,8 +81,8 @@
  * Spec file: specs/whatwg-gb18030.encspec
  * Spec SHA-256: 61b9cc87bc8450e70f73c82346c7ca5a8e3a48805a1bd00459762b3777ecff56
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -109,8 +109,9 @@
  * Usage:
  *   A package (encspec-whatwg-gb18030): `make` builds libencspec-whatwg-gb18030.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-whatwg-gb18030.pc (pkg-config).  Or compile
- *   whatwg_gb18030.c with any C99 compiler and #include "whatwg_gb18030.h".
+ *   the header (as include/encspec/whatwg_gb18030.h), the library and encspec-whatwg-gb18030.pc
+ *   (pkg-config).  Or compile whatwg_gb18030.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/whatwg_gb18030.h>.
  *   whatwg_gb18030_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   whatwg_gb18030_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -229,8 +230,8 @@ size_t whatwg_gb18030_decode(const unsigned char *data, size_t len, whatwg_gb180
  * Spec file: specs/whatwg-gb18030.encspec
  * Spec SHA-256: 61b9cc87bc8450e70f73c82346c7ca5a8e3a48805a1bd00459762b3777ecff56
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -257,8 +258,9 @@ size_t whatwg_gb18030_decode(const unsigned char *data, size_t len, whatwg_gb180
  * Usage:
  *   A package (encspec-whatwg-gb18030): `make` builds libencspec-whatwg-gb18030.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-whatwg-gb18030.pc (pkg-config).  Or compile
- *   whatwg_gb18030.c with any C99 compiler and #include "whatwg_gb18030.h".
+ *   the header (as include/encspec/whatwg_gb18030.h), the library and encspec-whatwg-gb18030.pc
+ *   (pkg-config).  Or compile whatwg_gb18030.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/whatwg_gb18030.h>.
  *   whatwg_gb18030_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   whatwg_gb18030_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -2319,7 +2321,7 @@ size_t whatwg_gb18030_decode(const unsigned char *data, size_t len, whatwg_gb180
 #define NX_NAME "whatwg-gb18030"
 #define NX_SPEC_SHA256 "61b9cc87bc8450e70f73c82346c7ca5a8e3a48805a1bd00459762b3777ecff56"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "a4f78a405b4e70d1e9c2be3e3a6ffdbf4b0204dc4b110944cf7b17113656b77f"
+#define NX_SOURCE_SHA256 "9350ef9fc461c7d26ce6dca0630ad05d8ce957bce5c47594c3e412d47d70ede0"
 #define NX_N_STATES 17
 #define NX_N_CLASSES 17
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -81,8 +81,8 @@
  * Spec file: specs/whatwg-gbk.encspec
  * Spec SHA-256: 7a432e01eea5d1c6a35894fec2269d7716bee0079807334bfeb2d2c4c8e3dc9d
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -109,8 +109,9 @@
  * Usage:
  *   A package (encspec-whatwg-gbk): `make` builds libencspec-whatwg-gbk.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-whatwg-gbk.pc (pkg-config).  Or compile
- *   whatwg_gbk.c with any C99 compiler and #include "whatwg_gbk.h".
+ *   the header (as include/encspec/whatwg_gbk.h), the library and encspec-whatwg-gbk.pc
+ *   (pkg-config).  Or compile whatwg_gbk.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/whatwg_gbk.h>.
  *   whatwg_gbk_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   whatwg_gbk_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -229,8 +230,8 @@ size_t whatwg_gbk_decode(const unsigned char *data, size_t len, whatwg_gbk_cp *o
  * Spec file: specs/whatwg-gbk.encspec
  * Spec SHA-256: 7a432e01eea5d1c6a35894fec2269d7716bee0079807334bfeb2d2c4c8e3dc9d
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -257,8 +258,9 @@ size_t whatwg_gbk_decode(const unsigned char *data, size_t len, whatwg_gbk_cp *o
  * Usage:
  *   A package (encspec-whatwg-gbk): `make` builds libencspec-whatwg-gbk.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-whatwg-gbk.pc (pkg-config).  Or compile
- *   whatwg_gbk.c with any C99 compiler and #include "whatwg_gbk.h".
+ *   the header (as include/encspec/whatwg_gbk.h), the library and encspec-whatwg-gbk.pc
+ *   (pkg-config).  Or compile whatwg_gbk.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/whatwg_gbk.h>.
  *   whatwg_gbk_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   whatwg_gbk_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -2319,7 +2321,7 @@ size_t whatwg_gbk_decode(const unsigned char *data, size_t len, whatwg_gbk_cp *o
 #define NX_NAME "whatwg-gbk"
 #define NX_SPEC_SHA256 "7a432e01eea5d1c6a35894fec2269d7716bee0079807334bfeb2d2c4c8e3dc9d"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "e1936680ce20f2a4a308e1428f90f5e756ea6b7b8e03231af830e93ddd1d97b6"
+#define NX_SOURCE_SHA256 "4f3d7bb6db06d3e60660c7faac9c39cea6a0eeda31dc61db16e009aea4b8b361"
 #define NX_N_STATES 17
 #define NX_N_CLASSES 17
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -79,8 +79,8 @@
  * Spec file: specs/whatwg-replacement.encspec
  * Spec SHA-256: 6afe85a13fcf84ebbe30c8838fd7065557711d46da26de2180b8cc41e42a3d12
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -100,8 +100,9 @@
  * Usage:
  *   A package (encspec-whatwg-replacement): `make` builds libencspec-whatwg-replacement.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-whatwg-replacement.pc (pkg-config).  Or compile
- *   whatwg_replacement.c with any C99 compiler and #include "whatwg_replacement.h".
+ *   the header (as include/encspec/whatwg_replacement.h), the library and encspec-whatwg-replacement.pc
+ *   (pkg-config).  Or compile whatwg_replacement.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/whatwg_replacement.h>.
  *   whatwg_replacement_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   whatwg_replacement_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -212,8 +213,8 @@ size_t whatwg_replacement_decode(const unsigned char *data, size_t len, whatwg_r
  * Spec file: specs/whatwg-replacement.encspec
  * Spec SHA-256: 6afe85a13fcf84ebbe30c8838fd7065557711d46da26de2180b8cc41e42a3d12
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -233,8 +234,9 @@ size_t whatwg_replacement_decode(const unsigned char *data, size_t len, whatwg_r
  * Usage:
  *   A package (encspec-whatwg-replacement): `make` builds libencspec-whatwg-replacement.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-whatwg-replacement.pc (pkg-config).  Or compile
- *   whatwg_replacement.c with any C99 compiler and #include "whatwg_replacement.h".
+ *   the header (as include/encspec/whatwg_replacement.h), the library and encspec-whatwg-replacement.pc
+ *   (pkg-config).  Or compile whatwg_replacement.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/whatwg_replacement.h>.
  *   whatwg_replacement_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   whatwg_replacement_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -488,7 +490,7 @@ size_t whatwg_replacement_decode(const unsigned char *data, size_t len, whatwg_r
 #define NX_NAME "whatwg-replacement"
 #define NX_SPEC_SHA256 "6afe85a13fcf84ebbe30c8838fd7065557711d46da26de2180b8cc41e42a3d12"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "bf0f675a864abd73dac92c0d701280d3489fda33de9aab915115c816af9302df"
+#define NX_SOURCE_SHA256 "7bf8706615b85c3e22657c6ce5e5366381bcf3b3bbc318c3bfe4357f2217b7fe"
 #define NX_N_STATES 2
 #define NX_N_CLASSES 1
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -81,8 +81,8 @@
  * Spec file: specs/whatwg-shift_jis.encspec
  * Spec SHA-256: 87c2fce0d7805f568cb69d8c69ca43098187470e10781d87479f49cfba4dd01c
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -109,8 +109,9 @@
  * Usage:
  *   A package (encspec-whatwg-shift-jis): `make` builds libencspec-whatwg-shift-jis.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-whatwg-shift-jis.pc (pkg-config).  Or compile
- *   whatwg_shift_jis.c with any C99 compiler and #include "whatwg_shift_jis.h".
+ *   the header (as include/encspec/whatwg_shift_jis.h), the library and encspec-whatwg-shift-jis.pc
+ *   (pkg-config).  Or compile whatwg_shift_jis.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/whatwg_shift_jis.h>.
  *   whatwg_shift_jis_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   whatwg_shift_jis_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -228,8 +229,8 @@ size_t whatwg_shift_jis_decode(const unsigned char *data, size_t len, whatwg_shi
  * Spec file: specs/whatwg-shift_jis.encspec
  * Spec SHA-256: 87c2fce0d7805f568cb69d8c69ca43098187470e10781d87479f49cfba4dd01c
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -256,8 +257,9 @@ size_t whatwg_shift_jis_decode(const unsigned char *data, size_t len, whatwg_shi
  * Usage:
  *   A package (encspec-whatwg-shift-jis): `make` builds libencspec-whatwg-shift-jis.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-whatwg-shift-jis.pc (pkg-config).  Or compile
- *   whatwg_shift_jis.c with any C99 compiler and #include "whatwg_shift_jis.h".
+ *   the header (as include/encspec/whatwg_shift_jis.h), the library and encspec-whatwg-shift-jis.pc
+ *   (pkg-config).  Or compile whatwg_shift_jis.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/whatwg_shift_jis.h>.
  *   whatwg_shift_jis_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   whatwg_shift_jis_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -1304,7 +1306,7 @@ size_t whatwg_shift_jis_decode(const unsigned char *data, size_t len, whatwg_shi
 #define NX_NAME "whatwg-shift_jis"
 #define NX_SPEC_SHA256 "87c2fce0d7805f568cb69d8c69ca43098187470e10781d87479f49cfba4dd01c"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "2bece52bdeaed12bafb88c6b8882c1d59ad6b46870f4424cb5908de329bd8a06"
+#define NX_SOURCE_SHA256 "4258ed82a734a9e40796106e43bf3408dfc522ac1f9e3eaadf571ac8a745e06b"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 8
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -81,8 +81,8 @@
  * Spec file: specs/wtf-16.encspec
  * Spec SHA-256: 77b2ee496ee1c3e698ffe940fe92691d141bab4c78c76eb3dde5498559590195
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -106,8 +106,9 @@
  * Usage:
  *   A package (encspec-wtf-16): `make` builds libencspec-wtf-16.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-wtf-16.pc (pkg-config).  Or compile
- *   wtf_16.c with any C99 compiler and #include "wtf_16.h".
+ *   the header (as include/encspec/wtf_16.h), the library and encspec-wtf-16.pc
+ *   (pkg-config).  Or compile wtf_16.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/wtf_16.h>.
  *   wtf_16_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   wtf_16_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -220,8 +221,8 @@ size_t wtf_16_decode(const unsigned char *data, size_t len, wtf_16_cp *out,
  * Spec file: specs/wtf-16.encspec
  * Spec SHA-256: 77b2ee496ee1c3e698ffe940fe92691d141bab4c78c76eb3dde5498559590195
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -245,8 +246,9 @@ size_t wtf_16_decode(const unsigned char *data, size_t len, wtf_16_cp *out,
  * Usage:
  *   A package (encspec-wtf-16): `make` builds libencspec-wtf-16.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-wtf-16.pc (pkg-config).  Or compile
- *   wtf_16.c with any C99 compiler and #include "wtf_16.h".
+ *   the header (as include/encspec/wtf_16.h), the library and encspec-wtf-16.pc
+ *   (pkg-config).  Or compile wtf_16.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/wtf_16.h>.
  *   wtf_16_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   wtf_16_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -543,7 +545,7 @@ size_t wtf_16_decode(const unsigned char *data, size_t len, wtf_16_cp *out,
 #define NX_NAME "wtf-16"
 #define NX_SPEC_SHA256 "77b2ee496ee1c3e698ffe940fe92691d141bab4c78c76eb3dde5498559590195"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "2522fbfa2742ba89d86cfce4e465d804ec9f757b0b92410c8cb04b59c30ab6d1"
+#define NX_SOURCE_SHA256 "eef0ef3014669d1eacfc348e78cb7ba6aee225d2bf2410ffb5ebdc4149935c37"
 #define NX_N_STATES 8
 #define NX_N_CLASSES 4
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */

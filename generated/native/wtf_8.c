@@ -83,8 +83,8 @@
  * Spec file: specs/wtf-8.encspec
  * Spec SHA-256: fecedbafd4e715554e45868a52e886b94680695452497d4748029558a2d8ec81
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -104,8 +104,9 @@
  * Usage:
  *   A package (encspec-wtf-8): `make` builds libencspec-wtf-8.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-wtf-8.pc (pkg-config).  Or compile
- *   wtf_8.c with any C99 compiler and #include "wtf_8.h".
+ *   the header (as include/encspec/wtf_8.h), the library and encspec-wtf-8.pc
+ *   (pkg-config).  Or compile wtf_8.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/wtf_8.h>.
  *   wtf_8_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   wtf_8_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -216,8 +217,8 @@ size_t wtf_8_decode(const unsigned char *data, size_t len, wtf_8_cp *out,
  * Spec file: specs/wtf-8.encspec
  * Spec SHA-256: fecedbafd4e715554e45868a52e886b94680695452497d4748029558a2d8ec81
  *
- * Semantics: exactly those of encspec's decoder core
- * (codegen/runtime/core.py), which `encspec tokens` prints:
+ * Semantics: exactly those of encspec's decoder core (the module
+ * encspec.runtime.core), which `encspec tokens` prints:
  *   * a signature is recognised at offset 0 only;
  *   * otherwise the longest match wins: the automaton runs until it dies
  *     and falls back to the last accepting state;
@@ -237,8 +238,9 @@ size_t wtf_8_decode(const unsigned char *data, size_t len, wtf_8_cp *out,
  * Usage:
  *   A package (encspec-wtf-8): `make` builds libencspec-wtf-8.a, `make check` runs
  *   the conformance vectors, `make install PREFIX=... [DESTDIR=...]` installs
- *   the header, the library and encspec-wtf-8.pc (pkg-config).  Or compile
- *   wtf_8.c with any C99 compiler and #include "wtf_8.h".
+ *   the header (as include/encspec/wtf_8.h), the library and encspec-wtf-8.pc
+ *   (pkg-config).  Or compile wtf_8.c with any C99 compiler and -I include.
+ *   Either way: #include <encspec/wtf_8.h>.
  *   wtf_8_next(data, len, &pos, &tok) walks the tokens (pos = 0 first);
  *   wtf_8_wide_value(data, len, &tok, out) writes a WIDE (or CHAR) token's
  *   code point big-endian into out, (tok.bits + 7) / 8 bytes for a WIDE one;
@@ -570,7 +572,7 @@ size_t wtf_8_decode(const unsigned char *data, size_t len, wtf_8_cp *out,
 #define NX_NAME "wtf-8"
 #define NX_SPEC_SHA256 "fecedbafd4e715554e45868a52e886b94680695452497d4748029558a2d8ec81"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "c3d3f5576deabebab6636365295e211bd9dbad981e461f27d9810d7c60b90c49"
+#define NX_SOURCE_SHA256 "e33123bb789ace82ead8deff93c1187b8636f16a8a6789ae532d517b96c5e918"
 #define NX_N_STATES 14
 #define NX_N_CLASSES 13
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
