@@ -28,7 +28,7 @@ from encspec.spec import registry
 LANGS = ["c", "rust", "js", "java"]
 # what each README must tell: its build and test commands (indented code lines)
 COMMANDS = {"c": ["make", "make check", "make install PREFIX=/usr/local"], "rust": ["cargo build", "cargo test"],
-            "js": ["npm install path/to/this/folder", "npm test"], "java": ["mvn package", "./build-jar"]}
+            "js": ["npm install path/to/this/folder", "npm test"], "java": ["mvn package", "mvn test", "./build-jar"]}
 FENCES = {"c": "c", "rust": "rust", "js": "js", "java": "java"}
 POM = "{http://maven.apache.org/POM/4.0.0}"
 TIMEOUT = 600
@@ -263,18 +263,27 @@ def test_java_readme_example_decodes(java_packages, spec):
     assert run([j["java"], "-cp", cp, "Decode"], cwd=folder, stdin=data).stdout.decode().split() == want
 
 
-@pytest.mark.slow
-def test_maven_builds_the_jar(tmp_path):
-    """`mvn -o package` builds target/ARTIFACT-VERSION.jar with the provider's service file
-    (Maven's plugins must be in its local repository: the machine has no Maven Central)."""
+def maven(folder: Path, goal: str) -> subprocess.CompletedProcess:
+    """`mvn -o GOAL` in *folder*; a skip naming it where Maven or its plugins are missing (the
+    machine reaches no Maven repository: they must be in Maven's local one)."""
     mvn = tools.need(lambda: tools.find("mvn", hint="it is in Debian's maven package"))
+    proc = run([mvn, "-o", "-B", goal], cwd=folder, ok=False)
+    log = proc.stdout.decode(errors="replace")
+    if proc.returncode != 0 and "offline mode" in log:
+        tools.missing(f"Maven's plugins or JUnit are not in its local repository (mvn -o): {log[-300:]}")
+    return proc
+
+
+@pytest.mark.slow
+def test_maven_tests_and_builds_the_jar(tmp_path):
+    """`mvn -o package` runs the conformance vectors (JUnit) and builds target/ARTIFACT-VERSION.jar
+    with the provider's service file."""
     out = tmp_path / "pkg"
     pipeline.export(automaton("big5"), "java", out)
-    proc = run([mvn, "-o", "-q", "-B", "package"], cwd=out, ok=False)
-    log = proc.stdout.decode(errors="replace") + proc.stderr.decode(errors="replace")
-    if proc.returncode != 0 and "offline mode" in log:
-        tools.missing(f"Maven's plugins are not in its local repository (mvn -o): {log[-300:]}")
+    proc = maven(out, "package")
+    log = proc.stdout.decode(errors="replace")
     assert proc.returncode == 0, log[-3000:]
+    assert "Tests run: 1, Failures: 0, Errors: 0, Skipped: 0" in log
     version = ET.parse(out / "pom.xml").getroot().findtext(f"{POM}version")
     jar = out / "target" / f"encspec-big5-{version}.jar"
     import zipfile
@@ -282,6 +291,18 @@ def test_maven_builds_the_jar(tmp_path):
         names = set(z.namelist())
     assert {"META-INF/services/java.nio.charset.spi.CharsetProvider", "org/encspec/big5/Big5Charset.class",
             "org/encspec/big5/Big5CharsetProvider.class"} <= names
+
+
+@pytest.mark.slow
+def test_maven_test_fails_on_a_wrong_vector(tmp_path):
+    out = tmp_path / "pkg"
+    pipeline.export(automaton("utf-8"), "java", out)
+    test = out / "src/test/java/org/encspec/utf8/Utf8VectorsTest.java"
+    text = test.read_text("utf-8")
+    assert '"char 0 2 3BA; char 2 4 3CC;' in text
+    test.write_text(text.replace('"char 0 2 3BA;', '"char 0 2 3BB;', 1), "utf-8")
+    proc = maven(out, "test")
+    assert proc.returncode != 0 and "1 of " in proc.stdout.decode(errors="replace")
 
 
 # ------------------------------------------------------------------ JS, Rust examples

@@ -3,7 +3,8 @@ in the Maven/Gradle source layout: the codec class (no dependencies; BigInteger 
 values pass 63 bits), a ``java.nio.charset.Charset`` with its decoder and a
 ``CharsetProvider`` registered under META-INF/services (so ``Charset.forName`` finds
 it on the class path, by its name or the spec's aliases), a tokens demo, run-tokens, a
-pom.xml (Maven), build-jar (javac + jar only, for machines without Maven) and a README."""
+pom.xml (Maven; `mvn test` runs the conformance vectors on JUnit 5), build-jar (javac + jar
+only, for machines without Maven) and a README."""
 from __future__ import annotations
 
 import re
@@ -14,7 +15,7 @@ from ..automaton.forms import TableForm
 from ..spec.expressions import MAX_LONG
 from ..version import __version__
 from . import export_common as common
-from . import js_target, render
+from . import js_target, package_tests, render
 from .target import Target, refusal, register
 
 REASON_LIMIT = "counted form beyond this decoder's limits"
@@ -194,7 +195,8 @@ def java_long(v: int) -> str:
     return str(v) if v <= MAX_LONG else f"0x{v:X}"
 
 
-def files(a: Automaton, java_package: str | None = None, spec_arg: str | None = None) -> dict[str, str]:
+def files(a: Automaton, java_package: str | None = None, spec_arg: str | None = None,
+          vectors: str | None = None) -> dict[str, str]:
     ctx = common.common_context(a)
     cls = ctx["cls"]
     pkg = java_package or default_package(a)
@@ -299,6 +301,8 @@ def files(a: Automaton, java_package: str | None = None, spec_arg: str | None = 
     src = f"src/main/java/{ctx['package_dir']}"
     ctx.update(common.readme_context(a, "Java", f"{ctx['group']}:{ctx['artifact']}", spec_arg))
     ctx["example"] = render("java/Decode.java.j2", **ctx).rstrip("\n")
+    ctx["vectors_source"], cases = package_tests.vectors(a, computed=vectors)
+    ctx["vectors"] = [{**v, "text": package_tests.token_text(v["tokens"])} for v in cases]
     return {
         f"{src}/{cls}.java": render("java/Codec.java.j2", **ctx),
         f"{src}/{cls}Charset.java": render("java/Charset.java.j2", **ctx),
@@ -308,6 +312,7 @@ def files(a: Automaton, java_package: str | None = None, spec_arg: str | None = 
         "run-tokens": render("java/run-tokens.j2", **ctx),
         "build-jar": render("java/build-jar.j2", **ctx),
         "pom.xml": render("java/pom.xml.j2", **ctx),
+        f"src/test/java/{ctx['package_dir']}/{cls}VectorsTest.java": render("java/VectorsTest.java.j2", **ctx),
         "README.md": render("java/README.md.j2", **ctx),
     }
 
@@ -315,11 +320,12 @@ def files(a: Automaton, java_package: str | None = None, spec_arg: str | None = 
 register(Target(
     name="java",
     describe="a Java package (org.encspec.NAME): the codec class, a java.nio Charset (the spec's aliases too) "
-             "and its CharsetProvider, a tokens demo, run-tokens, a pom.xml, build-jar and a README",
+             "and its CharsetProvider, a tokens demo, run-tokens, a pom.xml with a JUnit test of the "
+             "conformance vectors, build-jar and a README",
     files=files,
     supports=refusal(check_limits),
     permutes=True,  # every byte read goes through FROM_REAL (Codec.java.j2's rd)
     int_bits=None,
     executables=("run-tokens", "build-jar"),
-    options=("java_package", "spec_arg"),
+    options=("java_package", "spec_arg", "vectors"),
 ))
