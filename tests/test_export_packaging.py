@@ -69,7 +69,7 @@ def run(cmd, cwd=None, stdin: bytes = b"", env=None, ok: bool = True) -> subproc
 
 # ------------------------------------------------------------------ README
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("spec", ["utf-8", "big5"])
+@pytest.mark.parametrize("spec", ["utf-8", "big5", "shift_jis"])  # shift_jis: a `_` in a code span
 def test_readme_names_the_spec_its_commands_and_an_example(spec, lang):
     a = automaton(spec)
     text = render(spec, lang)["README.md"]
