@@ -46,13 +46,16 @@ form double: 81..82 trail table toy
 form accent: 83 41 = U+0065 U+0301
 encode U+0078 U+0079 as 84
 encode U+01B0 U+0300 as 85
+encode-file "enc.txt"
 """
+ENCODE_FILE = "# code points TAB bytes\n0x304B 0x0304\t0x86\n0x00A5\t0x5C\n"
 # What the encoder writes, by hand: single code points, then sequences
 SINGLE = {**{chr(c): bytes([c]) for c in range(0x80)}, "\u4e00": b"\x81\x41", "\u00ca": b"\x81\x42",
-          "\u304b": b"\x82\x41", "\u0304": b"\x82\xa2"}
+          "\u304b": b"\x82\x41", "\u0304": b"\x82\xa2", "\u00a5": b"\x5c"}
 SEQUENCES = {"\u00ca\u0304": b"\x81\xa1", "\u304b\u309a": b"\x81\xa2", "A\u0301\u0302": b"\x82\x42",
-             "A\u0301": b"\x82\xa1", "e\u0301": b"\x83\x41", "xy": b"\x84", "\u01b0\u0300": b"\x85"}
-ALPHABET = "Axye\u0301\u0302\u0304\u00ca\u304b\u309a\u4e00\u01b0\u0300\u0303"
+             "A\u0301": b"\x82\xa1", "e\u0301": b"\x83\x41", "xy": b"\x84", "\u01b0\u0300": b"\x85",
+             "\u304b\u0304": b"\x86"}
+ALPHABET = "\u00a5Axye\u0301\u0302\u0304\u00ca\u304b\u309a\u4e00\u01b0\u0300\u0303"
 
 
 def reference(text: str) -> bytes:
@@ -74,6 +77,7 @@ def reference(text: str) -> bytes:
 def spec_path(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("seqtoy")
     (folder / "toy.txt").write_text(INDEX, "utf-8")
+    (folder / "enc.txt").write_text(ENCODE_FILE, "utf-8")
     (folder / "seqtoy.encspec").write_text(SPEC, "utf-8")
     return folder / "seqtoy.encspec"
 
@@ -91,7 +95,7 @@ def test_sequences_are_read_from_every_format(spec_path):
     assert tables.sequences(a) == (
         ((0x41, 0x301), b"\x82\xa1"), ((0x41, 0x301, 0x302), b"\x82\x42"), ((0x65, 0x301), b"\x83\x41"),
         ((0x78, 0x79), b"\x84"), ((0xCA, 0x304), b"\x81\xa1"), ((0x1B0, 0x300), b"\x85"),
-        ((0x304B, 0x309A), b"\x81\xa2"))
+        ((0x304B, 0x304), b"\x86"), ((0x304B, 0x309A), b"\x81\xa2"))
 
 
 def test_sequence_values_decode(m):
@@ -104,10 +108,10 @@ def test_sequence_values_decode(m):
     ("\u00ca\u0304", "81A1"),              # the sequence
     ("\u00ca", "8142"),                    # its base alone
     ("\u00ca\u4e00", "8142 8141"),         # a base, then no mark
-    ("\u304b\u0304", "8241 82A2"),         # a base followed by a mark that makes no sequence with it
+    ("\u304b\u0304", "86"),               # an encode-file sequence
     ("A\u0301\u0302", "8242"),             # the longer of two sequences
     ("A\u0301\u0304", "82A1 82A2"),        # the shorter where the longer does not follow
-    ("A\u0304", "41 82A2"),
+    ("A\u0304", "41 82A2"),               # a base followed by a mark that makes no sequence with it
     ("B\u304b\u309a", "42 81A2"),          # a sequence at the end of the text
     ("\u304b\u309a\u304b", "81A2 8241"),   # ... and a base at the end
     ("xyx", "84 78"),                      # an encoder-only sequence
