@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import encspec
-from conftest import examples
+from conftest import assert_linear, examples
 from encspec import pipeline
 from encspec.automaton import compile_spec
 from encspec.runtime import tables
@@ -226,3 +226,27 @@ def test_whatwg_big5_never_writes_its_sequences():
     assert m.decode(bytes.fromhex("8862 8864")) == "\u00ca\u0304\u00ca\u030c"
     assert m.encode("\u00ca\u0304", "replace") == b"??"
     assert m.encode("\u00ca\u030c\u4e00", "replace") == b"??\xa4\x40"
+
+
+SHAPES = {  # text of n pieces: starters everywhere, sequences, bases alone, unencodables
+    "sequences": "A\u0301\u0302\u304b\u309a",
+    "bases alone": "\u304bA\u0301\u0304\u00ca",
+    "unencodable": "\u01b0\u0301\u0303A",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_encoding_with_sequences_is_linear(m, shape):
+    piece = SHAPES[shape]
+    small, large = piece * 2000, piece * 32000
+    assert_linear(f"encode {shape}", lambda t: m.encode(t, "replace"), small, large)
+
+    def pieces(t):
+        enc = m.IncrementalEncoder("replace")
+        for i in range(0, len(t), 7):
+            enc.encode(t[i:i + 7])
+        enc.encode("", final=True)
+
+    assert_linear(f"incremental encode {shape}, 7 at a time", pieces, small, large)
+    assert_linear(f"incremental encode {shape}, one piece", lambda t: m.IncrementalEncoder("replace").encode(t),
+                  small, large)
