@@ -1670,7 +1670,11 @@ def _encode_fast_sequences(items, get):
 # entries) as the text needs it.
 _MEMO_BYTES = None
 _MEMO_LENS = None
-_NATIVE_ENCODE = _NATIVE is not None and hasattr(_NATIVE, "encode_str")
+# The native loops write a row's code points (the spec's straight-line code) without asking the
+# memo's maker: where a starter lies in a row they would write it alone, so there the core
+# encodes, unless the extension says it stops at starters itself (STOPS_AT_STARTERS).
+_NATIVE_ENCODE = _NATIVE is not None and hasattr(_NATIVE, "encode_str") and (
+    getattr(_NATIVE, "STOPS_AT_STARTERS", False) or not any(_encode_row(c) is not None for c in _SEQUENCES))
 _MEMO_WIDTH = _NATIVE.memo_width() if _NATIVE_ENCODE and hasattr(_NATIVE, "memo_width") else 4  # bytes an entry
 
 
