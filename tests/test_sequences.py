@@ -186,6 +186,13 @@ def test_incremental_encode_in_pieces_equals_the_reference(m, pieces):
     enc = m.IncrementalEncoder("replace")
     got = b"".join(enc.encode(p) for p in pieces) + enc.encode("", final=True)
     assert got == reference("".join(pieces))
+    got = b""
+    for p in pieces:  # each piece by a new encoder given the last one's state (held code points and all)
+        state = enc.getstate()
+        enc = m.IncrementalEncoder("replace")
+        enc.setstate(state)
+        got += enc.encode(p)
+    assert got + enc.encode("", final=True) == reference("".join(pieces))
 
 
 def test_the_start_of_a_sequence_is_held_back_in_getstate(m):
