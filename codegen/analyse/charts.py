@@ -223,6 +223,7 @@ def codepage(a: Automaton, ancestor: Automaton | None = None) -> list[dict]:
     """
     old = codepage(ancestor) if ancestor is not None else None
     table_leads = table_occupancy(a)
+    several = sequence_notes(a)
     depth = _tables.max_length(a) or max(r.length for r in a.rows)
     fwd, back = _layers(a, depth)
     ks = _continuation_sets(a, back)
@@ -301,7 +302,8 @@ def codepage(a: Automaton, ancestor: Automaton | None = None) -> list[dict]:
                         title=f"lead of {cell['label']}-byte sequences"
                               + (f" from U+{low:04X}" if low is not None else "")
                               + f"; table form{'s' if len(names) > 1 else ''} {', '.join(names)}: "
-                              f"{mapped:,} of its {total:,} pointers have an entry ({share:.1%})")
+                              f"{mapped:,} of its {total:,} pointers have an entry ({share:.1%})"
+                              + several.get(b, ""))
         cells.append(cell)
     real = a.permutation
     if real is not None:  # walked as intermediate bytes: each real byte shows its intermediate byte's cell
@@ -349,6 +351,25 @@ def table_occupancy(a: Automaton) -> dict[int, tuple[int, int, int | None, list[
                 lows = [x for x in (low, lowest) if x is not None]
                 out[b] = (m + mapped, n + weight, min(lows) if lows else None, names + [f.name])
                 digit += 1
+    return out
+
+
+def sequence_notes(a: Automaton, shown: int = 4) -> dict[int, str]:
+    """Per lead byte of a table form whose pointers include some of several code points:
+    the words a table lead's title ends with, naming the first *shown* of them."""
+    found: dict[int, list[str]] = {}
+    for f in _tables.table_forms(a):
+        cap = _tables.capacity(f)
+        for p, cps in _tables.multi_entries(a.tables[f.table]):
+            if p < cap:
+                data = _tables.spell(f, p)
+                found.setdefault(data[0], []).append(
+                    data.hex(" ").upper() + " = " + " ".join(f"U+{c:04X}" for c in cps))
+    out = {}
+    for b, items in found.items():
+        more = f" and {len(items) - shown} more" if len(items) > shown else ""
+        out[b] = (f"; {len(items)} of them stand{'s' if len(items) == 1 else ''} for several code points: "
+                  + ", ".join(items[:shown]) + more)
     return out
 
 

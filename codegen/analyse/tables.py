@@ -26,7 +26,7 @@ from typing import Any
 from ..automaton import Automaton
 from ..automaton.forms import TableForm
 from ..automaton.mapping import NONE, MappingTable
-from ..runtime.tables import digits_bytes, tokens
+from ..runtime.tables import bind, digits_bytes, tokens
 
 # A piece of a table: (first pointer, last pointer, kind, data), data's type following
 # kind (None for "none", the first code point for "linear", the values for "array"):
@@ -108,6 +108,16 @@ def overrides(t: MappingTable) -> tuple:
 def multi_entries(t: MappingTable) -> list[tuple[int, tuple[int, ...]]]:
     """The pointers that stand for several code points (WHATWG Big5's four)."""
     return [(p, v) for p, v in overrides(t) if isinstance(v, tuple)]
+
+
+def text_bytes(a: Automaton, cps: tuple[int, ...] | list[int]) -> bytes | None:
+    """The bytes the encoder writes for the text *cps* (with its longest-match rule for
+    sequences of code points), or None where some code point has none: asked of the core
+    bound to the automaton, never a second copy of the encoder."""
+    try:
+        return bytes(bind(a).encode(list(cps), "strict", False))
+    except UnicodeEncodeError:
+        return None
 
 
 def pieces(t: MappingTable, lo: int, hi: int) -> list[Piece]:

@@ -606,7 +606,8 @@ def _table_sections(a: Automaton, tail: bytes, tail_note: str) -> list[Section]:
         if several:
             sub = Section("Pointers of several code points")
             for p, v in several:
-                sub.cases.append(Case(spell(p), f"pointer {p}: " + " ".join(_u(c) for c in v)))
+                sub.cases.append(Case(spell(p), f"pointer {p}: " + " ".join(_u(c) for c in v)
+                                      + f" ({_written(a, v, spell(p))})"))
                 if tail:
                     sub.cases.append(Case(spell(p) + tail, f"pointer {p}{tail_note}"))
             sec.subsections.append(sub)
@@ -668,6 +669,15 @@ def _table_sections(a: Automaton, tail: bytes, tail_note: str) -> list[Section]:
         if sec.cases:
             out.append(sec)
     return out
+
+
+def _written(a: Automaton, cps: tuple[int, ...], data: bytes) -> str:
+    """What the encoder writes for the text a pointer of several code points reads as."""
+    back = _tables.text_bytes(a, cps)
+    if back is None:
+        return "the encoder cannot write this text"
+    return "the encoder writes this text back as these bytes" if back == data else \
+        f"the encoder writes this text as {_hex(back)}"
 
 
 def _span_cases(a: Automaton, f, gaps, runs, tail: bytes, tail_note: str) -> Section:
