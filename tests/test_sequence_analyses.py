@@ -33,9 +33,11 @@ ENTRIES = "2 = U+00CA U+0304, 5 = U+00EA U+030C"
 
 
 def toy(tmp_path: Path, name: str = "toy", entries: str = ENTRIES, index: str = INDEX) -> str:
-    """The toy spec (named *name*, its sequence entries *entries*) in tmp_path, its path."""
-    (tmp_path / "toy.txt").write_text(index, "utf-8")
-    path = tmp_path / f"{name}.encspec"
+    """The toy spec (named *name*, its sequence entries *entries*) in tmp_path/name, its path."""
+    folder = tmp_path / name
+    folder.mkdir(exist_ok=True)
+    (folder / "toy.txt").write_text(index, "utf-8")
+    path = folder / f"{name}.encspec"
     path.write_text(SPEC.format(name=name, entries=entries), "utf-8")
     return str(path)
 
@@ -138,11 +140,30 @@ def test_diff_shows_sequences_on_either_side(tmp_path, capsys):
                  "valid in both, decoded differently (toy / toy2): 1 sequence in 1 pattern\n"
                  "  81 A1  1  U+00CA+U+0304 / U+00CA+U+0300\n"):
         assert line in out, out
+    # the four texts (CA 300, CA 304, EA 30C, 41 42): each encoder writes CA 304 as 81 41 81 42,
+    # 41 42 as 41 42, and has no bytes for U+0300 nor U+00EA
+    assert "sequences of code points encoded differently (toy / toy2): 0 of 4 sequences" in out.splitlines()
     rc, out, _ = run_cli(capsys, "diff", a, b, "--json")
     doc = json.loads(out)
     assert doc["only_a"] == [{"pattern": "82 42", "example": "82 42", "a": [0xEA, 0x30C], "b": None, "count": 1}]
     assert doc["different"] == [{"pattern": "81 A1", "example": "81 A1", "a": [0xCA, 0x304], "b": [0xCA, 0x300],
                                  "count": 1, "everywhere": True}]
+    assert doc["encoder"]["sequences"] == []
+
+
+def test_diff_shows_a_sequence_the_encoders_write_apart(tmp_path, capsys):
+    """toy3 has no U+0304 alone (no index pointer 1): it cannot write U+00CA U+0304, which
+    toy writes as 81 41 81 42 (81 42 alone in toy only)."""
+    a = toy(tmp_path)
+    b = toy(tmp_path, "toy3", index="0\t0x00CA\n3\t0x4E00\n")
+    rc, out, _ = run_cli(capsys, "diff", a, b)
+    assert rc == 1
+    assert ("sequences of code points encoded differently (toy / toy3): 1 of 2 sequences\n"
+            "  U+00CA U+0304  81 41 81 42 / -") in out, out
+    assert "valid only in toy: 1 sequence in 1 pattern\n  81 42  1  e.g. 81 42 = U+0304\n" in out
+    rc, out, _ = run_cli(capsys, "diff", a, b, "--json")
+    doc = json.loads(out)
+    assert doc["encoder"]["sequences"] == [{"code_points": [0xCA, 0x304], "a": "81 41 81 42", "b": None}]
 
 
 # --------------------------------------------------------------- chart, JSON table
