@@ -69,17 +69,22 @@ def test_tokens_print_a_sequence_joined_by_plus(tmp_path, capsys):
 
 
 # --------------------------------------------------------------- vectors
-def test_vectors_say_what_the_encoder_writes_for_a_sequence(tmp_path, capsys):
-    """Pointer 2's text is U+00CA then U+0304, each of which has a pointer of its own
-    (81 41, 81 42); neither U+00EA nor U+030C has one, so pointer 5's text has no bytes."""
-    rc, out, _ = run_cli(capsys, "vectors", toy(tmp_path), "-o", "-")
+@pytest.mark.parametrize("skip, two, five", [
+    ("", "the encoder writes this text back as these bytes", "the encoder writes this text back as these bytes"),
+    (" encode-skip 2..2, 5..5", "the encoder writes this text as 81 41 81 42", "the encoder cannot write this text")])
+def test_vectors_say_what_the_encoder_writes_for_a_sequence(tmp_path, capsys, skip, two, five):
+    """Pointer 2's text is U+00CA U+0304: the encoder writes pointer 2 for it, or where the
+    encoder skips pointer 2, U+00CA and U+0304 by their own pointers (81 41, 81 42).
+    Neither U+00EA nor U+030C has a pointer, so skipping pointer 5 leaves its text none."""
+    rc, out, _ = run_cli(capsys, "vectors", toy(tmp_path, entries=ENTRIES + skip), "-o", "-")
     assert rc == 0
     text = re.sub(" +", " ", out)  # the columns' padding
-    for want in ("pointer 2: U+00CA U+0304 (the encoder writes this text as 81 41 81 42)\n bytes 81 A1\n"
-                 " tokens char 0 2 CA+304\n",
-                 "pointer 5: U+00EA U+030C (the encoder cannot write this text)\n bytes 82 42\n"
-                 " tokens char 0 2 EA+30C\n"):
+    for want in (f"pointer 2: U+00CA U+0304 ({two})\n bytes 81 A1\n tokens char 0 2 CA+304\n",
+                 f"pointer 5: U+00EA U+030C ({five})\n bytes 82 42\n tokens char 0 2 EA+30C\n"):
         assert want in text, text[:3000]
+    if not skip:  # the sequence, then U+00CA alone (81 41)
+        assert ("U+00CA U+0304 then U+00CA alone: the encoder writes 81 A1 then 81 41\n bytes 81 A1 81 41\n"
+                " tokens char 0 2 CA+304; char 2 4 CA\n") in text
 
 
 def test_vectors_jsonl_keep_the_sequence(tmp_path, capsys):
@@ -140,30 +145,36 @@ def test_diff_shows_sequences_on_either_side(tmp_path, capsys):
                  "valid in both, decoded differently (toy / toy2): 1 sequence in 1 pattern\n"
                  "  81 A1  1  U+00CA+U+0304 / U+00CA+U+0300\n"):
         assert line in out, out
-    # the four texts (CA 300, CA 304, EA 30C, 41 42): each encoder writes CA 304 as 81 41 81 42,
-    # 41 42 as 41 42, and has no bytes for U+0300 nor U+00EA
-    assert "sequences of code points encoded differently (toy / toy2): 0 of 4 sequences" in out.splitlines()
+    # the four texts, each written whole: toy writes 41 42 as ASCII, toy2 as its pointer 4;
+    # toy has no U+0300, toy2 writes pointer 2 for U+00CA U+0300; toy writes pointer 2 for
+    # U+00CA U+0304, toy2 U+00CA and U+0304 alone; toy2 has no pointer for U+00EA
+    assert ("sequences of code points encoded differently (toy / toy2): 4 of 4 sequences\n"
+            "  U+0041 U+0042  41 42 / 82 41\n"
+            "  U+00CA U+0300  - / 81 A1\n"
+            "  U+00CA U+0304  81 A1 / 81 41 81 42\n"
+            "  U+00EA U+030C  82 42 / -") in out, out
     rc, out, _ = run_cli(capsys, "diff", a, b, "--json")
     doc = json.loads(out)
     assert doc["only_a"] == [{"pattern": "82 42", "example": "82 42", "a": [0xEA, 0x30C], "b": None, "count": 1}]
     assert doc["different"] == [{"pattern": "81 A1", "example": "81 A1", "a": [0xCA, 0x304], "b": [0xCA, 0x300],
                                  "count": 1, "everywhere": True}]
-    assert doc["encoder"]["sequences"] == []
+    assert doc["encoder"]["sequences"][0] == {"code_points": [0x41, 0x42], "a": "41 42", "b": "82 41"}
+    assert doc["encoder"]["sequences"][1] == {"code_points": [0xCA, 0x300], "a": None, "b": "81 A1"}
 
 
-def test_diff_shows_a_sequence_the_encoders_write_apart(tmp_path, capsys):
-    """toy3 has no U+0304 alone (no index pointer 1): it cannot write U+00CA U+0304, which
-    toy writes as 81 41 81 42 (81 42 alone in toy only)."""
+def test_diff_shows_a_sequence_only_one_encoder_writes(tmp_path, capsys):
+    """toy3 has no U+0304 alone (no index pointer 1) and skips pointer 2 (encode-skip): it
+    cannot write U+00CA U+0304, which toy writes as 81 A1."""
     a = toy(tmp_path)
-    b = toy(tmp_path, "toy3", index="0\t0x00CA\n3\t0x4E00\n")
+    b = toy(tmp_path, "toy3", entries=ENTRIES + " encode-skip 2..2", index="0\t0x00CA\n3\t0x4E00\n")
     rc, out, _ = run_cli(capsys, "diff", a, b)
     assert rc == 1
     assert ("sequences of code points encoded differently (toy / toy3): 1 of 2 sequences\n"
-            "  U+00CA U+0304  81 41 81 42 / -") in out, out
+            "  U+00CA U+0304  81 A1 / -") in out, out
     assert "valid only in toy: 1 sequence in 1 pattern\n  81 42  1  e.g. 81 42 = U+0304\n" in out
     rc, out, _ = run_cli(capsys, "diff", a, b, "--json")
     doc = json.loads(out)
-    assert doc["encoder"]["sequences"] == [{"code_points": [0xCA, 0x304], "a": "81 41 81 42", "b": None}]
+    assert doc["encoder"]["sequences"] == [{"code_points": [0xCA, 0x304], "a": "81 A1", "b": None}]
 
 
 # --------------------------------------------------------------- chart, JSON table
@@ -184,3 +195,94 @@ def test_json_table_export_carries_the_sequences(tmp_path, capsys):
     doc = json.loads((out_dir / "toy.json").read_text("utf-8"))
     (table,) = doc["tables"]
     assert table["overrides"] == [[2, [0xCA, 0x304]], [5, [0xEA, 0x30C]]]
+
+
+# --------------------------------------------------------------- forms and encoder lines
+# A spec without tables: form ka's 90 41 reads as U+304B U+309A (ka, then the combining
+# semi-voiced mark), form kb's 90 42 as U+304B alone, and the encoder writes 90 41 for
+# U+0041 U+030A too (an encoder-only sequence whose bytes read back as something else).
+LITERAL = """\
+encoding {name}
+code-space U+0000..U+10FFFF
+form ascii: 00..7F
+form ka: 90 41 = U+304B {mark}
+form kb: 90 42 = U+304B
+{extra}
+"""
+
+
+def literal(tmp_path: Path, name: str = "lit", mark: str = "U+309A",
+            extra: str = "encode U+0041 U+030A as 90 41") -> str:
+    path = tmp_path / f"{name}.encspec"
+    path.write_text(LITERAL.format(name=name, mark=mark, extra=extra), "utf-8")
+    return str(path)
+
+
+def test_describe_lists_forms_and_written_sequences(tmp_path, capsys):
+    rc, out, _ = run_cli(capsys, "describe", literal(tmp_path))
+    assert rc == 0
+    assert ("\nliteral forms of several code points:\n  form ka: 90 41 = U+304B U+309A\n\n"
+            "sequences of code points the encoder writes as one (2; at each position the longest the text holds):\n"
+            "  U+0041 U+030A -> 90 41   (these bytes decode to U+304B U+309A)\n"
+            "  U+304B U+309A -> 90 41\n") in out, out
+    rc, out, _ = run_cli(capsys, "describe", literal(tmp_path), "--json")
+    doc = json.loads(out)
+    assert doc["several_forms"] == [{"form": "ka", "bytes": "90 41", "code_points": [0x304B, 0x309A]}]
+    assert doc["sequences"] == [
+        {"code_points": [0x41, 0x30A], "bytes": "90 41", "decodes_to": "U+304B U+309A"},
+        {"code_points": [0x304B, 0x309A], "bytes": "90 41", "decodes_to": "U+304B U+309A"}]
+
+
+def test_tokens_of_a_literal_form_of_several_code_points(tmp_path, capsys):
+    data = tmp_path / "in.bin"
+    data.write_bytes(bytes.fromhex("9041 9042"))
+    rc, out, _ = run_cli(capsys, "tokens", literal(tmp_path), data)
+    assert (rc, out) == (0, "char 0 2 304B+309A\nchar 2 4 304B\n")
+
+
+def test_check_an_encoder_line_whose_bytes_read_as_another_sequence(tmp_path, capsys):
+    rc, out, _ = run_cli(capsys, "check", literal(tmp_path))
+    assert "bijective            no   counterexample: U+0041 U+030A -> 90 41 / 90 41 -> U+304B U+309A\n" in out
+    assert "  2 bytes: 1 code points and 1 sequences of code points\n" in out
+
+
+def test_check_a_literal_form_written_back(tmp_path, capsys):
+    """Without the encoder line, ka's text is written as 90 41 and no other bytes read as
+    it (U+309A alone has none)."""
+    rc, out, _ = run_cli(capsys, "check", literal(tmp_path, extra=""), "--json")
+    doc = json.loads(out)
+    assert doc["properties"]["bijective"] is True, doc["counterexamples"]
+    assert doc["lengths"] == {"1": 128, "2": 2} and doc["sequences"] == {"2": 1}
+
+
+def test_vectors_encode_each_sequence_then_its_first_code_point_alone(tmp_path, capsys):
+    rc, out, _ = run_cli(capsys, "vectors", literal(tmp_path), "-o", "-")
+    assert rc == 0
+    text = re.sub(" +", " ", out)
+    for want in ("form ka: U+304B U+309A (the encoder writes this text back as these bytes)\n bytes 90 41\n"
+                 " tokens char 0 2 304B+309A\n",
+                 "U+0041 U+030A then U+0041 alone: the encoder writes 90 41 then 41\n bytes 90 41 41\n"
+                 " tokens char 0 2 304B+309A; char 2 3 41\n",
+                 "U+304B U+309A then U+304B alone: the encoder writes 90 41 then 90 42\n bytes 90 41 90 42\n"
+                 " tokens char 0 2 304B+309A; char 2 4 304B\n"):
+        assert want in text, text[:2000]
+
+
+def test_diff_of_literal_forms_of_several_code_points(tmp_path, capsys):
+    """lit2: ka is U+304B U+3099 (the voiced mark) and there is no encoder line."""
+    a = literal(tmp_path)
+    b = literal(tmp_path, "lit2", mark="U+3099", extra="")
+    rc, out, _ = run_cli(capsys, "diff", a, b)
+    assert rc == 1
+    assert ("valid in both, decoded differently (lit / lit2): 1 sequence in 1 pattern\n"
+            "  90 41  1  U+304B+U+309A / U+304B+U+3099\n") in out
+    assert ("sequences of code points encoded differently (lit / lit2): 3 of 3 sequences\n"
+            "  U+0041 U+030A  90 41 / -\n  U+304B U+3099  - / 90 41\n  U+304B U+309A  90 41 / -") in out
+
+
+def test_codepage_chart_names_a_literal_form_of_several_code_points(tmp_path, capsys):
+    out_file = tmp_path / "lit.svg"
+    rc, _, _ = run_cli(capsys, "chart", "--codepage", literal(tmp_path), "-o", out_file)
+    assert rc == 0
+    assert ("<title>90: lead of 2-byte sequences from U+304B; 1 of them stands for several code points: "
+            "90 41 = U+304B U+309A</title>") in out_file.read_text("utf-8")

@@ -302,8 +302,9 @@ def codepage(a: Automaton, ancestor: Automaton | None = None) -> list[dict]:
                         title=f"lead of {cell['label']}-byte sequences"
                               + (f" from U+{low:04X}" if low is not None else "")
                               + f"; table form{'s' if len(names) > 1 else ''} {', '.join(names)}: "
-                              f"{mapped:,} of its {total:,} pointers have an entry ({share:.1%})"
-                              + several.get(b, ""))
+                              f"{mapped:,} of its {total:,} pointers have an entry ({share:.1%})")
+        if b in several and cell["kind"] in ("lead", "partial", "table"):
+            cell["title"] += several[b]
         cells.append(cell)
     real = a.permutation
     if real is not None:  # walked as intermediate bytes: each real byte shows its intermediate byte's cell
@@ -355,16 +356,12 @@ def table_occupancy(a: Automaton) -> dict[int, tuple[int, int, int | None, list[
 
 
 def sequence_notes(a: Automaton, shown: int = 4) -> dict[int, str]:
-    """Per lead byte of a table form whose pointers include some of several code points:
-    the words a table lead's title ends with, naming the first *shown* of them."""
+    """Per lead byte of sequences that read as several code points (a table form's
+    pointers, a literal form): the words its title ends with, naming the first *shown*."""
     found: dict[int, list[str]] = {}
-    for f in _tables.table_forms(a):
-        cap = _tables.capacity(f)
-        for p, cps in _tables.multi_entries(a.tables[f.table]):
-            if p < cap:
-                data = _tables.spell(f, p)
-                found.setdefault(data[0], []).append(
-                    data.hex(" ").upper() + " = " + " ".join(f"U+{c:04X}" for c in cps))
+    for x in _tables.several_values(a):
+        found.setdefault(x.data[0], []).append(x.data.hex(" ").upper() + " = "
+                                               + " ".join(f"U+{c:04X}" for c in x.code_points))
     out = {}
     for b, items in found.items():
         more = f" and {len(items) - shown} more" if len(items) > shown else ""

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from ..automaton import DEAD, Automaton
 from ..automaton.bytesets import byte_runs as _runs
 from ..automaton.minimise import moore_blocks
-from ..runtime.tables import scan
+from ..runtime.tables import scan, sequences
 from .tables import ranges_text
 
 
@@ -356,9 +356,13 @@ def _merge(patterns: list[Pattern]) -> list[Pattern]:
 
 
 def _uses_tables(a: Automaton, b: Automaton) -> bool:
-    from .tables import has_tables
+    """Whether the table engine compares *a* and *b*: the product walk here reads each
+    value as affine in the bytes, which a table, an encoder-only entry or a form of
+    several code points is not."""
+    from .tables import has_tables, several_values
     return (has_tables(a) or has_tables(b) or bool(a.encode_only) or bool(b.encode_only)
-            or a.error_span != b.error_span or tuple(a.restore) != tuple(b.restore))
+            or a.error_span != b.error_span or tuple(a.restore) != tuple(b.restore)
+            or bool(sequences(a) or sequences(b) or several_values(a) or several_values(b)))
 
 
 def table_diff(a: Automaton, b: Automaton) -> Diff:

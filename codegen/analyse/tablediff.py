@@ -50,7 +50,7 @@ from ..automaton.actions import Error, Lookup, Pair, Reserved, Value
 from ..automaton.forms import DigitsForm
 from ..automaton.mapping import NONE
 from ..automaton.ranges import split
-from ..runtime.tables import digits_bytes, row_bytes, table_inverse, table_pointer, tokens
+from ..runtime.tables import digits_bytes, row_bytes, sequences, table_inverse, table_pointer, tokens
 from ..spec.model import RangeSet
 from . import tables as _tables
 
@@ -780,11 +780,9 @@ class SequenceDiff:
 
 
 def sequence_texts(x: Automaton) -> set[tuple[int, ...]]:
-    """The texts of several code points *x* knows: its table entries'."""
-    out = set()
-    for f in _tables.table_forms(x):
-        out |= {cps for _, cps in _tables.multi_entries(x.tables[f.table])}
-    return out
+    """The texts of several code points *x* knows: what its table entries and literal
+    forms read as, and the sequences its encoder writes as one."""
+    return {v.code_points for v in _tables.several_values(x)} | {cps for cps, _ in sequences(x)}
 
 
 def sequence_diff(a: Automaton, b: Automaton) -> tuple[int, list[SequenceDiff]]:
