@@ -286,3 +286,79 @@ def test_codepage_chart_names_a_literal_form_of_several_code_points(tmp_path, ca
     assert rc == 0
     assert ("<title>90: lead of 2-byte sequences from U+304B; 1 of them stands for several code points: "
             "90 41 = U+304B U+309A</title>") in out_file.read_text("utf-8")
+
+
+# --------------------------------------------------------------- the built-in specs
+# Big5-HKSCS: 88 62, 88 64, 88 A3, 88 A5 are U+00CA U+0304, U+00CA U+030C, U+00EA U+0304,
+# U+00EA U+030C (HKSCS-2008's four compositions, as WHATWG Big5's pointers 1133, 1135,
+# 1164, 1166); U+00CA alone is 88 66, U+00EA alone 88 A7; CPython's big5hkscs writes them
+# so (checked below against the codec where Python has it).
+HKSCS = [((0xCA, 0x304), "88 62"), ((0xCA, 0x30C), "88 64"), ((0xEA, 0x304), "88 A3"), ((0xEA, 0x30C), "88 A5")]
+
+
+def have_spec(name: str) -> str:
+    if not (ROOT / "specs" / f"{name}.encspec").exists():
+        pytest.skip(f"specs/{name}.encspec is not there yet")
+    return name
+
+
+def test_hand_written_hkscs_facts_match_cpython():
+    import codecs
+    try:
+        codecs.lookup("big5hkscs")
+    except LookupError:
+        pytest.skip("this Python has no big5hkscs codec")
+    for cps, data in HKSCS:
+        assert "".join(map(chr, cps)).encode("big5hkscs") == bytes.fromhex(data)
+    assert "\xca".encode("big5hkscs") == bytes.fromhex("8866") and "\xea".encode("big5hkscs") == bytes.fromhex("88A7")
+
+
+def test_describe_big5hkscs_lists_its_four_written_sequences(capsys):
+    rc, out, _ = run_cli(capsys, "describe", have_spec("big5hkscs"))
+    assert ("sequences of code points the encoder writes as one (4; at each position the longest the text holds):\n"
+            "  U+00CA U+0304 -> 88 62\n  U+00CA U+030C -> 88 64\n  U+00EA U+0304 -> 88 A3\n"
+            "  U+00EA U+030C -> 88 A5\n") in out
+
+
+def test_vectors_big5hkscs_write_each_sequence_then_its_base_alone(capsys):
+    rc, out, _ = run_cli(capsys, "vectors", have_spec("big5hkscs"), "-o", "-")
+    text = re.sub(" +", " ", out)
+    for want in ("U+00CA U+0304 then U+00CA alone: the encoder writes 88 62 then 88 66\n bytes 88 62 88 66\n"
+                 " tokens char 0 2 CA+304; char 2 4 CA\n",
+                 "U+00EA U+030C then U+00EA alone: the encoder writes 88 A5 then 88 A7\n bytes 88 A5 88 A7\n"
+                 " tokens char 0 2 EA+30C; char 2 4 EA\n"):
+        assert want in text
+
+
+@pytest.mark.parametrize("old", ["big5", "whatwg-big5"])
+def test_diff_big5_big5hkscs_lists_the_four_sequences(capsys, old):
+    """Neither big5 (no U+00CA at all) nor WHATWG Big5 (U+00CA only in the pointers its
+    encoder skips) writes any of the four texts."""
+    rc, out, _ = run_cli(capsys, "diff", have_spec(old), have_spec("big5hkscs"))
+    assert rc == 1
+    assert out.endswith(f"sequences of code points encoded differently ({old} / big5hkscs): 4 of 4 sequences\n"
+                        "  U+00CA U+0304  - / 88 62\n  U+00CA U+030C  - / 88 64\n"
+                        "  U+00EA U+0304  - / 88 A3\n  U+00EA U+030C  - / 88 A5\n"), out[-600:]
+
+
+def test_check_big5hkscs_counts_four_sequences(capsys):
+    rc, out, _ = run_cli(capsys, "check", have_spec("big5hkscs"), "--json")
+    assert json.loads(out)["sequences"] == {"2": 4}
+
+
+def test_check_shift_jisx0213_finds_a_sequence_read_from_two_spellings(capsys):
+    """JIS X 0213 has U+00E6 U+0300 as one pair and U+00E6, U+0300 each alone: decoding is
+    not one-to-one.  The counterexample's two byte strings must read (in CPython's codec,
+    where Python has it) as one text."""
+    import codecs
+    rc, out, _ = run_cli(capsys, "check", have_spec("shift_jisx0213"), "--json")
+    doc = json.loads(out)
+    assert doc["properties"]["bijective"] is False
+    one, two = (bytes.fromhex(x) for x in doc["counterexamples"]["bijective"])
+    assert one != two
+    try:
+        codecs.lookup("shift_jisx0213")
+    except LookupError:
+        return
+    assert one.decode("shift_jisx0213") == two.decode("shift_jisx0213")
+    assert len(one.decode("shift_jisx0213")) >= 2  # a sequence, not a duplicate code point
