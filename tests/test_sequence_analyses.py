@@ -362,3 +362,27 @@ def test_check_shift_jisx0213_finds_a_sequence_read_from_two_spellings(capsys):
         return
     assert one.decode("shift_jisx0213") == two.decode("shift_jisx0213")
     assert len(one.decode("shift_jisx0213")) >= 2  # a sequence, not a duplicate code point
+
+
+# --------------------------------------------------------------- exports
+def test_json_table_export_lists_the_sequences_the_encoder_writes(tmp_path, capsys):
+    out_dir = tmp_path / "out"
+    rc, _, _ = run_cli(capsys, "export", literal(tmp_path), "--lang", "json", "-o", out_dir)
+    assert rc == 0
+    doc = json.loads((out_dir / "lit.json").read_text("utf-8"))
+    assert doc["sequences"] == [{"code_points": [0x41, 0x30A], "bytes": "9041"},
+                                {"code_points": [0x304B, 0x309A], "bytes": "9041"}]
+    assert {"form": "ka", "forms": ["ka"], "kind": "char", "value": [0x304B, 0x309A]} in doc["actions"]
+
+
+@pytest.mark.parametrize("lang", ["c", "rust", "js", "java"])
+def test_exports_refuse_a_form_of_several_code_points_in_one_line(tmp_path, capsys, lang):
+    """The exports' decoders give a literal form one code point (a table's entries of
+    several code points they hold: tests/test_export_tables.py decodes WHATWG Big5's)."""
+    out_dir = tmp_path / "out"
+    rc, out, err = run_cli(capsys, "export", literal(tmp_path), "--lang", lang, "-o", out_dir)
+    assert rc != 0 and out == ""
+    assert err.strip().splitlines() == [
+        f"encspec: error: {literal(tmp_path)}: the {lang} target cannot hold a form whose value is several "
+        "code points (form ka: U+304B U+309A); a table entry of several code points it can"]
+    assert not out_dir.exists() or not any(out_dir.iterdir())  # nothing written

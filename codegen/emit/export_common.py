@@ -264,6 +264,18 @@ def check_several(a: Automaton, lang: str) -> None:
                             f"{f.length} bytes)", None, a.spec_file)
 
 
+def check_form_values(a: Automaton, lang: str) -> None:
+    """The exports' decoders give a literal form's action one code point: a form whose
+    value is several code points (``form x: 90 41 = U+304B U+309A``) is refused in one
+    line, as a limit of the target (a table's entries of several code points are held)."""
+    for act in a.actions:
+        if isinstance(act, Value) and isinstance(act.value, tuple):
+            cps = " ".join(f"U+{c:04X}" for c in act.value)
+            raise SpecError(f"the {lang} target cannot hold a form whose value is several code points "
+                            f"(form {', '.join(act.forms)}: {cps}); a table entry of several code points "
+                            "it can", None, a.spec_file)
+
+
 def restore_text(a: Automaton) -> str:
     """The restore set as byte runs (00..7F), for comments."""
     return ", ".join(f"{lo:02X}" if lo == hi else f"{lo:02X}..{hi:02X}" for lo, hi in a.restore) or "(none)"

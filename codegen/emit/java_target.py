@@ -193,6 +193,7 @@ def files(a: Automaton, java_package: str | None = None) -> dict[str, str]:
     ]
     check_limits(a)
     common.check_several(a, "java")
+    common.check_form_values(a, "java")
     table_context(ctx, a)
     bound = common.value_bound(a)
     ctx["wide_dfa"] = bound is None or bound > MAX_LONG  # long may overflow: replay in BigInteger

@@ -111,6 +111,7 @@ def table_context(ctx: dict, a: Automaton) -> None:
 
 
 def files(a: Automaton, vectors: str | None = None) -> dict[str, str]:
+    common.check_form_values(a, "js")
     ctx = common.common_context(a)
     table_context(ctx, a)
     mod = ctx["mod"]
