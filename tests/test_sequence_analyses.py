@@ -386,3 +386,19 @@ def test_exports_refuse_a_form_of_several_code_points_in_one_line(tmp_path, caps
         f"encspec: error: {literal(tmp_path)}: the {lang} target cannot hold a form whose value is several "
         "code points (form ka: U+304B U+309A); a table entry of several code points it can"]
     assert not out_dir.exists() or not any(out_dir.iterdir())  # nothing written
+
+
+def test_automaton_chart_labels_a_form_of_several_code_points(tmp_path, capsys):
+    rc, out, _ = run_cli(capsys, "chart", "--automaton", literal(tmp_path), "-o", "-")
+    assert rc == 0
+    assert 'label="3\\n= U+304B U+309A"' in out and 'label="4\\n= U+304B"' in out
+
+
+def test_build_leaves_the_native_source_out_for_a_form_of_several_code_points(tmp_path, capsys):
+    """The native extension is the C export plus glue: where C refuses the spec, build
+    writes everything else (the Python module runs it)."""
+    out_dir = tmp_path / "out"
+    rc, _, err = run_cli(capsys, "build", literal(tmp_path), "-o", out_dir)
+    assert rc == 0, err
+    assert (out_dir / "lit.py").is_file() and (out_dir / "tables" / "lit.json").is_file()
+    assert (out_dir / "vectors" / "lit.txt").is_file() and not (out_dir / "native").exists()

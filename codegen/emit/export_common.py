@@ -151,6 +151,7 @@ def int64_support(lang: str):
         check_char_offsets(a, lang)
         check_pairs(a, lang)
         check_accumulator(a, lang)
+        check_form_values(a, lang)
     return refusal(check)
 
 

@@ -274,12 +274,18 @@ def files(a: Automaton, java_package: str | None = None) -> dict[str, str]:
     }
 
 
+def _check(a: Automaton) -> None:
+    """What the Java export refuses: its limits, forms of several code points."""
+    check_limits(a)
+    common.check_form_values(a, "java")
+
+
 register(Target(
     name="java",
     describe="a Java package (org.encspec.NAME): the codec class, a java.nio Charset and its CharsetProvider, "
              "a tokens demo, run-tokens and build-jar",
     files=files,
-    supports=refusal(check_limits),
+    supports=refusal(_check),
     permutes=True,  # every byte read goes through FROM_REAL (Codec.java.j2's rd)
     int_bits=None,
     executables=("run-tokens", "build-jar"),
