@@ -42,11 +42,11 @@ def toy(tmp_path: Path, name: str = "toy", entries: str = ENTRIES, index: str = 
     return str(path)
 
 
-def have_whatwg_big5() -> str:
-    path = ROOT / "specs" / "whatwg-big5.encspec"
-    if not path.exists():
-        pytest.skip("specs/whatwg-big5.encspec is not there")
-    return "whatwg-big5"
+def have_spec(name: str) -> str:
+    """A built-in spec's name, or a skip where its spec file is not there yet."""
+    if not (ROOT / "specs" / f"{name}.encspec").exists():
+        pytest.skip(f"specs/{name}.encspec is not there yet")
+    return name
 
 
 # --------------------------------------------------------------- describe, tokens
@@ -125,7 +125,7 @@ def test_check_bijective_holds_where_no_other_bytes_read_as_the_sequence(tmp_pat
 def test_check_whatwg_big5_counts_its_four_sequences(capsys):
     """The Big5 decoder's four pointers 1133, 1135, 1164, 1166 (encoding.bs): two-byte
     sequences of two code points each; ASCII 00..7F is 128 one-byte sequences."""
-    spec = have_whatwg_big5()
+    spec = have_spec("whatwg-big5")
     rc, out, _ = run_cli(capsys, "check", spec, "--json")
     doc = json.loads(out)
     assert doc["sequences"] == {"2": 4}
@@ -294,12 +294,6 @@ def test_codepage_chart_names_a_literal_form_of_several_code_points(tmp_path, ca
 # 1164, 1166); U+00CA alone is 88 66, U+00EA alone 88 A7; CPython's big5hkscs writes them
 # so (checked below against the codec where Python has it).
 HKSCS = [((0xCA, 0x304), "88 62"), ((0xCA, 0x30C), "88 64"), ((0xEA, 0x304), "88 A3"), ((0xEA, 0x30C), "88 A5")]
-
-
-def have_spec(name: str) -> str:
-    if not (ROOT / "specs" / f"{name}.encspec").exists():
-        pytest.skip(f"specs/{name}.encspec is not there yet")
-    return name
 
 
 def test_hand_written_hkscs_facts_match_cpython():
