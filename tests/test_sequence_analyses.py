@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, run_cli
+from conftest import builtin_spec_file, run_cli
 
 INDEX = "0\t0x00CA\n1\t0x0304\n3\t0x4E00\n"
 
@@ -44,8 +44,7 @@ def toy(tmp_path: Path, name: str = "toy", entries: str = ENTRIES, index: str = 
 
 def have_spec(name: str) -> str:
     """A built-in spec's name, or a skip where its spec file is not there yet."""
-    if not (ROOT / "specs" / f"{name}.encspec").exists():
-        pytest.skip(f"specs/{name}.encspec is not there yet")
+    builtin_spec_file(name)
     return name
 
 
