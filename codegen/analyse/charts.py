@@ -440,7 +440,7 @@ def _action_label(action) -> str:
     if action.kind == "char":
         if isinstance(action, Value):
             values = action.value if isinstance(action.value, tuple) else (action.value,)
-            return "= " + " ".join(f"U+{c:04X}" for c in values)
+            return "= " + " ".join(f"U+{v:04X}" for v in values)
         if isinstance(action, Pair):
             return "surrogate pair"
         if isinstance(action, Lookup):
