@@ -1689,7 +1689,10 @@ def _encode(cps, text, errors, start=0, stop=None, final=True):
     out = bytearray()
     handler = None
     state = _ENCODE_START
-    known = {}  # code point -> bytes or None, for this call
+    seqs = _SEQUENCES
+    # code point -> bytes or None, for this call; a starter's None sends it to the sequences
+    # below, so that a spec without them does no extra work per code point
+    known = dict.fromkeys(seqs)
 
     def bytes_of(c):
         if c not in known:
@@ -1714,12 +1717,24 @@ def _encode(cps, text, errors, start=0, stop=None, final=True):
         state = nxt
         return True
 
+    def put_alone(c):
+        """Write starter *c* alone (no sequence follows it); False where it has no bytes."""
+        nonlocal state
+        b = _starter_alone(c) if c in seqs else None
+        if b is None:
+            return False
+        out.extend(b)
+        state &= ~_LEAD_BITS
+        return True
+
     i = start
     n = len(cps)
-    seqs = _SEQUENCES
     while i < n:
         if stop is not None and i >= stop:
             return bytes(out), i
+        if put(cps[i]):
+            i += 1
+            continue
         if seqs and cps[i] in seqs:
             if not final and n - i < _SEQ_LONGEST and tuple(cps[i:]) in _SEQ_PREFIXES:
                 break
@@ -1729,9 +1744,9 @@ def _encode(cps, text, errors, start=0, stop=None, final=True):
                 state &= ~_LEAD_BITS
                 i += got[0]
                 continue
-        if put(cps[i]):
-            i += 1
-            continue
+            if put_alone(cps[i]):
+                i += 1
+                continue
         b = bytes_of(cps[i])
         j = i + 1
         # a run is one error where errors are maximal subparts of bytes (CPython's utf-8);
@@ -1754,7 +1769,7 @@ def _encode(cps, text, errors, start=0, stop=None, final=True):
         replacement, at = handler(exc)
         if isinstance(replacement, str):
             for ch in replacement:
-                if not put(ord(ch)):
+                if not put(ord(ch)) and not put_alone(ord(ch)):
                     raise UnicodeEncodeError(NAME, text, i, j, exc.reason)
         elif replacement:
             if len(replacement) % _UNIT:  # not whole code units: refused, as CPython's utf-16 does
@@ -1778,6 +1793,13 @@ _SEQ_TEXT = {chr(first) + "".join(map(chr, rest)): b for first, alts in _SEQUENC
 _SEQ_RE = re.compile("|".join(re.escape(t) for t in sorted(_SEQ_TEXT, key=len, reverse=True))) if _SEQ_TEXT \
     else None
 _ALONE: dict = {}  # starter -> its bytes alone (never in _ENCODE_MEMO: what follows it decides)
+
+
+def _starter_alone(cp):
+    """The bytes of starter *cp* written alone (no sequence follows it), or None."""
+    if cp not in _ALONE:
+        _ALONE[cp] = _encode_cp(cp)
+    return _ALONE[cp]
 
 
 def _sequence_at(cps, i, n):
@@ -1872,9 +1894,7 @@ class _EncodeMemo(dict):
         if PAIR_READS_AS_ONE and 0xD800 <= cp <= 0xDFFF:
             raise _Slow
         if cp in _SEQUENCES:  # a starter, where no sequence follows it (_encode_fast): alone, never kept
-            if cp not in _ALONE:
-                _ALONE[cp] = _encode_cp(cp)
-            b = _ALONE[cp]
+            b = _starter_alone(cp)
             if b is None:
                 raise _Slow
             return b
