@@ -290,8 +290,10 @@ def test_codepage_chart_names_a_literal_form_of_several_code_points(tmp_path, ca
 # --------------------------------------------------------------- the built-in specs
 # Big5-HKSCS: 88 62, 88 64, 88 A3, 88 A5 are U+00CA U+0304, U+00CA U+030C, U+00EA U+0304,
 # U+00EA U+030C (HKSCS-2008's four compositions, as WHATWG Big5's pointers 1133, 1135,
-# 1164, 1166); U+00CA alone is 88 66, U+00EA alone 88 A7; CPython's big5hkscs writes them
-# so (checked below against the codec where Python has it).
+# 1164, 1166); U+00CA alone is 88 66, U+00EA alone 88 A7.  CPython's big5hkscs writes them
+# so, and reads only the low 16 bits of the mark: U+00CA U+10304 is 88 62 too, so each of
+# the four has 17 spellings (planes 0 to 16), 68 sequences in all (checked below against
+# the codec where Python has it).
 HKSCS = [((0xCA, 0x304), "88 62"), ((0xCA, 0x30C), "88 64"), ((0xEA, 0x304), "88 A3"), ((0xEA, 0x30C), "88 A5")]
 
 
@@ -304,13 +306,16 @@ def test_hand_written_hkscs_facts_match_cpython():
     for cps, data in HKSCS:
         assert "".join(map(chr, cps)).encode("big5hkscs") == bytes.fromhex(data)
     assert "\xca".encode("big5hkscs") == bytes.fromhex("8866") and "\xea".encode("big5hkscs") == bytes.fromhex("88A7")
+    assert "\xca\U00010304".encode("big5hkscs") == bytes.fromhex("8862")
+    assert "\xea\U0010030c".encode("big5hkscs") == bytes.fromhex("88A5")
 
 
-def test_describe_big5hkscs_lists_its_four_written_sequences(capsys):
+def test_describe_big5hkscs_lists_its_written_sequences(capsys):
     rc, out, _ = run_cli(capsys, "describe", have_spec("big5hkscs"))
-    assert ("sequences of code points the encoder writes as one (4; at each position the longest the text holds):\n"
-            "  U+00CA U+0304 -> 88 62\n  U+00CA U+030C -> 88 64\n  U+00EA U+0304 -> 88 A3\n"
-            "  U+00EA U+030C -> 88 A5\n") in out
+    assert ("sequences of code points the encoder writes as one (68; at each position the longest the text holds):\n"
+            "  U+00CA U+0304 -> 88 62\n  U+00CA U+030C -> 88 64\n"
+            "  U+00CA U+10304 -> 88 62   (these bytes decode to U+00CA U+0304)\n") in out
+    assert "  … 28 more (--json lists them all)\n" in out  # 40 shown
 
 
 def test_vectors_big5hkscs_write_each_sequence_then_its_base_alone(capsys):
@@ -324,14 +329,18 @@ def test_vectors_big5hkscs_write_each_sequence_then_its_base_alone(capsys):
 
 
 @pytest.mark.parametrize("old", ["big5", "whatwg-big5"])
-def test_diff_big5_big5hkscs_lists_the_four_sequences(capsys, old):
+def test_diff_big5_big5hkscs_lists_the_sequences(capsys, old):
     """Neither big5 (no U+00CA at all) nor WHATWG Big5 (U+00CA only in the pointers its
-    encoder skips) writes any of the four texts."""
+    encoder skips) writes any of the 68 texts: 24 listed, in code point order."""
     rc, out, _ = run_cli(capsys, "diff", have_spec(old), have_spec("big5hkscs"))
     assert rc == 1
-    assert out.endswith(f"sequences of code points encoded differently ({old} / big5hkscs): 4 of 4 sequences\n"
-                        "  U+00CA U+0304  - / 88 62\n  U+00CA U+030C  - / 88 64\n"
-                        "  U+00EA U+0304  - / 88 A3\n  U+00EA U+030C  - / 88 A5\n"), out[-600:]
+    text = re.sub(" +", " ", out)  # the column's padding
+    assert (f"sequences of code points encoded differently ({old} / big5hkscs): 68 of 68 sequences\n"
+            " U+00CA U+0304 - / 88 62\n U+00CA U+030C - / 88 64\n U+00CA U+10304 - / 88 62\n") in text
+    assert text.endswith(" … 44 more sequences: --json lists all\n"), out[-600:]
+    rc, out, _ = run_cli(capsys, "diff", old, "big5hkscs", "--json")
+    got = json.loads(out)["encoder"]["sequences"]
+    assert len(got) == 68 and got[-1] == {"code_points": [0xEA, 0x10030C], "a": None, "b": "88 A5"}
 
 
 def test_check_big5hkscs_counts_four_sequences(capsys):
