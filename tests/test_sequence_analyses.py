@@ -404,3 +404,12 @@ def test_build_leaves_the_native_source_out_for_a_form_of_several_code_points(tm
     assert rc == 0, err
     assert (out_dir / "lit.py").is_file() and (out_dir / "tables" / "lit.json").is_file()
     assert (out_dir / "vectors" / "lit.txt").is_file() and not (out_dir / "native").exists()
+
+
+def test_vectors_say_where_a_sequences_first_code_point_has_no_bytes_alone(tmp_path, capsys):
+    """Form kc writes U+0100 U+0301 as 90 43; U+0100 alone is in no form."""
+    spec = literal(tmp_path, extra="form kc: 90 43 = U+0100 U+0301")
+    rc, out, _ = run_cli(capsys, "vectors", spec, "-o", "-")
+    text = re.sub(" +", " ", out)
+    assert ("U+0100 U+0301 twice: the encoder writes 90 43 90 43 (U+0100 alone has no bytes)\n bytes 90 43 90 43\n"
+            " tokens char 0 2 100+301; char 2 4 100+301\n") in text

@@ -698,9 +698,11 @@ def _sequence_section(a: Automaton, tail: bytes, tail_note: str) -> Section:
             if alone is not None and alone.startswith(data):
                 sub.cases.append(Case(alone, f"{text} then {_u(cps[0])} alone: the encoder writes {_hex(data)} "
                                              f"then {_hex(alone[len(data):])}"))
-            else:
-                sub.cases.append(Case(data, f"{text}: the encoder writes {_hex(data)} "
-                                            f"({_u(cps[0])} alone has no bytes)"))
+            else:  # the sequence twice: its bytes alone are already a case of the decoder's sections
+                twice = _tables.text_bytes(a, cps + cps)
+                why = f" ({_u(cps[0])} alone has no bytes)" if _tables.text_bytes(a, cps[:1]) is None else ""
+                if twice is not None:
+                    sub.cases.append(Case(twice, f"{text} twice: the encoder writes {_hex(twice)}{why}"))
         sec.subsections.append(sub)
     return sec
 
