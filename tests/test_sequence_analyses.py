@@ -385,8 +385,8 @@ def test_exports_refuse_a_form_of_several_code_points_in_one_line(tmp_path, caps
     rc, out, err = run_cli(capsys, "export", literal(tmp_path), "--lang", lang, "-o", out_dir)
     assert rc != 0 and out == ""
     assert err.strip().splitlines() == [
-        f"encspec: error: {literal(tmp_path)}: the {lang} target cannot hold a form whose value is several "
-        "code points (form ka: U+304B U+309A); a table entry of several code points it can"]
+        f"encspec: error: {literal(tmp_path)}: the {lang} target cannot decode a form whose value is a sequence "
+        "of code points yet (form ka: U+304B U+309A): a table entry can hold it"]
     assert not out_dir.exists() or not any(out_dir.iterdir())  # nothing written
 
 

@@ -118,7 +118,6 @@ def files(a: Automaton, vectors: str | None = None) -> dict[str, str]:
     weight_context(ctx)
     ctx["radix_type"] = "uint16_t" if max(op["radix"] for op in ctx["ops"]) <= 0xFFFF else "uint32_t"
     common.check_several(a, "c")
-    common.check_form_values(a, "c")
     table_context(ctx, a)
     plans, used = common.plans_context(a, "c", _expr(mod))
     ctx["plans"] = plans

@@ -123,8 +123,7 @@ def check_char_offsets(a: Automaton, lang: str) -> None:
             raise SpecError(f"the {lang} target needs offsets in 0 .. 2**64 - 1 (form {act.form})",
                             None, a.spec_file)
         if isinstance(act, Value) and isinstance(act.value, tuple):
-            raise SpecError(f"the {lang} target cannot decode a form whose value is a sequence of code points "
-                            f"yet (form {act.form}): a table entry can hold it", None, a.spec_file)
+            check_form_values(a, lang)
         if isinstance(act, Value) and isinstance(act.value, int) and not 0 <= act.value < 1 << 64:
             raise SpecError(f"the {lang} target needs fixed values in 0 .. 2**64 - 1 (form {act.form})",
                             None, a.spec_file)
@@ -154,7 +153,6 @@ def int64_support(lang: str):
         check_char_offsets(a, lang)
         check_pairs(a, lang)
         check_accumulator(a, lang)
-        check_form_values(a, lang)
     return refusal(check)
 
 
@@ -275,9 +273,8 @@ def check_form_values(a: Automaton, lang: str) -> None:
     for act in a.actions:
         if isinstance(act, Value) and isinstance(act.value, tuple):
             cps = " ".join(f"U+{c:04X}" for c in act.value)
-            raise SpecError(f"the {lang} target cannot hold a form whose value is several code points "
-                            f"(form {', '.join(act.forms)}: {cps}); a table entry of several code points "
-                            "it can", None, a.spec_file)
+            raise SpecError(f"the {lang} target cannot decode a form whose value is a sequence of code points "
+                            f"yet (form {', '.join(act.forms)}: {cps}): a table entry can hold it", None, a.spec_file)
 
 
 def restore_text(a: Automaton) -> str:

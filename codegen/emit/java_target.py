@@ -193,7 +193,6 @@ def files(a: Automaton, java_package: str | None = None) -> dict[str, str]:
     ]
     check_limits(a)
     common.check_several(a, "java")
-    common.check_form_values(a, "java")
     table_context(ctx, a)
     bound = common.value_bound(a)
     ctx["wide_dfa"] = bound is None or bound > MAX_LONG  # long may overflow: replay in BigInteger
@@ -274,18 +273,12 @@ def files(a: Automaton, java_package: str | None = None) -> dict[str, str]:
     }
 
 
-def _check(a: Automaton) -> None:
-    """What the Java export refuses: its limits, forms of several code points."""
-    check_limits(a)
-    common.check_form_values(a, "java")
-
-
 register(Target(
     name="java",
     describe="a Java package (org.encspec.NAME): the codec class, a java.nio Charset and its CharsetProvider, "
              "a tokens demo, run-tokens and build-jar",
     files=files,
-    supports=refusal(_check),
+    supports=refusal(check_limits),
     permutes=True,  # every byte read goes through FROM_REAL (Codec.java.j2's rd)
     int_bits=None,
     executables=("run-tokens", "build-jar"),

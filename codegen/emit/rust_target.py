@@ -34,7 +34,6 @@ def files(a: Automaton, vectors: str | None = None) -> dict[str, str]:
     common.check_accumulator(a, "rust")
     check_ops(a, "rust")
     common.check_several(a, "rust")
-    common.check_form_values(a, "rust")
     ctx = common.common_context(a)
     table_context(ctx, a, rust=True)
     weight_context(ctx)
