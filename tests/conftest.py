@@ -217,6 +217,15 @@ def without_bytecode(folder: Path) -> list[Path]:
     return [p for p in folder.rglob("*") if "__pycache__" not in p.relative_to(folder).parts]
 
 
+def builtin_spec_file(name: str) -> Path:
+    """specs/NAME.encspec, or a skip where it is not there yet (a spec being written)."""
+    import pytest
+    path = ROOT / "specs" / f"{name}.encspec"
+    if not path.exists():
+        pytest.skip(f"specs/{name}.encspec is not there yet")
+    return path
+
+
 def excerpt(name: str) -> str:
     """A seed excerpt from tests/data without its '# ' source note."""
     lines = (DATA / name).read_text("utf-8").splitlines(keepends=True)

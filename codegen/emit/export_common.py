@@ -162,8 +162,7 @@ def check_char_offsets(a: Automaton, lang: str) -> None:
             raise SpecError(f"the {lang} target needs offsets in 0 .. 2**64 - 1 (form {act.form})",
                             None, a.spec_file)
         if isinstance(act, Value) and isinstance(act.value, tuple):
-            raise SpecError(f"the {lang} target cannot decode a form whose value is a sequence of code points "
-                            f"yet (form {act.form}): a table entry can hold it", None, a.spec_file)
+            check_form_values(a, lang)
         if isinstance(act, Value) and isinstance(act.value, int) and not 0 <= act.value < 1 << 64:
             raise SpecError(f"the {lang} target needs fixed values in 0 .. 2**64 - 1 (form {act.form})",
                             None, a.spec_file)
@@ -304,6 +303,17 @@ def check_several(a: Automaton, lang: str) -> None:
             raise SpecError(f"the {lang} target needs an entry of several code points to have no more "
                             f"of them than its form has bytes (form {f.name}: {most} code points, "
                             f"{f.length} bytes)", None, a.spec_file)
+
+
+def check_form_values(a: Automaton, lang: str) -> None:
+    """The exports' decoders give a literal form's action one code point: a form whose
+    value is several code points (``form x: 90 41 = U+304B U+309A``) is refused in one
+    line, as a limit of the target (a table's entries of several code points are held)."""
+    for act in a.actions:
+        if isinstance(act, Value) and isinstance(act.value, tuple):
+            cps = " ".join(f"U+{c:04X}" for c in act.value)
+            raise SpecError(f"the {lang} target cannot decode a form whose value is a sequence of code points "
+                            f"yet (form {', '.join(act.forms)}: {cps}): a table entry can hold it", None, a.spec_file)
 
 
 def restore_text(a: Automaton) -> str:

@@ -109,7 +109,14 @@ def table_context(ctx: dict, a: Automaton) -> None:
     ctx["restore_text"] = common.restore_text(a)
 
 
+def _check(a: Automaton) -> None:
+    """What the JS export refuses: tables it cannot read, forms of several code points."""
+    common.check_tables(a, "js")
+    common.check_form_values(a, "js")
+
+
 def files(a: Automaton, vectors: str | None = None, spec_arg: str | None = None) -> dict[str, str]:
+    common.check_form_values(a, "js")
     ctx = common.common_context(a)
     table_context(ctx, a)
     mod = ctx["mod"]
@@ -197,7 +204,7 @@ register(Target(
     describe="an npm package: one ES module for Node and browsers (BigInt where values pass 2**53), "
              "its .d.ts, a node --test suite, a README, a tokens demo and run-tokens",
     files=files,
-    supports=refusal(lambda a: common.check_tables(a, "js")),
+    supports=refusal(_check),
     permutes=True,  # every byte read goes through FROM_REAL (module.mjs.j2's rd)
     int_bits=None,
     executables=("run-tokens",),
