@@ -15,12 +15,14 @@ every code point of `code_points()` as CPython does (strict errors with their po
 reason), every sequence the tables and encode files hold (alone, around a lone base, twice,
 and inside hypothesis's random text, strictly and with "replace"), and incrementally:
 split at every offset, the IncrementalEncoder writes what CPython's one-shot encoder and
-its IncrementalEncoder write (a base that ends a piece is held back until the next one).
+its IncrementalEncoder write (a base that ends a piece is held back until the next one),
+and its StreamWriter, fed three pieces, has written what CPython's has after each.
 The sequences come from the spec's table files; every expected value comes from CPython.
 """
 from __future__ import annotations
 
 import codecs
+import io
 import random
 from collections.abc import Callable
 from functools import cache
@@ -32,9 +34,11 @@ from hypothesis import strategies as st
 from codec_samples import BACKENDS, load_backend
 from conftest import (
     ROOT,
+    CPythonIncremental,
     code_points,
     decode_in_chunks,
     decoding_differences,
+    encode_recording_calls,
     examples,
     strict_encode_outcome,
 )
@@ -163,13 +167,6 @@ def test_random_inputs(spec, backend):
     check()
 
 
-class _CPythonIncremental:
-    """CPython's codec as decode_in_chunks drives a module: its IncrementalDecoder."""
-
-    def __init__(self, codec: str) -> None:
-        self.IncrementalDecoder = codecs.getincrementaldecoder(codec)
-
-
 @pytest.mark.parametrize("spec, backend", CASES)
 def test_incremental_decoding_in_chunks(spec, backend):
     """1,000 seeded inputs of 1..12 bytes (edges, any byte, a sequence's bytes) fed 1, 2 and 3
@@ -180,7 +177,7 @@ def test_incremental_decoding_in_chunks(spec, backend):
     pieces = [bytes([b]) for b in EDGES[spec]] + [_cpython_bytes(spec, s) for s in sequences(spec, False)]
     inputs = [b"".join(rnd.choice(pieces) if rnd.random() < 0.75 else bytes([rnd.randrange(256)])
                        for _ in range(rnd.randint(1, 8)))[:12] for _ in range(1000)]
-    theirs = _CPythonIncremental(spec)
+    theirs = CPythonIncremental(spec)
     bad = [(data.hex(" ").upper(), size, errors) for data in inputs for size in (1, 2, 3)
            for errors in ("strict", "replace")
            if decode_in_chunks(module, data, errors, size) != decode_in_chunks(theirs, data, errors, size)]
@@ -188,24 +185,6 @@ def test_incremental_decoding_in_chunks(spec, backend):
 
 
 # ----------------------------------------------------------------------------- encoding
-
-_CALLS: list[tuple[int, int, str]] = []
-
-
-def _record(e: UnicodeEncodeError) -> tuple[str, int]:
-    _CALLS.append((e.start, e.end, e.reason))
-    return "?", e.end
-
-
-codecs.register_error("test_cpython_one_to_many.record", _record)
-
-
-def _with_handler(encode: Callable[[str, str], bytes], text: str) -> tuple[bytes, list[tuple[int, int, str]]]:
-    """encode(text) with the recording handler: the bytes and every call to the handler."""
-    _CALLS.clear()
-    out = encode(text, "test_cpython_one_to_many.record")
-    return out, list(_CALLS)
-
 
 @pytest.mark.parametrize("spec, backend", CASES)
 def test_every_code_point_encodes_alike(spec, backend):
@@ -232,8 +211,8 @@ def test_every_code_point_encodes_alike(spec, backend):
     assert not bad, bad
     assert written > 11000 and refused > 40000  # the sweep met both kinds
     text = "a" + "".join(chr(cp) for cp in cps if cp >= 0x10000) + "b"
-    want_bytes, want_calls = _with_handler(lambda t, e: t.encode(spec, e), text)
-    got_bytes, got_calls = _with_handler(module.encode, text)
+    want_bytes, want_calls = encode_recording_calls(lambda t, e: t.encode(spec, e), text)
+    got_bytes, got_calls = encode_recording_calls(module.encode, text)
     assert len(want_bytes) > len(want_calls) + 2  # some of plane 2 is written
     assert got_bytes == want_bytes
     assert got_calls == want_calls
@@ -289,7 +268,7 @@ def test_sequences_inside_random_text(spec, backend):
     def check(text: str) -> None:
         assert strict_encode_outcome(module.encode, text) == strict_encode_outcome(lambda t: t.encode(spec), text)
         assert module.encode(text, "replace") == text.encode(spec, "replace")
-        assert _with_handler(module.encode, text) == _with_handler(lambda t, e: t.encode(spec, e), text)
+        assert encode_recording_calls(module.encode, text) == encode_recording_calls(lambda t, e: t.encode(spec, e), text)
     check()
 
 
@@ -348,10 +327,47 @@ def test_incremental_encoding_of_random_text(spec, backend):
 
 
 @pytest.mark.parametrize("spec", SPECS)
-def test_a_run_of_refused_code_points_is_an_error_each(spec):
-    """Two refused code points in a row: CPython raises over the first alone (its codec
-    returns 1, one character), and so does the spec (`error-span one-unit`)."""
+def test_refused_code_points_after_a_starter_are_an_error_each(spec):
+    """A starter, then two refused code points: CPython writes the starter alone and raises
+    over the first refused one alone (its codec returns 1), and so does the spec; with an
+    error handler, one call each."""
     module = load_backend(spec, "python")
-    text = "ab\U0010FFFE\U0010FFFDc"
-    assert strict_encode_outcome(module.encode, text) == strict_encode_outcome(lambda t: t.encode(spec), text)
-    assert strict_encode_outcome(module.encode, text)[1:3] == (2, 3)  # type: ignore[index]
+    text = "a" + starters(spec)[0] + "\U0010FFFE\U0010FFFDc"
+    ours = strict_encode_outcome(module.encode, text)
+    assert ours == strict_encode_outcome(lambda t: t.encode(spec), text)
+    assert isinstance(ours, tuple) and ours[1:3] == (2, 3)
+    calls = encode_recording_calls(module.encode, text)
+    assert calls == encode_recording_calls(lambda t, e: t.encode(spec, e), text)
+    assert calls[1] == [(2, 3, "illegal multibyte sequence"), (3, 4, "illegal multibyte sequence")]
+
+
+def _written(writer_class: Callable[[io.BytesIO], codecs.StreamWriter], pieces: list[str]) -> list[bytes]:
+    """What a StreamWriter has written after each piece, and after reset() (which writes
+    what it held back)."""
+    out = io.BytesIO()
+    writer = writer_class(out)
+    seen = []
+    for piece in pieces:
+        writer.write(piece)
+        seen.append(out.getvalue())
+    writer.reset()
+    return seen + [out.getvalue()]
+
+
+@pytest.mark.parametrize("spec, backend", CASES)
+def test_stream_writer_holds_back_as_cpythons(spec, backend):
+    """Texts of sequences and lone starters written in three pieces (split at every pair of
+    offsets, with "replace"): after each write and after reset() the module's StreamWriter
+    has written what CPython's has."""
+    module = load_backend(spec, backend)
+    bad = []
+    for seq in some_sequences(spec)[:24]:
+        text = "a" + seq + seq[0] + seq[0] + seq[1:]
+        for i in range(len(text) + 1):
+            for j in range(i, len(text) + 1):
+                pieces = [text[:i], text[i:j], text[j:]]
+                ours = _written(lambda f: module.StreamWriter(f, "replace"), pieces)
+                theirs = _written(lambda f: codecs.getwriter(spec)(f, "replace"), pieces)
+                if ours != theirs:
+                    bad.append((ascii(text), i, j, ours, theirs))
+    assert not bad, bad[:3]
