@@ -421,7 +421,8 @@ def codepage_svg(a: Automaton, ancestor="auto") -> str:
 def _action_label(action) -> str:
     if action.kind == "char":
         if isinstance(action, Value):
-            return f"= U+{action.value:04X}"
+            values = action.value if isinstance(action.value, tuple) else (action.value,)
+            return "= " + " ".join(f"U+{v:04X}" for v in values)
         if isinstance(action, Pair):
             return "surrogate pair"
         if isinstance(action, Lookup):

@@ -91,7 +91,7 @@ def value_bound(a: Automaton, cap: int = 1 << 200) -> int | None:
     out = 0
     for act in a.actions:
         if isinstance(act, Value):
-            out = max(out, act.value)
+            out = max(out, max(act.value) if isinstance(act.value, tuple) else act.value)
         elif isinstance(act, Pair):
             out = max(out, 0x10FFFF)
         elif isinstance(act, Char):
@@ -122,7 +122,7 @@ def check_char_offsets(a: Automaton, lang: str) -> None:
         if isinstance(act, Char) and not 0 <= act.offset < 1 << 64:
             raise SpecError(f"the {lang} target needs offsets in 0 .. 2**64 - 1 (form {act.form})",
                             None, a.spec_file)
-        if isinstance(act, Value) and not 0 <= act.value < 1 << 64:
+        if isinstance(act, Value) and isinstance(act.value, int) and not 0 <= act.value < 1 << 64:
             raise SpecError(f"the {lang} target needs fixed values in 0 .. 2**64 - 1 (form {act.form})",
                             None, a.spec_file)
 

@@ -68,7 +68,8 @@ def max_chars_per_byte(a: Automaton) -> str:
     for row in a.rows:
         if row.first <= 0x10FFFF and row.last >= 0x10000:
             worst = max(worst, 2.0 / max(row.length, 1))
-    if any(isinstance(act, Value) and 0x10000 <= act.value <= 0x10FFFF for act in a.actions):
+    if any(isinstance(act, Value) and isinstance(act.value, int) and 0x10000 <= act.value <= 0x10FFFF
+           for act in a.actions):
         worst = 2.0
     for f in a.forms.values():
         if isinstance(f, TableForm):

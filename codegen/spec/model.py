@@ -108,7 +108,7 @@ class Form:
     mapping: str = "direct"  # "direct" or "packed"
     min: int | None = None
     at: int | None = None
-    value: int | None = None  # a special sequence with one fixed code point
+    value: int | tuple[int, ...] | None = None  # a special sequence with one fixed code point (or a sequence of them)
     combine: str | None = None  # "surrogate-pair"
     value_range: tuple[Expr, Expr] | None = None
     option_locs: dict = field(default_factory=dict, compare=False, hash=False)
@@ -199,9 +199,11 @@ class Table:
 
 @dataclass(frozen=True)
 class EncodeRule:
-    """What the encoder writes for one code point before any form does (None: nothing)."""
+    """What the encoder writes for one code point before any form does (None: nothing),
+    or for a sequence of code points (a tuple: written where the text holds it, the
+    longest first; never None)."""
 
-    code_point: int
+    code_point: int | tuple[int, ...]
     bytes: bytes | None
     loc: Loc
 
