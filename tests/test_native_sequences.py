@@ -173,3 +173,32 @@ def test_bench_corpus_is_running_text_of_the_script(spec):
     else:
         assert sum(text.count(ch) for ch in "かきくけこカセツト") > len(text) // 20
     assert py.encode(text) == text.encode(spec)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_long_text_with_a_cold_memo(spec):
+    """Past the loop's first windows (where it stops at every new character, starters
+    at a window's end included) and ending with a starter: as pure Python and CPython."""
+    a, py, nat = _spec(spec)
+    cps, _ = sequences(a)[-1]
+    text = table_corpus("cjk", 200_000, py, table_codec(py)) + "".join(map(chr, cps)) + chr(cps[0])
+    nat._MEMO_BYTES = nat._MEMO_LENS = None
+    want = text.encode(spec)
+    assert nat.encode(text) == want
+    assert nat.encode(text) == want  # warm
+    assert py.encode(text) == want
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_sequence_across_the_loops_piece(spec):
+    """With a cold memo the loop stops at the first character and is then given the
+    text 256 code points at a time: a sequence whose starter ends that piece is
+    decided by the module, with what follows in the text."""
+    a, py, nat = _spec(spec)
+    for cps, _ in sequences(a):
+        seq = "".join(map(chr, cps))
+        text = ("香" if spec == "big5hkscs" else "日") + "a" * 254 + seq + "b"
+        nat._MEMO_BYTES = nat._MEMO_LENS = None
+        for errors in ("strict", "replace"):
+            assert outcome(nat.encode, text, errors) == outcome(py.encode, text, errors), (spec, seq)
+        assert nat.encode(text) == text.encode(spec)
