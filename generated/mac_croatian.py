@@ -1412,7 +1412,10 @@ def _encode(cps, text, errors, start=0, stop=None, final=True):
     out = bytearray()
     handler = None
     state = _ENCODE_START
-    known = {}  # code point -> bytes or None, for this call
+    seqs = _SEQUENCES
+    # code point -> bytes or None, for this call; a starter's None sends it to the sequences
+    # below, so that a spec without them does no extra work per code point
+    known = dict.fromkeys(seqs)
 
     def bytes_of(c):
         if c not in known:
@@ -1437,12 +1440,24 @@ def _encode(cps, text, errors, start=0, stop=None, final=True):
         state = nxt
         return True
 
+    def put_alone(c):
+        """Write starter *c* alone (no sequence follows it); False where it has no bytes."""
+        nonlocal state
+        b = _starter_alone(c) if c in seqs else None
+        if b is None:
+            return False
+        out.extend(b)
+        state &= ~_LEAD_BITS
+        return True
+
     i = start
     n = len(cps)
-    seqs = _SEQUENCES
     while i < n:
         if stop is not None and i >= stop:
             return bytes(out), i
+        if put(cps[i]):
+            i += 1
+            continue
         if seqs and cps[i] in seqs:
             if not final and n - i < _SEQ_LONGEST and tuple(cps[i:]) in _SEQ_PREFIXES:
                 break
@@ -1452,9 +1467,9 @@ def _encode(cps, text, errors, start=0, stop=None, final=True):
                 state &= ~_LEAD_BITS
                 i += got[0]
                 continue
-        if put(cps[i]):
-            i += 1
-            continue
+            if put_alone(cps[i]):
+                i += 1
+                continue
         b = bytes_of(cps[i])
         j = i + 1
         # a run is one error where errors are maximal subparts of bytes (CPython's utf-8);
@@ -1477,7 +1492,7 @@ def _encode(cps, text, errors, start=0, stop=None, final=True):
         replacement, at = handler(exc)
         if isinstance(replacement, str):
             for ch in replacement:
-                if not put(ord(ch)):
+                if not put(ord(ch)) and not put_alone(ord(ch)):
                     raise UnicodeEncodeError(NAME, text, i, j, exc.reason)
         elif replacement:
             if len(replacement) % _UNIT:  # not whole code units: refused, as CPython's utf-16 does
@@ -1500,7 +1515,15 @@ _SEQ_PREFIXES = frozenset((first,) + rest[:k] for first, alts in _SEQUENCES.item
 _SEQ_TEXT = {chr(first) + "".join(map(chr, rest)): b for first, alts in _SEQUENCES.items() for rest, b in alts}
 _SEQ_RE = re.compile("|".join(re.escape(t) for t in sorted(_SEQ_TEXT, key=len, reverse=True))) if _SEQ_TEXT \
     else None
+_SEQ_SPLIT = re.compile("(" + _SEQ_RE.pattern + ")") if _SEQ_RE is not None else None
 _ALONE: dict = {}  # starter -> its bytes alone (never in _ENCODE_MEMO: what follows it decides)
+
+
+def _starter_alone(cp):
+    """The bytes of starter *cp* written alone (no sequence follows it), or None."""
+    if cp not in _ALONE:
+        _ALONE[cp] = _encode_cp(cp)
+    return _ALONE[cp]
 
 
 def _sequence_at(cps, i, n):
@@ -1609,10 +1632,8 @@ class _EncodeMemo(dict):
         cp = ord(key) if isinstance(key, str) else key
         if PAIR_READS_AS_ONE and 0xD800 <= cp <= 0xDFFF:
             raise _Slow
-        if cp in _SEQUENCES:  # a starter, where no sequence follows it (_encode_fast): alone, never kept
-            if cp not in _ALONE:
-                _ALONE[cp] = _encode_cp(cp)
-            b = _ALONE[cp]
+        if cp in _SEQUENCES:  # a starter (where no sequence follows it): alone, never kept here
+            b = _starter_alone(cp)
             if b is None:
                 raise _Slow
             return b
@@ -1625,6 +1646,24 @@ class _EncodeMemo(dict):
 
 
 _ENCODE_MEMO = _EncodeMemo()
+
+
+class _BetweenMemo(_EncodeMemo):
+    """_EncodeMemo for the code points between the sequences _encode_fast_sequences found:
+    there a starter is alone, so its bytes alone are kept too (in this memo only)."""
+
+    def __missing__(self, key):
+        cp = ord(key) if isinstance(key, str) else key
+        if cp not in _SEQUENCES:
+            return _EncodeMemo.__missing__(self, key)
+        b = _starter_alone(cp)
+        if b is None:
+            raise _Slow
+        self[key] = b
+        return b
+
+
+_BETWEEN_MEMO = _BetweenMemo()
 _ASCII_IDENTITY = all(_encode_cp(c) == bytes([c]) for c in range(0x80)) and not any(c < 0x80 for c in _SEQUENCES)
 
 
@@ -1632,10 +1671,10 @@ def _encode_fast(items):
     """Bytes of a str or list of code points, or None where the exact path is needed."""
     if _ASCII_IDENTITY and isinstance(items, str) and items.isascii():
         return items.encode("ascii")
-    get = _ENCODE_MEMO.__getitem__
     try:
         if _SEQ_RE is not None:
-            return _encode_fast_sequences(items, get)
+            return _encode_fast_sequences(items, _BETWEEN_MEMO.__getitem__)
+        get = _ENCODE_MEMO.__getitem__
         return b"".join([b"".join(map(get, items[i:i + 65536])) for i in range(0, len(items), 65536)])
     except _Slow:
         return None
@@ -1647,14 +1686,9 @@ def _encode_fast_sequences(items, get):
     text = _sequence_text(items)
     if text is None:
         raise _Slow
-    out = []
-    pos = 0
-    for m in _SEQ_RE.finditer(text):
-        out.append(b"".join(map(get, items[pos:m.start()])))
-        out.append(_SEQ_TEXT[m.group()])
-        pos = m.end()
-    out.append(b"".join(map(get, items[pos:])))
-    return b"".join(out)
+    parts = _SEQ_SPLIT.split(text)  # the text between sequences, then a sequence, ...: in C
+    seq = _SEQ_TEXT
+    return b"".join([b"".join(map(get, part)) if k % 2 == 0 else seq[part] for k, part in enumerate(parts)])
 
 
 # The native encoder's memo, shared with the C loops: per code point below its
@@ -1665,7 +1699,11 @@ def _encode_fast_sequences(items, get):
 # entries) as the text needs it.
 _MEMO_BYTES = None
 _MEMO_LENS = None
-_NATIVE_ENCODE = _NATIVE is not None and hasattr(_NATIVE, "encode_str")
+# The native loops write a row's code points (the spec's straight-line code) without asking the
+# memo's maker: where a starter lies in a row they would write it alone, so there the core
+# encodes, unless the extension says it stops at starters itself (STOPS_AT_STARTERS).
+_NATIVE_ENCODE = _NATIVE is not None and hasattr(_NATIVE, "encode_str") and (
+    getattr(_NATIVE, "STOPS_AT_STARTERS", False) or not any(_encode_row(c) is not None for c in _SEQUENCES))
 _MEMO_WIDTH = _NATIVE.memo_width() if _NATIVE_ENCODE and hasattr(_NATIVE, "memo_width") else 4  # bytes an entry
 
 
@@ -2212,7 +2250,7 @@ def memory() -> dict:
         entries += (sum(last - first + 1 for first, last in zip(t[6], t[8])) if t[0]
                     else sum(ch != t[3] for ch in t[2])) + len(t[4])
     return {"tables": len(_TABLES), "entries": entries, "table_data": (_TABLES, _ENCODE_ONLY, _TABLE_FORMS),
-            "encoder_data": (_INVERSE, _ENCODE_MEMO),
+            "encoder_data": (_INVERSE, _ENCODE_MEMO, _BETWEEN_MEMO, _ALONE),
             "native_memo": () if _MEMO_LENS is None else (_MEMO_BYTES, _MEMO_LENS),
             "charmap": _CHARMAP is not None}
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import codecs
 import io
+import random
+import shutil
 from pathlib import Path
 
 import pytest
@@ -18,7 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import encspec
-from conftest import examples
+import tools
+from conftest import assert_linear, examples
 from encspec import pipeline
 from encspec.automaton import compile_spec
 from encspec.runtime import tables
@@ -58,13 +61,13 @@ SEQUENCES = {"\u00ca\u0304": b"\x81\xa1", "\u304b\u309a": b"\x81\xa2", "A\u0301\
 ALPHABET = "\u00a5Axye\u0301\u0302\u0304\u00ca\u304b\u309a\u4e00\u01b0\u0300\u0303"
 
 
-def reference(text: str) -> bytes:
+def reference(text: str, sequences: dict[str, bytes] = SEQUENCES) -> bytes:
     """Longest match over the hand-written tables; '?' for what has no bytes (errors="replace")."""
     out, i = bytearray(), 0
     while i < len(text):
         for k in (3, 2):
-            if text[i:i + k] in SEQUENCES and len(text[i:i + k]) == k:
-                out += SEQUENCES[text[i:i + k]]
+            if text[i:i + k] in sequences and len(text[i:i + k]) == k:
+                out += sequences[text[i:i + k]]
                 i += k
                 break
         else:
@@ -183,6 +186,13 @@ def test_incremental_encode_in_pieces_equals_the_reference(m, pieces):
     enc = m.IncrementalEncoder("replace")
     got = b"".join(enc.encode(p) for p in pieces) + enc.encode("", final=True)
     assert got == reference("".join(pieces))
+    got = b""
+    for p in pieces:  # each piece by a new encoder given the last one's state (held code points and all)
+        state = enc.getstate()
+        enc = m.IncrementalEncoder("replace")
+        enc.setstate(state)
+        got += enc.encode(p)
+    assert got + enc.encode("", final=True) == reference("".join(pieces))
 
 
 def test_the_start_of_a_sequence_is_held_back_in_getstate(m):
@@ -226,3 +236,61 @@ def test_whatwg_big5_never_writes_its_sequences():
     assert m.decode(bytes.fromhex("8862 8864")) == "\u00ca\u0304\u00ca\u030c"
     assert m.encode("\u00ca\u0304", "replace") == b"??"
     assert m.encode("\u00ca\u030c\u4e00", "replace") == b"??\xa4\x40"
+
+
+SHAPES = {  # text of n pieces: starters everywhere, sequences, bases alone, unencodables
+    "sequences": "A\u0301\u0302\u304b\u309a",
+    "bases alone": "\u304bA\u0301\u0304\u00ca",
+    "unencodable": "\u01b0\u0301\u0303A",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_encoding_with_sequences_is_linear(m, shape):
+    piece = SHAPES[shape]
+    small, large = piece * 2000, piece * 32000
+    assert_linear(f"encode {shape}", lambda t: m.encode(t, "replace"), small, large)
+
+    def pieces(t):
+        enc = m.IncrementalEncoder("replace")
+        for i in range(0, len(t), 7):
+            enc.encode(t[i:i + 7])
+        enc.encode("", final=True)
+
+    assert_linear(f"incremental encode {shape}, 7 at a time", pieces, small, large)
+    assert_linear(f"incremental encode {shape}, one piece", lambda t: m.IncrementalEncoder("replace").encode(t),
+                  small, large)
+
+
+NATIVE_INDEX = "".join(line + "\n" for line in INDEX.splitlines() if "0x0041" not in line)
+
+
+@pytest.mark.parametrize("extra", ["", "encode U+0078 U+0079 as 84\n"], ids=["table starters", "a row's starter"])
+def test_the_native_backend_writes_sequences_as_the_core_does(tmp_path, monkeypatch, extra):
+    """The native loops stop at a starter the core never puts in their memo (a table's
+    Ê, か); where a starter lies in a row they would write themselves (x), the core
+    encodes. Either way the bytes are the reference's."""
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        tools.missing("no C compiler (cc) on PATH: the native backend cannot be built")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    (tmp_path / "toy.txt").write_text(NATIVE_INDEX, "utf-8")
+    spec = SPEC.replace("seqtoy", f"seqtoy-native{len(extra)}").replace("form accent: 83 41 = U+0065 U+0301\n", "")
+    spec = spec.replace("encode U+0078 U+0079 as 84\n", extra).replace('encode-file "enc.txt"\n', "")
+    (tmp_path / "n.encspec").write_text(spec, "utf-8")
+    m = encspec.load(str(tmp_path / "n.encspec"), backend="native")
+    assert m.native() is not None
+    singles = {k: v for k, v in SEQUENCES.items() if k in ("\u00ca\u0304", "\u304b\u309a", "\u01b0\u0300")}
+    if extra:
+        singles["xy"] = b"\x84"
+    rng = random.Random(30)
+    for _ in range(examples(400)):
+        text = "".join(rng.choice("xyA\u00ca\u0304\u304b\u309a\u4e00\u01b0\u0300\u0303") for _ in range(rng.randrange(12)))
+        expected = reference(text, singles)
+        assert m.encode(text, "replace") == expected, text
+        assert m.encode([ord(c) for c in text], "replace") == expected, text
+        k = rng.randrange(len(text) + 1)
+        enc = m.IncrementalEncoder("replace")
+        assert enc.encode(text[:k]) + enc.encode(text[k:], final=True) == expected, (text, k)
+    memo = m.memory()["native_memo"]  # (bytes, lengths per code point): a starter's length stays 0
+    assert memo or extra  # with a row's starter the core encodes: the memo may stay unmade
+    assert not memo or not any(memo[1][cp] for cp in (0xCA, 0x304B, 0x1B0) + ((0x78,) if extra else ()))

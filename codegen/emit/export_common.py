@@ -122,6 +122,9 @@ def check_char_offsets(a: Automaton, lang: str) -> None:
         if isinstance(act, Char) and not 0 <= act.offset < 1 << 64:
             raise SpecError(f"the {lang} target needs offsets in 0 .. 2**64 - 1 (form {act.form})",
                             None, a.spec_file)
+        if isinstance(act, Value) and isinstance(act.value, tuple):
+            raise SpecError(f"the {lang} target cannot decode a form whose value is a sequence of code points "
+                            f"yet (form {act.form}): a table entry can hold it", None, a.spec_file)
         if isinstance(act, Value) and isinstance(act.value, int) and not 0 <= act.value < 1 << 64:
             raise SpecError(f"the {lang} target needs fixed values in 0 .. 2**64 - 1 (form {act.form})",
                             None, a.spec_file)

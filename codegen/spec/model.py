@@ -179,7 +179,8 @@ class Table:
     """A mapping table: pointer -> code point, read from a file in the WHATWG index
     format.  ``ranges`` tables (WHATWG's index gb18030 ranges) hold run starts:
     pointer p maps to the code point of the last entry at or below it, plus the
-    distance.  ``extra`` entries (``with``) come after the file's; the encoder skips
+    distance.  ``extra`` entries (the file's pointers of several code points, then the
+    spec's ``with``) come after the file's single ones; the encoder skips
     ``encode_skip`` pointers and writes ``encode_last`` code points with their last
     pointer (else the first, as WHATWG's "index pointer")."""
 
