@@ -4,7 +4,7 @@
  * Generated, do not edit: regenerate with `encspec build` (generated/native/)
  * or `encspec build --native SPEC` (compiled into a cache).
  * Spec file: specs/big5hkscs.encspec
- * Spec SHA-256: 97f994746406eaf252fff0b13b370f3ad3722cb351329aae1fd7bafda8e7f6ec
+ * Spec SHA-256: 12db81dccbde50903e6c3b538abbdd03bcce58fa7bba72d8db0a8c4fbe11888b
  *
  * Two parts: first the C export of the same spec (`encspec export big5hkscs
  * --lang c`: big5hkscs.h, then big5hkscs.c), verbatim, for its counted forms
@@ -79,7 +79,7 @@
  * Generated, do not edit: regenerate with
  *     encspec export big5hkscs --lang c -o DIR
  * Spec file: specs/big5hkscs.encspec
- * Spec SHA-256: 97f994746406eaf252fff0b13b370f3ad3722cb351329aae1fd7bafda8e7f6ec
+ * Spec SHA-256: 12db81dccbde50903e6c3b538abbdd03bcce58fa7bba72d8db0a8c4fbe11888b
  *
  * Semantics: exactly those of encspec's decoder core
  * (codegen/runtime/core.py), which `encspec tokens` prints:
@@ -134,7 +134,7 @@ extern "C" {
 #endif
 
 #define BIG5HKSCS_NAME "big5hkscs"
-#define BIG5HKSCS_SPEC_SHA256 "97f994746406eaf252fff0b13b370f3ad3722cb351329aae1fd7bafda8e7f6ec"
+#define BIG5HKSCS_SPEC_SHA256 "12db81dccbde50903e6c3b538abbdd03bcce58fa7bba72d8db0a8c4fbe11888b"
 
 /* A code point: every value this encoding can spell. */
 typedef uint32_t big5hkscs_cp;
@@ -233,7 +233,7 @@ size_t big5hkscs_decode(const unsigned char *data, size_t len, big5hkscs_cp *out
  * Generated, do not edit: regenerate with
  *     encspec export big5hkscs --lang c -o DIR
  * Spec file: specs/big5hkscs.encspec
- * Spec SHA-256: 97f994746406eaf252fff0b13b370f3ad3722cb351329aae1fd7bafda8e7f6ec
+ * Spec SHA-256: 12db81dccbde50903e6c3b538abbdd03bcce58fa7bba72d8db0a8c4fbe11888b
  *
  * Semantics: exactly those of encspec's decoder core
  * (codegen/runtime/core.py), which `encspec tokens` prints:
@@ -1830,9 +1830,9 @@ size_t big5hkscs_decode(const unsigned char *data, size_t len, big5hkscs_cp *out
 
 /* ========================================================= the extension */
 #define NX_NAME "big5hkscs"
-#define NX_SPEC_SHA256 "97f994746406eaf252fff0b13b370f3ad3722cb351329aae1fd7bafda8e7f6ec"
+#define NX_SPEC_SHA256 "12db81dccbde50903e6c3b538abbdd03bcce58fa7bba72d8db0a8c4fbe11888b"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "5a0f2323b30c34a88baa3c23a7b69b8c52731d7dd5e12b34f0faeb89f79b412a"
+#define NX_SOURCE_SHA256 "da29c36ac7c98348fe256db4ae02bc6ef6735d81a6b35a597b3771d4e82b793e"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -3598,16 +3598,80 @@ typedef struct {
     unsigned char bytes[16];
 } nx_seq;
 static const nx_starter nx_starters[2] = {
-    {0xCAu, 0u, 2u, 2u, {136, 102}},
-    {0xEAu, 2u, 2u, 2u, {136, 167}},
+    {0xCAu, 0u, 34u, 2u, {136, 102}},
+    {0xEAu, 34u, 34u, 2u, {136, 167}},
 };
-static const nx_seq nx_seqs[4] = {
+static const nx_seq nx_seqs[68] = {
     {2u, 0u, 2u, {136, 98}},  /* U+00CA U+0304 -> 88 62 */
     {2u, 1u, 2u, {136, 100}},  /* U+00CA U+030C -> 88 64 */
-    {2u, 2u, 2u, {136, 163}},  /* U+00EA U+0304 -> 88 A3 */
-    {2u, 3u, 2u, {136, 165}},  /* U+00EA U+030C -> 88 A5 */
+    {2u, 2u, 2u, {136, 98}},  /* U+00CA U+10304 -> 88 62 */
+    {2u, 3u, 2u, {136, 100}},  /* U+00CA U+1030C -> 88 64 */
+    {2u, 4u, 2u, {136, 98}},  /* U+00CA U+20304 -> 88 62 */
+    {2u, 5u, 2u, {136, 100}},  /* U+00CA U+2030C -> 88 64 */
+    {2u, 6u, 2u, {136, 98}},  /* U+00CA U+30304 -> 88 62 */
+    {2u, 7u, 2u, {136, 100}},  /* U+00CA U+3030C -> 88 64 */
+    {2u, 8u, 2u, {136, 98}},  /* U+00CA U+40304 -> 88 62 */
+    {2u, 9u, 2u, {136, 100}},  /* U+00CA U+4030C -> 88 64 */
+    {2u, 10u, 2u, {136, 98}},  /* U+00CA U+50304 -> 88 62 */
+    {2u, 11u, 2u, {136, 100}},  /* U+00CA U+5030C -> 88 64 */
+    {2u, 12u, 2u, {136, 98}},  /* U+00CA U+60304 -> 88 62 */
+    {2u, 13u, 2u, {136, 100}},  /* U+00CA U+6030C -> 88 64 */
+    {2u, 14u, 2u, {136, 98}},  /* U+00CA U+70304 -> 88 62 */
+    {2u, 15u, 2u, {136, 100}},  /* U+00CA U+7030C -> 88 64 */
+    {2u, 16u, 2u, {136, 98}},  /* U+00CA U+80304 -> 88 62 */
+    {2u, 17u, 2u, {136, 100}},  /* U+00CA U+8030C -> 88 64 */
+    {2u, 18u, 2u, {136, 98}},  /* U+00CA U+90304 -> 88 62 */
+    {2u, 19u, 2u, {136, 100}},  /* U+00CA U+9030C -> 88 64 */
+    {2u, 20u, 2u, {136, 98}},  /* U+00CA U+A0304 -> 88 62 */
+    {2u, 21u, 2u, {136, 100}},  /* U+00CA U+A030C -> 88 64 */
+    {2u, 22u, 2u, {136, 98}},  /* U+00CA U+B0304 -> 88 62 */
+    {2u, 23u, 2u, {136, 100}},  /* U+00CA U+B030C -> 88 64 */
+    {2u, 24u, 2u, {136, 98}},  /* U+00CA U+C0304 -> 88 62 */
+    {2u, 25u, 2u, {136, 100}},  /* U+00CA U+C030C -> 88 64 */
+    {2u, 26u, 2u, {136, 98}},  /* U+00CA U+D0304 -> 88 62 */
+    {2u, 27u, 2u, {136, 100}},  /* U+00CA U+D030C -> 88 64 */
+    {2u, 28u, 2u, {136, 98}},  /* U+00CA U+E0304 -> 88 62 */
+    {2u, 29u, 2u, {136, 100}},  /* U+00CA U+E030C -> 88 64 */
+    {2u, 30u, 2u, {136, 98}},  /* U+00CA U+F0304 -> 88 62 */
+    {2u, 31u, 2u, {136, 100}},  /* U+00CA U+F030C -> 88 64 */
+    {2u, 32u, 2u, {136, 98}},  /* U+00CA U+100304 -> 88 62 */
+    {2u, 33u, 2u, {136, 100}},  /* U+00CA U+10030C -> 88 64 */
+    {2u, 34u, 2u, {136, 163}},  /* U+00EA U+0304 -> 88 A3 */
+    {2u, 35u, 2u, {136, 165}},  /* U+00EA U+030C -> 88 A5 */
+    {2u, 36u, 2u, {136, 163}},  /* U+00EA U+10304 -> 88 A3 */
+    {2u, 37u, 2u, {136, 165}},  /* U+00EA U+1030C -> 88 A5 */
+    {2u, 38u, 2u, {136, 163}},  /* U+00EA U+20304 -> 88 A3 */
+    {2u, 39u, 2u, {136, 165}},  /* U+00EA U+2030C -> 88 A5 */
+    {2u, 40u, 2u, {136, 163}},  /* U+00EA U+30304 -> 88 A3 */
+    {2u, 41u, 2u, {136, 165}},  /* U+00EA U+3030C -> 88 A5 */
+    {2u, 42u, 2u, {136, 163}},  /* U+00EA U+40304 -> 88 A3 */
+    {2u, 43u, 2u, {136, 165}},  /* U+00EA U+4030C -> 88 A5 */
+    {2u, 44u, 2u, {136, 163}},  /* U+00EA U+50304 -> 88 A3 */
+    {2u, 45u, 2u, {136, 165}},  /* U+00EA U+5030C -> 88 A5 */
+    {2u, 46u, 2u, {136, 163}},  /* U+00EA U+60304 -> 88 A3 */
+    {2u, 47u, 2u, {136, 165}},  /* U+00EA U+6030C -> 88 A5 */
+    {2u, 48u, 2u, {136, 163}},  /* U+00EA U+70304 -> 88 A3 */
+    {2u, 49u, 2u, {136, 165}},  /* U+00EA U+7030C -> 88 A5 */
+    {2u, 50u, 2u, {136, 163}},  /* U+00EA U+80304 -> 88 A3 */
+    {2u, 51u, 2u, {136, 165}},  /* U+00EA U+8030C -> 88 A5 */
+    {2u, 52u, 2u, {136, 163}},  /* U+00EA U+90304 -> 88 A3 */
+    {2u, 53u, 2u, {136, 165}},  /* U+00EA U+9030C -> 88 A5 */
+    {2u, 54u, 2u, {136, 163}},  /* U+00EA U+A0304 -> 88 A3 */
+    {2u, 55u, 2u, {136, 165}},  /* U+00EA U+A030C -> 88 A5 */
+    {2u, 56u, 2u, {136, 163}},  /* U+00EA U+B0304 -> 88 A3 */
+    {2u, 57u, 2u, {136, 165}},  /* U+00EA U+B030C -> 88 A5 */
+    {2u, 58u, 2u, {136, 163}},  /* U+00EA U+C0304 -> 88 A3 */
+    {2u, 59u, 2u, {136, 165}},  /* U+00EA U+C030C -> 88 A5 */
+    {2u, 60u, 2u, {136, 163}},  /* U+00EA U+D0304 -> 88 A3 */
+    {2u, 61u, 2u, {136, 165}},  /* U+00EA U+D030C -> 88 A5 */
+    {2u, 62u, 2u, {136, 163}},  /* U+00EA U+E0304 -> 88 A3 */
+    {2u, 63u, 2u, {136, 165}},  /* U+00EA U+E030C -> 88 A5 */
+    {2u, 64u, 2u, {136, 163}},  /* U+00EA U+F0304 -> 88 A3 */
+    {2u, 65u, 2u, {136, 165}},  /* U+00EA U+F030C -> 88 A5 */
+    {2u, 66u, 2u, {136, 163}},  /* U+00EA U+100304 -> 88 A3 */
+    {2u, 67u, 2u, {136, 165}},  /* U+00EA U+10030C -> 88 A5 */
 };
-static const uint32_t nx_seq_rest[4] = {772, 780, 772, 780};
+static const uint32_t nx_seq_rest[68] = {772, 780, 66308, 66316, 131844, 131852, 197380, 197388, 262916, 262924, 328452, 328460, 393988, 393996, 459524, 459532, 525060, 525068, 590596, 590604, 656132, 656140, 721668, 721676, 787204, 787212, 852740, 852748, 918276, 918284, 983812, 983820, 1049348, 1049356, 772, 780, 66308, 66316, 131844, 131852, 197380, 197388, 262916, 262924, 328452, 328460, 393988, 393996, 459524, 459532, 525060, 525068, 590596, 590604, 656132, 656140, 721668, 721676, 787204, 787212, 852740, 852748, 918276, 918284, 983812, 983820, 1049348, 1049356};
 
 /* The starter c's entry in nx_starters, or -1. */
 static int nx_starter_find(uint64_t c)
@@ -3741,7 +3805,7 @@ static Py_ssize_t nx_enc_starter1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t e
     if (i + 1 >= end)
         return 0;
     c2 = src[i + 1];
-    if ((uint64_t)(c2) == 0x304u || (uint64_t)(c2) == 0x30Cu) {
+    if (1) {
         const int t = nx_starter_find(src[i]);
         uint32_t s;
         if (t < 0)
@@ -3779,7 +3843,7 @@ static Py_ssize_t nx_enc_starter2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t e
     if (i + 1 >= end)
         return 0;
     c2 = src[i + 1];
-    if ((uint64_t)(c2) == 0x304u || (uint64_t)(c2) == 0x30Cu) {
+    if (1) {
         const int t = nx_starter_find(src[i]);
         uint32_t s;
         if (t < 0)
@@ -3817,7 +3881,7 @@ static Py_ssize_t nx_enc_starter4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t e
     if (i + 1 >= end)
         return 0;
     c2 = src[i + 1];
-    if ((uint64_t)(c2) == 0x304u || (uint64_t)(c2) == 0x30Cu) {
+    if (1) {
         const int t = nx_starter_find(src[i]);
         uint32_t s;
         if (t < 0)
@@ -3855,7 +3919,7 @@ static Py_ssize_t nx_enc_starterl(const uint64_t *src, Py_ssize_t i, Py_ssize_t 
     if (i + 1 >= end)
         return 0;
     c2 = src[i + 1];
-    if ((uint64_t)(c2) == 0x304u || (uint64_t)(c2) == 0x30Cu) {
+    if (1) {
         const int t = nx_starter_find(src[i]);
         uint32_t s;
         if (t < 0)

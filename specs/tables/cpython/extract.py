@@ -28,7 +28,7 @@ way to read them than its codecs, so this script asks the codecs themselves:
   code point (the last for an ``encode-last`` one, never an ``encode-skip`` one);
   for a codec with sequences it then encodes, alone, every sequence the tables
   hold and every pair CPython writes as one (each code point its incremental
-  encoder holds back, followed by each BMP code point), and writes those whose
+  encoder holds back, followed by each code point), and writes those whose
   bytes are not the table's (``0xCP 0xCP<TAB>0xBYTES``);
 * in each table's header it counts how far the table differs from the WHATWG
   index of the same bytes (specs/tables/whatwg/), where there is one.
@@ -614,14 +614,22 @@ def cpython_starters(codec: str) -> list:
 
 def cpython_pairs(codec: str) -> list:
     """Every sequence of two code points that CPython writes as one: each starter followed by
-    each BMP code point but the surrogates (CPython's sequences are BMP pairs)."""
-    bmp = [cp for cp in range(0x10000) if not 0xD800 <= cp <= 0xDFFF]
-    alone = {cp: chr(cp).encode(codec, "replace") for cp in bmp}
+    each code point but the surrogates.  (CPython compares only the second code point's low
+    16 bits: find_pairencmap takes a ucs2_t, big5hkscs masks it with 0xfff7, so U+304B U+1309A
+    is written as U+304B U+309A is, and U+304B U+10000 as U+304B alone.)  The text of a
+    starter before each of 4,096 code points is encoded at once, and looked at one by one
+    only where it is not the starter's bytes and theirs in turn."""
+    others = [cp for cp in range(0x110000) if not 0xD800 <= cp <= 0xDFFF]
+    alone = {cp: chr(cp).encode(codec, "replace") for cp in others}
     out = []
     for first in cpython_starters(codec):
-        head = chr(first).encode(codec, "replace")
         c = chr(first)
-        out += [(first, cp) for cp in bmp if (c + chr(cp)).encode(codec, "replace") != head + alone[cp]]
+        head = c.encode(codec, "replace")
+        for k in range(0, len(others), 4096):
+            chunk = others[k:k + 4096]
+            if "".join(c + chr(cp) for cp in chunk).encode(codec, "replace") != \
+                    b"".join(head + alone[cp] for cp in chunk):
+                out += [(first, cp) for cp in chunk if (c + chr(cp)).encode(codec, "replace") != head + alone[cp]]
     return out
 
 
@@ -650,7 +658,7 @@ def encode_text(codec: Codec, tables: dict) -> str:
         "(each table's first pointer for the code point, or its last for encode-last, never an encode-skip one).",
         "`0xCODEPOINT<TAB>0xBYTES`, or `-` where CPython refuses the code point.",
         *(["Then every sequence the tables hold, and every pair of code points CPython writes as one (each",
-           "code point its incremental encoder holds back, then each BMP code point), each written alone:",
+           "code point its incremental encoder holds back, then each code point), each written alone:",
            "`0xCP 0xCP<TAB>0xBYTES` where CPython's bytes are not the table's first pointer for it."] if held else []),
         f"{len(rows)} entries.",
     ]
