@@ -1544,9 +1544,8 @@ def _starter_at(items, i):
     got = _sequence_at(cps, 0, len(cps))
     if got is not None:
         return got
-    if cps[0] not in _ALONE:
-        _ALONE[cps[0]] = _encode_cp(cps[0])
-    return None if _ALONE[cps[0]] is None else (1, _ALONE[cps[0]])
+    b = _starter_alone(cps[0])
+    return None if b is None else (1, b)
 
 
 def _sequence_text(items):
