@@ -202,3 +202,19 @@ def test_sequence_across_the_loops_piece(spec):
         for errors in ("strict", "replace"):
             assert outcome(nat.encode, text, errors) == outcome(py.encode, text, errors), (spec, seq)
         assert nat.encode(text) == text.encode(spec)
+
+
+@pytest.mark.parametrize("spec", ["shift_jis_2004", "shift_jisx0213"])
+def test_ascii_blocks_around_bytes_that_are_not_themselves(spec):
+    """Shift_JIS-2004 writes 5C and 7E for ¥ and ‾, so "\\" and "~" are not themselves:
+    the loop copies ASCII 16 characters at a time only where a block holds neither
+    (a str of 1, 2 and 4 bytes a character), and the two go to their own bytes or the
+    handler at every offset of a block."""
+    py, nat = backends(spec)
+    base = "The quick brown fox jumps over the lazy dog 0123456789 " * 3
+    for wide in ("", "\u3042", "\U00020b9f"):
+        for k in range(40):
+            for ch in ("\\", "~", "\u00a5", "\u203e"):
+                text = base[:k] + ch + base[k:] + wide
+                agree(spec, text, ["strict", "replace"])
+                assert nat.encode(text, "replace") == text.encode(spec, "replace")

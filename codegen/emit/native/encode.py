@@ -33,6 +33,7 @@ from ...runtime.tables import ScannerTables, bind, encoded, row_value, scanner_t
 _LEAF_BUDGET = 1 << 16  # class paths walked per row (more: the row is left to the memo)
 _MAX_SEGMENTS = 48  # range tests in the chain (more: the rest is left to the memo)
 _MEMO = 4  # the bytes a memo entry holds
+_ASCII_EXCEPT = 2  # ASCII bytes a block copy tests for and leaves to the loop (more: no block copy)
 
 
 _STARTER_BYTES = 16  # the most bytes a sequence written by the loops takes (more: the module's)
@@ -503,6 +504,9 @@ def context(a: Automaton, ctx: dict) -> dict:
                 if encoded(a, cp) == bytes([cp]):
                     selfs.add(cp)
     ascii_mode = "all" if selfs == set(range(0x80)) else "nonzero" if selfs == set(range(1, 0x80)) else None
+    others = sorted(set(range(0x80)) - selfs)
+    if ascii_mode is None and len(others) <= _ASCII_EXCEPT:  # Shift_JIS-2004's 5C and 7E: ¥ and ‾
+        ascii_mode = "except"
     limits = {"1": 0xFF, "2": 0xFFFF, "4": 0x10FFFF, "l": (1 << 64) - 1}
     # a memo entry holds every segment's bytes up to U+10FFFF that fit in 8 (CESU-8's pairs)
     memo_width = 8 if 4 < max([s["length"] for s in _limited(segments, 0x10FFFF)] + [4]) <= 8 else 4
@@ -513,6 +517,8 @@ def context(a: Automaton, ctx: dict) -> dict:
         "enc_most": {k: max(_most(segments, top), starters["most"] if starters else 0) for k, top in limits.items()},
         "enc_starters": starters,
         "enc_ascii": ascii_mode,
+        "enc_ascii_except": others,
+        "enc_ascii_except_text": " and ".join(f"{b:02X}" for b in others),
         "enc_pair_reads_as_one": core.PAIR_READS_AS_ONE,
         "enc_unit": None if ascii_mode else _unit_plan(a, core),
         "enc_memo_width": memo_width,
