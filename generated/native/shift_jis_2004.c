@@ -1407,7 +1407,7 @@ size_t shift_jis_2004_decode(const unsigned char *data, size_t len, shift_jis_20
 #define NX_NAME "shift_jis_2004"
 #define NX_SPEC_SHA256 "09078ca3cc2b776b03c1a1f8ac6f96d36f93a47a16f7ee76c72f7cfc6de9aee1"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "9ecdd574191419517bb576d5eddd36a8bf905455490dd4a1b197fe3b5ab4d174"
+#define NX_SOURCE_SHA256 "bf13ba2637d624bd4e6e03e3726a4a03d5b49368d6da83e0d7fc27926fc99d55"
 #define NX_N_STATES 9
 #define NX_N_CLASSES 11
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -3140,6 +3140,7 @@ static PyObject *nx_simd_level(PyObject *self, PyObject *args)
    and the digits by divisions by the row's constant radices, in the order the
    core's _encode_row chooses (rows in code point order; the spec's encoder-only
    entries are in none).
+   ASCII that stands for itself (all but 5C and 7E) is copied in blocks.
 
    The memo: the module keeps, per code point below len(memo_lens) (the BMP,
    or further once a str of 4 bytes a character needs it: grown here to its
@@ -4188,6 +4189,45 @@ NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
     return NULL;
 }
 
+/* Whether a block of ASCII (8 bytes, lanes of 8, 16 or 32 bits) is all characters
+   that stand for themselves: no lane above 7F and none 5C and 7E (a lane of
+   v ^ that byte in each lane is zero: its top bit as for 00). */
+#define NX_ENC_BAD8(v) (((v) & UINT64_C(0x8080808080808080)) | (((v) ^ (UINT64_C(0x0101010101010101) * 0x5Cu)) - UINT64_C(0x0101010101010101)) & ~((v) ^ (UINT64_C(0x0101010101010101) * 0x5Cu)) & UINT64_C(0x8080808080808080) | (((v) ^ (UINT64_C(0x0101010101010101) * 0x7Eu)) - UINT64_C(0x0101010101010101)) & ~((v) ^ (UINT64_C(0x0101010101010101) * 0x7Eu)) & UINT64_C(0x8080808080808080))
+#define NX_ENC_BAD16(v) (((v) & UINT64_C(0xFF80FF80FF80FF80)) | (((v) ^ (UINT64_C(0x0001000100010001) * 0x5Cu)) - UINT64_C(0x0001000100010001)) & ~((v) ^ (UINT64_C(0x0001000100010001) * 0x5Cu)) & UINT64_C(0x8000800080008000) | (((v) ^ (UINT64_C(0x0001000100010001) * 0x7Eu)) - UINT64_C(0x0001000100010001)) & ~((v) ^ (UINT64_C(0x0001000100010001) * 0x7Eu)) & UINT64_C(0x8000800080008000))
+#define NX_ENC_BAD32(v) (((v) & UINT64_C(0xFFFFFF80FFFFFF80)) | (((v) ^ (UINT64_C(0x0000000100000001) * 0x5Cu)) - UINT64_C(0x0000000100000001)) & ~((v) ^ (UINT64_C(0x0000000100000001) * 0x5Cu)) & UINT64_C(0x8000000080000000) | (((v) ^ (UINT64_C(0x0000000100000001) * 0x7Eu)) - UINT64_C(0x0000000100000001)) & ~((v) ^ (UINT64_C(0x0000000100000001) * 0x7Eu)) & UINT64_C(0x8000000080000000))
+
+/* Blocks of 16 characters that stand for themselves, copied to w while whole
+   blocks are: NX_ENC_ASCII_{1,2,4} (a statement; i and w move past them). */
+#define NX_ENC_ASCII_1                                                              \
+    while (i + 16 <= end) {                                                         \
+        uint64_t v0_, v1_;                                                          \
+        memcpy(&v0_, src + i, 8);                                                   \
+        memcpy(&v1_, src + i + 8, 8);                                               \
+        if (NX_ENC_BAD8(v0_) | NX_ENC_BAD8(v1_))                                    \
+            break;                                                                  \
+        memcpy(w, &v0_, 8);                                                         \
+        memcpy(w + 8, &v1_, 8);                                                     \
+        w += 16;                                                                    \
+        i += 16;                                                                    \
+    }
+#define NX_ENC_ASCII_WIDE(BITS, PER)                                                \
+    while (i + 4 * PER <= end) {                                                    \
+        uint64_t v0_, v1_, v2_, v3_;                                                \
+        int k_;                                                                     \
+        memcpy(&v0_, src + i, 8);                                                   \
+        memcpy(&v1_, src + i + PER, 8);                                             \
+        memcpy(&v2_, src + i + 2 * PER, 8);                                         \
+        memcpy(&v3_, src + i + 3 * PER, 8);                                         \
+        if (NX_ENC_BAD##BITS(v0_) | NX_ENC_BAD##BITS(v1_) | NX_ENC_BAD##BITS(v2_) | NX_ENC_BAD##BITS(v3_)) \
+            break;                                                                  \
+        for (k_ = 0; k_ < 4 * PER; k_++)                                            \
+            w[k_] = (char)src[i + k_];                                              \
+        w += 4 * PER;                                                               \
+        i += 4 * PER;                                                               \
+    }
+#define NX_ENC_ASCII_2 NX_ENC_ASCII_WIDE(16, 4)
+#define NX_ENC_ASCII_4 NX_ENC_ASCII_WIDE(32, 2)
+
 /* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: the
    code points written at *pw (its longest sequence that src[i:end] completes,
    else it alone), or 0 where the module decides (a sequence may go on beyond
@@ -4342,7 +4382,8 @@ static Py_ssize_t nx_enc_starterl(const uint64_t *src, Py_ssize_t i, Py_ssize_t 
 
 /* src[i:end] at *pw (room for NX_ENC_MOST_* bytes a character, and 4), ending
    sooner at a character neither a segment nor the memo writes: returns where it
-   stopped.  Below lim
+   stopped.  Blocks of 16 characters that stand for themselves are copied; the
+   16 after a block that is not are written one by one, then blocks again.  Below lim
    the memo is read first (one load and a 4-byte copy, no branch on the
    character) and a character not known yet that a segment holds is put in it
    (the segment's bytes are exactly the core's); beyond, the segments write. */
@@ -4352,6 +4393,7 @@ static Py_ssize_t nx_enc_span1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end,
     char *w = *pw;
     for (;;) {
         Py_ssize_t upto;
+        NX_ENC_ASCII_1
         upto = end - i > 16 ? i + 16 : end;
         while (i < upto) {
             const Py_UCS4 c = src[i];
@@ -4412,6 +4454,7 @@ static Py_ssize_t nx_enc_span2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end,
     char *w = *pw;
     for (;;) {
         Py_ssize_t upto;
+        NX_ENC_ASCII_2
         upto = end - i > 16 ? i + 16 : end;
         while (i < upto) {
             const Py_UCS4 c = src[i];
@@ -4472,6 +4515,7 @@ static Py_ssize_t nx_enc_span4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end,
     char *w = *pw;
     for (;;) {
         Py_ssize_t upto;
+        NX_ENC_ASCII_4
         upto = end - i > 16 ? i + 16 : end;
         while (i < upto) {
             const Py_UCS4 c = src[i];
