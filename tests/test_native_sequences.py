@@ -19,6 +19,8 @@ ENCSPEC_REQUIRE_TOOLS=1 for the extension).
 from __future__ import annotations
 
 import codecs
+import random
+import shutil
 from functools import cache
 
 import pytest
@@ -31,6 +33,7 @@ from codec_samples import native_extension_missing
 from conftest import examples
 from encspec import pipeline
 from encspec.bench.run import table_codec, table_corpus
+from encspec.emit.native.ext import ext_source
 from encspec.runtime.tables import sequences
 from encspec.spec import registry
 
@@ -218,3 +221,38 @@ def test_ascii_blocks_around_bytes_that_are_not_themselves(spec):
                 text = base[:k] + ch + base[k:] + wide
                 agree(spec, text, ["strict", "replace"])
                 assert nat.encode(text, "replace") == text.encode(spec, "replace")
+
+
+SECONDS = [0x0300 + 7 * k for k in range(10)] + [0x1F600]  # too many ranges to test: a bitmap
+
+
+def test_many_second_code_points_and_an_ascii_starter(tmp_path, monkeypatch):
+    """A user spec whose starter is ASCII "a" (no longer copied in blocks: the loop
+    copies ASCII blocks without 61) and whose sequences' second code points are too
+    many ranges to test one by one (the loops test a bitmap of their low 16 bits):
+    native equals pure Python on random text, strict and replace, whole and in pieces."""
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        tools.missing("no C compiler (cc) on PATH: the native backend cannot be built")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    forms = "".join(f"encode U+0061 U+{c:04X} as {0x80 + k:02X}\n" for k, c in enumerate(SECONDS))
+    path = tmp_path / "manyseconds.encspec"
+    (tmp_path / "two.txt").write_text("0\t0x4E00\n1\t0x4E01\n", "utf-8")  # a table: an extension, not a charmap
+    path.write_text("encoding manyseconds\ncode-space U+0000..U+10FFFF\nerror-span one-unit\n"
+                    'table two "two.txt"\nalphabet trail = 41..42\n'
+                    "form ascii: 00..7F\nform double: 81 trail table two\n" + forms, "utf-8")
+    a = pipeline.load(str(path))[1]
+    assert "nx_seq_second_bits" in ext_source(a)
+    py, nat = encspec.load(str(path), backend="python"), encspec.load(str(path), backend="native")
+    assert nat._NATIVE is not None and py._NATIVE is None
+    assert nat._NATIVE.STOPS_AT_STARTERS == 1  # so the module uses its loops, "a" lying in a row
+    chars = ["a", "b", "\u4e00", "\u0301", "\U0001f601"] + [chr(c) for c in SECONDS] + ["a" * 20, "xyz" * 7]
+    rng = random.Random(30)
+    for _ in range(examples(300)):
+        text = "".join(rng.choice(chars) for _ in range(rng.randrange(16)))
+        for errors in ("strict", "replace"):
+            assert outcome(nat.encode, text, errors) == outcome(py.encode, text, errors), text
+        k = rng.randrange(len(text) + 1)
+        enc = nat.IncrementalEncoder("replace")
+        assert enc.encode(text[:k]) + enc.encode(text[k:], True) == py.encode(text, "replace"), (text, k)
+    assert nat.encode("a" + chr(SECONDS[-1])) == bytes([0x80 + len(SECONDS) - 1])
+    assert nat.encode("a\u0302b", "replace") == b"a?b"  # \u0302 (not a second) has no bytes

@@ -451,6 +451,21 @@ def _ranges_test(cps: set[int], var: str) -> str | None:
                        f"(uint64_t)({var}) - 0x{lo:X}u <= 0x{hi - lo:X}u" for lo, hi in ranges)
 
 
+def _second_test(seconds: set[int]) -> dict:
+    """How the loops tell that a code point after a starter may complete a sequence
+    (a necessary test: the search decides): its ranges where they are few; else the
+    ranges of its low 16 bits (JIS X 0213's seconds come again in every plane, as
+    CPython's codec compares only those); else a bitmap of the low 16 bits."""
+    low = {c & 0xFFFF for c in seconds}
+    test = _ranges_test(seconds, "c2") or _ranges_test(low, "c2 & 0xFFFFu")
+    if test is not None:
+        return {"second_test": test, "second_bits": None}
+    bits = [0] * 2048
+    for c in low:
+        bits[c >> 5] |= 1 << (c & 31)
+    return {"second_test": "nx_seq_second_bits[(c2 & 0xFFFFu) >> 5] >> (c2 & 31u) & 1u", "second_bits": bits}
+
+
 def _starters(a: Automaton, core, memo_width: int) -> dict | None:
     """The loops' sequence plan: per starter (in code point order) its sequences,
     longest first (the core's order), and its bytes alone (a memo entry: empty where
@@ -487,7 +502,7 @@ def _starters(a: Automaton, core, memo_width: int) -> dict | None:
     if not starters:
         return None
     return {"starters": starters, "seqs": seqs, "rest": rest or [0],
-            "second_test": _ranges_test(seconds, "c2") or "1",
+            **_second_test(seconds),
             "most": most}
 
 
@@ -516,6 +531,7 @@ def context(a: Automaton, ctx: dict) -> dict:
         # room a code point: a segment's, the memo's, or a sequence's bytes over its code points
         "enc_most": {k: max(_most(segments, top), starters["most"] if starters else 0) for k, top in limits.items()},
         "enc_starters": starters,
+        "enc_stops_at_starters": bool(_starter_holes(a)),
         "enc_ascii": ascii_mode,
         "enc_ascii_except": others,
         "enc_ascii_except_text": " and ".join(f"{b:02X}" for b in others),
