@@ -1832,7 +1832,7 @@ size_t big5hkscs_decode(const unsigned char *data, size_t len, big5hkscs_cp *out
 #define NX_NAME "big5hkscs"
 #define NX_SPEC_SHA256 "12db81dccbde50903e6c3b538abbdd03bcce58fa7bba72d8db0a8c4fbe11888b"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "da29c36ac7c98348fe256db4ae02bc6ef6735d81a6b35a597b3771d4e82b793e"
+#define NX_SOURCE_SHA256 "421bff606d4e8f23918006398e28c82f17a9205449bcdcec58c2a913cbe447e7"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -3805,7 +3805,7 @@ static Py_ssize_t nx_enc_starter1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t e
     if (i + 1 >= end)
         return 0;
     c2 = src[i + 1];
-    if (1) {
+    if ((uint64_t)(c2 & 0xFFFFu) == 0x304u || (uint64_t)(c2 & 0xFFFFu) == 0x30Cu) {
         const int t = nx_starter_find(src[i]);
         uint32_t s;
         if (t < 0)
@@ -3843,7 +3843,7 @@ static Py_ssize_t nx_enc_starter2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t e
     if (i + 1 >= end)
         return 0;
     c2 = src[i + 1];
-    if (1) {
+    if ((uint64_t)(c2 & 0xFFFFu) == 0x304u || (uint64_t)(c2 & 0xFFFFu) == 0x30Cu) {
         const int t = nx_starter_find(src[i]);
         uint32_t s;
         if (t < 0)
@@ -3881,7 +3881,7 @@ static Py_ssize_t nx_enc_starter4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t e
     if (i + 1 >= end)
         return 0;
     c2 = src[i + 1];
-    if (1) {
+    if ((uint64_t)(c2 & 0xFFFFu) == 0x304u || (uint64_t)(c2 & 0xFFFFu) == 0x30Cu) {
         const int t = nx_starter_find(src[i]);
         uint32_t s;
         if (t < 0)
@@ -3919,7 +3919,7 @@ static Py_ssize_t nx_enc_starterl(const uint64_t *src, Py_ssize_t i, Py_ssize_t 
     if (i + 1 >= end)
         return 0;
     c2 = src[i + 1];
-    if (1) {
+    if ((uint64_t)(c2 & 0xFFFFu) == 0x304u || (uint64_t)(c2 & 0xFFFFu) == 0x30Cu) {
         const int t = nx_starter_find(src[i]);
         uint32_t s;
         if (t < 0)
@@ -4644,6 +4644,9 @@ PyMODINIT_FUNC PyInit__native_big5hkscs(void)
             || PyModule_AddStringConstant(m, "SPEC_SHA256", NX_SPEC_SHA256) < 0
             || PyModule_AddStringConstant(m, "SOURCE_SHA256", NX_SOURCE_SHA256) < 0
             || PyModule_AddStringConstant(m, "GENERATOR", NX_GENERATOR) < 0
+            /* no segment nor block copy writes a starter of a sequence: the loops decide it
+               (encode.c.j2) or stop, so the module may use them (core.py's _NATIVE_ENCODE) */
+            || PyModule_AddIntConstant(m, "STOPS_AT_STARTERS", 1) < 0
             /* the bytes of the mapping tables' arrays (the export's), and of the arrays this
                extension derives from them at import (encspec bench prints both) */
             || nx_add_size(m, "TABLE_BYTES", 0

@@ -1824,7 +1824,7 @@ size_t euc_jis_2004_decode(const unsigned char *data, size_t len, euc_jis_2004_c
 #define NX_NAME "euc_jis_2004"
 #define NX_SPEC_SHA256 "20548e9476fb1fb1af839864a32f0a1a89e894ba211e6efb2cbf64cb259f142a"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "64fe2682c5d39af468a8c5c3f6aa3d61f555779911abd637e54385f537f7364b"
+#define NX_SOURCE_SHA256 "890bd4bf0d71d69395a37db671579b2b521fb9d62cad4c9977e45b8fbfd82f71"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -4601,7 +4601,7 @@ static Py_ssize_t nx_enc_starter1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t e
     if (i + 1 >= end)
         return 0;
     c2 = src[i + 1];
-    if (1) {
+    if ((uint64_t)(c2 & 0xFFFFu) == 0x0u || (uint64_t)(c2 & 0xFFFFu) == 0x2E5u || (uint64_t)(c2 & 0xFFFFu) == 0x2E9u || (uint64_t)(c2 & 0xFFFFu) - 0x300u <= 0x1u || (uint64_t)(c2 & 0xFFFFu) == 0x309Au) {
         const int t = nx_starter_find(src[i]);
         uint32_t s;
         if (t < 0)
@@ -4639,7 +4639,7 @@ static Py_ssize_t nx_enc_starter2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t e
     if (i + 1 >= end)
         return 0;
     c2 = src[i + 1];
-    if (1) {
+    if ((uint64_t)(c2 & 0xFFFFu) == 0x0u || (uint64_t)(c2 & 0xFFFFu) == 0x2E5u || (uint64_t)(c2 & 0xFFFFu) == 0x2E9u || (uint64_t)(c2 & 0xFFFFu) - 0x300u <= 0x1u || (uint64_t)(c2 & 0xFFFFu) == 0x309Au) {
         const int t = nx_starter_find(src[i]);
         uint32_t s;
         if (t < 0)
@@ -4677,7 +4677,7 @@ static Py_ssize_t nx_enc_starter4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t e
     if (i + 1 >= end)
         return 0;
     c2 = src[i + 1];
-    if (1) {
+    if ((uint64_t)(c2 & 0xFFFFu) == 0x0u || (uint64_t)(c2 & 0xFFFFu) == 0x2E5u || (uint64_t)(c2 & 0xFFFFu) == 0x2E9u || (uint64_t)(c2 & 0xFFFFu) - 0x300u <= 0x1u || (uint64_t)(c2 & 0xFFFFu) == 0x309Au) {
         const int t = nx_starter_find(src[i]);
         uint32_t s;
         if (t < 0)
@@ -4715,7 +4715,7 @@ static Py_ssize_t nx_enc_starterl(const uint64_t *src, Py_ssize_t i, Py_ssize_t 
     if (i + 1 >= end)
         return 0;
     c2 = src[i + 1];
-    if (1) {
+    if ((uint64_t)(c2 & 0xFFFFu) == 0x0u || (uint64_t)(c2 & 0xFFFFu) == 0x2E5u || (uint64_t)(c2 & 0xFFFFu) == 0x2E9u || (uint64_t)(c2 & 0xFFFFu) - 0x300u <= 0x1u || (uint64_t)(c2 & 0xFFFFu) == 0x309Au) {
         const int t = nx_starter_find(src[i]);
         uint32_t s;
         if (t < 0)
@@ -5440,6 +5440,9 @@ PyMODINIT_FUNC PyInit__native_euc_jis_2004(void)
             || PyModule_AddStringConstant(m, "SPEC_SHA256", NX_SPEC_SHA256) < 0
             || PyModule_AddStringConstant(m, "SOURCE_SHA256", NX_SOURCE_SHA256) < 0
             || PyModule_AddStringConstant(m, "GENERATOR", NX_GENERATOR) < 0
+            /* no segment nor block copy writes a starter of a sequence: the loops decide it
+               (encode.c.j2) or stop, so the module may use them (core.py's _NATIVE_ENCODE) */
+            || PyModule_AddIntConstant(m, "STOPS_AT_STARTERS", 1) < 0
             /* the bytes of the mapping tables' arrays (the export's), and of the arrays this
                extension derives from them at import (encspec bench prints both) */
             || nx_add_size(m, "TABLE_BYTES", 0

@@ -1877,7 +1877,7 @@ size_t euc_jisx0213_decode(const unsigned char *data, size_t len, euc_jisx0213_c
 #define NX_NAME "euc_jisx0213"
 #define NX_SPEC_SHA256 "a244bc7746f32e253c8083f0d17677221b4449a2d2af8ae4ce2181cf60aad2d2"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "bbc1fc2eaf9f1ecd3e5603e223d17184f05dd3811117c6980937d5c95bc5b84a"
+#define NX_SOURCE_SHA256 "b0369a49bc59cc86fba978957d42fd82941d5cb41132cd1c8ec6bebbb52b116a"
 #define NX_N_STATES 16
 #define NX_N_CLASSES 15
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -4699,7 +4699,7 @@ static Py_ssize_t nx_enc_starter1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t e
     if (i + 1 >= end)
         return 0;
     c2 = src[i + 1];
-    if (1) {
+    if ((uint64_t)(c2 & 0xFFFFu) == 0x0u || (uint64_t)(c2 & 0xFFFFu) == 0x2E5u || (uint64_t)(c2 & 0xFFFFu) == 0x2E9u || (uint64_t)(c2 & 0xFFFFu) - 0x300u <= 0x1u || (uint64_t)(c2 & 0xFFFFu) == 0x309Au) {
         const int t = nx_starter_find(src[i]);
         uint32_t s;
         if (t < 0)
@@ -4737,7 +4737,7 @@ static Py_ssize_t nx_enc_starter2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t e
     if (i + 1 >= end)
         return 0;
     c2 = src[i + 1];
-    if (1) {
+    if ((uint64_t)(c2 & 0xFFFFu) == 0x0u || (uint64_t)(c2 & 0xFFFFu) == 0x2E5u || (uint64_t)(c2 & 0xFFFFu) == 0x2E9u || (uint64_t)(c2 & 0xFFFFu) - 0x300u <= 0x1u || (uint64_t)(c2 & 0xFFFFu) == 0x309Au) {
         const int t = nx_starter_find(src[i]);
         uint32_t s;
         if (t < 0)
@@ -4775,7 +4775,7 @@ static Py_ssize_t nx_enc_starter4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t e
     if (i + 1 >= end)
         return 0;
     c2 = src[i + 1];
-    if (1) {
+    if ((uint64_t)(c2 & 0xFFFFu) == 0x0u || (uint64_t)(c2 & 0xFFFFu) == 0x2E5u || (uint64_t)(c2 & 0xFFFFu) == 0x2E9u || (uint64_t)(c2 & 0xFFFFu) - 0x300u <= 0x1u || (uint64_t)(c2 & 0xFFFFu) == 0x309Au) {
         const int t = nx_starter_find(src[i]);
         uint32_t s;
         if (t < 0)
@@ -4813,7 +4813,7 @@ static Py_ssize_t nx_enc_starterl(const uint64_t *src, Py_ssize_t i, Py_ssize_t 
     if (i + 1 >= end)
         return 0;
     c2 = src[i + 1];
-    if (1) {
+    if ((uint64_t)(c2 & 0xFFFFu) == 0x0u || (uint64_t)(c2 & 0xFFFFu) == 0x2E5u || (uint64_t)(c2 & 0xFFFFu) == 0x2E9u || (uint64_t)(c2 & 0xFFFFu) - 0x300u <= 0x1u || (uint64_t)(c2 & 0xFFFFu) == 0x309Au) {
         const int t = nx_starter_find(src[i]);
         uint32_t s;
         if (t < 0)
@@ -5538,6 +5538,9 @@ PyMODINIT_FUNC PyInit__native_euc_jisx0213(void)
             || PyModule_AddStringConstant(m, "SPEC_SHA256", NX_SPEC_SHA256) < 0
             || PyModule_AddStringConstant(m, "SOURCE_SHA256", NX_SOURCE_SHA256) < 0
             || PyModule_AddStringConstant(m, "GENERATOR", NX_GENERATOR) < 0
+            /* no segment nor block copy writes a starter of a sequence: the loops decide it
+               (encode.c.j2) or stop, so the module may use them (core.py's _NATIVE_ENCODE) */
+            || PyModule_AddIntConstant(m, "STOPS_AT_STARTERS", 1) < 0
             /* the bytes of the mapping tables' arrays (the export's), and of the arrays this
                extension derives from them at import (encspec bench prints both) */
             || nx_add_size(m, "TABLE_BYTES", 0

@@ -1407,7 +1407,7 @@ size_t shift_jis_2004_decode(const unsigned char *data, size_t len, shift_jis_20
 #define NX_NAME "shift_jis_2004"
 #define NX_SPEC_SHA256 "09078ca3cc2b776b03c1a1f8ac6f96d36f93a47a16f7ee76c72f7cfc6de9aee1"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "bf13ba2637d624bd4e6e03e3726a4a03d5b49368d6da83e0d7fc27926fc99d55"
+#define NX_SOURCE_SHA256 "2b6a9e4262fe2742f07c14edf634de01c192a5d743233c5518713c4821a2dd29"
 #define NX_N_STATES 9
 #define NX_N_CLASSES 11
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -4239,7 +4239,7 @@ static Py_ssize_t nx_enc_starter1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t e
     if (i + 1 >= end)
         return 0;
     c2 = src[i + 1];
-    if (1) {
+    if ((uint64_t)(c2 & 0xFFFFu) == 0x0u || (uint64_t)(c2 & 0xFFFFu) == 0x2E5u || (uint64_t)(c2 & 0xFFFFu) == 0x2E9u || (uint64_t)(c2 & 0xFFFFu) - 0x300u <= 0x1u || (uint64_t)(c2 & 0xFFFFu) == 0x309Au) {
         const int t = nx_starter_find(src[i]);
         uint32_t s;
         if (t < 0)
@@ -4277,7 +4277,7 @@ static Py_ssize_t nx_enc_starter2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t e
     if (i + 1 >= end)
         return 0;
     c2 = src[i + 1];
-    if (1) {
+    if ((uint64_t)(c2 & 0xFFFFu) == 0x0u || (uint64_t)(c2 & 0xFFFFu) == 0x2E5u || (uint64_t)(c2 & 0xFFFFu) == 0x2E9u || (uint64_t)(c2 & 0xFFFFu) - 0x300u <= 0x1u || (uint64_t)(c2 & 0xFFFFu) == 0x309Au) {
         const int t = nx_starter_find(src[i]);
         uint32_t s;
         if (t < 0)
@@ -4315,7 +4315,7 @@ static Py_ssize_t nx_enc_starter4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t e
     if (i + 1 >= end)
         return 0;
     c2 = src[i + 1];
-    if (1) {
+    if ((uint64_t)(c2 & 0xFFFFu) == 0x0u || (uint64_t)(c2 & 0xFFFFu) == 0x2E5u || (uint64_t)(c2 & 0xFFFFu) == 0x2E9u || (uint64_t)(c2 & 0xFFFFu) - 0x300u <= 0x1u || (uint64_t)(c2 & 0xFFFFu) == 0x309Au) {
         const int t = nx_starter_find(src[i]);
         uint32_t s;
         if (t < 0)
@@ -4353,7 +4353,7 @@ static Py_ssize_t nx_enc_starterl(const uint64_t *src, Py_ssize_t i, Py_ssize_t 
     if (i + 1 >= end)
         return 0;
     c2 = src[i + 1];
-    if (1) {
+    if ((uint64_t)(c2 & 0xFFFFu) == 0x0u || (uint64_t)(c2 & 0xFFFFu) == 0x2E5u || (uint64_t)(c2 & 0xFFFFu) == 0x2E9u || (uint64_t)(c2 & 0xFFFFu) - 0x300u <= 0x1u || (uint64_t)(c2 & 0xFFFFu) == 0x309Au) {
         const int t = nx_starter_find(src[i]);
         uint32_t s;
         if (t < 0)
@@ -5068,6 +5068,9 @@ PyMODINIT_FUNC PyInit__native_shift_jis_2004(void)
             || PyModule_AddStringConstant(m, "SPEC_SHA256", NX_SPEC_SHA256) < 0
             || PyModule_AddStringConstant(m, "SOURCE_SHA256", NX_SOURCE_SHA256) < 0
             || PyModule_AddStringConstant(m, "GENERATOR", NX_GENERATOR) < 0
+            /* no segment nor block copy writes a starter of a sequence: the loops decide it
+               (encode.c.j2) or stop, so the module may use them (core.py's _NATIVE_ENCODE) */
+            || PyModule_AddIntConstant(m, "STOPS_AT_STARTERS", 1) < 0
             /* the bytes of the mapping tables' arrays (the export's), and of the arrays this
                extension derives from them at import (encspec bench prints both) */
             || nx_add_size(m, "TABLE_BYTES", 0
