@@ -1832,7 +1832,7 @@ size_t big5hkscs_decode(const unsigned char *data, size_t len, big5hkscs_cp *out
 #define NX_NAME "big5hkscs"
 #define NX_SPEC_SHA256 "12db81dccbde50903e6c3b538abbdd03bcce58fa7bba72d8db0a8c4fbe11888b"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "421bff606d4e8f23918006398e28c82f17a9205449bcdcec58c2a913cbe447e7"
+#define NX_SOURCE_SHA256 "2d3ef6e5db65e9af1000a769d4f16354006597bfcd216e32aca49831d914aecc"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -3582,7 +3582,9 @@ static PyObject *nx_simd_level(PyObject *self, PyObject *args)
    longest of its sequences that the code points after it complete, else the
    starter alone (the core's _encode rule); where one of them could go on beyond
    what they were given (the text's end: the module holds it back, or writes it
-   alone at a one-shot text's end), they stop, and the module decides. */
+   alone at a one-shot text's end), they stop, and the module decides.  Out of
+   line (NX_NOINLINE), as the lookup: inlined, they slowed the memo's loop on text
+   without starters by a fifth (big5hkscs, Cantonese). */
 #define NX_MEMO_STARTER 0x10
 typedef struct {
     uint32_t cp;
@@ -3674,7 +3676,7 @@ static const nx_seq nx_seqs[68] = {
 static const uint32_t nx_seq_rest[68] = {772, 780, 66308, 66316, 131844, 131852, 197380, 197388, 262916, 262924, 328452, 328460, 393988, 393996, 459524, 459532, 525060, 525068, 590596, 590604, 656132, 656140, 721668, 721676, 787204, 787212, 852740, 852748, 918276, 918284, 983812, 983820, 1049348, 1049356, 772, 780, 66308, 66316, 131844, 131852, 197380, 197388, 262916, 262924, 328452, 328460, 393988, 393996, 459524, 459532, 525060, 525068, 590596, 590604, 656132, 656140, 721668, 721676, 787204, 787212, 852740, 852748, 918276, 918284, 983812, 983820, 1049348, 1049356};
 
 /* The starter c's entry in nx_starters, or -1. */
-static int nx_starter_find(uint64_t c)
+NX_NOINLINE int nx_starter_find(uint64_t c)
 {
     int lo = 0, hi = 2 - 1;
     while (lo <= hi) {
@@ -3794,22 +3796,23 @@ NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
 #define NX_ENC_ASCII_2 NX_ENC_ASCII_WIDE(16, 4)
 #define NX_ENC_ASCII_4 NX_ENC_ASCII_WIDE(32, 2)
 
-/* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: the
-   code points written at *pw (its longest sequence that src[i:end] completes,
-   else it alone), or 0 where the module decides (a sequence may go on beyond
-   end, or it alone is the module's). */
-static Py_ssize_t nx_enc_starter1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
-                                   const unsigned char *mc, char **pw)
+/* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: where
+   the bytes written at w end (its longest sequence that src[i:end] completes, else
+   it alone), *got the code points they stand for; NULL where the module decides (a
+   sequence may go on beyond end, or it alone is the module's).  w is passed and
+   returned, never its address: the loop keeps its own in a register. */
+NX_NOINLINE char *nx_enc_starter1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
+                                     const unsigned char *mc, char *w, Py_ssize_t *got)
 {
     uint64_t c2;
     if (i + 1 >= end)
-        return 0;
+        return NULL;
     c2 = src[i + 1];
     if ((uint64_t)(c2 & 0xFFFFu) == 0x304u || (uint64_t)(c2 & 0xFFFFu) == 0x30Cu) {
         const int t = nx_starter_find(src[i]);
         uint32_t s;
         if (t < 0)
-            return 0;
+            return NULL;
         for (s = nx_starters[t].seq; s < nx_starters[t].seq + nx_starters[t].count; s++) {
             const nx_seq *q = &nx_seqs[s];
             const Py_ssize_t have = end - i < (Py_ssize_t)q->n ? end - i : (Py_ssize_t)q->n;
@@ -3819,35 +3822,36 @@ static Py_ssize_t nx_enc_starter1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t e
             if (k < have)
                 continue;  /* not this one */
             if (have < (Py_ssize_t)q->n)
-                return 0;  /* it may go on beyond end */
-            memcpy(*pw, q->bytes, q->len);
-            *pw += q->len;
-            return (Py_ssize_t)q->n;
+                return NULL;  /* it may go on beyond end */
+            memcpy(w, q->bytes, q->len);
+            *got = (Py_ssize_t)q->n;
+            return w + q->len;
         }
     }
     if (!alone)
-        return 0;
-    memcpy(*pw, mc, NX_MEMO_WIDTH);
-    *pw += alone;
-    return 1;
+        return NULL;
+    memcpy(w, mc, NX_MEMO_WIDTH);
+    *got = 1;
+    return w + alone;
 }
 
-/* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: the
-   code points written at *pw (its longest sequence that src[i:end] completes,
-   else it alone), or 0 where the module decides (a sequence may go on beyond
-   end, or it alone is the module's). */
-static Py_ssize_t nx_enc_starter2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
-                                   const unsigned char *mc, char **pw)
+/* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: where
+   the bytes written at w end (its longest sequence that src[i:end] completes, else
+   it alone), *got the code points they stand for; NULL where the module decides (a
+   sequence may go on beyond end, or it alone is the module's).  w is passed and
+   returned, never its address: the loop keeps its own in a register. */
+NX_NOINLINE char *nx_enc_starter2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
+                                     const unsigned char *mc, char *w, Py_ssize_t *got)
 {
     uint64_t c2;
     if (i + 1 >= end)
-        return 0;
+        return NULL;
     c2 = src[i + 1];
     if ((uint64_t)(c2 & 0xFFFFu) == 0x304u || (uint64_t)(c2 & 0xFFFFu) == 0x30Cu) {
         const int t = nx_starter_find(src[i]);
         uint32_t s;
         if (t < 0)
-            return 0;
+            return NULL;
         for (s = nx_starters[t].seq; s < nx_starters[t].seq + nx_starters[t].count; s++) {
             const nx_seq *q = &nx_seqs[s];
             const Py_ssize_t have = end - i < (Py_ssize_t)q->n ? end - i : (Py_ssize_t)q->n;
@@ -3857,35 +3861,36 @@ static Py_ssize_t nx_enc_starter2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t e
             if (k < have)
                 continue;  /* not this one */
             if (have < (Py_ssize_t)q->n)
-                return 0;  /* it may go on beyond end */
-            memcpy(*pw, q->bytes, q->len);
-            *pw += q->len;
-            return (Py_ssize_t)q->n;
+                return NULL;  /* it may go on beyond end */
+            memcpy(w, q->bytes, q->len);
+            *got = (Py_ssize_t)q->n;
+            return w + q->len;
         }
     }
     if (!alone)
-        return 0;
-    memcpy(*pw, mc, NX_MEMO_WIDTH);
-    *pw += alone;
-    return 1;
+        return NULL;
+    memcpy(w, mc, NX_MEMO_WIDTH);
+    *got = 1;
+    return w + alone;
 }
 
-/* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: the
-   code points written at *pw (its longest sequence that src[i:end] completes,
-   else it alone), or 0 where the module decides (a sequence may go on beyond
-   end, or it alone is the module's). */
-static Py_ssize_t nx_enc_starter4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
-                                   const unsigned char *mc, char **pw)
+/* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: where
+   the bytes written at w end (its longest sequence that src[i:end] completes, else
+   it alone), *got the code points they stand for; NULL where the module decides (a
+   sequence may go on beyond end, or it alone is the module's).  w is passed and
+   returned, never its address: the loop keeps its own in a register. */
+NX_NOINLINE char *nx_enc_starter4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
+                                     const unsigned char *mc, char *w, Py_ssize_t *got)
 {
     uint64_t c2;
     if (i + 1 >= end)
-        return 0;
+        return NULL;
     c2 = src[i + 1];
     if ((uint64_t)(c2 & 0xFFFFu) == 0x304u || (uint64_t)(c2 & 0xFFFFu) == 0x30Cu) {
         const int t = nx_starter_find(src[i]);
         uint32_t s;
         if (t < 0)
-            return 0;
+            return NULL;
         for (s = nx_starters[t].seq; s < nx_starters[t].seq + nx_starters[t].count; s++) {
             const nx_seq *q = &nx_seqs[s];
             const Py_ssize_t have = end - i < (Py_ssize_t)q->n ? end - i : (Py_ssize_t)q->n;
@@ -3895,35 +3900,36 @@ static Py_ssize_t nx_enc_starter4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t e
             if (k < have)
                 continue;  /* not this one */
             if (have < (Py_ssize_t)q->n)
-                return 0;  /* it may go on beyond end */
-            memcpy(*pw, q->bytes, q->len);
-            *pw += q->len;
-            return (Py_ssize_t)q->n;
+                return NULL;  /* it may go on beyond end */
+            memcpy(w, q->bytes, q->len);
+            *got = (Py_ssize_t)q->n;
+            return w + q->len;
         }
     }
     if (!alone)
-        return 0;
-    memcpy(*pw, mc, NX_MEMO_WIDTH);
-    *pw += alone;
-    return 1;
+        return NULL;
+    memcpy(w, mc, NX_MEMO_WIDTH);
+    *got = 1;
+    return w + alone;
 }
 
-/* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: the
-   code points written at *pw (its longest sequence that src[i:end] completes,
-   else it alone), or 0 where the module decides (a sequence may go on beyond
-   end, or it alone is the module's). */
-static Py_ssize_t nx_enc_starterl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
-                                   const unsigned char *mc, char **pw)
+/* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: where
+   the bytes written at w end (its longest sequence that src[i:end] completes, else
+   it alone), *got the code points they stand for; NULL where the module decides (a
+   sequence may go on beyond end, or it alone is the module's).  w is passed and
+   returned, never its address: the loop keeps its own in a register. */
+NX_NOINLINE char *nx_enc_starterl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
+                                     const unsigned char *mc, char *w, Py_ssize_t *got)
 {
     uint64_t c2;
     if (i + 1 >= end)
-        return 0;
+        return NULL;
     c2 = src[i + 1];
     if ((uint64_t)(c2 & 0xFFFFu) == 0x304u || (uint64_t)(c2 & 0xFFFFu) == 0x30Cu) {
         const int t = nx_starter_find(src[i]);
         uint32_t s;
         if (t < 0)
-            return 0;
+            return NULL;
         for (s = nx_starters[t].seq; s < nx_starters[t].seq + nx_starters[t].count; s++) {
             const nx_seq *q = &nx_seqs[s];
             const Py_ssize_t have = end - i < (Py_ssize_t)q->n ? end - i : (Py_ssize_t)q->n;
@@ -3933,17 +3939,17 @@ static Py_ssize_t nx_enc_starterl(const uint64_t *src, Py_ssize_t i, Py_ssize_t 
             if (k < have)
                 continue;  /* not this one */
             if (have < (Py_ssize_t)q->n)
-                return 0;  /* it may go on beyond end */
-            memcpy(*pw, q->bytes, q->len);
-            *pw += q->len;
-            return (Py_ssize_t)q->n;
+                return NULL;  /* it may go on beyond end */
+            memcpy(w, q->bytes, q->len);
+            *got = (Py_ssize_t)q->n;
+            return w + q->len;
         }
     }
     if (!alone)
-        return 0;
-    memcpy(*pw, mc, NX_MEMO_WIDTH);
-    *pw += alone;
-    return 1;
+        return NULL;
+    memcpy(w, mc, NX_MEMO_WIDTH);
+    *got = 1;
+    return w + alone;
 }
 
 /* src[i:end] at *pw (room for NX_ENC_MOST_* bytes a character, and 4), ending
@@ -3972,14 +3978,6 @@ static Py_ssize_t nx_enc_span1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end,
                     i++;
                     continue;
                 }
-                if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
-                    const Py_ssize_t got = nx_enc_starter1(src, i, end, k - NX_MEMO_STARTER,
-                                                                  mb + NX_MEMO_WIDTH * (size_t)c, &w);
-                    if (got == 0)
-                        goto stop;
-                    i += got;
-                    continue;
-                }
                 if (k == 0) {
                     char tmp[16];
                     const int t = nx_starter_find(c);
@@ -3998,6 +3996,16 @@ static Py_ssize_t nx_enc_span1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end,
                     }
                     ml[c] = NX_MEMO_LONG;
                 } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
+                    if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
+                        Py_ssize_t got = 0;
+                        x = nx_enc_starter1(src, i, end, k - NX_MEMO_STARTER, mb + NX_MEMO_WIDTH * (size_t)c,
+                                                    w, &got);
+                        if (x == NULL)
+                            goto stop;
+                        w = x;
+                        i += got;
+                        continue;
+                    }
                     goto stop;
                 }
             }
@@ -4033,14 +4041,6 @@ static Py_ssize_t nx_enc_span2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end,
                     i++;
                     continue;
                 }
-                if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
-                    const Py_ssize_t got = nx_enc_starter2(src, i, end, k - NX_MEMO_STARTER,
-                                                                  mb + NX_MEMO_WIDTH * (size_t)c, &w);
-                    if (got == 0)
-                        goto stop;
-                    i += got;
-                    continue;
-                }
                 if (k == 0) {
                     char tmp[16];
                     const int t = nx_starter_find(c);
@@ -4059,6 +4059,16 @@ static Py_ssize_t nx_enc_span2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end,
                     }
                     ml[c] = NX_MEMO_LONG;
                 } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
+                    if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
+                        Py_ssize_t got = 0;
+                        x = nx_enc_starter2(src, i, end, k - NX_MEMO_STARTER, mb + NX_MEMO_WIDTH * (size_t)c,
+                                                    w, &got);
+                        if (x == NULL)
+                            goto stop;
+                        w = x;
+                        i += got;
+                        continue;
+                    }
                     goto stop;
                 }
             }
@@ -4094,14 +4104,6 @@ static Py_ssize_t nx_enc_span4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end,
                     i++;
                     continue;
                 }
-                if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
-                    const Py_ssize_t got = nx_enc_starter4(src, i, end, k - NX_MEMO_STARTER,
-                                                                  mb + NX_MEMO_WIDTH * (size_t)c, &w);
-                    if (got == 0)
-                        goto stop;
-                    i += got;
-                    continue;
-                }
                 if (k == 0) {
                     char tmp[16];
                     const int t = nx_starter_find(c);
@@ -4120,6 +4122,16 @@ static Py_ssize_t nx_enc_span4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end,
                     }
                     ml[c] = NX_MEMO_LONG;
                 } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
+                    if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
+                        Py_ssize_t got = 0;
+                        x = nx_enc_starter4(src, i, end, k - NX_MEMO_STARTER, mb + NX_MEMO_WIDTH * (size_t)c,
+                                                    w, &got);
+                        if (x == NULL)
+                            goto stop;
+                        w = x;
+                        i += got;
+                        continue;
+                    }
                     goto stop;
                 }
             }
@@ -4154,14 +4166,6 @@ static Py_ssize_t nx_enc_spanl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end
                     i++;
                     continue;
                 }
-                if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
-                    const Py_ssize_t got = nx_enc_starterl(src, i, end, k - NX_MEMO_STARTER,
-                                                                  mb + NX_MEMO_WIDTH * (size_t)c, &w);
-                    if (got == 0)
-                        goto stop;
-                    i += got;
-                    continue;
-                }
                 if (k == 0) {
                     char tmp[16];
                     const int t = nx_starter_find(c);
@@ -4180,6 +4184,16 @@ static Py_ssize_t nx_enc_spanl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end
                     }
                     ml[c] = NX_MEMO_LONG;
                 } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
+                    if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
+                        Py_ssize_t got = 0;
+                        x = nx_enc_starterl(src, i, end, k - NX_MEMO_STARTER, mb + NX_MEMO_WIDTH * (size_t)c,
+                                                    w, &got);
+                        if (x == NULL)
+                            goto stop;
+                        w = x;
+                        i += got;
+                        continue;
+                    }
                     goto stop;
                 }
             }

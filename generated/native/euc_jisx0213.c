@@ -1877,7 +1877,7 @@ size_t euc_jisx0213_decode(const unsigned char *data, size_t len, euc_jisx0213_c
 #define NX_NAME "euc_jisx0213"
 #define NX_SPEC_SHA256 "a244bc7746f32e253c8083f0d17677221b4449a2d2af8ae4ce2181cf60aad2d2"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "b0369a49bc59cc86fba978957d42fd82941d5cb41132cd1c8ec6bebbb52b116a"
+#define NX_SOURCE_SHA256 "636cfe60a700093066a389515fcea657933aa9c91d3271c8182ec0fde071fdbc"
 #define NX_N_STATES 16
 #define NX_N_CLASSES 15
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -3719,7 +3719,9 @@ static PyObject *nx_simd_level(PyObject *self, PyObject *args)
    longest of its sequences that the code points after it complete, else the
    starter alone (the core's _encode rule); where one of them could go on beyond
    what they were given (the text's end: the module holds it back, or writes it
-   alone at a one-shot text's end), they stop, and the module decides. */
+   alone at a one-shot text's end), they stop, and the module decides.  Out of
+   line (NX_NOINLINE), as the lookup: inlined, they slowed the memo's loop on text
+   without starters by a fifth (big5hkscs, Cantonese). */
 #define NX_MEMO_STARTER 0x10
 typedef struct {
     uint32_t cp;
@@ -4544,7 +4546,7 @@ static const nx_seq nx_seqs[782] = {
 static const uint32_t nx_seq_rest[782] = {0, 768, 65536, 66304, 131072, 131840, 196608, 197376, 262144, 262912, 327680, 328448, 393216, 393984, 458752, 459520, 524288, 525056, 589824, 590592, 655360, 656128, 720896, 721664, 786432, 787200, 851968, 852736, 917504, 918272, 983040, 983808, 1048576, 1049344, 0, 768, 769, 65536, 66304, 66305, 131072, 131840, 131841, 196608, 197376, 197377, 262144, 262912, 262913, 327680, 328448, 328449, 393216, 393984, 393985, 458752, 459520, 459521, 524288, 525056, 525057, 589824, 590592, 590593, 655360, 656128, 656129, 720896, 721664, 721665, 786432, 787200, 787201, 851968, 852736, 852737, 917504, 918272, 918273, 983040, 983808, 983809, 1048576, 1049344, 1049345, 0, 768, 769, 65536, 66304, 66305, 131072, 131840, 131841, 196608, 197376, 197377, 262144, 262912, 262913, 327680, 328448, 328449, 393216, 393984, 393985, 458752, 459520, 459521, 524288, 525056, 525057, 589824, 590592, 590593, 655360, 656128, 656129, 720896, 721664, 721665, 786432, 787200, 787201, 851968, 852736, 852737, 917504, 918272, 918273, 983040, 983808, 983809, 1048576, 1049344, 1049345, 0, 768, 769, 65536, 66304, 66305, 131072, 131840, 131841, 196608, 197376, 197377, 262144, 262912, 262913, 327680, 328448, 328449, 393216, 393984, 393985, 458752, 459520, 459521, 524288, 525056, 525057, 589824, 590592, 590593, 655360, 656128, 656129, 720896, 721664, 721665, 786432, 787200, 787201, 851968, 852736, 852737, 917504, 918272, 918273, 983040, 983808, 983809, 1048576, 1049344, 1049345, 0, 768, 769, 65536, 66304, 66305, 131072, 131840, 131841, 196608, 197376, 197377, 262144, 262912, 262913, 327680, 328448, 328449, 393216, 393984, 393985, 458752, 459520, 459521, 524288, 525056, 525057, 589824, 590592, 590593, 655360, 656128, 656129, 720896, 721664, 721665, 786432, 787200, 787201, 851968, 852736, 852737, 917504, 918272, 918273, 983040, 983808, 983809, 1048576, 1049344, 1049345, 0, 745, 65536, 66281, 131072, 131817, 196608, 197353, 262144, 262889, 327680, 328425, 393216, 393961, 458752, 459497, 524288, 525033, 589824, 590569, 655360, 656105, 720896, 721641, 786432, 787177, 851968, 852713, 917504, 918249, 983040, 983785, 1048576, 1049321, 0, 741, 65536, 66277, 131072, 131813, 196608, 197349, 262144, 262885, 327680, 328421, 393216, 393957, 458752, 459493, 524288, 525029, 589824, 590565, 655360, 656101, 720896, 721637, 786432, 787173, 851968, 852709, 917504, 918245, 983040, 983781, 1048576, 1049317, 0, 12442, 65536, 77978, 131072, 143514, 196608, 209050, 262144, 274586, 327680, 340122, 393216, 405658, 458752, 471194, 524288, 536730, 589824, 602266, 655360, 667802, 720896, 733338, 786432, 798874, 851968, 864410, 917504, 929946, 983040, 995482, 1048576, 1061018, 0, 12442, 65536, 77978, 131072, 143514, 196608, 209050, 262144, 274586, 327680, 340122, 393216, 405658, 458752, 471194, 524288, 536730, 589824, 602266, 655360, 667802, 720896, 733338, 786432, 798874, 851968, 864410, 917504, 929946, 983040, 995482, 1048576, 1061018, 0, 12442, 65536, 77978, 131072, 143514, 196608, 209050, 262144, 274586, 327680, 340122, 393216, 405658, 458752, 471194, 524288, 536730, 589824, 602266, 655360, 667802, 720896, 733338, 786432, 798874, 851968, 864410, 917504, 929946, 983040, 995482, 1048576, 1061018, 0, 12442, 65536, 77978, 131072, 143514, 196608, 209050, 262144, 274586, 327680, 340122, 393216, 405658, 458752, 471194, 524288, 536730, 589824, 602266, 655360, 667802, 720896, 733338, 786432, 798874, 851968, 864410, 917504, 929946, 983040, 995482, 1048576, 1061018, 0, 12442, 65536, 77978, 131072, 143514, 196608, 209050, 262144, 274586, 327680, 340122, 393216, 405658, 458752, 471194, 524288, 536730, 589824, 602266, 655360, 667802, 720896, 733338, 786432, 798874, 851968, 864410, 917504, 929946, 983040, 995482, 1048576, 1061018, 0, 12442, 65536, 77978, 131072, 143514, 196608, 209050, 262144, 274586, 327680, 340122, 393216, 405658, 458752, 471194, 524288, 536730, 589824, 602266, 655360, 667802, 720896, 733338, 786432, 798874, 851968, 864410, 917504, 929946, 983040, 995482, 1048576, 1061018, 0, 12442, 65536, 77978, 131072, 143514, 196608, 209050, 262144, 274586, 327680, 340122, 393216, 405658, 458752, 471194, 524288, 536730, 589824, 602266, 655360, 667802, 720896, 733338, 786432, 798874, 851968, 864410, 917504, 929946, 983040, 995482, 1048576, 1061018, 0, 12442, 65536, 77978, 131072, 143514, 196608, 209050, 262144, 274586, 327680, 340122, 393216, 405658, 458752, 471194, 524288, 536730, 589824, 602266, 655360, 667802, 720896, 733338, 786432, 798874, 851968, 864410, 917504, 929946, 983040, 995482, 1048576, 1061018, 0, 12442, 65536, 77978, 131072, 143514, 196608, 209050, 262144, 274586, 327680, 340122, 393216, 405658, 458752, 471194, 524288, 536730, 589824, 602266, 655360, 667802, 720896, 733338, 786432, 798874, 851968, 864410, 917504, 929946, 983040, 995482, 1048576, 1061018, 0, 12442, 65536, 77978, 131072, 143514, 196608, 209050, 262144, 274586, 327680, 340122, 393216, 405658, 458752, 471194, 524288, 536730, 589824, 602266, 655360, 667802, 720896, 733338, 786432, 798874, 851968, 864410, 917504, 929946, 983040, 995482, 1048576, 1061018, 0, 12442, 65536, 77978, 131072, 143514, 196608, 209050, 262144, 274586, 327680, 340122, 393216, 405658, 458752, 471194, 524288, 536730, 589824, 602266, 655360, 667802, 720896, 733338, 786432, 798874, 851968, 864410, 917504, 929946, 983040, 995482, 1048576, 1061018, 0, 12442, 65536, 77978, 131072, 143514, 196608, 209050, 262144, 274586, 327680, 340122, 393216, 405658, 458752, 471194, 524288, 536730, 589824, 602266, 655360, 667802, 720896, 733338, 786432, 798874, 851968, 864410, 917504, 929946, 983040, 995482, 1048576, 1061018, 0, 12442, 65536, 77978, 131072, 143514, 196608, 209050, 262144, 274586, 327680, 340122, 393216, 405658, 458752, 471194, 524288, 536730, 589824, 602266, 655360, 667802, 720896, 733338, 786432, 798874, 851968, 864410, 917504, 929946, 983040, 995482, 1048576, 1061018, 0, 12442, 65536, 77978, 131072, 143514, 196608, 209050, 262144, 274586, 327680, 340122, 393216, 405658, 458752, 471194, 524288, 536730, 589824, 602266, 655360, 667802, 720896, 733338, 786432, 798874, 851968, 864410, 917504, 929946, 983040, 995482, 1048576, 1061018};
 
 /* The starter c's entry in nx_starters, or -1. */
-static int nx_starter_find(uint64_t c)
+NX_NOINLINE int nx_starter_find(uint64_t c)
 {
     int lo = 0, hi = 21 - 1;
     while (lo <= hi) {
@@ -4688,22 +4690,23 @@ NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
 #define NX_ENC_ASCII_2 NX_ENC_ASCII_WIDE(16, 4)
 #define NX_ENC_ASCII_4 NX_ENC_ASCII_WIDE(32, 2)
 
-/* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: the
-   code points written at *pw (its longest sequence that src[i:end] completes,
-   else it alone), or 0 where the module decides (a sequence may go on beyond
-   end, or it alone is the module's). */
-static Py_ssize_t nx_enc_starter1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
-                                   const unsigned char *mc, char **pw)
+/* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: where
+   the bytes written at w end (its longest sequence that src[i:end] completes, else
+   it alone), *got the code points they stand for; NULL where the module decides (a
+   sequence may go on beyond end, or it alone is the module's).  w is passed and
+   returned, never its address: the loop keeps its own in a register. */
+NX_NOINLINE char *nx_enc_starter1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
+                                     const unsigned char *mc, char *w, Py_ssize_t *got)
 {
     uint64_t c2;
     if (i + 1 >= end)
-        return 0;
+        return NULL;
     c2 = src[i + 1];
     if ((uint64_t)(c2 & 0xFFFFu) == 0x0u || (uint64_t)(c2 & 0xFFFFu) == 0x2E5u || (uint64_t)(c2 & 0xFFFFu) == 0x2E9u || (uint64_t)(c2 & 0xFFFFu) - 0x300u <= 0x1u || (uint64_t)(c2 & 0xFFFFu) == 0x309Au) {
         const int t = nx_starter_find(src[i]);
         uint32_t s;
         if (t < 0)
-            return 0;
+            return NULL;
         for (s = nx_starters[t].seq; s < nx_starters[t].seq + nx_starters[t].count; s++) {
             const nx_seq *q = &nx_seqs[s];
             const Py_ssize_t have = end - i < (Py_ssize_t)q->n ? end - i : (Py_ssize_t)q->n;
@@ -4713,35 +4716,36 @@ static Py_ssize_t nx_enc_starter1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t e
             if (k < have)
                 continue;  /* not this one */
             if (have < (Py_ssize_t)q->n)
-                return 0;  /* it may go on beyond end */
-            memcpy(*pw, q->bytes, q->len);
-            *pw += q->len;
-            return (Py_ssize_t)q->n;
+                return NULL;  /* it may go on beyond end */
+            memcpy(w, q->bytes, q->len);
+            *got = (Py_ssize_t)q->n;
+            return w + q->len;
         }
     }
     if (!alone)
-        return 0;
-    memcpy(*pw, mc, NX_MEMO_WIDTH);
-    *pw += alone;
-    return 1;
+        return NULL;
+    memcpy(w, mc, NX_MEMO_WIDTH);
+    *got = 1;
+    return w + alone;
 }
 
-/* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: the
-   code points written at *pw (its longest sequence that src[i:end] completes,
-   else it alone), or 0 where the module decides (a sequence may go on beyond
-   end, or it alone is the module's). */
-static Py_ssize_t nx_enc_starter2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
-                                   const unsigned char *mc, char **pw)
+/* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: where
+   the bytes written at w end (its longest sequence that src[i:end] completes, else
+   it alone), *got the code points they stand for; NULL where the module decides (a
+   sequence may go on beyond end, or it alone is the module's).  w is passed and
+   returned, never its address: the loop keeps its own in a register. */
+NX_NOINLINE char *nx_enc_starter2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
+                                     const unsigned char *mc, char *w, Py_ssize_t *got)
 {
     uint64_t c2;
     if (i + 1 >= end)
-        return 0;
+        return NULL;
     c2 = src[i + 1];
     if ((uint64_t)(c2 & 0xFFFFu) == 0x0u || (uint64_t)(c2 & 0xFFFFu) == 0x2E5u || (uint64_t)(c2 & 0xFFFFu) == 0x2E9u || (uint64_t)(c2 & 0xFFFFu) - 0x300u <= 0x1u || (uint64_t)(c2 & 0xFFFFu) == 0x309Au) {
         const int t = nx_starter_find(src[i]);
         uint32_t s;
         if (t < 0)
-            return 0;
+            return NULL;
         for (s = nx_starters[t].seq; s < nx_starters[t].seq + nx_starters[t].count; s++) {
             const nx_seq *q = &nx_seqs[s];
             const Py_ssize_t have = end - i < (Py_ssize_t)q->n ? end - i : (Py_ssize_t)q->n;
@@ -4751,35 +4755,36 @@ static Py_ssize_t nx_enc_starter2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t e
             if (k < have)
                 continue;  /* not this one */
             if (have < (Py_ssize_t)q->n)
-                return 0;  /* it may go on beyond end */
-            memcpy(*pw, q->bytes, q->len);
-            *pw += q->len;
-            return (Py_ssize_t)q->n;
+                return NULL;  /* it may go on beyond end */
+            memcpy(w, q->bytes, q->len);
+            *got = (Py_ssize_t)q->n;
+            return w + q->len;
         }
     }
     if (!alone)
-        return 0;
-    memcpy(*pw, mc, NX_MEMO_WIDTH);
-    *pw += alone;
-    return 1;
+        return NULL;
+    memcpy(w, mc, NX_MEMO_WIDTH);
+    *got = 1;
+    return w + alone;
 }
 
-/* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: the
-   code points written at *pw (its longest sequence that src[i:end] completes,
-   else it alone), or 0 where the module decides (a sequence may go on beyond
-   end, or it alone is the module's). */
-static Py_ssize_t nx_enc_starter4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
-                                   const unsigned char *mc, char **pw)
+/* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: where
+   the bytes written at w end (its longest sequence that src[i:end] completes, else
+   it alone), *got the code points they stand for; NULL where the module decides (a
+   sequence may go on beyond end, or it alone is the module's).  w is passed and
+   returned, never its address: the loop keeps its own in a register. */
+NX_NOINLINE char *nx_enc_starter4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
+                                     const unsigned char *mc, char *w, Py_ssize_t *got)
 {
     uint64_t c2;
     if (i + 1 >= end)
-        return 0;
+        return NULL;
     c2 = src[i + 1];
     if ((uint64_t)(c2 & 0xFFFFu) == 0x0u || (uint64_t)(c2 & 0xFFFFu) == 0x2E5u || (uint64_t)(c2 & 0xFFFFu) == 0x2E9u || (uint64_t)(c2 & 0xFFFFu) - 0x300u <= 0x1u || (uint64_t)(c2 & 0xFFFFu) == 0x309Au) {
         const int t = nx_starter_find(src[i]);
         uint32_t s;
         if (t < 0)
-            return 0;
+            return NULL;
         for (s = nx_starters[t].seq; s < nx_starters[t].seq + nx_starters[t].count; s++) {
             const nx_seq *q = &nx_seqs[s];
             const Py_ssize_t have = end - i < (Py_ssize_t)q->n ? end - i : (Py_ssize_t)q->n;
@@ -4789,35 +4794,36 @@ static Py_ssize_t nx_enc_starter4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t e
             if (k < have)
                 continue;  /* not this one */
             if (have < (Py_ssize_t)q->n)
-                return 0;  /* it may go on beyond end */
-            memcpy(*pw, q->bytes, q->len);
-            *pw += q->len;
-            return (Py_ssize_t)q->n;
+                return NULL;  /* it may go on beyond end */
+            memcpy(w, q->bytes, q->len);
+            *got = (Py_ssize_t)q->n;
+            return w + q->len;
         }
     }
     if (!alone)
-        return 0;
-    memcpy(*pw, mc, NX_MEMO_WIDTH);
-    *pw += alone;
-    return 1;
+        return NULL;
+    memcpy(w, mc, NX_MEMO_WIDTH);
+    *got = 1;
+    return w + alone;
 }
 
-/* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: the
-   code points written at *pw (its longest sequence that src[i:end] completes,
-   else it alone), or 0 where the module decides (a sequence may go on beyond
-   end, or it alone is the module's). */
-static Py_ssize_t nx_enc_starterl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
-                                   const unsigned char *mc, char **pw)
+/* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: where
+   the bytes written at w end (its longest sequence that src[i:end] completes, else
+   it alone), *got the code points they stand for; NULL where the module decides (a
+   sequence may go on beyond end, or it alone is the module's).  w is passed and
+   returned, never its address: the loop keeps its own in a register. */
+NX_NOINLINE char *nx_enc_starterl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
+                                     const unsigned char *mc, char *w, Py_ssize_t *got)
 {
     uint64_t c2;
     if (i + 1 >= end)
-        return 0;
+        return NULL;
     c2 = src[i + 1];
     if ((uint64_t)(c2 & 0xFFFFu) == 0x0u || (uint64_t)(c2 & 0xFFFFu) == 0x2E5u || (uint64_t)(c2 & 0xFFFFu) == 0x2E9u || (uint64_t)(c2 & 0xFFFFu) - 0x300u <= 0x1u || (uint64_t)(c2 & 0xFFFFu) == 0x309Au) {
         const int t = nx_starter_find(src[i]);
         uint32_t s;
         if (t < 0)
-            return 0;
+            return NULL;
         for (s = nx_starters[t].seq; s < nx_starters[t].seq + nx_starters[t].count; s++) {
             const nx_seq *q = &nx_seqs[s];
             const Py_ssize_t have = end - i < (Py_ssize_t)q->n ? end - i : (Py_ssize_t)q->n;
@@ -4827,17 +4833,17 @@ static Py_ssize_t nx_enc_starterl(const uint64_t *src, Py_ssize_t i, Py_ssize_t 
             if (k < have)
                 continue;  /* not this one */
             if (have < (Py_ssize_t)q->n)
-                return 0;  /* it may go on beyond end */
-            memcpy(*pw, q->bytes, q->len);
-            *pw += q->len;
-            return (Py_ssize_t)q->n;
+                return NULL;  /* it may go on beyond end */
+            memcpy(w, q->bytes, q->len);
+            *got = (Py_ssize_t)q->n;
+            return w + q->len;
         }
     }
     if (!alone)
-        return 0;
-    memcpy(*pw, mc, NX_MEMO_WIDTH);
-    *pw += alone;
-    return 1;
+        return NULL;
+    memcpy(w, mc, NX_MEMO_WIDTH);
+    *got = 1;
+    return w + alone;
 }
 
 /* src[i:end] at *pw (room for NX_ENC_MOST_* bytes a character, and 4), ending
@@ -4866,14 +4872,6 @@ static Py_ssize_t nx_enc_span1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end,
                     i++;
                     continue;
                 }
-                if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
-                    const Py_ssize_t got = nx_enc_starter1(src, i, end, k - NX_MEMO_STARTER,
-                                                                  mb + NX_MEMO_WIDTH * (size_t)c, &w);
-                    if (got == 0)
-                        goto stop;
-                    i += got;
-                    continue;
-                }
                 if (k == 0) {
                     char tmp[16];
                     const int t = nx_starter_find(c);
@@ -4892,6 +4890,16 @@ static Py_ssize_t nx_enc_span1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end,
                     }
                     ml[c] = NX_MEMO_LONG;
                 } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
+                    if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
+                        Py_ssize_t got = 0;
+                        x = nx_enc_starter1(src, i, end, k - NX_MEMO_STARTER, mb + NX_MEMO_WIDTH * (size_t)c,
+                                                    w, &got);
+                        if (x == NULL)
+                            goto stop;
+                        w = x;
+                        i += got;
+                        continue;
+                    }
                     goto stop;
                 }
             }
@@ -4927,14 +4935,6 @@ static Py_ssize_t nx_enc_span2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end,
                     i++;
                     continue;
                 }
-                if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
-                    const Py_ssize_t got = nx_enc_starter2(src, i, end, k - NX_MEMO_STARTER,
-                                                                  mb + NX_MEMO_WIDTH * (size_t)c, &w);
-                    if (got == 0)
-                        goto stop;
-                    i += got;
-                    continue;
-                }
                 if (k == 0) {
                     char tmp[16];
                     const int t = nx_starter_find(c);
@@ -4953,6 +4953,16 @@ static Py_ssize_t nx_enc_span2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end,
                     }
                     ml[c] = NX_MEMO_LONG;
                 } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
+                    if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
+                        Py_ssize_t got = 0;
+                        x = nx_enc_starter2(src, i, end, k - NX_MEMO_STARTER, mb + NX_MEMO_WIDTH * (size_t)c,
+                                                    w, &got);
+                        if (x == NULL)
+                            goto stop;
+                        w = x;
+                        i += got;
+                        continue;
+                    }
                     goto stop;
                 }
             }
@@ -4988,14 +4998,6 @@ static Py_ssize_t nx_enc_span4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end,
                     i++;
                     continue;
                 }
-                if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
-                    const Py_ssize_t got = nx_enc_starter4(src, i, end, k - NX_MEMO_STARTER,
-                                                                  mb + NX_MEMO_WIDTH * (size_t)c, &w);
-                    if (got == 0)
-                        goto stop;
-                    i += got;
-                    continue;
-                }
                 if (k == 0) {
                     char tmp[16];
                     const int t = nx_starter_find(c);
@@ -5014,6 +5016,16 @@ static Py_ssize_t nx_enc_span4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end,
                     }
                     ml[c] = NX_MEMO_LONG;
                 } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
+                    if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
+                        Py_ssize_t got = 0;
+                        x = nx_enc_starter4(src, i, end, k - NX_MEMO_STARTER, mb + NX_MEMO_WIDTH * (size_t)c,
+                                                    w, &got);
+                        if (x == NULL)
+                            goto stop;
+                        w = x;
+                        i += got;
+                        continue;
+                    }
                     goto stop;
                 }
             }
@@ -5048,14 +5060,6 @@ static Py_ssize_t nx_enc_spanl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end
                     i++;
                     continue;
                 }
-                if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
-                    const Py_ssize_t got = nx_enc_starterl(src, i, end, k - NX_MEMO_STARTER,
-                                                                  mb + NX_MEMO_WIDTH * (size_t)c, &w);
-                    if (got == 0)
-                        goto stop;
-                    i += got;
-                    continue;
-                }
                 if (k == 0) {
                     char tmp[16];
                     const int t = nx_starter_find(c);
@@ -5074,6 +5078,16 @@ static Py_ssize_t nx_enc_spanl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end
                     }
                     ml[c] = NX_MEMO_LONG;
                 } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
+                    if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
+                        Py_ssize_t got = 0;
+                        x = nx_enc_starterl(src, i, end, k - NX_MEMO_STARTER, mb + NX_MEMO_WIDTH * (size_t)c,
+                                                    w, &got);
+                        if (x == NULL)
+                            goto stop;
+                        w = x;
+                        i += got;
+                        continue;
+                    }
                     goto stop;
                 }
             }
