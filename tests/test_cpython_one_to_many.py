@@ -15,12 +15,14 @@ every code point of `code_points()` as CPython does (strict errors with their po
 reason), every sequence the tables and encode files hold (alone, around a lone base, twice,
 and inside hypothesis's random text, strictly and with "replace"), and incrementally:
 split at every offset, the IncrementalEncoder writes what CPython's one-shot encoder and
-its IncrementalEncoder write (a base that ends a piece is held back until the next one).
+its IncrementalEncoder write (a base that ends a piece is held back until the next one),
+and its StreamWriter, fed three pieces, has written what CPython's has after each.
 The sequences come from the spec's table files; every expected value comes from CPython.
 """
 from __future__ import annotations
 
 import codecs
+import io
 import random
 from collections.abc import Callable
 from functools import cache
@@ -337,3 +339,35 @@ def test_refused_code_points_after_a_starter_are_an_error_each(spec):
     calls = encode_recording_calls(module.encode, text)
     assert calls == encode_recording_calls(lambda t, e: t.encode(spec, e), text)
     assert calls[1] == [(2, 3, "illegal multibyte sequence"), (3, 4, "illegal multibyte sequence")]
+
+
+def _written(writer_class: Callable[[io.BytesIO], codecs.StreamWriter], pieces: list[str]) -> list[bytes]:
+    """What a StreamWriter has written after each piece, and after reset() (which writes
+    what it held back)."""
+    out = io.BytesIO()
+    writer = writer_class(out)
+    seen = []
+    for piece in pieces:
+        writer.write(piece)
+        seen.append(out.getvalue())
+    writer.reset()
+    return seen + [out.getvalue()]
+
+
+@pytest.mark.parametrize("spec, backend", CASES)
+def test_stream_writer_holds_back_as_cpythons(spec, backend):
+    """Texts of sequences and lone starters written in three pieces (split at every pair of
+    offsets, with "replace"): after each write and after reset() the module's StreamWriter
+    has written what CPython's has."""
+    module = load_backend(spec, backend)
+    bad = []
+    for seq in some_sequences(spec)[:24]:
+        text = "a" + seq + seq[0] + seq[0] + seq[1:]
+        for i in range(len(text) + 1):
+            for j in range(i, len(text) + 1):
+                pieces = [text[:i], text[i:j], text[j:]]
+                ours = _written(lambda f: module.StreamWriter(f, "replace"), pieces)
+                theirs = _written(lambda f: codecs.getwriter(spec)(f, "replace"), pieces)
+                if ours != theirs:
+                    bad.append((ascii(text), i, j, ours, theirs))
+    assert not bad, bad[:3]

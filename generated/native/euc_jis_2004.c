@@ -4,7 +4,7 @@
  * Generated, do not edit: regenerate with `encspec build` (generated/native/)
  * or `encspec build --native SPEC` (compiled into a cache).
  * Spec file: specs/euc_jis_2004.encspec
- * Spec SHA-256: 20548e9476fb1fb1af839864a32f0a1a89e894ba211e6efb2cbf64cb259f142a
+ * Spec SHA-256: cc9311529ae2cec93b88bc9374b2e88b80f728c2800c5b2561446f24dcfe48ac
  *
  * Two parts: first the C export of the same spec (`encspec export euc_jis_2004
  * --lang c`: euc_jis_2004.h, then euc_jis_2004.c), verbatim, for its counted forms
@@ -79,7 +79,7 @@
  * Generated, do not edit: regenerate with
  *     encspec export euc_jis_2004 --lang c -o DIR
  * Spec file: specs/euc_jis_2004.encspec
- * Spec SHA-256: 20548e9476fb1fb1af839864a32f0a1a89e894ba211e6efb2cbf64cb259f142a
+ * Spec SHA-256: cc9311529ae2cec93b88bc9374b2e88b80f728c2800c5b2561446f24dcfe48ac
  *
  * Semantics: exactly those of encspec's decoder core
  * (codegen/runtime/core.py), which `encspec tokens` prints:
@@ -134,7 +134,7 @@ extern "C" {
 #endif
 
 #define EUC_JIS_2004_NAME "euc_jis_2004"
-#define EUC_JIS_2004_SPEC_SHA256 "20548e9476fb1fb1af839864a32f0a1a89e894ba211e6efb2cbf64cb259f142a"
+#define EUC_JIS_2004_SPEC_SHA256 "cc9311529ae2cec93b88bc9374b2e88b80f728c2800c5b2561446f24dcfe48ac"
 
 /* A code point: every value this encoding can spell. */
 typedef uint32_t euc_jis_2004_cp;
@@ -209,8 +209,8 @@ size_t euc_jis_2004_wide_value(const unsigned char *data, size_t len, const euc_
 /* The code point of pointer in mapping table table (0 .. 1): returns how many
    code points its entry has, 0 where it has none; *cp is the first, and *seq
    (if not NULL) all of them where there are several (else NULL).  The tables:
-     0: table plane1 (spec line 39): tables/cpython/euc_jis_2004-plane1.txt, SHA-256 045a3ad993adaa6d42acc0bcfb182376fc4494382ff3fa725ccc18d43163ccd3
-     1: table plane2 (spec line 40): tables/cpython/euc_jis_2004-plane2.txt, SHA-256 9171832af5901d99e4a5054dfa448593bc1a743e813305e4edf383424fb62be1 */
+     0: table plane1 (spec line 40): tables/cpython/euc_jis_2004-plane1.txt, SHA-256 045a3ad993adaa6d42acc0bcfb182376fc4494382ff3fa725ccc18d43163ccd3
+     1: table plane2 (spec line 41): tables/cpython/euc_jis_2004-plane2.txt, SHA-256 9171832af5901d99e4a5054dfa448593bc1a743e813305e4edf383424fb62be1 */
 size_t euc_jis_2004_table_lookup(unsigned table, uint64_t pointer, euc_jis_2004_cp *cp, const euc_jis_2004_cp **seq);
 
 /* The whole buffer: writes the code point of every CHAR token into out (each
@@ -234,7 +234,7 @@ size_t euc_jis_2004_decode(const unsigned char *data, size_t len, euc_jis_2004_c
  * Generated, do not edit: regenerate with
  *     encspec export euc_jis_2004 --lang c -o DIR
  * Spec file: specs/euc_jis_2004.encspec
- * Spec SHA-256: 20548e9476fb1fb1af839864a32f0a1a89e894ba211e6efb2cbf64cb259f142a
+ * Spec SHA-256: cc9311529ae2cec93b88bc9374b2e88b80f728c2800c5b2561446f24dcfe48ac
  *
  * Semantics: exactly those of encspec's decoder core
  * (codegen/runtime/core.py), which `encspec tokens` prints:
@@ -329,17 +329,17 @@ static const uint8_t euc_jis_2004_class[256] = {
 /* ------------------------------------------------------------- transitions */
 /* euc_jis_2004_next_state[state][class]: the next state; 255 (EUC_JIS_2004_DEAD) when
    no valid sequence continues so.
-   Spec lines 42, 43, 44, 45, 50, 53; state 0 starts a sequence. */
+   Spec lines 43, 44, 45, 46, 51, 54; state 0 starts a sequence. */
 static const uint8_t euc_jis_2004_next_state[10][6] = {
     /* class:   0,   1,   2,   3,   4,   5 */
-    {      1,   2,   3,   4,   5,   5 },  /* state 0: start; spec lines 42, 43, 44, 45, 50, 53 */
+    {      1,   2,   3,   4,   5,   5 },  /* state 0: start; spec lines 43, 44, 45, 46, 51, 54 */
     {    255, 255, 255, 255, 255, 255 },  /* state 1: accepts char (ascii), final */
     {    255, 255, 255, 255, 255, 255 },  /* state 2: (continues) */
-    {    255, 255, 255, 255,   6, 255 },  /* state 3: spec line 43 */
-    {      2,   2,   2,   2,   7,   7 },  /* state 4: spec lines 45, 53 */
-    {    255, 255, 255, 255,   8,   8 },  /* state 5: spec line 44 */
+    {    255, 255, 255, 255,   6, 255 },  /* state 3: spec line 44 */
+    {      2,   2,   2,   2,   7,   7 },  /* state 4: spec lines 46, 54 */
+    {    255, 255, 255, 255,   8,   8 },  /* state 5: spec line 45 */
     {    255, 255, 255, 255, 255, 255 },  /* state 6: accepts char (katakana), final */
-    {    255, 255, 255, 255,   9,   9 },  /* state 7: spec line 45 */
+    {    255, 255, 255, 255,   9,   9 },  /* state 7: spec line 46 */
     {    255, 255, 255, 255, 255, 255 },  /* state 8: accepts char (plane1), final */
     {    255, 255, 255, 255, 255, 255 },  /* state 9: accepts char (plane2), final */
 };
@@ -373,14 +373,14 @@ static const struct { uint16_t radix; uint8_t sub; } euc_jis_2004_ops[6] = {
    byte can follow (the token ends at once), and the action of a sequence that
    ends here where the data ends (-1: none; it comes first there). */
 static const struct { int8_t action; uint8_t final; int8_t at_end; } euc_jis_2004_state[10] = {
-    { -1, 0, -1 },  /* state 0: start; spec lines 42, 43, 44, 45, 50, 53 */
+    { -1, 0, -1 },  /* state 0: start; spec lines 43, 44, 45, 46, 51, 54 */
     {  0, 1, -1 },  /* state 1: accepts char (ascii), final */
     { -1, 0,  4 },  /* state 2: (continues) */
-    { -1, 0,  4 },  /* state 3: spec line 43 */
-    { -1, 0,  4 },  /* state 4: spec lines 45, 53 */
-    { -1, 0,  4 },  /* state 5: spec line 44 */
+    { -1, 0,  4 },  /* state 3: spec line 44 */
+    { -1, 0,  4 },  /* state 4: spec lines 46, 54 */
+    { -1, 0,  4 },  /* state 5: spec line 45 */
     {  1, 1, -1 },  /* state 6: accepts char (katakana), final */
-    { -1, 0,  4 },  /* state 7: spec line 45 */
+    { -1, 0,  4 },  /* state 7: spec line 46 */
     {  2, 1, -1 },  /* state 8: accepts char (plane1), final */
     {  3, 1, -1 },  /* state 9: accepts char (plane2), final */
 };
@@ -441,7 +441,7 @@ static size_t euc_jis_2004_find_override(const euc_jis_2004_override *o, size_t 
     return o[lo].n;
 }
 
-/* table plane1 (spec line 39): tables/cpython/euc_jis_2004-plane1.txt, SHA-256 045a3ad993adaa6d42acc0bcfb182376fc4494382ff3fa725ccc18d43163ccd3
+/* table plane1 (spec line 40): tables/cpython/euc_jis_2004-plane1.txt, SHA-256 045a3ad993adaa6d42acc0bcfb182376fc4494382ff3fa725ccc18d43163ccd3
    (form plane1)
    index: pointers 0 .. 8835, 8797 entries; 0xFFFFFFFF: no entry,
    0xFFFFFFFE: see euc_jis_2004_table0_overrides */
@@ -1043,7 +1043,7 @@ static size_t euc_jis_2004_lookup0(uint64_t pointer, euc_jis_2004_cp *cp, const 
     return 1;
 }
 
-/* table plane2 (spec line 40): tables/cpython/euc_jis_2004-plane2.txt, SHA-256 9171832af5901d99e4a5054dfa448593bc1a743e813305e4edf383424fb62be1
+/* table plane2 (spec line 41): tables/cpython/euc_jis_2004-plane2.txt, SHA-256 9171832af5901d99e4a5054dfa448593bc1a743e813305e4edf383424fb62be1
    (form plane2)
    index: pointers 0 .. 8827, 8503 entries; 0xFFFFFFFF: no entry */
 static const uint32_t euc_jis_2004_table1[8828] = {
@@ -1822,9 +1822,9 @@ size_t euc_jis_2004_decode(const unsigned char *data, size_t len, euc_jis_2004_c
 
 /* ========================================================= the extension */
 #define NX_NAME "euc_jis_2004"
-#define NX_SPEC_SHA256 "20548e9476fb1fb1af839864a32f0a1a89e894ba211e6efb2cbf64cb259f142a"
+#define NX_SPEC_SHA256 "cc9311529ae2cec93b88bc9374b2e88b80f728c2800c5b2561446f24dcfe48ac"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "fab2f3a530108831dfb9b47f612034f33fbc3b3dd4a7f90b063271d6a435053d"
+#define NX_SOURCE_SHA256 "43b2f6ee62848ec0bdcbf72494420d39233e18381d75911949daf0535b8f53cd"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1881,14 +1881,14 @@ static const uint8_t nx_class[256] = {
 };
 
 static const nx_state_t nx_next[NX_N_STATES][NX_N_CLASSES] = {
-    { 1, 2, 3, 4, 5, 5 },  /* state 0: start; spec lines 42, 43, 44, 45, 50, 53 */
+    { 1, 2, 3, 4, 5, 5 },  /* state 0: start; spec lines 43, 44, 45, 46, 51, 54 */
     { 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 1: accepts char (ascii), final */
     { 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 2: (continues) */
-    { 65535, 65535, 65535, 65535, 6, 65535 },  /* state 3: spec line 43 */
-    { 2, 2, 2, 2, 7, 7 },  /* state 4: spec lines 45, 53 */
-    { 65535, 65535, 65535, 65535, 8, 8 },  /* state 5: spec line 44 */
+    { 65535, 65535, 65535, 65535, 6, 65535 },  /* state 3: spec line 44 */
+    { 2, 2, 2, 2, 7, 7 },  /* state 4: spec lines 46, 54 */
+    { 65535, 65535, 65535, 65535, 8, 8 },  /* state 5: spec line 45 */
     { 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 6: accepts char (katakana), final */
-    { 65535, 65535, 65535, 65535, 9, 9 },  /* state 7: spec line 45 */
+    { 65535, 65535, 65535, 65535, 9, 9 },  /* state 7: spec line 46 */
     { 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 8: accepts char (plane1), final */
     { 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 9: accepts char (plane2), final */
 };
@@ -1918,14 +1918,14 @@ static const struct { uint64_t mul, sub, weight; } nx_ops[6] = {
 /* Per state: the action of a sequence that ends here (-1: none), whether no
    byte can follow, and the action where the data ends in it (-1: the usual). */
 static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STATES] = {
-    { -1, -1, 0 },  /* state 0: start; spec lines 42, 43, 44, 45, 50, 53 */
+    { -1, -1, 0 },  /* state 0: start; spec lines 43, 44, 45, 46, 51, 54 */
     { 0, -1, 1 },  /* state 1: accepts char (ascii), final */
     { -1, 4, 0 },  /* state 2: (continues) */
-    { -1, 4, 0 },  /* state 3: spec line 43 */
-    { -1, 4, 0 },  /* state 4: spec lines 45, 53 */
-    { -1, 4, 0 },  /* state 5: spec line 44 */
+    { -1, 4, 0 },  /* state 3: spec line 44 */
+    { -1, 4, 0 },  /* state 4: spec lines 46, 54 */
+    { -1, 4, 0 },  /* state 5: spec line 45 */
     { 1, -1, 1 },  /* state 6: accepts char (katakana), final */
-    { -1, 4, 0 },  /* state 7: spec line 45 */
+    { -1, 4, 0 },  /* state 7: spec line 46 */
     { 2, -1, 1 },  /* state 8: accepts char (plane1), final */
     { 3, -1, 1 },  /* state 9: accepts char (plane2), final */
 };
@@ -4473,7 +4473,7 @@ NX_NOINLINE int nx_starter_find(uint64_t c)
 NX_INLINE char *nx_enc_seg1(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form ascii (spec line 42), digits */
+        /* U+0000..U+007F: form ascii (spec line 43), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
@@ -4488,13 +4488,13 @@ NX_INLINE char *nx_enc_seg1(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_seg2(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form ascii (spec line 42), digits */
+        /* U+0000..U+007F: form ascii (spec line 43), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
     }
     if ((uint64_t)c - 0xFF61u <= 0x3Eu) {
-        /* U+FF61..U+FF9F: form katakana (spec line 43), digits */
+        /* U+FF61..U+FF9F: form katakana (spec line 44), digits */
         uint64_t r_ = (uint64_t)c - 0xFF61u;
         w[1] = (char)((r_ % 63u) + 0xA1u);
         r_ /= 63u;
@@ -4512,7 +4512,7 @@ NX_INLINE char *nx_enc_seg2(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0xFF61u <= 0x3Eu) {
-        /* U+FF61..U+FF9F: form katakana (spec line 43), digits */
+        /* U+FF61..U+FF9F: form katakana (spec line 44), digits */
         uint64_t r_ = (uint64_t)c - 0xFF61u;
         w[1] = (char)((r_ % 63u) + 0xA1u);
         r_ /= 63u;
@@ -4520,7 +4520,7 @@ NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
         return w + 2;
     }
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form ascii (spec line 42), digits */
+        /* U+0000..U+007F: form ascii (spec line 43), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
@@ -4536,7 +4536,7 @@ NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
 {
     if ((uint64_t)c - 0xFF61u <= 0x3Eu) {
-        /* U+FF61..U+FF9F: form katakana (spec line 43), digits */
+        /* U+FF61..U+FF9F: form katakana (spec line 44), digits */
         uint64_t r_ = (uint64_t)c - 0xFF61u;
         w[1] = (char)((r_ % 63u) + 0xA1u);
         r_ /= 63u;
@@ -4544,7 +4544,7 @@ NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
         return w + 2;
     }
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form ascii (spec line 42), digits */
+        /* U+0000..U+007F: form ascii (spec line 43), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;

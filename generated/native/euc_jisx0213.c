@@ -4,7 +4,7 @@
  * Generated, do not edit: regenerate with `encspec build` (generated/native/)
  * or `encspec build --native SPEC` (compiled into a cache).
  * Spec file: specs/euc_jisx0213.encspec
- * Spec SHA-256: a244bc7746f32e253c8083f0d17677221b4449a2d2af8ae4ce2181cf60aad2d2
+ * Spec SHA-256: 37f5fa7bc10920d4b93c66c69ed4b099535c8e9a309cd62c12563c61f2da2029
  *
  * Two parts: first the C export of the same spec (`encspec export euc_jisx0213
  * --lang c`: euc_jisx0213.h, then euc_jisx0213.c), verbatim, for its counted forms
@@ -79,7 +79,7 @@
  * Generated, do not edit: regenerate with
  *     encspec export euc_jisx0213 --lang c -o DIR
  * Spec file: specs/euc_jisx0213.encspec
- * Spec SHA-256: a244bc7746f32e253c8083f0d17677221b4449a2d2af8ae4ce2181cf60aad2d2
+ * Spec SHA-256: 37f5fa7bc10920d4b93c66c69ed4b099535c8e9a309cd62c12563c61f2da2029
  *
  * Semantics: exactly those of encspec's decoder core
  * (codegen/runtime/core.py), which `encspec tokens` prints:
@@ -134,7 +134,7 @@ extern "C" {
 #endif
 
 #define EUC_JISX0213_NAME "euc_jisx0213"
-#define EUC_JISX0213_SPEC_SHA256 "a244bc7746f32e253c8083f0d17677221b4449a2d2af8ae4ce2181cf60aad2d2"
+#define EUC_JISX0213_SPEC_SHA256 "37f5fa7bc10920d4b93c66c69ed4b099535c8e9a309cd62c12563c61f2da2029"
 
 /* A code point: every value this encoding can spell. */
 typedef uint32_t euc_jisx0213_cp;
@@ -209,8 +209,8 @@ size_t euc_jisx0213_wide_value(const unsigned char *data, size_t len, const euc_
 /* The code point of pointer in mapping table table (0 .. 1): returns how many
    code points its entry has, 0 where it has none; *cp is the first, and *seq
    (if not NULL) all of them where there are several (else NULL).  The tables:
-     0: table plane1 (spec line 42): tables/cpython/euc_jisx0213-plane1.txt, SHA-256 176de989f84d9ea9a79de14729cd0a235064bd60a7bb3c388db7336ed89b8bb3
-     1: table plane2 (spec line 43): tables/cpython/euc_jisx0213-plane2.txt, SHA-256 16eaf5f93f94fc5388ec65ff1653835dc67febe211738762b874c8ea81e547ab */
+     0: table plane1 (spec line 44): tables/cpython/euc_jisx0213-plane1.txt, SHA-256 176de989f84d9ea9a79de14729cd0a235064bd60a7bb3c388db7336ed89b8bb3
+     1: table plane2 (spec line 45): tables/cpython/euc_jisx0213-plane2.txt, SHA-256 16eaf5f93f94fc5388ec65ff1653835dc67febe211738762b874c8ea81e547ab */
 size_t euc_jisx0213_table_lookup(unsigned table, uint64_t pointer, euc_jisx0213_cp *cp, const euc_jisx0213_cp **seq);
 
 /* The whole buffer: writes the code point of every CHAR token into out (each
@@ -234,7 +234,7 @@ size_t euc_jisx0213_decode(const unsigned char *data, size_t len, euc_jisx0213_c
  * Generated, do not edit: regenerate with
  *     encspec export euc_jisx0213 --lang c -o DIR
  * Spec file: specs/euc_jisx0213.encspec
- * Spec SHA-256: a244bc7746f32e253c8083f0d17677221b4449a2d2af8ae4ce2181cf60aad2d2
+ * Spec SHA-256: 37f5fa7bc10920d4b93c66c69ed4b099535c8e9a309cd62c12563c61f2da2029
  *
  * Semantics: exactly those of encspec's decoder core
  * (codegen/runtime/core.py), which `encspec tokens` prints:
@@ -364,22 +364,22 @@ static const uint8_t euc_jisx0213_class[256] = {
 /* ------------------------------------------------------------- transitions */
 /* euc_jisx0213_next_state[state][class]: the next state; 255 (EUC_JISX0213_DEAD) when
    no valid sequence continues so.
-   Spec lines 45, 46, 47, 48, 53, 56, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71; state 0 starts a sequence. */
+   Spec lines 47, 48, 49, 50, 55, 58, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73; state 0 starts a sequence. */
 static const uint8_t euc_jisx0213_next_state[16][15] = {
     /* class:   0,   1,   2,   3,   4,   5,   6,   7,   8,   9,  10,  11,  12,  13,  14 */
-    {      1,   2,   3,   4,   5,   5,   5,   6,   7,   8,   5,   5,   9,   5,  10 },  /* state 0: start; spec lines 45, 46, 47, 48, 53, 56, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71 */
+    {      1,   2,   3,   4,   5,   5,   5,   6,   7,   8,   5,   5,   9,   5,  10 },  /* state 0: start; spec lines 47, 48, 49, 50, 55, 58, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73 */
     {    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 1: accepts char (ascii), final */
     {    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 2: (continues) */
-    {    255, 255, 255, 255,  11,  11,  11,  11,  11,  11,  11, 255, 255, 255, 255 },  /* state 3: spec line 46 */
-    {      2,   2,   2,   2,  12,  12,  12,  12,  12,  12,  12,  12,  12,  12,  12 },  /* state 4: spec lines 48, 56 */
-    {    255, 255, 255, 255,  13,  13,  13,  13,  13,  13,  13,  13,  13,  13,  13 },  /* state 5: spec line 47 */
-    {    255, 255, 255, 255,  14,  13,  13,  13,  13,  13,  13,  13,  13,  13,  13 },  /* state 6: spec lines 47, 62 */
-    {    255, 255, 255, 255,  13,  13,  13,  13,  13,  13,  13,  13,  13,  13,  14 },  /* state 7: spec lines 47, 63 */
-    {    255, 255, 255, 255,  13,  13,  13,  13,  13,  13,  14,  13,  13,  13,  14 },  /* state 8: spec lines 47, 64, 65 */
-    {    255, 255, 255, 255,  13,  13,  14,  13,  13,  13,  13,  13,  13,  13,  13 },  /* state 9: spec lines 47, 66 */
-    {    255, 255, 255, 255,  13,  13,  13,  13,  13,  13,  13,  13,  13,  14,  14 },  /* state 10: spec lines 47, 67, 68, 69, 70, 71 */
+    {    255, 255, 255, 255,  11,  11,  11,  11,  11,  11,  11, 255, 255, 255, 255 },  /* state 3: spec line 48 */
+    {      2,   2,   2,   2,  12,  12,  12,  12,  12,  12,  12,  12,  12,  12,  12 },  /* state 4: spec lines 50, 58 */
+    {    255, 255, 255, 255,  13,  13,  13,  13,  13,  13,  13,  13,  13,  13,  13 },  /* state 5: spec line 49 */
+    {    255, 255, 255, 255,  14,  13,  13,  13,  13,  13,  13,  13,  13,  13,  13 },  /* state 6: spec lines 49, 64 */
+    {    255, 255, 255, 255,  13,  13,  13,  13,  13,  13,  13,  13,  13,  13,  14 },  /* state 7: spec lines 49, 65 */
+    {    255, 255, 255, 255,  13,  13,  13,  13,  13,  13,  14,  13,  13,  13,  14 },  /* state 8: spec lines 49, 66, 67 */
+    {    255, 255, 255, 255,  13,  13,  14,  13,  13,  13,  13,  13,  13,  13,  13 },  /* state 9: spec lines 49, 68 */
+    {    255, 255, 255, 255,  13,  13,  13,  13,  13,  13,  13,  13,  13,  14,  14 },  /* state 10: spec lines 49, 69, 70, 71, 72, 73 */
     {    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 11: accepts char (katakana), final */
-    {    255, 255, 255, 255,  15,  15,  15,  15,  15,  15,  15,  15,  15,  15,  15 },  /* state 12: spec line 48 */
+    {    255, 255, 255, 255,  15,  15,  15,  15,  15,  15,  15,  15,  15,  15,  15 },  /* state 12: spec line 50 */
     {    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 13: accepts char (plane1), final */
     {    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 14: accepts error (jis2004-1, jis2004-2, jis2004-3, jis2004-4, jis2004-5, jis2004-6, jis2004-7, jis2004-8, jis2004-9, jis2004-10), final */
     {    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 15: accepts char (plane2), final */
@@ -420,19 +420,19 @@ static const struct { uint16_t radix; uint8_t sub; } euc_jisx0213_ops[6] = {
    byte can follow (the token ends at once), and the action of a sequence that
    ends here where the data ends (-1: none; it comes first there). */
 static const struct { int8_t action; uint8_t final; int8_t at_end; } euc_jisx0213_state[16] = {
-    { -1, 0, -1 },  /* state 0: start; spec lines 45, 46, 47, 48, 53, 56, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71 */
+    { -1, 0, -1 },  /* state 0: start; spec lines 47, 48, 49, 50, 55, 58, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73 */
     {  0, 1, -1 },  /* state 1: accepts char (ascii), final */
     { -1, 0,  4 },  /* state 2: (continues) */
-    { -1, 0,  4 },  /* state 3: spec line 46 */
-    { -1, 0,  4 },  /* state 4: spec lines 48, 56 */
-    { -1, 0,  4 },  /* state 5: spec line 47 */
-    { -1, 0,  4 },  /* state 6: spec lines 47, 62 */
-    { -1, 0,  4 },  /* state 7: spec lines 47, 63 */
-    { -1, 0,  4 },  /* state 8: spec lines 47, 64, 65 */
-    { -1, 0,  4 },  /* state 9: spec lines 47, 66 */
-    { -1, 0,  4 },  /* state 10: spec lines 47, 67, 68, 69, 70, 71 */
+    { -1, 0,  4 },  /* state 3: spec line 48 */
+    { -1, 0,  4 },  /* state 4: spec lines 50, 58 */
+    { -1, 0,  4 },  /* state 5: spec line 49 */
+    { -1, 0,  4 },  /* state 6: spec lines 49, 64 */
+    { -1, 0,  4 },  /* state 7: spec lines 49, 65 */
+    { -1, 0,  4 },  /* state 8: spec lines 49, 66, 67 */
+    { -1, 0,  4 },  /* state 9: spec lines 49, 68 */
+    { -1, 0,  4 },  /* state 10: spec lines 49, 69, 70, 71, 72, 73 */
     {  1, 1, -1 },  /* state 11: accepts char (katakana), final */
-    { -1, 0,  4 },  /* state 12: spec line 48 */
+    { -1, 0,  4 },  /* state 12: spec line 50 */
     {  2, 1, -1 },  /* state 13: accepts char (plane1), final */
     {  5, 1, -1 },  /* state 14: accepts error (jis2004-1, jis2004-2, jis2004-3, jis2004-4, jis2004-5, jis2004-6, jis2004-7, jis2004-8, jis2004-9, jis2004-10), final */
     {  3, 1, -1 },  /* state 15: accepts char (plane2), final */
@@ -495,7 +495,7 @@ static size_t euc_jisx0213_find_override(const euc_jisx0213_override *o, size_t 
     return o[lo].n;
 }
 
-/* table plane1 (spec line 42): tables/cpython/euc_jisx0213-plane1.txt, SHA-256 176de989f84d9ea9a79de14729cd0a235064bd60a7bb3c388db7336ed89b8bb3
+/* table plane1 (spec line 44): tables/cpython/euc_jisx0213-plane1.txt, SHA-256 176de989f84d9ea9a79de14729cd0a235064bd60a7bb3c388db7336ed89b8bb3
    (form plane1)
    index: pointers 0 .. 8830, 8787 entries; 0xFFFFFFFF: no entry,
    0xFFFFFFFE: see euc_jisx0213_table0_overrides */
@@ -1096,7 +1096,7 @@ static size_t euc_jisx0213_lookup0(uint64_t pointer, euc_jisx0213_cp *cp, const 
     return 1;
 }
 
-/* table plane2 (spec line 43): tables/cpython/euc_jisx0213-plane2.txt, SHA-256 16eaf5f93f94fc5388ec65ff1653835dc67febe211738762b874c8ea81e547ab
+/* table plane2 (spec line 45): tables/cpython/euc_jisx0213-plane2.txt, SHA-256 16eaf5f93f94fc5388ec65ff1653835dc67febe211738762b874c8ea81e547ab
    (form plane2)
    index: pointers 0 .. 8827, 8503 entries; 0xFFFFFFFF: no entry */
 static const uint32_t euc_jisx0213_table1[8828] = {
@@ -1875,9 +1875,9 @@ size_t euc_jisx0213_decode(const unsigned char *data, size_t len, euc_jisx0213_c
 
 /* ========================================================= the extension */
 #define NX_NAME "euc_jisx0213"
-#define NX_SPEC_SHA256 "a244bc7746f32e253c8083f0d17677221b4449a2d2af8ae4ce2181cf60aad2d2"
+#define NX_SPEC_SHA256 "37f5fa7bc10920d4b93c66c69ed4b099535c8e9a309cd62c12563c61f2da2029"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "636cfe60a700093066a389515fcea657933aa9c91d3271c8182ec0fde071fdbc"
+#define NX_SOURCE_SHA256 "7ba3f3fe09feefd1709045e6c8d76421034def595d2f578ccfccf3b6c20eca85"
 #define NX_N_STATES 16
 #define NX_N_CLASSES 15
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1960,19 +1960,19 @@ static const uint8_t nx_class[256] = {
 };
 
 static const nx_state_t nx_next[NX_N_STATES][NX_N_CLASSES] = {
-    { 1, 2, 3, 4, 5, 5, 5, 6, 7, 8, 5, 5, 9, 5, 10 },  /* state 0: start; spec lines 45, 46, 47, 48, 53, 56, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71 */
+    { 1, 2, 3, 4, 5, 5, 5, 6, 7, 8, 5, 5, 9, 5, 10 },  /* state 0: start; spec lines 47, 48, 49, 50, 55, 58, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73 */
     { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 1: accepts char (ascii), final */
     { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 2: (continues) */
-    { 65535, 65535, 65535, 65535, 11, 11, 11, 11, 11, 11, 11, 65535, 65535, 65535, 65535 },  /* state 3: spec line 46 */
-    { 2, 2, 2, 2, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12 },  /* state 4: spec lines 48, 56 */
-    { 65535, 65535, 65535, 65535, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13 },  /* state 5: spec line 47 */
-    { 65535, 65535, 65535, 65535, 14, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13 },  /* state 6: spec lines 47, 62 */
-    { 65535, 65535, 65535, 65535, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 14 },  /* state 7: spec lines 47, 63 */
-    { 65535, 65535, 65535, 65535, 13, 13, 13, 13, 13, 13, 14, 13, 13, 13, 14 },  /* state 8: spec lines 47, 64, 65 */
-    { 65535, 65535, 65535, 65535, 13, 13, 14, 13, 13, 13, 13, 13, 13, 13, 13 },  /* state 9: spec lines 47, 66 */
-    { 65535, 65535, 65535, 65535, 13, 13, 13, 13, 13, 13, 13, 13, 13, 14, 14 },  /* state 10: spec lines 47, 67, 68, 69, 70, 71 */
+    { 65535, 65535, 65535, 65535, 11, 11, 11, 11, 11, 11, 11, 65535, 65535, 65535, 65535 },  /* state 3: spec line 48 */
+    { 2, 2, 2, 2, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12 },  /* state 4: spec lines 50, 58 */
+    { 65535, 65535, 65535, 65535, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13 },  /* state 5: spec line 49 */
+    { 65535, 65535, 65535, 65535, 14, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13 },  /* state 6: spec lines 49, 64 */
+    { 65535, 65535, 65535, 65535, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 14 },  /* state 7: spec lines 49, 65 */
+    { 65535, 65535, 65535, 65535, 13, 13, 13, 13, 13, 13, 14, 13, 13, 13, 14 },  /* state 8: spec lines 49, 66, 67 */
+    { 65535, 65535, 65535, 65535, 13, 13, 14, 13, 13, 13, 13, 13, 13, 13, 13 },  /* state 9: spec lines 49, 68 */
+    { 65535, 65535, 65535, 65535, 13, 13, 13, 13, 13, 13, 13, 13, 13, 14, 14 },  /* state 10: spec lines 49, 69, 70, 71, 72, 73 */
     { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 11: accepts char (katakana), final */
-    { 65535, 65535, 65535, 65535, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15 },  /* state 12: spec line 48 */
+    { 65535, 65535, 65535, 65535, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15 },  /* state 12: spec line 50 */
     { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 13: accepts char (plane1), final */
     { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 14: accepts error (jis2004-1, jis2004-2, jis2004-3, jis2004-4, jis2004-5, jis2004-6, jis2004-7, jis2004-8, jis2004-9, jis2004-10), final */
     { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 15: accepts char (plane2), final */
@@ -2009,19 +2009,19 @@ static const struct { uint64_t mul, sub, weight; } nx_ops[6] = {
 /* Per state: the action of a sequence that ends here (-1: none), whether no
    byte can follow, and the action where the data ends in it (-1: the usual). */
 static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STATES] = {
-    { -1, -1, 0 },  /* state 0: start; spec lines 45, 46, 47, 48, 53, 56, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71 */
+    { -1, -1, 0 },  /* state 0: start; spec lines 47, 48, 49, 50, 55, 58, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73 */
     { 0, -1, 1 },  /* state 1: accepts char (ascii), final */
     { -1, 4, 0 },  /* state 2: (continues) */
-    { -1, 4, 0 },  /* state 3: spec line 46 */
-    { -1, 4, 0 },  /* state 4: spec lines 48, 56 */
-    { -1, 4, 0 },  /* state 5: spec line 47 */
-    { -1, 4, 0 },  /* state 6: spec lines 47, 62 */
-    { -1, 4, 0 },  /* state 7: spec lines 47, 63 */
-    { -1, 4, 0 },  /* state 8: spec lines 47, 64, 65 */
-    { -1, 4, 0 },  /* state 9: spec lines 47, 66 */
-    { -1, 4, 0 },  /* state 10: spec lines 47, 67, 68, 69, 70, 71 */
+    { -1, 4, 0 },  /* state 3: spec line 48 */
+    { -1, 4, 0 },  /* state 4: spec lines 50, 58 */
+    { -1, 4, 0 },  /* state 5: spec line 49 */
+    { -1, 4, 0 },  /* state 6: spec lines 49, 64 */
+    { -1, 4, 0 },  /* state 7: spec lines 49, 65 */
+    { -1, 4, 0 },  /* state 8: spec lines 49, 66, 67 */
+    { -1, 4, 0 },  /* state 9: spec lines 49, 68 */
+    { -1, 4, 0 },  /* state 10: spec lines 49, 69, 70, 71, 72, 73 */
     { 1, -1, 1 },  /* state 11: accepts char (katakana), final */
-    { -1, 4, 0 },  /* state 12: spec line 48 */
+    { -1, 4, 0 },  /* state 12: spec line 50 */
     { 2, -1, 1 },  /* state 13: accepts char (plane1), final */
     { 5, -1, 1 },  /* state 14: accepts error (jis2004-1, jis2004-2, jis2004-3, jis2004-4, jis2004-5, jis2004-6, jis2004-7, jis2004-8, jis2004-9, jis2004-10), final */
     { 3, -1, 1 },  /* state 15: accepts char (plane2), final */
@@ -4571,7 +4571,7 @@ NX_NOINLINE int nx_starter_find(uint64_t c)
 NX_INLINE char *nx_enc_seg1(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form ascii (spec line 45), digits */
+        /* U+0000..U+007F: form ascii (spec line 47), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
@@ -4586,13 +4586,13 @@ NX_INLINE char *nx_enc_seg1(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_seg2(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form ascii (spec line 45), digits */
+        /* U+0000..U+007F: form ascii (spec line 47), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
     }
     if ((uint64_t)c - 0xFF61u <= 0x3Eu) {
-        /* U+FF61..U+FF9F: form katakana (spec line 46), digits */
+        /* U+FF61..U+FF9F: form katakana (spec line 48), digits */
         uint64_t r_ = (uint64_t)c - 0xFF61u;
         w[1] = (char)((r_ % 63u) + 0xA1u);
         r_ /= 63u;
@@ -4610,7 +4610,7 @@ NX_INLINE char *nx_enc_seg2(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0xFF61u <= 0x3Eu) {
-        /* U+FF61..U+FF9F: form katakana (spec line 46), digits */
+        /* U+FF61..U+FF9F: form katakana (spec line 48), digits */
         uint64_t r_ = (uint64_t)c - 0xFF61u;
         w[1] = (char)((r_ % 63u) + 0xA1u);
         r_ /= 63u;
@@ -4618,7 +4618,7 @@ NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
         return w + 2;
     }
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form ascii (spec line 45), digits */
+        /* U+0000..U+007F: form ascii (spec line 47), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
@@ -4634,7 +4634,7 @@ NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
 {
     if ((uint64_t)c - 0xFF61u <= 0x3Eu) {
-        /* U+FF61..U+FF9F: form katakana (spec line 46), digits */
+        /* U+FF61..U+FF9F: form katakana (spec line 48), digits */
         uint64_t r_ = (uint64_t)c - 0xFF61u;
         w[1] = (char)((r_ % 63u) + 0xA1u);
         r_ /= 63u;
@@ -4642,7 +4642,7 @@ NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
         return w + 2;
     }
     if ((uint64_t)c - 0x0u <= 0x7Fu) {
-        /* U+0000..U+007F: form ascii (spec line 45), digits */
+        /* U+0000..U+007F: form ascii (spec line 47), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;

@@ -4,7 +4,7 @@
  * Generated, do not edit: regenerate with `encspec build` (generated/native/)
  * or `encspec build --native SPEC` (compiled into a cache).
  * Spec file: specs/shift_jisx0213.encspec
- * Spec SHA-256: 192627319ba9102ac72336bb32a929527879a18dd9876c9f7f20e3564f778cf5
+ * Spec SHA-256: 892c0baa29d532bca4d794230ed95afb81627fed703571827e97dee4e126356b
  *
  * Two parts: first the C export of the same spec (`encspec export shift_jisx0213
  * --lang c`: shift_jisx0213.h, then shift_jisx0213.c), verbatim, for its counted forms
@@ -79,7 +79,7 @@
  * Generated, do not edit: regenerate with
  *     encspec export shift_jisx0213 --lang c -o DIR
  * Spec file: specs/shift_jisx0213.encspec
- * Spec SHA-256: 192627319ba9102ac72336bb32a929527879a18dd9876c9f7f20e3564f778cf5
+ * Spec SHA-256: 892c0baa29d532bca4d794230ed95afb81627fed703571827e97dee4e126356b
  *
  * Semantics: exactly those of encspec's decoder core
  * (codegen/runtime/core.py), which `encspec tokens` prints:
@@ -133,7 +133,7 @@ extern "C" {
 #endif
 
 #define SHIFT_JISX0213_NAME "shift_jisx0213"
-#define SHIFT_JISX0213_SPEC_SHA256 "192627319ba9102ac72336bb32a929527879a18dd9876c9f7f20e3564f778cf5"
+#define SHIFT_JISX0213_SPEC_SHA256 "892c0baa29d532bca4d794230ed95afb81627fed703571827e97dee4e126356b"
 
 /* A code point: every value this encoding can spell. */
 typedef uint32_t shift_jisx0213_cp;
@@ -208,7 +208,7 @@ size_t shift_jisx0213_wide_value(const unsigned char *data, size_t len, const sh
 /* The code point of pointer in mapping table table (0 .. 0): returns how many
    code points its entry has, 0 where it has none; *cp is the first, and *seq
    (if not NULL) all of them where there are several (else NULL).  The tables:
-     0: table double (spec line 40): tables/cpython/shift_jisx0213-double.txt, SHA-256 eab88a20a5a72ebf684337e8f1c4a01f87d4b2abf5595225838921c16b919813 */
+     0: table double (spec line 41): tables/cpython/shift_jisx0213-double.txt, SHA-256 eab88a20a5a72ebf684337e8f1c4a01f87d4b2abf5595225838921c16b919813 */
 size_t shift_jisx0213_table_lookup(unsigned table, uint64_t pointer, shift_jisx0213_cp *cp, const shift_jisx0213_cp **seq);
 
 /* The whole buffer: writes the code point of every CHAR token into out (each
@@ -232,7 +232,7 @@ size_t shift_jisx0213_decode(const unsigned char *data, size_t len, shift_jisx02
  * Generated, do not edit: regenerate with
  *     encspec export shift_jisx0213 --lang c -o DIR
  * Spec file: specs/shift_jisx0213.encspec
- * Spec SHA-256: 192627319ba9102ac72336bb32a929527879a18dd9876c9f7f20e3564f778cf5
+ * Spec SHA-256: 892c0baa29d532bca4d794230ed95afb81627fed703571827e97dee4e126356b
  *
  * Semantics: exactly those of encspec's decoder core
  * (codegen/runtime/core.py), which `encspec tokens` prints:
@@ -377,22 +377,22 @@ static const uint8_t shift_jisx0213_class[256] = {
 /* ------------------------------------------------------------- transitions */
 /* shift_jisx0213_next_state[state][class]: the next state; 255 (SHIFT_JISX0213_DEAD) when
    no valid sequence continues so.
-   Spec lines 45, 46, 47, 48, 49, 50, 51, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66; state 0 starts a sequence. */
+   Spec lines 46, 47, 48, 49, 50, 51, 52, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67; state 0 starts a sequence. */
 static const uint8_t shift_jisx0213_next_state[15][21] = {
     /* class:   0,   1,   2,   3,   4,   5,   6,   7,   8,   9,  10,  11,  12,  13,  14,  15,  16,  17,  18,  19,  20 */
-    {      1,   1,   2,   3,   3,   4,   5, 255,   6,   7,   8,   9,   6,   6,  10,  10,   6,  11,  12,   6, 255 },  /* state 0: start; spec lines 45, 46, 47, 48, 49, 50, 51, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66 */
+    {      1,   1,   2,   3,   3,   4,   5, 255,   6,   7,   8,   9,   6,   6,  10,  10,   6,  11,  12,   6, 255 },  /* state 0: start; spec lines 46, 47, 48, 49, 50, 51, 52, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67 */
     {    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 1: accepts char (ascii), final */
     {    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 2: accepts char (yen), final */
     {    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 3: accepts char (ascii-2), final */
     {    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 4: accepts char (overline), final */
     {    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 5: accepts char (delete), final */
-    {    255,  13,  13,  13,  13,  13, 255,  13,  13,  13,  13,  13,  13,  13,  13,  13,  13,  13,  13,  13, 255 },  /* state 6: spec line 51 */
-    {    255,  13,  13,  13,  13,  13, 255,  13,  13,  13,  13,  13,  13,  14,  13,  13,  13,  13,  13,  13, 255 },  /* state 7: spec lines 51, 57 */
-    {    255,  13,  13,  13,  13,  13, 255,  13,  13,  13,  13,  13,  14,  13,  13,  13,  13,  13,  13,  13, 255 },  /* state 8: spec lines 51, 58 */
-    {    255,  13,  13,  13,  14,  13, 255,  13,  13,  13,  13,  13,  14,  13,  13,  13,  13,  13,  13,  13, 255 },  /* state 9: spec lines 51, 59, 60 */
+    {    255,  13,  13,  13,  13,  13, 255,  13,  13,  13,  13,  13,  13,  13,  13,  13,  13,  13,  13,  13, 255 },  /* state 6: spec line 52 */
+    {    255,  13,  13,  13,  13,  13, 255,  13,  13,  13,  13,  13,  13,  14,  13,  13,  13,  13,  13,  13, 255 },  /* state 7: spec lines 52, 58 */
+    {    255,  13,  13,  13,  13,  13, 255,  13,  13,  13,  13,  13,  14,  13,  13,  13,  13,  13,  13,  13, 255 },  /* state 8: spec lines 52, 59 */
+    {    255,  13,  13,  13,  14,  13, 255,  13,  13,  13,  13,  13,  14,  13,  13,  13,  13,  13,  13,  13, 255 },  /* state 9: spec lines 52, 60, 61 */
     {    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 10: accepts char (katakana), final */
-    {    255,  13,  13,  13,  13,  13, 255,  13,  13,  13,  13,  13,  13,  13,  13,  14,  13,  13,  13,  13, 255 },  /* state 11: spec lines 51, 61 */
-    {    255,  13,  13,  13,  13,  13, 255,  13,  13,  13,  13,  13,  13,  13,  13,  13,  13,  13,  13,  14, 255 },  /* state 12: spec lines 51, 62, 63, 64, 65, 66 */
+    {    255,  13,  13,  13,  13,  13, 255,  13,  13,  13,  13,  13,  13,  13,  13,  14,  13,  13,  13,  13, 255 },  /* state 11: spec lines 52, 62 */
+    {    255,  13,  13,  13,  13,  13, 255,  13,  13,  13,  13,  13,  13,  13,  13,  13,  13,  13,  13,  14, 255 },  /* state 12: spec lines 52, 63, 64, 65, 66, 67 */
     {    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 13: accepts char (double), final */
     {    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 },  /* state 14: accepts error (jis2004-1, jis2004-2, jis2004-3, jis2004-4, jis2004-5, jis2004-6, jis2004-7, jis2004-8, jis2004-9, jis2004-10), final */
 };
@@ -432,19 +432,19 @@ static const struct { uint16_t radix; uint8_t sub; } shift_jisx0213_ops[8] = {
 /* Per state: the action of a sequence that ends here (-1: none), and whether
    no byte can follow (the token ends at once). */
 static const struct { int8_t action; uint8_t final; } shift_jisx0213_state[15] = {
-    { -1, 0 },  /* state 0: start; spec lines 45, 46, 47, 48, 49, 50, 51, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66 */
+    { -1, 0 },  /* state 0: start; spec lines 46, 47, 48, 49, 50, 51, 52, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67 */
     {  0, 1 },  /* state 1: accepts char (ascii), final */
     {  3, 1 },  /* state 2: accepts char (yen), final */
     {  1, 1 },  /* state 3: accepts char (ascii-2), final */
     {  4, 1 },  /* state 4: accepts char (overline), final */
     {  2, 1 },  /* state 5: accepts char (delete), final */
-    { -1, 0 },  /* state 6: spec line 51 */
-    { -1, 0 },  /* state 7: spec lines 51, 57 */
-    { -1, 0 },  /* state 8: spec lines 51, 58 */
-    { -1, 0 },  /* state 9: spec lines 51, 59, 60 */
+    { -1, 0 },  /* state 6: spec line 52 */
+    { -1, 0 },  /* state 7: spec lines 52, 58 */
+    { -1, 0 },  /* state 8: spec lines 52, 59 */
+    { -1, 0 },  /* state 9: spec lines 52, 60, 61 */
     {  5, 1 },  /* state 10: accepts char (katakana), final */
-    { -1, 0 },  /* state 11: spec lines 51, 61 */
-    { -1, 0 },  /* state 12: spec lines 51, 62, 63, 64, 65, 66 */
+    { -1, 0 },  /* state 11: spec lines 52, 62 */
+    { -1, 0 },  /* state 12: spec lines 52, 63, 64, 65, 66, 67 */
     {  6, 1 },  /* state 13: accepts char (double), final */
     {  7, 1 },  /* state 14: accepts error (jis2004-1, jis2004-2, jis2004-3, jis2004-4, jis2004-5, jis2004-6, jis2004-7, jis2004-8, jis2004-9, jis2004-10), final */
 };
@@ -508,7 +508,7 @@ static size_t shift_jisx0213_find_override(const shift_jisx0213_override *o, siz
     return o[lo].n;
 }
 
-/* table double (spec line 40): tables/cpython/shift_jisx0213-double.txt, SHA-256 eab88a20a5a72ebf684337e8f1c4a01f87d4b2abf5595225838921c16b919813
+/* table double (spec line 41): tables/cpython/shift_jisx0213-double.txt, SHA-256 eab88a20a5a72ebf684337e8f1c4a01f87d4b2abf5595225838921c16b919813
    (form double)
    index: pointers 0 .. 11271, 11223 entries; 0xFFFFFFFF: no entry,
    0xFFFFFFFE: see shift_jisx0213_table0_overrides */
@@ -1466,9 +1466,9 @@ size_t shift_jisx0213_decode(const unsigned char *data, size_t len, shift_jisx02
 
 /* ========================================================= the extension */
 #define NX_NAME "shift_jisx0213"
-#define NX_SPEC_SHA256 "192627319ba9102ac72336bb32a929527879a18dd9876c9f7f20e3564f778cf5"
+#define NX_SPEC_SHA256 "892c0baa29d532bca4d794230ed95afb81627fed703571827e97dee4e126356b"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "0d056dc3e4749f835f1ad9cb2d007d89f6d3b7ca413d901e7799da260ed83a41"
+#define NX_SOURCE_SHA256 "beef7f2b13be121f095b5ead1b99efa97c4d86d1aebd0c695220ddd3b8543d24"
 #define NX_N_STATES 15
 #define NX_N_CLASSES 21
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1561,19 +1561,19 @@ static const uint8_t nx_class[256] = {
 };
 
 static const nx_state_t nx_next[NX_N_STATES][NX_N_CLASSES] = {
-    { 1, 1, 2, 3, 3, 4, 5, 65535, 6, 7, 8, 9, 6, 6, 10, 10, 6, 11, 12, 6, 65535 },  /* state 0: start; spec lines 45, 46, 47, 48, 49, 50, 51, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66 */
+    { 1, 1, 2, 3, 3, 4, 5, 65535, 6, 7, 8, 9, 6, 6, 10, 10, 6, 11, 12, 6, 65535 },  /* state 0: start; spec lines 46, 47, 48, 49, 50, 51, 52, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67 */
     { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 1: accepts char (ascii), final */
     { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 2: accepts char (yen), final */
     { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 3: accepts char (ascii-2), final */
     { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 4: accepts char (overline), final */
     { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 5: accepts char (delete), final */
-    { 65535, 13, 13, 13, 13, 13, 65535, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 65535 },  /* state 6: spec line 51 */
-    { 65535, 13, 13, 13, 13, 13, 65535, 13, 13, 13, 13, 13, 13, 14, 13, 13, 13, 13, 13, 13, 65535 },  /* state 7: spec lines 51, 57 */
-    { 65535, 13, 13, 13, 13, 13, 65535, 13, 13, 13, 13, 13, 14, 13, 13, 13, 13, 13, 13, 13, 65535 },  /* state 8: spec lines 51, 58 */
-    { 65535, 13, 13, 13, 14, 13, 65535, 13, 13, 13, 13, 13, 14, 13, 13, 13, 13, 13, 13, 13, 65535 },  /* state 9: spec lines 51, 59, 60 */
+    { 65535, 13, 13, 13, 13, 13, 65535, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 65535 },  /* state 6: spec line 52 */
+    { 65535, 13, 13, 13, 13, 13, 65535, 13, 13, 13, 13, 13, 13, 14, 13, 13, 13, 13, 13, 13, 65535 },  /* state 7: spec lines 52, 58 */
+    { 65535, 13, 13, 13, 13, 13, 65535, 13, 13, 13, 13, 13, 14, 13, 13, 13, 13, 13, 13, 13, 65535 },  /* state 8: spec lines 52, 59 */
+    { 65535, 13, 13, 13, 14, 13, 65535, 13, 13, 13, 13, 13, 14, 13, 13, 13, 13, 13, 13, 13, 65535 },  /* state 9: spec lines 52, 60, 61 */
     { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 10: accepts char (katakana), final */
-    { 65535, 13, 13, 13, 13, 13, 65535, 13, 13, 13, 13, 13, 13, 13, 13, 14, 13, 13, 13, 13, 65535 },  /* state 11: spec lines 51, 61 */
-    { 65535, 13, 13, 13, 13, 13, 65535, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 14, 65535 },  /* state 12: spec lines 51, 62, 63, 64, 65, 66 */
+    { 65535, 13, 13, 13, 13, 13, 65535, 13, 13, 13, 13, 13, 13, 13, 13, 14, 13, 13, 13, 13, 65535 },  /* state 11: spec lines 52, 62 */
+    { 65535, 13, 13, 13, 13, 13, 65535, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 14, 65535 },  /* state 12: spec lines 52, 63, 64, 65, 66, 67 */
     { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 13: accepts char (double), final */
     { 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535 },  /* state 14: accepts error (jis2004-1, jis2004-2, jis2004-3, jis2004-4, jis2004-5, jis2004-6, jis2004-7, jis2004-8, jis2004-9, jis2004-10), final */
 };
@@ -1610,19 +1610,19 @@ static const struct { uint64_t mul, sub, weight; } nx_ops[8] = {
 /* Per state: the action of a sequence that ends here (-1: none), whether no
    byte can follow, and the action where the data ends in it (-1: the usual). */
 static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STATES] = {
-    { -1, -1, 0 },  /* state 0: start; spec lines 45, 46, 47, 48, 49, 50, 51, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66 */
+    { -1, -1, 0 },  /* state 0: start; spec lines 46, 47, 48, 49, 50, 51, 52, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67 */
     { 0, -1, 1 },  /* state 1: accepts char (ascii), final */
     { 3, -1, 1 },  /* state 2: accepts char (yen), final */
     { 1, -1, 1 },  /* state 3: accepts char (ascii-2), final */
     { 4, -1, 1 },  /* state 4: accepts char (overline), final */
     { 2, -1, 1 },  /* state 5: accepts char (delete), final */
-    { -1, -1, 0 },  /* state 6: spec line 51 */
-    { -1, -1, 0 },  /* state 7: spec lines 51, 57 */
-    { -1, -1, 0 },  /* state 8: spec lines 51, 58 */
-    { -1, -1, 0 },  /* state 9: spec lines 51, 59, 60 */
+    { -1, -1, 0 },  /* state 6: spec line 52 */
+    { -1, -1, 0 },  /* state 7: spec lines 52, 58 */
+    { -1, -1, 0 },  /* state 8: spec lines 52, 59 */
+    { -1, -1, 0 },  /* state 9: spec lines 52, 60, 61 */
     { 5, -1, 1 },  /* state 10: accepts char (katakana), final */
-    { -1, -1, 0 },  /* state 11: spec lines 51, 61 */
-    { -1, -1, 0 },  /* state 12: spec lines 51, 62, 63, 64, 65, 66 */
+    { -1, -1, 0 },  /* state 11: spec lines 52, 62 */
+    { -1, -1, 0 },  /* state 12: spec lines 52, 63, 64, 65, 66, 67 */
     { 6, -1, 1 },  /* state 13: accepts char (double), final */
     { 7, -1, 1 },  /* state 14: accepts error (jis2004-1, jis2004-2, jis2004-3, jis2004-4, jis2004-5, jis2004-6, jis2004-7, jis2004-8, jis2004-9, jis2004-10), final */
 };
@@ -4146,24 +4146,24 @@ NX_NOINLINE int nx_starter_find(uint64_t c)
 NX_INLINE char *nx_enc_seg1(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x0u <= 0x5Bu) {
-        /* U+0000..U+005B: form ascii (spec line 45), digits */
+        /* U+0000..U+005B: form ascii (spec line 46), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
     }
     if ((uint64_t)c - 0x5Du <= 0x20u) {
-        /* U+005D..U+007D: form ascii-2 (spec line 47), digits */
+        /* U+005D..U+007D: form ascii-2 (spec line 48), digits */
         uint64_t r_ = (uint64_t)c - 0x5Du;
         w[0] = (char)(r_ + 0x5Du);
         return w + 1;
     }
     if ((uint64_t)c - 0x7Fu <= 0x0u) {
-        /* U+007F..U+007F: form delete (spec line 49), literal */
+        /* U+007F..U+007F: form delete (spec line 50), literal */
         w[0] = (char)0x7Fu;
         return w + 1;
     }
     if ((uint64_t)c - 0xA5u <= 0x0u) {
-        /* U+00A5..U+00A5: form yen (spec line 46), literal */
+        /* U+00A5..U+00A5: form yen (spec line 47), literal */
         w[0] = (char)0x5Cu;
         return w + 1;
     }
@@ -4177,34 +4177,34 @@ NX_INLINE char *nx_enc_seg1(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_seg2(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x0u <= 0x5Bu) {
-        /* U+0000..U+005B: form ascii (spec line 45), digits */
+        /* U+0000..U+005B: form ascii (spec line 46), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
     }
     if ((uint64_t)c - 0x5Du <= 0x20u) {
-        /* U+005D..U+007D: form ascii-2 (spec line 47), digits */
+        /* U+005D..U+007D: form ascii-2 (spec line 48), digits */
         uint64_t r_ = (uint64_t)c - 0x5Du;
         w[0] = (char)(r_ + 0x5Du);
         return w + 1;
     }
     if ((uint64_t)c - 0x7Fu <= 0x0u) {
-        /* U+007F..U+007F: form delete (spec line 49), literal */
+        /* U+007F..U+007F: form delete (spec line 50), literal */
         w[0] = (char)0x7Fu;
         return w + 1;
     }
     if ((uint64_t)c - 0xA5u <= 0x0u) {
-        /* U+00A5..U+00A5: form yen (spec line 46), literal */
+        /* U+00A5..U+00A5: form yen (spec line 47), literal */
         w[0] = (char)0x5Cu;
         return w + 1;
     }
     if ((uint64_t)c - 0x203Eu <= 0x0u) {
-        /* U+203E..U+203E: form overline (spec line 48), literal */
+        /* U+203E..U+203E: form overline (spec line 49), literal */
         w[0] = (char)0x7Eu;
         return w + 1;
     }
     if ((uint64_t)c - 0xFF61u <= 0x3Eu) {
-        /* U+FF61..U+FF9F: form katakana (spec line 50), digits */
+        /* U+FF61..U+FF9F: form katakana (spec line 51), digits */
         uint64_t r_ = (uint64_t)c - 0xFF61u;
         w[0] = (char)(r_ + 0xA1u);
         return w + 1;
@@ -4220,34 +4220,34 @@ NX_INLINE char *nx_enc_seg2(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0xFF61u <= 0x3Eu) {
-        /* U+FF61..U+FF9F: form katakana (spec line 50), digits */
+        /* U+FF61..U+FF9F: form katakana (spec line 51), digits */
         uint64_t r_ = (uint64_t)c - 0xFF61u;
         w[0] = (char)(r_ + 0xA1u);
         return w + 1;
     }
     if ((uint64_t)c - 0x203Eu <= 0x0u) {
-        /* U+203E..U+203E: form overline (spec line 48), literal */
+        /* U+203E..U+203E: form overline (spec line 49), literal */
         w[0] = (char)0x7Eu;
         return w + 1;
     }
     if ((uint64_t)c - 0xA5u <= 0x0u) {
-        /* U+00A5..U+00A5: form yen (spec line 46), literal */
+        /* U+00A5..U+00A5: form yen (spec line 47), literal */
         w[0] = (char)0x5Cu;
         return w + 1;
     }
     if ((uint64_t)c - 0x7Fu <= 0x0u) {
-        /* U+007F..U+007F: form delete (spec line 49), literal */
+        /* U+007F..U+007F: form delete (spec line 50), literal */
         w[0] = (char)0x7Fu;
         return w + 1;
     }
     if ((uint64_t)c - 0x5Du <= 0x20u) {
-        /* U+005D..U+007D: form ascii-2 (spec line 47), digits */
+        /* U+005D..U+007D: form ascii-2 (spec line 48), digits */
         uint64_t r_ = (uint64_t)c - 0x5Du;
         w[0] = (char)(r_ + 0x5Du);
         return w + 1;
     }
     if ((uint64_t)c - 0x0u <= 0x5Bu) {
-        /* U+0000..U+005B: form ascii (spec line 45), digits */
+        /* U+0000..U+005B: form ascii (spec line 46), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
@@ -4263,34 +4263,34 @@ NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
 NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
 {
     if ((uint64_t)c - 0xFF61u <= 0x3Eu) {
-        /* U+FF61..U+FF9F: form katakana (spec line 50), digits */
+        /* U+FF61..U+FF9F: form katakana (spec line 51), digits */
         uint64_t r_ = (uint64_t)c - 0xFF61u;
         w[0] = (char)(r_ + 0xA1u);
         return w + 1;
     }
     if ((uint64_t)c - 0x203Eu <= 0x0u) {
-        /* U+203E..U+203E: form overline (spec line 48), literal */
+        /* U+203E..U+203E: form overline (spec line 49), literal */
         w[0] = (char)0x7Eu;
         return w + 1;
     }
     if ((uint64_t)c - 0xA5u <= 0x0u) {
-        /* U+00A5..U+00A5: form yen (spec line 46), literal */
+        /* U+00A5..U+00A5: form yen (spec line 47), literal */
         w[0] = (char)0x5Cu;
         return w + 1;
     }
     if ((uint64_t)c - 0x7Fu <= 0x0u) {
-        /* U+007F..U+007F: form delete (spec line 49), literal */
+        /* U+007F..U+007F: form delete (spec line 50), literal */
         w[0] = (char)0x7Fu;
         return w + 1;
     }
     if ((uint64_t)c - 0x5Du <= 0x20u) {
-        /* U+005D..U+007D: form ascii-2 (spec line 47), digits */
+        /* U+005D..U+007D: form ascii-2 (spec line 48), digits */
         uint64_t r_ = (uint64_t)c - 0x5Du;
         w[0] = (char)(r_ + 0x5Du);
         return w + 1;
     }
     if ((uint64_t)c - 0x0u <= 0x5Bu) {
-        /* U+0000..U+005B: form ascii (spec line 45), digits */
+        /* U+0000..U+005B: form ascii (spec line 46), digits */
         uint64_t r_ = (uint64_t)c;
         w[0] = (char)(r_);
         return w + 1;
