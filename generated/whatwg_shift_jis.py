@@ -1685,6 +1685,20 @@ def _sequence_at(cps, i, n):
     return None
 
 
+def _starter_at(items, i):
+    """(length, bytes) a one-shot encoder writes for the starter at items[i] (a str or
+    code points): its longest sequence there (_sequence_at), else it alone; None where
+    it alone has no bytes (the handler's).  Reads only the code points a sequence can
+    reach, so a stop of the native loop at a starter costs no copy of the text."""
+    window = items[i:i + _SEQ_LONGEST]
+    cps = [ord(c) for c in window] if isinstance(window, str) else [int(c) for c in window]
+    got = _sequence_at(cps, 0, len(cps))
+    if got is not None:
+        return got
+    b = _starter_alone(cps[0])
+    return None if b is None else (1, b)
+
+
 def _sequence_text(items):
     """*items* as a str (one character per item, so positions agree), or None for code
     points no str holds (beyond U+10FFFF, not ints)."""
@@ -1896,7 +1910,11 @@ def _encode_native(items, errors, first=None):
                 b = None if _paired(cp) or cp in _SEQUENCES else _ENCODE_MEMO[c if is_str else cp]
             except _Slow:
                 b = None
-            if b is not None:
+            seq = _starter_at(items, pos) if b is None and cp in _SEQUENCES and not _paired(cp) else None
+            if seq is not None:  # where the loop stopped at a starter (the end of its piece): decided here
+                out += seq[1]
+                pos += seq[0]
+            elif b is not None:
                 # into the memo, unless longer than its four bytes, beyond Unicode, or an item
                 # the loop does not read as an int (a bool, an int subclass): written here
                 if not ((is_str or type(c) is int) and _memo_put(cp, b)):

@@ -39,7 +39,10 @@ A spec with mapping tables cannot write every character of the corpora: its
 "cjk" corpus is text of its own script instead (Japanese: kana and kanji;
 Chinese: hanzi; Korean: hangul, chosen by the baseline codec's name), of
 characters that both it and the baseline write in two bytes (the common ones:
-a text of rare characters in three or four bytes would time something else),
+a text of rare characters in three or four bytes would time something else);
+for the codecs whose tables hold sequences of code points (JIS X 0213's, HKSCS)
+it is running text of common words (``_prose``: Japanese dense with the kana
+that start sequences, Cantonese with its HKSCS characters),
 and the other corpora keep only the characters both can write.  Memory:
 the peak traced by tracemalloc during one decode over the size of the str it
 returns, per backend.  And for a spec with mapping tables, what the tables take:
@@ -138,13 +141,36 @@ def table_codec(module) -> str | None:
     return None
 
 
-# The script of a CJK codec's text, by the codec's name.
-_SCRIPTS = {"ja": ("shift_jis", "cp932", "euc_jp", "euc-jp", "iso2022_jp", "shift_jis_2004", "euc_jis_2004"),
+# The script of a CJK codec's text, by the codec's name: random characters of its
+# ranges (_SCRIPT_RANGES), or, for the codecs whose tables hold sequences of code
+# points (JIS X 0213's, HKSCS), running text of common words (_SCRIPT_WORDS).
+_SCRIPTS = {"ja": ("shift_jis", "cp932", "euc_jp", "euc-jp", "iso2022_jp"),
+            "ja-text": ("shift_jis_2004", "euc_jis_2004", "shift_jisx0213", "euc_jisx0213"),
             "ko": ("euc_kr", "euc-kr", "cp949", "johab"),
-            "zh": ("big5", "big5hkscs", "cp950", "gb2312", "gbk", "gb18030", "hz")}
+            "zh": ("big5", "cp950", "gb2312", "gbk", "gb18030", "hz"),
+            "yue": ("big5hkscs",)}
 _SCRIPT_RANGES = {"ja": ((0x3041, 0x3093, 5), (0x30A1, 0x30F3, 1), (0x4E00, 0x9FA0, 4)),
                   "zh": ((0x4E00, 0x9FA5, 1),),
                   "ko": ((0xAC00, 0xD7A3, 1),)}
+# Common words, written as prose is: Japanese with its particles and the kana that
+# start JIS X 0213's sequences (か き く け こ カ セ ツ ト, each also written alone);
+# Cantonese with its HKSCS characters (嘅 咗 佢 哋 冇 噉 啲 ...).
+_SCRIPT_WORDS = {
+    "ja-text": ("私 あなた 彼 彼女 これ それ あれ ここ そこ どこ 今日 明日 昨日 時間 会社 学校 先生 学生 "
+                "日本 東京 大阪 電車 仕事 言葉 問題 世界 気持ち 家族 友達 子供 お金 天気 電話 手紙 写真 "
+                "書く 聞く 行く 歩く 働く 着く 置く 続く 動く 開く 分かる 考える 見る 来る する できる "
+                "思う 言う 話す 読む 買う 使う 待つ 持つ 作る 知る 帰る 始まる 大きい 小さい 新しい 古い "
+                "高い 安い 早く 遅く 多く 少し とても もっと かなり きっと けれども しかし そして また "
+                "から まで ことが ものを ところで ために ように ですか ました でした ません ください "
+                "かもしれない 聞きました 書きました 行きました 確認 結果 計画 経験 研究 技術 機会 記事 "
+                "カメラ テスト セット ツール トマト カード セーター ツアー トイレ コーヒー テキスト "
+                "ネット データ システム サービス メール ページ センター チケット スケジュール").split(),
+    "yue": ("我 你 佢 我哋 你哋 佢哋 嘅 咗 冇 噉 啲 係 唔係 喺 嘢 咁 啱 嚟 睇 乜嘢 嗰個 呢個 "
+            "點解 邊度 幾多 而家 琴日 聽日 今日 香港 食飯 飲茶 返工 放工 屋企 朋友 知道 鍾意 唔該 "
+            "多謝 好 都 就 同 畀 攞 搵 諗 講 做 話 啦 喇 呀 囉 咩 嘛 吖 㗎 咋 噃 嚿 叻 靚 癐 "
+            "老細 公司 時間 地方 問題 事情 學校 老師 電話 巴士 地鐵 街市 茶餐廳 奶茶 菠蘿包 "
+            "搞掂 傾偈 行街 瞓覺 食嘢 飲嘢 即刻 慢慢 成日 有時 真係 梗係 一齊 已經 可能 應該").split(),
+}
 
 
 def _writes(module, codec, ch: str, two: bool) -> bool:
@@ -164,6 +190,8 @@ def table_corpus(kind: str, size: int, module, codec: str | None, seed: int = 20
         return "".join(ch for ch in text if ch in keep)
     script = next((s for s, names in _SCRIPTS.items() if (codec or "").replace("-", "_") in
                    [n.replace("-", "_") for n in names]), "zh")
+    if script in _SCRIPT_WORDS:
+        return _prose(size, module, codec, script, seed)
     pools = []
     for lo, hi, weight in _SCRIPT_RANGES[script]:
         pool = [chr(c) for c in range(lo, hi + 1) if _writes(module, codec, chr(c), True)]
@@ -181,6 +209,22 @@ def table_corpus(kind: str, size: int, module, codec: str | None, seed: int = 20
         parts.append(w)
         total += 2 * len(w) + 1
     return " ".join(parts)
+
+
+def _prose(size: int, module, codec: str | None, script: str, seed: int) -> str:
+    """Sentences of 3 to 12 of *script*'s common words (those both the spec and the
+    baseline write in two bytes a character), with the script's own commas and stops."""
+    words = [w for w in _SCRIPT_WORDS[script] if all(_writes(module, codec, ch, True) for ch in w)]
+    comma, stop = ("、", "。") if script.startswith("ja") else ("，", "。")
+    rnd = random.Random(f"cjk-{script}-{seed}")
+    parts, total = [], 0
+    while total < size:
+        n = rnd.randint(3, 12)
+        sentence = "".join(rnd.choice(words) + (comma if k < n - 1 and rnd.random() < 0.15 else "")
+                           for k in range(n)) + stop
+        parts.append(sentence + ("\n" if rnd.random() < 0.2 else ""))
+        total += 2 * len(sentence) + 1
+    return "".join(parts)
 
 
 def baseline(name: str, text: str, data: bytes, codec: str | None = None) -> tuple[str, bytes]:

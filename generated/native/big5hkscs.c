@@ -1832,7 +1832,7 @@ size_t big5hkscs_decode(const unsigned char *data, size_t len, big5hkscs_cp *out
 #define NX_NAME "big5hkscs"
 #define NX_SPEC_SHA256 "12db81dccbde50903e6c3b538abbdd03bcce58fa7bba72d8db0a8c4fbe11888b"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "929a5a89b3fc1f51ce9c216d171358b49c60b39698dc14dffc4f84df83bcadf8"
+#define NX_SOURCE_SHA256 "2d3ef6e5db65e9af1000a769d4f16354006597bfcd216e32aca49831d914aecc"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -3542,7 +3542,8 @@ static PyObject *nx_simd_level(PyObject *self, PyObject *args)
    The memo: the module keeps, per code point below len(memo_lens) (the BMP,
    or further once a str of 4 bytes a character needs it: grown here to its
    highest code point), memo_lens[cp] (0: not known yet; 1..4: the number of
-   bytes; NX_MEMO_LONG: a segment writes more; anything else: not written
+   bytes; NX_MEMO_LONG: a segment writes more; NX_MEMO_STARTER and up: a
+   starter of a sequence; anything else: not written
    here) and memo_bytes[NX_MEMO_WIDTH * cp ...] (the bytes).  The loops read it first (one
    load and a 4-byte copy, no branch on the character), put in it what a
    segment writes for a character not known yet, and write beyond it from the
@@ -3573,6 +3574,122 @@ static PyObject *nx_simd_level(PyObject *self, PyObject *args)
 #define NX_ENC_MOST_4 4
 #define NX_ENC_MOST_L 4
 #define NX_ENC_CHUNK 2048  /* code points of a sequence read at once */
+
+/* Sequences of code points written as one byte sequence (encode.py's _starters):
+   a starter's memo_lens entry is NX_MEMO_STARTER plus the length of its bytes
+   alone (0: the module decides it alone), which its memo entry holds; the loops
+   put it there on first sight, never a segment.  At a starter they write the
+   longest of its sequences that the code points after it complete, else the
+   starter alone (the core's _encode rule); where one of them could go on beyond
+   what they were given (the text's end: the module holds it back, or writes it
+   alone at a one-shot text's end), they stop, and the module decides.  Out of
+   line (NX_NOINLINE), as the lookup: inlined, they slowed the memo's loop on text
+   without starters by a fifth (big5hkscs, Cantonese). */
+#define NX_MEMO_STARTER 0x10
+typedef struct {
+    uint32_t cp;
+    uint32_t seq;  /* its first sequence in nx_seqs (the longest) */
+    uint32_t count;
+    uint8_t alone_len;  /* 0: the module's */
+    unsigned char alone[NX_MEMO_WIDTH];
+} nx_starter;
+typedef struct {
+    uint32_t n;  /* code points, the starter's included */
+    uint32_t at;  /* the others' in nx_seq_rest */
+    uint32_t len;
+    unsigned char bytes[16];
+} nx_seq;
+static const nx_starter nx_starters[2] = {
+    {0xCAu, 0u, 34u, 2u, {136, 102}},
+    {0xEAu, 34u, 34u, 2u, {136, 167}},
+};
+static const nx_seq nx_seqs[68] = {
+    {2u, 0u, 2u, {136, 98}},  /* U+00CA U+0304 -> 88 62 */
+    {2u, 1u, 2u, {136, 100}},  /* U+00CA U+030C -> 88 64 */
+    {2u, 2u, 2u, {136, 98}},  /* U+00CA U+10304 -> 88 62 */
+    {2u, 3u, 2u, {136, 100}},  /* U+00CA U+1030C -> 88 64 */
+    {2u, 4u, 2u, {136, 98}},  /* U+00CA U+20304 -> 88 62 */
+    {2u, 5u, 2u, {136, 100}},  /* U+00CA U+2030C -> 88 64 */
+    {2u, 6u, 2u, {136, 98}},  /* U+00CA U+30304 -> 88 62 */
+    {2u, 7u, 2u, {136, 100}},  /* U+00CA U+3030C -> 88 64 */
+    {2u, 8u, 2u, {136, 98}},  /* U+00CA U+40304 -> 88 62 */
+    {2u, 9u, 2u, {136, 100}},  /* U+00CA U+4030C -> 88 64 */
+    {2u, 10u, 2u, {136, 98}},  /* U+00CA U+50304 -> 88 62 */
+    {2u, 11u, 2u, {136, 100}},  /* U+00CA U+5030C -> 88 64 */
+    {2u, 12u, 2u, {136, 98}},  /* U+00CA U+60304 -> 88 62 */
+    {2u, 13u, 2u, {136, 100}},  /* U+00CA U+6030C -> 88 64 */
+    {2u, 14u, 2u, {136, 98}},  /* U+00CA U+70304 -> 88 62 */
+    {2u, 15u, 2u, {136, 100}},  /* U+00CA U+7030C -> 88 64 */
+    {2u, 16u, 2u, {136, 98}},  /* U+00CA U+80304 -> 88 62 */
+    {2u, 17u, 2u, {136, 100}},  /* U+00CA U+8030C -> 88 64 */
+    {2u, 18u, 2u, {136, 98}},  /* U+00CA U+90304 -> 88 62 */
+    {2u, 19u, 2u, {136, 100}},  /* U+00CA U+9030C -> 88 64 */
+    {2u, 20u, 2u, {136, 98}},  /* U+00CA U+A0304 -> 88 62 */
+    {2u, 21u, 2u, {136, 100}},  /* U+00CA U+A030C -> 88 64 */
+    {2u, 22u, 2u, {136, 98}},  /* U+00CA U+B0304 -> 88 62 */
+    {2u, 23u, 2u, {136, 100}},  /* U+00CA U+B030C -> 88 64 */
+    {2u, 24u, 2u, {136, 98}},  /* U+00CA U+C0304 -> 88 62 */
+    {2u, 25u, 2u, {136, 100}},  /* U+00CA U+C030C -> 88 64 */
+    {2u, 26u, 2u, {136, 98}},  /* U+00CA U+D0304 -> 88 62 */
+    {2u, 27u, 2u, {136, 100}},  /* U+00CA U+D030C -> 88 64 */
+    {2u, 28u, 2u, {136, 98}},  /* U+00CA U+E0304 -> 88 62 */
+    {2u, 29u, 2u, {136, 100}},  /* U+00CA U+E030C -> 88 64 */
+    {2u, 30u, 2u, {136, 98}},  /* U+00CA U+F0304 -> 88 62 */
+    {2u, 31u, 2u, {136, 100}},  /* U+00CA U+F030C -> 88 64 */
+    {2u, 32u, 2u, {136, 98}},  /* U+00CA U+100304 -> 88 62 */
+    {2u, 33u, 2u, {136, 100}},  /* U+00CA U+10030C -> 88 64 */
+    {2u, 34u, 2u, {136, 163}},  /* U+00EA U+0304 -> 88 A3 */
+    {2u, 35u, 2u, {136, 165}},  /* U+00EA U+030C -> 88 A5 */
+    {2u, 36u, 2u, {136, 163}},  /* U+00EA U+10304 -> 88 A3 */
+    {2u, 37u, 2u, {136, 165}},  /* U+00EA U+1030C -> 88 A5 */
+    {2u, 38u, 2u, {136, 163}},  /* U+00EA U+20304 -> 88 A3 */
+    {2u, 39u, 2u, {136, 165}},  /* U+00EA U+2030C -> 88 A5 */
+    {2u, 40u, 2u, {136, 163}},  /* U+00EA U+30304 -> 88 A3 */
+    {2u, 41u, 2u, {136, 165}},  /* U+00EA U+3030C -> 88 A5 */
+    {2u, 42u, 2u, {136, 163}},  /* U+00EA U+40304 -> 88 A3 */
+    {2u, 43u, 2u, {136, 165}},  /* U+00EA U+4030C -> 88 A5 */
+    {2u, 44u, 2u, {136, 163}},  /* U+00EA U+50304 -> 88 A3 */
+    {2u, 45u, 2u, {136, 165}},  /* U+00EA U+5030C -> 88 A5 */
+    {2u, 46u, 2u, {136, 163}},  /* U+00EA U+60304 -> 88 A3 */
+    {2u, 47u, 2u, {136, 165}},  /* U+00EA U+6030C -> 88 A5 */
+    {2u, 48u, 2u, {136, 163}},  /* U+00EA U+70304 -> 88 A3 */
+    {2u, 49u, 2u, {136, 165}},  /* U+00EA U+7030C -> 88 A5 */
+    {2u, 50u, 2u, {136, 163}},  /* U+00EA U+80304 -> 88 A3 */
+    {2u, 51u, 2u, {136, 165}},  /* U+00EA U+8030C -> 88 A5 */
+    {2u, 52u, 2u, {136, 163}},  /* U+00EA U+90304 -> 88 A3 */
+    {2u, 53u, 2u, {136, 165}},  /* U+00EA U+9030C -> 88 A5 */
+    {2u, 54u, 2u, {136, 163}},  /* U+00EA U+A0304 -> 88 A3 */
+    {2u, 55u, 2u, {136, 165}},  /* U+00EA U+A030C -> 88 A5 */
+    {2u, 56u, 2u, {136, 163}},  /* U+00EA U+B0304 -> 88 A3 */
+    {2u, 57u, 2u, {136, 165}},  /* U+00EA U+B030C -> 88 A5 */
+    {2u, 58u, 2u, {136, 163}},  /* U+00EA U+C0304 -> 88 A3 */
+    {2u, 59u, 2u, {136, 165}},  /* U+00EA U+C030C -> 88 A5 */
+    {2u, 60u, 2u, {136, 163}},  /* U+00EA U+D0304 -> 88 A3 */
+    {2u, 61u, 2u, {136, 165}},  /* U+00EA U+D030C -> 88 A5 */
+    {2u, 62u, 2u, {136, 163}},  /* U+00EA U+E0304 -> 88 A3 */
+    {2u, 63u, 2u, {136, 165}},  /* U+00EA U+E030C -> 88 A5 */
+    {2u, 64u, 2u, {136, 163}},  /* U+00EA U+F0304 -> 88 A3 */
+    {2u, 65u, 2u, {136, 165}},  /* U+00EA U+F030C -> 88 A5 */
+    {2u, 66u, 2u, {136, 163}},  /* U+00EA U+100304 -> 88 A3 */
+    {2u, 67u, 2u, {136, 165}},  /* U+00EA U+10030C -> 88 A5 */
+};
+static const uint32_t nx_seq_rest[68] = {772, 780, 66308, 66316, 131844, 131852, 197380, 197388, 262916, 262924, 328452, 328460, 393988, 393996, 459524, 459532, 525060, 525068, 590596, 590604, 656132, 656140, 721668, 721676, 787204, 787212, 852740, 852748, 918276, 918284, 983812, 983820, 1049348, 1049356, 772, 780, 66308, 66316, 131844, 131852, 197380, 197388, 262916, 262924, 328452, 328460, 393988, 393996, 459524, 459532, 525060, 525068, 590596, 590604, 656132, 656140, 721668, 721676, 787204, 787212, 852740, 852748, 918276, 918284, 983812, 983820, 1049348, 1049356};
+
+/* The starter c's entry in nx_starters, or -1. */
+NX_NOINLINE int nx_starter_find(uint64_t c)
+{
+    int lo = 0, hi = 2 - 1;
+    while (lo <= hi) {
+        const int mid = (lo + hi) / 2;
+        if (nx_starters[mid].cp == c)
+            return mid;
+        if (nx_starters[mid].cp < c)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
+}
 #if defined(__GNUC__) || defined(__clang__)
 #define NX_RESTRICT __restrict__
 #else
@@ -3679,6 +3796,162 @@ NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
 #define NX_ENC_ASCII_2 NX_ENC_ASCII_WIDE(16, 4)
 #define NX_ENC_ASCII_4 NX_ENC_ASCII_WIDE(32, 2)
 
+/* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: where
+   the bytes written at w end (its longest sequence that src[i:end] completes, else
+   it alone), *got the code points they stand for; NULL where the module decides (a
+   sequence may go on beyond end, or it alone is the module's).  w is passed and
+   returned, never its address: the loop keeps its own in a register. */
+NX_NOINLINE char *nx_enc_starter1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
+                                     const unsigned char *mc, char *w, Py_ssize_t *got)
+{
+    uint64_t c2;
+    if (i + 1 >= end)
+        return NULL;
+    c2 = src[i + 1];
+    if ((uint64_t)(c2 & 0xFFFFu) == 0x304u || (uint64_t)(c2 & 0xFFFFu) == 0x30Cu) {
+        const int t = nx_starter_find(src[i]);
+        uint32_t s;
+        if (t < 0)
+            return NULL;
+        for (s = nx_starters[t].seq; s < nx_starters[t].seq + nx_starters[t].count; s++) {
+            const nx_seq *q = &nx_seqs[s];
+            const Py_ssize_t have = end - i < (Py_ssize_t)q->n ? end - i : (Py_ssize_t)q->n;
+            Py_ssize_t k = 1;
+            while (k < have && (uint64_t)src[i + k] == nx_seq_rest[q->at + k - 1])
+                k++;
+            if (k < have)
+                continue;  /* not this one */
+            if (have < (Py_ssize_t)q->n)
+                return NULL;  /* it may go on beyond end */
+            memcpy(w, q->bytes, q->len);
+            *got = (Py_ssize_t)q->n;
+            return w + q->len;
+        }
+    }
+    if (!alone)
+        return NULL;
+    memcpy(w, mc, NX_MEMO_WIDTH);
+    *got = 1;
+    return w + alone;
+}
+
+/* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: where
+   the bytes written at w end (its longest sequence that src[i:end] completes, else
+   it alone), *got the code points they stand for; NULL where the module decides (a
+   sequence may go on beyond end, or it alone is the module's).  w is passed and
+   returned, never its address: the loop keeps its own in a register. */
+NX_NOINLINE char *nx_enc_starter2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
+                                     const unsigned char *mc, char *w, Py_ssize_t *got)
+{
+    uint64_t c2;
+    if (i + 1 >= end)
+        return NULL;
+    c2 = src[i + 1];
+    if ((uint64_t)(c2 & 0xFFFFu) == 0x304u || (uint64_t)(c2 & 0xFFFFu) == 0x30Cu) {
+        const int t = nx_starter_find(src[i]);
+        uint32_t s;
+        if (t < 0)
+            return NULL;
+        for (s = nx_starters[t].seq; s < nx_starters[t].seq + nx_starters[t].count; s++) {
+            const nx_seq *q = &nx_seqs[s];
+            const Py_ssize_t have = end - i < (Py_ssize_t)q->n ? end - i : (Py_ssize_t)q->n;
+            Py_ssize_t k = 1;
+            while (k < have && (uint64_t)src[i + k] == nx_seq_rest[q->at + k - 1])
+                k++;
+            if (k < have)
+                continue;  /* not this one */
+            if (have < (Py_ssize_t)q->n)
+                return NULL;  /* it may go on beyond end */
+            memcpy(w, q->bytes, q->len);
+            *got = (Py_ssize_t)q->n;
+            return w + q->len;
+        }
+    }
+    if (!alone)
+        return NULL;
+    memcpy(w, mc, NX_MEMO_WIDTH);
+    *got = 1;
+    return w + alone;
+}
+
+/* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: where
+   the bytes written at w end (its longest sequence that src[i:end] completes, else
+   it alone), *got the code points they stand for; NULL where the module decides (a
+   sequence may go on beyond end, or it alone is the module's).  w is passed and
+   returned, never its address: the loop keeps its own in a register. */
+NX_NOINLINE char *nx_enc_starter4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
+                                     const unsigned char *mc, char *w, Py_ssize_t *got)
+{
+    uint64_t c2;
+    if (i + 1 >= end)
+        return NULL;
+    c2 = src[i + 1];
+    if ((uint64_t)(c2 & 0xFFFFu) == 0x304u || (uint64_t)(c2 & 0xFFFFu) == 0x30Cu) {
+        const int t = nx_starter_find(src[i]);
+        uint32_t s;
+        if (t < 0)
+            return NULL;
+        for (s = nx_starters[t].seq; s < nx_starters[t].seq + nx_starters[t].count; s++) {
+            const nx_seq *q = &nx_seqs[s];
+            const Py_ssize_t have = end - i < (Py_ssize_t)q->n ? end - i : (Py_ssize_t)q->n;
+            Py_ssize_t k = 1;
+            while (k < have && (uint64_t)src[i + k] == nx_seq_rest[q->at + k - 1])
+                k++;
+            if (k < have)
+                continue;  /* not this one */
+            if (have < (Py_ssize_t)q->n)
+                return NULL;  /* it may go on beyond end */
+            memcpy(w, q->bytes, q->len);
+            *got = (Py_ssize_t)q->n;
+            return w + q->len;
+        }
+    }
+    if (!alone)
+        return NULL;
+    memcpy(w, mc, NX_MEMO_WIDTH);
+    *got = 1;
+    return w + alone;
+}
+
+/* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: where
+   the bytes written at w end (its longest sequence that src[i:end] completes, else
+   it alone), *got the code points they stand for; NULL where the module decides (a
+   sequence may go on beyond end, or it alone is the module's).  w is passed and
+   returned, never its address: the loop keeps its own in a register. */
+NX_NOINLINE char *nx_enc_starterl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
+                                     const unsigned char *mc, char *w, Py_ssize_t *got)
+{
+    uint64_t c2;
+    if (i + 1 >= end)
+        return NULL;
+    c2 = src[i + 1];
+    if ((uint64_t)(c2 & 0xFFFFu) == 0x304u || (uint64_t)(c2 & 0xFFFFu) == 0x30Cu) {
+        const int t = nx_starter_find(src[i]);
+        uint32_t s;
+        if (t < 0)
+            return NULL;
+        for (s = nx_starters[t].seq; s < nx_starters[t].seq + nx_starters[t].count; s++) {
+            const nx_seq *q = &nx_seqs[s];
+            const Py_ssize_t have = end - i < (Py_ssize_t)q->n ? end - i : (Py_ssize_t)q->n;
+            Py_ssize_t k = 1;
+            while (k < have && (uint64_t)src[i + k] == nx_seq_rest[q->at + k - 1])
+                k++;
+            if (k < have)
+                continue;  /* not this one */
+            if (have < (Py_ssize_t)q->n)
+                return NULL;  /* it may go on beyond end */
+            memcpy(w, q->bytes, q->len);
+            *got = (Py_ssize_t)q->n;
+            return w + q->len;
+        }
+    }
+    if (!alone)
+        return NULL;
+    memcpy(w, mc, NX_MEMO_WIDTH);
+    *got = 1;
+    return w + alone;
+}
+
 /* src[i:end] at *pw (room for NX_ENC_MOST_* bytes a character, and 4), ending
    sooner at a character neither a segment nor the memo writes: returns where it
    stopped.  Blocks of 16 characters that stand for themselves are copied; the
@@ -3707,6 +3980,12 @@ static Py_ssize_t nx_enc_span1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end,
                 }
                 if (k == 0) {
                     char tmp[16];
+                    const int t = nx_starter_find(c);
+                    if (t >= 0) {  /* marked on first sight, then decided above */
+                        memcpy(mb + NX_MEMO_WIDTH * (size_t)c, nx_starters[t].alone, NX_MEMO_WIDTH);
+                        ml[c] = (unsigned char)(NX_MEMO_STARTER + nx_starters[t].alone_len);
+                        continue;
+                    }
                     x = nx_enc_seg1(c, tmp);
                     if (x == NULL)
                         goto stop;
@@ -3717,6 +3996,16 @@ static Py_ssize_t nx_enc_span1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end,
                     }
                     ml[c] = NX_MEMO_LONG;
                 } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
+                    if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
+                        Py_ssize_t got = 0;
+                        x = nx_enc_starter1(src, i, end, k - NX_MEMO_STARTER, mb + NX_MEMO_WIDTH * (size_t)c,
+                                                    w, &got);
+                        if (x == NULL)
+                            goto stop;
+                        w = x;
+                        i += got;
+                        continue;
+                    }
                     goto stop;
                 }
             }
@@ -3754,6 +4043,12 @@ static Py_ssize_t nx_enc_span2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end,
                 }
                 if (k == 0) {
                     char tmp[16];
+                    const int t = nx_starter_find(c);
+                    if (t >= 0) {  /* marked on first sight, then decided above */
+                        memcpy(mb + NX_MEMO_WIDTH * (size_t)c, nx_starters[t].alone, NX_MEMO_WIDTH);
+                        ml[c] = (unsigned char)(NX_MEMO_STARTER + nx_starters[t].alone_len);
+                        continue;
+                    }
                     x = nx_enc_seg2(c, tmp);
                     if (x == NULL)
                         goto stop;
@@ -3764,6 +4059,16 @@ static Py_ssize_t nx_enc_span2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end,
                     }
                     ml[c] = NX_MEMO_LONG;
                 } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
+                    if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
+                        Py_ssize_t got = 0;
+                        x = nx_enc_starter2(src, i, end, k - NX_MEMO_STARTER, mb + NX_MEMO_WIDTH * (size_t)c,
+                                                    w, &got);
+                        if (x == NULL)
+                            goto stop;
+                        w = x;
+                        i += got;
+                        continue;
+                    }
                     goto stop;
                 }
             }
@@ -3801,6 +4106,12 @@ static Py_ssize_t nx_enc_span4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end,
                 }
                 if (k == 0) {
                     char tmp[16];
+                    const int t = nx_starter_find(c);
+                    if (t >= 0) {  /* marked on first sight, then decided above */
+                        memcpy(mb + NX_MEMO_WIDTH * (size_t)c, nx_starters[t].alone, NX_MEMO_WIDTH);
+                        ml[c] = (unsigned char)(NX_MEMO_STARTER + nx_starters[t].alone_len);
+                        continue;
+                    }
                     x = nx_enc_seg4(c, tmp);
                     if (x == NULL)
                         goto stop;
@@ -3811,6 +4122,16 @@ static Py_ssize_t nx_enc_span4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end,
                     }
                     ml[c] = NX_MEMO_LONG;
                 } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
+                    if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
+                        Py_ssize_t got = 0;
+                        x = nx_enc_starter4(src, i, end, k - NX_MEMO_STARTER, mb + NX_MEMO_WIDTH * (size_t)c,
+                                                    w, &got);
+                        if (x == NULL)
+                            goto stop;
+                        w = x;
+                        i += got;
+                        continue;
+                    }
                     goto stop;
                 }
             }
@@ -3847,6 +4168,12 @@ static Py_ssize_t nx_enc_spanl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end
                 }
                 if (k == 0) {
                     char tmp[16];
+                    const int t = nx_starter_find(c);
+                    if (t >= 0) {  /* marked on first sight, then decided above */
+                        memcpy(mb + NX_MEMO_WIDTH * (size_t)c, nx_starters[t].alone, NX_MEMO_WIDTH);
+                        ml[c] = (unsigned char)(NX_MEMO_STARTER + nx_starters[t].alone_len);
+                        continue;
+                    }
                     x = nx_enc_segl(c, tmp);
                     if (x == NULL)
                         goto stop;
@@ -3857,6 +4184,16 @@ static Py_ssize_t nx_enc_spanl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end
                     }
                     ml[c] = NX_MEMO_LONG;
                 } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
+                    if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
+                        Py_ssize_t got = 0;
+                        x = nx_enc_starterl(src, i, end, k - NX_MEMO_STARTER, mb + NX_MEMO_WIDTH * (size_t)c,
+                                                    w, &got);
+                        if (x == NULL)
+                            goto stop;
+                        w = x;
+                        i += got;
+                        continue;
+                    }
                     goto stop;
                 }
             }
@@ -4321,6 +4658,9 @@ PyMODINIT_FUNC PyInit__native_big5hkscs(void)
             || PyModule_AddStringConstant(m, "SPEC_SHA256", NX_SPEC_SHA256) < 0
             || PyModule_AddStringConstant(m, "SOURCE_SHA256", NX_SOURCE_SHA256) < 0
             || PyModule_AddStringConstant(m, "GENERATOR", NX_GENERATOR) < 0
+            /* no segment nor block copy writes a starter of a sequence: the loops decide it
+               (encode.c.j2) or stop, so the module may use them (core.py's _NATIVE_ENCODE) */
+            || PyModule_AddIntConstant(m, "STOPS_AT_STARTERS", 1) < 0
             /* the bytes of the mapping tables' arrays (the export's), and of the arrays this
                extension derives from them at import (encspec bench prints both) */
             || nx_add_size(m, "TABLE_BYTES", 0

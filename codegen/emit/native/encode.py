@@ -27,11 +27,27 @@ code point's number in one byte order), 32 characters at a time.
 from __future__ import annotations
 
 from ...automaton import Automaton
+from ...runtime import tables
 from ...runtime.tables import ScannerTables, bind, encoded, row_value, scanner_tables
 
 _LEAF_BUDGET = 1 << 16  # class paths walked per row (more: the row is left to the memo)
 _MAX_SEGMENTS = 48  # range tests in the chain (more: the rest is left to the memo)
 _MEMO = 4  # the bytes a memo entry holds
+_ASCII_EXCEPT = 2  # ASCII bytes a block copy tests for and leaves to the loop (more: no block copy)
+
+
+_STARTER_BYTES = 16  # the most bytes a sequence written by the loops takes (more: the module's)
+
+
+def _sequences(a: Automaton) -> tuple:
+    """The spec's writable sequences ((code points, bytes), in code point order)."""
+    read = getattr(tables, "sequences", None)  # the core's (issue 30)
+    return tuple(read(a)) if read is not None else ()
+
+
+def _starter_holes(a: Automaton) -> list[tuple[int, int]]:
+    """The starters as holes in the segments: the loops decide them, never a segment."""
+    return sorted({(cps[0], cps[0]) for cps, _ in _sequences(a)})
 
 
 class _Unproven(Exception):
@@ -331,7 +347,7 @@ def _segment_code(value, lo: int, hi: int) -> dict:
 
 
 def _segments(a: Automaton, core) -> list[dict]:
-    holes = sorted((cp, cp) for cp, _ in a.encode_only)
+    holes = sorted([(cp, cp) for cp, _ in a.encode_only] + _starter_holes(a))
     if core.PAIR_READS_AS_ONE:
         holes = sorted(holes + [(0xD800, 0xDFFF)])
     merged: list[tuple[int, int]] = []
@@ -405,7 +421,7 @@ def _unit_plan(a: Automaton, core) -> dict | None:
     if not found:
         return None
     (width, byte_order), ranges = max(found.items(), key=lambda kv: sum(hi - lo + 1 for lo, hi in kv[1]))
-    holes = sorted((cp, cp) for cp, _ in a.encode_only)
+    holes = sorted([(cp, cp) for cp, _ in a.encode_only] + _starter_holes(a))
     if core.PAIR_READS_AS_ONE:
         holes.append((0xD800, 0xDFFF))
     cut = []
@@ -421,6 +437,75 @@ def _unit_plan(a: Automaton, core) -> dict | None:
             "text": ", ".join(f"U+{lo:04X}..U+{hi:04X}" for lo, hi in cut)}
 
 
+def _ranges_test(cps: set[int], var: str) -> str | None:
+    """A C expression: whether *var* is one of *cps* (None: too many ranges to test)."""
+    ranges: list[list[int]] = []
+    for cp in sorted(cps):
+        if ranges and cp == ranges[-1][1] + 1:
+            ranges[-1][1] = cp
+        else:
+            ranges.append([cp, cp])
+    if len(ranges) > 8:
+        return None
+    return " || ".join(f"(uint64_t)({var}) == 0x{lo:X}u" if lo == hi else
+                       f"(uint64_t)({var}) - 0x{lo:X}u <= 0x{hi - lo:X}u" for lo, hi in ranges)
+
+
+def _second_test(seconds: set[int]) -> dict:
+    """How the loops tell that a code point after a starter may complete a sequence
+    (a necessary test: the search decides): its ranges where they are few; else the
+    ranges of its low 16 bits (JIS X 0213's seconds come again in every plane, as
+    CPython's codec compares only those); else a bitmap of the low 16 bits."""
+    low = {c & 0xFFFF for c in seconds}
+    test = _ranges_test(seconds, "c2") or _ranges_test(low, "c2 & 0xFFFFu")
+    if test is not None:
+        return {"second_test": test, "second_bits": None}
+    bits = [0] * 2048
+    for c in low:
+        bits[c >> 5] |= 1 << (c & 31)
+    return {"second_test": "nx_seq_second_bits[(c2 & 0xFFFFu) >> 5] >> (c2 & 31u) & 1u", "second_bits": bits}
+
+
+def _starters(a: Automaton, core, memo_width: int) -> dict | None:
+    """The loops' sequence plan: per starter (in code point order) its sequences,
+    longest first (the core's order), and its bytes alone (a memo entry: empty where
+    it has none or they do not fit one, then the module decides it alone); the
+    sequences' code points after the first, flat; a test for a second code point
+    (a starter not followed by one is written alone without a search).  Starters
+    whose neighbours encoders watch (surrogates, PAIR_READS_AS_ONE) and sequences
+    of more than _STARTER_BYTES stay the module's: such a starter gets no entry."""
+    by_first: dict[int, list[tuple[tuple[int, ...], bytes]]] = {}
+    for cps, data in _sequences(a):
+        by_first.setdefault(cps[0], []).append((tuple(cps), bytes(data)))
+    if not by_first:
+        return None
+    starters: list[dict] = []
+    seqs: list[dict] = []
+    rest: list[int] = []
+    seconds: set[int] = set()
+    most = 0
+    for first in sorted(by_first):
+        group = sorted(by_first[first], key=lambda s: -len(s[0]))
+        if (core.PAIR_READS_AS_ONE and 0xD800 <= first <= 0xDFFF) or first > 0x10FFFF \
+                or any(len(d) > _STARTER_BYTES or max(c) >> 32 for c, d in group):
+            continue
+        alone = encoded(a, first) or b""
+        if len(alone) > memo_width:
+            alone = b""
+        starters.append({"cp": first, "seq": len(seqs), "count": len(group), "alone": list(alone)})
+        for cps, data in group:
+            seqs.append({"n": len(cps), "at": len(rest), "bytes": list(data),
+                         "text": " ".join(f"U+{c:04X}" for c in cps) + " -> " + data.hex(" ").upper()})
+            rest += cps[1:]
+            seconds.add(cps[1])
+            most = max(most, -(-len(data) // len(cps)))
+    if not starters:
+        return None
+    return {"starters": starters, "seqs": seqs, "rest": rest or [0],
+            **_second_test(seconds),
+            "most": most}
+
+
 def context(a: Automaton, ctx: dict) -> dict:
     """What encode.c.j2 renders: per code point limit (the str kinds, 64-bit ints) the
     segments in code point order, the most bytes a character takes, and how the
@@ -434,13 +519,23 @@ def context(a: Automaton, ctx: dict) -> dict:
                 if encoded(a, cp) == bytes([cp]):
                     selfs.add(cp)
     ascii_mode = "all" if selfs == set(range(0x80)) else "nonzero" if selfs == set(range(1, 0x80)) else None
+    others = sorted(set(range(0x80)) - selfs)
+    if ascii_mode is None and len(others) <= _ASCII_EXCEPT:  # Shift_JIS-2004's 5C and 7E: ¥ and ‾
+        ascii_mode = "except"
     limits = {"1": 0xFF, "2": 0xFFFF, "4": 0x10FFFF, "l": (1 << 64) - 1}
+    # a memo entry holds every segment's bytes up to U+10FFFF that fit in 8 (CESU-8's pairs)
+    memo_width = 8 if 4 < max([s["length"] for s in _limited(segments, 0x10FFFF)] + [4]) <= 8 else 4
+    starters = _starters(a, core, memo_width)
     return {
         "enc_segments": {k: _limited(segments, top) for k, top in limits.items()},
-        "enc_most": {k: _most(segments, top) for k, top in limits.items()},
+        # room a code point: a segment's, the memo's, or a sequence's bytes over its code points
+        "enc_most": {k: max(_most(segments, top), starters["most"] if starters else 0) for k, top in limits.items()},
+        "enc_starters": starters,
+        "enc_stops_at_starters": bool(_starter_holes(a)),
         "enc_ascii": ascii_mode,
+        "enc_ascii_except": others,
+        "enc_ascii_except_text": " and ".join(f"{b:02X}" for b in others),
         "enc_pair_reads_as_one": core.PAIR_READS_AS_ONE,
         "enc_unit": None if ascii_mode else _unit_plan(a, core),
-        # a memo entry holds every segment's bytes up to U+10FFFF that fit in 8 (CESU-8's pairs)
-        "enc_memo_width": 8 if 4 < max([s["length"] for s in _limited(segments, 0x10FFFF)] + [4]) <= 8 else 4,
+        "enc_memo_width": memo_width,
     }

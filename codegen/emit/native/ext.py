@@ -45,7 +45,9 @@ The extension also has the module's encoder loops (``native/templates/encode.c.j
 from a memo of its bytes, filled on first sight by straight-line code per form
 (rows proven to decode back) or by the module, and stop at a character neither
 writes (mapping tables, counted forms, unencodable code points), which the
-module's ``_encode_native`` decides.  ``validate`` (``native/templates/validate.c.j2``,
+module's ``_encode_native`` decides; a starter of a sequence of code points
+(JIS X 0213's U+304B U+309A) they decide themselves, by the core's longest match
+(``encode._starters``).  ``validate`` (``native/templates/validate.c.j2``,
 ``simd``) is the token loop without output: a SIMD validator, a shift
 DFA, the unit loop or a bitmap of pairs before it where the automaton allows.
 Its module constants TABLE_BYTES and DERIVED_TABLE_BYTES are
