@@ -1,0 +1,198 @@
+"""The native incremental decoder (the extension's ``feed``: one call a chunk) against
+the pure-Python backend and one-shot decoding.
+
+Split anywhere, under every handler the extension applies itself and those it leaves
+to the module (strict, a custom one), the native IncrementalDecoder gives what the
+pure-Python one gives chunk by chunk (the same text each call, the same getstate()
+after it, an error at the same absolute offset with the same reason), and all of it
+what one-shot decoding gives; a decoder made from another's getstate() mid-stream
+goes on alike.  The expected values come from the pure-Python automaton (another
+implementation) and from one-shot decoding, never from the feed itself.
+"""
+from __future__ import annotations
+
+import codecs
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import encspec
+from conftest import examples
+
+# The UTF-8 family, code units (with and without a byte order mark), mapping tables,
+# a spec whose tokens have no length limit (utf-inf-8) and a counted one (leb128).
+SPECS = ["utf-8", "utf-8-bom", "cesu-8", "wtf-8", "utf-16", "utf-16le", "utf-32", "utf-32be",
+         "gb18030", "shift_jis", "big5", "utf-inf-8", "leb128"]
+HANDLERS = ["strict", "replace", "ignore", "surrogateescape", "backslashreplace", "test.feed-mark"]
+TEXT = st.text(st.characters(codec="utf-8"), max_size=40)  # no surrogates: utf-8 cannot write them
+
+
+def _mark(e: UnicodeError) -> tuple[str, int]:
+    """A custom handler (the extension must leave its errors to the module): the bytes
+    of the span, which are the same however the input was split."""
+    assert isinstance(e, UnicodeDecodeError)
+    return f"<{e.object[e.start:e.end].hex()}>", e.end
+
+
+codecs.register_error("test.feed-mark", _mark)
+
+
+@cache
+def load(name: str, backend: str) -> ModuleType:
+    return encspec.load(name, backend=backend)
+
+
+@st.composite
+def damaged(draw: st.DrawFn, name: str) -> bytes:
+    """The bytes of some text the spec writes, with a few bytes replaced or inserted."""
+    module = load(name, "python")
+    text = "".join(ch for ch in draw(TEXT) if _writes(module, ch))
+    data = bytearray(module.encode(text))
+    for _ in range(draw(st.integers(0, 3))):
+        at = draw(st.integers(0, len(data)))
+        byte = draw(st.sampled_from([0x00, 0x41, 0x80, 0x8E, 0xA1, 0xBF, 0xC0, 0xE0, 0xED, 0xF0, 0xF5, 0xFE, 0xFF]))
+        if draw(st.booleans()) and at < len(data):
+            data[at] = byte
+        else:
+            data.insert(at, byte)
+    return bytes(data)
+
+
+def _writes(module: ModuleType, ch: str) -> bool:
+    try:
+        module.encode(ch)
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
+def run(decoder: Any, pieces: list[bytes]) -> list[Any]:
+    """What each call gives (its text and getstate() after it), until an error: its
+    absolute (start, end, reason)."""
+    steps: list[Any] = []
+    fed = 0
+    for k, piece in enumerate(pieces + [b""]):
+        pending = decoder.getstate()[0]
+        try:
+            text = decoder.decode(piece, k == len(pieces))
+        except UnicodeDecodeError as e:
+            steps.append(("error", fed - len(pending) + e.start, fed - len(pending) + e.end, e.reason))
+            return steps
+        fed += len(piece)
+        steps.append((text, decoder.getstate()))
+    return steps
+
+
+def cut(data: bytes, cuts: list[int]) -> list[bytes]:
+    bounds = sorted({0, len(data), *(c for c in cuts if 0 < c < len(data))})
+    return [data[a:b] for a, b in zip(bounds, bounds[1:])]
+
+
+def one_shot(module: ModuleType, data: bytes, errors: str) -> object:
+    try:
+        return module.decode(data, errors)
+    except UnicodeDecodeError as e:
+        return ("error", e.start, e.end, e.reason)
+
+
+def check(name: str, data: bytes, cuts: list[int], errors: str) -> None:
+    native, python = load(name, "native"), load(name, "python")
+    pieces = cut(data, cuts)
+    got = run(native.IncrementalDecoder(errors), pieces)
+    assert got == run(python.IncrementalDecoder(errors), pieces)
+    whole = one_shot(native, data, errors)
+    if isinstance(whole, str):
+        assert "".join(step[0] for step in got) == whole
+    else:
+        assert got[-1] == whole
+
+
+def test_every_spec_here_decodes_incrementally_through_the_feed() -> None:
+    for name in SPECS:
+        assert callable(getattr(load(name, "native").native(), "feed", None)), name
+
+
+@pytest.mark.parametrize("name", SPECS)
+@settings(max_examples=examples(120), deadline=None)
+@given(data=st.data())
+def test_native_incremental_decoding_equals_python_and_one_shot(name: str, data: st.DataObject) -> None:
+    b = data.draw(damaged(name), label="bytes")
+    cuts = data.draw(st.lists(st.integers(0, len(b)), max_size=5), label="cuts")
+    errors = data.draw(st.sampled_from(HANDLERS), label="errors")
+    check(name, b, cuts, errors)
+
+
+@pytest.mark.parametrize("name", SPECS)
+@settings(max_examples=examples(40), deadline=None)
+@given(data=st.data())
+def test_native_incremental_decoding_split_at_every_offset(name: str, data: st.DataObject) -> None:
+    b = data.draw(damaged(name), label="bytes")[:24]
+    errors = data.draw(st.sampled_from(HANDLERS), label="errors")
+    for k in range(len(b) + 1):
+        check(name, b, [k], errors)
+    check(name, b, list(range(len(b) + 1)), errors)  # byte by byte
+
+
+@pytest.mark.parametrize("name", SPECS)
+@settings(max_examples=examples(60), deadline=None)
+@given(data=st.data())
+def test_native_decoder_from_getstate_mid_stream_goes_on_alike(name: str, data: st.DataObject) -> None:
+    b = data.draw(damaged(name), label="bytes")
+    k = data.draw(st.integers(0, len(b)), label="split")
+    errors = data.draw(st.sampled_from(["replace", "backslashreplace", "test.feed-mark"]), label="errors")
+    module = load(name, "native")
+    first = module.IncrementalDecoder(errors)
+    head = first.decode(b[:k])
+    state = first.getstate()
+    second = module.IncrementalDecoder(errors)
+    second.setstate(state)
+    assert head + second.decode(b[k:], True) == module.decode(b, errors)
+    first.reset()
+    assert first.getstate() == module.IncrementalDecoder().getstate()
+    assert first.decode(b, True) == module.decode(b, errors)
+
+
+@pytest.mark.parametrize("name, bom, codec", [("utf-8-bom", b"\xef\xbb\xbf", "utf-8"),
+                                             ("utf-16", b"\xff\xfe", "utf-16-le")])
+def test_signature_is_read_at_the_start_only(name: str, bom: bytes, codec: str) -> None:
+    dec = load(name, "native").IncrementalDecoder()
+    assert dec.decode(bom[:1]) == ""
+    assert dec.decode(bom[1:] + "ab\u00e9".encode(codec)) == "ab\u00e9"
+    assert dec.decode(bom) == "\ufeff"  # not at the start: a character
+    assert dec.decode(b"", True) == ""
+    assert dec.getstate() == (b"", 0)
+
+
+def test_feed_returns_the_tail_or_where_the_module_goes_on() -> None:
+    """The extension's feed: a str when all is decoded, (str, tail bytes) for a short
+    unfinished character, (str, offset) for an error strict leaves to the module or a
+    long unfinished token, None for an input that is not a buffer."""
+    feed = load("utf-8", "native").native().feed
+    assert feed(b"", b"abc\xc3\xa9", "strict", False, 0) == "abc\u00e9"
+    assert feed(b"a", b"bc\xe2\x82", "strict", False, 0) == ("abc", b"\xe2\x82")
+    assert feed(b"\xe2", b"\x82\xac", "strict", False, 0) == "\u20ac"
+    assert feed(b"", b"ab\xffcd", "strict", False, 0) == ("ab", 2)
+    assert feed(b"", b"ab\xffcd", "replace", False, 0) == "ab\ufffdcd"
+    assert feed(b"", b"ab\xe2\x82", "strict", True, 0) == ("ab", 2)  # final: the truncation is an error
+    assert feed(b"", [1, 2], "strict", False, 0) is None
+    long = load("utf-inf-8", "native")
+    token = long.encode([2 ** 600])  # one token longer than the tail kept as bytes
+    assert len(token) > 64
+    text, stop = long.native().feed(b"", b"A" + token[:-1], "replace", False, 0)
+    assert (text, stop) == ("A", 1)
+
+
+def test_errors_changed_mid_stream_take_effect() -> None:
+    """The handler is read at every call: a custom one (which the extension leaves to the
+    module) after a standard one, and an unfinished character across the change."""
+    module = load("utf-8", "native")
+    assert module.IncrementalDecoder("test.feed-mark").decode(b"a\xffb", True) == "a<ff>b"
+    dec = module.IncrementalDecoder("replace")
+    assert dec.decode(b"a\xff") == "a\ufffd"
+    dec.errors = "test.feed-mark"
+    assert dec.decode(b"\xffb\xe2\x82") == "<ff>b"
+    assert dec.decode(b"\xac", True) == "\u20ac"
