@@ -1,5 +1,5 @@
-"""The native incremental decoder (the extension's ``feed``: one call a chunk) against
-the pure-Python backend and one-shot decoding.
+"""The native incremental decoder (the extension's ``feed``: one call a chunk) and
+encoder (``encode_str`` a piece) against the pure-Python backend and one-shot calls.
 
 Split anywhere, under every handler the extension applies itself and those it leaves
 to the module (strict, a custom one), the native IncrementalDecoder gives what the
@@ -7,7 +7,9 @@ pure-Python one gives chunk by chunk (the same text each call, the same getstate
 after it, an error at the same absolute offset with the same reason), and all of it
 what one-shot decoding gives; a decoder made from another's getstate() mid-stream
 goes on alike.  The expected values come from the pure-Python automaton (another
-implementation) and from one-shot decoding, never from the feed itself.
+implementation) and from one-shot decoding, never from the feed itself.  Likewise
+the native IncrementalEncoder gives the pure-Python one's bytes, getstate() and
+errors piece by piece, and together one-shot encoding's bytes.
 """
 from __future__ import annotations
 
@@ -196,3 +198,67 @@ def test_errors_changed_mid_stream_take_effect() -> None:
     dec.errors = "test.feed-mark"
     assert dec.decode(b"\xffb\xe2\x82") == "<ff>b"
     assert dec.decode(b"\xac", True) == "\u20ac"
+
+
+# ------------------------------------------------------------------ encoding
+ENCODE_HANDLERS = ["strict", "replace", "ignore", "xmlcharrefreplace", "backslashreplace", "surrogateescape",
+                   "test.feed-encode"]
+ANY_TEXT = st.text(st.one_of(st.characters(max_codepoint=0x7F), st.characters(max_codepoint=0x3000),
+                             st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF), st.characters()),
+                   max_size=30)
+
+
+def _encode_mark(e: UnicodeError) -> tuple[str, int]:
+    """A custom encode handler: the code points of the span, whatever the pieces."""
+    assert isinstance(e, UnicodeEncodeError)
+    return "".join(f"<{ord(c):x}>" for c in e.object[e.start:e.end]), e.end
+
+
+codecs.register_error("test.feed-encode", _encode_mark)
+
+
+def encode_run(encoder: Any, pieces: list[str]) -> list[Any]:
+    """Each call's bytes and getstate() after it, until an error: (start, end, reason)
+    within its piece."""
+    steps: list[Any] = []
+    for k, piece in enumerate(pieces + [""]):
+        try:
+            got = encoder.encode(piece, k == len(pieces))
+        except UnicodeEncodeError as e:
+            steps.append(("error", k, e.start, e.end, e.reason))
+            return steps
+        steps.append((got, encoder.getstate()))
+    return steps
+
+
+@pytest.mark.parametrize("name", SPECS)
+@settings(max_examples=examples(120), deadline=None)
+@given(data=st.data())
+def test_native_incremental_encoding_equals_python_and_one_shot(name: str, data: st.DataObject) -> None:
+    text = data.draw(ANY_TEXT, label="text")
+    cuts = sorted(set(data.draw(st.lists(st.integers(0, len(text)), max_size=4), label="cuts")))
+    errors = data.draw(st.sampled_from(ENCODE_HANDLERS), label="errors")
+    bounds = [0, *cuts, len(text)]
+    pieces = [text[a:b] for a, b in zip(bounds, bounds[1:])]
+    native, python = load(name, "native"), load(name, "python")
+    for signed in (False, True):
+        if signed and not native.SIGNATURE:
+            continue
+        info = native.getregentry(signature=signed)
+        got = encode_run(info.incrementalencoder(errors), pieces)
+        assert got == encode_run(python.getregentry(signature=signed).incrementalencoder(errors), pieces)
+        if got[-1][0] != "error" and not any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+            # without surrogates (pairs a cut may split) every handler's text is per character
+            assert b"".join(step[0] for step in got) == info.encode(text, errors)[0]
+
+
+def test_incremental_encoder_writes_the_signature_once_and_after_reset() -> None:
+    encoder = load("utf-8-bom", "native").getregentry(signature=True).incrementalencoder()
+    assert encoder.encode("a") == b"\xef\xbb\xbfa"
+    assert encoder.encode("\u00e9") == b"\xc3\xa9"
+    assert encoder.getstate() == 0
+    encoder.reset()
+    assert encoder.encode("b", True) == b"\xef\xbb\xbfb"
+    plain = load("utf-8", "native").IncrementalEncoder("replace")
+    assert plain.encode("x\ud800y") == b"x?y"
+    assert plain.encode("\U0001f600") == "\U0001f600".encode("utf-8")
