@@ -1768,6 +1768,11 @@ def _lead_at_end(data):
     return tok[3] if tok[0] == "char" and tok[2] == n and 0xD800 <= tok[3] <= 0xDBFF else 0
 
 
+# Whether an incremental encoder may hold code points back (the start of a sequence
+# written as one): then every piece takes its exact path.
+_HOLDS_BACK = bool(globals().get("_SEQUENCES"))
+
+
 def _encode_slice(items, start, stop, errors):
     """The bytes of items[start:stop]; an error is placed in the whole of *items*."""
     if start == 0 and stop == len(items):
@@ -1799,12 +1804,22 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
     """
 
     write_signature = False
+    _quick: bool  # the next str goes straight to the extension's encode_str (_settle)
 
     def __init__(self, errors="strict"):
         super().__init__(errors)
         self.reset()
 
     def encode(self, input, final=False):
+        if self._quick and input.__class__ is str:
+            # nothing before this piece changes its bytes: the module's encode of a str
+            if _MEMO_LENS is None:
+                _memo()
+            got = _NATIVE.encode_str(input, _MEMO_BYTES, _MEMO_LENS)
+            if got.__class__ is not bytes:
+                got = _encode_native(input, self.errors, got)
+            self._state = _ENCODE_START
+            return _real(got)
         if not isinstance(input, str):
             input = [int(c) for c in input]
         out, at = b"", 0
@@ -1820,7 +1835,16 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
             out = SIGNATURE + out
         self._state = _after_bytes(self._state & ~_FIRST_BIT, out) if out else self._state & ~_FIRST_BIT
         end, self._state = _flush(self._state)  # final or not: nothing is held back
+        self._settle()
         return _real(out + end)
+
+    def _settle(self) -> None:
+        """Whether the next piece may go straight to the extension: a native encoder whose
+        bytes never depend on what was written before (no pair of surrogates reads as one,
+        no mode, nothing held back) and no signature still to write."""
+        self._quick = (_NATIVE_ENCODE and not PAIR_READS_AS_ONE and not _HOLDS_BACK
+                       and self._state & ~_FIRST_BIT == _ENCODE_START
+                       and not (self.write_signature and self._state & _FIRST_BIT))
 
     def _split_pair(self, input, i):
         """The handler's bytes for the trail surrogate at input[i], and where to go on."""
@@ -1845,12 +1869,14 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
 
     def reset(self):
         self._state = _ENCODE_START | _FIRST_BIT
+        self._settle()
 
     def getstate(self):
         return self._state
 
     def setstate(self, state):
         self._state = state
+        self._settle()
 
 
 class SignedIncrementalEncoder(IncrementalEncoder):
