@@ -26,9 +26,10 @@ import encspec
 from conftest import examples
 
 # The UTF-8 family, code units (with and without a byte order mark), mapping tables,
-# a spec whose tokens have no length limit (utf-inf-8) and a counted one (leb128).
+# a spec whose tokens have no length limit (utf-inf-8), a counted one (leb128) and one
+# whose bytes go through a permutation (utf-ebcdic: the decoder keeps its exact path).
 SPECS = ["utf-8", "utf-8-bom", "cesu-8", "wtf-8", "utf-16", "utf-16le", "utf-32", "utf-32be",
-         "gb18030", "shift_jis", "big5", "utf-inf-8", "leb128"]
+         "gb18030", "shift_jis", "big5", "utf-inf-8", "leb128", "utf-ebcdic"]
 HANDLERS = ["strict", "replace", "ignore", "surrogateescape", "backslashreplace", "test.feed-mark"]
 TEXT = st.text(st.characters(codec="utf-8"), max_size=40)  # no surrogates: utf-8 cannot write them
 
