@@ -1826,7 +1826,7 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
             if got.__class__ is not bytes:
                 got = _encode_native(input, self.errors, got)
             self._state = _ENCODE_START
-            return _real(got)
+            return got if _TO_REAL is None else got.translate(_TO_REAL)  # _real, without a call
         if not isinstance(input, str):
             input = [int(c) for c in input]
         out, at = b"", 0
