@@ -95,19 +95,19 @@ def cut(data: bytes, cuts: list[int]) -> list[bytes]:
     return [data[a:b] for a, b in zip(bounds, bounds[1:])]
 
 
-def one_shot(module: ModuleType, data: bytes, errors: str) -> object:
+def one_shot(module: ModuleType, data: bytes, errors: str, surrogates: bool = True) -> object:
     try:
-        return module.decode(data, errors)
+        return module.decode(data, errors, surrogates)
     except UnicodeDecodeError as e:
         return ("error", e.start, e.end, e.reason)
 
 
-def check(name: str, data: bytes, cuts: list[int], errors: str) -> None:
+def check(name: str, data: bytes, cuts: list[int], errors: str, surrogates: bool = True) -> None:
     native, python = load(name, "native"), load(name, "python")
     pieces = cut(data, cuts)
-    got = run(native.IncrementalDecoder(errors), pieces)
-    assert got == run(python.IncrementalDecoder(errors), pieces)
-    whole = one_shot(native, data, errors)
+    got = run(native.IncrementalDecoder(errors, surrogates), pieces)
+    assert got == run(python.IncrementalDecoder(errors, surrogates), pieces)
+    whole = one_shot(native, data, errors, surrogates)
     if isinstance(whole, str):
         assert "".join(step[0] for step in got) == whole
     else:
@@ -127,6 +127,26 @@ def test_native_incremental_decoding_equals_python_and_one_shot(name: str, data:
     cuts = data.draw(st.lists(st.integers(0, len(b)), max_size=5), label="cuts")
     errors = data.draw(st.sampled_from(HANDLERS), label="errors")
     check(name, b, cuts, errors)
+
+
+# Lone surrogates as each spec's form would write them (U+D800, then U+DC00).
+LONE_SURROGATES = {"utf-8": b"\xed\xa0\x80", "wtf-8": b"\xed\xa0\x80", "cesu-8": b"\xed\xb0\x80",
+                   "utf-16le": b"\x00\xd8", "utf-32": b"\x00\xdc\x00\x00"}
+
+
+@pytest.mark.parametrize("name", ["utf-8", "wtf-8", "cesu-8", "utf-16le", "utf-32", "gb18030"])
+@settings(max_examples=examples(80), deadline=None)
+@given(data=st.data())
+def test_native_incremental_decoding_of_text_for_utf8_equals_python(name: str, data: st.DataObject) -> None:
+    """With surrogates=False (text that must be UTF-8: ``encspec decode``) a surrogate code
+    point is an error, whether the chunk goes through the feed or not."""
+    lone = LONE_SURROGATES.get(name, b"")
+    b = data.draw(damaged(name), label="bytes")
+    k = data.draw(st.integers(0, len(b)), label="at")
+    b = b[:k] + lone + b[k:]
+    cuts = data.draw(st.lists(st.integers(0, len(b)), max_size=5), label="cuts")
+    errors = data.draw(st.sampled_from(HANDLERS), label="errors")
+    check(name, b, cuts, errors, surrogates=False)
 
 
 @pytest.mark.parametrize("name", SPECS)
@@ -182,6 +202,10 @@ def test_feed_returns_the_tail_or_where_the_module_goes_on() -> None:
     assert feed(b"", b"ab\xffcd", "replace", False, 0) == "ab\ufffdcd"
     assert feed(b"", b"ab\xe2\x82", "strict", True, 0) == ("ab", 2)  # final: the truncation is an error
     assert feed(b"", [1, 2], "strict", False, 0) is None
+    wtf8 = load("wtf-8", "native").native().feed  # lone surrogates are characters of WTF-8
+    assert wtf8(b"", b"a\xed\xa0\x80b", "strict", False, 0) == "a\ud800b"
+    assert wtf8(b"", b"a\xed\xa0\x80b", "strict", False, 0, None, False) is None  # not text for UTF-8
+    assert wtf8(b"", b"a\xc3\xa9\xe2\x82\xac", "strict", False, 0, None, False) == "a\u00e9\u20ac"
     long = load("utf-inf-8", "native")
     token = long.encode([2 ** 600])  # one token longer than the tail kept as bytes
     assert len(token) > 64
