@@ -1918,7 +1918,7 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
     def decode(self, input, final=False):
         if self._quick:
             # the extension's feed: the whole chunk in one call (see _settle)
-            got = _FEED(self._pending, input, self.errors, final, self._start, COUNTED_LIMIT)
+            got = _FEED(self._pending, input, self.errors, final, self._start, COUNTED_LIMIT, self.surrogates)
             if got.__class__ is str:
                 self._pending = b""
                 self._state = self._start << 1
@@ -1934,11 +1934,12 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
         return "".join(out) if self._want_str else out
 
     def _settle(self) -> None:
-        """Whether the next chunk may go to the extension's feed: a str decoder (of text
-        that may hold surrogates) with no permutation, no signature still to come, no
-        long token whose scan resumes or waits, nothing held, pending bytes as bytes."""
+        """Whether the next chunk may go to the extension's feed: a str decoder with no
+        permutation, no signature still to come, no long token whose scan resumes or
+        waits, nothing held, pending bytes as bytes (with surrogates false, a chunk whose
+        text holds one takes the exact path: feed says None)."""
         self._start = self._state >> 1
-        self._quick = (_FEED is not None and self._want_str and self.surrogates and _FROM_REAL is None
+        self._quick = (_FEED is not None and self._want_str and _FROM_REAL is None
                        and not (SIGNATURES and self._state & 1) and self._resume is None
                        and not self._wait and not self._held and self._pending.__class__ is bytes)
 

@@ -2080,7 +2080,7 @@ size_t gbk_decode(const unsigned char *data, size_t len, gbk_cp *out,
 #define NX_NAME "gbk"
 #define NX_SPEC_SHA256 "ae3d64b0502f613f72a576a514cbcaaef1fc8249090a21a38e51d5592bcd5280"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "e08585f1c04f2908c317034e7b66309385a83407017674adc35a8846449f6360"
+#define NX_SOURCE_SHA256 "7d75e5ff3f59999ca1b88ee33f4ceac595879d1e80953058e421b3dfff171dc4"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -4483,7 +4483,7 @@ static PyObject *nx_encode_cps(PyObject *self, PyObject *args)
 #undef NX_ENC_MEMO
 
 /* ------------------------------------------------------- incremental decoding
-   feed(pending, data, errors, final, start, limit=None): one chunk of the module's
+   feed(pending, data, errors, final, start, limit=None, surrogates=True): one chunk of the module's
    IncrementalDecoder (its pending bytes, then the chunk), in one call with no
    list and no Python loop, so that a 4 KiB chunk costs what a one-shot decode of
    4 KiB costs.  It returns
@@ -4493,7 +4493,9 @@ static PyObject *nx_encode_cps(PyObject *self, PyObject *args)
      * (str, int): decoded up to that offset, where the module's exact path goes
        on (a problem for strict or a custom handler, a long unfinished token that
        the module resumes rather than scans again, the end of a final chunk);
-     * None: data is not a buffer (the module's path makes bytes of it).
+     * None: the module's path takes the whole chunk: data is not a buffer (the
+       module makes bytes of it), or with surrogates false the text holds a
+       surrogate code point (an error there, or a handler's).
    The standard handlers are applied here only while they are still the ones
    the codecs module registered (as the module's _NATIVE_HANDLERS checks). */
 #define NX_TAIL 64  /* the longest unfinished token kept as pending bytes and scanned again */
@@ -4519,11 +4521,28 @@ static int nx_std_handler(const char *errors)
     return now == nx_std_handlers[h] ? h : NX_H_OTHER;
 }
 
+/* Whether the str holds a surrogate code point (a loop compilers vectorize). */
+static int nx_has_surrogate(PyObject *s)
+{
+    Py_ssize_t i, n = PyUnicode_GET_LENGTH(s);
+    int any = 0;
+    if (PyUnicode_KIND(s) == PyUnicode_2BYTE_KIND) {
+        const Py_UCS2 *u = PyUnicode_2BYTE_DATA(s);
+        for (i = 0; i < n; i++)
+            any |= (u[i] & 0xF800) == 0xD800;
+    } else if (PyUnicode_KIND(s) == PyUnicode_4BYTE_KIND) {
+        const Py_UCS4 *u = PyUnicode_4BYTE_DATA(s);
+        for (i = 0; i < n; i++)
+            any |= (u[i] & 0xFFFFF800) == 0xD800;
+    }
+    return any;
+}
+
 static PyObject *nx_feed(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     Py_buffer view;
     const char *errors;
-    int final, handler;
+    int final, handler, surrogates = 1;
     unsigned long start;
     nx_args a;
     nx_tok tok;
@@ -4531,8 +4550,9 @@ static PyObject *nx_feed(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     PyObject *joined = NULL, *text, *rest, *result;
 
     (void)self;
-    if (nargs < 5 || nargs > 6 || !PyBytes_Check(args[0])) {
-        PyErr_SetString(PyExc_TypeError, "feed(pending: bytes, data, errors, final, start, limit=None)");
+    if (nargs < 5 || nargs > 7 || !PyBytes_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "feed(pending: bytes, data, errors, final, start, limit=None, surrogates=True)");
         return NULL;
     }
     errors = PyUnicode_AsUTF8(args[2]);
@@ -4549,6 +4569,8 @@ static PyObject *nx_feed(PyObject *self, PyObject *const *args, Py_ssize_t nargs
         return NULL;
     }
     if (nx_limit_arg("feed", nargs > 5 ? args[5] : NULL, &a.limit) < 0)
+        return NULL;
+    if (nargs > 6 && (surrogates = PyObject_IsTrue(args[6])) < 0)
         return NULL;
     handler = nx_std_handler(errors);
     if (handler < 0)
@@ -4583,6 +4605,13 @@ static PyObject *nx_feed(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     a.start = (unsigned)start;
     /* only an immutable buffer may be read without the GIL */
     text = nx_decode_str(&a, 0, PyBytes_Check(view.obj) && a.len >= NX_NOGIL, &stop);
+    if (text != NULL && !surrogates && nx_has_surrogate(text)) {
+        /* a surrogate code point, an error in text that must be UTF-8: the module's path */
+        PyBuffer_Release(&view);
+        Py_XDECREF(joined);
+        Py_DECREF(text);
+        Py_RETURN_NONE;
+    }
     if (text == NULL || stop == a.len) {
         PyBuffer_Release(&view);
         Py_XDECREF(joined);
@@ -4606,10 +4635,12 @@ static PyObject *nx_feed(PyObject *self, PyObject *const *args, Py_ssize_t nargs
 
 #define NX_FEED_METHODS \
     {"feed", (PyCFunction)(void (*)(void))nx_feed, METH_FASTCALL, \
-     "feed(pending, data, errors, final, start, limit=None) -> str, (str, tail) or (str, stop)\n\n" \
+     "feed(pending, data, errors, final, start, limit=None, surrogates=True) -> str, (str, tail),\n" \
+     "(str, stop) or None\n\n" \
      "One chunk of the module's IncrementalDecoder (pending + data), from state start:\n" \
      "a str when all is decoded; (str, bytes) when a short tail waits for more input; (str,\n" \
-     "stop) when the module's exact path goes on at stop; None when data is not a buffer."},
+     "stop) when the module's exact path goes on at stop; None when it takes the chunk (data\n" \
+     "is not a buffer, or surrogates is false and the text holds one)."},
 
 
 static PyMethodDef nx_methods[] = {
