@@ -179,6 +179,26 @@ def test_native_decoder_from_getstate_mid_stream_goes_on_alike(name: str, data: 
     assert first.decode(b, True) == module.decode(b, errors)
 
 
+@pytest.mark.parametrize("name", SPECS)
+@settings(max_examples=examples(40), deadline=None)
+@given(data=st.data())
+def test_native_stream_reader_equals_python(name: str, data: st.DataObject) -> None:
+    """codecs' StreamReader protocol (read(size) passes back what the last decode left)
+    reads the same text on both backends, and what one-shot decoding gives."""
+    import io
+    b = data.draw(damaged(name), label="bytes")
+    size = data.draw(st.integers(1, 9), label="read size")
+    errors = data.draw(st.sampled_from(["replace", "backslashreplace", "test.feed-mark"]), label="errors")
+    texts = []
+    for backend in ("native", "python"):
+        reader = load(name, backend).StreamReader(io.BytesIO(b), errors)
+        parts = []
+        while part := reader.read(size):
+            parts.append(part)
+        texts.append("".join(parts))
+    assert texts[0] == texts[1] == load(name, "native").decode(b, errors)
+
+
 @pytest.mark.parametrize("name, bom, codec", [("utf-8-bom", b"\xef\xbb\xbf", "utf-8"),
                                              ("utf-16", b"\xff\xfe", "utf-16-le")])
 def test_signature_is_read_at_the_start_only(name: str, bom: bytes, codec: str) -> None:
