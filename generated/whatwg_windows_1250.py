@@ -2075,14 +2075,14 @@ class StreamReader(Codec, codecs.StreamReader):
         dec.errors = errors
         pending = dec._pending
         if not final and self._left and data == self._left:
-            out = dec._feed(b"", True)  # the end of the stream
+            text = dec.decode(b"", True)  # the end of the stream
         else:
             if pending and not data.startswith(pending):  # not what this reader left: start afresh
                 dec.setstate((b"", dec._state))
                 pending = b""
-            out = dec._feed(data[len(pending):], final)
+            text = dec.decode(data[len(pending):], final)  # the extension's feed where it can
         self._left = dec._pending
-        return "".join(out), len(data) - len(self._left)
+        return text, len(data) - len(self._left)
 
     def reset(self):
         codecs.StreamReader.reset(self)
