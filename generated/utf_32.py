@@ -214,6 +214,7 @@ for _lo, _hi, _c in _CLASS_RUNS:
     _CLASS[_lo:_hi + 1] = bytes([_c]) * (_hi - _lo + 1)
 _CLASS = bytes(_CLASS)  # type: ignore[assignment]  # filled, it is frozen: bytes
 _ROW_FIRSTS = tuple(r[0] for r in _ROWS)
+_SEQUENCES = globals().get("_SEQUENCES") or {}  # a module without sequences does not list them
 # a twin run by encspec.load: the loader chose its hook, before anything below reads it
 _NATIVE = globals().get("_NATIVE_GIVEN", _NATIVE)
 if _NATIVE is not None and getattr(_NATIVE, "SPEC_SHA256", None) != SPEC_SHA256:
@@ -295,7 +296,7 @@ class _Charmap:
         return pos + self.encode_memo("".join(map(chr, items[pos:k])), 0, memo_bytes, memo_lens, out)
 
 
-if _NATIVE is None and _CHARMAP is not None and not globals().get("_PYTHON_ONLY"):
+if _NATIVE is None and _CHARMAP is not None and not _SEQUENCES and not globals().get("_PYTHON_ONLY"):
     _NATIVE = _Charmap(*_CHARMAP)
 # Byte order marks (a signature that chooses the start state): encoders write the
 # first, and errors name the byte order they were found in, as CPython's utf-16
@@ -308,8 +309,6 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 # (and, through a permutation, only those that do not show the bytes it reads).
 _NATIVE_HANDLERS = {name: codecs.lookup_error(name) for name in
                     ("replace", "ignore") + (() if _PERMUTATION else ("surrogateescape", "backslashreplace"))}
-# The extension's incremental decoding of one chunk (IncrementalDecoder.decode), or None.
-_FEED = getattr(_NATIVE, "feed", None)
 # A permutation (``bytes through``): the automaton reads intermediate bytes, so decoders
 # translate what they are given (real bytes) through its inverse and encoders what they
 # write through it; one byte for one, so every offset is the same in both.
@@ -951,7 +950,7 @@ class _CodeMemo(dict):
 
 
 # ------------------------------------------------------------------ decoding
-def _decode(data, errors, final, state, want_str, resume=None, surrogates=True, given=None, pos=0):
+def _decode(data, errors, final, state, want_str, resume=None, surrogates=True, given=None):
     """Decode *data* from scanner *state*: ``(pieces, consumed, suspended, state)``.
 
     *pieces* are str (want_str) or code points; *consumed* is len(data) unless
@@ -965,13 +964,12 @@ def _decode(data, errors, final, state, want_str, resume=None, surrogates=True, 
     signature may set the mode); between them the native extension runs from
     any mode, the regex fast path only in mode 0.  *given*: the caller's
     bytes where *data* is already through the inverse permutation (the incremental
-    decoder's long token), else None.  *pos*: where to begin, past a signature
-    (the native feed stopped there: the token there takes the exact path).
+    decoder's long token), else None.
     """
     out = []
     append = out.append
     handler = None
-    went_on = pos  # the feed's stop: its token takes _step
+    pos = 0
     n = len(data)
     if given is None:
         given = data  # what error handlers see: the caller's bytes
@@ -1002,7 +1000,7 @@ def _decode(data, errors, final, state, want_str, resume=None, surrogates=True, 
     native_errors = None
     window = n
     suspended = None
-    slow_until = max(state & 1, went_on + 1 if went_on else 0)  # a signature may come: _step decides
+    slow_until = state & 1  # still where a signature may come (too little data): _step decides
     clean = _CODEC_RUN is None  # no problem lately: try a whole window in one findall
     misses = 0  # fast path attempts that found nothing, in a row
     while pos < n:
@@ -1352,10 +1350,12 @@ def _unencodable_reason(cp):
 # point.  Bits 0..20: the lead surrogate whose bytes end them where a trail's bytes
 # would read back with them as one token (PAIR_READS_AS_ONE), else 0; bit 21 is the
 # incremental encoder's "nothing written yet"; a mode (a shift state) would take
-# the bits above.  It holds facts about bytes already written, never bytes still
-# to write (docs: "Nothing held back"): _flush writes what returns to the start
-# mode at the end of every text and every incremental piece, final or not, so no
-# piece leaves a mode for the next (without modes it writes nothing).
+# bits of its own.  Apart from getstate()'s bits 22 and up (the start of a sequence
+# an incremental encoder holds back: _held_state), it holds facts about bytes
+# already written, never bytes still to write (docs: "Nothing held back"): _flush
+# writes what returns to the start mode at the end of every text and every
+# incremental piece, final or not, so no piece leaves a mode for the next
+# (without modes it writes nothing).
 _ENCODE_START = 0
 _LEAD_BITS = (1 << 21) - 1
 _FIRST_BIT = 1 << 21
@@ -1387,10 +1387,15 @@ def _after_bytes(state, data):
     return (state & ~_LEAD_BITS) | (_lead_at_end(data) if PAIR_READS_AS_ONE and data else 0)
 
 
-def _encode(cps, text, errors, start=0, stop=None):
+def _encode(cps, text, errors, start=0, stop=None, final=True):
     """Encode a list of code points: ``(bytes, position reached)``; *text* is the str
     handed to error handlers.  With *stop*, only cps[start:] up to the first position
-    at or after *stop* that a handler leaves it at.
+    at or after *stop* that a handler leaves it at.  With final=False, up to where the
+    rest is a proper prefix of a sequence (held back: what follows decides).
+
+    At each position the longest sequence of _SEQUENCES the text holds there is
+    written as one; else the code point alone (issue 30, CPython's multibytecodec:
+    a base character without its combining mark is written alone).
 
     Each code point is written in the encoder state the bytes before it leave
     (_encode_in).  Where a lead surrogate's bytes followed by a trail surrogate's
@@ -1406,7 +1411,10 @@ def _encode(cps, text, errors, start=0, stop=None):
     out = bytearray()
     handler = None
     state = _ENCODE_START
-    known = {}  # code point -> bytes or None, for this call
+    seqs = _SEQUENCES
+    # code point -> bytes or None, for this call; a starter's None sends it to the sequences
+    # below, so that a spec without them does no extra work per code point
+    known = dict.fromkeys(seqs)
 
     def bytes_of(c):
         if c not in known:
@@ -1431,6 +1439,16 @@ def _encode(cps, text, errors, start=0, stop=None):
         state = nxt
         return True
 
+    def put_alone(c):
+        """Write starter *c* alone (no sequence follows it); False where it has no bytes."""
+        nonlocal state
+        b = _starter_alone(c) if c in seqs else None
+        if b is None:
+            return False
+        out.extend(b)
+        state &= ~_LEAD_BITS
+        return True
+
     i = start
     n = len(cps)
     while i < n:
@@ -1439,11 +1457,25 @@ def _encode(cps, text, errors, start=0, stop=None):
         if put(cps[i]):
             i += 1
             continue
+        if seqs and cps[i] in seqs:
+            if not final and n - i < _SEQ_LONGEST and tuple(cps[i:]) in _SEQ_PREFIXES:
+                break
+            got = _sequence_at(cps, i, n)
+            if got is not None:
+                out += got[1]
+                state &= ~_LEAD_BITS
+                i += got[0]
+                continue
+            if put_alone(cps[i]):
+                i += 1
+                continue
         b = bytes_of(cps[i])
         j = i + 1
         # a run is one error where errors are maximal subparts of bytes (CPython's utf-8);
-        # one code point at a time otherwise (its utf-16 and CJK codecs, WHATWG's encoders)
-        while b is None and _UNIT == 1 and not _SPAN and j < n and bytes_of(cps[j]) is None:
+        # one code point at a time otherwise (its utf-16 and CJK codecs, WHATWG's encoders);
+        # a run stops before a starter (what follows it decides)
+        while b is None and _UNIT == 1 and not _SPAN and j < n and bytes_of(cps[j]) is None and \
+                cps[j] not in seqs:
             j += 1
         if b is None and errors == "surrogateescape" and _UNIT == 1:
             # as CPython's encoders do: escape what can be, hand the rest to the handler
@@ -1459,7 +1491,7 @@ def _encode(cps, text, errors, start=0, stop=None):
         replacement, at = handler(exc)
         if isinstance(replacement, str):
             for ch in replacement:
-                if not put(ord(ch)):
+                if not put(ord(ch)) and not put_alone(ord(ch)):
                     raise UnicodeEncodeError(NAME, text, i, j, exc.reason)
         elif replacement:
             if len(replacement) % _UNIT:  # not whole code units: refused, as CPython's utf-16 does
@@ -1471,6 +1503,93 @@ def _encode(cps, text, errors, start=0, stop=None):
             raise IndexError(f"position {at} from error handler out of bounds")
     out += _flush(state)[0]
     return bytes(out), i
+
+
+# ------------------------------------------------------------- sequences (issue 30)
+_SEQ_LONGEST = max((1 + len(rest) for alts in _SEQUENCES.values() for rest, _ in alts), default=0)
+# proper prefixes of the sequences: the tail an incremental encoder holds back
+_SEQ_PREFIXES = frozenset((first,) + rest[:k] for first, alts in _SEQUENCES.items()
+                          for rest, _ in alts for k in range(len(rest)))
+# each sequence as text, and one pattern finding them longest first (alternatives are tried in order)
+_SEQ_TEXT = {chr(first) + "".join(map(chr, rest)): b for first, alts in _SEQUENCES.items() for rest, b in alts}
+_SEQ_RE = re.compile("|".join(re.escape(t) for t in sorted(_SEQ_TEXT, key=len, reverse=True))) if _SEQ_TEXT \
+    else None
+_SEQ_SPLIT = re.compile("(" + _SEQ_RE.pattern + ")") if _SEQ_RE is not None else None
+_ALONE: dict = {}  # starter -> its bytes alone (never in _ENCODE_MEMO: what follows it decides)
+
+
+def _starter_alone(cp):
+    """The bytes of starter *cp* written alone (no sequence follows it), or None."""
+    if cp not in _ALONE:
+        _ALONE[cp] = _encode_cp(cp)
+    return _ALONE[cp]
+
+
+def _sequence_at(cps, i, n):
+    """(length, bytes) of the longest sequence cps[i:n] begins with, or None."""
+    for rest, b in _SEQUENCES[cps[i]]:
+        k = len(rest)
+        if i + k < n and tuple(cps[i + 1:i + 1 + k]) == rest:
+            return k + 1, b
+    return None
+
+
+def _sequence_text(items):
+    """*items* as a str (one character per item, so positions agree), or None for code
+    points no str holds (beyond U+10FFFF, not ints)."""
+    if isinstance(items, str):
+        return items
+    try:
+        return "".join(map(chr, items))
+    except (ValueError, TypeError, OverflowError):
+        return None
+
+
+def _held_start(items):
+    """Where the tail an incremental encoder holds back starts in *items* (a str or a
+    list of code points; len(items): nothing held): the first place the longest-match
+    parse reaches whose rest is a proper prefix of a sequence.  Sequences that start
+    _SEQ_LONGEST or more before the end lie wholly in *items*, so the pattern's
+    matches settle the parse up to there; the rest is parsed here."""
+    n = len(items)
+    lo = max(0, n - _SEQ_LONGEST + 1)
+    text = _sequence_text(items)
+    i = lo if text is not None else 0
+    if text is not None:
+        for m in _SEQ_RE.finditer(text):
+            if m.end() > lo:
+                i = min(m.start(), lo)
+                break
+    cps = [ord(c) for c in items[i:]] if isinstance(items, str) else list(items[i:])
+    k, m = 0, len(cps)
+    while k < m:
+        if cps[k] in _SEQUENCES:
+            if tuple(cps[k:]) in _SEQ_PREFIXES:
+                return i + k
+            got = _sequence_at(cps, k, m)
+            if got is not None:
+                k += got[0]
+                continue
+        k += 1
+    return n
+
+
+def _held_state(held):
+    """The held-back code points as getstate()'s bits 22 and up (21 bits each, plus one)."""
+    out = 0
+    for cp in reversed(held):
+        out = (out << 21) | (cp + 1)
+    return out << 22
+
+
+def _held_of(state):
+    """The code points _held_state put in *state*."""
+    out = []
+    state >>= 22
+    while state:
+        out.append((state & 0x1FFFFF) - 1)
+        state >>= 21
+    return tuple(out)
 
 
 # The reason for a trail surrogate after a lead's bytes where the two would read back as one
@@ -1497,6 +1616,11 @@ class _EncodeMemo(dict):
         cp = ord(key) if isinstance(key, str) else key
         if PAIR_READS_AS_ONE and 0xD800 <= cp <= 0xDFFF:
             raise _Slow
+        if cp in _SEQUENCES:  # a starter (where no sequence follows it): alone, never kept here
+            b = _starter_alone(cp)
+            if b is None:
+                raise _Slow
+            return b
         b = _encode_cp(cp)
         if b is None:
             raise _Slow
@@ -1506,18 +1630,49 @@ class _EncodeMemo(dict):
 
 
 _ENCODE_MEMO = _EncodeMemo()
-_ASCII_IDENTITY = all(_encode_cp(c) == bytes([c]) for c in range(0x80))
+
+
+class _BetweenMemo(_EncodeMemo):
+    """_EncodeMemo for the code points between the sequences _encode_fast_sequences found:
+    there a starter is alone, so its bytes alone are kept too (in this memo only)."""
+
+    def __missing__(self, key):
+        cp = ord(key) if isinstance(key, str) else key
+        if cp not in _SEQUENCES:
+            return _EncodeMemo.__missing__(self, key)
+        b = _starter_alone(cp)
+        if b is None:
+            raise _Slow
+        self[key] = b
+        return b
+
+
+_BETWEEN_MEMO = _BetweenMemo()
+_ASCII_IDENTITY = all(_encode_cp(c) == bytes([c]) for c in range(0x80)) and not any(c < 0x80 for c in _SEQUENCES)
 
 
 def _encode_fast(items):
     """Bytes of a str or list of code points, or None where the exact path is needed."""
     if _ASCII_IDENTITY and isinstance(items, str) and items.isascii():
         return items.encode("ascii")
-    get = _ENCODE_MEMO.__getitem__
     try:
+        if _SEQ_RE is not None:
+            return _encode_fast_sequences(items, _BETWEEN_MEMO.__getitem__)
+        get = _ENCODE_MEMO.__getitem__
         return b"".join([b"".join(map(get, items[i:i + 65536])) for i in range(0, len(items), 65536)])
     except _Slow:
         return None
+
+
+def _encode_fast_sequences(items, get):
+    """_encode_fast where the spec has sequences: each the pattern finds (longest first,
+    leftmost: the longest-match rule) is written as one, the code points between alone."""
+    text = _sequence_text(items)
+    if text is None:
+        raise _Slow
+    parts = _SEQ_SPLIT.split(text)  # the text between sequences, then a sequence, ...: in C
+    seq = _SEQ_TEXT
+    return b"".join([b"".join(map(get, part)) if k % 2 == 0 else seq[part] for k, part in enumerate(parts)])
 
 
 # The native encoder's memo, shared with the C loops: per code point below its
@@ -1528,7 +1683,11 @@ def _encode_fast(items):
 # entries) as the text needs it.
 _MEMO_BYTES = None
 _MEMO_LENS = None
-_NATIVE_ENCODE = _NATIVE is not None and hasattr(_NATIVE, "encode_str")
+# The native loops write a row's code points (the spec's straight-line code) without asking the
+# memo's maker: where a starter lies in a row they would write it alone, so there the core
+# encodes, unless the extension says it stops at starters itself (STOPS_AT_STARTERS).
+_NATIVE_ENCODE = _NATIVE is not None and hasattr(_NATIVE, "encode_str") and (
+    getattr(_NATIVE, "STOPS_AT_STARTERS", False) or not any(_encode_row(c) is not None for c in _SEQUENCES))
 _MEMO_WIDTH = _NATIVE.memo_width() if _NATIVE_ENCODE and hasattr(_NATIVE, "memo_width") else 4  # bytes an entry
 
 
@@ -1583,7 +1742,7 @@ def _encode_native(items, errors, first=None):
             c = items[pos]
             cp = ord(c) if is_str else int(c)
             try:
-                b = None if _paired(cp) else _ENCODE_MEMO[c if is_str else cp]
+                b = None if _paired(cp) or cp in _SEQUENCES else _ENCODE_MEMO[c if is_str else cp]
             except _Slow:
                 b = None
             if b is not None:
@@ -1597,7 +1756,7 @@ def _encode_native(items, errors, first=None):
                     cps = [ord(ch) for ch in items] if is_str else [int(c) for c in items]
                     text = items if is_str else _as_text(cps)
                 stop = pos + 1
-                while stop < n and (_paired(cps[stop]) or _encode_cp(cps[stop]) is None):
+                while stop < n and (_paired(cps[stop]) or cps[stop] in _SEQUENCES or _encode_cp(cps[stop]) is None):
                     stop += 1
                 if stop >= n:
                     out += _encode(cps, text, errors, pos)[0]
@@ -1774,11 +1933,6 @@ def _lead_at_end(data):
     return tok[3] if tok[0] == "char" and tok[2] == n and 0xD800 <= tok[3] <= 0xDBFF else 0
 
 
-# Whether an incremental encoder may hold code points back (the start of a sequence
-# written as one): then every piece takes its exact path.
-_HOLDS_BACK = bool(globals().get("_SEQUENCES"))
-
-
 def _encode_slice(items, start, stop, errors):
     """The bytes of items[start:stop]; an error is placed in the whole of *items*."""
     if start == 0 and stop == len(items):
@@ -1791,9 +1945,14 @@ def _encode_slice(items, start, stop, errors):
 
 
 class IncrementalEncoder(codecs.IncrementalEncoder):
-    """Encodes a str (or a list of code points) piece by piece, holding nothing back.
+    """Encodes a str (or a list of code points) piece by piece, holding back only the
+    start of a sequence (issue 30).
 
-    Every call returns all the bytes of its piece, final or not: TextIOWrapper
+    Where the spec has sequences of code points written as one (_SEQUENCES), a piece
+    that ends with a proper prefix of one (a trailing U+304B in euc_jis_2004) keeps
+    it until the next piece (or final=True, or StreamWriter.reset()) decides, as
+    CPython's multibytecodec does; getstate() holds it in bits 22 and up.  Otherwise
+    every call returns all the bytes of its piece, final or not: TextIOWrapper
     (open()) and codecs.open never pass final=True nor flush an encoder, so
     what an encoder held would never reach the file (docs: "Nothing held
     back").  Where a lead surrogate's bytes followed by a trail's read back as
@@ -1810,24 +1969,23 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
     """
 
     write_signature = False
-    _quick: bool  # the next str goes straight to the extension's encode_str (_settle)
 
     def __init__(self, errors="strict"):
         super().__init__(errors)
         self.reset()
 
     def encode(self, input, final=False):
-        if self._quick and input.__class__ is str:
-            # nothing before this piece changes its bytes: the module's encode of a str
-            if _MEMO_LENS is None:
-                _memo()
-            got = _NATIVE.encode_str(input, _MEMO_BYTES, _MEMO_LENS)
-            if got.__class__ is not bytes:
-                got = _encode_native(input, self.errors, got)
-            self._state = _ENCODE_START
-            return got if _TO_REAL is None else got.translate(_TO_REAL)  # _real, without a call
         if not isinstance(input, str):
             input = [int(c) for c in input]
+        if self._held:
+            held = self._held
+            input = ("".join(map(chr, held)) if isinstance(input, str) else list(held)) + input
+        self._held = ()
+        if _SEQUENCES and not final:
+            k = _held_start(input)
+            if k < len(input):
+                self._held = tuple(map(ord, input[k:])) if isinstance(input, str) else tuple(input[k:])
+                input = input[:k]
         out, at = b"", 0
         while self._state & _LEAD_BITS and not out:
             # a trail surrogate whose bytes would follow the lead's directly: the first
@@ -1841,16 +1999,7 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
             out = SIGNATURE + out
         self._state = _after_bytes(self._state & ~_FIRST_BIT, out) if out else self._state & ~_FIRST_BIT
         end, self._state = _flush(self._state)  # final or not: nothing is held back
-        self._settle()
         return _real(out + end)
-
-    def _settle(self) -> None:
-        """Whether the next piece may go straight to the extension: a native encoder whose
-        bytes never depend on what was written before (no pair of surrogates reads as one,
-        no mode, nothing held back) and no signature still to write."""
-        self._quick = (_NATIVE_ENCODE and not PAIR_READS_AS_ONE and not _HOLDS_BACK
-                       and self._state & ~_FIRST_BIT == _ENCODE_START
-                       and not (self.write_signature and self._state & _FIRST_BIT))
 
     def _split_pair(self, input, i):
         """The handler's bytes for the trail surrogate at input[i], and where to go on."""
@@ -1875,14 +2024,14 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
 
     def reset(self):
         self._state = _ENCODE_START | _FIRST_BIT
-        self._settle()
+        self._held = ()
 
     def getstate(self):
-        return self._state
+        return self._state | _held_state(self._held)
 
     def setstate(self, state):
-        self._state = state
-        self._settle()
+        self._state = state & ((1 << 22) - 1)
+        self._held = _held_of(state)
 
 
 class SignedIncrementalEncoder(IncrementalEncoder):
@@ -1903,11 +2052,6 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
     """
 
     _want_str = True
-    _pending: bytes | bytearray  # the bytes of an unfinished token (or signature)
-    _resume: tuple | None  # the scanner's place in it (see _decode), or None
-    _wait: int  # a long counted token: the pending size to wait for, else 0
-    _quick: bool  # the next chunk goes to the extension's feed (_settle)
-    _start: int  # the mode every token starts in
 
     def __init__(self, errors="strict", surrogates=True):
         super().__init__(errors)
@@ -1915,32 +2059,8 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
         self.reset()
 
     def decode(self, input, final=False):
-        if self._quick:
-            # the extension's feed: the whole chunk in one call (see _settle)
-            got = _FEED(self._pending, input, self.errors, final, self._start, COUNTED_LIMIT, self.surrogates)
-            if got.__class__ is str:
-                self._pending = b""
-                self._state = self._start << 1
-                return got
-            if got is not None:
-                text, rest = got
-                self._state = self._start << 1
-                if rest.__class__ is bytes:  # a short unfinished token: scanned again with more input
-                    self._pending = rest
-                    return text
-                return text + "".join(self._go_on(self._pending + bytes(input), final, rest))
         out = self._feed(bytes(input), final)
         return "".join(out) if self._want_str else out
-
-    def _settle(self) -> None:
-        """Whether the next chunk may go to the extension's feed: a str decoder with no
-        permutation, no signature still to come, no long token whose scan resumes or
-        waits, nothing held, pending bytes as bytes (with surrogates false, a chunk whose
-        text holds one takes the exact path: feed says None)."""
-        self._start = self._state >> 1
-        self._quick = (_FEED is not None and self._want_str and _FROM_REAL is None
-                       and not (SIGNATURES and self._state & 1) and self._resume is None
-                       and not self._wait and not self._held and self._pending.__class__ is bytes)
 
     def _feed(self, input, final):
         if not final and self._wait:
@@ -1974,14 +2094,10 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
                 self._twin = twin
         else:
             data = bytes(self._pending) + input if self._pending else input
-        return self._go_on(data, final)
-
-    def _go_on(self, data: bytes | bytearray, final: bool, pos: int = 0) -> list:
-        """Decode *data* (the pending bytes and the input) from *pos*, as _decode does."""
         twin = self._twin if _FROM_REAL is not None and self._twin is not None and self._twin[0] is data else None
         out, consumed, suspended, self._state = _decode(data if twin is None else twin[1], self.errors, final,
                                                         self._state, self._want_str, self._resume,
-                                                        self.surrogates, None if twin is None else data, pos)
+                                                        self.surrogates, None if twin is None else data)
         self._pending = data if not consumed and isinstance(data, bytearray) else bytes(data[consumed:])
         self._resume = None
         self._wait = 0
@@ -1992,7 +2108,6 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
                 self._wait = len(self._pending)
         else:
             self._resume = suspended
-        self._settle()
         return out
 
     def reset(self):
@@ -2009,7 +2124,6 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
         self._size = 0
         self._resume = None
         self._wait = 0
-        self._settle()
 
 
 class IncrementalCodePointDecoder(IncrementalDecoder):
@@ -2020,9 +2134,10 @@ class IncrementalCodePointDecoder(IncrementalDecoder):
 
 
 class StreamWriter(Codec, codecs.StreamWriter):
-    """Encodes through an IncrementalEncoder, which holds nothing back: each write()
-    puts all its bytes in the stream, so nothing waits for a close() that
-    codecs.open's StreamReaderWriter never passes on."""
+    """Encodes through an IncrementalEncoder, which holds nothing back but the start of
+    a sequence: each write() puts all its other bytes in the stream, so nothing else
+    waits for a close() that codecs.open's StreamReaderWriter never passes on;
+    reset() writes what is held (as CPython's multibytecodec StreamWriter does)."""
 
     _encoder = IncrementalEncoder
 
@@ -2037,6 +2152,11 @@ class StreamWriter(Codec, codecs.StreamWriter):
             self.stream.write(data)
 
     def reset(self):
+        if self._incremental.getstate() >> 22:  # code points held back: written alone now
+            self._incremental.errors = self.errors
+            data = self._incremental.encode("", final=True)
+            if data:
+                self.stream.write(data)
         self._incremental.reset()
 
     def seek(self, offset, whence=0):
@@ -2074,14 +2194,14 @@ class StreamReader(Codec, codecs.StreamReader):
         dec.errors = errors
         pending = dec._pending
         if not final and self._left and data == self._left:
-            text = dec.decode(b"", True)  # the end of the stream
+            out = dec._feed(b"", True)  # the end of the stream
         else:
             if pending and not data.startswith(pending):  # not what this reader left: start afresh
                 dec.setstate((b"", dec._state))
                 pending = b""
-            text = dec.decode(data[len(pending):], final)  # the extension's feed where it can
+            out = dec._feed(data[len(pending):], final)
         self._left = dec._pending
-        return text, len(data) - len(self._left)
+        return "".join(out), len(data) - len(self._left)
 
     def reset(self):
         codecs.StreamReader.reset(self)
@@ -2110,7 +2230,7 @@ def memory() -> dict:
         entries += (sum(last - first + 1 for first, last in zip(t[6], t[8])) if t[0]
                     else sum(ch != t[3] for ch in t[2])) + len(t[4])
     return {"tables": len(_TABLES), "entries": entries, "table_data": (_TABLES, _ENCODE_ONLY, _TABLE_FORMS),
-            "encoder_data": (_INVERSE, _ENCODE_MEMO),
+            "encoder_data": (_INVERSE, _ENCODE_MEMO, _BETWEEN_MEMO, _ALONE),
             "native_memo": () if _MEMO_LENS is None else (_MEMO_BYTES, _MEMO_LENS),
             "charmap": _CHARMAP is not None}
 

@@ -217,6 +217,15 @@ def without_bytecode(folder: Path) -> list[Path]:
     return [p for p in folder.rglob("*") if "__pycache__" not in p.relative_to(folder).parts]
 
 
+def builtin_spec_file(name: str) -> Path:
+    """specs/NAME.encspec, or a skip where it is not there yet (a spec being written)."""
+    import pytest
+    path = ROOT / "specs" / f"{name}.encspec"
+    if not path.exists():
+        pytest.skip(f"specs/{name}.encspec is not there yet")
+    return path
+
+
 def excerpt(name: str) -> str:
     """A seed excerpt from tests/data without its '# ' source note."""
     lines = (DATA / name).read_text("utf-8").splitlines(keepends=True)
@@ -577,3 +586,32 @@ def strict_encode_outcome(encode: Callable[[str], bytes], text: str) -> object:
         return encode(text)
     except UnicodeEncodeError as e:
         return ("UnicodeEncodeError", e.start, e.end, e.reason)
+
+
+class CPythonIncremental:
+    """CPython's codec as decode_in_chunks drives a module: its IncrementalDecoder."""
+
+    def __init__(self, codec: str) -> None:
+        import codecs
+        self.IncrementalDecoder = codecs.getincrementaldecoder(codec)
+
+
+RECORDING_HANDLER = "encspec-tests.record"
+_HANDLER_CALLS: list[tuple[int, int, str]] = []
+
+
+def _record_encode_error(e: UnicodeError) -> tuple[str, int]:
+    assert isinstance(e, UnicodeEncodeError)
+    _HANDLER_CALLS.append((e.start, e.end, e.reason))
+    return "?", e.end
+
+
+def encode_recording_calls(encode: Callable[[str, str], bytes], text: str) -> tuple[bytes, list[tuple[int, int, str]]]:
+    """encode(text, RECORDING_HANDLER): the bytes, and every call the handler got as (start,
+    end, reason); it writes "?" for each.  The same for CPython's encoder and a module's
+    shows that both call an error handler alike."""
+    import codecs
+    codecs.register_error(RECORDING_HANDLER, _record_encode_error)
+    _HANDLER_CALLS.clear()
+    out = encode(text, RECORDING_HANDLER)
+    return out, list(_HANDLER_CALLS)

@@ -19,16 +19,22 @@ each decodes incrementally, fed in chunks, as CPython's IncrementalDecoder does.
 """
 from __future__ import annotations
 
-import codecs
 import random
-from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from codec_samples import BACKENDS, load_backend
-from conftest import code_points, decode_in_chunks, decoding_differences, examples, strict_encode_outcome
+from conftest import (
+    CPythonIncremental,
+    code_points,
+    decode_in_chunks,
+    decoding_differences,
+    encode_recording_calls,
+    examples,
+    strict_encode_outcome,
+)
 
 # spec (CPython's codec of the same name) -> the bytes where behaviour changes: the edges
 # of every form's byte ranges and of the rows CPython leaves out
@@ -88,13 +94,6 @@ def test_random_inputs(spec, backend):
     check()
 
 
-class _CPythonIncremental:
-    """CPython's codec as decode_in_chunks drives a module: its IncrementalDecoder."""
-
-    def __init__(self, codec: str) -> None:
-        self.IncrementalDecoder = codecs.getincrementaldecoder(codec)
-
-
 @pytest.mark.parametrize("spec, backend", CASES)
 def test_incremental_decoding_in_chunks(spec, backend):
     """1,000 seeded inputs of 1..12 bytes fed 1, 2 and 3 bytes at a time, strictly and with
@@ -105,29 +104,11 @@ def test_incremental_decoding_in_chunks(spec, backend):
     bs = EDGES[spec]
     inputs = [bytes(rnd.choice(bs) if rnd.random() < 0.75 else rnd.randrange(256) for _ in range(rnd.randint(1, 12)))
               for _ in range(1000)]
-    theirs = _CPythonIncremental(spec)
+    theirs = CPythonIncremental(spec)
     bad = [(data.hex(" ").upper(), size, errors) for data in inputs for size in (1, 2, 3)
            for errors in ("strict", "replace")
            if decode_in_chunks(module, data, errors, size) != decode_in_chunks(theirs, data, errors, size)]
     assert not bad, bad[:5]
-
-
-_CALLS: list[tuple[int, int, str]] = []
-
-
-def _record(e: UnicodeEncodeError) -> tuple[str, int]:
-    _CALLS.append((e.start, e.end, e.reason))
-    return "?", e.end
-
-
-codecs.register_error("test_cpython_cjk_catalogue.record", _record)
-
-
-def _with_handler(encode: Callable[[str, str], bytes], text: str) -> tuple[bytes, list[tuple[int, int, str]]]:
-    """encode(text) with the recording handler: the bytes and every call to the handler."""
-    _CALLS.clear()
-    out = encode(text, "test_cpython_cjk_catalogue.record")
-    return out, list(_CALLS)
 
 
 @pytest.mark.parametrize("spec, backend", CASES)
@@ -155,8 +136,8 @@ def test_every_code_point_encodes_alike(spec, backend):
     assert not bad, bad
     assert written > 7000 and refused > 40000  # the sweep met both kinds (gb2312 writes the fewest)
     text = "a" + "".join(chr(cp) for cp in cps if cp >= 0x10000) + "b"
-    want_bytes, want_calls = _with_handler(lambda t, e: t.encode(spec, e), text)
-    got_bytes, got_calls = _with_handler(module.encode, text)
+    want_bytes, want_calls = encode_recording_calls(lambda t, e: t.encode(spec, e), text)
+    got_bytes, got_calls = encode_recording_calls(module.encode, text)
     assert len(want_calls) == len(text) - 2
     assert got_bytes == want_bytes
     assert got_calls == want_calls

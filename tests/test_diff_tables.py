@@ -16,7 +16,7 @@ import os
 
 import pytest
 
-from conftest import ROOT, run_cli
+from conftest import ROOT, builtin_spec_file, run_cli
 
 SPECS = ROOT / "specs"
 PAIRS = [("whatwg-shift_jis", "shift_jis"), ("cp932", "whatwg-shift_jis"), ("big5", "whatwg-big5"),
@@ -35,10 +35,7 @@ def index_file(name: str) -> dict[int, int]:
 
 
 def spec_path(name: str):
-    path = SPECS / f"{name}.encspec"
-    if not path.exists():
-        pytest.skip(f"specs/{name}.encspec is not there yet")
-    return str(path)
+    return str(builtin_spec_file(name))
 
 
 def variant(tmp_path, name: str, old: str, new: str) -> str:

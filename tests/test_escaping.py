@@ -124,7 +124,7 @@ def test_c(tmp_path, automaton, want):
     cc = tools.need(lambda: find("cc", hint="install gcc"))
     out = exported(automaton, "c", tmp_path)
     (out / "harness.c").write_text(
-        '#include <stdio.h>\n#include "nasty.h"\n'
+        '#include <stdio.h>\n#include <encspec/nasty.h>\n'
         "int main(void)\n{\n"
         "    static const unsigned char data[] = {0xED, 0xA0, 0x80};\n"
         "    size_t pos = 0;\n    const char *p;\n    nasty_token tok;\n"
@@ -133,7 +133,7 @@ def test_c(tmp_path, automaton, want):
         "    for (p = tok.reason; *p; p++)\n        printf(\"%02x\", (unsigned)(unsigned char)*p);\n"
         "    return 0;\n}\n", encoding="ascii")
     exe = out / "harness"
-    run([cc, *C_FLAGS, "-o", str(exe), str(out / "harness.c"), str(out / "nasty.c")])
+    run([cc, *C_FLAGS, "-I", str(out / "include"), "-o", str(exe), str(out / "harness.c"), str(out / "nasty.c")])
     assert run([str(exe)]) == want
     # the demo and its script build too
     env = dict(os.environ, CC=cc, CFLAGS=" ".join(["-O2"] + C_FLAGS))

@@ -315,7 +315,7 @@ def test_c_sanitizers(tmp_path, exports, spec):
     mod = registry.module_name(spec)
     exe = tmp_path / "tokens-asan"
     cmd = [cc, *C_WARNINGS, "-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
-           "-fno-omit-frame-pointer", "-o", str(exe), str(out / "tokens.c"), str(out / f"{mod}.c")]
+           "-fno-omit-frame-pointer", "-I", str(out / "include"), "-o", str(exe), str(out / "tokens.c"), str(out / f"{mod}.c")]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT)
     assert proc.returncode == 0, f"{' '.join(cmd)}\n{proc.stderr}"
     items = inputs(spec)
@@ -354,7 +354,7 @@ C_DECODE_HARNESS = r"""
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "MOD.h"
+#include <encspec/MOD.h>
 
 int main(void)
 {
@@ -405,7 +405,7 @@ def test_c_decode_and_step(tmp_path, exports, spec):
     src.write_text(C_DECODE_HARNESS.replace("UMOD_", f"{mod.upper()}_").replace("MOD", mod), "ascii")
     exe = tmp_path / "harness"
     cc = need_toolchain("c")["CC"]
-    cmd = [cc, *C_WARNINGS, "-O2", "-I", str(out), "-o", str(exe), str(src), str(out / f"{mod}.c")]
+    cmd = [cc, *C_WARNINGS, "-O2", "-I", str(out / "include"), "-o", str(exe), str(src), str(out / f"{mod}.c")]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT)
     assert proc.returncode == 0, proc.stderr
     items = [x for x in inputs(spec) if len(x) < 30000]

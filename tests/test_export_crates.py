@@ -226,7 +226,7 @@ def test_make_check_fails_on_a_wrong_vector(tmp_path):
 
 APP = r"""
 #include <stdio.h>
-#include "utf_8_bom.h"
+#include <encspec/utf_8_bom.h>
 
 int main(void)
 {

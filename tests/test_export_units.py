@@ -101,7 +101,7 @@ def spec_paths(tmp_path_factory) -> dict[str, str]:
 # ------------------------------------------------------------------ harnesses
 # Each export's part of the harness: MOD is the module name, UMOD_ its prefix in capitals.
 C_PART = r"""
-#include "MOD.h"
+#include <encspec/MOD.h>
 
 static void run_MOD(const unsigned char *data, size_t n, int at_end)
 {
@@ -287,7 +287,7 @@ def build_harness(lang: str, specs: list[str], paths: dict[str, str], root: Path
         src = root / "harness.c"
         src.write_text(C_MAIN.replace("PARTS", parts).replace("CASES", cases), "utf-8")
         sanitize = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"]
-        includes = [f"-I{root / f'{m}-c'}" for m, _ in mods]
+        includes = [f"-I{root / f'{m}-c' / 'include'}" for m, _ in mods]
         sources = [str(root / f"{m}-c" / f"{m}.c") for m, _ in mods]
         _run([tools.need(cc), *C_WARNINGS, "-O1", "-g", *sanitize, *includes, "-o", str(exe), str(src), *sources])
     else:
@@ -570,4 +570,4 @@ def test_exports_name_the_spec_reasons(tmp_path, spec_paths, lang):
     assert ("reason_truncated" if lang == "c" else "REASON_TRUNCATED") not in narrow[name]
     assert "weight" not in narrow[name].split("Usage:")[-1]  # no multiply for weight-1 specs
     if lang == "c":
-        assert "utf_16_reason_truncated[]" in files["utf_16.h"]
+        assert "utf_16_reason_truncated[]" in files["include/encspec/utf_16.h"]

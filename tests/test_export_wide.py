@@ -134,7 +134,7 @@ C_HARNESS = r"""
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "MOD.h"
+#include <encspec/MOD.h>
 
 static int hexval(int c)
 {
@@ -302,7 +302,7 @@ def build_harness(spec: str, lang: str, root: Path) -> Path:
         src.write_text(C_HARNESS.replace("UMOD_", f"{mod.upper()}_").replace("MOD", mod), "ascii")
         flags = ["-DHAS_LIMIT"] if a.extensions else []
         sanitize = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"]
-        _run([tools.need(cc), *C_WARNINGS, "-O1", "-g", *sanitize, *flags, "-I", str(out), "-o", str(exe),
+        _run([tools.need(cc), *C_WARNINGS, "-O1", "-g", *sanitize, *flags, "-I", str(out / "include"), "-o", str(exe),
               str(src), str(out / f"{mod}.c")])
     else:
         rustc = tools.need(tools.rustc)

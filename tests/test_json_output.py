@@ -64,7 +64,7 @@ def test_describe_ill_formed_is_one_document(capsys):
 def test_check_counterexamples_are_spaced_hex(capsys):
     doc = document(capsys, "check", "utf-1", "--json")
     assert list(doc) == ["name", "properties", "counterexamples", "max_length", "max_code_point", "lengths",
-                         "worst_skip", "unbounded"]
+                         "sequences", "worst_skip", "unbounded"]
     assert doc["name"] == "utf-1"
     # A1 21 is U+0100 and its trail byte 21 alone is '!'
     assert doc["counterexamples"]["self_synchronizing"] == ["A1 21", "21"]

@@ -192,6 +192,14 @@ CASES = [
          "form long: FF B4{n} A0..AF{n+1} as nme 10xxxxxx{20 - nme}\n    range 0 .. 2 ** (120 - 6 * nme) - 1\n",
          5, 5, "form 'long' holds shorter code points at nme = 1, n = 0 than at a smaller 'nme': "
                "the encoder searches its lengths in order"),
+    # ------------------------------------------------- sequences of code points (issue 30)
+    case("sequence-with-a-surrogate", HEAD + "form 1: 0xxxxxxx\nencode U+00CA U+D800 as 88 62\n",
+         4, 15, "U+D800 in a sequence is not a Unicode scalar value (U+0000..U+10FFFF, no surrogates)"),
+    case("sequence-value-beyond-unicode", HEAD + "form 1: 0xxxxxxx\nform x: 88 62 = U+00CA U+110000\n",
+         4, 24, "U+110000 in a sequence is not a Unicode scalar value (U+0000..U+10FFFF, no surrogates)"),
+    case("sequence-given-to-the-encoder-twice",
+         HEAD + "form 1: 0xxxxxxx\nencode U+00CA U+0304 as 88 62\nencode U+00CA U+0304 as 88 63\n",
+         5, 1, "U+00CA U+0304 is given to the encoder twice (first at line 4)"),
 ]
 
 

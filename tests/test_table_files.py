@@ -67,6 +67,12 @@ INDEX_MISTAKES = [
     ("0\t0x41\n# a comment\n0\t0x42\n", 3, 1, "pointer 0 is given twice (first on line 1)"),
     ("0 0x41\n", 1, 1, "expected a pointer, a TAB and a code point"),
     ("  # an indented comment is no comment\n", 1, 3, "expected a pointer, a TAB and a code point"),
+    # a sequence of code points (issue 30): each checked at its own column
+    ("2\t0x00CA  0x0304\n", 1, 10,
+     "expected a code point after a space (code points of a sequence are separated by one space)"),
+    ("2\t0x00CA 0xD800\n", 1, 10, "code point 0xD800 is a surrogate, not a Unicode scalar value"),
+    ("2\t0x00CA 0x0304 0x110000\n", 1, 17, "code point 0x110000 is beyond U+10FFFF"),
+    ("2\t0x00CA U+0304\n", 1, 10, "code point 'U+0304' is not a hexadecimal number (0x and ASCII hex digits)"),
 ]
 
 
@@ -96,6 +102,11 @@ ENCODE_MISTAKES = [
     ("0x00A5\t0x\uff15C\n", 1, 8, "bytes '0x\uff15C' are not 0x and an even number of ASCII hex digits"),
     ("0x00A5\t0x5C\n0x00A5\t-\n", 2, 1, "U+00A5 is given twice (first on line 1)"),
     ("0x00A5\n", 1, 1, "expected a code point, a TAB and bytes (0x…) or -"),
+    # a sequence of code points (issue 30): written, never refused; given once
+    ("0x00CA 0x0304\t-\n", 1, 15,
+     "a sequence cannot be refused ('-'): leave out a sequence the encoder does not write"),
+    ("0x00CA 0x0304\t0x8862\n0x00CA 0x0304\t0x8863\n", 2, 1, "U+00CA U+0304 is given twice (first on line 1)"),
+    ("0x00CA 0xDC00\t0x8862\n", 1, 8, "code point 0xDC00 is a surrogate, not a Unicode scalar value"),
 ]
 
 

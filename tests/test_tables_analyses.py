@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, cut_at, run_cli
+from conftest import ROOT, builtin_spec_file, cut_at, run_cli
 
 WHATWG = ROOT / "specs" / "tables" / "whatwg"
 SPECS = ROOT / "specs"
@@ -39,8 +39,7 @@ def index_file(name: str) -> dict[int, int]:
 
 def have(*specs: str) -> None:
     for s in specs:
-        if not (SPECS / f"{s}.encspec").exists():
-            pytest.skip(f"specs/{s}.encspec is not there yet")
+        builtin_spec_file(s)
 
 
 def oracle(spec: str):

@@ -68,6 +68,8 @@ CPYTHON = {"shift_jis": "shift_jis", "cp932": "cp932", "euc-jp": "euc_jp", "euc-
            "gb18030": "gb18030", "gb2312": "gb2312", "gbk": "gbk", "cp950": "cp950", "cp949": "cp949",
            "johab": "johab"}
 CPYTHON.update((s, s) for s in single_byte_builtins() if not s.startswith("whatwg-"))  # the catalogue: every one
+CPYTHON.update((s, s) for s in ("big5hkscs", "euc_jis_2004", "euc_jisx0213", "shift_jis_2004", "shift_jisx0213")
+               if s in SPECS)  # issue 30's one-to-many codecs
 
 
 def test_every_builtin_spec_has_a_reference():
@@ -94,7 +96,8 @@ def test_vectors_pass_against_cpython(spec):
         spans.clear()
         text = data.decode(CPYTHON[spec], "test_vectors.record")
         want = expected(case)
-        chars = "".join("\ufffd" if k != "char" else chr(v) for k, s, e, v in want)
+        chars = "".join("\ufffd" if k != "char" else "".join(map(chr, v)) if isinstance(v, tuple) else chr(v)
+                        for k, s, e, v in want)  # a tuple: a sequence of code points (CA+304)
         if (text, spans) != (chars, [(s, e) for k, s, e, v in want if k != "char"]):
             failures.append((case["note"], case["bytes"], text, spans[:], want))
     assert not failures, failures[:5]
@@ -295,3 +298,19 @@ def test_the_text_file_reads_like_kuhns():
     assert "\n1  Some correct text\n" in text and "\n4  Overlong sequences\n" in text
     assert "       bytes   C0 AF\n" in text
     assert "tokens  error 0 1 (invalid start byte); error 1 2 (invalid start byte)" in text
+
+
+ENCODED = re.compile(r"^\S+ ((?:U\+[0-9A-F]+ )+)then (U\+[0-9A-F]+) alone: the encoder writes")
+
+
+@pytest.mark.parametrize("spec", sorted(s for s in CPYTHON if s in
+                                        ("big5hkscs", "euc_jis_2004", "euc_jisx0213", "shift_jis_2004",
+                                         "shift_jisx0213")))
+def test_sequence_vectors_encode_as_cpython(spec):
+    """The cases "SEQUENCE then CP alone: the encoder writes ..." hold the bytes CPython's
+    codec writes for that text (the longest match, then the code point alone)."""
+    cases = [(m, case) for case in read_jsonl(spec) if (m := ENCODED.match(case["note"]))]
+    assert cases, "no encoded sequences in the vectors"
+    for m, case in cases:
+        text = "".join(chr(int(u[2:], 16)) for u in (m.group(1).split() + [m.group(2)]))
+        assert text.encode(CPYTHON[spec]) == bytes.fromhex(case["bytes"]), case["note"]

@@ -223,6 +223,7 @@ def codepage(a: Automaton, ancestor: Automaton | None = None) -> list[dict]:
     """
     old = codepage(ancestor) if ancestor is not None else None
     table_leads = table_occupancy(a)
+    several = sequence_notes(a)
     depth = _tables.max_length(a) or max(r.length for r in a.rows)
     fwd, back = _layers(a, depth)
     ks = _continuation_sets(a, back)
@@ -302,6 +303,8 @@ def codepage(a: Automaton, ancestor: Automaton | None = None) -> list[dict]:
                               + (f" from U+{low:04X}" if low is not None else "")
                               + f"; table form{'s' if len(names) > 1 else ''} {', '.join(names)}: "
                               f"{mapped:,} of its {total:,} pointers have an entry ({share:.1%})")
+        if b in several and cell["kind"] in ("lead", "partial", "table"):
+            cell["title"] += several[b]
         cells.append(cell)
     real = a.permutation
     if real is not None:  # walked as intermediate bytes: each real byte shows its intermediate byte's cell
@@ -349,6 +352,21 @@ def table_occupancy(a: Automaton) -> dict[int, tuple[int, int, int | None, list[
                 lows = [x for x in (low, lowest) if x is not None]
                 out[b] = (m + mapped, n + weight, min(lows) if lows else None, names + [f.name])
                 digit += 1
+    return out
+
+
+def sequence_notes(a: Automaton, shown: int = 4) -> dict[int, str]:
+    """Per lead byte of sequences that read as several code points (a table form's
+    pointers, a literal form): the words its title ends with, naming the first *shown*."""
+    found: dict[int, list[str]] = {}
+    for x in _tables.several_values(a):
+        found.setdefault(x.data[0], []).append(x.data.hex(" ").upper() + " = "
+                                               + " ".join(f"U+{c:04X}" for c in x.code_points))
+    out = {}
+    for b, items in found.items():
+        more = f" and {len(items) - shown} more" if len(items) > shown else ""
+        out[b] = (f"; {len(items)} of them stand{'s' if len(items) == 1 else ''} for several code points: "
+                  + ", ".join(items[:shown]) + more)
     return out
 
 
@@ -421,7 +439,8 @@ def codepage_svg(a: Automaton, ancestor="auto") -> str:
 def _action_label(action) -> str:
     if action.kind == "char":
         if isinstance(action, Value):
-            return f"= U+{action.value:04X}"
+            values = action.value if isinstance(action.value, tuple) else (action.value,)
+            return "= " + " ".join(f"U+{v:04X}" for v in values)
         if isinstance(action, Pair):
             return "surrogate pair"
         if isinstance(action, Lookup):

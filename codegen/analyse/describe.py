@@ -7,7 +7,8 @@ is a prefix of some valid sequence followed by the bytes that cannot come next.
 A table form has no rows: after them ``describe`` prints its byte structure, how
 its bytes make the pointer, and its table summarised (entries, runs of
 consecutive code points, pointers without an entry, decode-only pointers,
-pointers of several code points), then the encoder-only entries and the
+pointers of several code points), then the encoder-only entries, the literal
+forms of several code points and the sequences the encoder writes as one, and the
 error-span policy.
 """
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 from ..automaton import DEAD, Automaton
 from ..automaton.bytesets import runs_text as _runs
 from ..runtime import charmap
-from ..runtime.tables import bind, counted_bytes, row_bytes
+from ..runtime.tables import bind, counted_bytes, row_bytes, sequences
 from . import tables as _tables
 
 ROW_KEYS = ("length", "first_bytes", "last_bytes", "offset", "first", "last")
@@ -92,6 +93,9 @@ def to_json(a: Automaton) -> dict[str, Any]:
         out["encode_only"] = encode_only(a)
         out["errors"] = {"policy": a.error_span, "restore": _tables.restore_text(a) or None,
                          "unmapped_reason": a.reasons.unmapped if _tables.has_tables(a) else None}
+    if _has_sequences(a):
+        out["several_forms"] = several_forms(a)
+        out["sequences"] = written_sequences(a)
     if a.undecodable:  # the rows are the encoder's: the decoder reads none of them
         out["undecodable"] = a.reasons.unexpected_end
     return out
@@ -220,8 +224,48 @@ def table_lines(a: Automaton) -> list[str]:
                 lines.append(f"  {_cps(e['code_point'])} -> {e['bytes']}   (these bytes decode to {e['decodes_to']})")
         if len(only) > SHOWN_ONLY:
             lines.append(f"  … {len(only) - SHOWN_ONLY} more (--json lists them all)")
+    lines += sequence_lines(a)
     lines.append("")
     lines.append("errors: " + _tables.error_span_text(a))
+    return lines
+
+
+# ------------------------------------------------------------ sequences of code points
+def _has_sequences(a: Automaton) -> bool:
+    return bool(sequences(a)) or any(x.pointer is None for x in _tables.several_values(a))
+
+
+def several_forms(a: Automaton) -> list[dict]:
+    """The literal forms whose value is several code points (a table's are under its form)."""
+    return [{"form": x.form, "bytes": _hex(x.data), "code_points": list(x.code_points)}
+            for x in _tables.several_values(a) if x.pointer is None]
+
+
+def written_sequences(a: Automaton) -> list[dict]:
+    """The sequences of code points the encoder writes as one, each with what its bytes
+    decode to."""
+    return [{"code_points": list(cps), "bytes": _hex(data), "decodes_to": _decoded(a, data)}
+            for cps, data in sequences(a)]
+
+
+def sequence_lines(a: Automaton) -> list[str]:
+    """The literal forms of several code points, then the sequences the encoder writes."""
+    lines: list[str] = []
+    forms = several_forms(a)
+    if forms:
+        lines += ["", "literal forms of several code points:"]
+        lines += [f"  form {f['form']}: {f['bytes']} = " + " ".join(_cps(c) for c in f["code_points"])
+                  for f in forms]
+    written = written_sequences(a)
+    if written:
+        lines += ["", f"sequences of code points the encoder writes as one ({len(written)}; "
+                      "at each position the longest the text holds):"]
+        for w in written[:SHOWN_ONLY]:
+            text = " ".join(_cps(c) for c in w["code_points"])
+            back = "" if w["decodes_to"] == text else f"   (these bytes decode to {w['decodes_to']})"
+            lines.append(f"  {text} -> {w['bytes']}{back}")
+        if len(written) > SHOWN_ONLY:
+            lines.append(f"  … {len(written) - SHOWN_ONLY} more (--json lists them all)")
     return lines
 
 
@@ -235,7 +279,8 @@ def _rows_doc(a: Automaton) -> dict[str, Any]:
 def _table_part(a: Automaton) -> bool:
     """Whether describe says more than the rows: table forms, encoder-only entries or an
     error-span policy of the spec's own."""
-    return _tables.has_tables(a) or bool(a.encode_only) or a.error_span != "maximal-subpart"
+    return (_tables.has_tables(a) or bool(a.encode_only) or a.error_span != "maximal-subpart"
+            or _has_sequences(a))
 
 
 def code_page_lines(a: Automaton) -> list[str]:

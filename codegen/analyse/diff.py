@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from ..automaton import DEAD, Automaton
 from ..automaton.bytesets import byte_runs as _runs
 from ..automaton.minimise import moore_blocks
-from ..runtime.tables import scan
+from ..runtime.tables import scan, sequences
 from .tables import ranges_text
 
 
@@ -68,18 +68,22 @@ class Diff:
     tables: bool = False  # compared by the table engine (tablediff): errors and encoders too
     errors: list = field(default_factory=list)  # first tokens that differ where neither is a character
     encoder: dict = field(default_factory=dict)  # only_a, only_b, different: EncoderRange lists
+    sequences: list = field(default_factory=list)  # SequenceDiff: texts of several code points written apart
+    sequence_texts: int = 0  # how many texts of several code points either spec knows
 
     @property
     def equivalent(self) -> bool:
         return not (self.only_a or self.only_b or self.different or self.signature or self.errors
-                    or any(self.encoder.values()))
+                    or any(self.encoder.values()) or self.sequences)
 
     def to_json(self) -> dict:
         """``diff --json``; bytes as everywhere: ``"F0 90 80 80"``, patterns ``"F0 90..BF"``,
         a side without a signature null.  Where either spec has mapping tables, patterns
         also give their ``count`` and two keys follow: ``errors`` (patterns where neither
         reads a character and their first tokens differ) and ``encoder`` (code point
-        runs encodable in one only, or written differently)."""
+        runs encodable in one only, or written differently); where either spec knows a
+        text of several code points, ``encoder`` also has ``sequences`` (those texts the
+        two encoders write differently: ``{"code_points", "a", "b"}``, null: no bytes)."""
         out = {
             "a": self.a, "b": self.b, "equivalent": self.equivalent,
             "only_a": [p.to_json() for p in self.only_a], "only_b": [p.to_json() for p in self.only_b],
@@ -90,7 +94,10 @@ class Diff:
         }
         if self.tables:
             out["errors"] = [p.to_json() for p in self.errors]
-            out["encoder"] = {k: [r.to_json() for r in v] for k, v in self.encoder.items()}
+            encoder = {k: [r.to_json() for r in v] for k, v in self.encoder.items()}
+            if self.sequence_texts:
+                encoder["sequences"] = [x.to_json() for x in self.sequences]
+            out["encoder"] = encoder
         return out
 
 
@@ -349,9 +356,13 @@ def _merge(patterns: list[Pattern]) -> list[Pattern]:
 
 
 def _uses_tables(a: Automaton, b: Automaton) -> bool:
-    from .tables import has_tables
+    """Whether the table engine compares *a* and *b*: the product walk here reads each
+    value as affine in the bytes, which a table, an encoder-only entry or a form of
+    several code points is not."""
+    from .tables import has_tables, several_values
     return (has_tables(a) or has_tables(b) or bool(a.encode_only) or bool(b.encode_only)
-            or a.error_span != b.error_span or tuple(a.restore) != tuple(b.restore))
+            or a.error_span != b.error_span or tuple(a.restore) != tuple(b.restore)
+            or bool(sequences(a) or sequences(b) or several_values(a) or several_values(b)))
 
 
 def table_diff(a: Automaton, b: Automaton) -> Diff:
@@ -363,6 +374,7 @@ def table_diff(a: Automaton, b: Automaton) -> Diff:
     out.only_a, out.only_b, out.different, out.errors = (pats["only_a"], pats["only_b"], pats["different"],
                                                          pats["errors"])
     out.encoder = tablediff.encoder_diff(a, b)
+    out.sequence_texts, out.sequences = tablediff.sequence_diff(a, b)
     if a.signature != b.signature:
         out.signature = (a.signature.hex().upper(), b.signature.hex().upper())
     notes = []
@@ -477,7 +489,25 @@ def _table_text(d: Diff) -> str:
             lines.append(f"  {cps.ljust(17)} {_n(r.count).rjust(9)}  {'e.g. ' if r.count > 1 else ''}{a_} / {b_}")
         if len(runs) > len(shown):
             lines.append(f"  … {_n(len(runs) - len(shown))} more runs: --json lists all")
+    if d.sequence_texts:
+        lines += _sequence_lines(d)
     return "\n".join(lines + _tail_lines(d))
+
+
+def _sequence_lines(d: Diff) -> list[str]:
+    """The texts of several code points the two encoders write differently, each whole."""
+    n = d.sequence_texts
+    lines = [f"sequences of code points encoded differently ({d.a} / {d.b}): {_n(len(d.sequences))} of "
+             f"{_n(n)} sequence{'s' if n != 1 else ''}"]
+    shown = [(" ".join(f"U+{c:04X}" for c in x.code_points), x) for x in d.sequences[:SHOWN]]
+    width = max([len(t) for t, _ in shown] + [0])
+    for t, x in shown:
+        a_ = "-" if x.a is None else x.a.hex(" ").upper()
+        b_ = "-" if x.b is None else x.b.hex(" ").upper()
+        lines.append(f"  {t.ljust(width)}  {a_} / {b_}")
+    if len(d.sequences) > len(shown):
+        lines.append(f"  … {_n(len(d.sequences) - len(shown))} more sequences: --json lists all")
+    return lines
 
 
 def _tail_lines(d: Diff) -> list[str]:

@@ -17,10 +17,16 @@ Bijective, total and order-preserving walk *pieces*: rows and table runs of
 consecutive code points alike (``analyse.tables``), so the cost follows the rows'
 and tables' size, never the code space's.  Bijective also fails where an
 encoder-only entry's bytes decode to another code point (WHATWG Shift_JIS: U+00A5
--> 5C, which reads back as U+005C) or a pointer stands for several code points
-whose text encodes to other bytes (Big5's four); total counts what the encoder
-writes (rows, table entries outside ``decode_only``, encoder-only entries, less
-``unencodable`` ones).
+-> 5C, which reads back as U+005C), or where a pointer stands for a sequence of
+code points whose text other bytes read as too: what the encoder writes for the
+text (its longest match), or the code points' own bytes one after another (Ê's
+bytes then the mark's, where the mark alone is encodable, even though the encoder
+writes the pair's pointer), or where the encoder writes a sequence of code points
+as bytes that read back as something else.  A sequence whose text the encoder cannot write at all
+(WHATWG Big5's four: U+00CA is not encodable) is no counterexample here: the
+encoder has no other bytes for its text, and what it cannot write is ``total``'s
+concern.  Total counts what the encoder writes (rows, table entries outside ``decode_only``,
+encoder-only entries, less ``unencodable`` ones).
 """
 from __future__ import annotations
 
@@ -31,7 +37,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from ..automaton import DEAD, Automaton
-from ..runtime.tables import counted_bytes, counted_levels, encoded, row_bytes, scan
+from ..runtime.tables import counted_bytes, counted_levels, encoded, row_bytes, scan, sequences
 from ..spec.model import RangeSet
 from . import tables as _tables
 from .tables import one_char
@@ -46,6 +52,7 @@ class Report:
     max_length: int | None = None
     max_code_point: int | None = None
     lengths: dict = field(default_factory=dict)
+    sequences: dict = field(default_factory=dict)  # of lengths' counts: those of several code points
     worst_skip: int | None = None
     unbounded: bool = False
 
@@ -57,6 +64,7 @@ class Report:
             "max_length": self.max_length, "max_code_point": self.max_code_point,
             "lengths": {str(k): v for k, v in sorted(self.lengths.items(),
                                                       key=lambda kv: (isinstance(kv[0], str), kv[0]))},
+            "sequences": {str(k): v for k, v in sorted(self.sequences.items())},
             "worst_skip": self.worst_skip, "unbounded": self.unbounded,
         }
 
@@ -280,8 +288,9 @@ def _decoded_pieces(a: Automaton):
 
 def bijective(a: Automaton):
     """Two valid sequences of one code point (two rows, a row and a table entry, two table
-    entries, a row and a counted form), or a pointer of several code points whose text
-    encodes to other bytes, or an encoder-only entry whose bytes decode to something else."""
+    entries, a row and a counted form), or a pointer or literal form of several code
+    points whose text other bytes read as too, or an encoder-only entry or a sequence the
+    encoder writes whose bytes decode to something else."""
     pieces = sorted(_decoded_pieces(a), key=lambda x: (x[0], x[1]))
     top = None  # the piece reaching furthest so far
     for piece in pieces:
@@ -299,24 +308,48 @@ def bijective(a: Automaton):
                 other = counted_bytes(a, ext, cp)
                 if other is not None:
                     return False, [row_bytes(a, r, cp), other]
-    for f in _tables.table_forms(a):
-        for p, cps in _tables.multi_entries(a.tables[f.table]):
-            data = _tables.spell(f, p)
-            parts = [encoded(a, cp) for cp in cps]
-            spelled = [x for x in parts if x is not None]
-            if len(spelled) == len(parts) and b"".join(spelled) != data:
-                return False, [data, b"".join(spelled)]
-            if len(spelled) != len(parts):
-                return False, [data, " ".join(f"U+{cp:04X}" for cp in cps) + " (not encodable)"]
+    for x in _tables.several_values(a):
+        pair = _other_spelling(a, x.code_points, x.data)
+        if pair is not None:
+            return False, pair
+    for cps, data in sequences(a):  # what the encoder writes for a sequence must read back as it
+        got = one_char(a, data)
+        if got != cps:
+            return False, [f"{_cps(cps)} -> {data.hex(' ').upper()}",
+                           f"{data.hex(' ').upper()} -> {_shown(got)}"]
     for cp, only in a.encode_only:
         if only is None:
             continue
         got = one_char(a, only)
         if got != cp:
-            shown = "not one character" if got is None else (
-                " ".join(f"U+{c:04X}" for c in got) if isinstance(got, tuple) else f"U+{got:04X}")
-            return False, [f"U+{cp:04X} -> {only.hex(' ').upper()}", f"{only.hex(' ').upper()} -> {shown}"]
+            return False, [f"U+{cp:04X} -> {only.hex(' ').upper()}", f"{only.hex(' ').upper()} -> {_shown(got)}"]
     return True, []
+
+
+def _cps(cps: tuple[int, ...]) -> str:
+    return " ".join(f"U+{c:04X}" for c in cps)
+
+
+def _shown(value: int | tuple[int, ...] | None) -> str:
+    """What bytes read as, in a counterexample."""
+    if value is None:
+        return "not one character"
+    return _cps(value) if isinstance(value, tuple) else f"U+{value:04X}"
+
+
+def _other_spelling(a: Automaton, cps: tuple[int, ...], data: bytes) -> list[bytes] | None:
+    """[data, other bytes] where other bytes read as the text *cps* that *data* reads as:
+    what the encoder writes for the text (longest match), else its code points' own bytes one
+    after another (each reading back as its code point); None where there are none."""
+    back = _tables.text_bytes(a, cps)
+    if back is not None and back != data:
+        return [data, back]
+    parts = [encoded(a, cp) for cp in cps]
+    if all(x is not None and one_char(a, x) == cp for x, cp in zip(parts, cps)):
+        alone = b"".join(x for x in parts if x is not None)
+        if alone != data:
+            return [data, alone]
+    return None
 
 
 def _encodable(a: Automaton) -> RangeSet:
@@ -417,6 +450,11 @@ def check(a: Automaton, only: list[str] | None = None) -> Report:
     for f in _tables.table_forms(a):  # the pointers with an entry: each a valid sequence
         t = a.tables[f.table]
         lengths[f.length] = lengths.get(f.length, 0) + _tables.entries_count(t, 0, _tables.capacity(f) - 1)
+    for x in _tables.several_values(a):
+        n = len(x.data)
+        if x.pointer is None:  # a literal form of several code points is no row
+            lengths[n] = lengths.get(n, 0) + 1
+        report.sequences[n] = report.sequences.get(n, 0) + 1
     if a.extensions:
         lengths["counted"] = "unbounded"
     report.lengths = dict(sorted(lengths.items(), key=lambda kv: (isinstance(kv[0], str), kv[0])))

@@ -34,7 +34,9 @@ Every input on which the two decoders' tokens differ has, at its first differing
 token, one of these patterns (a byte sequence valid in one side only, decoded
 differently, or erring differently): tests/test_diff_tables.py checks it on every
 input of one and two bytes.  The encoders are compared code point by code point
-in runs (:func:`encoder_diff`).
+in runs (:func:`encoder_diff`), and the texts of several code points either spec
+knows (a table entry's, a sequence its encoder writes) text by text
+(:func:`sequence_diff`).
 """
 from __future__ import annotations
 
@@ -48,7 +50,7 @@ from ..automaton.actions import Error, Lookup, Pair, Reserved, Value
 from ..automaton.forms import DigitsForm
 from ..automaton.mapping import NONE
 from ..automaton.ranges import split
-from ..runtime.tables import digits_bytes, row_bytes, table_inverse, table_pointer, tokens
+from ..runtime.tables import digits_bytes, row_bytes, sequences, table_inverse, table_pointer, tokens
 from ..spec.model import RangeSet
 from . import tables as _tables
 
@@ -761,3 +763,35 @@ def _alike(prev: EncoderRange, ha, hb, cp: int) -> bool:
             and len(ba) == len(pa_) and len(bb) == len(pb_)
             and int.from_bytes(ba, "big") - int.from_bytes(pa_, "big") == n
             and int.from_bytes(bb, "big") - int.from_bytes(pb_, "big") == n)
+
+
+# ------------------------------------------------------------------ sequences
+@dataclass
+class SequenceDiff:
+    """A text of several code points the two encoders write differently (None: no bytes)."""
+
+    code_points: tuple[int, ...]
+    a: bytes | None
+    b: bytes | None
+
+    def to_json(self) -> dict:
+        h = lambda x: None if x is None else x.hex(" ").upper()  # noqa: E731
+        return {"code_points": list(self.code_points), "a": h(self.a), "b": h(self.b)}
+
+
+def sequence_texts(x: Automaton) -> set[tuple[int, ...]]:
+    """The texts of several code points *x* knows: what its table entries and literal
+    forms read as, and the sequences its encoder writes as one."""
+    return {v.code_points for v in _tables.several_values(x)} | {cps for cps, _ in sequences(x)}
+
+
+def sequence_diff(a: Automaton, b: Automaton) -> tuple[int, list[SequenceDiff]]:
+    """(how many texts of several code points either spec knows, those of them the two
+    encoders write differently, as a whole text: each with its longest match)."""
+    texts = sorted(sequence_texts(a) | sequence_texts(b))
+    out = []
+    for cps in texts:
+        ba, bb = _tables.text_bytes(a, cps), _tables.text_bytes(b, cps)
+        if ba != bb:
+            out.append(SequenceDiff(cps, ba, bb))
+    return len(texts), out

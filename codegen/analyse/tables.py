@@ -21,12 +21,12 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterator
 from math import prod
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..automaton import Automaton
-from ..automaton.forms import TableForm
+from ..automaton.forms import LiteralForm, TableForm
 from ..automaton.mapping import NONE, MappingTable
-from ..runtime.tables import digits_bytes, tokens
+from ..runtime.tables import bind, digits_bytes, tokens
 
 # A piece of a table: (first pointer, last pointer, kind, data), data's type following
 # kind (None for "none", the first code point for "linear", the values for "array"):
@@ -108,6 +108,42 @@ def overrides(t: MappingTable) -> tuple:
 def multi_entries(t: MappingTable) -> list[tuple[int, tuple[int, ...]]]:
     """The pointers that stand for several code points (WHATWG Big5's four)."""
     return [(p, v) for p, v in overrides(t) if isinstance(v, tuple)]
+
+
+class Several(NamedTuple):
+    """A valid byte sequence that reads as several code points: a table form's pointer
+    (``pointer``) or a literal form (``pointer`` None)."""
+
+    data: bytes
+    code_points: tuple[int, ...]
+    form: str
+    pointer: int | None
+
+
+def several_values(a: Automaton) -> list[Several]:
+    """Every valid byte sequence that reads as several code points: each table form's
+    pointers of several code points and the literal forms whose value is a sequence,
+    in byte order."""
+    out = []
+    for f in table_forms(a):
+        cap = capacity(f)
+        out += [Several(spell(f, p), v, f.name, p) for p, v in multi_entries(a.tables[f.table]) if p < cap]
+    for name, form in a.forms.items():
+        if isinstance(form, LiteralForm):
+            value = one_char(a, bytes(form.bytes))
+            if isinstance(value, tuple):
+                out.append(Several(bytes(form.bytes), value, name, None))
+    return sorted(out, key=lambda x: x.data)
+
+
+def text_bytes(a: Automaton, cps: tuple[int, ...] | list[int]) -> bytes | None:
+    """The bytes the encoder writes for the text *cps* (with its longest-match rule for
+    sequences of code points), or None where some code point has none: asked of the core
+    bound to the automaton, never a second copy of the encoder."""
+    try:
+        return bytes(bind(a).encode(list(cps), "strict", False))
+    except UnicodeEncodeError:
+        return None
 
 
 def pieces(t: MappingTable, lo: int, hi: int) -> list[Piece]:

@@ -51,7 +51,7 @@ from ..automaton import DEAD, Automaton
 from ..automaton.actions import Error
 from ..automaton.bytesets import runs_text as _runs
 from ..automaton.counted import Extension
-from ..runtime.tables import counted_bytes, counted_levels, digits_bytes, encoded, level_bytes, row_bytes
+from ..runtime.tables import counted_bytes, counted_levels, digits_bytes, encoded, level_bytes, row_bytes, sequences
 from ..runtime.tables import tokens as run_tokens
 from ..spec.model import DigitSet
 from . import tables as _tables
@@ -309,6 +309,9 @@ def _byte_sections(a: Automaton, numbers: bool = False) -> list[Section]:
     # 2b table forms: their pointers, mapped or not, and the error spans around them
     if _tables.has_tables(a):
         out += _table_sections(a, tail, tail_note)
+    several = _sequence_section(a, tail, tail_note)
+    if several.cases or several.subsections:
+        out.append(several)
 
     # 3 malformed
     s3 = Section("Malformed sequences")
@@ -606,7 +609,8 @@ def _table_sections(a: Automaton, tail: bytes, tail_note: str) -> list[Section]:
         if several:
             sub = Section("Pointers of several code points")
             for p, v in several:
-                sub.cases.append(Case(spell(p), f"pointer {p}: " + " ".join(_u(c) for c in v)))
+                sub.cases.append(Case(spell(p), f"pointer {p}: " + " ".join(_u(c) for c in v)
+                                      + f" ({_written(a, v, spell(p))})"))
                 if tail:
                     sub.cases.append(Case(spell(p) + tail, f"pointer {p}{tail_note}"))
             sec.subsections.append(sub)
@@ -668,6 +672,48 @@ def _table_sections(a: Automaton, tail: bytes, tail_note: str) -> list[Section]:
         if sec.cases:
             out.append(sec)
     return out
+
+
+def _sequence_section(a: Automaton, tail: bytes, tail_note: str) -> Section:
+    """Literal forms of several code points, and what the encoder writes for each sequence
+    it writes as one: the sequence, then its first code point alone (the longest match
+    gives way to the code point's own bytes where the rest does not follow)."""
+    sec = Section("Sequences of code points")
+    forms = [x for x in _tables.several_values(a) if x.pointer is None]
+    if forms:
+        sub = Section("Literal forms of several code points")
+        for x in forms:
+            sub.cases.append(Case(x.data, f"form {x.form}: " + " ".join(_u(c) for c in x.code_points)
+                                  + f" ({_written(a, x.code_points, x.data)})"))
+            if tail:
+                sub.cases.append(Case(x.data + tail, f"form {x.form}{tail_note}"))
+        sec.subsections.append(sub)
+    written = sequences(a)
+    if written:
+        sub = Section("What the encoder writes for each sequence it writes as one, then for its first "
+                      "code point alone, decoded")
+        for cps, data in written:
+            text = " ".join(_u(c) for c in cps)
+            alone = _tables.text_bytes(a, cps + cps[:1])
+            if alone is not None and alone.startswith(data):
+                sub.cases.append(Case(alone, f"{text} then {_u(cps[0])} alone: the encoder writes {_hex(data)} "
+                                             f"then {_hex(alone[len(data):])}"))
+            else:  # the sequence twice: its bytes alone are already a case of the decoder's sections
+                twice = _tables.text_bytes(a, cps + cps)
+                why = f" ({_u(cps[0])} alone has no bytes)" if _tables.text_bytes(a, cps[:1]) is None else ""
+                if twice is not None:
+                    sub.cases.append(Case(twice, f"{text} twice: the encoder writes {_hex(twice)}{why}"))
+        sec.subsections.append(sub)
+    return sec
+
+
+def _written(a: Automaton, cps: tuple[int, ...], data: bytes) -> str:
+    """What the encoder writes for the text a pointer of several code points reads as."""
+    back = _tables.text_bytes(a, cps)
+    if back is None:
+        return "the encoder cannot write this text"
+    return "the encoder writes this text back as these bytes" if back == data else \
+        f"the encoder writes this text as {_hex(back)}"
 
 
 def _span_cases(a: Automaton, f, gaps, runs, tail: bytes, tail_note: str) -> Section:

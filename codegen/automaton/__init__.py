@@ -24,6 +24,7 @@ from .layout import Segment, form_patterns, positions, rules, segments, signific
 from .mapping import MappingTable
 from .mapping import build as build_table
 from .overrides import cut_rows, first_inner_char
+from .sequences import writable
 
 DEAD = _dfa.DEAD
 
@@ -82,6 +83,8 @@ class Automaton:
     # decoders read data through its inverse, encoders write through it; offsets are the same
     permutation: bytes | None = None
     undecodable: bool = False  # the decoder reads no form: `undecodable` (any input is one error to its end)
+    # the sequences of code points the encoder writes as one (code points, bytes), in code point order
+    sequences: tuple[tuple[tuple[int, ...], bytes], ...] = ()
 
     def end_action(self, s: int) -> Action | None:
         """The action a token takes where the data ends in state *s* (None: the usual rules)."""
@@ -282,7 +285,7 @@ def _compile(spec: Spec) -> Automaton:
         locs[("ext", k)] = f.loc
     machine = _dfa.build(rule_list, rule_action, actions, spec.reserved, ext_first, locs)
     if spec.patterns:  # ill-formed patterns override forms: leave out what no longer decodes
-        first = len(rows) + sum(f.kind == "table" for f in spec.forms)
+        first = len(rows) + sum(f.kind == "table" or isinstance(f.value, tuple) for f in spec.forms)
         _check_spanning(spec, rule_list[first:first + len(spec.patterns)], machine, actions)
         rows, row_patterns = _cut(spec, rows, rule_list, rule_action, machine, row_patterns)
     # a signature that switches the byte order starts the rest in a machine of that order
@@ -317,10 +320,16 @@ def _compile(spec: Spec) -> Automaton:
         starts=tuple(starts), signatures=signatures, byte_orders=tuple(orders),
         reasons=_reasons(spec),
         tables=tuple(build_table(t, spec) for t in spec.tables),
-        encode_only=tuple((e.code_point, e.bytes) for e in spec.encodes),
+        encode_only=tuple((e.code_point, e.bytes) for e in spec.encodes if isinstance(e.code_point, int)),
         error_span=spec.error_span, restore=spec.restore, permutation=spec.permutation,
     )
-    return _undecodable(a, spec) if spec.undecodable is not None else a
+    a = _undecodable(a, spec) if spec.undecodable is not None else a
+    return replace(a, sequences=writable(spec, a)) if _has_sequences(spec) else a
+
+
+def _has_sequences(spec: Spec) -> bool:
+    return (any(isinstance(e.code_point, tuple) for e in spec.encodes) or any(isinstance(f.value, tuple)
+            for f in spec.forms) or any(len(cps) > 1 for t in spec.tables for _, _, cps in t.extra))
 
 
 def _undecodable(a: Automaton, spec: Spec) -> Automaton:

@@ -37,13 +37,14 @@ class Char(_Action):
 
 @dataclass(frozen=True)
 class Value(_Action):
-    """A special sequence that stands for one fixed code point (MUTF-8's C0 80)."""
+    """A special sequence that stands for one fixed code point (MUTF-8's C0 80), or for a
+    fixed sequence of code points (a tuple)."""
 
-    value: int
+    value: int | tuple[int, ...]
     forms: tuple[str, ...] = _forms()
     kind: ClassVar[str] = "char"
 
-    def code_point(self, acc: int) -> int:
+    def code_point(self, acc: int) -> int | tuple[int, ...]:
         return self.value
 
 

@@ -144,6 +144,8 @@ def segments(spec: Spec) -> list[Segment]:
     cursor = spec.code_space.lo  # where the next packed form starts numbering
     rows: list[Segment] = []
     for form in spec.forms:
+        if isinstance(form.value, tuple):  # a sequence of code points is no row: see sequence_rules
+            continue
         if form.kind == "literal" and form.value is not None:
             n = sum(evaluate(i.count, {}) for i in form.items)
             rows.append(Segment(form.name, form.loc.line, n, 0, 0, form.value, form.value, form.value, form.at_end))
@@ -299,6 +301,7 @@ def rules(spec: Spec, rows: list[Segment]) -> list[Rule]:
             pats = byte_patterns(pos, 0, prod(d.radix for d in pos) - 1, True, significance(form))
             out.append(Rule(Lookup(table_index[form.table], (form.name,)), tuple(pats), form.loc.line,
                             at_end=form.at_end))
+    out += sequence_rules(spec)
     for pattern in spec.patterns:
         parts = []
         for item in pattern.items:
@@ -320,4 +323,15 @@ def rules(spec: Spec, rows: list[Segment]) -> list[Rule]:
             raise SpecError("a counted form must start with at least one fixed-length position", form.loc)
         pats = byte_patterns(tuple(prefix), 0, prod(d.radix for d in prefix) - 1)
         out.append(Rule(Enter(k, (form.name,)), tuple(pats), form.loc.line, ext=k))
+    return out
+
+
+def sequence_rules(spec: Spec) -> list[Rule]:
+    """The rules of literal forms whose value is a sequence of code points (``= U+.. U+..``):
+    after the table forms' rules, before the ill-formed patterns'."""
+    out = []
+    for form in spec.forms:
+        if isinstance(form.value, tuple):
+            pat = tuple(((d.runs[0][0], d.runs[0][0], None),) for d in positions(form))
+            out.append(Rule(Value(form.value, (form.name,)), (pat,), form.loc.line, at_end=form.at_end))
     return out

@@ -16,7 +16,8 @@ Encoding Standard's indexes:
 
 What the encoder writes is decided here, once: ``decode_only`` lists the pointer
 ranges it never writes (the spec's ``encode-skip``, and every pointer of a code
-point that another pointer writes: the first, or the last for ``encode-last``).
+point that another pointer writes: the first, or the last for ``encode-last``;
+of a sequence of code points, the first).
 The encoder's pointer of a code point is then its only pointer not in them.
 """
 from __future__ import annotations
@@ -136,6 +137,10 @@ def build(table: Table, spec: Spec) -> MappingTable:
         if cp not in chosen or cp in last_wanted:
             chosen[cp] = p
     keep = set(chosen.values())
-    decode_only = _merge([p for p in single if p not in keep] + list(several))
+    first_of: dict[int | tuple[int, ...], int] = {}  # a sequence's first pointer outside encode-skip
+    for p in sorted(several):
+        if skip.containing(p) is None:
+            first_of.setdefault(several[p], p)
+    decode_only = _merge([p for p in single if p not in keep] + [p for p in several if first_of.get(several[p]) != p])
     return MappingTable(table.name, table.loc.line, table.path, table.sha256, False, base, tuple(values),
                         tuple(sorted(several.items())), (), (), (), decode_only)

@@ -1,6 +1,6 @@
 """``encspec bench --export c``: the exported C decoder, timed inside a C program.
 
-``CDecoder(spec)`` writes ``encspec export SPEC --lang c`` (NAME.h, NAME.c) and a
+``CDecoder(spec)`` writes ``encspec export SPEC --lang c`` (include/encspec/NAME.h, NAME.c) and a
 tiny timing main into a temporary folder and builds them with ``$CC`` (else
 ``cc``) ``-O2``; ``throughput(payload, repeat)`` runs ``NAME_decode`` over the
 payload *repeat* times inside that program (errors become U+FFFD, as
@@ -23,7 +23,7 @@ MAIN = r"""/* Times {mod}_decode over the file argv[1], best of argv[2] runs in 
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-#include "{mod}.h"
+#include <encspec/{mod}.h>
 
 static double now(void)
 {{
@@ -80,10 +80,11 @@ class CDecoder:
         atexit.register(shutil.rmtree, self.dir, True)
         for name, text in render_files(automaton, "c").items():  # refuses what C cannot hold
             if name.endswith((".c", ".h")) and name != "tokens.c":
+                (self.dir / name).parent.mkdir(parents=True, exist_ok=True)
                 (self.dir / name).write_text(text, "utf-8")
         (self.dir / "bench.c").write_text(MAIN.format(mod=self.mod), "utf-8")
         cc = shlex.split(os.environ.get("CC") or "cc")
-        cmd = cc + ["-O2", "-std=c99", f"{self.mod}.c", "bench.c", "-o", "bench"]
+        cmd = cc + ["-O2", "-std=c99", "-I", "include", f"{self.mod}.c", "bench.c", "-o", "bench"]
         proc = subprocess.run(cmd, cwd=self.dir, capture_output=True, text=True)
         if proc.returncode != 0:
             raise RuntimeError(f"cannot build the exported C decoder of {spec}: {shlex.join(cmd)}\n{proc.stderr}")

@@ -14,7 +14,9 @@ GROUPS = (
     ("CPython's codecs",
      "Each equals CPython's codec of its name (CPython 3.11): every byte and byte pair decodes alike, "
      "strictly (the same error spans and reasons) and with `replace`, and every code point encodes to the "
-     "same bytes or is refused alike (`tests/test_cpython_catalogue.py`, `tests/test_cpython_cjk.py`). "
+     "same bytes or is refused alike, as does every sequence of code points big5hkscs and the JIS X 0213 "
+     "codecs write as one (`tests/test_cpython_catalogue.py`, `tests/test_cpython_cjk.py`, "
+     "`tests/test_cpython_one_to_many.py`). "
      "The tables were read back from CPython by `specs/tables/cpython/extract.py`, which also writes the "
      "single-byte spec files."),
     ("The WHATWG Encoding Standard",

@@ -114,7 +114,13 @@ def check(spec, as_json):
     mcp = report.max_code_point
     click.echo(f"{'max_code_point':20} {f'U+{mcp:04X}' if mcp is not None else 'unbounded'}")
     for n, count in report.lengths.items():
-        click.echo(f"  {n} bytes: {count} code points" if not isinstance(n, str) else f"  {n}: {count}")
+        several = report.sequences.get(n, 0)
+        if isinstance(n, str):
+            click.echo(f"  {n}: {count}")
+        elif several:  # a pointer of several code points is one valid sequence, not a code point
+            click.echo(f"  {n} bytes: {count - several} code points and {several} sequences of code points")
+        else:
+            click.echo(f"  {n} bytes: {count} code points")
 
 
 @cli.command()

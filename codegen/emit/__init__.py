@@ -99,7 +99,41 @@ def java_string(text) -> str:
     return '"' + "".join(out) + '"'
 
 
-FILTERS = {"comment": comment, "c_comment": c_comment, "java_comment": java_comment, "c_string": c_string,
+def markdown(text) -> str:
+    """Markdown that shows *text* literally, on one line: the characters Markdown could
+    read as markup (emphasis, code, links, HTML, entities, tables) are backslash-escaped."""
+    return re.sub(r"([\\`*_\[\]<>&|~!#])", r"\\\1", visible(text))
+
+
+def markdown_code(text) -> str:
+    """The inside of a Markdown code span: one line, and no backtick to end it early."""
+    return visible(text).replace("`", "'")
+
+
+def xml_text(text) -> str:
+    """XML character data (an element's text or an attribute in double quotes): one line,
+    & < > and quotes as entities, nothing XML 1.0 forbids (controls are [U+XXXX])."""
+    from xml.sax.saxutils import escape
+    return escape(visible(text), {'"': "&quot;"})
+
+
+def pom_text(text) -> str:
+    """Text in a pom.xml element: XML character data that Maven does not interpolate
+    (`${` would start a property reference: its brace is spelled [U+007B])."""
+    return xml_text(text).replace("${", "$[U+007B]")
+
+
+def xml_comment(text) -> str:
+    """Text inside an XML comment: one line, no `--` (which would be an error there)
+    and no `-` at the end (it would make `--->`)."""
+    text = visible(text)
+    while "--" in text:
+        text = text.replace("--", "- -")
+    return text + " " if text.endswith("-") else text
+
+
+FILTERS = {"comment": comment, "visible": visible, "md": markdown, "md_code": markdown_code, "pom": pom_text,
+           "xml_comment": xml_comment, "c_comment": c_comment, "java_comment": java_comment, "c_string": c_string,
            "rust_string": rust_string, "js_string": js_string, "java_string": java_string}
 
 

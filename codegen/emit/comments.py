@@ -33,7 +33,8 @@ def action_comment(act) -> str:
     if act.kind == "error":
         return f"ill-formed pattern {act.form}: {act.reason}"
     if isinstance(act, Value):
-        return f"form {forms}: the fixed value U+{act.value:04X}"
+        values = act.value if isinstance(act.value, tuple) else (act.value,)
+        return f"form {forms}: the fixed value {' '.join(f'U+{v:04X}' for v in values)}"
     if isinstance(act, Pair):
         return (f"form {forms}: a surrogate pair, hi = acc / {act.split} + {act.offset}, "
                 f"lo = acc % {act.split} + {act.offset}")

@@ -17,7 +17,9 @@ and spec lines, the common header) and two facts about integer widths:
 """
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from ..automaton import DEAD, Automaton
@@ -44,6 +46,43 @@ def class_name(a: Automaton) -> str:
     """utf-8 → Utf8, corrected-utf-8 → CorrectedUtf8: the Java class."""
     name = "".join(p[:1].upper() + p[1:] for p in module_name(a).split("_") if p) or "Codec"
     return name if name[0].isalpha() else "Encoding" + name
+
+
+# ------------------------------------------------------- how it was made
+def spec_argument(a: Automaton, given: str | None = None) -> str:
+    """The SPEC of `encspec export SPEC`, as the regenerate line repeats it.
+
+    *given* is the argument the export was made from: a path stays that path (as
+    typed: the spec is not a built-in there), a built-in's name or alias becomes the
+    built-in's name.  Without it: a built-in's name when *a* is a built-in (same
+    bytes), else the spec's path as encspec shows it."""
+    if given is not None:
+        try:
+            found = registry.find(given)
+        except SpecError:
+            return given
+        return given if found.resolve() == Path(given).resolve() else a.name
+    try:
+        builtin = registry.find_builtin(a.name)
+        if registry.file_sha256(builtin) == a.spec_sha256:
+            return a.name
+    except (KeyError, OSError):
+        pass
+    return a.spec_file or a.name
+
+
+def regenerate_command(a: Automaton, lang: str, given: str | None = None, extra: tuple[str, ...] = ()) -> str:
+    """`encspec export SPEC --lang LANG -o DIR ...`, quoted for a POSIX shell: the
+    command that writes this package again (every exported file says it)."""
+    return shlex.join(["encspec", "export", spec_argument(a, given), "--lang", lang, "-o", "DIR", *extra])
+
+
+def readme_context(a: Automaton, language: str, package: str, given: str | None = None) -> dict:
+    """What every export's README.md says about the spec (templates/readme/base.md.j2):
+    the package's name, the language, the spec's source and aliases, and the spec as
+    `encspec tokens` takes it."""
+    return {"readme": {"package": package, "language": language, "source": a.source,
+                       "aliases": list(a.aliases), "spec": shlex.quote(spec_argument(a, given))}}
 
 
 # ------------------------------------------------------------------ facts
@@ -91,7 +130,7 @@ def value_bound(a: Automaton, cap: int = 1 << 200) -> int | None:
     out = 0
     for act in a.actions:
         if isinstance(act, Value):
-            out = max(out, act.value)
+            out = max(out, max(act.value) if isinstance(act.value, tuple) else act.value)
         elif isinstance(act, Pair):
             out = max(out, 0x10FFFF)
         elif isinstance(act, Char):
@@ -122,7 +161,9 @@ def check_char_offsets(a: Automaton, lang: str) -> None:
         if isinstance(act, Char) and not 0 <= act.offset < 1 << 64:
             raise SpecError(f"the {lang} target needs offsets in 0 .. 2**64 - 1 (form {act.form})",
                             None, a.spec_file)
-        if isinstance(act, Value) and not 0 <= act.value < 1 << 64:
+        if isinstance(act, Value) and isinstance(act.value, tuple):
+            check_form_values(a, lang)
+        if isinstance(act, Value) and isinstance(act.value, int) and not 0 <= act.value < 1 << 64:
             raise SpecError(f"the {lang} target needs fixed values in 0 .. 2**64 - 1 (form {act.form})",
                             None, a.spec_file)
 
@@ -264,6 +305,17 @@ def check_several(a: Automaton, lang: str) -> None:
                             f"{f.length} bytes)", None, a.spec_file)
 
 
+def check_form_values(a: Automaton, lang: str) -> None:
+    """The exports' decoders give a literal form's action one code point: a form whose
+    value is several code points (``form x: 90 41 = U+304B U+309A``) is refused in one
+    line, as a limit of the target (a table's entries of several code points are held)."""
+    for act in a.actions:
+        if isinstance(act, Value) and isinstance(act.value, tuple):
+            cps = " ".join(f"U+{c:04X}" for c in act.value)
+            raise SpecError(f"the {lang} target cannot decode a form whose value is a sequence of code points "
+                            f"yet (form {', '.join(act.forms)}: {cps}): a table entry can hold it", None, a.spec_file)
+
+
 def restore_text(a: Automaton) -> str:
     """The restore set as byte runs (00..7F), for comments."""
     return ", ".join(f"{lo:02X}" if lo == hi else f"{lo:02X}..{hi:02X}" for lo, hi in a.restore) or "(none)"
@@ -333,19 +385,20 @@ def class_table_lines(a: Automaton, per_line: int = 16) -> list[tuple[str, list[
     return out
 
 
-def header_lines(a: Automaton, lang: str, limits: list[str], usage: list[str]) -> list[str]:
-    """The common header of every generated file (without comment markers)."""
+def header_lines(a: Automaton, lang: str, limits: list[str], usage: list[str], regenerate: str) -> list[str]:
+    """The common header of every generated file (without comment markers);
+    *regenerate* is :func:`regenerate_command`'s line."""
     title = a.title or a.name
     lines = [
         f"{title}: a decoder generated by encspec {__version__} (target: {lang}).",
         "",
         "Generated, do not edit: regenerate with",
-        f"    encspec export {a.name} --lang {lang} -o DIR",
+        f"    {regenerate}",
         f"Spec file: {a.spec_file}",
         f"Spec SHA-256: {a.spec_sha256}",
         "",
-        "Semantics: exactly those of encspec's decoder core",
-        "(codegen/runtime/core.py), which `encspec tokens` prints:",
+        "Semantics: exactly those of encspec's decoder core (the module",
+        "encspec.runtime.core), which `encspec tokens` prints:",
         "  * a signature is recognised at offset 0 only;",
         "  * otherwise the longest match wins: the automaton runs until it dies",
         "    and falls back to the last accepting state;",

@@ -143,6 +143,7 @@ def table(a: Automaton, packed: list | None = None) -> dict:
         "profiles": [_profile(p) for p in a.profiles],
         "tables": [_table(t, packed) for t in a.tables],
         "encode_only": [{"code_point": cp, "bytes": None if b is None else b.hex().upper()} for cp, b in a.encode_only],
+        "sequences": [{"code_points": list(cps), "bytes": bytes(b).hex().upper()} for cps, b in a.sequences],
     }
 
 

@@ -46,6 +46,9 @@ _UNDECODABLE = False  # the decoder reads no form (`undecodable`): the forms alo
 _TABLES = ()  # mapping tables: see _lookup
 _ENCODE_ONLY: dict[int, bytes | None] = {}  # code point -> bytes (None: refused), before any form
 _TABLE_FORMS = ()  # (table, positions, order) of each table form, for the encoder, in spec order
+# Sequences of code points written as one: first code point (a starter) -> ((the code points after it,
+# bytes), ...), longest first.  Only a spec with sequences lists it (see _SEQ_TEXT below).
+_SEQUENCES: dict[int, tuple[tuple[tuple[int, ...], bytes], ...]] = {}
 _ERROR_NAMES: dict[int, str] = {}
 PROFILES: dict[str, Any] = {}
 _LATIN_CLASS: bytes | None = None
@@ -78,6 +81,7 @@ for _lo, _hi, _c in _CLASS_RUNS:
     _CLASS[_lo:_hi + 1] = bytes([_c]) * (_hi - _lo + 1)
 _CLASS = bytes(_CLASS)  # type: ignore[assignment]  # filled, it is frozen: bytes
 _ROW_FIRSTS = tuple(r[0] for r in _ROWS)
+_SEQUENCES = globals().get("_SEQUENCES") or {}  # a module without sequences does not list them
 # a twin run by encspec.load: the loader chose its hook, before anything below reads it
 _NATIVE = globals().get("_NATIVE_GIVEN", _NATIVE)
 if _NATIVE is not None and getattr(_NATIVE, "SPEC_SHA256", None) != SPEC_SHA256:
@@ -159,7 +163,7 @@ class _Charmap:
         return pos + self.encode_memo("".join(map(chr, items[pos:k])), 0, memo_bytes, memo_lens, out)
 
 
-if _NATIVE is None and _CHARMAP is not None and not globals().get("_PYTHON_ONLY"):
+if _NATIVE is None and _CHARMAP is not None and not _SEQUENCES and not globals().get("_PYTHON_ONLY"):
     _NATIVE = _Charmap(*_CHARMAP)
 # Byte order marks (a signature that chooses the start state): encoders write the
 # first, and errors name the byte order they were found in, as CPython's utf-16
@@ -1216,10 +1220,12 @@ def _unencodable_reason(cp):
 # point.  Bits 0..20: the lead surrogate whose bytes end them where a trail's bytes
 # would read back with them as one token (PAIR_READS_AS_ONE), else 0; bit 21 is the
 # incremental encoder's "nothing written yet"; a mode (a shift state) would take
-# the bits above.  It holds facts about bytes already written, never bytes still
-# to write (docs: "Nothing held back"): _flush writes what returns to the start
-# mode at the end of every text and every incremental piece, final or not, so no
-# piece leaves a mode for the next (without modes it writes nothing).
+# bits of its own.  Apart from getstate()'s bits 22 and up (the start of a sequence
+# an incremental encoder holds back: _held_state), it holds facts about bytes
+# already written, never bytes still to write (docs: "Nothing held back"): _flush
+# writes what returns to the start mode at the end of every text and every
+# incremental piece, final or not, so no piece leaves a mode for the next
+# (without modes it writes nothing).
 _ENCODE_START = 0
 _LEAD_BITS = (1 << 21) - 1
 _FIRST_BIT = 1 << 21
@@ -1251,10 +1257,15 @@ def _after_bytes(state, data):
     return (state & ~_LEAD_BITS) | (_lead_at_end(data) if PAIR_READS_AS_ONE and data else 0)
 
 
-def _encode(cps, text, errors, start=0, stop=None):
+def _encode(cps, text, errors, start=0, stop=None, final=True):
     """Encode a list of code points: ``(bytes, position reached)``; *text* is the str
     handed to error handlers.  With *stop*, only cps[start:] up to the first position
-    at or after *stop* that a handler leaves it at.
+    at or after *stop* that a handler leaves it at.  With final=False, up to where the
+    rest is a proper prefix of a sequence (held back: what follows decides).
+
+    At each position the longest sequence of _SEQUENCES the text holds there is
+    written as one; else the code point alone (issue 30, CPython's multibytecodec:
+    a base character without its combining mark is written alone).
 
     Each code point is written in the encoder state the bytes before it leave
     (_encode_in).  Where a lead surrogate's bytes followed by a trail surrogate's
@@ -1270,7 +1281,10 @@ def _encode(cps, text, errors, start=0, stop=None):
     out = bytearray()
     handler = None
     state = _ENCODE_START
-    known = {}  # code point -> bytes or None, for this call
+    seqs = _SEQUENCES
+    # code point -> bytes or None, for this call; a starter's None sends it to the sequences
+    # below, so that a spec without them does no extra work per code point
+    known = dict.fromkeys(seqs)
 
     def bytes_of(c):
         if c not in known:
@@ -1295,6 +1309,16 @@ def _encode(cps, text, errors, start=0, stop=None):
         state = nxt
         return True
 
+    def put_alone(c):
+        """Write starter *c* alone (no sequence follows it); False where it has no bytes."""
+        nonlocal state
+        b = _starter_alone(c) if c in seqs else None
+        if b is None:
+            return False
+        out.extend(b)
+        state &= ~_LEAD_BITS
+        return True
+
     i = start
     n = len(cps)
     while i < n:
@@ -1303,11 +1327,25 @@ def _encode(cps, text, errors, start=0, stop=None):
         if put(cps[i]):
             i += 1
             continue
+        if seqs and cps[i] in seqs:
+            if not final and n - i < _SEQ_LONGEST and tuple(cps[i:]) in _SEQ_PREFIXES:
+                break
+            got = _sequence_at(cps, i, n)
+            if got is not None:
+                out += got[1]
+                state &= ~_LEAD_BITS
+                i += got[0]
+                continue
+            if put_alone(cps[i]):
+                i += 1
+                continue
         b = bytes_of(cps[i])
         j = i + 1
         # a run is one error where errors are maximal subparts of bytes (CPython's utf-8);
-        # one code point at a time otherwise (its utf-16 and CJK codecs, WHATWG's encoders)
-        while b is None and _UNIT == 1 and not _SPAN and j < n and bytes_of(cps[j]) is None:
+        # one code point at a time otherwise (its utf-16 and CJK codecs, WHATWG's encoders);
+        # a run stops before a starter (what follows it decides)
+        while b is None and _UNIT == 1 and not _SPAN and j < n and bytes_of(cps[j]) is None and \
+                cps[j] not in seqs:
             j += 1
         if b is None and errors == "surrogateescape" and _UNIT == 1:
             # as CPython's encoders do: escape what can be, hand the rest to the handler
@@ -1323,7 +1361,7 @@ def _encode(cps, text, errors, start=0, stop=None):
         replacement, at = handler(exc)
         if isinstance(replacement, str):
             for ch in replacement:
-                if not put(ord(ch)):
+                if not put(ord(ch)) and not put_alone(ord(ch)):
                     raise UnicodeEncodeError(NAME, text, i, j, exc.reason)
         elif replacement:
             if len(replacement) % _UNIT:  # not whole code units: refused, as CPython's utf-16 does
@@ -1335,6 +1373,93 @@ def _encode(cps, text, errors, start=0, stop=None):
             raise IndexError(f"position {at} from error handler out of bounds")
     out += _flush(state)[0]
     return bytes(out), i
+
+
+# ------------------------------------------------------------- sequences (issue 30)
+_SEQ_LONGEST = max((1 + len(rest) for alts in _SEQUENCES.values() for rest, _ in alts), default=0)
+# proper prefixes of the sequences: the tail an incremental encoder holds back
+_SEQ_PREFIXES = frozenset((first,) + rest[:k] for first, alts in _SEQUENCES.items()
+                          for rest, _ in alts for k in range(len(rest)))
+# each sequence as text, and one pattern finding them longest first (alternatives are tried in order)
+_SEQ_TEXT = {chr(first) + "".join(map(chr, rest)): b for first, alts in _SEQUENCES.items() for rest, b in alts}
+_SEQ_RE = re.compile("|".join(re.escape(t) for t in sorted(_SEQ_TEXT, key=len, reverse=True))) if _SEQ_TEXT \
+    else None
+_SEQ_SPLIT = re.compile("(" + _SEQ_RE.pattern + ")") if _SEQ_RE is not None else None
+_ALONE: dict = {}  # starter -> its bytes alone (never in _ENCODE_MEMO: what follows it decides)
+
+
+def _starter_alone(cp):
+    """The bytes of starter *cp* written alone (no sequence follows it), or None."""
+    if cp not in _ALONE:
+        _ALONE[cp] = _encode_cp(cp)
+    return _ALONE[cp]
+
+
+def _sequence_at(cps, i, n):
+    """(length, bytes) of the longest sequence cps[i:n] begins with, or None."""
+    for rest, b in _SEQUENCES[cps[i]]:
+        k = len(rest)
+        if i + k < n and tuple(cps[i + 1:i + 1 + k]) == rest:
+            return k + 1, b
+    return None
+
+
+def _sequence_text(items):
+    """*items* as a str (one character per item, so positions agree), or None for code
+    points no str holds (beyond U+10FFFF, not ints)."""
+    if isinstance(items, str):
+        return items
+    try:
+        return "".join(map(chr, items))
+    except (ValueError, TypeError, OverflowError):
+        return None
+
+
+def _held_start(items):
+    """Where the tail an incremental encoder holds back starts in *items* (a str or a
+    list of code points; len(items): nothing held): the first place the longest-match
+    parse reaches whose rest is a proper prefix of a sequence.  Sequences that start
+    _SEQ_LONGEST or more before the end lie wholly in *items*, so the pattern's
+    matches settle the parse up to there; the rest is parsed here."""
+    n = len(items)
+    lo = max(0, n - _SEQ_LONGEST + 1)
+    text = _sequence_text(items)
+    i = lo if text is not None else 0
+    if text is not None:
+        for m in _SEQ_RE.finditer(text):
+            if m.end() > lo:
+                i = min(m.start(), lo)
+                break
+    cps = [ord(c) for c in items[i:]] if isinstance(items, str) else list(items[i:])
+    k, m = 0, len(cps)
+    while k < m:
+        if cps[k] in _SEQUENCES:
+            if tuple(cps[k:]) in _SEQ_PREFIXES:
+                return i + k
+            got = _sequence_at(cps, k, m)
+            if got is not None:
+                k += got[0]
+                continue
+        k += 1
+    return n
+
+
+def _held_state(held):
+    """The held-back code points as getstate()'s bits 22 and up (21 bits each, plus one)."""
+    out = 0
+    for cp in reversed(held):
+        out = (out << 21) | (cp + 1)
+    return out << 22
+
+
+def _held_of(state):
+    """The code points _held_state put in *state*."""
+    out = []
+    state >>= 22
+    while state:
+        out.append((state & 0x1FFFFF) - 1)
+        state >>= 21
+    return tuple(out)
 
 
 # The reason for a trail surrogate after a lead's bytes where the two would read back as one
@@ -1361,6 +1486,11 @@ class _EncodeMemo(dict):
         cp = ord(key) if isinstance(key, str) else key
         if PAIR_READS_AS_ONE and 0xD800 <= cp <= 0xDFFF:
             raise _Slow
+        if cp in _SEQUENCES:  # a starter (where no sequence follows it): alone, never kept here
+            b = _starter_alone(cp)
+            if b is None:
+                raise _Slow
+            return b
         b = _encode_cp(cp)
         if b is None:
             raise _Slow
@@ -1370,18 +1500,49 @@ class _EncodeMemo(dict):
 
 
 _ENCODE_MEMO = _EncodeMemo()
-_ASCII_IDENTITY = all(_encode_cp(c) == bytes([c]) for c in range(0x80))
+
+
+class _BetweenMemo(_EncodeMemo):
+    """_EncodeMemo for the code points between the sequences _encode_fast_sequences found:
+    there a starter is alone, so its bytes alone are kept too (in this memo only)."""
+
+    def __missing__(self, key):
+        cp = ord(key) if isinstance(key, str) else key
+        if cp not in _SEQUENCES:
+            return _EncodeMemo.__missing__(self, key)
+        b = _starter_alone(cp)
+        if b is None:
+            raise _Slow
+        self[key] = b
+        return b
+
+
+_BETWEEN_MEMO = _BetweenMemo()
+_ASCII_IDENTITY = all(_encode_cp(c) == bytes([c]) for c in range(0x80)) and not any(c < 0x80 for c in _SEQUENCES)
 
 
 def _encode_fast(items):
     """Bytes of a str or list of code points, or None where the exact path is needed."""
     if _ASCII_IDENTITY and isinstance(items, str) and items.isascii():
         return items.encode("ascii")
-    get = _ENCODE_MEMO.__getitem__
     try:
+        if _SEQ_RE is not None:
+            return _encode_fast_sequences(items, _BETWEEN_MEMO.__getitem__)
+        get = _ENCODE_MEMO.__getitem__
         return b"".join([b"".join(map(get, items[i:i + 65536])) for i in range(0, len(items), 65536)])
     except _Slow:
         return None
+
+
+def _encode_fast_sequences(items, get):
+    """_encode_fast where the spec has sequences: each the pattern finds (longest first,
+    leftmost: the longest-match rule) is written as one, the code points between alone."""
+    text = _sequence_text(items)
+    if text is None:
+        raise _Slow
+    parts = _SEQ_SPLIT.split(text)  # the text between sequences, then a sequence, ...: in C
+    seq = _SEQ_TEXT
+    return b"".join([b"".join(map(get, part)) if k % 2 == 0 else seq[part] for k, part in enumerate(parts)])
 
 
 # The native encoder's memo, shared with the C loops: per code point below its
@@ -1392,7 +1553,11 @@ def _encode_fast(items):
 # entries) as the text needs it.
 _MEMO_BYTES = None
 _MEMO_LENS = None
-_NATIVE_ENCODE = _NATIVE is not None and hasattr(_NATIVE, "encode_str")
+# The native loops write a row's code points (the spec's straight-line code) without asking the
+# memo's maker: where a starter lies in a row they would write it alone, so there the core
+# encodes, unless the extension says it stops at starters itself (STOPS_AT_STARTERS).
+_NATIVE_ENCODE = _NATIVE is not None and hasattr(_NATIVE, "encode_str") and (
+    getattr(_NATIVE, "STOPS_AT_STARTERS", False) or not any(_encode_row(c) is not None for c in _SEQUENCES))
 _MEMO_WIDTH = _NATIVE.memo_width() if _NATIVE_ENCODE and hasattr(_NATIVE, "memo_width") else 4  # bytes an entry
 
 
@@ -1447,7 +1612,7 @@ def _encode_native(items, errors, first=None):
             c = items[pos]
             cp = ord(c) if is_str else int(c)
             try:
-                b = None if _paired(cp) else _ENCODE_MEMO[c if is_str else cp]
+                b = None if _paired(cp) or cp in _SEQUENCES else _ENCODE_MEMO[c if is_str else cp]
             except _Slow:
                 b = None
             if b is not None:
@@ -1461,7 +1626,7 @@ def _encode_native(items, errors, first=None):
                     cps = [ord(ch) for ch in items] if is_str else [int(c) for c in items]
                     text = items if is_str else _as_text(cps)
                 stop = pos + 1
-                while stop < n and (_paired(cps[stop]) or _encode_cp(cps[stop]) is None):
+                while stop < n and (_paired(cps[stop]) or cps[stop] in _SEQUENCES or _encode_cp(cps[stop]) is None):
                     stop += 1
                 if stop >= n:
                     out += _encode(cps, text, errors, pos)[0]
@@ -1638,11 +1803,6 @@ def _lead_at_end(data):
     return tok[3] if tok[0] == "char" and tok[2] == n and 0xD800 <= tok[3] <= 0xDBFF else 0
 
 
-# Whether an incremental encoder may hold code points back (the start of a sequence
-# written as one): then every piece takes its exact path.
-_HOLDS_BACK = bool(globals().get("_SEQUENCES"))
-
-
 def _encode_slice(items, start, stop, errors):
     """The bytes of items[start:stop]; an error is placed in the whole of *items*."""
     if start == 0 and stop == len(items):
@@ -1655,9 +1815,14 @@ def _encode_slice(items, start, stop, errors):
 
 
 class IncrementalEncoder(codecs.IncrementalEncoder):
-    """Encodes a str (or a list of code points) piece by piece, holding nothing back.
+    """Encodes a str (or a list of code points) piece by piece, holding back only the
+    start of a sequence (issue 30).
 
-    Every call returns all the bytes of its piece, final or not: TextIOWrapper
+    Where the spec has sequences of code points written as one (_SEQUENCES), a piece
+    that ends with a proper prefix of one (a trailing U+304B in euc_jis_2004) keeps
+    it until the next piece (or final=True, or StreamWriter.reset()) decides, as
+    CPython's multibytecodec does; getstate() holds it in bits 22 and up.  Otherwise
+    every call returns all the bytes of its piece, final or not: TextIOWrapper
     (open()) and codecs.open never pass final=True nor flush an encoder, so
     what an encoder held would never reach the file (docs: "Nothing held
     back").  Where a lead surrogate's bytes followed by a trail's read back as
@@ -1692,6 +1857,15 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
             return got if _TO_REAL is None else got.translate(_TO_REAL)  # _real, without a call
         if not isinstance(input, str):
             input = [int(c) for c in input]
+        if self._held:
+            held = self._held
+            input = ("".join(map(chr, held)) if isinstance(input, str) else list(held)) + input
+        self._held = ()
+        if _SEQUENCES and not final:
+            k = _held_start(input)
+            if k < len(input):
+                self._held = tuple(map(ord, input[k:])) if isinstance(input, str) else tuple(input[k:])
+                input = input[:k]
         out, at = b"", 0
         while self._state & _LEAD_BITS and not out:
             # a trail surrogate whose bytes would follow the lead's directly: the first
@@ -1711,8 +1885,8 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
     def _settle(self) -> None:
         """Whether the next piece may go straight to the extension: a native encoder whose
         bytes never depend on what was written before (no pair of surrogates reads as one,
-        no mode, nothing held back) and no signature still to write."""
-        self._quick = (_NATIVE_ENCODE and not PAIR_READS_AS_ONE and not _HOLDS_BACK
+        no mode, no sequence whose start is held back) and no signature still to write."""
+        self._quick = (_NATIVE_ENCODE and not PAIR_READS_AS_ONE and not _SEQUENCES
                        and self._state & ~_FIRST_BIT == _ENCODE_START
                        and not (self.write_signature and self._state & _FIRST_BIT))
 
@@ -1739,13 +1913,15 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
 
     def reset(self):
         self._state = _ENCODE_START | _FIRST_BIT
+        self._held = ()
         self._settle()
 
     def getstate(self):
-        return self._state
+        return self._state | _held_state(self._held)
 
     def setstate(self, state):
-        self._state = state
+        self._state = state & ((1 << 22) - 1)
+        self._held = _held_of(state)
         self._settle()
 
 
@@ -1884,9 +2060,10 @@ class IncrementalCodePointDecoder(IncrementalDecoder):
 
 
 class StreamWriter(Codec, codecs.StreamWriter):
-    """Encodes through an IncrementalEncoder, which holds nothing back: each write()
-    puts all its bytes in the stream, so nothing waits for a close() that
-    codecs.open's StreamReaderWriter never passes on."""
+    """Encodes through an IncrementalEncoder, which holds nothing back but the start of
+    a sequence: each write() puts all its other bytes in the stream, so nothing else
+    waits for a close() that codecs.open's StreamReaderWriter never passes on;
+    reset() writes what is held (as CPython's multibytecodec StreamWriter does)."""
 
     _encoder = IncrementalEncoder
 
@@ -1901,6 +2078,11 @@ class StreamWriter(Codec, codecs.StreamWriter):
             self.stream.write(data)
 
     def reset(self):
+        if self._incremental.getstate() >> 22:  # code points held back: written alone now
+            self._incremental.errors = self.errors
+            data = self._incremental.encode("", final=True)
+            if data:
+                self.stream.write(data)
         self._incremental.reset()
 
     def seek(self, offset, whence=0):
@@ -1974,7 +2156,7 @@ def memory() -> dict:
         entries += (sum(last - first + 1 for first, last in zip(t[6], t[8])) if t[0]
                     else sum(ch != t[3] for ch in t[2])) + len(t[4])
     return {"tables": len(_TABLES), "entries": entries, "table_data": (_TABLES, _ENCODE_ONLY, _TABLE_FORMS),
-            "encoder_data": (_INVERSE, _ENCODE_MEMO),
+            "encoder_data": (_INVERSE, _ENCODE_MEMO, _BETWEEN_MEMO, _ALONE),
             "native_memo": () if _MEMO_LENS is None else (_MEMO_BYTES, _MEMO_LENS),
             "charmap": _CHARMAP is not None}
 

@@ -186,7 +186,27 @@ def values(a) -> dict:
         "_ENCODE_ONLY": {cp: None if b is None else bytes(b) for cp, b in a.encode_only},
         "_TABLE_FORMS": tuple((f.table, _positions(f.positions), f.order) for f in a.table_forms()),
         "PROFILES": dict(profile_value(p) for p in a.profiles),
+        # only where there are sequences: the core reads an absent one as {} (a module stays as it was)
+        **({"_SEQUENCES": sequence_value(a)} if a.sequences else {}),
     }
+
+
+def sequence_value(a) -> dict[int, tuple[tuple[tuple[int, ...], bytes], ...]]:
+    """``_SEQUENCES``: first code point -> ((the code points after it, bytes), ...), the
+    longest first (then in code point order)."""
+    out: dict[int, list[tuple[tuple[int, ...], bytes]]] = {}
+    for cps, data in sorted(a.sequences, key=lambda s: (s[0][0], -len(s[0]), s[0])):
+        out.setdefault(cps[0], []).append((tuple(cps[1:]), bytes(data)))
+    return {first: tuple(alts) for first, alts in out.items()}
+
+
+def sequences(a) -> tuple[tuple[tuple[int, ...], bytes], ...]:
+    """Every sequence of code points *a*'s encoder writes as one, with its bytes (as
+    written: after ``bytes through``), in code point order: for the analyses, the
+    native encoder's generator and the exports."""
+    if a.permutation is None:
+        return tuple((tuple(cps), bytes(data)) for cps, data in a.sequences)
+    return tuple((tuple(cps), bytes(a.permutation[b] for b in data)) for cps, data in a.sequences)
 
 
 # -------------------------------------------------------------------- bind

@@ -3,8 +3,11 @@
 A mapping table is in the WHATWG Encoding Standard's index format ("Indexes":
 lines split on LF, empty lines and lines starting with # dropped, each split on
 TAB into a decimal pointer and a hexadecimal code point; other fields do not
-count).  An encoder table (``encode-file``) has lines ``0xCODEPOINT<TAB>0xBYTES``,
-or ``0xCODEPOINT<TAB>-`` for a code point the encoder refuses.  Read strictly:
+count).  Where one pointer stands for several code points (Big5-HKSCS's 88 62,
+U+00CA U+0304), the code point field holds them separated by single spaces.  An
+encoder table (``encode-file``) has lines ``0xCODEPOINT<TAB>0xBYTES``, or
+``0xCODEPOINT<TAB>-`` for a code point the encoder refuses; its key may be a
+sequence of code points too (written, never refused).  Read strictly:
 ASCII digits only, code points that are Unicode scalar values; a mistake is a
 :class:`TableFileError` at its line and column in the file (a missing or
 unreadable file: a :class:`SpecError` at the spec statement).  A file is read a line
@@ -107,17 +110,37 @@ def _pointer(line: Line, written: str, file: Path) -> int:
     return value
 
 
-def _code_point(line: Line, field: int, written: str, file: Path) -> int:
-    raw = line.fields[field]
+def _code_point(line: Line, field: int, written: str, file: Path, raw: str | None = None, shift: int = 0) -> int:
+    """The code point of field *field* (or of *raw*, the part of it *shift* characters in)."""
+    raw = line.fields[field] if raw is None else raw
+
+    def fail(message: str) -> TableFileError:
+        return TableFileError(message, Loc(line.number, line.column(field) + shift), written, _text(file))
+
     if not HEXADECIMAL.fullmatch(raw):
-        raise _fail(f"code point {raw!r} is not a hexadecimal number (0x and ASCII hex digits)", line, field,
-                    written, file)
+        raise fail(f"code point {raw!r} is not a hexadecimal number (0x and ASCII hex digits)")
     value = int(raw, 16)  # the pattern took 0x and ASCII hex digits only
     if value > 0x10FFFF:
-        raise _fail(f"code point {raw} is beyond U+10FFFF", line, field, written, file)
+        raise fail(f"code point {raw} is beyond U+10FFFF")
     if 0xD800 <= value <= 0xDFFF:
-        raise _fail(f"code point {raw} is a surrogate, not a Unicode scalar value", line, field, written, file)
+        raise fail(f"code point {raw} is a surrogate, not a Unicode scalar value")
     return value
+
+
+def _code_points(line: Line, field: int, written: str, file: Path) -> int | tuple[int, ...]:
+    """The code point of field *field*, or the code points it holds separated by single
+    spaces (a sequence), each checked at its own column."""
+    raw = line.fields[field]
+    if " " not in raw:
+        return _code_point(line, field, written, file)
+    out, shift = [], 0
+    for part in raw.split(" "):
+        if not part:
+            raise TableFileError("expected a code point after a space (code points of a sequence are separated "
+                                 "by one space)", Loc(line.number, line.column(field) + shift), written, _text(file))
+        out.append(_code_point(line, field, written, file, part, shift))
+        shift += len(part) + 1
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -127,6 +150,7 @@ class IndexFile:
     entries: tuple[tuple[int, int], ...]  # (pointer, code point)
     lines: tuple[int, ...]  # the line of each entry
     sha256: str
+    sequences: tuple[tuple[int, tuple[int, ...]], ...] = ()  # (pointer, code points): several for one pointer
 
 
 def read_index(spec_path: str, written: str, loc: Loc) -> IndexFile:
@@ -134,6 +158,7 @@ def read_index(spec_path: str, written: str, loc: Loc) -> IndexFile:
     file = resolve(spec_path, written, loc)
     sha = hashlib.sha256()
     entries, numbers = [], []
+    sequences: list[tuple[int, tuple[int, ...]]] = []
     seen: dict[int, int] = {}
     good = GOOD_INDEX_LINE.fullmatch
     for k, raw in _lines(file, written, loc, sha.update):
@@ -152,15 +177,18 @@ def read_index(spec_path: str, written: str, loc: Loc) -> IndexFile:
         if len(line.fields) < 2:
             raise _fail("expected a pointer, a TAB and a code point", line, 0, written, file)
         pointer = _pointer(line, written, file)
-        cp = _code_point(line, 1, written, file)
+        value = _code_points(line, 1, written, file)
         if pointer in seen:
             raise _fail(f"pointer {pointer} is given twice (first on line {seen[pointer]})", line, 0, written, file)
         seen[pointer] = line.number
-        entries.append((pointer, cp))
+        if isinstance(value, tuple):
+            sequences.append((pointer, value))
+            continue
+        entries.append((pointer, value))
         numbers.append(line.number)
-    if not entries:
+    if not entries and not sequences:
         raise SpecError(f"table file '{written}' has no entries", loc)
-    return IndexFile(tuple(entries), tuple(numbers), sha.hexdigest())
+    return IndexFile(tuple(entries), tuple(numbers), sha.hexdigest(), tuple(sequences))
 
 
 def read_permutation_file(spec_path: str, written: str, loc: Loc) -> bytes:
@@ -206,20 +234,28 @@ def line_text(spec_path: str, written: str) -> str:
         return ""
 
 
-def read_encode_file(spec_path: str, written: str, loc: Loc) -> tuple[tuple[tuple[int, bytes | None], ...], str]:
-    """((code point, bytes or None), ...) of an encoder table, each line checked, and its SHA-256."""
+EncodeKey = int | tuple[int, ...]  # a code point, or a sequence of them
+
+
+def read_encode_file(spec_path: str, written: str, loc: Loc
+                     ) -> tuple[tuple[tuple[EncodeKey, bytes | None], ...], str]:
+    """((code point or sequence, bytes or None), ...) of an encoder table, each line
+    checked, and its SHA-256."""
     file = resolve(spec_path, written, loc)
     sha = hashlib.sha256()
-    out: list[tuple[int, bytes | None]] = []
-    seen: dict[int, int] = {}
+    out: list[tuple[EncodeKey, bytes | None]] = []
+    seen: dict[EncodeKey, int] = {}
     for line in _entry_lines(_lines(file, written, loc, sha.update)):
         if len(line.fields) < 2:
             raise _fail("expected a code point, a TAB and bytes (0x…) or -", line, 0, written, file)
-        cp = _code_point(line, 0, written, file)
+        cp = _code_points(line, 0, written, file)
         if cp in seen:
-            raise _fail(f"U+{cp:04X} is given twice (first on line {seen[cp]})", line, 0, written, file)
+            raise _fail(f"{_shown(cp)} is given twice (first on line {seen[cp]})", line, 0, written, file)
         seen[cp] = line.number
         raw = line.fields[1]
+        if raw == "-" and isinstance(cp, tuple):
+            raise _fail("a sequence cannot be refused ('-'): leave out a sequence the encoder does not write",
+                        line, 1, written, file)
         if raw == "-":
             out.append((cp, None))
         elif HEX_BYTES.fullmatch(raw):
@@ -227,3 +263,7 @@ def read_encode_file(spec_path: str, written: str, loc: Loc) -> tuple[tuple[tupl
         else:
             raise _fail(f"bytes {raw!r} are not 0x and an even number of ASCII hex digits", line, 1, written, file)
     return tuple(out), sha.hexdigest()
+
+
+def _shown(key: EncodeKey) -> str:
+    return " ".join(f"U+{c:04X}" for c in (key if isinstance(key, tuple) else (key,)))

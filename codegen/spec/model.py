@@ -108,7 +108,7 @@ class Form:
     mapping: str = "direct"  # "direct" or "packed"
     min: int | None = None
     at: int | None = None
-    value: int | None = None  # a special sequence with one fixed code point
+    value: int | tuple[int, ...] | None = None  # a special sequence with one fixed code point (or a sequence of them)
     combine: str | None = None  # "surrogate-pair"
     value_range: tuple[Expr, Expr] | None = None
     option_locs: dict = field(default_factory=dict, compare=False, hash=False)
@@ -179,7 +179,8 @@ class Table:
     """A mapping table: pointer -> code point, read from a file in the WHATWG index
     format.  ``ranges`` tables (WHATWG's index gb18030 ranges) hold run starts:
     pointer p maps to the code point of the last entry at or below it, plus the
-    distance.  ``extra`` entries (``with``) come after the file's; the encoder skips
+    distance.  ``extra`` entries (the file's pointers of several code points, then the
+    spec's ``with``) come after the file's single ones; the encoder skips
     ``encode_skip`` pointers and writes ``encode_last`` code points with their last
     pointer (else the first, as WHATWG's "index pointer")."""
 
@@ -199,9 +200,11 @@ class Table:
 
 @dataclass(frozen=True)
 class EncodeRule:
-    """What the encoder writes for one code point before any form does (None: nothing)."""
+    """What the encoder writes for one code point before any form does (None: nothing),
+    or for a sequence of code points (a tuple: written where the text holds it, the
+    longest first; never None)."""
 
-    code_point: int
+    code_point: int | tuple[int, ...]
     bytes: bytes | None
     loc: Loc
 

@@ -123,6 +123,20 @@ def _cp(tok: Token) -> int:
     return int(digits, 16)
 
 
+def _cps(toks: list[Token]) -> int | tuple[int, ...]:
+    """One code point, or a sequence of them (each a Unicode scalar value, at its token if not)."""
+    if len(toks) == 1:
+        return _cp(toks[0])
+    out = []
+    for tok in toks:
+        cp = _cp(tok)
+        if cp > 0x10FFFF or 0xD800 <= cp <= 0xDFFF:
+            raise SpecError(f"{tok} in a sequence is not a Unicode scalar value (U+0000..U+10FFFF, "
+                            "no surrogates)", _loc(tok))
+        out.append(cp)
+    return tuple(out)
+
+
 class _Build(Transformer_NonRecursive):
     """Parse tree → plain tuples and model pieces; names are resolved later.
 
@@ -244,7 +258,8 @@ class _Build(Transformer_NonRecursive):
 
     @v_args(meta=True)
     def table_entry(self, meta, c):
-        (lo, hi, loc), cps = c[0], tuple(_cp(t) for t in c[1:])
+        (lo, hi, loc), got = c[0], _cps(c[1:])
+        cps = got if isinstance(got, tuple) else (got,)
         return (lo, hi, cps, loc, tuple(_loc(t) for t in c[1:]))
 
     def pointer_range(self, c):
@@ -268,7 +283,8 @@ class _Build(Transformer_NonRecursive):
 
     @v_args(meta=True)
     def encode(self, meta, c):
-        return ("encode", _loc(meta), (_cp(c[0]), bytes(int(t, 16) for t in c[1:])))
+        cps = [t for t in c if t.type == "CODEPOINT"]
+        return ("encode", _loc(meta), (_cps(cps), bytes(int(t, 16) for t in c[len(cps):])))
 
     @v_args(meta=True)
     def unencodable(self, meta, c):
@@ -402,7 +418,7 @@ class _Build(Transformer_NonRecursive):
 
     @v_args(meta=True)
     def opt_value(self, meta, c):
-        return ("option", "value", _cp(c[0]), _loc(c[0]))
+        return ("option", "value", _cps(c), _loc(c[0]))
 
     @v_args(meta=True)
     def opt_combine(self, meta, c):

@@ -27,7 +27,8 @@ def command(spec, lang, out_dir, java_package):
     available = exports()
     if lang not in available:
         raise Fail(f"unknown language '{lang}' (available: {', '.join(sorted(available))})")
-    options = {}
+    # the regenerate line of every file repeats SPEC as given (a path stays that path)
+    options = {"spec_arg": spec} if "spec_arg" in available[lang].options else {}
     if java_package is not None:
         if lang != "java":
             raise Fail("--java-package applies to --lang java only")

@@ -500,7 +500,7 @@ def ext_source(a: Automaton) -> str:
     ctx = export_common.common_context(a)
     ctx.update(export_common.width_context(a))
     mod = ctx["mod"]
-    include = f'#include "{mod}.h"\n'
+    include = f"#include <encspec/{mod}.h>\n"
     body = files[f"{mod}.c"]
     assert include in body
     for op in ctx["ops"]:
@@ -520,7 +520,7 @@ def ext_source(a: Automaton) -> str:
         rplans=range_plans(ctx),
         ext=module_name(a),
         generator=f"encspec {__version__}",
-        export_h=files[f"{mod}.h"].rstrip("\n"),
+        export_h=files[f"include/encspec/{mod}.h"].rstrip("\n"),
         export_c=body.replace(include, f"/* {mod}.h is above */\n", 1).rstrip("\n"),
         has_plans=bool(a.extensions),
         digest=DIGEST_PLACEHOLDER,

@@ -83,8 +83,9 @@ def _leaf(a: Automaton, s: int, ops: tuple) -> Leaf | None:
     least digit, greatest digit) per byte), when uint64 arithmetic gives its code point
     exactly (never below 0, below 2**63)."""
     act = a.action_at(s)
-    if isinstance(act, Value):
-        return Leaf("value", value=act.value, low=act.value, high=act.value) if 0 <= act.value < _VALUE_LIMIT else None
+    if isinstance(act, Value):  # a sequence of code points (a tuple) is the core's to write
+        v = act.value
+        return Leaf("value", value=v, low=v, high=v) if isinstance(v, int) and 0 <= v < _VALUE_LIMIT else None
     coefs, m = [], 1  # each byte's digit's weight in the final acc
     for mul, weight, d0, d1 in reversed(ops):
         coefs.append((weight * m, d0, d1))

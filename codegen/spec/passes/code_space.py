@@ -61,6 +61,8 @@ def numbering(draft: Draft) -> None:
     covered = RangeSet()  # the union of the earlier spans: most forms share nothing, found at once
     for form in forms:
         span: tuple[int, int] | None = None
+        if isinstance(form.value, tuple):  # a sequence of code points numbers none
+            continue
         if form.kind == "literal":
             assert form.value is not None
             span = (form.value, form.value)

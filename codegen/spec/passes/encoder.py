@@ -7,10 +7,12 @@ from .draft import Draft, Problem
 
 def encoder_entries(draft: Draft) -> list[Problem]:
     """'encode', 'unencodable' and encode-file lines give a code point at most once."""
-    seen: dict[int, Loc] = {}
+    seen: dict[int | tuple[int, ...], Loc] = {}
     for e in draft.encodes:
         if e.code_point in seen:
-            return [SpecError(f"U+{e.code_point:04X} is given to the encoder twice (first at line "
+            shown = " ".join(f"U+{c:04X}" for c in (e.code_point if isinstance(e.code_point, tuple)
+                                                     else (e.code_point,)))
+            return [SpecError(f"{shown} is given to the encoder twice (first at line "
                               f"{seen[e.code_point].line})", e.loc)]
         seen[e.code_point] = e.loc
     return []

@@ -20,7 +20,9 @@ def read_table(name: str, loc: Loc, payload: Any, spec_path: str) -> Table:
                 if hi != lo and len(cps) > 1:
                     raise SpecError("a pointer range maps to one first code point (the rest follow it)", cp_locs[1])
     index = read_index(spec_path, written, wloc)
-    ranges, extra, skip, last, unreachable = False, [], [], [], []
+    # the file's sequences first: a spec's own entries ('with') come after the file's
+    ranges, skip, last, unreachable = False, [], [], []
+    extra: list[tuple[int, int, tuple[int, ...]]] = [(p, p, cps) for p, cps in index.sequences]
     for key, _oloc, value in options:
         if key == "ranges":
             ranges = True
