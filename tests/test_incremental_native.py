@@ -27,9 +27,10 @@ from conftest import examples
 
 # The UTF-8 family, code units (with and without a byte order mark), mapping tables,
 # a spec whose tokens have no length limit (utf-inf-8), a counted one (leb128) and one
-# whose bytes go through a permutation (utf-ebcdic: the decoder keeps its exact path).
+# whose bytes go through a permutation (utf-ebcdic: the decoder keeps its exact path),
+# and one with sequences of code points (euc_jis_2004: the encoder holds their starts back).
 SPECS = ["utf-8", "utf-8-bom", "cesu-8", "wtf-8", "utf-16", "utf-16le", "utf-32", "utf-32be",
-         "gb18030", "shift_jis", "big5", "utf-inf-8", "leb128", "utf-ebcdic"]
+         "gb18030", "shift_jis", "big5", "utf-inf-8", "leb128", "utf-ebcdic", "euc_jis_2004"]
 HANDLERS = ["strict", "replace", "ignore", "surrogateescape", "backslashreplace", "test.feed-mark"]
 TEXT = st.text(st.characters(codec="utf-8"), max_size=40)  # no surrogates: utf-8 cannot write them
 
@@ -249,7 +250,8 @@ def test_errors_changed_mid_stream_take_effect() -> None:
 ENCODE_HANDLERS = ["strict", "replace", "ignore", "xmlcharrefreplace", "backslashreplace", "surrogateescape",
                    "test.feed-encode"]
 ANY_TEXT = st.text(st.one_of(st.characters(max_codepoint=0x7F), st.characters(max_codepoint=0x3000),
-                             st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF), st.characters()),
+                             st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF), st.characters(),
+                             st.sampled_from("\u304b\u309a\u00e6\u0300\u02e9\u02e5")),  # JIS X 0213 sequences
                    max_size=30)
 
 
