@@ -307,6 +307,8 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 # (and, through a permutation, only those that do not show the bytes it reads).
 _NATIVE_HANDLERS = {name: codecs.lookup_error(name) for name in
                     ("replace", "ignore") + (() if _PERMUTATION else ("surrogateescape", "backslashreplace"))}
+# The extension's incremental decoding of one chunk (IncrementalDecoder.decode), or None.
+_FEED = getattr(_NATIVE, "feed", None)
 # A permutation (``bytes through``): the automaton reads intermediate bytes, so decoders
 # translate what they are given (real bytes) through its inverse and encoders what they
 # write through it; one byte for one, so every offset is the same in both.
@@ -948,7 +950,7 @@ class _CodeMemo(dict):
 
 
 # ------------------------------------------------------------------ decoding
-def _decode(data, errors, final, state, want_str, resume=None, surrogates=True, given=None):
+def _decode(data, errors, final, state, want_str, resume=None, surrogates=True, given=None, pos=0):
     """Decode *data* from scanner *state*: ``(pieces, consumed, suspended, state)``.
 
     *pieces* are str (want_str) or code points; *consumed* is len(data) unless
@@ -962,12 +964,13 @@ def _decode(data, errors, final, state, want_str, resume=None, surrogates=True, 
     signature may set the mode); between them the native extension runs from
     any mode, the regex fast path only in mode 0.  *given*: the caller's
     bytes where *data* is already through the inverse permutation (the incremental
-    decoder's long token), else None.
+    decoder's long token), else None.  *pos*: where to begin, past a signature
+    (the native feed stopped there: the token there takes the exact path).
     """
     out = []
     append = out.append
     handler = None
-    pos = 0
+    went_on = pos  # the feed's stop: its token takes _step
     n = len(data)
     if given is None:
         given = data  # what error handlers see: the caller's bytes
@@ -998,7 +1001,7 @@ def _decode(data, errors, final, state, want_str, resume=None, surrogates=True, 
     native_errors = None
     window = n
     suspended = None
-    slow_until = state & 1  # still where a signature may come (too little data): _step decides
+    slow_until = max(state & 1, went_on + 1 if went_on else 0)  # a signature may come: _step decides
     clean = _CODEC_RUN is None  # no problem lately: try a whole window in one findall
     misses = 0  # fast path attempts that found nothing, in a row
     while pos < n:
@@ -1985,12 +1988,22 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
     """
 
     write_signature = False
+    _quick: bool  # the next str goes straight to the extension's encode_str (_settle)
 
     def __init__(self, errors="strict"):
         super().__init__(errors)
         self.reset()
 
     def encode(self, input, final=False):
+        if self._quick and input.__class__ is str:
+            # nothing before this piece changes its bytes: the module's encode of a str
+            if _MEMO_LENS is None:
+                _memo()
+            got = _NATIVE.encode_str(input, _MEMO_BYTES, _MEMO_LENS)
+            if got.__class__ is not bytes:
+                got = _encode_native(input, self.errors, got)
+            self._state = _ENCODE_START
+            return got if _TO_REAL is None else got.translate(_TO_REAL)  # _real, without a call
         if not isinstance(input, str):
             input = [int(c) for c in input]
         if self._held:
@@ -2015,7 +2028,16 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
             out = SIGNATURE + out
         self._state = _after_bytes(self._state & ~_FIRST_BIT, out) if out else self._state & ~_FIRST_BIT
         end, self._state = _flush(self._state)  # final or not: nothing is held back
+        self._settle()
         return _real(out + end)
+
+    def _settle(self) -> None:
+        """Whether the next piece may go straight to the extension: a native encoder whose
+        bytes never depend on what was written before (no pair of surrogates reads as one,
+        no mode, no sequence whose start is held back) and no signature still to write."""
+        self._quick = (_NATIVE_ENCODE and not PAIR_READS_AS_ONE and not _SEQUENCES
+                       and self._state & ~_FIRST_BIT == _ENCODE_START
+                       and not (self.write_signature and self._state & _FIRST_BIT))
 
     def _split_pair(self, input, i):
         """The handler's bytes for the trail surrogate at input[i], and where to go on."""
@@ -2041,6 +2063,7 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
     def reset(self):
         self._state = _ENCODE_START | _FIRST_BIT
         self._held = ()
+        self._settle()
 
     def getstate(self):
         return self._state | _held_state(self._held)
@@ -2048,6 +2071,7 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
     def setstate(self, state):
         self._state = state & ((1 << 22) - 1)
         self._held = _held_of(state)
+        self._settle()
 
 
 class SignedIncrementalEncoder(IncrementalEncoder):
@@ -2068,6 +2092,11 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
     """
 
     _want_str = True
+    _pending: bytes | bytearray  # the bytes of an unfinished token (or signature)
+    _resume: tuple | None  # the scanner's place in it (see _decode), or None
+    _wait: int  # a long counted token: the pending size to wait for, else 0
+    _quick: bool  # the next chunk goes to the extension's feed (_settle)
+    _start: int  # the mode every token starts in
 
     def __init__(self, errors="strict", surrogates=True):
         super().__init__(errors)
@@ -2075,8 +2104,32 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
         self.reset()
 
     def decode(self, input, final=False):
+        if self._quick:
+            # the extension's feed: the whole chunk in one call (see _settle)
+            got = _FEED(self._pending, input, self.errors, final, self._start, COUNTED_LIMIT, self.surrogates)
+            if got.__class__ is str:
+                self._pending = b""
+                self._state = self._start << 1
+                return got
+            if got is not None:
+                text, rest = got
+                self._state = self._start << 1
+                if rest.__class__ is bytes:  # a short unfinished token: scanned again with more input
+                    self._pending = rest
+                    return text
+                return text + "".join(self._go_on(self._pending + bytes(input), final, rest))
         out = self._feed(bytes(input), final)
         return "".join(out) if self._want_str else out
+
+    def _settle(self) -> None:
+        """Whether the next chunk may go to the extension's feed: a str decoder with no
+        permutation, no signature still to come, no long token whose scan resumes or
+        waits, nothing held, pending bytes as bytes (with surrogates false, a chunk whose
+        text holds one takes the exact path: feed says None)."""
+        self._start = self._state >> 1
+        self._quick = (_FEED is not None and self._want_str and _FROM_REAL is None
+                       and not (SIGNATURES and self._state & 1) and self._resume is None
+                       and not self._wait and not self._held and self._pending.__class__ is bytes)
 
     def _feed(self, input, final):
         if not final and self._wait:
@@ -2110,10 +2163,14 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
                 self._twin = twin
         else:
             data = bytes(self._pending) + input if self._pending else input
+        return self._go_on(data, final)
+
+    def _go_on(self, data: bytes | bytearray, final: bool, pos: int = 0) -> list:
+        """Decode *data* (the pending bytes and the input) from *pos*, as _decode does."""
         twin = self._twin if _FROM_REAL is not None and self._twin is not None and self._twin[0] is data else None
         out, consumed, suspended, self._state = _decode(data if twin is None else twin[1], self.errors, final,
                                                         self._state, self._want_str, self._resume,
-                                                        self.surrogates, None if twin is None else data)
+                                                        self.surrogates, None if twin is None else data, pos)
         self._pending = data if not consumed and isinstance(data, bytearray) else bytes(data[consumed:])
         self._resume = None
         self._wait = 0
@@ -2124,6 +2181,7 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
                 self._wait = len(self._pending)
         else:
             self._resume = suspended
+        self._settle()
         return out
 
     def reset(self):
@@ -2140,6 +2198,7 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
         self._size = 0
         self._resume = None
         self._wait = 0
+        self._settle()
 
 
 class IncrementalCodePointDecoder(IncrementalDecoder):
@@ -2210,14 +2269,14 @@ class StreamReader(Codec, codecs.StreamReader):
         dec.errors = errors
         pending = dec._pending
         if not final and self._left and data == self._left:
-            out = dec._feed(b"", True)  # the end of the stream
+            text = dec.decode(b"", True)  # the end of the stream
         else:
             if pending and not data.startswith(pending):  # not what this reader left: start afresh
                 dec.setstate((b"", dec._state))
                 pending = b""
-            out = dec._feed(data[len(pending):], final)
+            text = dec.decode(data[len(pending):], final)  # the extension's feed where it can
         self._left = dec._pending
-        return "".join(out), len(data) - len(self._left)
+        return text, len(data) - len(self._left)
 
     def reset(self):
         codecs.StreamReader.reset(self)

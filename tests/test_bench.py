@@ -63,6 +63,9 @@ def test_the_native_python_and_token_loop_columns_have_figures(report):
         if r["op"] == "decode":
             for column in ("native", "python", "token loop"):
                 assert r["mb_per_s"][column] > 0, (column, r)
+        if r["op"] == "incremental":
+            for column in ("cpython", "native", "python"):
+                assert r["mb_per_s"][column] > 0, (column, r)
 
 
 def test_iconv_column_has_figures_when_iconv_is_there(report):
@@ -140,6 +143,21 @@ def test_token_loop_and_transcode_helpers_time_the_right_thing(kind):
     cu = encspec.load("corrected-utf-8")
     assert bench.transcode_stream(encspec.load("utf-8"), cu, text.encode()) == cu.encode(text)
     assert bench.cpython_transcode("utf-8", "utf-16-le", text.encode()) == len(text.encode("utf-16-le"))
+
+
+@pytest.mark.parametrize("kind", bench.CORPORA)
+def test_incremental_helpers_cut_inside_characters_and_lose_none(kind):
+    """The incremental rows' chunks fall inside characters (the decoder's pending bytes are
+    timed) and the helper counts every character CPython's own decoder gives."""
+    import codecs
+    text = bench.corpus(kind, 8 * bench.CHUNK)
+    data = text.encode("utf-8")
+    pieces = bench.chunks(data)
+    assert b"".join(pieces) == data and {len(p) for p in pieces[:-1]} == {bench.CHUNK}
+    if kind in ("cjk", "emoji"):  # mostly multi-byte characters: some cut falls inside one
+        assert any(0x80 <= p[0] < 0xC0 for p in pieces[1:])
+    assert bench.chunked_text(codecs.getincrementaldecoder("utf-8")(), pieces) == text
+    assert bench.chunked_decode(encspec.load("utf-8").IncrementalDecoder(), pieces) == len(text)
 
 
 def _cpython_big5_pairs() -> int:

@@ -10,6 +10,8 @@ from .run import COLUMNS, SECTIONS, Row
 
 TITLES = {
     "decode": "DECODE (strict, valid text; token loop: the straightforward loop over module.tokens)",
+    "incremental": "INCREMENTAL (strict decode through IncrementalDecoder in 4 KiB chunks, as streams, open() and "
+                   "transcode read; CPython: its incremental decoder, the same chunks)",
     "replace": "REPLACE (decode of damaged text: 1% and 10% of the bytes made invalid)",
     "validate": "VALIDATE (is_valid; CPython: a strict decode; iconv -f X -t X; node: buffer.isUtf8 on the same bytes)",
     "encode": "ENCODE (MB/s of the bytes written; iconv from WCHAR_T)",

@@ -2,10 +2,12 @@
 
 Four seeded corpora (ASCII prose; Latin with ~20% 2-byte characters in UTF-8;
 CJK, mostly 3-byte; emoji-heavy, ~25% 4-byte), each encoded with the spec under
-test, then five sections (SECTIONS), each a table whose columns are the
+test, then six sections (SECTIONS), each a table whose columns are the
 implementations that can do it:
 
 * decode: strict, on valid text;
+* incremental: the same, fed to an IncrementalDecoder in 4 KiB chunks (CHUNK, cut
+  wherever they fall), as streams, ``open()`` and ``encspec transcode`` read;
 * replace: decoding after 1% and 10% of the bytes are damaged (``corrupt``), with
   ``errors="replace"`` and ``"surrogateescape"``;
 * validate: ``is_valid`` (CPython has no validator: its strict decode is the baseline);
@@ -106,6 +108,28 @@ def corpus(kind: str, size: int, seed: int = 2026) -> str:
         parts.append(w)
         total += len(w.encode("utf-8")) + 1
     return " ".join(parts)
+
+
+CHUNK = 4 << 10  # the incremental rows' chunk: what streams and open() read at a time
+
+
+def chunks(data: bytes, size: int = CHUNK) -> list[bytes]:
+    """*data* cut every *size* bytes (wherever that falls: inside a character too)."""
+    return [data[i:i + size] for i in range(0, len(data), size)]
+
+
+def chunked_decode(decoder: Any, pieces: list[bytes]) -> int:
+    """Feed *pieces* to an incremental *decoder*, then final: how many characters came out."""
+    decode = decoder.decode
+    n = 0
+    for piece in pieces:
+        n += len(decode(piece))
+    return n + len(decode(b"", True))
+
+
+def chunked_text(decoder: Any, pieces: list[bytes]) -> str:
+    """What *decoder* makes of *pieces*, then final (chunked_decode's text, to check it)."""
+    return "".join([*map(decoder.decode, pieces), decoder.decode(b"", True)])
 
 
 def corrupt(data: bytes, rate: float = 0.01, seed: int = 7) -> bytes:
@@ -389,6 +413,7 @@ COLUMNS = ("cpython", "native", "python", "token loop", "oracle", "exported c", 
            "node TextDecoder")
 SECTIONS = {
     "decode": ("cpython", "native", "python", "token loop", "oracle", "exported c", "iconv", "node TextDecoder"),
+    "incremental": ("cpython", "native", "python"),
     "encode": ("cpython", "native", "python", "iconv"),
     "validate": ("cpython", "native", "python", "iconv", "node isUtf8"),
     "replace": ("cpython", "native", "python", "exported c", "node TextDecoder"),
@@ -660,7 +685,7 @@ class Bench:
         for kind in kinds:
             self.progress(f"{s.name} {kind} corpus")
             p = payload(s, kind, size, py_bytes)
-            for op in ("decode", "replace", "validate", "encode"):
+            for op in ("decode", "incremental", "replace", "validate", "encode"):
                 if op in self.sections:
                     self.progress(f"{s.name} {kind} {op}")
                     getattr(self, op)(s, p)
@@ -707,6 +732,23 @@ class Bench:
         name, data = self.iconv_input(row, s, p, p.data, p.utf8)
         self.iconv(row, name, "WCHAR_T", data)
         self.text_decoder(row, s, p, p.data, p.utf8, True)
+
+    def incremental(self, s: Subject, p: Payload) -> None:
+        """Strict decoding in CHUNK-byte pieces through an IncrementalDecoder (then final),
+        against CPython's incremental decoder of the same codec on its own bytes, cut alike."""
+        import codecs
+        row = self._row("incremental", s, p)
+        theirs = codecs.getincrementaldecoder(p.codec)
+        self.time(row, "cpython", lambda: chunked_decode(theirs(), chunks(p.base)), len(p.base))
+        row.notes.setdefault("cpython", f"{CHUNK:,}-byte chunks")
+        for name, m, data in (("native", s.native, p.data), ("python", s.module, p.py)):
+            if m is None:
+                self._no_native(row, s)
+                continue
+            pieces = chunks(data)
+            if name == "native" and chunked_text(m.IncrementalDecoder(), pieces) != p.text:
+                raise AssertionError(f"{s.name}: the incremental decoder disagrees with the text")
+            self.time(row, name, lambda: chunked_decode(m.IncrementalDecoder(), pieces), len(data))
 
     def replace(self, s: Subject, p: Payload) -> None:
         for rate in DIRTY:

@@ -2079,7 +2079,7 @@ size_t cp949_decode(const unsigned char *data, size_t len, cp949_cp *out,
 #define NX_NAME "cp949"
 #define NX_SPEC_SHA256 "76a434f317bf8cbfabc3a1e5aa20b91646943eb93d1404e87186f85292de13e2"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "257d0bb8040bf24a72f09306897adf8e4c7ea4dad139593f315e3fa4ddb829a2"
+#define NX_SOURCE_SHA256 "f140893d214764de1f1af42356ac75ecf3ab3ebc4568c8fa2a249ce74cb02135"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -4479,6 +4479,166 @@ static PyObject *nx_encode_cps(PyObject *self, PyObject *args)
 }
 #undef NX_ENC_MEMO
 
+/* ------------------------------------------------------- incremental decoding
+   feed(pending, data, errors, final, start, limit=None, surrogates=True): one chunk of the module's
+   IncrementalDecoder (its pending bytes, then the chunk), in one call with no
+   list and no Python loop, so that a 4 KiB chunk costs what a one-shot decode of
+   4 KiB costs.  It returns
+     * a str: all of pending + data decoded, nothing left pending;
+     * (str, bytes): all decoded but a short tail that more input could change
+       (final false, at most NX_TAIL bytes): the decoder keeps it as pending;
+     * (str, int): decoded up to that offset, where the module's exact path goes
+       on (a problem for strict or a custom handler, a long unfinished token that
+       the module resumes rather than scans again, the end of a final chunk);
+     * None: the module's path takes the whole chunk: data is not a buffer (the
+       module makes bytes of it), or with surrogates false the text holds a
+       surrogate code point (an error there, or a handler's).
+   The standard handlers are applied here only while they are still the ones
+   the codecs module registered (as the module's _NATIVE_HANDLERS checks). */
+#define NX_TAIL 64  /* the longest unfinished token kept as pending bytes and scanned again */
+
+static PyObject *nx_std_handlers[5];  /* by NX_H_*: the codecs module's own, looked up once */
+
+static int nx_std_handler(const char *errors)
+{
+    int h = nx_handler(errors);
+    PyObject *now;
+    if (h == NX_H_OTHER)
+        return h;
+    if (nx_std_handlers[h] == NULL) {
+        static const char *names[5] = {NULL, "replace", "ignore", "surrogateescape", "backslashreplace"};
+        nx_std_handlers[h] = PyCodec_LookupError(names[h]);
+        if (nx_std_handlers[h] == NULL)
+            return -1;
+    }
+    now = PyCodec_LookupError(errors);
+    if (now == NULL)
+        return -1;
+    Py_DECREF(now);
+    return now == nx_std_handlers[h] ? h : NX_H_OTHER;
+}
+
+/* Whether the str holds a surrogate code point (a loop compilers vectorize). */
+static int nx_has_surrogate(PyObject *s)
+{
+    Py_ssize_t i, n = PyUnicode_GET_LENGTH(s);
+    int any = 0;
+    if (PyUnicode_KIND(s) == PyUnicode_2BYTE_KIND) {
+        const Py_UCS2 *u = PyUnicode_2BYTE_DATA(s);
+        for (i = 0; i < n; i++)
+            any |= (u[i] & 0xF800) == 0xD800;
+    } else if (PyUnicode_KIND(s) == PyUnicode_4BYTE_KIND) {
+        const Py_UCS4 *u = PyUnicode_4BYTE_DATA(s);
+        for (i = 0; i < n; i++)
+            any |= (u[i] & 0xFFFFF800) == 0xD800;
+    }
+    return any;
+}
+
+static PyObject *nx_feed(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_buffer view;
+    const char *errors;
+    int final, handler, surrogates = 1;
+    unsigned long start;
+    nx_args a;
+    nx_tok tok;
+    size_t stop = 0;
+    PyObject *joined = NULL, *text, *rest, *result;
+
+    (void)self;
+    if (nargs < 5 || nargs > 7 || !PyBytes_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "feed(pending: bytes, data, errors, final, start, limit=None, surrogates=True)");
+        return NULL;
+    }
+    errors = PyUnicode_AsUTF8(args[2]);
+    if (errors == NULL)
+        return NULL;
+    final = PyObject_IsTrue(args[3]);
+    if (final < 0)
+        return NULL;
+    start = PyLong_AsUnsignedLong(args[4]);
+    if (start == (unsigned long)-1 && PyErr_Occurred())
+        return NULL;
+    if (start >= NX_N_STATES) {
+        PyErr_SetString(PyExc_ValueError, "feed: not a state of the automaton");
+        return NULL;
+    }
+    if (nx_limit_arg("feed", nargs > 5 ? args[5] : NULL, &a.limit) < 0)
+        return NULL;
+    if (nargs > 6 && (surrogates = PyObject_IsTrue(args[6])) < 0)
+        return NULL;
+    handler = nx_std_handler(errors);
+    if (handler < 0)
+        return NULL;
+    if (PyObject_GetBuffer(args[1], &view, PyBUF_SIMPLE) < 0) {
+        if (!PyErr_ExceptionMatches(PyExc_TypeError))
+            return NULL;
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    if (PyBytes_GET_SIZE(args[0])) {
+        /* the pending bytes, then the chunk: one buffer, as the module's bytes would be */
+        Py_ssize_t held = PyBytes_GET_SIZE(args[0]);
+        joined = PyBytes_FromStringAndSize(NULL, held + view.len);
+        if (joined == NULL) {
+            PyBuffer_Release(&view);
+            return NULL;
+        }
+        memcpy(PyBytes_AS_STRING(joined), PyBytes_AS_STRING(args[0]), (size_t)held);
+        memcpy(PyBytes_AS_STRING(joined) + held, view.buf, (size_t)view.len);
+        PyBuffer_Release(&view);
+        if (PyObject_GetBuffer(joined, &view, PyBUF_SIMPLE) < 0) {
+            Py_DECREF(joined);
+            return NULL;
+        }
+    }
+    a.data = (const unsigned char *)view.buf;
+    a.len = (size_t)view.len;
+    a.handler = handler;
+    a.final = final;
+    a.want_str = 1;
+    a.start = (unsigned)start;
+    /* only an immutable buffer may be read without the GIL */
+    text = nx_decode_str(&a, 0, PyBytes_Check(view.obj) && a.len >= NX_NOGIL, &stop);
+    if (text != NULL && !surrogates && nx_has_surrogate(text)) {
+        /* a surrogate code point, an error in text that must be UTF-8: the module's path */
+        PyBuffer_Release(&view);
+        Py_XDECREF(joined);
+        Py_DECREF(text);
+        Py_RETURN_NONE;
+    }
+    if (text == NULL || stop == a.len) {
+        PyBuffer_Release(&view);
+        Py_XDECREF(joined);
+        return text;
+    }
+    if (!final && a.len - stop <= NX_TAIL && !nx_token(&a, stop, a.start, &tok))
+        rest = PyBytes_FromStringAndSize((const char *)a.data + stop, (Py_ssize_t)(a.len - stop));
+    else
+        rest = PyLong_FromSize_t(stop);
+    PyBuffer_Release(&view);
+    Py_XDECREF(joined);
+    if (rest == NULL) {
+        Py_DECREF(text);
+        return NULL;
+    }
+    result = PyTuple_Pack(2, text, rest);
+    Py_DECREF(text);
+    Py_DECREF(rest);
+    return result;
+}
+
+#define NX_FEED_METHODS \
+    {"feed", (PyCFunction)(void (*)(void))nx_feed, METH_FASTCALL, \
+     "feed(pending, data, errors, final, start, limit=None, surrogates=True) -> str, (str, tail),\n" \
+     "(str, stop) or None\n\n" \
+     "One chunk of the module's IncrementalDecoder (pending + data), from state start:\n" \
+     "a str when all is decoded; (str, bytes) when a short tail waits for more input; (str,\n" \
+     "stop) when the module's exact path goes on at stop; None when it takes the chunk (data\n" \
+     "is not a buffer, or surrogates is false and the text holds one)."},
+
 
 static PyMethodDef nx_methods[] = {
     {"decode", nx_decode, METH_VARARGS,
@@ -4493,6 +4653,7 @@ static PyMethodDef nx_methods[] = {
      "The token at data[pos:] as the module's _scan gives it, (kind, start, end,\n"
      "value, reason), or None when final is false and more input could change it."},
     NX_VALIDATE_METHODS
+    NX_FEED_METHODS
     {"encode_memo", nx_encode_memo, METH_VARARGS,
      "encode_memo(text, pos, memo_bytes, memo_lens, out, refused=None) -> stop\n\n"
      "Append to the bytearray out the bytes of text[pos:] from the module's memo\n"

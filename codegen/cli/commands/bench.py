@@ -1,4 +1,4 @@
-"""``encspec bench``: decode, replace, validate, encode and transcode of seeded corpora, per spec, next to CPython's own codec, iconv and Node, on CPU time; and what mapping tables take."""
+"""``encspec bench``: decode, incremental decode, replace, validate, encode and transcode of seeded corpora, per spec, next to CPython's own codec, iconv and Node, on CPU time; and what mapping tables take."""
 from __future__ import annotations
 
 import json
@@ -8,7 +8,7 @@ import click
 
 from ..common import Fail
 
-SECTION_NAMES = ("decode", "replace", "validate", "encode", "transcode")
+SECTION_NAMES = ("decode", "incremental", "replace", "validate", "encode", "transcode")
 
 
 @click.command("bench")
