@@ -2312,8 +2312,8 @@ def getregentry(signature=False):
     if signature:
         return codecs.CodecInfo(
             name=NAME + "-sig",
-            encode=lambda input, errors="strict": (encode(input, errors, signature=True), len(input)),
-            decode=Codec().decode,
+            encode=_SIGNED_CODEC_ENCODE,
+            decode=_CODEC_DECODE,
             incrementalencoder=SignedIncrementalEncoder,
             incrementaldecoder=IncrementalDecoder,
             streamreader=StreamReader,
@@ -2321,10 +2321,36 @@ def getregentry(signature=False):
         )
     return codecs.CodecInfo(  # byte order marks are written as CPython's utf-16 writes its BOM
         name=NAME,
-        encode=Codec().encode,
-        decode=Codec().decode,
+        encode=_CODEC_ENCODE,
+        decode=_CODEC_DECODE,
         incrementalencoder=SignedIncrementalEncoder if _WRITES_SIGNATURE else IncrementalEncoder,
         incrementaldecoder=IncrementalDecoder,
         streamreader=StreamReader,
         streamwriter=SignedStreamWriter if _WRITES_SIGNATURE else StreamWriter,
     )
+
+
+# ------------------------------------------------------ native entry points
+# The codec's decode and encode (what bytes.decode and str.encode call) and the
+# module's own: with the extension, its builtin functions (_NATIVE.entry), which
+# finish in C a call that needs nothing of this core (a whole buffer decoded with
+# strict or a handler the extension applies itself, a str its loops write whole),
+# so that a short call pays no Python frame, and pass any other call on, as it
+# came, to the Python function below, which decides it as before.
+def _signed_codec_encode(input, errors="strict"):
+    return encode(input, errors, signature=True), len(input)
+
+
+_CODEC_DECODE = Codec().decode
+_CODEC_ENCODE = Codec().encode
+_SIGNED_CODEC_ENCODE = _signed_codec_encode
+if _NATIVE is not None and hasattr(_NATIVE, "entry") and _FROM_REAL is None:
+    def _entry(kind, fallback, prefix):
+        return _NATIVE.entry(kind, fallback, globals(), tuple((sig, _STARTS[k]) for sig, k in SIGNATURES),
+                             _NATIVE_HANDLERS, prefix, SIGNATURE, _encode_native)
+
+    _CODEC_DECODE = _entry("codec_decode", _CODEC_DECODE, None)
+    _CODEC_ENCODE = _entry("codec_encode", _CODEC_ENCODE, SIGNATURE if _WRITES_SIGNATURE else None)
+    _SIGNED_CODEC_ENCODE = _entry("codec_encode", _signed_codec_encode, SIGNATURE)
+    decode = _entry("decode", decode, None)  # the same call, in C
+    encode = _entry("encode", encode, SIGNATURE if _WRITES_SIGNATURE else None)

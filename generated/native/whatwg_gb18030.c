@@ -2321,7 +2321,7 @@ size_t whatwg_gb18030_decode(const unsigned char *data, size_t len, whatwg_gb180
 #define NX_NAME "whatwg-gb18030"
 #define NX_SPEC_SHA256 "61b9cc87bc8450e70f73c82346c7ca5a8e3a48805a1bd00459762b3777ecff56"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "d88e850ce22e45ef9ef844aa1e49bcda39f8e8d223e26ea7457b0f0f72f568da"
+#define NX_SOURCE_SHA256 "9604f313e842691d19be1f9cff95c913121fdfe38479fe69245234c0bd5512ab"
 #define NX_N_STATES 17
 #define NX_N_CLASSES 17
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -4687,6 +4687,8 @@ static PyObject *nx_memo_width(PyObject *self, PyObject *unused)
     return PyLong_FromLong(NX_MEMO_WIDTH);
 }
 
+#define NX_ENC_SMALL 64  /* characters a call encodes by way of the stack */
+
 /* encode_str(text, memo_bytes, memo_lens, prefix=b""): prefix (the module's
    signature) and the bytes of the whole text, or (prefix and the bytes of
    text[:stop], stop) where it stopped; the prefix is written here so that a
@@ -4734,6 +4736,18 @@ static PyObject *nx_encode_str(PyObject *self, PyObject *const *args, Py_ssize_t
     most = kind == PyUnicode_1BYTE_KIND ? NX_ENC_MOST_1 : kind == PyUnicode_2BYTE_KIND ? NX_ENC_MOST_2 : NX_ENC_MOST_4;
     if (n > (PY_SSIZE_T_MAX - NX_MEMO_WIDTH - plen) / most)
         return PyErr_NoMemory();
+    if (n <= NX_ENC_SMALL && plen + n * most + NX_MEMO_WIDTH <= NX_ENC_SMALL * 8) {
+        /* a short text: into the stack, then bytes of their final size (no realloc) */
+        char small[NX_ENC_SMALL * 8];
+        w = small;
+        memcpy(w, pre, (size_t)plen);
+        w += plen;
+        i = nx_memo_span(text, 0, n, mb, ml, lim, &w);
+        out = PyBytes_FromStringAndSize(small, w - small);
+        if (out == NULL || i == n)
+            return out;
+        return Py_BuildValue("(Nn)", out, i);
+    }
     out = PyBytes_FromStringAndSize(NULL, plen + n * most + NX_MEMO_WIDTH);  /* a memo entry is copied whole */
     if (out == NULL)
         return NULL;
@@ -5061,6 +5075,400 @@ static PyObject *nx_feed(PyObject *self, PyObject *const *args, Py_ssize_t nargs
      "stop) when the module's exact path goes on at stop; None when it takes the chunk (data\n" \
      "is not a buffer, or surrogates is false and the text holds one)."},
 
+/* ------------------------------------------------------------ entry points */
+/* The callables the module puts in front of its decode and encode, and in its
+   CodecInfo (entry(), below), so that a short call costs what CPython's codec
+   call costs: one that the extension finishes alone (a whole buffer decoded
+   with strict or a handler it applies itself; a str its encoder loops write
+   whole) never enters Python.  Any other call goes, as it came, to the Python
+   function it stands in front of (the fallback), which decides everything as
+   it did without this: a keyword or an argument these do not read, a custom
+   handler, or where the loop stopped (an error for strict: its exception, with
+   its exact position, comes from the core).  The cost of such a stop is the
+   stretch decoded twice. */
+
+/* The entry's tuple: its items by index. */
+enum {
+    NX_E_FALLBACK,    /* the Python function */
+    NX_E_GLOBALS,     /* the module's globals: COUNTED_LIMIT and the memo, read per call */
+    NX_E_SIGNATURES,  /* ((bytes, mode), ...): the spec's signatures and the mode each sets */
+    NX_E_HANDLERS,    /* the module's _NATIVE_HANDLERS: the handlers applied here, while registered */
+    NX_E_PREFIX,      /* bytes an encoder writes first by default, or None */
+    NX_E_SIGNATURE,   /* the spec's SIGNATURE: the module's encode(signature=True) */
+    NX_E_ENCODE_REST, /* the module's _encode_native(text, errors, got): where the loops stopped */
+    NX_E_SIZE
+};
+
+#define NX_ENTRY_SMALL 128  /* bytes a call decodes by way of the stack */
+
+static PyObject *nx_key_limit, *nx_key_memo_bytes, *nx_key_memo_lens, *nx_key_strict;
+
+/* The call's arguments by name into slots (positional ones first, at most *most*;
+   the first is positional): 0, or -1 where the fast path does not read the call
+   (the fallback's: it raises what a bad call raises). */
+static int nx_entry_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                         const char *const *names, int most, PyObject **slots)
+{
+    Py_ssize_t k, nk;
+    int i;
+    if (nargs < 1 || nargs > most)
+        return -1;
+    for (i = 0; i < most; i++)
+        slots[i] = i < nargs ? args[i] : NULL;
+    nk = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    for (k = 0; k < nk; k++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+        for (i = 1; i < most; i++)
+            if (PyUnicode_CompareWithASCIIString(key, names[i]) == 0)
+                break;
+        if (i == most || slots[i] != NULL)
+            return -1;
+        slots[i] = args[nargs + k];
+    }
+    return 0;
+}
+
+/* The pass's handler for errors (NULL: strict, as the default is), or -1 where the
+   core must decode: errors not a str, or a handler the extension does not apply
+   (a custom one, or a standard name registered over: the core's own test). */
+static int nx_entry_handler(PyObject *errors, PyObject *handlers)
+{
+    PyObject *mine, *now;
+    const char *name;
+    if (errors == NULL || errors == nx_key_strict)
+        return NX_H_OTHER;
+    if (!PyUnicode_Check(errors))
+        return -1;
+    if (PyUnicode_CompareWithASCIIString(errors, "strict") == 0)
+        return NX_H_OTHER;  /* stops at an error: the core raises (or calls what "strict" now is) */
+    mine = PyDict_GetItemWithError(handlers, errors);
+    if (mine == NULL || (name = PyUnicode_AsUTF8(errors)) == NULL) {
+        PyErr_Clear();
+        return -1;
+    }
+    now = PyCodec_LookupError(name);
+    if (now == NULL) {
+        PyErr_Clear();
+        return -1;
+    }
+    Py_DECREF(now);
+    return now == mine ? nx_handler(name) : -1;
+}
+
+/* data decoded whole, as the core's _decode(bytes(data), errors, True, START, True)
+   does when the extension goes through to the end in its first call: its
+   signature read first (the mode it sets), then the rest in one call.  1 with
+   *out and *len (bytes consumed), 0 where the core must decode, -1 on an exception. */
+static int nx_entry_whole(PyObject *e, PyObject *data, int handler, int surrogates, PyObject **out,
+                          Py_ssize_t *len)
+{
+    PyObject *sigs = PyTuple_GET_ITEM(e, NX_E_SIGNATURES), *limit, *s;
+    Py_buffer view;
+    nx_args a;
+    size_t pos = 0, stop = 0;
+    unsigned start = 0;
+    Py_ssize_t k;
+    int nogil;
+
+    limit = PyDict_GetItemWithError(PyTuple_GET_ITEM(e, NX_E_GLOBALS), nx_key_limit);
+    if (limit == NULL || nx_limit_arg("decode", limit, &a.limit) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (PyObject_GetBuffer(data, &view, PyBUF_SIMPLE) < 0) {
+        PyErr_Clear();  /* not a buffer (bytes() of it may still be bytes: an int, a list) */
+        return 0;
+    }
+    a.data = (const unsigned char *)view.buf;
+    a.len = (size_t)view.len;
+    for (k = 0; a.len && k < PyTuple_GET_SIZE(sigs); k++) {
+        PyObject *sig = PyTuple_GET_ITEM(PyTuple_GET_ITEM(sigs, k), 0);
+        size_t n = (size_t)PyBytes_GET_SIZE(sig);
+        if (n <= a.len && !memcmp(a.data, PyBytes_AS_STRING(sig), n)) {
+            pos = n;
+            start = (unsigned)PyLong_AsUnsignedLong(PyTuple_GET_ITEM(PyTuple_GET_ITEM(sigs, k), 1));
+            break;
+        }
+    }
+    a.handler = handler;
+    a.final = 1;
+    a.want_str = 1;
+    a.start = start;
+    s = NULL;
+    if (a.len - pos <= NX_ENTRY_SMALL) {
+        /* a short call: into the stack, then a str of its final size and kind made once */
+        Py_UCS4 buf[2 * NX_ENTRY_SMALL + 16];
+        nx_result r;
+        if (nx_ascii && start == 0) {
+            /* bytes 00..7F only: the str is a copy */
+            uint64_t x, high = 0;
+            size_t j = pos;
+            for (; j + 8 <= a.len; j += 8) {
+                memcpy(&x, a.data + j, 8);
+                high |= x;
+            }
+            for (; j < a.len; j++)
+                high |= a.data[j];
+            if (!(high & NX_HIGH)) {
+                s = PyUnicode_New((Py_ssize_t)(a.len - pos), 0x7F);
+                if (s != NULL)
+                    memcpy(PyUnicode_DATA(s), a.data + pos, a.len - pos);
+                *out = s;
+                *len = view.len;
+                PyBuffer_Release(&view);
+                return s == NULL ? -1 : 1;
+            }
+        }
+        if (nx_write(NX_M_UCS4, &a, pos, buf, 0, 2 * NX_ENTRY_SMALL, 0x10FFFF, &r) < 0) {
+            PyBuffer_Release(&view);
+            return -1;
+        }
+        if (r.status == NX_DONE) {  /* else out of room (a handler's long replacements): as a long one */
+            if (r.stop != a.len) {
+                PyBuffer_Release(&view);
+                return 0;  /* a token left to the core */
+            }
+            stop = r.stop;
+            s = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, buf, (Py_ssize_t)r.n);
+            if (s == NULL) {
+                PyBuffer_Release(&view);
+                return -1;
+            }
+        }
+    }
+    if (s == NULL) {
+        nogil = PyBytes_Check(view.obj) && a.len - pos >= NX_NOGIL;
+        s = nx_decode_str(&a, pos, nogil, &stop);
+    }
+    *len = view.len;
+    PyBuffer_Release(&view);
+    if (s == NULL)
+        return -1;
+    if (stop != a.len) {
+        Py_DECREF(s);  /* a token left to the core */
+        return 0;
+    }
+    if (!surrogates && PyUnicode_KIND(s) != PyUnicode_1BYTE_KIND) {
+        /* a surrogate here goes to the handler (text for UTF-8): the core's */
+        Py_ssize_t i, n = PyUnicode_GET_LENGTH(s);
+        int kind = PyUnicode_KIND(s);
+        const void *d = PyUnicode_DATA(s);
+        for (i = 0; i < n; i++) {
+            Py_UCS4 c = PyUnicode_READ(kind, d, i);
+            if (c >= 0xD800 && c <= 0xDFFF) {
+                Py_DECREF(s);
+                return 0;
+            }
+        }
+    }
+    *out = s;
+    return 1;
+}
+
+/* text's bytes from the encoder loops, prefix (bytes or None) first, as the core's
+   encode writes a str: 1 with *out, 0 where the core must encode, -1 on an exception. */
+static int nx_entry_bytes(PyObject *e, PyObject *text, PyObject *errors, PyObject *prefix, PyObject **out)
+{
+    PyObject *globals = PyTuple_GET_ITEM(e, NX_E_GLOBALS), *call[4], *got;
+    call[0] = text;
+    call[1] = PyDict_GetItemWithError(globals, nx_key_memo_bytes);
+    call[2] = PyDict_GetItemWithError(globals, nx_key_memo_lens);
+    call[3] = prefix;
+    if (call[1] == NULL || call[2] == NULL || call[2] == Py_None) {
+        PyErr_Clear();
+        return 0;  /* no memo yet: the core makes it */
+    }
+    got = nx_encode_str(NULL, call, prefix == Py_None ? 3 : 4);
+    if (got == NULL)
+        return -1;
+    if (!PyBytes_CheckExact(got)) {
+        /* (bytes so far, where it stopped): the rest is the core's */
+        PyObject *rest[3] = {text, errors == NULL ? nx_key_strict : errors, got};
+        *out = PyObject_Vectorcall(PyTuple_GET_ITEM(e, NX_E_ENCODE_REST), rest, 3, NULL);
+        Py_DECREF(got);
+        if (*out == NULL)
+            return -1;
+        return 1;
+    }
+    *out = got;
+    return 1;
+}
+
+/* (result, length) */
+static PyObject *nx_entry_pair(PyObject *result, Py_ssize_t len)
+{
+    PyObject *pair, *n;
+    if (result == NULL)
+        return NULL;
+    n = PyLong_FromSsize_t(len);
+    pair = n == NULL ? NULL : PyTuple_New(2);
+    if (pair == NULL) {
+        Py_DECREF(result);
+        Py_XDECREF(n);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(pair, 0, result);
+    PyTuple_SET_ITEM(pair, 1, n);
+    return pair;
+}
+
+#define NX_FALLBACK(e) PyObject_Vectorcall(PyTuple_GET_ITEM(e, NX_E_FALLBACK), args, nargs, kwnames)
+
+/* The CodecInfo's decode(input, errors="strict") -> (str, consumed). */
+static PyObject *nx_entry_codec_decode(PyObject *e, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"input", "errors"};
+    PyObject *slots[2], *s = NULL;
+    Py_ssize_t len = 0;
+    int handler, rc;
+    if (nx_entry_args(args, nargs, kwnames, names, 2, slots) < 0
+            || (handler = nx_entry_handler(slots[1], PyTuple_GET_ITEM(e, NX_E_HANDLERS))) < 0)
+        return NX_FALLBACK(e);
+    rc = nx_entry_whole(e, slots[0], handler, 1, &s, &len);
+    if (rc == 0)
+        return NX_FALLBACK(e);
+    return rc < 0 ? NULL : nx_entry_pair(s, len);
+}
+
+/* The module's decode(data, errors="strict", surrogates=True) -> str. */
+static PyObject *nx_entry_decode(PyObject *e, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"data", "errors", "surrogates"};
+    PyObject *slots[3], *s = NULL;
+    Py_ssize_t len = 0;
+    int handler, rc;
+    if (nx_entry_args(args, nargs, kwnames, names, 3, slots) < 0
+            || (slots[2] != NULL && slots[2] != Py_True && slots[2] != Py_False)
+            || (handler = nx_entry_handler(slots[1], PyTuple_GET_ITEM(e, NX_E_HANDLERS))) < 0)
+        return NX_FALLBACK(e);
+    rc = nx_entry_whole(e, slots[0], handler, slots[2] != Py_False, &s, &len);
+    if (rc == 0)
+        return NX_FALLBACK(e);
+    return rc < 0 ? NULL : s;
+}
+
+/* The CodecInfo's encode(input, errors="strict") -> (bytes, consumed); its prefix
+   is the signature where the codec writes one (NAME-sig, a byte order mark). */
+static PyObject *nx_entry_codec_encode(PyObject *e, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"input", "errors"};
+    PyObject *slots[2], *b = NULL;
+    int rc;
+    if (nx_entry_args(args, nargs, kwnames, names, 2, slots) < 0 || !PyUnicode_CheckExact(slots[0]))
+        return NX_FALLBACK(e);
+    rc = nx_entry_bytes(e, slots[0], slots[1], PyTuple_GET_ITEM(e, NX_E_PREFIX), &b);
+    if (rc == 0)
+        return NX_FALLBACK(e);
+    return rc < 0 ? NULL : nx_entry_pair(b, PyUnicode_GET_LENGTH(slots[0]));
+}
+
+/* The module's encode(text_or_codepoints, errors="strict", signature=None) -> bytes. */
+static PyObject *nx_entry_encode(PyObject *e, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"text_or_codepoints", "errors", "signature"};
+    PyObject *slots[3], *b = NULL, *prefix;
+    int rc;
+    if (nx_entry_args(args, nargs, kwnames, names, 3, slots) < 0 || !PyUnicode_CheckExact(slots[0]))
+        return NX_FALLBACK(e);
+    if (slots[2] == NULL || slots[2] == Py_None)
+        prefix = PyTuple_GET_ITEM(e, NX_E_PREFIX);
+    else if (slots[2] == Py_True)
+        prefix = PyTuple_GET_ITEM(e, NX_E_SIGNATURE);
+    else if (slots[2] == Py_False)
+        prefix = Py_None;
+    else
+        return NX_FALLBACK(e);
+    rc = nx_entry_bytes(e, slots[0], slots[1], prefix, &b);
+    if (rc == 0)
+        return NX_FALLBACK(e);
+    return rc < 0 ? NULL : b;
+}
+
+static PyMethodDef nx_entry_defs[] = {
+    {"decode", (PyCFunction)(void (*)(void))nx_entry_codec_decode, METH_FASTCALL | METH_KEYWORDS,
+     "decode(input, errors='strict')\n--\n\n"
+     "(str, bytes consumed): the codec's decode, in the extension (see entry)."},
+    {"decode", (PyCFunction)(void (*)(void))nx_entry_decode, METH_FASTCALL | METH_KEYWORDS,
+     "decode(data, errors='strict', surrogates=True)\n--\n\n"
+     "Decode data to str (the module's decode, in the extension: see entry)."},
+    {"encode", (PyCFunction)(void (*)(void))nx_entry_codec_encode, METH_FASTCALL | METH_KEYWORDS,
+     "encode(input, errors='strict')\n--\n\n"
+     "(bytes, characters consumed): the codec's encode, in the extension (see entry)."},
+    {"encode", (PyCFunction)(void (*)(void))nx_entry_encode, METH_FASTCALL | METH_KEYWORDS,
+     "encode(text_or_codepoints, errors='strict', signature=None)\n--\n\n"
+     "Encode a str or code points to bytes (the module's encode, in the extension: see entry)."},
+};
+static const char *const nx_entry_kinds[] = {"codec_decode", "decode", "codec_encode", "encode"};
+
+/* entry(kind, fallback, globals, signatures, handlers, prefix, signature, encode_rest) */
+static PyObject *nx_entry_make(PyObject *self, PyObject *args)
+{
+    const char *kind;
+    PyObject *fallback, *globals, *sigs, *handlers, *prefix, *signature, *rest, *e, *f, *name;
+    Py_ssize_t k;
+    size_t i;
+
+    if (!PyArg_ParseTuple(args, "sOO!O!O!OSO:entry", &kind, &fallback, &PyDict_Type, &globals, &PyTuple_Type, &sigs,
+                          &PyDict_Type, &handlers, &prefix, &signature, &rest))
+        return NULL;
+    for (i = 0; i < sizeof nx_entry_kinds / sizeof nx_entry_kinds[0]; i++)
+        if (!strcmp(kind, nx_entry_kinds[i]))
+            break;
+    if (i == sizeof nx_entry_kinds / sizeof nx_entry_kinds[0]) {
+        PyErr_Format(PyExc_ValueError, "entry: no entry point %.100s", kind);
+        return NULL;
+    }
+    if (!PyCallable_Check(fallback) || !PyCallable_Check(rest) || (prefix != Py_None && !PyBytes_Check(prefix))) {
+        PyErr_SetString(PyExc_TypeError, "entry: fallback and encode_rest must be callable, prefix bytes or None");
+        return NULL;
+    }
+    for (k = 0; k < PyTuple_GET_SIZE(sigs); k++) {
+        PyObject *p = PyTuple_GET_ITEM(sigs, k);
+        unsigned long mode;
+        if (!PyTuple_Check(p) || PyTuple_GET_SIZE(p) != 2 || !PyBytes_Check(PyTuple_GET_ITEM(p, 0))
+                || !PyLong_Check(PyTuple_GET_ITEM(p, 1))) {
+            PyErr_SetString(PyExc_TypeError, "entry: signatures must be (bytes, mode) pairs");
+            return NULL;
+        }
+        mode = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(p, 1));
+        if (mode == (unsigned long)-1 && PyErr_Occurred())
+            return NULL;
+        if (mode >= NX_N_STATES) {
+            PyErr_SetString(PyExc_ValueError, "entry: not a state of the automaton");
+            return NULL;
+        }
+    }
+    if (nx_key_strict == NULL) {
+        nx_key_limit = PyUnicode_InternFromString("COUNTED_LIMIT");
+        nx_key_memo_bytes = PyUnicode_InternFromString("_MEMO_BYTES");
+        nx_key_memo_lens = PyUnicode_InternFromString("_MEMO_LENS");
+        nx_key_strict = PyUnicode_InternFromString("strict");
+        if (nx_key_limit == NULL || nx_key_memo_bytes == NULL || nx_key_memo_lens == NULL || nx_key_strict == NULL)
+            return NULL;
+    }
+    e = PyTuple_Pack(NX_E_SIZE, fallback, globals, sigs, handlers, prefix, signature, rest);
+    if (e == NULL)
+        return NULL;
+    name = PyModule_GetNameObject(self);
+    f = name == NULL ? NULL : PyCFunction_NewEx(&nx_entry_defs[i], e, name);
+    Py_XDECREF(name);
+    Py_DECREF(e);
+    return f;
+}
+
+#define NX_ENTRY_METHODS \
+    {"entry", nx_entry_make, METH_VARARGS, \
+     "entry(kind, fallback, globals, signatures, handlers, prefix, signature, encode_rest) -> function\n\n" \
+     "A builtin function standing in front of the Python function fallback: kind\n" \
+     "'codec_decode' (the CodecInfo's decode), 'decode' (the module's), 'codec_encode'\n" \
+     "or 'encode'.  It finishes in C a call that needs nothing of the module (a whole\n" \
+     "buffer decoded with strict or a handler the extension applies, a str the encoder\n" \
+     "loops write whole) and passes any other on to fallback as it came.  globals: the\n" \
+     "module's (COUNTED_LIMIT, _MEMO_BYTES, _MEMO_LENS, read per call); signatures:\n" \
+     "((bytes, mode), ...); handlers: the module's _NATIVE_HANDLERS; prefix: the bytes\n" \
+     "an encoder writes first (None: none); signature: the module's SIGNATURE;\n" \
+     "encode_rest(text, errors, got): the module's _encode_native, where the loops stop."},
+
 
 static PyMethodDef nx_methods[] = {
     {"decode", nx_decode, METH_VARARGS,
@@ -5094,6 +5502,7 @@ static PyMethodDef nx_methods[] = {
      "encode_cps(cps, pos, memo_bytes, memo_lens, out) -> stop\n\n"
      "As encode_memo for code points: a list of ints or a buffer of integers\n"
      "(array, memoryview); -1 if cps is neither."},
+    NX_ENTRY_METHODS
     {NULL, NULL, 0, NULL}
 };
 
