@@ -296,3 +296,31 @@ def test_the_native_backend_writes_sequences_as_the_core_does(tmp_path, monkeypa
     memo = m.memory()["native_memo"]
     assert memo or extra  # with a row's starter the core encodes: the memo may stay unmade
     assert not memo or not any(1 <= memo[1][cp] <= 8 for cp in (0xCA, 0x304B, 0x1B0) + ((0x78,) if extra else ()))
+
+
+def test_an_encoder_dropped_with_held_code_points_warns():
+    """open()'s TextIOWrapper never finishes its encoder: a held starter is not lost silently."""
+    import gc
+    import warnings
+
+    module = encspec.load("euc_jis_2004")
+    name = "test-sequences-held-euc-jis-2004"  # CPython's own codec answers to the spec's name
+    codecs.register(lambda n: module.getregentry() if n == name.replace("-", "_") or n == name else None)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        buffer = io.BytesIO()
+        text = io.TextIOWrapper(buffer, encoding=name)
+        text.write("\u304b")  # KA starts KA + SEMI-VOICED MARK: held back
+        text.flush()
+        assert buffer.getvalue() == b""
+        text.detach()
+        del text
+        gc.collect()
+    assert any(issubclass(w.category, RuntimeWarning) and "never written" in str(w.message) for w in seen)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        enc = codecs.getincrementalencoder(name)()
+        assert enc.encode("\u304b") == b"" and enc.encode("", final=True) == b"\xa4\xab"
+        del enc
+        gc.collect()
+    assert not [w for w in seen if "never written" in str(w.message)]
