@@ -2076,6 +2076,21 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
         self._held = _held_of(state)
         self._settle()
 
+    def __del__(self):
+        """Code points held back and never written are lost, so say so: builtin open()'s
+        TextIOWrapper never finishes its encoder (CPython's own multibyte codecs lose them
+        there silently)."""
+        held = getattr(self, "_held", ())
+        if held:
+            try:
+                import warnings
+                warnings.warn(f"{NAME}: {len(held)} code point(s) held back as the start of a sequence "
+                              "were never written: the encoder was not finished with final=True "
+                              "(open()'s TextIOWrapper never finishes it; end the text with a newline or "
+                              "use encspec's streams)", RuntimeWarning, stacklevel=2)
+            except Exception:  # at interpreter exit: nothing left to warn with
+                pass
+
 
 class SignedIncrementalEncoder(IncrementalEncoder):
     """Writes the signature before the first output, like CPython's utf-8-sig."""
