@@ -11,14 +11,40 @@ sequence (an ill-formed pattern may override them).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import Protocol
 
 from ..spec.model import DigitSet, RangeSet, Spec
 from .actions import Action, Lookup, Value
-from .forms import LiteralForm
+from .forms import Form, LiteralForm, TableForm
+from .mapping import MappingTable
 
-if TYPE_CHECKING:
-    from . import Automaton
+
+class Automaton(Protocol):
+    """What this module reads of an automaton (encspec.automaton.Automaton, which
+    imports this module: named here by its shape, not imported back)."""
+
+    @property
+    def starts(self) -> tuple[int, ...]: ...
+
+    @property
+    def n_states(self) -> int: ...
+
+    @property
+    def forms(self) -> Mapping[str, Form]: ...
+
+    @property
+    def tables(self) -> tuple[MappingTable, ...]: ...
+
+    @property
+    def undecodable(self) -> bool: ...
+
+    def step(self, state: int, byte: int) -> int: ...
+
+    def action_at(self, s: int) -> Action | None: ...
+
+    def table_forms(self) -> list[TableForm]: ...
+
 
 Sequence = tuple[tuple[int, ...], bytes]  # (code points, the bytes written for them)
 
