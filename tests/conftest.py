@@ -588,6 +588,31 @@ def strict_encode_outcome(encode: Callable[[str], bytes], text: str) -> object:
         return ("UnicodeEncodeError", e.start, e.end, e.reason)
 
 
+def encode_sweep(spec: str, module) -> tuple[list, int, int, tuple, tuple]:
+    """Every code point of `code_points()` encoded by *module* and by CPython's codec *spec*:
+    each BMP one alone between two ASCII letters, strictly, giving (the first differences,
+    how many CPython writes, how many it refuses); the rest run together between the two
+    letters with a recording error handler, giving CPython's and the module's (bytes, calls)."""
+    bad: list = []
+    written = refused = 0
+    cps = code_points(surrogates=False)
+    for cp in (cp for cp in cps if cp < 0x10000):
+        text = "a" + chr(cp) + "b"
+        want = strict_encode_outcome(lambda t: t.encode(spec), text)
+        got = strict_encode_outcome(module.encode, text)
+        if got != want:
+            bad.append((f"U+{cp:04X}", got, want))
+            if len(bad) > 5:
+                break
+        if isinstance(want, bytes):
+            written += 1
+        else:
+            refused += 1
+    text = "a" + "".join(chr(cp) for cp in cps if cp >= 0x10000) + "b"
+    return (bad, written, refused, encode_recording_calls(lambda t, e: t.encode(spec, e), text),
+            encode_recording_calls(module.encode, text))
+
+
 class CPythonIncremental:
     """CPython's codec as decode_in_chunks drives a module: its IncrementalDecoder."""
 

@@ -35,10 +35,10 @@ from codec_samples import BACKENDS, load_backend
 from conftest import (
     ROOT,
     CPythonIncremental,
-    code_points,
     decode_in_chunks,
     decoding_differences,
     encode_recording_calls,
+    encode_sweep,
     examples,
     strict_encode_outcome,
 )
@@ -193,26 +193,9 @@ def test_every_code_point_encodes_alike(spec, backend):
     BMP the code points of `code_points()` run together, with an error handler: the same
     bytes (plane 2's HKSCS and JIS X 0213 characters) and the same calls to it."""
     module = load_backend(spec, backend)
-    bad = []
-    written = refused = 0
-    cps = code_points(surrogates=False)
-    for cp in (cp for cp in cps if cp < 0x10000):
-        text = "a" + chr(cp) + "b"
-        want = strict_encode_outcome(lambda t: t.encode(spec), text)
-        got = strict_encode_outcome(module.encode, text)
-        if got != want:
-            bad.append((f"U+{cp:04X}", got, want))
-            if len(bad) > 5:
-                break
-        if isinstance(want, bytes):
-            written += 1
-        else:
-            refused += 1
+    bad, written, refused, (want_bytes, want_calls), (got_bytes, got_calls) = encode_sweep(spec, module)
     assert not bad, bad
     assert written > 11000 and refused > 40000  # the sweep met both kinds
-    text = "a" + "".join(chr(cp) for cp in cps if cp >= 0x10000) + "b"
-    want_bytes, want_calls = encode_recording_calls(lambda t, e: t.encode(spec, e), text)
-    got_bytes, got_calls = encode_recording_calls(module.encode, text)
     assert len(want_bytes) > len(want_calls) + 2  # some of plane 2 is written
     assert got_bytes == want_bytes
     assert got_calls == want_calls
