@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "MOD.h"
+#include <encspec/MOD.h>
 
 int main(void)
 {

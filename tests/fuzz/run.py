@@ -124,7 +124,7 @@ def build(spec: str, work: Path) -> None:
     mod = registry.module_name(a.name)
     driver = out / "decode_driver.c"
     driver.write_text((HERE / "decode_driver.c").read_text("ascii").replace("MOD", mod), "ascii")
-    cmd = [os.environ.get("CC", "cc"), "-std=c99", *CFLAGS.split(), "-I", str(out), "-o",
+    cmd = [os.environ.get("CC", "cc"), "-std=c99", *CFLAGS.split(), "-I", str(out / "include"), "-o",
            str(out / "build" / "decode-driver"), str(driver), str(out / f"{mod}.c")]
     built = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=600)
     if built.returncode != 0:
