@@ -13,10 +13,12 @@ ENCSPEC_REQUIRE_TOOLS=1).
 """
 from __future__ import annotations
 
+import errno
 import os
 import random
 import re
 import subprocess
+import time
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
@@ -234,8 +236,17 @@ def _export_and_build(spec: str, lang: str, root: Path):
     out = root / f"{spec}-{lang}"
     export(automaton(spec), lang, out)
     # building happens on the first run: an empty batch
-    proc = subprocess.run([str(out / "run-tokens"), "--batch"], input=b"", capture_output=True,
-                          timeout=TIMEOUT, env=_env(lang))
+    for attempt in range(20):
+        try:
+            proc = subprocess.run([str(out / "run-tokens"), "--batch"], input=b"", capture_output=True,
+                                  timeout=TIMEOUT, env=_env(lang))
+            break
+        except OSError as e:
+            # "Text file busy": another of the fixture's threads forked while this one still had
+            # run-tokens open for writing, and its child holds the descriptor until it execs
+            if e.errno != errno.ETXTBSY or attempt == 19:
+                raise
+            time.sleep(0.05)
     if proc.returncode != 0 or proc.stdout or proc.stderr:
         raise AssertionError(f"building the {lang} export of {spec} failed (exit {proc.returncode}):\n"
                              + proc.stderr.decode(errors="replace")[-4000:])
