@@ -1410,7 +1410,7 @@ def _encode(cps, text, errors, start=0, stop=None, final=True):
     sequence the decoder rejects; elsewhere (WTF-16, whose pair form would read
     them back as that code point: 4.1, "the resulting sequence will not represent
     the original code points") the trail goes to the error handler (_PAIR_REASON).
-    Nothing is ever held back: every call's bytes are complete.
+    With final=True nothing is held back: every call's bytes are complete.
     """
     out = bytearray()
     handler = None
