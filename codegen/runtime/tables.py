@@ -357,3 +357,9 @@ def table_pointer(a, k: int, cp: int) -> int | None:
 def table_inverse(a, k: int) -> dict[int, int]:
     """Index table *k*'s code point -> the pointer the encoder writes ({} for a ranges table)."""
     return {} if a.tables[k].ranges else dict(bind(a)._table_inverse(k))
+
+
+def pair_reads_as_one(a) -> bool:
+    """Whether a lead surrogate's bytes followed by a trail's read back as one token
+    (the core's PAIR_READS_AS_ONE: WTF-8, WTF-16): encoders never write them in a row."""
+    return bool(bind(a).PAIR_READS_AS_ONE)

@@ -1,0 +1,269 @@
+"""The encoder as data: one description every export language renders (issue 28).
+
+The core's encoder (:mod:`encspec.runtime.core`, ``_encode_cp``) consults, in
+order, the encoder-only entries, the rows (bisected by code point), the counted
+forms and the table forms (the first whose table has a pointer).  Here those
+layers are merged once into disjoint runs of code points, each saying how its
+code points become bytes, so that an export's engine is one binary search and
+one digit writer, whatever the spec says.  The engines stay the core's port:
+the bytes of a run marked ``verify`` count only if the export's own decoder
+reads them back as that code point, as ``_encode_cp`` checks.
+
+Exported encoders take code points as unsigned 32-bit values; a counted form
+whose code points start below 2**32 would need the core's big-integer search
+(``_counted_find``) in every language, and is refused here (no built-in has one:
+UTF-∞-8's start at 2**71).
+"""
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass
+
+from ..automaton import Automaton
+from ..automaton.forms import CompositeForm, DigitsForm, LiteralForm
+from ..runtime import tables as core_tables
+from ..spec.diagnostics import SpecError
+
+CODE_POINT_LIMIT = 0xFFFFFFFF  # what an exported encoder's code points hold
+PAIR_REASON = ("a trail surrogate code point after a lead surrogate code point: "
+               "the two would read back as one supplementary code point")
+
+
+@dataclass(frozen=True)
+class Run:
+    """Code points first..last and how each becomes bytes (see the module's text).
+
+    kind ``bytes``: *literal* for the code point; ``none``: unencodable;
+    ``digits``: the digits of ``cp - a``; ``pair``: a UTF-16 surrogate pair, each
+    half ``0xD800/0xDC00 + bits - a`` in the digits of *positions*; ``pointer``: the
+    digits of pointer ``cp + a``.  *positions* and *order* index
+    :attr:`Encoder.positions` and :attr:`Encoder.orders` (order -1: byte order)."""
+
+    first: int
+    last: int
+    kind: str
+    a: int = 0
+    positions: int = -1
+    order: int = -1
+    literal: bytes = b""
+    verify: bool = True
+
+
+@dataclass(frozen=True)
+class Encoder:
+    name: str
+    runs: tuple[Run, ...]
+    positions: tuple[tuple[tuple[tuple[int, int], ...], ...], ...]
+    orders: tuple[tuple[int, ...], ...]
+    sequences: tuple[tuple[tuple[int, ...], bytes], ...]  # longest first per starter; intermediate bytes
+    signature: bytes
+    writes_signature: bool  # encode(text) writes the signature unless told not to (byte order marks)
+    permutation: bytes | None  # `bytes through`: every byte written goes through it last
+    pair_reads_as_one: bool
+    pair_on_encode: bool
+    pair_reason: str
+    group_runs: bool  # an error covers a run of unencodable code points (else one)
+    unencodable: str | None  # the spec's reason; None: the core's two defaults
+    undecodable: bool  # no decoder to verify with: runs are not verified
+    max_code_point: int | None
+
+    @property
+    def starters(self) -> tuple[int, ...]:
+        return tuple(sorted({cps[0] for cps, _ in self.sequences}))
+
+    def run_of(self, cp: int) -> Run | None:
+        """The run holding *cp*: what an engine's binary search finds."""
+        k = bisect_right([r.first for r in self.runs], cp) - 1
+        return self.runs[k] if k >= 0 and cp <= self.runs[k].last else None
+
+
+class _Pool:
+    """Positions and orders, each stored once."""
+
+    def __init__(self) -> None:
+        self.positions: dict[tuple, int] = {}
+        self.orders: dict[tuple, int] = {}
+
+    def position(self, p) -> int:
+        key = tuple(tuple(tuple(r) for r in runs) for runs in p)
+        return self.positions.setdefault(key, len(self.positions))
+
+    def order(self, o) -> int:
+        return -1 if o is None else self.orders.setdefault(tuple(o), len(self.orders))
+
+
+def _row_runs(a: Automaton, pool: _Pool) -> list[Run]:
+    out = []
+    for r in a.encoding_rows():
+        form = a.forms[r.form]
+        if isinstance(form, LiteralForm):
+            out += [Run(cp, cp, "bytes", literal=bytes(form.bytes)) for cp in range(r.first, r.last + 1)]
+        elif isinstance(form, CompositeForm):
+            sub = a.forms[form.sub]
+            assert isinstance(sub, DigitsForm)  # a composite form is a pair of one digits form
+            out.append(Run(r.first, r.last, "pair", sub.at, pool.position(sub.positions)))
+        else:
+            assert isinstance(form, DigitsForm)  # rows come from digits, literal and composite forms
+            out.append(Run(r.first, r.last, "digits", r.offset, pool.position(form.positions), pool.order(form.order)))
+    return out
+
+
+def _linear(pairs: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """(first, last, pointer - code point) runs of sorted (code point, pointer) pairs."""
+    out: list[list[int]] = []
+    for cp, p in pairs:
+        if out and out[-1][1] == cp - 1 and out[-1][2] == p - cp:
+            out[-1][1] = cp
+        else:
+            out.append([cp, cp, p - cp])
+    return [(x[0], x[1], x[2]) for x in out]
+
+
+def _skipped(p: int, skip) -> bool:
+    return any(lo <= p <= hi for lo, hi in skip)
+
+
+def table_runs(a: Automaton, k: int) -> list[tuple[int, int, int]]:
+    """Table *k*'s encoder map as (first, last, pointer - code point) runs: exactly the
+    core's ``_table_pointer`` (decode-only pointers left out; a ranges table's run is
+    found by its first code point, its overrides first)."""
+    t = a.tables[k]
+    if not t.ranges:
+        return _linear(sorted(core_tables.table_inverse(a, k).items()))
+    over = {p: v for p, v in t.overrides if isinstance(v, int)}  # a ranges table's overrides are single
+    runs = sorted(zip(t.firsts, t.starts, t.lasts))
+    pieces: list[tuple[int, int, int]] = []  # (first, last, pointer - code point): the run bisect finds
+    for i, (first, start, last) in enumerate(runs):
+        end = first + last - start
+        if i + 1 < len(runs):
+            end = min(end, runs[i + 1][0] - 1)
+        if end >= first:
+            pieces.append((first, end, start - first))
+    # taken away: pointers an override gives another code point, decode-only pointers,
+    # and the overrides' own code points (looked up first)
+    by_cp = {v: p for p, v in over.items()}
+    gone: list[tuple[int, int]] = [(v, v) for v in by_cp]
+    for first, end, delta in pieces:
+        gone += [(p - delta, p - delta) for p, v in over.items() if first + delta <= p <= end + delta and v != p - delta]
+        gone += [(max(lo, first + delta) - delta, min(hi, end + delta) - delta) for lo, hi in t.decode_only
+                 if max(lo, first + delta) <= min(hi, end + delta)]
+    gone = _union([], gone)
+    out = [(lo, hi, delta) for first, end, delta in pieces for lo, hi in _cut(gone, first, end)]
+    out += [(v, v, p - v) for v, p in by_cp.items() if not _skipped(p, t.decode_only)]
+    out.sort()
+    return _merge_linear(out)
+
+
+def _merge_linear(runs: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    out: list[tuple[int, int, int]] = []
+    for r in runs:
+        if out and out[-1][1] == r[0] - 1 and out[-1][2] == r[2]:
+            out[-1] = (out[-1][0], r[1], r[2])
+        else:
+            out.append(r)
+    return out
+
+
+def _overlay(layers: list[list[Run]]) -> tuple[Run, ...]:
+    """The runs of *layers* (each disjoint and sorted), the first layer holding a code
+    point winning it, cut and merged into one disjoint sorted list."""
+    taken: list[tuple[int, int]] = []  # disjoint, sorted: code points already decided
+    out: list[Run] = []
+    for layer in layers:
+        free: list[Run] = []
+        for r in layer:
+            free += [Run(lo, hi, r.kind, r.a, r.positions, r.order, r.literal, r.verify)
+                     for lo, hi in _cut(taken, r.first, r.last)]
+        out += free
+        taken = _union(taken, [(r.first, r.last) for r in free])
+    return tuple(sorted(out, key=lambda r: r.first))
+
+
+def _cut(taken: list[tuple[int, int]], lo: int, hi: int) -> list[tuple[int, int]]:
+    """The parts of lo..hi outside *taken*."""
+    out = []
+    k = max(0, bisect_right(taken, (lo, 1 << 80)) - 1)
+    cur = lo
+    while k < len(taken) and taken[k][0] <= hi:
+        a, b = taken[k]
+        if b >= cur:
+            if a > cur:
+                out.append((cur, a - 1))
+            cur = max(cur, b + 1)
+        k += 1
+    if cur <= hi:
+        out.append((cur, hi))
+    return out
+
+
+def _union(a: list[tuple[int, int]], b: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[list[int]] = []
+    for lo, hi in sorted(a + b):
+        if out and lo <= out[-1][1] + 1:
+            out[-1][1] = max(out[-1][1], hi)
+        else:
+            out.append([lo, hi])
+    return [(x[0], x[1]) for x in out]
+
+
+def check(a: Automaton) -> None:
+    """Refuse what an exported encoder cannot hold (before anything is written)."""
+    for ext in a.extensions:
+        if max(ext.min, ext.offset) <= CODE_POINT_LIMIT:
+            raise SpecError(f"the encoder of counted form {ext.form} (spec line {ext.line}) starts below 2**32: "
+                            "exported encoders take 32-bit code points", None, a.spec_file)
+
+
+def encoder(a: Automaton) -> Encoder:
+    """The encoder of *a* as data (raises SpecError where :func:`check` refuses)."""
+    check(a)
+    pool = _Pool()
+    only = [Run(cp, cp, "none" if b is None else "bytes", literal=b"" if b is None else bytes(b), verify=False)
+            for cp, b in sorted(dict(a.encode_only).items())]
+    layers = [only, _row_runs(a, pool)]
+    for f in a.table_forms():
+        p, o = pool.position(f.positions), pool.order(f.order)
+        layers.append([Run(lo, hi, "pointer", d, p, o) for lo, hi, d in table_runs(a, f.table)])
+    runs = tuple(r for r in _overlay(layers) if r.first <= CODE_POINT_LIMIT)
+    runs = tuple(r if r.last <= CODE_POINT_LIMIT else Run(r.first, CODE_POINT_LIMIT, r.kind, r.a, r.positions,
+                                                          r.order, r.literal, r.verify) for r in runs)
+    seqs = tuple(sorted(((tuple(c), bytes(b)) for c, b in a.sequences), key=lambda s: (s[0][0], -len(s[0]), s[0])))
+    return Encoder(
+        name=a.name, runs=runs, positions=tuple(pool.positions), orders=tuple(pool.orders), sequences=seqs,
+        signature=bytes(a.signature), writes_signature=any(k for _, k in a.signatures),
+        permutation=None if a.permutation is None else bytes(a.permutation),
+        pair_reads_as_one=core_tables.pair_reads_as_one(a), pair_on_encode=bool(a.pair_on_encode),
+        pair_reason=PAIR_REASON, group_runs=a.unit == 1 and a.error_span == "maximal-subpart",
+        unencodable=a.reasons.unencodable, undecodable=bool(a.undecodable), max_code_point=a.max_code_point)
+
+
+def digits(e: Encoder, positions: int, raw: int, order: int = -1) -> bytes:
+    """The bytes of *raw* in the mixed radix of ``e.positions[positions]`` (the one digit
+    writer, as the engines spell it)."""
+    pos = e.positions[positions]
+    out = bytearray(len(pos))
+    for k in (reversed(e.orders[order]) if order >= 0 else range(len(pos) - 1, -1, -1)):
+        radix = sum(hi - lo + 1 for lo, hi in pos[k])
+        raw, d = divmod(raw, radix)
+        for lo, hi in pos[k]:
+            if d <= hi - lo:
+                out[k] = lo + d
+                break
+            d -= hi - lo + 1
+    return bytes(out)
+
+
+def proposed(e: Encoder, cp: int) -> tuple[bytes | None, bool]:
+    """(bytes the runs give *cp* before verification, whether to verify): the reference
+    for the engines' run walk."""
+    r = e.run_of(cp)
+    if r is None or r.kind == "none":
+        return None, False
+    if r.kind == "bytes":
+        return r.literal, r.verify
+    if r.kind == "pair":
+        v = cp - 0x10000
+        return (digits(e, r.positions, 0xD800 + (v >> 10) - r.a)
+                + digits(e, r.positions, 0xDC00 + (v & 0x3FF) - r.a)), True
+    raw = cp + r.a if r.kind == "pointer" else cp - r.a
+    return digits(e, r.positions, raw, r.order), True
