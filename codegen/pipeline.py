@@ -109,5 +109,7 @@ def _with_vectors(a: Automaton, lang: str, options: dict | None) -> dict | None:
         return options
     if target.supports(a) is not None or package_tests.checked_in(a) is not None:
         return options  # refused (render_files says why), or the checked-in vectors serve
+    from .analyse import encode_vectors
     from .analyse.vectors import jsonl
-    return {**(options or {}), "vectors": jsonl(a)}
+    encode = {"encode_vectors": encode_vectors.jsonl(a)} if "encode_vectors" in target.options else {}
+    return {**(options or {}), "vectors": jsonl(a), **encode}

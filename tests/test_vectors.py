@@ -42,10 +42,11 @@ def _value(v):
     return tuple(int(x, 16) for x in v.split("+")) if "+" in v else int(v, 16)
 
 
-def test_every_builtin_spec_has_both_files():
+def test_every_builtin_spec_has_its_three_files():
     names = {module_name(s) for s in SPECS}
     assert {p.stem for p in VECTORS.glob("*.txt")} == names
-    assert {p.stem for p in VECTORS.glob("*.jsonl")} == names
+    assert {p.stem for p in VECTORS.glob("*.jsonl") if not p.name.endswith(".encode.jsonl")} == names
+    assert {p.name[:-len(".encode.jsonl")] for p in VECTORS.glob("*.encode.jsonl")} == names
 
 
 @pytest.mark.parametrize("spec", PER_SPEC)

@@ -22,7 +22,7 @@ def outputs(spec: str, out_dir: Path, docs_dir: Path | None = None) -> list[Outp
     the spec (else Unsupported, before anything is written); the native one is left
     out where it does not (a counted form the C export cannot decode) and for a
     single-byte spec, whose native backend is CPython's charmap codec."""
-    from ..analyse import charts, describe, vectors
+    from ..analyse import charts, describe, encode_vectors, vectors
     from ..version import __version__
     _, automaton = load_spec(spec)
     name = registry.module_name(automaton.name)
@@ -42,6 +42,7 @@ def outputs(spec: str, out_dir: Path, docs_dir: Path | None = None) -> list[Outp
         Output(out_dir / "tables" / f"{name}.describe.json", describe.document(automaton, f"encspec {__version__}")),
         Output(out_dir / "vectors" / f"{name}.txt", vectors.text(automaton, cases)),
         Output(out_dir / "vectors" / f"{name}.jsonl", vectors.jsonl(automaton, cases)),
+        Output(out_dir / "vectors" / f"{name}.encode.jsonl", encode_vectors.jsonl(automaton)),
         # the automaton's .svg is not generated here: Graphviz's layout differs between
         # its versions, so only the .dot source is checked in (`encspec chart` renders it)
         Output(docs / f"{name}-codepage.svg", charts.codepage_svg(automaton)),

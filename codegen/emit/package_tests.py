@@ -22,13 +22,14 @@ from ..spec import registry
 PER_GROUP = 4  # cases kept per subsection: its first two and last two
 
 
-def checked_in(a: Automaton) -> str | None:
-    """The checked-in vectors' text when *a* is a built-in spec (same bytes) and the file is there."""
+def checked_in(a: Automaton, suffix: str = ".jsonl") -> str | None:
+    """The checked-in vectors' text when *a* is a built-in spec (same bytes) and the file is there
+    (*suffix* ``.encode.jsonl``: the encode vectors)."""
     try:
         builtin = registry.find_builtin(a.name)
         if hashlib.sha256(builtin.read_bytes()).hexdigest() != a.spec_sha256:
             return None
-        path = resources.files("encspec.generated") / "vectors" / f"{registry.module_name(a.name)}.jsonl"
+        path = resources.files("encspec.generated") / "vectors" / f"{registry.module_name(a.name)}{suffix}"
         return path.read_text("utf-8") if path.is_file() else None
     except (KeyError, OSError, ModuleNotFoundError, TypeError):
         return None
@@ -78,3 +79,34 @@ def token_text(tokens) -> str:
     for kind, start, end, value in tokens:
         parts.append(f"char {start} {end} {value:X}" if kind == "char" else f"{kind} {start} {end}")
     return "; ".join(parts)
+
+
+def encode_cases(a: Automaton, computed: str | None = None) -> tuple[str, list[dict]]:
+    """(where they come from, the encode vectors): each ``{"code_points": [int], "strict":
+    {"bytes": bytes} | {"error": (start, end, reason)}, "replace": bytes | None, "note"}``.
+
+    The checked-in ``generated/vectors/NAME.encode.jsonl`` of a built-in, else *computed*
+    (``encspec.analyse.encode_vectors.jsonl`` of *a*, which the pipeline passes in)."""
+    text = checked_in(a, ".encode.jsonl")
+    if text is not None:
+        source = f"generated/vectors/{registry.module_name(a.name)}.encode.jsonl (checked-in encode vectors)"
+    elif computed is not None:
+        text = computed
+        source = "the encode vectors of this spec, computed at export time by the reference encoder"
+    else:
+        raise ValueError(f"{a.name}: no checked-in encode vectors, and none given "
+                         "(encspec.pipeline.render_files computes them)")
+    out = []
+    for line in text.split("\n"):
+        if not line.strip():
+            continue
+        case = json.loads(line)
+        strict = case["strict"]
+        out.append({
+            "code_points": [int(c, 16) for c in case["code_points"]],
+            "strict": {"bytes": bytes.fromhex(strict["bytes"])} if "bytes" in strict
+            else {"error": (strict["error"][0], strict["error"][1], strict["error"][2])},
+            "replace": None if case["replace"] is None else bytes.fromhex(case["replace"]),
+            "note": case["note"],
+        })
+    return source, out
