@@ -18,7 +18,6 @@ from conftest import SLOW
 from encspec import pipeline
 from encspec.emit import description
 from encspec.runtime.tables import encoded, tokens
-from encspec.spec.diagnostics import SpecError
 
 KINDS = ("utf-8", "wtf-8", "cesu-8", "mutf-8", "utf-16", "utf-32", "wtf-16", "utf-1", "utf-ebcdic", "leb128",
          "cp1252", "cp037", "big5", "big5hkscs", "gb18030", "whatwg-gb18030", "shift_jis", "euc-jp",
@@ -57,7 +56,7 @@ def test_runs_are_disjoint_sorted_and_within_32_bits(spec):
     for r, s in zip(e.runs, e.runs[1:]):
         assert r.first <= r.last < s.first
     assert e.runs[-1].last <= description.CODE_POINT_LIMIT
-    assert all(r.kind in ("bytes", "none", "digits", "pair", "pointer") for r in e.runs)
+    assert all(r.kind in ("bytes", "none", "digits", "pair", "pointer", "counted") for r in e.runs)
     assert all(0 <= r.positions < len(e.positions) for r in e.runs if r.kind in ("digits", "pair", "pointer"))
 
 
@@ -90,14 +89,16 @@ def test_the_facts_of_the_pair_rule_and_signatures():
     assert utf8.group_runs and not utf16.group_runs
 
 
-def test_a_counted_form_below_2_to_the_32_is_refused(tmp_path):
+def test_a_counted_form_below_2_to_the_32_is_a_run_of_its_own(tmp_path):
+    """Its code points are the engines' documented limit (COUNTED_REASON), below the
+    rows that hold code points first, as the core consults them."""
     spec = tmp_path / "cv.encspec"
     spec.write_text("encoding cv-one\ncode-space U+0000..\n\nform 1: 0xxxxxxx\n"
                     "form long: FF B4{n} A0..AF{n+1} as nme 10xxxxxx{nme + 1} at U+80\n"
                     "           range 2 ** (6 * nme) .. 2 ** (6 * (nme + 2) - 6) - 1\n", "utf-8")
-    a = pipeline.load(str(spec))[1]
-    with pytest.raises(SpecError, match=r"counted form long \(spec line 5\) starts below 2\*\*32"):
-        description.encoder(a)
+    e = description.encoder(pipeline.load(str(spec))[1])
+    assert [(r.first, r.last, r.kind) for r in e.runs] == [(0, 0x7F, "digits"), (0x80, 0xFFFFFFFF, "counted")]
+    assert description.proposed(e, 0x80) == (None, False)
 
 
 def test_utf_inf_8s_counted_form_lies_beyond_the_encoders_code_points():

@@ -9,10 +9,12 @@ one digit writer, whatever the spec says.  The engines stay the core's port:
 the bytes of a run marked ``verify`` count only if the export's own decoder
 reads them back as that code point, as ``_encode_cp`` checks.
 
-Exported encoders take code points as unsigned 32-bit values; a counted form
+Exported encoders take code points as unsigned 32-bit values.  A counted form
 whose code points start below 2**32 would need the core's big-integer search
-(``_counted_find``) in every language, and is refused here (no built-in has one:
-UTF-∞-8's start at 2**71).
+(``_counted_find``) in every language: its code points are a run of kind
+``counted``, which an engine reports as an error with :data:`COUNTED_REASON`, as
+the exported decoders report a counted form beyond their limits (no built-in has
+one: UTF-∞-8's start at 2**71).
 """
 from __future__ import annotations
 
@@ -22,9 +24,9 @@ from dataclasses import dataclass
 from ..automaton import Automaton
 from ..automaton.forms import CompositeForm, DigitsForm, LiteralForm
 from ..runtime import tables as core_tables
-from ..spec.diagnostics import SpecError
 
 CODE_POINT_LIMIT = 0xFFFFFFFF  # what an exported encoder's code points hold
+COUNTED_REASON = "counted form beyond this encoder's limits"
 PAIR_REASON = ("a trail surrogate code point after a lead surrogate code point: "
                "the two would read back as one supplementary code point")
 
@@ -34,6 +36,7 @@ class Run:
     """Code points first..last and how each becomes bytes (see the module's text).
 
     kind ``bytes``: *literal* for the code point; ``none``: unencodable;
+    ``counted``: a counted form's, an error with COUNTED_REASON;
     ``digits``: the digits of ``cp - a``; ``pair``: a UTF-16 surrogate pair, each
     half ``0xD800/0xDC00 + bits - a`` in the digits of *positions*; ``pointer``: the
     digits of pointer ``cp + a``.  *positions* and *order* index
@@ -206,21 +209,14 @@ def _union(a: list[tuple[int, int]], b: list[tuple[int, int]]) -> list[tuple[int
     return [(x[0], x[1]) for x in out]
 
 
-def check(a: Automaton) -> None:
-    """Refuse what an exported encoder cannot hold (before anything is written)."""
-    for ext in a.extensions:
-        if max(ext.min, ext.offset) <= CODE_POINT_LIMIT:
-            raise SpecError(f"the encoder of counted form {ext.form} (spec line {ext.line}) starts below 2**32: "
-                            "exported encoders take 32-bit code points", None, a.spec_file)
-
-
 def encoder(a: Automaton) -> Encoder:
-    """The encoder of *a* as data (raises SpecError where :func:`check` refuses)."""
-    check(a)
+    """The encoder of *a* as data."""
     pool = _Pool()
     only = [Run(cp, cp, "none" if b is None else "bytes", literal=b"" if b is None else bytes(b), verify=False)
             for cp, b in sorted(dict(a.encode_only).items())]
     layers = [only, _row_runs(a, pool)]
+    layers += [[Run(max(e.min, e.offset), CODE_POINT_LIMIT, "counted", k, verify=False)]
+               for k, e in enumerate(a.extensions) if max(e.min, e.offset) <= CODE_POINT_LIMIT]
     for f in a.table_forms():
         p, o = pool.position(f.positions), pool.order(f.order)
         layers.append([Run(lo, hi, "pointer", d, p, o) for lo, hi, d in table_runs(a, f.table)])
@@ -257,7 +253,7 @@ def proposed(e: Encoder, cp: int) -> tuple[bytes | None, bool]:
     """(bytes the runs give *cp* before verification, whether to verify): the reference
     for the engines' run walk."""
     r = e.run_of(cp)
-    if r is None or r.kind == "none":
+    if r is None or r.kind in ("none", "counted"):
         return None, False
     if r.kind == "bytes":
         return r.literal, r.verify
