@@ -234,19 +234,9 @@ def encoder(a: Automaton) -> Encoder:
 
 
 def digits(e: Encoder, positions: int, raw: int, order: int = -1) -> bytes:
-    """The bytes of *raw* in the mixed radix of ``e.positions[positions]`` (the one digit
-    writer, as the engines spell it)."""
-    pos = e.positions[positions]
-    out = bytearray(len(pos))
-    for k in (reversed(e.orders[order]) if order >= 0 else range(len(pos) - 1, -1, -1)):
-        radix = sum(hi - lo + 1 for lo, hi in pos[k])
-        raw, d = divmod(raw, radix)
-        for lo, hi in pos[k]:
-            if d <= hi - lo:
-                out[k] = lo + d
-                break
-            d -= hi - lo + 1
-    return bytes(out)
+    """The bytes of *raw* in the mixed radix of ``e.positions[positions]``: the core's
+    digit writer, which every engine spells."""
+    return core_tables.digits_bytes(e.positions[positions], raw, None if order < 0 else e.orders[order])
 
 
 def proposed(e: Encoder, cp: int) -> tuple[bytes | None, bool]:
