@@ -640,3 +640,63 @@ def encode_recording_calls(encode: Callable[[str, str], bytes], text: str) -> tu
     _HANDLER_CALLS.clear()
     out = encode(text, RECORDING_HANDLER)
     return out, list(_HANDLER_CALLS)
+
+
+# --------------------------------------------- exported encoders (issue 28)
+# Every export's `run-encode` (docs/pages/exports.md) reads `strict|replace[ sig] HEX HEX ...`
+# lines and prints `bytes HEX` (`bytes -` for none) or `error START END REASON`; these build
+# the lines, the random texts and the Python module's expected lines, once for all four.
+ENCODE_SPECS = ("utf-8", "wtf-8", "cesu-8", "mutf-8", "utf-inf-8", "utf-16", "utf-32", "wtf-16", "utf-ebcdic",
+                "cp1252", "big5", "gb18030", "shift_jis", "euc-jp", "big5hkscs", "whatwg-x-user-defined")
+
+
+def encode_texts(spec: str, n: int, seed: int = 28, longest: int = 12) -> list[list[int]]:
+    """*n* seeded random texts for *spec*'s encoder, as code points: mostly code points it
+    writes (picked from its description's runs), with unencodable ones, lone and paired
+    surrogates, and values past U+10FFFF (to 2**32 - 1) mixed in."""
+    import random
+
+    from encspec import pipeline
+    from encspec.emit.description import CODE_POINT_LIMIT, encoder
+    e = encoder(pipeline.load(spec)[1])
+    rng = random.Random(f"{spec}:{seed}")
+    runs = [r for r in e.runs if r.kind != "none"] or list(e.runs)
+    starters = [cps for cps, _ in e.sequences]
+    odd = [0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xFFFE, 0x10FFFF, 0x110000, CODE_POINT_LIMIT, 0x7FFFFFFF]
+
+    def one() -> list[int]:
+        roll = rng.random()
+        if roll < 0.6:
+            r = rng.choice(runs)
+            return [rng.randint(r.first, min(r.last, r.first + 0x3FF))]
+        if roll < 0.7 and starters:
+            return list(rng.choice(starters))[:rng.randint(1, 3)]
+        if roll < 0.8:
+            return [rng.choice(odd)]
+        if roll < 0.9:
+            return [rng.randint(0, 0x10FFFF)]
+        return [rng.randint(0xD800, 0xDBFF), rng.randint(0xDC00, 0xDFFF)]
+
+    out = []
+    for _ in range(n):
+        text: list[int] = []
+        for _ in range(rng.randint(0, longest)):
+            text += one()
+        out.append(text)
+    return out
+
+
+def run_encode_line(mode: str, cps: Sequence[int], signature: bool = False) -> str:
+    """The run-encode input line of one case."""
+    return " ".join([mode + (" sig" if signature else "")] + [f"{c:X}" for c in cps])
+
+
+def expected_encode_line(module: Any, mode: str, cps: Sequence[int], signature: bool = False) -> str:
+    """What run-encode must print for one case: the Python module's encode of the code points."""
+    try:
+        got = module.encode(list(cps), mode, signature=signature)
+    except UnicodeEncodeError as e:
+        if mode != "strict":
+            return "error"  # replace's "?" is itself unencodable: any error line will do
+        return f"error {e.start} {e.end} {e.reason}"
+    return "bytes " + (got.hex().upper() or "-")
