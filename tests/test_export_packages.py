@@ -328,15 +328,15 @@ def test_java_charset_for_name(java_check):
              "x-encspec-cesu-8", "utf-8", "X-ENCSPEC-UTF-INF-8"]
     got = java_check([f"? {n}" for n in names])
     assert got[:6] == [
-        "org.encspec.correctedutf8.CorrectedUtf8Charset corrected-utf-8 false decode-only true",
-        "org.encspec.correctedutf8.CorrectedUtf8Charset corrected-utf-8 false decode-only true",
-        "org.encspec.wtf8.Wtf8Charset wtf-8 false decode-only true",
-        "org.encspec.mutf8.Mutf8Charset mutf-8 false decode-only true",
-        "org.encspec.utf8.Utf8Charset utf-8 false decode-only true",
-        "org.encspec.cesu8.Cesu8Charset cesu-8 false decode-only true",
+        "org.encspec.correctedutf8.CorrectedUtf8Charset corrected-utf-8 true encodes true",
+        "org.encspec.correctedutf8.CorrectedUtf8Charset corrected-utf-8 true encodes true",
+        "org.encspec.wtf8.Wtf8Charset wtf-8 true encodes true",
+        "org.encspec.mutf8.Mutf8Charset mutf-8 true encodes true",
+        "org.encspec.utf8.Utf8Charset utf-8 true encodes true",
+        "org.encspec.cesu8.Cesu8Charset cesu-8 true encodes true",
     ]
     assert not got[6].startswith("org.encspec.") and got[6].endswith("encodes true")  # the JDK's UTF-8
-    assert got[7] == "org.encspec.utfinf8.UtfInf8Charset utf-inf-8 false decode-only true"
+    assert got[7] == "org.encspec.utfinf8.UtfInf8Charset utf-inf-8 true encodes true"
 
 
 def test_java_charset_decodes_hand_written_inputs(java_check):

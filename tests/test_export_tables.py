@@ -24,8 +24,8 @@ spec:
 The Java export's java.nio Charset (which the run-tokens above do not use)
 decodes the random documents and a long text of the spec's script, whole and
 fed three bytes at a time, to what the module's decode(data, "replace") gives.
-None of the four exports has an encoder (they decode only: the Java Charset's
-canEncode() is false), so there is no encoder to compare; the native
+The Java package's encoder is tests/test_export_encode_java.py's (on big5,
+gb18030, shift_jis, euc-jp, big5hkscs, cp1252 among others); the native
 extension's decoding is tests/test_native_tables.py's.  Each table's data
 carries a comment naming it, its spec line, its file and the file's SHA-256:
 checked here in every language's source.

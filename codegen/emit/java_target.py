@@ -123,7 +123,7 @@ def _java_unit(u: int) -> str:
     return f"\\u{u:04x}"
 
 
-def _java_chunks(units: list[int], per_line: int = 16) -> list[list[str]]:
+def java_chunks(units: list[int], per_line: int = 16) -> list[list[str]]:
     """String literals of the code units, *per_line* to a literal, grouped in chunks of at
     most JAVA_CHUNK units (each chunk one constant: its literals joined with +)."""
     chunks = []
@@ -134,7 +134,7 @@ def _java_chunks(units: list[int], per_line: int = 16) -> list[list[str]]:
     return chunks or [['""']]
 
 
-def _java_ints(values: list[int]) -> list[int]:
+def java_ints(values: list[int]) -> list[int]:
     return [u for v in values for u in (v >> 16, v & 0xFFFF)]
 
 
@@ -144,9 +144,9 @@ def table_context(ctx: dict, a: Automaton) -> None:
     for t in ctx["tables"]:
         if t["ranges"]:
             for part in ("starts", "firsts", "lasts"):
-                t["java_" + part] = _java_chunks(_java_ints(t[part]))
+                t["java_" + part] = java_chunks(java_ints(t[part]))
         else:
-            t["java_lines"] = _java_chunks(t["values"] if t["bits"] == 16 else _java_ints(t["values"]))
+            t["java_lines"] = java_chunks(t["values"] if t["bits"] == 16 else java_ints(t["values"]))
     ctx["java_chunk"] = JAVA_CHUNK
     ctx["restore_java"] = common.restore_test(a, "b", "java")
     ctx["restore_text"] = common.restore_text(a)
@@ -197,7 +197,7 @@ def java_long(v: int) -> str:
 
 
 def files(a: Automaton, java_package: str | None = None, spec_arg: str | None = None,
-          vectors: str | None = None) -> dict[str, str]:
+          vectors: str | None = None, encode_vectors: str | None = None) -> dict[str, str]:
     ctx = common.common_context(a)
     cls = ctx["cls"]
     pkg = java_package or default_package(a)
@@ -291,7 +291,12 @@ def files(a: Automaton, java_package: str | None = None, spec_arg: str | None = 
            "start) reads a token from its start state, as tokens does."] if a.signatures else []),
         f"With the jar on the class path, Charset.forName(\"{ctx['charset_name']}\")",
         f"{shadow} is {cls}Charset: new String(bytes, charset) gives one U+FFFD per",
-        "maximal subpart, as the tokens do (decoding only).",
+        "maximal subpart, as the tokens do, and text.getBytes(charset) encodes as",
+        f"{cls}Encoder.encode does ({cls}Encoder.Stream, the Charset's encoder).",
+        f"{cls}Encoder.encode(codePoints, replace, signature) encodes code points:",
+        "strict (an UnencodableException with the first error's position in code",
+        "points and its reason) or replacing each unencodable one with \"?\".",
+        "./run-encode < CASES encodes one case a line (strict|replace[ sig] HEX ...).",
         *([f"The spec's aliases are its aliases too ({', '.join(ctx['charset_aliases'][1:])}):",
            "Charset.forName finds it by them where the JDK has no charset of that name."]
           if len(ctx["charset_aliases"]) > 1 else []),
@@ -304,11 +309,19 @@ def files(a: Automaton, java_package: str | None = None, spec_arg: str | None = 
     ctx["example"] = render("java/Decode.java.j2", **ctx).rstrip("\n")
     ctx["vectors_source"], cases = package_tests.vectors(a, computed=vectors)
     ctx["vectors"] = [{**v, "text": package_tests.token_text(v["tokens"])} for v in cases]
+    from . import java_encoder  # it spells its tables with java_chunks, below
+    ctx["enc"] = java_encoder.context(a)
+    ctx["encode_source"], encode = package_tests.encode_cases(a, encode_vectors)
+    ctx["encode_vectors"] = java_encoder.vectors_text([java_encoder.vector_row(v) for v in encode])
+    ctx["encode_example"] = render("java/EncodeExample.java.j2", **ctx).rstrip("\n")
     return {
         f"{src}/{cls}.java": render("java/Codec.java.j2", **ctx),
         f"{src}/{cls}Charset.java": render("java/Charset.java.j2", **ctx),
         f"{src}/{cls}CharsetProvider.java": render("java/CharsetProvider.java.j2", **ctx),
         f"{src}/{cls}Tokens.java": render("java/Tokens.java.j2", **ctx),
+        f"{src}/{cls}Encoder.java": render("java/Encoder.java.j2", **ctx),
+        f"{src}/{cls}Encode.java": render("java/Encode.java.j2", **ctx),
+        "run-encode": render("java/run-encode.j2", **ctx),
         "src/main/resources/META-INF/services/java.nio.charset.spi.CharsetProvider": render("java/services.j2", **ctx),
         "run-tokens": render("java/run-tokens.j2", **ctx),
         "build-jar": render("java/build-jar.j2", **ctx),
@@ -327,6 +340,6 @@ register(Target(
     supports=refusal(check_limits),
     permutes=True,  # every byte read goes through FROM_REAL (Codec.java.j2's rd)
     int_bits=None,
-    executables=("run-tokens", "build-jar"),
-    options=("java_package", "spec_arg", "vectors"),
+    executables=("run-tokens", "run-encode", "build-jar"),
+    options=("java_package", "spec_arg", "vectors", "encode_vectors"),
 ))
