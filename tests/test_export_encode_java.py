@@ -211,3 +211,21 @@ def test_package_names_the_encoder(exports):
     cls = class_name(a)
     assert (folder / "src/main/java" / pkg / f"{cls}Encoder.java").is_file()
     assert "canEncode() is true" in (folder / "src/main/java" / pkg / f"{cls}Charset.java").read_text()
+
+
+def test_whatwg_replacement_exports(exports):
+    """The undecodable spec exports: its decoder gives one error per non-empty input (the
+    module's tokens), its encoder writes the forms unverified, as the module's does."""
+    folder = exports("whatwg-replacement")
+    module = codec.load("whatwg-replacement")
+    inputs = [b"", b"a", b"abc\xff", bytes(range(256)) * 2]
+    env = dict(os.environ, JAVAC=tools.need(tools.javac), JAVA=tools.need(tools.java))
+    proc = subprocess.run([str(folder / "run-tokens"), "--batch"], input="".join(d.hex() + "\n" for d in inputs),
+                          capture_output=True, text=True, timeout=TIMEOUT, env=env)
+    assert proc.returncode == 0, proc.stderr
+    want = "".join("".join(f"{t[0]} {t[1]} {t[2]}\n" for t in module.tokens(d)) + "end\n" for d in inputs)
+    assert proc.stdout == want
+    assert want.startswith("end\nerror 0 1\nend\nerror 0 4\nend\nerror 0 512\nend")
+    chosen = cases("whatwg-replacement")
+    compare("whatwg-replacement", folder, "", chosen)
+    compare("whatwg-replacement", folder, "--string", [c for c in chosen if representable(c[1])])

@@ -392,7 +392,7 @@ def test_java_package_option(tmp_path, capsys):
                  str(tmp_path / "x")]) == 0
     src = tmp_path / "x" / "src" / "main" / "java" / "com" / "example" / "text"
     assert sorted(p.name for p in src.iterdir()) == ["Utf8.java", "Utf8Charset.java", "Utf8CharsetProvider.java",
-                                                     "Utf8Tokens.java"]
+                                                     "Utf8Encode.java", "Utf8Encoder.java", "Utf8Tokens.java"]
     assert all(p.read_text("utf-8").count("\npackage com.example.text;\n") == 1 for p in src.iterdir())
     services = tmp_path / "x" / "src/main/resources/META-INF/services/java.nio.charset.spi.CharsetProvider"
     assert services.read_text("utf-8").splitlines()[-1] == "com.example.text.Utf8CharsetProvider"

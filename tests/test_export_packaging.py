@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 import tools
-from encspec import pipeline
+from encspec import codec, pipeline
 from encspec.spec import registry
 
 LANGS = ["c", "rust", "js", "java"]
@@ -45,11 +45,12 @@ def render(spec: str, lang: str, **options) -> dict[str, str]:
     return pipeline.render_files(automaton(spec), lang, options or None)
 
 
-def example(readme: str, lang: str) -> str:
-    """The README's example program: its one fenced block in the language."""
+def example(readme: str, lang: str, which: int = 0) -> str:
+    """The README's example program *which*: its fenced blocks in the language are the
+    decoding example, then (where the package encodes) the encoding one."""
     blocks = re.findall(rf"^```{FENCES[lang]}\n(.*?)^```$", readme, re.M | re.S)
-    assert len(blocks) == 1, readme
-    return blocks[0]
+    assert len(blocks) in (1, 2) and which < len(blocks), readme
+    return blocks[which]
 
 
 def sample(spec: str) -> tuple[bytes, list[str]]:
@@ -263,6 +264,23 @@ def test_java_readme_example_decodes(java_packages, spec):
     assert run([j["java"], "-cp", cp, "Decode"], cwd=folder, stdin=data).stdout.decode().split() == want
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", list(SAMPLES))
+def test_java_readme_example_encodes(java_packages, spec):
+    """The README's Encode.java writes UTF-8 text in the encoding, "?" for what it lacks,
+    as the Python module's encode(text, "replace") does."""
+    j = java_packages
+    folder = j["root"] / f"encode-{spec}"
+    folder.mkdir()
+    readme = (j["root"] / spec / "README.md").read_text("utf-8")
+    (folder / "Encode.java").write_text(example(readme, "java", 1), "utf-8")
+    cp = os.pathsep.join([j["paths"][spec], "."])
+    run([j["javac"], "-cp", cp, "Encode.java"], cwd=folder)
+    text = SAMPLES[spec][1] + " \u0100\U0001F600"  # the last two: not in Big5
+    want = codec.load(spec).encode(text, "replace")
+    assert run([j["java"], "-cp", cp, "Encode"], cwd=folder, stdin=text.encode("utf-8")).stdout == want
+
+
 def maven(folder: Path, goal: str) -> subprocess.CompletedProcess:
     """`mvn -o GOAL` in *folder*; a skip naming it where Maven or its plugins are missing (the
     machine reaches no Maven repository: they must be in Maven's local one)."""
@@ -285,7 +303,7 @@ def test_maven_tests_and_builds_the_jar(tmp_path):
     proc = maven(out, "package")
     log = proc.stdout.decode(errors="replace")
     assert proc.returncode == 0, log[-3000:]
-    assert "Tests run: 1, Failures: 0, Errors: 0, Skipped: 0" in log
+    assert "Tests run: 2, Failures: 0, Errors: 0, Skipped: 0" in log  # the decode and encode vectors
     version = ET.parse(out / "pom.xml").getroot().findtext(f"{POM}version")
     jar = out / "target" / f"encspec-big5-{version}.jar"
     import zipfile

@@ -59,7 +59,7 @@ def context(a: Automaton) -> dict:
                  len(pool), len(r.literal), int(r.verify)]
         pool += r.literal
     positions: list[int] = []
-    positions_at = []
+    positions_at: list[int] = []
     for p in e.positions:
         positions_at.append(len(positions))
         positions.append(len(p))
@@ -68,14 +68,14 @@ def context(a: Automaton) -> dict:
             for lo, hi in alphabet:
                 positions += [lo, hi]
     orders: list[int] = []
-    orders_at = []
+    orders_at: list[int] = []
     for o in e.orders:
         orders_at.append(len(orders))
         orders += [len(o), *o]
     starters = list(e.starters)
-    starter_from = []
+    starter_from: list[int] = []
     seqs: list[int] = []
-    seqs_at = []
+    seqs_at: list[int] = []
     for s in starters:
         starter_from.append(len(seqs_at))
         for cps, b in e.sequences:  # longest first per starter (the description's order)

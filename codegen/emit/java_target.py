@@ -339,6 +339,7 @@ register(Target(
     files=files,
     supports=refusal(check_limits),
     permutes=True,  # every byte read goes through FROM_REAL (Codec.java.j2's rd)
+    undecodable=True,  # the DFA's one error per input; NameEncoder skips verification (UNDECODABLE)
     int_bits=None,
     executables=("run-tokens", "run-encode", "build-jar"),
     options=("java_package", "spec_arg", "vectors", "encode_vectors"),
