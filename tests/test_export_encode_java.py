@@ -229,3 +229,79 @@ def test_whatwg_replacement_exports(exports):
     chosen = cases("whatwg-replacement")
     compare("whatwg-replacement", folder, "", chosen)
     compare("whatwg-replacement", folder, "--string", [c for c in chosen if representable(c[1])])
+
+
+LINEAR = r"""
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.Charset;
+import java.nio.charset.CharsetEncoder;
+
+public class Linear {
+    static final ThreadMXBean BEAN = ManagementFactory.getThreadMXBean();
+
+    // the text fed a char at a time into a 16-byte buffer, drained when full
+    static long fed(Charset cs, String text) {
+        CharsetEncoder enc = cs.newEncoder();
+        ByteBuffer out = ByteBuffer.allocate(16);
+        long n = 0;
+        for (int k = 0; k <= text.length(); k++) {
+            CharBuffer in = CharBuffer.wrap(text, Math.min(k, text.length()), Math.min(k + 1, text.length()));
+            while (enc.encode(in, out, k == text.length()).isOverflow()) {
+                n += out.position();
+                out.clear();
+            }
+        }
+        while (enc.flush(out).isOverflow()) {
+            n += out.position();
+            out.clear();
+        }
+        return n + out.position();
+    }
+
+    static long once(Charset cs, String text, int way) {
+        long t = BEAN.getCurrentThreadCpuTime();
+        long n = way == 0 ? text.getBytes(cs).length : fed(cs, text);
+        if (n == 0) throw new IllegalStateException();
+        return BEAN.getCurrentThreadCpuTime() - t;
+    }
+
+    public static void main(String[] args) {
+        Charset cs = Charset.forName(args[0]);
+        String unit = args[1];
+        int small = Integer.parseInt(args[2]);
+        String a = unit.repeat(small), b = unit.repeat(16 * small);
+        for (int way = 0; way < 2; way++) {
+            long bestA = Long.MAX_VALUE, bestB = Long.MAX_VALUE;
+            for (int trial = 0; trial < 7; trial++) {
+                bestA = Math.min(bestA, once(cs, a, way));
+                bestB = Math.min(bestB, once(cs, b, way));
+            }
+            System.out.println(bestA + " " + bestB);
+        }
+    }
+}
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec, unit", [("big5hkscs", "\u00ca\u0304\u00caa\u00ca"), ("utf-16", "h\u00e9\U0001F600")])
+def test_charset_encoder_is_linear(spec, unit, exports, tmp_path):
+    """16 times the text costs at most 40 times the CPU time (best of seven, one JVM), through
+    getBytes and through the CharsetEncoder fed a char at a time into a 16-byte buffer."""
+    folder = exports(spec)
+    env = dict(os.environ, JAVAC=tools.need(tools.javac))
+    subprocess.run([str(folder / "build-jar")], env=env, capture_output=True, timeout=TIMEOUT)
+    classes = folder / "build" / "classes"
+    src = tmp_path / "Linear.java"
+    src.write_text(LINEAR)
+    subprocess.run([tools.need(tools.javac), "-d", str(tmp_path), str(src)], check=True, timeout=TIMEOUT)
+    alias = f"x-encspec-{spec}"
+    proc = subprocess.run([tools.need(tools.java), "-cp", f"{classes}{os.pathsep}{tmp_path}", "Linear", alias,
+                           unit, "20000"], capture_output=True, text=True, timeout=TIMEOUT)
+    assert proc.returncode == 0, proc.stderr
+    for way, line in zip(("getBytes", "fed a char at a time"), proc.stdout.splitlines()):
+        small, large = map(int, line.split())
+        assert large <= 40 * max(small, 1), f"{spec} {way}: {large / max(small, 1):.1f} times for 16 times the text"
