@@ -305,3 +305,75 @@ def test_charset_encoder_is_linear(spec, unit, exports, tmp_path):
     for way, line in zip(("getBytes", "fed a char at a time"), proc.stdout.splitlines()):
         small, large = map(int, line.split())
         assert large <= 40 * max(small, 1), f"{spec} {way}: {large / max(small, 1):.1f} times for 16 times the text"
+
+
+ACTIONS = r"""
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.Charset;
+import java.nio.charset.CharsetEncoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+
+public class Actions {
+    // REPORT: the bytes between problems in hex, each problem as M or U and its length
+    static String report(CharsetEncoder enc, String text) {
+        enc.onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+        CharBuffer in = CharBuffer.wrap(text);
+        ByteBuffer out = ByteBuffer.allocate(64);
+        StringBuilder s = new StringBuilder();
+        for (boolean flushing = false;;) {
+            CoderResult r = flushing ? enc.flush(out) : enc.encode(in, out, true);
+            for (int k = 0; k < out.position(); k++) s.append(String.format("%02X", out.get(k)));
+            out.clear();
+            if (r.isError()) {
+                s.append(' ').append(r.isMalformed() ? "M" : "U").append(r.length()).append(' ');
+                if (!flushing) in.position(in.position() + r.length());
+                continue;
+            }
+            if (flushing) break;
+            flushing = true;
+        }
+        return s.toString().trim();
+    }
+
+    static String with(CharsetEncoder enc, CodingErrorAction action, String text) throws Exception {
+        enc.onMalformedInput(action).onUnmappableCharacter(action);
+        ByteBuffer b = enc.encode(CharBuffer.wrap(text));
+        StringBuilder s = new StringBuilder();
+        while (b.hasRemaining()) s.append(String.format("%02X", b.get()));
+        return s.toString();
+    }
+
+    public static void main(String[] args) throws Exception {
+        Charset cs = Charset.forName(args[0]);
+        String text = args[1].replace("S", "\uD800").replace("E", "\uD83D\uDE00");
+        System.out.println(report(cs.newEncoder(), text));
+        System.out.println(with(cs.newEncoder(), CodingErrorAction.IGNORE, text));
+        System.out.println(with(cs.newEncoder(), CodingErrorAction.REPLACE, text));
+        System.out.println(cs.newEncoder().canEncode(text));
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("spec, text, want", [
+    # a supplementary code point is unmappable for its two chars, a lone surrogate malformed for one
+    ("cp1252", "aEbSc", ["61 U2 62 M1 63", "616263", "613F623F63", "false"]),
+    ("utf-8", "aSb", ["61 M1 62", "6162", "613F62", "false"]),
+    ("utf-8", "aEb", ["61F09F988062", "61F09F988062", "61F09F988062", "true"]),
+    ("wtf-8", "aSb", ["61EDA08062", "61EDA08062", "61EDA08062", "true"]),  # WTF-8 writes a lone surrogate
+    ("big5hkscs", "a\u00caE", ["618866 U2", "618866", "6188663F", "false"]),  # the held starter, then the error
+])
+def test_charset_encoder_actions(spec, text, want, exports, tmp_path):
+    """REPORT's results have the right kind and length, and IGNORE and REPLACE act on them."""
+    folder = exports(spec)
+    env = dict(os.environ, JAVAC=tools.need(tools.javac))
+    subprocess.run([str(folder / "build-jar")], env=env, capture_output=True, timeout=TIMEOUT)
+    src = tmp_path / "Actions.java"
+    src.write_text(ACTIONS)
+    subprocess.run([tools.need(tools.javac), "-d", str(tmp_path), str(src)], check=True, timeout=TIMEOUT)
+    proc = subprocess.run([tools.need(tools.java), "-cp", f"{folder / 'build' / 'classes'}{os.pathsep}{tmp_path}",
+                           "Actions", f"x-encspec-{spec}", text], capture_output=True, text=True, timeout=TIMEOUT)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == want
