@@ -81,5 +81,5 @@ def context(a: Automaton) -> dict:
         "enc_counted_reason": description.COUNTED_REASON,
         "enc_split_reason": "a trail surrogate after a lead surrogate an earlier piece wrote: "
                             "the pair can no longer be joined",
-        "enc_most": max(most, 1), "enc_memo_most": max(memo, 1), "enc_undecodable": int(e.undecodable),
+        "enc_most": max(most, 1), "enc_memo_most": min(max(memo, 1), 250), "enc_undecodable": int(e.undecodable),
     }
