@@ -32,7 +32,7 @@ KINDS = ["utf-8", "wtf-8", "cesu-8", "mutf-8", "utf-inf-8", "utf-16", "utf-32", 
          "big5", "gb18030", "shift_jis", "euc-jp", "big5hkscs", "whatwg-x-user-defined"]
 OTHERS = sorted(random.Random(28).sample(sorted(set(registry.builtin_names()) - set(KINDS)
                                                 - {"whatwg-replacement"}), 10))
-SPECS = KINDS + OTHERS
+SPECS = KINDS + OTHERS + ["whatwg-replacement"]  # undecodable: the C export takes it
 N_RANDOM = 300
 TIMEOUT = 600
 
@@ -297,3 +297,19 @@ def test_c_readme_encode_example_prints_the_python_modules_bytes(tmp_path, packa
                    check=True, timeout=TIMEOUT)
     out = subprocess.run([str(exe)], capture_output=True, text=True, timeout=TIMEOUT).stdout
     assert out == encspec.load(spec).encode("h\u00e9llo", "replace", signature=False).hex().upper() + "\n"
+
+
+def test_c_exports_whatwg_replacement_decoding_any_input_to_one_error(packages):
+    """The undecodable spec exports: its decoder makes any non-empty input one error
+    (as `encspec tokens`), its encoder writes UTF-8 (unverified: nothing decodes)."""
+    folder = packages("whatwg-replacement")
+    module = encspec.load("whatwg-replacement")
+    inputs = [b"", b"A", "h\u00e9llo".encode("utf-8"), b"\xff\xfe\x00", bytes(range(256))]
+    env = dict(os.environ, CC=cc())
+    proc = subprocess.run([str(folder / "run-tokens"), "--batch"], input="".join(d.hex() + "\n" for d in inputs),
+                          capture_output=True, text=True, timeout=TIMEOUT, env=env)
+    assert proc.returncode == 0, proc.stderr
+    want = "".join("".join(f"error {s} {e}\n" for k, s, e, *_ in module.tokens(d)) + "end\n" for d in inputs)
+    assert proc.stdout == want
+    assert want.count("error 0 ") == 4
+    assert run_encode(folder, ["strict 41 E9 20AC 1F600"]) == ["bytes 41C3A9E282ACF09F9880"]

@@ -145,6 +145,10 @@ def files(a: Automaton, vectors: str | None = None, spec_arg: str | None = None,
     ctx["state_type"] = f"uint{w['state_bits']}_t"
     ctx["accept_type"] = "int16_t" if len(a.actions) >= 127 else "int8_t"
     weight_context(ctx)
+    if len(ctx["ops"]) == 1:
+        # an unused second operation: with one, gcc -O2's -Warray-bounds flags the step's
+        # (dead) ops[k] for k > 0 (an automaton with no digits: whatwg-replacement's)
+        ctx["ops"].append({**ctx["ops"][0], "comment": "unused"})
     ctx["radix_type"] = "uint16_t" if max(op["radix"] for op in ctx["ops"]) <= 0xFFFF else "uint32_t"
     common.check_several(a, "c")
     table_context(ctx, a)
@@ -204,4 +208,5 @@ register(Target(
     executables=("run-tokens", "run-encode"),
     options=("vectors", "spec_arg", "encode_vectors"),
     permutes=True,  # every byte read goes through NAME_from_real (source.c.j2's rd)
+    undecodable=True,  # its automaton makes any input one error; the encoder skips verifying
 ))

@@ -56,6 +56,9 @@ class Target:
     options: tuple[str, ...] = ()  # keyword options files() takes (java: java_package)
     # reads real bytes through a spec's permutation (``bytes through``); else it refuses such a spec
     permutes: bool = False
+    # exports a spec whose decoder reads no form (`undecodable`: its automaton already makes
+    # any input one error); else it refuses such a spec
+    undecodable: bool = False
 
 
 def register(target: Target) -> Target:
