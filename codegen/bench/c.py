@@ -20,8 +20,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-MAIN = r"""/* Times {mod}_decode over the file argv[1], best of argv[2] runs in CPU time: prints "seconds code_points errors". */
-#define _POSIX_C_SOURCE 199309L
+# What both timing mains begin with: the header and a CPU clock.
+PRELUDE = r"""#define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -33,7 +33,10 @@ static double now(void)
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }}
+"""
 
+MAIN = r"""/* Times {mod}_decode over the file argv[1], best of argv[2] runs in CPU time: prints "seconds code_points errors". */
+""" + PRELUDE + r"""
 int main(int argc, char **argv)
 {{
     FILE *f;
@@ -71,19 +74,7 @@ int main(int argc, char **argv)
 
 ENCODE_MAIN = r"""/* Times {mod}_encode32 over the code points in file argv[1] (native-endian 32-bit), best of
    argv[2] runs in CPU time; writes the bytes to argv[3]; prints "seconds bytes status". */
-#define _POSIX_C_SOURCE 199309L
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-#include <encspec/{mod}.h>
-
-static double now(void)
-{{
-    struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}}
-
+""" + PRELUDE + r"""
 int main(int argc, char **argv)
 {{
     FILE *f;
