@@ -127,7 +127,9 @@ def _encode_vectors(a: Automaton, computed: str | None) -> tuple[str, list[dict]
 
 
 def files(a: Automaton, vectors: str | None = None, spec_arg: str | None = None,
-          encode_vectors: str | None = None) -> dict[str, str]:
+          encode_vectors: str | None = None, encoder: bool = True) -> dict[str, str]:
+    """The package's files; *encoder* False: the decoder alone (the native extension's
+    source, which encodes on its own)."""
     common.check_char_offsets(a, "c")
     common.check_pairs(a, "c")
     common.check_accumulator(a, "c")
@@ -176,12 +178,15 @@ def files(a: Automaton, vectors: str | None = None, spec_arg: str | None = None,
         "./run-tokens --batch reads one input per line of hex (an empty line is",
         "the empty input) and prints each input's tokens followed by a line `end`.",
     ], ctx["regenerate"])
+    ctx["encoder"] = encoder
+    ctx.update(common.readme_context(a, "C", ctx["pkg"], spec_arg))
+    ctx["example"] = render("c/decode.c.j2", **ctx).rstrip("\n")
+    if not encoder:
+        return {ctx["header_path"]: render("c/header.h.j2", **ctx), f"{mod}.c": render("c/source.c.j2", **ctx)}
     ctx.update(c_encoder.context(a))
     # the decoder's token is one code point (a table entry may stand for several)
     ctx["enc_single"] = "tok.n_values == 1" if ctx["several"] else "1"
     ctx["encode_source"], ctx["encode_vectors"] = _encode_vectors(a, encode_vectors)
-    ctx.update(common.readme_context(a, "C", ctx["pkg"], spec_arg))
-    ctx["example"] = render("c/decode.c.j2", **ctx).rstrip("\n")
     ctx["encode_example"] = render("c/encode_example.c.j2", **ctx).rstrip("\n")
     return {
         ctx["header_path"]: render("c/header.h.j2", **ctx),
