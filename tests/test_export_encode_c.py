@@ -313,3 +313,28 @@ def test_c_exports_whatwg_replacement_decoding_any_input_to_one_error(packages):
     assert proc.stdout == want
     assert want.count("error 0 ") == 4
     assert run_encode(folder, ["strict 41 E9 20AC 1F600"]) == ["bytes 41C3A9E282ACF09F9880"]
+
+
+@pytest.mark.parametrize("spec", ["utf-8", "wtf-8", "wtf-16", "big5hkscs", "gb18030", "utf-ebcdic"])
+def test_c_encoder_runs_clean_under_sanitizers(tmp_path, packages, spec):
+    """run_encode built with AddressSanitizer and UBSan, on the same texts in every mode
+    (one-shot, UTF-8, streamed in three pieces), gives the same answers as the plain build."""
+    folder = packages(spec)
+    exe = tmp_path / "run_encode-asan"
+    cmd = [cc(), "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", "-O1", "-g", "-fsanitize=address,undefined",
+           "-fno-sanitize-recover=all", "-fno-omit-frame-pointer", "-I", str(folder / "include"), "-o", str(exe),
+           str(folder / "run_encode.c"), str(folder / f"{registry.module_name(spec)}.c")]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    items = texts(spec)[:150]
+    rng = random.Random(spec)
+    plain = [case_line(mode, cps) for cps in items for mode in ("strict", "replace")]
+    streamed_lines = [case_line(mode, cps, cuts=tuple(sorted(rng.sample(range(len(cps) + 1), min(2, len(cps) + 1)))))
+                      for cps in items for mode in ("strict", "replace")]
+    utf8 = [line for line, cps in zip(plain, [c for c in items for _ in range(2)]) if all(cp <= 0x10FFFF for cp in cps)]
+    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=1", UBSAN_OPTIONS="print_stacktrace=1")
+    for args, lines in (((), plain), (("--string",), utf8), (("--stream",), streamed_lines)):
+        got = subprocess.run([str(exe), *args], input="".join(x + "\n" for x in lines), capture_output=True,
+                             text=True, timeout=TIMEOUT, env=env)
+        assert got.returncode == 0, got.stderr[-3000:]
+        assert got.stdout.split("\n")[:-1] == run_encode(folder, lines, *args)
