@@ -1,10 +1,11 @@
-"""``encspec bench --export c``: the exported C decoder, timed inside a C program.
+"""``encspec bench --export c``: the exported C decoder and encoder, timed inside C programs.
 
-``CDecoder(spec)`` writes ``encspec export SPEC --lang c`` (include/encspec/NAME.h, NAME.c) and a
-tiny timing main into a temporary folder and builds them with ``$CC`` (else
+``CDecoder(spec)`` writes ``encspec export SPEC --lang c`` (include/encspec/NAME.h, NAME.c) and
+tiny timing mains into a temporary folder and builds them with ``$CC`` (else
 ``cc``) ``-O2``; ``throughput(payload, repeat)`` runs ``NAME_decode`` over the
 payload *repeat* times inside that program (errors become U+FFFD, as
-``errors="replace"``) and returns the best in MB/s.  The payload goes through a
+``errors="replace"``) and returns the best in MB/s; ``encode(text, repeat)`` runs
+``NAME_encode32`` (strict) over the text's code points.  The payload goes through a
 file; the time is the program's CPU time around the call only, so process start
 and reading do not count.
 """
@@ -15,11 +16,12 @@ import os
 import shlex
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
-MAIN = r"""/* Times {mod}_decode over the file argv[1], best of argv[2] runs in CPU time: prints "seconds code_points errors". */
-#define _POSIX_C_SOURCE 199309L
+# What both timing mains begin with: the header and a CPU clock.
+PRELUDE = r"""#define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -31,7 +33,10 @@ static double now(void)
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }}
+"""
 
+MAIN = r"""/* Times {mod}_decode over the file argv[1], best of argv[2] runs in CPU time: prints "seconds code_points errors". */
+""" + PRELUDE + r"""
 int main(int argc, char **argv)
 {{
     FILE *f;
@@ -67,6 +72,49 @@ int main(int argc, char **argv)
 }}
 """
 
+ENCODE_MAIN = r"""/* Times {mod}_encode32 over the code points in file argv[1] (native-endian 32-bit), best of
+   argv[2] runs in CPU time; writes the bytes to argv[3]; prints "seconds bytes status". */
+""" + PRELUDE + r"""
+int main(int argc, char **argv)
+{{
+    FILE *f;
+    long size;
+    uint32_t *cps;
+    unsigned char *out;
+    size_t n, room;
+    {mod}_encoded res;
+    double best = 1e30;
+    int k, repeat, status = 0;
+
+    if (argc != 4 || (f = fopen(argv[1], "rb")) == NULL)
+        return 2;
+    fseek(f, 0, SEEK_END);
+    size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    n = (size_t)size / 4;
+    room = n * {MOD}_ENCODE_MAX_BYTES + {MOD}_SIGNATURE_LEN;
+    cps = malloc(n * 4 + 4);
+    out = malloc(room + 1);
+    if (cps == NULL || out == NULL || fread(cps, 4, n, f) != n)
+        return 2;
+    fclose(f);
+    repeat = atoi(argv[2]);
+    for (k = 0; k < repeat; k++) {{
+        double t = now();
+        status = {mod}_encode32(cps, n, out, room, 0, &res);
+        t = now() - t;
+        if (t < best)
+            best = t;
+    }}
+    if ((f = fopen(argv[3], "wb")) == NULL || fwrite(out, 1, res.length, f) != res.length || fclose(f) != 0)
+        return 2;
+    printf("%.9f %lu %d\n", best, (unsigned long)res.length, status);
+    free(cps);
+    free(out);
+    return 0;
+}}
+"""
+
 
 class CDecoder:
     """The exported C decoder of *spec*, built once into a temporary folder."""
@@ -83,12 +131,15 @@ class CDecoder:
                 (self.dir / name).parent.mkdir(parents=True, exist_ok=True)
                 (self.dir / name).write_text(text, "utf-8")
         (self.dir / "bench.c").write_text(MAIN.format(mod=self.mod), "utf-8")
+        (self.dir / "bench_encode.c").write_text(ENCODE_MAIN.format(mod=self.mod, MOD=self.mod.upper()), "utf-8")
         cc = shlex.split(os.environ.get("CC") or "cc")
-        cmd = cc + ["-O2", "-std=c99", "-I", "include", f"{self.mod}.c", "bench.c", "-o", "bench"]
-        proc = subprocess.run(cmd, cwd=self.dir, capture_output=True, text=True)
-        if proc.returncode != 0:
-            raise RuntimeError(f"cannot build the exported C decoder of {spec}: {shlex.join(cmd)}\n{proc.stderr}")
+        for main, exe in (("bench.c", "bench"), ("bench_encode.c", "bench-encode")):
+            cmd = cc + ["-O2", "-std=c99", "-I", "include", f"{self.mod}.c", main, "-o", exe]
+            proc = subprocess.run(cmd, cwd=self.dir, capture_output=True, text=True)
+            if proc.returncode != 0:
+                raise RuntimeError(f"cannot build the exported C codec of {spec}: {shlex.join(cmd)}\n{proc.stderr}")
         self.exe = self.dir / "bench"
+        self.encode_exe = self.dir / "bench-encode"
 
     def run(self, payload: bytes, repeat: int) -> tuple[float, int, int]:
         """(best seconds, code points written, errors) of NAME_decode over *payload*."""
@@ -100,6 +151,19 @@ class CDecoder:
         finally:
             path.unlink(missing_ok=True)
         return float(out[0]), int(out[1]), int(out[2])
+
+    def encode(self, text: str, repeat: int) -> tuple[float, bytes, int]:
+        """(best seconds, bytes written, status) of NAME_encode32 (strict) over *text*'s code points."""
+        path, written = self.dir / "text.u32", self.dir / "encoded.bin"
+        path.write_bytes(text.encode("utf-32-le" if sys.byteorder == "little" else "utf-32-be", "surrogatepass"))
+        try:
+            out = subprocess.run([str(self.encode_exe), str(path), str(max(1, repeat)), str(written)],
+                                 capture_output=True, text=True, check=True).stdout.split()
+            data = written.read_bytes()
+        finally:
+            path.unlink(missing_ok=True)
+            written.unlink(missing_ok=True)
+        return float(out[0]), data, int(out[2])
 
     def throughput(self, payload: bytes, repeat: int) -> float:
         """MB/s of the best of *repeat* decodes of *payload*."""

@@ -414,7 +414,7 @@ COLUMNS = ("cpython", "native", "python", "token loop", "oracle", "exported c", 
 SECTIONS = {
     "decode": ("cpython", "native", "python", "token loop", "oracle", "exported c", "iconv", "node TextDecoder"),
     "incremental": ("cpython", "native", "python"),
-    "encode": ("cpython", "native", "python", "iconv"),
+    "encode": ("cpython", "native", "python", "exported c", "iconv"),
     "validate": ("cpython", "native", "python", "iconv", "node isUtf8"),
     "replace": ("cpython", "native", "python", "exported c", "node TextDecoder"),
     "transcode": ("cpython", "native", "python", "iconv"),
@@ -715,6 +715,16 @@ class Bench:
         seconds, _, _ = s.c.run(data, self.repeat)
         row.put("exported c", seconds, len(data))
 
+    def _c_encode(self, row: Row, s: Subject, p: Payload) -> None:
+        """The exported C encoder (NAME_encode32, strict), checked against the module's bytes."""
+        if s.c is None:
+            self._c(row, s, b"")  # says why there is no figure
+            return
+        seconds, data, status = s.c.encode(p.text, self.repeat)
+        if status != 0 or data != p.data:
+            raise AssertionError(f"{s.name}: the exported C encoder disagrees with the pure-Python one")
+        row.put("exported c", seconds, len(data))
+
     def decode(self, s: Subject, p: Payload) -> None:
         row = self._row("decode", s, p)
         self.time(row, "cpython", lambda: p.base.decode(p.codec), len(p.base))
@@ -799,6 +809,7 @@ class Bench:
             if m.encode(p.text) != p.data:
                 raise AssertionError(f"{s.name}: the {name} encoder disagrees with the pure-Python one")
             self.time(row, name, lambda: m.encode(p.text), len(p.data))
+        self._c_encode(row, s, p)
         wide = p.text.encode("utf-32-le" if sys.byteorder == "little" else "utf-32-be")
         name, written = self.iconv_input(row, s, p, p.data, p.utf8)
         self.iconv(row, "WCHAR_T", name, wide)

@@ -8,8 +8,8 @@ from __future__ import annotations
 from ..automaton import Automaton
 from ..spec.diagnostics import SpecError
 from ..spec.expressions import CHECKED, source
+from . import c_encoder, description, package_tests, render
 from . import export_common as common
-from . import package_tests, render
 from .target import Target, refusal, register
 
 
@@ -102,7 +102,34 @@ def supports(lang: str):
     return lambda a: base(a) or ops(a)
 
 
-def files(a: Automaton, vectors: str | None = None, spec_arg: str | None = None) -> dict[str, str]:
+def _encode_vectors(a: Automaton, computed: str | None) -> tuple[str, list[dict]]:
+    """The encode vectors as check_encode.c states them: code points, the strict
+    bytes or error, the replace bytes (None: "?" has no bytes).  Cases with a code
+    point of a counted run are left out (the exported encoder's error there is
+    COUNTED_REASON, the Python module's bytes)."""
+    origin, cases = package_tests.encode_cases(a, computed)
+    e = description.encoder(a)
+    out = []
+    for case in cases:
+        cps = case["code_points"]
+        if any((r := e.run_of(cp)) is not None and r.kind == "counted" for cp in cps if cp <= 0xFFFFFFFF):
+            continue
+        if any(cp > 0xFFFFFFFF for cp in cps):
+            continue
+        strict = case["strict"]
+        out.append({"note": case["note"], "cps": cps,
+                    "bytes": None if "bytes" not in strict else _c_bytes(strict["bytes"]),
+                    "n_bytes": len(strict.get("bytes", b"")),
+                    "error": strict.get("error"),
+                    "replace": None if case["replace"] is None else _c_bytes(case["replace"]),
+                    "n_replace": len(case["replace"] or b"")})
+    return origin, out
+
+
+def files(a: Automaton, vectors: str | None = None, spec_arg: str | None = None,
+          encode_vectors: str | None = None, encoder: bool = True) -> dict[str, str]:
+    """The package's files; *encoder* False: the decoder alone (the native extension's
+    source, which encodes on its own)."""
     common.check_char_offsets(a, "c")
     common.check_pairs(a, "c")
     common.check_accumulator(a, "c")
@@ -120,6 +147,10 @@ def files(a: Automaton, vectors: str | None = None, spec_arg: str | None = None)
     ctx["state_type"] = f"uint{w['state_bits']}_t"
     ctx["accept_type"] = "int16_t" if len(a.actions) >= 127 else "int8_t"
     weight_context(ctx)
+    if len(ctx["ops"]) == 1:
+        # an unused second operation: with one, gcc -O2's -Warray-bounds flags the step's
+        # (dead) ops[k] for k > 0 (an automaton with no digits: whatwg-replacement's)
+        ctx["ops"].append({**ctx["ops"][0], "comment": "unused"})
     ctx["radix_type"] = "uint16_t" if max(op["radix"] for op in ctx["ops"]) <= 0xFFFF else "uint32_t"
     common.check_several(a, "c")
     table_context(ctx, a)
@@ -147,14 +178,25 @@ def files(a: Automaton, vectors: str | None = None, spec_arg: str | None = None)
         "./run-tokens --batch reads one input per line of hex (an empty line is",
         "the empty input) and prints each input's tokens followed by a line `end`.",
     ], ctx["regenerate"])
+    ctx["encoder"] = encoder
     ctx.update(common.readme_context(a, "C", ctx["pkg"], spec_arg))
     ctx["example"] = render("c/decode.c.j2", **ctx).rstrip("\n")
+    if not encoder:
+        return {ctx["header_path"]: render("c/header.h.j2", **ctx), f"{mod}.c": render("c/source.c.j2", **ctx)}
+    ctx.update(c_encoder.context(a))
+    # the decoder's token is one code point (a table entry may stand for several)
+    ctx["enc_single"] = "tok.n_values == 1" if ctx["several"] else "1"
+    ctx["encode_source"], ctx["encode_vectors"] = _encode_vectors(a, encode_vectors)
+    ctx["encode_example"] = render("c/encode_example.c.j2", **ctx).rstrip("\n")
     return {
         ctx["header_path"]: render("c/header.h.j2", **ctx),
-        f"{mod}.c": render("c/source.c.j2", **ctx),
+        f"{mod}.c": render("c/source.c.j2", **ctx) + render("c/encode.c.j2", **ctx),
         "tokens.c": render("c/tokens.c.j2", **ctx),
         "run-tokens": render("c/run-tokens.j2", **ctx),
         "check.c": render("c/check.c.j2", **ctx),
+        "check_encode.c": render("c/check_encode.c.j2", **ctx),
+        "run_encode.c": render("c/run_encode.c.j2", **ctx),
+        "run-encode": render("c/run-encode.j2", **ctx),
         "Makefile": render("c/Makefile.j2", **ctx),
         f"{ctx['pkg']}.pc.in": render("c/pc.in.j2", **ctx),
         "README.md": render("c/README.md.j2", **ctx),
@@ -168,7 +210,8 @@ register(Target(
     files=files,
     supports=supports("c"),
     int_bits=64,
-    executables=("run-tokens",),
-    options=("vectors", "spec_arg"),
+    executables=("run-tokens", "run-encode"),
+    options=("vectors", "spec_arg", "encode_vectors"),
     permutes=True,  # every byte read goes through NAME_from_real (source.c.j2's rd)
+    undecodable=True,  # its automaton makes any input one error; the encoder skips verifying
 ))

@@ -9,5 +9,6 @@ register(Target(
     name="json",
     describe="the canonical state-transition table (documented in docs/pages/table-format.md)",
     permutes=True,  # the table carries it ("permutation")
+    undecodable=True,  # the table is its DFA: faithful
     files=lambda a: {f"{registry.module_name(a.name)}.json": table_source(a)},
 ))

@@ -56,8 +56,8 @@ class Target:
     options: tuple[str, ...] = ()  # keyword options files() takes (java: java_package)
     # reads real bytes through a spec's permutation (``bytes through``); else it refuses such a spec
     permutes: bool = False
-    # exports an `undecodable` spec (its DFA reads any input as one error; the encoder writes
-    # the forms unverified); else it refuses such a spec
+    # exports a spec whose decoder reads no form (`undecodable`: its automaton already makes
+    # any input one error); else it refuses such a spec
     undecodable: bool = False
 
 

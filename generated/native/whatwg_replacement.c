@@ -297,8 +297,9 @@ static const uint8_t whatwg_replacement_op[2][1] = {
 };
 
 /* The digit operations: acc = acc * radix + (byte - sub). */
-static const struct { uint16_t radix; uint8_t sub; } whatwg_replacement_ops[1] = {
+static const struct { uint16_t radix; uint8_t sub; } whatwg_replacement_ops[2] = {
     {   1, 0x00 },  /* 0: none: acc unchanged (the value does not matter) */
+    {   1, 0x00 },  /* unused */
 };
 
 /* Per state: the action of a sequence that ends here (-1: none), and whether
@@ -490,7 +491,7 @@ size_t whatwg_replacement_decode(const unsigned char *data, size_t len, whatwg_r
 #define NX_NAME "whatwg-replacement"
 #define NX_SPEC_SHA256 "6afe85a13fcf84ebbe30c8838fd7065557711d46da26de2180b8cc41e42a3d12"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "d9dfcb5f6caac23fbb188a6d42ebadc59513f19682dd1e4f8d3d0482141b65aa"
+#define NX_SOURCE_SHA256 "bf0d2974304ac82b6451bf7307fe41bc3748ea6994c6cfeb56184500731aecc2"
 #define NX_N_STATES 2
 #define NX_N_CLASSES 1
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

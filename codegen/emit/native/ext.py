@@ -498,7 +498,7 @@ def ext_source(a: Automaton) -> str:
     """The extension's C source (deterministic).  Raises SpecError where the C export
     refuses the spec (a counted form it cannot decode without big integers)."""
     a = replace(a, permutation=None)  # the core hands it bytes already through the inverse permutation
-    files = c_target.files(a, vectors="")  # its source only: check.c's vectors are not read
+    files = c_target.files(a, vectors="", encoder=False)  # the decoder's source only (it encodes on its own)
     ctx = export_common.common_context(a)
     ctx.update(export_common.width_context(a))
     mod = ctx["mod"]
