@@ -141,7 +141,8 @@ def builtins_for_exports():
     representative one without mapping tables, and whatwg-big5 standing for the table
     specs (its tables are the widest, 32-bit, and it has tokens of several code points).
     Every representative table spec's exports are checked in tests/test_export_tables.py,
-    batched.  An undecodable spec (whatwg-replacement) is not exported:
+    batched.  The undecodable spec (whatwg-replacement) has tests of its own: the C and
+    Java exports' in tests/test_export_encode_c.py and _java.py, the others' refusal in
     tests/test_whatwg_replacement.py."""
     from encspec import pipeline
     return [n for n in representative_builtins()

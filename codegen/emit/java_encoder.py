@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..automaton import Automaton
 from . import description, java_string
-from .java_target import java_chunks, java_ints
+from .java_literals import java_chunks, java_ints
 
 # Run kinds as the engine numbers them (Encoder.java.j2's K_* constants)
 KINDS = {"bytes": 0, "none": 1, "digits": 2, "pair": 3, "pointer": 4, "counted": 5}

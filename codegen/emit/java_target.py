@@ -16,6 +16,7 @@ from ..spec.expressions import MAX_LONG
 from ..version import __version__
 from . import export_common as common
 from . import js_target, package_tests, render
+from .java_literals import JAVA_CHUNK, java_chunks, java_ints
 from .target import Target, refusal, register
 
 REASON_LIMIT = "counted form beyond this decoder's limits"
@@ -107,36 +108,6 @@ def max_chars_per_byte(a: Automaton) -> str:
 # compiling the exports with javac --release 11 (tests/test_export_readme.py): an LTS release;
 # the sources need 9 (Arrays.equals on ranges, InputStream.readAllBytes).
 JAVA_RELEASE = 11
-
-JAVA_CHUNK = 16384  # chars in one string constant: at most 3 bytes each in modified UTF-8, under 65535
-
-
-def _java_unit(u: int) -> str:
-    """One UTF-16 code unit inside a Java string literal, ASCII only (see java_string)."""
-    c = chr(u)
-    if c == '"' or c == "\\":
-        return "\\" + c
-    if 0x20 <= u < 0x7F:
-        return c
-    if u < 0x80:
-        return f"\\{u:03o}"
-    return f"\\u{u:04x}"
-
-
-def java_chunks(units: list[int], per_line: int = 16) -> list[list[str]]:
-    """String literals of the code units, *per_line* to a literal, grouped in chunks of at
-    most JAVA_CHUNK units (each chunk one constant: its literals joined with +)."""
-    chunks = []
-    for c in range(0, len(units), JAVA_CHUNK):
-        part = units[c:c + JAVA_CHUNK]
-        chunks.append(['"' + "".join(map(_java_unit, part[k:k + per_line])) + '"'
-                       for k in range(0, len(part), per_line)])
-    return chunks or [['""']]
-
-
-def java_ints(values: list[int]) -> list[int]:
-    return [u for v in values for u in (v >> 16, v & 0xFFFF)]
-
 
 def table_context(ctx: dict, a: Automaton) -> None:
     """The tables' string constants (java_lines, or java_starts/java_firsts/java_lasts:
