@@ -45,11 +45,11 @@ def render(spec: str, lang: str, **options) -> dict[str, str]:
     return pipeline.render_files(automaton(spec), lang, options or None)
 
 
-def example(readme: str, lang: str) -> str:
-    """The README's example program: its one fenced block in the language."""
+def example(readme: str, lang: str, k: int = 0) -> str:
+    """The README's example program: its fenced block *k* in the language (0 decodes, 1 encodes)."""
     blocks = re.findall(rf"^```{FENCES[lang]}\n(.*?)^```$", readme, re.M | re.S)
-    assert len(blocks) == 1, readme
-    return blocks[0]
+    assert 1 <= len(blocks) <= 2, readme
+    return blocks[k]
 
 
 def sample(spec: str) -> tuple[bytes, list[str]]:
