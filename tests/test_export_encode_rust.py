@@ -200,7 +200,7 @@ def test_rust_run_encode_refuses_a_bad_line(crates):
     assert proc.returncode == 2 and "not a code point in hex: \"XYZ\"" in proc.stderr
 
 
-@pytest.mark.parametrize("spec", ["utf-8", "big5hkscs", "wtf-16", "utf-ebcdic", "whatwg-big5"])
+@pytest.mark.parametrize("spec", ["utf-8", "big5hkscs", "wtf-16", "utf-ebcdic", "whatwg-big5", "whatwg-replacement"])
 def test_rust_cargo_test_runs_the_encode_vectors_and_clippy_is_clean(crates, spec, tmp_path):
     """The crate's own `cargo test` passes its encode cases (tests/encode.rs, the whole
     vectors file's cases) and `cargo clippy --all-targets -- -D warnings` is clean."""
@@ -222,6 +222,22 @@ def test_rust_cargo_test_runs_the_encode_vectors_and_clippy_is_clean(crates, spe
     proc = subprocess.run([cargo, "clippy", "--all-targets", "--", "-D", "warnings"], cwd=folder, env=env,
                           capture_output=True, text=True, timeout=TIMEOUT)
     assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+def test_rust_exports_whatwg_replacement(crates):
+    """The undecodable spec exports: its decoder reads any non-empty input as one error
+    (the Python module's span and reason), its encoder is the rows (UTF-8, unverified)."""
+    folder = crates("whatwg-replacement")
+    module = encspec.load("whatwg-replacement")
+    env = dict(os.environ, RUSTC=rustc())
+    proc = subprocess.run([str(folder / "run-tokens"), "--batch"], input="61FF62\n\n", capture_output=True,
+                          text=True, timeout=TIMEOUT, env=env)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout == "error 0 3\nend\nend\n"
+    with pytest.raises(UnicodeDecodeError) as e:
+        module.decode(b"a\xffb")
+    assert (e.value.start, e.value.end) == (0, 3)
+    check("whatwg-replacement", crates, texts("whatwg-replacement", 60))
 
 
 @pytest.mark.parametrize("spec", ["utf-8", "cp1252", "utf-16", "big5"])

@@ -106,6 +106,7 @@ register(Target(
     files=files,
     supports=supports("rust"),
     permutes=True,  # every byte read goes through FROM_REAL (module.rs.j2's rd)
+    undecodable=True,  # its DFA reads any input as one error; the encoder does not verify (description)
     int_bits=64,
     executables=("run-tokens", "run-encode"),
     options=("vectors", "spec_arg", "encode_vectors"),

@@ -56,6 +56,9 @@ class Target:
     options: tuple[str, ...] = ()  # keyword options files() takes (java: java_package)
     # reads real bytes through a spec's permutation (``bytes through``); else it refuses such a spec
     permutes: bool = False
+    # exports an `undecodable` spec: its decoder is the automaton's (any input one error), its
+    # encoder the rows (whatwg-replacement); else it refuses such a spec
+    undecodable: bool = False
 
 
 def register(target: Target) -> Target:

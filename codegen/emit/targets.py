@@ -33,7 +33,8 @@ def require(a: Automaton, name: str) -> Target:
         raise Unsupported(a, name, f"the {name} target does not support 'bytes through' yet (its decoder "
                                    "reads the intermediate bytes: it has no byte permutation seam)")
     why = target.supports(a)
-    if why is None and a.undecodable and target.exported and name != "json":  # the table is its DFA: faithful
+    if why is None and a.undecodable and target.exported and not target.undecodable and name != "json":
+        # the table is its DFA: faithful
         why = "'undecodable' (a decoder that reads no form, any input one error) is not exported yet"
     if why is not None:
         raise Unsupported(a, name, why)
