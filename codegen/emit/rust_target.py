@@ -77,6 +77,9 @@ def files(a: Automaton, vectors: str | None = None, spec_arg: str | None = None,
     ctx.update(common.readme_context(a, "Rust", ctx["crate"], spec_arg))
     ctx["example"] = render("rust/decode.rs.j2", **ctx).rstrip("\n")
     ctx.update(rust_encode.context(a))
+    # one_char (lib.rs), the encoder's check: a token of several code points is not one
+    ctx["one_char"] = {"single": " && t.values.is_empty()" if ctx["several"] else "",
+                       "widen": "" if ctx["cp_type"] == "u64" else " as u64"}
     ctx["encode_source"], ctx["encode_cases"] = rust_encode.vectors(a, encode_vectors)
     ctx["encode_example"] = render("rust/encode_readme.rs.j2", **ctx).rstrip("\n")
     tokens_usage = [f"./run-tokens < FILE      one token per line, as `encspec tokens {a.name} FILE` prints them",
