@@ -263,3 +263,33 @@ def test_rust_readme_encode_example_prints_the_python_modules_bytes(crates, spec
     except UnicodeEncodeError:
         strict = []
     assert out.split("\n") == [*strict, replaced, replaced, ""]
+
+
+def cpu_of(folder: Path, lines: list[str], *args: str) -> float:
+    """The CPU time of one run-encode over *lines* (best of three)."""
+    import resource
+    best = float("inf")
+    for _ in range(3):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        run_encode(folder, lines, *args)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        best = min(best, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return best
+
+
+@pytest.mark.parametrize("spec", ["big5hkscs", "wtf-8"])
+def test_rust_encode_is_linear(crates, spec):
+    """10x the text costs about 10x (ratio of CPU times, wide margin): whole, through &str
+    and streamed, with sequences, their starters, unencodable runs and surrogates."""
+    rng = random.Random(spec)
+    unit = [cp for cps in texts(spec, 200) for cp in cps if cp <= 0x10FFFF and not 0xD800 <= cp <= 0xDFFF]
+    chars = [0xCA, 0x304, 0xCA, 0xEA, 0x30C, 0x41, 0x10FFFF, 0x10FFFF, 0x10FFFF] + unit
+    small = [rng.choice(chars) for _ in range(20_000)]
+    big = small * 10
+    folder = crates(spec)
+    run_encode(folder, ["replace 41"])  # built before timing
+    for args in ((), ("--string",), ("--stream",)):
+        sep = " | " if args == ("--stream",) else " "  # streamed: one code point a piece
+        lines = ["replace " + sep.join(f"{c:X}" for c in cps) for cps in (small, big)]
+        ratio = cpu_of(folder, lines[1:], *args) / max(cpu_of(folder, lines[:1], *args), 1e-3)
+        assert ratio < 30, (args, ratio)
