@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..automaton import Automaton
 from ..spec.expressions import CHECKED, source
 from . import export_common as common
-from . import package_tests, render, visible
+from . import package_tests, render, rust_encode, visible
 from .c_target import check_ops, supports, table_context, weight_context
 from .target import Target, register
 
@@ -28,7 +28,8 @@ def _toml_string(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def files(a: Automaton, vectors: str | None = None, spec_arg: str | None = None) -> dict[str, str]:
+def files(a: Automaton, vectors: str | None = None, spec_arg: str | None = None,
+          encode_vectors: str | None = None) -> dict[str, str]:
     common.check_char_offsets(a, "rust")
     common.check_pairs(a, "rust")
     common.check_accumulator(a, "rust")
@@ -75,24 +76,41 @@ def files(a: Automaton, vectors: str | None = None, spec_arg: str | None = None)
     ctx["vectors_source"], ctx["vectors"] = package_tests.vectors(a, computed=vectors)
     ctx.update(common.readme_context(a, "Rust", ctx["crate"], spec_arg))
     ctx["example"] = render("rust/decode.rs.j2", **ctx).rstrip("\n")
+    ctx.update(rust_encode.context(a))
+    # one_char (lib.rs), the encoder's check: a token of several code points is not one
+    ctx["one_char"] = {"single": " && t.values.is_empty()" if ctx["several"] else "",
+                       "widen": "" if ctx["cp_type"] == "u64" else " as u64"}
+    ctx["encode_source"], ctx["encode_cases"] = rust_encode.vectors(a, encode_vectors)
+    ctx["encode_example"] = render("rust/encode_readme.rs.j2", **ctx).rstrip("\n")
+    tokens_usage = [f"./run-tokens < FILE      one token per line, as `encspec tokens {a.name} FILE` prints them",
+                    "./run-tokens --batch     one input per line of hex on stdin (an empty line is the",
+                    "                         empty input); each input's tokens, then a line `end`"]
+    encode_usage = ["./run-encode [--string] [--stream] < CASES   one case a line: `strict|replace[ sig] HEX ...`",
+                    "(code points in hex); prints `bytes HEX` (`bytes -`) or `error START END REASON`",
+                    "(see examples/encode.rs)"]
     return {
         "Cargo.toml": render("rust/Cargo.toml.j2", **ctx),
         "README.md": render("rust/README.md.j2", **ctx),
         "src/lib.rs": render("rust/module.rs.j2", **ctx),
         "tests/vectors.rs": render("rust/vectors.rs.j2", **ctx),
         "examples/tokens.rs": render("rust/tokens.rs.j2", **ctx),
-        "run-tokens": render("rust/run-tokens.j2", **ctx),
+        "run-tokens": render("rust/run-tokens.j2", **ctx, program="tokens", usage=tokens_usage),
+        "src/encode.rs": render("rust/encode.rs.j2", **ctx),
+        "tests/encode.rs": render("rust/encode_vectors.rs.j2", **ctx),
+        "examples/encode.rs": render("rust/encode_example.rs.j2", **ctx),
+        "run-encode": render("rust/run-tokens.j2", **ctx, program="encode", usage=encode_usage),
     }
 
 
 register(Target(
     name="rust",
-    describe="a no_std Rust crate (Cargo.toml, README.md, src/lib.rs: tables, step, tokens, decode; tests; "
-             "a tokens example) and run-tokens",
+    describe="a no_std Rust crate (Cargo.toml, README.md, src/lib.rs: tables, step, tokens, decode; "
+             "src/encode.rs: encode, Encoder; tests; tokens and encode examples), run-tokens and run-encode",
     files=files,
     supports=supports("rust"),
     permutes=True,  # every byte read goes through FROM_REAL (module.rs.j2's rd)
+    undecodable=True,  # its DFA reads any input as one error; the encoder does not verify (description)
     int_bits=64,
-    executables=("run-tokens",),
-    options=("vectors", "spec_arg"),
+    executables=("run-tokens", "run-encode"),
+    options=("vectors", "spec_arg", "encode_vectors"),
 ))
