@@ -1716,17 +1716,93 @@ def _memo():
         _MEMO_BYTES, _MEMO_LENS = bytearray(_MEMO_WIDTH << 16), bytearray(1 << 16)
 
 
-def _memo_put(cp, b):
-    """Put *b* in the memo for *cp* if it fits (at most an entry's bytes, cp within Unicode)."""
-    if len(b) > _MEMO_WIDTH or not 0 <= cp < 0x110000:
+def _memo_room(cp):
+    """Make the memo long enough to hold *cp*; False beyond Unicode."""
+    if not 0 <= cp < 0x110000:
         return False
     _memo()
     if cp >= len(_MEMO_LENS):
         _MEMO_BYTES.extend(bytes(_MEMO_WIDTH * 0x110000 - len(_MEMO_BYTES)))
         _MEMO_LENS.extend(bytes(0x110000 - len(_MEMO_LENS)))
+    return True
+
+
+def _memo_put(cp, b):
+    """Put *b* in the memo for *cp* if it fits (at most an entry's bytes, cp within Unicode)."""
+    if len(b) > _MEMO_WIDTH or not _memo_room(cp):
+        return False
     _MEMO_BYTES[_MEMO_WIDTH * cp:_MEMO_WIDTH * cp + len(b)] = b
     _MEMO_LENS[cp] = len(b)
     return True
+
+
+# The extension applies error handlers itself (encode_memo's errors, encode.c.j2's error path)
+# to the code points the memo marks refused (_REFUSED, put there by _learn_run), where an entry
+# is four bytes (an entry of eight would read the mark as a length) and no encoder state is
+# kept (PAIR_READS_AS_ONE); codecs' own handlers are written there, others called from there.
+_REFUSED = 6
+_NATIVE_ERRORS = _NATIVE_ENCODE and getattr(_NATIVE, "ENCODE_ERRORS", 0) == 1 and _MEMO_WIDTH == 4 and \
+    not PAIR_READS_AS_ONE
+# codecs' own handlers by identity (a name may be registered again), as the extension's modes
+_ENCODE_MODES = {codecs.lookup_error(name): mode for mode, name in
+                 enumerate(("replace", "ignore", "xmlcharrefreplace", "backslashreplace", "surrogateescape"), 1)}
+
+
+def _learn_run(text, pos):
+    """Put in the memo what the extension needs to apply a handler at text[pos] itself:
+    the unencodable code points of the run from there (refused) and the bytes of the
+    one that ends it; whether anything went in (else the core applies the handler)."""
+    new = False
+    for k in range(pos, len(text)):
+        cp = ord(text[k])
+        known = _MEMO_LENS[cp] if cp < len(_MEMO_LENS) else 0
+        if known == _REFUSED:
+            continue
+        if known or _paired(cp) or cp in _SEQUENCES:
+            break
+        b = _encode_cp(cp)
+        if b is not None:
+            return _memo_put(cp, b) or new
+        if not _memo_room(cp):
+            break
+        _MEMO_LENS[cp] = _REFUSED
+        new = True
+    return new
+
+
+def _handled(text, start, end, exc, got):
+    """(bytes, position) for handler result *got* of the error text[start:end] (*exc*):
+    what _encode writes for it (each character of a str alone; without encoder state,
+    as _NATIVE_ERRORS has none), or its exception; the extension's error path asks
+    for what it does not write itself."""
+    replacement, at = got
+    out = bytearray()
+    if isinstance(replacement, str):
+        for ch in replacement:
+            c = ord(ch)
+            b = _starter_alone(c) if c in _SEQUENCES else _encode_cp(c)
+            if b is None:
+                raise UnicodeEncodeError(NAME, text, start, end, exc.reason)
+            out += b
+    elif replacement:
+        if len(replacement) % _UNIT:  # not whole code units: refused, as in _encode
+            raise exc
+        out += _intermediate(replacement)
+    n = len(text)
+    i = at + n if at < 0 else at
+    if not 0 <= i <= n:
+        raise IndexError(f"position {at} from error handler out of bounds")
+    return bytes(out), int(i)
+
+
+def _errors_context(errors):
+    """What encode_memo reads to apply handler *errors* itself (see _NATIVE_ERRORS)."""
+    handler = codecs.lookup_error(errors)
+    mode = _ENCODE_MODES.get(handler, 6)  # 6: called
+    if mode == 5 and _UNIT != 1:  # surrogateescape's bytes are not whole code units: called, refused
+        mode = 6
+    return (mode, _UNIT == 1 and not _SPAN, _UNIT, handler, NAME,
+            (_unencodable_reason(0xD800), _unencodable_reason(0)), _FROM_REAL, _handled)
 
 
 def _paired(cp):
@@ -1754,6 +1830,8 @@ def _encode_native(items, errors, first=None):
     decide = is_str  # whether the loop stopped at pos
     n = len(items)
     cps = None
+    ctx = None  # the handler the extension applies (_errors_context), from the first error on
+    declined = False  # whether the loop stopped at pos with ctx (it could not apply the handler there)
     window = 1 << 8  # code points handed to the loop at once: grows while it gets through, so
     while True:      # that frequent stops cost in proportion to what the loop did, not to the text
         if decide and pos < n:
@@ -1774,19 +1852,31 @@ def _encode_native(items, errors, first=None):
                     out += b
                     pos += 1
             else:
-                if cps is None:
-                    cps = [ord(ch) for ch in items] if is_str else [int(c) for c in items]
-                    text = items if is_str else _as_text(cps)
-                stop = pos + 1
-                while stop < n and (_paired(cps[stop]) or cps[stop] in _SEQUENCES or _encode_cp(cps[stop]) is None):
-                    stop += 1
-                if stop >= n:
-                    out += _encode(cps, text, errors, pos)[0]
-                    return bytes(out)
-                got, pos = _encode(cps, text, errors, pos, stop)
-                out += got
+                if ctx is None and is_str and _NATIVE_ERRORS and errors != "strict":
+                    ctx = _errors_context(errors)
+                if ctx is not None and (_learn_run(items, pos) or not declined):
+                    pass  # the extension applies the handler there now
+                else:
+                    if cps is None:
+                        cps = [ord(ch) for ch in items] if is_str else [int(c) for c in items]
+                        text = items if is_str else _as_text(cps)
+                    stop = pos + 1
+                    while stop < n and (_paired(cps[stop]) or cps[stop] in _SEQUENCES or
+                                        _encode_cp(cps[stop]) is None):
+                        stop += 1
+                    if stop >= n:
+                        out += _encode(cps, text, errors, pos)[0]
+                        return bytes(out)
+                    got, pos = _encode(cps, text, errors, pos, stop)
+                    out += got
         if pos >= n:
             return bytes(out)
+        if ctx is not None:  # the whole text: the handler's positions are in it
+            got = step(items, pos, _MEMO_BYTES, _MEMO_LENS, out, None, ctx)
+            declined = got == pos
+            pos = got
+            decide = True
+            continue
         piece = items if pos == 0 and window >= n else items[pos:pos + window]
         got = step(piece, 0, _MEMO_BYTES, _MEMO_LENS, out)
         if got < 0:  # not a sequence the loop reads: a list of its ints

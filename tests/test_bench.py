@@ -54,6 +54,8 @@ def test_json_has_the_machine_and_every_section_and_column(report):
         assert "cpython" in r["mb_per_s"] and r["ratio_to_cpython"]["cpython"] == 1
     replace = {r["errors"] for r in rows if r["op"] == "replace"}
     assert replace == {"replace 1%", "replace 10%", "surrogateescape 1%", "surrogateescape 10%"}
+    unencodable = {r["errors"] for r in rows if r["op"] == "unencodable"}
+    assert unencodable == {f"{h} {rate}" for h in bench.UNENCODABLE_HANDLERS for rate in ("1%", "10%")}
     assert {r["spec"] for r in rows if r["op"] == "transcode"} == {"utf-8 -> utf-8"}
     assert all(r["peak_kib"]["native"] > 0 for r in rows if r["op"] == "transcode")
 
@@ -80,7 +82,7 @@ def test_node_columns_have_figures_when_node_is_there(report):
     for r in report["rows"]:
         if r["op"] == "validate":
             assert r["mb_per_s"]["node isUtf8"] > 0
-        if r["op"] == "decode" or r["errors"].startswith("replace "):
+        if r["op"] == "decode" or r["op"] == "replace" and r["errors"].startswith("replace "):
             assert r["mb_per_s"]["node TextDecoder"] > 0, r
 
 
@@ -94,7 +96,7 @@ def test_text_output_prints_every_section_and_column(capsys):
         head = block[0]
         for column in bench.SECTIONS[op]:
             assert f" {column}" in head, (op, column)
-        assert len(block) == 1 + {"replace": 16, "transcode": 4}.get(op, 4)
+        assert len(block) == 1 + {"replace": 16, "transcode": 4, "unencodable": 48}.get(op, 4)
         for line in block[1:]:  # a figure or n/a in every cell of the section's columns
             assert len(CELL.findall(line)) == len(bench.SECTIONS[op]) - 1, (op, line)
     assert "NATIVE / CPYTHON" in out

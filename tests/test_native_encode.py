@@ -706,3 +706,165 @@ def test_straight_line_segments_are_proven():
     assert ctx["enc_unit"]["width"] == 2 and ctx["enc_unit"]["order"] == "le"
     assert ctx["enc_ascii"] is None
     assert native_encode.context(pipeline.load("mutf-8")[1], {})["enc_ascii"] == "nonzero"
+
+
+# ====================================================== the error path in C
+# The extension applies handlers itself (encode_memo's errors) to the code points the
+# module marks refused: codecs' own handlers written in C, any other called from C.
+# Specs: UTF-8 and friends (surrogates are refused), code units, a permutation, table
+# specs, and those whose tables hold sequences (issue 30: a starter ends a run).
+ERROR_SPECS = ["utf-8", "corrected-utf-8", "cesu-8", "utf-16le", "utf-32", "utf-ebcdic", "gb18030", "euc-kr",
+               "big5hkscs", "shift_jis_2004"]
+
+
+def _refused_pool(py) -> list[str]:
+    """Characters *py* cannot write: surrogates (escapable and not), and others from a few scripts."""
+    pool = ["\udc80", "\udcff", "\udcc3", "\ud800", "\udbff", "\udfff"]
+    for cp in (0xE9, 0x3B1, 0x430, 0x5D0, 0x627, 0xE01, 0x3042, 0x4E00, 0xAC00, 0xE000, 0xFFFF,
+               0x1F600, 0x10FFFF, 0x20000):
+        try:
+            py.encode(chr(cp))
+        except UnicodeEncodeError:
+            pool.append(chr(cp))
+    return pool
+
+
+def _starters(py) -> str:
+    """A few of *py*'s sequences (issue 30) and their starters alone, as text."""
+    seqs = getattr(py, "_SEQUENCES", {})
+    out = []
+    for first, alts in list(seqs.items())[:6]:
+        out.append(chr(first))
+        out.append(chr(first) + "".join(map(chr, alts[0][0])))
+    return "".join(out)
+
+
+def _damaged_texts(spec: str) -> list[str]:
+    """Texts with characters the spec cannot write: alone, in runs, at the start and the
+    end, between starters of sequences, at 1% and 10%."""
+    py, _ = backends(spec)
+    rnd = random.Random(f"native-encode-errors:{spec}")
+    refused = _refused_pool(py)
+    clean = script_text(spec, 3000) + corpus("ascii", 1500)
+    starters = _starters(py)
+    out = []
+    for rate in (0.01, 0.1, 0.5):
+        chars = list(clean)
+        for _ in range(int(len(chars) * rate)):
+            chars[rnd.randrange(len(chars))] = "".join(rnd.choice(refused) for _ in range(rnd.choice((1, 1, 2, 5))))
+        out.append("".join(chars))
+    for _ in range(40):
+        parts = [rnd.choice((lambda: rnd.choice(refused), lambda: clean[rnd.randrange(len(clean) - 5):][:5],
+                             lambda: starters[rnd.randrange(len(starters)):][:3] if starters else "a",
+                             lambda: "".join(rnd.choice(refused) for _ in range(rnd.randint(2, 6)))))()
+                 for _ in range(rnd.randint(1, 12))]
+        out.append("".join(parts))
+    out += [refused[0] + clean[:50], clean[:50] + refused[-1], "".join(refused), refused[3] * 3, refused[0]]
+    return out
+
+
+@pytest.mark.parametrize("spec", ERROR_SPECS)
+def test_error_path_agrees_with_python(spec):
+    """Every handler (codecs' own, surrogatepass, two custom ones that record their calls)
+    on damaged texts: the native-backed module writes the pure-Python module's bytes and
+    makes its calls, raises its errors; cold memo, then warm."""
+    py, nat = backends(spec)
+    cold(nat)
+    for warm in (False, True):
+        for text in _damaged_texts(spec):
+            for errors in HANDLERS:
+                assert outcome(nat.encode, text, errors) == outcome(py.encode, text, errors), \
+                    (spec, warm, errors, text[:30])
+
+
+@pytest.mark.parametrize("spec", ["utf-8", "gb18030", "big5hkscs"])
+def test_error_path_is_in_c(spec, monkeypatch):
+    """With the extension, a handler is applied without the module's _encode loop."""
+    py, nat = backends(spec)
+    assert nat._NATIVE_ERRORS
+    text = _damaged_texts(spec)[1]
+    for errors in HANDLERS[1:5] + ["test_native_encode.record"]:
+        nat.encode(text, errors)  # the memo learns what is refused
+    want = {errors: outcome(py.encode, text, errors) for errors in HANDLERS[1:5] + ["test_native_encode.record"]}
+
+    def no(*args):
+        raise AssertionError("the module's _encode loop was used")
+
+    monkeypatch.setattr(nat, "_encode", no)
+    for errors, expected in want.items():
+        assert outcome(nat.encode, text, errors) == expected, errors
+
+
+@pytest.mark.parametrize("spec", ["utf-8", "corrected-utf-8", "gb18030"])
+def test_strict_error_attributes(spec):
+    """strict raises the module's exact error: encoding, object, start, end (the whole run), reason."""
+    py, nat = backends(spec)
+    for text in ("ab\udc80\udc81\ud800cd", "\udc80", "x" * 1000 + "\ud800\udfff"):
+        errors = []
+        for m in (py, nat):
+            with pytest.raises(UnicodeEncodeError) as e:
+                m.encode(text)
+            errors.append((e.value.encoding, e.value.object, e.value.start, e.value.end, e.value.reason))
+        assert errors[0] == errors[1]
+        if spec == "utf-8":
+            with pytest.raises(UnicodeEncodeError) as e:
+                text.encode("utf-8")
+            assert (e.value.start, e.value.end, e.value.reason) == errors[0][2:]
+
+
+def _any_outcome(fn, text, errors):
+    """outcome, and an IndexError or TypeError (a handler's bad position) as its message."""
+    try:
+        return outcome(fn, text, errors)
+    except (IndexError, TypeError) as e:
+        return (type(e).__name__, str(e))
+
+
+def _returning(result):
+    def handler(exc):
+        return result(exc) if callable(result) else result
+    return handler
+
+
+@pytest.mark.parametrize("spec", ["utf-8", "utf-16le", "gb18030", "big5hkscs"])
+def test_custom_handler_results(spec):
+    """What a handler may return, each written (or refused) as the pure-Python module does:
+    characters the memo has not met, a starter, an unencodable character, bytes (whole
+    code units or not), a position from the end, backwards, out of bounds; and a handler
+    that encodes with the same module (the memo may grow under the loop)."""
+    py, nat = backends(spec)
+    results = {
+        "cjk": lambda e: ("\u4e2d\u6587\u00e9", e.end),
+        "starter": lambda e: ("\u00ca\u00ea\u304b", e.end),
+        "refused": lambda e: ("a\ud800", e.end),
+        "bytes": lambda e: (b"\x00\x01", e.end),
+        "odd-bytes": lambda e: (b"\x01", e.end),
+        "from-end": lambda e: ("<>", e.end - len(e.object) if e.end < len(e.object) else e.end),
+        "back": lambda e: ("!", e.start + 1 if e.start + 1 < e.end else e.end),
+        "far": lambda e: ("?", len(e.object) + 5),
+        "list": lambda e: ["[]", e.end],
+        "bool": lambda e: ("b", True if e.start == 0 else e.end),
+        "nested": lambda e: (nat.encode(e.object[e.start:e.end], "xmlcharrefreplace").decode("latin-1")
+                             + "\U0002f800" * 3, e.end),
+    }
+    for name, result in results.items():
+        codecs.register_error(f"test_native_encode.{name}", _returning(result))
+        for text in ("ab\udc80\ud800cd\u3042", "\udc80", "\ud800\udc80x" * 300, "x\udcff"):
+            cold(nat)
+            errors = f"test_native_encode.{name}"
+            want = _any_outcome(py.encode, text, errors)
+            assert _any_outcome(nat.encode, text, errors) == want, (spec, name, text[:10])
+            assert _any_outcome(nat.encode, text, errors) == want, (spec, name, "warm")
+
+
+def test_encode_memo_errors_argument(native):
+    """errors must be the module's tuple; a bad one is a TypeError or ValueError, not a crash."""
+    mb, ml = _memo({0x61: b"a"})
+    ml[0xD800] = 6
+    fine = (1, True, 1, codecs.replace_errors, "utf-8", ("s", "o"), None, lambda *a: (b"", 0))
+    out = bytearray()
+    assert native.encode_memo("a\ud800a", 0, mb, ml, out, None, fine) == 3 and out == b"a?a"
+    for bad, exc in ((1, TypeError), ((1, True), TypeError), ((9,) + fine[1:], ValueError),
+                     (fine[:6] + (b"short",) + fine[7:], ValueError), (fine[:7] + (None,), ValueError)):
+        with pytest.raises(exc):
+            native.encode_memo("a\ud800a", 0, mb, ml, bytearray(), None, bad)

@@ -15,6 +15,8 @@ TITLES = {
     "replace": "REPLACE (decode of damaged text: 1% and 10% of the bytes made invalid)",
     "validate": "VALIDATE (is_valid; CPython: a strict decode; iconv -f X -t X; node: buffer.isUtf8 on the same bytes)",
     "encode": "ENCODE (MB/s of the bytes written; iconv from WCHAR_T)",
+    "unencodable": "UNENCODABLE (encode with 1% and 10% of the characters ones neither writes; CPython: its "
+                   "codec, the same handler; encspec-bench: a custom handler, replace's bytes; MB/s written)",
     "transcode": "TRANSCODE (encspec transcode's streaming path in-process; CPython: its incremental codecs, "
                  "the same chunks; iconv -f A -t B on a file; peak: memory traced during one call, flat "
                  "whatever the size)",

@@ -12,6 +12,10 @@ implementations that can do it:
   ``errors="replace"`` and ``"surrogateescape"``;
 * validate: ``is_valid`` (CPython has no validator: its strict decode is the baseline);
 * encode: the text to the spec's bytes (MB/s of the bytes written);
+* unencodable: encoding after 1% and 10% of the characters are replaced by ones
+  neither the spec nor CPython's codec can write (``unencodable_chars``: lone
+  surrogates U+DC80..U+DCFF where both refuse them), with each of codecs' handlers
+  and a custom one (UNENCODABLE_HANDLERS), against CPython's codec with the same handler;
 * transcode: utf-8 -> spec and spec -> utf-8 the way ``encspec transcode`` streams
   (``transcode_stream``), against CPython's incremental codecs on the same chunks.
 
@@ -139,6 +143,42 @@ def corrupt(data: bytes, rate: float = 0.01, seed: int = 7) -> bytes:
     for _ in range(int(len(out) * rate)):
         out[rnd.randrange(len(out))] = rnd.choice((0xFF, 0xC0, 0x80, 0xF5))
     return bytes(out)
+
+
+def unencodable_chars(module, codec: str) -> list[str]:
+    """Characters neither *module* nor CPython's *codec* can write: lone surrogates that
+    surrogateescape escapes (U+DC80..U+DCFF) where both refuse them, else characters of a
+    few scripts and emoji; empty where every character is written (WTF-8)."""
+    import codecs
+    codecs.register_error("encspec-bench", _bench_handler)
+
+    def refused(ch: str) -> bool:
+        for encode in (module.encode, lambda t: t.encode(codec)):
+            try:
+                encode(ch)
+                return False
+            except UnicodeEncodeError:
+                pass
+        return True
+
+    escapes = [c for c in ("\udc80", "\udcab", "\udcff") if refused(c)]
+    return escapes or [c for c in ("\U0001F600", "\u0e01", "\u05d0", "\u0627", "\ud800") if refused(c)]
+
+
+def _bench_handler(exc: UnicodeError) -> tuple[str | bytes, int]:
+    """The bench's custom handler: replace's "?" per character, from a Python function."""
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    return "?" * (exc.end - exc.start), exc.end
+
+
+def unencodable(text: str, chars: list[str], rate: float, seed: int = 11) -> str:
+    """About *rate* of the characters of *text* replaced by one of *chars*."""
+    rnd = random.Random(seed)
+    out = list(text)
+    for _ in range(int(len(out) * rate)):
+        out[rnd.randrange(len(out))] = rnd.choice(chars)
+    return "".join(out)
 
 
 def _has_tables(module) -> bool:
@@ -415,12 +455,18 @@ SECTIONS = {
     "decode": ("cpython", "native", "python", "token loop", "oracle", "exported c", "iconv", "node TextDecoder"),
     "incremental": ("cpython", "native", "python"),
     "encode": ("cpython", "native", "python", "exported c", "iconv"),
+    "unencodable": ("cpython", "native", "python"),
     "validate": ("cpython", "native", "python", "iconv", "node isUtf8"),
     "replace": ("cpython", "native", "python", "exported c", "node TextDecoder"),
     "transcode": ("cpython", "native", "python", "iconv"),
 }
 DIRTY = (0.01, 0.10)                        # the share of damaged bytes of the replace rows
 DIRTY_HANDLERS = ("replace", "surrogateescape")
+UNENCODABLE = (0.01, 0.10)                  # the share of unencodable characters of the unencodable rows
+# codecs' handlers, then a custom one (a Python function: what calling a handler costs)
+UNENCODABLE_HANDLERS = ("replace", "ignore", "xmlcharrefreplace", "backslashreplace", "surrogateescape",
+                        "encspec-bench")
+UNENCODABLE_PY_CHARS = 64 << 10             # what the pure-Python backend encodes of a damaged text at most
 PY_BYTES = 1 << 20                          # what the pure-Python backend reads of a payload at most
 TOKEN_BYTES = 256 << 10                     # what the token loop reads at most
 PEAK_BYTES = 4 << 20                        # a slow transcode's memory is traced on this much
@@ -685,7 +731,7 @@ class Bench:
         for kind in kinds:
             self.progress(f"{s.name} {kind} corpus")
             p = payload(s, kind, size, py_bytes)
-            for op in ("decode", "incremental", "replace", "validate", "encode"):
+            for op in ("decode", "incremental", "replace", "validate", "encode", "unencodable"):
                 if op in self.sections:
                     self.progress(f"{s.name} {kind} {op}")
                     getattr(self, op)(s, p)
@@ -815,6 +861,34 @@ class Bench:
         self.iconv(row, "WCHAR_T", name, wide)
         if "iconv" in row.timed:
             row.timed["iconv"] = len(written)  # MB/s of the bytes written, as the other columns
+
+    def unencodable(self, s: Subject, p: Payload) -> None:
+        """Encoding text with 1% and 10% unencodable characters, each handler, against
+        CPython's codec with the same handler (the bytes each writes; MB/s of them)."""
+        codec = p.codec
+        chars = unencodable_chars(s.module, codec)
+        if not chars:
+            return
+        for rate in UNENCODABLE:
+            text = unencodable(p.text, chars, rate)
+            short = text[:UNENCODABLE_PY_CHARS]
+            for errors in UNENCODABLE_HANDLERS:
+                row = self._row("unencodable", s, p, f"{errors} {rate:.0%}", 0)
+                try:
+                    want = s.module.encode(short, errors)
+                    row.size = len(s.native.encode(text, errors) if s.native is not None else want)
+                except UnicodeEncodeError as e:  # surrogateescape where the characters are no escapes
+                    for column in SECTIONS["unencodable"]:
+                        row.na[column] = "raises"
+                    row.notes["native"] = f"{errors}: {e.reason}"
+                    continue
+                self.time(row, "cpython", lambda: text.encode(codec, errors), len(text.encode(codec, errors)))
+                if not self._no_native(row, s):
+                    if s.native.encode(short, errors) != want:
+                        raise AssertionError(f"{s.name}: the native encoder disagrees with the pure-Python one "
+                                             f"under {errors}")
+                    self.time(row, "native", lambda: s.native.encode(text, errors), row.size)
+                self.time(row, "python", lambda: s.module.encode(short, errors), len(want))
 
     def transcode(self, s: Subject, p: Payload) -> None:
         """utf-8 -> spec and spec -> utf-8 (one row for utf-8 itself), the way ``encspec

@@ -8,7 +8,7 @@ import click
 
 from ..common import Fail
 
-SECTION_NAMES = ("decode", "incremental", "replace", "validate", "encode", "transcode")
+SECTION_NAMES = ("decode", "incremental", "replace", "validate", "encode", "unencodable", "transcode")
 
 
 @click.command("bench")
@@ -60,7 +60,7 @@ def command(ctx, specs, size, repeat, sections, export, no_export, no_invalid, n
     if n is None or n <= 0:
         raise Fail(f"--size: cannot read '{size}' (e.g. 16MiB, 500KB, 1000000)")
     chosen = [s for s in (sections or SECTION_NAMES)
-              if not (no_invalid and s == "replace") and not (no_encode and s == "encode")]
+              if not (no_invalid and s == "replace") and not (no_encode and s in ("encode", "unencodable"))]
     if not chosen:
         raise Fail("no section left to run (--no-invalid and --no-encode removed them)")
     from ...codec import load
