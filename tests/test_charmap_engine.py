@@ -10,6 +10,7 @@ to every comparison.
 from __future__ import annotations
 
 import codecs
+import types
 from pathlib import Path
 
 import pytest
@@ -86,6 +87,49 @@ def test_decode_with_a_custom_handler_sees_the_specs_reasons(pair):
     assert got_native == got_python
     assert calls_native == calls_python
     assert all(end - start == 1 for _, start, end, _ in calls_native)
+
+
+def test_the_codec_calls_the_charmap_codec_without_the_core_class(pair):
+    """bytes.decode(name) and str.encode(name) reach CPython's charmap codec in one Python
+    frame (a function, not the core's Codec method around _decode); the pure-Python twin
+    keeps the Codec class."""
+    _, native, python = pair
+    info = native.getregentry()
+    assert isinstance(info.decode, types.FunctionType) and isinstance(info.encode, types.FunctionType)
+    assert isinstance(python.getregentry().decode, types.MethodType)
+
+
+@pytest.mark.parametrize("errors", ("strict",) + HANDLERS + ("custom",))
+def test_the_codec_decodes_and_encodes_as_the_core(pair, errors):
+    """The codec's decode and encode (what the registry calls) answer as the pure-Python
+    codec's: the same (result, length) or the same error, every byte and a sweep of code
+    points, bytes, bytearray and memoryview, a custom handler seeing the same calls."""
+    codec, native, python = pair
+    info, ref = native.getregentry(), python.getregentry()
+    name = errors
+    calls_native: list = []
+    calls_python: list = []
+    if errors == "custom":
+        name = f"test-charmap-codec-{codec}"
+    data = bytes(range(256)) * 2
+    text = "".join(map(chr, range(0x800))) + "\U0001F600 end"
+    for kind in (bytes, bytearray, memoryview):
+        for chunk in (b"plain ascii", bytes(range(0x80, 0x100)), data):
+            if errors == "custom":
+                codecs.register_error(name, recording(calls_native))
+            got = outcome(info.decode, kind(chunk), name)
+            if errors == "custom":
+                codecs.register_error(name, recording(calls_python))
+            assert got == outcome(ref.decode, kind(chunk), name), (kind, chunk[:4])
+    for t in ("plain ascii", text, text[:0x100], [ord(c) for c in text[:0x100]]):
+        if errors == "custom":
+            codecs.register_error(name, recording(calls_native))
+        got = outcome(info.encode, t, name)
+        if errors == "custom":
+            codecs.register_error(name, recording(calls_python))
+        assert got == outcome(ref.encode, t, name), (type(t), str(t)[:8])
+    assert calls_native == calls_python
+    assert errors != "custom" or calls_native
 
 
 def test_incremental_decoding_in_chunks_equals_the_core(pair):
