@@ -2376,3 +2376,24 @@ if _NATIVE is not None and hasattr(_NATIVE, "entry") and _FROM_REAL is None:
     _SIGNED_CODEC_ENCODE = _entry("codec_encode", _signed_codec_encode, SIGNATURE)
     decode = _entry("decode", decode, None)  # the same call, in C
     encode = _entry("encode", encode, SIGNATURE if _WRITES_SIGNATURE else None)
+elif _NATIVE.__class__ is _Charmap and _FROM_REAL is None:
+    # A single-byte spec: the codec calls CPython's charmap codec straight away, as
+    # CPython's own code pages do (one Python frame), strict whatever *errors* is (no
+    # handler is called where nothing is undefined), and the core only where it stops:
+    # an undefined byte or code point, which the core gives the handler or reports as
+    # the spec's.
+    def _CODEC_DECODE(input, errors="strict"):
+        try:
+            return _charmap_decode(input, "strict", _CHARMAP_DECODING)
+        except UnicodeDecodeError:
+            data = bytes(input)
+            return decode(data, errors), len(data)
+
+    def _CODEC_ENCODE(input, errors="strict"):
+        try:
+            return _charmap_encode(input, "strict", _CHARMAP_ENCODING)
+        except (UnicodeEncodeError, TypeError):  # TypeError: code points, not a str
+            return encode(input, errors), len(input)
+
+    _charmap_decode, _charmap_encode = codecs.charmap_decode, codecs.charmap_encode
+    _CHARMAP_DECODING, _CHARMAP_ENCODING = _NATIVE.table, _NATIVE.map
