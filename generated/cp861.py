@@ -235,14 +235,62 @@ class _Charmap:
     def __init__(self, decoding, encoding):
         self.table = decoding
         self.map = codecs.charmap_build(encoding)
+        # (data, errors, table) -> (result, consumed): charmap_decode and charmap_encode,
+        # but for the Latin-1 and ASCII tables CPython's own codecs of them, which copy
+        # where the charmap walks a table (20 times as fast): no table is Latin-1's
+        # for charmap_decode and charmap_encode, and ASCII has codecs of its own.
+        self.decode_call, self.encode_call = codecs.charmap_decode, codecs.charmap_encode
+        latin_1 = "".join(map(chr, range(256)))
+        if decoding == latin_1 == encoding:
+            self.table = None
+            self.encode_call = _latin_1_encode
+        elif decoding == encoding == latin_1[:128] + "\ufffe" * 128:
+            self.decode_call, self.encode_call = _ascii_decode, _ascii_encode
+        self._bad: dict[bool, tuple[tuple[bytes, ...], Any, bool]] = {}
+
+    def feed(self, pending, data, errors, final, start, limit, surrogates):
+        """The incremental decoder's chunk, as the extension's feed: its str where every
+        byte is defined (a single-byte spec holds nothing back), else None (the core's path)."""
+        if pending or not surrogates:
+            return None
+        try:
+            return self.decode_call(data, "strict", self.table)[0]
+        except UnicodeDecodeError:
+            return None
+
+    def validate(self, data, pos, allow_reserved, final, limit, mode):
+        """Where the first byte that is not a valid token alone is, or -1 when there is
+        none: the extension's validate for one-byte tokens.  ASCII text is valid at once
+        where every such byte is above 7F (isascii); else a byte search each (memchr,
+        some 6 GB/s), or where they are many one regex pass."""
+        got = self._bad.get(allow_reserved)
+        if got is None:
+            kinds = ("error",) if allow_reserved else ("error", "reserved")
+            bad = tuple(bytes([b]) for b in range(256) if _scan(bytes([b]), 0, True, START >> 1)[0] in kinds)
+            pattern = re.compile(b"[" + b"".join(map(re.escape, bad)) + b"]") if bad else None
+            got = self._bad[allow_reserved] = (bad, pattern, all(b[0] > 0x7F for b in bad))
+        bad, pattern, high = got
+        if data.__class__ is memoryview:
+            data = data.tobytes()
+        if not bad or high and data.isascii():
+            return -1
+        if len(bad) > 48:  # many: one pass of a regex class rather than a pass per byte
+            m = pattern.search(data, pos)
+            return m.start() if m else -1
+        stop = len(data)
+        for b in bad:
+            k = data.find(b, pos, stop)
+            if k >= 0:
+                stop = k
+        return stop if stop < len(data) else -1
 
     def decode(self, data, pos, errors, final, want_str, out, limit=None, start=0):
         view = memoryview(data)[pos:] if pos else data
         try:
-            text = codecs.charmap_decode(view, errors, self.table)[0]
+            text = self.decode_call(view, errors, self.table)[0]
             stop = len(data)
         except UnicodeDecodeError as e:
-            text = codecs.charmap_decode(view[:e.start], "strict", self.table)[0]
+            text = self.decode_call(view[:e.start], "strict", self.table)[0]
             stop = pos + e.start
         if want_str:
             out.append(text)
@@ -256,16 +304,16 @@ class _Charmap:
                                    codecs.lookup_error(errors) is not _NATIVE_HANDLERS[errors]):
             return None
         try:
-            return codecs.charmap_decode(data, errors, self.table)[0]
+            return self.decode_call(data, errors, self.table)[0]
         except UnicodeDecodeError:
             return None
 
     def encode_str(self, text, memo_bytes, memo_lens, signature=None):
         try:
-            got = codecs.charmap_encode(text, "strict", self.map)[0]
+            got = self.encode_call(text, "strict", self.map)[0]
             return got if signature is None else signature + got
         except UnicodeEncodeError as e:
-            done = codecs.charmap_encode(text[:e.start], "strict", self.map)[0]
+            done = self.encode_call(text[:e.start], "strict", self.map)[0]
             return (done if signature is None else signature + done), e.start
 
     def encode_memo(self, text, pos, memo_bytes, memo_lens, out):
@@ -274,11 +322,11 @@ class _Charmap:
         n = len(text)
         while pos < n:
             try:
-                out += codecs.charmap_encode(text[pos:] if pos else text, "strict", self.map)[0]
+                out += self.encode_call(text[pos:] if pos else text, "strict", self.map)[0]
                 return n
             except UnicodeEncodeError as e:
                 stop = pos + e.start
-                out += codecs.charmap_encode(text[pos:stop], "strict", self.map)[0]
+                out += self.encode_call(text[pos:stop], "strict", self.map)[0]
             cp = ord(text[stop])
             size = memo_lens[cp] if cp < len(memo_lens) else 0
             if not size:
@@ -295,6 +343,18 @@ class _Charmap:
         while k < n and type(items[k]) is int and 0 <= items[k] <= 0x10FFFF:
             k += 1
         return pos + self.encode_memo("".join(map(chr, items[pos:k])), 0, memo_bytes, memo_lens, out)
+
+
+def _ascii_decode(data, errors, table):
+    return codecs.ascii_decode(data, errors)
+
+
+def _ascii_encode(text, errors, table):
+    return codecs.ascii_encode(text, errors)
+
+
+def _latin_1_encode(text, errors, table):
+    return codecs.latin_1_encode(text, errors)
 
 
 if _NATIVE is None and _CHARMAP is not None and not _SEQUENCES and not globals().get("_PYTHON_ONLY"):
@@ -2466,3 +2526,24 @@ if _NATIVE is not None and hasattr(_NATIVE, "entry") and _FROM_REAL is None:
     _SIGNED_CODEC_ENCODE = _entry("codec_encode", _signed_codec_encode, SIGNATURE)
     decode = _entry("decode", decode, None)  # the same call, in C
     encode = _entry("encode", encode, SIGNATURE if _WRITES_SIGNATURE else None)
+elif _NATIVE.__class__ is _Charmap and _FROM_REAL is None:
+    # A single-byte spec: the codec calls CPython's charmap codec straight away, as
+    # CPython's own code pages do (one Python frame), strict whatever *errors* is (no
+    # handler is called where nothing is undefined), and the core only where it stops:
+    # an undefined byte or code point, which the core gives the handler or reports as
+    # the spec's.
+    def _CODEC_DECODE(input, errors="strict"):
+        try:
+            return _charmap_decode(input, "strict", _CHARMAP_DECODING)
+        except UnicodeDecodeError:
+            data = bytes(input)
+            return decode(data, errors), len(data)
+
+    def _CODEC_ENCODE(input, errors="strict"):
+        try:
+            return _charmap_encode(input, "strict", _CHARMAP_ENCODING)
+        except (UnicodeEncodeError, TypeError):  # TypeError: code points, not a str
+            return encode(input, errors), len(input)
+
+    _charmap_decode, _charmap_encode = _NATIVE.decode_call, _NATIVE.encode_call
+    _CHARMAP_DECODING, _CHARMAP_ENCODING = _NATIVE.table, _NATIVE.map

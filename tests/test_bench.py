@@ -96,7 +96,7 @@ def test_text_output_prints_every_section_and_column(capsys):
         head = block[0]
         for column in bench.SECTIONS[op]:
             assert f" {column}" in head, (op, column)
-        assert len(block) == 1 + {"replace": 16, "transcode": 4, "unencodable": 48}.get(op, 4)
+        assert len(block) == 1 + {"replace": 16, "transcode": 4, "unencodable": 48, "small": 24}.get(op, 4)
         for line in block[1:]:  # a figure or n/a in every cell of the section's columns
             assert len(CELL.findall(line)) == len(bench.SECTIONS[op]) - 1, (op, line)
     assert "NATIVE / CPYTHON" in out
@@ -196,3 +196,76 @@ def test_native_names_the_twin_a_module_decodes_with():
         pytest.skip(f"no native extension for utf-8 (a C compiler builds it): {e}")
     twin = module.native()
     assert twin is not None and twin.SPEC_SHA256 == module.SPEC_SHA256
+
+
+def test_small_calls_time_each_size_both_ways_on_every_corpus(report):
+    """The small-call rows: 8-, 20- and 100-byte decode and encode per corpus, each with a
+    CPython and a native figure and a ratio that is a number (no speed asserted)."""
+    rows = [r for r in report["rows"] if r["op"] == "small"]
+    got = {(r["corpus"], r["errors"]) for r in rows}
+    assert got == {(k, f"{op} {n} B") for k in bench.CORPORA for op in ("decode", "encode") for n in bench.SMALL}
+    for r in rows:
+        assert 0 < r["bytes"] <= int(r["errors"].split()[1]), r
+        assert r["mb_per_s"]["cpython"] > 0 and r["mb_per_s"]["native"] > 0, r
+        assert isinstance(r["ratio_to_cpython"]["native"], float) and r["ratio_to_cpython"]["native"] > 0
+
+
+@pytest.mark.parametrize("spec,kind", [("utf-16", "emoji"), ("cp1251", "cjk"), ("big5", "cjk")])
+def test_small_text_is_the_longest_prefix_within_the_bytes(spec, kind):
+    module = encspec.load(spec)
+    codec = bench.table_codec(module)
+    text = bench.table_corpus(kind, 2000, module, codec) if codec else bench.corpus(kind, 2000)
+    for n in bench.SMALL:
+        got = bench.small_text(module, text, n)
+        assert text.startswith(got) and 0 < len(module.encode(got)) <= n
+        assert len(got) == len(text) or len(module.encode(text[:len(got) + 1])) > n
+
+
+def test_the_catalogue_is_every_builtin_with_a_cpython_codec():
+    import codecs
+    found = dict(bench.catalogue())
+    for name in ("utf-8", "utf-16le", "cp1251", "koi8_r", "iso8859_7", "mac_roman", "big5", "cp932", "cp949",
+                 "cp950", "euc-jp", "big5hkscs", "euc_jis_2004", "shift_jisx0213", "whatwg-windows-1252"):
+        assert name in found, name
+    for name in ("corrected-utf-8", "leb128", "utf-1", "whatwg-replacement"):
+        assert name not in found, name
+    for codec in found.values():
+        codecs.lookup(codec)  # CPython knows every baseline
+    assert found["whatwg-windows-1251"] == "cp1251" and found["euc-kr"] == "euc_kr"
+
+
+@pytest.mark.parametrize("spec,script", [("koi8_r", "CYRILLIC"), ("iso8859_7", "GREEK"), ("cp874", "THAI"),
+                                         ("cp1252", "LATIN")])
+def test_a_code_pages_own_corpus_is_in_its_script(spec, script):
+    """A single-byte spec's "cjk" corpus is text of its own letters, which it and
+    CPython's codec both write in one byte each."""
+    import unicodedata
+    module = encspec.load(spec)
+    codec = bench.table_codec(module)
+    text = bench.table_corpus("cjk", 4000, module, codec)
+    letters = [ch for ch in text if ord(ch) > 0x7F]
+    assert len(letters) > len(text) // 10
+    assert all(unicodedata.name(ch).startswith(script) for ch in letters)
+    assert module.encode(text) == text.encode(codec) and len(module.encode(text)) == len(text)
+
+
+def test_catalogue_runs_cpython_and_native_only_and_prints_the_summary(capsys):
+    rc, out, err = run(capsys, "bench", "--catalogue", "--spec", "koi8_r", "--spec", "utf-16le",
+                       "--size", "4KiB", "--repeat", "1")
+    assert rc in (0, None), err
+    assert "NATIVE / CPYTHON" in out and all(title not in out for title in TITLES.values())
+    head = out.split("NATIVE / CPYTHON", 1)[1].splitlines()[1]
+    for op in ("decode", "incremental", "replace", "validate", "encode", "small"):
+        assert f"{op} cjk" in head, op
+    assert "transcode" not in head
+    for spec in ("koi8_r", "utf-16le"):
+        line = next(line for line in out.splitlines() if line.split()[:1] == [spec])
+        assert len(re.findall(r"\d+\.\d\dx", line)) == 6 * len(bench.CORPORA), line
+
+
+def test_catalogue_rows_have_only_cpython_and_native_figures():
+    rows = bench.run(["cp1251"], 4096, 1, False, ("decode", "replace", "validate", "small"), lean=True)
+    assert {r.errors for r in rows if r.op == "replace"} == {"replace 1%"}
+    for r in rows:
+        assert set(r.seconds) == {"cpython", "native"}, (r.op, r.seconds)
+        assert all(r.na[c] == "not in --catalogue" for c in bench.SECTIONS[r.op] if c not in bench.LEAN)

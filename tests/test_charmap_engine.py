@@ -10,6 +10,7 @@ to every comparison.
 from __future__ import annotations
 
 import codecs
+import types
 from pathlib import Path
 
 import pytest
@@ -86,6 +87,49 @@ def test_decode_with_a_custom_handler_sees_the_specs_reasons(pair):
     assert got_native == got_python
     assert calls_native == calls_python
     assert all(end - start == 1 for _, start, end, _ in calls_native)
+
+
+def test_the_codec_calls_the_charmap_codec_without_the_core_class(pair):
+    """bytes.decode(name) and str.encode(name) reach CPython's charmap codec in one Python
+    frame (a function, not the core's Codec method around _decode); the pure-Python twin
+    keeps the Codec class."""
+    _, native, python = pair
+    info = native.getregentry()
+    assert isinstance(info.decode, types.FunctionType) and isinstance(info.encode, types.FunctionType)
+    assert isinstance(python.getregentry().decode, types.MethodType)
+
+
+@pytest.mark.parametrize("errors", ("strict",) + HANDLERS + ("custom",))
+def test_the_codec_decodes_and_encodes_as_the_core(pair, errors):
+    """The codec's decode and encode (what the registry calls) answer as the pure-Python
+    codec's: the same (result, length) or the same error, every byte and a sweep of code
+    points, bytes, bytearray and memoryview, a custom handler seeing the same calls."""
+    codec, native, python = pair
+    info, ref = native.getregentry(), python.getregentry()
+    name = errors
+    calls_native: list = []
+    calls_python: list = []
+    if errors == "custom":
+        name = f"test-charmap-codec-{codec}"
+    data = bytes(range(256)) * 2
+    text = "".join(map(chr, range(0x800))) + "\U0001F600 end"
+    for kind in (bytes, bytearray, memoryview):
+        for chunk in (b"plain ascii", bytes(range(0x80, 0x100)), data):
+            if errors == "custom":
+                codecs.register_error(name, recording(calls_native))
+            got = outcome(info.decode, kind(chunk), name)
+            if errors == "custom":
+                codecs.register_error(name, recording(calls_python))
+            assert got == outcome(ref.decode, kind(chunk), name), (kind, chunk[:4])
+    for t in ("plain ascii", text, text[:0x100], [ord(c) for c in text[:0x100]]):
+        if errors == "custom":
+            codecs.register_error(name, recording(calls_native))
+        got = outcome(info.encode, t, name)
+        if errors == "custom":
+            codecs.register_error(name, recording(calls_python))
+        assert got == outcome(ref.encode, t, name), (type(t), str(t)[:8])
+    assert calls_native == calls_python
+    assert errors != "custom" or calls_native
 
 
 def test_incremental_decoding_in_chunks_equals_the_core(pair):
@@ -201,3 +245,62 @@ def test_no_checked_in_extension_source_for_a_charmap_module():
     for module in generated.glob("*.py"):
         if "\n_CHARMAP = (_CHARMAP_DECODING" in module.read_text("utf-8"):
             assert not (generated / "native" / f"{module.stem}.c").exists(), module.stem
+
+
+# built-ins of every shape the engine takes: Latin-1 and ASCII (CPython's own codecs of
+# those tables), EBCDIC (no undefined byte), a page with 17 undefined bytes, one with one
+BUILTINS = ("latin_1", "ascii", "cp037", "cp1253", "cp1251")
+
+
+def builtin_pair(name: str):
+    native, python = encspec.load(name, backend="native"), encspec.load(name, backend="python")
+    assert type(native.native()).__name__ == "_Charmap" and python.native() is None
+    return native, python
+
+
+@pytest.mark.parametrize("name", BUILTINS)
+def test_validation_finds_the_first_undefined_byte_as_the_core(name):
+    """is_valid, first_error and valid_until of the engine (a byte search, or isascii)
+    give what the pure-Python core's scan gives, for every byte at the start, the
+    middle and the end of ASCII and non-ASCII text, and for bytes, bytearray, memoryview."""
+    native, python = builtin_pair(name)
+    for b in range(256):
+        for data in (bytes([b]), b"plain text " + bytes([b]) + b" more", bytes(range(0x80, 0x100)) + bytes([b])):
+            for kind in (bytes, bytearray, memoryview):
+                assert native.is_valid(kind(data)) == python.is_valid(data), (hex(b), kind)
+            assert native.first_error(data) == python.first_error(data), hex(b)
+            pos = min(3, len(data))
+            assert native.valid_until(data, pos) == python.valid_until(data, pos), hex(b)
+            assert native.is_valid(data, allow_reserved=False) == python.is_valid(data, allow_reserved=False)
+    assert native.is_valid(b"only ascii" * 100)
+
+
+@pytest.mark.parametrize("name", BUILTINS)
+def test_builtins_decode_encode_and_stream_as_the_core(name):
+    """Latin-1 and ASCII go through CPython's latin_1 and ascii codecs, the others
+    through charmap: every byte and code point below U+0800 as the core, with handlers,
+    and the incremental decoder (the engine's feed) in chunks of 1, 7 and 100 bytes."""
+    native, python = builtin_pair(name)
+    data = bytes(range(256)) * 2
+    text = "".join(map(chr, range(0x800)))
+    for errors in ("strict", "replace", "surrogateescape", "backslashreplace"):
+        assert outcome(native.decode, data, errors) == outcome(python.decode, data, errors)
+        assert outcome(native.encode, text, errors) == outcome(python.encode, text, errors)
+        info, ref = native.getregentry(), python.getregentry()
+        assert outcome(info.decode, data, errors) == outcome(ref.decode, data, errors)
+        assert outcome(info.encode, text, errors) == outcome(ref.encode, text, errors)
+    clean = python.encode(text, "ignore")
+    for size in (1, 7, 100):
+        for chunked in (clean, data):
+            for errors in ("strict", "replace"):
+                assert outcome(decode_in_chunks, native, chunked, errors, size) == \
+                    outcome(decode_in_chunks, python, chunked, errors, size)
+
+
+def test_the_incremental_decoder_takes_the_engines_feed():
+    native, _ = builtin_pair("cp1251")
+    dec = native.IncrementalDecoder()
+    assert dec.decode("Привет".encode("cp1251")) == "Привет" and dec._quick
+    feed = native.native().feed
+    assert feed(b"", "Привет".encode("cp1251"), "strict", False, 0, 0, True) == "Привет"
+    assert feed(b"", b"a\x98", "strict", False, 0, 0, True) is None  # the core's to report

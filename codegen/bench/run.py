@@ -17,7 +17,11 @@ implementations that can do it:
   surrogates U+DC80..U+DCFF where both refuse them), with each of codecs' handlers
   and a custom one (UNENCODABLE_HANDLERS), against CPython's codec with the same handler;
 * transcode: utf-8 -> spec and spec -> utf-8 the way ``encspec transcode`` streams
-  (``transcode_stream``), against CPython's incremental codecs on the same chunks.
+  (``transcode_stream``), against CPython's incremental codecs on the same chunks;
+* small: ``bytes.decode(name)`` and ``str.encode(name)`` of the text's 8-, 20- and
+  100-byte prefixes (SMALL), SMALL_CALLS calls a timing, through the codec registry
+  both ways: the spec's codec under a name only it answers to, CPython's codec of
+  the same text (what database fields and protocol messages cost).
 
 The columns: CPython (the baseline, see below), the generated module with its
 compiled extension ("native") and in pure Python ("python"), the straightforward
@@ -58,11 +62,16 @@ corpus, the extension's arrays (the C export's, TABLE_BYTES, and those it
 derives at import, DERIVED_TABLE_BYTES) and its encoder's memo (two bytearrays).
 
 ``quick=True`` (``encspec bench --quick``): 256 KiB corpora, best of 2, the slow
-columns on 64 KiB.  A benchmark, not a test.
+columns on 64 KiB.  ``lean=True`` (``encspec bench --catalogue``, over ``catalogue()``:
+every built-in spec with a CPython codec): CPython and native only, replace at 1%
+only, so that some 130 specs run in minutes; a single-byte spec's "cjk" corpus is
+then prose in its own letters (``code_page_text``).  A benchmark, not a test.
 """
 from __future__ import annotations
 
+import codecs
 import importlib
+import itertools
 import random
 import sys
 import tracemalloc
@@ -246,8 +255,47 @@ def _writes(module, codec, ch: str, two: bool) -> bool:
     return not two or (len(ours) == 2 and len(theirs) == 2)
 
 
+def code_page_text(size: int, module, codec: str | None, seed: int = 2026) -> str | None:
+    """Prose in a single-byte spec's own script: its letters above 7F that the baseline
+    writes too (Cyrillic for koi8_r, Greek for iso8859_7, Thai for cp874), as whole
+    words where they are not Latin, else sprinkled into English words as the latin
+    corpus does; None when the code page has no such letters (cp437's box drawing)."""
+    import unicodedata
+    letters = []
+    for b in range(0x80, 0x100):
+        try:
+            ch = module.decode(bytes([b]))
+        except UnicodeDecodeError:
+            continue
+        if len(ch) == 1 and ch.isalpha() and _writes(module, codec, ch, False):
+            letters.append(ch)
+    scripts = [unicodedata.name(ch, "?").split()[0] for ch in letters]
+    if not letters:
+        return None
+    script = max(set(scripts), key=scripts.count)  # the page's own (µ, ª, º are not words)
+    letters = [ch for ch, s in zip(letters, scripts) if s == script]
+    latin = script == "LATIN"
+    rnd = random.Random(f"own-{seed}")
+    parts, total = [], 0
+    while total < size:
+        if latin:
+            w = "".join(rnd.choice(letters) if rnd.random() < 0.2 else c for c in rnd.choice(_WORDS))
+        else:
+            w = "".join(rnd.choice(letters) for _ in range(rnd.randint(2, 10)))
+        if rnd.random() < 0.08:
+            w += rnd.choice(".,;!?") + ("\n" if rnd.random() < 0.3 else "")
+        parts.append(w)
+        total += len(w) + 1
+    return " ".join(parts)
+
+
 def table_corpus(kind: str, size: int, module, codec: str | None, seed: int = 2026) -> str:
-    """The corpus *kind* for a spec with mapping tables (see above)."""
+    """The corpus *kind* for a spec with mapping tables (see above); a single-byte
+    spec's "cjk" corpus is text of its own script (code_page_text)."""
+    if kind == "cjk" and module.memory()["charmap"]:
+        own = code_page_text(size, module, codec, seed)
+        if own is not None:
+            return own
     if kind != "cjk":
         text = corpus(kind, size, seed)
         keep = {ch for ch in set(text) if _writes(module, codec, ch, False)}
@@ -459,7 +507,11 @@ SECTIONS = {
     "validate": ("cpython", "native", "python", "iconv", "node isUtf8"),
     "replace": ("cpython", "native", "python", "exported c", "node TextDecoder"),
     "transcode": ("cpython", "native", "python", "iconv"),
+    "small": ("cpython", "native"),
 }
+LEAN = ("cpython", "native")                # the columns a --catalogue run times
+SMALL = (8, 20, 100)                        # the small calls' inputs, in the spec's bytes
+SMALL_CALLS = 200                           # calls per timing of a small call (a loop, not a lambda each)
 DIRTY = (0.01, 0.10)                        # the share of damaged bytes of the replace rows
 DIRTY_HANDLERS = ("replace", "surrogateescape")
 UNENCODABLE = (0.01, 0.10)                  # the share of unencodable characters of the unencodable rows
@@ -575,10 +627,14 @@ class Payload:
         return self.data == self.utf8
 
 
-def payload(s: Subject, kind: str, size: int, py_bytes: int) -> Payload:
+def payload(s: Subject, kind: str, size: int, py_bytes: int, lean: bool = False) -> Payload:
+    """The corpus *kind* for *s*; *lean* (a --catalogue run, which times no pure-Python
+    column) writes it with the native encoder and leaves the slow columns' prefixes empty."""
     text = table_corpus(kind, size, s.module, s.nearest) if s.tables else corpus(kind, size)
-    data = s.module.encode(text)
+    data = (s.native if lean and s.native is not None else s.module).encode(text)
     codec, base = baseline(s.module.NAME, text, data, s.nearest)
+    if lean:
+        return Payload(kind, text, data, codec, base, b"", b"", text.encode("utf-8"))
     py = _prefix_bytes(s.module, text, py_bytes)
     return Payload(kind, text, data, codec, base, py, _prefix_bytes(s.module, text, min(py_bytes, TOKEN_BYTES)),
                    text.encode("utf-8"))
@@ -626,14 +682,38 @@ def cpython_transcode(source: str, target: str, data: bytes) -> int:
     return n + len(enc.encode(dec.decode(b"", True), True))
 
 
+_BENCH_CODECS: dict[str, codecs.CodecInfo] = {}  # the small calls' codec names (a search function)
+
+
+def small_text(module, text: str, nbytes: int) -> str:
+    """The longest prefix of *text* that *module* writes in at most *nbytes* bytes (one
+    character at least), ending before a space where one is near: a field's worth."""
+    k = min(len(text), nbytes)
+    while k > 1 and len(module.encode(text[:k])) > nbytes:
+        k -= 1
+    return text[:k]
+
+
+def _calls(call: Callable[[str], object], name: str, n: int = SMALL_CALLS) -> Callable[[], None]:
+    """*n* calls of ``call(name)`` in one Python loop (a bound bytes.decode or str.encode)."""
+    def run() -> None:
+        for _ in itertools.repeat(None, n):
+            call(name)
+    return run
+
+
 class Bench:
     """Runs the sections for the specs; its rows are the result."""
 
     def __init__(self, repeat: int, sections, progress: Callable[[str], None] = lambda s: None,
-                 folder: Path | None = None):
+                 folder: Path | None = None, lean: bool = False):
         import tempfile
         self.repeat = repeat
         self.sections = tuple(sections)
+        self.lean = lean  # --catalogue: CPython and native only, replace at 1% only
+        self.dirty = DIRTY[:1] if lean else DIRTY
+        self.handlers = DIRTY_HANDLERS[:1] if lean else DIRTY_HANDLERS
+        self._names: dict[str, codecs.CodecInfo] = {}
         self.progress = progress
         self.rows: list[Row] = []
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
@@ -651,7 +731,16 @@ class Bench:
             self._tmp.cleanup()
 
     # ------------------------------------------------------------- helpers
+    def skip(self, row: Row, column: str) -> bool:
+        """In a lean run every column but CPython's and the native one says so."""
+        if self.lean and column not in LEAN:
+            row.na[column] = "not in --catalogue"
+            return True
+        return False
+
     def time(self, row: Row, column: str, fn: Callable[[], object], nbytes: int, repeat: int | None = None) -> None:
+        if self.skip(row, column):
+            return
         try:
             row.put(column, cpu_best(fn, self.repeat if repeat is None else repeat), nbytes)
         except (UnicodeError, ValueError, TypeError) as e:
@@ -668,6 +757,8 @@ class Bench:
 
     def iconv(self, row: Row, source: str | None, target: str | None, data: bytes) -> None:
         from .tools import find_tool, iconv_seconds
+        if self.skip(row, "iconv"):
+            return
         if find_tool("iconv") is None:
             row.na["iconv"] = "no iconv"
             return
@@ -684,6 +775,8 @@ class Bench:
 
     def node(self, row: Row, column: str, job: dict, data: bytes) -> None:
         """Queue a Node timing; flush_node runs the queue in one Node process."""
+        if self.skip(row, column):
+            return
         job = dict(job, id=str(len(self._node_jobs)), file=str(self.file(data)), repeat=self.repeat)
         self._node_jobs.append((row, column, job))
         row.timed[column] = len(data)
@@ -730,8 +823,8 @@ class Bench:
     def spec(self, s: Subject, size: int, py_bytes: int, kinds=CORPORA) -> None:
         for kind in kinds:
             self.progress(f"{s.name} {kind} corpus")
-            p = payload(s, kind, size, py_bytes)
-            for op in ("decode", "incremental", "replace", "validate", "encode", "unencodable"):
+            p = payload(s, kind, size, py_bytes, self.lean)
+            for op in ("decode", "incremental", "replace", "validate", "encode", "unencodable", "small"):
                 if op in self.sections:
                     self.progress(f"{s.name} {kind} {op}")
                     getattr(self, op)(s, p)
@@ -753,6 +846,8 @@ class Bench:
         return s.native is None
 
     def _c(self, row: Row, s: Subject, data: bytes) -> None:
+        if self.skip(row, "exported c"):
+            return
         if s.c is None:
             row.na["exported c"] = s.why_c if len(s.why_c) <= 24 else "cannot build"
             if len(s.why_c) > 24:
@@ -778,9 +873,10 @@ class Bench:
             self.time(row, "native", lambda: s.native.decode(p.data), len(p.data))
             row.peaks["native"] = peak_ratio(lambda: s.native.decode(p.data))
         self.time(row, "python", lambda: s.module.decode(p.py), len(p.py))
-        row.peaks["python"] = peak_ratio(lambda: s.module.decode(p.py))
+        if not self.lean:
+            row.peaks["python"] = peak_ratio(lambda: s.module.decode(p.py))
         self.time(row, "token loop", lambda: token_loop(s.module, p.tokens), len(p.tokens))
-        if s.oracle is not None:
+        if s.oracle is not None or self.lean:
             self.time(row, "oracle", lambda: s.oracle.tokens(p.tokens), len(p.tokens), repeat=1)
         else:
             row.na["oracle"] = "no oracle"
@@ -798,6 +894,8 @@ class Bench:
         self.time(row, "cpython", lambda: chunked_decode(theirs(), chunks(p.base)), len(p.base))
         row.notes.setdefault("cpython", f"{CHUNK:,}-byte chunks")
         for name, m, data in (("native", s.native, p.data), ("python", s.module, p.py)):
+            if self.skip(row, name):
+                continue
             if m is None:
                 self._no_native(row, s)
                 continue
@@ -807,9 +905,9 @@ class Bench:
             self.time(row, name, lambda: chunked_decode(m.IncrementalDecoder(), pieces), len(data))
 
     def replace(self, s: Subject, p: Payload) -> None:
-        for rate in DIRTY:
+        for rate in self.dirty:
             data, base, py = corrupt(p.data, rate), corrupt(p.base, rate), corrupt(p.py, rate)
-            for errors in DIRTY_HANDLERS:
+            for errors in self.handlers:
                 row = self._row("replace", s, p, f"{errors} {rate:.0%}", len(data))
                 self.time(row, "cpython", lambda: base.decode(p.codec, errors), len(base))
                 if not self._no_native(row, s):
@@ -831,7 +929,7 @@ class Bench:
         name, data = self.iconv_input(row, s, p, p.data, p.utf8)
         self.iconv(row, name, name, data)
         self.node(row, "node isUtf8", {"kind": "isUtf8"}, p.utf8)
-        if not p.is_utf8:
+        if not p.is_utf8 and not self.lean:
             row.notes["node isUtf8"] = "on the UTF-8 bytes of the same text"
 
     def encode(self, s: Subject, p: Payload) -> None:
@@ -849,6 +947,8 @@ class Bench:
         if theirs != p.data:
             row.notes["cpython"] = f"CPython's {codec} writes other bytes for this text"
         for name, m in (("python", s.module), ("native", s.native)):
+            if self.skip(row, name):
+                continue
             if m is None:
                 self._no_native(row, s)
                 continue
@@ -889,6 +989,39 @@ class Bench:
                                              f"under {errors}")
                     self.time(row, "native", lambda: s.native.encode(text, errors), row.size)
                 self.time(row, "python", lambda: s.module.encode(short, errors), len(want))
+
+    def small(self, s: Subject, p: Payload) -> None:
+        """``bytes.decode(name)`` and ``str.encode(name)`` of SMALL-byte prefixes of the text,
+        through the codec registry both ways: the spec's codec under a name of its own
+        (CPython finds its own codecs first), against CPython's codec of the same text;
+        SMALL_CALLS calls a timing, best of N; the ratio is per call."""
+        info = s.native.getregentry() if s.native is not None else None
+        name = self._codec_name(s, info) if info is not None else ""
+        for nbytes in SMALL:
+            text = small_text(s.native or s.module, p.text, nbytes)
+            data = (s.native or s.module).encode(text)
+            theirs = text.encode(p.codec)
+            for op in ("decode", "encode"):
+                row = self._row("small", s, p, f"{op} {nbytes} B", len(data))
+                calls = len(data) * SMALL_CALLS
+                if op == "decode":
+                    self.time(row, "cpython", _calls(theirs.decode, p.codec), calls)
+                else:
+                    self.time(row, "cpython", _calls(text.encode, p.codec), calls)
+                if self._no_native(row, s):
+                    continue
+                if data.decode(name) != text or text.encode(name) != data:
+                    raise AssertionError(f"{s.name}: the registered codec disagrees with the module")
+                self.time(row, "native", _calls(data.decode if op == "decode" else text.encode, name), calls)
+
+    def _codec_name(self, s: Subject, info: codecs.CodecInfo) -> str:
+        """A codec name only *s*'s native codec answers to (registered once per process)."""
+        from ..spec import registry
+        name = f"encspec_bench_{registry.module_name(s.name)}"
+        if not _BENCH_CODECS:
+            codecs.register(_BENCH_CODECS.get)
+        _BENCH_CODECS[name] = info
+        return name
 
     def transcode(self, s: Subject, p: Payload) -> None:
         """utf-8 -> spec and spec -> utf-8 (one row for utf-8 itself), the way ``encspec
@@ -931,11 +1064,29 @@ class Bench:
         return Bench._UTF8
 
 
+def catalogue() -> list[tuple[str, str]]:
+    """Every built-in spec with a CPython counterpart, and that codec's name: CPYTHON_CODECS,
+    else for a spec with mapping tables or a code page the codec of the nearest name
+    (table_codec); the specs ``encspec bench --catalogue`` runs."""
+    from ..codec import load
+    from ..spec import registry
+    out = []
+    for name in registry.builtin_names():
+        module = load(name, backend="python")
+        codec = CPYTHON_CODECS.get(module.NAME)
+        if codec is None and (_has_tables(module) or module.memory()["charmap"]):
+            codec = table_codec(module)
+        if codec is not None:
+            out.append((name, codec))
+    return out
+
+
 def run(specs: list[str], size: int, repeat: int, export_c: bool | None = None, sections=tuple(SECTIONS),
         progress: Callable[[str], None] = lambda s: None, py_bytes: int = PY_BYTES,
-        py_table_bytes: int = PY_TABLE_BYTES) -> list[Row]:
-    """Every selected section for every spec, on the four corpora of about *size* bytes."""
-    bench = Bench(repeat, sections, progress)
+        py_table_bytes: int = PY_TABLE_BYTES, lean: bool = False) -> list[Row]:
+    """Every selected section for every spec, on the four corpora of about *size* bytes
+    (*lean*: CPython and native only, replace at 1% only, as ``--catalogue`` runs)."""
+    bench = Bench(repeat, sections, progress, lean=lean)
     try:
         for spec in specs:
             s = subject(spec, export_c)

@@ -1,4 +1,4 @@
-"""``encspec bench``: decode, incremental decode, replace, validate, encode and transcode of seeded corpora, per spec, next to CPython's own codec, iconv and Node, on CPU time; and what mapping tables take."""
+"""``encspec bench``: decode, incremental decode, replace, validate, encode, transcode and 8/20/100-byte codec calls of seeded corpora, per spec, next to CPython's own codec, iconv and Node, on CPU time; and what mapping tables take."""
 from __future__ import annotations
 
 import json
@@ -8,7 +8,8 @@ import click
 
 from ..common import Fail
 
-SECTION_NAMES = ("decode", "incremental", "replace", "validate", "encode", "unencodable", "transcode")
+SECTION_NAMES = ("decode", "incremental", "replace", "validate", "encode", "unencodable", "transcode", "small")
+CATALOGUE = {"size": 256 << 10, "repeat": 3}  # --catalogue's defaults: ~130 specs in minutes
 
 
 @click.command("bench")
@@ -28,10 +29,15 @@ SECTION_NAMES = ("decode", "incremental", "replace", "validate", "encode", "unen
 @click.option("--quick", is_flag=True,
               help="256 KiB corpora, best of 2, the pure-Python backend, the token loop and the oracle on "
                    "64 KiB (--size and --repeat still win when given).")
+@click.option("--catalogue", is_flag=True,
+              help="Every built-in spec with a CPython codec (or those of --spec), CPython and native only: decode, "
+                   "incremental, replace at 1%, validate, encode and small calls; 256 KiB corpora, best of 3 "
+                   "(--size and --repeat still win when given).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
-def command(ctx, specs, size, repeat, sections, export, no_export, no_invalid, no_encode, quick, wide, as_json):
-    """Time decoding (strict, and with replace and surrogateescape on 1% and 10% damaged bytes), validation, encoding and transcoding of four seeded corpora: CPython's codec of the same text (its utf-16-le for utf-16le, shift_jis for shift_jis, else utf-8), the native and pure-Python modules, the straightforward token loop, the exported C decoder, iconv and Node's buffer.isUtf8 and TextDecoder where they exist; CPU time, best of N, ratios to CPython; the machine described first.  A benchmark, not a test."""
+def command(ctx, specs, size, repeat, sections, export, no_export, no_invalid, no_encode, quick, wide, catalogue,
+            as_json):
+    """Time decoding (strict, and with replace and surrogateescape on 1% and 10% damaged bytes), validation, encoding, transcoding and 8/20/100-byte bytes.decode/str.encode calls through the codec registry of four seeded corpora: CPython's codec of the same text (its utf-16-le for utf-16le, shift_jis for shift_jis, else utf-8), the native and pure-Python modules, the straightforward token loop, the exported C decoder, iconv and Node's buffer.isUtf8 and TextDecoder where they exist; CPU time, best of N, ratios to CPython; the machine described first.  A benchmark, not a test."""
     from ...bench.report import as_json as to_json
     from ...bench.report import table
     from ...bench.run import PY_BYTES, PY_TABLE_BYTES, QUICK, memory_json, memory_table, run, table_memory
@@ -39,9 +45,10 @@ def command(ctx, specs, size, repeat, sections, export, no_export, no_invalid, n
     if export and no_export:
         raise Fail("--export c and --no-export cannot be used together")
     given = {p for p in ("size", "repeat") if ctx.get_parameter_source(p) == click.core.ParameterSource.COMMANDLINE}
-    if quick:
-        size = size if "size" in given else str(QUICK["size"])
-        repeat = repeat if "repeat" in given else QUICK["repeat"]
+    if quick or catalogue:
+        defaults = QUICK if quick else CATALOGUE
+        size = size if "size" in given else str(defaults["size"])
+        repeat = repeat if "repeat" in given else defaults["repeat"]
     if wide is not None:
         from ...bench.run import WideError, wide_rows
         try:
@@ -59,18 +66,22 @@ def command(ctx, specs, size, repeat, sections, export, no_export, no_invalid, n
     n = _size(size)
     if n is None or n <= 0:
         raise Fail(f"--size: cannot read '{size}' (e.g. 16MiB, 500KB, 1000000)")
-    chosen = [s for s in (sections or SECTION_NAMES)
+    chosen = [s for s in (sections or [s for s in SECTION_NAMES if not (catalogue and s in ("transcode", "unencodable"))])
               if not (no_invalid and s == "replace") and not (no_encode and s in ("encode", "unencodable"))]
     if not chosen:
         raise Fail("no section left to run (--no-invalid and --no-encode removed them)")
     from ...codec import load
-    names = list(specs) or ["utf-8", "corrected-utf-8"]
+    if catalogue and not specs:
+        from ...bench.run import catalogue as catalogue_specs
+        names = [name for name, _ in catalogue_specs()]
+    else:
+        names = list(specs) or ["utf-8", "corrected-utf-8"]
     for name in names:
         load(name)  # an unknown name fails here, in one line, before any timing
     progress = (lambda s: click.echo(f"  timing {s} …", err=True)) if sys.stderr.isatty() and not as_json else (lambda s: None)
-    rows = run(names, n, repeat, True if export else (False if no_export else None), chosen, progress,
+    rows = run(names, n, repeat, False if catalogue or no_export else (True if export else None), chosen, progress,
                py_bytes=QUICK["py_bytes"] if quick else PY_BYTES,
-               py_table_bytes=QUICK["py_table_bytes"] if quick else PY_TABLE_BYTES)
+               py_table_bytes=QUICK["py_table_bytes"] if quick else PY_TABLE_BYTES, lean=catalogue)
     mem = table_memory(names)
     if as_json:
         click.echo(json.dumps({"machine": machine(), "size": n, "repeat": repeat, "sections": chosen,
@@ -78,7 +89,7 @@ def command(ctx, specs, size, repeat, sections, export, no_export, no_invalid, n
         return
     click.echo(f"# {machine_line(machine())}")
     click.echo(f"# corpora of {n:,} bytes, best of {repeat}, CPU time\n")
-    click.echo(table(rows))
+    click.echo(table(rows, summary_only=catalogue))
     if mem:
         click.echo("\nTABLE MEMORY (the encoders' after the corpora)")
         click.echo(memory_table(mem))
