@@ -42,7 +42,7 @@
  * value, reason), or None when final is false and more input could change it.
  * The signature is the module's business: decode never looks for it.
  *
- *   _native_whatwg_replacement.encode_memo(text, pos, memo_bytes, memo_lens, out, refused=None) -> int
+ *   _native_whatwg_replacement.encode_memo(text, pos, memo_bytes, memo_lens, out, refused=None, errors=None) -> int
  *
  * is the C loop of the module's _encode_native: it appends to the bytearray
  * out the bytes of text[pos:] that the module's memo (per BMP code point its
@@ -50,7 +50,8 @@
  * index of the first character it does not (len(text) when none): the module
  * decides that one (refused: the bytes of each character the memo marks 6,
  * refused, for a module whose handler replaces them all alike; None: those
- * stop it too).  The same code for every spec.
+ * stop it too; errors: the module's handler, applied here to them, see
+ * encode.c.j2's error path).  The same code for every spec.
  *
  * How: the str is allocated once from an estimate of its length and width
  * and written in one pass, straight into its UCS1/2/4 data (widened, grown or
@@ -491,7 +492,7 @@ size_t whatwg_replacement_decode(const unsigned char *data, size_t len, whatwg_r
 #define NX_NAME "whatwg-replacement"
 #define NX_SPEC_SHA256 "6afe85a13fcf84ebbe30c8838fd7065557711d46da26de2180b8cc41e42a3d12"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "bf0d2974304ac82b6451bf7307fe41bc3748ea6994c6cfeb56184500731aecc2"
+#define NX_SOURCE_SHA256 "e6394c18352e593609d2215773da0d8711f572a7379e6c0e0d3a7de1fb0834db"
 #define NX_N_STATES 2
 #define NX_N_CLASSES 1
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2106,7 +2107,7 @@ static PyObject *nx_simd_level(PyObject *self, PyObject *args)
    encspec/runtime/core.py):
 
      encode_str(text, memo_bytes, memo_lens) -> bytes, or (bytes so far, stop)
-     encode_memo(text, pos, memo_bytes, memo_lens, out, refused=None) -> stop
+     encode_memo(text, pos, memo_bytes, memo_lens, out, refused=None, errors=None) -> stop
      encode_cps(cps, pos, memo_bytes, memo_lens, out) -> stop  (a list of ints,
          or an array or memoryview of integers; -1: neither)
 
@@ -2448,15 +2449,263 @@ static int nx_memo_args(const char *fn, PyObject *out, PyObject *memo_bytes, PyO
     return 0;
 }
 
+/* ------------------------------------------------------- the error path */
+/* encode_memo's errors: a handler applied here, as the module's _encode applies
+   it, to each character the memo marks NX_MEMO_REFUSED (the module marks the
+   code points it cannot write).  A tuple from the module's _errors_context:
+   (mode, group, unit, handler, name, reasons, from_real, finish), where mode is
+   one of NX_ERR_* (codecs' own handlers written here; NX_ERR_CALL: handler is
+   called with the UnicodeEncodeError the module would make), group: a run of
+   refused characters is one error (else one character is), unit: the bytes of
+   a code unit (a handler's bytes must be whole units), reasons: the reason for
+   a surrogate code point and for any other, from_real: None or the 256 bytes
+   that turn a handler's real bytes into the bytes the loops write (a
+   permutation), finish(text, start, end, exc, result) -> (bytes, position):
+   the module's own treatment of a handler's result where it is not simply a
+   str this file writes or bytes, and a position within the text. */
+#define NX_ERR_REPLACE 1
+#define NX_ERR_IGNORE 2
+#define NX_ERR_XMLCHARREF 3
+#define NX_ERR_BACKSLASH 4
+#define NX_ERR_ESCAPE 5
+#define NX_ERR_CALL 6
+/* the most bytes one character of a replacement takes (a segment's, or a memo entry copied whole) */
+#define NX_ERR_MOST (NX_ENC_MOST_4 > NX_MEMO_WIDTH ? NX_ENC_MOST_4 : NX_MEMO_WIDTH)
+
+typedef struct {
+    int mode, group;
+    Py_ssize_t unit;
+    PyObject *handler, *name, *reason_surrogate, *reason_other, *finish;
+    const unsigned char *from_real;  /* NULL: none */
+} nx_errors;
+
+/* The tuple errors as e; -1 with an exception set. */
+static int nx_errors_parse(PyObject *errors, nx_errors *e)
+{
+    PyObject *from_real;
+    if (!PyTuple_Check(errors)
+            || !PyArg_ParseTuple(errors, "ipnOU(UU)OO:encode_memo errors", &e->mode, &e->group, &e->unit, &e->handler,
+                                 &e->name, &e->reason_surrogate, &e->reason_other, &from_real, &e->finish)) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "encode_memo: errors must be the module's tuple");
+        return -1;
+    }
+    if (e->mode < NX_ERR_REPLACE || e->mode > NX_ERR_CALL || e->unit < 1 || !PyCallable_Check(e->finish)
+            || (e->mode == NX_ERR_CALL && !PyCallable_Check(e->handler))
+            || (from_real != Py_None && (!PyBytes_Check(from_real) || PyBytes_GET_SIZE(from_real) != 256))) {
+        PyErr_SetString(PyExc_ValueError, "encode_memo: not a mode, handler, unit or permutation");
+        return -1;
+    }
+    e->from_real = from_real == Py_None ? NULL : (const unsigned char *)PyBytes_AS_STRING(from_real);
+    return 0;
+}
+
+/* The bytes of c (a replacement's character) at *pw as the module writes it (its memo
+   entry, a starter's bytes alone, or its segment's); -1 where only the module knows them. */
+static int nx_err_put(Py_UCS4 c, const unsigned char *mb, unsigned char *ml, Py_ssize_t lim, char **pw)
+{
+    char *x;
+    if (c < (Py_UCS4)lim) {
+        const unsigned k = ml[c];
+        if (k - 1u <= NX_MEMO_WIDTH - 1u) {
+            memcpy(*pw, mb + NX_MEMO_WIDTH * (size_t)c, NX_MEMO_WIDTH);
+            *pw += k;
+            return 0;
+        }
+        if (k != 0 && k != NX_MEMO_LONG)
+            return -1;
+    }
+    x = nx_enc_seg4(c, *pw);
+    if (x == NULL)
+        return -1;
+    *pw = x;
+    return 0;
+}
+
+/* Whether c is known to be written (not refused): its memo entry or its segment says so. */
+static int nx_err_known(Py_UCS4 c, const unsigned char *ml, Py_ssize_t lim)
+{
+    char tmp[NX_ERR_MOST + 16];
+    char *w = tmp;
+    if (c < (Py_UCS4)lim && ml[c] != 0)
+        return ml[c] - 1u <= NX_MEMO_WIDTH - 1u || ml[c] == NX_MEMO_LONG;
+    return nx_enc_seg4(c, w) != NULL;
+}
+
+/* out's buffer with room for need bytes after size (grown by half as much again), or NULL. */
+static char *nx_err_room(PyObject *out, Py_ssize_t size, Py_ssize_t need)
+{
+    if (PyByteArray_GET_SIZE(out) - size < need) {
+        if (need > (PY_SSIZE_T_MAX - size) / 2 - size / 2) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        if (PyByteArray_Resize(out, size + need + size / 2) < 0)
+            return NULL;
+    }
+    return PyByteArray_AS_STRING(out);
+}
+
+/* The memo's arrays again: a handler may have run any code, this module's encoder too
+   (which grows the memo); -1 with an exception set. */
+static int nx_err_memo(PyObject *out, PyObject *memo_bytes, PyObject *memo_lens, unsigned char **mb,
+                       unsigned char **ml, Py_ssize_t *lim)
+{
+    return nx_memo_args("encode_memo", out, memo_bytes, memo_lens, mb, ml, lim);
+}
+
+/* At text[i], a character the memo marks refused: the handler applied to its error
+   (the run of refused characters from i, with e->group), its bytes appended to out
+   from *size; where the loops go on, or -1 where the module must decide (what ends
+   the run is not known yet, surrogateescape's character that is no escape, a
+   replacement the memo cannot write: nothing written), -2 on an exception. */
+static Py_ssize_t nx_enc_error(PyObject *text, Py_ssize_t i, const nx_errors *e, PyObject *out, Py_ssize_t *size,
+                               PyObject *memo_bytes, PyObject *memo_lens, unsigned char **mb, unsigned char **ml,
+                               Py_ssize_t *lim)
+{
+    const int kind = PyUnicode_KIND(text);
+    const void *d = PyUnicode_DATA(text);
+    const Py_ssize_t n = PyUnicode_GET_LENGTH(text), start = *size;
+    Py_ssize_t j = i + 1, k;
+    char *base, *w;
+    PyObject *exc = NULL, *got = NULL, *rep, *done = NULL;
+    Py_UCS4 c;
+
+    if (e->group) {
+        while (j < n && (c = PyUnicode_READ(kind, d, j)) < (Py_UCS4)*lim && (*ml)[c] == NX_MEMO_REFUSED)
+            j++;
+        if (j < n && !nx_err_known(PyUnicode_READ(kind, d, j), *ml, *lim))
+            return -1;
+    }
+    switch (e->mode) {
+    case NX_ERR_IGNORE:
+        return j;
+    case NX_ERR_ESCAPE:  /* U+DC80..U+DCFF: the byte it escaped; the first other is the module's */
+        base = nx_err_room(out, *size, j - i);
+        if (base == NULL)
+            return -2;
+        for (k = i; k < j && (c = PyUnicode_READ(kind, d, k)) - 0xDC80u <= 0x7Fu; k++)
+            base[(*size)++] = (char)(e->from_real ? e->from_real[c - 0xDC00] : c - 0xDC00);
+        return k == i ? -1 : k;
+    case NX_ERR_CALL:
+        break;
+    default:  /* replace, xmlcharrefreplace, backslashreplace: each character's text */
+        for (k = i; k < j; k++) {
+            char rep_text[16];
+            int len, m;
+            c = PyUnicode_READ(kind, d, k);
+            if (e->mode == NX_ERR_REPLACE)
+                len = (rep_text[0] = '?', 1);
+            else if (e->mode == NX_ERR_XMLCHARREF)
+                len = snprintf(rep_text, sizeof rep_text, "&#%lu;", (unsigned long)c);
+            else
+                len = snprintf(rep_text, sizeof rep_text, c >= 0x10000 ? "\\U%08lx" : c >= 0x100 ? "\\u%04lx" : "\\x%02lx",
+                               (unsigned long)c);
+            base = nx_err_room(out, *size, (Py_ssize_t)len * NX_ERR_MOST);
+            if (base == NULL)
+                return -2;
+            w = base + *size;
+            for (m = 0; m < len; m++)
+                if (nx_err_put((unsigned char)rep_text[m], *mb, *ml, *lim, &w) < 0) {
+                    *size = start;
+                    return -1;
+                }
+            *size = w - base;
+        }
+        return j;
+    }
+    /* any other handler: called as the module calls it */
+    c = PyUnicode_READ(kind, d, i);
+    exc = PyObject_CallFunction(PyExc_UnicodeEncodeError, "OOnnO", e->name, text, i, j,
+                                c - 0xD800u <= 0x7FFu ? e->reason_surrogate : e->reason_other);
+    if (exc == NULL)
+        return -2;
+    got = PyObject_CallOneArg(e->handler, exc);
+    if (got == NULL || nx_err_memo(out, memo_bytes, memo_lens, mb, ml, lim) < 0)
+        goto fail;
+    if (PyTuple_CheckExact(got) && PyTuple_GET_SIZE(got) == 2 && PyLong_CheckExact(PyTuple_GET_ITEM(got, 1))) {
+        Py_ssize_t at = PyLong_AsSsize_t(PyTuple_GET_ITEM(got, 1));
+        if (at == -1 && PyErr_Occurred())
+            PyErr_Clear();  /* beyond Py_ssize_t: the module's error */
+        else if (at < 0)
+            at += n;
+        rep = PyTuple_GET_ITEM(got, 0);
+        if (at >= 0 && at <= n && PyUnicode_Check(rep)
+                && PyUnicode_GET_LENGTH(rep) < (PY_SSIZE_T_MAX - *size) / NX_ERR_MOST / 2) {
+            const int rk = PyUnicode_KIND(rep);
+            const void *rd = PyUnicode_DATA(rep);
+            const Py_ssize_t rn = PyUnicode_GET_LENGTH(rep);
+            base = nx_err_room(out, *size, rn * NX_ERR_MOST + NX_MEMO_WIDTH);
+            if (base == NULL)
+                goto fail;
+            w = base + *size;
+            for (k = 0; k < rn && nx_err_put(PyUnicode_READ(rk, rd, k), *mb, *ml, *lim, &w) == 0; k++)
+                ;
+            if (k == rn) {
+                *size = w - base;
+                Py_DECREF(exc);
+                Py_DECREF(got);
+                return at;
+            }
+        } else if (at >= 0 && at <= n && PyBytes_CheckExact(rep) && PyBytes_GET_SIZE(rep) % e->unit == 0) {
+            const Py_ssize_t rn = PyBytes_GET_SIZE(rep);
+            const unsigned char *r = (const unsigned char *)PyBytes_AS_STRING(rep);
+            base = nx_err_room(out, *size, rn);
+            if (base == NULL)
+                goto fail;
+            for (k = 0; k < rn; k++)
+                base[*size + k] = (char)(e->from_real ? e->from_real[r[k]] : r[k]);
+            *size += rn;
+            Py_DECREF(exc);
+            Py_DECREF(got);
+            return at;
+        }
+    }
+    /* the module's treatment: it writes what _encode would, or raises as _encode does */
+    done = PyObject_CallFunction(e->finish, "OnnOO", text, i, j, exc, got);
+    Py_CLEAR(exc);
+    Py_CLEAR(got);
+    if (done == NULL || nx_err_memo(out, memo_bytes, memo_lens, mb, ml, lim) < 0)
+        goto fail;
+    if (!PyTuple_CheckExact(done) || PyTuple_GET_SIZE(done) != 2 || !PyBytes_CheckExact(PyTuple_GET_ITEM(done, 0))
+            || !PyLong_CheckExact(PyTuple_GET_ITEM(done, 1))) {
+        PyErr_SetString(PyExc_TypeError, "encode_memo: finish must return (bytes, position)");
+        goto fail;
+    }
+    k = PyLong_AsSsize_t(PyTuple_GET_ITEM(done, 1));
+    if ((k == -1 && PyErr_Occurred()) || k < 0 || k > n) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_IndexError, "encode_memo: finish's position out of range");
+        goto fail;
+    }
+    rep = PyTuple_GET_ITEM(done, 0);
+    base = nx_err_room(out, *size, PyBytes_GET_SIZE(rep));
+    if (base == NULL)
+        goto fail;
+    memcpy(base + *size, PyBytes_AS_STRING(rep), (size_t)PyBytes_GET_SIZE(rep));
+    *size += PyBytes_GET_SIZE(rep);
+    Py_DECREF(done);
+    return k;
+fail:
+    Py_XDECREF(exc);
+    Py_XDECREF(got);
+    Py_XDECREF(done);
+    return -2;
+}
+
 static PyObject *nx_encode_memo(PyObject *self, PyObject *args)
 {
-    PyObject *text, *memo_bytes, *memo_lens, *out, *refused_obj = Py_None;
+    PyObject *text, *memo_bytes, *memo_lens, *out, *refused_obj = Py_None, *errors_obj = Py_None;
     Py_ssize_t pos, n, size, lim, rn = -1, most;
     unsigned char *mb, *ml;
     const char *refused = NULL;
+    nx_errors errors;
 
     (void)self;
-    if (!PyArg_ParseTuple(args, "UnOOY|O:encode_memo", &text, &pos, &memo_bytes, &memo_lens, &out, &refused_obj))
+    if (!PyArg_ParseTuple(args, "UnOOY|OO:encode_memo", &text, &pos, &memo_bytes, &memo_lens, &out, &refused_obj,
+                          &errors_obj))
+        return NULL;
+    if (errors_obj != Py_None && nx_errors_parse(errors_obj, &errors) < 0)
         return NULL;
     if (refused_obj != Py_None) {
         if (!PyBytes_Check(refused_obj) || PyBytes_GET_SIZE(refused_obj) > 4) {
@@ -2506,6 +2755,22 @@ static PyObject *nx_encode_memo(PyObject *self, PyObject *args)
         end = pos + left;
         pos = nx_memo_run(text, pos, end, mb, ml, lim, refused, rn, &w);
         size = w - base;
+        if (pos < end && errors_obj != Py_None) {  /* a refused character: its handler, here if it can be */
+            const Py_UCS4 c = PyUnicode_READ_CHAR(text, pos);
+            if (c < (Py_UCS4)lim && ml[c] == NX_MEMO_REFUSED) {
+                const Py_ssize_t at = nx_enc_error(text, pos, &errors, out, &size, memo_bytes, memo_lens, &mb, &ml, &lim);
+                if (at == -2) {
+                    Py_SET_SIZE(out, size);
+                    return NULL;
+                }
+                if (at >= 0) {
+                    pos = at;
+                    if (pos == n)
+                        break;
+                    continue;
+                }
+            }
+        }
         if (pos < end || pos == n)
             break;
     }
@@ -3347,12 +3612,13 @@ static PyMethodDef nx_methods[] = {
     NX_VALIDATE_METHODS
     NX_FEED_METHODS
     {"encode_memo", nx_encode_memo, METH_VARARGS,
-     "encode_memo(text, pos, memo_bytes, memo_lens, out, refused=None) -> stop\n\n"
+     "encode_memo(text, pos, memo_bytes, memo_lens, out, refused=None, errors=None) -> stop\n\n"
      "Append to the bytearray out the bytes of text[pos:] from the module's memo\n"
      "(memo_lens[cp] in 1..4: memo_bytes[4*cp:4*cp+memo_lens[cp]]) and return the\n"
      "index of the first character it has no such entry for (or beyond the memo),\n"
      "else len(text).  refused: bytes (at most 4) written for each character whose\n"
-     "memo_lens entry is 6 (None: such a character stops it too)."},
+     "memo_lens entry is 6 (None: such a character stops it too).  errors: the\n"
+     "module's _errors_context, a handler applied here to those characters."},
     {"encode_str", (PyCFunction)(void (*)(void))nx_encode_str, METH_FASTCALL,
      "encode_str(text, memo_bytes, memo_lens, prefix=b'') -> bytes or (bytes, stop)\n\n"
      "prefix, then the bytes of text from the spec's forms (straight-line code) and\n"
@@ -3393,6 +3659,8 @@ PyMODINIT_FUNC PyInit__native_whatwg_replacement(void)
             || PyModule_AddStringConstant(m, "SPEC_SHA256", NX_SPEC_SHA256) < 0
             || PyModule_AddStringConstant(m, "SOURCE_SHA256", NX_SOURCE_SHA256) < 0
             || PyModule_AddStringConstant(m, "GENERATOR", NX_GENERATOR) < 0
+            /* encode_memo applies a handler itself (errors; core.py's _NATIVE_ERRORS) */
+            || PyModule_AddIntConstant(m, "ENCODE_ERRORS", 1) < 0
             /* the bytes of the mapping tables' arrays (the export's), and of the arrays this
                extension derives from them at import (encspec bench prints both) */
             || nx_add_size(m, "TABLE_BYTES", 0
