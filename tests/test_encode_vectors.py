@@ -8,7 +8,7 @@ of that comparison; a BOM-writing codec is compared with its signature taken off
 """
 from __future__ import annotations
 
-import codecs
+import encodings
 import json
 from pathlib import Path
 
@@ -27,12 +27,12 @@ def _cases(spec: str) -> list[dict]:
 
 
 def _cpython(spec: str) -> str | None:
+    """CPython's own codec of that name (its encodings package, not a codec encspec or a
+    test registered under the name), or None."""
     if spec.startswith("whatwg-"):
         return None
-    try:
-        return codecs.lookup(spec).name
-    except LookupError:
-        return None
+    info = encodings.search_function(spec.replace("-", "_"))
+    return None if info is None else info.name
 
 
 CPYTHON = [s for s in SPECS if _cpython(s) is not None]
