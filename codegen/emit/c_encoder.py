@@ -19,17 +19,6 @@ def _hex(values, per_line: int = 16) -> list[str]:
     return [", ".join(f"0x{v:X}" for v in values[k:k + per_line]) + "," for k in range(0, len(values), per_line)]
 
 
-def _run_bytes(e: description.Encoder, r: description.Run) -> int:
-    """The most bytes one code point of run *r* gets."""
-    if r.kind == "bytes":
-        return len(r.literal)
-    if r.kind in ("digits", "pointer"):
-        return len(e.positions[r.positions])
-    if r.kind == "pair":
-        return 2 * len(e.positions[r.positions])
-    return 0
-
-
 def context(a: Automaton) -> dict:
     """The template context of encode.c.j2 / encode.h.j2 (keys start with ``enc_``)."""
     e = description.encoder(a)
@@ -62,8 +51,8 @@ def context(a: Automaton) -> dict:
         seq_cps += cps[1:]
         pool += b
     q = description.proposed(e, 0x3F)[0]
-    most = max([_run_bytes(e, r) for r in e.runs] + [len(b) for _, b in e.sequences] + [len(q or b"")], default=0)
-    memo = max([_run_bytes(e, r) for r in e.runs if r.first < 0x10000], default=0)
+    most = max([e.run_bytes(r) for r in e.runs] + [len(b) for _, b in e.sequences] + [len(q or b"")], default=0)
+    memo = max([e.run_bytes(r) for r in e.runs if r.first < 0x10000], default=0)
     starters = e.starters
     reason = e.unencodable
     return {

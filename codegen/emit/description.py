@@ -74,6 +74,26 @@ class Encoder:
     def starters(self) -> tuple[int, ...]:
         return tuple(sorted({cps[0] for cps, _ in self.sequences}))
 
+    def run_bytes(self, r: Run) -> int:
+        """The most bytes one code point of run *r* is written as (0: none)."""
+        if r.kind == "bytes":
+            return len(r.literal)
+        if r.kind in ("digits", "pointer"):
+            return len(self.positions[r.positions])
+        if r.kind == "pair":
+            return 2 * len(self.positions[r.positions])
+        return 0
+
+    @property
+    def most_run_bytes(self) -> int:
+        """The most bytes one code point's run writes (an engine's scratch buffer), at least 1."""
+        return max([1] + [self.run_bytes(r) for r in self.runs])
+
+    @property
+    def most_bytes(self) -> int:
+        """The most bytes one code point or one sequence of code points is written as."""
+        return max([self.most_run_bytes] + [len(b) for _, b in self.sequences])
+
     def run_of(self, cp: int) -> Run | None:
         """The run holding *cp*: what an engine's binary search finds."""
         k = bisect_right([r.first for r in self.runs], cp) - 1

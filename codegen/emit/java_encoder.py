@@ -35,19 +35,6 @@ def byte_pool(data: bytes) -> str:
     return _call("bytes", list(data))
 
 
-def _most_bytes(e: description.Encoder) -> int:
-    """The most bytes one code point (or one sequence) is written as."""
-    most = 1
-    for r in e.runs:
-        if r.kind == "bytes":
-            most = max(most, len(r.literal))
-        elif r.kind in ("digits", "pointer"):
-            most = max(most, len(e.positions[r.positions]))
-        elif r.kind == "pair":
-            most = max(most, 2 * len(e.positions[r.positions]))
-    return max([most] + [len(b) for _, b in e.sequences])
-
-
 def context(a: Automaton) -> dict:
     """The template's ``enc``: the description's tables as Java initialisers and its facts as literals."""
     e = description.encoder(a)
@@ -85,7 +72,7 @@ def context(a: Automaton) -> dict:
                 pool += b
     starter_from.append(len(seqs_at))
     longest = max((len(cps) for cps, _ in e.sequences), default=0)
-    most = _most_bytes(e)
+    most = e.most_bytes
     one = description.proposed(e, 0x61)[0]
     return {
         "runs": ints(runs), "n_runs": len(e.runs),

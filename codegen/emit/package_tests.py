@@ -35,21 +35,24 @@ def checked_in(a: Automaton, suffix: str = ".jsonl") -> str | None:
         return None
 
 
+def _text(a: Automaton, suffix: str, computed: str | None, what: str, made: str) -> tuple[str, str]:
+    """(where they come from, the jsonl text): the checked-in file of a built-in, else *computed*."""
+    text = checked_in(a, suffix)
+    if text is not None:
+        return f"generated/vectors/{registry.module_name(a.name)}{suffix} (checked-in {what})", text
+    if computed is not None:
+        return made, computed
+    raise ValueError(f"{a.name}: no checked-in {what}, and none given (encspec.pipeline.render_files computes them)")
+
+
 def vectors(a: Automaton, bits: int | None = None, computed: str | None = None) -> tuple[str, list[dict]]:
     """(where they come from, [{"note", "data": bytes, "tokens": [(kind, start, end, value)]}]).
 
     *computed*: ``encspec vectors --format jsonl`` of *a*, for a spec with no
     checked-in vectors.  With *bits*, a char wider than that is the documented
     error token of the 64-bit targets (same span, value 0); other tokens' value is 0 too."""
-    text = checked_in(a)
-    if text is not None:
-        source = f"generated/vectors/{registry.module_name(a.name)}.jsonl (checked-in conformance vectors)"
-    elif computed is not None:
-        text = computed
-        source = "`encspec vectors` of this spec, computed at export time by the reference tokenizer"
-    else:
-        raise ValueError(f"{a.name}: no checked-in conformance vectors, and none given "
-                         "(encspec.pipeline.render_files computes them)")
+    source, text = _text(a, ".jsonl", computed, "conformance vectors",
+                         "`encspec vectors` of this spec, computed at export time by the reference tokenizer")
     groups: dict[str, list[dict]] = {}
     for line in text.split("\n"):  # not splitlines: notes may hold U+2028
         if not line.strip():
@@ -87,15 +90,8 @@ def encode_cases(a: Automaton, computed: str | None = None) -> tuple[str, list[d
 
     The checked-in ``generated/vectors/NAME.encode.jsonl`` of a built-in, else *computed*
     (``encspec.analyse.encode_vectors.jsonl`` of *a*, which the pipeline passes in)."""
-    text = checked_in(a, ".encode.jsonl")
-    if text is not None:
-        source = f"generated/vectors/{registry.module_name(a.name)}.encode.jsonl (checked-in encode vectors)"
-    elif computed is not None:
-        text = computed
-        source = "the encode vectors of this spec, computed at export time by the reference encoder"
-    else:
-        raise ValueError(f"{a.name}: no checked-in encode vectors, and none given "
-                         "(encspec.pipeline.render_files computes them)")
+    source, text = _text(a, ".encode.jsonl", computed, "encode vectors",
+                         "the encode vectors of this spec, computed at export time by the reference encoder")
     out = []
     for line in text.split("\n"):
         if not line.strip():

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..automaton import Automaton
 from . import package_tests, rust_string
-from .description import COUNTED_REASON, Encoder, encoder
+from .description import COUNTED_REASON, encoder
 
 KINDS = {"bytes": "BYTES", "none": "NONE", "counted": "COUNTED", "digits": "DIGITS", "pair": "PAIR",
          "pointer": "POINTER"}
@@ -25,19 +25,6 @@ def _u32s(values) -> str:
     return "&[" + ", ".join(f"0x{v:X}" for v in values) + "]"
 
 
-def _run_bytes(e: Encoder) -> int:
-    """The most bytes one code point's run writes (the engine's scratch buffer)."""
-    most = 1
-    for r in e.runs:
-        if r.kind == "bytes":
-            most = max(most, len(r.literal))
-        elif r.kind in ("digits", "pointer"):
-            most = max(most, len(e.positions[r.positions]))
-        elif r.kind == "pair":
-            most = max(most, 2 * len(e.positions[r.positions]))
-    return most
-
-
 def context(a: Automaton) -> dict:
     """The encoder's statics as Rust source text, for encode.rs.j2."""
     e = encoder(a)
@@ -46,7 +33,7 @@ def context(a: Automaton) -> dict:
     radix = [[sum(hi - lo + 1 for lo, hi in byte) for byte in p] for p in e.positions]
     positions = ["&[" + ", ".join("&[" + ", ".join(f"(0x{lo:02X}, 0x{hi:02X})" for lo, hi in byte) + "]"
                                   for byte in p) + "]" for p in e.positions]
-    per_cp = _run_bytes(e)
+    per_cp = e.most_run_bytes
     longest = max((len(cps) for cps, _ in e.sequences), default=0)
     # bytes a piece of n code points may need: each code point's, or a sequence's per code point
     per_item = max([per_cp] + [-(-len(b) // len(cps)) for cps, b in e.sequences])
