@@ -701,3 +701,54 @@ def expected_encode_line(module: Any, mode: str, cps: Sequence[int], signature: 
             return "error"  # replace's "?" is itself unencodable: any error line will do
         return f"error {e.start} {e.end} {e.reason}"
     return "bytes " + (got.hex().upper() or "-")
+
+
+def _encode_others() -> list[str]:
+    from encspec.spec import registry
+    return sorted(__import__("random").Random(28).sample(
+        sorted(set(registry.builtin_names()) - set(ENCODE_SPECS) - {"whatwg-replacement"}), 10))
+
+
+ENCODE_OTHERS = _encode_others()  # a seeded sample of 10 other built-ins for the export encoders' tests
+
+
+@functools.cache
+def spec_automaton(spec: str):
+    """A built-in's automaton, loaded once per test process."""
+    from encspec import pipeline
+    return pipeline.load(spec)[1]
+
+
+@functools.cache
+def spec_encoder(spec: str):
+    """A built-in's encoder description (encspec.emit.description), made once per test process."""
+    from encspec.emit.description import encoder
+    return encoder(spec_automaton(spec))
+
+
+def exported_once(tmp_path_factory: pytest.TempPathFactory, lang: str) -> Callable[[str], Path]:
+    """get(spec): the built-in *spec* exported to *lang* in a temporary folder, once
+    (a module-scoped fixture's value in the export tests)."""
+    from encspec import pipeline
+    from encspec.spec import registry
+    made: dict[str, Path] = {}
+
+    def get(spec: str) -> Path:
+        if spec not in made:
+            out = tmp_path_factory.mktemp(registry.module_name(spec))
+            pipeline.export(spec_automaton(spec), lang, out)
+            made[spec] = out
+        return made[spec]
+    return get
+
+
+def run_encode_lines(folder: Path, lines: list[str], args: Sequence[str], env: dict[str, str],
+                     timeout: float = 900) -> list[str]:
+    """An export's run-encode fed *lines*: one answer line each (a non-zero exit fails)."""
+    import subprocess
+    proc = subprocess.run([str(folder / "run-encode"), *args], input="".join(x + "\n" for x in lines),
+                          capture_output=True, text=True, timeout=timeout, env=env)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = proc.stdout.split("\n")[:-1]
+    assert len(out) == len(lines), proc.stderr[-3000:]
+    return out

@@ -15,36 +15,26 @@ import os
 import random
 import re
 import subprocess
-from functools import cache
 from pathlib import Path
 
 import pytest
 
 import encspec
 import tools
-from encspec import pipeline
+from conftest import ENCODE_OTHERS, ENCODE_SPECS, exported_once, run_encode_lines, spec_automaton, spec_encoder
 from encspec.emit import description, package_tests
 from encspec.spec import registry
 
 pytestmark = pytest.mark.slow  # compiles C: ENCSPEC_SLOW=1 (CI) runs it
 
-KINDS = ["utf-8", "wtf-8", "cesu-8", "mutf-8", "utf-inf-8", "utf-16", "utf-32", "wtf-16", "utf-ebcdic", "cp1252",
-         "big5", "gb18030", "shift_jis", "euc-jp", "big5hkscs", "whatwg-x-user-defined"]
-OTHERS = sorted(random.Random(28).sample(sorted(set(registry.builtin_names()) - set(KINDS)
-                                                - {"whatwg-replacement"}), 10))
+KINDS = list(ENCODE_SPECS)
+OTHERS = ENCODE_OTHERS
 SPECS = KINDS + OTHERS + ["whatwg-replacement"]  # undecodable: the C export takes it
 N_RANDOM = 300
 TIMEOUT = 600
 
 
-@cache
-def automaton(spec: str):
-    return pipeline.load(spec)[1]
-
-
-@cache
-def encoder(spec: str) -> description.Encoder:
-    return description.encoder(automaton(spec))
+automaton, encoder = spec_automaton, spec_encoder
 
 
 def cc() -> str:
@@ -54,25 +44,11 @@ def cc() -> str:
 @pytest.fixture(scope="module")
 def packages(tmp_path_factory):
     """spec -> its exported C package's folder (exported once per module)."""
-    made: dict[str, Path] = {}
-
-    def get(spec: str) -> Path:
-        if spec not in made:
-            out = tmp_path_factory.mktemp(registry.module_name(spec))
-            pipeline.export(automaton(spec), "c", out)
-            made[spec] = out
-        return made[spec]
-    return get
+    return exported_once(tmp_path_factory, "c")
 
 
 def run_encode(folder: Path, lines: list[str], *args: str) -> list[str]:
-    env = dict(os.environ, CC=cc())
-    proc = subprocess.run([str(folder / "run-encode"), *args], input="".join(x + "\n" for x in lines),
-                          capture_output=True, text=True, timeout=TIMEOUT, env=env)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    out = proc.stdout.split("\n")[:-1]
-    assert len(out) == len(lines), proc.stderr[-3000:]
-    return out
+    return run_encode_lines(folder, lines, args, dict(os.environ, CC=cc()), TIMEOUT)
 
 
 def case_line(mode: str, cps: list[int], sig: bool = False, cuts: tuple[int, ...] = ()) -> str:
@@ -235,6 +211,14 @@ def test_c_wtf8_joins_a_pair_and_wtf16_refuses_it(packages):
     assert run_encode(packages("wtf-16"), ["replace D83D DE00"]) == ["bytes 3DD83F00"]
 
 
+def _compiled_output(tmp_path: Path, folder: Path, prog: Path) -> str:
+    """What C program *prog*, built against the utf-8 package in *folder*, prints."""
+    exe = tmp_path / prog.stem
+    subprocess.run([cc(), "-std=c99", "-I", str(folder / "include"), "-o", str(exe), str(prog),
+                    str(folder / "utf_8.c")], check=True, timeout=TIMEOUT)
+    return subprocess.run([str(exe)], capture_output=True, text=True, timeout=TIMEOUT).stdout
+
+
 def test_c_encode_reports_invalid_utf8_input(tmp_path, packages):
     """encode8 refuses input that is not UTF-8 (an overlong here), writing nothing."""
     folder = packages("utf-8")
@@ -244,10 +228,7 @@ def test_c_encode_reports_invalid_utf8_input(tmp_path, packages):
                     '    int s = utf_8_encode8((const unsigned char *)"AB\\xC0\\x80", 4, out, sizeof out, 0, &res);\n'
                     '    printf("%d %lu %lu %s\\n", s, (unsigned long)res.error_start, (unsigned long)res.length,'
                     ' res.reason);\n    return 0;\n}\n', "utf-8")
-    exe = tmp_path / "bad"
-    subprocess.run([cc(), "-std=c99", "-I", str(folder / "include"), "-o", str(exe), str(prog),
-                    str(folder / "utf_8.c")], check=True, timeout=TIMEOUT)
-    out = subprocess.run([str(exe)], capture_output=True, text=True, timeout=TIMEOUT).stdout
+    out = _compiled_output(tmp_path, folder, prog)
     assert out == "3 2 0 invalid UTF-8 in the input\n"
 
 
@@ -261,10 +242,7 @@ def test_c_encode_says_the_room_it_needs(tmp_path, packages):
                     '    int b = utf_8_encode32(cps, 3, NULL, 0, 0, &res);\n'
                     '    printf("%d %lu %d %lu %02X%02X%02X\\n", a, (unsigned long)n, b, (unsigned long)res.length,'
                     ' out[0], out[1], out[2]);\n    return 0;\n}\n', "utf-8")
-    exe = tmp_path / "room"
-    subprocess.run([cc(), "-std=c99", "-I", str(folder / "include"), "-o", str(exe), str(prog),
-                    str(folder / "utf_8.c")], check=True, timeout=TIMEOUT)
-    out = subprocess.run([str(exe)], capture_output=True, text=True, timeout=TIMEOUT).stdout
+    out = _compiled_output(tmp_path, folder, prog)
     assert out == "2 6 2 6 41C3A9\n"
 
 

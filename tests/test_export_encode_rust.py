@@ -16,34 +16,34 @@ import os
 import random
 import re
 import subprocess
-from functools import cache
 from pathlib import Path
 
 import pytest
 
 import encspec
 import tools
-from conftest import ENCODE_SPECS, encode_texts, expected_encode_line, run_encode_line
-from encspec import pipeline
+from conftest import (
+    ENCODE_OTHERS,
+    ENCODE_SPECS,
+    encode_texts,
+    expected_encode_line,
+    exported_once,
+    run_encode_line,
+    run_encode_lines,
+    spec_automaton,
+    spec_encoder,
+)
 from encspec.emit import description, package_tests
 from encspec.spec import registry
 
 pytestmark = pytest.mark.slow  # compiles Rust: ENCSPEC_SLOW=1 (CI) runs it
 
-OTHERS = sorted(random.Random(28).sample(sorted(set(registry.builtin_names()) - set(ENCODE_SPECS)
-                                                - {"whatwg-replacement"}), 10))
+OTHERS = ENCODE_OTHERS
 N_RANDOM = 200
 TIMEOUT = 900
 
 
-@cache
-def automaton(spec: str):
-    return pipeline.load(spec)[1]
-
-
-@cache
-def encoder(spec: str) -> description.Encoder:
-    return description.encoder(automaton(spec))
+automaton, encoder = spec_automaton, spec_encoder
 
 
 def rustc() -> str:
@@ -54,26 +54,13 @@ def rustc() -> str:
 @pytest.fixture(scope="module")
 def crates(tmp_path_factory):
     """spec -> its exported crate's folder (exported once per module)."""
-    made: dict[str, Path] = {}
-
-    def get(spec: str) -> Path:
-        if spec not in made:
-            out = tmp_path_factory.mktemp(registry.module_name(spec))
-            pipeline.export(automaton(spec), "rust", out)
-            made[spec] = out
-        return made[spec]
-    return get
+    return exported_once(tmp_path_factory, "rust")
 
 
 def run_encode(folder: Path, lines: list[str], *args: str) -> list[str]:
     env = {k: v for k, v in os.environ.items() if k != "RUSTFLAGS"}
     env["RUSTC"] = rustc()
-    proc = subprocess.run([str(folder / "run-encode"), *args], input="".join(x + "\n" for x in lines),
-                          capture_output=True, text=True, timeout=TIMEOUT, env=env)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    out = proc.stdout.split("\n")[:-1]
-    assert len(out) == len(lines), proc.stderr[-3000:]
-    return out
+    return run_encode_lines(folder, lines, args, env, TIMEOUT)
 
 
 def counted(spec: str, cp: int) -> bool:
