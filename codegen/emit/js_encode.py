@@ -85,8 +85,8 @@ def counted(e: Encoder, cps: list[int]) -> bool:
     return any((r := e.run_of(cp)) is not None and r.kind == "counted" for cp in cps)
 
 
-def vectors(a: Automaton, computed: str | None) -> tuple[str, list[dict]]:
-    """The encode vectors for the package's test, as JS source pieces: a case with a code
+def vectors(a: Automaton, computed: str | None) -> tuple[str, list[str]]:
+    """The encode vectors for the package's test, each a line of JSON: a case with a code
     point in a counted run is left out."""
     e = encoder(a)
     source, cases = package_tests.encode_cases(a, computed)
