@@ -255,10 +255,63 @@ size_t cesu_8_decode(const unsigned char *data, size_t len, cesu_8_cp *out,
  */
 /* cesu_8.h is above */
 
+/* The engine below is the same for every spec: what a spec lacks is a neutral
+   value here (a flag 0, unit 1, weight 1, no action for the data's end = -1, the
+   identity permutation, empty tables).  Flags are constants the compiler folds. */
+#define CESU_8_WEIGHTED 0
+#define CESU_8_WIDE_DFA 0
+#define CESU_8_HUGE_WEIGHTS 0
+#define CESU_8_PERMUTED 0
+/* how far an error without an accepting state reaches: 0 the maximal subpart,
+   1 one code unit, 2 through the failing byte, cut before a restored byte */
+#define CESU_8_SPAN 0
+#define CESU_8_N_STARTS 1u  /* start states: a signature may choose one */
+
 const char cesu_8_reason_start[] = "invalid start byte";
 const char cesu_8_reason_continuation[] = "invalid continuation byte";
 const char cesu_8_reason_end[] = "unexpected end of data";
+const char cesu_8_reason_truncated[] = "truncated data";
 const char cesu_8_reason_reserved[] = "reserved sequence";
+const char cesu_8_reason_unmapped[] = "no code point for this pointer";
+const char cesu_8_reason_limit[] = "counted form beyond this decoder's limits";
+size_t cesu_8_counted_limit = SIZE_MAX;
+
+/* ---------------------------------------------------- byte permutation */
+/* cesu_8_from_real[byte]: the intermediate byte the tables read for a real byte
+   (the spec's `bytes through` table, inverted; the identity without one): every
+   byte read goes through it (CESU_8_RD). */
+static const uint8_t cesu_8_from_real[256] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+    48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+    64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79,
+    80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95,
+    96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111,
+    112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127,
+    128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143,
+    144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159,
+    160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175,
+    176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191,
+    192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207,
+    208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223,
+    224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239,
+    240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255,
+};
+#define CESU_8_RD(b) (CESU_8_PERMUTED ? cesu_8_from_real[b] : (b))
+
+/* cesu_8_restore[byte]: 1 where an error never takes the byte after its first
+   (CESU_8_SPAN 2: the spec's restore set; unused by other spans). */
+static const uint8_t cesu_8_restore[256] = {
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+};
 
 /* ------------------------------------------------------------ byte classes */
 /* cesu_8_class[byte]: bytes of one class behave alike in every state.
@@ -341,13 +394,25 @@ static const uint8_t cesu_8_op[11][9] = {
     {     0,  0,  0,  0,  0,  0,  0,  0,  0 },  /* state 10 */
 };
 
-/* The digit operations: acc = acc * radix + (byte - sub). */
-static const struct { uint16_t radix; uint8_t sub; } cesu_8_ops[5] = {
-    {   1, 0x00 },  /* 0: none: acc unchanged (the value does not matter) */
-    {  16, 0xE0 },  /* 1: acc = acc * 16 + (byte - 0xE0) */
-    {  32, 0xC0 },  /* 2: acc = acc * 32 + (byte - 0xC0) */
-    {  64, 0x80 },  /* 3: acc = acc * 64 + (byte - 0x80) */
-    { 128, 0x00 },  /* 4: acc = acc * 128 + (byte - 0x00) */
+/* The digit operations: acc = acc * radix + (byte - sub) * weight (a weight
+   other than 1: digits or code units least significant first); weight 0
+   stands for one of 2**64 or more (a nonzero digit makes a WIDE value:
+   CESU_8_HUGE_WEIGHTS). */
+static const struct { uint16_t radix; uint8_t sub; uint64_t weight; } cesu_8_ops[5] = {
+    {    1, 0x00, UINT64_C(1) },  /* 0: none: acc unchanged (the value does not matter) */
+    {   16, 0xE0, UINT64_C(1) },  /* 1: acc = acc * 16 + (byte - 0xE0) */
+    {   32, 0xC0, UINT64_C(1) },  /* 2: acc = acc * 32 + (byte - 0xC0) */
+    {   64, 0x80, UINT64_C(1) },  /* 3: acc = acc * 64 + (byte - 0x80) */
+    {  128, 0x00, UINT64_C(1) },  /* 4: acc = acc * 128 + (byte - 0x00) */
+};
+
+/* The weights as big-endian bytes, for WIDE values (cesu_8_big). */
+static const unsigned char cesu_8_weight_bytes[5][1] = {
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
 };
 
 /* Per state: the action of a sequence that ends here (-1: none), and whether
@@ -366,21 +431,59 @@ static const struct { int8_t action; uint8_t final; } cesu_8_state[11] = {
     {  1, 1 },  /* state 10: accepts char (supplementary), final */
 };
 
+/* Per state: the action of a sequence that ends here where the data ends (-1:
+   none; it comes first there).  Apart from cesu_8_state: read once a token. */
+static const int8_t cesu_8_at_end[11] = {
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+};
+
 /* ----------------------------------------------------------------- actions */
-enum { CESU_8_ACT_CHAR, CESU_8_ACT_VALUE, CESU_8_ACT_PAIR, CESU_8_ACT_ERROR, CESU_8_ACT_RESERVED };
+enum { CESU_8_ACT_CHAR, CESU_8_ACT_VALUE, CESU_8_ACT_PAIR, CESU_8_ACT_ERROR, CESU_8_ACT_RESERVED,
+       CESU_8_ACT_LOOKUP };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
+   pointer into mapping table offset. */
 static const struct {
     uint8_t kind;
-    uint64_t offset;     /* CHAR, PAIR; VALUE: the code point */
+    uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
     const char *reason;  /* ERROR, RESERVED */
 } cesu_8_actions[2] = {
-    { CESU_8_ACT_CHAR, UINT64_C(0), 0, 0 },  /* forms 1, 2, 3: code point = acc + 0 */
+    { CESU_8_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* forms 1, 2, 3: code point = acc + 0 */
     { CESU_8_ACT_PAIR, UINT64_C(0), UINT64_C(65536), 0 },  /* form supplementary: a surrogate pair, hi = acc / 65536 + 0, lo = acc % 65536 + 0 */
 };
+
+/* The signatures' bytes, one after another (recognised at offset 0 only, the
+   first that the data begins with; cesu_8_signature tests them in turn): */
+static const unsigned char cesu_8_signature_bytes[1] = { 0x00 };
+
+
+/* Where an error from pos that would take the bytes up to end ends: before the
+   first byte after its first that is in the restore set, (none) (the
+   core's _restored; WHATWG: "restore byte to ioQueue"). */
+static size_t cesu_8_restored(const unsigned char *data, size_t pos, size_t end)
+{
+    size_t j;
+    for (j = pos + 1; j < end; j++) {
+        if (cesu_8_restore[CESU_8_RD(data[j])])
+            return j;
+    }
+    return end;
+}
+
+/* Where an error from pos ends under the spec's span policy (CESU_8_SPAN): at
+   subpart (the maximal subpart's end), one unit on, or at failing (just after the
+   byte that proved it bad) cut before a restored byte. */
+static size_t cesu_8_error_end(const unsigned char *data, size_t pos, size_t subpart, size_t failing)
+{
+    switch (CESU_8_SPAN) {
+    case 1: return pos + CESU_8_UNIT;
+    case 2: return cesu_8_restored(data, pos, failing);
+    default: return subpart;
+    }
+}
 
 /* ------------------------------------------------------------------ steps */
 static void cesu_8_set(cesu_8_token *tok, cesu_8_kind kind, size_t start, size_t end,
@@ -394,17 +497,34 @@ static void cesu_8_set(cesu_8_token *tok, cesu_8_kind kind, size_t start, size_t
     tok->bits = 0;
 }
 
+
+static int cesu_8_begins(const unsigned char *data, const unsigned char *sig, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++)
+        if (data[k] != sig[k])
+            return 0;
+    return 1;
+}
+
 unsigned cesu_8_step(unsigned state, unsigned char byte, uint64_t *acc)
 {
-    unsigned c = cesu_8_class[byte];
-    unsigned k = cesu_8_op[state][c];
+    unsigned c, k;
+    byte = CESU_8_RD(byte);
+    c = cesu_8_class[byte];
+    k = cesu_8_op[state][c];
     if (k)
-        *acc = *acc * cesu_8_ops[k].radix + (uint64_t)(byte - cesu_8_ops[k].sub);
+        *acc = *acc * cesu_8_ops[k].radix + (uint64_t)(byte - cesu_8_ops[k].sub) * cesu_8_ops[k].weight;
     return cesu_8_next_state[state][c];
 }
 
 size_t cesu_8_signature(const unsigned char *data, size_t len, unsigned *start)
 {
+    /* one test per row of cesu_8_signatures, with its numbers as constants: the
+       compiler unrolls them (_next asks for every token of a spec with several
+       start states) */
+    (void)cesu_8_begins;
+    (void)cesu_8_signature_bytes;
     (void)data;
     (void)len;
     if (start)
@@ -424,12 +544,122 @@ int cesu_8_accepts(unsigned state)
     }
 }
 
-/* ------------------------------------------------------------------ tokens */
-static void cesu_8_act(int action, size_t pos, size_t end, uint64_t acc, cesu_8_token *tok)
+
+/* ------------------------------------------------------------- wide values */
+/* Big numbers as big-endian bytes out[0 .. n - 1], for WIDE tokens only. */
+static void cesu_8_big_muladd(unsigned char *out, size_t n, uint32_t radix, unsigned digit)
 {
+    uint64_t carry = digit;
+    while (n-- > 0) {
+        carry += (uint64_t)out[n] * radix;
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+
+
+/* out += digit * weight (digit < 256; weight: wn bytes, big-endian) */
+static void cesu_8_big_addmul(unsigned char *out, size_t n, const unsigned char *weight, size_t wn, unsigned digit)
+{
+    uint32_t carry = 0;
+    while (n-- > 0 && (wn || carry)) {
+        carry += out[n] + (wn ? (uint32_t)weight[--wn] * digit : 0u);
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+static void cesu_8_big_add(unsigned char *out, size_t n, uint64_t v)
+{
+    unsigned carry = 0;
+    while (n-- > 0 && (v || carry)) {
+        carry += out[n] + (unsigned)(v & 0xFF);
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+        v >>= 8;
+    }
+}
+
+static size_t cesu_8_big_bits(const unsigned char *out, size_t n)
+{
+    size_t k = 0, bits;
+    unsigned top;
+    while (k < n && out[k] == 0)
+        k++;
+    if (k == n)
+        return 0;
+    for (bits = 8 * (n - k - 1), top = out[k]; top; top >>= 1)
+        bits++;
+    return bits;
+}
+
+
+/* The code point of the char data[start .. end - 1] (a WIDE or CHAR token's span)
+   into out[0 .. n - 1], big-endian (n bytes must hold it); returns its bit length.
+   The automaton walks the bytes again from state (the start state) with acc in out
+   (acc = acc * radix + digit * weight, short for a bounded form); a counted form's
+   value digits are packed directly (linear in the token).  A token that runs to
+   the end of the data (len) takes the action for there, as cesu_8_scan does. */
+static size_t cesu_8_big(const unsigned char *data, size_t len, unsigned state, size_t start, size_t end,
+                         unsigned char *out, size_t n)
+{
+    unsigned next, c, k;
+    size_t i;
+    int a;
+    for (i = 0; i < n; i++)
+        out[i] = 0;
+    for (i = start; i < end; i++) {
+        c = cesu_8_class[CESU_8_RD(data[i])];
+        next = cesu_8_next_state[state][c];
+        if (next >= CESU_8_N_STATES) {
+            return 0;  /* not a char's span */
+        }
+        k = cesu_8_op[state][c];
+        if (k) {
+            cesu_8_big_muladd(out, n, cesu_8_ops[k].radix, 0);
+            cesu_8_big_addmul(out, n, cesu_8_weight_bytes[k], sizeof cesu_8_weight_bytes[k],
+                              (unsigned)(CESU_8_RD(data[i]) - cesu_8_ops[k].sub));
+        }
+        state = next;
+    }
+    a = cesu_8_state[state].action;
+    if (end == len && cesu_8_at_end[state] >= 0 && !(a >= 0 && cesu_8_state[state].final))
+        a = cesu_8_at_end[state];
+    if (a < 0 || cesu_8_actions[a].kind != CESU_8_ACT_CHAR)
+        return 0;
+    cesu_8_big_add(out, n, cesu_8_actions[a].offset);
+    return cesu_8_big_bits(out, n);
+}
+
+/* ------------------------------------------------------------------ tokens */
+
+/* Where action over data[pos .. end - 1] is a CHAR whose value acc + offset is
+   wider than 64 bits (wide: acc already is): *tok is a WIDE token and 1 is
+   returned, its bit length from the bytes again from start state start (at most
+   8 bits); else 0.  Only CESU_8_WIDE_DFA automata have such values. */
+static int cesu_8_wide(const unsigned char *data, size_t len, unsigned start, int action, size_t pos, size_t end,
+                      uint64_t acc, int wide, cesu_8_token *tok)
+{
+    unsigned char big[1];
+    if (cesu_8_actions[action].kind != CESU_8_ACT_CHAR || !(wide || acc > UINT64_MAX - cesu_8_actions[action].offset))
+        return 0;
+    cesu_8_set(tok, CESU_8_WIDE, pos, end, 0, 0);
+    tok->bits = cesu_8_big(data, len, start, pos, end, big, sizeof big);
+    return 1;
+}
+
+/* The token of action over data[pos .. end - 1] with value acc, as the core's _act
+   (a value past 64 bits: cesu_8_wide first). */
+static void cesu_8_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, cesu_8_token *tok)
+{
+    (void)data;
     switch (cesu_8_actions[action].kind) {
     case CESU_8_ACT_CHAR:
         cesu_8_set(tok, CESU_8_CHAR, pos, end, (cesu_8_cp)(acc + cesu_8_actions[action].offset), 0);
+        return;
+    case CESU_8_ACT_VALUE:
+        cesu_8_set(tok, CESU_8_CHAR, pos, end, (cesu_8_cp)cesu_8_actions[action].offset, 0);
         return;
     case CESU_8_ACT_PAIR: {
         uint64_t split = cesu_8_actions[action].split, off = cesu_8_actions[action].offset;
@@ -437,6 +667,9 @@ static void cesu_8_act(int action, size_t pos, size_t end, uint64_t acc, cesu_8_
         cesu_8_set(tok, CESU_8_CHAR, pos, end, (cesu_8_cp)(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)), 0);
         return;
     }
+    case CESU_8_ACT_ERROR:
+        cesu_8_set(tok, CESU_8_ERROR, pos, end, 0, cesu_8_actions[action].reason);
+        return;
     default:
         cesu_8_set(tok, CESU_8_RESERVED, pos, end, 0, cesu_8_reason_reserved);
         return;
@@ -446,36 +679,47 @@ static void cesu_8_act(int action, size_t pos, size_t end, uint64_t acc, cesu_8_
 /* The core's _run from state start (the one C copy: the native extension calls it
    too): returns 1 with *tok, or, with final false, 0 where more data could change
    the token; limit is the most bytes a counted form may have.  The longest match,
-   falling back to the last
-   accepting state; with none, an error covering the maximal subpart (the bytes
-   read before the automaton died, at least one). */
+   falling back to the last accepting state; with none, an error covering the
+   maximal subpart (the bytes read before the automaton died, in whole code units
+   of CESU_8_UNIT bytes, at least one unit), or what CESU_8_SPAN says.  A last
+   partial code unit is never read: where the whole units end, the data ends for
+   the automaton; where the data ends, a state's action for there comes first. */
 static int cesu_8_run(const unsigned char *data, size_t len, size_t pos, unsigned start, int final, size_t limit,
                       cesu_8_token *tok)
 {
     unsigned state = start, next, c, k;
     size_t i = pos, last_end = 0;
+    size_t whole = len - (len - pos) % CESU_8_UNIT;  /* the end of the whole code units */
     uint64_t acc = 0, last_acc = 0;
     int last = -1;
+    int wide = 0, last_wide = 0;
 
     for (;;) {
         unsigned char b;
-        if (i == len) {
+        if (i == whole) {
             if (!final)
                 return 0;  /* more data could change the token: the core's _scan says None */
-            if (last < 0) {  /* the data ends inside a sequence */
-                cesu_8_set(tok, CESU_8_ERROR, pos, len, 0, cesu_8_reason_end);
+            if (whole == len && cesu_8_at_end[state] >= 0) {
+                int a = cesu_8_at_end[state];
+                if (!CESU_8_WIDE_DFA || !cesu_8_wide(data, len, start, a, pos, len, acc, wide, tok))
+                    cesu_8_act(data, a, pos, len, acc, tok);
+                return 1;
+            }
+            if (last < 0) {  /* the data ends inside a sequence (or inside its first unit) */
+                cesu_8_set(tok, CESU_8_ERROR, pos, len, 0, CESU_8_UNIT > 1 && whole == pos ? cesu_8_reason_truncated : cesu_8_reason_end);
                 return 1;
             }
             break;
         }
-        b = data[i];
+        b = CESU_8_RD(data[i]);
         c = cesu_8_class[b];
         next = cesu_8_next_state[state][c];
         if (next >= CESU_8_N_STATES) {
             if (last < 0) {
-                /* the maximal subpart: at least one byte */
-                cesu_8_set(tok, CESU_8_ERROR, pos, i > pos ? i : pos + 1, 0,
-                           i > pos ? cesu_8_reason_continuation : cesu_8_reason_start);
+                /* the maximal subpart in whole units: at least one */
+                size_t n = (i - pos) - (i - pos) % CESU_8_UNIT;
+                cesu_8_set(tok, CESU_8_ERROR, pos, cesu_8_error_end(data, pos, pos + (n ? n : CESU_8_UNIT), i + 1), 0,
+                           n ? cesu_8_reason_continuation : cesu_8_reason_start);
                 return 1;
             }
             break;
@@ -483,6 +727,12 @@ static int cesu_8_run(const unsigned char *data, size_t len, size_t pos, unsigne
         k = cesu_8_op[state][c];
         if (k) {
             uint64_t d = (uint64_t)(b - cesu_8_ops[k].sub);
+            if (CESU_8_WIDE_DFA && d && (cesu_8_ops[k].weight > UINT64_MAX / d || (CESU_8_HUGE_WEIGHTS && !cesu_8_ops[k].weight)))
+                wide = 1;  /* d * weight is beyond 64 bits */
+            if (CESU_8_WEIGHTED)
+                d *= cesu_8_ops[k].weight;
+            if (CESU_8_WIDE_DFA && acc > (UINT64_MAX - d) / cesu_8_ops[k].radix)
+                wide = 1;
             acc = acc * cesu_8_ops[k].radix + d;
         }
         state = next;
@@ -491,18 +741,20 @@ static int cesu_8_run(const unsigned char *data, size_t len, size_t pos, unsigne
             last = cesu_8_state[state].action;
             last_end = i;
             last_acc = acc;
+            last_wide = wide;
             if (cesu_8_state[state].final)
                 break;
         }
     }
-    cesu_8_act(last, pos, last_end, last_acc, tok);
+    if (!CESU_8_WIDE_DFA || !cesu_8_wide(data, len, start, last, pos, last_end, last_acc, last_wide, tok))
+        cesu_8_act(data, last, pos, last_end, last_acc, tok);
     (void)limit;
     return 1;
 }
 
 void cesu_8_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, cesu_8_token *tok)
 {
-    (void)cesu_8_run(data, len, pos, start, 1, SIZE_MAX, tok);
+    (void)cesu_8_run(data, len, pos, start, 1, cesu_8_counted_limit, tok);
 }
 
 void cesu_8_scan(const unsigned char *data, size_t len, size_t pos, cesu_8_token *tok)
@@ -512,9 +764,19 @@ void cesu_8_scan(const unsigned char *data, size_t len, size_t pos, cesu_8_token
 
 int cesu_8_next(const unsigned char *data, size_t len, size_t *pos, cesu_8_token *tok)
 {
+    unsigned start = CESU_8_START;
+    size_t n;
     if (*pos >= len)
         return 0;
-    cesu_8_scan_from(data, len, *pos, CESU_8_START, tok);
+    if (*pos == 0 && (n = cesu_8_signature(data, len, NULL)) > 0) {
+        cesu_8_set(tok, CESU_8_SIGNATURE, 0, n, 0, 0);
+        *pos = n;
+        return 1;
+    }
+    if (CESU_8_N_STARTS > 1 && *pos)
+        /* the signature at offset 0 chooses the start state of every token after it */
+        (void)cesu_8_signature(data, len, &start);
+    cesu_8_scan_from(data, len, *pos, start, tok);
     *pos = tok->end;
     return 1;
 }
@@ -523,8 +785,17 @@ size_t cesu_8_wide_value(const unsigned char *data, size_t len, const cesu_8_tok
 {
     size_t n = 0, k;
     uint64_t v;
-    (void)data;
-    (void)len;
+    if (tok->kind == CESU_8_WIDE) {
+        unsigned start = CESU_8_START;
+        n = (tok->bits + 7) / 8;
+        if (CESU_8_N_STARTS > 1 && tok->start > 0 && tok->start <= len)  /* after a signature, in the state it chose */
+            (void)cesu_8_signature(data, len, &start);
+        if (tok->start >= tok->end || tok->end > len
+                || cesu_8_big(data, len, start, tok->start, tok->end, out, n) != tok->bits)
+            for (k = 0; k < n; k++)  /* not a WIDE token of this data */
+                out[k] = 0;
+        return n;
+    }
     v = tok->kind == CESU_8_CHAR ? (uint64_t)tok->value : 0;
     for (k = 0; k < 8 && v >> (8 * k); k++)
         n++;
@@ -555,7 +826,7 @@ size_t cesu_8_decode(const unsigned char *data, size_t len, cesu_8_cp *out,
 #define NX_NAME "cesu-8"
 #define NX_SPEC_SHA256 "e19e4ef1bf39a2abf942d35836c03578fa04624c995edd2f8858f8a98fb662df"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "745136606bf764f639dbcf25859048769f4d7a09f96cef77929a3aea6e052d36"
+#define NX_SOURCE_SHA256 "38f123a759da28440e76fd468ed343887773882ead74e68502eb64cd1d48e3c2"
 #define NX_N_STATES 11
 #define NX_N_CLASSES 9
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -255,10 +255,63 @@ size_t corrected_utf_8_decode(const unsigned char *data, size_t len, corrected_u
  */
 /* corrected_utf_8.h is above */
 
+/* The engine below is the same for every spec: what a spec lacks is a neutral
+   value here (a flag 0, unit 1, weight 1, no action for the data's end = -1, the
+   identity permutation, empty tables).  Flags are constants the compiler folds. */
+#define CORRECTED_UTF_8_WEIGHTED 0
+#define CORRECTED_UTF_8_WIDE_DFA 0
+#define CORRECTED_UTF_8_HUGE_WEIGHTS 0
+#define CORRECTED_UTF_8_PERMUTED 0
+/* how far an error without an accepting state reaches: 0 the maximal subpart,
+   1 one code unit, 2 through the failing byte, cut before a restored byte */
+#define CORRECTED_UTF_8_SPAN 0
+#define CORRECTED_UTF_8_N_STARTS 1u  /* start states: a signature may choose one */
+
 const char corrected_utf_8_reason_start[] = "invalid start byte";
 const char corrected_utf_8_reason_continuation[] = "invalid continuation byte";
 const char corrected_utf_8_reason_end[] = "unexpected end of data";
+const char corrected_utf_8_reason_truncated[] = "truncated data";
 const char corrected_utf_8_reason_reserved[] = "reserved sequence";
+const char corrected_utf_8_reason_unmapped[] = "no code point for this pointer";
+const char corrected_utf_8_reason_limit[] = "counted form beyond this decoder's limits";
+size_t corrected_utf_8_counted_limit = SIZE_MAX;
+
+/* ---------------------------------------------------- byte permutation */
+/* corrected_utf_8_from_real[byte]: the intermediate byte the tables read for a real byte
+   (the spec's `bytes through` table, inverted; the identity without one): every
+   byte read goes through it (CORRECTED_UTF_8_RD). */
+static const uint8_t corrected_utf_8_from_real[256] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+    48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+    64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79,
+    80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95,
+    96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111,
+    112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127,
+    128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143,
+    144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159,
+    160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175,
+    176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191,
+    192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207,
+    208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223,
+    224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239,
+    240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255,
+};
+#define CORRECTED_UTF_8_RD(b) (CORRECTED_UTF_8_PERMUTED ? corrected_utf_8_from_real[b] : (b))
+
+/* corrected_utf_8_restore[byte]: 1 where an error never takes the byte after its first
+   (CORRECTED_UTF_8_SPAN 2: the spec's restore set; unused by other spans). */
+static const uint8_t corrected_utf_8_restore[256] = {
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+};
 
 /* ------------------------------------------------------------ byte classes */
 /* corrected_utf_8_class[byte]: bytes of one class behave alike in every state.
@@ -384,16 +437,31 @@ static const uint8_t corrected_utf_8_op[28][13] = {
     {     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0 },  /* state 27 */
 };
 
-/* The digit operations: acc = acc * radix + (byte - sub). */
-static const struct { uint16_t radix; uint8_t sub; } corrected_utf_8_ops[8] = {
-    {   1, 0x00 },  /* 0: none: acc unchanged (the value does not matter) */
-    {   2, 0xFC },  /* 1: acc = acc * 2 + (byte - 0xFC) */
-    {   4, 0xF8 },  /* 2: acc = acc * 4 + (byte - 0xF8) */
-    {   8, 0xF0 },  /* 3: acc = acc * 8 + (byte - 0xF0) */
-    {  16, 0xE0 },  /* 4: acc = acc * 16 + (byte - 0xE0) */
-    {  32, 0xC0 },  /* 5: acc = acc * 32 + (byte - 0xC0) */
-    {  64, 0x80 },  /* 6: acc = acc * 64 + (byte - 0x80) */
-    { 128, 0x00 },  /* 7: acc = acc * 128 + (byte - 0x00) */
+/* The digit operations: acc = acc * radix + (byte - sub) * weight (a weight
+   other than 1: digits or code units least significant first); weight 0
+   stands for one of 2**64 or more (a nonzero digit makes a WIDE value:
+   CORRECTED_UTF_8_HUGE_WEIGHTS). */
+static const struct { uint16_t radix; uint8_t sub; uint64_t weight; } corrected_utf_8_ops[8] = {
+    {    1, 0x00, UINT64_C(1) },  /* 0: none: acc unchanged (the value does not matter) */
+    {    2, 0xFC, UINT64_C(1) },  /* 1: acc = acc * 2 + (byte - 0xFC) */
+    {    4, 0xF8, UINT64_C(1) },  /* 2: acc = acc * 4 + (byte - 0xF8) */
+    {    8, 0xF0, UINT64_C(1) },  /* 3: acc = acc * 8 + (byte - 0xF0) */
+    {   16, 0xE0, UINT64_C(1) },  /* 4: acc = acc * 16 + (byte - 0xE0) */
+    {   32, 0xC0, UINT64_C(1) },  /* 5: acc = acc * 32 + (byte - 0xC0) */
+    {   64, 0x80, UINT64_C(1) },  /* 6: acc = acc * 64 + (byte - 0x80) */
+    {  128, 0x00, UINT64_C(1) },  /* 7: acc = acc * 128 + (byte - 0x00) */
+};
+
+/* The weights as big-endian bytes, for WIDE values (corrected_utf_8_big). */
+static const unsigned char corrected_utf_8_weight_bytes[8][1] = {
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
 };
 
 /* Per state: the action of a sequence that ends here (-1: none), and whether
@@ -429,31 +497,67 @@ static const struct { int8_t action; uint8_t final; } corrected_utf_8_state[28] 
     {  6, 1 },  /* state 27: accepts char (6), final */
 };
 
+/* Per state: the action of a sequence that ends here where the data ends (-1:
+   none; it comes first there).  Apart from corrected_utf_8_state: read once a token. */
+static const int8_t corrected_utf_8_at_end[28] = {
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+};
+
 /* ----------------------------------------------------------------- actions */
-enum { CORRECTED_UTF_8_ACT_CHAR, CORRECTED_UTF_8_ACT_VALUE, CORRECTED_UTF_8_ACT_PAIR, CORRECTED_UTF_8_ACT_ERROR, CORRECTED_UTF_8_ACT_RESERVED };
+enum { CORRECTED_UTF_8_ACT_CHAR, CORRECTED_UTF_8_ACT_VALUE, CORRECTED_UTF_8_ACT_PAIR, CORRECTED_UTF_8_ACT_ERROR, CORRECTED_UTF_8_ACT_RESERVED,
+       CORRECTED_UTF_8_ACT_LOOKUP };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
+   pointer into mapping table offset. */
 static const struct {
     uint8_t kind;
-    uint64_t offset;     /* CHAR, PAIR; VALUE: the code point */
+    uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
     const char *reason;  /* ERROR, RESERVED */
 } corrected_utf_8_actions[8] = {
-    { CORRECTED_UTF_8_ACT_CHAR, UINT64_C(0), 0, 0 },  /* form 1: code point = acc + 0 */
-    { CORRECTED_UTF_8_ACT_CHAR, UINT64_C(160), 0, 0 },  /* form 2: code point = acc + 160 */
-    { CORRECTED_UTF_8_ACT_CHAR, UINT64_C(2208), 0, 0 },  /* form 3: code point = acc + 2208 */
-    { CORRECTED_UTF_8_ACT_CHAR, UINT64_C(4256), 0, 0 },  /* form 3: code point = acc + 4256 */
-    { CORRECTED_UTF_8_ACT_CHAR, UINT64_C(69792), 0, 0 },  /* form 4: code point = acc + 69792 */
-    { CORRECTED_UTF_8_ACT_CHAR, UINT64_C(2166944), 0, 0 },  /* form 5: code point = acc + 2166944 */
-    { CORRECTED_UTF_8_ACT_CHAR, UINT64_C(69275808), 0, 0 },  /* form 6: code point = acc + 69275808 */
-    { CORRECTED_UTF_8_ACT_RESERVED, 0, 0, corrected_utf_8_reason_reserved },  /* reserved run */
+    { CORRECTED_UTF_8_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form 1: code point = acc + 0 */
+    { CORRECTED_UTF_8_ACT_CHAR, UINT64_C(160), UINT64_C(0), 0 },  /* form 2: code point = acc + 160 */
+    { CORRECTED_UTF_8_ACT_CHAR, UINT64_C(2208), UINT64_C(0), 0 },  /* form 3: code point = acc + 2208 */
+    { CORRECTED_UTF_8_ACT_CHAR, UINT64_C(4256), UINT64_C(0), 0 },  /* form 3: code point = acc + 4256 */
+    { CORRECTED_UTF_8_ACT_CHAR, UINT64_C(69792), UINT64_C(0), 0 },  /* form 4: code point = acc + 69792 */
+    { CORRECTED_UTF_8_ACT_CHAR, UINT64_C(2166944), UINT64_C(0), 0 },  /* form 5: code point = acc + 2166944 */
+    { CORRECTED_UTF_8_ACT_CHAR, UINT64_C(69275808), UINT64_C(0), 0 },  /* form 6: code point = acc + 69275808 */
+    { CORRECTED_UTF_8_ACT_RESERVED, UINT64_C(0), UINT64_C(0), corrected_utf_8_reason_reserved },  /* reserved run */
 };
 
-/* The signatures, recognised at offset 0 only (the first that the data begins
-   with), and the start state of the tokens after each. */
-static const unsigned char corrected_utf_8_signature0[8] = { 0xEF, 0xB7, 0x9D, 0xED, 0xB2, 0xAE, 0x00, 0x0A };  /* then state 0 */
+/* The signatures' bytes, one after another (recognised at offset 0 only, the
+   first that the data begins with; corrected_utf_8_signature tests them in turn):
+   EF B7 9D ED B2 AE 00 0A at 0, then state 0 */
+static const unsigned char corrected_utf_8_signature_bytes[8] = { 0xEF, 0xB7, 0x9D, 0xED, 0xB2, 0xAE, 0x00, 0x0A };
+
+
+/* Where an error from pos that would take the bytes up to end ends: before the
+   first byte after its first that is in the restore set, (none) (the
+   core's _restored; WHATWG: "restore byte to ioQueue"). */
+static size_t corrected_utf_8_restored(const unsigned char *data, size_t pos, size_t end)
+{
+    size_t j;
+    for (j = pos + 1; j < end; j++) {
+        if (corrected_utf_8_restore[CORRECTED_UTF_8_RD(data[j])])
+            return j;
+    }
+    return end;
+}
+
+/* Where an error from pos ends under the spec's span policy (CORRECTED_UTF_8_SPAN): at
+   subpart (the maximal subpart's end), one unit on, or at failing (just after the
+   byte that proved it bad) cut before a restored byte. */
+static size_t corrected_utf_8_error_end(const unsigned char *data, size_t pos, size_t subpart, size_t failing)
+{
+    switch (CORRECTED_UTF_8_SPAN) {
+    case 1: return pos + CORRECTED_UTF_8_UNIT;
+    case 2: return corrected_utf_8_restored(data, pos, failing);
+    default: return subpart;
+    }
+}
 
 /* ------------------------------------------------------------------ steps */
 static void corrected_utf_8_set(corrected_utf_8_token *tok, corrected_utf_8_kind kind, size_t start, size_t end,
@@ -467,6 +571,7 @@ static void corrected_utf_8_set(corrected_utf_8_token *tok, corrected_utf_8_kind
     tok->bits = 0;
 }
 
+
 static int corrected_utf_8_begins(const unsigned char *data, const unsigned char *sig, size_t n)
 {
     size_t k;
@@ -478,20 +583,29 @@ static int corrected_utf_8_begins(const unsigned char *data, const unsigned char
 
 unsigned corrected_utf_8_step(unsigned state, unsigned char byte, uint64_t *acc)
 {
-    unsigned c = corrected_utf_8_class[byte];
-    unsigned k = corrected_utf_8_op[state][c];
+    unsigned c, k;
+    byte = CORRECTED_UTF_8_RD(byte);
+    c = corrected_utf_8_class[byte];
+    k = corrected_utf_8_op[state][c];
     if (k)
-        *acc = *acc * corrected_utf_8_ops[k].radix + (uint64_t)(byte - corrected_utf_8_ops[k].sub);
+        *acc = *acc * corrected_utf_8_ops[k].radix + (uint64_t)(byte - corrected_utf_8_ops[k].sub) * corrected_utf_8_ops[k].weight;
     return corrected_utf_8_next_state[state][c];
 }
 
 size_t corrected_utf_8_signature(const unsigned char *data, size_t len, unsigned *start)
 {
-    if (len >= sizeof corrected_utf_8_signature0 && corrected_utf_8_begins(data, corrected_utf_8_signature0, sizeof corrected_utf_8_signature0)) {
+    /* one test per row of corrected_utf_8_signatures, with its numbers as constants: the
+       compiler unrolls them (_next asks for every token of a spec with several
+       start states) */
+    if (len >= 8u && corrected_utf_8_begins(data, corrected_utf_8_signature_bytes + 0, 8u)) {
         if (start)
             *start = 0u;
-        return sizeof corrected_utf_8_signature0;
+        return 8u;
     }
+    (void)corrected_utf_8_begins;
+    (void)corrected_utf_8_signature_bytes;
+    (void)data;
+    (void)len;
     if (start)
         *start = CORRECTED_UTF_8_START;
     return 0;
@@ -509,12 +623,131 @@ int corrected_utf_8_accepts(unsigned state)
     }
 }
 
-/* ------------------------------------------------------------------ tokens */
-static void corrected_utf_8_act(int action, size_t pos, size_t end, uint64_t acc, corrected_utf_8_token *tok)
+
+/* ------------------------------------------------------------- wide values */
+/* Big numbers as big-endian bytes out[0 .. n - 1], for WIDE tokens only. */
+static void corrected_utf_8_big_muladd(unsigned char *out, size_t n, uint32_t radix, unsigned digit)
 {
+    uint64_t carry = digit;
+    while (n-- > 0) {
+        carry += (uint64_t)out[n] * radix;
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+
+
+/* out += digit * weight (digit < 256; weight: wn bytes, big-endian) */
+static void corrected_utf_8_big_addmul(unsigned char *out, size_t n, const unsigned char *weight, size_t wn, unsigned digit)
+{
+    uint32_t carry = 0;
+    while (n-- > 0 && (wn || carry)) {
+        carry += out[n] + (wn ? (uint32_t)weight[--wn] * digit : 0u);
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+static void corrected_utf_8_big_add(unsigned char *out, size_t n, uint64_t v)
+{
+    unsigned carry = 0;
+    while (n-- > 0 && (v || carry)) {
+        carry += out[n] + (unsigned)(v & 0xFF);
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+        v >>= 8;
+    }
+}
+
+static size_t corrected_utf_8_big_bits(const unsigned char *out, size_t n)
+{
+    size_t k = 0, bits;
+    unsigned top;
+    while (k < n && out[k] == 0)
+        k++;
+    if (k == n)
+        return 0;
+    for (bits = 8 * (n - k - 1), top = out[k]; top; top >>= 1)
+        bits++;
+    return bits;
+}
+
+
+/* The code point of the char data[start .. end - 1] (a WIDE or CHAR token's span)
+   into out[0 .. n - 1], big-endian (n bytes must hold it); returns its bit length.
+   The automaton walks the bytes again from state (the start state) with acc in out
+   (acc = acc * radix + digit * weight, short for a bounded form); a counted form's
+   value digits are packed directly (linear in the token).  A token that runs to
+   the end of the data (len) takes the action for there, as corrected_utf_8_scan does. */
+static size_t corrected_utf_8_big(const unsigned char *data, size_t len, unsigned state, size_t start, size_t end,
+                                  unsigned char *out, size_t n)
+{
+    unsigned next, c, k;
+    size_t i;
+    int a;
+    for (i = 0; i < n; i++)
+        out[i] = 0;
+    for (i = start; i < end; i++) {
+        c = corrected_utf_8_class[CORRECTED_UTF_8_RD(data[i])];
+        next = corrected_utf_8_next_state[state][c];
+        if (next >= CORRECTED_UTF_8_N_STATES) {
+            return 0;  /* not a char's span */
+        }
+        k = corrected_utf_8_op[state][c];
+        if (k) {
+            corrected_utf_8_big_muladd(out, n, corrected_utf_8_ops[k].radix, 0);
+            corrected_utf_8_big_addmul(out, n, corrected_utf_8_weight_bytes[k], sizeof corrected_utf_8_weight_bytes[k],
+                                       (unsigned)(CORRECTED_UTF_8_RD(data[i]) - corrected_utf_8_ops[k].sub));
+        }
+        state = next;
+    }
+    a = corrected_utf_8_state[state].action;
+    if (end == len && corrected_utf_8_at_end[state] >= 0 && !(a >= 0 && corrected_utf_8_state[state].final))
+        a = corrected_utf_8_at_end[state];
+    if (a < 0 || corrected_utf_8_actions[a].kind != CORRECTED_UTF_8_ACT_CHAR)
+        return 0;
+    corrected_utf_8_big_add(out, n, corrected_utf_8_actions[a].offset);
+    return corrected_utf_8_big_bits(out, n);
+}
+
+/* ------------------------------------------------------------------ tokens */
+
+/* Where action over data[pos .. end - 1] is a CHAR whose value acc + offset is
+   wider than 64 bits (wide: acc already is): *tok is a WIDE token and 1 is
+   returned, its bit length from the bytes again from start state start (at most
+   8 bits); else 0.  Only CORRECTED_UTF_8_WIDE_DFA automata have such values. */
+static int corrected_utf_8_wide(const unsigned char *data, size_t len, unsigned start, int action, size_t pos, size_t end,
+                               uint64_t acc, int wide, corrected_utf_8_token *tok)
+{
+    unsigned char big[1];
+    if (corrected_utf_8_actions[action].kind != CORRECTED_UTF_8_ACT_CHAR || !(wide || acc > UINT64_MAX - corrected_utf_8_actions[action].offset))
+        return 0;
+    corrected_utf_8_set(tok, CORRECTED_UTF_8_WIDE, pos, end, 0, 0);
+    tok->bits = corrected_utf_8_big(data, len, start, pos, end, big, sizeof big);
+    return 1;
+}
+
+/* The token of action over data[pos .. end - 1] with value acc, as the core's _act
+   (a value past 64 bits: corrected_utf_8_wide first). */
+static void corrected_utf_8_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, corrected_utf_8_token *tok)
+{
+    (void)data;
     switch (corrected_utf_8_actions[action].kind) {
     case CORRECTED_UTF_8_ACT_CHAR:
         corrected_utf_8_set(tok, CORRECTED_UTF_8_CHAR, pos, end, (corrected_utf_8_cp)(acc + corrected_utf_8_actions[action].offset), 0);
+        return;
+    case CORRECTED_UTF_8_ACT_VALUE:
+        corrected_utf_8_set(tok, CORRECTED_UTF_8_CHAR, pos, end, (corrected_utf_8_cp)corrected_utf_8_actions[action].offset, 0);
+        return;
+    case CORRECTED_UTF_8_ACT_PAIR: {
+        uint64_t split = corrected_utf_8_actions[action].split, off = corrected_utf_8_actions[action].offset;
+        uint64_t hi = acc / split + off, lo = acc % split + off;
+        corrected_utf_8_set(tok, CORRECTED_UTF_8_CHAR, pos, end, (corrected_utf_8_cp)(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)), 0);
+        return;
+    }
+    case CORRECTED_UTF_8_ACT_ERROR:
+        corrected_utf_8_set(tok, CORRECTED_UTF_8_ERROR, pos, end, 0, corrected_utf_8_actions[action].reason);
         return;
     default:
         corrected_utf_8_set(tok, CORRECTED_UTF_8_RESERVED, pos, end, 0, corrected_utf_8_reason_reserved);
@@ -525,36 +758,47 @@ static void corrected_utf_8_act(int action, size_t pos, size_t end, uint64_t acc
 /* The core's _run from state start (the one C copy: the native extension calls it
    too): returns 1 with *tok, or, with final false, 0 where more data could change
    the token; limit is the most bytes a counted form may have.  The longest match,
-   falling back to the last
-   accepting state; with none, an error covering the maximal subpart (the bytes
-   read before the automaton died, at least one). */
+   falling back to the last accepting state; with none, an error covering the
+   maximal subpart (the bytes read before the automaton died, in whole code units
+   of CORRECTED_UTF_8_UNIT bytes, at least one unit), or what CORRECTED_UTF_8_SPAN says.  A last
+   partial code unit is never read: where the whole units end, the data ends for
+   the automaton; where the data ends, a state's action for there comes first. */
 static int corrected_utf_8_run(const unsigned char *data, size_t len, size_t pos, unsigned start, int final, size_t limit,
                                corrected_utf_8_token *tok)
 {
     unsigned state = start, next, c, k;
     size_t i = pos, last_end = 0;
+    size_t whole = len - (len - pos) % CORRECTED_UTF_8_UNIT;  /* the end of the whole code units */
     uint64_t acc = 0, last_acc = 0;
     int last = -1;
+    int wide = 0, last_wide = 0;
 
     for (;;) {
         unsigned char b;
-        if (i == len) {
+        if (i == whole) {
             if (!final)
                 return 0;  /* more data could change the token: the core's _scan says None */
-            if (last < 0) {  /* the data ends inside a sequence */
-                corrected_utf_8_set(tok, CORRECTED_UTF_8_ERROR, pos, len, 0, corrected_utf_8_reason_end);
+            if (whole == len && corrected_utf_8_at_end[state] >= 0) {
+                int a = corrected_utf_8_at_end[state];
+                if (!CORRECTED_UTF_8_WIDE_DFA || !corrected_utf_8_wide(data, len, start, a, pos, len, acc, wide, tok))
+                    corrected_utf_8_act(data, a, pos, len, acc, tok);
+                return 1;
+            }
+            if (last < 0) {  /* the data ends inside a sequence (or inside its first unit) */
+                corrected_utf_8_set(tok, CORRECTED_UTF_8_ERROR, pos, len, 0, CORRECTED_UTF_8_UNIT > 1 && whole == pos ? corrected_utf_8_reason_truncated : corrected_utf_8_reason_end);
                 return 1;
             }
             break;
         }
-        b = data[i];
+        b = CORRECTED_UTF_8_RD(data[i]);
         c = corrected_utf_8_class[b];
         next = corrected_utf_8_next_state[state][c];
         if (next >= CORRECTED_UTF_8_N_STATES) {
             if (last < 0) {
-                /* the maximal subpart: at least one byte */
-                corrected_utf_8_set(tok, CORRECTED_UTF_8_ERROR, pos, i > pos ? i : pos + 1, 0,
-                                    i > pos ? corrected_utf_8_reason_continuation : corrected_utf_8_reason_start);
+                /* the maximal subpart in whole units: at least one */
+                size_t n = (i - pos) - (i - pos) % CORRECTED_UTF_8_UNIT;
+                corrected_utf_8_set(tok, CORRECTED_UTF_8_ERROR, pos, corrected_utf_8_error_end(data, pos, pos + (n ? n : CORRECTED_UTF_8_UNIT), i + 1), 0,
+                                    n ? corrected_utf_8_reason_continuation : corrected_utf_8_reason_start);
                 return 1;
             }
             break;
@@ -562,6 +806,12 @@ static int corrected_utf_8_run(const unsigned char *data, size_t len, size_t pos
         k = corrected_utf_8_op[state][c];
         if (k) {
             uint64_t d = (uint64_t)(b - corrected_utf_8_ops[k].sub);
+            if (CORRECTED_UTF_8_WIDE_DFA && d && (corrected_utf_8_ops[k].weight > UINT64_MAX / d || (CORRECTED_UTF_8_HUGE_WEIGHTS && !corrected_utf_8_ops[k].weight)))
+                wide = 1;  /* d * weight is beyond 64 bits */
+            if (CORRECTED_UTF_8_WEIGHTED)
+                d *= corrected_utf_8_ops[k].weight;
+            if (CORRECTED_UTF_8_WIDE_DFA && acc > (UINT64_MAX - d) / corrected_utf_8_ops[k].radix)
+                wide = 1;
             acc = acc * corrected_utf_8_ops[k].radix + d;
         }
         state = next;
@@ -570,18 +820,20 @@ static int corrected_utf_8_run(const unsigned char *data, size_t len, size_t pos
             last = corrected_utf_8_state[state].action;
             last_end = i;
             last_acc = acc;
+            last_wide = wide;
             if (corrected_utf_8_state[state].final)
                 break;
         }
     }
-    corrected_utf_8_act(last, pos, last_end, last_acc, tok);
+    if (!CORRECTED_UTF_8_WIDE_DFA || !corrected_utf_8_wide(data, len, start, last, pos, last_end, last_acc, last_wide, tok))
+        corrected_utf_8_act(data, last, pos, last_end, last_acc, tok);
     (void)limit;
     return 1;
 }
 
 void corrected_utf_8_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, corrected_utf_8_token *tok)
 {
-    (void)corrected_utf_8_run(data, len, pos, start, 1, SIZE_MAX, tok);
+    (void)corrected_utf_8_run(data, len, pos, start, 1, corrected_utf_8_counted_limit, tok);
 }
 
 void corrected_utf_8_scan(const unsigned char *data, size_t len, size_t pos, corrected_utf_8_token *tok)
@@ -591,6 +843,7 @@ void corrected_utf_8_scan(const unsigned char *data, size_t len, size_t pos, cor
 
 int corrected_utf_8_next(const unsigned char *data, size_t len, size_t *pos, corrected_utf_8_token *tok)
 {
+    unsigned start = CORRECTED_UTF_8_START;
     size_t n;
     if (*pos >= len)
         return 0;
@@ -599,7 +852,10 @@ int corrected_utf_8_next(const unsigned char *data, size_t len, size_t *pos, cor
         *pos = n;
         return 1;
     }
-    corrected_utf_8_scan_from(data, len, *pos, CORRECTED_UTF_8_START, tok);
+    if (CORRECTED_UTF_8_N_STARTS > 1 && *pos)
+        /* the signature at offset 0 chooses the start state of every token after it */
+        (void)corrected_utf_8_signature(data, len, &start);
+    corrected_utf_8_scan_from(data, len, *pos, start, tok);
     *pos = tok->end;
     return 1;
 }
@@ -608,8 +864,17 @@ size_t corrected_utf_8_wide_value(const unsigned char *data, size_t len, const c
 {
     size_t n = 0, k;
     uint64_t v;
-    (void)data;
-    (void)len;
+    if (tok->kind == CORRECTED_UTF_8_WIDE) {
+        unsigned start = CORRECTED_UTF_8_START;
+        n = (tok->bits + 7) / 8;
+        if (CORRECTED_UTF_8_N_STARTS > 1 && tok->start > 0 && tok->start <= len)  /* after a signature, in the state it chose */
+            (void)corrected_utf_8_signature(data, len, &start);
+        if (tok->start >= tok->end || tok->end > len
+                || corrected_utf_8_big(data, len, start, tok->start, tok->end, out, n) != tok->bits)
+            for (k = 0; k < n; k++)  /* not a WIDE token of this data */
+                out[k] = 0;
+        return n;
+    }
     v = tok->kind == CORRECTED_UTF_8_CHAR ? (uint64_t)tok->value : 0;
     for (k = 0; k < 8 && v >> (8 * k); k++)
         n++;
@@ -640,7 +905,7 @@ size_t corrected_utf_8_decode(const unsigned char *data, size_t len, corrected_u
 #define NX_NAME "corrected-utf-8"
 #define NX_SPEC_SHA256 "771c8d1f03d61c7a7facf4c151ceb6c47fd74f6c4706b3ce5c2a793f11975d26"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "18b5e6e5d94b7c3766668120504f1135cea8dc66fcde6706468e8c2f3af72cd0"
+#define NX_SOURCE_SHA256 "983865b31842e9b3763d28181c03b6d5124c06e87f2ebb9e19aeaa8379f8b579"
 #define NX_N_STATES 28
 #define NX_N_CLASSES 13
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -270,11 +270,63 @@ size_t cp932_decode(const unsigned char *data, size_t len, cp932_cp *out,
  */
 /* cp932.h is above */
 
+/* The engine below is the same for every spec: what a spec lacks is a neutral
+   value here (a flag 0, unit 1, weight 1, no action for the data's end = -1, the
+   identity permutation, empty tables).  Flags are constants the compiler folds. */
+#define CP932_WEIGHTED 0
+#define CP932_WIDE_DFA 0
+#define CP932_HUGE_WEIGHTS 0
+#define CP932_PERMUTED 0
+/* how far an error without an accepting state reaches: 0 the maximal subpart,
+   1 one code unit, 2 through the failing byte, cut before a restored byte */
+#define CP932_SPAN 1
+#define CP932_N_STARTS 1u  /* start states: a signature may choose one */
+
 const char cp932_reason_start[] = "illegal multibyte sequence";
 const char cp932_reason_continuation[] = "illegal multibyte sequence";
 const char cp932_reason_end[] = "incomplete multibyte sequence";
+const char cp932_reason_truncated[] = "truncated data";
 const char cp932_reason_reserved[] = "reserved sequence";
 const char cp932_reason_unmapped[] = "illegal multibyte sequence";
+const char cp932_reason_limit[] = "counted form beyond this decoder's limits";
+size_t cp932_counted_limit = SIZE_MAX;
+
+/* ---------------------------------------------------- byte permutation */
+/* cp932_from_real[byte]: the intermediate byte the tables read for a real byte
+   (the spec's `bytes through` table, inverted; the identity without one): every
+   byte read goes through it (CP932_RD). */
+static const uint8_t cp932_from_real[256] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+    48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+    64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79,
+    80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95,
+    96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111,
+    112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127,
+    128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143,
+    144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159,
+    160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175,
+    176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191,
+    192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207,
+    208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223,
+    224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239,
+    240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255,
+};
+#define CP932_RD(b) (CP932_PERMUTED ? cp932_from_real[b] : (b))
+
+/* cp932_restore[byte]: 1 where an error never takes the byte after its first
+   (CP932_SPAN 2: the spec's restore set; unused by other spans). */
+static const uint8_t cp932_restore[256] = {
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+};
 
 /* ------------------------------------------------------------ byte classes */
 /* cp932_class[byte]: bytes of one class behave alike in every state.
@@ -346,16 +398,31 @@ static const uint8_t cp932_op[7][8] = {
     {     0,  0,  0,  0,  0,  0,  0,  0 },  /* state 6 */
 };
 
-/* The digit operations: acc = acc * radix + (byte - sub). */
-static const struct { uint16_t radix; uint8_t sub; } cp932_ops[8] = {
-    {   1, 0x00 },  /* 0: none: acc unchanged (the value does not matter) */
-    {   3, 0xFD },  /* 1: acc = acc * 3 + (byte - 0xFD) */
-    {  60, 0x81 },  /* 2: acc = acc * 60 + (byte - 0x81) */
-    {  60, 0xC1 },  /* 3: acc = acc * 60 + (byte - 0xC1) */
-    {  63, 0xA1 },  /* 4: acc = acc * 63 + (byte - 0xA1) */
-    { 129, 0x00 },  /* 5: acc = acc * 129 + (byte - 0x00) */
-    { 188, 0x40 },  /* 6: acc = acc * 188 + (byte - 0x40) */
-    { 188, 0x41 },  /* 7: acc = acc * 188 + (byte - 0x41) */
+/* The digit operations: acc = acc * radix + (byte - sub) * weight (a weight
+   other than 1: digits or code units least significant first); weight 0
+   stands for one of 2**64 or more (a nonzero digit makes a WIDE value:
+   CP932_HUGE_WEIGHTS). */
+static const struct { uint16_t radix; uint8_t sub; uint64_t weight; } cp932_ops[8] = {
+    {    1, 0x00, UINT64_C(1) },  /* 0: none: acc unchanged (the value does not matter) */
+    {    3, 0xFD, UINT64_C(1) },  /* 1: acc = acc * 3 + (byte - 0xFD) */
+    {   60, 0x81, UINT64_C(1) },  /* 2: acc = acc * 60 + (byte - 0x81) */
+    {   60, 0xC1, UINT64_C(1) },  /* 3: acc = acc * 60 + (byte - 0xC1) */
+    {   63, 0xA1, UINT64_C(1) },  /* 4: acc = acc * 63 + (byte - 0xA1) */
+    {  129, 0x00, UINT64_C(1) },  /* 5: acc = acc * 129 + (byte - 0x00) */
+    {  188, 0x40, UINT64_C(1) },  /* 6: acc = acc * 188 + (byte - 0x40) */
+    {  188, 0x41, UINT64_C(1) },  /* 7: acc = acc * 188 + (byte - 0x41) */
+};
+
+/* The weights as big-endian bytes, for WIDE values (cp932_big). */
+static const unsigned char cp932_weight_bytes[8][1] = {
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
 };
 
 /* Per state: the action of a sequence that ends here (-1: none), and whether
@@ -368,6 +435,12 @@ static const struct { int8_t action; uint8_t final; } cp932_state[7] = {
     {  3, 1 },  /* state 4: accepts char (katakana), final */
     {  2, 1 },  /* state 5: accepts char (fd), final */
     {  4, 1 },  /* state 6: accepts char (double), final */
+};
+
+/* Per state: the action of a sequence that ends here where the data ends (-1:
+   none; it comes first there).  Apart from cp932_state: read once a token. */
+static const int8_t cp932_at_end[7] = {
+    -1, -1, -1, -1, -1, -1, -1,
 };
 
 /* ----------------------------------------------------------------- actions */
@@ -384,12 +457,16 @@ static const struct {
     uint64_t split;      /* PAIR */
     const char *reason;  /* ERROR, RESERVED */
 } cp932_actions[5] = {
-    { CP932_ACT_CHAR, UINT64_C(0), 0, 0 },  /* form ascii: code point = acc + 0 */
-    { CP932_ACT_VALUE, UINT64_C(63728), 0, 0 },  /* form a0: the fixed value U+F8F0 */
-    { CP932_ACT_CHAR, UINT64_C(63729), 0, 0 },  /* form fd: code point = acc + 63729 */
-    { CP932_ACT_CHAR, UINT64_C(65377), 0, 0 },  /* form katakana: code point = acc + 65377 */
-    { CP932_ACT_LOOKUP, UINT64_C(0), 0, 0 },  /* form double: code point = table 0 at pointer acc */
+    { CP932_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form ascii: code point = acc + 0 */
+    { CP932_ACT_VALUE, UINT64_C(63728), UINT64_C(0), 0 },  /* form a0: the fixed value U+F8F0 */
+    { CP932_ACT_CHAR, UINT64_C(63729), UINT64_C(0), 0 },  /* form fd: code point = acc + 63729 */
+    { CP932_ACT_CHAR, UINT64_C(65377), UINT64_C(0), 0 },  /* form katakana: code point = acc + 65377 */
+    { CP932_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0 },  /* form double: code point = table 0 at pointer acc */
 };
+
+/* The signatures' bytes, one after another (recognised at offset 0 only, the
+   first that the data begins with; cp932_signature tests them in turn): */
+static const unsigned char cp932_signature_bytes[1] = { 0x00 };
 
 /* ---------------------------------------------------------- mapping tables */
 /* A table form's raw value is a pointer.  An index is one array of code points
@@ -1120,6 +1197,32 @@ size_t cp932_table_lookup(unsigned table, uint64_t pointer, cp932_cp *cp)
     }
 }
 
+
+/* Where an error from pos that would take the bytes up to end ends: before the
+   first byte after its first that is in the restore set, (none) (the
+   core's _restored; WHATWG: "restore byte to ioQueue"). */
+static size_t cp932_restored(const unsigned char *data, size_t pos, size_t end)
+{
+    size_t j;
+    for (j = pos + 1; j < end; j++) {
+        if (cp932_restore[CP932_RD(data[j])])
+            return j;
+    }
+    return end;
+}
+
+/* Where an error from pos ends under the spec's span policy (CP932_SPAN): at
+   subpart (the maximal subpart's end), one unit on, or at failing (just after the
+   byte that proved it bad) cut before a restored byte. */
+static size_t cp932_error_end(const unsigned char *data, size_t pos, size_t subpart, size_t failing)
+{
+    switch (CP932_SPAN) {
+    case 1: return pos + CP932_UNIT;
+    case 2: return cp932_restored(data, pos, failing);
+    default: return subpart;
+    }
+}
+
 /* ------------------------------------------------------------------ steps */
 static void cp932_set(cp932_token *tok, cp932_kind kind, size_t start, size_t end,
                       cp932_cp value, const char *reason)
@@ -1132,17 +1235,34 @@ static void cp932_set(cp932_token *tok, cp932_kind kind, size_t start, size_t en
     tok->bits = 0;
 }
 
+
+static int cp932_begins(const unsigned char *data, const unsigned char *sig, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++)
+        if (data[k] != sig[k])
+            return 0;
+    return 1;
+}
+
 unsigned cp932_step(unsigned state, unsigned char byte, uint64_t *acc)
 {
-    unsigned c = cp932_class[byte];
-    unsigned k = cp932_op[state][c];
+    unsigned c, k;
+    byte = CP932_RD(byte);
+    c = cp932_class[byte];
+    k = cp932_op[state][c];
     if (k)
-        *acc = *acc * cp932_ops[k].radix + (uint64_t)(byte - cp932_ops[k].sub);
+        *acc = *acc * cp932_ops[k].radix + (uint64_t)(byte - cp932_ops[k].sub) * cp932_ops[k].weight;
     return cp932_next_state[state][c];
 }
 
 size_t cp932_signature(const unsigned char *data, size_t len, unsigned *start)
 {
+    /* one test per row of cp932_signatures, with its numbers as constants: the
+       compiler unrolls them (_next asks for every token of a spec with several
+       start states) */
+    (void)cp932_begins;
+    (void)cp932_signature_bytes;
     (void)data;
     (void)len;
     if (start)
@@ -1162,7 +1282,113 @@ int cp932_accepts(unsigned state)
     }
 }
 
+
+/* ------------------------------------------------------------- wide values */
+/* Big numbers as big-endian bytes out[0 .. n - 1], for WIDE tokens only. */
+static void cp932_big_muladd(unsigned char *out, size_t n, uint32_t radix, unsigned digit)
+{
+    uint64_t carry = digit;
+    while (n-- > 0) {
+        carry += (uint64_t)out[n] * radix;
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+
+
+/* out += digit * weight (digit < 256; weight: wn bytes, big-endian) */
+static void cp932_big_addmul(unsigned char *out, size_t n, const unsigned char *weight, size_t wn, unsigned digit)
+{
+    uint32_t carry = 0;
+    while (n-- > 0 && (wn || carry)) {
+        carry += out[n] + (wn ? (uint32_t)weight[--wn] * digit : 0u);
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+static void cp932_big_add(unsigned char *out, size_t n, uint64_t v)
+{
+    unsigned carry = 0;
+    while (n-- > 0 && (v || carry)) {
+        carry += out[n] + (unsigned)(v & 0xFF);
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+        v >>= 8;
+    }
+}
+
+static size_t cp932_big_bits(const unsigned char *out, size_t n)
+{
+    size_t k = 0, bits;
+    unsigned top;
+    while (k < n && out[k] == 0)
+        k++;
+    if (k == n)
+        return 0;
+    for (bits = 8 * (n - k - 1), top = out[k]; top; top >>= 1)
+        bits++;
+    return bits;
+}
+
+
+/* The code point of the char data[start .. end - 1] (a WIDE or CHAR token's span)
+   into out[0 .. n - 1], big-endian (n bytes must hold it); returns its bit length.
+   The automaton walks the bytes again from state (the start state) with acc in out
+   (acc = acc * radix + digit * weight, short for a bounded form); a counted form's
+   value digits are packed directly (linear in the token).  A token that runs to
+   the end of the data (len) takes the action for there, as cp932_scan does. */
+static size_t cp932_big(const unsigned char *data, size_t len, unsigned state, size_t start, size_t end,
+                        unsigned char *out, size_t n)
+{
+    unsigned next, c, k;
+    size_t i;
+    int a;
+    for (i = 0; i < n; i++)
+        out[i] = 0;
+    for (i = start; i < end; i++) {
+        c = cp932_class[CP932_RD(data[i])];
+        next = cp932_next_state[state][c];
+        if (next >= CP932_N_STATES) {
+            return 0;  /* not a char's span */
+        }
+        k = cp932_op[state][c];
+        if (k) {
+            cp932_big_muladd(out, n, cp932_ops[k].radix, 0);
+            cp932_big_addmul(out, n, cp932_weight_bytes[k], sizeof cp932_weight_bytes[k],
+                             (unsigned)(CP932_RD(data[i]) - cp932_ops[k].sub));
+        }
+        state = next;
+    }
+    a = cp932_state[state].action;
+    if (end == len && cp932_at_end[state] >= 0 && !(a >= 0 && cp932_state[state].final))
+        a = cp932_at_end[state];
+    if (a < 0 || cp932_actions[a].kind != CP932_ACT_CHAR)
+        return 0;
+    cp932_big_add(out, n, cp932_actions[a].offset);
+    return cp932_big_bits(out, n);
+}
+
 /* ------------------------------------------------------------------ tokens */
+
+/* Where action over data[pos .. end - 1] is a CHAR whose value acc + offset is
+   wider than 64 bits (wide: acc already is): *tok is a WIDE token and 1 is
+   returned, its bit length from the bytes again from start state start (at most
+   8 bits); else 0.  Only CP932_WIDE_DFA automata have such values. */
+static int cp932_wide(const unsigned char *data, size_t len, unsigned start, int action, size_t pos, size_t end,
+                     uint64_t acc, int wide, cp932_token *tok)
+{
+    unsigned char big[1];
+    if (cp932_actions[action].kind != CP932_ACT_CHAR || !(wide || acc > UINT64_MAX - cp932_actions[action].offset))
+        return 0;
+    cp932_set(tok, CP932_WIDE, pos, end, 0, 0);
+    tok->bits = cp932_big(data, len, start, pos, end, big, sizeof big);
+    return 1;
+}
+
+/* The token of action over data[pos .. end - 1] with value acc, as the core's _act
+   (a value past 64 bits: cp932_wide first). */
 static void cp932_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, cp932_token *tok)
 {
     (void)data;
@@ -1173,6 +1399,15 @@ static void cp932_act(const unsigned char *data, int action, size_t pos, size_t 
     case CP932_ACT_VALUE:
         cp932_set(tok, CP932_CHAR, pos, end, (cp932_cp)cp932_actions[action].offset, 0);
         return;
+    case CP932_ACT_PAIR: {
+        uint64_t split = cp932_actions[action].split, off = cp932_actions[action].offset;
+        uint64_t hi = acc / split + off, lo = acc % split + off;
+        cp932_set(tok, CP932_CHAR, pos, end, (cp932_cp)(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)), 0);
+        return;
+    }
+    case CP932_ACT_ERROR:
+        cp932_set(tok, CP932_ERROR, pos, end, 0, cp932_actions[action].reason);
+        return;
     case CP932_ACT_LOOKUP: {
         /* acc is a pointer into the table: its entry, or an error (the core's _lookup) */
         cp932_cp cp = 0;
@@ -1181,7 +1416,7 @@ static void cp932_act(const unsigned char *data, int action, size_t pos, size_t 
             cp932_set(tok, CP932_CHAR, pos, end, cp, 0);
             return;
         }
-        cp932_set(tok, CP932_ERROR, pos, pos + 1, 0, cp932_reason_unmapped);  /* one unit */
+        cp932_set(tok, CP932_ERROR, pos, cp932_error_end(data, pos, end, end), 0, cp932_reason_unmapped);
         return;
     }
     default:
@@ -1193,36 +1428,47 @@ static void cp932_act(const unsigned char *data, int action, size_t pos, size_t 
 /* The core's _run from state start (the one C copy: the native extension calls it
    too): returns 1 with *tok, or, with final false, 0 where more data could change
    the token; limit is the most bytes a counted form may have.  The longest match,
-   falling back to the last
-   accepting state; with none, an error covering the maximal subpart (the bytes
-   read before the automaton died, at least one). */
+   falling back to the last accepting state; with none, an error covering the
+   maximal subpart (the bytes read before the automaton died, in whole code units
+   of CP932_UNIT bytes, at least one unit), or what CP932_SPAN says.  A last
+   partial code unit is never read: where the whole units end, the data ends for
+   the automaton; where the data ends, a state's action for there comes first. */
 static int cp932_run(const unsigned char *data, size_t len, size_t pos, unsigned start, int final, size_t limit,
                      cp932_token *tok)
 {
     unsigned state = start, next, c, k;
     size_t i = pos, last_end = 0;
+    size_t whole = len - (len - pos) % CP932_UNIT;  /* the end of the whole code units */
     uint64_t acc = 0, last_acc = 0;
     int last = -1;
+    int wide = 0, last_wide = 0;
 
     for (;;) {
         unsigned char b;
-        if (i == len) {
+        if (i == whole) {
             if (!final)
                 return 0;  /* more data could change the token: the core's _scan says None */
-            if (last < 0) {  /* the data ends inside a sequence */
-                cp932_set(tok, CP932_ERROR, pos, len, 0, cp932_reason_end);
+            if (whole == len && cp932_at_end[state] >= 0) {
+                int a = cp932_at_end[state];
+                if (!CP932_WIDE_DFA || !cp932_wide(data, len, start, a, pos, len, acc, wide, tok))
+                    cp932_act(data, a, pos, len, acc, tok);
+                return 1;
+            }
+            if (last < 0) {  /* the data ends inside a sequence (or inside its first unit) */
+                cp932_set(tok, CP932_ERROR, pos, len, 0, CP932_UNIT > 1 && whole == pos ? cp932_reason_truncated : cp932_reason_end);
                 return 1;
             }
             break;
         }
-        b = data[i];
+        b = CP932_RD(data[i]);
         c = cp932_class[b];
         next = cp932_next_state[state][c];
         if (next >= CP932_N_STATES) {
             if (last < 0) {
-                /* one unit */
-                cp932_set(tok, CP932_ERROR, pos, pos + 1, 0,
-                          i > pos ? cp932_reason_continuation : cp932_reason_start);
+                /* the maximal subpart in whole units: at least one */
+                size_t n = (i - pos) - (i - pos) % CP932_UNIT;
+                cp932_set(tok, CP932_ERROR, pos, cp932_error_end(data, pos, pos + (n ? n : CP932_UNIT), i + 1), 0,
+                          n ? cp932_reason_continuation : cp932_reason_start);
                 return 1;
             }
             break;
@@ -1230,6 +1476,12 @@ static int cp932_run(const unsigned char *data, size_t len, size_t pos, unsigned
         k = cp932_op[state][c];
         if (k) {
             uint64_t d = (uint64_t)(b - cp932_ops[k].sub);
+            if (CP932_WIDE_DFA && d && (cp932_ops[k].weight > UINT64_MAX / d || (CP932_HUGE_WEIGHTS && !cp932_ops[k].weight)))
+                wide = 1;  /* d * weight is beyond 64 bits */
+            if (CP932_WEIGHTED)
+                d *= cp932_ops[k].weight;
+            if (CP932_WIDE_DFA && acc > (UINT64_MAX - d) / cp932_ops[k].radix)
+                wide = 1;
             acc = acc * cp932_ops[k].radix + d;
         }
         state = next;
@@ -1238,18 +1490,20 @@ static int cp932_run(const unsigned char *data, size_t len, size_t pos, unsigned
             last = cp932_state[state].action;
             last_end = i;
             last_acc = acc;
+            last_wide = wide;
             if (cp932_state[state].final)
                 break;
         }
     }
-    cp932_act(data, last, pos, last_end, last_acc, tok);
+    if (!CP932_WIDE_DFA || !cp932_wide(data, len, start, last, pos, last_end, last_acc, last_wide, tok))
+        cp932_act(data, last, pos, last_end, last_acc, tok);
     (void)limit;
     return 1;
 }
 
 void cp932_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, cp932_token *tok)
 {
-    (void)cp932_run(data, len, pos, start, 1, SIZE_MAX, tok);
+    (void)cp932_run(data, len, pos, start, 1, cp932_counted_limit, tok);
 }
 
 void cp932_scan(const unsigned char *data, size_t len, size_t pos, cp932_token *tok)
@@ -1259,9 +1513,19 @@ void cp932_scan(const unsigned char *data, size_t len, size_t pos, cp932_token *
 
 int cp932_next(const unsigned char *data, size_t len, size_t *pos, cp932_token *tok)
 {
+    unsigned start = CP932_START;
+    size_t n;
     if (*pos >= len)
         return 0;
-    cp932_scan_from(data, len, *pos, CP932_START, tok);
+    if (*pos == 0 && (n = cp932_signature(data, len, NULL)) > 0) {
+        cp932_set(tok, CP932_SIGNATURE, 0, n, 0, 0);
+        *pos = n;
+        return 1;
+    }
+    if (CP932_N_STARTS > 1 && *pos)
+        /* the signature at offset 0 chooses the start state of every token after it */
+        (void)cp932_signature(data, len, &start);
+    cp932_scan_from(data, len, *pos, start, tok);
     *pos = tok->end;
     return 1;
 }
@@ -1270,8 +1534,17 @@ size_t cp932_wide_value(const unsigned char *data, size_t len, const cp932_token
 {
     size_t n = 0, k;
     uint64_t v;
-    (void)data;
-    (void)len;
+    if (tok->kind == CP932_WIDE) {
+        unsigned start = CP932_START;
+        n = (tok->bits + 7) / 8;
+        if (CP932_N_STARTS > 1 && tok->start > 0 && tok->start <= len)  /* after a signature, in the state it chose */
+            (void)cp932_signature(data, len, &start);
+        if (tok->start >= tok->end || tok->end > len
+                || cp932_big(data, len, start, tok->start, tok->end, out, n) != tok->bits)
+            for (k = 0; k < n; k++)  /* not a WIDE token of this data */
+                out[k] = 0;
+        return n;
+    }
     v = tok->kind == CP932_CHAR ? (uint64_t)tok->value : 0;
     for (k = 0; k < 8 && v >> (8 * k); k++)
         n++;
@@ -1302,7 +1575,7 @@ size_t cp932_decode(const unsigned char *data, size_t len, cp932_cp *out,
 #define NX_NAME "cp932"
 #define NX_SPEC_SHA256 "976e6e82fa67bcc1eaa6c208fde875ca720247d8997cf7690f19d060b620a401"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "ac2769a18725e32432c2aa9703e9bcd64a0b5a87e37ab4a1489497fa28f47670"
+#define NX_SOURCE_SHA256 "d42f7e6754ede6b05350732934a760257877a7bc454b5ae38f12cf5a1c415162"
 #define NX_N_STATES 7
 #define NX_N_CLASSES 8
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -272,11 +272,63 @@ size_t cp950_decode(const unsigned char *data, size_t len, cp950_cp *out,
  */
 /* cp950.h is above */
 
+/* The engine below is the same for every spec: what a spec lacks is a neutral
+   value here (a flag 0, unit 1, weight 1, no action for the data's end = -1, the
+   identity permutation, empty tables).  Flags are constants the compiler folds. */
+#define CP950_WEIGHTED 0
+#define CP950_WIDE_DFA 0
+#define CP950_HUGE_WEIGHTS 0
+#define CP950_PERMUTED 0
+/* how far an error without an accepting state reaches: 0 the maximal subpart,
+   1 one code unit, 2 through the failing byte, cut before a restored byte */
+#define CP950_SPAN 1
+#define CP950_N_STARTS 1u  /* start states: a signature may choose one */
+
 const char cp950_reason_start[] = "illegal multibyte sequence";
 const char cp950_reason_continuation[] = "illegal multibyte sequence";
 const char cp950_reason_end[] = "incomplete multibyte sequence";
+const char cp950_reason_truncated[] = "truncated data";
 const char cp950_reason_reserved[] = "reserved sequence";
 const char cp950_reason_unmapped[] = "illegal multibyte sequence";
+const char cp950_reason_limit[] = "counted form beyond this decoder's limits";
+size_t cp950_counted_limit = SIZE_MAX;
+
+/* ---------------------------------------------------- byte permutation */
+/* cp950_from_real[byte]: the intermediate byte the tables read for a real byte
+   (the spec's `bytes through` table, inverted; the identity without one): every
+   byte read goes through it (CP950_RD). */
+static const uint8_t cp950_from_real[256] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+    48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+    64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79,
+    80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95,
+    96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111,
+    112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127,
+    128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143,
+    144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159,
+    160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175,
+    176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191,
+    192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207,
+    208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223,
+    224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239,
+    240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255,
+};
+#define CP950_RD(b) (CP950_PERMUTED ? cp950_from_real[b] : (b))
+
+/* cp950_restore[byte]: 1 where an error never takes the byte after its first
+   (CP950_SPAN 2: the spec's restore set; unused by other spans). */
+static const uint8_t cp950_restore[256] = {
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+};
 
 /* ------------------------------------------------------------ byte classes */
 /* cp950_class[byte]: bytes of one class behave alike in every state.
@@ -339,24 +391,41 @@ static const uint8_t cp950_op[5][5] = {
     {     0,  0,  0,  0,  0 },  /* state 4 */
 };
 
-/* The digit operations: acc = acc * radix + (byte - sub). */
-static const struct { uint16_t radix; uint8_t sub; } cp950_ops[5] = {
-    {   1, 0x00 },  /* 0: none: acc unchanged (the value does not matter) */
-    {  89, 0xA1 },  /* 1: acc = acc * 89 + (byte - 0xA1) */
-    { 128, 0x00 },  /* 2: acc = acc * 128 + (byte - 0x00) */
-    { 157, 0x40 },  /* 3: acc = acc * 157 + (byte - 0x40) */
-    { 157, 0x62 },  /* 4: acc = acc * 157 + (byte - 0x62) */
+/* The digit operations: acc = acc * radix + (byte - sub) * weight (a weight
+   other than 1: digits or code units least significant first); weight 0
+   stands for one of 2**64 or more (a nonzero digit makes a WIDE value:
+   CP950_HUGE_WEIGHTS). */
+static const struct { uint16_t radix; uint8_t sub; uint64_t weight; } cp950_ops[5] = {
+    {    1, 0x00, UINT64_C(1) },  /* 0: none: acc unchanged (the value does not matter) */
+    {   89, 0xA1, UINT64_C(1) },  /* 1: acc = acc * 89 + (byte - 0xA1) */
+    {  128, 0x00, UINT64_C(1) },  /* 2: acc = acc * 128 + (byte - 0x00) */
+    {  157, 0x40, UINT64_C(1) },  /* 3: acc = acc * 157 + (byte - 0x40) */
+    {  157, 0x62, UINT64_C(1) },  /* 4: acc = acc * 157 + (byte - 0x62) */
 };
 
-/* Per state: the action of a sequence that ends here (-1: none), whether no
-   byte can follow (the token ends at once), and the action of a sequence that
-   ends here where the data ends (-1: none; it comes first there). */
-static const struct { int8_t action; uint8_t final; int8_t at_end; } cp950_state[5] = {
-    { -1, 0, -1 },  /* state 0: start; spec lines 35, 36, 40 */
-    {  0, 1, -1 },  /* state 1: accepts char (ascii), final */
-    { -1, 0,  2 },  /* state 2: (continues) */
-    { -1, 0,  2 },  /* state 3: spec line 36 */
-    {  1, 1, -1 },  /* state 4: accepts char (double), final */
+/* The weights as big-endian bytes, for WIDE values (cp950_big). */
+static const unsigned char cp950_weight_bytes[5][1] = {
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+};
+
+/* Per state: the action of a sequence that ends here (-1: none), and whether
+   no byte can follow (the token ends at once). */
+static const struct { int8_t action; uint8_t final; } cp950_state[5] = {
+    { -1, 0 },  /* state 0: start; spec lines 35, 36, 40 */
+    {  0, 1 },  /* state 1: accepts char (ascii), final */
+    { -1, 0 },  /* state 2: (continues) */
+    { -1, 0 },  /* state 3: spec line 36 */
+    {  1, 1 },  /* state 4: accepts char (double), final */
+};
+
+/* Per state: the action of a sequence that ends here where the data ends (-1:
+   none; it comes first there).  Apart from cp950_state: read once a token. */
+static const int8_t cp950_at_end[5] = {
+    -1, -1, 2, 2, -1,
 };
 
 /* ----------------------------------------------------------------- actions */
@@ -373,10 +442,14 @@ static const struct {
     uint64_t split;      /* PAIR */
     const char *reason;  /* ERROR, RESERVED */
 } cp950_actions[3] = {
-    { CP950_ACT_CHAR, UINT64_C(0), 0, 0 },  /* form ascii: code point = acc + 0 */
-    { CP950_ACT_LOOKUP, UINT64_C(0), 0, 0 },  /* form double: code point = table 0 at pointer acc */
-    { CP950_ACT_ERROR, 0, 0, "incomplete multibyte sequence" },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
+    { CP950_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form ascii: code point = acc + 0 */
+    { CP950_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0 },  /* form double: code point = table 0 at pointer acc */
+    { CP950_ACT_ERROR, UINT64_C(0), UINT64_C(0), "incomplete multibyte sequence" },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
 };
+
+/* The signatures' bytes, one after another (recognised at offset 0 only, the
+   first that the data begins with; cp950_signature tests them in turn): */
+static const unsigned char cp950_signature_bytes[1] = { 0x00 };
 
 /* ---------------------------------------------------------- mapping tables */
 /* A table form's raw value is a pointer.  An index is one array of code points
@@ -1287,6 +1360,32 @@ size_t cp950_table_lookup(unsigned table, uint64_t pointer, cp950_cp *cp)
     }
 }
 
+
+/* Where an error from pos that would take the bytes up to end ends: before the
+   first byte after its first that is in the restore set, (none) (the
+   core's _restored; WHATWG: "restore byte to ioQueue"). */
+static size_t cp950_restored(const unsigned char *data, size_t pos, size_t end)
+{
+    size_t j;
+    for (j = pos + 1; j < end; j++) {
+        if (cp950_restore[CP950_RD(data[j])])
+            return j;
+    }
+    return end;
+}
+
+/* Where an error from pos ends under the spec's span policy (CP950_SPAN): at
+   subpart (the maximal subpart's end), one unit on, or at failing (just after the
+   byte that proved it bad) cut before a restored byte. */
+static size_t cp950_error_end(const unsigned char *data, size_t pos, size_t subpart, size_t failing)
+{
+    switch (CP950_SPAN) {
+    case 1: return pos + CP950_UNIT;
+    case 2: return cp950_restored(data, pos, failing);
+    default: return subpart;
+    }
+}
+
 /* ------------------------------------------------------------------ steps */
 static void cp950_set(cp950_token *tok, cp950_kind kind, size_t start, size_t end,
                       cp950_cp value, const char *reason)
@@ -1299,17 +1398,34 @@ static void cp950_set(cp950_token *tok, cp950_kind kind, size_t start, size_t en
     tok->bits = 0;
 }
 
+
+static int cp950_begins(const unsigned char *data, const unsigned char *sig, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++)
+        if (data[k] != sig[k])
+            return 0;
+    return 1;
+}
+
 unsigned cp950_step(unsigned state, unsigned char byte, uint64_t *acc)
 {
-    unsigned c = cp950_class[byte];
-    unsigned k = cp950_op[state][c];
+    unsigned c, k;
+    byte = CP950_RD(byte);
+    c = cp950_class[byte];
+    k = cp950_op[state][c];
     if (k)
-        *acc = *acc * cp950_ops[k].radix + (uint64_t)(byte - cp950_ops[k].sub);
+        *acc = *acc * cp950_ops[k].radix + (uint64_t)(byte - cp950_ops[k].sub) * cp950_ops[k].weight;
     return cp950_next_state[state][c];
 }
 
 size_t cp950_signature(const unsigned char *data, size_t len, unsigned *start)
 {
+    /* one test per row of cp950_signatures, with its numbers as constants: the
+       compiler unrolls them (_next asks for every token of a spec with several
+       start states) */
+    (void)cp950_begins;
+    (void)cp950_signature_bytes;
     (void)data;
     (void)len;
     if (start)
@@ -1329,7 +1445,113 @@ int cp950_accepts(unsigned state)
     }
 }
 
+
+/* ------------------------------------------------------------- wide values */
+/* Big numbers as big-endian bytes out[0 .. n - 1], for WIDE tokens only. */
+static void cp950_big_muladd(unsigned char *out, size_t n, uint32_t radix, unsigned digit)
+{
+    uint64_t carry = digit;
+    while (n-- > 0) {
+        carry += (uint64_t)out[n] * radix;
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+
+
+/* out += digit * weight (digit < 256; weight: wn bytes, big-endian) */
+static void cp950_big_addmul(unsigned char *out, size_t n, const unsigned char *weight, size_t wn, unsigned digit)
+{
+    uint32_t carry = 0;
+    while (n-- > 0 && (wn || carry)) {
+        carry += out[n] + (wn ? (uint32_t)weight[--wn] * digit : 0u);
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+static void cp950_big_add(unsigned char *out, size_t n, uint64_t v)
+{
+    unsigned carry = 0;
+    while (n-- > 0 && (v || carry)) {
+        carry += out[n] + (unsigned)(v & 0xFF);
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+        v >>= 8;
+    }
+}
+
+static size_t cp950_big_bits(const unsigned char *out, size_t n)
+{
+    size_t k = 0, bits;
+    unsigned top;
+    while (k < n && out[k] == 0)
+        k++;
+    if (k == n)
+        return 0;
+    for (bits = 8 * (n - k - 1), top = out[k]; top; top >>= 1)
+        bits++;
+    return bits;
+}
+
+
+/* The code point of the char data[start .. end - 1] (a WIDE or CHAR token's span)
+   into out[0 .. n - 1], big-endian (n bytes must hold it); returns its bit length.
+   The automaton walks the bytes again from state (the start state) with acc in out
+   (acc = acc * radix + digit * weight, short for a bounded form); a counted form's
+   value digits are packed directly (linear in the token).  A token that runs to
+   the end of the data (len) takes the action for there, as cp950_scan does. */
+static size_t cp950_big(const unsigned char *data, size_t len, unsigned state, size_t start, size_t end,
+                        unsigned char *out, size_t n)
+{
+    unsigned next, c, k;
+    size_t i;
+    int a;
+    for (i = 0; i < n; i++)
+        out[i] = 0;
+    for (i = start; i < end; i++) {
+        c = cp950_class[CP950_RD(data[i])];
+        next = cp950_next_state[state][c];
+        if (next >= CP950_N_STATES) {
+            return 0;  /* not a char's span */
+        }
+        k = cp950_op[state][c];
+        if (k) {
+            cp950_big_muladd(out, n, cp950_ops[k].radix, 0);
+            cp950_big_addmul(out, n, cp950_weight_bytes[k], sizeof cp950_weight_bytes[k],
+                             (unsigned)(CP950_RD(data[i]) - cp950_ops[k].sub));
+        }
+        state = next;
+    }
+    a = cp950_state[state].action;
+    if (end == len && cp950_at_end[state] >= 0 && !(a >= 0 && cp950_state[state].final))
+        a = cp950_at_end[state];
+    if (a < 0 || cp950_actions[a].kind != CP950_ACT_CHAR)
+        return 0;
+    cp950_big_add(out, n, cp950_actions[a].offset);
+    return cp950_big_bits(out, n);
+}
+
 /* ------------------------------------------------------------------ tokens */
+
+/* Where action over data[pos .. end - 1] is a CHAR whose value acc + offset is
+   wider than 64 bits (wide: acc already is): *tok is a WIDE token and 1 is
+   returned, its bit length from the bytes again from start state start (at most
+   8 bits); else 0.  Only CP950_WIDE_DFA automata have such values. */
+static int cp950_wide(const unsigned char *data, size_t len, unsigned start, int action, size_t pos, size_t end,
+                     uint64_t acc, int wide, cp950_token *tok)
+{
+    unsigned char big[1];
+    if (cp950_actions[action].kind != CP950_ACT_CHAR || !(wide || acc > UINT64_MAX - cp950_actions[action].offset))
+        return 0;
+    cp950_set(tok, CP950_WIDE, pos, end, 0, 0);
+    tok->bits = cp950_big(data, len, start, pos, end, big, sizeof big);
+    return 1;
+}
+
+/* The token of action over data[pos .. end - 1] with value acc, as the core's _act
+   (a value past 64 bits: cp950_wide first). */
 static void cp950_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, cp950_token *tok)
 {
     (void)data;
@@ -1337,6 +1559,15 @@ static void cp950_act(const unsigned char *data, int action, size_t pos, size_t 
     case CP950_ACT_CHAR:
         cp950_set(tok, CP950_CHAR, pos, end, (cp950_cp)(acc + cp950_actions[action].offset), 0);
         return;
+    case CP950_ACT_VALUE:
+        cp950_set(tok, CP950_CHAR, pos, end, (cp950_cp)cp950_actions[action].offset, 0);
+        return;
+    case CP950_ACT_PAIR: {
+        uint64_t split = cp950_actions[action].split, off = cp950_actions[action].offset;
+        uint64_t hi = acc / split + off, lo = acc % split + off;
+        cp950_set(tok, CP950_CHAR, pos, end, (cp950_cp)(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)), 0);
+        return;
+    }
     case CP950_ACT_ERROR:
         cp950_set(tok, CP950_ERROR, pos, end, 0, cp950_actions[action].reason);
         return;
@@ -1348,7 +1579,7 @@ static void cp950_act(const unsigned char *data, int action, size_t pos, size_t 
             cp950_set(tok, CP950_CHAR, pos, end, cp, 0);
             return;
         }
-        cp950_set(tok, CP950_ERROR, pos, pos + 1, 0, cp950_reason_unmapped);  /* one unit */
+        cp950_set(tok, CP950_ERROR, pos, cp950_error_end(data, pos, end, end), 0, cp950_reason_unmapped);
         return;
     }
     default:
@@ -1360,40 +1591,47 @@ static void cp950_act(const unsigned char *data, int action, size_t pos, size_t 
 /* The core's _run from state start (the one C copy: the native extension calls it
    too): returns 1 with *tok, or, with final false, 0 where more data could change
    the token; limit is the most bytes a counted form may have.  The longest match,
-   falling back to the last
-   accepting state; with none, an error covering the maximal subpart (the bytes
-   read before the automaton died, at least one); where the data ends, a state's action for there comes first. */
+   falling back to the last accepting state; with none, an error covering the
+   maximal subpart (the bytes read before the automaton died, in whole code units
+   of CP950_UNIT bytes, at least one unit), or what CP950_SPAN says.  A last
+   partial code unit is never read: where the whole units end, the data ends for
+   the automaton; where the data ends, a state's action for there comes first. */
 static int cp950_run(const unsigned char *data, size_t len, size_t pos, unsigned start, int final, size_t limit,
                      cp950_token *tok)
 {
     unsigned state = start, next, c, k;
     size_t i = pos, last_end = 0;
+    size_t whole = len - (len - pos) % CP950_UNIT;  /* the end of the whole code units */
     uint64_t acc = 0, last_acc = 0;
     int last = -1;
+    int wide = 0, last_wide = 0;
 
     for (;;) {
         unsigned char b;
-        if (i == len) {
+        if (i == whole) {
             if (!final)
                 return 0;  /* more data could change the token: the core's _scan says None */
-            if (cp950_state[state].at_end >= 0) {
-                cp950_act(data, cp950_state[state].at_end, pos, len, acc, tok);
+            if (whole == len && cp950_at_end[state] >= 0) {
+                int a = cp950_at_end[state];
+                if (!CP950_WIDE_DFA || !cp950_wide(data, len, start, a, pos, len, acc, wide, tok))
+                    cp950_act(data, a, pos, len, acc, tok);
                 return 1;
             }
-            if (last < 0) {  /* the data ends inside a sequence */
-                cp950_set(tok, CP950_ERROR, pos, len, 0, cp950_reason_end);
+            if (last < 0) {  /* the data ends inside a sequence (or inside its first unit) */
+                cp950_set(tok, CP950_ERROR, pos, len, 0, CP950_UNIT > 1 && whole == pos ? cp950_reason_truncated : cp950_reason_end);
                 return 1;
             }
             break;
         }
-        b = data[i];
+        b = CP950_RD(data[i]);
         c = cp950_class[b];
         next = cp950_next_state[state][c];
         if (next >= CP950_N_STATES) {
             if (last < 0) {
-                /* one unit */
-                cp950_set(tok, CP950_ERROR, pos, pos + 1, 0,
-                          i > pos ? cp950_reason_continuation : cp950_reason_start);
+                /* the maximal subpart in whole units: at least one */
+                size_t n = (i - pos) - (i - pos) % CP950_UNIT;
+                cp950_set(tok, CP950_ERROR, pos, cp950_error_end(data, pos, pos + (n ? n : CP950_UNIT), i + 1), 0,
+                          n ? cp950_reason_continuation : cp950_reason_start);
                 return 1;
             }
             break;
@@ -1401,6 +1639,12 @@ static int cp950_run(const unsigned char *data, size_t len, size_t pos, unsigned
         k = cp950_op[state][c];
         if (k) {
             uint64_t d = (uint64_t)(b - cp950_ops[k].sub);
+            if (CP950_WIDE_DFA && d && (cp950_ops[k].weight > UINT64_MAX / d || (CP950_HUGE_WEIGHTS && !cp950_ops[k].weight)))
+                wide = 1;  /* d * weight is beyond 64 bits */
+            if (CP950_WEIGHTED)
+                d *= cp950_ops[k].weight;
+            if (CP950_WIDE_DFA && acc > (UINT64_MAX - d) / cp950_ops[k].radix)
+                wide = 1;
             acc = acc * cp950_ops[k].radix + d;
         }
         state = next;
@@ -1409,18 +1653,20 @@ static int cp950_run(const unsigned char *data, size_t len, size_t pos, unsigned
             last = cp950_state[state].action;
             last_end = i;
             last_acc = acc;
+            last_wide = wide;
             if (cp950_state[state].final)
                 break;
         }
     }
-    cp950_act(data, last, pos, last_end, last_acc, tok);
+    if (!CP950_WIDE_DFA || !cp950_wide(data, len, start, last, pos, last_end, last_acc, last_wide, tok))
+        cp950_act(data, last, pos, last_end, last_acc, tok);
     (void)limit;
     return 1;
 }
 
 void cp950_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, cp950_token *tok)
 {
-    (void)cp950_run(data, len, pos, start, 1, SIZE_MAX, tok);
+    (void)cp950_run(data, len, pos, start, 1, cp950_counted_limit, tok);
 }
 
 void cp950_scan(const unsigned char *data, size_t len, size_t pos, cp950_token *tok)
@@ -1430,9 +1676,19 @@ void cp950_scan(const unsigned char *data, size_t len, size_t pos, cp950_token *
 
 int cp950_next(const unsigned char *data, size_t len, size_t *pos, cp950_token *tok)
 {
+    unsigned start = CP950_START;
+    size_t n;
     if (*pos >= len)
         return 0;
-    cp950_scan_from(data, len, *pos, CP950_START, tok);
+    if (*pos == 0 && (n = cp950_signature(data, len, NULL)) > 0) {
+        cp950_set(tok, CP950_SIGNATURE, 0, n, 0, 0);
+        *pos = n;
+        return 1;
+    }
+    if (CP950_N_STARTS > 1 && *pos)
+        /* the signature at offset 0 chooses the start state of every token after it */
+        (void)cp950_signature(data, len, &start);
+    cp950_scan_from(data, len, *pos, start, tok);
     *pos = tok->end;
     return 1;
 }
@@ -1441,8 +1697,17 @@ size_t cp950_wide_value(const unsigned char *data, size_t len, const cp950_token
 {
     size_t n = 0, k;
     uint64_t v;
-    (void)data;
-    (void)len;
+    if (tok->kind == CP950_WIDE) {
+        unsigned start = CP950_START;
+        n = (tok->bits + 7) / 8;
+        if (CP950_N_STARTS > 1 && tok->start > 0 && tok->start <= len)  /* after a signature, in the state it chose */
+            (void)cp950_signature(data, len, &start);
+        if (tok->start >= tok->end || tok->end > len
+                || cp950_big(data, len, start, tok->start, tok->end, out, n) != tok->bits)
+            for (k = 0; k < n; k++)  /* not a WIDE token of this data */
+                out[k] = 0;
+        return n;
+    }
     v = tok->kind == CP950_CHAR ? (uint64_t)tok->value : 0;
     for (k = 0; k < 8 && v >> (8 * k); k++)
         n++;
@@ -1473,7 +1738,7 @@ size_t cp950_decode(const unsigned char *data, size_t len, cp950_cp *out,
 #define NX_NAME "cp950"
 #define NX_SPEC_SHA256 "09e0f7de2021b3f93981b0d1fa0ae621399273d71a4bb1c160266181ecfdcd8a"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "4d1dfbd368c3e6bbe7af9f9e8e7314cfbba3eacfa0feb2bbaf8d3558ff116bac"
+#define NX_SOURCE_SHA256 "0547ae5decbf149fea55c0484f8f6b6120daa888021c7bc9d05087f6c3e9c117"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

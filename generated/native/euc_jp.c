@@ -273,11 +273,63 @@ size_t euc_jp_decode(const unsigned char *data, size_t len, euc_jp_cp *out,
  */
 /* euc_jp.h is above */
 
+/* The engine below is the same for every spec: what a spec lacks is a neutral
+   value here (a flag 0, unit 1, weight 1, no action for the data's end = -1, the
+   identity permutation, empty tables).  Flags are constants the compiler folds. */
+#define EUC_JP_WEIGHTED 0
+#define EUC_JP_WIDE_DFA 0
+#define EUC_JP_HUGE_WEIGHTS 0
+#define EUC_JP_PERMUTED 0
+/* how far an error without an accepting state reaches: 0 the maximal subpart,
+   1 one code unit, 2 through the failing byte, cut before a restored byte */
+#define EUC_JP_SPAN 1
+#define EUC_JP_N_STARTS 1u  /* start states: a signature may choose one */
+
 const char euc_jp_reason_start[] = "illegal multibyte sequence";
 const char euc_jp_reason_continuation[] = "illegal multibyte sequence";
 const char euc_jp_reason_end[] = "incomplete multibyte sequence";
+const char euc_jp_reason_truncated[] = "truncated data";
 const char euc_jp_reason_reserved[] = "reserved sequence";
 const char euc_jp_reason_unmapped[] = "illegal multibyte sequence";
+const char euc_jp_reason_limit[] = "counted form beyond this decoder's limits";
+size_t euc_jp_counted_limit = SIZE_MAX;
+
+/* ---------------------------------------------------- byte permutation */
+/* euc_jp_from_real[byte]: the intermediate byte the tables read for a real byte
+   (the spec's `bytes through` table, inverted; the identity without one): every
+   byte read goes through it (EUC_JP_RD). */
+static const uint8_t euc_jp_from_real[256] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+    48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+    64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79,
+    80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95,
+    96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111,
+    112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127,
+    128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143,
+    144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159,
+    160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175,
+    176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191,
+    192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207,
+    208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223,
+    224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239,
+    240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255,
+};
+#define EUC_JP_RD(b) (EUC_JP_PERMUTED ? euc_jp_from_real[b] : (b))
+
+/* euc_jp_restore[byte]: 1 where an error never takes the byte after its first
+   (EUC_JP_SPAN 2: the spec's restore set; unused by other spans). */
+static const uint8_t euc_jp_restore[256] = {
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+};
 
 /* ------------------------------------------------------------ byte classes */
 /* euc_jp_class[byte]: bytes of one class behave alike in every state.
@@ -352,30 +404,48 @@ static const uint8_t euc_jp_op[10][6] = {
     {     0,  0,  0,  0,  0,  0 },  /* state 9 */
 };
 
-/* The digit operations: acc = acc * radix + (byte - sub). */
-static const struct { uint16_t radix; uint8_t sub; } euc_jp_ops[6] = {
-    {   1, 0x00 },  /* 0: none: acc unchanged (the value does not matter) */
-    {   1, 0x8E },  /* 1: acc = acc * 1 + (byte - 0x8E) */
-    {   1, 0x8F },  /* 2: acc = acc * 1 + (byte - 0x8F) */
-    {  63, 0xA1 },  /* 3: acc = acc * 63 + (byte - 0xA1) */
-    {  94, 0xA1 },  /* 4: acc = acc * 94 + (byte - 0xA1) */
-    { 128, 0x00 },  /* 5: acc = acc * 128 + (byte - 0x00) */
+/* The digit operations: acc = acc * radix + (byte - sub) * weight (a weight
+   other than 1: digits or code units least significant first); weight 0
+   stands for one of 2**64 or more (a nonzero digit makes a WIDE value:
+   EUC_JP_HUGE_WEIGHTS). */
+static const struct { uint16_t radix; uint8_t sub; uint64_t weight; } euc_jp_ops[6] = {
+    {    1, 0x00, UINT64_C(1) },  /* 0: none: acc unchanged (the value does not matter) */
+    {    1, 0x8E, UINT64_C(1) },  /* 1: acc = acc * 1 + (byte - 0x8E) */
+    {    1, 0x8F, UINT64_C(1) },  /* 2: acc = acc * 1 + (byte - 0x8F) */
+    {   63, 0xA1, UINT64_C(1) },  /* 3: acc = acc * 63 + (byte - 0xA1) */
+    {   94, 0xA1, UINT64_C(1) },  /* 4: acc = acc * 94 + (byte - 0xA1) */
+    {  128, 0x00, UINT64_C(1) },  /* 5: acc = acc * 128 + (byte - 0x00) */
 };
 
-/* Per state: the action of a sequence that ends here (-1: none), whether no
-   byte can follow (the token ends at once), and the action of a sequence that
-   ends here where the data ends (-1: none; it comes first there). */
-static const struct { int8_t action; uint8_t final; int8_t at_end; } euc_jp_state[10] = {
-    { -1, 0, -1 },  /* state 0: start; spec lines 32, 33, 34, 35, 40, 43 */
-    {  0, 1, -1 },  /* state 1: accepts char (ascii), final */
-    { -1, 0,  4 },  /* state 2: (continues) */
-    { -1, 0,  4 },  /* state 3: spec line 33 */
-    { -1, 0,  4 },  /* state 4: spec lines 35, 43 */
-    { -1, 0,  4 },  /* state 5: spec line 34 */
-    {  1, 1, -1 },  /* state 6: accepts char (katakana), final */
-    { -1, 0,  4 },  /* state 7: spec line 35 */
-    {  2, 1, -1 },  /* state 8: accepts char (jis0208), final */
-    {  3, 1, -1 },  /* state 9: accepts char (jis0212), final */
+/* The weights as big-endian bytes, for WIDE values (euc_jp_big). */
+static const unsigned char euc_jp_weight_bytes[6][1] = {
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+};
+
+/* Per state: the action of a sequence that ends here (-1: none), and whether
+   no byte can follow (the token ends at once). */
+static const struct { int8_t action; uint8_t final; } euc_jp_state[10] = {
+    { -1, 0 },  /* state 0: start; spec lines 32, 33, 34, 35, 40, 43 */
+    {  0, 1 },  /* state 1: accepts char (ascii), final */
+    { -1, 0 },  /* state 2: (continues) */
+    { -1, 0 },  /* state 3: spec line 33 */
+    { -1, 0 },  /* state 4: spec lines 35, 43 */
+    { -1, 0 },  /* state 5: spec line 34 */
+    {  1, 1 },  /* state 6: accepts char (katakana), final */
+    { -1, 0 },  /* state 7: spec line 35 */
+    {  2, 1 },  /* state 8: accepts char (jis0208), final */
+    {  3, 1 },  /* state 9: accepts char (jis0212), final */
+};
+
+/* Per state: the action of a sequence that ends here where the data ends (-1:
+   none; it comes first there).  Apart from euc_jp_state: read once a token. */
+static const int8_t euc_jp_at_end[10] = {
+    -1, -1, 4, 4, 4, 4, -1, 4, -1, -1,
 };
 
 /* ----------------------------------------------------------------- actions */
@@ -392,12 +462,16 @@ static const struct {
     uint64_t split;      /* PAIR */
     const char *reason;  /* ERROR, RESERVED */
 } euc_jp_actions[5] = {
-    { EUC_JP_ACT_CHAR, UINT64_C(0), 0, 0 },  /* form ascii: code point = acc + 0 */
-    { EUC_JP_ACT_CHAR, UINT64_C(65377), 0, 0 },  /* form katakana: code point = acc + 65377 */
-    { EUC_JP_ACT_LOOKUP, UINT64_C(0), 0, 0 },  /* form jis0208: code point = table 0 at pointer acc */
-    { EUC_JP_ACT_LOOKUP, UINT64_C(1), 0, 0 },  /* form jis0212: code point = table 1 at pointer acc */
-    { EUC_JP_ACT_ERROR, 0, 0, "incomplete multibyte sequence" },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
+    { EUC_JP_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form ascii: code point = acc + 0 */
+    { EUC_JP_ACT_CHAR, UINT64_C(65377), UINT64_C(0), 0 },  /* form katakana: code point = acc + 65377 */
+    { EUC_JP_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0 },  /* form jis0208: code point = table 0 at pointer acc */
+    { EUC_JP_ACT_LOOKUP, UINT64_C(1), UINT64_C(0), 0 },  /* form jis0212: code point = table 1 at pointer acc */
+    { EUC_JP_ACT_ERROR, UINT64_C(0), UINT64_C(0), "incomplete multibyte sequence" },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
 };
+
+/* The signatures' bytes, one after another (recognised at offset 0 only, the
+   first that the data begins with; euc_jp_signature tests them in turn): */
+static const unsigned char euc_jp_signature_bytes[1] = { 0x00 };
 
 /* ---------------------------------------------------------- mapping tables */
 /* A table form's raw value is a pointer.  An index is one array of code points
@@ -1387,6 +1461,32 @@ size_t euc_jp_table_lookup(unsigned table, uint64_t pointer, euc_jp_cp *cp)
     }
 }
 
+
+/* Where an error from pos that would take the bytes up to end ends: before the
+   first byte after its first that is in the restore set, (none) (the
+   core's _restored; WHATWG: "restore byte to ioQueue"). */
+static size_t euc_jp_restored(const unsigned char *data, size_t pos, size_t end)
+{
+    size_t j;
+    for (j = pos + 1; j < end; j++) {
+        if (euc_jp_restore[EUC_JP_RD(data[j])])
+            return j;
+    }
+    return end;
+}
+
+/* Where an error from pos ends under the spec's span policy (EUC_JP_SPAN): at
+   subpart (the maximal subpart's end), one unit on, or at failing (just after the
+   byte that proved it bad) cut before a restored byte. */
+static size_t euc_jp_error_end(const unsigned char *data, size_t pos, size_t subpart, size_t failing)
+{
+    switch (EUC_JP_SPAN) {
+    case 1: return pos + EUC_JP_UNIT;
+    case 2: return euc_jp_restored(data, pos, failing);
+    default: return subpart;
+    }
+}
+
 /* ------------------------------------------------------------------ steps */
 static void euc_jp_set(euc_jp_token *tok, euc_jp_kind kind, size_t start, size_t end,
                        euc_jp_cp value, const char *reason)
@@ -1399,17 +1499,34 @@ static void euc_jp_set(euc_jp_token *tok, euc_jp_kind kind, size_t start, size_t
     tok->bits = 0;
 }
 
+
+static int euc_jp_begins(const unsigned char *data, const unsigned char *sig, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++)
+        if (data[k] != sig[k])
+            return 0;
+    return 1;
+}
+
 unsigned euc_jp_step(unsigned state, unsigned char byte, uint64_t *acc)
 {
-    unsigned c = euc_jp_class[byte];
-    unsigned k = euc_jp_op[state][c];
+    unsigned c, k;
+    byte = EUC_JP_RD(byte);
+    c = euc_jp_class[byte];
+    k = euc_jp_op[state][c];
     if (k)
-        *acc = *acc * euc_jp_ops[k].radix + (uint64_t)(byte - euc_jp_ops[k].sub);
+        *acc = *acc * euc_jp_ops[k].radix + (uint64_t)(byte - euc_jp_ops[k].sub) * euc_jp_ops[k].weight;
     return euc_jp_next_state[state][c];
 }
 
 size_t euc_jp_signature(const unsigned char *data, size_t len, unsigned *start)
 {
+    /* one test per row of euc_jp_signatures, with its numbers as constants: the
+       compiler unrolls them (_next asks for every token of a spec with several
+       start states) */
+    (void)euc_jp_begins;
+    (void)euc_jp_signature_bytes;
     (void)data;
     (void)len;
     if (start)
@@ -1429,7 +1546,113 @@ int euc_jp_accepts(unsigned state)
     }
 }
 
+
+/* ------------------------------------------------------------- wide values */
+/* Big numbers as big-endian bytes out[0 .. n - 1], for WIDE tokens only. */
+static void euc_jp_big_muladd(unsigned char *out, size_t n, uint32_t radix, unsigned digit)
+{
+    uint64_t carry = digit;
+    while (n-- > 0) {
+        carry += (uint64_t)out[n] * radix;
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+
+
+/* out += digit * weight (digit < 256; weight: wn bytes, big-endian) */
+static void euc_jp_big_addmul(unsigned char *out, size_t n, const unsigned char *weight, size_t wn, unsigned digit)
+{
+    uint32_t carry = 0;
+    while (n-- > 0 && (wn || carry)) {
+        carry += out[n] + (wn ? (uint32_t)weight[--wn] * digit : 0u);
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+static void euc_jp_big_add(unsigned char *out, size_t n, uint64_t v)
+{
+    unsigned carry = 0;
+    while (n-- > 0 && (v || carry)) {
+        carry += out[n] + (unsigned)(v & 0xFF);
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+        v >>= 8;
+    }
+}
+
+static size_t euc_jp_big_bits(const unsigned char *out, size_t n)
+{
+    size_t k = 0, bits;
+    unsigned top;
+    while (k < n && out[k] == 0)
+        k++;
+    if (k == n)
+        return 0;
+    for (bits = 8 * (n - k - 1), top = out[k]; top; top >>= 1)
+        bits++;
+    return bits;
+}
+
+
+/* The code point of the char data[start .. end - 1] (a WIDE or CHAR token's span)
+   into out[0 .. n - 1], big-endian (n bytes must hold it); returns its bit length.
+   The automaton walks the bytes again from state (the start state) with acc in out
+   (acc = acc * radix + digit * weight, short for a bounded form); a counted form's
+   value digits are packed directly (linear in the token).  A token that runs to
+   the end of the data (len) takes the action for there, as euc_jp_scan does. */
+static size_t euc_jp_big(const unsigned char *data, size_t len, unsigned state, size_t start, size_t end,
+                         unsigned char *out, size_t n)
+{
+    unsigned next, c, k;
+    size_t i;
+    int a;
+    for (i = 0; i < n; i++)
+        out[i] = 0;
+    for (i = start; i < end; i++) {
+        c = euc_jp_class[EUC_JP_RD(data[i])];
+        next = euc_jp_next_state[state][c];
+        if (next >= EUC_JP_N_STATES) {
+            return 0;  /* not a char's span */
+        }
+        k = euc_jp_op[state][c];
+        if (k) {
+            euc_jp_big_muladd(out, n, euc_jp_ops[k].radix, 0);
+            euc_jp_big_addmul(out, n, euc_jp_weight_bytes[k], sizeof euc_jp_weight_bytes[k],
+                              (unsigned)(EUC_JP_RD(data[i]) - euc_jp_ops[k].sub));
+        }
+        state = next;
+    }
+    a = euc_jp_state[state].action;
+    if (end == len && euc_jp_at_end[state] >= 0 && !(a >= 0 && euc_jp_state[state].final))
+        a = euc_jp_at_end[state];
+    if (a < 0 || euc_jp_actions[a].kind != EUC_JP_ACT_CHAR)
+        return 0;
+    euc_jp_big_add(out, n, euc_jp_actions[a].offset);
+    return euc_jp_big_bits(out, n);
+}
+
 /* ------------------------------------------------------------------ tokens */
+
+/* Where action over data[pos .. end - 1] is a CHAR whose value acc + offset is
+   wider than 64 bits (wide: acc already is): *tok is a WIDE token and 1 is
+   returned, its bit length from the bytes again from start state start (at most
+   8 bits); else 0.  Only EUC_JP_WIDE_DFA automata have such values. */
+static int euc_jp_wide(const unsigned char *data, size_t len, unsigned start, int action, size_t pos, size_t end,
+                      uint64_t acc, int wide, euc_jp_token *tok)
+{
+    unsigned char big[1];
+    if (euc_jp_actions[action].kind != EUC_JP_ACT_CHAR || !(wide || acc > UINT64_MAX - euc_jp_actions[action].offset))
+        return 0;
+    euc_jp_set(tok, EUC_JP_WIDE, pos, end, 0, 0);
+    tok->bits = euc_jp_big(data, len, start, pos, end, big, sizeof big);
+    return 1;
+}
+
+/* The token of action over data[pos .. end - 1] with value acc, as the core's _act
+   (a value past 64 bits: euc_jp_wide first). */
 static void euc_jp_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, euc_jp_token *tok)
 {
     (void)data;
@@ -1437,6 +1660,15 @@ static void euc_jp_act(const unsigned char *data, int action, size_t pos, size_t
     case EUC_JP_ACT_CHAR:
         euc_jp_set(tok, EUC_JP_CHAR, pos, end, (euc_jp_cp)(acc + euc_jp_actions[action].offset), 0);
         return;
+    case EUC_JP_ACT_VALUE:
+        euc_jp_set(tok, EUC_JP_CHAR, pos, end, (euc_jp_cp)euc_jp_actions[action].offset, 0);
+        return;
+    case EUC_JP_ACT_PAIR: {
+        uint64_t split = euc_jp_actions[action].split, off = euc_jp_actions[action].offset;
+        uint64_t hi = acc / split + off, lo = acc % split + off;
+        euc_jp_set(tok, EUC_JP_CHAR, pos, end, (euc_jp_cp)(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)), 0);
+        return;
+    }
     case EUC_JP_ACT_ERROR:
         euc_jp_set(tok, EUC_JP_ERROR, pos, end, 0, euc_jp_actions[action].reason);
         return;
@@ -1448,7 +1680,7 @@ static void euc_jp_act(const unsigned char *data, int action, size_t pos, size_t
             euc_jp_set(tok, EUC_JP_CHAR, pos, end, cp, 0);
             return;
         }
-        euc_jp_set(tok, EUC_JP_ERROR, pos, pos + 1, 0, euc_jp_reason_unmapped);  /* one unit */
+        euc_jp_set(tok, EUC_JP_ERROR, pos, euc_jp_error_end(data, pos, end, end), 0, euc_jp_reason_unmapped);
         return;
     }
     default:
@@ -1460,40 +1692,47 @@ static void euc_jp_act(const unsigned char *data, int action, size_t pos, size_t
 /* The core's _run from state start (the one C copy: the native extension calls it
    too): returns 1 with *tok, or, with final false, 0 where more data could change
    the token; limit is the most bytes a counted form may have.  The longest match,
-   falling back to the last
-   accepting state; with none, an error covering the maximal subpart (the bytes
-   read before the automaton died, at least one); where the data ends, a state's action for there comes first. */
+   falling back to the last accepting state; with none, an error covering the
+   maximal subpart (the bytes read before the automaton died, in whole code units
+   of EUC_JP_UNIT bytes, at least one unit), or what EUC_JP_SPAN says.  A last
+   partial code unit is never read: where the whole units end, the data ends for
+   the automaton; where the data ends, a state's action for there comes first. */
 static int euc_jp_run(const unsigned char *data, size_t len, size_t pos, unsigned start, int final, size_t limit,
                       euc_jp_token *tok)
 {
     unsigned state = start, next, c, k;
     size_t i = pos, last_end = 0;
+    size_t whole = len - (len - pos) % EUC_JP_UNIT;  /* the end of the whole code units */
     uint64_t acc = 0, last_acc = 0;
     int last = -1;
+    int wide = 0, last_wide = 0;
 
     for (;;) {
         unsigned char b;
-        if (i == len) {
+        if (i == whole) {
             if (!final)
                 return 0;  /* more data could change the token: the core's _scan says None */
-            if (euc_jp_state[state].at_end >= 0) {
-                euc_jp_act(data, euc_jp_state[state].at_end, pos, len, acc, tok);
+            if (whole == len && euc_jp_at_end[state] >= 0) {
+                int a = euc_jp_at_end[state];
+                if (!EUC_JP_WIDE_DFA || !euc_jp_wide(data, len, start, a, pos, len, acc, wide, tok))
+                    euc_jp_act(data, a, pos, len, acc, tok);
                 return 1;
             }
-            if (last < 0) {  /* the data ends inside a sequence */
-                euc_jp_set(tok, EUC_JP_ERROR, pos, len, 0, euc_jp_reason_end);
+            if (last < 0) {  /* the data ends inside a sequence (or inside its first unit) */
+                euc_jp_set(tok, EUC_JP_ERROR, pos, len, 0, EUC_JP_UNIT > 1 && whole == pos ? euc_jp_reason_truncated : euc_jp_reason_end);
                 return 1;
             }
             break;
         }
-        b = data[i];
+        b = EUC_JP_RD(data[i]);
         c = euc_jp_class[b];
         next = euc_jp_next_state[state][c];
         if (next >= EUC_JP_N_STATES) {
             if (last < 0) {
-                /* one unit */
-                euc_jp_set(tok, EUC_JP_ERROR, pos, pos + 1, 0,
-                           i > pos ? euc_jp_reason_continuation : euc_jp_reason_start);
+                /* the maximal subpart in whole units: at least one */
+                size_t n = (i - pos) - (i - pos) % EUC_JP_UNIT;
+                euc_jp_set(tok, EUC_JP_ERROR, pos, euc_jp_error_end(data, pos, pos + (n ? n : EUC_JP_UNIT), i + 1), 0,
+                           n ? euc_jp_reason_continuation : euc_jp_reason_start);
                 return 1;
             }
             break;
@@ -1501,6 +1740,12 @@ static int euc_jp_run(const unsigned char *data, size_t len, size_t pos, unsigne
         k = euc_jp_op[state][c];
         if (k) {
             uint64_t d = (uint64_t)(b - euc_jp_ops[k].sub);
+            if (EUC_JP_WIDE_DFA && d && (euc_jp_ops[k].weight > UINT64_MAX / d || (EUC_JP_HUGE_WEIGHTS && !euc_jp_ops[k].weight)))
+                wide = 1;  /* d * weight is beyond 64 bits */
+            if (EUC_JP_WEIGHTED)
+                d *= euc_jp_ops[k].weight;
+            if (EUC_JP_WIDE_DFA && acc > (UINT64_MAX - d) / euc_jp_ops[k].radix)
+                wide = 1;
             acc = acc * euc_jp_ops[k].radix + d;
         }
         state = next;
@@ -1509,18 +1754,20 @@ static int euc_jp_run(const unsigned char *data, size_t len, size_t pos, unsigne
             last = euc_jp_state[state].action;
             last_end = i;
             last_acc = acc;
+            last_wide = wide;
             if (euc_jp_state[state].final)
                 break;
         }
     }
-    euc_jp_act(data, last, pos, last_end, last_acc, tok);
+    if (!EUC_JP_WIDE_DFA || !euc_jp_wide(data, len, start, last, pos, last_end, last_acc, last_wide, tok))
+        euc_jp_act(data, last, pos, last_end, last_acc, tok);
     (void)limit;
     return 1;
 }
 
 void euc_jp_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, euc_jp_token *tok)
 {
-    (void)euc_jp_run(data, len, pos, start, 1, SIZE_MAX, tok);
+    (void)euc_jp_run(data, len, pos, start, 1, euc_jp_counted_limit, tok);
 }
 
 void euc_jp_scan(const unsigned char *data, size_t len, size_t pos, euc_jp_token *tok)
@@ -1530,9 +1777,19 @@ void euc_jp_scan(const unsigned char *data, size_t len, size_t pos, euc_jp_token
 
 int euc_jp_next(const unsigned char *data, size_t len, size_t *pos, euc_jp_token *tok)
 {
+    unsigned start = EUC_JP_START;
+    size_t n;
     if (*pos >= len)
         return 0;
-    euc_jp_scan_from(data, len, *pos, EUC_JP_START, tok);
+    if (*pos == 0 && (n = euc_jp_signature(data, len, NULL)) > 0) {
+        euc_jp_set(tok, EUC_JP_SIGNATURE, 0, n, 0, 0);
+        *pos = n;
+        return 1;
+    }
+    if (EUC_JP_N_STARTS > 1 && *pos)
+        /* the signature at offset 0 chooses the start state of every token after it */
+        (void)euc_jp_signature(data, len, &start);
+    euc_jp_scan_from(data, len, *pos, start, tok);
     *pos = tok->end;
     return 1;
 }
@@ -1541,8 +1798,17 @@ size_t euc_jp_wide_value(const unsigned char *data, size_t len, const euc_jp_tok
 {
     size_t n = 0, k;
     uint64_t v;
-    (void)data;
-    (void)len;
+    if (tok->kind == EUC_JP_WIDE) {
+        unsigned start = EUC_JP_START;
+        n = (tok->bits + 7) / 8;
+        if (EUC_JP_N_STARTS > 1 && tok->start > 0 && tok->start <= len)  /* after a signature, in the state it chose */
+            (void)euc_jp_signature(data, len, &start);
+        if (tok->start >= tok->end || tok->end > len
+                || euc_jp_big(data, len, start, tok->start, tok->end, out, n) != tok->bits)
+            for (k = 0; k < n; k++)  /* not a WIDE token of this data */
+                out[k] = 0;
+        return n;
+    }
     v = tok->kind == EUC_JP_CHAR ? (uint64_t)tok->value : 0;
     for (k = 0; k < 8 && v >> (8 * k); k++)
         n++;
@@ -1573,7 +1839,7 @@ size_t euc_jp_decode(const unsigned char *data, size_t len, euc_jp_cp *out,
 #define NX_NAME "euc-jp"
 #define NX_SPEC_SHA256 "c57ba23b82f2ff3933960e2deecfe002cb75e52acd2dead1457edf729ef9bfe2"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "d96583a84990235eee88e7889a2203b6118be736c83bad319ae76bf15286b385"
+#define NX_SOURCE_SHA256 "aa60de5dfa70f1d7a641d2233d8c0a7350efc414071a8e0c7ffe1fa478e6e403"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

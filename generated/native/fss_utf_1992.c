@@ -255,10 +255,63 @@ size_t fss_utf_1992_decode(const unsigned char *data, size_t len, fss_utf_1992_c
  */
 /* fss_utf_1992.h is above */
 
+/* The engine below is the same for every spec: what a spec lacks is a neutral
+   value here (a flag 0, unit 1, weight 1, no action for the data's end = -1, the
+   identity permutation, empty tables).  Flags are constants the compiler folds. */
+#define FSS_UTF_1992_WEIGHTED 0
+#define FSS_UTF_1992_WIDE_DFA 0
+#define FSS_UTF_1992_HUGE_WEIGHTS 0
+#define FSS_UTF_1992_PERMUTED 0
+/* how far an error without an accepting state reaches: 0 the maximal subpart,
+   1 one code unit, 2 through the failing byte, cut before a restored byte */
+#define FSS_UTF_1992_SPAN 0
+#define FSS_UTF_1992_N_STARTS 1u  /* start states: a signature may choose one */
+
 const char fss_utf_1992_reason_start[] = "invalid start byte";
 const char fss_utf_1992_reason_continuation[] = "invalid continuation byte";
 const char fss_utf_1992_reason_end[] = "unexpected end of data";
+const char fss_utf_1992_reason_truncated[] = "truncated data";
 const char fss_utf_1992_reason_reserved[] = "reserved sequence";
+const char fss_utf_1992_reason_unmapped[] = "no code point for this pointer";
+const char fss_utf_1992_reason_limit[] = "counted form beyond this decoder's limits";
+size_t fss_utf_1992_counted_limit = SIZE_MAX;
+
+/* ---------------------------------------------------- byte permutation */
+/* fss_utf_1992_from_real[byte]: the intermediate byte the tables read for a real byte
+   (the spec's `bytes through` table, inverted; the identity without one): every
+   byte read goes through it (FSS_UTF_1992_RD). */
+static const uint8_t fss_utf_1992_from_real[256] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+    48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+    64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79,
+    80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95,
+    96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111,
+    112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127,
+    128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143,
+    144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159,
+    160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175,
+    176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191,
+    192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207,
+    208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223,
+    224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239,
+    240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255,
+};
+#define FSS_UTF_1992_RD(b) (FSS_UTF_1992_PERMUTED ? fss_utf_1992_from_real[b] : (b))
+
+/* fss_utf_1992_restore[byte]: 1 where an error never takes the byte after its first
+   (FSS_UTF_1992_SPAN 2: the spec's restore set; unused by other spans). */
+static const uint8_t fss_utf_1992_restore[256] = {
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+};
 
 /* ------------------------------------------------------------ byte classes */
 /* fss_utf_1992_class[byte]: bytes of one class behave alike in every state.
@@ -358,15 +411,29 @@ static const uint8_t fss_utf_1992_op[19][10] = {
     {     0,  0,  0,  0,  0,  0,  0,  0,  0,  0 },  /* state 18 */
 };
 
-/* The digit operations: acc = acc * radix + (byte - sub). */
-static const struct { uint16_t radix; uint8_t sub; } fss_utf_1992_ops[7] = {
-    {   1, 0x00 },  /* 0: none: acc unchanged (the value does not matter) */
-    {   8, 0xF0 },  /* 1: acc = acc * 8 + (byte - 0xF0) */
-    {  16, 0xE0 },  /* 2: acc = acc * 16 + (byte - 0xE0) */
-    {  32, 0xC0 },  /* 3: acc = acc * 32 + (byte - 0xC0) */
-    {  64, 0x80 },  /* 4: acc = acc * 64 + (byte - 0x80) */
-    { 128, 0x00 },  /* 5: acc = acc * 128 + (byte - 0x00) */
-    { 128, 0x80 },  /* 6: acc = acc * 128 + (byte - 0x80) */
+/* The digit operations: acc = acc * radix + (byte - sub) * weight (a weight
+   other than 1: digits or code units least significant first); weight 0
+   stands for one of 2**64 or more (a nonzero digit makes a WIDE value:
+   FSS_UTF_1992_HUGE_WEIGHTS). */
+static const struct { uint16_t radix; uint8_t sub; uint64_t weight; } fss_utf_1992_ops[7] = {
+    {    1, 0x00, UINT64_C(1) },  /* 0: none: acc unchanged (the value does not matter) */
+    {    8, 0xF0, UINT64_C(1) },  /* 1: acc = acc * 8 + (byte - 0xF0) */
+    {   16, 0xE0, UINT64_C(1) },  /* 2: acc = acc * 16 + (byte - 0xE0) */
+    {   32, 0xC0, UINT64_C(1) },  /* 3: acc = acc * 32 + (byte - 0xC0) */
+    {   64, 0x80, UINT64_C(1) },  /* 4: acc = acc * 64 + (byte - 0x80) */
+    {  128, 0x00, UINT64_C(1) },  /* 5: acc = acc * 128 + (byte - 0x00) */
+    {  128, 0x80, UINT64_C(1) },  /* 6: acc = acc * 128 + (byte - 0x80) */
+};
+
+/* The weights as big-endian bytes, for WIDE values (fss_utf_1992_big). */
+static const unsigned char fss_utf_1992_weight_bytes[7][1] = {
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
 };
 
 /* Per state: the action of a sequence that ends here (-1: none), and whether
@@ -393,24 +460,63 @@ static const struct { int8_t action; uint8_t final; } fss_utf_1992_state[19] = {
     {  4, 1 },  /* state 18: accepts char (5), final */
 };
 
+/* Per state: the action of a sequence that ends here where the data ends (-1:
+   none; it comes first there).  Apart from fss_utf_1992_state: read once a token. */
+static const int8_t fss_utf_1992_at_end[19] = {
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1,
+};
+
 /* ----------------------------------------------------------------- actions */
-enum { FSS_UTF_1992_ACT_CHAR, FSS_UTF_1992_ACT_VALUE, FSS_UTF_1992_ACT_PAIR, FSS_UTF_1992_ACT_ERROR, FSS_UTF_1992_ACT_RESERVED };
+enum { FSS_UTF_1992_ACT_CHAR, FSS_UTF_1992_ACT_VALUE, FSS_UTF_1992_ACT_PAIR, FSS_UTF_1992_ACT_ERROR, FSS_UTF_1992_ACT_RESERVED,
+       FSS_UTF_1992_ACT_LOOKUP };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
+   pointer into mapping table offset. */
 static const struct {
     uint8_t kind;
-    uint64_t offset;     /* CHAR, PAIR; VALUE: the code point */
+    uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
     const char *reason;  /* ERROR, RESERVED */
 } fss_utf_1992_actions[5] = {
-    { FSS_UTF_1992_ACT_CHAR, UINT64_C(0), 0, 0 },  /* form 1: code point = acc + 0 */
-    { FSS_UTF_1992_ACT_CHAR, UINT64_C(128), 0, 0 },  /* form 2: code point = acc + 128 */
-    { FSS_UTF_1992_ACT_CHAR, UINT64_C(8320), 0, 0 },  /* form 3: code point = acc + 8320 */
-    { FSS_UTF_1992_ACT_CHAR, UINT64_C(532608), 0, 0 },  /* form 4: code point = acc + 532608 */
-    { FSS_UTF_1992_ACT_CHAR, UINT64_C(34087040), 0, 0 },  /* form 5: code point = acc + 34087040 */
+    { FSS_UTF_1992_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form 1: code point = acc + 0 */
+    { FSS_UTF_1992_ACT_CHAR, UINT64_C(128), UINT64_C(0), 0 },  /* form 2: code point = acc + 128 */
+    { FSS_UTF_1992_ACT_CHAR, UINT64_C(8320), UINT64_C(0), 0 },  /* form 3: code point = acc + 8320 */
+    { FSS_UTF_1992_ACT_CHAR, UINT64_C(532608), UINT64_C(0), 0 },  /* form 4: code point = acc + 532608 */
+    { FSS_UTF_1992_ACT_CHAR, UINT64_C(34087040), UINT64_C(0), 0 },  /* form 5: code point = acc + 34087040 */
 };
+
+/* The signatures' bytes, one after another (recognised at offset 0 only, the
+   first that the data begins with; fss_utf_1992_signature tests them in turn): */
+static const unsigned char fss_utf_1992_signature_bytes[1] = { 0x00 };
+
+
+/* Where an error from pos that would take the bytes up to end ends: before the
+   first byte after its first that is in the restore set, (none) (the
+   core's _restored; WHATWG: "restore byte to ioQueue"). */
+static size_t fss_utf_1992_restored(const unsigned char *data, size_t pos, size_t end)
+{
+    size_t j;
+    for (j = pos + 1; j < end; j++) {
+        if (fss_utf_1992_restore[FSS_UTF_1992_RD(data[j])])
+            return j;
+    }
+    return end;
+}
+
+/* Where an error from pos ends under the spec's span policy (FSS_UTF_1992_SPAN): at
+   subpart (the maximal subpart's end), one unit on, or at failing (just after the
+   byte that proved it bad) cut before a restored byte. */
+static size_t fss_utf_1992_error_end(const unsigned char *data, size_t pos, size_t subpart, size_t failing)
+{
+    switch (FSS_UTF_1992_SPAN) {
+    case 1: return pos + FSS_UTF_1992_UNIT;
+    case 2: return fss_utf_1992_restored(data, pos, failing);
+    default: return subpart;
+    }
+}
 
 /* ------------------------------------------------------------------ steps */
 static void fss_utf_1992_set(fss_utf_1992_token *tok, fss_utf_1992_kind kind, size_t start, size_t end,
@@ -424,17 +530,34 @@ static void fss_utf_1992_set(fss_utf_1992_token *tok, fss_utf_1992_kind kind, si
     tok->bits = 0;
 }
 
+
+static int fss_utf_1992_begins(const unsigned char *data, const unsigned char *sig, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++)
+        if (data[k] != sig[k])
+            return 0;
+    return 1;
+}
+
 unsigned fss_utf_1992_step(unsigned state, unsigned char byte, uint64_t *acc)
 {
-    unsigned c = fss_utf_1992_class[byte];
-    unsigned k = fss_utf_1992_op[state][c];
+    unsigned c, k;
+    byte = FSS_UTF_1992_RD(byte);
+    c = fss_utf_1992_class[byte];
+    k = fss_utf_1992_op[state][c];
     if (k)
-        *acc = *acc * fss_utf_1992_ops[k].radix + (uint64_t)(byte - fss_utf_1992_ops[k].sub);
+        *acc = *acc * fss_utf_1992_ops[k].radix + (uint64_t)(byte - fss_utf_1992_ops[k].sub) * fss_utf_1992_ops[k].weight;
     return fss_utf_1992_next_state[state][c];
 }
 
 size_t fss_utf_1992_signature(const unsigned char *data, size_t len, unsigned *start)
 {
+    /* one test per row of fss_utf_1992_signatures, with its numbers as constants: the
+       compiler unrolls them (_next asks for every token of a spec with several
+       start states) */
+    (void)fss_utf_1992_begins;
+    (void)fss_utf_1992_signature_bytes;
     (void)data;
     (void)len;
     if (start)
@@ -454,12 +577,131 @@ int fss_utf_1992_accepts(unsigned state)
     }
 }
 
-/* ------------------------------------------------------------------ tokens */
-static void fss_utf_1992_act(int action, size_t pos, size_t end, uint64_t acc, fss_utf_1992_token *tok)
+
+/* ------------------------------------------------------------- wide values */
+/* Big numbers as big-endian bytes out[0 .. n - 1], for WIDE tokens only. */
+static void fss_utf_1992_big_muladd(unsigned char *out, size_t n, uint32_t radix, unsigned digit)
 {
+    uint64_t carry = digit;
+    while (n-- > 0) {
+        carry += (uint64_t)out[n] * radix;
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+
+
+/* out += digit * weight (digit < 256; weight: wn bytes, big-endian) */
+static void fss_utf_1992_big_addmul(unsigned char *out, size_t n, const unsigned char *weight, size_t wn, unsigned digit)
+{
+    uint32_t carry = 0;
+    while (n-- > 0 && (wn || carry)) {
+        carry += out[n] + (wn ? (uint32_t)weight[--wn] * digit : 0u);
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+static void fss_utf_1992_big_add(unsigned char *out, size_t n, uint64_t v)
+{
+    unsigned carry = 0;
+    while (n-- > 0 && (v || carry)) {
+        carry += out[n] + (unsigned)(v & 0xFF);
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+        v >>= 8;
+    }
+}
+
+static size_t fss_utf_1992_big_bits(const unsigned char *out, size_t n)
+{
+    size_t k = 0, bits;
+    unsigned top;
+    while (k < n && out[k] == 0)
+        k++;
+    if (k == n)
+        return 0;
+    for (bits = 8 * (n - k - 1), top = out[k]; top; top >>= 1)
+        bits++;
+    return bits;
+}
+
+
+/* The code point of the char data[start .. end - 1] (a WIDE or CHAR token's span)
+   into out[0 .. n - 1], big-endian (n bytes must hold it); returns its bit length.
+   The automaton walks the bytes again from state (the start state) with acc in out
+   (acc = acc * radix + digit * weight, short for a bounded form); a counted form's
+   value digits are packed directly (linear in the token).  A token that runs to
+   the end of the data (len) takes the action for there, as fss_utf_1992_scan does. */
+static size_t fss_utf_1992_big(const unsigned char *data, size_t len, unsigned state, size_t start, size_t end,
+                               unsigned char *out, size_t n)
+{
+    unsigned next, c, k;
+    size_t i;
+    int a;
+    for (i = 0; i < n; i++)
+        out[i] = 0;
+    for (i = start; i < end; i++) {
+        c = fss_utf_1992_class[FSS_UTF_1992_RD(data[i])];
+        next = fss_utf_1992_next_state[state][c];
+        if (next >= FSS_UTF_1992_N_STATES) {
+            return 0;  /* not a char's span */
+        }
+        k = fss_utf_1992_op[state][c];
+        if (k) {
+            fss_utf_1992_big_muladd(out, n, fss_utf_1992_ops[k].radix, 0);
+            fss_utf_1992_big_addmul(out, n, fss_utf_1992_weight_bytes[k], sizeof fss_utf_1992_weight_bytes[k],
+                                    (unsigned)(FSS_UTF_1992_RD(data[i]) - fss_utf_1992_ops[k].sub));
+        }
+        state = next;
+    }
+    a = fss_utf_1992_state[state].action;
+    if (end == len && fss_utf_1992_at_end[state] >= 0 && !(a >= 0 && fss_utf_1992_state[state].final))
+        a = fss_utf_1992_at_end[state];
+    if (a < 0 || fss_utf_1992_actions[a].kind != FSS_UTF_1992_ACT_CHAR)
+        return 0;
+    fss_utf_1992_big_add(out, n, fss_utf_1992_actions[a].offset);
+    return fss_utf_1992_big_bits(out, n);
+}
+
+/* ------------------------------------------------------------------ tokens */
+
+/* Where action over data[pos .. end - 1] is a CHAR whose value acc + offset is
+   wider than 64 bits (wide: acc already is): *tok is a WIDE token and 1 is
+   returned, its bit length from the bytes again from start state start (at most
+   8 bits); else 0.  Only FSS_UTF_1992_WIDE_DFA automata have such values. */
+static int fss_utf_1992_wide(const unsigned char *data, size_t len, unsigned start, int action, size_t pos, size_t end,
+                            uint64_t acc, int wide, fss_utf_1992_token *tok)
+{
+    unsigned char big[1];
+    if (fss_utf_1992_actions[action].kind != FSS_UTF_1992_ACT_CHAR || !(wide || acc > UINT64_MAX - fss_utf_1992_actions[action].offset))
+        return 0;
+    fss_utf_1992_set(tok, FSS_UTF_1992_WIDE, pos, end, 0, 0);
+    tok->bits = fss_utf_1992_big(data, len, start, pos, end, big, sizeof big);
+    return 1;
+}
+
+/* The token of action over data[pos .. end - 1] with value acc, as the core's _act
+   (a value past 64 bits: fss_utf_1992_wide first). */
+static void fss_utf_1992_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, fss_utf_1992_token *tok)
+{
+    (void)data;
     switch (fss_utf_1992_actions[action].kind) {
     case FSS_UTF_1992_ACT_CHAR:
         fss_utf_1992_set(tok, FSS_UTF_1992_CHAR, pos, end, (fss_utf_1992_cp)(acc + fss_utf_1992_actions[action].offset), 0);
+        return;
+    case FSS_UTF_1992_ACT_VALUE:
+        fss_utf_1992_set(tok, FSS_UTF_1992_CHAR, pos, end, (fss_utf_1992_cp)fss_utf_1992_actions[action].offset, 0);
+        return;
+    case FSS_UTF_1992_ACT_PAIR: {
+        uint64_t split = fss_utf_1992_actions[action].split, off = fss_utf_1992_actions[action].offset;
+        uint64_t hi = acc / split + off, lo = acc % split + off;
+        fss_utf_1992_set(tok, FSS_UTF_1992_CHAR, pos, end, (fss_utf_1992_cp)(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)), 0);
+        return;
+    }
+    case FSS_UTF_1992_ACT_ERROR:
+        fss_utf_1992_set(tok, FSS_UTF_1992_ERROR, pos, end, 0, fss_utf_1992_actions[action].reason);
         return;
     default:
         fss_utf_1992_set(tok, FSS_UTF_1992_RESERVED, pos, end, 0, fss_utf_1992_reason_reserved);
@@ -470,36 +712,47 @@ static void fss_utf_1992_act(int action, size_t pos, size_t end, uint64_t acc, f
 /* The core's _run from state start (the one C copy: the native extension calls it
    too): returns 1 with *tok, or, with final false, 0 where more data could change
    the token; limit is the most bytes a counted form may have.  The longest match,
-   falling back to the last
-   accepting state; with none, an error covering the maximal subpart (the bytes
-   read before the automaton died, at least one). */
+   falling back to the last accepting state; with none, an error covering the
+   maximal subpart (the bytes read before the automaton died, in whole code units
+   of FSS_UTF_1992_UNIT bytes, at least one unit), or what FSS_UTF_1992_SPAN says.  A last
+   partial code unit is never read: where the whole units end, the data ends for
+   the automaton; where the data ends, a state's action for there comes first. */
 static int fss_utf_1992_run(const unsigned char *data, size_t len, size_t pos, unsigned start, int final, size_t limit,
                             fss_utf_1992_token *tok)
 {
     unsigned state = start, next, c, k;
     size_t i = pos, last_end = 0;
+    size_t whole = len - (len - pos) % FSS_UTF_1992_UNIT;  /* the end of the whole code units */
     uint64_t acc = 0, last_acc = 0;
     int last = -1;
+    int wide = 0, last_wide = 0;
 
     for (;;) {
         unsigned char b;
-        if (i == len) {
+        if (i == whole) {
             if (!final)
                 return 0;  /* more data could change the token: the core's _scan says None */
-            if (last < 0) {  /* the data ends inside a sequence */
-                fss_utf_1992_set(tok, FSS_UTF_1992_ERROR, pos, len, 0, fss_utf_1992_reason_end);
+            if (whole == len && fss_utf_1992_at_end[state] >= 0) {
+                int a = fss_utf_1992_at_end[state];
+                if (!FSS_UTF_1992_WIDE_DFA || !fss_utf_1992_wide(data, len, start, a, pos, len, acc, wide, tok))
+                    fss_utf_1992_act(data, a, pos, len, acc, tok);
+                return 1;
+            }
+            if (last < 0) {  /* the data ends inside a sequence (or inside its first unit) */
+                fss_utf_1992_set(tok, FSS_UTF_1992_ERROR, pos, len, 0, FSS_UTF_1992_UNIT > 1 && whole == pos ? fss_utf_1992_reason_truncated : fss_utf_1992_reason_end);
                 return 1;
             }
             break;
         }
-        b = data[i];
+        b = FSS_UTF_1992_RD(data[i]);
         c = fss_utf_1992_class[b];
         next = fss_utf_1992_next_state[state][c];
         if (next >= FSS_UTF_1992_N_STATES) {
             if (last < 0) {
-                /* the maximal subpart: at least one byte */
-                fss_utf_1992_set(tok, FSS_UTF_1992_ERROR, pos, i > pos ? i : pos + 1, 0,
-                                 i > pos ? fss_utf_1992_reason_continuation : fss_utf_1992_reason_start);
+                /* the maximal subpart in whole units: at least one */
+                size_t n = (i - pos) - (i - pos) % FSS_UTF_1992_UNIT;
+                fss_utf_1992_set(tok, FSS_UTF_1992_ERROR, pos, fss_utf_1992_error_end(data, pos, pos + (n ? n : FSS_UTF_1992_UNIT), i + 1), 0,
+                                 n ? fss_utf_1992_reason_continuation : fss_utf_1992_reason_start);
                 return 1;
             }
             break;
@@ -507,6 +760,12 @@ static int fss_utf_1992_run(const unsigned char *data, size_t len, size_t pos, u
         k = fss_utf_1992_op[state][c];
         if (k) {
             uint64_t d = (uint64_t)(b - fss_utf_1992_ops[k].sub);
+            if (FSS_UTF_1992_WIDE_DFA && d && (fss_utf_1992_ops[k].weight > UINT64_MAX / d || (FSS_UTF_1992_HUGE_WEIGHTS && !fss_utf_1992_ops[k].weight)))
+                wide = 1;  /* d * weight is beyond 64 bits */
+            if (FSS_UTF_1992_WEIGHTED)
+                d *= fss_utf_1992_ops[k].weight;
+            if (FSS_UTF_1992_WIDE_DFA && acc > (UINT64_MAX - d) / fss_utf_1992_ops[k].radix)
+                wide = 1;
             acc = acc * fss_utf_1992_ops[k].radix + d;
         }
         state = next;
@@ -515,18 +774,20 @@ static int fss_utf_1992_run(const unsigned char *data, size_t len, size_t pos, u
             last = fss_utf_1992_state[state].action;
             last_end = i;
             last_acc = acc;
+            last_wide = wide;
             if (fss_utf_1992_state[state].final)
                 break;
         }
     }
-    fss_utf_1992_act(last, pos, last_end, last_acc, tok);
+    if (!FSS_UTF_1992_WIDE_DFA || !fss_utf_1992_wide(data, len, start, last, pos, last_end, last_acc, last_wide, tok))
+        fss_utf_1992_act(data, last, pos, last_end, last_acc, tok);
     (void)limit;
     return 1;
 }
 
 void fss_utf_1992_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, fss_utf_1992_token *tok)
 {
-    (void)fss_utf_1992_run(data, len, pos, start, 1, SIZE_MAX, tok);
+    (void)fss_utf_1992_run(data, len, pos, start, 1, fss_utf_1992_counted_limit, tok);
 }
 
 void fss_utf_1992_scan(const unsigned char *data, size_t len, size_t pos, fss_utf_1992_token *tok)
@@ -536,9 +797,19 @@ void fss_utf_1992_scan(const unsigned char *data, size_t len, size_t pos, fss_ut
 
 int fss_utf_1992_next(const unsigned char *data, size_t len, size_t *pos, fss_utf_1992_token *tok)
 {
+    unsigned start = FSS_UTF_1992_START;
+    size_t n;
     if (*pos >= len)
         return 0;
-    fss_utf_1992_scan_from(data, len, *pos, FSS_UTF_1992_START, tok);
+    if (*pos == 0 && (n = fss_utf_1992_signature(data, len, NULL)) > 0) {
+        fss_utf_1992_set(tok, FSS_UTF_1992_SIGNATURE, 0, n, 0, 0);
+        *pos = n;
+        return 1;
+    }
+    if (FSS_UTF_1992_N_STARTS > 1 && *pos)
+        /* the signature at offset 0 chooses the start state of every token after it */
+        (void)fss_utf_1992_signature(data, len, &start);
+    fss_utf_1992_scan_from(data, len, *pos, start, tok);
     *pos = tok->end;
     return 1;
 }
@@ -547,8 +818,17 @@ size_t fss_utf_1992_wide_value(const unsigned char *data, size_t len, const fss_
 {
     size_t n = 0, k;
     uint64_t v;
-    (void)data;
-    (void)len;
+    if (tok->kind == FSS_UTF_1992_WIDE) {
+        unsigned start = FSS_UTF_1992_START;
+        n = (tok->bits + 7) / 8;
+        if (FSS_UTF_1992_N_STARTS > 1 && tok->start > 0 && tok->start <= len)  /* after a signature, in the state it chose */
+            (void)fss_utf_1992_signature(data, len, &start);
+        if (tok->start >= tok->end || tok->end > len
+                || fss_utf_1992_big(data, len, start, tok->start, tok->end, out, n) != tok->bits)
+            for (k = 0; k < n; k++)  /* not a WIDE token of this data */
+                out[k] = 0;
+        return n;
+    }
     v = tok->kind == FSS_UTF_1992_CHAR ? (uint64_t)tok->value : 0;
     for (k = 0; k < 8 && v >> (8 * k); k++)
         n++;
@@ -579,7 +859,7 @@ size_t fss_utf_1992_decode(const unsigned char *data, size_t len, fss_utf_1992_c
 #define NX_NAME "fss-utf-1992"
 #define NX_SPEC_SHA256 "a735756b730524382a38ae8c0f7c29accb1b07fd052940ce368ea260427cc351"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "96120f8649345a3fe922e131833a72a99ea8f7379c17f5d08e8fa001b2268822"
+#define NX_SOURCE_SHA256 "a287a5e5dd5ffb38795e0cd52c87e0b8887fde8070475f987683efe480d9d710"
 #define NX_N_STATES 19
 #define NX_N_CLASSES 10
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

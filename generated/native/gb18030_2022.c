@@ -273,11 +273,63 @@ size_t gb18030_2022_decode(const unsigned char *data, size_t len, gb18030_2022_c
  */
 /* gb18030_2022.h is above */
 
+/* The engine below is the same for every spec: what a spec lacks is a neutral
+   value here (a flag 0, unit 1, weight 1, no action for the data's end = -1, the
+   identity permutation, empty tables).  Flags are constants the compiler folds. */
+#define GB18030_2022_WEIGHTED 0
+#define GB18030_2022_WIDE_DFA 0
+#define GB18030_2022_HUGE_WEIGHTS 0
+#define GB18030_2022_PERMUTED 0
+/* how far an error without an accepting state reaches: 0 the maximal subpart,
+   1 one code unit, 2 through the failing byte, cut before a restored byte */
+#define GB18030_2022_SPAN 1
+#define GB18030_2022_N_STARTS 1u  /* start states: a signature may choose one */
+
 const char gb18030_2022_reason_start[] = "illegal multibyte sequence";
 const char gb18030_2022_reason_continuation[] = "illegal multibyte sequence";
 const char gb18030_2022_reason_end[] = "incomplete multibyte sequence";
+const char gb18030_2022_reason_truncated[] = "truncated data";
 const char gb18030_2022_reason_reserved[] = "reserved sequence";
 const char gb18030_2022_reason_unmapped[] = "illegal multibyte sequence";
+const char gb18030_2022_reason_limit[] = "counted form beyond this decoder's limits";
+size_t gb18030_2022_counted_limit = SIZE_MAX;
+
+/* ---------------------------------------------------- byte permutation */
+/* gb18030_2022_from_real[byte]: the intermediate byte the tables read for a real byte
+   (the spec's `bytes through` table, inverted; the identity without one): every
+   byte read goes through it (GB18030_2022_RD). */
+static const uint8_t gb18030_2022_from_real[256] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+    48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+    64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79,
+    80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95,
+    96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111,
+    112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127,
+    128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143,
+    144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159,
+    160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175,
+    176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191,
+    192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207,
+    208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223,
+    224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239,
+    240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255,
+};
+#define GB18030_2022_RD(b) (GB18030_2022_PERMUTED ? gb18030_2022_from_real[b] : (b))
+
+/* gb18030_2022_restore[byte]: 1 where an error never takes the byte after its first
+   (GB18030_2022_SPAN 2: the spec's restore set; unused by other spans). */
+static const uint8_t gb18030_2022_restore[256] = {
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+};
 
 /* ------------------------------------------------------------ byte classes */
 /* gb18030_2022_class[byte]: bytes of one class behave alike in every state.
@@ -352,30 +404,48 @@ static const uint8_t gb18030_2022_op[10][6] = {
     {     0,  0,  0,  0,  0,  0 },  /* state 9 */
 };
 
-/* The digit operations: acc = acc * radix + (byte - sub). */
-static const struct { uint16_t radix; uint8_t sub; } gb18030_2022_ops[6] = {
-    {   1, 0x00 },  /* 0: none: acc unchanged (the value does not matter) */
-    {  10, 0x30 },  /* 1: acc = acc * 10 + (byte - 0x30) */
-    { 126, 0x81 },  /* 2: acc = acc * 126 + (byte - 0x81) */
-    { 128, 0x00 },  /* 3: acc = acc * 128 + (byte - 0x00) */
-    { 190, 0x40 },  /* 4: acc = acc * 190 + (byte - 0x40) */
-    { 190, 0x41 },  /* 5: acc = acc * 190 + (byte - 0x41) */
+/* The digit operations: acc = acc * radix + (byte - sub) * weight (a weight
+   other than 1: digits or code units least significant first); weight 0
+   stands for one of 2**64 or more (a nonzero digit makes a WIDE value:
+   GB18030_2022_HUGE_WEIGHTS). */
+static const struct { uint16_t radix; uint8_t sub; uint64_t weight; } gb18030_2022_ops[6] = {
+    {    1, 0x00, UINT64_C(1) },  /* 0: none: acc unchanged (the value does not matter) */
+    {   10, 0x30, UINT64_C(1) },  /* 1: acc = acc * 10 + (byte - 0x30) */
+    {  126, 0x81, UINT64_C(1) },  /* 2: acc = acc * 126 + (byte - 0x81) */
+    {  128, 0x00, UINT64_C(1) },  /* 3: acc = acc * 128 + (byte - 0x00) */
+    {  190, 0x40, UINT64_C(1) },  /* 4: acc = acc * 190 + (byte - 0x40) */
+    {  190, 0x41, UINT64_C(1) },  /* 5: acc = acc * 190 + (byte - 0x41) */
 };
 
-/* Per state: the action of a sequence that ends here (-1: none), whether no
-   byte can follow (the token ends at once), and the action of a sequence that
-   ends here where the data ends (-1: none; it comes first there). */
-static const struct { int8_t action; uint8_t final; int8_t at_end; } gb18030_2022_state[10] = {
-    { -1, 0, -1 },  /* state 0: start; spec lines 82, 83, 84, 89, 93, 94 */
-    {  0, 1, -1 },  /* state 1: accepts char (ascii), final */
-    { -1, 0,  3 },  /* state 2: spec lines 93, 94 */
-    { -1, 0,  3 },  /* state 3: spec lines 83, 84, 93, 94 */
-    { -1, 0,  3 },  /* state 4: spec line 94 */
-    { -1, 0,  3 },  /* state 5: spec lines 84, 94 */
-    {  1, 1, -1 },  /* state 6: accepts char (double), final */
-    { -1, 0,  3 },  /* state 7: (continues) */
-    { -1, 0,  3 },  /* state 8: spec line 84 */
-    {  2, 1, -1 },  /* state 9: accepts char (four), final */
+/* The weights as big-endian bytes, for WIDE values (gb18030_2022_big). */
+static const unsigned char gb18030_2022_weight_bytes[6][1] = {
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+};
+
+/* Per state: the action of a sequence that ends here (-1: none), and whether
+   no byte can follow (the token ends at once). */
+static const struct { int8_t action; uint8_t final; } gb18030_2022_state[10] = {
+    { -1, 0 },  /* state 0: start; spec lines 82, 83, 84, 89, 93, 94 */
+    {  0, 1 },  /* state 1: accepts char (ascii), final */
+    { -1, 0 },  /* state 2: spec lines 93, 94 */
+    { -1, 0 },  /* state 3: spec lines 83, 84, 93, 94 */
+    { -1, 0 },  /* state 4: spec line 94 */
+    { -1, 0 },  /* state 5: spec lines 84, 94 */
+    {  1, 1 },  /* state 6: accepts char (double), final */
+    { -1, 0 },  /* state 7: (continues) */
+    { -1, 0 },  /* state 8: spec line 84 */
+    {  2, 1 },  /* state 9: accepts char (four), final */
+};
+
+/* Per state: the action of a sequence that ends here where the data ends (-1:
+   none; it comes first there).  Apart from gb18030_2022_state: read once a token. */
+static const int8_t gb18030_2022_at_end[10] = {
+    -1, -1, 3, 3, 3, 3, -1, 3, 3, -1,
 };
 
 /* ----------------------------------------------------------------- actions */
@@ -392,11 +462,15 @@ static const struct {
     uint64_t split;      /* PAIR */
     const char *reason;  /* ERROR, RESERVED */
 } gb18030_2022_actions[4] = {
-    { GB18030_2022_ACT_CHAR, UINT64_C(0), 0, 0 },  /* form ascii: code point = acc + 0 */
-    { GB18030_2022_ACT_LOOKUP, UINT64_C(0), 0, 0 },  /* form double: code point = table 0 at pointer acc */
-    { GB18030_2022_ACT_LOOKUP, UINT64_C(1), 0, 0 },  /* form four: code point = table 1 at pointer acc */
-    { GB18030_2022_ACT_ERROR, 0, 0, "incomplete multibyte sequence" },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
+    { GB18030_2022_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form ascii: code point = acc + 0 */
+    { GB18030_2022_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0 },  /* form double: code point = table 0 at pointer acc */
+    { GB18030_2022_ACT_LOOKUP, UINT64_C(1), UINT64_C(0), 0 },  /* form four: code point = table 1 at pointer acc */
+    { GB18030_2022_ACT_ERROR, UINT64_C(0), UINT64_C(0), "incomplete multibyte sequence" },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
 };
+
+/* The signatures' bytes, one after another (recognised at offset 0 only, the
+   first that the data begins with; gb18030_2022_signature tests them in turn): */
+static const unsigned char gb18030_2022_signature_bytes[1] = { 0x00 };
 
 /* ---------------------------------------------------------- mapping tables */
 /* A table form's raw value is a pointer.  An index is one array of code points
@@ -2087,6 +2161,32 @@ size_t gb18030_2022_table_lookup(unsigned table, uint64_t pointer, gb18030_2022_
     }
 }
 
+
+/* Where an error from pos that would take the bytes up to end ends: before the
+   first byte after its first that is in the restore set, (none) (the
+   core's _restored; WHATWG: "restore byte to ioQueue"). */
+static size_t gb18030_2022_restored(const unsigned char *data, size_t pos, size_t end)
+{
+    size_t j;
+    for (j = pos + 1; j < end; j++) {
+        if (gb18030_2022_restore[GB18030_2022_RD(data[j])])
+            return j;
+    }
+    return end;
+}
+
+/* Where an error from pos ends under the spec's span policy (GB18030_2022_SPAN): at
+   subpart (the maximal subpart's end), one unit on, or at failing (just after the
+   byte that proved it bad) cut before a restored byte. */
+static size_t gb18030_2022_error_end(const unsigned char *data, size_t pos, size_t subpart, size_t failing)
+{
+    switch (GB18030_2022_SPAN) {
+    case 1: return pos + GB18030_2022_UNIT;
+    case 2: return gb18030_2022_restored(data, pos, failing);
+    default: return subpart;
+    }
+}
+
 /* ------------------------------------------------------------------ steps */
 static void gb18030_2022_set(gb18030_2022_token *tok, gb18030_2022_kind kind, size_t start, size_t end,
                              gb18030_2022_cp value, const char *reason)
@@ -2099,17 +2199,34 @@ static void gb18030_2022_set(gb18030_2022_token *tok, gb18030_2022_kind kind, si
     tok->bits = 0;
 }
 
+
+static int gb18030_2022_begins(const unsigned char *data, const unsigned char *sig, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++)
+        if (data[k] != sig[k])
+            return 0;
+    return 1;
+}
+
 unsigned gb18030_2022_step(unsigned state, unsigned char byte, uint64_t *acc)
 {
-    unsigned c = gb18030_2022_class[byte];
-    unsigned k = gb18030_2022_op[state][c];
+    unsigned c, k;
+    byte = GB18030_2022_RD(byte);
+    c = gb18030_2022_class[byte];
+    k = gb18030_2022_op[state][c];
     if (k)
-        *acc = *acc * gb18030_2022_ops[k].radix + (uint64_t)(byte - gb18030_2022_ops[k].sub);
+        *acc = *acc * gb18030_2022_ops[k].radix + (uint64_t)(byte - gb18030_2022_ops[k].sub) * gb18030_2022_ops[k].weight;
     return gb18030_2022_next_state[state][c];
 }
 
 size_t gb18030_2022_signature(const unsigned char *data, size_t len, unsigned *start)
 {
+    /* one test per row of gb18030_2022_signatures, with its numbers as constants: the
+       compiler unrolls them (_next asks for every token of a spec with several
+       start states) */
+    (void)gb18030_2022_begins;
+    (void)gb18030_2022_signature_bytes;
     (void)data;
     (void)len;
     if (start)
@@ -2129,7 +2246,113 @@ int gb18030_2022_accepts(unsigned state)
     }
 }
 
+
+/* ------------------------------------------------------------- wide values */
+/* Big numbers as big-endian bytes out[0 .. n - 1], for WIDE tokens only. */
+static void gb18030_2022_big_muladd(unsigned char *out, size_t n, uint32_t radix, unsigned digit)
+{
+    uint64_t carry = digit;
+    while (n-- > 0) {
+        carry += (uint64_t)out[n] * radix;
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+
+
+/* out += digit * weight (digit < 256; weight: wn bytes, big-endian) */
+static void gb18030_2022_big_addmul(unsigned char *out, size_t n, const unsigned char *weight, size_t wn, unsigned digit)
+{
+    uint32_t carry = 0;
+    while (n-- > 0 && (wn || carry)) {
+        carry += out[n] + (wn ? (uint32_t)weight[--wn] * digit : 0u);
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+static void gb18030_2022_big_add(unsigned char *out, size_t n, uint64_t v)
+{
+    unsigned carry = 0;
+    while (n-- > 0 && (v || carry)) {
+        carry += out[n] + (unsigned)(v & 0xFF);
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+        v >>= 8;
+    }
+}
+
+static size_t gb18030_2022_big_bits(const unsigned char *out, size_t n)
+{
+    size_t k = 0, bits;
+    unsigned top;
+    while (k < n && out[k] == 0)
+        k++;
+    if (k == n)
+        return 0;
+    for (bits = 8 * (n - k - 1), top = out[k]; top; top >>= 1)
+        bits++;
+    return bits;
+}
+
+
+/* The code point of the char data[start .. end - 1] (a WIDE or CHAR token's span)
+   into out[0 .. n - 1], big-endian (n bytes must hold it); returns its bit length.
+   The automaton walks the bytes again from state (the start state) with acc in out
+   (acc = acc * radix + digit * weight, short for a bounded form); a counted form's
+   value digits are packed directly (linear in the token).  A token that runs to
+   the end of the data (len) takes the action for there, as gb18030_2022_scan does. */
+static size_t gb18030_2022_big(const unsigned char *data, size_t len, unsigned state, size_t start, size_t end,
+                               unsigned char *out, size_t n)
+{
+    unsigned next, c, k;
+    size_t i;
+    int a;
+    for (i = 0; i < n; i++)
+        out[i] = 0;
+    for (i = start; i < end; i++) {
+        c = gb18030_2022_class[GB18030_2022_RD(data[i])];
+        next = gb18030_2022_next_state[state][c];
+        if (next >= GB18030_2022_N_STATES) {
+            return 0;  /* not a char's span */
+        }
+        k = gb18030_2022_op[state][c];
+        if (k) {
+            gb18030_2022_big_muladd(out, n, gb18030_2022_ops[k].radix, 0);
+            gb18030_2022_big_addmul(out, n, gb18030_2022_weight_bytes[k], sizeof gb18030_2022_weight_bytes[k],
+                                    (unsigned)(GB18030_2022_RD(data[i]) - gb18030_2022_ops[k].sub));
+        }
+        state = next;
+    }
+    a = gb18030_2022_state[state].action;
+    if (end == len && gb18030_2022_at_end[state] >= 0 && !(a >= 0 && gb18030_2022_state[state].final))
+        a = gb18030_2022_at_end[state];
+    if (a < 0 || gb18030_2022_actions[a].kind != GB18030_2022_ACT_CHAR)
+        return 0;
+    gb18030_2022_big_add(out, n, gb18030_2022_actions[a].offset);
+    return gb18030_2022_big_bits(out, n);
+}
+
 /* ------------------------------------------------------------------ tokens */
+
+/* Where action over data[pos .. end - 1] is a CHAR whose value acc + offset is
+   wider than 64 bits (wide: acc already is): *tok is a WIDE token and 1 is
+   returned, its bit length from the bytes again from start state start (at most
+   8 bits); else 0.  Only GB18030_2022_WIDE_DFA automata have such values. */
+static int gb18030_2022_wide(const unsigned char *data, size_t len, unsigned start, int action, size_t pos, size_t end,
+                            uint64_t acc, int wide, gb18030_2022_token *tok)
+{
+    unsigned char big[1];
+    if (gb18030_2022_actions[action].kind != GB18030_2022_ACT_CHAR || !(wide || acc > UINT64_MAX - gb18030_2022_actions[action].offset))
+        return 0;
+    gb18030_2022_set(tok, GB18030_2022_WIDE, pos, end, 0, 0);
+    tok->bits = gb18030_2022_big(data, len, start, pos, end, big, sizeof big);
+    return 1;
+}
+
+/* The token of action over data[pos .. end - 1] with value acc, as the core's _act
+   (a value past 64 bits: gb18030_2022_wide first). */
 static void gb18030_2022_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, gb18030_2022_token *tok)
 {
     (void)data;
@@ -2137,6 +2360,15 @@ static void gb18030_2022_act(const unsigned char *data, int action, size_t pos, 
     case GB18030_2022_ACT_CHAR:
         gb18030_2022_set(tok, GB18030_2022_CHAR, pos, end, (gb18030_2022_cp)(acc + gb18030_2022_actions[action].offset), 0);
         return;
+    case GB18030_2022_ACT_VALUE:
+        gb18030_2022_set(tok, GB18030_2022_CHAR, pos, end, (gb18030_2022_cp)gb18030_2022_actions[action].offset, 0);
+        return;
+    case GB18030_2022_ACT_PAIR: {
+        uint64_t split = gb18030_2022_actions[action].split, off = gb18030_2022_actions[action].offset;
+        uint64_t hi = acc / split + off, lo = acc % split + off;
+        gb18030_2022_set(tok, GB18030_2022_CHAR, pos, end, (gb18030_2022_cp)(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)), 0);
+        return;
+    }
     case GB18030_2022_ACT_ERROR:
         gb18030_2022_set(tok, GB18030_2022_ERROR, pos, end, 0, gb18030_2022_actions[action].reason);
         return;
@@ -2148,7 +2380,7 @@ static void gb18030_2022_act(const unsigned char *data, int action, size_t pos, 
             gb18030_2022_set(tok, GB18030_2022_CHAR, pos, end, cp, 0);
             return;
         }
-        gb18030_2022_set(tok, GB18030_2022_ERROR, pos, pos + 1, 0, gb18030_2022_reason_unmapped);  /* one unit */
+        gb18030_2022_set(tok, GB18030_2022_ERROR, pos, gb18030_2022_error_end(data, pos, end, end), 0, gb18030_2022_reason_unmapped);
         return;
     }
     default:
@@ -2160,40 +2392,47 @@ static void gb18030_2022_act(const unsigned char *data, int action, size_t pos, 
 /* The core's _run from state start (the one C copy: the native extension calls it
    too): returns 1 with *tok, or, with final false, 0 where more data could change
    the token; limit is the most bytes a counted form may have.  The longest match,
-   falling back to the last
-   accepting state; with none, an error covering the maximal subpart (the bytes
-   read before the automaton died, at least one); where the data ends, a state's action for there comes first. */
+   falling back to the last accepting state; with none, an error covering the
+   maximal subpart (the bytes read before the automaton died, in whole code units
+   of GB18030_2022_UNIT bytes, at least one unit), or what GB18030_2022_SPAN says.  A last
+   partial code unit is never read: where the whole units end, the data ends for
+   the automaton; where the data ends, a state's action for there comes first. */
 static int gb18030_2022_run(const unsigned char *data, size_t len, size_t pos, unsigned start, int final, size_t limit,
                             gb18030_2022_token *tok)
 {
     unsigned state = start, next, c, k;
     size_t i = pos, last_end = 0;
+    size_t whole = len - (len - pos) % GB18030_2022_UNIT;  /* the end of the whole code units */
     uint64_t acc = 0, last_acc = 0;
     int last = -1;
+    int wide = 0, last_wide = 0;
 
     for (;;) {
         unsigned char b;
-        if (i == len) {
+        if (i == whole) {
             if (!final)
                 return 0;  /* more data could change the token: the core's _scan says None */
-            if (gb18030_2022_state[state].at_end >= 0) {
-                gb18030_2022_act(data, gb18030_2022_state[state].at_end, pos, len, acc, tok);
+            if (whole == len && gb18030_2022_at_end[state] >= 0) {
+                int a = gb18030_2022_at_end[state];
+                if (!GB18030_2022_WIDE_DFA || !gb18030_2022_wide(data, len, start, a, pos, len, acc, wide, tok))
+                    gb18030_2022_act(data, a, pos, len, acc, tok);
                 return 1;
             }
-            if (last < 0) {  /* the data ends inside a sequence */
-                gb18030_2022_set(tok, GB18030_2022_ERROR, pos, len, 0, gb18030_2022_reason_end);
+            if (last < 0) {  /* the data ends inside a sequence (or inside its first unit) */
+                gb18030_2022_set(tok, GB18030_2022_ERROR, pos, len, 0, GB18030_2022_UNIT > 1 && whole == pos ? gb18030_2022_reason_truncated : gb18030_2022_reason_end);
                 return 1;
             }
             break;
         }
-        b = data[i];
+        b = GB18030_2022_RD(data[i]);
         c = gb18030_2022_class[b];
         next = gb18030_2022_next_state[state][c];
         if (next >= GB18030_2022_N_STATES) {
             if (last < 0) {
-                /* one unit */
-                gb18030_2022_set(tok, GB18030_2022_ERROR, pos, pos + 1, 0,
-                                 i > pos ? gb18030_2022_reason_continuation : gb18030_2022_reason_start);
+                /* the maximal subpart in whole units: at least one */
+                size_t n = (i - pos) - (i - pos) % GB18030_2022_UNIT;
+                gb18030_2022_set(tok, GB18030_2022_ERROR, pos, gb18030_2022_error_end(data, pos, pos + (n ? n : GB18030_2022_UNIT), i + 1), 0,
+                                 n ? gb18030_2022_reason_continuation : gb18030_2022_reason_start);
                 return 1;
             }
             break;
@@ -2201,6 +2440,12 @@ static int gb18030_2022_run(const unsigned char *data, size_t len, size_t pos, u
         k = gb18030_2022_op[state][c];
         if (k) {
             uint64_t d = (uint64_t)(b - gb18030_2022_ops[k].sub);
+            if (GB18030_2022_WIDE_DFA && d && (gb18030_2022_ops[k].weight > UINT64_MAX / d || (GB18030_2022_HUGE_WEIGHTS && !gb18030_2022_ops[k].weight)))
+                wide = 1;  /* d * weight is beyond 64 bits */
+            if (GB18030_2022_WEIGHTED)
+                d *= gb18030_2022_ops[k].weight;
+            if (GB18030_2022_WIDE_DFA && acc > (UINT64_MAX - d) / gb18030_2022_ops[k].radix)
+                wide = 1;
             acc = acc * gb18030_2022_ops[k].radix + d;
         }
         state = next;
@@ -2209,18 +2454,20 @@ static int gb18030_2022_run(const unsigned char *data, size_t len, size_t pos, u
             last = gb18030_2022_state[state].action;
             last_end = i;
             last_acc = acc;
+            last_wide = wide;
             if (gb18030_2022_state[state].final)
                 break;
         }
     }
-    gb18030_2022_act(data, last, pos, last_end, last_acc, tok);
+    if (!GB18030_2022_WIDE_DFA || !gb18030_2022_wide(data, len, start, last, pos, last_end, last_acc, last_wide, tok))
+        gb18030_2022_act(data, last, pos, last_end, last_acc, tok);
     (void)limit;
     return 1;
 }
 
 void gb18030_2022_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, gb18030_2022_token *tok)
 {
-    (void)gb18030_2022_run(data, len, pos, start, 1, SIZE_MAX, tok);
+    (void)gb18030_2022_run(data, len, pos, start, 1, gb18030_2022_counted_limit, tok);
 }
 
 void gb18030_2022_scan(const unsigned char *data, size_t len, size_t pos, gb18030_2022_token *tok)
@@ -2230,9 +2477,19 @@ void gb18030_2022_scan(const unsigned char *data, size_t len, size_t pos, gb1803
 
 int gb18030_2022_next(const unsigned char *data, size_t len, size_t *pos, gb18030_2022_token *tok)
 {
+    unsigned start = GB18030_2022_START;
+    size_t n;
     if (*pos >= len)
         return 0;
-    gb18030_2022_scan_from(data, len, *pos, GB18030_2022_START, tok);
+    if (*pos == 0 && (n = gb18030_2022_signature(data, len, NULL)) > 0) {
+        gb18030_2022_set(tok, GB18030_2022_SIGNATURE, 0, n, 0, 0);
+        *pos = n;
+        return 1;
+    }
+    if (GB18030_2022_N_STARTS > 1 && *pos)
+        /* the signature at offset 0 chooses the start state of every token after it */
+        (void)gb18030_2022_signature(data, len, &start);
+    gb18030_2022_scan_from(data, len, *pos, start, tok);
     *pos = tok->end;
     return 1;
 }
@@ -2241,8 +2498,17 @@ size_t gb18030_2022_wide_value(const unsigned char *data, size_t len, const gb18
 {
     size_t n = 0, k;
     uint64_t v;
-    (void)data;
-    (void)len;
+    if (tok->kind == GB18030_2022_WIDE) {
+        unsigned start = GB18030_2022_START;
+        n = (tok->bits + 7) / 8;
+        if (GB18030_2022_N_STARTS > 1 && tok->start > 0 && tok->start <= len)  /* after a signature, in the state it chose */
+            (void)gb18030_2022_signature(data, len, &start);
+        if (tok->start >= tok->end || tok->end > len
+                || gb18030_2022_big(data, len, start, tok->start, tok->end, out, n) != tok->bits)
+            for (k = 0; k < n; k++)  /* not a WIDE token of this data */
+                out[k] = 0;
+        return n;
+    }
     v = tok->kind == GB18030_2022_CHAR ? (uint64_t)tok->value : 0;
     for (k = 0; k < 8 && v >> (8 * k); k++)
         n++;
@@ -2273,7 +2539,7 @@ size_t gb18030_2022_decode(const unsigned char *data, size_t len, gb18030_2022_c
 #define NX_NAME "gb18030-2022"
 #define NX_SPEC_SHA256 "406cddb47263c391e943c0cc8ea5a632655be5737d1652d36bcc9ee0eaa47b4c"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "d42a6bbaa27fbb390d5b3fc51af7c688454166eb352be2ecaac2c40328ae76c3"
+#define NX_SOURCE_SHA256 "4d1f485e80eea34153846960e347ff36746c45029389181415a9311d85af70c0"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

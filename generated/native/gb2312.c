@@ -272,11 +272,63 @@ size_t gb2312_decode(const unsigned char *data, size_t len, gb2312_cp *out,
  */
 /* gb2312.h is above */
 
+/* The engine below is the same for every spec: what a spec lacks is a neutral
+   value here (a flag 0, unit 1, weight 1, no action for the data's end = -1, the
+   identity permutation, empty tables).  Flags are constants the compiler folds. */
+#define GB2312_WEIGHTED 0
+#define GB2312_WIDE_DFA 0
+#define GB2312_HUGE_WEIGHTS 0
+#define GB2312_PERMUTED 0
+/* how far an error without an accepting state reaches: 0 the maximal subpart,
+   1 one code unit, 2 through the failing byte, cut before a restored byte */
+#define GB2312_SPAN 1
+#define GB2312_N_STARTS 1u  /* start states: a signature may choose one */
+
 const char gb2312_reason_start[] = "illegal multibyte sequence";
 const char gb2312_reason_continuation[] = "illegal multibyte sequence";
 const char gb2312_reason_end[] = "incomplete multibyte sequence";
+const char gb2312_reason_truncated[] = "truncated data";
 const char gb2312_reason_reserved[] = "reserved sequence";
 const char gb2312_reason_unmapped[] = "illegal multibyte sequence";
+const char gb2312_reason_limit[] = "counted form beyond this decoder's limits";
+size_t gb2312_counted_limit = SIZE_MAX;
+
+/* ---------------------------------------------------- byte permutation */
+/* gb2312_from_real[byte]: the intermediate byte the tables read for a real byte
+   (the spec's `bytes through` table, inverted; the identity without one): every
+   byte read goes through it (GB2312_RD). */
+static const uint8_t gb2312_from_real[256] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+    48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+    64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79,
+    80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95,
+    96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111,
+    112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127,
+    128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143,
+    144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159,
+    160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175,
+    176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191,
+    192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207,
+    208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223,
+    224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239,
+    240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255,
+};
+#define GB2312_RD(b) (GB2312_PERMUTED ? gb2312_from_real[b] : (b))
+
+/* gb2312_restore[byte]: 1 where an error never takes the byte after its first
+   (GB2312_SPAN 2: the spec's restore set; unused by other spans). */
+static const uint8_t gb2312_restore[256] = {
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+};
 
 /* ------------------------------------------------------------ byte classes */
 /* gb2312_class[byte]: bytes of one class behave alike in every state.
@@ -332,22 +384,37 @@ static const uint8_t gb2312_op[5][3] = {
     {     0,  0,  0 },  /* state 4 */
 };
 
-/* The digit operations: acc = acc * radix + (byte - sub). */
-static const struct { uint16_t radix; uint8_t sub; } gb2312_ops[3] = {
-    {   1, 0x00 },  /* 0: none: acc unchanged (the value does not matter) */
-    {  94, 0xA1 },  /* 1: acc = acc * 94 + (byte - 0xA1) */
-    { 128, 0x00 },  /* 2: acc = acc * 128 + (byte - 0x00) */
+/* The digit operations: acc = acc * radix + (byte - sub) * weight (a weight
+   other than 1: digits or code units least significant first); weight 0
+   stands for one of 2**64 or more (a nonzero digit makes a WIDE value:
+   GB2312_HUGE_WEIGHTS). */
+static const struct { uint16_t radix; uint8_t sub; uint64_t weight; } gb2312_ops[3] = {
+    {    1, 0x00, UINT64_C(1) },  /* 0: none: acc unchanged (the value does not matter) */
+    {   94, 0xA1, UINT64_C(1) },  /* 1: acc = acc * 94 + (byte - 0xA1) */
+    {  128, 0x00, UINT64_C(1) },  /* 2: acc = acc * 128 + (byte - 0x00) */
 };
 
-/* Per state: the action of a sequence that ends here (-1: none), whether no
-   byte can follow (the token ends at once), and the action of a sequence that
-   ends here where the data ends (-1: none; it comes first there). */
-static const struct { int8_t action; uint8_t final; int8_t at_end; } gb2312_state[5] = {
-    { -1, 0, -1 },  /* state 0: start; spec lines 30, 31, 35 */
-    {  0, 1, -1 },  /* state 1: accepts char (ascii), final */
-    { -1, 0,  2 },  /* state 2: (continues) */
-    { -1, 0,  2 },  /* state 3: spec line 31 */
-    {  1, 1, -1 },  /* state 4: accepts char (double), final */
+/* The weights as big-endian bytes, for WIDE values (gb2312_big). */
+static const unsigned char gb2312_weight_bytes[3][1] = {
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+};
+
+/* Per state: the action of a sequence that ends here (-1: none), and whether
+   no byte can follow (the token ends at once). */
+static const struct { int8_t action; uint8_t final; } gb2312_state[5] = {
+    { -1, 0 },  /* state 0: start; spec lines 30, 31, 35 */
+    {  0, 1 },  /* state 1: accepts char (ascii), final */
+    { -1, 0 },  /* state 2: (continues) */
+    { -1, 0 },  /* state 3: spec line 31 */
+    {  1, 1 },  /* state 4: accepts char (double), final */
+};
+
+/* Per state: the action of a sequence that ends here where the data ends (-1:
+   none; it comes first there).  Apart from gb2312_state: read once a token. */
+static const int8_t gb2312_at_end[5] = {
+    -1, -1, 2, 2, -1,
 };
 
 /* ----------------------------------------------------------------- actions */
@@ -364,10 +431,14 @@ static const struct {
     uint64_t split;      /* PAIR */
     const char *reason;  /* ERROR, RESERVED */
 } gb2312_actions[3] = {
-    { GB2312_ACT_CHAR, UINT64_C(0), 0, 0 },  /* form ascii: code point = acc + 0 */
-    { GB2312_ACT_LOOKUP, UINT64_C(0), 0, 0 },  /* form double: code point = table 0 at pointer acc */
-    { GB2312_ACT_ERROR, 0, 0, "incomplete multibyte sequence" },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
+    { GB2312_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form ascii: code point = acc + 0 */
+    { GB2312_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0 },  /* form double: code point = table 0 at pointer acc */
+    { GB2312_ACT_ERROR, UINT64_C(0), UINT64_C(0), "incomplete multibyte sequence" },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
 };
+
+/* The signatures' bytes, one after another (recognised at offset 0 only, the
+   first that the data begins with; gb2312_signature tests them in turn): */
+static const unsigned char gb2312_signature_bytes[1] = { 0x00 };
 
 /* ---------------------------------------------------------- mapping tables */
 /* A table form's raw value is a pointer.  An index is one array of code points
@@ -916,6 +987,32 @@ size_t gb2312_table_lookup(unsigned table, uint64_t pointer, gb2312_cp *cp)
     }
 }
 
+
+/* Where an error from pos that would take the bytes up to end ends: before the
+   first byte after its first that is in the restore set, (none) (the
+   core's _restored; WHATWG: "restore byte to ioQueue"). */
+static size_t gb2312_restored(const unsigned char *data, size_t pos, size_t end)
+{
+    size_t j;
+    for (j = pos + 1; j < end; j++) {
+        if (gb2312_restore[GB2312_RD(data[j])])
+            return j;
+    }
+    return end;
+}
+
+/* Where an error from pos ends under the spec's span policy (GB2312_SPAN): at
+   subpart (the maximal subpart's end), one unit on, or at failing (just after the
+   byte that proved it bad) cut before a restored byte. */
+static size_t gb2312_error_end(const unsigned char *data, size_t pos, size_t subpart, size_t failing)
+{
+    switch (GB2312_SPAN) {
+    case 1: return pos + GB2312_UNIT;
+    case 2: return gb2312_restored(data, pos, failing);
+    default: return subpart;
+    }
+}
+
 /* ------------------------------------------------------------------ steps */
 static void gb2312_set(gb2312_token *tok, gb2312_kind kind, size_t start, size_t end,
                        gb2312_cp value, const char *reason)
@@ -928,17 +1025,34 @@ static void gb2312_set(gb2312_token *tok, gb2312_kind kind, size_t start, size_t
     tok->bits = 0;
 }
 
+
+static int gb2312_begins(const unsigned char *data, const unsigned char *sig, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++)
+        if (data[k] != sig[k])
+            return 0;
+    return 1;
+}
+
 unsigned gb2312_step(unsigned state, unsigned char byte, uint64_t *acc)
 {
-    unsigned c = gb2312_class[byte];
-    unsigned k = gb2312_op[state][c];
+    unsigned c, k;
+    byte = GB2312_RD(byte);
+    c = gb2312_class[byte];
+    k = gb2312_op[state][c];
     if (k)
-        *acc = *acc * gb2312_ops[k].radix + (uint64_t)(byte - gb2312_ops[k].sub);
+        *acc = *acc * gb2312_ops[k].radix + (uint64_t)(byte - gb2312_ops[k].sub) * gb2312_ops[k].weight;
     return gb2312_next_state[state][c];
 }
 
 size_t gb2312_signature(const unsigned char *data, size_t len, unsigned *start)
 {
+    /* one test per row of gb2312_signatures, with its numbers as constants: the
+       compiler unrolls them (_next asks for every token of a spec with several
+       start states) */
+    (void)gb2312_begins;
+    (void)gb2312_signature_bytes;
     (void)data;
     (void)len;
     if (start)
@@ -958,7 +1072,113 @@ int gb2312_accepts(unsigned state)
     }
 }
 
+
+/* ------------------------------------------------------------- wide values */
+/* Big numbers as big-endian bytes out[0 .. n - 1], for WIDE tokens only. */
+static void gb2312_big_muladd(unsigned char *out, size_t n, uint32_t radix, unsigned digit)
+{
+    uint64_t carry = digit;
+    while (n-- > 0) {
+        carry += (uint64_t)out[n] * radix;
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+
+
+/* out += digit * weight (digit < 256; weight: wn bytes, big-endian) */
+static void gb2312_big_addmul(unsigned char *out, size_t n, const unsigned char *weight, size_t wn, unsigned digit)
+{
+    uint32_t carry = 0;
+    while (n-- > 0 && (wn || carry)) {
+        carry += out[n] + (wn ? (uint32_t)weight[--wn] * digit : 0u);
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+static void gb2312_big_add(unsigned char *out, size_t n, uint64_t v)
+{
+    unsigned carry = 0;
+    while (n-- > 0 && (v || carry)) {
+        carry += out[n] + (unsigned)(v & 0xFF);
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+        v >>= 8;
+    }
+}
+
+static size_t gb2312_big_bits(const unsigned char *out, size_t n)
+{
+    size_t k = 0, bits;
+    unsigned top;
+    while (k < n && out[k] == 0)
+        k++;
+    if (k == n)
+        return 0;
+    for (bits = 8 * (n - k - 1), top = out[k]; top; top >>= 1)
+        bits++;
+    return bits;
+}
+
+
+/* The code point of the char data[start .. end - 1] (a WIDE or CHAR token's span)
+   into out[0 .. n - 1], big-endian (n bytes must hold it); returns its bit length.
+   The automaton walks the bytes again from state (the start state) with acc in out
+   (acc = acc * radix + digit * weight, short for a bounded form); a counted form's
+   value digits are packed directly (linear in the token).  A token that runs to
+   the end of the data (len) takes the action for there, as gb2312_scan does. */
+static size_t gb2312_big(const unsigned char *data, size_t len, unsigned state, size_t start, size_t end,
+                         unsigned char *out, size_t n)
+{
+    unsigned next, c, k;
+    size_t i;
+    int a;
+    for (i = 0; i < n; i++)
+        out[i] = 0;
+    for (i = start; i < end; i++) {
+        c = gb2312_class[GB2312_RD(data[i])];
+        next = gb2312_next_state[state][c];
+        if (next >= GB2312_N_STATES) {
+            return 0;  /* not a char's span */
+        }
+        k = gb2312_op[state][c];
+        if (k) {
+            gb2312_big_muladd(out, n, gb2312_ops[k].radix, 0);
+            gb2312_big_addmul(out, n, gb2312_weight_bytes[k], sizeof gb2312_weight_bytes[k],
+                              (unsigned)(GB2312_RD(data[i]) - gb2312_ops[k].sub));
+        }
+        state = next;
+    }
+    a = gb2312_state[state].action;
+    if (end == len && gb2312_at_end[state] >= 0 && !(a >= 0 && gb2312_state[state].final))
+        a = gb2312_at_end[state];
+    if (a < 0 || gb2312_actions[a].kind != GB2312_ACT_CHAR)
+        return 0;
+    gb2312_big_add(out, n, gb2312_actions[a].offset);
+    return gb2312_big_bits(out, n);
+}
+
 /* ------------------------------------------------------------------ tokens */
+
+/* Where action over data[pos .. end - 1] is a CHAR whose value acc + offset is
+   wider than 64 bits (wide: acc already is): *tok is a WIDE token and 1 is
+   returned, its bit length from the bytes again from start state start (at most
+   8 bits); else 0.  Only GB2312_WIDE_DFA automata have such values. */
+static int gb2312_wide(const unsigned char *data, size_t len, unsigned start, int action, size_t pos, size_t end,
+                      uint64_t acc, int wide, gb2312_token *tok)
+{
+    unsigned char big[1];
+    if (gb2312_actions[action].kind != GB2312_ACT_CHAR || !(wide || acc > UINT64_MAX - gb2312_actions[action].offset))
+        return 0;
+    gb2312_set(tok, GB2312_WIDE, pos, end, 0, 0);
+    tok->bits = gb2312_big(data, len, start, pos, end, big, sizeof big);
+    return 1;
+}
+
+/* The token of action over data[pos .. end - 1] with value acc, as the core's _act
+   (a value past 64 bits: gb2312_wide first). */
 static void gb2312_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, gb2312_token *tok)
 {
     (void)data;
@@ -966,6 +1186,15 @@ static void gb2312_act(const unsigned char *data, int action, size_t pos, size_t
     case GB2312_ACT_CHAR:
         gb2312_set(tok, GB2312_CHAR, pos, end, (gb2312_cp)(acc + gb2312_actions[action].offset), 0);
         return;
+    case GB2312_ACT_VALUE:
+        gb2312_set(tok, GB2312_CHAR, pos, end, (gb2312_cp)gb2312_actions[action].offset, 0);
+        return;
+    case GB2312_ACT_PAIR: {
+        uint64_t split = gb2312_actions[action].split, off = gb2312_actions[action].offset;
+        uint64_t hi = acc / split + off, lo = acc % split + off;
+        gb2312_set(tok, GB2312_CHAR, pos, end, (gb2312_cp)(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)), 0);
+        return;
+    }
     case GB2312_ACT_ERROR:
         gb2312_set(tok, GB2312_ERROR, pos, end, 0, gb2312_actions[action].reason);
         return;
@@ -977,7 +1206,7 @@ static void gb2312_act(const unsigned char *data, int action, size_t pos, size_t
             gb2312_set(tok, GB2312_CHAR, pos, end, cp, 0);
             return;
         }
-        gb2312_set(tok, GB2312_ERROR, pos, pos + 1, 0, gb2312_reason_unmapped);  /* one unit */
+        gb2312_set(tok, GB2312_ERROR, pos, gb2312_error_end(data, pos, end, end), 0, gb2312_reason_unmapped);
         return;
     }
     default:
@@ -989,40 +1218,47 @@ static void gb2312_act(const unsigned char *data, int action, size_t pos, size_t
 /* The core's _run from state start (the one C copy: the native extension calls it
    too): returns 1 with *tok, or, with final false, 0 where more data could change
    the token; limit is the most bytes a counted form may have.  The longest match,
-   falling back to the last
-   accepting state; with none, an error covering the maximal subpart (the bytes
-   read before the automaton died, at least one); where the data ends, a state's action for there comes first. */
+   falling back to the last accepting state; with none, an error covering the
+   maximal subpart (the bytes read before the automaton died, in whole code units
+   of GB2312_UNIT bytes, at least one unit), or what GB2312_SPAN says.  A last
+   partial code unit is never read: where the whole units end, the data ends for
+   the automaton; where the data ends, a state's action for there comes first. */
 static int gb2312_run(const unsigned char *data, size_t len, size_t pos, unsigned start, int final, size_t limit,
                       gb2312_token *tok)
 {
     unsigned state = start, next, c, k;
     size_t i = pos, last_end = 0;
+    size_t whole = len - (len - pos) % GB2312_UNIT;  /* the end of the whole code units */
     uint64_t acc = 0, last_acc = 0;
     int last = -1;
+    int wide = 0, last_wide = 0;
 
     for (;;) {
         unsigned char b;
-        if (i == len) {
+        if (i == whole) {
             if (!final)
                 return 0;  /* more data could change the token: the core's _scan says None */
-            if (gb2312_state[state].at_end >= 0) {
-                gb2312_act(data, gb2312_state[state].at_end, pos, len, acc, tok);
+            if (whole == len && gb2312_at_end[state] >= 0) {
+                int a = gb2312_at_end[state];
+                if (!GB2312_WIDE_DFA || !gb2312_wide(data, len, start, a, pos, len, acc, wide, tok))
+                    gb2312_act(data, a, pos, len, acc, tok);
                 return 1;
             }
-            if (last < 0) {  /* the data ends inside a sequence */
-                gb2312_set(tok, GB2312_ERROR, pos, len, 0, gb2312_reason_end);
+            if (last < 0) {  /* the data ends inside a sequence (or inside its first unit) */
+                gb2312_set(tok, GB2312_ERROR, pos, len, 0, GB2312_UNIT > 1 && whole == pos ? gb2312_reason_truncated : gb2312_reason_end);
                 return 1;
             }
             break;
         }
-        b = data[i];
+        b = GB2312_RD(data[i]);
         c = gb2312_class[b];
         next = gb2312_next_state[state][c];
         if (next >= GB2312_N_STATES) {
             if (last < 0) {
-                /* one unit */
-                gb2312_set(tok, GB2312_ERROR, pos, pos + 1, 0,
-                           i > pos ? gb2312_reason_continuation : gb2312_reason_start);
+                /* the maximal subpart in whole units: at least one */
+                size_t n = (i - pos) - (i - pos) % GB2312_UNIT;
+                gb2312_set(tok, GB2312_ERROR, pos, gb2312_error_end(data, pos, pos + (n ? n : GB2312_UNIT), i + 1), 0,
+                           n ? gb2312_reason_continuation : gb2312_reason_start);
                 return 1;
             }
             break;
@@ -1030,6 +1266,12 @@ static int gb2312_run(const unsigned char *data, size_t len, size_t pos, unsigne
         k = gb2312_op[state][c];
         if (k) {
             uint64_t d = (uint64_t)(b - gb2312_ops[k].sub);
+            if (GB2312_WIDE_DFA && d && (gb2312_ops[k].weight > UINT64_MAX / d || (GB2312_HUGE_WEIGHTS && !gb2312_ops[k].weight)))
+                wide = 1;  /* d * weight is beyond 64 bits */
+            if (GB2312_WEIGHTED)
+                d *= gb2312_ops[k].weight;
+            if (GB2312_WIDE_DFA && acc > (UINT64_MAX - d) / gb2312_ops[k].radix)
+                wide = 1;
             acc = acc * gb2312_ops[k].radix + d;
         }
         state = next;
@@ -1038,18 +1280,20 @@ static int gb2312_run(const unsigned char *data, size_t len, size_t pos, unsigne
             last = gb2312_state[state].action;
             last_end = i;
             last_acc = acc;
+            last_wide = wide;
             if (gb2312_state[state].final)
                 break;
         }
     }
-    gb2312_act(data, last, pos, last_end, last_acc, tok);
+    if (!GB2312_WIDE_DFA || !gb2312_wide(data, len, start, last, pos, last_end, last_acc, last_wide, tok))
+        gb2312_act(data, last, pos, last_end, last_acc, tok);
     (void)limit;
     return 1;
 }
 
 void gb2312_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, gb2312_token *tok)
 {
-    (void)gb2312_run(data, len, pos, start, 1, SIZE_MAX, tok);
+    (void)gb2312_run(data, len, pos, start, 1, gb2312_counted_limit, tok);
 }
 
 void gb2312_scan(const unsigned char *data, size_t len, size_t pos, gb2312_token *tok)
@@ -1059,9 +1303,19 @@ void gb2312_scan(const unsigned char *data, size_t len, size_t pos, gb2312_token
 
 int gb2312_next(const unsigned char *data, size_t len, size_t *pos, gb2312_token *tok)
 {
+    unsigned start = GB2312_START;
+    size_t n;
     if (*pos >= len)
         return 0;
-    gb2312_scan_from(data, len, *pos, GB2312_START, tok);
+    if (*pos == 0 && (n = gb2312_signature(data, len, NULL)) > 0) {
+        gb2312_set(tok, GB2312_SIGNATURE, 0, n, 0, 0);
+        *pos = n;
+        return 1;
+    }
+    if (GB2312_N_STARTS > 1 && *pos)
+        /* the signature at offset 0 chooses the start state of every token after it */
+        (void)gb2312_signature(data, len, &start);
+    gb2312_scan_from(data, len, *pos, start, tok);
     *pos = tok->end;
     return 1;
 }
@@ -1070,8 +1324,17 @@ size_t gb2312_wide_value(const unsigned char *data, size_t len, const gb2312_tok
 {
     size_t n = 0, k;
     uint64_t v;
-    (void)data;
-    (void)len;
+    if (tok->kind == GB2312_WIDE) {
+        unsigned start = GB2312_START;
+        n = (tok->bits + 7) / 8;
+        if (GB2312_N_STARTS > 1 && tok->start > 0 && tok->start <= len)  /* after a signature, in the state it chose */
+            (void)gb2312_signature(data, len, &start);
+        if (tok->start >= tok->end || tok->end > len
+                || gb2312_big(data, len, start, tok->start, tok->end, out, n) != tok->bits)
+            for (k = 0; k < n; k++)  /* not a WIDE token of this data */
+                out[k] = 0;
+        return n;
+    }
     v = tok->kind == GB2312_CHAR ? (uint64_t)tok->value : 0;
     for (k = 0; k < 8 && v >> (8 * k); k++)
         n++;
@@ -1102,7 +1365,7 @@ size_t gb2312_decode(const unsigned char *data, size_t len, gb2312_cp *out,
 #define NX_NAME "gb2312"
 #define NX_SPEC_SHA256 "73ad0b9e179be8f6bf4035131da88df9ccc1d43e9ab74f36bce799579221ca40"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "4db3c656a43b3e00a05f22af1b47e789c926afa0d179833c8ee4ad8bfee6bacc"
+#define NX_SOURCE_SHA256 "eace1fced3d4860d35833adb62cb9c582123b8215d905ed2789deb0ae4c0dde6"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 3
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -274,10 +274,63 @@ size_t git_offset_varint_decode(const unsigned char *data, size_t len, git_offse
  */
 /* git_offset_varint.h is above */
 
+/* The engine below is the same for every spec: what a spec lacks is a neutral
+   value here (a flag 0, unit 1, weight 1, no action for the data's end = -1, the
+   identity permutation, empty tables).  Flags are constants the compiler folds. */
+#define GIT_OFFSET_VARINT_WEIGHTED 0
+#define GIT_OFFSET_VARINT_WIDE_DFA 1
+#define GIT_OFFSET_VARINT_HUGE_WEIGHTS 0
+#define GIT_OFFSET_VARINT_PERMUTED 0
+/* how far an error without an accepting state reaches: 0 the maximal subpart,
+   1 one code unit, 2 through the failing byte, cut before a restored byte */
+#define GIT_OFFSET_VARINT_SPAN 0
+#define GIT_OFFSET_VARINT_N_STARTS 1u  /* start states: a signature may choose one */
+
 const char git_offset_varint_reason_start[] = "invalid start byte";
 const char git_offset_varint_reason_continuation[] = "invalid continuation byte";
 const char git_offset_varint_reason_end[] = "unexpected end of data";
+const char git_offset_varint_reason_truncated[] = "truncated data";
 const char git_offset_varint_reason_reserved[] = "reserved sequence";
+const char git_offset_varint_reason_unmapped[] = "no code point for this pointer";
+const char git_offset_varint_reason_limit[] = "counted form beyond this decoder's limits";
+size_t git_offset_varint_counted_limit = SIZE_MAX;
+
+/* ---------------------------------------------------- byte permutation */
+/* git_offset_varint_from_real[byte]: the intermediate byte the tables read for a real byte
+   (the spec's `bytes through` table, inverted; the identity without one): every
+   byte read goes through it (GIT_OFFSET_VARINT_RD). */
+static const uint8_t git_offset_varint_from_real[256] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+    48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+    64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79,
+    80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95,
+    96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111,
+    112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127,
+    128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143,
+    144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159,
+    160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175,
+    176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191,
+    192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207,
+    208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223,
+    224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239,
+    240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255,
+};
+#define GIT_OFFSET_VARINT_RD(b) (GIT_OFFSET_VARINT_PERMUTED ? git_offset_varint_from_real[b] : (b))
+
+/* git_offset_varint_restore[byte]: 1 where an error never takes the byte after its first
+   (GIT_OFFSET_VARINT_SPAN 2: the spec's restore set; unused by other spans). */
+static const uint8_t git_offset_varint_restore[256] = {
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+};
 
 /* ------------------------------------------------------------ byte classes */
 /* git_offset_varint_class[byte]: bytes of one class behave alike in every state.
@@ -397,11 +450,21 @@ static const uint8_t git_offset_varint_op[35][5] = {
     {     0,  0,  0,  0,  0 },  /* state 34 */
 };
 
-/* The digit operations: acc = acc * radix + (byte - sub). */
-static const struct { uint16_t radix; uint8_t sub; } git_offset_varint_ops[3] = {
-    {   1, 0x00 },  /* 0: none: acc unchanged (the value does not matter) */
-    { 128, 0x00 },  /* 1: acc = acc * 128 + (byte - 0x00) */
-    { 128, 0x80 },  /* 2: acc = acc * 128 + (byte - 0x80) */
+/* The digit operations: acc = acc * radix + (byte - sub) * weight (a weight
+   other than 1: digits or code units least significant first); weight 0
+   stands for one of 2**64 or more (a nonzero digit makes a WIDE value:
+   GIT_OFFSET_VARINT_HUGE_WEIGHTS). */
+static const struct { uint16_t radix; uint8_t sub; uint64_t weight; } git_offset_varint_ops[3] = {
+    {    1, 0x00, UINT64_C(1) },  /* 0: none: acc unchanged (the value does not matter) */
+    {  128, 0x00, UINT64_C(1) },  /* 1: acc = acc * 128 + (byte - 0x00) */
+    {  128, 0x80, UINT64_C(1) },  /* 2: acc = acc * 128 + (byte - 0x80) */
+};
+
+/* The weights as big-endian bytes, for WIDE values (git_offset_varint_big). */
+static const unsigned char git_offset_varint_weight_bytes[3][1] = {
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
 };
 
 /* Per state: the action of a sequence that ends here (-1: none), and whether
@@ -444,29 +507,69 @@ static const struct { int8_t action; uint8_t final; } git_offset_varint_state[35
     {  9, 1 },  /* state 34: accepts char (10), final */
 };
 
+/* Per state: the action of a sequence that ends here where the data ends (-1:
+   none; it comes first there).  Apart from git_offset_varint_state: read once a token. */
+static const int8_t git_offset_varint_at_end[35] = {
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1,
+};
+
 /* ----------------------------------------------------------------- actions */
-enum { GIT_OFFSET_VARINT_ACT_CHAR, GIT_OFFSET_VARINT_ACT_VALUE, GIT_OFFSET_VARINT_ACT_PAIR, GIT_OFFSET_VARINT_ACT_ERROR, GIT_OFFSET_VARINT_ACT_RESERVED };
+enum { GIT_OFFSET_VARINT_ACT_CHAR, GIT_OFFSET_VARINT_ACT_VALUE, GIT_OFFSET_VARINT_ACT_PAIR, GIT_OFFSET_VARINT_ACT_ERROR, GIT_OFFSET_VARINT_ACT_RESERVED,
+       GIT_OFFSET_VARINT_ACT_LOOKUP };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
+   pointer into mapping table offset. */
 static const struct {
     uint8_t kind;
-    uint64_t offset;     /* CHAR, PAIR; VALUE: the code point */
+    uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
     const char *reason;  /* ERROR, RESERVED */
 } git_offset_varint_actions[10] = {
-    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(0), 0, 0 },  /* form 1: code point = acc + 0 */
-    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(128), 0, 0 },  /* form 2: code point = acc + 128 */
-    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(16512), 0, 0 },  /* form 3: code point = acc + 16512 */
-    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(2113664), 0, 0 },  /* form 4: code point = acc + 2113664 */
-    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(270549120), 0, 0 },  /* form 5: code point = acc + 270549120 */
-    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(34630287488), 0, 0 },  /* form 6: code point = acc + 34630287488 */
-    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(4432676798592), 0, 0 },  /* form 7: code point = acc + 4432676798592 */
-    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(567382630219904), 0, 0 },  /* form 8: code point = acc + 567382630219904 */
-    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(72624976668147840), 0, 0 },  /* form 9: code point = acc + 72624976668147840 */
-    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(9295997013522923648), 0, 0 },  /* form 10: code point = acc + 9295997013522923648 */
+    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form 1: code point = acc + 0 */
+    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(128), UINT64_C(0), 0 },  /* form 2: code point = acc + 128 */
+    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(16512), UINT64_C(0), 0 },  /* form 3: code point = acc + 16512 */
+    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(2113664), UINT64_C(0), 0 },  /* form 4: code point = acc + 2113664 */
+    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(270549120), UINT64_C(0), 0 },  /* form 5: code point = acc + 270549120 */
+    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(34630287488), UINT64_C(0), 0 },  /* form 6: code point = acc + 34630287488 */
+    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(4432676798592), UINT64_C(0), 0 },  /* form 7: code point = acc + 4432676798592 */
+    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(567382630219904), UINT64_C(0), 0 },  /* form 8: code point = acc + 567382630219904 */
+    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(72624976668147840), UINT64_C(0), 0 },  /* form 9: code point = acc + 72624976668147840 */
+    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(9295997013522923648), UINT64_C(0), 0 },  /* form 10: code point = acc + 9295997013522923648 */
 };
+
+/* The signatures' bytes, one after another (recognised at offset 0 only, the
+   first that the data begins with; git_offset_varint_signature tests them in turn): */
+static const unsigned char git_offset_varint_signature_bytes[1] = { 0x00 };
+
+
+/* Where an error from pos that would take the bytes up to end ends: before the
+   first byte after its first that is in the restore set, (none) (the
+   core's _restored; WHATWG: "restore byte to ioQueue"). */
+static size_t git_offset_varint_restored(const unsigned char *data, size_t pos, size_t end)
+{
+    size_t j;
+    for (j = pos + 1; j < end; j++) {
+        if (git_offset_varint_restore[GIT_OFFSET_VARINT_RD(data[j])])
+            return j;
+    }
+    return end;
+}
+
+/* Where an error from pos ends under the spec's span policy (GIT_OFFSET_VARINT_SPAN): at
+   subpart (the maximal subpart's end), one unit on, or at failing (just after the
+   byte that proved it bad) cut before a restored byte. */
+static size_t git_offset_varint_error_end(const unsigned char *data, size_t pos, size_t subpart, size_t failing)
+{
+    switch (GIT_OFFSET_VARINT_SPAN) {
+    case 1: return pos + GIT_OFFSET_VARINT_UNIT;
+    case 2: return git_offset_varint_restored(data, pos, failing);
+    default: return subpart;
+    }
+}
 
 /* ------------------------------------------------------------------ steps */
 static void git_offset_varint_set(git_offset_varint_token *tok, git_offset_varint_kind kind, size_t start, size_t end,
@@ -480,17 +583,34 @@ static void git_offset_varint_set(git_offset_varint_token *tok, git_offset_varin
     tok->bits = 0;
 }
 
+
+static int git_offset_varint_begins(const unsigned char *data, const unsigned char *sig, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++)
+        if (data[k] != sig[k])
+            return 0;
+    return 1;
+}
+
 unsigned git_offset_varint_step(unsigned state, unsigned char byte, uint64_t *acc)
 {
-    unsigned c = git_offset_varint_class[byte];
-    unsigned k = git_offset_varint_op[state][c];
+    unsigned c, k;
+    byte = GIT_OFFSET_VARINT_RD(byte);
+    c = git_offset_varint_class[byte];
+    k = git_offset_varint_op[state][c];
     if (k)
-        *acc = *acc * git_offset_varint_ops[k].radix + (uint64_t)(byte - git_offset_varint_ops[k].sub);
+        *acc = *acc * git_offset_varint_ops[k].radix + (uint64_t)(byte - git_offset_varint_ops[k].sub) * git_offset_varint_ops[k].weight;
     return git_offset_varint_next_state[state][c];
 }
 
 size_t git_offset_varint_signature(const unsigned char *data, size_t len, unsigned *start)
 {
+    /* one test per row of git_offset_varint_signatures, with its numbers as constants: the
+       compiler unrolls them (_next asks for every token of a spec with several
+       start states) */
+    (void)git_offset_varint_begins;
+    (void)git_offset_varint_signature_bytes;
     (void)data;
     (void)len;
     if (start)
@@ -510,6 +630,7 @@ int git_offset_varint_accepts(unsigned state)
     }
 }
 
+
 /* ------------------------------------------------------------- wide values */
 /* Big numbers as big-endian bytes out[0 .. n - 1], for WIDE tokens only. */
 static void git_offset_varint_big_muladd(unsigned char *out, size_t n, uint32_t radix, unsigned digit)
@@ -517,6 +638,19 @@ static void git_offset_varint_big_muladd(unsigned char *out, size_t n, uint32_t 
     uint64_t carry = digit;
     while (n-- > 0) {
         carry += (uint64_t)out[n] * radix;
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+
+
+/* out += digit * weight (digit < 256; weight: wn bytes, big-endian) */
+static void git_offset_varint_big_addmul(unsigned char *out, size_t n, const unsigned char *weight, size_t wn, unsigned digit)
+{
+    uint32_t carry = 0;
+    while (n-- > 0 && (wn || carry)) {
+        carry += out[n] + (wn ? (uint32_t)weight[--wn] * digit : 0u);
         out[n] = (unsigned char)(carry & 0xFF);
         carry >>= 8;
     }
@@ -546,31 +680,38 @@ static size_t git_offset_varint_big_bits(const unsigned char *out, size_t n)
     return bits;
 }
 
+
 /* The code point of the char data[start .. end - 1] (a WIDE or CHAR token's span)
    into out[0 .. n - 1], big-endian (n bytes must hold it); returns its bit length.
    The automaton walks the bytes again from state (the start state) with acc in out
-   (acc = acc * radix + digit, short for a bounded form). */
+   (acc = acc * radix + digit * weight, short for a bounded form); a counted form's
+   value digits are packed directly (linear in the token).  A token that runs to
+   the end of the data (len) takes the action for there, as git_offset_varint_scan does. */
 static size_t git_offset_varint_big(const unsigned char *data, size_t len, unsigned state, size_t start, size_t end,
                                     unsigned char *out, size_t n)
 {
     unsigned next, c, k;
     size_t i;
     int a;
-    (void)len;
     for (i = 0; i < n; i++)
         out[i] = 0;
     for (i = start; i < end; i++) {
-        c = git_offset_varint_class[data[i]];
+        c = git_offset_varint_class[GIT_OFFSET_VARINT_RD(data[i])];
         next = git_offset_varint_next_state[state][c];
         if (next >= GIT_OFFSET_VARINT_N_STATES) {
             return 0;  /* not a char's span */
         }
         k = git_offset_varint_op[state][c];
-        if (k)
-            git_offset_varint_big_muladd(out, n, git_offset_varint_ops[k].radix, (unsigned)(data[i] - git_offset_varint_ops[k].sub));
+        if (k) {
+            git_offset_varint_big_muladd(out, n, git_offset_varint_ops[k].radix, 0);
+            git_offset_varint_big_addmul(out, n, git_offset_varint_weight_bytes[k], sizeof git_offset_varint_weight_bytes[k],
+                                         (unsigned)(GIT_OFFSET_VARINT_RD(data[i]) - git_offset_varint_ops[k].sub));
+        }
         state = next;
     }
     a = git_offset_varint_state[state].action;
+    if (end == len && git_offset_varint_at_end[state] >= 0 && !(a >= 0 && git_offset_varint_state[state].final))
+        a = git_offset_varint_at_end[state];
     if (a < 0 || git_offset_varint_actions[a].kind != GIT_OFFSET_VARINT_ACT_CHAR)
         return 0;
     git_offset_varint_big_add(out, n, git_offset_varint_actions[a].offset);
@@ -578,18 +719,42 @@ static size_t git_offset_varint_big(const unsigned char *data, size_t len, unsig
 }
 
 /* ------------------------------------------------------------------ tokens */
-static void git_offset_varint_act(const unsigned char *data, size_t len, unsigned start, int action, size_t pos, size_t end, uint64_t acc, int wide, git_offset_varint_token *tok)
+
+/* Where action over data[pos .. end - 1] is a CHAR whose value acc + offset is
+   wider than 64 bits (wide: acc already is): *tok is a WIDE token and 1 is
+   returned, its bit length from the bytes again from start state start (at most
+   72 bits); else 0.  Only GIT_OFFSET_VARINT_WIDE_DFA automata have such values. */
+static int git_offset_varint_wide(const unsigned char *data, size_t len, unsigned start, int action, size_t pos, size_t end,
+                                 uint64_t acc, int wide, git_offset_varint_token *tok)
 {
+    unsigned char big[9];
+    if (git_offset_varint_actions[action].kind != GIT_OFFSET_VARINT_ACT_CHAR || !(wide || acc > UINT64_MAX - git_offset_varint_actions[action].offset))
+        return 0;
+    git_offset_varint_set(tok, GIT_OFFSET_VARINT_WIDE, pos, end, 0, 0);
+    tok->bits = git_offset_varint_big(data, len, start, pos, end, big, sizeof big);
+    return 1;
+}
+
+/* The token of action over data[pos .. end - 1] with value acc, as the core's _act
+   (a value past 64 bits: git_offset_varint_wide first). */
+static void git_offset_varint_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, git_offset_varint_token *tok)
+{
+    (void)data;
     switch (git_offset_varint_actions[action].kind) {
     case GIT_OFFSET_VARINT_ACT_CHAR:
-        if (wide || acc > UINT64_MAX - git_offset_varint_actions[action].offset) {
-            /* wider than 64 bits: its bit length from the bytes again (at most 72 bits) */
-            unsigned char big[9];
-            git_offset_varint_set(tok, GIT_OFFSET_VARINT_WIDE, pos, end, 0, 0);
-            tok->bits = git_offset_varint_big(data, len, start, pos, end, big, sizeof big);
-            return;
-        }
         git_offset_varint_set(tok, GIT_OFFSET_VARINT_CHAR, pos, end, (git_offset_varint_cp)(acc + git_offset_varint_actions[action].offset), 0);
+        return;
+    case GIT_OFFSET_VARINT_ACT_VALUE:
+        git_offset_varint_set(tok, GIT_OFFSET_VARINT_CHAR, pos, end, (git_offset_varint_cp)git_offset_varint_actions[action].offset, 0);
+        return;
+    case GIT_OFFSET_VARINT_ACT_PAIR: {
+        uint64_t split = git_offset_varint_actions[action].split, off = git_offset_varint_actions[action].offset;
+        uint64_t hi = acc / split + off, lo = acc % split + off;
+        git_offset_varint_set(tok, GIT_OFFSET_VARINT_CHAR, pos, end, (git_offset_varint_cp)(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)), 0);
+        return;
+    }
+    case GIT_OFFSET_VARINT_ACT_ERROR:
+        git_offset_varint_set(tok, GIT_OFFSET_VARINT_ERROR, pos, end, 0, git_offset_varint_actions[action].reason);
         return;
     default:
         git_offset_varint_set(tok, GIT_OFFSET_VARINT_RESERVED, pos, end, 0, git_offset_varint_reason_reserved);
@@ -600,37 +765,47 @@ static void git_offset_varint_act(const unsigned char *data, size_t len, unsigne
 /* The core's _run from state start (the one C copy: the native extension calls it
    too): returns 1 with *tok, or, with final false, 0 where more data could change
    the token; limit is the most bytes a counted form may have.  The longest match,
-   falling back to the last
-   accepting state; with none, an error covering the maximal subpart (the bytes
-   read before the automaton died, at least one). */
+   falling back to the last accepting state; with none, an error covering the
+   maximal subpart (the bytes read before the automaton died, in whole code units
+   of GIT_OFFSET_VARINT_UNIT bytes, at least one unit), or what GIT_OFFSET_VARINT_SPAN says.  A last
+   partial code unit is never read: where the whole units end, the data ends for
+   the automaton; where the data ends, a state's action for there comes first. */
 static int git_offset_varint_run(const unsigned char *data, size_t len, size_t pos, unsigned start, int final, size_t limit,
                                  git_offset_varint_token *tok)
 {
     unsigned state = start, next, c, k;
     size_t i = pos, last_end = 0;
+    size_t whole = len - (len - pos) % GIT_OFFSET_VARINT_UNIT;  /* the end of the whole code units */
     uint64_t acc = 0, last_acc = 0;
     int last = -1;
     int wide = 0, last_wide = 0;
 
     for (;;) {
         unsigned char b;
-        if (i == len) {
+        if (i == whole) {
             if (!final)
                 return 0;  /* more data could change the token: the core's _scan says None */
-            if (last < 0) {  /* the data ends inside a sequence */
-                git_offset_varint_set(tok, GIT_OFFSET_VARINT_ERROR, pos, len, 0, git_offset_varint_reason_end);
+            if (whole == len && git_offset_varint_at_end[state] >= 0) {
+                int a = git_offset_varint_at_end[state];
+                if (!GIT_OFFSET_VARINT_WIDE_DFA || !git_offset_varint_wide(data, len, start, a, pos, len, acc, wide, tok))
+                    git_offset_varint_act(data, a, pos, len, acc, tok);
+                return 1;
+            }
+            if (last < 0) {  /* the data ends inside a sequence (or inside its first unit) */
+                git_offset_varint_set(tok, GIT_OFFSET_VARINT_ERROR, pos, len, 0, GIT_OFFSET_VARINT_UNIT > 1 && whole == pos ? git_offset_varint_reason_truncated : git_offset_varint_reason_end);
                 return 1;
             }
             break;
         }
-        b = data[i];
+        b = GIT_OFFSET_VARINT_RD(data[i]);
         c = git_offset_varint_class[b];
         next = git_offset_varint_next_state[state][c];
         if (next >= GIT_OFFSET_VARINT_N_STATES) {
             if (last < 0) {
-                /* the maximal subpart: at least one byte */
-                git_offset_varint_set(tok, GIT_OFFSET_VARINT_ERROR, pos, i > pos ? i : pos + 1, 0,
-                                      i > pos ? git_offset_varint_reason_continuation : git_offset_varint_reason_start);
+                /* the maximal subpart in whole units: at least one */
+                size_t n = (i - pos) - (i - pos) % GIT_OFFSET_VARINT_UNIT;
+                git_offset_varint_set(tok, GIT_OFFSET_VARINT_ERROR, pos, git_offset_varint_error_end(data, pos, pos + (n ? n : GIT_OFFSET_VARINT_UNIT), i + 1), 0,
+                                      n ? git_offset_varint_reason_continuation : git_offset_varint_reason_start);
                 return 1;
             }
             break;
@@ -638,7 +813,11 @@ static int git_offset_varint_run(const unsigned char *data, size_t len, size_t p
         k = git_offset_varint_op[state][c];
         if (k) {
             uint64_t d = (uint64_t)(b - git_offset_varint_ops[k].sub);
-            if (acc > (UINT64_MAX - d) / git_offset_varint_ops[k].radix)
+            if (GIT_OFFSET_VARINT_WIDE_DFA && d && (git_offset_varint_ops[k].weight > UINT64_MAX / d || (GIT_OFFSET_VARINT_HUGE_WEIGHTS && !git_offset_varint_ops[k].weight)))
+                wide = 1;  /* d * weight is beyond 64 bits */
+            if (GIT_OFFSET_VARINT_WEIGHTED)
+                d *= git_offset_varint_ops[k].weight;
+            if (GIT_OFFSET_VARINT_WIDE_DFA && acc > (UINT64_MAX - d) / git_offset_varint_ops[k].radix)
                 wide = 1;
             acc = acc * git_offset_varint_ops[k].radix + d;
         }
@@ -653,14 +832,15 @@ static int git_offset_varint_run(const unsigned char *data, size_t len, size_t p
                 break;
         }
     }
-    git_offset_varint_act(data, len, start, last, pos, last_end, last_acc, last_wide, tok);
+    if (!GIT_OFFSET_VARINT_WIDE_DFA || !git_offset_varint_wide(data, len, start, last, pos, last_end, last_acc, last_wide, tok))
+        git_offset_varint_act(data, last, pos, last_end, last_acc, tok);
     (void)limit;
     return 1;
 }
 
 void git_offset_varint_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, git_offset_varint_token *tok)
 {
-    (void)git_offset_varint_run(data, len, pos, start, 1, SIZE_MAX, tok);
+    (void)git_offset_varint_run(data, len, pos, start, 1, git_offset_varint_counted_limit, tok);
 }
 
 void git_offset_varint_scan(const unsigned char *data, size_t len, size_t pos, git_offset_varint_token *tok)
@@ -670,9 +850,19 @@ void git_offset_varint_scan(const unsigned char *data, size_t len, size_t pos, g
 
 int git_offset_varint_next(const unsigned char *data, size_t len, size_t *pos, git_offset_varint_token *tok)
 {
+    unsigned start = GIT_OFFSET_VARINT_START;
+    size_t n;
     if (*pos >= len)
         return 0;
-    git_offset_varint_scan_from(data, len, *pos, GIT_OFFSET_VARINT_START, tok);
+    if (*pos == 0 && (n = git_offset_varint_signature(data, len, NULL)) > 0) {
+        git_offset_varint_set(tok, GIT_OFFSET_VARINT_SIGNATURE, 0, n, 0, 0);
+        *pos = n;
+        return 1;
+    }
+    if (GIT_OFFSET_VARINT_N_STARTS > 1 && *pos)
+        /* the signature at offset 0 chooses the start state of every token after it */
+        (void)git_offset_varint_signature(data, len, &start);
+    git_offset_varint_scan_from(data, len, *pos, start, tok);
     *pos = tok->end;
     return 1;
 }
@@ -682,9 +872,12 @@ size_t git_offset_varint_wide_value(const unsigned char *data, size_t len, const
     size_t n = 0, k;
     uint64_t v;
     if (tok->kind == GIT_OFFSET_VARINT_WIDE) {
+        unsigned start = GIT_OFFSET_VARINT_START;
         n = (tok->bits + 7) / 8;
+        if (GIT_OFFSET_VARINT_N_STARTS > 1 && tok->start > 0 && tok->start <= len)  /* after a signature, in the state it chose */
+            (void)git_offset_varint_signature(data, len, &start);
         if (tok->start >= tok->end || tok->end > len
-                || git_offset_varint_big(data, len, GIT_OFFSET_VARINT_START, tok->start, tok->end, out, n) != tok->bits)
+                || git_offset_varint_big(data, len, start, tok->start, tok->end, out, n) != tok->bits)
             for (k = 0; k < n; k++)  /* not a WIDE token of this data */
                 out[k] = 0;
         return n;
@@ -719,7 +912,7 @@ size_t git_offset_varint_decode(const unsigned char *data, size_t len, git_offse
 #define NX_NAME "git-offset-varint"
 #define NX_SPEC_SHA256 "a6b3e8f3a01561e40516fe5fbc2e678571e9f67df7a8902dbccc39b8e6851f71"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "78ed2f6f2fe4d97780f3011411d723006cd23ccc80c96f04c9c68f8a15fe5217"
+#define NX_SOURCE_SHA256 "add4d834cddac057e7ef0b4a2c15faa5369365760acdbd9c069e69b6e62aa469"
 #define NX_N_STATES 35
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -256,10 +256,63 @@ size_t leb128_decode(const unsigned char *data, size_t len, leb128_cp *out,
  */
 /* leb128.h is above */
 
+/* The engine below is the same for every spec: what a spec lacks is a neutral
+   value here (a flag 0, unit 1, weight 1, no action for the data's end = -1, the
+   identity permutation, empty tables).  Flags are constants the compiler folds. */
+#define LEB128_WEIGHTED 1
+#define LEB128_WIDE_DFA 0
+#define LEB128_HUGE_WEIGHTS 0
+#define LEB128_PERMUTED 0
+/* how far an error without an accepting state reaches: 0 the maximal subpart,
+   1 one code unit, 2 through the failing byte, cut before a restored byte */
+#define LEB128_SPAN 0
+#define LEB128_N_STARTS 1u  /* start states: a signature may choose one */
+
 const char leb128_reason_start[] = "invalid start byte";
 const char leb128_reason_continuation[] = "invalid continuation byte";
 const char leb128_reason_end[] = "unexpected end of data";
+const char leb128_reason_truncated[] = "truncated data";
 const char leb128_reason_reserved[] = "reserved sequence";
+const char leb128_reason_unmapped[] = "no code point for this pointer";
+const char leb128_reason_limit[] = "counted form beyond this decoder's limits";
+size_t leb128_counted_limit = SIZE_MAX;
+
+/* ---------------------------------------------------- byte permutation */
+/* leb128_from_real[byte]: the intermediate byte the tables read for a real byte
+   (the spec's `bytes through` table, inverted; the identity without one): every
+   byte read goes through it (LEB128_RD). */
+static const uint8_t leb128_from_real[256] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+    48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+    64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79,
+    80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95,
+    96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111,
+    112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127,
+    128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143,
+    144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159,
+    160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175,
+    176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191,
+    192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207,
+    208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223,
+    224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239,
+    240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255,
+};
+#define LEB128_RD(b) (LEB128_PERMUTED ? leb128_from_real[b] : (b))
+
+/* leb128_restore[byte]: 1 where an error never takes the byte after its first
+   (LEB128_SPAN 2: the spec's restore set; unused by other spans). */
+static const uint8_t leb128_restore[256] = {
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+};
 
 /* ------------------------------------------------------------ byte classes */
 /* leb128_class[byte]: bytes of one class behave alike in every state.
@@ -329,7 +382,9 @@ static const uint8_t leb128_op[11][4] = {
 };
 
 /* The digit operations: acc = acc * radix + (byte - sub) * weight (a weight
-   other than 1: digits or code units least significant first). */
+   other than 1: digits or code units least significant first); weight 0
+   stands for one of 2**64 or more (a nonzero digit makes a WIDE value:
+   LEB128_HUGE_WEIGHTS). */
 static const struct { uint16_t radix; uint8_t sub; uint64_t weight; } leb128_ops[20] = {
     {    1, 0x00, UINT64_C(1) },  /* 0: none: acc unchanged (the value does not matter) */
     {    1, 0x00, UINT64_C(128) },  /* 1: acc = acc * 1 + (byte - 0x00) * 128 */
@@ -353,6 +408,30 @@ static const struct { uint16_t radix; uint8_t sub; uint64_t weight; } leb128_ops
     {  128, 0x80, UINT64_C(1) },  /* 19: acc = acc * 128 + (byte - 0x80) */
 };
 
+/* The weights as big-endian bytes, for WIDE values (leb128_big). */
+static const unsigned char leb128_weight_bytes[20][8] = {
+    { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01 },
+    { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80 },
+    { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x00 },
+    { 0x00, 0x00, 0x00, 0x00, 0x00, 0x20, 0x00, 0x00 },
+    { 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00 },
+    { 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00 },
+    { 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00 },
+    { 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00 },
+    { 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00 },
+    { 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00 },
+    { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80 },
+    { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x00 },
+    { 0x00, 0x00, 0x00, 0x00, 0x00, 0x20, 0x00, 0x00 },
+    { 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00 },
+    { 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00 },
+    { 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00 },
+    { 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00 },
+    { 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00 },
+    { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01 },
+    { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01 },
+};
+
 /* Per state: the action of a sequence that ends here (-1: none), and whether
    no byte can follow (the token ends at once). */
 static const struct { int8_t action; uint8_t final; } leb128_state[11] = {
@@ -369,20 +448,58 @@ static const struct { int8_t action; uint8_t final; } leb128_state[11] = {
     { -1, 0 },  /* state 10: spec line 25 */
 };
 
+/* Per state: the action of a sequence that ends here where the data ends (-1:
+   none; it comes first there).  Apart from leb128_state: read once a token. */
+static const int8_t leb128_at_end[11] = {
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+};
+
 /* ----------------------------------------------------------------- actions */
-enum { LEB128_ACT_CHAR, LEB128_ACT_VALUE, LEB128_ACT_PAIR, LEB128_ACT_ERROR, LEB128_ACT_RESERVED };
+enum { LEB128_ACT_CHAR, LEB128_ACT_VALUE, LEB128_ACT_PAIR, LEB128_ACT_ERROR, LEB128_ACT_RESERVED,
+       LEB128_ACT_LOOKUP };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
+   pointer into mapping table offset. */
 static const struct {
     uint8_t kind;
-    uint64_t offset;     /* CHAR, PAIR; VALUE: the code point */
+    uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
     const char *reason;  /* ERROR, RESERVED */
 } leb128_actions[1] = {
-    { LEB128_ACT_CHAR, UINT64_C(0), 0, 0 },  /* forms 1, 2, 3, 4, 5, 6, 7, 8, 9, 10: code point = acc + 0 */
+    { LEB128_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* forms 1, 2, 3, 4, 5, 6, 7, 8, 9, 10: code point = acc + 0 */
 };
+
+/* The signatures' bytes, one after another (recognised at offset 0 only, the
+   first that the data begins with; leb128_signature tests them in turn): */
+static const unsigned char leb128_signature_bytes[1] = { 0x00 };
+
+
+/* Where an error from pos that would take the bytes up to end ends: before the
+   first byte after its first that is in the restore set, (none) (the
+   core's _restored; WHATWG: "restore byte to ioQueue"). */
+static size_t leb128_restored(const unsigned char *data, size_t pos, size_t end)
+{
+    size_t j;
+    for (j = pos + 1; j < end; j++) {
+        if (leb128_restore[LEB128_RD(data[j])])
+            return j;
+    }
+    return end;
+}
+
+/* Where an error from pos ends under the spec's span policy (LEB128_SPAN): at
+   subpart (the maximal subpart's end), one unit on, or at failing (just after the
+   byte that proved it bad) cut before a restored byte. */
+static size_t leb128_error_end(const unsigned char *data, size_t pos, size_t subpart, size_t failing)
+{
+    switch (LEB128_SPAN) {
+    case 1: return pos + LEB128_UNIT;
+    case 2: return leb128_restored(data, pos, failing);
+    default: return subpart;
+    }
+}
 
 /* ------------------------------------------------------------------ steps */
 static void leb128_set(leb128_token *tok, leb128_kind kind, size_t start, size_t end,
@@ -396,10 +513,22 @@ static void leb128_set(leb128_token *tok, leb128_kind kind, size_t start, size_t
     tok->bits = 0;
 }
 
+
+static int leb128_begins(const unsigned char *data, const unsigned char *sig, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++)
+        if (data[k] != sig[k])
+            return 0;
+    return 1;
+}
+
 unsigned leb128_step(unsigned state, unsigned char byte, uint64_t *acc)
 {
-    unsigned c = leb128_class[byte];
-    unsigned k = leb128_op[state][c];
+    unsigned c, k;
+    byte = LEB128_RD(byte);
+    c = leb128_class[byte];
+    k = leb128_op[state][c];
     if (k)
         *acc = *acc * leb128_ops[k].radix + (uint64_t)(byte - leb128_ops[k].sub) * leb128_ops[k].weight;
     return leb128_next_state[state][c];
@@ -407,6 +536,11 @@ unsigned leb128_step(unsigned state, unsigned char byte, uint64_t *acc)
 
 size_t leb128_signature(const unsigned char *data, size_t len, unsigned *start)
 {
+    /* one test per row of leb128_signatures, with its numbers as constants: the
+       compiler unrolls them (_next asks for every token of a spec with several
+       start states) */
+    (void)leb128_begins;
+    (void)leb128_signature_bytes;
     (void)data;
     (void)len;
     if (start)
@@ -426,12 +560,131 @@ int leb128_accepts(unsigned state)
     }
 }
 
-/* ------------------------------------------------------------------ tokens */
-static void leb128_act(int action, size_t pos, size_t end, uint64_t acc, leb128_token *tok)
+
+/* ------------------------------------------------------------- wide values */
+/* Big numbers as big-endian bytes out[0 .. n - 1], for WIDE tokens only. */
+static void leb128_big_muladd(unsigned char *out, size_t n, uint32_t radix, unsigned digit)
 {
+    uint64_t carry = digit;
+    while (n-- > 0) {
+        carry += (uint64_t)out[n] * radix;
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+
+
+/* out += digit * weight (digit < 256; weight: wn bytes, big-endian) */
+static void leb128_big_addmul(unsigned char *out, size_t n, const unsigned char *weight, size_t wn, unsigned digit)
+{
+    uint32_t carry = 0;
+    while (n-- > 0 && (wn || carry)) {
+        carry += out[n] + (wn ? (uint32_t)weight[--wn] * digit : 0u);
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+static void leb128_big_add(unsigned char *out, size_t n, uint64_t v)
+{
+    unsigned carry = 0;
+    while (n-- > 0 && (v || carry)) {
+        carry += out[n] + (unsigned)(v & 0xFF);
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+        v >>= 8;
+    }
+}
+
+static size_t leb128_big_bits(const unsigned char *out, size_t n)
+{
+    size_t k = 0, bits;
+    unsigned top;
+    while (k < n && out[k] == 0)
+        k++;
+    if (k == n)
+        return 0;
+    for (bits = 8 * (n - k - 1), top = out[k]; top; top >>= 1)
+        bits++;
+    return bits;
+}
+
+
+/* The code point of the char data[start .. end - 1] (a WIDE or CHAR token's span)
+   into out[0 .. n - 1], big-endian (n bytes must hold it); returns its bit length.
+   The automaton walks the bytes again from state (the start state) with acc in out
+   (acc = acc * radix + digit * weight, short for a bounded form); a counted form's
+   value digits are packed directly (linear in the token).  A token that runs to
+   the end of the data (len) takes the action for there, as leb128_scan does. */
+static size_t leb128_big(const unsigned char *data, size_t len, unsigned state, size_t start, size_t end,
+                         unsigned char *out, size_t n)
+{
+    unsigned next, c, k;
+    size_t i;
+    int a;
+    for (i = 0; i < n; i++)
+        out[i] = 0;
+    for (i = start; i < end; i++) {
+        c = leb128_class[LEB128_RD(data[i])];
+        next = leb128_next_state[state][c];
+        if (next >= LEB128_N_STATES) {
+            return 0;  /* not a char's span */
+        }
+        k = leb128_op[state][c];
+        if (k) {
+            leb128_big_muladd(out, n, leb128_ops[k].radix, 0);
+            leb128_big_addmul(out, n, leb128_weight_bytes[k], sizeof leb128_weight_bytes[k],
+                              (unsigned)(LEB128_RD(data[i]) - leb128_ops[k].sub));
+        }
+        state = next;
+    }
+    a = leb128_state[state].action;
+    if (end == len && leb128_at_end[state] >= 0 && !(a >= 0 && leb128_state[state].final))
+        a = leb128_at_end[state];
+    if (a < 0 || leb128_actions[a].kind != LEB128_ACT_CHAR)
+        return 0;
+    leb128_big_add(out, n, leb128_actions[a].offset);
+    return leb128_big_bits(out, n);
+}
+
+/* ------------------------------------------------------------------ tokens */
+
+/* Where action over data[pos .. end - 1] is a CHAR whose value acc + offset is
+   wider than 64 bits (wide: acc already is): *tok is a WIDE token and 1 is
+   returned, its bit length from the bytes again from start state start (at most
+   8 bits); else 0.  Only LEB128_WIDE_DFA automata have such values. */
+static int leb128_wide(const unsigned char *data, size_t len, unsigned start, int action, size_t pos, size_t end,
+                      uint64_t acc, int wide, leb128_token *tok)
+{
+    unsigned char big[1];
+    if (leb128_actions[action].kind != LEB128_ACT_CHAR || !(wide || acc > UINT64_MAX - leb128_actions[action].offset))
+        return 0;
+    leb128_set(tok, LEB128_WIDE, pos, end, 0, 0);
+    tok->bits = leb128_big(data, len, start, pos, end, big, sizeof big);
+    return 1;
+}
+
+/* The token of action over data[pos .. end - 1] with value acc, as the core's _act
+   (a value past 64 bits: leb128_wide first). */
+static void leb128_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, leb128_token *tok)
+{
+    (void)data;
     switch (leb128_actions[action].kind) {
     case LEB128_ACT_CHAR:
         leb128_set(tok, LEB128_CHAR, pos, end, (leb128_cp)(acc + leb128_actions[action].offset), 0);
+        return;
+    case LEB128_ACT_VALUE:
+        leb128_set(tok, LEB128_CHAR, pos, end, (leb128_cp)leb128_actions[action].offset, 0);
+        return;
+    case LEB128_ACT_PAIR: {
+        uint64_t split = leb128_actions[action].split, off = leb128_actions[action].offset;
+        uint64_t hi = acc / split + off, lo = acc % split + off;
+        leb128_set(tok, LEB128_CHAR, pos, end, (leb128_cp)(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)), 0);
+        return;
+    }
+    case LEB128_ACT_ERROR:
+        leb128_set(tok, LEB128_ERROR, pos, end, 0, leb128_actions[action].reason);
         return;
     default:
         leb128_set(tok, LEB128_RESERVED, pos, end, 0, leb128_reason_reserved);
@@ -442,36 +695,47 @@ static void leb128_act(int action, size_t pos, size_t end, uint64_t acc, leb128_
 /* The core's _run from state start (the one C copy: the native extension calls it
    too): returns 1 with *tok, or, with final false, 0 where more data could change
    the token; limit is the most bytes a counted form may have.  The longest match,
-   falling back to the last
-   accepting state; with none, an error covering the maximal subpart (the bytes
-   read before the automaton died, at least one). */
+   falling back to the last accepting state; with none, an error covering the
+   maximal subpart (the bytes read before the automaton died, in whole code units
+   of LEB128_UNIT bytes, at least one unit), or what LEB128_SPAN says.  A last
+   partial code unit is never read: where the whole units end, the data ends for
+   the automaton; where the data ends, a state's action for there comes first. */
 static int leb128_run(const unsigned char *data, size_t len, size_t pos, unsigned start, int final, size_t limit,
                       leb128_token *tok)
 {
     unsigned state = start, next, c, k;
     size_t i = pos, last_end = 0;
+    size_t whole = len - (len - pos) % LEB128_UNIT;  /* the end of the whole code units */
     uint64_t acc = 0, last_acc = 0;
     int last = -1;
+    int wide = 0, last_wide = 0;
 
     for (;;) {
         unsigned char b;
-        if (i == len) {
+        if (i == whole) {
             if (!final)
                 return 0;  /* more data could change the token: the core's _scan says None */
-            if (last < 0) {  /* the data ends inside a sequence */
-                leb128_set(tok, LEB128_ERROR, pos, len, 0, leb128_reason_end);
+            if (whole == len && leb128_at_end[state] >= 0) {
+                int a = leb128_at_end[state];
+                if (!LEB128_WIDE_DFA || !leb128_wide(data, len, start, a, pos, len, acc, wide, tok))
+                    leb128_act(data, a, pos, len, acc, tok);
+                return 1;
+            }
+            if (last < 0) {  /* the data ends inside a sequence (or inside its first unit) */
+                leb128_set(tok, LEB128_ERROR, pos, len, 0, LEB128_UNIT > 1 && whole == pos ? leb128_reason_truncated : leb128_reason_end);
                 return 1;
             }
             break;
         }
-        b = data[i];
+        b = LEB128_RD(data[i]);
         c = leb128_class[b];
         next = leb128_next_state[state][c];
         if (next >= LEB128_N_STATES) {
             if (last < 0) {
-                /* the maximal subpart: at least one byte */
-                leb128_set(tok, LEB128_ERROR, pos, i > pos ? i : pos + 1, 0,
-                           i > pos ? leb128_reason_continuation : leb128_reason_start);
+                /* the maximal subpart in whole units: at least one */
+                size_t n = (i - pos) - (i - pos) % LEB128_UNIT;
+                leb128_set(tok, LEB128_ERROR, pos, leb128_error_end(data, pos, pos + (n ? n : LEB128_UNIT), i + 1), 0,
+                           n ? leb128_reason_continuation : leb128_reason_start);
                 return 1;
             }
             break;
@@ -479,7 +743,12 @@ static int leb128_run(const unsigned char *data, size_t len, size_t pos, unsigne
         k = leb128_op[state][c];
         if (k) {
             uint64_t d = (uint64_t)(b - leb128_ops[k].sub);
-            d *= leb128_ops[k].weight;
+            if (LEB128_WIDE_DFA && d && (leb128_ops[k].weight > UINT64_MAX / d || (LEB128_HUGE_WEIGHTS && !leb128_ops[k].weight)))
+                wide = 1;  /* d * weight is beyond 64 bits */
+            if (LEB128_WEIGHTED)
+                d *= leb128_ops[k].weight;
+            if (LEB128_WIDE_DFA && acc > (UINT64_MAX - d) / leb128_ops[k].radix)
+                wide = 1;
             acc = acc * leb128_ops[k].radix + d;
         }
         state = next;
@@ -488,18 +757,20 @@ static int leb128_run(const unsigned char *data, size_t len, size_t pos, unsigne
             last = leb128_state[state].action;
             last_end = i;
             last_acc = acc;
+            last_wide = wide;
             if (leb128_state[state].final)
                 break;
         }
     }
-    leb128_act(last, pos, last_end, last_acc, tok);
+    if (!LEB128_WIDE_DFA || !leb128_wide(data, len, start, last, pos, last_end, last_acc, last_wide, tok))
+        leb128_act(data, last, pos, last_end, last_acc, tok);
     (void)limit;
     return 1;
 }
 
 void leb128_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, leb128_token *tok)
 {
-    (void)leb128_run(data, len, pos, start, 1, SIZE_MAX, tok);
+    (void)leb128_run(data, len, pos, start, 1, leb128_counted_limit, tok);
 }
 
 void leb128_scan(const unsigned char *data, size_t len, size_t pos, leb128_token *tok)
@@ -509,9 +780,19 @@ void leb128_scan(const unsigned char *data, size_t len, size_t pos, leb128_token
 
 int leb128_next(const unsigned char *data, size_t len, size_t *pos, leb128_token *tok)
 {
+    unsigned start = LEB128_START;
+    size_t n;
     if (*pos >= len)
         return 0;
-    leb128_scan_from(data, len, *pos, LEB128_START, tok);
+    if (*pos == 0 && (n = leb128_signature(data, len, NULL)) > 0) {
+        leb128_set(tok, LEB128_SIGNATURE, 0, n, 0, 0);
+        *pos = n;
+        return 1;
+    }
+    if (LEB128_N_STARTS > 1 && *pos)
+        /* the signature at offset 0 chooses the start state of every token after it */
+        (void)leb128_signature(data, len, &start);
+    leb128_scan_from(data, len, *pos, start, tok);
     *pos = tok->end;
     return 1;
 }
@@ -520,8 +801,17 @@ size_t leb128_wide_value(const unsigned char *data, size_t len, const leb128_tok
 {
     size_t n = 0, k;
     uint64_t v;
-    (void)data;
-    (void)len;
+    if (tok->kind == LEB128_WIDE) {
+        unsigned start = LEB128_START;
+        n = (tok->bits + 7) / 8;
+        if (LEB128_N_STARTS > 1 && tok->start > 0 && tok->start <= len)  /* after a signature, in the state it chose */
+            (void)leb128_signature(data, len, &start);
+        if (tok->start >= tok->end || tok->end > len
+                || leb128_big(data, len, start, tok->start, tok->end, out, n) != tok->bits)
+            for (k = 0; k < n; k++)  /* not a WIDE token of this data */
+                out[k] = 0;
+        return n;
+    }
     v = tok->kind == LEB128_CHAR ? (uint64_t)tok->value : 0;
     for (k = 0; k < 8 && v >> (8 * k); k++)
         n++;
@@ -552,7 +842,7 @@ size_t leb128_decode(const unsigned char *data, size_t len, leb128_cp *out,
 #define NX_NAME "leb128"
 #define NX_SPEC_SHA256 "8ca2c0142d74e206c7807ebe6dee2f59479431442b2280bada361a97ecd783c5"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "4c4f4d0dd22d48614d5c584a7fa6cef7b6c7532163c2bca96ffb98bdad845adf"
+#define NX_SOURCE_SHA256 "c3d2eeffc58fd2230e0abfe0f1416815e75248ab386f09b5bffd36758bb03718"
 #define NX_N_STATES 11
 #define NX_N_CLASSES 4
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

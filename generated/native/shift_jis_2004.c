@@ -280,11 +280,63 @@ size_t shift_jis_2004_decode(const unsigned char *data, size_t len, shift_jis_20
  */
 /* shift_jis_2004.h is above */
 
+/* The engine below is the same for every spec: what a spec lacks is a neutral
+   value here (a flag 0, unit 1, weight 1, no action for the data's end = -1, the
+   identity permutation, empty tables).  Flags are constants the compiler folds. */
+#define SHIFT_JIS_2004_WEIGHTED 0
+#define SHIFT_JIS_2004_WIDE_DFA 0
+#define SHIFT_JIS_2004_HUGE_WEIGHTS 0
+#define SHIFT_JIS_2004_PERMUTED 0
+/* how far an error without an accepting state reaches: 0 the maximal subpart,
+   1 one code unit, 2 through the failing byte, cut before a restored byte */
+#define SHIFT_JIS_2004_SPAN 1
+#define SHIFT_JIS_2004_N_STARTS 1u  /* start states: a signature may choose one */
+
 const char shift_jis_2004_reason_start[] = "illegal multibyte sequence";
 const char shift_jis_2004_reason_continuation[] = "illegal multibyte sequence";
 const char shift_jis_2004_reason_end[] = "incomplete multibyte sequence";
+const char shift_jis_2004_reason_truncated[] = "truncated data";
 const char shift_jis_2004_reason_reserved[] = "reserved sequence";
 const char shift_jis_2004_reason_unmapped[] = "illegal multibyte sequence";
+const char shift_jis_2004_reason_limit[] = "counted form beyond this decoder's limits";
+size_t shift_jis_2004_counted_limit = SIZE_MAX;
+
+/* ---------------------------------------------------- byte permutation */
+/* shift_jis_2004_from_real[byte]: the intermediate byte the tables read for a real byte
+   (the spec's `bytes through` table, inverted; the identity without one): every
+   byte read goes through it (SHIFT_JIS_2004_RD). */
+static const uint8_t shift_jis_2004_from_real[256] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+    48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+    64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79,
+    80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95,
+    96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111,
+    112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127,
+    128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143,
+    144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159,
+    160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175,
+    176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191,
+    192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207,
+    208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223,
+    224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239,
+    240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255,
+};
+#define SHIFT_JIS_2004_RD(b) (SHIFT_JIS_2004_PERMUTED ? shift_jis_2004_from_real[b] : (b))
+
+/* shift_jis_2004_restore[byte]: 1 where an error never takes the byte after its first
+   (SHIFT_JIS_2004_SPAN 2: the spec's restore set; unused by other spans). */
+static const uint8_t shift_jis_2004_restore[256] = {
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+};
 
 /* ------------------------------------------------------------ byte classes */
 /* shift_jis_2004_class[byte]: bytes of one class behave alike in every state.
@@ -369,16 +421,31 @@ static const uint8_t shift_jis_2004_op[9][11] = {
     {     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0 },  /* state 8 */
 };
 
-/* The digit operations: acc = acc * radix + (byte - sub). */
-static const struct { uint16_t radix; uint8_t sub; } shift_jis_2004_ops[8] = {
-    {   1, 0x00 },  /* 0: none: acc unchanged (the value does not matter) */
-    {  33, 0x5D },  /* 1: acc = acc * 33 + (byte - 0x5D) */
-    {  60, 0x81 },  /* 2: acc = acc * 60 + (byte - 0x81) */
-    {  60, 0xC1 },  /* 3: acc = acc * 60 + (byte - 0xC1) */
-    {  63, 0xA1 },  /* 4: acc = acc * 63 + (byte - 0xA1) */
-    {  92, 0x00 },  /* 5: acc = acc * 92 + (byte - 0x00) */
-    { 188, 0x40 },  /* 6: acc = acc * 188 + (byte - 0x40) */
-    { 188, 0x41 },  /* 7: acc = acc * 188 + (byte - 0x41) */
+/* The digit operations: acc = acc * radix + (byte - sub) * weight (a weight
+   other than 1: digits or code units least significant first); weight 0
+   stands for one of 2**64 or more (a nonzero digit makes a WIDE value:
+   SHIFT_JIS_2004_HUGE_WEIGHTS). */
+static const struct { uint16_t radix; uint8_t sub; uint64_t weight; } shift_jis_2004_ops[8] = {
+    {    1, 0x00, UINT64_C(1) },  /* 0: none: acc unchanged (the value does not matter) */
+    {   33, 0x5D, UINT64_C(1) },  /* 1: acc = acc * 33 + (byte - 0x5D) */
+    {   60, 0x81, UINT64_C(1) },  /* 2: acc = acc * 60 + (byte - 0x81) */
+    {   60, 0xC1, UINT64_C(1) },  /* 3: acc = acc * 60 + (byte - 0xC1) */
+    {   63, 0xA1, UINT64_C(1) },  /* 4: acc = acc * 63 + (byte - 0xA1) */
+    {   92, 0x00, UINT64_C(1) },  /* 5: acc = acc * 92 + (byte - 0x00) */
+    {  188, 0x40, UINT64_C(1) },  /* 6: acc = acc * 188 + (byte - 0x40) */
+    {  188, 0x41, UINT64_C(1) },  /* 7: acc = acc * 188 + (byte - 0x41) */
+};
+
+/* The weights as big-endian bytes, for WIDE values (shift_jis_2004_big). */
+static const unsigned char shift_jis_2004_weight_bytes[8][1] = {
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
 };
 
 /* Per state: the action of a sequence that ends here (-1: none), and whether
@@ -395,6 +462,12 @@ static const struct { int8_t action; uint8_t final; } shift_jis_2004_state[9] = 
     {  6, 1 },  /* state 8: accepts char (double), final */
 };
 
+/* Per state: the action of a sequence that ends here where the data ends (-1:
+   none; it comes first there).  Apart from shift_jis_2004_state: read once a token. */
+static const int8_t shift_jis_2004_at_end[9] = {
+    -1, -1, -1, -1, -1, -1, -1, -1, -1,
+};
+
 /* ----------------------------------------------------------------- actions */
 enum { SHIFT_JIS_2004_ACT_CHAR, SHIFT_JIS_2004_ACT_VALUE, SHIFT_JIS_2004_ACT_PAIR, SHIFT_JIS_2004_ACT_ERROR, SHIFT_JIS_2004_ACT_RESERVED,
        SHIFT_JIS_2004_ACT_LOOKUP };
@@ -409,14 +482,18 @@ static const struct {
     uint64_t split;      /* PAIR */
     const char *reason;  /* ERROR, RESERVED */
 } shift_jis_2004_actions[7] = {
-    { SHIFT_JIS_2004_ACT_CHAR, UINT64_C(0), 0, 0 },  /* form ascii: code point = acc + 0 */
-    { SHIFT_JIS_2004_ACT_CHAR, UINT64_C(93), 0, 0 },  /* form ascii-2: code point = acc + 93 */
-    { SHIFT_JIS_2004_ACT_VALUE, UINT64_C(127), 0, 0 },  /* form delete: the fixed value U+007F */
-    { SHIFT_JIS_2004_ACT_VALUE, UINT64_C(165), 0, 0 },  /* form yen: the fixed value U+00A5 */
-    { SHIFT_JIS_2004_ACT_VALUE, UINT64_C(8254), 0, 0 },  /* form overline: the fixed value U+203E */
-    { SHIFT_JIS_2004_ACT_CHAR, UINT64_C(65377), 0, 0 },  /* form katakana: code point = acc + 65377 */
-    { SHIFT_JIS_2004_ACT_LOOKUP, UINT64_C(0), 0, 0 },  /* form double: code point = table 0 at pointer acc */
+    { SHIFT_JIS_2004_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form ascii: code point = acc + 0 */
+    { SHIFT_JIS_2004_ACT_CHAR, UINT64_C(93), UINT64_C(0), 0 },  /* form ascii-2: code point = acc + 93 */
+    { SHIFT_JIS_2004_ACT_VALUE, UINT64_C(127), UINT64_C(0), 0 },  /* form delete: the fixed value U+007F */
+    { SHIFT_JIS_2004_ACT_VALUE, UINT64_C(165), UINT64_C(0), 0 },  /* form yen: the fixed value U+00A5 */
+    { SHIFT_JIS_2004_ACT_VALUE, UINT64_C(8254), UINT64_C(0), 0 },  /* form overline: the fixed value U+203E */
+    { SHIFT_JIS_2004_ACT_CHAR, UINT64_C(65377), UINT64_C(0), 0 },  /* form katakana: code point = acc + 65377 */
+    { SHIFT_JIS_2004_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0 },  /* form double: code point = table 0 at pointer acc */
 };
+
+/* The signatures' bytes, one after another (recognised at offset 0 only, the
+   first that the data begins with; shift_jis_2004_signature tests them in turn): */
+static const unsigned char shift_jis_2004_signature_bytes[1] = { 0x00 };
 
 /* ---------------------------------------------------------- mapping tables */
 /* A table form's raw value is a pointer.  An index is one array of code points
@@ -1219,6 +1296,32 @@ size_t shift_jis_2004_table_lookup(unsigned table, uint64_t pointer, shift_jis_2
     }
 }
 
+
+/* Where an error from pos that would take the bytes up to end ends: before the
+   first byte after its first that is in the restore set, (none) (the
+   core's _restored; WHATWG: "restore byte to ioQueue"). */
+static size_t shift_jis_2004_restored(const unsigned char *data, size_t pos, size_t end)
+{
+    size_t j;
+    for (j = pos + 1; j < end; j++) {
+        if (shift_jis_2004_restore[SHIFT_JIS_2004_RD(data[j])])
+            return j;
+    }
+    return end;
+}
+
+/* Where an error from pos ends under the spec's span policy (SHIFT_JIS_2004_SPAN): at
+   subpart (the maximal subpart's end), one unit on, or at failing (just after the
+   byte that proved it bad) cut before a restored byte. */
+static size_t shift_jis_2004_error_end(const unsigned char *data, size_t pos, size_t subpart, size_t failing)
+{
+    switch (SHIFT_JIS_2004_SPAN) {
+    case 1: return pos + SHIFT_JIS_2004_UNIT;
+    case 2: return shift_jis_2004_restored(data, pos, failing);
+    default: return subpart;
+    }
+}
+
 /* ------------------------------------------------------------------ steps */
 static void shift_jis_2004_set(shift_jis_2004_token *tok, shift_jis_2004_kind kind, size_t start, size_t end,
                                shift_jis_2004_cp value, const char *reason)
@@ -1233,17 +1336,34 @@ static void shift_jis_2004_set(shift_jis_2004_token *tok, shift_jis_2004_kind ki
     tok->values = NULL;
 }
 
+
+static int shift_jis_2004_begins(const unsigned char *data, const unsigned char *sig, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++)
+        if (data[k] != sig[k])
+            return 0;
+    return 1;
+}
+
 unsigned shift_jis_2004_step(unsigned state, unsigned char byte, uint64_t *acc)
 {
-    unsigned c = shift_jis_2004_class[byte];
-    unsigned k = shift_jis_2004_op[state][c];
+    unsigned c, k;
+    byte = SHIFT_JIS_2004_RD(byte);
+    c = shift_jis_2004_class[byte];
+    k = shift_jis_2004_op[state][c];
     if (k)
-        *acc = *acc * shift_jis_2004_ops[k].radix + (uint64_t)(byte - shift_jis_2004_ops[k].sub);
+        *acc = *acc * shift_jis_2004_ops[k].radix + (uint64_t)(byte - shift_jis_2004_ops[k].sub) * shift_jis_2004_ops[k].weight;
     return shift_jis_2004_next_state[state][c];
 }
 
 size_t shift_jis_2004_signature(const unsigned char *data, size_t len, unsigned *start)
 {
+    /* one test per row of shift_jis_2004_signatures, with its numbers as constants: the
+       compiler unrolls them (_next asks for every token of a spec with several
+       start states) */
+    (void)shift_jis_2004_begins;
+    (void)shift_jis_2004_signature_bytes;
     (void)data;
     (void)len;
     if (start)
@@ -1263,7 +1383,113 @@ int shift_jis_2004_accepts(unsigned state)
     }
 }
 
+
+/* ------------------------------------------------------------- wide values */
+/* Big numbers as big-endian bytes out[0 .. n - 1], for WIDE tokens only. */
+static void shift_jis_2004_big_muladd(unsigned char *out, size_t n, uint32_t radix, unsigned digit)
+{
+    uint64_t carry = digit;
+    while (n-- > 0) {
+        carry += (uint64_t)out[n] * radix;
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+
+
+/* out += digit * weight (digit < 256; weight: wn bytes, big-endian) */
+static void shift_jis_2004_big_addmul(unsigned char *out, size_t n, const unsigned char *weight, size_t wn, unsigned digit)
+{
+    uint32_t carry = 0;
+    while (n-- > 0 && (wn || carry)) {
+        carry += out[n] + (wn ? (uint32_t)weight[--wn] * digit : 0u);
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+static void shift_jis_2004_big_add(unsigned char *out, size_t n, uint64_t v)
+{
+    unsigned carry = 0;
+    while (n-- > 0 && (v || carry)) {
+        carry += out[n] + (unsigned)(v & 0xFF);
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+        v >>= 8;
+    }
+}
+
+static size_t shift_jis_2004_big_bits(const unsigned char *out, size_t n)
+{
+    size_t k = 0, bits;
+    unsigned top;
+    while (k < n && out[k] == 0)
+        k++;
+    if (k == n)
+        return 0;
+    for (bits = 8 * (n - k - 1), top = out[k]; top; top >>= 1)
+        bits++;
+    return bits;
+}
+
+
+/* The code point of the char data[start .. end - 1] (a WIDE or CHAR token's span)
+   into out[0 .. n - 1], big-endian (n bytes must hold it); returns its bit length.
+   The automaton walks the bytes again from state (the start state) with acc in out
+   (acc = acc * radix + digit * weight, short for a bounded form); a counted form's
+   value digits are packed directly (linear in the token).  A token that runs to
+   the end of the data (len) takes the action for there, as shift_jis_2004_scan does. */
+static size_t shift_jis_2004_big(const unsigned char *data, size_t len, unsigned state, size_t start, size_t end,
+                                 unsigned char *out, size_t n)
+{
+    unsigned next, c, k;
+    size_t i;
+    int a;
+    for (i = 0; i < n; i++)
+        out[i] = 0;
+    for (i = start; i < end; i++) {
+        c = shift_jis_2004_class[SHIFT_JIS_2004_RD(data[i])];
+        next = shift_jis_2004_next_state[state][c];
+        if (next >= SHIFT_JIS_2004_N_STATES) {
+            return 0;  /* not a char's span */
+        }
+        k = shift_jis_2004_op[state][c];
+        if (k) {
+            shift_jis_2004_big_muladd(out, n, shift_jis_2004_ops[k].radix, 0);
+            shift_jis_2004_big_addmul(out, n, shift_jis_2004_weight_bytes[k], sizeof shift_jis_2004_weight_bytes[k],
+                                      (unsigned)(SHIFT_JIS_2004_RD(data[i]) - shift_jis_2004_ops[k].sub));
+        }
+        state = next;
+    }
+    a = shift_jis_2004_state[state].action;
+    if (end == len && shift_jis_2004_at_end[state] >= 0 && !(a >= 0 && shift_jis_2004_state[state].final))
+        a = shift_jis_2004_at_end[state];
+    if (a < 0 || shift_jis_2004_actions[a].kind != SHIFT_JIS_2004_ACT_CHAR)
+        return 0;
+    shift_jis_2004_big_add(out, n, shift_jis_2004_actions[a].offset);
+    return shift_jis_2004_big_bits(out, n);
+}
+
 /* ------------------------------------------------------------------ tokens */
+
+/* Where action over data[pos .. end - 1] is a CHAR whose value acc + offset is
+   wider than 64 bits (wide: acc already is): *tok is a WIDE token and 1 is
+   returned, its bit length from the bytes again from start state start (at most
+   8 bits); else 0.  Only SHIFT_JIS_2004_WIDE_DFA automata have such values. */
+static int shift_jis_2004_wide(const unsigned char *data, size_t len, unsigned start, int action, size_t pos, size_t end,
+                              uint64_t acc, int wide, shift_jis_2004_token *tok)
+{
+    unsigned char big[1];
+    if (shift_jis_2004_actions[action].kind != SHIFT_JIS_2004_ACT_CHAR || !(wide || acc > UINT64_MAX - shift_jis_2004_actions[action].offset))
+        return 0;
+    shift_jis_2004_set(tok, SHIFT_JIS_2004_WIDE, pos, end, 0, 0);
+    tok->bits = shift_jis_2004_big(data, len, start, pos, end, big, sizeof big);
+    return 1;
+}
+
+/* The token of action over data[pos .. end - 1] with value acc, as the core's _act
+   (a value past 64 bits: shift_jis_2004_wide first). */
 static void shift_jis_2004_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, shift_jis_2004_token *tok)
 {
     (void)data;
@@ -1273,6 +1499,15 @@ static void shift_jis_2004_act(const unsigned char *data, int action, size_t pos
         return;
     case SHIFT_JIS_2004_ACT_VALUE:
         shift_jis_2004_set(tok, SHIFT_JIS_2004_CHAR, pos, end, (shift_jis_2004_cp)shift_jis_2004_actions[action].offset, 0);
+        return;
+    case SHIFT_JIS_2004_ACT_PAIR: {
+        uint64_t split = shift_jis_2004_actions[action].split, off = shift_jis_2004_actions[action].offset;
+        uint64_t hi = acc / split + off, lo = acc % split + off;
+        shift_jis_2004_set(tok, SHIFT_JIS_2004_CHAR, pos, end, (shift_jis_2004_cp)(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)), 0);
+        return;
+    }
+    case SHIFT_JIS_2004_ACT_ERROR:
+        shift_jis_2004_set(tok, SHIFT_JIS_2004_ERROR, pos, end, 0, shift_jis_2004_actions[action].reason);
         return;
     case SHIFT_JIS_2004_ACT_LOOKUP: {
         /* acc is a pointer into the table: its entry, or an error (the core's _lookup) */
@@ -1285,7 +1520,7 @@ static void shift_jis_2004_act(const unsigned char *data, int action, size_t pos
             tok->values = seq;
             return;
         }
-        shift_jis_2004_set(tok, SHIFT_JIS_2004_ERROR, pos, pos + 1, 0, shift_jis_2004_reason_unmapped);  /* one unit */
+        shift_jis_2004_set(tok, SHIFT_JIS_2004_ERROR, pos, shift_jis_2004_error_end(data, pos, end, end), 0, shift_jis_2004_reason_unmapped);
         return;
     }
     default:
@@ -1297,36 +1532,47 @@ static void shift_jis_2004_act(const unsigned char *data, int action, size_t pos
 /* The core's _run from state start (the one C copy: the native extension calls it
    too): returns 1 with *tok, or, with final false, 0 where more data could change
    the token; limit is the most bytes a counted form may have.  The longest match,
-   falling back to the last
-   accepting state; with none, an error covering the maximal subpart (the bytes
-   read before the automaton died, at least one). */
+   falling back to the last accepting state; with none, an error covering the
+   maximal subpart (the bytes read before the automaton died, in whole code units
+   of SHIFT_JIS_2004_UNIT bytes, at least one unit), or what SHIFT_JIS_2004_SPAN says.  A last
+   partial code unit is never read: where the whole units end, the data ends for
+   the automaton; where the data ends, a state's action for there comes first. */
 static int shift_jis_2004_run(const unsigned char *data, size_t len, size_t pos, unsigned start, int final, size_t limit,
                               shift_jis_2004_token *tok)
 {
     unsigned state = start, next, c, k;
     size_t i = pos, last_end = 0;
+    size_t whole = len - (len - pos) % SHIFT_JIS_2004_UNIT;  /* the end of the whole code units */
     uint64_t acc = 0, last_acc = 0;
     int last = -1;
+    int wide = 0, last_wide = 0;
 
     for (;;) {
         unsigned char b;
-        if (i == len) {
+        if (i == whole) {
             if (!final)
                 return 0;  /* more data could change the token: the core's _scan says None */
-            if (last < 0) {  /* the data ends inside a sequence */
-                shift_jis_2004_set(tok, SHIFT_JIS_2004_ERROR, pos, len, 0, shift_jis_2004_reason_end);
+            if (whole == len && shift_jis_2004_at_end[state] >= 0) {
+                int a = shift_jis_2004_at_end[state];
+                if (!SHIFT_JIS_2004_WIDE_DFA || !shift_jis_2004_wide(data, len, start, a, pos, len, acc, wide, tok))
+                    shift_jis_2004_act(data, a, pos, len, acc, tok);
+                return 1;
+            }
+            if (last < 0) {  /* the data ends inside a sequence (or inside its first unit) */
+                shift_jis_2004_set(tok, SHIFT_JIS_2004_ERROR, pos, len, 0, SHIFT_JIS_2004_UNIT > 1 && whole == pos ? shift_jis_2004_reason_truncated : shift_jis_2004_reason_end);
                 return 1;
             }
             break;
         }
-        b = data[i];
+        b = SHIFT_JIS_2004_RD(data[i]);
         c = shift_jis_2004_class[b];
         next = shift_jis_2004_next_state[state][c];
         if (next >= SHIFT_JIS_2004_N_STATES) {
             if (last < 0) {
-                /* one unit */
-                shift_jis_2004_set(tok, SHIFT_JIS_2004_ERROR, pos, pos + 1, 0,
-                                   i > pos ? shift_jis_2004_reason_continuation : shift_jis_2004_reason_start);
+                /* the maximal subpart in whole units: at least one */
+                size_t n = (i - pos) - (i - pos) % SHIFT_JIS_2004_UNIT;
+                shift_jis_2004_set(tok, SHIFT_JIS_2004_ERROR, pos, shift_jis_2004_error_end(data, pos, pos + (n ? n : SHIFT_JIS_2004_UNIT), i + 1), 0,
+                                   n ? shift_jis_2004_reason_continuation : shift_jis_2004_reason_start);
                 return 1;
             }
             break;
@@ -1334,6 +1580,12 @@ static int shift_jis_2004_run(const unsigned char *data, size_t len, size_t pos,
         k = shift_jis_2004_op[state][c];
         if (k) {
             uint64_t d = (uint64_t)(b - shift_jis_2004_ops[k].sub);
+            if (SHIFT_JIS_2004_WIDE_DFA && d && (shift_jis_2004_ops[k].weight > UINT64_MAX / d || (SHIFT_JIS_2004_HUGE_WEIGHTS && !shift_jis_2004_ops[k].weight)))
+                wide = 1;  /* d * weight is beyond 64 bits */
+            if (SHIFT_JIS_2004_WEIGHTED)
+                d *= shift_jis_2004_ops[k].weight;
+            if (SHIFT_JIS_2004_WIDE_DFA && acc > (UINT64_MAX - d) / shift_jis_2004_ops[k].radix)
+                wide = 1;
             acc = acc * shift_jis_2004_ops[k].radix + d;
         }
         state = next;
@@ -1342,18 +1594,20 @@ static int shift_jis_2004_run(const unsigned char *data, size_t len, size_t pos,
             last = shift_jis_2004_state[state].action;
             last_end = i;
             last_acc = acc;
+            last_wide = wide;
             if (shift_jis_2004_state[state].final)
                 break;
         }
     }
-    shift_jis_2004_act(data, last, pos, last_end, last_acc, tok);
+    if (!SHIFT_JIS_2004_WIDE_DFA || !shift_jis_2004_wide(data, len, start, last, pos, last_end, last_acc, last_wide, tok))
+        shift_jis_2004_act(data, last, pos, last_end, last_acc, tok);
     (void)limit;
     return 1;
 }
 
 void shift_jis_2004_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, shift_jis_2004_token *tok)
 {
-    (void)shift_jis_2004_run(data, len, pos, start, 1, SIZE_MAX, tok);
+    (void)shift_jis_2004_run(data, len, pos, start, 1, shift_jis_2004_counted_limit, tok);
 }
 
 void shift_jis_2004_scan(const unsigned char *data, size_t len, size_t pos, shift_jis_2004_token *tok)
@@ -1363,9 +1617,19 @@ void shift_jis_2004_scan(const unsigned char *data, size_t len, size_t pos, shif
 
 int shift_jis_2004_next(const unsigned char *data, size_t len, size_t *pos, shift_jis_2004_token *tok)
 {
+    unsigned start = SHIFT_JIS_2004_START;
+    size_t n;
     if (*pos >= len)
         return 0;
-    shift_jis_2004_scan_from(data, len, *pos, SHIFT_JIS_2004_START, tok);
+    if (*pos == 0 && (n = shift_jis_2004_signature(data, len, NULL)) > 0) {
+        shift_jis_2004_set(tok, SHIFT_JIS_2004_SIGNATURE, 0, n, 0, 0);
+        *pos = n;
+        return 1;
+    }
+    if (SHIFT_JIS_2004_N_STARTS > 1 && *pos)
+        /* the signature at offset 0 chooses the start state of every token after it */
+        (void)shift_jis_2004_signature(data, len, &start);
+    shift_jis_2004_scan_from(data, len, *pos, start, tok);
     *pos = tok->end;
     return 1;
 }
@@ -1374,8 +1638,17 @@ size_t shift_jis_2004_wide_value(const unsigned char *data, size_t len, const sh
 {
     size_t n = 0, k;
     uint64_t v;
-    (void)data;
-    (void)len;
+    if (tok->kind == SHIFT_JIS_2004_WIDE) {
+        unsigned start = SHIFT_JIS_2004_START;
+        n = (tok->bits + 7) / 8;
+        if (SHIFT_JIS_2004_N_STARTS > 1 && tok->start > 0 && tok->start <= len)  /* after a signature, in the state it chose */
+            (void)shift_jis_2004_signature(data, len, &start);
+        if (tok->start >= tok->end || tok->end > len
+                || shift_jis_2004_big(data, len, start, tok->start, tok->end, out, n) != tok->bits)
+            for (k = 0; k < n; k++)  /* not a WIDE token of this data */
+                out[k] = 0;
+        return n;
+    }
     v = tok->kind == SHIFT_JIS_2004_CHAR ? (uint64_t)tok->value : 0;
     for (k = 0; k < 8 && v >> (8 * k); k++)
         n++;
@@ -1410,7 +1683,7 @@ size_t shift_jis_2004_decode(const unsigned char *data, size_t len, shift_jis_20
 #define NX_NAME "shift_jis_2004"
 #define NX_SPEC_SHA256 "09078ca3cc2b776b03c1a1f8ac6f96d36f93a47a16f7ee76c72f7cfc6de9aee1"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "4b06ecb49e13f7e4c60f6a3596e112673f6c3cd2dc814dbd857637726c7648ec"
+#define NX_SOURCE_SHA256 "d98d1b4aac85e00d36c8d6e290761ba4bfa713af7df998baf4af2545f6ee1ff3"
 #define NX_N_STATES 9
 #define NX_N_CLASSES 11
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -274,10 +274,63 @@ size_t sqlite4_varint_decode(const unsigned char *data, size_t len, sqlite4_vari
  */
 /* sqlite4_varint.h is above */
 
+/* The engine below is the same for every spec: what a spec lacks is a neutral
+   value here (a flag 0, unit 1, weight 1, no action for the data's end = -1, the
+   identity permutation, empty tables).  Flags are constants the compiler folds. */
+#define SQLITE4_VARINT_WEIGHTED 0
+#define SQLITE4_VARINT_WIDE_DFA 1
+#define SQLITE4_VARINT_HUGE_WEIGHTS 0
+#define SQLITE4_VARINT_PERMUTED 0
+/* how far an error without an accepting state reaches: 0 the maximal subpart,
+   1 one code unit, 2 through the failing byte, cut before a restored byte */
+#define SQLITE4_VARINT_SPAN 0
+#define SQLITE4_VARINT_N_STARTS 1u  /* start states: a signature may choose one */
+
 const char sqlite4_varint_reason_start[] = "invalid start byte";
 const char sqlite4_varint_reason_continuation[] = "invalid continuation byte";
 const char sqlite4_varint_reason_end[] = "unexpected end of data";
+const char sqlite4_varint_reason_truncated[] = "truncated data";
 const char sqlite4_varint_reason_reserved[] = "reserved sequence";
+const char sqlite4_varint_reason_unmapped[] = "no code point for this pointer";
+const char sqlite4_varint_reason_limit[] = "counted form beyond this decoder's limits";
+size_t sqlite4_varint_counted_limit = SIZE_MAX;
+
+/* ---------------------------------------------------- byte permutation */
+/* sqlite4_varint_from_real[byte]: the intermediate byte the tables read for a real byte
+   (the spec's `bytes through` table, inverted; the identity without one): every
+   byte read goes through it (SQLITE4_VARINT_RD). */
+static const uint8_t sqlite4_varint_from_real[256] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+    48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+    64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79,
+    80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95,
+    96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111,
+    112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127,
+    128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143,
+    144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159,
+    160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175,
+    176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191,
+    192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207,
+    208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223,
+    224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239,
+    240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255,
+};
+#define SQLITE4_VARINT_RD(b) (SQLITE4_VARINT_PERMUTED ? sqlite4_varint_from_real[b] : (b))
+
+/* sqlite4_varint_restore[byte]: 1 where an error never takes the byte after its first
+   (SQLITE4_VARINT_SPAN 2: the spec's restore set; unused by other spans). */
+static const uint8_t sqlite4_varint_restore[256] = {
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+};
 
 /* ------------------------------------------------------------ byte classes */
 /* sqlite4_varint_class[byte]: bytes of one class behave alike in every state.
@@ -405,21 +458,41 @@ static const uint8_t sqlite4_varint_op[24][15] = {
     {    12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12 },  /* state 23 */
 };
 
-/* The digit operations: acc = acc * radix + (byte - sub). */
-static const struct { uint16_t radix; uint8_t sub; } sqlite4_varint_ops[13] = {
-    {   1, 0x00 },  /* 0: none: acc unchanged (the value does not matter) */
-    {   1, 0xF1 },  /* 1: acc = acc * 1 + (byte - 0xF1) */
-    {   1, 0xF9 },  /* 2: acc = acc * 1 + (byte - 0xF9) */
-    {   1, 0xFA },  /* 3: acc = acc * 1 + (byte - 0xFA) */
-    {   1, 0xFB },  /* 4: acc = acc * 1 + (byte - 0xFB) */
-    {   1, 0xFC },  /* 5: acc = acc * 1 + (byte - 0xFC) */
-    {   1, 0xFD },  /* 6: acc = acc * 1 + (byte - 0xFD) */
-    {   1, 0xFE },  /* 7: acc = acc * 1 + (byte - 0xFE) */
-    {   1, 0xFF },  /* 8: acc = acc * 1 + (byte - 0xFF) */
-    {   7, 0xF2 },  /* 9: acc = acc * 7 + (byte - 0xF2) */
-    { 241, 0x00 },  /* 10: acc = acc * 241 + (byte - 0x00) */
-    { 255, 0x01 },  /* 11: acc = acc * 255 + (byte - 0x01) */
-    { 256, 0x00 },  /* 12: acc = acc * 256 + (byte - 0x00) */
+/* The digit operations: acc = acc * radix + (byte - sub) * weight (a weight
+   other than 1: digits or code units least significant first); weight 0
+   stands for one of 2**64 or more (a nonzero digit makes a WIDE value:
+   SQLITE4_VARINT_HUGE_WEIGHTS). */
+static const struct { uint16_t radix; uint8_t sub; uint64_t weight; } sqlite4_varint_ops[13] = {
+    {    1, 0x00, UINT64_C(1) },  /* 0: none: acc unchanged (the value does not matter) */
+    {    1, 0xF1, UINT64_C(1) },  /* 1: acc = acc * 1 + (byte - 0xF1) */
+    {    1, 0xF9, UINT64_C(1) },  /* 2: acc = acc * 1 + (byte - 0xF9) */
+    {    1, 0xFA, UINT64_C(1) },  /* 3: acc = acc * 1 + (byte - 0xFA) */
+    {    1, 0xFB, UINT64_C(1) },  /* 4: acc = acc * 1 + (byte - 0xFB) */
+    {    1, 0xFC, UINT64_C(1) },  /* 5: acc = acc * 1 + (byte - 0xFC) */
+    {    1, 0xFD, UINT64_C(1) },  /* 6: acc = acc * 1 + (byte - 0xFD) */
+    {    1, 0xFE, UINT64_C(1) },  /* 7: acc = acc * 1 + (byte - 0xFE) */
+    {    1, 0xFF, UINT64_C(1) },  /* 8: acc = acc * 1 + (byte - 0xFF) */
+    {    7, 0xF2, UINT64_C(1) },  /* 9: acc = acc * 7 + (byte - 0xF2) */
+    {  241, 0x00, UINT64_C(1) },  /* 10: acc = acc * 241 + (byte - 0x00) */
+    {  255, 0x01, UINT64_C(1) },  /* 11: acc = acc * 255 + (byte - 0x01) */
+    {  256, 0x00, UINT64_C(1) },  /* 12: acc = acc * 256 + (byte - 0x00) */
+};
+
+/* The weights as big-endian bytes, for WIDE values (sqlite4_varint_big). */
+static const unsigned char sqlite4_varint_weight_bytes[13][1] = {
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
 };
 
 /* Per state: the action of a sequence that ends here (-1: none), and whether
@@ -451,23 +524,62 @@ static const struct { int8_t action; uint8_t final; } sqlite4_varint_state[24] =
     { -1, 0 },  /* state 23: spec lines 21, 22, 23, 24, 25, 26 */
 };
 
+/* Per state: the action of a sequence that ends here where the data ends (-1:
+   none; it comes first there).  Apart from sqlite4_varint_state: read once a token. */
+static const int8_t sqlite4_varint_at_end[24] = {
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1,
+};
+
 /* ----------------------------------------------------------------- actions */
-enum { SQLITE4_VARINT_ACT_CHAR, SQLITE4_VARINT_ACT_VALUE, SQLITE4_VARINT_ACT_PAIR, SQLITE4_VARINT_ACT_ERROR, SQLITE4_VARINT_ACT_RESERVED };
+enum { SQLITE4_VARINT_ACT_CHAR, SQLITE4_VARINT_ACT_VALUE, SQLITE4_VARINT_ACT_PAIR, SQLITE4_VARINT_ACT_ERROR, SQLITE4_VARINT_ACT_RESERVED,
+       SQLITE4_VARINT_ACT_LOOKUP };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
+   pointer into mapping table offset. */
 static const struct {
     uint8_t kind;
-    uint64_t offset;     /* CHAR, PAIR; VALUE: the code point */
+    uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
     const char *reason;  /* ERROR, RESERVED */
 } sqlite4_varint_actions[4] = {
-    { SQLITE4_VARINT_ACT_CHAR, UINT64_C(0), 0, 0 },  /* forms small, fa, fb, fc, fd, fe, ff: code point = acc + 0 */
-    { SQLITE4_VARINT_ACT_CHAR, UINT64_C(241), 0, 0 },  /* form f1: code point = acc + 241 */
-    { SQLITE4_VARINT_ACT_CHAR, UINT64_C(496), 0, 0 },  /* form f2-f8: code point = acc + 496 */
-    { SQLITE4_VARINT_ACT_CHAR, UINT64_C(2288), 0, 0 },  /* form f9: code point = acc + 2288 */
+    { SQLITE4_VARINT_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* forms small, fa, fb, fc, fd, fe, ff: code point = acc + 0 */
+    { SQLITE4_VARINT_ACT_CHAR, UINT64_C(241), UINT64_C(0), 0 },  /* form f1: code point = acc + 241 */
+    { SQLITE4_VARINT_ACT_CHAR, UINT64_C(496), UINT64_C(0), 0 },  /* form f2-f8: code point = acc + 496 */
+    { SQLITE4_VARINT_ACT_CHAR, UINT64_C(2288), UINT64_C(0), 0 },  /* form f9: code point = acc + 2288 */
 };
+
+/* The signatures' bytes, one after another (recognised at offset 0 only, the
+   first that the data begins with; sqlite4_varint_signature tests them in turn): */
+static const unsigned char sqlite4_varint_signature_bytes[1] = { 0x00 };
+
+
+/* Where an error from pos that would take the bytes up to end ends: before the
+   first byte after its first that is in the restore set, (none) (the
+   core's _restored; WHATWG: "restore byte to ioQueue"). */
+static size_t sqlite4_varint_restored(const unsigned char *data, size_t pos, size_t end)
+{
+    size_t j;
+    for (j = pos + 1; j < end; j++) {
+        if (sqlite4_varint_restore[SQLITE4_VARINT_RD(data[j])])
+            return j;
+    }
+    return end;
+}
+
+/* Where an error from pos ends under the spec's span policy (SQLITE4_VARINT_SPAN): at
+   subpart (the maximal subpart's end), one unit on, or at failing (just after the
+   byte that proved it bad) cut before a restored byte. */
+static size_t sqlite4_varint_error_end(const unsigned char *data, size_t pos, size_t subpart, size_t failing)
+{
+    switch (SQLITE4_VARINT_SPAN) {
+    case 1: return pos + SQLITE4_VARINT_UNIT;
+    case 2: return sqlite4_varint_restored(data, pos, failing);
+    default: return subpart;
+    }
+}
 
 /* ------------------------------------------------------------------ steps */
 static void sqlite4_varint_set(sqlite4_varint_token *tok, sqlite4_varint_kind kind, size_t start, size_t end,
@@ -481,17 +593,34 @@ static void sqlite4_varint_set(sqlite4_varint_token *tok, sqlite4_varint_kind ki
     tok->bits = 0;
 }
 
+
+static int sqlite4_varint_begins(const unsigned char *data, const unsigned char *sig, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++)
+        if (data[k] != sig[k])
+            return 0;
+    return 1;
+}
+
 unsigned sqlite4_varint_step(unsigned state, unsigned char byte, uint64_t *acc)
 {
-    unsigned c = sqlite4_varint_class[byte];
-    unsigned k = sqlite4_varint_op[state][c];
+    unsigned c, k;
+    byte = SQLITE4_VARINT_RD(byte);
+    c = sqlite4_varint_class[byte];
+    k = sqlite4_varint_op[state][c];
     if (k)
-        *acc = *acc * sqlite4_varint_ops[k].radix + (uint64_t)(byte - sqlite4_varint_ops[k].sub);
+        *acc = *acc * sqlite4_varint_ops[k].radix + (uint64_t)(byte - sqlite4_varint_ops[k].sub) * sqlite4_varint_ops[k].weight;
     return sqlite4_varint_next_state[state][c];
 }
 
 size_t sqlite4_varint_signature(const unsigned char *data, size_t len, unsigned *start)
 {
+    /* one test per row of sqlite4_varint_signatures, with its numbers as constants: the
+       compiler unrolls them (_next asks for every token of a spec with several
+       start states) */
+    (void)sqlite4_varint_begins;
+    (void)sqlite4_varint_signature_bytes;
     (void)data;
     (void)len;
     if (start)
@@ -511,6 +640,7 @@ int sqlite4_varint_accepts(unsigned state)
     }
 }
 
+
 /* ------------------------------------------------------------- wide values */
 /* Big numbers as big-endian bytes out[0 .. n - 1], for WIDE tokens only. */
 static void sqlite4_varint_big_muladd(unsigned char *out, size_t n, uint32_t radix, unsigned digit)
@@ -518,6 +648,19 @@ static void sqlite4_varint_big_muladd(unsigned char *out, size_t n, uint32_t rad
     uint64_t carry = digit;
     while (n-- > 0) {
         carry += (uint64_t)out[n] * radix;
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+
+
+/* out += digit * weight (digit < 256; weight: wn bytes, big-endian) */
+static void sqlite4_varint_big_addmul(unsigned char *out, size_t n, const unsigned char *weight, size_t wn, unsigned digit)
+{
+    uint32_t carry = 0;
+    while (n-- > 0 && (wn || carry)) {
+        carry += out[n] + (wn ? (uint32_t)weight[--wn] * digit : 0u);
         out[n] = (unsigned char)(carry & 0xFF);
         carry >>= 8;
     }
@@ -547,31 +690,38 @@ static size_t sqlite4_varint_big_bits(const unsigned char *out, size_t n)
     return bits;
 }
 
+
 /* The code point of the char data[start .. end - 1] (a WIDE or CHAR token's span)
    into out[0 .. n - 1], big-endian (n bytes must hold it); returns its bit length.
    The automaton walks the bytes again from state (the start state) with acc in out
-   (acc = acc * radix + digit, short for a bounded form). */
+   (acc = acc * radix + digit * weight, short for a bounded form); a counted form's
+   value digits are packed directly (linear in the token).  A token that runs to
+   the end of the data (len) takes the action for there, as sqlite4_varint_scan does. */
 static size_t sqlite4_varint_big(const unsigned char *data, size_t len, unsigned state, size_t start, size_t end,
                                  unsigned char *out, size_t n)
 {
     unsigned next, c, k;
     size_t i;
     int a;
-    (void)len;
     for (i = 0; i < n; i++)
         out[i] = 0;
     for (i = start; i < end; i++) {
-        c = sqlite4_varint_class[data[i]];
+        c = sqlite4_varint_class[SQLITE4_VARINT_RD(data[i])];
         next = sqlite4_varint_next_state[state][c];
         if (next >= SQLITE4_VARINT_N_STATES) {
             return 0;  /* not a char's span */
         }
         k = sqlite4_varint_op[state][c];
-        if (k)
-            sqlite4_varint_big_muladd(out, n, sqlite4_varint_ops[k].radix, (unsigned)(data[i] - sqlite4_varint_ops[k].sub));
+        if (k) {
+            sqlite4_varint_big_muladd(out, n, sqlite4_varint_ops[k].radix, 0);
+            sqlite4_varint_big_addmul(out, n, sqlite4_varint_weight_bytes[k], sizeof sqlite4_varint_weight_bytes[k],
+                                      (unsigned)(SQLITE4_VARINT_RD(data[i]) - sqlite4_varint_ops[k].sub));
+        }
         state = next;
     }
     a = sqlite4_varint_state[state].action;
+    if (end == len && sqlite4_varint_at_end[state] >= 0 && !(a >= 0 && sqlite4_varint_state[state].final))
+        a = sqlite4_varint_at_end[state];
     if (a < 0 || sqlite4_varint_actions[a].kind != SQLITE4_VARINT_ACT_CHAR)
         return 0;
     sqlite4_varint_big_add(out, n, sqlite4_varint_actions[a].offset);
@@ -579,18 +729,42 @@ static size_t sqlite4_varint_big(const unsigned char *data, size_t len, unsigned
 }
 
 /* ------------------------------------------------------------------ tokens */
-static void sqlite4_varint_act(const unsigned char *data, size_t len, unsigned start, int action, size_t pos, size_t end, uint64_t acc, int wide, sqlite4_varint_token *tok)
+
+/* Where action over data[pos .. end - 1] is a CHAR whose value acc + offset is
+   wider than 64 bits (wide: acc already is): *tok is a WIDE token and 1 is
+   returned, its bit length from the bytes again from start state start (at most
+   72 bits); else 0.  Only SQLITE4_VARINT_WIDE_DFA automata have such values. */
+static int sqlite4_varint_wide(const unsigned char *data, size_t len, unsigned start, int action, size_t pos, size_t end,
+                              uint64_t acc, int wide, sqlite4_varint_token *tok)
 {
+    unsigned char big[9];
+    if (sqlite4_varint_actions[action].kind != SQLITE4_VARINT_ACT_CHAR || !(wide || acc > UINT64_MAX - sqlite4_varint_actions[action].offset))
+        return 0;
+    sqlite4_varint_set(tok, SQLITE4_VARINT_WIDE, pos, end, 0, 0);
+    tok->bits = sqlite4_varint_big(data, len, start, pos, end, big, sizeof big);
+    return 1;
+}
+
+/* The token of action over data[pos .. end - 1] with value acc, as the core's _act
+   (a value past 64 bits: sqlite4_varint_wide first). */
+static void sqlite4_varint_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, sqlite4_varint_token *tok)
+{
+    (void)data;
     switch (sqlite4_varint_actions[action].kind) {
     case SQLITE4_VARINT_ACT_CHAR:
-        if (wide || acc > UINT64_MAX - sqlite4_varint_actions[action].offset) {
-            /* wider than 64 bits: its bit length from the bytes again (at most 72 bits) */
-            unsigned char big[9];
-            sqlite4_varint_set(tok, SQLITE4_VARINT_WIDE, pos, end, 0, 0);
-            tok->bits = sqlite4_varint_big(data, len, start, pos, end, big, sizeof big);
-            return;
-        }
         sqlite4_varint_set(tok, SQLITE4_VARINT_CHAR, pos, end, (sqlite4_varint_cp)(acc + sqlite4_varint_actions[action].offset), 0);
+        return;
+    case SQLITE4_VARINT_ACT_VALUE:
+        sqlite4_varint_set(tok, SQLITE4_VARINT_CHAR, pos, end, (sqlite4_varint_cp)sqlite4_varint_actions[action].offset, 0);
+        return;
+    case SQLITE4_VARINT_ACT_PAIR: {
+        uint64_t split = sqlite4_varint_actions[action].split, off = sqlite4_varint_actions[action].offset;
+        uint64_t hi = acc / split + off, lo = acc % split + off;
+        sqlite4_varint_set(tok, SQLITE4_VARINT_CHAR, pos, end, (sqlite4_varint_cp)(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)), 0);
+        return;
+    }
+    case SQLITE4_VARINT_ACT_ERROR:
+        sqlite4_varint_set(tok, SQLITE4_VARINT_ERROR, pos, end, 0, sqlite4_varint_actions[action].reason);
         return;
     default:
         sqlite4_varint_set(tok, SQLITE4_VARINT_RESERVED, pos, end, 0, sqlite4_varint_reason_reserved);
@@ -601,37 +775,47 @@ static void sqlite4_varint_act(const unsigned char *data, size_t len, unsigned s
 /* The core's _run from state start (the one C copy: the native extension calls it
    too): returns 1 with *tok, or, with final false, 0 where more data could change
    the token; limit is the most bytes a counted form may have.  The longest match,
-   falling back to the last
-   accepting state; with none, an error covering the maximal subpart (the bytes
-   read before the automaton died, at least one). */
+   falling back to the last accepting state; with none, an error covering the
+   maximal subpart (the bytes read before the automaton died, in whole code units
+   of SQLITE4_VARINT_UNIT bytes, at least one unit), or what SQLITE4_VARINT_SPAN says.  A last
+   partial code unit is never read: where the whole units end, the data ends for
+   the automaton; where the data ends, a state's action for there comes first. */
 static int sqlite4_varint_run(const unsigned char *data, size_t len, size_t pos, unsigned start, int final, size_t limit,
                               sqlite4_varint_token *tok)
 {
     unsigned state = start, next, c, k;
     size_t i = pos, last_end = 0;
+    size_t whole = len - (len - pos) % SQLITE4_VARINT_UNIT;  /* the end of the whole code units */
     uint64_t acc = 0, last_acc = 0;
     int last = -1;
     int wide = 0, last_wide = 0;
 
     for (;;) {
         unsigned char b;
-        if (i == len) {
+        if (i == whole) {
             if (!final)
                 return 0;  /* more data could change the token: the core's _scan says None */
-            if (last < 0) {  /* the data ends inside a sequence */
-                sqlite4_varint_set(tok, SQLITE4_VARINT_ERROR, pos, len, 0, sqlite4_varint_reason_end);
+            if (whole == len && sqlite4_varint_at_end[state] >= 0) {
+                int a = sqlite4_varint_at_end[state];
+                if (!SQLITE4_VARINT_WIDE_DFA || !sqlite4_varint_wide(data, len, start, a, pos, len, acc, wide, tok))
+                    sqlite4_varint_act(data, a, pos, len, acc, tok);
+                return 1;
+            }
+            if (last < 0) {  /* the data ends inside a sequence (or inside its first unit) */
+                sqlite4_varint_set(tok, SQLITE4_VARINT_ERROR, pos, len, 0, SQLITE4_VARINT_UNIT > 1 && whole == pos ? sqlite4_varint_reason_truncated : sqlite4_varint_reason_end);
                 return 1;
             }
             break;
         }
-        b = data[i];
+        b = SQLITE4_VARINT_RD(data[i]);
         c = sqlite4_varint_class[b];
         next = sqlite4_varint_next_state[state][c];
         if (next >= SQLITE4_VARINT_N_STATES) {
             if (last < 0) {
-                /* the maximal subpart: at least one byte */
-                sqlite4_varint_set(tok, SQLITE4_VARINT_ERROR, pos, i > pos ? i : pos + 1, 0,
-                                   i > pos ? sqlite4_varint_reason_continuation : sqlite4_varint_reason_start);
+                /* the maximal subpart in whole units: at least one */
+                size_t n = (i - pos) - (i - pos) % SQLITE4_VARINT_UNIT;
+                sqlite4_varint_set(tok, SQLITE4_VARINT_ERROR, pos, sqlite4_varint_error_end(data, pos, pos + (n ? n : SQLITE4_VARINT_UNIT), i + 1), 0,
+                                   n ? sqlite4_varint_reason_continuation : sqlite4_varint_reason_start);
                 return 1;
             }
             break;
@@ -639,7 +823,11 @@ static int sqlite4_varint_run(const unsigned char *data, size_t len, size_t pos,
         k = sqlite4_varint_op[state][c];
         if (k) {
             uint64_t d = (uint64_t)(b - sqlite4_varint_ops[k].sub);
-            if (acc > (UINT64_MAX - d) / sqlite4_varint_ops[k].radix)
+            if (SQLITE4_VARINT_WIDE_DFA && d && (sqlite4_varint_ops[k].weight > UINT64_MAX / d || (SQLITE4_VARINT_HUGE_WEIGHTS && !sqlite4_varint_ops[k].weight)))
+                wide = 1;  /* d * weight is beyond 64 bits */
+            if (SQLITE4_VARINT_WEIGHTED)
+                d *= sqlite4_varint_ops[k].weight;
+            if (SQLITE4_VARINT_WIDE_DFA && acc > (UINT64_MAX - d) / sqlite4_varint_ops[k].radix)
                 wide = 1;
             acc = acc * sqlite4_varint_ops[k].radix + d;
         }
@@ -654,14 +842,15 @@ static int sqlite4_varint_run(const unsigned char *data, size_t len, size_t pos,
                 break;
         }
     }
-    sqlite4_varint_act(data, len, start, last, pos, last_end, last_acc, last_wide, tok);
+    if (!SQLITE4_VARINT_WIDE_DFA || !sqlite4_varint_wide(data, len, start, last, pos, last_end, last_acc, last_wide, tok))
+        sqlite4_varint_act(data, last, pos, last_end, last_acc, tok);
     (void)limit;
     return 1;
 }
 
 void sqlite4_varint_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, sqlite4_varint_token *tok)
 {
-    (void)sqlite4_varint_run(data, len, pos, start, 1, SIZE_MAX, tok);
+    (void)sqlite4_varint_run(data, len, pos, start, 1, sqlite4_varint_counted_limit, tok);
 }
 
 void sqlite4_varint_scan(const unsigned char *data, size_t len, size_t pos, sqlite4_varint_token *tok)
@@ -671,9 +860,19 @@ void sqlite4_varint_scan(const unsigned char *data, size_t len, size_t pos, sqli
 
 int sqlite4_varint_next(const unsigned char *data, size_t len, size_t *pos, sqlite4_varint_token *tok)
 {
+    unsigned start = SQLITE4_VARINT_START;
+    size_t n;
     if (*pos >= len)
         return 0;
-    sqlite4_varint_scan_from(data, len, *pos, SQLITE4_VARINT_START, tok);
+    if (*pos == 0 && (n = sqlite4_varint_signature(data, len, NULL)) > 0) {
+        sqlite4_varint_set(tok, SQLITE4_VARINT_SIGNATURE, 0, n, 0, 0);
+        *pos = n;
+        return 1;
+    }
+    if (SQLITE4_VARINT_N_STARTS > 1 && *pos)
+        /* the signature at offset 0 chooses the start state of every token after it */
+        (void)sqlite4_varint_signature(data, len, &start);
+    sqlite4_varint_scan_from(data, len, *pos, start, tok);
     *pos = tok->end;
     return 1;
 }
@@ -683,9 +882,12 @@ size_t sqlite4_varint_wide_value(const unsigned char *data, size_t len, const sq
     size_t n = 0, k;
     uint64_t v;
     if (tok->kind == SQLITE4_VARINT_WIDE) {
+        unsigned start = SQLITE4_VARINT_START;
         n = (tok->bits + 7) / 8;
+        if (SQLITE4_VARINT_N_STARTS > 1 && tok->start > 0 && tok->start <= len)  /* after a signature, in the state it chose */
+            (void)sqlite4_varint_signature(data, len, &start);
         if (tok->start >= tok->end || tok->end > len
-                || sqlite4_varint_big(data, len, SQLITE4_VARINT_START, tok->start, tok->end, out, n) != tok->bits)
+                || sqlite4_varint_big(data, len, start, tok->start, tok->end, out, n) != tok->bits)
             for (k = 0; k < n; k++)  /* not a WIDE token of this data */
                 out[k] = 0;
         return n;
@@ -720,7 +922,7 @@ size_t sqlite4_varint_decode(const unsigned char *data, size_t len, sqlite4_vari
 #define NX_NAME "sqlite4-varint"
 #define NX_SPEC_SHA256 "5734bc2768afc40e958d47eb66f31757f4770dfaa78d898786f809f5b08040e3"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "e85e277a9a0afb15c8ea84489cd3d7aa4505951c4363bf60cb9740b57cf54772"
+#define NX_SOURCE_SHA256 "bd4c43849951b33e78144e78529ce0fbebcf9faa38a6a8c937c56b4e7e7eddfc"
 #define NX_N_STATES 24
 #define NX_N_CLASSES 15
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -262,11 +262,63 @@ size_t utf_32be_decode(const unsigned char *data, size_t len, utf_32be_cp *out,
  */
 /* utf_32be.h is above */
 
+/* The engine below is the same for every spec: what a spec lacks is a neutral
+   value here (a flag 0, unit 1, weight 1, no action for the data's end = -1, the
+   identity permutation, empty tables).  Flags are constants the compiler folds. */
+#define UTF_32BE_WEIGHTED 0
+#define UTF_32BE_WIDE_DFA 0
+#define UTF_32BE_HUGE_WEIGHTS 0
+#define UTF_32BE_PERMUTED 0
+/* how far an error without an accepting state reaches: 0 the maximal subpart,
+   1 one code unit, 2 through the failing byte, cut before a restored byte */
+#define UTF_32BE_SPAN 0
+#define UTF_32BE_N_STARTS 1u  /* start states: a signature may choose one */
+
 const char utf_32be_reason_start[] = "invalid start byte";
 const char utf_32be_reason_continuation[] = "invalid continuation byte";
 const char utf_32be_reason_end[] = "unexpected end of data";
 const char utf_32be_reason_truncated[] = "truncated data";
 const char utf_32be_reason_reserved[] = "reserved sequence";
+const char utf_32be_reason_unmapped[] = "no code point for this pointer";
+const char utf_32be_reason_limit[] = "counted form beyond this decoder's limits";
+size_t utf_32be_counted_limit = SIZE_MAX;
+
+/* ---------------------------------------------------- byte permutation */
+/* utf_32be_from_real[byte]: the intermediate byte the tables read for a real byte
+   (the spec's `bytes through` table, inverted; the identity without one): every
+   byte read goes through it (UTF_32BE_RD). */
+static const uint8_t utf_32be_from_real[256] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+    48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+    64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79,
+    80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95,
+    96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111,
+    112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127,
+    128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143,
+    144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159,
+    160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175,
+    176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191,
+    192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207,
+    208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223,
+    224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239,
+    240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255,
+};
+#define UTF_32BE_RD(b) (UTF_32BE_PERMUTED ? utf_32be_from_real[b] : (b))
+
+/* utf_32be_restore[byte]: 1 where an error never takes the byte after its first
+   (UTF_32BE_SPAN 2: the spec's restore set; unused by other spans). */
+static const uint8_t utf_32be_restore[256] = {
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+};
 
 /* ------------------------------------------------------------ byte classes */
 /* utf_32be_class[byte]: bytes of one class behave alike in every state.
@@ -338,12 +390,23 @@ static const uint8_t utf_32be_op[12][4] = {
     {     0,  0,  0,  0 },  /* state 11 */
 };
 
-/* The digit operations: acc = acc * radix + (byte - sub). */
-static const struct { uint16_t radix; uint8_t sub; } utf_32be_ops[4] = {
-    {   1, 0x00 },  /* 0: none: acc unchanged (the value does not matter) */
-    {   1, 0x00 },  /* 1: acc = acc * 1 + (byte - 0x00) */
-    {  17, 0x00 },  /* 2: acc = acc * 17 + (byte - 0x00) */
-    { 256, 0x00 },  /* 3: acc = acc * 256 + (byte - 0x00) */
+/* The digit operations: acc = acc * radix + (byte - sub) * weight (a weight
+   other than 1: digits or code units least significant first); weight 0
+   stands for one of 2**64 or more (a nonzero digit makes a WIDE value:
+   UTF_32BE_HUGE_WEIGHTS). */
+static const struct { uint16_t radix; uint8_t sub; uint64_t weight; } utf_32be_ops[4] = {
+    {    1, 0x00, UINT64_C(1) },  /* 0: none: acc unchanged (the value does not matter) */
+    {    1, 0x00, UINT64_C(1) },  /* 1: acc = acc * 1 + (byte - 0x00) */
+    {   17, 0x00, UINT64_C(1) },  /* 2: acc = acc * 17 + (byte - 0x00) */
+    {  256, 0x00, UINT64_C(1) },  /* 3: acc = acc * 256 + (byte - 0x00) */
+};
+
+/* The weights as big-endian bytes, for WIDE values (utf_32be_big). */
+static const unsigned char utf_32be_weight_bytes[4][1] = {
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
 };
 
 /* Per state: the action of a sequence that ends here (-1: none), and whether
@@ -363,22 +426,60 @@ static const struct { int8_t action; uint8_t final; } utf_32be_state[12] = {
     {  2, 1 },  /* state 11: accepts error (beyond-plane, beyond), final */
 };
 
+/* Per state: the action of a sequence that ends here where the data ends (-1:
+   none; it comes first there).  Apart from utf_32be_state: read once a token. */
+static const int8_t utf_32be_at_end[12] = {
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+};
+
 /* ----------------------------------------------------------------- actions */
-enum { UTF_32BE_ACT_CHAR, UTF_32BE_ACT_VALUE, UTF_32BE_ACT_PAIR, UTF_32BE_ACT_ERROR, UTF_32BE_ACT_RESERVED };
+enum { UTF_32BE_ACT_CHAR, UTF_32BE_ACT_VALUE, UTF_32BE_ACT_PAIR, UTF_32BE_ACT_ERROR, UTF_32BE_ACT_RESERVED,
+       UTF_32BE_ACT_LOOKUP };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
+   pointer into mapping table offset. */
 static const struct {
     uint8_t kind;
-    uint64_t offset;     /* CHAR, PAIR; VALUE: the code point */
+    uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
     const char *reason;  /* ERROR, RESERVED */
 } utf_32be_actions[3] = {
-    { UTF_32BE_ACT_CHAR, UINT64_C(0), 0, 0 },  /* form 1: code point = acc + 0 */
-    { UTF_32BE_ACT_ERROR, 0, 0, "code point in surrogate code point range(0xd800, 0xe000)" },  /* ill-formed pattern surrogate: code point in surrogate code point range(0xd800, 0xe000) */
-    { UTF_32BE_ACT_ERROR, 0, 0, "code point not in range(0x110000)" },  /* ill-formed pattern beyond-plane: code point not in range(0x110000) */
+    { UTF_32BE_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form 1: code point = acc + 0 */
+    { UTF_32BE_ACT_ERROR, UINT64_C(0), UINT64_C(0), "code point in surrogate code point range(0xd800, 0xe000)" },  /* ill-formed pattern surrogate: code point in surrogate code point range(0xd800, 0xe000) */
+    { UTF_32BE_ACT_ERROR, UINT64_C(0), UINT64_C(0), "code point not in range(0x110000)" },  /* ill-formed pattern beyond-plane: code point not in range(0x110000) */
 };
+
+/* The signatures' bytes, one after another (recognised at offset 0 only, the
+   first that the data begins with; utf_32be_signature tests them in turn): */
+static const unsigned char utf_32be_signature_bytes[1] = { 0x00 };
+
+
+/* Where an error from pos that would take the bytes up to end ends: before the
+   first byte after its first that is in the restore set, (none) (the
+   core's _restored; WHATWG: "restore byte to ioQueue"). */
+static size_t utf_32be_restored(const unsigned char *data, size_t pos, size_t end)
+{
+    size_t j;
+    for (j = pos + 1; j < end; j++) {
+        if (utf_32be_restore[UTF_32BE_RD(data[j])])
+            return j;
+    }
+    return end;
+}
+
+/* Where an error from pos ends under the spec's span policy (UTF_32BE_SPAN): at
+   subpart (the maximal subpart's end), one unit on, or at failing (just after the
+   byte that proved it bad) cut before a restored byte. */
+static size_t utf_32be_error_end(const unsigned char *data, size_t pos, size_t subpart, size_t failing)
+{
+    switch (UTF_32BE_SPAN) {
+    case 1: return pos + UTF_32BE_UNIT;
+    case 2: return utf_32be_restored(data, pos, failing);
+    default: return subpart;
+    }
+}
 
 /* ------------------------------------------------------------------ steps */
 static void utf_32be_set(utf_32be_token *tok, utf_32be_kind kind, size_t start, size_t end,
@@ -392,17 +493,34 @@ static void utf_32be_set(utf_32be_token *tok, utf_32be_kind kind, size_t start, 
     tok->bits = 0;
 }
 
+
+static int utf_32be_begins(const unsigned char *data, const unsigned char *sig, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++)
+        if (data[k] != sig[k])
+            return 0;
+    return 1;
+}
+
 unsigned utf_32be_step(unsigned state, unsigned char byte, uint64_t *acc)
 {
-    unsigned c = utf_32be_class[byte];
-    unsigned k = utf_32be_op[state][c];
+    unsigned c, k;
+    byte = UTF_32BE_RD(byte);
+    c = utf_32be_class[byte];
+    k = utf_32be_op[state][c];
     if (k)
-        *acc = *acc * utf_32be_ops[k].radix + (uint64_t)(byte - utf_32be_ops[k].sub);
+        *acc = *acc * utf_32be_ops[k].radix + (uint64_t)(byte - utf_32be_ops[k].sub) * utf_32be_ops[k].weight;
     return utf_32be_next_state[state][c];
 }
 
 size_t utf_32be_signature(const unsigned char *data, size_t len, unsigned *start)
 {
+    /* one test per row of utf_32be_signatures, with its numbers as constants: the
+       compiler unrolls them (_next asks for every token of a spec with several
+       start states) */
+    (void)utf_32be_begins;
+    (void)utf_32be_signature_bytes;
     (void)data;
     (void)len;
     if (start)
@@ -422,13 +540,129 @@ int utf_32be_accepts(unsigned state)
     }
 }
 
-/* ------------------------------------------------------------------ tokens */
-static void utf_32be_act(int action, size_t pos, size_t end, uint64_t acc, utf_32be_token *tok)
+
+/* ------------------------------------------------------------- wide values */
+/* Big numbers as big-endian bytes out[0 .. n - 1], for WIDE tokens only. */
+static void utf_32be_big_muladd(unsigned char *out, size_t n, uint32_t radix, unsigned digit)
 {
+    uint64_t carry = digit;
+    while (n-- > 0) {
+        carry += (uint64_t)out[n] * radix;
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+
+
+/* out += digit * weight (digit < 256; weight: wn bytes, big-endian) */
+static void utf_32be_big_addmul(unsigned char *out, size_t n, const unsigned char *weight, size_t wn, unsigned digit)
+{
+    uint32_t carry = 0;
+    while (n-- > 0 && (wn || carry)) {
+        carry += out[n] + (wn ? (uint32_t)weight[--wn] * digit : 0u);
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+static void utf_32be_big_add(unsigned char *out, size_t n, uint64_t v)
+{
+    unsigned carry = 0;
+    while (n-- > 0 && (v || carry)) {
+        carry += out[n] + (unsigned)(v & 0xFF);
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+        v >>= 8;
+    }
+}
+
+static size_t utf_32be_big_bits(const unsigned char *out, size_t n)
+{
+    size_t k = 0, bits;
+    unsigned top;
+    while (k < n && out[k] == 0)
+        k++;
+    if (k == n)
+        return 0;
+    for (bits = 8 * (n - k - 1), top = out[k]; top; top >>= 1)
+        bits++;
+    return bits;
+}
+
+
+/* The code point of the char data[start .. end - 1] (a WIDE or CHAR token's span)
+   into out[0 .. n - 1], big-endian (n bytes must hold it); returns its bit length.
+   The automaton walks the bytes again from state (the start state) with acc in out
+   (acc = acc * radix + digit * weight, short for a bounded form); a counted form's
+   value digits are packed directly (linear in the token).  A token that runs to
+   the end of the data (len) takes the action for there, as utf_32be_scan does. */
+static size_t utf_32be_big(const unsigned char *data, size_t len, unsigned state, size_t start, size_t end,
+                           unsigned char *out, size_t n)
+{
+    unsigned next, c, k;
+    size_t i;
+    int a;
+    for (i = 0; i < n; i++)
+        out[i] = 0;
+    for (i = start; i < end; i++) {
+        c = utf_32be_class[UTF_32BE_RD(data[i])];
+        next = utf_32be_next_state[state][c];
+        if (next >= UTF_32BE_N_STATES) {
+            return 0;  /* not a char's span */
+        }
+        k = utf_32be_op[state][c];
+        if (k) {
+            utf_32be_big_muladd(out, n, utf_32be_ops[k].radix, 0);
+            utf_32be_big_addmul(out, n, utf_32be_weight_bytes[k], sizeof utf_32be_weight_bytes[k],
+                                (unsigned)(UTF_32BE_RD(data[i]) - utf_32be_ops[k].sub));
+        }
+        state = next;
+    }
+    a = utf_32be_state[state].action;
+    if (end == len && utf_32be_at_end[state] >= 0 && !(a >= 0 && utf_32be_state[state].final))
+        a = utf_32be_at_end[state];
+    if (a < 0 || utf_32be_actions[a].kind != UTF_32BE_ACT_CHAR)
+        return 0;
+    utf_32be_big_add(out, n, utf_32be_actions[a].offset);
+    return utf_32be_big_bits(out, n);
+}
+
+/* ------------------------------------------------------------------ tokens */
+
+/* Where action over data[pos .. end - 1] is a CHAR whose value acc + offset is
+   wider than 64 bits (wide: acc already is): *tok is a WIDE token and 1 is
+   returned, its bit length from the bytes again from start state start (at most
+   8 bits); else 0.  Only UTF_32BE_WIDE_DFA automata have such values. */
+static int utf_32be_wide(const unsigned char *data, size_t len, unsigned start, int action, size_t pos, size_t end,
+                        uint64_t acc, int wide, utf_32be_token *tok)
+{
+    unsigned char big[1];
+    if (utf_32be_actions[action].kind != UTF_32BE_ACT_CHAR || !(wide || acc > UINT64_MAX - utf_32be_actions[action].offset))
+        return 0;
+    utf_32be_set(tok, UTF_32BE_WIDE, pos, end, 0, 0);
+    tok->bits = utf_32be_big(data, len, start, pos, end, big, sizeof big);
+    return 1;
+}
+
+/* The token of action over data[pos .. end - 1] with value acc, as the core's _act
+   (a value past 64 bits: utf_32be_wide first). */
+static void utf_32be_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, utf_32be_token *tok)
+{
+    (void)data;
     switch (utf_32be_actions[action].kind) {
     case UTF_32BE_ACT_CHAR:
         utf_32be_set(tok, UTF_32BE_CHAR, pos, end, (utf_32be_cp)(acc + utf_32be_actions[action].offset), 0);
         return;
+    case UTF_32BE_ACT_VALUE:
+        utf_32be_set(tok, UTF_32BE_CHAR, pos, end, (utf_32be_cp)utf_32be_actions[action].offset, 0);
+        return;
+    case UTF_32BE_ACT_PAIR: {
+        uint64_t split = utf_32be_actions[action].split, off = utf_32be_actions[action].offset;
+        uint64_t hi = acc / split + off, lo = acc % split + off;
+        utf_32be_set(tok, UTF_32BE_CHAR, pos, end, (utf_32be_cp)(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)), 0);
+        return;
+    }
     case UTF_32BE_ACT_ERROR:
         utf_32be_set(tok, UTF_32BE_ERROR, pos, end, 0, utf_32be_actions[action].reason);
         return;
@@ -441,39 +675,46 @@ static void utf_32be_act(int action, size_t pos, size_t end, uint64_t acc, utf_3
 /* The core's _run from state start (the one C copy: the native extension calls it
    too): returns 1 with *tok, or, with final false, 0 where more data could change
    the token; limit is the most bytes a counted form may have.  The longest match,
-   falling back to the last
-   accepting state; with none, an error covering the maximal subpart (the bytes
-   read before the automaton died, in whole code units of 4 bytes, at least one unit).
-   A last partial code unit is never read: where the whole units end, the data
-   ends for the automaton. */
+   falling back to the last accepting state; with none, an error covering the
+   maximal subpart (the bytes read before the automaton died, in whole code units
+   of UTF_32BE_UNIT bytes, at least one unit), or what UTF_32BE_SPAN says.  A last
+   partial code unit is never read: where the whole units end, the data ends for
+   the automaton; where the data ends, a state's action for there comes first. */
 static int utf_32be_run(const unsigned char *data, size_t len, size_t pos, unsigned start, int final, size_t limit,
                         utf_32be_token *tok)
 {
     unsigned state = start, next, c, k;
     size_t i = pos, last_end = 0;
-    size_t whole = len - (len - pos) % 4u;  /* the end of the whole code units */
+    size_t whole = len - (len - pos) % UTF_32BE_UNIT;  /* the end of the whole code units */
     uint64_t acc = 0, last_acc = 0;
     int last = -1;
+    int wide = 0, last_wide = 0;
 
     for (;;) {
         unsigned char b;
         if (i == whole) {
             if (!final)
                 return 0;  /* more data could change the token: the core's _scan says None */
+            if (whole == len && utf_32be_at_end[state] >= 0) {
+                int a = utf_32be_at_end[state];
+                if (!UTF_32BE_WIDE_DFA || !utf_32be_wide(data, len, start, a, pos, len, acc, wide, tok))
+                    utf_32be_act(data, a, pos, len, acc, tok);
+                return 1;
+            }
             if (last < 0) {  /* the data ends inside a sequence (or inside its first unit) */
-                utf_32be_set(tok, UTF_32BE_ERROR, pos, len, 0, whole == pos ? utf_32be_reason_truncated : utf_32be_reason_end);
+                utf_32be_set(tok, UTF_32BE_ERROR, pos, len, 0, UTF_32BE_UNIT > 1 && whole == pos ? utf_32be_reason_truncated : utf_32be_reason_end);
                 return 1;
             }
             break;
         }
-        b = data[i];
+        b = UTF_32BE_RD(data[i]);
         c = utf_32be_class[b];
         next = utf_32be_next_state[state][c];
         if (next >= UTF_32BE_N_STATES) {
             if (last < 0) {
                 /* the maximal subpart in whole units: at least one */
-                size_t n = (i - pos) - (i - pos) % 4u;
-                utf_32be_set(tok, UTF_32BE_ERROR, pos, pos + (n ? n : 4u), 0,
+                size_t n = (i - pos) - (i - pos) % UTF_32BE_UNIT;
+                utf_32be_set(tok, UTF_32BE_ERROR, pos, utf_32be_error_end(data, pos, pos + (n ? n : UTF_32BE_UNIT), i + 1), 0,
                              n ? utf_32be_reason_continuation : utf_32be_reason_start);
                 return 1;
             }
@@ -482,6 +723,12 @@ static int utf_32be_run(const unsigned char *data, size_t len, size_t pos, unsig
         k = utf_32be_op[state][c];
         if (k) {
             uint64_t d = (uint64_t)(b - utf_32be_ops[k].sub);
+            if (UTF_32BE_WIDE_DFA && d && (utf_32be_ops[k].weight > UINT64_MAX / d || (UTF_32BE_HUGE_WEIGHTS && !utf_32be_ops[k].weight)))
+                wide = 1;  /* d * weight is beyond 64 bits */
+            if (UTF_32BE_WEIGHTED)
+                d *= utf_32be_ops[k].weight;
+            if (UTF_32BE_WIDE_DFA && acc > (UINT64_MAX - d) / utf_32be_ops[k].radix)
+                wide = 1;
             acc = acc * utf_32be_ops[k].radix + d;
         }
         state = next;
@@ -490,18 +737,20 @@ static int utf_32be_run(const unsigned char *data, size_t len, size_t pos, unsig
             last = utf_32be_state[state].action;
             last_end = i;
             last_acc = acc;
+            last_wide = wide;
             if (utf_32be_state[state].final)
                 break;
         }
     }
-    utf_32be_act(last, pos, last_end, last_acc, tok);
+    if (!UTF_32BE_WIDE_DFA || !utf_32be_wide(data, len, start, last, pos, last_end, last_acc, last_wide, tok))
+        utf_32be_act(data, last, pos, last_end, last_acc, tok);
     (void)limit;
     return 1;
 }
 
 void utf_32be_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, utf_32be_token *tok)
 {
-    (void)utf_32be_run(data, len, pos, start, 1, SIZE_MAX, tok);
+    (void)utf_32be_run(data, len, pos, start, 1, utf_32be_counted_limit, tok);
 }
 
 void utf_32be_scan(const unsigned char *data, size_t len, size_t pos, utf_32be_token *tok)
@@ -511,9 +760,19 @@ void utf_32be_scan(const unsigned char *data, size_t len, size_t pos, utf_32be_t
 
 int utf_32be_next(const unsigned char *data, size_t len, size_t *pos, utf_32be_token *tok)
 {
+    unsigned start = UTF_32BE_START;
+    size_t n;
     if (*pos >= len)
         return 0;
-    utf_32be_scan_from(data, len, *pos, UTF_32BE_START, tok);
+    if (*pos == 0 && (n = utf_32be_signature(data, len, NULL)) > 0) {
+        utf_32be_set(tok, UTF_32BE_SIGNATURE, 0, n, 0, 0);
+        *pos = n;
+        return 1;
+    }
+    if (UTF_32BE_N_STARTS > 1 && *pos)
+        /* the signature at offset 0 chooses the start state of every token after it */
+        (void)utf_32be_signature(data, len, &start);
+    utf_32be_scan_from(data, len, *pos, start, tok);
     *pos = tok->end;
     return 1;
 }
@@ -522,8 +781,17 @@ size_t utf_32be_wide_value(const unsigned char *data, size_t len, const utf_32be
 {
     size_t n = 0, k;
     uint64_t v;
-    (void)data;
-    (void)len;
+    if (tok->kind == UTF_32BE_WIDE) {
+        unsigned start = UTF_32BE_START;
+        n = (tok->bits + 7) / 8;
+        if (UTF_32BE_N_STARTS > 1 && tok->start > 0 && tok->start <= len)  /* after a signature, in the state it chose */
+            (void)utf_32be_signature(data, len, &start);
+        if (tok->start >= tok->end || tok->end > len
+                || utf_32be_big(data, len, start, tok->start, tok->end, out, n) != tok->bits)
+            for (k = 0; k < n; k++)  /* not a WIDE token of this data */
+                out[k] = 0;
+        return n;
+    }
     v = tok->kind == UTF_32BE_CHAR ? (uint64_t)tok->value : 0;
     for (k = 0; k < 8 && v >> (8 * k); k++)
         n++;
@@ -554,7 +822,7 @@ size_t utf_32be_decode(const unsigned char *data, size_t len, utf_32be_cp *out,
 #define NX_NAME "utf-32be"
 #define NX_SPEC_SHA256 "123ead603f988a72e936b87e96fd57acb0bfae2eb81423e3b972186bc7303fc8"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "a46cd175eccefa3ca0b6bf0848ce39a16117fb8a18c24880fa164c15f3c0988d"
+#define NX_SOURCE_SHA256 "a43d7f5ba4ce1eaee22f643babaefacf7bbc073c485582cd7c2db44f8f970244"
 #define NX_N_STATES 12
 #define NX_N_CLASSES 4
 #define NX_UNIT 4  /* bytes per code unit: errors and the data's end count whole units */

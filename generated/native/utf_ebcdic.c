@@ -255,10 +255,63 @@ size_t utf_ebcdic_decode(const unsigned char *data, size_t len, utf_ebcdic_cp *o
  */
 /* utf_ebcdic.h is above */
 
+/* The engine below is the same for every spec: what a spec lacks is a neutral
+   value here (a flag 0, unit 1, weight 1, no action for the data's end = -1, the
+   identity permutation, empty tables).  Flags are constants the compiler folds. */
+#define UTF_EBCDIC_WEIGHTED 0
+#define UTF_EBCDIC_WIDE_DFA 0
+#define UTF_EBCDIC_HUGE_WEIGHTS 0
+#define UTF_EBCDIC_PERMUTED 0
+/* how far an error without an accepting state reaches: 0 the maximal subpart,
+   1 one code unit, 2 through the failing byte, cut before a restored byte */
+#define UTF_EBCDIC_SPAN 0
+#define UTF_EBCDIC_N_STARTS 1u  /* start states: a signature may choose one */
+
 const char utf_ebcdic_reason_start[] = "invalid start byte";
 const char utf_ebcdic_reason_continuation[] = "invalid continuation byte";
 const char utf_ebcdic_reason_end[] = "unexpected end of data";
+const char utf_ebcdic_reason_truncated[] = "truncated data";
 const char utf_ebcdic_reason_reserved[] = "reserved sequence";
+const char utf_ebcdic_reason_unmapped[] = "no code point for this pointer";
+const char utf_ebcdic_reason_limit[] = "counted form beyond this decoder's limits";
+size_t utf_ebcdic_counted_limit = SIZE_MAX;
+
+/* ---------------------------------------------------- byte permutation */
+/* utf_ebcdic_from_real[byte]: the intermediate byte the tables read for a real byte
+   (the spec's `bytes through` table, inverted; the identity without one): every
+   byte read goes through it (UTF_EBCDIC_RD). */
+static const uint8_t utf_ebcdic_from_real[256] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+    48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+    64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79,
+    80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95,
+    96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111,
+    112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127,
+    128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143,
+    144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159,
+    160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175,
+    176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191,
+    192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207,
+    208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223,
+    224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239,
+    240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255,
+};
+#define UTF_EBCDIC_RD(b) (UTF_EBCDIC_PERMUTED ? utf_ebcdic_from_real[b] : (b))
+
+/* utf_ebcdic_restore[byte]: 1 where an error never takes the byte after its first
+   (UTF_EBCDIC_SPAN 2: the spec's restore set; unused by other spans). */
+static const uint8_t utf_ebcdic_restore[256] = {
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+};
 
 /* ------------------------------------------------------------ byte classes */
 /* utf_ebcdic_class[byte]: bytes of one class behave alike in every state.
@@ -355,15 +408,29 @@ static const uint8_t utf_ebcdic_op[9][14] = {
     {     0,  4,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0 },  /* state 8 */
 };
 
-/* The digit operations: acc = acc * radix + (byte - sub). */
-static const struct { uint16_t radix; uint8_t sub; } utf_ebcdic_ops[7] = {
-    {   1, 0x00 },  /* 0: none: acc unchanged (the value does not matter) */
-    {   4, 0xF8 },  /* 1: acc = acc * 4 + (byte - 0xF8) */
-    {   8, 0xF0 },  /* 2: acc = acc * 8 + (byte - 0xF0) */
-    {  16, 0xE0 },  /* 3: acc = acc * 16 + (byte - 0xE0) */
-    {  32, 0xA0 },  /* 4: acc = acc * 32 + (byte - 0xA0) */
-    {  32, 0xC0 },  /* 5: acc = acc * 32 + (byte - 0xC0) */
-    { 160, 0x00 },  /* 6: acc = acc * 160 + (byte - 0x00) */
+/* The digit operations: acc = acc * radix + (byte - sub) * weight (a weight
+   other than 1: digits or code units least significant first); weight 0
+   stands for one of 2**64 or more (a nonzero digit makes a WIDE value:
+   UTF_EBCDIC_HUGE_WEIGHTS). */
+static const struct { uint16_t radix; uint8_t sub; uint64_t weight; } utf_ebcdic_ops[7] = {
+    {    1, 0x00, UINT64_C(1) },  /* 0: none: acc unchanged (the value does not matter) */
+    {    4, 0xF8, UINT64_C(1) },  /* 1: acc = acc * 4 + (byte - 0xF8) */
+    {    8, 0xF0, UINT64_C(1) },  /* 2: acc = acc * 8 + (byte - 0xF0) */
+    {   16, 0xE0, UINT64_C(1) },  /* 3: acc = acc * 16 + (byte - 0xE0) */
+    {   32, 0xA0, UINT64_C(1) },  /* 4: acc = acc * 32 + (byte - 0xA0) */
+    {   32, 0xC0, UINT64_C(1) },  /* 5: acc = acc * 32 + (byte - 0xC0) */
+    {  160, 0x00, UINT64_C(1) },  /* 6: acc = acc * 160 + (byte - 0x00) */
+};
+
+/* The weights as big-endian bytes, for WIDE values (utf_ebcdic_big). */
+static const unsigned char utf_ebcdic_weight_bytes[7][1] = {
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
 };
 
 /* Per state: the action of a sequence that ends here (-1: none), and whether
@@ -380,20 +447,58 @@ static const struct { int8_t action; uint8_t final; } utf_ebcdic_state[9] = {
     { -1, 0 },  /* state 8: spec line 24 */
 };
 
+/* Per state: the action of a sequence that ends here where the data ends (-1:
+   none; it comes first there).  Apart from utf_ebcdic_state: read once a token. */
+static const int8_t utf_ebcdic_at_end[9] = {
+    -1, -1, -1, -1, -1, -1, -1, -1, -1,
+};
+
 /* ----------------------------------------------------------------- actions */
-enum { UTF_EBCDIC_ACT_CHAR, UTF_EBCDIC_ACT_VALUE, UTF_EBCDIC_ACT_PAIR, UTF_EBCDIC_ACT_ERROR, UTF_EBCDIC_ACT_RESERVED };
+enum { UTF_EBCDIC_ACT_CHAR, UTF_EBCDIC_ACT_VALUE, UTF_EBCDIC_ACT_PAIR, UTF_EBCDIC_ACT_ERROR, UTF_EBCDIC_ACT_RESERVED,
+       UTF_EBCDIC_ACT_LOOKUP };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
+   pointer into mapping table offset. */
 static const struct {
     uint8_t kind;
-    uint64_t offset;     /* CHAR, PAIR; VALUE: the code point */
+    uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
     const char *reason;  /* ERROR, RESERVED */
 } utf_ebcdic_actions[1] = {
-    { UTF_EBCDIC_ACT_CHAR, UINT64_C(0), 0, 0 },  /* forms 1, 2, 3, 4, 5: code point = acc + 0 */
+    { UTF_EBCDIC_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* forms 1, 2, 3, 4, 5: code point = acc + 0 */
 };
+
+/* The signatures' bytes, one after another (recognised at offset 0 only, the
+   first that the data begins with; utf_ebcdic_signature tests them in turn): */
+static const unsigned char utf_ebcdic_signature_bytes[1] = { 0x00 };
+
+
+/* Where an error from pos that would take the bytes up to end ends: before the
+   first byte after its first that is in the restore set, (none) (the
+   core's _restored; WHATWG: "restore byte to ioQueue"). */
+static size_t utf_ebcdic_restored(const unsigned char *data, size_t pos, size_t end)
+{
+    size_t j;
+    for (j = pos + 1; j < end; j++) {
+        if (utf_ebcdic_restore[UTF_EBCDIC_RD(data[j])])
+            return j;
+    }
+    return end;
+}
+
+/* Where an error from pos ends under the spec's span policy (UTF_EBCDIC_SPAN): at
+   subpart (the maximal subpart's end), one unit on, or at failing (just after the
+   byte that proved it bad) cut before a restored byte. */
+static size_t utf_ebcdic_error_end(const unsigned char *data, size_t pos, size_t subpart, size_t failing)
+{
+    switch (UTF_EBCDIC_SPAN) {
+    case 1: return pos + UTF_EBCDIC_UNIT;
+    case 2: return utf_ebcdic_restored(data, pos, failing);
+    default: return subpart;
+    }
+}
 
 /* ------------------------------------------------------------------ steps */
 static void utf_ebcdic_set(utf_ebcdic_token *tok, utf_ebcdic_kind kind, size_t start, size_t end,
@@ -407,17 +512,34 @@ static void utf_ebcdic_set(utf_ebcdic_token *tok, utf_ebcdic_kind kind, size_t s
     tok->bits = 0;
 }
 
+
+static int utf_ebcdic_begins(const unsigned char *data, const unsigned char *sig, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++)
+        if (data[k] != sig[k])
+            return 0;
+    return 1;
+}
+
 unsigned utf_ebcdic_step(unsigned state, unsigned char byte, uint64_t *acc)
 {
-    unsigned c = utf_ebcdic_class[byte];
-    unsigned k = utf_ebcdic_op[state][c];
+    unsigned c, k;
+    byte = UTF_EBCDIC_RD(byte);
+    c = utf_ebcdic_class[byte];
+    k = utf_ebcdic_op[state][c];
     if (k)
-        *acc = *acc * utf_ebcdic_ops[k].radix + (uint64_t)(byte - utf_ebcdic_ops[k].sub);
+        *acc = *acc * utf_ebcdic_ops[k].radix + (uint64_t)(byte - utf_ebcdic_ops[k].sub) * utf_ebcdic_ops[k].weight;
     return utf_ebcdic_next_state[state][c];
 }
 
 size_t utf_ebcdic_signature(const unsigned char *data, size_t len, unsigned *start)
 {
+    /* one test per row of utf_ebcdic_signatures, with its numbers as constants: the
+       compiler unrolls them (_next asks for every token of a spec with several
+       start states) */
+    (void)utf_ebcdic_begins;
+    (void)utf_ebcdic_signature_bytes;
     (void)data;
     (void)len;
     if (start)
@@ -437,12 +559,131 @@ int utf_ebcdic_accepts(unsigned state)
     }
 }
 
-/* ------------------------------------------------------------------ tokens */
-static void utf_ebcdic_act(int action, size_t pos, size_t end, uint64_t acc, utf_ebcdic_token *tok)
+
+/* ------------------------------------------------------------- wide values */
+/* Big numbers as big-endian bytes out[0 .. n - 1], for WIDE tokens only. */
+static void utf_ebcdic_big_muladd(unsigned char *out, size_t n, uint32_t radix, unsigned digit)
 {
+    uint64_t carry = digit;
+    while (n-- > 0) {
+        carry += (uint64_t)out[n] * radix;
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+
+
+/* out += digit * weight (digit < 256; weight: wn bytes, big-endian) */
+static void utf_ebcdic_big_addmul(unsigned char *out, size_t n, const unsigned char *weight, size_t wn, unsigned digit)
+{
+    uint32_t carry = 0;
+    while (n-- > 0 && (wn || carry)) {
+        carry += out[n] + (wn ? (uint32_t)weight[--wn] * digit : 0u);
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+static void utf_ebcdic_big_add(unsigned char *out, size_t n, uint64_t v)
+{
+    unsigned carry = 0;
+    while (n-- > 0 && (v || carry)) {
+        carry += out[n] + (unsigned)(v & 0xFF);
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+        v >>= 8;
+    }
+}
+
+static size_t utf_ebcdic_big_bits(const unsigned char *out, size_t n)
+{
+    size_t k = 0, bits;
+    unsigned top;
+    while (k < n && out[k] == 0)
+        k++;
+    if (k == n)
+        return 0;
+    for (bits = 8 * (n - k - 1), top = out[k]; top; top >>= 1)
+        bits++;
+    return bits;
+}
+
+
+/* The code point of the char data[start .. end - 1] (a WIDE or CHAR token's span)
+   into out[0 .. n - 1], big-endian (n bytes must hold it); returns its bit length.
+   The automaton walks the bytes again from state (the start state) with acc in out
+   (acc = acc * radix + digit * weight, short for a bounded form); a counted form's
+   value digits are packed directly (linear in the token).  A token that runs to
+   the end of the data (len) takes the action for there, as utf_ebcdic_scan does. */
+static size_t utf_ebcdic_big(const unsigned char *data, size_t len, unsigned state, size_t start, size_t end,
+                             unsigned char *out, size_t n)
+{
+    unsigned next, c, k;
+    size_t i;
+    int a;
+    for (i = 0; i < n; i++)
+        out[i] = 0;
+    for (i = start; i < end; i++) {
+        c = utf_ebcdic_class[UTF_EBCDIC_RD(data[i])];
+        next = utf_ebcdic_next_state[state][c];
+        if (next >= UTF_EBCDIC_N_STATES) {
+            return 0;  /* not a char's span */
+        }
+        k = utf_ebcdic_op[state][c];
+        if (k) {
+            utf_ebcdic_big_muladd(out, n, utf_ebcdic_ops[k].radix, 0);
+            utf_ebcdic_big_addmul(out, n, utf_ebcdic_weight_bytes[k], sizeof utf_ebcdic_weight_bytes[k],
+                                  (unsigned)(UTF_EBCDIC_RD(data[i]) - utf_ebcdic_ops[k].sub));
+        }
+        state = next;
+    }
+    a = utf_ebcdic_state[state].action;
+    if (end == len && utf_ebcdic_at_end[state] >= 0 && !(a >= 0 && utf_ebcdic_state[state].final))
+        a = utf_ebcdic_at_end[state];
+    if (a < 0 || utf_ebcdic_actions[a].kind != UTF_EBCDIC_ACT_CHAR)
+        return 0;
+    utf_ebcdic_big_add(out, n, utf_ebcdic_actions[a].offset);
+    return utf_ebcdic_big_bits(out, n);
+}
+
+/* ------------------------------------------------------------------ tokens */
+
+/* Where action over data[pos .. end - 1] is a CHAR whose value acc + offset is
+   wider than 64 bits (wide: acc already is): *tok is a WIDE token and 1 is
+   returned, its bit length from the bytes again from start state start (at most
+   8 bits); else 0.  Only UTF_EBCDIC_WIDE_DFA automata have such values. */
+static int utf_ebcdic_wide(const unsigned char *data, size_t len, unsigned start, int action, size_t pos, size_t end,
+                          uint64_t acc, int wide, utf_ebcdic_token *tok)
+{
+    unsigned char big[1];
+    if (utf_ebcdic_actions[action].kind != UTF_EBCDIC_ACT_CHAR || !(wide || acc > UINT64_MAX - utf_ebcdic_actions[action].offset))
+        return 0;
+    utf_ebcdic_set(tok, UTF_EBCDIC_WIDE, pos, end, 0, 0);
+    tok->bits = utf_ebcdic_big(data, len, start, pos, end, big, sizeof big);
+    return 1;
+}
+
+/* The token of action over data[pos .. end - 1] with value acc, as the core's _act
+   (a value past 64 bits: utf_ebcdic_wide first). */
+static void utf_ebcdic_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, utf_ebcdic_token *tok)
+{
+    (void)data;
     switch (utf_ebcdic_actions[action].kind) {
     case UTF_EBCDIC_ACT_CHAR:
         utf_ebcdic_set(tok, UTF_EBCDIC_CHAR, pos, end, (utf_ebcdic_cp)(acc + utf_ebcdic_actions[action].offset), 0);
+        return;
+    case UTF_EBCDIC_ACT_VALUE:
+        utf_ebcdic_set(tok, UTF_EBCDIC_CHAR, pos, end, (utf_ebcdic_cp)utf_ebcdic_actions[action].offset, 0);
+        return;
+    case UTF_EBCDIC_ACT_PAIR: {
+        uint64_t split = utf_ebcdic_actions[action].split, off = utf_ebcdic_actions[action].offset;
+        uint64_t hi = acc / split + off, lo = acc % split + off;
+        utf_ebcdic_set(tok, UTF_EBCDIC_CHAR, pos, end, (utf_ebcdic_cp)(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)), 0);
+        return;
+    }
+    case UTF_EBCDIC_ACT_ERROR:
+        utf_ebcdic_set(tok, UTF_EBCDIC_ERROR, pos, end, 0, utf_ebcdic_actions[action].reason);
         return;
     default:
         utf_ebcdic_set(tok, UTF_EBCDIC_RESERVED, pos, end, 0, utf_ebcdic_reason_reserved);
@@ -453,36 +694,47 @@ static void utf_ebcdic_act(int action, size_t pos, size_t end, uint64_t acc, utf
 /* The core's _run from state start (the one C copy: the native extension calls it
    too): returns 1 with *tok, or, with final false, 0 where more data could change
    the token; limit is the most bytes a counted form may have.  The longest match,
-   falling back to the last
-   accepting state; with none, an error covering the maximal subpart (the bytes
-   read before the automaton died, at least one). */
+   falling back to the last accepting state; with none, an error covering the
+   maximal subpart (the bytes read before the automaton died, in whole code units
+   of UTF_EBCDIC_UNIT bytes, at least one unit), or what UTF_EBCDIC_SPAN says.  A last
+   partial code unit is never read: where the whole units end, the data ends for
+   the automaton; where the data ends, a state's action for there comes first. */
 static int utf_ebcdic_run(const unsigned char *data, size_t len, size_t pos, unsigned start, int final, size_t limit,
                           utf_ebcdic_token *tok)
 {
     unsigned state = start, next, c, k;
     size_t i = pos, last_end = 0;
+    size_t whole = len - (len - pos) % UTF_EBCDIC_UNIT;  /* the end of the whole code units */
     uint64_t acc = 0, last_acc = 0;
     int last = -1;
+    int wide = 0, last_wide = 0;
 
     for (;;) {
         unsigned char b;
-        if (i == len) {
+        if (i == whole) {
             if (!final)
                 return 0;  /* more data could change the token: the core's _scan says None */
-            if (last < 0) {  /* the data ends inside a sequence */
-                utf_ebcdic_set(tok, UTF_EBCDIC_ERROR, pos, len, 0, utf_ebcdic_reason_end);
+            if (whole == len && utf_ebcdic_at_end[state] >= 0) {
+                int a = utf_ebcdic_at_end[state];
+                if (!UTF_EBCDIC_WIDE_DFA || !utf_ebcdic_wide(data, len, start, a, pos, len, acc, wide, tok))
+                    utf_ebcdic_act(data, a, pos, len, acc, tok);
+                return 1;
+            }
+            if (last < 0) {  /* the data ends inside a sequence (or inside its first unit) */
+                utf_ebcdic_set(tok, UTF_EBCDIC_ERROR, pos, len, 0, UTF_EBCDIC_UNIT > 1 && whole == pos ? utf_ebcdic_reason_truncated : utf_ebcdic_reason_end);
                 return 1;
             }
             break;
         }
-        b = data[i];
+        b = UTF_EBCDIC_RD(data[i]);
         c = utf_ebcdic_class[b];
         next = utf_ebcdic_next_state[state][c];
         if (next >= UTF_EBCDIC_N_STATES) {
             if (last < 0) {
-                /* the maximal subpart: at least one byte */
-                utf_ebcdic_set(tok, UTF_EBCDIC_ERROR, pos, i > pos ? i : pos + 1, 0,
-                               i > pos ? utf_ebcdic_reason_continuation : utf_ebcdic_reason_start);
+                /* the maximal subpart in whole units: at least one */
+                size_t n = (i - pos) - (i - pos) % UTF_EBCDIC_UNIT;
+                utf_ebcdic_set(tok, UTF_EBCDIC_ERROR, pos, utf_ebcdic_error_end(data, pos, pos + (n ? n : UTF_EBCDIC_UNIT), i + 1), 0,
+                               n ? utf_ebcdic_reason_continuation : utf_ebcdic_reason_start);
                 return 1;
             }
             break;
@@ -490,6 +742,12 @@ static int utf_ebcdic_run(const unsigned char *data, size_t len, size_t pos, uns
         k = utf_ebcdic_op[state][c];
         if (k) {
             uint64_t d = (uint64_t)(b - utf_ebcdic_ops[k].sub);
+            if (UTF_EBCDIC_WIDE_DFA && d && (utf_ebcdic_ops[k].weight > UINT64_MAX / d || (UTF_EBCDIC_HUGE_WEIGHTS && !utf_ebcdic_ops[k].weight)))
+                wide = 1;  /* d * weight is beyond 64 bits */
+            if (UTF_EBCDIC_WEIGHTED)
+                d *= utf_ebcdic_ops[k].weight;
+            if (UTF_EBCDIC_WIDE_DFA && acc > (UINT64_MAX - d) / utf_ebcdic_ops[k].radix)
+                wide = 1;
             acc = acc * utf_ebcdic_ops[k].radix + d;
         }
         state = next;
@@ -498,18 +756,20 @@ static int utf_ebcdic_run(const unsigned char *data, size_t len, size_t pos, uns
             last = utf_ebcdic_state[state].action;
             last_end = i;
             last_acc = acc;
+            last_wide = wide;
             if (utf_ebcdic_state[state].final)
                 break;
         }
     }
-    utf_ebcdic_act(last, pos, last_end, last_acc, tok);
+    if (!UTF_EBCDIC_WIDE_DFA || !utf_ebcdic_wide(data, len, start, last, pos, last_end, last_acc, last_wide, tok))
+        utf_ebcdic_act(data, last, pos, last_end, last_acc, tok);
     (void)limit;
     return 1;
 }
 
 void utf_ebcdic_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, utf_ebcdic_token *tok)
 {
-    (void)utf_ebcdic_run(data, len, pos, start, 1, SIZE_MAX, tok);
+    (void)utf_ebcdic_run(data, len, pos, start, 1, utf_ebcdic_counted_limit, tok);
 }
 
 void utf_ebcdic_scan(const unsigned char *data, size_t len, size_t pos, utf_ebcdic_token *tok)
@@ -519,9 +779,19 @@ void utf_ebcdic_scan(const unsigned char *data, size_t len, size_t pos, utf_ebcd
 
 int utf_ebcdic_next(const unsigned char *data, size_t len, size_t *pos, utf_ebcdic_token *tok)
 {
+    unsigned start = UTF_EBCDIC_START;
+    size_t n;
     if (*pos >= len)
         return 0;
-    utf_ebcdic_scan_from(data, len, *pos, UTF_EBCDIC_START, tok);
+    if (*pos == 0 && (n = utf_ebcdic_signature(data, len, NULL)) > 0) {
+        utf_ebcdic_set(tok, UTF_EBCDIC_SIGNATURE, 0, n, 0, 0);
+        *pos = n;
+        return 1;
+    }
+    if (UTF_EBCDIC_N_STARTS > 1 && *pos)
+        /* the signature at offset 0 chooses the start state of every token after it */
+        (void)utf_ebcdic_signature(data, len, &start);
+    utf_ebcdic_scan_from(data, len, *pos, start, tok);
     *pos = tok->end;
     return 1;
 }
@@ -530,8 +800,17 @@ size_t utf_ebcdic_wide_value(const unsigned char *data, size_t len, const utf_eb
 {
     size_t n = 0, k;
     uint64_t v;
-    (void)data;
-    (void)len;
+    if (tok->kind == UTF_EBCDIC_WIDE) {
+        unsigned start = UTF_EBCDIC_START;
+        n = (tok->bits + 7) / 8;
+        if (UTF_EBCDIC_N_STARTS > 1 && tok->start > 0 && tok->start <= len)  /* after a signature, in the state it chose */
+            (void)utf_ebcdic_signature(data, len, &start);
+        if (tok->start >= tok->end || tok->end > len
+                || utf_ebcdic_big(data, len, start, tok->start, tok->end, out, n) != tok->bits)
+            for (k = 0; k < n; k++)  /* not a WIDE token of this data */
+                out[k] = 0;
+        return n;
+    }
     v = tok->kind == UTF_EBCDIC_CHAR ? (uint64_t)tok->value : 0;
     for (k = 0; k < 8 && v >> (8 * k); k++)
         n++;
@@ -562,7 +841,7 @@ size_t utf_ebcdic_decode(const unsigned char *data, size_t len, utf_ebcdic_cp *o
 #define NX_NAME "utf-ebcdic"
 #define NX_SPEC_SHA256 "f108c46838df002af88e3d1b594b5ba880daec448dacdfdec8480bbdb00434a3"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "e7223d627996459cc6d548e3c71c993677e53064a9a3c36bcc0e80ff0dd65947"
+#define NX_SOURCE_SHA256 "344433b691285bb18a7be0a49d4da6199bfa9f4b865f18436c725749da07550b"
 #define NX_N_STATES 9
 #define NX_N_CLASSES 14
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -315,10 +315,24 @@ size_t utf_inf_8_decode(const unsigned char *data, size_t len, utf_inf_8_cp *out
  */
 /* utf_inf_8.h is above */
 
+/* The engine below is the same for every spec: what a spec lacks is a neutral
+   value here (a flag 0, unit 1, weight 1, no action for the data's end = -1, the
+   identity permutation, empty tables).  Flags are constants the compiler folds. */
+#define UTF_INF_8_WEIGHTED 0
+#define UTF_INF_8_WIDE_DFA 1
+#define UTF_INF_8_HUGE_WEIGHTS 0
+#define UTF_INF_8_PERMUTED 0
+/* how far an error without an accepting state reaches: 0 the maximal subpart,
+   1 one code unit, 2 through the failing byte, cut before a restored byte */
+#define UTF_INF_8_SPAN 0
+#define UTF_INF_8_N_STARTS 1u  /* start states: a signature may choose one */
+
 const char utf_inf_8_reason_start[] = "invalid start byte";
 const char utf_inf_8_reason_continuation[] = "invalid continuation byte";
 const char utf_inf_8_reason_end[] = "unexpected end of data";
+const char utf_inf_8_reason_truncated[] = "truncated data";
 const char utf_inf_8_reason_reserved[] = "reserved sequence";
+const char utf_inf_8_reason_unmapped[] = "no code point for this pointer";
 const char utf_inf_8_reason_limit[] = "counted form beyond this decoder's limits";
 size_t utf_inf_8_counted_limit = SIZE_MAX;
 
@@ -326,6 +340,43 @@ size_t utf_inf_8_counted_limit = SIZE_MAX;
    spec's reasons for the automaton say (the core's _scan_counted). */
 #define UTF_INF_8_COUNTED_REASON_END utf_inf_8_reason_end
 #define UTF_INF_8_COUNTED_REASON_CONTINUATION utf_inf_8_reason_continuation
+
+/* ---------------------------------------------------- byte permutation */
+/* utf_inf_8_from_real[byte]: the intermediate byte the tables read for a real byte
+   (the spec's `bytes through` table, inverted; the identity without one): every
+   byte read goes through it (UTF_INF_8_RD). */
+static const uint8_t utf_inf_8_from_real[256] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+    48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+    64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79,
+    80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95,
+    96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111,
+    112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127,
+    128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143,
+    144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159,
+    160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175,
+    176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191,
+    192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207,
+    208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223,
+    224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239,
+    240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255,
+};
+#define UTF_INF_8_RD(b) (UTF_INF_8_PERMUTED ? utf_inf_8_from_real[b] : (b))
+
+/* utf_inf_8_restore[byte]: 1 where an error never takes the byte after its first
+   (UTF_INF_8_SPAN 2: the spec's restore set; unused by other spans). */
+static const uint8_t utf_inf_8_restore[256] = {
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+};
 
 /* ------------------------------------------------------------ byte classes */
 /* utf_inf_8_class[byte]: bytes of one class behave alike in every state.
@@ -469,19 +520,37 @@ static const uint8_t utf_inf_8_op[24][21] = {
     {     0,  9,  9,  9,  9,  9,  9,  9,  9,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0 },  /* state 23 */
 };
 
-/* The digit operations: acc = acc * radix + (byte - sub). */
-static const struct { uint16_t radix; uint8_t sub; } utf_inf_8_ops[11] = {
-    {   1, 0x00 },  /* 0: none: acc unchanged (the value does not matter) */
-    {   1, 0xFE },  /* 1: acc = acc * 1 + (byte - 0xFE) */
-    {   1, 0xFF },  /* 2: acc = acc * 1 + (byte - 0xFF) */
-    {   2, 0xFC },  /* 3: acc = acc * 2 + (byte - 0xFC) */
-    {   4, 0xF8 },  /* 4: acc = acc * 4 + (byte - 0xF8) */
-    {   8, 0xF0 },  /* 5: acc = acc * 8 + (byte - 0xF0) */
-    {  16, 0xE0 },  /* 6: acc = acc * 16 + (byte - 0xE0) */
-    {  32, 0x80 },  /* 7: acc = acc * 32 + (byte - 0x80) */
-    {  32, 0xC0 },  /* 8: acc = acc * 32 + (byte - 0xC0) */
-    {  64, 0x80 },  /* 9: acc = acc * 64 + (byte - 0x80) */
-    { 128, 0x00 },  /* 10: acc = acc * 128 + (byte - 0x00) */
+/* The digit operations: acc = acc * radix + (byte - sub) * weight (a weight
+   other than 1: digits or code units least significant first); weight 0
+   stands for one of 2**64 or more (a nonzero digit makes a WIDE value:
+   UTF_INF_8_HUGE_WEIGHTS). */
+static const struct { uint16_t radix; uint8_t sub; uint64_t weight; } utf_inf_8_ops[11] = {
+    {    1, 0x00, UINT64_C(1) },  /* 0: none: acc unchanged (the value does not matter) */
+    {    1, 0xFE, UINT64_C(1) },  /* 1: acc = acc * 1 + (byte - 0xFE) */
+    {    1, 0xFF, UINT64_C(1) },  /* 2: acc = acc * 1 + (byte - 0xFF) */
+    {    2, 0xFC, UINT64_C(1) },  /* 3: acc = acc * 2 + (byte - 0xFC) */
+    {    4, 0xF8, UINT64_C(1) },  /* 4: acc = acc * 4 + (byte - 0xF8) */
+    {    8, 0xF0, UINT64_C(1) },  /* 5: acc = acc * 8 + (byte - 0xF0) */
+    {   16, 0xE0, UINT64_C(1) },  /* 6: acc = acc * 16 + (byte - 0xE0) */
+    {   32, 0x80, UINT64_C(1) },  /* 7: acc = acc * 32 + (byte - 0x80) */
+    {   32, 0xC0, UINT64_C(1) },  /* 8: acc = acc * 32 + (byte - 0xC0) */
+    {   64, 0x80, UINT64_C(1) },  /* 9: acc = acc * 64 + (byte - 0x80) */
+    {  128, 0x00, UINT64_C(1) },  /* 10: acc = acc * 128 + (byte - 0x00) */
+};
+
+/* The weights as big-endian bytes, for WIDE values (utf_inf_8_big). */
+static const unsigned char utf_inf_8_weight_bytes[11][1] = {
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
 };
 
 /* Per state: the action of a sequence that ends here (-1: none), and whether
@@ -513,20 +582,59 @@ static const struct { int8_t action; uint8_t final; } utf_inf_8_state[24] = {
     { -1, 0 },  /* state 23: spec line 33 */
 };
 
+/* Per state: the action of a sequence that ends here where the data ends (-1:
+   none; it comes first there).  Apart from utf_inf_8_state: read once a token. */
+static const int8_t utf_inf_8_at_end[24] = {
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1,
+};
+
 /* ----------------------------------------------------------------- actions */
-enum { UTF_INF_8_ACT_CHAR, UTF_INF_8_ACT_VALUE, UTF_INF_8_ACT_PAIR, UTF_INF_8_ACT_ERROR, UTF_INF_8_ACT_RESERVED };
+enum { UTF_INF_8_ACT_CHAR, UTF_INF_8_ACT_VALUE, UTF_INF_8_ACT_PAIR, UTF_INF_8_ACT_ERROR, UTF_INF_8_ACT_RESERVED,
+       UTF_INF_8_ACT_LOOKUP };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
+   pointer into mapping table offset. */
 static const struct {
     uint8_t kind;
-    uint64_t offset;     /* CHAR, PAIR; VALUE: the code point */
+    uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
     const char *reason;  /* ERROR, RESERVED */
 } utf_inf_8_actions[1] = {
-    { UTF_INF_8_ACT_CHAR, UINT64_C(0), 0, 0 },  /* forms 1, 2, 3, 4, 5, 6, 7, 13: code point = acc + 0 */
+    { UTF_INF_8_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* forms 1, 2, 3, 4, 5, 6, 7, 13: code point = acc + 0 */
 };
+
+/* The signatures' bytes, one after another (recognised at offset 0 only, the
+   first that the data begins with; utf_inf_8_signature tests them in turn): */
+static const unsigned char utf_inf_8_signature_bytes[1] = { 0x00 };
+
+
+/* Where an error from pos that would take the bytes up to end ends: before the
+   first byte after its first that is in the restore set, (none) (the
+   core's _restored; WHATWG: "restore byte to ioQueue"). */
+static size_t utf_inf_8_restored(const unsigned char *data, size_t pos, size_t end)
+{
+    size_t j;
+    for (j = pos + 1; j < end; j++) {
+        if (utf_inf_8_restore[UTF_INF_8_RD(data[j])])
+            return j;
+    }
+    return end;
+}
+
+/* Where an error from pos ends under the spec's span policy (UTF_INF_8_SPAN): at
+   subpart (the maximal subpart's end), one unit on, or at failing (just after the
+   byte that proved it bad) cut before a restored byte. */
+static size_t utf_inf_8_error_end(const unsigned char *data, size_t pos, size_t subpart, size_t failing)
+{
+    switch (UTF_INF_8_SPAN) {
+    case 1: return pos + UTF_INF_8_UNIT;
+    case 2: return utf_inf_8_restored(data, pos, failing);
+    default: return subpart;
+    }
+}
 
 /* ------------------------------------------------------------------ steps */
 static void utf_inf_8_set(utf_inf_8_token *tok, utf_inf_8_kind kind, size_t start, size_t end,
@@ -540,17 +648,34 @@ static void utf_inf_8_set(utf_inf_8_token *tok, utf_inf_8_kind kind, size_t star
     tok->bits = 0;
 }
 
+
+static int utf_inf_8_begins(const unsigned char *data, const unsigned char *sig, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++)
+        if (data[k] != sig[k])
+            return 0;
+    return 1;
+}
+
 unsigned utf_inf_8_step(unsigned state, unsigned char byte, uint64_t *acc)
 {
-    unsigned c = utf_inf_8_class[byte];
-    unsigned k = utf_inf_8_op[state][c];
+    unsigned c, k;
+    byte = UTF_INF_8_RD(byte);
+    c = utf_inf_8_class[byte];
+    k = utf_inf_8_op[state][c];
     if (k)
-        *acc = *acc * utf_inf_8_ops[k].radix + (uint64_t)(byte - utf_inf_8_ops[k].sub);
+        *acc = *acc * utf_inf_8_ops[k].radix + (uint64_t)(byte - utf_inf_8_ops[k].sub) * utf_inf_8_ops[k].weight;
     return utf_inf_8_next_state[state][c];
 }
 
 size_t utf_inf_8_signature(const unsigned char *data, size_t len, unsigned *start)
 {
+    /* one test per row of utf_inf_8_signatures, with its numbers as constants: the
+       compiler unrolls them (_next asks for every token of a spec with several
+       start states) */
+    (void)utf_inf_8_begins;
+    (void)utf_inf_8_signature_bytes;
     (void)data;
     (void)len;
     if (start)
@@ -570,6 +695,7 @@ int utf_inf_8_accepts(unsigned state)
     }
 }
 
+
 /* ------------------------------------------------------------- wide values */
 /* Big numbers as big-endian bytes out[0 .. n - 1], for WIDE tokens only. */
 static void utf_inf_8_big_muladd(unsigned char *out, size_t n, uint32_t radix, unsigned digit)
@@ -577,6 +703,19 @@ static void utf_inf_8_big_muladd(unsigned char *out, size_t n, uint32_t radix, u
     uint64_t carry = digit;
     while (n-- > 0) {
         carry += (uint64_t)out[n] * radix;
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+
+
+/* out += digit * weight (digit < 256; weight: wn bytes, big-endian) */
+static void utf_inf_8_big_addmul(unsigned char *out, size_t n, const unsigned char *weight, size_t wn, unsigned digit)
+{
+    uint32_t carry = 0;
+    while (n-- > 0 && (wn || carry)) {
+        carry += out[n] + (wn ? (uint32_t)weight[--wn] * digit : 0u);
         out[n] = (unsigned char)(carry & 0xFF);
         carry >>= 8;
     }
@@ -706,7 +845,7 @@ static int utf_inf_8_counted_0(const unsigned char *data, size_t len, size_t pos
     int64_t v_nme = 0;
 
     /* spec line 34: n = how many bytes of this alphabet come */
-    while (i < len && utf_inf_8_digit_0_count0(data[i]) >= 0) {
+    while (i < len && utf_inf_8_digit_0_count0(UTF_INF_8_RD(data[i])) >= 0) {
         i++;
         v_n++;
     }
@@ -721,7 +860,7 @@ static int utf_inf_8_counted_0(const unsigned char *data, size_t len, size_t pos
         int d;
         if (i == len)
             return utf_inf_8_stop(tok, pos, i, UTF_INF_8_COUNTED_REASON_END);
-        d = utf_inf_8_digit_0_field(data[i]);
+        d = utf_inf_8_digit_0_field(UTF_INF_8_RD(data[i]));
         if (d < 0 || (j == 0 && d == 0 && count > 1))
             return utf_inf_8_stop(tok, pos, i, UTF_INF_8_COUNTED_REASON_CONTINUATION);
         v_nme = utf_inf_8_x_add(utf_inf_8_x_mul(v_nme, INT64_C(16), &ov), d, &ov);
@@ -746,7 +885,7 @@ static int utf_inf_8_counted_0(const unsigned char *data, size_t len, size_t pos
         int d;
         if (i == len)
             return utf_inf_8_stop(tok, pos, i, UTF_INF_8_COUNTED_REASON_END);
-        d = utf_inf_8_digit_0_value(data[i]);
+        d = utf_inf_8_digit_0_value(UTF_INF_8_RD(data[i]));
         if (d < 0)
             return utf_inf_8_stop(tok, pos, i, UTF_INF_8_COUNTED_REASON_CONTINUATION);
         bits = bits ? bits + 6 : utf_inf_8_bitlen((unsigned)d);
@@ -775,7 +914,7 @@ static void utf_inf_8_pack_0(const unsigned char *data, size_t v, size_t end, un
     unsigned acc = 0, have = 0;
     size_t k = n;
     while (k > 0 && end > v) {
-        acc |= (unsigned)utf_inf_8_digit_0_value(data[--end]) << have;
+        acc |= (unsigned)utf_inf_8_digit_0_value(UTF_INF_8_RD(data[--end])) << have;
         for (have += 6; have >= 8 && k > 0; have -= 8) {
             out[--k] = (unsigned char)(acc & 0xFF);
             acc >>= 8;
@@ -785,22 +924,23 @@ static void utf_inf_8_pack_0(const unsigned char *data, size_t v, size_t end, un
         out[--k] = (unsigned char)(acc & 0xFF);
 }
 
+
 /* The code point of the char data[start .. end - 1] (a WIDE or CHAR token's span)
    into out[0 .. n - 1], big-endian (n bytes must hold it); returns its bit length.
    The automaton walks the bytes again from state (the start state) with acc in out
-   (acc = acc * radix + digit, short for a bounded form); a counted form's value digits are
-   packed directly (linear in the token). */
+   (acc = acc * radix + digit * weight, short for a bounded form); a counted form's
+   value digits are packed directly (linear in the token).  A token that runs to
+   the end of the data (len) takes the action for there, as utf_inf_8_scan does. */
 static size_t utf_inf_8_big(const unsigned char *data, size_t len, unsigned state, size_t start, size_t end,
                             unsigned char *out, size_t n)
 {
     unsigned next, c, k;
     size_t i;
     int a;
-    (void)len;
     for (i = 0; i < n; i++)
         out[i] = 0;
     for (i = start; i < end; i++) {
-        c = utf_inf_8_class[data[i]];
+        c = utf_inf_8_class[UTF_INF_8_RD(data[i])];
         next = utf_inf_8_next_state[state][c];
         if (next >= UTF_INF_8_N_STATES) {
             if (next == 24u) {  /* counted form long */
@@ -814,11 +954,16 @@ static size_t utf_inf_8_big(const unsigned char *data, size_t len, unsigned stat
             return 0;  /* not a char's span */
         }
         k = utf_inf_8_op[state][c];
-        if (k)
-            utf_inf_8_big_muladd(out, n, utf_inf_8_ops[k].radix, (unsigned)(data[i] - utf_inf_8_ops[k].sub));
+        if (k) {
+            utf_inf_8_big_muladd(out, n, utf_inf_8_ops[k].radix, 0);
+            utf_inf_8_big_addmul(out, n, utf_inf_8_weight_bytes[k], sizeof utf_inf_8_weight_bytes[k],
+                                 (unsigned)(UTF_INF_8_RD(data[i]) - utf_inf_8_ops[k].sub));
+        }
         state = next;
     }
     a = utf_inf_8_state[state].action;
+    if (end == len && utf_inf_8_at_end[state] >= 0 && !(a >= 0 && utf_inf_8_state[state].final))
+        a = utf_inf_8_at_end[state];
     if (a < 0 || utf_inf_8_actions[a].kind != UTF_INF_8_ACT_CHAR)
         return 0;
     utf_inf_8_big_add(out, n, utf_inf_8_actions[a].offset);
@@ -826,18 +971,42 @@ static size_t utf_inf_8_big(const unsigned char *data, size_t len, unsigned stat
 }
 
 /* ------------------------------------------------------------------ tokens */
-static void utf_inf_8_act(const unsigned char *data, size_t len, unsigned start, int action, size_t pos, size_t end, uint64_t acc, int wide, utf_inf_8_token *tok)
+
+/* Where action over data[pos .. end - 1] is a CHAR whose value acc + offset is
+   wider than 64 bits (wide: acc already is): *tok is a WIDE token and 1 is
+   returned, its bit length from the bytes again from start state start (at most
+   72 bits); else 0.  Only UTF_INF_8_WIDE_DFA automata have such values. */
+static int utf_inf_8_wide(const unsigned char *data, size_t len, unsigned start, int action, size_t pos, size_t end,
+                         uint64_t acc, int wide, utf_inf_8_token *tok)
 {
+    unsigned char big[9];
+    if (utf_inf_8_actions[action].kind != UTF_INF_8_ACT_CHAR || !(wide || acc > UINT64_MAX - utf_inf_8_actions[action].offset))
+        return 0;
+    utf_inf_8_set(tok, UTF_INF_8_WIDE, pos, end, 0, 0);
+    tok->bits = utf_inf_8_big(data, len, start, pos, end, big, sizeof big);
+    return 1;
+}
+
+/* The token of action over data[pos .. end - 1] with value acc, as the core's _act
+   (a value past 64 bits: utf_inf_8_wide first). */
+static void utf_inf_8_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, utf_inf_8_token *tok)
+{
+    (void)data;
     switch (utf_inf_8_actions[action].kind) {
     case UTF_INF_8_ACT_CHAR:
-        if (wide || acc > UINT64_MAX - utf_inf_8_actions[action].offset) {
-            /* wider than 64 bits: its bit length from the bytes again (at most 72 bits) */
-            unsigned char big[9];
-            utf_inf_8_set(tok, UTF_INF_8_WIDE, pos, end, 0, 0);
-            tok->bits = utf_inf_8_big(data, len, start, pos, end, big, sizeof big);
-            return;
-        }
         utf_inf_8_set(tok, UTF_INF_8_CHAR, pos, end, (utf_inf_8_cp)(acc + utf_inf_8_actions[action].offset), 0);
+        return;
+    case UTF_INF_8_ACT_VALUE:
+        utf_inf_8_set(tok, UTF_INF_8_CHAR, pos, end, (utf_inf_8_cp)utf_inf_8_actions[action].offset, 0);
+        return;
+    case UTF_INF_8_ACT_PAIR: {
+        uint64_t split = utf_inf_8_actions[action].split, off = utf_inf_8_actions[action].offset;
+        uint64_t hi = acc / split + off, lo = acc % split + off;
+        utf_inf_8_set(tok, UTF_INF_8_CHAR, pos, end, (utf_inf_8_cp)(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)), 0);
+        return;
+    }
+    case UTF_INF_8_ACT_ERROR:
+        utf_inf_8_set(tok, UTF_INF_8_ERROR, pos, end, 0, utf_inf_8_actions[action].reason);
         return;
     default:
         utf_inf_8_set(tok, UTF_INF_8_RESERVED, pos, end, 0, utf_inf_8_reason_reserved);
@@ -848,30 +1017,39 @@ static void utf_inf_8_act(const unsigned char *data, size_t len, unsigned start,
 /* The core's _run from state start (the one C copy: the native extension calls it
    too): returns 1 with *tok, or, with final false, 0 where more data could change
    the token; limit is the most bytes a counted form may have.  The longest match,
-   falling back to the last
-   accepting state; with none, an error covering the maximal subpart (the bytes
-   read before the automaton died, at least one). */
+   falling back to the last accepting state; with none, an error covering the
+   maximal subpart (the bytes read before the automaton died, in whole code units
+   of UTF_INF_8_UNIT bytes, at least one unit), or what UTF_INF_8_SPAN says.  A last
+   partial code unit is never read: where the whole units end, the data ends for
+   the automaton; where the data ends, a state's action for there comes first. */
 static int utf_inf_8_run(const unsigned char *data, size_t len, size_t pos, unsigned start, int final, size_t limit,
                          utf_inf_8_token *tok)
 {
     unsigned state = start, next, c, k;
     size_t i = pos, last_end = 0;
+    size_t whole = len - (len - pos) % UTF_INF_8_UNIT;  /* the end of the whole code units */
     uint64_t acc = 0, last_acc = 0;
     int last = -1;
     int wide = 0, last_wide = 0;
 
     for (;;) {
         unsigned char b;
-        if (i == len) {
+        if (i == whole) {
             if (!final)
                 return 0;  /* more data could change the token: the core's _scan says None */
-            if (last < 0) {  /* the data ends inside a sequence */
-                utf_inf_8_set(tok, UTF_INF_8_ERROR, pos, len, 0, utf_inf_8_reason_end);
+            if (whole == len && utf_inf_8_at_end[state] >= 0) {
+                int a = utf_inf_8_at_end[state];
+                if (!UTF_INF_8_WIDE_DFA || !utf_inf_8_wide(data, len, start, a, pos, len, acc, wide, tok))
+                    utf_inf_8_act(data, a, pos, len, acc, tok);
+                return 1;
+            }
+            if (last < 0) {  /* the data ends inside a sequence (or inside its first unit) */
+                utf_inf_8_set(tok, UTF_INF_8_ERROR, pos, len, 0, UTF_INF_8_UNIT > 1 && whole == pos ? utf_inf_8_reason_truncated : utf_inf_8_reason_end);
                 return 1;
             }
             break;
         }
-        b = data[i];
+        b = UTF_INF_8_RD(data[i]);
         c = utf_inf_8_class[b];
         next = utf_inf_8_next_state[state][c];
         if (next >= UTF_INF_8_N_STATES) {
@@ -886,9 +1064,10 @@ static int utf_inf_8_run(const unsigned char *data, size_t len, size_t pos, unsi
                 break;
             }
             if (last < 0) {
-                /* the maximal subpart: at least one byte */
-                utf_inf_8_set(tok, UTF_INF_8_ERROR, pos, i > pos ? i : pos + 1, 0,
-                              i > pos ? utf_inf_8_reason_continuation : utf_inf_8_reason_start);
+                /* the maximal subpart in whole units: at least one */
+                size_t n = (i - pos) - (i - pos) % UTF_INF_8_UNIT;
+                utf_inf_8_set(tok, UTF_INF_8_ERROR, pos, utf_inf_8_error_end(data, pos, pos + (n ? n : UTF_INF_8_UNIT), i + 1), 0,
+                              n ? utf_inf_8_reason_continuation : utf_inf_8_reason_start);
                 return 1;
             }
             break;
@@ -896,7 +1075,11 @@ static int utf_inf_8_run(const unsigned char *data, size_t len, size_t pos, unsi
         k = utf_inf_8_op[state][c];
         if (k) {
             uint64_t d = (uint64_t)(b - utf_inf_8_ops[k].sub);
-            if (acc > (UINT64_MAX - d) / utf_inf_8_ops[k].radix)
+            if (UTF_INF_8_WIDE_DFA && d && (utf_inf_8_ops[k].weight > UINT64_MAX / d || (UTF_INF_8_HUGE_WEIGHTS && !utf_inf_8_ops[k].weight)))
+                wide = 1;  /* d * weight is beyond 64 bits */
+            if (UTF_INF_8_WEIGHTED)
+                d *= utf_inf_8_ops[k].weight;
+            if (UTF_INF_8_WIDE_DFA && acc > (UINT64_MAX - d) / utf_inf_8_ops[k].radix)
                 wide = 1;
             acc = acc * utf_inf_8_ops[k].radix + d;
         }
@@ -911,7 +1094,9 @@ static int utf_inf_8_run(const unsigned char *data, size_t len, size_t pos, unsi
                 break;
         }
     }
-    utf_inf_8_act(data, len, start, last, pos, last_end, last_acc, last_wide, tok);
+    if (!UTF_INF_8_WIDE_DFA || !utf_inf_8_wide(data, len, start, last, pos, last_end, last_acc, last_wide, tok))
+        utf_inf_8_act(data, last, pos, last_end, last_acc, tok);
+    (void)limit;
     return 1;
 }
 
@@ -927,9 +1112,19 @@ void utf_inf_8_scan(const unsigned char *data, size_t len, size_t pos, utf_inf_8
 
 int utf_inf_8_next(const unsigned char *data, size_t len, size_t *pos, utf_inf_8_token *tok)
 {
+    unsigned start = UTF_INF_8_START;
+    size_t n;
     if (*pos >= len)
         return 0;
-    utf_inf_8_scan_from(data, len, *pos, UTF_INF_8_START, tok);
+    if (*pos == 0 && (n = utf_inf_8_signature(data, len, NULL)) > 0) {
+        utf_inf_8_set(tok, UTF_INF_8_SIGNATURE, 0, n, 0, 0);
+        *pos = n;
+        return 1;
+    }
+    if (UTF_INF_8_N_STARTS > 1 && *pos)
+        /* the signature at offset 0 chooses the start state of every token after it */
+        (void)utf_inf_8_signature(data, len, &start);
+    utf_inf_8_scan_from(data, len, *pos, start, tok);
     *pos = tok->end;
     return 1;
 }
@@ -939,9 +1134,12 @@ size_t utf_inf_8_wide_value(const unsigned char *data, size_t len, const utf_inf
     size_t n = 0, k;
     uint64_t v;
     if (tok->kind == UTF_INF_8_WIDE) {
+        unsigned start = UTF_INF_8_START;
         n = (tok->bits + 7) / 8;
+        if (UTF_INF_8_N_STARTS > 1 && tok->start > 0 && tok->start <= len)  /* after a signature, in the state it chose */
+            (void)utf_inf_8_signature(data, len, &start);
         if (tok->start >= tok->end || tok->end > len
-                || utf_inf_8_big(data, len, UTF_INF_8_START, tok->start, tok->end, out, n) != tok->bits)
+                || utf_inf_8_big(data, len, start, tok->start, tok->end, out, n) != tok->bits)
             for (k = 0; k < n; k++)  /* not a WIDE token of this data */
                 out[k] = 0;
         return n;
@@ -976,7 +1174,7 @@ size_t utf_inf_8_decode(const unsigned char *data, size_t len, utf_inf_8_cp *out
 #define NX_NAME "utf-inf-8"
 #define NX_SPEC_SHA256 "88c8a4903eaa4974e8770b57182c7ee37c26dd494ac25c8512f5e85d915d155a"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "89546f3af2302de8715d07ccad61722395d3485695d271375703c6afd510c79f"
+#define NX_SOURCE_SHA256 "955edc4ff5bd0409518141d0d8fbe721834387ea6634a4638eb5fc8ec1921350"
 #define NX_N_STATES 24
 #define NX_N_CLASSES 21
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

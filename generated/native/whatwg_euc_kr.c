@@ -274,11 +274,63 @@ size_t whatwg_euc_kr_decode(const unsigned char *data, size_t len, whatwg_euc_kr
  */
 /* whatwg_euc_kr.h is above */
 
+/* The engine below is the same for every spec: what a spec lacks is a neutral
+   value here (a flag 0, unit 1, weight 1, no action for the data's end = -1, the
+   identity permutation, empty tables).  Flags are constants the compiler folds. */
+#define WHATWG_EUC_KR_WEIGHTED 0
+#define WHATWG_EUC_KR_WIDE_DFA 0
+#define WHATWG_EUC_KR_HUGE_WEIGHTS 0
+#define WHATWG_EUC_KR_PERMUTED 0
+/* how far an error without an accepting state reaches: 0 the maximal subpart,
+   1 one code unit, 2 through the failing byte, cut before a restored byte */
+#define WHATWG_EUC_KR_SPAN 2
+#define WHATWG_EUC_KR_N_STARTS 1u  /* start states: a signature may choose one */
+
 const char whatwg_euc_kr_reason_start[] = "invalid start byte";
 const char whatwg_euc_kr_reason_continuation[] = "invalid continuation byte";
 const char whatwg_euc_kr_reason_end[] = "unexpected end of data";
+const char whatwg_euc_kr_reason_truncated[] = "truncated data";
 const char whatwg_euc_kr_reason_reserved[] = "reserved sequence";
 const char whatwg_euc_kr_reason_unmapped[] = "no code point for this pointer in index EUC-KR";
+const char whatwg_euc_kr_reason_limit[] = "counted form beyond this decoder's limits";
+size_t whatwg_euc_kr_counted_limit = SIZE_MAX;
+
+/* ---------------------------------------------------- byte permutation */
+/* whatwg_euc_kr_from_real[byte]: the intermediate byte the tables read for a real byte
+   (the spec's `bytes through` table, inverted; the identity without one): every
+   byte read goes through it (WHATWG_EUC_KR_RD). */
+static const uint8_t whatwg_euc_kr_from_real[256] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+    48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+    64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79,
+    80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95,
+    96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111,
+    112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127,
+    128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143,
+    144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159,
+    160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175,
+    176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191,
+    192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207,
+    208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223,
+    224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239,
+    240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255,
+};
+#define WHATWG_EUC_KR_RD(b) (WHATWG_EUC_KR_PERMUTED ? whatwg_euc_kr_from_real[b] : (b))
+
+/* whatwg_euc_kr_restore[byte]: 1 where an error never takes the byte after its first
+   (WHATWG_EUC_KR_SPAN 2: the spec's restore set; unused by other spans). */
+static const uint8_t whatwg_euc_kr_restore[256] = {
+    1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
+    1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
+    1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
+    1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+};
 
 /* ------------------------------------------------------------ byte classes */
 /* whatwg_euc_kr_class[byte]: bytes of one class behave alike in every state.
@@ -336,12 +388,23 @@ static const uint8_t whatwg_euc_kr_op[4][5] = {
     {     0,  0,  0,  0,  0 },  /* state 3 */
 };
 
-/* The digit operations: acc = acc * radix + (byte - sub). */
-static const struct { uint16_t radix; uint8_t sub; } whatwg_euc_kr_ops[4] = {
-    {   1, 0x00 },  /* 0: none: acc unchanged (the value does not matter) */
-    { 126, 0x81 },  /* 1: acc = acc * 126 + (byte - 0x81) */
-    { 128, 0x00 },  /* 2: acc = acc * 128 + (byte - 0x00) */
-    { 190, 0x41 },  /* 3: acc = acc * 190 + (byte - 0x41) */
+/* The digit operations: acc = acc * radix + (byte - sub) * weight (a weight
+   other than 1: digits or code units least significant first); weight 0
+   stands for one of 2**64 or more (a nonzero digit makes a WIDE value:
+   WHATWG_EUC_KR_HUGE_WEIGHTS). */
+static const struct { uint16_t radix; uint8_t sub; uint64_t weight; } whatwg_euc_kr_ops[4] = {
+    {    1, 0x00, UINT64_C(1) },  /* 0: none: acc unchanged (the value does not matter) */
+    {  126, 0x81, UINT64_C(1) },  /* 1: acc = acc * 126 + (byte - 0x81) */
+    {  128, 0x00, UINT64_C(1) },  /* 2: acc = acc * 128 + (byte - 0x00) */
+    {  190, 0x41, UINT64_C(1) },  /* 3: acc = acc * 190 + (byte - 0x41) */
+};
+
+/* The weights as big-endian bytes, for WIDE values (whatwg_euc_kr_big). */
+static const unsigned char whatwg_euc_kr_weight_bytes[4][1] = {
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
 };
 
 /* Per state: the action of a sequence that ends here (-1: none), and whether
@@ -351,6 +414,12 @@ static const struct { int8_t action; uint8_t final; } whatwg_euc_kr_state[4] = {
     {  0, 1 },  /* state 1: accepts char (ascii), final */
     { -1, 0 },  /* state 2: spec line 22 */
     {  1, 1 },  /* state 3: accepts char (double), final */
+};
+
+/* Per state: the action of a sequence that ends here where the data ends (-1:
+   none; it comes first there).  Apart from whatwg_euc_kr_state: read once a token. */
+static const int8_t whatwg_euc_kr_at_end[4] = {
+    -1, -1, -1, -1,
 };
 
 /* ----------------------------------------------------------------- actions */
@@ -367,9 +436,13 @@ static const struct {
     uint64_t split;      /* PAIR */
     const char *reason;  /* ERROR, RESERVED */
 } whatwg_euc_kr_actions[2] = {
-    { WHATWG_EUC_KR_ACT_CHAR, UINT64_C(0), 0, 0 },  /* form ascii: code point = acc + 0 */
-    { WHATWG_EUC_KR_ACT_LOOKUP, UINT64_C(0), 0, 0 },  /* form double: code point = table 0 at pointer acc */
+    { WHATWG_EUC_KR_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form ascii: code point = acc + 0 */
+    { WHATWG_EUC_KR_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0 },  /* form double: code point = table 0 at pointer acc */
 };
+
+/* The signatures' bytes, one after another (recognised at offset 0 only, the
+   first that the data begins with; whatwg_euc_kr_signature tests them in turn): */
+static const unsigned char whatwg_euc_kr_signature_bytes[1] = { 0x00 };
 
 /* ---------------------------------------------------------- mapping tables */
 /* A table form's raw value is a pointer.  An index is one array of code points
@@ -1891,6 +1964,7 @@ size_t whatwg_euc_kr_table_lookup(unsigned table, uint64_t pointer, whatwg_euc_k
     }
 }
 
+
 /* Where an error from pos that would take the bytes up to end ends: before the
    first byte after its first that is in the restore set, 00..7F (the
    core's _restored; WHATWG: "restore byte to ioQueue"). */
@@ -1898,11 +1972,22 @@ static size_t whatwg_euc_kr_restored(const unsigned char *data, size_t pos, size
 {
     size_t j;
     for (j = pos + 1; j < end; j++) {
-        unsigned b = data[j];
-        if (b <= 0x7F)
+        if (whatwg_euc_kr_restore[WHATWG_EUC_KR_RD(data[j])])
             return j;
     }
     return end;
+}
+
+/* Where an error from pos ends under the spec's span policy (WHATWG_EUC_KR_SPAN): at
+   subpart (the maximal subpart's end), one unit on, or at failing (just after the
+   byte that proved it bad) cut before a restored byte. */
+static size_t whatwg_euc_kr_error_end(const unsigned char *data, size_t pos, size_t subpart, size_t failing)
+{
+    switch (WHATWG_EUC_KR_SPAN) {
+    case 1: return pos + WHATWG_EUC_KR_UNIT;
+    case 2: return whatwg_euc_kr_restored(data, pos, failing);
+    default: return subpart;
+    }
 }
 
 /* ------------------------------------------------------------------ steps */
@@ -1917,17 +2002,34 @@ static void whatwg_euc_kr_set(whatwg_euc_kr_token *tok, whatwg_euc_kr_kind kind,
     tok->bits = 0;
 }
 
+
+static int whatwg_euc_kr_begins(const unsigned char *data, const unsigned char *sig, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++)
+        if (data[k] != sig[k])
+            return 0;
+    return 1;
+}
+
 unsigned whatwg_euc_kr_step(unsigned state, unsigned char byte, uint64_t *acc)
 {
-    unsigned c = whatwg_euc_kr_class[byte];
-    unsigned k = whatwg_euc_kr_op[state][c];
+    unsigned c, k;
+    byte = WHATWG_EUC_KR_RD(byte);
+    c = whatwg_euc_kr_class[byte];
+    k = whatwg_euc_kr_op[state][c];
     if (k)
-        *acc = *acc * whatwg_euc_kr_ops[k].radix + (uint64_t)(byte - whatwg_euc_kr_ops[k].sub);
+        *acc = *acc * whatwg_euc_kr_ops[k].radix + (uint64_t)(byte - whatwg_euc_kr_ops[k].sub) * whatwg_euc_kr_ops[k].weight;
     return whatwg_euc_kr_next_state[state][c];
 }
 
 size_t whatwg_euc_kr_signature(const unsigned char *data, size_t len, unsigned *start)
 {
+    /* one test per row of whatwg_euc_kr_signatures, with its numbers as constants: the
+       compiler unrolls them (_next asks for every token of a spec with several
+       start states) */
+    (void)whatwg_euc_kr_begins;
+    (void)whatwg_euc_kr_signature_bytes;
     (void)data;
     (void)len;
     if (start)
@@ -1947,12 +2049,131 @@ int whatwg_euc_kr_accepts(unsigned state)
     }
 }
 
+
+/* ------------------------------------------------------------- wide values */
+/* Big numbers as big-endian bytes out[0 .. n - 1], for WIDE tokens only. */
+static void whatwg_euc_kr_big_muladd(unsigned char *out, size_t n, uint32_t radix, unsigned digit)
+{
+    uint64_t carry = digit;
+    while (n-- > 0) {
+        carry += (uint64_t)out[n] * radix;
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+
+
+/* out += digit * weight (digit < 256; weight: wn bytes, big-endian) */
+static void whatwg_euc_kr_big_addmul(unsigned char *out, size_t n, const unsigned char *weight, size_t wn, unsigned digit)
+{
+    uint32_t carry = 0;
+    while (n-- > 0 && (wn || carry)) {
+        carry += out[n] + (wn ? (uint32_t)weight[--wn] * digit : 0u);
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+static void whatwg_euc_kr_big_add(unsigned char *out, size_t n, uint64_t v)
+{
+    unsigned carry = 0;
+    while (n-- > 0 && (v || carry)) {
+        carry += out[n] + (unsigned)(v & 0xFF);
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+        v >>= 8;
+    }
+}
+
+static size_t whatwg_euc_kr_big_bits(const unsigned char *out, size_t n)
+{
+    size_t k = 0, bits;
+    unsigned top;
+    while (k < n && out[k] == 0)
+        k++;
+    if (k == n)
+        return 0;
+    for (bits = 8 * (n - k - 1), top = out[k]; top; top >>= 1)
+        bits++;
+    return bits;
+}
+
+
+/* The code point of the char data[start .. end - 1] (a WIDE or CHAR token's span)
+   into out[0 .. n - 1], big-endian (n bytes must hold it); returns its bit length.
+   The automaton walks the bytes again from state (the start state) with acc in out
+   (acc = acc * radix + digit * weight, short for a bounded form); a counted form's
+   value digits are packed directly (linear in the token).  A token that runs to
+   the end of the data (len) takes the action for there, as whatwg_euc_kr_scan does. */
+static size_t whatwg_euc_kr_big(const unsigned char *data, size_t len, unsigned state, size_t start, size_t end,
+                                unsigned char *out, size_t n)
+{
+    unsigned next, c, k;
+    size_t i;
+    int a;
+    for (i = 0; i < n; i++)
+        out[i] = 0;
+    for (i = start; i < end; i++) {
+        c = whatwg_euc_kr_class[WHATWG_EUC_KR_RD(data[i])];
+        next = whatwg_euc_kr_next_state[state][c];
+        if (next >= WHATWG_EUC_KR_N_STATES) {
+            return 0;  /* not a char's span */
+        }
+        k = whatwg_euc_kr_op[state][c];
+        if (k) {
+            whatwg_euc_kr_big_muladd(out, n, whatwg_euc_kr_ops[k].radix, 0);
+            whatwg_euc_kr_big_addmul(out, n, whatwg_euc_kr_weight_bytes[k], sizeof whatwg_euc_kr_weight_bytes[k],
+                                     (unsigned)(WHATWG_EUC_KR_RD(data[i]) - whatwg_euc_kr_ops[k].sub));
+        }
+        state = next;
+    }
+    a = whatwg_euc_kr_state[state].action;
+    if (end == len && whatwg_euc_kr_at_end[state] >= 0 && !(a >= 0 && whatwg_euc_kr_state[state].final))
+        a = whatwg_euc_kr_at_end[state];
+    if (a < 0 || whatwg_euc_kr_actions[a].kind != WHATWG_EUC_KR_ACT_CHAR)
+        return 0;
+    whatwg_euc_kr_big_add(out, n, whatwg_euc_kr_actions[a].offset);
+    return whatwg_euc_kr_big_bits(out, n);
+}
+
 /* ------------------------------------------------------------------ tokens */
+
+/* Where action over data[pos .. end - 1] is a CHAR whose value acc + offset is
+   wider than 64 bits (wide: acc already is): *tok is a WIDE token and 1 is
+   returned, its bit length from the bytes again from start state start (at most
+   8 bits); else 0.  Only WHATWG_EUC_KR_WIDE_DFA automata have such values. */
+static int whatwg_euc_kr_wide(const unsigned char *data, size_t len, unsigned start, int action, size_t pos, size_t end,
+                             uint64_t acc, int wide, whatwg_euc_kr_token *tok)
+{
+    unsigned char big[1];
+    if (whatwg_euc_kr_actions[action].kind != WHATWG_EUC_KR_ACT_CHAR || !(wide || acc > UINT64_MAX - whatwg_euc_kr_actions[action].offset))
+        return 0;
+    whatwg_euc_kr_set(tok, WHATWG_EUC_KR_WIDE, pos, end, 0, 0);
+    tok->bits = whatwg_euc_kr_big(data, len, start, pos, end, big, sizeof big);
+    return 1;
+}
+
+/* The token of action over data[pos .. end - 1] with value acc, as the core's _act
+   (a value past 64 bits: whatwg_euc_kr_wide first). */
 static void whatwg_euc_kr_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, whatwg_euc_kr_token *tok)
 {
+    (void)data;
     switch (whatwg_euc_kr_actions[action].kind) {
     case WHATWG_EUC_KR_ACT_CHAR:
         whatwg_euc_kr_set(tok, WHATWG_EUC_KR_CHAR, pos, end, (whatwg_euc_kr_cp)(acc + whatwg_euc_kr_actions[action].offset), 0);
+        return;
+    case WHATWG_EUC_KR_ACT_VALUE:
+        whatwg_euc_kr_set(tok, WHATWG_EUC_KR_CHAR, pos, end, (whatwg_euc_kr_cp)whatwg_euc_kr_actions[action].offset, 0);
+        return;
+    case WHATWG_EUC_KR_ACT_PAIR: {
+        uint64_t split = whatwg_euc_kr_actions[action].split, off = whatwg_euc_kr_actions[action].offset;
+        uint64_t hi = acc / split + off, lo = acc % split + off;
+        whatwg_euc_kr_set(tok, WHATWG_EUC_KR_CHAR, pos, end, (whatwg_euc_kr_cp)(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)), 0);
+        return;
+    }
+    case WHATWG_EUC_KR_ACT_ERROR:
+        whatwg_euc_kr_set(tok, WHATWG_EUC_KR_ERROR, pos, end, 0, whatwg_euc_kr_actions[action].reason);
         return;
     case WHATWG_EUC_KR_ACT_LOOKUP: {
         /* acc is a pointer into the table: its entry, or an error (the core's _lookup) */
@@ -1962,7 +2183,7 @@ static void whatwg_euc_kr_act(const unsigned char *data, int action, size_t pos,
             whatwg_euc_kr_set(tok, WHATWG_EUC_KR_CHAR, pos, end, cp, 0);
             return;
         }
-        whatwg_euc_kr_set(tok, WHATWG_EUC_KR_ERROR, pos, whatwg_euc_kr_restored(data, pos, end), 0, whatwg_euc_kr_reason_unmapped);
+        whatwg_euc_kr_set(tok, WHATWG_EUC_KR_ERROR, pos, whatwg_euc_kr_error_end(data, pos, end, end), 0, whatwg_euc_kr_reason_unmapped);
         return;
     }
     default:
@@ -1974,36 +2195,47 @@ static void whatwg_euc_kr_act(const unsigned char *data, int action, size_t pos,
 /* The core's _run from state start (the one C copy: the native extension calls it
    too): returns 1 with *tok, or, with final false, 0 where more data could change
    the token; limit is the most bytes a counted form may have.  The longest match,
-   falling back to the last
-   accepting state; with none, an error covering the maximal subpart (the bytes
-   read before the automaton died, at least one). */
+   falling back to the last accepting state; with none, an error covering the
+   maximal subpart (the bytes read before the automaton died, in whole code units
+   of WHATWG_EUC_KR_UNIT bytes, at least one unit), or what WHATWG_EUC_KR_SPAN says.  A last
+   partial code unit is never read: where the whole units end, the data ends for
+   the automaton; where the data ends, a state's action for there comes first. */
 static int whatwg_euc_kr_run(const unsigned char *data, size_t len, size_t pos, unsigned start, int final, size_t limit,
                              whatwg_euc_kr_token *tok)
 {
     unsigned state = start, next, c, k;
     size_t i = pos, last_end = 0;
+    size_t whole = len - (len - pos) % WHATWG_EUC_KR_UNIT;  /* the end of the whole code units */
     uint64_t acc = 0, last_acc = 0;
     int last = -1;
+    int wide = 0, last_wide = 0;
 
     for (;;) {
         unsigned char b;
-        if (i == len) {
+        if (i == whole) {
             if (!final)
                 return 0;  /* more data could change the token: the core's _scan says None */
-            if (last < 0) {  /* the data ends inside a sequence */
-                whatwg_euc_kr_set(tok, WHATWG_EUC_KR_ERROR, pos, len, 0, whatwg_euc_kr_reason_end);
+            if (whole == len && whatwg_euc_kr_at_end[state] >= 0) {
+                int a = whatwg_euc_kr_at_end[state];
+                if (!WHATWG_EUC_KR_WIDE_DFA || !whatwg_euc_kr_wide(data, len, start, a, pos, len, acc, wide, tok))
+                    whatwg_euc_kr_act(data, a, pos, len, acc, tok);
+                return 1;
+            }
+            if (last < 0) {  /* the data ends inside a sequence (or inside its first unit) */
+                whatwg_euc_kr_set(tok, WHATWG_EUC_KR_ERROR, pos, len, 0, WHATWG_EUC_KR_UNIT > 1 && whole == pos ? whatwg_euc_kr_reason_truncated : whatwg_euc_kr_reason_end);
                 return 1;
             }
             break;
         }
-        b = data[i];
+        b = WHATWG_EUC_KR_RD(data[i]);
         c = whatwg_euc_kr_class[b];
         next = whatwg_euc_kr_next_state[state][c];
         if (next >= WHATWG_EUC_KR_N_STATES) {
             if (last < 0) {
-                /* through the failing byte, cut before a byte the spec restores */
-                whatwg_euc_kr_set(tok, WHATWG_EUC_KR_ERROR, pos, whatwg_euc_kr_restored(data, pos, i + 1), 0,
-                                  i > pos ? whatwg_euc_kr_reason_continuation : whatwg_euc_kr_reason_start);
+                /* the maximal subpart in whole units: at least one */
+                size_t n = (i - pos) - (i - pos) % WHATWG_EUC_KR_UNIT;
+                whatwg_euc_kr_set(tok, WHATWG_EUC_KR_ERROR, pos, whatwg_euc_kr_error_end(data, pos, pos + (n ? n : WHATWG_EUC_KR_UNIT), i + 1), 0,
+                                  n ? whatwg_euc_kr_reason_continuation : whatwg_euc_kr_reason_start);
                 return 1;
             }
             break;
@@ -2011,6 +2243,12 @@ static int whatwg_euc_kr_run(const unsigned char *data, size_t len, size_t pos, 
         k = whatwg_euc_kr_op[state][c];
         if (k) {
             uint64_t d = (uint64_t)(b - whatwg_euc_kr_ops[k].sub);
+            if (WHATWG_EUC_KR_WIDE_DFA && d && (whatwg_euc_kr_ops[k].weight > UINT64_MAX / d || (WHATWG_EUC_KR_HUGE_WEIGHTS && !whatwg_euc_kr_ops[k].weight)))
+                wide = 1;  /* d * weight is beyond 64 bits */
+            if (WHATWG_EUC_KR_WEIGHTED)
+                d *= whatwg_euc_kr_ops[k].weight;
+            if (WHATWG_EUC_KR_WIDE_DFA && acc > (UINT64_MAX - d) / whatwg_euc_kr_ops[k].radix)
+                wide = 1;
             acc = acc * whatwg_euc_kr_ops[k].radix + d;
         }
         state = next;
@@ -2019,18 +2257,20 @@ static int whatwg_euc_kr_run(const unsigned char *data, size_t len, size_t pos, 
             last = whatwg_euc_kr_state[state].action;
             last_end = i;
             last_acc = acc;
+            last_wide = wide;
             if (whatwg_euc_kr_state[state].final)
                 break;
         }
     }
-    whatwg_euc_kr_act(data, last, pos, last_end, last_acc, tok);
+    if (!WHATWG_EUC_KR_WIDE_DFA || !whatwg_euc_kr_wide(data, len, start, last, pos, last_end, last_acc, last_wide, tok))
+        whatwg_euc_kr_act(data, last, pos, last_end, last_acc, tok);
     (void)limit;
     return 1;
 }
 
 void whatwg_euc_kr_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, whatwg_euc_kr_token *tok)
 {
-    (void)whatwg_euc_kr_run(data, len, pos, start, 1, SIZE_MAX, tok);
+    (void)whatwg_euc_kr_run(data, len, pos, start, 1, whatwg_euc_kr_counted_limit, tok);
 }
 
 void whatwg_euc_kr_scan(const unsigned char *data, size_t len, size_t pos, whatwg_euc_kr_token *tok)
@@ -2040,9 +2280,19 @@ void whatwg_euc_kr_scan(const unsigned char *data, size_t len, size_t pos, whatw
 
 int whatwg_euc_kr_next(const unsigned char *data, size_t len, size_t *pos, whatwg_euc_kr_token *tok)
 {
+    unsigned start = WHATWG_EUC_KR_START;
+    size_t n;
     if (*pos >= len)
         return 0;
-    whatwg_euc_kr_scan_from(data, len, *pos, WHATWG_EUC_KR_START, tok);
+    if (*pos == 0 && (n = whatwg_euc_kr_signature(data, len, NULL)) > 0) {
+        whatwg_euc_kr_set(tok, WHATWG_EUC_KR_SIGNATURE, 0, n, 0, 0);
+        *pos = n;
+        return 1;
+    }
+    if (WHATWG_EUC_KR_N_STARTS > 1 && *pos)
+        /* the signature at offset 0 chooses the start state of every token after it */
+        (void)whatwg_euc_kr_signature(data, len, &start);
+    whatwg_euc_kr_scan_from(data, len, *pos, start, tok);
     *pos = tok->end;
     return 1;
 }
@@ -2051,8 +2301,17 @@ size_t whatwg_euc_kr_wide_value(const unsigned char *data, size_t len, const wha
 {
     size_t n = 0, k;
     uint64_t v;
-    (void)data;
-    (void)len;
+    if (tok->kind == WHATWG_EUC_KR_WIDE) {
+        unsigned start = WHATWG_EUC_KR_START;
+        n = (tok->bits + 7) / 8;
+        if (WHATWG_EUC_KR_N_STARTS > 1 && tok->start > 0 && tok->start <= len)  /* after a signature, in the state it chose */
+            (void)whatwg_euc_kr_signature(data, len, &start);
+        if (tok->start >= tok->end || tok->end > len
+                || whatwg_euc_kr_big(data, len, start, tok->start, tok->end, out, n) != tok->bits)
+            for (k = 0; k < n; k++)  /* not a WIDE token of this data */
+                out[k] = 0;
+        return n;
+    }
     v = tok->kind == WHATWG_EUC_KR_CHAR ? (uint64_t)tok->value : 0;
     for (k = 0; k < 8 && v >> (8 * k); k++)
         n++;
@@ -2083,7 +2342,7 @@ size_t whatwg_euc_kr_decode(const unsigned char *data, size_t len, whatwg_euc_kr
 #define NX_NAME "whatwg-euc-kr"
 #define NX_SPEC_SHA256 "9caa9d9dc0a7a07dbb665170dbdb735f0f32b785f27d20e26b201dea7fa7d168"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "327fec8b28f447b89aa0998eab0c8e353ceb6c326c2e2cd477b0adcad2cc760b"
+#define NX_SOURCE_SHA256 "9744c3064f0bbbbbe22bf8a75cdc0eabd5e230381891b4279e1e0c2606339341"
 #define NX_N_STATES 4
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -275,11 +275,63 @@ size_t whatwg_gbk_decode(const unsigned char *data, size_t len, whatwg_gbk_cp *o
  */
 /* whatwg_gbk.h is above */
 
+/* The engine below is the same for every spec: what a spec lacks is a neutral
+   value here (a flag 0, unit 1, weight 1, no action for the data's end = -1, the
+   identity permutation, empty tables).  Flags are constants the compiler folds. */
+#define WHATWG_GBK_WEIGHTED 0
+#define WHATWG_GBK_WIDE_DFA 0
+#define WHATWG_GBK_HUGE_WEIGHTS 0
+#define WHATWG_GBK_PERMUTED 0
+/* how far an error without an accepting state reaches: 0 the maximal subpart,
+   1 one code unit, 2 through the failing byte, cut before a restored byte */
+#define WHATWG_GBK_SPAN 2
+#define WHATWG_GBK_N_STARTS 1u  /* start states: a signature may choose one */
+
 const char whatwg_gbk_reason_start[] = "invalid start byte";
 const char whatwg_gbk_reason_continuation[] = "invalid continuation byte";
 const char whatwg_gbk_reason_end[] = "unexpected end of data";
+const char whatwg_gbk_reason_truncated[] = "truncated data";
 const char whatwg_gbk_reason_reserved[] = "reserved sequence";
 const char whatwg_gbk_reason_unmapped[] = "no code point for this pointer in index gb18030";
+const char whatwg_gbk_reason_limit[] = "counted form beyond this decoder's limits";
+size_t whatwg_gbk_counted_limit = SIZE_MAX;
+
+/* ---------------------------------------------------- byte permutation */
+/* whatwg_gbk_from_real[byte]: the intermediate byte the tables read for a real byte
+   (the spec's `bytes through` table, inverted; the identity without one): every
+   byte read goes through it (WHATWG_GBK_RD). */
+static const uint8_t whatwg_gbk_from_real[256] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+    48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+    64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79,
+    80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95,
+    96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111,
+    112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127,
+    128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143,
+    144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159,
+    160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175,
+    176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191,
+    192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207,
+    208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223,
+    224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239,
+    240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255,
+};
+#define WHATWG_GBK_RD(b) (WHATWG_GBK_PERMUTED ? whatwg_gbk_from_real[b] : (b))
+
+/* whatwg_gbk_restore[byte]: 1 where an error never takes the byte after its first
+   (WHATWG_GBK_SPAN 2: the spec's restore set; unused by other spans). */
+static const uint8_t whatwg_gbk_restore[256] = {
+    1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
+    1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
+    1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
+    1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+};
 
 /* ------------------------------------------------------------ byte classes */
 /* whatwg_gbk_class[byte]: bytes of one class behave alike in every state.
@@ -400,14 +452,27 @@ static const uint8_t whatwg_gbk_op[17][17] = {
     {     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0 },  /* state 16 */
 };
 
-/* The digit operations: acc = acc * radix + (byte - sub). */
-static const struct { uint16_t radix; uint8_t sub; } whatwg_gbk_ops[6] = {
-    {   1, 0x00 },  /* 0: none: acc unchanged (the value does not matter) */
-    {  10, 0x30 },  /* 1: acc = acc * 10 + (byte - 0x30) */
-    { 126, 0x81 },  /* 2: acc = acc * 126 + (byte - 0x81) */
-    { 128, 0x00 },  /* 3: acc = acc * 128 + (byte - 0x00) */
-    { 190, 0x40 },  /* 4: acc = acc * 190 + (byte - 0x40) */
-    { 190, 0x41 },  /* 5: acc = acc * 190 + (byte - 0x41) */
+/* The digit operations: acc = acc * radix + (byte - sub) * weight (a weight
+   other than 1: digits or code units least significant first); weight 0
+   stands for one of 2**64 or more (a nonzero digit makes a WIDE value:
+   WHATWG_GBK_HUGE_WEIGHTS). */
+static const struct { uint16_t radix; uint8_t sub; uint64_t weight; } whatwg_gbk_ops[6] = {
+    {    1, 0x00, UINT64_C(1) },  /* 0: none: acc unchanged (the value does not matter) */
+    {   10, 0x30, UINT64_C(1) },  /* 1: acc = acc * 10 + (byte - 0x30) */
+    {  126, 0x81, UINT64_C(1) },  /* 2: acc = acc * 126 + (byte - 0x81) */
+    {  128, 0x00, UINT64_C(1) },  /* 3: acc = acc * 128 + (byte - 0x00) */
+    {  190, 0x40, UINT64_C(1) },  /* 4: acc = acc * 190 + (byte - 0x40) */
+    {  190, 0x41, UINT64_C(1) },  /* 5: acc = acc * 190 + (byte - 0x41) */
+};
+
+/* The weights as big-endian bytes, for WIDE values (whatwg_gbk_big). */
+static const unsigned char whatwg_gbk_weight_bytes[6][1] = {
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
+    { 0x01 },
 };
 
 /* Per state: the action of a sequence that ends here (-1: none), and whether
@@ -432,6 +497,13 @@ static const struct { int8_t action; uint8_t final; } whatwg_gbk_state[17] = {
     {  4, 1 },  /* state 16: accepts error (gap1, gap2, gap3, top1, top2, top3, top4), final */
 };
 
+/* Per state: the action of a sequence that ends here where the data ends (-1:
+   none; it comes first there).  Apart from whatwg_gbk_state: read once a token. */
+static const int8_t whatwg_gbk_at_end[17] = {
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1,
+};
+
 /* ----------------------------------------------------------------- actions */
 enum { WHATWG_GBK_ACT_CHAR, WHATWG_GBK_ACT_VALUE, WHATWG_GBK_ACT_PAIR, WHATWG_GBK_ACT_ERROR, WHATWG_GBK_ACT_RESERVED,
        WHATWG_GBK_ACT_LOOKUP };
@@ -446,12 +518,16 @@ static const struct {
     uint64_t split;      /* PAIR */
     const char *reason;  /* ERROR, RESERVED */
 } whatwg_gbk_actions[5] = {
-    { WHATWG_GBK_ACT_CHAR, UINT64_C(0), 0, 0 },  /* form ascii: code point = acc + 0 */
-    { WHATWG_GBK_ACT_VALUE, UINT64_C(8364), 0, 0 },  /* form euro: the fixed value U+20AC */
-    { WHATWG_GBK_ACT_LOOKUP, UINT64_C(0), 0, 0 },  /* form double: code point = table 0 at pointer acc */
-    { WHATWG_GBK_ACT_LOOKUP, UINT64_C(1), 0, 0 },  /* form four: code point = table 1 at pointer acc */
-    { WHATWG_GBK_ACT_ERROR, 0, 0, "no code point for this four-byte pointer" },  /* ill-formed pattern gap1: no code point for this four-byte pointer */
+    { WHATWG_GBK_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form ascii: code point = acc + 0 */
+    { WHATWG_GBK_ACT_VALUE, UINT64_C(8364), UINT64_C(0), 0 },  /* form euro: the fixed value U+20AC */
+    { WHATWG_GBK_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0 },  /* form double: code point = table 0 at pointer acc */
+    { WHATWG_GBK_ACT_LOOKUP, UINT64_C(1), UINT64_C(0), 0 },  /* form four: code point = table 1 at pointer acc */
+    { WHATWG_GBK_ACT_ERROR, UINT64_C(0), UINT64_C(0), "no code point for this four-byte pointer" },  /* ill-formed pattern gap1: no code point for this four-byte pointer */
 };
+
+/* The signatures' bytes, one after another (recognised at offset 0 only, the
+   first that the data begins with; whatwg_gbk_signature tests them in turn): */
+static const unsigned char whatwg_gbk_signature_bytes[1] = { 0x00 };
 
 /* ---------------------------------------------------------- mapping tables */
 /* A table form's raw value is a pointer.  An index is one array of code points
@@ -2124,6 +2200,7 @@ size_t whatwg_gbk_table_lookup(unsigned table, uint64_t pointer, whatwg_gbk_cp *
     }
 }
 
+
 /* Where an error from pos that would take the bytes up to end ends: before the
    first byte after its first that is in the restore set, 00..7F (the
    core's _restored; WHATWG: "restore byte to ioQueue"). */
@@ -2131,11 +2208,22 @@ static size_t whatwg_gbk_restored(const unsigned char *data, size_t pos, size_t 
 {
     size_t j;
     for (j = pos + 1; j < end; j++) {
-        unsigned b = data[j];
-        if (b <= 0x7F)
+        if (whatwg_gbk_restore[WHATWG_GBK_RD(data[j])])
             return j;
     }
     return end;
+}
+
+/* Where an error from pos ends under the spec's span policy (WHATWG_GBK_SPAN): at
+   subpart (the maximal subpart's end), one unit on, or at failing (just after the
+   byte that proved it bad) cut before a restored byte. */
+static size_t whatwg_gbk_error_end(const unsigned char *data, size_t pos, size_t subpart, size_t failing)
+{
+    switch (WHATWG_GBK_SPAN) {
+    case 1: return pos + WHATWG_GBK_UNIT;
+    case 2: return whatwg_gbk_restored(data, pos, failing);
+    default: return subpart;
+    }
 }
 
 /* ------------------------------------------------------------------ steps */
@@ -2150,17 +2238,34 @@ static void whatwg_gbk_set(whatwg_gbk_token *tok, whatwg_gbk_kind kind, size_t s
     tok->bits = 0;
 }
 
+
+static int whatwg_gbk_begins(const unsigned char *data, const unsigned char *sig, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++)
+        if (data[k] != sig[k])
+            return 0;
+    return 1;
+}
+
 unsigned whatwg_gbk_step(unsigned state, unsigned char byte, uint64_t *acc)
 {
-    unsigned c = whatwg_gbk_class[byte];
-    unsigned k = whatwg_gbk_op[state][c];
+    unsigned c, k;
+    byte = WHATWG_GBK_RD(byte);
+    c = whatwg_gbk_class[byte];
+    k = whatwg_gbk_op[state][c];
     if (k)
-        *acc = *acc * whatwg_gbk_ops[k].radix + (uint64_t)(byte - whatwg_gbk_ops[k].sub);
+        *acc = *acc * whatwg_gbk_ops[k].radix + (uint64_t)(byte - whatwg_gbk_ops[k].sub) * whatwg_gbk_ops[k].weight;
     return whatwg_gbk_next_state[state][c];
 }
 
 size_t whatwg_gbk_signature(const unsigned char *data, size_t len, unsigned *start)
 {
+    /* one test per row of whatwg_gbk_signatures, with its numbers as constants: the
+       compiler unrolls them (_next asks for every token of a spec with several
+       start states) */
+    (void)whatwg_gbk_begins;
+    (void)whatwg_gbk_signature_bytes;
     (void)data;
     (void)len;
     if (start)
@@ -2180,9 +2285,116 @@ int whatwg_gbk_accepts(unsigned state)
     }
 }
 
+
+/* ------------------------------------------------------------- wide values */
+/* Big numbers as big-endian bytes out[0 .. n - 1], for WIDE tokens only. */
+static void whatwg_gbk_big_muladd(unsigned char *out, size_t n, uint32_t radix, unsigned digit)
+{
+    uint64_t carry = digit;
+    while (n-- > 0) {
+        carry += (uint64_t)out[n] * radix;
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+
+
+/* out += digit * weight (digit < 256; weight: wn bytes, big-endian) */
+static void whatwg_gbk_big_addmul(unsigned char *out, size_t n, const unsigned char *weight, size_t wn, unsigned digit)
+{
+    uint32_t carry = 0;
+    while (n-- > 0 && (wn || carry)) {
+        carry += out[n] + (wn ? (uint32_t)weight[--wn] * digit : 0u);
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+static void whatwg_gbk_big_add(unsigned char *out, size_t n, uint64_t v)
+{
+    unsigned carry = 0;
+    while (n-- > 0 && (v || carry)) {
+        carry += out[n] + (unsigned)(v & 0xFF);
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+        v >>= 8;
+    }
+}
+
+static size_t whatwg_gbk_big_bits(const unsigned char *out, size_t n)
+{
+    size_t k = 0, bits;
+    unsigned top;
+    while (k < n && out[k] == 0)
+        k++;
+    if (k == n)
+        return 0;
+    for (bits = 8 * (n - k - 1), top = out[k]; top; top >>= 1)
+        bits++;
+    return bits;
+}
+
+
+/* The code point of the char data[start .. end - 1] (a WIDE or CHAR token's span)
+   into out[0 .. n - 1], big-endian (n bytes must hold it); returns its bit length.
+   The automaton walks the bytes again from state (the start state) with acc in out
+   (acc = acc * radix + digit * weight, short for a bounded form); a counted form's
+   value digits are packed directly (linear in the token).  A token that runs to
+   the end of the data (len) takes the action for there, as whatwg_gbk_scan does. */
+static size_t whatwg_gbk_big(const unsigned char *data, size_t len, unsigned state, size_t start, size_t end,
+                             unsigned char *out, size_t n)
+{
+    unsigned next, c, k;
+    size_t i;
+    int a;
+    for (i = 0; i < n; i++)
+        out[i] = 0;
+    for (i = start; i < end; i++) {
+        c = whatwg_gbk_class[WHATWG_GBK_RD(data[i])];
+        next = whatwg_gbk_next_state[state][c];
+        if (next >= WHATWG_GBK_N_STATES) {
+            return 0;  /* not a char's span */
+        }
+        k = whatwg_gbk_op[state][c];
+        if (k) {
+            whatwg_gbk_big_muladd(out, n, whatwg_gbk_ops[k].radix, 0);
+            whatwg_gbk_big_addmul(out, n, whatwg_gbk_weight_bytes[k], sizeof whatwg_gbk_weight_bytes[k],
+                                  (unsigned)(WHATWG_GBK_RD(data[i]) - whatwg_gbk_ops[k].sub));
+        }
+        state = next;
+    }
+    a = whatwg_gbk_state[state].action;
+    if (end == len && whatwg_gbk_at_end[state] >= 0 && !(a >= 0 && whatwg_gbk_state[state].final))
+        a = whatwg_gbk_at_end[state];
+    if (a < 0 || whatwg_gbk_actions[a].kind != WHATWG_GBK_ACT_CHAR)
+        return 0;
+    whatwg_gbk_big_add(out, n, whatwg_gbk_actions[a].offset);
+    return whatwg_gbk_big_bits(out, n);
+}
+
 /* ------------------------------------------------------------------ tokens */
+
+/* Where action over data[pos .. end - 1] is a CHAR whose value acc + offset is
+   wider than 64 bits (wide: acc already is): *tok is a WIDE token and 1 is
+   returned, its bit length from the bytes again from start state start (at most
+   8 bits); else 0.  Only WHATWG_GBK_WIDE_DFA automata have such values. */
+static int whatwg_gbk_wide(const unsigned char *data, size_t len, unsigned start, int action, size_t pos, size_t end,
+                          uint64_t acc, int wide, whatwg_gbk_token *tok)
+{
+    unsigned char big[1];
+    if (whatwg_gbk_actions[action].kind != WHATWG_GBK_ACT_CHAR || !(wide || acc > UINT64_MAX - whatwg_gbk_actions[action].offset))
+        return 0;
+    whatwg_gbk_set(tok, WHATWG_GBK_WIDE, pos, end, 0, 0);
+    tok->bits = whatwg_gbk_big(data, len, start, pos, end, big, sizeof big);
+    return 1;
+}
+
+/* The token of action over data[pos .. end - 1] with value acc, as the core's _act
+   (a value past 64 bits: whatwg_gbk_wide first). */
 static void whatwg_gbk_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, whatwg_gbk_token *tok)
 {
+    (void)data;
     switch (whatwg_gbk_actions[action].kind) {
     case WHATWG_GBK_ACT_CHAR:
         whatwg_gbk_set(tok, WHATWG_GBK_CHAR, pos, end, (whatwg_gbk_cp)(acc + whatwg_gbk_actions[action].offset), 0);
@@ -2190,6 +2402,12 @@ static void whatwg_gbk_act(const unsigned char *data, int action, size_t pos, si
     case WHATWG_GBK_ACT_VALUE:
         whatwg_gbk_set(tok, WHATWG_GBK_CHAR, pos, end, (whatwg_gbk_cp)whatwg_gbk_actions[action].offset, 0);
         return;
+    case WHATWG_GBK_ACT_PAIR: {
+        uint64_t split = whatwg_gbk_actions[action].split, off = whatwg_gbk_actions[action].offset;
+        uint64_t hi = acc / split + off, lo = acc % split + off;
+        whatwg_gbk_set(tok, WHATWG_GBK_CHAR, pos, end, (whatwg_gbk_cp)(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)), 0);
+        return;
+    }
     case WHATWG_GBK_ACT_ERROR:
         whatwg_gbk_set(tok, WHATWG_GBK_ERROR, pos, end, 0, whatwg_gbk_actions[action].reason);
         return;
@@ -2201,7 +2419,7 @@ static void whatwg_gbk_act(const unsigned char *data, int action, size_t pos, si
             whatwg_gbk_set(tok, WHATWG_GBK_CHAR, pos, end, cp, 0);
             return;
         }
-        whatwg_gbk_set(tok, WHATWG_GBK_ERROR, pos, whatwg_gbk_restored(data, pos, end), 0, whatwg_gbk_reason_unmapped);
+        whatwg_gbk_set(tok, WHATWG_GBK_ERROR, pos, whatwg_gbk_error_end(data, pos, end, end), 0, whatwg_gbk_reason_unmapped);
         return;
     }
     default:
@@ -2213,36 +2431,47 @@ static void whatwg_gbk_act(const unsigned char *data, int action, size_t pos, si
 /* The core's _run from state start (the one C copy: the native extension calls it
    too): returns 1 with *tok, or, with final false, 0 where more data could change
    the token; limit is the most bytes a counted form may have.  The longest match,
-   falling back to the last
-   accepting state; with none, an error covering the maximal subpart (the bytes
-   read before the automaton died, at least one). */
+   falling back to the last accepting state; with none, an error covering the
+   maximal subpart (the bytes read before the automaton died, in whole code units
+   of WHATWG_GBK_UNIT bytes, at least one unit), or what WHATWG_GBK_SPAN says.  A last
+   partial code unit is never read: where the whole units end, the data ends for
+   the automaton; where the data ends, a state's action for there comes first. */
 static int whatwg_gbk_run(const unsigned char *data, size_t len, size_t pos, unsigned start, int final, size_t limit,
                           whatwg_gbk_token *tok)
 {
     unsigned state = start, next, c, k;
     size_t i = pos, last_end = 0;
+    size_t whole = len - (len - pos) % WHATWG_GBK_UNIT;  /* the end of the whole code units */
     uint64_t acc = 0, last_acc = 0;
     int last = -1;
+    int wide = 0, last_wide = 0;
 
     for (;;) {
         unsigned char b;
-        if (i == len) {
+        if (i == whole) {
             if (!final)
                 return 0;  /* more data could change the token: the core's _scan says None */
-            if (last < 0) {  /* the data ends inside a sequence */
-                whatwg_gbk_set(tok, WHATWG_GBK_ERROR, pos, len, 0, whatwg_gbk_reason_end);
+            if (whole == len && whatwg_gbk_at_end[state] >= 0) {
+                int a = whatwg_gbk_at_end[state];
+                if (!WHATWG_GBK_WIDE_DFA || !whatwg_gbk_wide(data, len, start, a, pos, len, acc, wide, tok))
+                    whatwg_gbk_act(data, a, pos, len, acc, tok);
+                return 1;
+            }
+            if (last < 0) {  /* the data ends inside a sequence (or inside its first unit) */
+                whatwg_gbk_set(tok, WHATWG_GBK_ERROR, pos, len, 0, WHATWG_GBK_UNIT > 1 && whole == pos ? whatwg_gbk_reason_truncated : whatwg_gbk_reason_end);
                 return 1;
             }
             break;
         }
-        b = data[i];
+        b = WHATWG_GBK_RD(data[i]);
         c = whatwg_gbk_class[b];
         next = whatwg_gbk_next_state[state][c];
         if (next >= WHATWG_GBK_N_STATES) {
             if (last < 0) {
-                /* through the failing byte, cut before a byte the spec restores */
-                whatwg_gbk_set(tok, WHATWG_GBK_ERROR, pos, whatwg_gbk_restored(data, pos, i + 1), 0,
-                               i > pos ? whatwg_gbk_reason_continuation : whatwg_gbk_reason_start);
+                /* the maximal subpart in whole units: at least one */
+                size_t n = (i - pos) - (i - pos) % WHATWG_GBK_UNIT;
+                whatwg_gbk_set(tok, WHATWG_GBK_ERROR, pos, whatwg_gbk_error_end(data, pos, pos + (n ? n : WHATWG_GBK_UNIT), i + 1), 0,
+                               n ? whatwg_gbk_reason_continuation : whatwg_gbk_reason_start);
                 return 1;
             }
             break;
@@ -2250,6 +2479,12 @@ static int whatwg_gbk_run(const unsigned char *data, size_t len, size_t pos, uns
         k = whatwg_gbk_op[state][c];
         if (k) {
             uint64_t d = (uint64_t)(b - whatwg_gbk_ops[k].sub);
+            if (WHATWG_GBK_WIDE_DFA && d && (whatwg_gbk_ops[k].weight > UINT64_MAX / d || (WHATWG_GBK_HUGE_WEIGHTS && !whatwg_gbk_ops[k].weight)))
+                wide = 1;  /* d * weight is beyond 64 bits */
+            if (WHATWG_GBK_WEIGHTED)
+                d *= whatwg_gbk_ops[k].weight;
+            if (WHATWG_GBK_WIDE_DFA && acc > (UINT64_MAX - d) / whatwg_gbk_ops[k].radix)
+                wide = 1;
             acc = acc * whatwg_gbk_ops[k].radix + d;
         }
         state = next;
@@ -2258,18 +2493,20 @@ static int whatwg_gbk_run(const unsigned char *data, size_t len, size_t pos, uns
             last = whatwg_gbk_state[state].action;
             last_end = i;
             last_acc = acc;
+            last_wide = wide;
             if (whatwg_gbk_state[state].final)
                 break;
         }
     }
-    whatwg_gbk_act(data, last, pos, last_end, last_acc, tok);
+    if (!WHATWG_GBK_WIDE_DFA || !whatwg_gbk_wide(data, len, start, last, pos, last_end, last_acc, last_wide, tok))
+        whatwg_gbk_act(data, last, pos, last_end, last_acc, tok);
     (void)limit;
     return 1;
 }
 
 void whatwg_gbk_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, whatwg_gbk_token *tok)
 {
-    (void)whatwg_gbk_run(data, len, pos, start, 1, SIZE_MAX, tok);
+    (void)whatwg_gbk_run(data, len, pos, start, 1, whatwg_gbk_counted_limit, tok);
 }
 
 void whatwg_gbk_scan(const unsigned char *data, size_t len, size_t pos, whatwg_gbk_token *tok)
@@ -2279,9 +2516,19 @@ void whatwg_gbk_scan(const unsigned char *data, size_t len, size_t pos, whatwg_g
 
 int whatwg_gbk_next(const unsigned char *data, size_t len, size_t *pos, whatwg_gbk_token *tok)
 {
+    unsigned start = WHATWG_GBK_START;
+    size_t n;
     if (*pos >= len)
         return 0;
-    whatwg_gbk_scan_from(data, len, *pos, WHATWG_GBK_START, tok);
+    if (*pos == 0 && (n = whatwg_gbk_signature(data, len, NULL)) > 0) {
+        whatwg_gbk_set(tok, WHATWG_GBK_SIGNATURE, 0, n, 0, 0);
+        *pos = n;
+        return 1;
+    }
+    if (WHATWG_GBK_N_STARTS > 1 && *pos)
+        /* the signature at offset 0 chooses the start state of every token after it */
+        (void)whatwg_gbk_signature(data, len, &start);
+    whatwg_gbk_scan_from(data, len, *pos, start, tok);
     *pos = tok->end;
     return 1;
 }
@@ -2290,8 +2537,17 @@ size_t whatwg_gbk_wide_value(const unsigned char *data, size_t len, const whatwg
 {
     size_t n = 0, k;
     uint64_t v;
-    (void)data;
-    (void)len;
+    if (tok->kind == WHATWG_GBK_WIDE) {
+        unsigned start = WHATWG_GBK_START;
+        n = (tok->bits + 7) / 8;
+        if (WHATWG_GBK_N_STARTS > 1 && tok->start > 0 && tok->start <= len)  /* after a signature, in the state it chose */
+            (void)whatwg_gbk_signature(data, len, &start);
+        if (tok->start >= tok->end || tok->end > len
+                || whatwg_gbk_big(data, len, start, tok->start, tok->end, out, n) != tok->bits)
+            for (k = 0; k < n; k++)  /* not a WIDE token of this data */
+                out[k] = 0;
+        return n;
+    }
     v = tok->kind == WHATWG_GBK_CHAR ? (uint64_t)tok->value : 0;
     for (k = 0; k < 8 && v >> (8 * k); k++)
         n++;
@@ -2322,7 +2578,7 @@ size_t whatwg_gbk_decode(const unsigned char *data, size_t len, whatwg_gbk_cp *o
 #define NX_NAME "whatwg-gbk"
 #define NX_SPEC_SHA256 "7a432e01eea5d1c6a35894fec2269d7716bee0079807334bfeb2d2c4c8e3dc9d"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "df4af7ad68eb8ff631b295b6fbc590825ac6f04541d3f842c254c34c223cc5f4"
+#define NX_SOURCE_SHA256 "d8a21ebab8feef201b3b4e7f0367a7a03648a8e75bdf80e80d2c7fa28529c5db"
 #define NX_N_STATES 17
 #define NX_N_CLASSES 17
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

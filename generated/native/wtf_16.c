@@ -263,11 +263,63 @@ size_t wtf_16_decode(const unsigned char *data, size_t len, wtf_16_cp *out,
  */
 /* wtf_16.h is above */
 
+/* The engine below is the same for every spec: what a spec lacks is a neutral
+   value here (a flag 0, unit 1, weight 1, no action for the data's end = -1, the
+   identity permutation, empty tables).  Flags are constants the compiler folds. */
+#define WTF_16_WEIGHTED 1
+#define WTF_16_WIDE_DFA 0
+#define WTF_16_HUGE_WEIGHTS 0
+#define WTF_16_PERMUTED 0
+/* how far an error without an accepting state reaches: 0 the maximal subpart,
+   1 one code unit, 2 through the failing byte, cut before a restored byte */
+#define WTF_16_SPAN 0
+#define WTF_16_N_STARTS 1u  /* start states: a signature may choose one */
+
 const char wtf_16_reason_start[] = "invalid start byte";
 const char wtf_16_reason_continuation[] = "invalid continuation byte";
 const char wtf_16_reason_end[] = "unexpected end of data";
 const char wtf_16_reason_truncated[] = "truncated data";
 const char wtf_16_reason_reserved[] = "reserved sequence";
+const char wtf_16_reason_unmapped[] = "no code point for this pointer";
+const char wtf_16_reason_limit[] = "counted form beyond this decoder's limits";
+size_t wtf_16_counted_limit = SIZE_MAX;
+
+/* ---------------------------------------------------- byte permutation */
+/* wtf_16_from_real[byte]: the intermediate byte the tables read for a real byte
+   (the spec's `bytes through` table, inverted; the identity without one): every
+   byte read goes through it (WTF_16_RD). */
+static const uint8_t wtf_16_from_real[256] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+    48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+    64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79,
+    80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95,
+    96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111,
+    112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127,
+    128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143,
+    144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159,
+    160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175,
+    176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191,
+    192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207,
+    208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223,
+    224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239,
+    240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255,
+};
+#define WTF_16_RD(b) (WTF_16_PERMUTED ? wtf_16_from_real[b] : (b))
+
+/* wtf_16_restore[byte]: 1 where an error never takes the byte after its first
+   (WTF_16_SPAN 2: the spec's restore set; unused by other spans). */
+static const uint8_t wtf_16_restore[256] = {
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+};
 
 /* ------------------------------------------------------------ byte classes */
 /* wtf_16_class[byte]: bytes of one class behave alike in every state.
@@ -331,7 +383,9 @@ static const uint8_t wtf_16_op[8][4] = {
 };
 
 /* The digit operations: acc = acc * radix + (byte - sub) * weight (a weight
-   other than 1: digits or code units least significant first). */
+   other than 1: digits or code units least significant first); weight 0
+   stands for one of 2**64 or more (a nonzero digit makes a WIDE value:
+   WTF_16_HUGE_WEIGHTS). */
 static const struct { uint16_t radix; uint8_t sub; uint64_t weight; } wtf_16_ops[7] = {
     {    1, 0x00, UINT64_C(1) },  /* 0: none: acc unchanged (the value does not matter) */
     {    1, 0x00, UINT64_C(256) },  /* 1: acc = acc * 1 + (byte - 0x00) * 256 */
@@ -340,6 +394,17 @@ static const struct { uint16_t radix; uint8_t sub; uint64_t weight; } wtf_16_ops
     {    1, 0xE0, UINT64_C(256) },  /* 4: acc = acc * 1 + (byte - 0xE0) * 256 */
     {  256, 0x00, UINT64_C(1) },  /* 5: acc = acc * 256 + (byte - 0x00) */
     { 1024, 0x00, UINT64_C(1) },  /* 6: acc = acc * 1024 + (byte - 0x00) */
+};
+
+/* The weights as big-endian bytes, for WIDE values (wtf_16_big). */
+static const unsigned char wtf_16_weight_bytes[7][2] = {
+    { 0x00, 0x01 },
+    { 0x01, 0x00 },
+    { 0x01, 0x00 },
+    { 0x01, 0x00 },
+    { 0x01, 0x00 },
+    { 0x00, 0x01 },
+    { 0x00, 0x01 },
 };
 
 /* Per state: the action of a sequence that ends here (-1: none), and whether
@@ -355,24 +420,62 @@ static const struct { int8_t action; uint8_t final; } wtf_16_state[8] = {
     {  4, 1 },  /* state 7: accepts char (pair), final */
 };
 
+/* Per state: the action of a sequence that ends here where the data ends (-1:
+   none; it comes first there).  Apart from wtf_16_state: read once a token. */
+static const int8_t wtf_16_at_end[8] = {
+    -1, -1, -1, -1, -1, -1, -1, -1,
+};
+
 /* ----------------------------------------------------------------- actions */
-enum { WTF_16_ACT_CHAR, WTF_16_ACT_VALUE, WTF_16_ACT_PAIR, WTF_16_ACT_ERROR, WTF_16_ACT_RESERVED };
+enum { WTF_16_ACT_CHAR, WTF_16_ACT_VALUE, WTF_16_ACT_PAIR, WTF_16_ACT_ERROR, WTF_16_ACT_RESERVED,
+       WTF_16_ACT_LOOKUP };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
+   pointer into mapping table offset. */
 static const struct {
     uint8_t kind;
-    uint64_t offset;     /* CHAR, PAIR; VALUE: the code point */
+    uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
     const char *reason;  /* ERROR, RESERVED */
 } wtf_16_actions[5] = {
-    { WTF_16_ACT_CHAR, UINT64_C(0), 0, 0 },  /* form low: code point = acc + 0 */
-    { WTF_16_ACT_CHAR, UINT64_C(55296), 0, 0 },  /* form lead: code point = acc + 55296 */
-    { WTF_16_ACT_CHAR, UINT64_C(56320), 0, 0 },  /* form trail: code point = acc + 56320 */
-    { WTF_16_ACT_CHAR, UINT64_C(57344), 0, 0 },  /* form high: code point = acc + 57344 */
-    { WTF_16_ACT_CHAR, UINT64_C(65536), 0, 0 },  /* form pair: code point = acc + 65536 */
+    { WTF_16_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form low: code point = acc + 0 */
+    { WTF_16_ACT_CHAR, UINT64_C(55296), UINT64_C(0), 0 },  /* form lead: code point = acc + 55296 */
+    { WTF_16_ACT_CHAR, UINT64_C(56320), UINT64_C(0), 0 },  /* form trail: code point = acc + 56320 */
+    { WTF_16_ACT_CHAR, UINT64_C(57344), UINT64_C(0), 0 },  /* form high: code point = acc + 57344 */
+    { WTF_16_ACT_CHAR, UINT64_C(65536), UINT64_C(0), 0 },  /* form pair: code point = acc + 65536 */
 };
+
+/* The signatures' bytes, one after another (recognised at offset 0 only, the
+   first that the data begins with; wtf_16_signature tests them in turn): */
+static const unsigned char wtf_16_signature_bytes[1] = { 0x00 };
+
+
+/* Where an error from pos that would take the bytes up to end ends: before the
+   first byte after its first that is in the restore set, (none) (the
+   core's _restored; WHATWG: "restore byte to ioQueue"). */
+static size_t wtf_16_restored(const unsigned char *data, size_t pos, size_t end)
+{
+    size_t j;
+    for (j = pos + 1; j < end; j++) {
+        if (wtf_16_restore[WTF_16_RD(data[j])])
+            return j;
+    }
+    return end;
+}
+
+/* Where an error from pos ends under the spec's span policy (WTF_16_SPAN): at
+   subpart (the maximal subpart's end), one unit on, or at failing (just after the
+   byte that proved it bad) cut before a restored byte. */
+static size_t wtf_16_error_end(const unsigned char *data, size_t pos, size_t subpart, size_t failing)
+{
+    switch (WTF_16_SPAN) {
+    case 1: return pos + WTF_16_UNIT;
+    case 2: return wtf_16_restored(data, pos, failing);
+    default: return subpart;
+    }
+}
 
 /* ------------------------------------------------------------------ steps */
 static void wtf_16_set(wtf_16_token *tok, wtf_16_kind kind, size_t start, size_t end,
@@ -386,10 +489,22 @@ static void wtf_16_set(wtf_16_token *tok, wtf_16_kind kind, size_t start, size_t
     tok->bits = 0;
 }
 
+
+static int wtf_16_begins(const unsigned char *data, const unsigned char *sig, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++)
+        if (data[k] != sig[k])
+            return 0;
+    return 1;
+}
+
 unsigned wtf_16_step(unsigned state, unsigned char byte, uint64_t *acc)
 {
-    unsigned c = wtf_16_class[byte];
-    unsigned k = wtf_16_op[state][c];
+    unsigned c, k;
+    byte = WTF_16_RD(byte);
+    c = wtf_16_class[byte];
+    k = wtf_16_op[state][c];
     if (k)
         *acc = *acc * wtf_16_ops[k].radix + (uint64_t)(byte - wtf_16_ops[k].sub) * wtf_16_ops[k].weight;
     return wtf_16_next_state[state][c];
@@ -397,6 +512,11 @@ unsigned wtf_16_step(unsigned state, unsigned char byte, uint64_t *acc)
 
 size_t wtf_16_signature(const unsigned char *data, size_t len, unsigned *start)
 {
+    /* one test per row of wtf_16_signatures, with its numbers as constants: the
+       compiler unrolls them (_next asks for every token of a spec with several
+       start states) */
+    (void)wtf_16_begins;
+    (void)wtf_16_signature_bytes;
     (void)data;
     (void)len;
     if (start)
@@ -416,12 +536,131 @@ int wtf_16_accepts(unsigned state)
     }
 }
 
-/* ------------------------------------------------------------------ tokens */
-static void wtf_16_act(int action, size_t pos, size_t end, uint64_t acc, wtf_16_token *tok)
+
+/* ------------------------------------------------------------- wide values */
+/* Big numbers as big-endian bytes out[0 .. n - 1], for WIDE tokens only. */
+static void wtf_16_big_muladd(unsigned char *out, size_t n, uint32_t radix, unsigned digit)
 {
+    uint64_t carry = digit;
+    while (n-- > 0) {
+        carry += (uint64_t)out[n] * radix;
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+
+
+/* out += digit * weight (digit < 256; weight: wn bytes, big-endian) */
+static void wtf_16_big_addmul(unsigned char *out, size_t n, const unsigned char *weight, size_t wn, unsigned digit)
+{
+    uint32_t carry = 0;
+    while (n-- > 0 && (wn || carry)) {
+        carry += out[n] + (wn ? (uint32_t)weight[--wn] * digit : 0u);
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+    }
+}
+
+static void wtf_16_big_add(unsigned char *out, size_t n, uint64_t v)
+{
+    unsigned carry = 0;
+    while (n-- > 0 && (v || carry)) {
+        carry += out[n] + (unsigned)(v & 0xFF);
+        out[n] = (unsigned char)(carry & 0xFF);
+        carry >>= 8;
+        v >>= 8;
+    }
+}
+
+static size_t wtf_16_big_bits(const unsigned char *out, size_t n)
+{
+    size_t k = 0, bits;
+    unsigned top;
+    while (k < n && out[k] == 0)
+        k++;
+    if (k == n)
+        return 0;
+    for (bits = 8 * (n - k - 1), top = out[k]; top; top >>= 1)
+        bits++;
+    return bits;
+}
+
+
+/* The code point of the char data[start .. end - 1] (a WIDE or CHAR token's span)
+   into out[0 .. n - 1], big-endian (n bytes must hold it); returns its bit length.
+   The automaton walks the bytes again from state (the start state) with acc in out
+   (acc = acc * radix + digit * weight, short for a bounded form); a counted form's
+   value digits are packed directly (linear in the token).  A token that runs to
+   the end of the data (len) takes the action for there, as wtf_16_scan does. */
+static size_t wtf_16_big(const unsigned char *data, size_t len, unsigned state, size_t start, size_t end,
+                         unsigned char *out, size_t n)
+{
+    unsigned next, c, k;
+    size_t i;
+    int a;
+    for (i = 0; i < n; i++)
+        out[i] = 0;
+    for (i = start; i < end; i++) {
+        c = wtf_16_class[WTF_16_RD(data[i])];
+        next = wtf_16_next_state[state][c];
+        if (next >= WTF_16_N_STATES) {
+            return 0;  /* not a char's span */
+        }
+        k = wtf_16_op[state][c];
+        if (k) {
+            wtf_16_big_muladd(out, n, wtf_16_ops[k].radix, 0);
+            wtf_16_big_addmul(out, n, wtf_16_weight_bytes[k], sizeof wtf_16_weight_bytes[k],
+                              (unsigned)(WTF_16_RD(data[i]) - wtf_16_ops[k].sub));
+        }
+        state = next;
+    }
+    a = wtf_16_state[state].action;
+    if (end == len && wtf_16_at_end[state] >= 0 && !(a >= 0 && wtf_16_state[state].final))
+        a = wtf_16_at_end[state];
+    if (a < 0 || wtf_16_actions[a].kind != WTF_16_ACT_CHAR)
+        return 0;
+    wtf_16_big_add(out, n, wtf_16_actions[a].offset);
+    return wtf_16_big_bits(out, n);
+}
+
+/* ------------------------------------------------------------------ tokens */
+
+/* Where action over data[pos .. end - 1] is a CHAR whose value acc + offset is
+   wider than 64 bits (wide: acc already is): *tok is a WIDE token and 1 is
+   returned, its bit length from the bytes again from start state start (at most
+   8 bits); else 0.  Only WTF_16_WIDE_DFA automata have such values. */
+static int wtf_16_wide(const unsigned char *data, size_t len, unsigned start, int action, size_t pos, size_t end,
+                      uint64_t acc, int wide, wtf_16_token *tok)
+{
+    unsigned char big[1];
+    if (wtf_16_actions[action].kind != WTF_16_ACT_CHAR || !(wide || acc > UINT64_MAX - wtf_16_actions[action].offset))
+        return 0;
+    wtf_16_set(tok, WTF_16_WIDE, pos, end, 0, 0);
+    tok->bits = wtf_16_big(data, len, start, pos, end, big, sizeof big);
+    return 1;
+}
+
+/* The token of action over data[pos .. end - 1] with value acc, as the core's _act
+   (a value past 64 bits: wtf_16_wide first). */
+static void wtf_16_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, wtf_16_token *tok)
+{
+    (void)data;
     switch (wtf_16_actions[action].kind) {
     case WTF_16_ACT_CHAR:
         wtf_16_set(tok, WTF_16_CHAR, pos, end, (wtf_16_cp)(acc + wtf_16_actions[action].offset), 0);
+        return;
+    case WTF_16_ACT_VALUE:
+        wtf_16_set(tok, WTF_16_CHAR, pos, end, (wtf_16_cp)wtf_16_actions[action].offset, 0);
+        return;
+    case WTF_16_ACT_PAIR: {
+        uint64_t split = wtf_16_actions[action].split, off = wtf_16_actions[action].offset;
+        uint64_t hi = acc / split + off, lo = acc % split + off;
+        wtf_16_set(tok, WTF_16_CHAR, pos, end, (wtf_16_cp)(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)), 0);
+        return;
+    }
+    case WTF_16_ACT_ERROR:
+        wtf_16_set(tok, WTF_16_ERROR, pos, end, 0, wtf_16_actions[action].reason);
         return;
     default:
         wtf_16_set(tok, WTF_16_RESERVED, pos, end, 0, wtf_16_reason_reserved);
@@ -432,39 +671,46 @@ static void wtf_16_act(int action, size_t pos, size_t end, uint64_t acc, wtf_16_
 /* The core's _run from state start (the one C copy: the native extension calls it
    too): returns 1 with *tok, or, with final false, 0 where more data could change
    the token; limit is the most bytes a counted form may have.  The longest match,
-   falling back to the last
-   accepting state; with none, an error covering the maximal subpart (the bytes
-   read before the automaton died, in whole code units of 2 bytes, at least one unit).
-   A last partial code unit is never read: where the whole units end, the data
-   ends for the automaton. */
+   falling back to the last accepting state; with none, an error covering the
+   maximal subpart (the bytes read before the automaton died, in whole code units
+   of WTF_16_UNIT bytes, at least one unit), or what WTF_16_SPAN says.  A last
+   partial code unit is never read: where the whole units end, the data ends for
+   the automaton; where the data ends, a state's action for there comes first. */
 static int wtf_16_run(const unsigned char *data, size_t len, size_t pos, unsigned start, int final, size_t limit,
                       wtf_16_token *tok)
 {
     unsigned state = start, next, c, k;
     size_t i = pos, last_end = 0;
-    size_t whole = len - (len - pos) % 2u;  /* the end of the whole code units */
+    size_t whole = len - (len - pos) % WTF_16_UNIT;  /* the end of the whole code units */
     uint64_t acc = 0, last_acc = 0;
     int last = -1;
+    int wide = 0, last_wide = 0;
 
     for (;;) {
         unsigned char b;
         if (i == whole) {
             if (!final)
                 return 0;  /* more data could change the token: the core's _scan says None */
+            if (whole == len && wtf_16_at_end[state] >= 0) {
+                int a = wtf_16_at_end[state];
+                if (!WTF_16_WIDE_DFA || !wtf_16_wide(data, len, start, a, pos, len, acc, wide, tok))
+                    wtf_16_act(data, a, pos, len, acc, tok);
+                return 1;
+            }
             if (last < 0) {  /* the data ends inside a sequence (or inside its first unit) */
-                wtf_16_set(tok, WTF_16_ERROR, pos, len, 0, whole == pos ? wtf_16_reason_truncated : wtf_16_reason_end);
+                wtf_16_set(tok, WTF_16_ERROR, pos, len, 0, WTF_16_UNIT > 1 && whole == pos ? wtf_16_reason_truncated : wtf_16_reason_end);
                 return 1;
             }
             break;
         }
-        b = data[i];
+        b = WTF_16_RD(data[i]);
         c = wtf_16_class[b];
         next = wtf_16_next_state[state][c];
         if (next >= WTF_16_N_STATES) {
             if (last < 0) {
                 /* the maximal subpart in whole units: at least one */
-                size_t n = (i - pos) - (i - pos) % 2u;
-                wtf_16_set(tok, WTF_16_ERROR, pos, pos + (n ? n : 2u), 0,
+                size_t n = (i - pos) - (i - pos) % WTF_16_UNIT;
+                wtf_16_set(tok, WTF_16_ERROR, pos, wtf_16_error_end(data, pos, pos + (n ? n : WTF_16_UNIT), i + 1), 0,
                            n ? wtf_16_reason_continuation : wtf_16_reason_start);
                 return 1;
             }
@@ -473,7 +719,12 @@ static int wtf_16_run(const unsigned char *data, size_t len, size_t pos, unsigne
         k = wtf_16_op[state][c];
         if (k) {
             uint64_t d = (uint64_t)(b - wtf_16_ops[k].sub);
-            d *= wtf_16_ops[k].weight;
+            if (WTF_16_WIDE_DFA && d && (wtf_16_ops[k].weight > UINT64_MAX / d || (WTF_16_HUGE_WEIGHTS && !wtf_16_ops[k].weight)))
+                wide = 1;  /* d * weight is beyond 64 bits */
+            if (WTF_16_WEIGHTED)
+                d *= wtf_16_ops[k].weight;
+            if (WTF_16_WIDE_DFA && acc > (UINT64_MAX - d) / wtf_16_ops[k].radix)
+                wide = 1;
             acc = acc * wtf_16_ops[k].radix + d;
         }
         state = next;
@@ -482,18 +733,20 @@ static int wtf_16_run(const unsigned char *data, size_t len, size_t pos, unsigne
             last = wtf_16_state[state].action;
             last_end = i;
             last_acc = acc;
+            last_wide = wide;
             if (wtf_16_state[state].final)
                 break;
         }
     }
-    wtf_16_act(last, pos, last_end, last_acc, tok);
+    if (!WTF_16_WIDE_DFA || !wtf_16_wide(data, len, start, last, pos, last_end, last_acc, last_wide, tok))
+        wtf_16_act(data, last, pos, last_end, last_acc, tok);
     (void)limit;
     return 1;
 }
 
 void wtf_16_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, wtf_16_token *tok)
 {
-    (void)wtf_16_run(data, len, pos, start, 1, SIZE_MAX, tok);
+    (void)wtf_16_run(data, len, pos, start, 1, wtf_16_counted_limit, tok);
 }
 
 void wtf_16_scan(const unsigned char *data, size_t len, size_t pos, wtf_16_token *tok)
@@ -503,9 +756,19 @@ void wtf_16_scan(const unsigned char *data, size_t len, size_t pos, wtf_16_token
 
 int wtf_16_next(const unsigned char *data, size_t len, size_t *pos, wtf_16_token *tok)
 {
+    unsigned start = WTF_16_START;
+    size_t n;
     if (*pos >= len)
         return 0;
-    wtf_16_scan_from(data, len, *pos, WTF_16_START, tok);
+    if (*pos == 0 && (n = wtf_16_signature(data, len, NULL)) > 0) {
+        wtf_16_set(tok, WTF_16_SIGNATURE, 0, n, 0, 0);
+        *pos = n;
+        return 1;
+    }
+    if (WTF_16_N_STARTS > 1 && *pos)
+        /* the signature at offset 0 chooses the start state of every token after it */
+        (void)wtf_16_signature(data, len, &start);
+    wtf_16_scan_from(data, len, *pos, start, tok);
     *pos = tok->end;
     return 1;
 }
@@ -514,8 +777,17 @@ size_t wtf_16_wide_value(const unsigned char *data, size_t len, const wtf_16_tok
 {
     size_t n = 0, k;
     uint64_t v;
-    (void)data;
-    (void)len;
+    if (tok->kind == WTF_16_WIDE) {
+        unsigned start = WTF_16_START;
+        n = (tok->bits + 7) / 8;
+        if (WTF_16_N_STARTS > 1 && tok->start > 0 && tok->start <= len)  /* after a signature, in the state it chose */
+            (void)wtf_16_signature(data, len, &start);
+        if (tok->start >= tok->end || tok->end > len
+                || wtf_16_big(data, len, start, tok->start, tok->end, out, n) != tok->bits)
+            for (k = 0; k < n; k++)  /* not a WIDE token of this data */
+                out[k] = 0;
+        return n;
+    }
     v = tok->kind == WTF_16_CHAR ? (uint64_t)tok->value : 0;
     for (k = 0; k < 8 && v >> (8 * k); k++)
         n++;
@@ -546,7 +818,7 @@ size_t wtf_16_decode(const unsigned char *data, size_t len, wtf_16_cp *out,
 #define NX_NAME "wtf-16"
 #define NX_SPEC_SHA256 "77b2ee496ee1c3e698ffe940fe92691d141bab4c78c76eb3dde5498559590195"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "3fba8763b814e003ff83a92f7af41b3535d04025b214b3b2335a2dc0e13f33dc"
+#define NX_SOURCE_SHA256 "03bcc7d0f79dc653f8a1c82c11ff7b4299d6e76f54e56ef8719e949db29991b5"
 #define NX_N_STATES 8
 #define NX_N_CLASSES 4
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */
