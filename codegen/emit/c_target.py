@@ -143,9 +143,7 @@ def _encode_vectors(a: Automaton, computed: str | None) -> tuple[str, list[dict]
     out = []
     for case in cases:
         cps = case["code_points"]
-        if any((r := e.run_of(cp)) is not None and r.kind == "counted" for cp in cps if cp <= 0xFFFFFFFF):
-            continue
-        if any(cp > 0xFFFFFFFF for cp in cps):
+        if e.past_engines(cps):
             continue
         strict = case["strict"]
         out.append({"note": case["note"], "cps": cps,

@@ -94,6 +94,12 @@ class Encoder:
         """The most bytes one code point or one sequence of code points is written as."""
         return max([self.most_run_bytes] + [len(b) for _, b in self.sequences])
 
+    def past_engines(self, cps) -> bool:
+        """Whether the exported engines answer *cps* otherwise than the core, by design: a code
+        point past 32 bits, or one in a counted run (COUNTED_REASON).  Package tests skip them."""
+        return any(cp > CODE_POINT_LIMIT or ((r := self.run_of(cp)) is not None and r.kind == "counted")
+                   for cp in cps)
+
     def run_of(self, cp: int) -> Run | None:
         """The run holding *cp*: what an engine's binary search finds."""
         k = bisect_right([r.first for r in self.runs], cp) - 1

@@ -77,6 +77,13 @@ def regenerate_command(a: Automaton, lang: str, given: str | None = None, extra:
     return shlex.join(["encspec", "export", spec_argument(a, given), "--lang", lang, "-o", "DIR", *extra])
 
 
+def run_tokens_usage(a: Automaton) -> list[str]:
+    """The run-tokens script's usage lines (every language's script says the same)."""
+    return [f"./run-tokens < FILE      one token per line, as `encspec tokens {a.name} FILE` prints them",
+            "./run-tokens --batch     one input per line of hex on stdin (an empty line is the",
+            "                         empty input); each input's tokens, then a line `end`"]
+
+
 def readme_context(a: Automaton, language: str, package: str, given: str | None = None) -> dict:
     """What every export's README.md says about the spec (templates/readme/base.md.j2):
     the package's name, the language, the spec's source and aliases, and the spec as

@@ -193,9 +193,7 @@ def files(a: Automaton, vectors: str | None = None, spec_arg: str | None = None,
     ctx.update(js_encode.context(a))
     ctx["encode_source"], ctx["encode_cases"] = js_encode.vectors(a, encode_vectors)
     ctx["encode_example"] = render("js/encode.example.mjs.j2", **ctx).rstrip("\n")
-    tokens_usage = [f"./run-tokens < FILE      one token per line, as `encspec tokens {a.name} FILE` prints them",
-                    "./run-tokens --batch     one input per line of hex on stdin (an empty line is the",
-                    "                         empty input); each input's tokens, then a line `end`"]
+    tokens_usage = common.run_tokens_usage(a)
     encode_usage = ["./run-encode [--string] [--stream] < CASES   one case a line: `strict|replace[ sig] HEX ...`",
                     "(code points in hex), one line out: `bytes HEX` or `error START END REASON`",
                     "(see encode-cases.mjs)"]

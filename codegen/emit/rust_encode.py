@@ -76,7 +76,7 @@ def vectors(a: Automaton, computed: str | None) -> tuple[str, list[dict]]:
     out = []
     for c in cases:
         cps = c["code_points"]
-        if any((r := e.run_of(cp)) is not None and r.kind == "counted" for cp in cps):
+        if e.past_engines(cps):
             continue
         strict = c["strict"]
         s = (f"Ok({_bytes(strict['bytes'])})" if "bytes" in strict else

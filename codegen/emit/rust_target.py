@@ -82,9 +82,7 @@ def files(a: Automaton, vectors: str | None = None, spec_arg: str | None = None,
                        "widen": "" if ctx["cp_type"] == "u64" else " as u64"}
     ctx["encode_source"], ctx["encode_cases"] = rust_encode.vectors(a, encode_vectors)
     ctx["encode_example"] = render("rust/encode_readme.rs.j2", **ctx).rstrip("\n")
-    tokens_usage = [f"./run-tokens < FILE      one token per line, as `encspec tokens {a.name} FILE` prints them",
-                    "./run-tokens --batch     one input per line of hex on stdin (an empty line is the",
-                    "                         empty input); each input's tokens, then a line `end`"]
+    tokens_usage = common.run_tokens_usage(a)
     encode_usage = ["./run-encode [--string] [--stream] < CASES   one case a line: `strict|replace[ sig] HEX ...`",
                     "(code points in hex); prints `bytes HEX` (`bytes -`) or `error START END REASON`",
                     "(see examples/encode.rs)"]
