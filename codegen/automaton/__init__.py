@@ -23,6 +23,7 @@ from .forms import CompositeForm, CountedForm, DigitsForm, Form, LiteralForm, Pr
 from .layout import Segment, form_patterns, positions, rules, segments, significance
 from .mapping import MappingTable
 from .mapping import build as build_table
+from .modes import Mode, mode_spec, shift_paths
 from .overrides import cut_rows, first_inner_char
 from .sequences import writable
 
@@ -85,6 +86,11 @@ class Automaton:
     undecodable: bool = False  # the decoder reads no form: `undecodable` (any input is one error to its end)
     # the sequences of code points the encoder writes as one (code points, bytes), in code point order
     sequences: tuple[tuple[tuple[int, ...], bytes], ...] = ()
+    # modes (ISO-2022, HZ): each a start state with its own encoder (see modes.py); the first is
+    # where data starts; the encoder's modes by preference (indices), and whether it stays in one
+    modes: tuple[Mode, ...] = ()
+    encode_modes: tuple[int, ...] = ()
+    sticky: bool = False
 
     def end_action(self, s: int) -> Action | None:
         """The action a token takes where the data ends in state *s* (None: the usual rules)."""
@@ -213,7 +219,7 @@ def _profiles(spec: Spec) -> tuple[Profile, ...]:
 def _check_spanning(spec: Spec, pattern_rules, machine, actions) -> None:
     """A pattern over several characters needs ``combine``: else encoders would write it."""
     for pattern, rule in zip(spec.patterns, pattern_rules):
-        if pattern.combine:
+        if pattern.combine or pattern.shift:
             continue
         inner = first_inner_char(machine, rule.patterns, lambda k: actions[k].kind == "char")
         if inner is not None:
@@ -244,7 +250,54 @@ def _cut(spec: Spec, rows, rule_list, rule_action, machine, row_patterns):
 def compile_spec(spec: Spec) -> Automaton:
     """Build the automaton of a validated spec; SpecError for conflicts it reveals."""
     with paused_gc():
-        return _compile(spec)
+        return _compile_modes(spec) if spec.modes else _compile(spec)
+
+
+def _compile_modes(spec: Spec) -> Automaton:
+    """The automaton of a spec with modes: each mode's part (then each twin, where a
+    shift right after a shift is an error), their states one table (modes.py)."""
+    twins = (False, True) if spec.shift_after_shift else (False,)
+    parts = [_compile(mode_spec(spec, name, twin)) for twin in twins for name in spec.modes]
+    actions: list = []
+    index: dict = {}
+    starts: list[int] = []
+    nxt: list[tuple[int, ...]] = []
+    ops: list[tuple] = []
+    accept: list[int | None] = []
+    lines: list[tuple[int, ...]] = []
+    at_end: list[int | None] = []
+    for part in parts:
+        base = len(nxt)
+        starts.append(base)
+        remap = []
+        for act in part.actions:
+            k = index.setdefault(act, len(actions))
+            if k == len(actions):
+                actions.append(act)
+            remap.append(k)
+        for s in range(part.n_states):
+            nxt.append(tuple(DEAD if (t := part.next[s][c]) == DEAD else t + base for c in part.classes))
+            ops.append(tuple(part.ops[s][c] for c in part.classes))
+            k = part.accept[s]
+            accept.append(None if k is None else remap[k])
+            lines.append(part.state_lines[s])
+            end = part.at_end[s] if part.at_end else None
+            at_end.append(None if end is None else remap[end])
+    classes, reps = _dfa.byte_classes(_dfa.Dfa(tuple(nxt), tuple(ops), tuple(accept), tuple(lines),
+                                               tuple(at_end)))
+    paths = shift_paths(spec)
+    n = len(spec.modes)
+    modes = tuple(Mode(name, starts[k], starts[n + k] if len(twins) > 1 else None, parts[k], paths[k])
+                  for k, name in enumerate(spec.modes))
+    first = parts[0]
+    forms = {name: f for part in parts for name, f in part.forms.items()}
+    return replace(first, classes=classes, next=tuple(tuple(row[b] for b in reps) for row in nxt),
+                   ops=tuple(tuple(row[b] for b in reps) for row in ops), accept=tuple(accept),
+                   state_lines=tuple(lines), actions=tuple(actions),
+                   at_end=tuple(at_end) if any(e is not None for e in at_end) else (),
+                   forms=MappingProxyType(forms), modes=modes,
+                   encode_modes=tuple(spec.modes.index(m) for m in spec.encode_modes), sticky=spec.sticky,
+                   spec_file=spec.path, spec_sha256=spec.sha256)
 
 
 def _reasons(spec: Spec) -> Reasons:

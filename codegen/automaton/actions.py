@@ -83,6 +83,18 @@ class Error(_Action):
 
 
 @dataclass(frozen=True)
+class Shift(_Action):
+    """A shift sequence: no character; the next token starts in mode ``mode``.  With a
+    ``reason`` (a shift right after a shift, WHATWG's ISO-2022-JP) it is an error
+    that still enters the mode."""
+
+    mode: str
+    reason: str | None = None
+    forms: tuple[str, ...] = _forms()
+    kind: ClassVar[str] = "shift"
+
+
+@dataclass(frozen=True)
 class Reserved(_Action):
     """A reserved run (Corrected UTF-8's FE/FF up to the next lead byte)."""
 
@@ -102,7 +114,7 @@ class Enter(_Action):
     kind: ClassVar[str] = "extension"
 
 
-Action = Char | Value | Pair | Lookup | Error | Reserved
+Action = Char | Value | Pair | Lookup | Error | Reserved | Shift
 
 
 def named(action, form: str):

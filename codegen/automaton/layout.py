@@ -13,7 +13,7 @@ from math import prod
 from ..spec.diagnostics import SpecError
 from ..spec.expr import evaluate, is_const
 from ..spec.model import DigitSet, Form, Item, Pattern, RangeSet, Spec, SubForm
-from .actions import Action, Char, Enter, Error, Lookup, Pair, Value
+from .actions import Action, Char, Enter, Error, Lookup, Pair, Shift, Value
 from .ranges import split
 
 # An arc is one byte run at one position: (lo, hi, op); op = (mul, sub, weight)
@@ -310,8 +310,10 @@ def rules(spec: Spec, rows: list[Segment]) -> list[Rule]:
             else:
                 digits, _ = _expand([item], pattern.unit, pattern.byte_order)
                 parts.append([tuple(tuple((lo, hi, None) for lo, hi in d.runs) for d in digits)])
-        out.append(Rule(Error(pattern.reason, (pattern.name,)),
-                        tuple(_concat(parts, f"ill-formed pattern '{pattern.name}'", pattern.loc)), pattern.loc.line,
+        what = "shift" if pattern.shift else "ill-formed pattern"
+        action = Shift(pattern.shift, pattern.reason or None, (pattern.name,)) if pattern.shift else \
+            Error(pattern.reason, (pattern.name,))
+        out.append(Rule(action, tuple(_concat(parts, f"{what} '{pattern.name}'", pattern.loc)), pattern.loc.line,
                         at_end=pattern.at_end))
     for k, form in enumerate(f for f in spec.forms if f.kind == "counted"):
         prefix: list[DigitSet] = []

@@ -32,6 +32,9 @@ def action_comment(act) -> str:
         return "reserved run"
     if act.kind == "error":
         return f"ill-formed pattern {act.form}: {act.reason}"
+    if act.kind == "shift":
+        after = f" ({act.reason})" if act.reason else ""
+        return f"shift{'s' if len(act.forms) > 1 else ''} {forms}: the next token in mode {act.mode}{after}"
     if isinstance(act, Value):
         values = act.value if isinstance(act.value, tuple) else (act.value,)
         return f"form {forms}: the fixed value {' '.join(f'U+{v:04X}' for v in values)}"

@@ -15,7 +15,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..automaton.actions import Error, Lookup, Pair, Reserved, Value
+from ..automaton.actions import Error, Lookup, Pair, Reserved, Shift, Value
 from ..automaton.forms import CompositeForm, LiteralForm
 from ..automaton.mapping import NONE
 from ..spec import expr as _expr
@@ -81,8 +81,11 @@ def count_solver(expr) -> Source:
 
 
 # Reads of the automaton's actions, rows, forms, extensions and profiles.
-def action_value(act) -> tuple:
-    """("char", offset) | ("value", cp) | ("pair", split, offset) | ("error", reason) | ("reserved",)."""
+def action_value(act, modes: tuple[str, ...] = ()) -> tuple:
+    """("char", offset) | ("value", cp) | ("pair", split, offset) | ("error", reason) | ("reserved",)
+    | ("shift", reason or None, mode index)."""
+    if isinstance(act, Shift):
+        return ("shift", act.reason, modes.index(act.mode))
     if isinstance(act, Reserved):
         return ("reserved",)
     if isinstance(act, Error):
@@ -165,7 +168,7 @@ def values(a) -> dict:
         "_OPS": tuple(tuple(None if op is None else tuple(op) for op in row) for row in a.ops),
         "_ACCEPT": tuple(a.accept),
         "_FINAL": tuple(a.final(s) for s in range(a.n_states)),
-        "_ACTIONS": tuple(action_value(act) for act in a.actions),
+        "_ACTIONS": tuple(action_value(act, tuple(m.name for m in a.modes)) for act in a.actions),
         "_ROWS": tuple(row_value(a, r) for r in a.encoding_rows()),
         "_EXTENSIONS": tuple(extension_value(e) for e in a.extensions),
         "_UNIT": a.unit,
@@ -188,6 +191,22 @@ def values(a) -> dict:
         "PROFILES": dict(profile_value(p) for p in a.profiles),
         # only where there are sequences: the core reads an absent one as {} (a module stays as it was)
         **({"_SEQUENCES": sequence_value(a)} if a.sequences else {}),
+        **(mode_values(a) if a.modes else {}),
+    }
+
+
+def mode_values(a) -> dict:
+    """``_MODES``, ``_MODE_ENCODERS``, ``_MODE_ORDER`` and ``_STICKY`` (see the core)."""
+    def encoder(m) -> tuple:
+        rows = tuple(row_value(m.part, r) for r in m.part.encoding_rows())
+        return (rows, tuple(r[0] for r in rows),
+                tuple((f.table, _positions(f.positions), f.order) for f in m.part.table_forms()),
+                {cp: None if b is None else bytes(b) for cp, b in m.part.encode_only}, m.shifts)
+    return {
+        "_MODES": tuple((m.start, -1 if m.after_shift is None else m.after_shift) for m in a.modes),
+        "_MODE_ENCODERS": tuple(encoder(m) for m in a.modes),
+        "_MODE_ORDER": tuple(a.encode_modes),
+        "_STICKY": a.sticky,
     }
 
 

@@ -118,6 +118,7 @@ class Form:
     byte_order: str = "big"  # the order of a unit's bytes
     at_end: bool = False  # counts only where the data ends
     table: str | None = None  # the mapping table its value (a pointer) is looked up in
+    mode: str | None = None  # the mode whose section holds it (None: every mode's)
 
     @property
     def kind(self) -> str:
@@ -144,6 +145,8 @@ class Pattern:
     unit: int = 1
     byte_order: str = "big"
     at_end: bool = False  # counts only where the data ends
+    mode: str | None = None  # the mode whose section holds it (None: every mode's)
+    shift: str | None = None  # a shift sequence: no character, the next token starts in this mode
 
 
 @dataclass(frozen=True)
@@ -207,6 +210,7 @@ class EncodeRule:
     code_point: int | tuple[int, ...]
     bytes: bytes | None
     loc: Loc
+    mode: str | None = None  # the mode it writes in (None: a spec without modes)
 
 
 # How far an error reaches where no ill-formed pattern says: Unicode's maximal
@@ -275,6 +279,13 @@ class Spec:
     permutation: bytes | None = None
     warnings: tuple[SpecWarning, ...] = field(default=(), compare=False)  # what its files hold that is unused
     undecodable: str | None = None  # the decoder's reason when it reads no form (any input is one error)
+    # modes (ISO-2022, HZ): their names, the first where data starts; the encoder's modes in the order
+    # it prefers them (the first where a text ends), whether it stays in a mode that holds the next
+    # character, and the reason for a shift right after a shift (None: no such error)
+    modes: tuple[str, ...] = ()
+    encode_modes: tuple[str, ...] = ()
+    sticky: bool = False
+    shift_after_shift: str | None = None
 
     def table(self, name: str) -> Table:
         return next(t for t in self.tables if t.name == name)

@@ -218,7 +218,26 @@ class _Build(Transformer_NonRecursive):
         name, rest, reason = c[0], c[1:-1], c[-1]
         at_end = ("end",) in rest
         rest = [x for x in rest if x != ("end",)]
-        return ("pattern", _loc(meta), (name, rest, reason[1:-1], combine, at_end))
+        return ("pattern", _loc(meta), (name, rest, reason[1:-1], combine, at_end, None))
+
+    @v_args(meta=True)
+    def mode(self, meta, c):
+        return ("mode", _loc(meta), (str(c[0]), _loc(c[0])))
+
+    @v_args(meta=True)
+    def shift(self, meta, c):
+        # an ill-formed pattern's shape (name, items, reason, combine, at end) plus the mode it enters
+        return ("pattern", _loc(meta), (c[0], c[1:-1], "", None, False, (str(c[-1]), _loc(c[-1]))))
+
+    @v_args(meta=True)
+    def encode_modes(self, meta, c):
+        sticky = bool(c) and c[-1].type == "STICKY"
+        names = c[:-1] if sticky else c
+        return ("encode-modes", _loc(meta), (tuple((str(t), _loc(t)) for t in names), sticky))
+
+    @v_args(meta=True)
+    def shift_error(self, meta, c):
+        return ("shift-after-shift", _loc(meta), c[0][1:-1])
 
     @v_args(meta=True)
     def reserved(self, meta, c):

@@ -15,7 +15,7 @@ import hashlib
 
 from ..diagnostics import SpecError, SpecWarning
 from ..model import Spec
-from . import claims, code_space, encoder, forms, patterns, profiles, signatures, statements, tables, units
+from . import claims, code_space, encoder, forms, modes, patterns, profiles, signatures, statements, tables, units
 from .draft import Draft, Pass, Statement, collect
 
 PASSES: tuple[Pass, ...] = (
@@ -29,7 +29,8 @@ PASSES: tuple[Pass, ...] = (
     forms.forms,                # each form: positions, options, table, length (resolved)
     code_space.skips,           # skip needs a packed form
     code_space.numbering,       # no code point numbered by two forms
-    patterns.patterns,          # each ill-formed pattern (resolved)
+    patterns.patterns,          # each ill-formed pattern and shift (resolved)
+    modes.modes,                # modes declared once, named where used; what they cannot have yet
     units.error_span,           # restore with through-failing-byte; spans need bytes
     encoder.encoder_entries,    # a code point given to the encoder once
     units.reserved,             # reserved lead bytes need bytes
@@ -66,5 +67,10 @@ def resolve(statements: list[Statement], text: str, path: str) -> Spec:
         encodes=tuple(draft.encodes), error_span=draft.values.get("error-span", ("maximal-subpart",))[0],
         restore=draft.values.get("error-span", ("", ()))[1], permutation=draft.permutation,
         undecodable=draft.values.get("undecodable"),
+        modes=tuple(name for name, _ in draft.modes),
+        encode_modes=tuple(n for n, _ in draft.values["encode-modes"][0]) if "encode-modes" in draft.values
+        else tuple(name for name, _ in draft.modes),
+        sticky=draft.values.get("encode-modes", ((), False))[1],
+        shift_after_shift=draft.values.get("shift-after-shift"),
         warnings=tuple(draft.warnings),
     )

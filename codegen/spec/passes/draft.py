@@ -21,7 +21,7 @@ Pass = Callable[["Draft"], list[Problem]]
 
 # statements a spec gives at most once
 SINGLE = frozenset({"encoding", "title", "source", "code-space", "numbering", "reserved", "code-unit", "error-span",
-                    "bytes-through", "undecodable"})
+                    "bytes-through", "undecodable", "encode-modes", "shift-after-shift"})
 
 
 @dataclass
@@ -54,6 +54,9 @@ class Draft:
     forms: list[Form] = field(default_factory=list)
     patterns: list[Pattern] = field(default_factory=list)
     warnings: list[SpecWarning] = field(default_factory=list)
+    # modes: each declared (name, where), and the mode of each statement after a `mode` (by position)
+    modes: list[tuple[str, Loc]] = field(default_factory=list)
+    section: dict[Loc, str] = field(default_factory=dict)
 
     @property
     def first(self) -> Loc:
@@ -68,7 +71,13 @@ class Draft:
 def collect(statements: list[Statement], text: str, path: str) -> Draft:
     """The statements grouped by kind, in spec order; nothing is judged here."""
     draft = Draft(text, path, statements)
+    mode = None
     for kind, loc, payload in statements:
+        if kind == "mode":
+            mode = payload[0]
+            draft.modes.append(payload)
+        elif mode is not None and kind in ("form", "pattern", "encode", "unencodable", "encode-file"):
+            draft.section[loc] = mode
         if kind in SINGLE:
             draft.values.setdefault(kind, payload)
         if kind == "aliases":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..diagnostics import Loc, SpecError
@@ -24,6 +25,8 @@ def forms(draft: Draft) -> None:
             raise SpecError(f"form '{name}' is defined twice", Loc(name_tok.line, name_tok.column))
         new = form(name, loc, items, options, draft.alphabets, by_name, default_mapping, draft.unit,
                    draft.byte_order)
+        if loc in draft.section:
+            new = replace(new, mode=draft.section[loc])
         draft.forms.append(new)
         if new.table is not None and new.table not in draft.tables:
             raise SpecError(f"unknown table '{new.table}' (define it with a 'table' statement)",

@@ -14,7 +14,7 @@ def patterns(draft: Draft) -> None:
     by_name = draft.by_name
     pattern_names: set[str] = set()
     unit = draft.unit
-    for loc, (name_tok, items, reason, combine, at_end) in draft.raw_patterns:
+    for loc, (name_tok, items, reason, combine, at_end, shift) in draft.raw_patterns:
         for what, named in (("a form", by_name), ("an ill-formed pattern", pattern_names)):  # messages name both alike
             if str(name_tok) in named:
                 raise SpecError(f"'{name_tok}' already names {what}: give this ill-formed pattern a name of its own",
@@ -22,8 +22,14 @@ def patterns(draft: Draft) -> None:
         pattern_names.add(str(name_tok))
         its = tuple(item(i, draft.alphabets, by_name, unit)[0] for i in items)
         if any(i.binds or i.field or not is_const(i.count) for i in its):
-            raise SpecError("an ill-formed pattern must have a fixed length", loc)
-        check_length(f"ill-formed pattern '{name_tok}'", its, by_name, loc, unit)
+            raise SpecError(f"{'a shift' if shift else 'an ill-formed pattern'} must have a fixed length", loc)
+        check_length(f"{'shift' if shift else 'ill-formed pattern'} '{name_tok}'", its, by_name, loc, unit)
         if combine:
             check_pair(its, loc)
-        draft.patterns.append(Pattern(str(name_tok), loc, its, reason, combine, unit, draft.byte_order, at_end))
+        what = "shift" if shift else "ill-formed pattern"
+        if shift is not None and shift[0] not in {name for name, _ in draft.modes}:
+            raise SpecError(f"unknown mode '{shift[0]}' (declare it with a 'mode' statement)", shift[1])
+        if shift is not None and any(i.digits is None or i.digits.radix != 1 for i in its):
+            raise SpecError(f"{what} '{name_tok}': a shift sequence is fixed bytes", loc)
+        draft.patterns.append(Pattern(str(name_tok), loc, its, reason, combine, unit, draft.byte_order, at_end,
+                                      draft.section.get(loc), shift[0] if shift else None))

@@ -38,16 +38,16 @@ def declarations(draft: Draft) -> None:
                 raise SpecError(f"table '{name}' is defined twice", Loc(payload[0].line, payload[0].column))
             draft.tables[name] = read_table(name, loc, payload, draft.path)
         elif kind == "encode":
-            draft.encodes.append(EncodeRule(payload[0], payload[1], loc))
+            draft.encodes.append(EncodeRule(payload[0], payload[1], loc, draft.section.get(loc)))
         elif kind == "unencodable":
             for r in payload:
                 if r.hi is None or r.hi - r.lo > 0x10FFFF:
                     raise SpecError("an unencodable range needs an upper end", r.loc)
-                draft.encodes += [EncodeRule(cp, None, r.loc) for cp in range(r.lo, r.hi + 1)]
+                draft.encodes += [EncodeRule(cp, None, r.loc, draft.section.get(loc)) for cp in range(r.lo, r.hi + 1)]
         elif kind == "encode-file":
             written, wloc = payload
             got, _ = read_encode_file(draft.path, written, wloc)
-            draft.encodes += [EncodeRule(cp, b, wloc) for cp, b in got]
+            draft.encodes += [EncodeRule(cp, b, wloc, draft.section.get(loc)) for cp, b in got]
         elif kind == "profile":
             resolved = profile(payload)
             if resolved.name in profile_names:

@@ -1,0 +1,81 @@
+"""Modes: one automaton of several start states, a part per mode (ISO-2022, HZ).
+
+Each mode is compiled as a spec of its own (the forms, patterns, shifts and
+encoder entries of its section, and those before any section), and the parts'
+tables are laid one after another, as the byte orders' are: a mode is a start
+state, and a shift token names the mode the next token starts in.  Where a
+shift right after a shift is an error (WHATWG's ISO-2022-JP "output" flag), each
+mode has a twin part, entered by a shift, whose shifts are such errors: the
+flag is a mode too, so the scanner's state stays one int.
+"""
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from ..spec.model import Spec, evaluate
+
+if TYPE_CHECKING:
+    from . import Automaton
+
+
+@dataclass(frozen=True)
+class Mode:
+    """One mode: where its tokens start, and what its encoder writes.
+
+    ``part`` is the mode's own automaton (its states numbered from 0, its rows,
+    table forms and encoder entries): the encoder proposes from it and checks the
+    bytes from ``start`` in the whole table.  ``shifts[k]``: the shortest bytes
+    of shift sequences from this mode into mode k (b"" for itself, None where no
+    shifts lead there)."""
+
+    name: str
+    start: int
+    after_shift: int | None  # the start of its twin (entered by a shift), or None
+    part: Automaton
+    shifts: tuple[bytes | None, ...]
+
+
+def mode_spec(spec: Spec, name: str, twin: bool) -> Spec:
+    """The spec of mode *name* alone: its section and what every mode shares; in the
+    *twin* (after a shift) its shifts are errors with the spec's reason."""
+    def shifted(p):
+        return replace(p, reason=spec.shift_after_shift or "") if twin and p.shift else p
+
+    return replace(spec, forms=tuple(f for f in spec.forms if f.mode in (None, name)),
+                   patterns=tuple(shifted(p) for p in spec.patterns if p.mode in (None, name)),
+                   encodes=tuple(e for e in spec.encodes if e.mode == name), modes=(), encode_modes=(),
+                   sticky=False, shift_after_shift=None)
+
+
+def shift_paths(spec: Spec) -> tuple[tuple[bytes | None, ...], ...]:
+    """Per mode, the shortest shift bytes into every mode (Dijkstra by length, then
+    spec order): what the encoder writes to change mode."""
+    names = spec.modes
+    edges: list[list[tuple[int, bytes]]] = [[] for _ in names]
+    for p in spec.patterns:
+        if p.shift is None:
+            continue
+        data = bytes(i.digits.runs[0][0] for i in p.items if i.digits is not None
+                     for _ in range(evaluate(i.count, {})))
+        for k, name in enumerate(names):
+            if p.mode in (None, name):
+                edges[k].append((names.index(p.shift), data))
+    out = []
+    for k in range(len(names)):
+        best: list[bytes | None] = [None] * len(names)
+        heap = [(0, 0, k, b"")]
+        n = 1
+        while heap:
+            _, _, m, path = heapq.heappop(heap)
+            if best[m] is not None:
+                continue
+            best[m] = path
+            for target, data in edges[m]:
+                if best[target] is None:
+                    heapq.heappush(heap, (len(path) + len(data), n, target, path + data))
+                    n += 1
+        out.append(tuple(best))
+    return tuple(out)
+
