@@ -1,0 +1,253 @@
+"""Modes (issue 31): shift sequences set the mode of the next token; encoders choose modes.
+
+HZ (tests/data/modes/hz.encspec, CPython's hz codec: RFC 1843) is the first spec with
+modes; its decoder and encoder are held to CPython's codec (which this suite does not
+derive: CPython's C decides), whole, incrementally split at every offset, and under
+every standard handler.  The spec language's new statements are held to their errors.
+"""
+from __future__ import annotations
+
+import codecs
+import random
+from pathlib import Path
+
+import pytest
+
+from conftest import (
+    CPYTHON_HANDLERS,
+    assert_linear,
+    code_points,
+    decode_outcome,
+    decoding_differences,
+    examples,
+    strict_encode_outcome,
+)
+from encspec.automaton import compile_spec
+from encspec.runtime import tables
+from encspec.spec.diagnostics import SpecError
+from encspec.spec.parse import parse_file, parse_text
+
+HZ = Path(__file__).parent / "data" / "modes" / "hz.encspec"
+
+
+@pytest.fixture(scope="module")
+def hz():
+    return tables.bind(compile_spec(parse_file(HZ)))
+
+
+# Every way HZ's bytes can meet: the shifts, the tilde, a line feed, GB 2312 bytes
+# (V P is U+4E2D, ! ! U+3000, ( & is in no row), an ASCII letter, DEL and bytes 80..FF.
+PIECES = [b"~", b"{", b"}", b"\n", b"V", b"P", b"!", b"(", b"&", b"a", b"\x7f", b"\x80", b"\xff", b"~~", b"~{", b"~}"]
+
+
+def _byte_strings(n: int, seed: int) -> list[bytes]:
+    rng = random.Random(seed)
+    return [b"".join(rng.choice(PIECES) for _ in range(rng.randint(0, 10))) for _ in range(n)]
+
+
+def test_hz_decodes_as_cpython_on_every_short_combination(hz):
+    inputs = [a + b + c for a in PIECES for b in PIECES for c in PIECES[:9]]
+    assert decoding_differences(hz, "hz", inputs) == []
+
+
+def test_hz_decodes_as_cpython_on_random_strings(hz):
+    assert decoding_differences(hz, "hz", _byte_strings(3000, 31)) == []
+
+
+def test_hz_incremental_decoder_equals_one_shot_at_every_split(hz):
+    for data in _byte_strings(400, 32):
+        want = data.decode("hz", "replace")
+        for k in range(len(data) + 1):
+            dec = hz.IncrementalDecoder("replace")
+            assert dec.decode(data[:k]) + dec.decode(data[k:], True) == want, (data, k)
+
+
+def test_hz_decoder_state_carries_the_mode(hz):
+    dec = hz.IncrementalDecoder()
+    assert dec.decode(b"~{") == ""
+    state = dec.getstate()
+    other = hz.IncrementalDecoder()
+    other.setstate(state)
+    assert other.decode(b"VP", True) == "\u4e2d"  # in GB 2312: the mode came with the state
+
+
+TEXT = "ab~\n\x7f\u4e2d\u6587\u00e9\U0001F600\u3000!"
+
+
+def _texts(n: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    return ["".join(rng.choice(TEXT) for _ in range(rng.randint(0, 9))) for _ in range(n)]
+
+
+@pytest.mark.parametrize("errors", ("strict",) + CPYTHON_HANDLERS)
+def test_hz_encodes_as_cpython(hz, errors):
+    for text in _texts(800, 33):
+        want = strict_encode_outcome(lambda t: t.encode("hz", errors), text)
+        assert strict_encode_outcome(lambda t: hz.encode(t, errors), text) == want, text
+
+
+def test_hz_encoder_shifts_and_returns_to_ascii_at_the_end(hz):
+    # RFC 1843: "~{" enters GB, "~}" leaves it; "~" itself is "~~"
+    assert hz.encode("a\u4e2d\u6587b") == b"a~{VPND~}b"
+    assert hz.encode("\u4e2d") == b"~{VP~}"
+    assert hz.encode("~") == b"~~"
+
+
+def test_hz_incremental_encoder_carries_the_mode_and_resets_at_the_end(hz):
+    enc = hz.IncrementalEncoder()
+    assert enc.encode("\u4e2d") == b"~{VP"  # still in GB 2312: nothing shifts back yet
+    assert enc.encode("\u6587") == b"ND"
+    assert enc.encode("", final=True) == b"~}"
+    for text in _texts(300, 34):
+        want = text.encode("hz", "replace")
+        for k in range(len(text) + 1):
+            enc = hz.IncrementalEncoder("replace")
+            assert enc.encode(text[:k]) + enc.encode(text[k:], True) == want, (text, k)
+
+
+def test_hz_stream_writer_writes_the_final_shift_on_reset(hz, tmp_path):
+    path = tmp_path / "hz.txt"
+    with open(path, "wb") as raw:
+        writer = hz.StreamWriter(raw)
+        writer.write("a\u4e2d")
+        writer.write("\u6587")
+        writer.reset()
+    assert path.read_bytes() == "a\u4e2d\u6587".encode("hz")
+
+
+def test_hz_decoding_is_linear_in_shift_floods(hz):
+    def flood(n: int) -> bytes:
+        return b"~{VP~}a" * (n // 7)
+    assert_linear("hz decode of alternating shifts", lambda d: hz.decode(d), flood(1 << 14), flood(1 << 18))
+
+
+def test_hz_encoding_is_linear_in_alternating_modes(hz):
+    assert_linear("hz encode alternating modes", lambda t: hz.encode(t), "a\u4e2d" * (1 << 12),
+                  "a\u4e2d" * (1 << 16))
+
+
+# --------------------------------------------------------------- the language
+MODAL = """encoding m
+code-space U+0000..U+10FFFF
+mode one
+form a: 00..0D
+form a2: 10..7F at U+0010
+shift in: 0E -> two
+mode two
+form b: 21..7E at U+3000
+shift out: 0F -> one
+"""
+
+
+def test_shift_after_shift_is_an_error_that_still_shifts():
+    m = tables.bind(compile_spec(parse_text(MODAL + 'ill-formed shift-after-shift "shift after shift"\n')))
+    # 0E enters two; 0F right after it is an error, and still returns to one, so 41 is "A"
+    assert decode_outcome(m.decode, b"\x0e\x0f\x41", "strict") == ("UnicodeDecodeError", 1, 2, "shift after shift")
+    assert m.decode(b"\x0e\x0f\x41", "replace") == "\ufffdA"
+    # a character between two shifts clears it: no error
+    assert m.decode(b"\x0e\x21\x0f\x41") == "\u3000A"
+    # without the statement the same bytes are two shifts
+    plain = tables.bind(compile_spec(parse_text(MODAL)))
+    assert plain.decode(b"\x0e\x0f\x41") == "A"
+
+
+def test_encode_modes_sticky_stays_in_a_mode_that_holds_the_character():
+    both = MODAL.replace("form b: 21..7E at U+3000", "form b: 21..7E at U+3000\nform c: 20 at U+0020")
+    fixed = tables.bind(compile_spec(parse_text(both + "encode-modes one, two\n")))
+    sticky = tables.bind(compile_spec(parse_text(both + "encode-modes one, two sticky\n")))
+    # U+0020 is in both modes: after U+3001 the fixed order goes back to one, sticky stays in two
+    assert fixed.encode("\u3001 ") == b"\x0e\x22\x0f\x20"
+    assert sticky.encode("\u3001 ") == b"\x0e\x22\x20\x0f"
+
+
+@pytest.mark.parametrize("text, line, column, message", [
+    (MODAL.replace("-> two", "-> three"), 6, 17, "unknown mode 'three' (declare it with a 'mode' statement)"),
+    (MODAL + "mode one\n", 10, 6, "mode 'one' is declared twice"),
+    (MODAL + "encode-modes one, four\n", 10, 19, "unknown mode 'four' (declare it with a 'mode' statement)"),
+    ("encoding m\ncode-space U+0000..U+10FFFF\nform a: 00..7F\nencode-modes a\n", 4, 1,
+     "'encode-modes' needs modes (declare them with 'mode NAME')"),
+    (MODAL + "signature EF BB BF\n", 3, 6, "a spec with modes cannot have a signature yet"),
+    (MODAL.replace("shift in: 0E", "shift in: 0E..0F"), 6, 1, "shift 'in': a shift sequence is fixed bytes"),
+])
+def test_mode_statements_report_errors_at_their_place(text, line, column, message):
+    with pytest.raises(SpecError) as got:
+        parse_text(text, "m.encspec")
+    assert (got.value.loc.line, got.value.loc.column, got.value.message) == (line, column, message)
+
+
+def test_cpython_hz_is_the_reference_this_suite_reads():
+    assert codecs.lookup("hz").name == "hz"  # CPython's own, not one encspec registered
+
+
+# ------------------------------------------------- WHATWG ISO-2022-JP (the standard's oracle)
+WHATWG_JP = Path(__file__).parent / "data" / "modes" / "whatwg-iso-2022-jp.encspec"
+
+
+@pytest.fixture(scope="module")
+def whatwg_jp():
+    return tables.bind(compile_spec(parse_file(WHATWG_JP)))
+
+
+# escape sequences whole and cut, a lone ESC, bytes each mode reads or refuses
+JP_PIECES = [b"\x1b", b"(", b"$", b"B", b"J", b"I", b"@", b"\x0e", b"\x0f", b"\n", b"0", b"!", b"A", b"\\", b"~",
+             b"\x80", b"\x7f", b"\x1b(B", b"\x1b$B", b"\x1b(J", b"\x1b(I", b"\x1b$@", b"0!", b"\"t"]
+
+
+def test_whatwg_iso_2022_jp_decodes_as_the_standard(whatwg_jp):
+    from oracles import whatwg_iso_2022_jp as oracle
+    rng = random.Random(35)
+    for _ in range(examples(4000)):
+        data = b"".join(rng.choice(JP_PIECES) for _ in range(rng.randint(0, 9)))
+        assert [ord(c) for c in whatwg_jp.decode(data, "replace")] == oracle.decode_codepoints(data), data
+        try:
+            whatwg_jp.decode(data)
+            throws = False
+        except UnicodeDecodeError:
+            throws = True
+        assert throws == oracle.fatal_throws(data), data
+
+
+def test_whatwg_iso_2022_jp_escape_after_escape_is_an_error_that_still_shifts(whatwg_jp):
+    # encoding.bs, ISO-2022-JP decoder, "Escape" step 7: output flag set -> error, state set
+    assert decode_outcome(whatwg_jp.decode, b"\x1b(J\x1b$B0!", "strict") == \
+        ("UnicodeDecodeError", 3, 6, "an escape sequence right after another")
+    assert whatwg_jp.decode(b"\x1b(J\x1b$B0!", "replace") == "\ufffd\u4e9c"  # 30 21: pointer 1410, U+4E9C
+    assert whatwg_jp.decode(b"\x1b(J\\\x1b$B0!") == "\u00a5\u4e9c"  # a character between: no error
+
+
+def test_whatwg_iso_2022_jp_encodes_as_the_standard(whatwg_jp):
+    from oracles import whatwg_iso_2022_jp as oracle
+    rng = random.Random(36)
+    palette = [0x41, 0x5C, 0x7E, 0xA5, 0x203E, 0x0E, 0x1B, 0x3042, 0x2212, 0xFF61, 0xFF9F, 0x1F600, 0xE9, 0x0A, 0x4E00]
+    for _ in range(examples(4000)):
+        cps = [rng.choice(palette) for _ in range(rng.randint(0, 7))]
+        want, bad = oracle.encode_positions(cps)
+        got = strict_encode_outcome(whatwg_jp.encode, "".join(map(chr, cps)))
+        if bad:
+            assert got[:2] == ("UnicodeEncodeError", bad[0]), cps
+        else:
+            assert got == want, cps
+
+
+def test_whatwg_iso_2022_jp_encodes_every_bmp_code_point_as_the_standard(whatwg_jp):
+    from oracles import whatwg_iso_2022_jp as oracle
+    for cp in code_points(surrogates=False):
+        if cp > 0xFFFF:
+            continue
+        want, bad = oracle.encode_positions([cp])
+        got = strict_encode_outcome(whatwg_jp.encode, chr(cp))
+        assert (got[0] == "UnicodeEncodeError") if bad else (got == want), hex(cp)
+
+
+def test_whatwg_iso_2022_jp_incremental_equals_one_shot(whatwg_jp):
+    rng = random.Random(37)
+    for _ in range(200):
+        text = "".join(rng.choice("a\\~\u00a5\u203e\u3042\u4e00\uff61\n") for _ in range(rng.randint(0, 7)))
+        whole = whatwg_jp.encode(text)
+        for k in range(len(text) + 1):
+            enc = whatwg_jp.IncrementalEncoder()
+            assert enc.encode(text[:k]) + enc.encode(text[k:], True) == whole, (text, k)
+        read = whatwg_jp.decode(whole)  # the text, but U+FF61 comes back full-width (U+3002)
+        for k in range(len(whole) + 1):
+            dec = whatwg_jp.IncrementalDecoder()
+            assert dec.decode(whole[:k]) + dec.decode(whole[k:], True) == read, (whole, k)
