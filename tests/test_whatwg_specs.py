@@ -131,6 +131,6 @@ def test_the_shipped_indexes_are_the_standards(shared):
     from pathlib import Path
     ours = Path(__file__).resolve().parents[1] / "specs" / "tables" / "whatwg"
     files = sorted(p.name for p in ours.glob("index-*.txt"))
-    assert len(files) == 6 + 27  # the CJK indexes and the single-byte ones
+    assert len(files) == 7 + 27  # the CJK indexes (ISO-2022-JP katakana among them) and the single-byte ones
     for name in files + ["LICENSE", "encodings.json"]:
         assert (ours / name).read_bytes() == (shared / "tables" / "whatwg" / name).read_bytes(), name
