@@ -216,6 +216,11 @@ for _lo, _hi, _c in _CLASS_RUNS:
 _CLASS = bytes(_CLASS)  # type: ignore[assignment]  # filled, it is frozen: bytes
 _ROW_FIRSTS = tuple(r[0] for r in _ROWS)
 _SEQUENCES = globals().get("_SEQUENCES") or {}  # a module without sequences does not list them
+_MODES = globals().get("_MODES") or ()  # nor a module without modes its modes
+_MODE_ENCODERS = globals().get("_MODE_ENCODERS") or ()
+_MODE_ORDER = globals().get("_MODE_ORDER") or ()
+_STICKY = globals().get("_STICKY") or False
+_BASE = {twin: start for start, twin in _MODES if twin >= 0}  # a twin's start -> its mode's
 # a twin run by encspec.load: the loader chose its hook, before anything below reads it
 _NATIVE = globals().get("_NATIVE_GIVEN", _NATIVE)
 if _NATIVE is not None and getattr(_NATIVE, "SPEC_SHA256", None) != SPEC_SHA256:
@@ -681,6 +686,8 @@ def _token(action, pos, end, acc, data=b""):
         return ("char", pos, end, 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00), None)
     if kind == "error":
         return ("error", pos, end, None, action[1])
+    if kind == "shift":  # no character: the next token starts in mode action[2] (_mode_after)
+        return ("shift", pos, end, None, action[1], action[2])
     return ("reserved", pos, end, None, "reserved sequence")
 
 
@@ -738,9 +745,22 @@ def _step(data: bytes, pos: int, state: int, final: bool = True, resume: tuple |
             tok = _run(data, pos, final, state >> 1, 0, pos, None)
         if tok[0] is not None:
             state &= ~1  # a token is read: no signature may come
-    # Where a token sets the mode of the next: a shift (ISO-2022's escape
-    # sequences, HZ's ~{ and ~}) would be  if tok[0] == "shift": state = tok[3] << 1
+    if _MODES and tok[0] is not None:  # a shift sets the mode of the next token
+        return _mode_after(tok, state)
     return tok, state
+
+
+def _mode_after(tok: tuple, state: int) -> tuple[tuple, int]:
+    """The token and scanner state after *tok* in a spec with modes.  A shift enters
+    its mode: the mode's twin where a shift right after a shift is an error (a twin's
+    shifts carry that reason: the token is then that error, and still shifts).  Any
+    other token leaves a twin for its mode."""
+    if tok[0] == "shift":
+        start, twin = _MODES[tok[5]]
+        after = (twin if twin >= 0 else start) << 1
+        return (("error", tok[1], tok[2], None, tok[4]) if tok[4] else tok[:5]), after
+    base = _BASE.get(state >> 1)
+    return tok, state if base is None else base << 1
 
 
 def _signature_token(data: bytes, pos: int, state: int, final: bool) -> tuple[tuple, int] | None:
@@ -1300,11 +1320,11 @@ def _row_bytes(row, cp):
     return _encode_digits(positions, 0xD800 + (v >> 10) - at) + _encode_digits(positions, 0xDC00 + (v & 0x3FF) - at)
 
 
-def _encode_row(cp):
+def _encode_row(cp, rows=_ROWS, firsts=_ROW_FIRSTS):
     """The bytes the first row (or counted form) holding *cp* gives it, or None."""
-    k = bisect_right(_ROW_FIRSTS, cp) - 1
-    if k >= 0 and cp <= _ROWS[k][1]:
-        return _row_bytes(_ROWS[k], cp)
+    k = bisect_right(firsts, cp) - 1
+    if k >= 0 and cp <= rows[k][1]:
+        return _row_bytes(rows[k], cp)
     for ext in _EXTENSIONS:
         got = _encode_counted(ext, cp)
         if got is not None:
@@ -1362,21 +1382,45 @@ def _encode_cp(cp):
     this code point as one token, so an ill-formed pattern, a hole or a reserved
     run is never written.
     """
-    if cp in _ENCODE_ONLY:
-        return _ENCODE_ONLY[cp]
-    got = _encode_row(cp)
+    if _MODES:  # the first mode that holds it, by the encoder's preference
+        for m in _MODE_ORDER:
+            got = _mode_bytes(m, cp)
+            if got is not None:
+                return got
+        return None
+    return _encode_with(cp, _ENCODE_ONLY, _ROWS, _ROW_FIRSTS, _TABLE_FORMS, 0)
+
+
+def _encode_with(cp, only, rows, firsts, table_forms, start):
+    """_encode_cp over one set of encoder tables (a spec's, or one mode's), the bytes
+    checked by decoding them from automaton state *start*."""
+    if cp in only:
+        return only[cp]
+    got = _encode_row(cp, rows, firsts)
     if got is None:
-        for k, positions, order in _TABLE_FORMS:
+        for k, positions, order in table_forms:
             p = _table_pointer(k, cp)
             if p is not None:
                 got = _encode_digits(positions, p, order)
                 break
     if got is None or _UNDECODABLE:
         return got
-    tok = _run(got, 0, True, 0, 0, 0, None)
+    tok = _run(got, 0, True, start, 0, 0, None)
     if tok[0] == "char" and tok[2] == len(got) and tok[3] == cp:
         return got
     return None
+
+
+_MODE_MEMO: dict = {}  # (mode, code point) -> its bytes in that mode, or None
+
+
+def _mode_bytes(m, cp):
+    """The bytes of *cp* in mode *m* (no shift), or None where that mode has none."""
+    key = (m, cp)
+    if key not in _MODE_MEMO:
+        rows, firsts, table_forms, only, _ = _MODE_ENCODERS[m]
+        _MODE_MEMO[key] = _encode_with(cp, only, rows, firsts, table_forms, _MODES[m][0])
+    return _MODE_MEMO[key]
 
 
 def _pair_reads_as_one():
@@ -1423,6 +1467,9 @@ def _unencodable_reason(cp):
 _ENCODE_START = 0
 _LEAD_BITS = (1 << 21) - 1
 _FIRST_BIT = 1 << 21
+_MODE_SHIFT = 22  # bits 22..29: the mode the bytes written so far leave the encoder in
+_MODE_MASK = 0xFF << _MODE_SHIFT
+_HELD_SHIFT = 30  # getstate()'s bits 30 and up: code points held back (_held_state)
 
 
 def _encode_in(state, cp, bytes_of=None):
@@ -1431,6 +1478,8 @@ def _encode_in(state, cp, bytes_of=None):
     lead's bytes).  Without modes the bytes depend on the code point alone, so
     *bytes_of* (a code point's bytes or None; default _encode_cp) is memoised by
     code point; a spec with modes would key it by (mode, code point)."""
+    if _MODES:
+        return _encode_in_mode(state, cp)
     if state & _LEAD_BITS and 0xDC00 <= cp <= 0xDFFF:
         return None, state
     b = (bytes_of or _encode_cp)(cp)
@@ -1439,9 +1488,35 @@ def _encode_in(state, cp, bytes_of=None):
     return b, (state & ~_LEAD_BITS) | (cp if PAIR_READS_AS_ONE and 0xD800 <= cp <= 0xDBFF else 0)
 
 
+def _encode_in_mode(state, cp):
+    """_encode_in for a spec with modes: *cp* in the current mode where the encoder is
+    sticky and the mode holds it, else in the first mode (by the encoder's preference)
+    that holds it, after the shortest shift bytes into that mode."""
+    m = (state & _MODE_MASK) >> _MODE_SHIFT
+    if _STICKY:
+        b = _mode_bytes(m, cp)
+        if b is not None:
+            return b, state
+    for k in _MODE_ORDER:
+        b = _mode_bytes(k, cp)
+        if b is None:
+            continue
+        if k == m:
+            return b, state
+        path = _MODE_ENCODERS[m][4][k]
+        if path is not None:
+            return path + b, (state & ~_MODE_MASK) | (k << _MODE_SHIFT)
+    return None, state
+
+
 def _flush(state):
-    """(bytes, next state) that end a text or a piece written in encoder state
-    *state*: what returns it to the start mode (nothing: no spec has modes yet)."""
+    """(bytes, next state) that end a text written in encoder state *state*: the shift
+    back to the encoder's first mode (nothing without modes, or already there)."""
+    if _MODES:
+        m = (state & _MODE_MASK) >> _MODE_SHIFT
+        home = _MODE_ORDER[0]
+        if m != home:
+            return _MODE_ENCODERS[m][4][home] or b"", (state & ~_MODE_MASK) | (home << _MODE_SHIFT)
     return b"", state
 
 
@@ -1451,7 +1526,7 @@ def _after_bytes(state, data):
     return (state & ~_LEAD_BITS) | (_lead_at_end(data) if PAIR_READS_AS_ONE and data else 0)
 
 
-def _encode(cps, text, errors, start=0, stop=None, final=True):
+def _encode(cps, text, errors, start=0, stop=None, final=True, modes=None):
     """Encode a list of code points: ``(bytes, position reached)``; *text* is the str
     handed to error handlers.  With *stop*, only cps[start:] up to the first position
     at or after *stop* that a handler leaves it at.  With final=False, up to where the
@@ -1471,10 +1546,13 @@ def _encode(cps, text, errors, start=0, stop=None, final=True):
     them back as that code point: 4.1, "the resulting sequence will not represent
     the original code points") the trail goes to the error handler (_PAIR_REASON).
     With final=True nothing is held back: every call's bytes are complete.
+    *modes*: a spec with modes' incremental encoder, a one-item list holding the
+    encoder state to start from; the state reached is put back there, and the
+    shift home is written only where *final*.
     """
     out = bytearray()
     handler = None
-    state = _ENCODE_START
+    state = _ENCODE_START if modes is None else modes[0]
     seqs = _SEQUENCES
     # code point -> bytes or None, for this call; a starter's None sends it to the sequences
     # below, so that a spec without them does no extra work per code point
@@ -1565,7 +1643,11 @@ def _encode(cps, text, errors, start=0, stop=None, final=True):
         i = at + n if at < 0 else at
         if not 0 <= i <= n:
             raise IndexError(f"position {at} from error handler out of bounds")
-    out += _flush(state)[0]
+    if modes is None or final:
+        end, state = _flush(state)
+        out += end
+    if modes is not None:
+        modes[0] = state
     return bytes(out), i
 
 
@@ -1653,17 +1735,17 @@ def _held_start(items):
 
 
 def _held_state(held):
-    """The held-back code points as getstate()'s bits 22 and up (21 bits each, plus one)."""
+    """The held-back code points as getstate()'s bits 30 and up (21 bits each, plus one)."""
     out = 0
     for cp in reversed(held):
         out = (out << 21) | (cp + 1)
-    return out << 22
+    return out << _HELD_SHIFT
 
 
 def _held_of(state):
     """The code points _held_state put in *state*."""
     out = []
-    state >>= 22
+    state >>= _HELD_SHIFT
     while state:
         out.append((state & 0x1FFFFF) - 1)
         state >>= 21
@@ -1731,6 +1813,8 @@ _ASCII_IDENTITY = all(_encode_cp(c) == bytes([c]) for c in range(0x80)) and not 
 
 def _encode_fast(items):
     """Bytes of a str or list of code points, or None where the exact path is needed."""
+    if _MODES:  # a code point's bytes depend on the mode before it
+        return None
     if _ASCII_IDENTITY and isinstance(items, str) and items.isascii():
         return items.encode("ascii")
     try:
@@ -2148,6 +2232,8 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
         self.reset()
 
     def encode(self, input, final=False):
+        if _MODES:
+            return self._encode_modes(input, final)
         if self._quick and input.__class__ is str:
             # nothing before this piece changes its bytes: the module's encode of a str
             if _MEMO_LENS is None:
@@ -2183,6 +2269,19 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
         end, self._state = _flush(self._state)  # final or not: nothing is held back
         self._settle()
         return _real(out + end)
+
+    def _encode_modes(self, input, final):
+        """encode() for a spec with modes: the piece from the mode the last one left,
+        the shift home only where *final* (so pieces equal the whole text, as CPython's
+        ISO-2022 and HZ encoders give it)."""
+        cps = [ord(c) for c in input] if isinstance(input, str) else [int(c) for c in input]
+        text = input if isinstance(input, str) else _as_text(cps)
+        box = [self._state & ~_FIRST_BIT]
+        out = _encode(cps, text, self.errors, modes=box, final=final)[0]
+        if self.write_signature and self._state & _FIRST_BIT:
+            out = SIGNATURE + out
+        self._state = box[0] if out or not self._state & _FIRST_BIT else box[0] | _FIRST_BIT
+        return _real(out)
 
     def _settle(self) -> None:
         """Whether the next piece may go straight to the extension: a native encoder whose
@@ -2222,7 +2321,7 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
         return self._state | _held_state(self._held)
 
     def setstate(self, state):
-        self._state = state & ((1 << 22) - 1)
+        self._state = state & ((1 << _HELD_SHIFT) - 1)
         self._held = _held_of(state)
         self._settle()
 
@@ -2395,7 +2494,7 @@ class StreamWriter(Codec, codecs.StreamWriter):
             self.stream.write(data)
 
     def reset(self):
-        if self._incremental.getstate() >> 22:  # code points held back: written alone now
+        if self._incremental.getstate() >> _MODE_SHIFT:  # a mode to leave, or code points held back
             self._incremental.errors = self.errors
             data = self._incremental.encode("", final=True)
             if data:
