@@ -251,3 +251,12 @@ def test_whatwg_iso_2022_jp_incremental_equals_one_shot(whatwg_jp):
         for k in range(len(whole) + 1):
             dec = whatwg_jp.IncrementalDecoder()
             assert dec.decode(whole[:k]) + dec.decode(whole[k:], True) == read, (whole, k)
+
+
+def test_a_form_that_ends_its_mode_decodes_then_shifts_and_is_never_written():
+    # CPython's ISO-2022 decoders: a line feed ends the shift (SO) state
+    m = tables.bind(compile_spec(parse_text(MODAL.replace(
+        "form b: 21..7E at U+3000", "form b: 21..7E at U+3000\nform lf: 0A at U+000A -> one") + "encode-modes one, two sticky\n")))
+    assert m.decode(b"\x0e\x21\x0a\x21") == "\u3000\n!"  # after the line feed: mode one, 21 is "!"
+    # sticky, yet U+000A is not written with the form that leaves mode two: mode one writes it
+    assert m.encode("\u3000\n\u3000") == b"\x0e\x21\x0f\x0a\x0e\x21\x0f"

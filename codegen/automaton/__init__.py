@@ -287,7 +287,8 @@ def _compile_modes(spec: Spec) -> Automaton:
                                                tuple(at_end)))
     paths = shift_paths(spec)
     n = len(spec.modes)
-    modes = tuple(Mode(name, starts[k], starts[n + k] if len(twins) > 1 else None, parts[k], paths[k])
+    modes = tuple(Mode(name, starts[k], starts[n + k] if len(twins) > 1 else None, parts[k], paths[k],
+                       frozenset(f.name for f in spec.forms if f.then is not None and f.mode in (None, name)))
                   for k, name in enumerate(spec.modes))
     first = parts[0]
     forms = {name: f for part in parts for name, f in part.forms.items()}

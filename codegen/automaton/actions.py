@@ -30,6 +30,7 @@ class Char(_Action):
     offset: int
     forms: tuple[str, ...] = _forms()
     kind: ClassVar[str] = "char"
+    then: str | None = None  # `-> MODE`: the next token starts in this mode
 
     def code_point(self, acc: int) -> int:
         return acc + self.offset
@@ -43,6 +44,7 @@ class Value(_Action):
     value: int | tuple[int, ...]
     forms: tuple[str, ...] = _forms()
     kind: ClassVar[str] = "char"
+    then: str | None = None  # `-> MODE`: the next token starts in this mode
 
     def code_point(self, acc: int) -> int | tuple[int, ...]:
         return self.value
@@ -71,6 +73,7 @@ class Lookup(_Action):
     table: int
     forms: tuple[str, ...] = _forms()
     kind: ClassVar[str] = "char"
+    then: str | None = None  # `-> MODE`: the next token (after a character) starts in this mode
 
 
 @dataclass(frozen=True)

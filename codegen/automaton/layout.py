@@ -283,7 +283,7 @@ def rules(spec: Spec, rows: list[Segment]) -> list[Rule]:
         form = spec.form(row.form)
         if form.kind == "literal" and form.value is not None:
             pat = tuple(((d.runs[0][0], d.runs[0][0], None),) for d in positions(form))
-            out.append(Rule(Value(form.value, (form.name,)), (pat,), row.line, at_end=form.at_end))
+            out.append(Rule(Value(form.value, (form.name,), form.then), (pat,), row.line, at_end=form.at_end))
         elif form.kind == "composite":
             hi_item, lo_item = form.items
             pats = _concat([_sub_patterns(spec, hi_item, True), _sub_patterns(spec, lo_item, True)],
@@ -293,13 +293,13 @@ def rules(spec: Spec, rows: list[Segment]) -> list[Rule]:
             out.append(Rule(Pair(size, sub_form.at or 0, (form.name,)), tuple(pats), row.line))
         else:
             pats = form_patterns(form, row.raw_lo, row.raw_hi)
-            out.append(Rule(Char(row.offset, (form.name,)), tuple(pats), row.line, at_end=form.at_end))
+            out.append(Rule(Char(row.offset, (form.name,), form.then), tuple(pats), row.line, at_end=form.at_end))
     table_index = {t.name: k for k, t in enumerate(spec.tables)}
     for form in spec.forms:
         if form.kind == "table" and form.table is not None:  # every sequence of its shape: the table decides, pointer by pointer
             pos = positions(form)
             pats = byte_patterns(pos, 0, prod(d.radix for d in pos) - 1, True, significance(form))
-            out.append(Rule(Lookup(table_index[form.table], (form.name,)), tuple(pats), form.loc.line,
+            out.append(Rule(Lookup(table_index[form.table], (form.name,), form.then), tuple(pats), form.loc.line,
                             at_end=form.at_end))
     out += sequence_rules(spec)
     for pattern in spec.patterns:
@@ -335,5 +335,5 @@ def sequence_rules(spec: Spec) -> list[Rule]:
     for form in spec.forms:
         if isinstance(form.value, tuple):
             pat = tuple(((d.runs[0][0], d.runs[0][0], None),) for d in positions(form))
-            out.append(Rule(Value(form.value, (form.name,)), (pat,), form.loc.line, at_end=form.at_end))
+            out.append(Rule(Value(form.value, (form.name,), form.then), (pat,), form.loc.line, at_end=form.at_end))
     return out

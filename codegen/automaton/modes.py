@@ -28,13 +28,15 @@ class Mode:
     table forms and encoder entries): the encoder proposes from it and checks the
     bytes from ``start`` in the whole table.  ``shifts[k]``: the shortest bytes
     of shift sequences from this mode into mode k (b"" for itself, None where no
-    shifts lead there)."""
+    shifts lead there); ``leaving``: its forms whose characters end the mode (`->`),
+    which the encoder does not write (it would have to follow the decoder there)."""
 
     name: str
     start: int
     after_shift: int | None  # the start of its twin (entered by a shift), or None
     part: Automaton
     shifts: tuple[bytes | None, ...]
+    leaving: frozenset[str] = frozenset()
 
 
 def mode_spec(spec: Spec, name: str, twin: bool) -> Spec:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import types
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..automaton.actions import Error, Lookup, Pair, Reserved, Shift, Value
@@ -86,6 +86,9 @@ def action_value(act, modes: tuple[str, ...] = ()) -> tuple:
     | ("shift", reason or None, mode index)."""
     if isinstance(act, Shift):
         return ("shift", act.reason, modes.index(act.mode))
+    then = getattr(act, "then", None)
+    if then is not None:  # a character, then a mode: its index after the action's own fields
+        return action_value(replace(act, then=None)) + (modes.index(then),)
     if isinstance(act, Reserved):
         return ("reserved",)
     if isinstance(act, Error):
@@ -198,9 +201,10 @@ def values(a) -> dict:
 def mode_values(a) -> dict:
     """``_MODES``, ``_MODE_ENCODERS``, ``_MODE_ORDER`` and ``_STICKY`` (see the core)."""
     def encoder(m) -> tuple:
-        rows = tuple(row_value(m.part, r) for r in m.part.encoding_rows())
+        rows = tuple(row_value(m.part, r) for r in m.part.encoding_rows() if r.form not in m.leaving)
         return (rows, tuple(r[0] for r in rows),
-                tuple((f.table, _positions(f.positions), f.order) for f in m.part.table_forms()),
+                tuple((f.table, _positions(f.positions), f.order) for f in m.part.table_forms()
+                      if f.name not in m.leaving),
                 {cp: None if b is None else bytes(b) for cp, b in m.part.encode_only}, m.shifts)
     return {
         "_MODES": tuple((m.start, -1 if m.after_shift is None else m.after_shift) for m in a.modes),

@@ -119,6 +119,7 @@ class Form:
     at_end: bool = False  # counts only where the data ends
     table: str | None = None  # the mapping table its value (a pointer) is looked up in
     mode: str | None = None  # the mode whose section holds it (None: every mode's)
+    then: str | None = None  # `-> MODE`: after its character the next token starts in this mode
 
     @property
     def kind(self) -> str:

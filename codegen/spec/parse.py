@@ -43,7 +43,7 @@ _WORDS = {
     "CODEPOINT": "a code point (U+0080)", "NAME": "a name", "ALIAS": "a name (1252, latin-1)",
     "INT": "a number",
     "STRING": 'a quoted string', "MAPPING": "'direct' or 'packed'",
-    "COMBINATOR": "'surrogate-pair'", "SHORTEST": "'shortest'", "SEVERITY": "'error' or 'warning'",
+    "COMBINATOR": "'surrogate-pair'", "_ARROW": "'->' (a mode)", "SHORTEST": "'shortest'", "SEVERITY": "'error' or 'warning'",
 }
 
 
@@ -67,7 +67,7 @@ def _describe_terminal(name: str) -> str:
 
 # Token families named once in "expected …" lists: every statement keyword, every
 # form option; the byte positions only when the list is long anyway.
-_OPTIONS = frozenset({"MAPPING", "MIN", "AT", "EQUAL", "COMBINE", "RANGE", "MAX", "BYTE_ORDER", "TABLE"})
+_OPTIONS = frozenset({"MAPPING", "MIN", "AT", "EQUAL", "COMBINE", "RANGE", "MAX", "BYTE_ORDER", "TABLE", "_ARROW"})
 _POSITIONS = frozenset({"HEXBYTE", "HEXUNIT", "BITS", "NAME", "LESSTHAN"})
 
 
@@ -454,6 +454,10 @@ class _Build(Transformer_NonRecursive):
     @v_args(meta=True)
     def opt_table(self, meta, c):
         return ("option", "table", str(c[0]), _loc(c[0]))
+
+    @v_args(meta=True)
+    def opt_then(self, meta, c):
+        return ("option", "then", str(c[0]), _loc(c[0]))
 
     @v_args(meta=True)
     def opt_digit_order(self, meta, c):

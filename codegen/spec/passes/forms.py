@@ -27,6 +27,9 @@ def forms(draft: Draft) -> None:
                    draft.byte_order)
         if loc in draft.section:
             new = replace(new, mode=draft.section[loc])
+        if new.then is not None and new.then not in {m for m, _ in draft.modes}:
+            raise SpecError(f"unknown mode '{new.then}' (declare it with a 'mode' statement)",
+                            new.option_locs["then"])
         draft.forms.append(new)
         if new.table is not None and new.table not in draft.tables:
             raise SpecError(f"unknown table '{new.table}' (define it with a 'table' statement)",
@@ -74,7 +77,7 @@ def form(name: str, loc: Loc, raw_items: Sequence[Any], options: Sequence[Any], 
         min=opts.get("min"), at=opts.get("at"), value=opts.get("value"),
         combine=opts.get("combine"), value_range=opts.get("range"), option_locs=locs,
         max=opts.get("max"), digit_order=opts.get("digit-order", "big"), unit=unit, byte_order=byte_order,
-        at_end=bool(opts.get("end")), table=opts.get("table"),
+        at_end=bool(opts.get("end")), table=opts.get("table"), then=opts.get("then"),
     )
     check_form(new)
     return new
