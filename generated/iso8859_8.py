@@ -670,15 +670,17 @@ def _token(action, pos, end, acc, data=b""):
     """The token an accepting state's action makes of the raw value *acc*."""
     kind = action[0]
     if kind == "char":
-        return ("char", pos, end, acc + action[1], None)
+        return ("char", pos, end, acc + action[1], None) if len(action) == 2 else \
+            ("char", pos, end, acc + action[1], None, action[2])  # then mode action[2] (_mode_after)
     if kind == "lookup":
         cp = _lookup(action[1], acc)
         if cp is not None:
-            return ("char", pos, end, cp, None)
+            return ("char", pos, end, cp, None) if len(action) == 2 else ("char", pos, end, cp, None, action[2])
         end = pos + 1 if _SPAN == 1 else _restored(data, pos, end) if _SPAN == 2 else end
         return ("error", pos, end, None, _REASONS[4])
     if kind == "value":
-        return ("char", pos, end, action[1], None)
+        return ("char", pos, end, action[1], None) if len(action) == 2 else ("char", pos, end, action[1], None,
+                                                                            action[2])
     if kind == "pair":
         hi, lo = divmod(acc, action[1])
         hi += action[2]
@@ -759,6 +761,8 @@ def _mode_after(tok: tuple, state: int) -> tuple[tuple, int]:
         start, twin = _MODES[tok[5]]
         after = (twin if twin >= 0 else start) << 1
         return (("error", tok[1], tok[2], None, tok[4]) if tok[4] else tok[:5]), after
+    if len(tok) > 5:  # a character that ends its mode (`-> MODE`)
+        return tok[:5], _MODES[tok[5]][0] << 1
     base = _BASE.get(state >> 1)
     return tok, state if base is None else base << 1
 
