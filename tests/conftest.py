@@ -109,6 +109,26 @@ def single_byte_builtins() -> frozenset[str]:
     return frozenset(out)
 
 
+def has_modes(name: str) -> bool:
+    """Whether the built-in spec declares modes (a `mode` statement: ISO-2022, HZ)."""
+    import re
+    return re.search(r"^mode ", builtin_spec_file(name).read_text("utf-8"), re.M) is not None
+
+
+def native_builtin(name: str) -> bool:
+    """Whether the built-in has a native backend: its C extension (generated/native/), or
+    CPython's charmap codec for a single-byte spec.  A spec with modes has none yet (issue
+    31: the extension refuses it, by name; tests/test_modes.py holds that)."""
+    from codec_samples import has_extension
+    return has_extension(name) or name in single_byte_builtins()
+
+
+def with_backends(names: Sequence[str], backends: Sequence[str]) -> list[tuple[str, str]]:
+    """(name, backend) for each built-in and backend it has: "native" only where
+    native_builtin says so."""
+    return [(n, b) for n in names for b in backends if b != "native" or native_builtin(n)]
+
+
 def representative_builtins() -> list[str]:
     """The built-ins a suite that runs per spec runs over: every one but the single-byte
     catalogue's (~100 code pages alike but for their tables, which

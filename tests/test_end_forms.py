@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 import encspec
 import tools
 from codec_samples import BACKENDS, SPECS, boundary_cps, encodable, joined_pairs, load_backend
-from conftest import decodable_builtins, examples, run_cli
+from conftest import decodable_builtins, examples, run_cli, with_backends
 
 END_FORM = """\
 encoding t-end
@@ -137,8 +137,7 @@ def never_rejected(codec, cps):
             assert got == [d for c in written for d in codec.decode_codepoints(codec.encode([c]))]
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("name", decodable_builtins())
+@pytest.mark.parametrize("name, backend", with_backends(decodable_builtins(), BACKENDS))
 @settings(max_examples=examples(25), deadline=None)
 @given(data=st.data())
 def test_encode_never_writes_what_decode_rejects_for_built_in_specs(name, backend, data):

@@ -31,7 +31,7 @@ from codec_samples import (
     load_backend,
     unsplit_pairs,
 )
-from conftest import decodable_builtins, examples
+from conftest import decodable_builtins, examples, has_modes, native_builtin
 
 encspec.register()  # the encspec.* handlers, and utf-8-optu8 looks its own up by name
 
@@ -47,6 +47,7 @@ def _codec_names() -> list[tuple[str, str]]:
 
 
 CODECS = _codec_names()
+MODAL = {c for c, spec in CODECS if has_modes(spec)}
 _TEST_NAMES: dict[str, codecs.CodecInfo] = {}
 
 
@@ -121,7 +122,14 @@ def check_written(codec, backend, pieces, tmp):
     want = info.encode(text)[0]
     back = info.decode(want)[0]
     for path in PATHS:
-        assert path(name, pieces, tmp) == (want, back), f"{codec} ({backend}) {path.__name__} {pieces!r}"
+        got = path(name, pieces, tmp)
+        if codec in MODAL and got != (want, back):
+            # a spec with modes: open() and codecs.open never finish their encoder, so the
+            # shift back to the first mode that ends encode()'s bytes may be missing, as
+            # with CPython's ISO-2022 and HZ codecs; every character is there
+            assert want.startswith(got[0]) and got[1] == back, f"{codec} ({backend}) {path.__name__} {pieces!r}"
+            continue
+        assert got == (want, back), f"{codec} ({backend}) {path.__name__} {pieces!r}"
     return want
 
 
@@ -143,12 +151,11 @@ def held_cases():
             yield codec, text
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("codec, text", list(held_cases()))
+@pytest.mark.parametrize("codec, text, backend", [(c, t, b) for c, t in held_cases() for b in BACKENDS
+                                                  if b != "native" or native_builtin(dict(CODECS)[c])])
 def test_a_text_ending_in_a_held_state_reaches_the_file(codec, text, backend, tmp_path):
     load_backend(dict(CODECS)[codec], backend)  # the native backend's extension, or a skip naming it
     want = check_written(codec, backend, [text], str(tmp_path))
-    assert want == codecs.lookup(open_name(codec, backend)).encode(text)[0]
     if text and codec in HELD_ENDINGS:
         assert len(want) > len(codecs.lookup(open_name(codec, backend)).encode(text[:-1])[0])
         for k in range(len(text) + 1):  # written in two pieces, cut anywhere that splits no pair
@@ -191,8 +198,8 @@ CANDIDATES = [chr(c) for c in COMMON_CPS if c <= 0x10FFFF] + list(
     "\U00020000\U0001f600\uef80\uefc3\uefa9\uefff\u0085")
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("codec", [c for c, _ in CODECS])
+@pytest.mark.parametrize("codec, backend", [(c, b) for c, spec in CODECS for b in BACKENDS
+                                            if b != "native" or native_builtin(spec)])
 @settings(max_examples=examples(12), deadline=None)
 @given(data=st.data())
 def test_open_round_trips_every_text_encode_accepts(codec, backend, data):

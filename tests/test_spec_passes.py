@@ -18,7 +18,8 @@ from encspec.spec.parse import parse_text
 
 ORDER = (
     "declarations", "required", "claims", "excluded_ranges", "code_unit", "signatures", "permutation", "forms",
-    "skips", "numbering", "patterns", "error_span", "encoder_entries", "reserved", "profile_rules", "unreachable",
+    "skips", "numbering", "patterns", "modes", "error_span", "encoder_entries", "reserved", "profile_rules",
+    "unreachable",
 )
 
 HEAD = "encoding e\ncode-space U+0000..U+10FFFF\n"
@@ -43,6 +44,7 @@ REJECTED = {
                   5, 24, "form 'more' numbers U+0000 from 'at U+0000', but form 'ascii' already encodes it"),
     "patterns": (HEAD + ASCII + 'ill-formed pattern ascii: C0 "no"\n',
                  4, 20, "'ascii' already names a form: give this ill-formed pattern a name of its own"),
+    "modes": (HEAD + "mode a\n" + ASCII + "mode a\n", 5, 6, "mode 'a' is declared twice"),
     "error_span": (HEAD + "error-span maximal-subpart restore 80..BF\n" + ASCII,
                    3, 12, "'restore' goes with 'error-span through-failing-byte'"),
     "encoder_entries": (HEAD + "encode U+0041 as 41\nencode U+0041 as 42\n" + ASCII,

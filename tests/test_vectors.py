@@ -67,7 +67,7 @@ WITH_ORACLE = [s for s in SPECS if (ROOT / "tests" / "oracles" / f"{module_name(
 # The CPython variants' reference is CPython's codec of the same name itself.
 CPYTHON = {"shift_jis": "shift_jis", "cp932": "cp932", "euc-jp": "euc_jp", "euc-kr": "euc_kr", "big5": "big5",
            "gb18030": "gb18030", "gb2312": "gb2312", "gbk": "gbk", "cp950": "cp950", "cp949": "cp949",
-           "johab": "johab"}
+           "johab": "johab", "hz": "hz"}
 CPYTHON.update((s, s) for s in single_byte_builtins() if not s.startswith("whatwg-"))  # the catalogue: every one
 CPYTHON.update((s, s) for s in ("big5hkscs", "euc_jis_2004", "euc_jisx0213", "shift_jis_2004", "shift_jisx0213")
                if s in SPECS)  # issue 30's one-to-many codecs
@@ -97,6 +97,7 @@ def test_vectors_pass_against_cpython(spec):
         spans.clear()
         text = data.decode(CPYTHON[spec], "test_vectors.record")
         want = expected(case)
+        want = [t for t in want if t[0] != "shift"]  # a shift sequence makes no character (hz's ~{)
         chars = "".join("\ufffd" if k != "char" else "".join(map(chr, v)) if isinstance(v, tuple) else chr(v)
                         for k, s, e, v in want)  # a tuple: a sequence of code points (CA+304)
         if (text, spans) != (chars, [(s, e) for k, s, e, v in want if k != "char"]):

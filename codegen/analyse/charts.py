@@ -448,6 +448,8 @@ def _action_label(action) -> str:
         return f"char +{action.offset}" if action.offset else "char"
     if action.kind == "error":
         return f"error: {_dot_text(action.reason)}"
+    if action.kind == "shift":
+        return f"shift to {_dot_text(action.mode)}" + (" (error)" if action.reason else "")
     return "reserved run"
 
 
@@ -478,13 +480,16 @@ def automaton_dot(a: Automaton) -> str:
              "  labelloc=t;",
              '  start [shape=point, width=0.1];',
              "  start -> s0;"]
+    for m in a.modes[1:]:  # a spec with modes: each mode's tokens start in a state of their own
+        lines.append(f"  start_{m.start} [shape=plaintext, label={_q('mode ' + _dot_text(m.name))}];")
+        lines.append(f"  start_{m.start} -> s{m.start};")
     for s in range(a.n_states):
         acc = a.accept[s]
         if acc is None:
             lines.append(f"  s{s} [label={_q(str(s))}];")
         else:
             action = a.actions[acc]
-            color = {"char": "#d9ead3", "error": "#f4cccc", "reserved": "#d9d9d9"}[action.kind]
+            color = {"char": "#d9ead3", "error": "#f4cccc", "reserved": "#d9d9d9", "shift": "#cfe2f3"}[action.kind]
             lines.append(f"  s{s} [shape=doublecircle, style=filled, fillcolor={_q(color)}, "
                          f"label={_q(str(s) + chr(92) + 'n' + _action_label(action))}];")
     for k, ext in enumerate(a.extensions):

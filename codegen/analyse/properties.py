@@ -37,7 +37,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from ..automaton import DEAD, Automaton
-from ..runtime.tables import counted_bytes, counted_levels, encoded, row_bytes, scan, sequences
+from ..runtime.tables import counted_bytes, counted_levels, encoded, row_bytes, scan, sequences, tokens
 from ..spec.model import RangeSet
 from . import tables as _tables
 from .tables import one_char
@@ -187,8 +187,11 @@ def self_synchronizing(a: Automaton):
     """Walk pairs (state inside a valid sequence, state of a sequence started at that unit).
 
     A counterexample is a valid sequence S and a proper suffix of it that begins a
-    valid sequence: preferably a complete one (a false match), else a prefix.
+    valid sequence: preferably a complete one (a false match), else a prefix.  A spec
+    with modes never is (_modes_counterexample).
     """
+    if a.modes:
+        return False, _modes_counterexample(a)
     paths = _class_paths(a)
     can = _can_char(a)
     # suffixes start at code unit boundaries (UTF-16 resynchronises on units)
@@ -226,6 +229,25 @@ def self_synchronizing(a: Automaton):
     if weak is not None:
         return False, weak
     return True, []
+
+
+def _modes_counterexample(a: Automaton) -> list[bytes]:
+    """[a shift into a mode followed by one character of that mode, that character's bytes]
+    where the bytes alone, read from the first mode, are not that character: what a byte
+    means depends on a shift any distance before it.  One or two bytes of each class are
+    tried after each mode's shortest shift from the first."""
+    reps = [bs[0] for bs in a.class_bytes()]
+    for k in range(1, len(a.modes)):
+        path = a.modes[0].shifts[k]
+        if not path:
+            continue
+        for y in [bytes([b]) for b in reps] + [bytes([b, c]) for b in reps for c in reps]:
+            toks = [t for t in tokens(a, path + y) if t[0] != "shift"]
+            if len(toks) == 1 and toks[0][0] == "char" and toks[0][1] == len(path):
+                alone = [t[:1] + t[3:4] for t in tokens(a, y)]
+                if alone != [("char", toks[0][3])]:
+                    return [path + y, y]
+    return []
 
 
 def ascii_compatible(a: Automaton):

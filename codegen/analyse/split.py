@@ -36,9 +36,11 @@ def sync_bytes(automaton: Automaton) -> frozenset[int]:
 
 def cut_at(automaton: Automaton) -> CutAt | None:
     """``(sync byte pattern, signature)`` if files of *automaton*'s encoding may be cut, else None
-    (not self-synchronizing, no sync byte at all, or code units wider than a byte)."""
+    (not self-synchronizing, no sync byte at all, code units wider than a byte, or modes)."""
     if automaton.unit > 1 or len(automaton.starts) > 1:
         return None  # a sync byte need not begin a code unit, and a signature may choose the byte order
+    if automaton.modes:
+        return None  # what a byte means depends on the shifts before it: a chunk cannot start alone
     if automaton.error_span != "maximal-subpart":
         # A chunk's last token may be cut by the chunk's end, and stitch() re-scans only that
         # token.  With maximal subparts an unfinished sequence is one error either way (to the

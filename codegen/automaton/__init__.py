@@ -23,7 +23,7 @@ from .forms import CompositeForm, CountedForm, DigitsForm, Form, LiteralForm, Pr
 from .layout import Segment, form_patterns, positions, rules, segments, significance
 from .mapping import MappingTable
 from .mapping import build as build_table
-from .modes import Mode, mode_spec, shift_paths
+from .modes import mode_spec, shift_paths
 from .overrides import cut_rows, first_inner_char
 from .sequences import writable
 
@@ -40,6 +40,26 @@ class Reasons:
     truncated_unit: str = "truncated data"  # fewer bytes than a code unit are left
     unmapped: str = "no code point for this pointer"  # a table form's pointer has no entry
     unencodable: str | None = None  # the encoder's reason (None: CPython's utf-8 words)
+
+
+@dataclass(frozen=True)
+class Mode:
+    """One mode: where its tokens start, and what its encoder writes.
+
+    ``part`` is the mode's own automaton (its states numbered from 0, its rows,
+    table forms and encoder entries): the encoder proposes from it and checks the
+    bytes from ``start`` in the whole table.  ``shifts[k]``: the shortest bytes
+    of shift sequences from this mode into mode k (b"" for itself, None where no
+    shifts lead there); ``leaving``: its forms whose characters end the mode (`->`),
+    which the encoder does not write (it would have to follow the decoder there)."""
+
+    name: str
+    start: int
+    after_shift: int | None  # the start of its twin (entered by a shift), or None
+    part: Automaton
+    shifts: tuple[bytes | None, ...]
+    leaving: tuple[str, ...] = ()
+    unencodable: int | None = None  # the mode the encoder goes to before a code point it cannot write
 
 
 @dataclass(frozen=True)
@@ -288,7 +308,9 @@ def _compile_modes(spec: Spec) -> Automaton:
     paths = shift_paths(spec)
     n = len(spec.modes)
     modes = tuple(Mode(name, starts[k], starts[n + k] if len(twins) > 1 else None, parts[k], paths[k],
-                       frozenset(f.name for f in spec.forms if f.then is not None and f.mode in (None, name)))
+                       tuple(f.name for f in spec.forms if f.then is not None and f.mode in (None, name)),
+                       spec.modes.index(dict(spec.unencodable_shifts)[name])
+                       if name in dict(spec.unencodable_shifts) else None)
                   for k, name in enumerate(spec.modes))
     first = parts[0]
     forms = {name: f for part in parts for name, f in part.forms.items()}

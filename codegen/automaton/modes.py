@@ -11,32 +11,9 @@ flag is a mode too, so the scanner's state stays one int.
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from dataclasses import replace
 
 from ..spec.model import Spec, evaluate
-
-if TYPE_CHECKING:
-    from . import Automaton
-
-
-@dataclass(frozen=True)
-class Mode:
-    """One mode: where its tokens start, and what its encoder writes.
-
-    ``part`` is the mode's own automaton (its states numbered from 0, its rows,
-    table forms and encoder entries): the encoder proposes from it and checks the
-    bytes from ``start`` in the whole table.  ``shifts[k]``: the shortest bytes
-    of shift sequences from this mode into mode k (b"" for itself, None where no
-    shifts lead there); ``leaving``: its forms whose characters end the mode (`->`),
-    which the encoder does not write (it would have to follow the decoder there)."""
-
-    name: str
-    start: int
-    after_shift: int | None  # the start of its twin (entered by a shift), or None
-    part: Automaton
-    shifts: tuple[bytes | None, ...]
-    leaving: frozenset[str] = frozenset()
 
 
 def mode_spec(spec: Spec, name: str, twin: bool) -> Spec:

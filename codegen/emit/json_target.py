@@ -10,5 +10,6 @@ register(Target(
     describe="the canonical state-transition table (documented in docs/pages/table-format.md)",
     permutes=True,  # the table carries it ("permutation")
     undecodable=True,  # the table is its DFA: faithful
+    modes=True,  # the table lists them ("modes")
     files=lambda a: {f"{registry.module_name(a.name)}.json": table_source(a)},
 ))

@@ -11,4 +11,5 @@ register(Target(
     files=lambda a: {f"{registry.module_name(a.name)}.py": module_source(a)},
     exported=False,
     permutes=True,  # the core translates (runtime/core.py: _intermediate, _real)
+    modes=True,  # the core's step and encoder carry the mode
 ))

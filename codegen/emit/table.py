@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from ..automaton import Automaton
-from ..automaton.actions import Lookup, Pair, Reserved, Value
+from ..automaton.actions import Lookup, Pair, Reserved, Shift, Value
 from ..automaton.counted import Extension
 from ..automaton.forms import CompositeForm, DigitsForm, LiteralForm, TableForm
 from ..automaton.mapping import NONE
@@ -24,7 +24,11 @@ def _action(act) -> dict:
     out = {"form": act.form, "forms": list(act.forms), "kind": act.kind}
     if isinstance(act, Reserved):
         return out
-    if isinstance(act, Value):
+    if getattr(act, "then", None) is not None:  # a character that ends its mode (`-> MODE`)
+        out["then"] = act.then
+    if isinstance(act, Shift):
+        out.update(mode=act.mode, reason=act.reason)
+    elif isinstance(act, Value):
         out["value"] = act.value
     elif isinstance(act, Pair):
         out.update(combine=act.combine, offset=act.offset, split=act.split)
@@ -144,6 +148,26 @@ def table(a: Automaton, packed: list | None = None) -> dict:
         "tables": [_table(t, packed) for t in a.tables],
         "encode_only": [{"code_point": cp, "bytes": None if b is None else b.hex().upper()} for cp, b in a.encode_only],
         "sequences": [{"code_points": list(cps), "bytes": bytes(b).hex().upper()} for cps, b in a.sequences],
+        # only a spec with modes lists them (a table stays as it was)
+        **({"modes": _modes(a)} if a.modes else {}),
+    }
+
+
+def _modes(a: Automaton) -> dict:
+    """Each mode's start states and encoder, and the encoder's choice (table-format.md)."""
+    return {
+        "list": [{"name": m.name, "start": m.start, "after_shift": m.after_shift,
+                  "shifts": [None if p is None else p.hex(" ").upper() for p in m.shifts],
+                  "rows": [{"form": r.form, "first": r.first, "last": r.last,
+                            "first_bytes": row_bytes(m.part, r, r.first).hex(" ").upper()}
+                           for r in m.part.encoding_rows() if r.form not in m.leaving],
+                  "table_forms": [f.name for f in m.part.table_forms() if f.name not in m.leaving],
+                  "unencodable": None if m.unencodable is None else a.modes[m.unencodable].name,
+                  "encode_only": [{"code_point": cp, "bytes": None if b is None else b.hex().upper()}
+                                  for cp, b in m.part.encode_only]}
+                 for m in a.modes],
+        "encode": [a.modes[k].name for k in a.encode_modes],
+        "sticky": a.sticky,
     }
 
 

@@ -59,6 +59,19 @@ class Target:
     # exports a spec whose decoder reads no form (`undecodable`: its automaton already makes
     # any input one error); else it refuses such a spec
     undecodable: bool = False
+    # takes a spec with modes (shift states: ISO-2022, HZ); else it refuses such a spec
+    modes: bool = False
+
+
+MODES_REFUSAL = ("modes (shift states: ISO-2022, HZ) are not in this target yet: the Python "
+                 "module and the JSON table have them")
+
+
+def modes_support(support: Support) -> Support:
+    """*support*, refusing a spec with modes first (a target without the mode seam)."""
+    def supports(a: Automaton) -> str | None:
+        return MODES_REFUSAL if a.modes else support(a)
+    return supports
 
 
 def register(target: Target) -> Target:

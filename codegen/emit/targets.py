@@ -13,7 +13,7 @@ from ..automaton import Automaton
 from ..spec.diagnostics import SpecError
 from . import c_target, java_target, js_target, json_target, python_target, rust_target  # noqa: F401
 from .native import target as native_target  # noqa: F401
-from .target import REGISTRY, Target, Unsupported
+from .target import MODES_REFUSAL, REGISTRY, Target, Unsupported
 
 
 def targets() -> dict[str, Target]:
@@ -33,6 +33,8 @@ def require(a: Automaton, name: str) -> Target:
         raise Unsupported(a, name, f"the {name} target does not support 'bytes through' yet (its decoder "
                                    "reads the intermediate bytes: it has no byte permutation seam)")
     why = target.supports(a)
+    if why is None and a.modes and not target.modes:
+        why = MODES_REFUSAL
     if why is None and a.undecodable and target.exported and not target.undecodable:
         why = "'undecodable' (a decoder that reads no form, any input one error) is not exported yet"
     if why is not None:

@@ -84,11 +84,12 @@ def count_solver(expr) -> Source:
 def action_value(act, modes: tuple[str, ...] = ()) -> tuple:
     """("char", offset) | ("value", cp) | ("pair", split, offset) | ("error", reason) | ("reserved",)
     | ("shift", reason or None, mode index)."""
+    # a mode's part bound alone (for its rows' bytes) knows no modes: its shifts lead nowhere (-1)
     if isinstance(act, Shift):
-        return ("shift", act.reason, modes.index(act.mode))
+        return ("shift", act.reason, modes.index(act.mode) if act.mode in modes else -1)
     then = getattr(act, "then", None)
     if then is not None:  # a character, then a mode: its index after the action's own fields
-        return action_value(replace(act, then=None)) + (modes.index(then),)
+        return action_value(replace(act, then=None)) + (modes.index(then) if then in modes else -1,)
     if isinstance(act, Reserved):
         return ("reserved",)
     if isinstance(act, Error):
@@ -205,7 +206,8 @@ def mode_values(a) -> dict:
         return (rows, tuple(r[0] for r in rows),
                 tuple((f.table, _positions(f.positions), f.order) for f in m.part.table_forms()
                       if f.name not in m.leaving),
-                {cp: None if b is None else bytes(b) for cp, b in m.part.encode_only}, m.shifts)
+                {cp: None if b is None else bytes(b) for cp, b in m.part.encode_only}, m.shifts,
+                -1 if m.unencodable is None else m.unencodable)
     return {
         "_MODES": tuple((m.start, -1 if m.after_shift is None else m.after_shift) for m in a.modes),
         "_MODE_ENCODERS": tuple(encoder(m) for m in a.modes),

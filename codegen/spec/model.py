@@ -287,6 +287,7 @@ class Spec:
     encode_modes: tuple[str, ...] = ()
     sticky: bool = False
     shift_after_shift: str | None = None
+    unencodable_shifts: tuple[tuple[str, str], ...] = ()  # (mode, where the encoder goes before an error)
 
     def table(self, name: str) -> Table:
         return next(t for t in self.tables if t.name == name)

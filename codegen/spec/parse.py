@@ -236,6 +236,10 @@ class _Build(Transformer_NonRecursive):
         return ("encode-modes", _loc(meta), (tuple((str(t), _loc(t)) for t in names), sticky))
 
     @v_args(meta=True)
+    def unencodable_shift(self, meta, c):
+        return ("unencodable-shift", _loc(meta), (str(c[0]), _loc(c[0])))
+
+    @v_args(meta=True)
     def shift_error(self, meta, c):
         return ("shift-after-shift", _loc(meta), c[0][1:-1])
 

@@ -11,7 +11,10 @@ The decoder keeps ISO-2022-JP decoder state, output state, leading and the outpu
 keeps its state (ASCII, Roman, jis0208), *restores* the code point after writing an
 escape sequence, and writes ESC ( B at end-of-queue where it is not in ASCII.
 
-API: ``decode_codepoints(data)`` ("replacement" mode's output), ``fatal_throws(data)``,
+API: ``tokens(data)`` -> ``(kind, start, end, value)``: a token per handler result
+(its bytes: those consumed since the previous token, net of restores), and a
+``shift`` token (no value) where an escape sequence sets the state and the handler
+returns continue; ``decode_codepoints(data)`` ("replacement" mode's output), ``fatal_throws(data)``,
 ``encode_positions(codepoints)`` -> (bytes, indices of the code points the encoder
 returned error for; the bytes written around them are kept, as "replacement" would
 keep them with nothing in their place) and ``encode(codepoints)`` (ValueError at the
@@ -35,6 +38,7 @@ class Decoder:
         self.output_state = ASCII
         self.leading = 0x00
         self.output = False
+        self.shifted = False  # the last step set the state by an escape sequence (tokens())
 
     def handler(self, io_queue, byte):
         s = self.state
@@ -118,6 +122,7 @@ class Decoder:
             self.state = self.output_state = state
             output = self.output
             self.output = True
+            self.shifted = True  # for tokens(): the escape sequence is a token of its own
             return CONTINUE if not output else Error("escape after escape")
         if byte is END_OF_QUEUE:                                             # 8.
             io_queue.restore([leading])
@@ -126,6 +131,30 @@ class Decoder:
         self.output = False                                                  # 9.
         self.state = self.output_state
         return Error("escape")
+
+
+def tokens(data) -> list:
+    """*process a queue* in "replacement" mode, a token per result and per escape sequence."""
+    data = bytes(data)
+    queue = IOQueue(data)
+    decoder = Decoder()
+    out: list = []
+    start = 0
+    while True:
+        decoder.shifted = False
+        result = decoder.handler(queue, queue.read())
+        if result is FINISHED:
+            return out
+        if result is CONTINUE and not decoder.shifted:
+            continue
+        end = queue.consumed
+        if result is CONTINUE:
+            out.append(("shift", start, end, None))
+        elif isinstance(result, Error):
+            out.append(("error", start, end, None))
+        else:
+            out.append(("char", start, end, result[0]))
+        start = end
 
 
 def decode_codepoints(data) -> list:

@@ -87,6 +87,7 @@ from ...automaton.forms import TableForm
 from ...spec.diagnostics import SpecError
 from ...version import __version__
 from .. import c_target, export_common, render
+from ..target import MODES_REFUSAL
 from . import encode as native_encode
 from . import simd as native_simd
 from .forms import form_plan
@@ -496,7 +497,9 @@ def quad_plans(a: Automaton) -> list[dict]:
 
 def ext_source(a: Automaton) -> str:
     """The extension's C source (deterministic).  Raises SpecError where the C export
-    refuses the spec (a counted form it cannot decode without big integers)."""
+    refuses the spec (a counted form it cannot decode without big integers, modes)."""
+    if a.modes:
+        raise SpecError(MODES_REFUSAL)
     a = replace(a, permutation=None)  # the core hands it bytes already through the inverse permutation
     files = c_target.files(a, vectors="", encoder=False)  # the decoder's source only (it encodes on its own)
     ctx = export_common.common_context(a)

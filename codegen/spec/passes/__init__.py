@@ -72,5 +72,6 @@ def resolve(statements: list[Statement], text: str, path: str) -> Spec:
         else tuple(name for name, _ in draft.modes),
         sticky=draft.values.get("encode-modes", ((), False))[1],
         shift_after_shift=draft.values.get("shift-after-shift"),
+        unencodable_shifts=tuple(draft.unencodable_shifts),
         warnings=tuple(draft.warnings),
     )

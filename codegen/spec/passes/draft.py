@@ -57,6 +57,7 @@ class Draft:
     # modes: each declared (name, where), and the mode of each statement after a `mode` (by position)
     modes: list[tuple[str, Loc]] = field(default_factory=list)
     section: dict[Loc, str] = field(default_factory=dict)
+    unencodable_shifts: list[tuple[str, str]] = field(default_factory=list)  # (mode, the mode it goes to first)
 
     @property
     def first(self) -> Loc:
@@ -76,7 +77,8 @@ def collect(statements: list[Statement], text: str, path: str) -> Draft:
         if kind == "mode":
             mode = payload[0]
             draft.modes.append(payload)
-        elif mode is not None and kind in ("form", "pattern", "encode", "unencodable", "encode-file"):
+        elif mode is not None and kind in ("form", "pattern", "encode", "unencodable", "encode-file",
+                                           "unencodable-shift"):
             draft.section[loc] = mode
         if kind in SINGLE:
             draft.values.setdefault(kind, payload)

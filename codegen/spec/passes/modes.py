@@ -26,6 +26,20 @@ def modes(draft: Draft) -> None:
             if name in listed:
                 raise SpecError(f"mode '{name}' is listed twice", loc)
             listed.add(name)
+    seen: set[str] = set()
+    for kind, loc, payload in draft.statements:
+        if kind != "unencodable-shift":
+            continue
+        target, tloc = payload
+        mode = draft.section.get(loc)
+        if mode is None:
+            raise SpecError("'unencodable -> MODE' belongs in a mode's section (after 'mode NAME')", loc)
+        if target not in names:
+            raise SpecError(f"unknown mode '{target}' (declare it with a 'mode' statement)", tloc)
+        if mode in seen:
+            raise SpecError(f"mode '{mode}' already has an 'unencodable -> MODE'", loc)
+        seen.add(mode)
+        draft.unencodable_shifts.append((mode, target))
     if not names:
         return
     for what, present in (("a signature", bool(draft.raw_signatures)), ("'bytes through'", "bytes-through" in
@@ -36,3 +50,8 @@ def modes(draft: Draft) -> None:
     for f in draft.forms:
         if f.kind == "counted":
             raise SpecError(f"form '{f.name}': a spec with modes cannot have counted forms yet", f.loc)
+        if isinstance(f.value, tuple):
+            raise SpecError(f"form '{f.name}': a spec with modes cannot have sequences of code points yet", f.loc)
+    for e in draft.encodes:
+        if isinstance(e.code_point, tuple):
+            raise SpecError("a spec with modes cannot have sequences of code points yet", e.loc)
