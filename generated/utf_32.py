@@ -1421,7 +1421,7 @@ def _mode_bytes(m, cp):
     """The bytes of *cp* in mode *m* (no shift), or None where that mode has none."""
     key = (m, cp)
     if key not in _MODE_MEMO:
-        rows, firsts, table_forms, only, _ = _MODE_ENCODERS[m]
+        rows, firsts, table_forms, only = _MODE_ENCODERS[m][:4]
         _MODE_MEMO[key] = _encode_with(cp, only, rows, firsts, table_forms, _MODES[m][0])
     return _MODE_MEMO[key]
 
@@ -1510,6 +1510,17 @@ def _encode_in_mode(state, cp):
         if path is not None:
             return path + b, (state & ~_MODE_MASK) | (k << _MODE_SHIFT)
     return None, state
+
+
+def _before_unencodable(state):
+    """(bytes, next state) the encoder writes before a code point it cannot write: the
+    shift into the mode the spec says (`unencodable -> MODE`), else nothing."""
+    if _MODES:
+        m = (state & _MODE_MASK) >> _MODE_SHIFT
+        k = _MODE_ENCODERS[m][5]
+        if k >= 0 and k != m:
+            return _MODE_ENCODERS[m][4][k] or b"", (state & ~_MODE_MASK) | (k << _MODE_SHIFT)
+    return b"", state
 
 
 def _flush(state):
@@ -1630,6 +1641,9 @@ def _encode(cps, text, errors, start=0, stop=None, final=True, modes=None):
                 i += 1
             if i == j:
                 continue
+        if _MODES and b is None:  # the mode to report it from (WHATWG's ISO-2022-JP: ASCII)
+            before, state = _before_unencodable(state)
+            out += before
         if handler is None:
             handler = codecs.lookup_error(errors)
         exc = UnicodeEncodeError(NAME, text, i, j, _unencodable_reason(cps[i]) if b is None else _PAIR_REASON)
