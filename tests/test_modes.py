@@ -8,6 +8,7 @@ every standard handler.  The spec language's new statements are held to their er
 from __future__ import annotations
 
 import codecs
+import json
 import random
 from pathlib import Path
 
@@ -301,3 +302,17 @@ def test_diff_and_the_exports_refuse_a_spec_with_modes_in_one_line(capsys):
     assert code == 2 and "cannot compare hz yet: it has modes" in err and "Traceback" not in err
     code, out, err = run_cli(capsys, "export", "hz", "--lang", "c", "-o", "/nonexistent/never-written")
     assert code == 2 and "modes (shift states: ISO-2022, HZ) are not in this target yet" in err
+
+
+def test_describe_prints_each_mode_its_rows_and_its_shifts(capsys):
+    code, out, _ = run_cli(capsys, "describe", "whatwg-iso-2022-jp")
+    assert code == 0
+    assert "4 modes; the data starts in ascii" in out
+    roman = out[out.index("mode roman"):out.index("mode katakana")]
+    assert "5C                  |    165 | 0000 00A5" in roman  # JIS X 0201 Roman's yen sign
+    assert "shifts: 1B 28 42 -> ascii; 1B 28 49 -> katakana; 1B 24 42 -> jis0208" in roman
+    assert "encoder: ascii, roman, jis0208 (staying in a mode while it holds the next character)" in out
+    code, out, _ = run_cli(capsys, "describe", "hz", "--json")
+    doc = json.loads(out)
+    assert [(m["name"], m["shifts"]) for m in doc["modes"]] == [("ascii", {"gb": "7E 7B"}), ("gb", {"ascii": "7E 7D"})]
+    assert doc["encode_modes"] == ["ascii", "gb"] and doc["sticky"] is False

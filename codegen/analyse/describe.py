@@ -13,6 +13,7 @@ error-span policy.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ..automaton import DEAD, Automaton
@@ -98,6 +99,12 @@ def to_json(a: Automaton) -> dict[str, Any]:
         out["sequences"] = written_sequences(a)
     if a.undecodable:  # the rows are the encoder's: the decoder reads none of them
         out["undecodable"] = a.reasons.unexpected_end
+    if a.modes:  # the rows above are the first mode's: each mode as its own spec's, and its shifts
+        out["modes"] = [{"name": m.name, **{k: v for k, v in to_json(m.part).items() if k not in ("name", "title")},
+                         "shifts": {a.modes[j].name: _hex(p) for j, p in enumerate(m.shifts) if j != k and p}}
+                        for k, m in enumerate(a.modes)]
+        out["encode_modes"] = [a.modes[k].name for k in a.encode_modes]
+        out["sticky"] = a.sticky
     return out
 
 
@@ -299,10 +306,40 @@ def code_page_lines(a: Automaton) -> list[str]:
     return lines
 
 
+def _shift_lines(a: Automaton, k: int) -> list[str]:
+    """Mode *k*'s way to each other mode: the shortest shift bytes (the shift graph)."""
+    m = a.modes[k]
+    ways = [f"{_hex(p)} -> {a.modes[j].name}" for j, p in enumerate(m.shifts) if j != k and p]
+    return ["shifts: " + ("; ".join(ways) if ways else "none leave this mode")]
+
+
+def mode_lines(a: Automaton) -> list[str]:
+    """A spec with modes: each mode's rows and table forms (as its own spec's), and its
+    shifts; then the encoder's modes."""
+    lines = [f"{a.name}: {a.title}" if a.title else a.name,
+             f"{len(a.modes)} modes; the data starts in {a.modes[0].name}"]
+    for k, m in enumerate(a.modes):
+        part = replace(m.part, name=f"mode {m.name}", title="")
+        lines += ["", *_row_lines(_rows_doc(part))]
+        if _table_part(part):
+            lines += table_lines(part)
+        lines += _shift_lines(a, k)
+        if m.leaving:
+            lines.append(f"characters that end the mode (never encoded): {', '.join(m.leaving)}")
+        if m.unencodable is not None:
+            lines.append(f"before a code point it cannot write, the encoder goes to {a.modes[m.unencodable].name}")
+    order = ", ".join(a.modes[k].name for k in a.encode_modes)
+    how = "staying in a mode while it holds the next character" if a.sticky else "the first that holds each"
+    lines += ["", f"encoder: {order} ({how}); every text ends in {a.modes[a.encode_modes[0]].name}"]
+    return lines
+
+
 def table(a: Automaton) -> str:
     """The row table as ``encspec describe`` prints it (then, for a spec with mapping
     tables, encoder-only entries or an error-span policy, what :func:`table_lines` adds,
-    and a single-byte spec's 16 by 16 code page)."""
+    and a single-byte spec's 16 by 16 code page); a spec with modes, mode by mode."""
+    if a.modes:
+        return "\n".join(mode_lines(a))
     lines = _row_lines(_rows_doc(a))
     if _table_part(a):
         lines += table_lines(a)
