@@ -42,46 +42,31 @@ class Decoder:
 
     def handler(self, io_queue, byte):
         s = self.state
-        if s in (ASCII, ROMAN):
+        if s in (ASCII, ROMAN, KATAKANA, LEAD):
+            # the first and the end-of-queue case of each of these four states' switch
             if byte == 0x1B:
                 self.state = ESCAPE_START
                 return CONTINUE
+            if byte is END_OF_QUEUE:
+                return FINISHED
+            self.output = False  # every other case of the four sets it false first
+        if s in (ASCII, ROMAN):
             if s == ROMAN and byte == 0x5C:
-                self.output = False
                 return (0x00A5,)
             if s == ROMAN and byte == 0x7E:
-                self.output = False
                 return (0x203E,)
-            if byte is not END_OF_QUEUE and byte <= 0x7F and byte not in (0x0E, 0x0F):
-                self.output = False
+            if byte <= 0x7F and byte not in (0x0E, 0x0F):
                 return (byte,)
-            if byte is END_OF_QUEUE:
-                return FINISHED
-            self.output = False
             return Error("byte")
         if s == KATAKANA:
-            if byte == 0x1B:
-                self.state = ESCAPE_START
-                return CONTINUE
-            if byte is END_OF_QUEUE:
-                return FINISHED
             if 0x21 <= byte <= 0x5F:
-                self.output = False
                 return (0xFF61 - 0x21 + byte,)
-            self.output = False
             return Error("byte")
         if s == LEAD:
-            if byte == 0x1B:
-                self.state = ESCAPE_START
-                return CONTINUE
-            if byte is END_OF_QUEUE:
-                return FINISHED
             if 0x21 <= byte <= 0x7E:
-                self.output = False
                 self.leading = byte
                 self.state = TRAIL
                 return CONTINUE
-            self.output = False
             return Error("byte")
         if s == TRAIL:
             if byte == 0x1B:
