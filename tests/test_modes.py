@@ -316,3 +316,13 @@ def test_describe_prints_each_mode_its_rows_and_its_shifts(capsys):
     doc = json.loads(out)
     assert [(m["name"], m["shifts"]) for m in doc["modes"]] == [("ascii", {"gb": "7E 7B"}), ("gb", {"ascii": "7E 7D"})]
     assert doc["encode_modes"] == ["ascii", "gb"] and doc["sticky"] is False
+
+
+@pytest.mark.parametrize("flood", [b"\x1b(B", b"\x1b(J\x1b$B", b"\x1b", b"\x1b$B0", b"\x1b(I!\x1b(B"])
+def test_whatwg_iso_2022_jp_decoding_is_linear_in_escape_floods(whatwg_jp, flood):
+    """Escapes right after escapes (each an error), lone ESCs (each read again), leads cut
+    by an ESC, katakana and back: every operation stays linear."""
+    def data(n: int) -> bytes:
+        return flood * (n // len(flood))
+    assert_linear(f"whatwg-iso-2022-jp decode of {flood!r} floods", lambda d: whatwg_jp.decode(d, "replace"),
+                  data(1 << 13), data(1 << 17))
