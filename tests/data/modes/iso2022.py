@@ -252,7 +252,7 @@ def _spans(values: list[int]) -> list[tuple[int, int]]:
 Position = frozenset[int]
 NONESC: Position = frozenset(b for b in range(256) if b not in ESCEND)
 AMP, AT = 0x26, 0x40
-SKIP_AFTER = 13     # "& @" is spelled out after at most this many checked bytes (13: anywhere)
+MAX_SKIPS = 2       # "& @" skips spelled out per sequence
 
 
 def escape_lines(codec: Codec, state: State, by_name: dict[State, str]) -> list[str]:
@@ -282,19 +282,22 @@ def escape_lines(codec: Codec, state: State, by_name: dict[State, str]) -> list[
 def escape_patterns(skip: bool) -> tuple[list[list[Position]], list[list[Position]]]:
     """The bytes after ESC that iso2022processesc reads as one sequence, as positions: those
     ending in A..Z or @ (terminated) and those the data ends inside (cut).  With `skip`
-    (USE_JISX0208_EXT) "& @" at a checked position skips itself and the byte after it; one
-    such skip per sequence is spelled out (two in one sequence are not)."""
+    (USE_JISX0208_EXT) "& @" at a checked position skips itself and the byte after it; up
+    to MAX_SKIPS such skips per sequence are spelled out (more in one sequence are not)."""
     hdr: Position = frozenset(HEADERS)
     escend: Position = frozenset(ESCEND)
     skipped = [frozenset([AMP]), frozenset([AT]), frozenset(range(256))]
     bodies: list[tuple[list[Position], bool]] = []          # (positions, ends in a checked byte)
-    for t in range(1, MAX_ESCSEQLEN - 1):                    # t positions, the last at most 14
-        bodies.append(([hdr] + [NONESC] * (t - 1), True))
-        if skip:
-            for a in range(0, min(t - 2, SKIP_AFTER + 1)):  # a checked bytes, the skip, then the rest
-                rest = t - 3 - a
-                first = [hdr] + [NONESC] * (a - 1) if a else []
-                bodies.append((first + skipped + [NONESC] * rest, rest > 0 or False))
+
+    def grow(body: list[Position], skips: int, checked_last: bool) -> None:   # every body of at most 14
+        if body:
+            bodies.append((body, checked_last))
+        if len(body) < MAX_ESCSEQLEN - 2:
+            grow(body + [hdr if not body else NONESC], skips, True)
+        if skip and skips < MAX_SKIPS and len(body) + 3 <= MAX_ESCSEQLEN - 2:
+            grow(body + skipped, skips + 1, False)
+
+    grow([], 0, False)
     terminated: list[list[Position]] = []
     cut: list[list[Position]] = [[]]                         # ESC alone
     for body, checked_last in bodies:
