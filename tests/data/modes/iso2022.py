@@ -11,6 +11,7 @@ checks that the files here are what it writes.
 from __future__ import annotations
 
 import sys
+import textwrap
 from dataclasses import dataclass
 from itertools import product
 from pathlib import Path
@@ -370,7 +371,7 @@ def write(codec: Codec) -> str:
     every = states(codec)
     by_name = {s: s.name(codec) for s in every}
     tables = [c for c in charsets(codec) if c in TABLE_FILES]
-    lines = HEADER[codec.name].strip("\n").splitlines() + [
+    lines = _wrapped(HEADER[codec.name]) + [
         "",
         f"encoding {codec.name}",
         f'title    "{codec.title}"',
@@ -412,9 +413,10 @@ SOURCES = {
 }
 
 COMMON = """\
+#
 # Written by tests/data/modes/iso2022.py (do not edit: change the script and run it).
 #
-# How the bytes are read.  CPython's decoder keeps G0{g1}, {flags}and an "ESC
+# How the bytes are read.  CPython's decoder keeps G0{g1}{flags} and an "ESC
 # throughout" flag; each reachable combination is a mode here, named after them
 # ({naming}).  In each mode: ESC, SO and SI aside, bytes
 # 00..1F are themselves (CPython's "bypass"); 20..7F are read in the charset in
@@ -435,14 +437,42 @@ COMMON = """\
 #
 # Errors are CPython's: "illegal multibyte sequence" of one byte, of both bytes
 # of a 94x94 character, or of an escape sequence's length; "incomplete multibyte
-# sequence" where the data ends inside a character or an escape sequence.
+# sequence" where the data ends inside a character or an escape sequence.  One case
+# is not said: ESC, one of $ & ( ) . and 14 bytes without @ or A..Z, which CPython
+# makes an error of the ESC alone (an error shorter than the bytes that decide it);
+# here the ESC is itself and ESC throughout follows.
 """
+
+def _wrapped(comment: str) -> list[str]:
+    """A comment's paragraphs (separated by a bare "#") filled to 86 columns."""
+    paragraphs = comment.strip("\n").split("\n#\n")
+    out: list[str] = []
+    for k, paragraph in enumerate(paragraphs):
+        text = " ".join(line.removeprefix("#").strip() for line in paragraph.splitlines())
+        out += (["#"] if k else []) + textwrap.wrap(text, 84, initial_indent="# ", subsequent_indent="# ",
+                                                    break_on_hyphens=False)
+    return out
+
+
+def _jp_header(title: str, codec: str, tables: str, files: str, sets: str) -> str:
+    """The header of an iso2022_jp* spec: what it is, how it reads, how it writes."""
+    return (f"# {title} as CPython decodes and encodes it: CPython 3.11\n"
+            f"# Modules/cjkcodecs/_codecs_iso2022.c ({codec}), with the {tables} of\n"
+            f"# the euc_jp spec (tables/cpython/euc_jp-{files}).\n"
+            + COMMON.format(g1="", flags="", naming="the G0 charset",
+                            extra="\n# NO_SHIFT: SO and SI are characters; G1 designations are read and change nothing."
+                            "\n# USE_JISX0208_EXT: ESC & @ ESC $ B designates JIS X 0208, and \"& @\" inside an"
+                            " escape sequence skips itself and the byte after it (two such skips in one"
+                            " sequence are spelled out).")
+            + "#\n# The encoder writes each character in the first of ASCII, JIS X 0208 (ESC $ B),\n"
+            f"# {sets} that holds it, and ends every text in ASCII.\n")
+
 
 HEADER = {
     "iso2022_kr": "# ISO-2022-KR (RFC 1557) as CPython decodes and encodes it: CPython 3.11\n"
     "# Modules/cjkcodecs/_codecs_iso2022.c (iso2022_kr), with the KS X 1001 table of\n"
     "# the euc_kr spec (tables/cpython/euc_kr-ksx1001.txt; row 4, the jamo, by formula).\n"
-    + COMMON.format(g1=", G1", flags="the shift flag\n# (SO sets it, SI and a line feed clear it) ",
+    + COMMON.format(g1=", G1", flags=", the shift flag (SO sets it, SI and a line feed clear it),",
                     naming="G0-G1, -so: shifted", extra="") + """#
 # CPython's encoder writes ASCII as itself (after SI where shifted) and KS X 1001
 # in G1: ESC $ ) C once per text, SO before each run, SI at the end.  This spec's
@@ -450,35 +480,13 @@ HEADER = {
 # for ASCII, so it writes SO ESC $ ) C before each run and SI ESC ) B after it
 # (tests/test_modes_cpython.py pins exactly that difference).
 """,
-    "iso2022_jp": "# ISO-2022-JP (RFC 1468) as CPython decodes and encodes it: CPython 3.11\n"
-    "# Modules/cjkcodecs/_codecs_iso2022.c (iso2022_jp), with the JIS X 0208 table of\n"
-    "# the euc_jp spec (tables/cpython/euc_jp-jis0208.txt: 21 40 is U+FF3C).\n"
-    + COMMON.format(g1="", flags="", naming="the G0 charset",
-                    extra="\n# NO_SHIFT: SO and SI are characters; G1 designations are read and change nothing."
-                    "\n# USE_JISX0208_EXT: ESC & @ ESC $ B designates JIS X 0208.") + """#
-# The encoder writes each character in the first of ASCII, JIS X 0208 (ESC $ B),
-# JIS X 0201 Roman (ESC ( J) that holds it, and ends every text in ASCII.
-""",
-    "iso2022_jp_1": "# ISO-2022-JP-1 (RFC 2237) as CPython decodes and encodes it: CPython 3.11\n"
-    "# Modules/cjkcodecs/_codecs_iso2022.c (iso2022_jp_1), with the JIS X 0208 and JIS X\n"
-    "# 0212 tables of the euc_jp spec (tables/cpython/euc_jp-jis0208.txt, -jis0212.txt).\n"
-    + COMMON.format(g1="", flags="", naming="the G0 charset",
-                    extra="\n# NO_SHIFT: SO and SI are characters; G1 designations are read and change nothing."
-                    "\n# USE_JISX0208_EXT: ESC & @ ESC $ B designates JIS X 0208.") + """#
-# The encoder writes each character in the first of ASCII, JIS X 0208 (ESC $ B),
-# JIS X 0212 (ESC $ ( D), JIS X 0201 Roman (ESC ( J) that holds it, and ends every
-# text in ASCII.
-""",
-    "iso2022_jp_ext": "# ISO-2022-JP-EXT as CPython decodes and encodes it: CPython 3.11\n"
-    "# Modules/cjkcodecs/_codecs_iso2022.c (iso2022_jp_ext), with the JIS X 0208 and JIS X\n"
-    "# 0212 tables of the euc_jp spec (tables/cpython/euc_jp-jis0208.txt, -jis0212.txt).\n"
-    + COMMON.format(g1="", flags="", naming="the G0 charset",
-                    extra="\n# NO_SHIFT: SO and SI are characters; G1 designations are read and change nothing."
-                    "\n# USE_JISX0208_EXT: ESC & @ ESC $ B designates JIS X 0208.") + """#
-# The encoder writes each character in the first of ASCII, JIS X 0208 (ESC $ B),
-# JIS X 0212 (ESC $ ( D), JIS X 0201 Roman (ESC ( J), JIS X 0201 katakana
-# (ESC ( I) that holds it, and ends every text in ASCII.
-""",
+    "iso2022_jp": _jp_header("ISO-2022-JP (RFC 1468)", "iso2022_jp", "JIS X 0208 table", "jis0208.txt: 21 40 is U+FF3C",
+                             "JIS X 0201 Roman (ESC ( J)"),
+    "iso2022_jp_1": _jp_header("ISO-2022-JP-1 (RFC 2237)", "iso2022_jp_1", "JIS X 0208 and JIS X 0212 tables",
+                               "jis0208.txt, -jis0212.txt", "JIS X 0212 (ESC $ ( D), JIS X 0201 Roman (ESC ( J)"),
+    "iso2022_jp_ext": _jp_header("ISO-2022-JP-EXT", "iso2022_jp_ext", "JIS X 0208 and JIS X 0212 tables",
+                                 "jis0208.txt, -jis0212.txt", "JIS X 0212 (ESC $ ( D), JIS X 0201 Roman (ESC ( J),\n"
+                                 "# JIS X 0201 katakana (ESC ( I)"),
 }
 
 ENCODER = {
