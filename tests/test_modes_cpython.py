@@ -1,5 +1,6 @@
 """CPython's ISO-2022 codecs as specs with modes (issue 31): iso2022_jp, iso2022_jp_1,
-iso2022_jp_ext and iso2022_kr (tests/data/modes/, written by tests/data/modes/iso2022.py).
+iso2022_jp_ext, iso2022_jp_2 (slow: its spec compiles in 8 s) and iso2022_kr
+(tests/data/modes/, written by tests/data/modes/iso2022.py).
 
 Each is held to CPython's codec of the same name (CPython's C decides; nothing here derives
 the expected answer): decoding of every short combination of the bytes that matter and of
@@ -17,14 +18,17 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SLOW, code_points, decoding_differences, examples, strict_encode_outcome
+from conftest import SLOW, code_points, decode_outcome, decoding_differences, examples, strict_encode_outcome
 from encspec.automaton import compile_spec
 from encspec.runtime import tables
 from encspec.spec.parse import parse_file
 
 MODES = Path(__file__).parent / "data" / "modes"
-JP = ("iso2022_jp", "iso2022_jp_1", "iso2022_jp_ext")
+# iso2022_jp_2's spec (44 modes, 15,000 lines) takes 8 s to compile: its tests are slow ones
+JP_2 = pytest.param("iso2022_jp_2", marks=pytest.mark.slow)
+JP = ("iso2022_jp", "iso2022_jp_1", "iso2022_jp_ext", JP_2)
 CODECS = JP + ("iso2022_kr",)
+SKIPS = {"iso2022_jp": 2, "iso2022_jp_1": 2, "iso2022_jp_ext": 2, "iso2022_jp_2": 1, "iso2022_kr": 0}
 
 
 def spec_path(codec: str) -> Path:
@@ -47,7 +51,7 @@ def module(codec: str):
 PIECES = [b"\x1b", b"(", b"$", b")", b"B", b"J", b"@", b"I", b"D", b"C", b"&", b"\x0e", b"\x0f",
           b"\n", b"!", b"0", b" ", b"\x7f", b"\x80", b"\xff", b"a", b"\\", b"~", b"\"", b".",
           b"\x1b(B", b"\x1b$B", b"\x1b(J", b"\x1b$)C", b"\x1b(I", b"\x1b$(D", b"\x1b$D",
-          b"0!", b"\x1b&@\x1b$B", b"\x1bN", b"&@"]
+          b"0!", b"\x1b&@\x1b$B", b"\x1bN", b"&@", b"\x1b.A", b"\x1b.F", b"\x1b$(A", b"\x1b(A", b"\xe1"]
 
 
 def _byte_strings(n: int, seed: int, alphabet: bytes) -> list[bytes]:
@@ -55,7 +59,7 @@ def _byte_strings(n: int, seed: int, alphabet: bytes) -> list[bytes]:
     return [bytes(rng.choice(alphabet) for _ in range(rng.randint(0, 24))) for _ in range(n)]
 
 
-ESCAPE_HEAVY = b"\x1b()$&.@BJDCIAN!0 \n\x0e\x0fa\x80"
+ESCAPE_HEAVY = b"\x1b()$&.@BJDCIAFN!0 \n\x0e\x0fa\x80\xe1"
 
 
 @pytest.mark.parametrize("codec", CODECS)
@@ -64,20 +68,29 @@ def test_iso2022_decodes_as_cpython_on_every_short_combination(codec):
     pairs = [a + b for a in PIECES for b in PIECES]
     thirds = PIECES if SLOW else PIECES[:10]
     inputs = [p + c for p in pairs for c in thirds]
-    assert decoding_differences(m, codec, inputs) == []
+    kept = [data for data in inputs if not _unsaid(data, codec)]
+    assert len(kept) > 0.99 * len(inputs)
+    assert decoding_differences(m, codec, kept) == []
 
 
-def _unsaid(data: bytes, skip: bool) -> bool:
+def _unsaid(data: bytes, codec: str) -> bool:
     """Whether an ESC followed by $ & ( ) . in data starts what the specs cannot say (see
     test_iso2022_escape_without_a_final_within_16_bytes_is_not_said): no @ or A..Z within the
-    16 bytes iso2022processesc reads, or three "& @" skips in one sequence (MAX_SKIPS)."""
+    16 bytes iso2022processesc reads, or more "& @" skips in one sequence than the spec spells
+    out; or (iso2022_jp_2) what CPython fails on with a RuntimeError (ESC N with ESC . J in G2)."""
+    if codec == "iso2022_jp_2":
+        try:
+            data.decode(codec, "replace")
+        except RuntimeError:
+            return True
+    skip = SKIPS[codec] > 0
     for p in (k for k, b in enumerate(data) if b == 0x1B and data[k + 1:k + 2] in (b"$", b"&", b"(", b")", b".")):
         i, skips = 1, 0
         while i < 16 and p + i < len(data) and not (0x40 <= data[p + i] <= 0x5A):
             if skip and data[p + i] == 0x26 and p + i + 1 < len(data) and data[p + i + 1] == 0x40:
                 i, skips = i + 2, skips + 1
             i += 1
-        if (i >= 16 and p + 16 <= len(data)) or skips > 2:
+        if (i >= 16 and p + 16 <= len(data)) or skips > SKIPS[codec]:
             return True
     return False
 
@@ -89,7 +102,7 @@ def test_iso2022_decodes_as_cpython_on_random_bytes(codec):
     inputs += _byte_strings(examples(1000), 312, bytes(range(256)))
     inputs += [b"\x1b" + bytes(random.Random(k).choice(b"$&()") for _ in range(1))
                + bytes(random.Random(k + 1).choice(b"&@xyB!\x1b") for _ in range(k % 17)) for k in range(400)]
-    kept = [data for data in inputs if not _unsaid(data, codec in JP)]
+    kept = [data for data in inputs if not _unsaid(data, codec)]
     assert len(kept) > 0.8 * len(inputs)
     assert decoding_differences(m, codec, kept) == []
 
@@ -102,7 +115,7 @@ def test_iso2022_escape_without_a_final_within_16_bytes_is_not_said(codec):
     data = b"\x1b(" + b"x" * 14 + b"B!"
     assert data.decode(codec, "replace") == "\ufffd(" + "x" * 14 + "B!"
     assert module(codec).decode(data, "replace") == "\x1b(" + "x" * 14 + "B!"
-    assert _unsaid(data, codec in JP) and not _unsaid(data[:-3], codec in JP)
+    assert _unsaid(data, codec) and not _unsaid(data[:-3], codec)
 
 
 @pytest.mark.parametrize("codec", CODECS)
@@ -118,7 +131,7 @@ def test_iso2022_reads_escape_sequences_as_cpython(codec):
     assert decoding_differences(module(codec), codec, inputs) == []
 
 
-_TEXT = "ab\\~\n\x1b\x0e\x0f\x7f\u00a5\u203e\uff3c\u4e9c\u3042\u30a2\uff71\u4e02\u00e9\ud3d4\uac00\u3131\U0001F600\u20ac"
+_TEXT = "ab\\~\n\x1b\x0e\x0f\x7f\u00a5\u203e\uff3c\u4e9c\u3042\u30a2\uff71\u4e02\u00e9\ud3d4\uac00\u3131\U0001F600\u20ac\u0391\u554a"
 
 
 def _texts(n: int, seed: int) -> list[str]:
@@ -205,7 +218,7 @@ def test_iso2022_incremental_encoder_equals_one_shot_at_every_split(codec):
     m = module(codec)
     for text in _texts(examples(300), 316):
         want = m.encode(text, "replace")
-        if codec in JP:
+        if codec != "iso2022_kr":
             assert want == text.encode(codec, "replace"), text
         for k in range(len(text) + 1):
             enc = m.IncrementalEncoder("replace")
@@ -222,3 +235,14 @@ def test_iso2022_spec_is_what_its_generator_writes(codec):
     written = {c.name: c for c in iso2022.CODECS}
     assert spec_path(codec).read_text(encoding="utf-8") == iso2022.write(written[codec])
     assert re.search(r"^encoding " + codec + "$", iso2022.write(written[codec]), re.MULTILINE)
+
+
+@pytest.mark.slow
+def test_iso2022_jp_2_single_shift_reads_one_byte_in_g2_and_internal_error_is_unsaid():
+    m = module("iso2022_jp_2")
+    data = b"\x1b.A\x1bNa\x1b.F\x1bNa\x1b.B\x1bNa\x1b$A0!\x1b$(C0!"
+    assert m.decode(data) == data.decode("iso2022_jp_2") == "\u00e1\u03b1a\u554a\uac00"
+    # CPython's G2 holding JIS X 0201 Roman: a RuntimeError; here one error of ESC N and its byte
+    with pytest.raises(RuntimeError):
+        b"\x1b.J\x1bNa".decode("iso2022_jp_2")
+    assert decode_outcome(m.decode, b"\x1b.J\x1bNa", "strict") == ("UnicodeDecodeError", 3, 6, "internal codec error")

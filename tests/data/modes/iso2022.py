@@ -1,5 +1,5 @@
 """Writes the specs of CPython's ISO-2022 codecs (iso2022_kr, iso2022_jp, iso2022_jp_1,
-iso2022_jp_ext) into this folder: ``python tests/data/modes/iso2022.py``.
+iso2022_jp_ext, iso2022_jp_2) into this folder: ``python tests/data/modes/iso2022.py``.
 
 CPython's decoder (Modules/cjkcodecs/_codecs_iso2022.c) keeps G0, G1, a shift flag and an
 "ESC throughout" flag; each spec spells that state as a flat set of modes, one for each
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import product
 from pathlib import Path
 
@@ -23,7 +23,7 @@ TABLE_PATH = "../../../specs/tables/cpython/"
 ESCEND = [0x40] + list(range(0x41, 0x5B))     # IS_ESCEND: A..Z or @
 HEADERS = [0x24, 0x26, 0x28, 0x29, 0x2E]         # IS_ISO2022ESC: $ & ( ) .
 MAX_ESCSEQLEN = 16
-WORDS = {0x1B: "esc", 0x24: "d", 0x26: "amp", 0x28: "g0", 0x29: "g1", 0x40: "at"}   # a shift's name, byte by byte
+WORDS = {0x1B: "esc", 0x24: "d", 0x26: "amp", 0x28: "g0", 0x29: "g1", 0x2E: "g2", 0x40: "at"}   # a shift's name, byte by byte
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,7 @@ class Charset:
     name: str
     final: int
     dbcs: bool
+    plane: int = 0      # the G it designates for the encoder (ISO-8859 ones: G2)
 
 
 ASCII = Charset("ascii", 0x42, False)
@@ -41,7 +42,11 @@ KATAKANA = Charset("katakana", 0x49, False)
 JIS0208 = Charset("jis0208", 0x42, True)
 JIS0208_O = Charset("jis0208", 0x40, True)       # ESC $ @: the same decoder, so the same mode
 JIS0212 = Charset("jis0212", 0x44, True)
-KSX1001 = Charset("ksc", 0x43, True)
+KSX1001 = Charset("ksc", 0x43, True, 1)        # iso2022_kr's: in G1
+KSX1001_G0 = Charset("ksc", 0x43, True)         # iso2022_jp_2's: in G0
+GB2312 = Charset("gb2312", 0x41, True)
+LATIN1 = Charset("latin1", 0x41, False, 2)      # ISO-8859-1's right half, by ESC N in G2
+GREEK = Charset("greek", 0x46, False, 2)        # ISO-8859-7's right half, by ESC N in G2
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,8 @@ class Codec:
     designations: tuple[Charset, ...]           # the codec's list, in its order (the encoder's preference)
     shifts: bool                                # SO/SI and G1 (iso2022_kr); else NO_SHIFT
     jisx0208_ext: bool                          # USE_JISX0208_EXT: ESC & @ ESC $ B
+    g2: bool = False                            # USE_G2: ESC . F designates G2, ESC N reads one byte in it
+    skips: int = 2                              # "& @" skips spelled out per escape sequence (USE_JISX0208_EXT)
 
 
 CODECS = (
@@ -63,9 +70,12 @@ CODECS = (
           (JIS0208, JIS0212, ROMAN, JIS0208_O), False, True),
     Codec("iso2022_jp_ext", "ISO-2022-JP-EXT (CPython's iso2022_jp_ext codec)", "iso2022jp-ext, iso-2022-jp-ext",
           (JIS0208, JIS0212, ROMAN, KATAKANA, JIS0208_O), False, True),
+    Codec("iso2022_jp_2", "ISO-2022-JP-2 (CPython's iso2022_jp_2 codec, RFC 1554)", "iso2022jp-2, iso-2022-jp-2",
+          (JIS0208, JIS0212, KSX1001_G0, GB2312, ROMAN, JIS0208_O, LATIN1, GREEK), False, True, True, 1),
 )
 
-TABLE_FILES = {"jis0208": "euc_jp-jis0208.txt", "jis0212": "euc_jp-jis0212.txt", "ksc": "euc_kr-ksx1001.txt"}
+TABLE_FILES = {"jis0208": "euc_jp-jis0208.txt", "jis0212": "euc_jp-jis0212.txt", "ksc": "euc_kr-ksx1001.txt",
+               "gb2312": "gb2312-double.txt"}
 
 
 @dataclass(frozen=True)
@@ -76,10 +86,11 @@ class State:
     g1: str = "ascii"
     shifted: bool = False
     through: bool = False
+    g2: str = "ascii"
 
     def name(self, codec: Codec) -> str:
         if not codec.shifts:
-            return self.g0 + ("-esc" if self.through else "")
+            return self.g0 + ("" if self.g2 == "ascii" else "-g2" + self.g2) + ("-esc" if self.through else "")
         return f"{self.g0}-{self.g1}" + ("-so" if self.shifted else "") + ("-esc" if self.through else "")
 
     @property
@@ -92,15 +103,27 @@ def charsets(codec: Codec) -> list[str]:
     for c in codec.designations:
         if c.name not in names:
             names.append(c.name)
-        if c is JIS0212:        # ESC $ D: a twin of ESC $ ( D's mode, so that the encoder writes the latter
-            names.append("jis0212-3")
+        if _twin(c):            # ESC $ D: a twin of ESC $ ( D's mode, so that the encoder writes the latter
+            names.append(c.name + "-3")
     return names
+
+
+def _twin(c: Charset) -> bool:
+    """A 94x94 set the encoder designates with ESC $ ( F, which ESC $ F designates too."""
+    return c.dbcs and c.plane == 0 and c.name != "jis0208"
+
+
+def g2_charsets(codec: Codec) -> list[str]:
+    """What G2 can hold: ASCII, and each one-byte set ESC . F can designate."""
+    if not codec.g2:
+        return ["ascii"]
+    return ["ascii"] + [c.name for c in codec.designations if not c.dbcs]
 
 
 def states(codec: Codec) -> list[State]:
     sets = charsets(codec)
     if not codec.shifts:
-        return [State(g0, through=t) for t in (False, True) for g0 in sets]
+        return [State(g0, through=t, g2=g2) for t in (False, True) for g2 in g2_charsets(codec) for g0 in sets]
     return [State(g0, g1, s, t) for t in (False, True) for g0 in sets for g1 in sets for s in (False, True)]
 
 
@@ -112,6 +135,8 @@ def designation(codec: Codec, esc: bytes) -> tuple[int, str] | None:
             g, final, dbcs = 0, esc[2], True
         elif esc[1] in (0x28, 0x29):
             g, final, dbcs = (0 if esc[1] == 0x28 else 1), esc[2], False
+        elif esc[1] == 0x2E and codec.g2:
+            g, final, dbcs = 2, esc[2], False
         else:
             return None
     elif len(esc) == 4:
@@ -124,7 +149,7 @@ def designation(codec: Codec, esc: bytes) -> tuple[int, str] | None:
         return g, "ascii"
     for c in codec.designations:
         if c.final == final and c.dbcs == dbcs:
-            return g, c.name + ("-3" if c is JIS0212 and len(esc) == 3 else "")
+            return g, c.name + ("-3" if _twin(c) and len(esc) == 3 else "")
     return None
 
 
@@ -177,7 +202,7 @@ def mode_lines(codec: Codec, state: State, by_name: dict[State, str]) -> list[st
     me = by_name[state]
     out = [f"mode {me}"]
     if state.through:
-        home = by_name[State(state.g0, state.g1, state.shifted, False)]
+        home = by_name[replace(state, through=False)]
         out += ["form t-low:  00..3F",
                 f"form t-at:   40 = U+0040 -> {home}",
                 f"form t-az:   41..5A at U+0041 -> {home}",
@@ -189,7 +214,7 @@ def mode_lines(codec: Codec, state: State, by_name: dict[State, str]) -> list[st
         at = f" at U+{lo:04X}" if lo else ""
         out.append(f"form c{lo:02x}: {lo:02X}..{hi:02X}{at}" if lo != hi else f"form c{lo:02x}: {lo:02X} = U+{lo:04X}")
     if codec.shifts:
-        plain = by_name[State(state.g0, state.g1, False, False)]
+        plain = by_name[replace(state, shifted=False)]
         out.append(f"form lf: 0A = U+000A -> {plain}" if state.shifted else "form lf: 0A = U+000A")
     if cs == "ascii":
         out.append("form ascii: 20..7F at U+0020")
@@ -200,6 +225,8 @@ def mode_lines(codec: Codec, state: State, by_name: dict[State, str]) -> list[st
         out += ["form katakana: 21..5F at U+FF61",
                 'ill-formed pattern no-katakana: 20 "illegal multibyte sequence"',
                 'ill-formed pattern no-katakana-2: 60..7F "illegal multibyte sequence"']
+    elif cs in ("latin1", "greek"):
+        pass                    # CPython's dummy decoder: every byte 20..7F is one error
     else:
         cs = cs.removesuffix("-3")
         if cs == "ksc":
@@ -210,12 +237,15 @@ def mode_lines(codec: Codec, state: State, by_name: dict[State, str]) -> list[st
                 f'ill-formed pattern {cs}-trail: 21..7E trail-bad "illegal multibyte sequence"']
         out += [f'ill-formed pattern {cs}-unmapped-{k}: {p} "illegal multibyte sequence"'
                 for k, p in enumerate(unmapped_patterns(cs))]
-    through = by_name[State(state.g0, state.g1, state.shifted, True)]
+    # latin1, greek in G0 (ESC ( A, ESC ( F): CPython's dummy decoder makes each byte an error
+    if codec.g2:
+        out += single_shift_lines(state.g2)
+    through = by_name[replace(state, through=True)]
     out += [f"form esc: 1B = U+001B -> {through}"]
     out += escape_lines(codec, state, by_name)
     if codec.shifts:            # after the escape sequences: the encoder designates G1 before SO
-        out += [f"shift so: 0E -> {by_name[State(state.g0, state.g1, True)]}",
-                f"shift si: 0F -> {by_name[State(state.g0, state.g1, False)]}"]
+        out += [f"shift so: 0E -> {by_name[replace(state, shifted=True)]}",
+                f"shift si: 0F -> {by_name[replace(state, shifted=False)]}"]
     if state == every_first(codec):
         out += ENCODE_ENTRIES[codec.shifts]
     return out
@@ -230,6 +260,41 @@ ENCODE_ENTRIES = {
     True: ["encode U+000E as 0E                             # CPython writes SO, SI and ESC as themselves",
            "encode U+000F as 0F", "encode U+001B as 1B"],
 }
+
+
+def iso8859_7(byte: int) -> int | None:
+    """ISO8859_7_DECODE(byte ^ 0x80): the code point ESC N byte gives with ISO-8859-7 in G2."""
+    c = byte ^ 0x80
+    if c < 0xA0 or (c < 0xC0 and (0x288F3BC9 >> (c - 0xA0)) & 1):
+        return c
+    if 0xB4 <= c <= 0xFE and (c >= 0xD4 or (0xBFFFFD77 >> (c - 0xB4)) & 1):
+        return 0x2D0 + c
+    return {0xA1: 0x2018, 0xA2: 0x2019, 0xAF: 0x2015}.get(c)
+
+
+def single_shift_lines(g2: str) -> list[str]:
+    """ESC N and one byte, read in G2 (iso2022processg2): ASCII and ISO-8859-1 take 00..7F
+    (to U+0000 and U+0080), ISO-8859-7 its table; any other byte is an error of all three.
+    G2 holding JIS X 0201 Roman is CPython's internal error (a RuntimeError)."""
+    if g2 == "roman":
+        return ['ill-formed pattern ss2-internal: 1B 4E 00..FF "internal codec error"',
+                'ill-formed pattern ss2-cut: 1B 4E end "incomplete multibyte sequence"']
+    def value(b: int) -> int | None:
+        if g2 == "greek":
+            return iso8859_7(b)
+        return None if b >= 0x80 else b + (0x80 if g2 == "latin1" else 0)
+    out, b = [], 0
+    while b < 256:
+        v, e = value(b), b
+        while e + 1 < 256 and (value(e + 1) is None if v is None else value(e + 1) == v + e + 1 - b):
+            e += 1
+        run = f"{b:02X}" if b == e else f"{b:02X}..{e:02X}"
+        if v is None:
+            out.append(f'ill-formed pattern ss2-bad-{b:02x}: 1B 4E {run} "illegal multibyte sequence"')
+        else:
+            out.append(f"form ss2-{b:02x}: 1B 4E {run} at U+{v:04X}" if b != e else f"form ss2-{b:02x}: 1B 4E {run} = U+{v:04X}")
+        b = e + 1
+    return out + ['ill-formed pattern ss2-cut: 1B 4E end "incomplete multibyte sequence"']
 
 
 def _named(line: str, mode: str) -> str:
@@ -253,7 +318,6 @@ def _spans(values: list[int]) -> list[tuple[int, int]]:
 Position = frozenset[int]
 NONESC: Position = frozenset(b for b in range(256) if b not in ESCEND)
 AMP, AT = 0x26, 0x40
-MAX_SKIPS = 2       # "& @" skips spelled out per sequence
 
 
 def escape_lines(codec: Codec, state: State, by_name: dict[State, str]) -> list[str]:
@@ -271,7 +335,7 @@ def escape_lines(codec: Codec, state: State, by_name: dict[State, str]) -> list[
     out = [f"shift esc-{'-'.join(WORDS.get(b, chr(b).lower()) for b in esc[1:])}: {esc.hex(' ').upper()} "
            f"-> {by_name[target]}" for esc, target in shifts]
     taken = [esc for esc, _ in shifts]
-    terminated, cut = escape_patterns(codec.jisx0208_ext)
+    terminated, cut = escape_patterns(codec.jisx0208_ext, codec.skips)
     for k, positions in enumerate(p for pattern in terminated for p in carve(pattern, taken)):
         out.append(f'ill-formed pattern esc-bad{k}: 1B {items(positions)} "illegal multibyte sequence"')
     for k, positions in enumerate(cut):
@@ -280,11 +344,11 @@ def escape_lines(codec: Codec, state: State, by_name: dict[State, str]) -> list[
     return out
 
 
-def escape_patterns(skip: bool) -> tuple[list[list[Position]], list[list[Position]]]:
+def escape_patterns(skip: bool, max_skips: int) -> tuple[list[list[Position]], list[list[Position]]]:
     """The bytes after ESC that iso2022processesc reads as one sequence, as positions: those
     ending in A..Z or @ (terminated) and those the data ends inside (cut).  With `skip`
     (USE_JISX0208_EXT) "& @" at a checked position skips itself and the byte after it; up
-    to MAX_SKIPS such skips per sequence are spelled out (more in one sequence are not)."""
+    to max_skips such skips per sequence are spelled out (more in one sequence are not)."""
     hdr: Position = frozenset(HEADERS)
     escend: Position = frozenset(ESCEND)
     skipped = [frozenset([AMP]), frozenset([AT]), frozenset(range(256))]
@@ -295,7 +359,7 @@ def escape_patterns(skip: bool) -> tuple[list[list[Position]], list[list[Positio
             bodies.append((body, checked_last))
         if len(body) < MAX_ESCSEQLEN - 2:
             grow(body + [hdr if not body else NONESC], skips, True)
-        if skip and skips < MAX_SKIPS and len(body) + 3 <= MAX_ESCSEQLEN - 2:
+        if skip and skips < max_skips and len(body) + 3 <= MAX_ESCSEQLEN - 2:
             grow(body + skipped, skips + 1, False)
 
     grow([], 0, False)
@@ -363,8 +427,10 @@ def _designate(codec: Codec, state: State, g: int, charset: str) -> State:
     if g == 1 and not codec.shifts:             # NO_SHIFT: G1 is set and never read
         return state
     if g == 0:
-        return State(charset, state.g1, state.shifted)
-    return State(state.g0, charset, state.shifted)
+        return replace(state, g0=charset)
+    if g == 2:
+        return replace(state, g2=charset)
+    return replace(state, g1=charset)
 
 
 def write(codec: Codec) -> str:
@@ -410,6 +476,7 @@ SOURCES = {
     "iso2022_jp": "mappings_jp.h (JIS0208.TXT)",
     "iso2022_jp_1": "mappings_jp.h (JIS0208.TXT, JIS0212.TXT)",
     "iso2022_jp_ext": "mappings_jp.h (JIS0208.TXT, JIS0212.TXT)",
+    "iso2022_jp_2": "mappings_jp.h, mappings_kr.h, mappings_cn.h",
 }
 
 COMMON = """\
@@ -454,15 +521,16 @@ def _wrapped(comment: str) -> list[str]:
     return out
 
 
-def _jp_header(title: str, codec: str, tables: str, files: str, sets: str) -> str:
+def _jp_header(title: str, codec: str, tables: str, files: str, sets: str, skips: str = "two skips",
+               naming: str = "the G0 charset") -> str:
     """The header of an iso2022_jp* spec: what it is, how it reads, how it writes."""
     return (f"# {title} as CPython decodes and encodes it: CPython 3.11\n"
             f"# Modules/cjkcodecs/_codecs_iso2022.c ({codec}), with the {tables} of\n"
             f"# the euc_jp spec (tables/cpython/euc_jp-{files}).\n"
-            + COMMON.format(g1="", flags="", naming="the G0 charset",
+            + COMMON.format(g1="", flags="", naming=naming,
                             extra="\n# NO_SHIFT: SO and SI are characters; G1 designations are read and change nothing."
                             "\n# USE_JISX0208_EXT: ESC & @ ESC $ B designates JIS X 0208, and \"& @\" inside an"
-                            " escape sequence skips itself and the byte after it (two such skips in one"
+                            f" escape sequence skips itself and the byte after it (up to {skips} in one"
                             " sequence are spelled out).")
             + "#\n# The encoder writes each character in the first of ASCII, JIS X 0208 (ESC $ B),\n"
             f"# {sets} that holds it, and ends every text in ASCII.\n")
@@ -484,6 +552,13 @@ HEADER = {
                              "JIS X 0201 Roman (ESC ( J)"),
     "iso2022_jp_1": _jp_header("ISO-2022-JP-1 (RFC 2237)", "iso2022_jp_1", "JIS X 0208 and JIS X 0212 tables",
                                "jis0208.txt, -jis0212.txt", "JIS X 0212 (ESC $ ( D), JIS X 0201 Roman (ESC ( J)"),
+    "iso2022_jp_2": _jp_header("ISO-2022-JP-2 (RFC 1554)", "iso2022_jp_2", "JIS X 0208 and JIS X 0212 tables",
+                               "jis0208.txt, -jis0212.txt; KS X 1001 and GB 2312 from the euc_kr and gb2312 specs",
+                               "JIS X 0212 (ESC $ ( D), KS X 1001 (ESC $ ( C), GB 2312 (ESC $ ( A), JIS X 0201 Roman"
+                               " (ESC ( J).  ESC . A and ESC . F designate ISO-8859-1 and -7 to G2 (ESC ( A and ESC ( F"
+                               " to G0, where CPython reads every byte as an error), and ESC N reads one byte in G2; G2"
+                               " holding JIS X 0201 Roman (ESC . J) is CPython's RuntimeError, here an error"
+                               " \"internal codec error\"", "one skip", "the G0 charset, -g2X: G2 holds X"),
     "iso2022_jp_ext": _jp_header("ISO-2022-JP-EXT", "iso2022_jp_ext", "JIS X 0208 and JIS X 0212 tables",
                                  "jis0208.txt, -jis0212.txt", "JIS X 0212 (ESC $ ( D), JIS X 0201 Roman (ESC ( J),\n"
                                  "# JIS X 0201 katakana (ESC ( I)"),
@@ -494,6 +569,7 @@ ENCODER = {
     "iso2022_jp": "encode-modes ascii, jis0208, roman\n",
     "iso2022_jp_1": "encode-modes ascii, jis0208, jis0212, roman\n",
     "iso2022_jp_ext": "encode-modes ascii, jis0208, jis0212, roman, katakana\n",
+    "iso2022_jp_2": "encode-modes ascii, jis0208, jis0212, ksc, gb2312, roman\n",
 }
 
 
