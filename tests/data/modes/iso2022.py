@@ -522,16 +522,16 @@ def _wrapped(comment: str) -> list[str]:
 
 
 def _jp_header(title: str, codec: str, tables: str, files: str, sets: str, skips: str = "two skips",
-               naming: str = "the G0 charset") -> str:
+               naming: str = "the G0 charset", g2: str = "") -> str:
     """The header of an iso2022_jp* spec: what it is, how it reads, how it writes."""
     return (f"# {title} as CPython decodes and encodes it: CPython 3.11\n"
             f"# Modules/cjkcodecs/_codecs_iso2022.c ({codec}), with the {tables} of\n"
             f"# the euc_jp spec (tables/cpython/euc_jp-{files}).\n"
-            + COMMON.format(g1="", flags="", naming=naming,
+            + COMMON.format(g1="", flags=", G2" if g2 else "", naming=naming,
                             extra="\n# NO_SHIFT: SO and SI are characters; G1 designations are read and change nothing."
                             "\n# USE_JISX0208_EXT: ESC & @ ESC $ B designates JIS X 0208, and \"& @\" inside an"
-                            f" escape sequence skips itself and the byte after it (up to {skips} in one"
-                            " sequence are spelled out).")
+                            f" escape sequence skips itself and the byte after it (at most {skips} per"
+                            " sequence spelled out)." + g2)
             + "#\n# The encoder writes each character in the first of ASCII, JIS X 0208 (ESC $ B),\n"
             f"# {sets} that holds it, and ends every text in ASCII.\n")
 
@@ -555,10 +555,12 @@ HEADER = {
     "iso2022_jp_2": _jp_header("ISO-2022-JP-2 (RFC 1554)", "iso2022_jp_2", "JIS X 0208 and JIS X 0212 tables",
                                "jis0208.txt, -jis0212.txt; KS X 1001 and GB 2312 from the euc_kr and gb2312 specs",
                                "JIS X 0212 (ESC $ ( D), KS X 1001 (ESC $ ( C), GB 2312 (ESC $ ( A), JIS X 0201 Roman"
-                               " (ESC ( J).  ESC . A and ESC . F designate ISO-8859-1 and -7 to G2 (ESC ( A and ESC ( F"
-                               " to G0, where CPython reads every byte as an error), and ESC N reads one byte in G2; G2"
-                               " holding JIS X 0201 Roman (ESC . J) is CPython's RuntimeError, here an error"
-                               " \"internal codec error\"", "one skip", "the G0 charset, -g2X: G2 holds X"),
+                               " (ESC ( J)", "one skip", "the G0 charset, -g2X: G2 holds X",
+                               " USE_G2: ESC . A and ESC . F designate ISO-8859-1 and -7 to G2 (ESC ( A and ESC ( F"
+                               " to G0, where CPython reads every byte as an error), and ESC N reads one byte in G2"
+                               " (ISO-8859-1: 00..7F from U+0080; ISO-8859-7 by ISO8859_7_DECODE; ASCII: 00..7F; any"
+                               " other byte an error of all three).  G2 holding JIS X 0201 Roman (ESC . J) makes"
+                               " CPython raise a RuntimeError at ESC N; here it is an error \"internal codec error\"."),
     "iso2022_jp_ext": _jp_header("ISO-2022-JP-EXT", "iso2022_jp_ext", "JIS X 0208 and JIS X 0212 tables",
                                  "jis0208.txt, -jis0212.txt", "JIS X 0212 (ESC $ ( D), JIS X 0201 Roman (ESC ( J),\n"
                                  "# JIS X 0201 katakana (ESC ( I)"),
