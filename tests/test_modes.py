@@ -326,3 +326,52 @@ def test_whatwg_iso_2022_jp_decoding_is_linear_in_escape_floods(whatwg_jp, flood
         return flood * (n // len(flood))
     assert_linear(f"whatwg-iso-2022-jp decode of {flood!r} floods", lambda d: whatwg_jp.decode(d, "replace"),
                   data(1 << 13), data(1 << 17))
+
+
+def test_a_pattern_may_start_with_a_character_that_ends_its_mode():
+    # CPython's ISO-2022: ESC is a character that starts ESC throughout, yet "ESC ( A" is one
+    # error; the encoder never writes ESC's form, so the pattern is no two written characters
+    spec = """encoding m
+code-space U+0000..U+10FFFF
+mode one
+form a: 00..1A
+form a2: 1C..7F at U+001C
+form esc: 1B = U+001B -> two
+ill-formed pattern bad-escape: 1B 28 41 "not an escape sequence"
+mode two
+form b: 21..7E at U+3000
+shift out: 0F -> one
+"""
+    m = tables.bind(compile_spec(parse_text(spec)))
+    assert decode_outcome(m.decode, b"\x1b(A", "strict") == ("UnicodeDecodeError", 0, 3, "not an escape sequence")
+    assert m.decode(b"\x1b!\x0f!") == "\x1b\u3000!"  # ESC, then mode two (21 is its U+3000)
+    with pytest.raises(SpecError, match="spans several characters"):  # a character that stays still counts
+        compile_spec(parse_text(spec.replace("= U+001B -> two", "= U+001B")))
+
+
+def test_spanning_check_walks_each_state_once_per_position():
+    # a chain of diamonds: at each position two byte runs lead to two states that both lead
+    # on to the same pair, so a pattern has 2**n paths through only 2n states
+    from types import SimpleNamespace
+
+    from encspec.automaton.overrides import first_inner_char
+
+    class Rows(list):
+        visits = 0
+
+        def __getitem__(self, k):
+            Rows.visits += 1
+            return super().__getitem__(k)
+
+    n = 16
+    nxt = Rows([[1 if b < 0x80 else 2 for b in range(256)]])
+    for layer in range(n):
+        after = [3 + 2 * layer if b < 0x80 else 4 + 2 * layer for b in range(256)]
+        nxt += [after, after]
+    nxt += [[-1] * 256, [-1] * 256]
+    machine = SimpleNamespace(next=nxt, accept=[None] * len(nxt))
+    pattern = [[(0x00, 0xFF, None)]] * (n + 1)
+    assert first_inner_char(machine, [pattern], lambda act: act == "char") is None
+    assert Rows.visits <= 4 * n + 4  # each state once, not each of the 2**16 paths
+    machine.accept[2 * n] = "char"
+    assert first_inner_char(machine, [pattern], lambda act: act == "char") is not None

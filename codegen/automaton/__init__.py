@@ -241,7 +241,9 @@ def _check_spanning(spec: Spec, pattern_rules, machine, actions) -> None:
     for pattern, rule in zip(spec.patterns, pattern_rules):
         if pattern.combine or pattern.shift:
             continue
-        inner = first_inner_char(machine, rule.patterns, lambda k: actions[k].kind == "char")
+        # a character that ends its mode (`-> MODE`) is never written by the encoder
+        inner = first_inner_char(machine, rule.patterns,
+                                 lambda k: actions[k].kind == "char" and getattr(actions[k], "then", None) is None)
         if inner is not None:
             raise SpecError(f"ill-formed pattern '{pattern.name}' spans several characters "
                             f"({inner.hex(' ').upper()} is already one), so an encoder writing them one by one "

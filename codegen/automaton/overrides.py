@@ -126,8 +126,12 @@ def first_inner_char(machine, patterns, is_char) -> bytes | None:
     """A proper prefix of a pattern's sequences that is already a whole character, if any.
 
     Such a pattern spans several characters: an encoder writing them one by one
-    would produce it, so the spec must say what to write instead (``combine``)."""
+    would produce it, so the spec must say what to write instead (``combine``).  Each
+    (state, position) is walked once: paths that meet again find the same answer."""
     def walk(state, pattern, i, path):
+        if (state, i) in seen:
+            return None
+        seen.add((state, i))
         if 0 < i < len(pattern):
             act = machine.accept[state]
             if act is not None and is_char(act):
@@ -143,6 +147,7 @@ def first_inner_char(machine, patterns, is_char) -> bytes | None:
         return None
 
     for pattern in patterns:
+        seen: set[tuple[int, int]] = set()
         got = walk(0, pattern, 0, [])
         if got is not None:
             return got
