@@ -133,6 +133,60 @@ def test_c_encode8_equals_the_python_module(packages, spec):
     compare(spec, lines, run_encode(packages(spec), lines, "--string"), want)
 
 
+BLOCK_SPECS = ["utf-8", "utf-16le", "utf-32be", "latin-1", "mutf-8", "wtf-8", "wtf-16", "gb18030", "big5hkscs"]
+INTRUDERS = [0x0, 0x80, 0xFF, 0x100, 0x20AC, 0xD800, 0xDBFF, 0xDC00, 0xFFFF, 0x1F600, 0x110000, 0xFFFFFFFF]
+
+
+def block_texts(spec: str) -> list[list[int]]:
+    """Texts of 200 code points, each drawn from ASCII or from the BMP beyond it (where
+    the spec's bytes are the code point's own number, ASCII, Latin-1, UTF-16's and
+    UTF-32's code units, the engine copies them 64 at a time), alone and with another
+    code point (unencodable, surrogates, a lead then a trail, beyond the BMP or
+    U+10FFFF) at and around the blocks' edges."""
+    rng = random.Random("blocks " + spec)
+    module = encspec.load(spec)
+    pools = [list(range(0x20, 0x7F)), [cp for cp in (rng.randint(0x80, 0xD7FF) for _ in range(40))
+                                       if _encodes(module, cp)]]
+    out = []
+    for plain in [p for p in pools if p]:
+        out.append([rng.choice(plain) for _ in range(200)])
+        for at in (0, 1, 63, 64, 65, 127, 128, 191, 199):
+            for intruder in INTRUDERS:
+                text = [rng.choice(plain) for _ in range(200)]
+                text[at] = intruder
+                out.append(text)
+            text = [rng.choice(plain) for _ in range(200)]
+            text[at:at + 2] = [0xD83D, 0xDE00]
+            out.append(text[:200])
+    return out
+
+
+def _encodes(module, cp: int) -> bool:
+    try:
+        module.encode([cp])
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("spec", BLOCK_SPECS)
+def test_c_encoder_blocks_of_code_units_equal_the_python_module(packages, spec):
+    """Long runs of code units with one other code point at a block's edge: NAME_encode32,
+    NAME_encode8 and the streaming encoder (pieces of 70), strict and replace."""
+    items = block_texts(spec)
+    lines = [case_line(mode, cps) for cps in items for mode in ("strict", "replace")]
+    want = [expected(spec, cps, mode) for cps in items for mode in ("strict", "replace")]
+    compare(spec, lines, run_encode(packages(spec), lines), want)
+    utf8 = [cps for cps in items if all(cp <= 0x10FFFF for cp in cps)]
+    lines = [case_line(mode, cps) for cps in utf8 for mode in ("strict", "replace")]
+    want = [expected(spec, cps, mode) for cps in utf8 for mode in ("strict", "replace")]
+    compare(spec, lines, run_encode(packages(spec), lines, "--string"), want)
+    lines = [case_line(mode, cps, cuts=(70, 140)) for cps in items for mode in ("strict", "replace")]
+    want = [streamed(spec, [cps[:70], cps[70:140], cps[140:]], mode) for cps in items for mode in ("strict", "replace")]
+    got = run_encode(packages(spec), lines, "--stream")
+    compare(spec, lines, [without_span(g) for g in got], want)
+
+
 @pytest.mark.parametrize("spec", ["utf-16", "utf-32", "utf-8", "utf-ebcdic"])
 def test_c_encode_writes_the_signature_when_asked(packages, spec):
     items = texts(spec)[:50]
