@@ -75,6 +75,23 @@ def _outside(first: int, last: int, lo: int, hi: int) -> list[tuple[int, int]]:
     return [x for x in ((first, lo - 1), (hi + 1, last)) if x[0] <= x[1]]
 
 
+_MEMO_ROW = 8  # the most bytes a memo row beyond the BMP holds (more: the memo stops at the BMP)
+
+
+def memo_plan(e: description.Encoder) -> tuple[int, int]:
+    """(code points the engine's memo holds, the most bytes a row holds): the BMP, and
+    up to the last encodable code point (at most U+10FFFF) where the rows need no more
+    than _MEMO_ROW bytes (about 9 MB of static storage at most, touched only where
+    used); a row holds at least 1 byte and at most 250."""
+    def most(top: int) -> int:
+        return min(max([e.run_bytes(r) for r in e.runs if r.first < top] + [1]), 250)
+    last = max([r.last for r in e.runs if r.kind not in ("none", "counted")] + [0])
+    top = min(last, 0x10FFFF) + 1
+    if top > 0x10000 and most(top) <= _MEMO_ROW:
+        return top, most(top)
+    return 0x10000, most(0x10000)
+
+
 def context(a: Automaton) -> dict:
     """The template context of encode.c.j2 / encode.h.j2 (keys start with ``enc_``)."""
     e = description.encoder(a)
@@ -108,7 +125,7 @@ def context(a: Automaton) -> dict:
         pool += b
     q = description.proposed(e, 0x3F)[0]
     most = max([e.run_bytes(r) for r in e.runs] + [len(b) for _, b in e.sequences] + [len(q or b"")], default=0)
-    memo = max([e.run_bytes(r) for r in e.runs if r.first < 0x10000], default=0)
+    memo_cps, memo = memo_plan(e)
     starters = e.starters
     reason = e.unencodable
     width, order, units = unit_plan(a, e)
@@ -129,5 +146,5 @@ def context(a: Automaton) -> dict:
         "enc_counted_reason": description.COUNTED_REASON,
         "enc_split_reason": "a trail surrogate after a lead surrogate an earlier piece wrote: "
                             "the pair can no longer be joined",
-        "enc_most": max(most, 1), "enc_memo_most": min(max(memo, 1), 250), "enc_undecodable": int(e.undecodable),
+        "enc_most": max(most, 1), "enc_memo_most": memo, "enc_memo_cps": memo_cps, "enc_undecodable": int(e.undecodable),
     }
