@@ -265,11 +265,11 @@ def test_c_wtf8_joins_a_pair_and_wtf16_refuses_it(packages):
     assert run_encode(packages("wtf-16"), ["replace D83D DE00"]) == ["bytes 3DD83F00"]
 
 
-def _compiled_output(tmp_path: Path, folder: Path, prog: Path) -> str:
-    """What C program *prog*, built against the utf-8 package in *folder*, prints."""
+def _compiled_output(tmp_path: Path, folder: Path, prog: Path, mod: str = "utf_8") -> str:
+    """What C program *prog*, built against the package of module *mod* in *folder*, prints."""
     exe = tmp_path / prog.stem
     subprocess.run([cc(), "-std=c99", "-I", str(folder / "include"), "-o", str(exe), str(prog),
-                    str(folder / "utf_8.c")], check=True, timeout=TIMEOUT)
+                    str(folder / f"{mod}.c")], check=True, timeout=TIMEOUT)
     return subprocess.run([str(exe)], capture_output=True, text=True, timeout=TIMEOUT).stdout
 
 
@@ -298,6 +298,30 @@ def test_c_encode_says_the_room_it_needs(tmp_path, packages):
                     ' out[0], out[1], out[2]);\n    return 0;\n}\n', "utf-8")
     out = _compiled_output(tmp_path, folder, prog)
     assert out == "2 6 2 6 41C3A9\n"
+
+
+@pytest.mark.parametrize("spec", ["utf-8", "utf-16le", "gb18030"])
+def test_c_encode_after_prepare_equals_the_python_module(tmp_path, packages, spec):
+    """After NAME_encode_prepare() (the memo fixed: beyond the BMP the slow path answers),
+    code points of every plane still encode as the module's, before and after it."""
+    folder = packages(spec)
+    mod = registry.module_name(spec)
+    cps = [0x41, 0xE9, 0x20AC, 0x1F600, 0x42, 0x1F600, 0x10FFFD, 0x4E2D, 0x1F601, 0x43]
+    prog = tmp_path / "prepare.c"
+    prog.write_text(f'#include <stdio.h>\n#include <encspec/{mod}.h>\n'
+                    'static void show(const uint32_t *cps, size_t n) {\n'
+                    f'    unsigned char out[128]; {mod}_encoded res; size_t k;\n'
+                    f'    int status = {mod}_encode32(cps, n, out, sizeof out, 0, &res);\n'
+                    '    printf("%d ", status);\n'
+                    '    for (k = 0; k < res.length; k++) printf("%02X", out[k]);\n'
+                    '    printf("\\n");\n}\n'
+                    'int main(void) {\n'
+                    f'    uint32_t cps[] = {{ {", ".join(hex(c) for c in cps)} }};\n'
+                    f'    show(cps + 3, 1); {mod}_encode_prepare(); show(cps, 10); show(cps + 3, 4);\n'
+                    '    return 0;\n}\n', "utf-8")
+    module = encspec.load(spec)
+    want = "".join(f"0 {module.encode(c).hex().upper()}\n" for c in (cps[3:4], cps, cps[3:7]))
+    assert _compiled_output(tmp_path, folder, prog, mod) == want
 
 
 @pytest.mark.parametrize("spec", ["utf-8", "big5hkscs", "wtf-16", "utf-ebcdic"])
