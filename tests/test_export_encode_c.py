@@ -133,7 +133,7 @@ def test_c_encode8_equals_the_python_module(packages, spec):
     compare(spec, lines, run_encode(packages(spec), lines, "--string"), want)
 
 
-BLOCK_SPECS = ["utf-8", "utf-16le", "utf-32be", "latin-1", "mutf-8", "wtf-8", "wtf-16", "gb18030", "big5hkscs"]
+BLOCK_SPECS = ["utf-8", "utf-16le", "utf-16be", "utf-32le", "utf-32be", "latin-1", "mutf-8", "wtf-8", "wtf-16", "gb18030", "big5hkscs"]
 INTRUDERS = [0x0, 0x80, 0xFF, 0x100, 0x20AC, 0xD800, 0xDBFF, 0xDC00, 0xFFFF, 0x1F600, 0x110000, 0xFFFFFFFF]
 
 

@@ -131,7 +131,7 @@ def context(a: Automaton) -> dict:
     width, order, units = unit_plan(a, e)
     return {
         "enc_unit_width": width, "enc_unit_ranges": units, "enc_n_unit_ranges": len(units),
-        "enc_unit_shifts": [8 * (width - 1 - k) if order == "be" else 8 * k for k in range(width)] or [0],
+        "enc_unit_le": int(order == "le"),
         "enc_runs": runs, "enc_pool": _hex(list(pool) or [0]), "enc_pool_len": max(len(pool), 1),
         "enc_alphabets": alphabets or [(0, 0)], "enc_digits": digits or [(0, 0, 1)], "enc_ranges": ranges or [(0, 0)],
         "enc_orders": orders or [(0, 0)], "enc_order_index": order_index or [0],
