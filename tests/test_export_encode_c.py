@@ -133,6 +133,60 @@ def test_c_encode8_equals_the_python_module(packages, spec):
     compare(spec, lines, run_encode(packages(spec), lines, "--string"), want)
 
 
+BLOCK_SPECS = ["utf-8", "utf-16le", "utf-16be", "utf-32le", "utf-32be", "latin-1", "mutf-8", "wtf-8", "wtf-16", "gb18030", "big5hkscs"]
+INTRUDERS = [0x0, 0x80, 0xFF, 0x100, 0x20AC, 0xD800, 0xDBFF, 0xDC00, 0xFFFF, 0x1F600, 0x110000, 0xFFFFFFFF]
+
+
+def block_texts(spec: str) -> list[list[int]]:
+    """Texts of 200 code points, each drawn from ASCII or from the BMP beyond it (where
+    the spec's bytes are the code point's own number, ASCII, Latin-1, UTF-16's and
+    UTF-32's code units, the engine copies them 64 at a time), alone and with another
+    code point (unencodable, surrogates, a lead then a trail, beyond the BMP or
+    U+10FFFF) at and around the blocks' edges."""
+    rng = random.Random("blocks " + spec)
+    module = encspec.load(spec)
+    pools = [list(range(0x20, 0x7F)), [cp for cp in (rng.randint(0x80, 0xD7FF) for _ in range(40))
+                                       if _encodes(module, cp)]]
+    out = []
+    for plain in [p for p in pools if p]:
+        out.append([rng.choice(plain) for _ in range(200)])
+        for at in (0, 1, 63, 64, 65, 127, 128, 191, 199):
+            for intruder in INTRUDERS:
+                text = [rng.choice(plain) for _ in range(200)]
+                text[at] = intruder
+                out.append(text)
+            text = [rng.choice(plain) for _ in range(200)]
+            text[at:at + 2] = [0xD83D, 0xDE00]
+            out.append(text[:200])
+    return out
+
+
+def _encodes(module, cp: int) -> bool:
+    try:
+        module.encode([cp])
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("spec", BLOCK_SPECS)
+def test_c_encoder_blocks_of_code_units_equal_the_python_module(packages, spec):
+    """Long runs of code units with one other code point at a block's edge: NAME_encode32,
+    NAME_encode8 and the streaming encoder (pieces of 70), strict and replace."""
+    items = block_texts(spec)
+    lines = [case_line(mode, cps) for cps in items for mode in ("strict", "replace")]
+    want = [expected(spec, cps, mode) for cps in items for mode in ("strict", "replace")]
+    compare(spec, lines, run_encode(packages(spec), lines), want)
+    utf8 = [cps for cps in items if all(cp <= 0x10FFFF for cp in cps)]
+    lines = [case_line(mode, cps) for cps in utf8 for mode in ("strict", "replace")]
+    want = [expected(spec, cps, mode) for cps in utf8 for mode in ("strict", "replace")]
+    compare(spec, lines, run_encode(packages(spec), lines, "--string"), want)
+    lines = [case_line(mode, cps, cuts=(70, 140)) for cps in items for mode in ("strict", "replace")]
+    want = [streamed(spec, [cps[:70], cps[70:140], cps[140:]], mode) for cps in items for mode in ("strict", "replace")]
+    got = run_encode(packages(spec), lines, "--stream")
+    compare(spec, lines, [without_span(g) for g in got], want)
+
+
 @pytest.mark.parametrize("spec", ["utf-16", "utf-32", "utf-8", "utf-ebcdic"])
 def test_c_encode_writes_the_signature_when_asked(packages, spec):
     items = texts(spec)[:50]
@@ -211,11 +265,11 @@ def test_c_wtf8_joins_a_pair_and_wtf16_refuses_it(packages):
     assert run_encode(packages("wtf-16"), ["replace D83D DE00"]) == ["bytes 3DD83F00"]
 
 
-def _compiled_output(tmp_path: Path, folder: Path, prog: Path) -> str:
-    """What C program *prog*, built against the utf-8 package in *folder*, prints."""
+def _compiled_output(tmp_path: Path, folder: Path, prog: Path, mod: str = "utf_8") -> str:
+    """What C program *prog*, built against the package of module *mod* in *folder*, prints."""
     exe = tmp_path / prog.stem
     subprocess.run([cc(), "-std=c99", "-I", str(folder / "include"), "-o", str(exe), str(prog),
-                    str(folder / "utf_8.c")], check=True, timeout=TIMEOUT)
+                    str(folder / f"{mod}.c")], check=True, timeout=TIMEOUT)
     return subprocess.run([str(exe)], capture_output=True, text=True, timeout=TIMEOUT).stdout
 
 
@@ -244,6 +298,30 @@ def test_c_encode_says_the_room_it_needs(tmp_path, packages):
                     ' out[0], out[1], out[2]);\n    return 0;\n}\n', "utf-8")
     out = _compiled_output(tmp_path, folder, prog)
     assert out == "2 6 2 6 41C3A9\n"
+
+
+@pytest.mark.parametrize("spec", ["utf-8", "utf-16le", "gb18030"])
+def test_c_encode_after_prepare_equals_the_python_module(tmp_path, packages, spec):
+    """After NAME_encode_prepare() (the memo fixed: beyond the BMP the slow path answers),
+    code points of every plane still encode as the module's, before and after it."""
+    folder = packages(spec)
+    mod = registry.module_name(spec)
+    cps = [0x41, 0xE9, 0x20AC, 0x1F600, 0x42, 0x1F600, 0x10FFFD, 0x4E2D, 0x1F601, 0x43]
+    prog = tmp_path / "prepare.c"
+    prog.write_text(f'#include <stdio.h>\n#include <encspec/{mod}.h>\n'
+                    'static void show(const uint32_t *cps, size_t n) {\n'
+                    f'    unsigned char out[128]; {mod}_encoded res; size_t k;\n'
+                    f'    int status = {mod}_encode32(cps, n, out, sizeof out, 0, &res);\n'
+                    '    printf("%d ", status);\n'
+                    '    for (k = 0; k < res.length; k++) printf("%02X", out[k]);\n'
+                    '    printf("\\n");\n}\n'
+                    'int main(void) {\n'
+                    f'    uint32_t cps[] = {{ {", ".join(hex(c) for c in cps)} }};\n'
+                    f'    show(cps + 3, 1); {mod}_encode_prepare(); show(cps, 10); show(cps + 3, 4);\n'
+                    '    return 0;\n}\n', "utf-8")
+    module = encspec.load(spec)
+    want = "".join(f"0 {module.encode(c).hex().upper()}\n" for c in (cps[3:4], cps, cps[3:7]))
+    assert _compiled_output(tmp_path, folder, prog, mod) == want
 
 
 @pytest.mark.parametrize("spec", ["utf-8", "big5hkscs", "wtf-16", "utf-ebcdic"])

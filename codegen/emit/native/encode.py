@@ -268,6 +268,18 @@ def _prove(a: Automaton, core, row, value) -> bool:
         return False
 
 
+def proven_rows(a: Automaton) -> list[tuple[int, int]]:
+    """The code point ranges of the digits rows whose bytes are proven, as above, to
+    decode back to their code points (one plain character token over all of them):
+    an engine may skip reading such a code point's bytes back."""
+    out = []
+    for row in a.encoding_rows():
+        value = row_value(a, row)
+        if value[2] == "digits" and _prove(a, None, row, value):
+            out.append((value[0], value[1]))
+    return out
+
+
 def _cut(lo, hi, holes):
     """lo..hi without the code points in *holes* (sorted, disjoint ranges)."""
     out = []
