@@ -375,3 +375,25 @@ def test_spanning_check_walks_each_state_once_per_position():
     assert Rows.visits <= 4 * n + 4  # each state once, not each of the 2**16 paths
     machine.accept[2 * n] = "char"
     assert first_inner_char(machine, [pattern], lambda act: act == "char") is not None
+
+
+def test_cheapest_takes_the_mode_the_fewest_shift_bytes_reach_and_encode_end_the_nearest_end():
+    # three modes: one and two hold U+0020; from three, two is one byte away, one is three
+    spec = """encoding m
+code-space U+0000..U+10FFFF
+mode one
+form a: 20 at U+0020
+shift to-three: 1B 41 -> three
+mode two
+form b: 20 at U+0020
+shift two-three: 0E -> three
+mode three
+form c: 21..7E at U+3000
+shift back: 0F -> two
+shift home: 1B 42 43 -> one
+"""
+    first = tables.bind(compile_spec(parse_text(spec + "encode-modes one, two, three\n")))
+    cheap = tables.bind(compile_spec(parse_text(spec + "encode-modes one, two, three cheapest\nencode-end one, two\n")))
+    assert first.encode("\u3001 ") == b"\x1bA\x22\x1bBC\x20"   # back to one, the first that holds it
+    assert cheap.encode("\u3001 ") == b"\x1bA\x22\x0f\x20"     # two, one byte away; and it may end there
+    assert cheap.encode("\u3001") == b"\x1bA\x22\x0f"          # the nearest end mode

@@ -6,8 +6,7 @@ Each is held to CPython's codec of the same name (CPython's C decides; nothing h
 the expected answer): decoding of every short combination of the bytes that matter and of
 random byte strings under strict (exact spans and reasons) and every handler; encoding of
 every BMP code point alone and of random text, byte for byte with the final reset; and
-incremental use split at every offset equal to one-shot.  iso2022_kr's encoder differs
-from CPython's in one known way, pinned below (test_iso2022_kr_encoder_...).
+incremental use split at every offset equal to one-shot.
 """
 from __future__ import annotations
 
@@ -174,31 +173,21 @@ def test_iso2022_jp_encoder_writes_the_designations_cpython_writes():
     assert module("iso2022_jp").encode("\x1b(B") == b"\x1b(B"  # ESC is written as itself
 
 
-def _as_cpython_writes_kr(data: bytes) -> bytes:
-    """The spec's iso2022_kr bytes with its one known difference undone: it designates G1
-    after SO where CPython designates before, and returns G1 to ASCII (ESC ) B) after each
-    run, so it designates again before the next; CPython designates once per text."""
-    data = data.replace(b"\x0e\x1b$)C", b"\x1b$)C\x0e").replace(b"\x0f\x1b)B", b"\x0f")
-    first = data.find(b"\x1b$)C")
-    return data if first < 0 else data[:first + 4] + data[first + 4:].replace(b"\x1b$)C", b"")
-
-
-def test_iso2022_kr_encoder_differs_from_cpython_only_in_designating_g1():
+def test_iso2022_kr_encoder_designates_g1_once_as_cpython_does():
     m = module("iso2022_kr")
-    assert m.encode("a\uac00b\uac00") == b"a\x0e\x1b$)C0!\x0f\x1b)Bb\x0e\x1b$)C0!\x0f\x1b)B"
-    assert "a\uac00b\uac00".encode("iso2022_kr") == b"a\x1b$)C\x0e0!\x0fb\x0e0!\x0f"
+    # ESC $ ) C once, before the first SO; after SI the designation stays (encode-modes ... cheapest)
+    assert m.encode("a\uac00b\uac00") == "a\uac00b\uac00".encode("iso2022_kr") == b"a\x1b$)C\x0e0!\x0fb\x0e0!\x0f"
     bad = []
     for cp in _bmp():
         text = "a" + chr(cp) + "b"
         want = strict_encode_outcome(lambda t: t.encode("iso2022_kr"), text)
-        got = strict_encode_outcome(m.encode, text)
-        if (_as_cpython_writes_kr(got) if isinstance(got, bytes) else got) != want:
-            bad.append((f"U+{cp:04X}", got, want))
+        if strict_encode_outcome(m.encode, text) != want:
+            bad.append((f"U+{cp:04X}", want))
     for errors in ("strict", "replace"):
         for text in _texts(examples(1500), 314):
             want = strict_encode_outcome(lambda t, e=errors: t.encode("iso2022_kr", e), text)
             got = strict_encode_outcome(lambda t, e=errors: m.encode(t, e), text)
-            if (_as_cpython_writes_kr(got) if isinstance(got, bytes) else got) != want:
+            if got != want:
                 bad.append((text, errors, got, want))
     assert bad[:5] == []
 
@@ -218,8 +207,7 @@ def test_iso2022_incremental_encoder_equals_one_shot_at_every_split(codec):
     m = module(codec)
     for text in _texts(examples(300), 316):
         want = m.encode(text, "replace")
-        if codec != "iso2022_kr":
-            assert want == text.encode(codec, "replace"), text
+        assert want == text.encode(codec, "replace"), text
         for k in range(len(text) + 1):
             enc = m.IncrementalEncoder("replace")
             assert enc.encode(text[:k]) + enc.encode(text[k:], True) == want, (text, k)

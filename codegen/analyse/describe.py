@@ -105,6 +105,8 @@ def to_json(a: Automaton) -> dict[str, Any]:
                         for k, m in enumerate(a.modes)]
         out["encode_modes"] = [a.modes[k].name for k in a.encode_modes]
         out["sticky"] = a.sticky
+        out["cheapest"] = a.cheapest
+        out["encode_end"] = [a.modes[k].name for k in a.encode_end]
     return out
 
 
@@ -329,8 +331,10 @@ def mode_lines(a: Automaton) -> list[str]:
         if m.unencodable is not None:
             lines.append(f"before a code point it cannot write, the encoder goes to {a.modes[m.unencodable].name}")
     order = ", ".join(a.modes[k].name for k in a.encode_modes)
-    how = "staying in a mode while it holds the next character" if a.sticky else "the first that holds each"
-    lines += ["", f"encoder: {order} ({how}); every text ends in {a.modes[a.encode_modes[0]].name}"]
+    how = ("staying in a mode while it holds the next character" if a.sticky else
+           "the one its shifts reach with the fewest bytes" if a.cheapest else "the first that holds each")
+    ends = " or ".join(a.modes[k].name for k in a.encode_end)
+    lines += ["", f"encoder: {order} ({how}); every text ends in {ends}"]
     return lines
 
 

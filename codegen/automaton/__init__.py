@@ -111,6 +111,8 @@ class Automaton:
     modes: tuple[Mode, ...] = ()
     encode_modes: tuple[int, ...] = ()
     sticky: bool = False
+    cheapest: bool = False  # it takes the mode its shifts reach with the fewest bytes
+    encode_end: tuple[int, ...] = ()  # the modes a text may end in (the first encode mode's by default)
 
     def end_action(self, s: int) -> Action | None:
         """The action a token takes where the data ends in state *s* (None: the usual rules)."""
@@ -322,6 +324,8 @@ def _compile_modes(spec: Spec) -> Automaton:
                    at_end=tuple(at_end) if any(e is not None for e in at_end) else (),
                    forms=MappingProxyType(forms), modes=modes,
                    encode_modes=tuple(spec.modes.index(m) for m in spec.encode_modes), sticky=spec.sticky,
+                   cheapest=spec.cheapest,
+                   encode_end=tuple(spec.modes.index(m) for m in spec.encode_end or spec.encode_modes[:1]),
                    spec_file=spec.path, spec_sha256=spec.sha256)
 
 

@@ -29,32 +29,31 @@ def mode_spec(spec: Spec, name: str, twin: bool) -> Spec:
 
 
 def shift_paths(spec: Spec) -> tuple[tuple[bytes | None, ...], ...]:
-    """Per mode, the shortest shift bytes into every mode (Dijkstra by length, then
-    spec order): what the encoder writes to change mode."""
+    """Per mode, the shortest shift bytes into every mode (Dijkstra by length; between
+    paths of one length, the one whose shifts come first in the spec): what the encoder
+    writes to change mode."""
     names = spec.modes
-    edges: list[list[tuple[int, bytes]]] = [[] for _ in names]
-    for p in spec.patterns:
+    edges: list[list[tuple[int, bytes, int]]] = [[] for _ in names]
+    for order, p in enumerate(spec.patterns):
         if p.shift is None:
             continue
         data = bytes(i.digits.runs[0][0] for i in p.items if i.digits is not None
                      for _ in range(evaluate(i.count, {})))
         for k, name in enumerate(names):
             if p.mode in (None, name):
-                edges[k].append((names.index(p.shift), data))
+                edges[k].append((names.index(p.shift), data, order))
     out = []
     for k in range(len(names)):
         best: list[bytes | None] = [None] * len(names)
-        heap = [(0, 0, k, b"")]
-        n = 1
+        heap: list[tuple[int, tuple[int, ...], int, bytes]] = [(0, (), k, b"")]
         while heap:
-            _, _, m, path = heapq.heappop(heap)
+            _, orders, m, path = heapq.heappop(heap)
             if best[m] is not None:
                 continue
             best[m] = path
-            for target, data in edges[m]:
+            for target, data, order in edges[m]:
                 if best[target] is None:
-                    heapq.heappush(heap, (len(path) + len(data), n, target, path + data))
-                    n += 1
+                    heapq.heappush(heap, (len(path) + len(data), orders + (order,), target, path + data))
         out.append(tuple(best))
     return tuple(out)
 

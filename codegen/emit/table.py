@@ -168,6 +168,8 @@ def _modes(a: Automaton) -> dict:
                  for m in a.modes],
         "encode": [a.modes[k].name for k in a.encode_modes],
         "sticky": a.sticky,
+        "cheapest": a.cheapest,
+        "end": [a.modes[k].name for k in a.encode_end],
     }
 
 

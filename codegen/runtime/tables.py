@@ -213,6 +213,8 @@ def mode_values(a) -> dict:
         "_MODE_ENCODERS": tuple(encoder(m) for m in a.modes),
         "_MODE_ORDER": tuple(a.encode_modes),
         "_STICKY": a.sticky,
+        "_CHEAPEST": a.cheapest,
+        "_MODE_ENDS": tuple(a.encode_end),
     }
 
 

@@ -286,6 +286,8 @@ class Spec:
     modes: tuple[str, ...] = ()
     encode_modes: tuple[str, ...] = ()
     sticky: bool = False
+    cheapest: bool = False  # the encoder takes the mode its shifts reach with the fewest bytes
+    encode_end: tuple[str, ...] = ()  # the modes a text may end in (empty: the first encode mode)
     shift_after_shift: str | None = None
     unencodable_shifts: tuple[tuple[str, str], ...] = ()  # (mode, where the encoder goes before an error)
 

@@ -231,9 +231,13 @@ class _Build(Transformer_NonRecursive):
 
     @v_args(meta=True)
     def encode_modes(self, meta, c):
-        sticky = bool(c) and c[-1].type == "STICKY"
-        names = c[:-1] if sticky else c
-        return ("encode-modes", _loc(meta), (tuple((str(t), _loc(t)) for t in names), sticky))
+        choice = str(c[-1]) if c and c[-1].type == "ENCODE_CHOICE" else "first"
+        names = c[:-1] if choice != "first" else c
+        return ("encode-modes", _loc(meta), (tuple((str(t), _loc(t)) for t in names), choice))
+
+    @v_args(meta=True)
+    def encode_end(self, meta, c):
+        return ("encode-end", _loc(meta), tuple((str(t), _loc(t)) for t in c))
 
     @v_args(meta=True)
     def unencodable_shift(self, meta, c):

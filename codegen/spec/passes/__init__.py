@@ -70,7 +70,9 @@ def resolve(statements: list[Statement], text: str, path: str) -> Spec:
         modes=tuple(name for name, _ in draft.modes),
         encode_modes=tuple(n for n, _ in draft.values["encode-modes"][0]) if "encode-modes" in draft.values
         else tuple(name for name, _ in draft.modes),
-        sticky=draft.values.get("encode-modes", ((), False))[1],
+        sticky=draft.values.get("encode-modes", ((), "first"))[1] == "sticky",
+        cheapest=draft.values.get("encode-modes", ((), "first"))[1] == "cheapest",
+        encode_end=tuple(n for n, _ in draft.values.get("encode-end", ())),
         shift_after_shift=draft.values.get("shift-after-shift"),
         unencodable_shifts=tuple(draft.unencodable_shifts),
         warnings=tuple(draft.warnings),

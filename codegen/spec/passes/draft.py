@@ -21,7 +21,7 @@ Pass = Callable[["Draft"], list[Problem]]
 
 # statements a spec gives at most once
 SINGLE = frozenset({"encoding", "title", "source", "code-space", "numbering", "reserved", "code-unit", "error-span",
-                    "bytes-through", "undecodable", "encode-modes", "shift-after-shift"})
+                    "bytes-through", "undecodable", "encode-modes", "encode-end", "shift-after-shift"})
 
 
 @dataclass

@@ -15,12 +15,12 @@ def modes(draft: Draft) -> None:
             raise SpecError(f"mode '{name}' is declared twice", loc)
         names.add(name)
     chosen = draft.values.get("encode-modes")
-    for keyword in ("encode-modes", "shift-after-shift"):
+    for keyword in ("encode-modes", "encode-end", "shift-after-shift"):
         if keyword in draft.values and not names:
             raise SpecError(f"'{keyword}' needs modes (declare them with 'mode NAME')", draft.seen[keyword])
-    if chosen is not None:
+    for named in ([chosen[0]] if chosen is not None else []) + [draft.values.get("encode-end", ())]:
         listed: set[str] = set()
-        for name, loc in chosen[0]:
+        for name, loc in named:
             if name not in names:
                 raise SpecError(f"unknown mode '{name}' (declare it with a 'mode' statement)", loc)
             if name in listed:

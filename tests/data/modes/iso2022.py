@@ -246,7 +246,10 @@ def mode_lines(codec: Codec, state: State, by_name: dict[State, str]) -> list[st
     if codec.shifts:            # after the escape sequences: the encoder designates G1 before SO
         out += [f"shift so: 0E -> {by_name[replace(state, shifted=True)]}",
                 f"shift si: 0F -> {by_name[replace(state, shifted=False)]}"]
-    if state == every_first(codec):
+    # where CPython's encoder writes ESC (SO, SI) as itself: G0 ASCII, not shifted (for kr
+    # both G1 designations: the encoder keeps G1 once designated)
+    first = every_first(codec)
+    if state == first or (codec.shifts and replace(state, g1=first.g1) == first):
         out += ENCODE_ENTRIES[codec.shifts]
     return out
 
@@ -543,10 +546,10 @@ HEADER = {
     + COMMON.format(g1=", G1", flags=", the shift flag (SO sets it, SI and a line feed clear it),",
                     naming="G0-G1, -so: shifted", extra="") + """#
 # CPython's encoder writes ASCII as itself (after SI where shifted) and KS X 1001
-# in G1: ESC $ ) C once per text, SO before each run, SI at the end.  This spec's
-# encoder cannot say "once": encode-modes returns to the first mode (ascii-ascii)
-# for ASCII, so it writes SO ESC $ ) C before each run and SI ESC ) B after it
-# (tests/test_modes_cpython.py pins exactly that difference).
+# in G1: ESC $ ) C once per text, SO before each run, SI at the end.  Here: the
+# encoder takes, of the modes that hold a character, the one its shifts reach
+# with the fewest bytes (`cheapest`: after SI it stays in ascii-ksc, G1 still
+# designated), and a text may end in either unshifted mode.
 """,
     "iso2022_jp": _jp_header("ISO-2022-JP (RFC 1468)", "iso2022_jp", "JIS X 0208 table", "jis0208.txt: 21 40 is U+FF3C",
                              "JIS X 0201 Roman (ESC ( J)"),
@@ -567,7 +570,7 @@ HEADER = {
 }
 
 ENCODER = {
-    "iso2022_kr": "encode-modes ascii-ascii, ascii-ksc-so\n",
+    "iso2022_kr": "encode-modes ascii-ascii, ascii-ksc, ascii-ksc-so cheapest\nencode-end ascii-ascii, ascii-ksc\n",
     "iso2022_jp": "encode-modes ascii, jis0208, roman\n",
     "iso2022_jp_1": "encode-modes ascii, jis0208, jis0212, roman\n",
     "iso2022_jp_ext": "encode-modes ascii, jis0208, jis0212, roman, katakana\n",
