@@ -220,6 +220,8 @@ _MODES = globals().get("_MODES") or ()  # nor a module without modes its modes
 _MODE_ENCODERS = globals().get("_MODE_ENCODERS") or ()
 _MODE_ORDER = globals().get("_MODE_ORDER") or ()
 _STICKY = globals().get("_STICKY") or False
+_CHEAPEST = globals().get("_CHEAPEST") or False
+_MODE_ENDS = globals().get("_MODE_ENDS") or _MODE_ORDER[:1]
 _BASE = {twin: start for start, twin in _MODES if twin >= 0}  # a twin's start -> its mode's
 # a twin run by encspec.load: the loader chose its hook, before anything below reads it
 _NATIVE = globals().get("_NATIVE_GIVEN", _NATIVE)
@@ -1501,6 +1503,8 @@ def _encode_in_mode(state, cp):
         b = _mode_bytes(m, cp)
         if b is not None:
             return b, state
+    if _CHEAPEST:
+        return _encode_cheapest(state, m, cp)
     for k in _MODE_ORDER:
         b = _mode_bytes(k, cp)
         if b is None:
@@ -1511,6 +1515,26 @@ def _encode_in_mode(state, cp):
         if path is not None:
             return path + b, (state & ~_MODE_MASK) | (k << _MODE_SHIFT)
     return None, state
+
+
+def _cheapest(m, modes):
+    """The mode of *modes* the shifts from mode *m* reach with the fewest bytes (the first
+    listed among equals), and those bytes; (None, None) where none is reached."""
+    best = None
+    for k in modes:
+        path = _MODE_ENCODERS[m][4][k]
+        if path is not None and (best is None or len(path) < len(best[1])):
+            best = (k, path)
+    return best if best is not None else (None, None)
+
+
+def _encode_cheapest(state, m, cp):
+    """_encode_in_mode with `cheapest`: of the modes that hold *cp*, the one its shifts
+    reach from mode *m* with the fewest bytes (the current one costs none)."""
+    k, path = _cheapest(m, [k for k in _MODE_ORDER if _mode_bytes(k, cp) is not None])
+    if k is None:
+        return None, state
+    return path + _mode_bytes(k, cp), (state & ~_MODE_MASK) | (k << _MODE_SHIFT)
 
 
 def _before_unencodable(state):
@@ -1526,12 +1550,13 @@ def _before_unencodable(state):
 
 def _flush(state):
     """(bytes, next state) that end a text written in encoder state *state*: the shift
-    back to the encoder's first mode (nothing without modes, or already there)."""
+    into a mode a text may end in, the fewest bytes (nothing without modes, or there)."""
     if _MODES:
         m = (state & _MODE_MASK) >> _MODE_SHIFT
-        home = _MODE_ORDER[0]
-        if m != home:
-            return _MODE_ENCODERS[m][4][home] or b"", (state & ~_MODE_MASK) | (home << _MODE_SHIFT)
+        if m not in _MODE_ENDS:
+            k, path = _cheapest(m, _MODE_ENDS)
+            if k is not None:
+                return path, (state & ~_MODE_MASK) | (k << _MODE_SHIFT)
     return b"", state
 
 

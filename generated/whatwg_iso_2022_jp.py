@@ -513,6 +513,9 @@ _MODES = ((0, 45), (11, 56), (26, 71), (35, 80))
 _MODE_ENCODERS = ((((0, 13, 'digits', (0, (((0, 13),),), None)), (16, 26, 'digits', (16, (((16, 26),),), None)), (28, 127, 'digits', (28, (((28, 127),),), None))), (0, 16, 28), (), {}, (b'', b'\x1b(J', b'\x1b(I', b'\x1b$B'), -1), (((0, 13, 'digits', (0, (((0, 13),),), None)), (16, 26, 'digits', (16, (((16, 26),),), None)), (28, 91, 'digits', (28, (((28, 91),),), None)), (93, 125, 'digits', (93, (((93, 125),),), None)), (127, 127, 'digits', (127, (((127, 127),),), None)), (165, 165, 'literal', b'\\'), (8254, 8254, 'literal', b'~')), (0, 16, 28, 93, 127, 165, 8254), (), {}, (b'\x1b(B', b'', b'\x1b(I', b'\x1b$B'), -1), (((65377, 65439, 'digits', (65377, (((33, 95),),), None)),), (65377,), (), {}, (b'\x1b(B', b'\x1b(J', b'', b'\x1b$B'), -1), ((), (), ((0, (((33, 126),), ((33, 126),)), None),), {8722: b'!]', 65377: b'!#', 65378: b'!V', 65379: b'!W', 65380: b'!"', 65381: b'!&', 65382: b'%r', 65383: b'%!', 65384: b'%#', 65385: b'%%', 65386: b"%'", 65387: b'%)', 65388: b'%c', 65389: b'%e', 65390: b'%g', 65391: b'%C', 65392: b'!<', 65393: b'%"', 65394: b'%$', 65395: b'%&', 65396: b'%(', 65397: b'%*', 65398: b'%+', 65399: b'%-', 65400: b'%/', 65401: b'%1', 65402: b'%3', 65403: b'%5', 65404: b'%7', 65405: b'%9', 65406: b'%;', 65407: b'%=', 65408: b'%?', 65409: b'%A', 65410: b'%D', 65411: b'%F', 65412: b'%H', 65413: b'%J', 65414: b'%K', 65415: b'%L', 65416: b'%M', 65417: b'%N', 65418: b'%O', 65419: b'%R', 65420: b'%U', 65421: b'%X', 65422: b'%[', 65423: b'%^', 65424: b'%_', 65425: b'%`', 65426: b'%a', 65427: b'%b', 65428: b'%d', 65429: b'%f', 65430: b'%h', 65431: b'%i', 65432: b'%j', 65433: b'%k', 65434: b'%l', 65435: b'%m', 65436: b'%o', 65437: b'%s', 65438: b'!+', 65439: b'!,'}, (b'\x1b(B', b'\x1b(J', b'\x1b(I', b''), 0))
 _MODE_ORDER = (0, 1, 3)
 _STICKY = True
+# Whether it takes the mode its shifts reach with the fewest bytes; the modes a text may end in.
+_CHEAPEST = False
+_MODE_ENDS = (0,)
 
 # ------------------------------------------------------------- counted forms
 # Forms of unbounded length, beyond the automaton: a bounded prefix in the
@@ -574,6 +577,8 @@ _MODES = globals().get("_MODES") or ()  # nor a module without modes its modes
 _MODE_ENCODERS = globals().get("_MODE_ENCODERS") or ()
 _MODE_ORDER = globals().get("_MODE_ORDER") or ()
 _STICKY = globals().get("_STICKY") or False
+_CHEAPEST = globals().get("_CHEAPEST") or False
+_MODE_ENDS = globals().get("_MODE_ENDS") or _MODE_ORDER[:1]
 _BASE = {twin: start for start, twin in _MODES if twin >= 0}  # a twin's start -> its mode's
 # a twin run by encspec.load: the loader chose its hook, before anything below reads it
 _NATIVE = globals().get("_NATIVE_GIVEN", _NATIVE)
@@ -1855,6 +1860,8 @@ def _encode_in_mode(state, cp):
         b = _mode_bytes(m, cp)
         if b is not None:
             return b, state
+    if _CHEAPEST:
+        return _encode_cheapest(state, m, cp)
     for k in _MODE_ORDER:
         b = _mode_bytes(k, cp)
         if b is None:
@@ -1865,6 +1872,26 @@ def _encode_in_mode(state, cp):
         if path is not None:
             return path + b, (state & ~_MODE_MASK) | (k << _MODE_SHIFT)
     return None, state
+
+
+def _cheapest(m, modes):
+    """The mode of *modes* the shifts from mode *m* reach with the fewest bytes (the first
+    listed among equals), and those bytes; (None, None) where none is reached."""
+    best = None
+    for k in modes:
+        path = _MODE_ENCODERS[m][4][k]
+        if path is not None and (best is None or len(path) < len(best[1])):
+            best = (k, path)
+    return best if best is not None else (None, None)
+
+
+def _encode_cheapest(state, m, cp):
+    """_encode_in_mode with `cheapest`: of the modes that hold *cp*, the one its shifts
+    reach from mode *m* with the fewest bytes (the current one costs none)."""
+    k, path = _cheapest(m, [k for k in _MODE_ORDER if _mode_bytes(k, cp) is not None])
+    if k is None:
+        return None, state
+    return path + _mode_bytes(k, cp), (state & ~_MODE_MASK) | (k << _MODE_SHIFT)
 
 
 def _before_unencodable(state):
@@ -1880,12 +1907,13 @@ def _before_unencodable(state):
 
 def _flush(state):
     """(bytes, next state) that end a text written in encoder state *state*: the shift
-    back to the encoder's first mode (nothing without modes, or already there)."""
+    into a mode a text may end in, the fewest bytes (nothing without modes, or there)."""
     if _MODES:
         m = (state & _MODE_MASK) >> _MODE_SHIFT
-        home = _MODE_ORDER[0]
-        if m != home:
-            return _MODE_ENCODERS[m][4][home] or b"", (state & ~_MODE_MASK) | (home << _MODE_SHIFT)
+        if m not in _MODE_ENDS:
+            k, path = _cheapest(m, _MODE_ENDS)
+            if k is not None:
+                return path, (state & ~_MODE_MASK) | (k << _MODE_SHIFT)
     return b"", state
 
 
