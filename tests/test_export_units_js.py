@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 from functools import cache
 from pathlib import Path
@@ -450,22 +451,43 @@ def test_end_actions_match_the_reference_exhaustively(driver, spec):
     assert not bad, f"{len(bad)} of {len(items)} inputs differ:\n" + "\n".join(bad[:8])
 
 
-def test_the_module_names_the_spec_reasons_and_weights_only_where_needed():
-    """Reasons come from the spec (utf-16's), and a weight-1, byte-unit spec's hot loop is the
-    one it always was: no weight multiply, no unit arithmetic, no end-of-data actions."""
+def _engine(text: str) -> str:
+    """The module's decoder engine: the steps, the token scanner, tokens and
+    decodeCodePoints, without the module-level data between them (`const ...`)
+    and with the literals the engine spells its flags with (`/* NAME */ value`)
+    as their names (the counted forms' own scanners are left out: they are
+    generated from each form's expressions)."""
+    def part(first: str, last: str) -> str:
+        return text[text.index(first):text.index(last)]
+    code = part("function token(", "// ------------------------------------------------------------ counted forms") + \
+        part("function act(", "export function decode(")
+    code = "\n".join(line for line in code.split("\n") if not line.startswith("const "))
+    return re.sub(r"/\* (\w+) \*/ [\w.]+", r"\1", code)
+
+
+def test_the_module_names_the_spec_reasons_and_weights_as_data():
+    """Reasons come from the spec (utf-16's); the decoder engine is one text for every spec,
+    which it reads as data: a weight-1, byte-unit spec differs in its folded flags (WEIGHTED
+    false), its UNIT (1) and its end-of-data actions (all -1), not in its code; so do specs
+    with mapping tables, counted forms and table entries of several code points."""
     from encspec.emit.targets import targets
     js = targets()["js"]
     text = js.files(pipeline.load("utf-16")[1])["utf_16.mjs"]
     for reason in ("illegal encoding", "illegal UTF-16 surrogate", "unexpected end of data", "truncated data"):
         assert f'"{reason}"' in text
-    assert '"invalid start byte"' not in text and "WEIGHT[k]" in text
+    assert '"invalid start byte"' not in text and "/* WEIGHTED */ true ?" in text
     assert "{ bytes: new Uint8Array([0xFE, 0xFF]), start: 6 }" in text
     dts = js.files(pipeline.load("utf-16")[1])["utf_16.d.ts"]
     assert 'REASON_START: "illegal encoding"' in dts
     narrow = js.files(pipeline.load("utf-8")[1])["utf_8.mjs"]
-    loop = narrow[narrow.index("function scanAt"):narrow.index("\n/**\n * Every token")]
-    assert "WEIGHT" not in narrow and "AT_END" not in narrow and "UNIT" not in loop and "whole" not in loop
-    assert "acc = acc * RADIX[k] + (b - SUB[k]);" in loop
+    assert "/* WEIGHTED */ false ?" in narrow and "% /* UNIT */ 1;" in narrow and "% /* UNIT */ 2;" in text
+    at_end = narrow[narrow.index("const AT_END"):].split("\n", 1)[0]
+    assert set(re.findall(r"-?\d+", at_end.split("[", 1)[1])) == {"-1"}
+    assert _engine(narrow) == _engine(text)
+    for spec in ("shift_jis", "utf-inf-8", "whatwg-big5"):  # tables, counted forms, entries of several
+        other = js.files(pipeline.load(spec)[1])[f"{registry.module_name(spec)}.mjs"]
+        assert _engine(other) == _engine(narrow), spec
+    assert "acc = acc * RADIX[k] + (/* WEIGHTED */ false ? (b - SUB[k]) * WEIGHT[k] : b - SUB[k]);" in narrow
 
 
 TS_CONSUMER = """

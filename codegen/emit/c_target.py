@@ -10,6 +10,7 @@ from ..spec.diagnostics import SpecError
 from ..spec.expressions import CHECKED, source
 from . import c_encoder, c_string, description, package_tests, render
 from . import export_common as common
+from .engine_data import decoder_data
 from .target import Target, refusal, register
 
 
@@ -95,31 +96,15 @@ def table_context(ctx: dict, a: Automaton, rust: bool = False) -> None:
     ctx["restore_text"] = common.restore_text(a)
 
 
-SPANS = ("maximal-subpart", "one-unit", "through-failing-byte")
-
-
 def engine_context(ctx: dict, a: Automaton) -> None:
     """The spec's constructs as data for the one decoder engine (source.c.j2), so
-    that a construct the spec lacks is a neutral value, not a template switch: flags
-    the C compiler folds ("flags": name -> 0/1), the span policy's index in SPANS,
-    the restore set as 256 flags, the byte permutation (identity without one), the
-    reasons every spec defines, and the signatures packed into one array."""
+    that a construct the spec lacks is a neutral value, not a template switch:
+    engine_data.decoder_data's, flags the C compiler folds ("flags": name -> 0/1),
+    and the reasons every spec defines."""
+    decoder_data(a, ctx)
     ctx["flags"] = {"WEIGHTED": int(ctx["weighted"]), "WIDE_DFA": int(ctx["wide_dfa"]), "HUGE_WEIGHTS": int(ctx["huge_weights"]),
                     "PERMUTED": int(a.permutation is not None)}
-    ctx["span_index"] = SPANS.index(a.error_span)
-    restore = [0] * 256
-    for lo, hi in a.restore:
-        restore[lo:hi + 1] = [1] * (hi - lo + 1)
-    ctx["restore_flags"] = restore
-    ctx["real_bytes"] = ctx["from_real"] or list(range(256))
     ctx["wide_buffer"] = ctx["wide_bytes"] or 1
-    sig_bytes: list[int] = []
-    ctx["signature_rows"] = []
-    for sig in ctx["signatures"]:
-        ctx["signature_rows"].append({"at": len(sig_bytes), "n": len(sig["bytes"]), "start": sig["start"],
-                                      "hex": sig["hex"]})
-        sig_bytes += sig["bytes"]
-    ctx["signature_bytes"] = sig_bytes or [0]
     for act in ctx["actions"]:  # one row shape: offset (CHAR, PAIR), code point (VALUE) or table (LOOKUP)
         act["number"] = {"value": act["value"], "lookup": act["table"]}.get(act["kind"], act["offset"])
         act["c_reason"] = {"error": c_string(act["reason"]), "reserved": f"{ctx['mod']}_reason_reserved"}.get(
