@@ -7,7 +7,7 @@ from ..automaton import Automaton
 from ..spec.expressions import CHECKED, source
 from . import export_common as common
 from . import package_tests, render, rust_encode, visible
-from .c_target import check_ops, supports, table_context, weight_context
+from .c_target import check_ops, engine_context, supports, table_context, weight_context
 from .target import Target, register
 
 
@@ -46,6 +46,7 @@ def files(a: Automaton, vectors: str | None = None, spec_arg: str | None = None,
     ctx["cp_type"] = f"u{w['cp_bits']}"
     ctx["state_type"] = f"u{w['state_bits']}"
     ctx["accept_type"] = "i16" if len(a.actions) >= 127 else "i8"
+    engine_context(ctx, a)  # the C engine's data: flags, neutral values, packed signatures
     plans, used = common.plans_context(a, "rust", _expr)
     ctx["plans"] = plans
     ctx["x_ops"] = sorted(CHECKED[op] for op in used)
