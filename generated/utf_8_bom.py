@@ -850,9 +850,23 @@ def _valid_until(data, pos, state, final, allow_reserved):
     if native:
         if state & 1 and pos < n and _signature_token(data, pos, state, final) is None:
             state &= ~1  # no signature here: the extension from the first token on
-        if not state & 1:
-            at = _NATIVE.validate(data, pos, allow_reserved, final, COUNTED_LIMIT, state >> 1)
-            return (at, state, True) if at >= 0 else ((n if at == -1 else -2 - at), state, False)
+        while not state & 1:
+            # the extension within one mode; a token that changes the mode (it stops there) is _step's
+            base = _BASE.get(state >> 1, state >> 1)  # a twin's tokens but shifts are its mode's
+            at = _NATIVE.validate(data, pos, allow_reserved, final, COUNTED_LIMIT, base)
+            stop = at if at >= 0 else n if at == -1 else -2 - at
+            if stop > pos:
+                state = base << 1
+            if at >= 0:
+                return at, state, True
+            if not _MODES or stop >= n:
+                return stop, state, False
+            tok, after = _step(data, stop, state, final)
+            if tok[0] is None:
+                return stop, state, False
+            if tok[0] == "error" or (tok[0] == "reserved" and not allow_reserved):
+                return stop, state, True
+            pos, state = tok[2], after
     step = _step
     slow_until = misses = 0
     while pos < n:
@@ -1097,11 +1111,16 @@ def _decode(data, errors, final, state, want_str, resume=None, surrogates=True, 
                     native_errors = errors if errors in _NATIVE_HANDLERS and \
                         codecs.lookup_error(errors) is _NATIVE_HANDLERS[errors] else "strict"
                 mark = len(out)
+                base = _BASE.get(start, start)  # a twin's tokens but shifts (where it stops) are its mode's
                 if pos + window >= n:
-                    stop = _NATIVE.decode(data, pos, native_errors, final, want_str, out, COUNTED_LIMIT, start)
+                    stop = _NATIVE.decode(data, pos, native_errors, final, want_str, out, COUNTED_LIMIT, base)
                 else:
                     stop = _NATIVE.decode(memoryview(data)[:pos + window], pos, native_errors, False, want_str, out,
-                                          COUNTED_LIMIT, start)
+                                          COUNTED_LIMIT, base)
+                if stop > pos and base != start:  # a token read: out of the twin
+                    start = base
+                    state = base << 1
+                    fast = state == 0
                 window = max(2 * (stop - pos), 1 << 12)
                 if not surrogates and want_str and len(out) > mark and _SURROGATE.search(out[-1]):
                     del out[mark:]  # a surrogate to send to the handler: this stretch in Python
@@ -1884,7 +1903,8 @@ _MEMO_LENS = None
 # The native loops write a row's code points (the spec's straight-line code) without asking the
 # memo's maker: where a starter lies in a row they would write it alone, so there the core
 # encodes, unless the extension says it stops at starters itself (STOPS_AT_STARTERS).
-_NATIVE_ENCODE = _NATIVE is not None and hasattr(_NATIVE, "encode_str") and (
+# Not with modes: a code point's bytes depend on the mode before it (the core's _encode_in_mode).
+_NATIVE_ENCODE = not _MODES and _NATIVE is not None and hasattr(_NATIVE, "encode_str") and (
     getattr(_NATIVE, "STOPS_AT_STARTERS", False) or not any(_encode_row(c) is not None for c in _SEQUENCES))
 _MEMO_WIDTH = _NATIVE.memo_width() if _NATIVE_ENCODE and hasattr(_NATIVE, "memo_width") else 4  # bytes an entry
 
@@ -2431,7 +2451,8 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
         text holds one takes the exact path: feed says None)."""
         self._start = self._state >> 1
         self._quick = (_FEED is not None and self._want_str and _FROM_REAL is None
-                       and not (SIGNATURES and self._state & 1) and self._resume is None
+                       and not (SIGNATURES and self._state & 1) and self._start not in _BASE
+                       and self._resume is None
                        and not self._wait and not self._held and self._pending.__class__ is bytes)
 
     def _feed(self, input, final):

@@ -117,8 +117,8 @@ def has_modes(name: str) -> bool:
 
 def native_builtin(name: str) -> bool:
     """Whether the built-in has a native backend: its C extension (generated/native/), or
-    CPython's charmap codec for a single-byte spec.  A spec with modes has none yet (issue
-    31: the extension refuses it, by name; tests/test_modes.py holds that)."""
+    CPython's charmap codec for a single-byte spec (a spec with modes too: its loops stop
+    before a shift, which the module's _step takes; tests/test_native_modes.py)."""
     from codec_samples import has_extension
     return has_extension(name) or name in single_byte_builtins()
 

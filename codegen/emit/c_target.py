@@ -107,8 +107,8 @@ def engine_context(ctx: dict, a: Automaton) -> None:
     ctx["wide_buffer"] = ctx["wide_bytes"] or 1
     for act in ctx["actions"]:  # one row shape: offset (CHAR, PAIR), code point (VALUE) or table (LOOKUP)
         act["number"] = {"value": act["value"], "lookup": act["table"]}.get(act["kind"], act["offset"])
-        act["c_reason"] = {"error": c_string(act["reason"]), "reserved": f"{ctx['mod']}_reason_reserved"}.get(
-            act["kind"], "0")
+        act["c_reason"] = f"{ctx['mod']}_reason_reserved" if act["kind"] == "reserved" else \
+            c_string(act["reason"]) if act["reason"] else "0"  # an error's; a shift's right after a shift
 
 
 def supports(lang: str):

@@ -512,12 +512,16 @@ def common_context(a: Automaton) -> dict:
         op_rows.append({"radix": op[0], "sub": op[1], "weight": op[2],
                         "comment": f"{k}: acc = acc * {op[0]} + (byte - 0x{op[1]:02X}){times}"})
     actions = []
+    mode_names = [m.name for m in a.modes]
     for act in a.actions:
         kind = ("value" if isinstance(act, Value) else "pair" if isinstance(act, Pair)
                 else "lookup" if isinstance(act, Lookup) else act.kind)
+        # the mode the next token starts in: a shift's, a character's `-> MODE` (-1: the token's own)
+        then = getattr(act, "mode", None) if kind == "shift" else getattr(act, "then", None)
         actions.append({"kind": kind, "offset": getattr(act, "offset", 0), "value": getattr(act, "value", 0),
-                        "split": getattr(act, "split", 0), "reason": getattr(act, "reason", ""),
-                        "table": getattr(act, "table", 0), "comment": action_comment(act)})
+                        "split": getattr(act, "split", 0), "reason": getattr(act, "reason", "") or "",
+                        "table": getattr(act, "table", 0), "comment": action_comment(act),
+                        "then": mode_names.index(then) if then in mode_names else -1})
     extensions = []
     for k, ext in enumerate(a.extensions):
         extensions.append({"index": k, "form": ext.form, "line": ext.line, "text": form_text(ext),

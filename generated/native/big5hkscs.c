@@ -147,7 +147,8 @@ typedef enum {
     BIG5HKSCS_RESERVED = 2,  /* a reserved run */
     BIG5HKSCS_SIGNATURE = 3, /* the signature, at offset 0 only */
     BIG5HKSCS_WIDE = 4       /* a character wider than 64 bits: see bits, big5hkscs_wide_value
-                                (never in this encoding: every code point fits) */
+                                (never in this encoding: every code point fits) */,
+    BIG5HKSCS_SHIFT = 5      /* a shift: no character, the next token starts in mode then (a spec with modes) */
 } big5hkscs_kind;
 
 typedef struct {
@@ -156,6 +157,7 @@ typedef struct {
     big5hkscs_cp value;  /* CHAR: the code point; 0 otherwise */
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
+    int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
     /* CHAR: how many code points (1, or more where a table entry stands for several:
        value is the first, values points to them all); 0 otherwise */
     size_t n_values;
@@ -439,21 +441,22 @@ static const int8_t big5hkscs_at_end[5] = {
 
 /* ----------------------------------------------------------------- actions */
 enum { BIG5HKSCS_ACT_CHAR, BIG5HKSCS_ACT_VALUE, BIG5HKSCS_ACT_PAIR, BIG5HKSCS_ACT_ERROR, BIG5HKSCS_ACT_RESERVED,
-       BIG5HKSCS_ACT_LOOKUP };
+       BIG5HKSCS_ACT_LOOKUP, BIG5HKSCS_ACT_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
    ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
-   pointer into mapping table offset. */
+   pointer into mapping table offset; SHIFT: no character (a spec with modes). */
 static const struct {
     uint8_t kind;
     uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
-    const char *reason;  /* ERROR, RESERVED */
+    const char *reason;  /* ERROR, RESERVED; SHIFT: an error that still shifts (right after a shift) */
+    int16_t then;        /* the mode the next token starts in (a shift, a char's -> MODE); -1: the same */
 } big5hkscs_actions[3] = {
-    { BIG5HKSCS_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form ascii: code point = acc + 0 */
-    { BIG5HKSCS_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0 },  /* form double: code point = table 0 at pointer acc */
-    { BIG5HKSCS_ACT_ERROR, UINT64_C(0), UINT64_C(0), "incomplete multibyte sequence" },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
+    { BIG5HKSCS_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form ascii: code point = acc + 0 */
+    { BIG5HKSCS_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form double: code point = table 0 at pointer acc */
+    { BIG5HKSCS_ACT_ERROR, UINT64_C(0), UINT64_C(0), "incomplete multibyte sequence", -1 },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
 };
 
 /* The signatures' bytes, one after another (recognised at offset 0 only, the
@@ -1749,6 +1752,7 @@ static void big5hkscs_set(big5hkscs_token *tok, big5hkscs_kind kind, size_t star
     tok->value = value;
     tok->reason = reason;
     tok->bits = 0;
+    tok->then = -1;
     tok->n_values = kind == BIG5HKSCS_CHAR;
     tok->values = NULL;
 }
@@ -1796,6 +1800,7 @@ int big5hkscs_accepts(unsigned state)
     switch (big5hkscs_actions[a].kind) {
     case BIG5HKSCS_ACT_ERROR: return BIG5HKSCS_ERROR;
     case BIG5HKSCS_ACT_RESERVED: return BIG5HKSCS_RESERVED;
+    case BIG5HKSCS_ACT_SHIFT: return BIG5HKSCS_SHIFT;
     default: return BIG5HKSCS_CHAR;
     }
 }
@@ -1906,8 +1911,9 @@ static int big5hkscs_wide(const unsigned char *data, size_t len, unsigned start,
 }
 
 /* The token of action over data[pos .. end - 1] with value acc, as the core's _act
-   (a value past 64 bits: big5hkscs_wide first). */
-static void big5hkscs_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, big5hkscs_token *tok)
+   (a value past 64 bits: big5hkscs_wide first); then the mode after it (big5hkscs_then). */
+static void big5hkscs_act_kind(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc,
+                              big5hkscs_token *tok)
 {
     (void)data;
     switch (big5hkscs_actions[action].kind) {
@@ -1940,10 +1946,20 @@ static void big5hkscs_act(const unsigned char *data, int action, size_t pos, siz
         big5hkscs_set(tok, BIG5HKSCS_ERROR, pos, big5hkscs_error_end(data, pos, end, end), 0, big5hkscs_reason_unmapped);
         return;
     }
+    case BIG5HKSCS_ACT_SHIFT:
+        big5hkscs_set(tok, BIG5HKSCS_SHIFT, pos, end, 0, big5hkscs_actions[action].reason);
+        return;
     default:
         big5hkscs_set(tok, BIG5HKSCS_RESERVED, pos, end, 0, big5hkscs_reason_reserved);
         return;
     }
+}
+
+static void big5hkscs_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, big5hkscs_token *tok)
+{
+    big5hkscs_act_kind(data, action, pos, end, acc, tok);
+    if (tok->kind == BIG5HKSCS_CHAR || tok->kind == BIG5HKSCS_SHIFT)
+        tok->then = big5hkscs_actions[action].then;  /* an unmapped pointer's error keeps the mode */
 }
 
 /* The core's _run from state start (the one C copy: the native extension calls it
@@ -2100,7 +2116,7 @@ size_t big5hkscs_decode(const unsigned char *data, size_t len, big5hkscs_cp *out
 #define NX_NAME "big5hkscs"
 #define NX_SPEC_SHA256 "12db81dccbde50903e6c3b538abbdd03bcce58fa7bba72d8db0a8c4fbe11888b"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "82e8d1d2d07a125611f166a8ff6910cb867712f19378513eeb3fc20afbb98f5c"
+#define NX_SOURCE_SHA256 "ddd1e1ca33948388dcdd89162cfb1d5ad43aa8ef3d85f90de35c84133e6f083a"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2188,19 +2204,23 @@ static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STA
     { 1, -1, 1 },  /* state 4: accepts char (double), final */
 };
 
-enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_LOOKUP };
+enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_SHIFT, NX_A_LOOKUP };
 
 /* CHAR: code point = acc + offset; VALUE: the code point value; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; SHIFT: no character.
+   then: the mode the next token starts in (a shift, a char's -> MODE), -1: the
+   same; such a token is the module's (_step sets the mode), so every loop here
+   stops before it. */
 static const struct {
     uint8_t kind;
     uint64_t offset, split;
     const char *reason;
+    int then;
 } nx_actions[3] = {
-    { NX_A_CHAR, UINT64_C(0), 0, NULL },  /* form ascii: code point = acc + 0 */
-    { NX_A_LOOKUP, UINT64_C(0), 0, NULL },  /* form double: code point = table 0 at pointer acc */
-    { NX_A_ERROR, 0, 0, "incomplete multibyte sequence" },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
+    { NX_A_CHAR, UINT64_C(0), 0, NULL, -1 },  /* form ascii: code point = acc + 0 */
+    { NX_A_LOOKUP, UINT64_C(0), 0, NULL, -1 },  /* form double: code point = table 0 at pointer acc */
+    { NX_A_ERROR, 0, 0, "incomplete multibyte sequence", -1 },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
 };
 
 
@@ -2588,10 +2608,10 @@ static void nx_init(void)
         int act = nx_state[s].accept;
         kind[s] = NX_CONT;
         if (act >= 0) {
-            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR;
+            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR && nx_actions[act].then < 0;
             kind[s] = plain ? NX_CHAR : NX_STOP;
             nx_offset[s] = plain ? nx_actions[act].offset : 0;
-            if (nx_state[s].final && nx_actions[act].kind == NX_A_LOOKUP) {
+            if (nx_state[s].final && nx_actions[act].kind == NX_A_LOOKUP && nx_actions[act].then < 0) {
                 kind[s] = NX_LOOK;
                 nx_offset[s] = nx_actions[act].offset;  /* the table */
             }
@@ -2647,7 +2667,9 @@ typedef struct {
 } nx_args;
 
 /* ------------------------------------------------------------------ tokens */
-enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE };
+/* MODE: a token that sets the mode of the next (a shift, a char's -> MODE): the
+   module's, every loop stops before it */
+enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE, NX_T_MODE };
 
 /* A token as the core's _run makes it.  A WIDE token (a char beyond 64 bits)
    comes from a counted form (counted: the export's token is in ext) or from
@@ -2691,6 +2713,8 @@ static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
     tok->n_values = t->kind == BIG5HKSCS_CHAR ? t->n_values : 0;
     tok->counted = t->kind == BIG5HKSCS_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
+    if (t->kind == BIG5HKSCS_SHIFT || t->then >= 0)
+        tok->kind = NX_T_MODE;
     return 1;
 }
 
@@ -2702,7 +2726,7 @@ enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
 static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
 {
-    if (!nx_token(a, start, a->start, tok))
+    if (!nx_token(a, start, a->start, tok) || tok->kind == NX_T_MODE)
         return NX_S_LEAVE;
     if (tok->kind == NX_T_CHAR)
         return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
@@ -3497,8 +3521,17 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
     got = nx_slow(&a, (size_t)pos, &tok);
-    if (got == NX_S_LEAVE) {
+    if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
+        /* the mode after it as its 6th item, as the module's _token gives it */
+        if (tok.ext.kind == BIG5HKSCS_SHIFT)
+            result = Py_BuildValue("(snnOzi)", "shift", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, Py_None,
+                                   tok.reason, tok.ext.then);
+        else
+            result = Py_BuildValue("(snnKOi)", "char", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end,
+                                   (unsigned long long)tok.value, Py_None, tok.ext.then);
+    } else if (got == NX_S_LEAVE) {
         result = Py_None;
         Py_INCREF(result);
     } else if (tok.kind == NX_T_CHAR && tok.values != NULL) {
@@ -3586,8 +3619,8 @@ static int nx_vscalar(const nx_args *a, size_t i, int allow_reserved, size_t unt
             continue;  /* a table entry of one code point */
     slow:
         /* everything else: the core's _run */
-        if (!nx_token(a, start, a->start, &tok)) {
-            *at = start;
+        if (!nx_token(a, start, a->start, &tok) || tok.kind == NX_T_MODE) {
+            *at = start;  /* more input could change it, or it sets the mode: the module's */
             *more = 1;
             return 0;
         }

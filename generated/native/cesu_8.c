@@ -141,7 +141,8 @@ typedef enum {
     CESU_8_RESERVED = 2,  /* a reserved run */
     CESU_8_SIGNATURE = 3, /* the signature, at offset 0 only */
     CESU_8_WIDE = 4       /* a character wider than 64 bits: see bits, cesu_8_wide_value
-                                (never in this encoding: every code point fits) */
+                                (never in this encoding: every code point fits) */,
+    CESU_8_SHIFT = 5      /* a shift: no character, the next token starts in mode then (a spec with modes) */
 } cesu_8_kind;
 
 typedef struct {
@@ -150,6 +151,7 @@ typedef struct {
     cesu_8_cp value;  /* CHAR: the code point; 0 otherwise */
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
+    int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
 } cesu_8_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -439,20 +441,21 @@ static const int8_t cesu_8_at_end[11] = {
 
 /* ----------------------------------------------------------------- actions */
 enum { CESU_8_ACT_CHAR, CESU_8_ACT_VALUE, CESU_8_ACT_PAIR, CESU_8_ACT_ERROR, CESU_8_ACT_RESERVED,
-       CESU_8_ACT_LOOKUP };
+       CESU_8_ACT_LOOKUP, CESU_8_ACT_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
    ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
-   pointer into mapping table offset. */
+   pointer into mapping table offset; SHIFT: no character (a spec with modes). */
 static const struct {
     uint8_t kind;
     uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
-    const char *reason;  /* ERROR, RESERVED */
+    const char *reason;  /* ERROR, RESERVED; SHIFT: an error that still shifts (right after a shift) */
+    int16_t then;        /* the mode the next token starts in (a shift, a char's -> MODE); -1: the same */
 } cesu_8_actions[2] = {
-    { CESU_8_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* forms 1, 2, 3: code point = acc + 0 */
-    { CESU_8_ACT_PAIR, UINT64_C(0), UINT64_C(65536), 0 },  /* form supplementary: a surrogate pair, hi = acc / 65536 + 0, lo = acc % 65536 + 0 */
+    { CESU_8_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0, -1 },  /* forms 1, 2, 3: code point = acc + 0 */
+    { CESU_8_ACT_PAIR, UINT64_C(0), UINT64_C(65536), 0, -1 },  /* form supplementary: a surrogate pair, hi = acc / 65536 + 0, lo = acc % 65536 + 0 */
 };
 
 /* The signatures' bytes, one after another (recognised at offset 0 only, the
@@ -495,6 +498,7 @@ static void cesu_8_set(cesu_8_token *tok, cesu_8_kind kind, size_t start, size_t
     tok->value = value;
     tok->reason = reason;
     tok->bits = 0;
+    tok->then = -1;
 }
 
 
@@ -540,6 +544,7 @@ int cesu_8_accepts(unsigned state)
     switch (cesu_8_actions[a].kind) {
     case CESU_8_ACT_ERROR: return CESU_8_ERROR;
     case CESU_8_ACT_RESERVED: return CESU_8_RESERVED;
+    case CESU_8_ACT_SHIFT: return CESU_8_SHIFT;
     default: return CESU_8_CHAR;
     }
 }
@@ -650,8 +655,9 @@ static int cesu_8_wide(const unsigned char *data, size_t len, unsigned start, in
 }
 
 /* The token of action over data[pos .. end - 1] with value acc, as the core's _act
-   (a value past 64 bits: cesu_8_wide first). */
-static void cesu_8_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, cesu_8_token *tok)
+   (a value past 64 bits: cesu_8_wide first); then the mode after it (cesu_8_then). */
+static void cesu_8_act_kind(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc,
+                           cesu_8_token *tok)
 {
     (void)data;
     switch (cesu_8_actions[action].kind) {
@@ -670,10 +676,20 @@ static void cesu_8_act(const unsigned char *data, int action, size_t pos, size_t
     case CESU_8_ACT_ERROR:
         cesu_8_set(tok, CESU_8_ERROR, pos, end, 0, cesu_8_actions[action].reason);
         return;
+    case CESU_8_ACT_SHIFT:
+        cesu_8_set(tok, CESU_8_SHIFT, pos, end, 0, cesu_8_actions[action].reason);
+        return;
     default:
         cesu_8_set(tok, CESU_8_RESERVED, pos, end, 0, cesu_8_reason_reserved);
         return;
     }
+}
+
+static void cesu_8_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, cesu_8_token *tok)
+{
+    cesu_8_act_kind(data, action, pos, end, acc, tok);
+    if (tok->kind == CESU_8_CHAR || tok->kind == CESU_8_SHIFT)
+        tok->then = cesu_8_actions[action].then;  /* an unmapped pointer's error keeps the mode */
 }
 
 /* The core's _run from state start (the one C copy: the native extension calls it
@@ -826,7 +842,7 @@ size_t cesu_8_decode(const unsigned char *data, size_t len, cesu_8_cp *out,
 #define NX_NAME "cesu-8"
 #define NX_SPEC_SHA256 "e19e4ef1bf39a2abf942d35836c03578fa04624c995edd2f8858f8a98fb662df"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "38f123a759da28440e76fd468ed343887773882ead74e68502eb64cd1d48e3c2"
+#define NX_SOURCE_SHA256 "499b8f2af0ad861765ec12de93af29464bd58ffbee64a3a8473dd08459c8b389"
 #define NX_N_STATES 11
 #define NX_N_CLASSES 9
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -937,18 +953,22 @@ static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STA
     { 1, -1, 1 },  /* state 10: accepts char (supplementary), final */
 };
 
-enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED };
+enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: the code point value; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; SHIFT: no character.
+   then: the mode the next token starts in (a shift, a char's -> MODE), -1: the
+   same; such a token is the module's (_step sets the mode), so every loop here
+   stops before it. */
 static const struct {
     uint8_t kind;
     uint64_t offset, split;
     const char *reason;
+    int then;
 } nx_actions[2] = {
-    { NX_A_CHAR, UINT64_C(0), 0, NULL },  /* forms 1, 2, 3: code point = acc + 0 */
-    { NX_A_PAIR, UINT64_C(0), UINT64_C(65536), NULL },  /* form supplementary: a surrogate pair, hi = acc / 65536 + 0, lo = acc % 65536 + 0 */
+    { NX_A_CHAR, UINT64_C(0), 0, NULL, -1 },  /* forms 1, 2, 3: code point = acc + 0 */
+    { NX_A_PAIR, UINT64_C(0), UINT64_C(65536), NULL, -1 },  /* form supplementary: a surrogate pair, hi = acc / 65536 + 0, lo = acc % 65536 + 0 */
 };
 
 
@@ -1944,7 +1964,7 @@ static void nx_init(void)
         int act = nx_state[s].accept;
         kind[s] = NX_CONT;
         if (act >= 0) {
-            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR;
+            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR && nx_actions[act].then < 0;
             kind[s] = plain ? NX_CHAR : NX_STOP;
             nx_offset[s] = plain ? nx_actions[act].offset : 0;
         }
@@ -1998,7 +2018,9 @@ typedef struct {
 } nx_args;
 
 /* ------------------------------------------------------------------ tokens */
-enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE };
+/* MODE: a token that sets the mode of the next (a shift, a char's -> MODE): the
+   module's, every loop stops before it */
+enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE, NX_T_MODE };
 
 /* A token as the core's _run makes it.  A WIDE token (a char beyond 64 bits)
    comes from a counted form (counted: the export's token is in ext) or from
@@ -2036,6 +2058,8 @@ static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
     tok->value = t->kind == CESU_8_CHAR ? (uint64_t)t->value : 0;
     tok->counted = t->kind == CESU_8_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
+    if (t->kind == CESU_8_SHIFT || t->then >= 0)
+        tok->kind = NX_T_MODE;
     return 1;
 }
 
@@ -2047,7 +2071,7 @@ enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
 static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
 {
-    if (!nx_token(a, start, a->start, tok))
+    if (!nx_token(a, start, a->start, tok) || tok->kind == NX_T_MODE)
         return NX_S_LEAVE;
     if (tok->kind == NX_T_CHAR)
         return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
@@ -2810,8 +2834,17 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
     got = nx_slow(&a, (size_t)pos, &tok);
-    if (got == NX_S_LEAVE) {
+    if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
+        /* the mode after it as its 6th item, as the module's _token gives it */
+        if (tok.ext.kind == CESU_8_SHIFT)
+            result = Py_BuildValue("(snnOzi)", "shift", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, Py_None,
+                                   tok.reason, tok.ext.then);
+        else
+            result = Py_BuildValue("(snnKOi)", "char", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end,
+                                   (unsigned long long)tok.value, Py_None, tok.ext.then);
+    } else if (got == NX_S_LEAVE) {
         result = Py_None;
         Py_INCREF(result);
     } else if (tok.kind == NX_T_CHAR || tok.kind == NX_T_WIDE) {
@@ -2881,8 +2914,8 @@ static int nx_vscalar(const nx_args *a, size_t i, int allow_reserved, size_t unt
             continue;  /* a final state's plain char: a character, whatever its value */
     slow:
         /* everything else: the core's _run */
-        if (!nx_token(a, start, a->start, &tok)) {
-            *at = start;
+        if (!nx_token(a, start, a->start, &tok) || tok.kind == NX_T_MODE) {
+            *at = start;  /* more input could change it, or it sets the mode: the module's */
             *more = 1;
             return 0;
         }

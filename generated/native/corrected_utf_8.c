@@ -141,7 +141,8 @@ typedef enum {
     CORRECTED_UTF_8_RESERVED = 2,  /* a reserved run */
     CORRECTED_UTF_8_SIGNATURE = 3, /* the signature, at offset 0 only */
     CORRECTED_UTF_8_WIDE = 4       /* a character wider than 64 bits: see bits, corrected_utf_8_wide_value
-                                (never in this encoding: every code point fits) */
+                                (never in this encoding: every code point fits) */,
+    CORRECTED_UTF_8_SHIFT = 5      /* a shift: no character, the next token starts in mode then (a spec with modes) */
 } corrected_utf_8_kind;
 
 typedef struct {
@@ -150,6 +151,7 @@ typedef struct {
     corrected_utf_8_cp value;  /* CHAR: the code point; 0 otherwise */
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
+    int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
 } corrected_utf_8_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -506,26 +508,27 @@ static const int8_t corrected_utf_8_at_end[28] = {
 
 /* ----------------------------------------------------------------- actions */
 enum { CORRECTED_UTF_8_ACT_CHAR, CORRECTED_UTF_8_ACT_VALUE, CORRECTED_UTF_8_ACT_PAIR, CORRECTED_UTF_8_ACT_ERROR, CORRECTED_UTF_8_ACT_RESERVED,
-       CORRECTED_UTF_8_ACT_LOOKUP };
+       CORRECTED_UTF_8_ACT_LOOKUP, CORRECTED_UTF_8_ACT_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
    ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
-   pointer into mapping table offset. */
+   pointer into mapping table offset; SHIFT: no character (a spec with modes). */
 static const struct {
     uint8_t kind;
     uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
-    const char *reason;  /* ERROR, RESERVED */
+    const char *reason;  /* ERROR, RESERVED; SHIFT: an error that still shifts (right after a shift) */
+    int16_t then;        /* the mode the next token starts in (a shift, a char's -> MODE); -1: the same */
 } corrected_utf_8_actions[8] = {
-    { CORRECTED_UTF_8_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form 1: code point = acc + 0 */
-    { CORRECTED_UTF_8_ACT_CHAR, UINT64_C(160), UINT64_C(0), 0 },  /* form 2: code point = acc + 160 */
-    { CORRECTED_UTF_8_ACT_CHAR, UINT64_C(2208), UINT64_C(0), 0 },  /* form 3: code point = acc + 2208 */
-    { CORRECTED_UTF_8_ACT_CHAR, UINT64_C(4256), UINT64_C(0), 0 },  /* form 3: code point = acc + 4256 */
-    { CORRECTED_UTF_8_ACT_CHAR, UINT64_C(69792), UINT64_C(0), 0 },  /* form 4: code point = acc + 69792 */
-    { CORRECTED_UTF_8_ACT_CHAR, UINT64_C(2166944), UINT64_C(0), 0 },  /* form 5: code point = acc + 2166944 */
-    { CORRECTED_UTF_8_ACT_CHAR, UINT64_C(69275808), UINT64_C(0), 0 },  /* form 6: code point = acc + 69275808 */
-    { CORRECTED_UTF_8_ACT_RESERVED, UINT64_C(0), UINT64_C(0), corrected_utf_8_reason_reserved },  /* reserved run */
+    { CORRECTED_UTF_8_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form 1: code point = acc + 0 */
+    { CORRECTED_UTF_8_ACT_CHAR, UINT64_C(160), UINT64_C(0), 0, -1 },  /* form 2: code point = acc + 160 */
+    { CORRECTED_UTF_8_ACT_CHAR, UINT64_C(2208), UINT64_C(0), 0, -1 },  /* form 3: code point = acc + 2208 */
+    { CORRECTED_UTF_8_ACT_CHAR, UINT64_C(4256), UINT64_C(0), 0, -1 },  /* form 3: code point = acc + 4256 */
+    { CORRECTED_UTF_8_ACT_CHAR, UINT64_C(69792), UINT64_C(0), 0, -1 },  /* form 4: code point = acc + 69792 */
+    { CORRECTED_UTF_8_ACT_CHAR, UINT64_C(2166944), UINT64_C(0), 0, -1 },  /* form 5: code point = acc + 2166944 */
+    { CORRECTED_UTF_8_ACT_CHAR, UINT64_C(69275808), UINT64_C(0), 0, -1 },  /* form 6: code point = acc + 69275808 */
+    { CORRECTED_UTF_8_ACT_RESERVED, UINT64_C(0), UINT64_C(0), corrected_utf_8_reason_reserved, -1 },  /* reserved run */
 };
 
 /* The signatures' bytes, one after another (recognised at offset 0 only, the
@@ -569,6 +572,7 @@ static void corrected_utf_8_set(corrected_utf_8_token *tok, corrected_utf_8_kind
     tok->value = value;
     tok->reason = reason;
     tok->bits = 0;
+    tok->then = -1;
 }
 
 
@@ -619,6 +623,7 @@ int corrected_utf_8_accepts(unsigned state)
     switch (corrected_utf_8_actions[a].kind) {
     case CORRECTED_UTF_8_ACT_ERROR: return CORRECTED_UTF_8_ERROR;
     case CORRECTED_UTF_8_ACT_RESERVED: return CORRECTED_UTF_8_RESERVED;
+    case CORRECTED_UTF_8_ACT_SHIFT: return CORRECTED_UTF_8_SHIFT;
     default: return CORRECTED_UTF_8_CHAR;
     }
 }
@@ -729,8 +734,9 @@ static int corrected_utf_8_wide(const unsigned char *data, size_t len, unsigned 
 }
 
 /* The token of action over data[pos .. end - 1] with value acc, as the core's _act
-   (a value past 64 bits: corrected_utf_8_wide first). */
-static void corrected_utf_8_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, corrected_utf_8_token *tok)
+   (a value past 64 bits: corrected_utf_8_wide first); then the mode after it (corrected_utf_8_then). */
+static void corrected_utf_8_act_kind(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc,
+                                    corrected_utf_8_token *tok)
 {
     (void)data;
     switch (corrected_utf_8_actions[action].kind) {
@@ -749,10 +755,20 @@ static void corrected_utf_8_act(const unsigned char *data, int action, size_t po
     case CORRECTED_UTF_8_ACT_ERROR:
         corrected_utf_8_set(tok, CORRECTED_UTF_8_ERROR, pos, end, 0, corrected_utf_8_actions[action].reason);
         return;
+    case CORRECTED_UTF_8_ACT_SHIFT:
+        corrected_utf_8_set(tok, CORRECTED_UTF_8_SHIFT, pos, end, 0, corrected_utf_8_actions[action].reason);
+        return;
     default:
         corrected_utf_8_set(tok, CORRECTED_UTF_8_RESERVED, pos, end, 0, corrected_utf_8_reason_reserved);
         return;
     }
+}
+
+static void corrected_utf_8_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, corrected_utf_8_token *tok)
+{
+    corrected_utf_8_act_kind(data, action, pos, end, acc, tok);
+    if (tok->kind == CORRECTED_UTF_8_CHAR || tok->kind == CORRECTED_UTF_8_SHIFT)
+        tok->then = corrected_utf_8_actions[action].then;  /* an unmapped pointer's error keeps the mode */
 }
 
 /* The core's _run from state start (the one C copy: the native extension calls it
@@ -905,7 +921,7 @@ size_t corrected_utf_8_decode(const unsigned char *data, size_t len, corrected_u
 #define NX_NAME "corrected-utf-8"
 #define NX_SPEC_SHA256 "771c8d1f03d61c7a7facf4c151ceb6c47fd74f6c4706b3ce5c2a793f11975d26"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "983865b31842e9b3763d28181c03b6d5124c06e87f2ebb9e19aeaa8379f8b579"
+#define NX_SOURCE_SHA256 "7dd33cac7e73e6b950bc129faf1f1cd336db2fb22eaa51d2ec2b2443b53d6d1c"
 #define NX_N_STATES 28
 #define NX_N_CLASSES 13
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1075,24 +1091,28 @@ static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STA
     { 6, -1, 1 },  /* state 27: accepts char (6), final */
 };
 
-enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED };
+enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: the code point value; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; SHIFT: no character.
+   then: the mode the next token starts in (a shift, a char's -> MODE), -1: the
+   same; such a token is the module's (_step sets the mode), so every loop here
+   stops before it. */
 static const struct {
     uint8_t kind;
     uint64_t offset, split;
     const char *reason;
+    int then;
 } nx_actions[8] = {
-    { NX_A_CHAR, UINT64_C(0), 0, NULL },  /* form 1: code point = acc + 0 */
-    { NX_A_CHAR, UINT64_C(160), 0, NULL },  /* form 2: code point = acc + 160 */
-    { NX_A_CHAR, UINT64_C(2208), 0, NULL },  /* form 3: code point = acc + 2208 */
-    { NX_A_CHAR, UINT64_C(4256), 0, NULL },  /* form 3: code point = acc + 4256 */
-    { NX_A_CHAR, UINT64_C(69792), 0, NULL },  /* form 4: code point = acc + 69792 */
-    { NX_A_CHAR, UINT64_C(2166944), 0, NULL },  /* form 5: code point = acc + 2166944 */
-    { NX_A_CHAR, UINT64_C(69275808), 0, NULL },  /* form 6: code point = acc + 69275808 */
-    { NX_A_RESERVED, 0, 0, "reserved sequence" },  /* reserved run */
+    { NX_A_CHAR, UINT64_C(0), 0, NULL, -1 },  /* form 1: code point = acc + 0 */
+    { NX_A_CHAR, UINT64_C(160), 0, NULL, -1 },  /* form 2: code point = acc + 160 */
+    { NX_A_CHAR, UINT64_C(2208), 0, NULL, -1 },  /* form 3: code point = acc + 2208 */
+    { NX_A_CHAR, UINT64_C(4256), 0, NULL, -1 },  /* form 3: code point = acc + 4256 */
+    { NX_A_CHAR, UINT64_C(69792), 0, NULL, -1 },  /* form 4: code point = acc + 69792 */
+    { NX_A_CHAR, UINT64_C(2166944), 0, NULL, -1 },  /* form 5: code point = acc + 2166944 */
+    { NX_A_CHAR, UINT64_C(69275808), 0, NULL, -1 },  /* form 6: code point = acc + 69275808 */
+    { NX_A_RESERVED, 0, 0, "reserved sequence", -1 },  /* reserved run */
 };
 
 
@@ -2513,7 +2533,7 @@ static void nx_init(void)
         int act = nx_state[s].accept;
         kind[s] = NX_CONT;
         if (act >= 0) {
-            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR;
+            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR && nx_actions[act].then < 0;
             kind[s] = plain ? NX_CHAR : NX_STOP;
             nx_offset[s] = plain ? nx_actions[act].offset : 0;
         }
@@ -2567,7 +2587,9 @@ typedef struct {
 } nx_args;
 
 /* ------------------------------------------------------------------ tokens */
-enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE };
+/* MODE: a token that sets the mode of the next (a shift, a char's -> MODE): the
+   module's, every loop stops before it */
+enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE, NX_T_MODE };
 
 /* A token as the core's _run makes it.  A WIDE token (a char beyond 64 bits)
    comes from a counted form (counted: the export's token is in ext) or from
@@ -2605,6 +2627,8 @@ static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
     tok->value = t->kind == CORRECTED_UTF_8_CHAR ? (uint64_t)t->value : 0;
     tok->counted = t->kind == CORRECTED_UTF_8_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
+    if (t->kind == CORRECTED_UTF_8_SHIFT || t->then >= 0)
+        tok->kind = NX_T_MODE;
     return 1;
 }
 
@@ -2616,7 +2640,7 @@ enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
 static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
 {
-    if (!nx_token(a, start, a->start, tok))
+    if (!nx_token(a, start, a->start, tok) || tok->kind == NX_T_MODE)
         return NX_S_LEAVE;
     if (tok->kind == NX_T_CHAR)
         return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
@@ -3379,8 +3403,17 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
     got = nx_slow(&a, (size_t)pos, &tok);
-    if (got == NX_S_LEAVE) {
+    if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
+        /* the mode after it as its 6th item, as the module's _token gives it */
+        if (tok.ext.kind == CORRECTED_UTF_8_SHIFT)
+            result = Py_BuildValue("(snnOzi)", "shift", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, Py_None,
+                                   tok.reason, tok.ext.then);
+        else
+            result = Py_BuildValue("(snnKOi)", "char", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end,
+                                   (unsigned long long)tok.value, Py_None, tok.ext.then);
+    } else if (got == NX_S_LEAVE) {
         result = Py_None;
         Py_INCREF(result);
     } else if (tok.kind == NX_T_CHAR || tok.kind == NX_T_WIDE) {
@@ -3454,8 +3487,8 @@ static int nx_vscalar(const nx_args *a, size_t i, int allow_reserved, size_t unt
             continue;  /* a final state's plain char: a character, whatever its value */
     slow:
         /* everything else: the core's _run */
-        if (!nx_token(a, start, a->start, &tok)) {
-            *at = start;
+        if (!nx_token(a, start, a->start, &tok) || tok.kind == NX_T_MODE) {
+            *at = start;  /* more input could change it, or it sets the mode: the module's */
             *more = 1;
             return 0;
         }

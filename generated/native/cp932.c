@@ -144,7 +144,8 @@ typedef enum {
     CP932_RESERVED = 2,  /* a reserved run */
     CP932_SIGNATURE = 3, /* the signature, at offset 0 only */
     CP932_WIDE = 4       /* a character wider than 64 bits: see bits, cp932_wide_value
-                                (never in this encoding: every code point fits) */
+                                (never in this encoding: every code point fits) */,
+    CP932_SHIFT = 5      /* a shift: no character, the next token starts in mode then (a spec with modes) */
 } cp932_kind;
 
 typedef struct {
@@ -153,6 +154,7 @@ typedef struct {
     cp932_cp value;  /* CHAR: the code point; 0 otherwise */
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
+    int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
 } cp932_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -445,23 +447,24 @@ static const int8_t cp932_at_end[7] = {
 
 /* ----------------------------------------------------------------- actions */
 enum { CP932_ACT_CHAR, CP932_ACT_VALUE, CP932_ACT_PAIR, CP932_ACT_ERROR, CP932_ACT_RESERVED,
-       CP932_ACT_LOOKUP };
+       CP932_ACT_LOOKUP, CP932_ACT_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
    ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
-   pointer into mapping table offset. */
+   pointer into mapping table offset; SHIFT: no character (a spec with modes). */
 static const struct {
     uint8_t kind;
     uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
-    const char *reason;  /* ERROR, RESERVED */
+    const char *reason;  /* ERROR, RESERVED; SHIFT: an error that still shifts (right after a shift) */
+    int16_t then;        /* the mode the next token starts in (a shift, a char's -> MODE); -1: the same */
 } cp932_actions[5] = {
-    { CP932_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form ascii: code point = acc + 0 */
-    { CP932_ACT_VALUE, UINT64_C(63728), UINT64_C(0), 0 },  /* form a0: the fixed value U+F8F0 */
-    { CP932_ACT_CHAR, UINT64_C(63729), UINT64_C(0), 0 },  /* form fd: code point = acc + 63729 */
-    { CP932_ACT_CHAR, UINT64_C(65377), UINT64_C(0), 0 },  /* form katakana: code point = acc + 65377 */
-    { CP932_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0 },  /* form double: code point = table 0 at pointer acc */
+    { CP932_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form ascii: code point = acc + 0 */
+    { CP932_ACT_VALUE, UINT64_C(63728), UINT64_C(0), 0, -1 },  /* form a0: the fixed value U+F8F0 */
+    { CP932_ACT_CHAR, UINT64_C(63729), UINT64_C(0), 0, -1 },  /* form fd: code point = acc + 63729 */
+    { CP932_ACT_CHAR, UINT64_C(65377), UINT64_C(0), 0, -1 },  /* form katakana: code point = acc + 65377 */
+    { CP932_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form double: code point = table 0 at pointer acc */
 };
 
 /* The signatures' bytes, one after another (recognised at offset 0 only, the
@@ -1233,6 +1236,7 @@ static void cp932_set(cp932_token *tok, cp932_kind kind, size_t start, size_t en
     tok->value = value;
     tok->reason = reason;
     tok->bits = 0;
+    tok->then = -1;
 }
 
 
@@ -1278,6 +1282,7 @@ int cp932_accepts(unsigned state)
     switch (cp932_actions[a].kind) {
     case CP932_ACT_ERROR: return CP932_ERROR;
     case CP932_ACT_RESERVED: return CP932_RESERVED;
+    case CP932_ACT_SHIFT: return CP932_SHIFT;
     default: return CP932_CHAR;
     }
 }
@@ -1388,8 +1393,9 @@ static int cp932_wide(const unsigned char *data, size_t len, unsigned start, int
 }
 
 /* The token of action over data[pos .. end - 1] with value acc, as the core's _act
-   (a value past 64 bits: cp932_wide first). */
-static void cp932_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, cp932_token *tok)
+   (a value past 64 bits: cp932_wide first); then the mode after it (cp932_then). */
+static void cp932_act_kind(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc,
+                          cp932_token *tok)
 {
     (void)data;
     switch (cp932_actions[action].kind) {
@@ -1419,10 +1425,20 @@ static void cp932_act(const unsigned char *data, int action, size_t pos, size_t 
         cp932_set(tok, CP932_ERROR, pos, cp932_error_end(data, pos, end, end), 0, cp932_reason_unmapped);
         return;
     }
+    case CP932_ACT_SHIFT:
+        cp932_set(tok, CP932_SHIFT, pos, end, 0, cp932_actions[action].reason);
+        return;
     default:
         cp932_set(tok, CP932_RESERVED, pos, end, 0, cp932_reason_reserved);
         return;
     }
+}
+
+static void cp932_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, cp932_token *tok)
+{
+    cp932_act_kind(data, action, pos, end, acc, tok);
+    if (tok->kind == CP932_CHAR || tok->kind == CP932_SHIFT)
+        tok->then = cp932_actions[action].then;  /* an unmapped pointer's error keeps the mode */
 }
 
 /* The core's _run from state start (the one C copy: the native extension calls it
@@ -1575,7 +1591,7 @@ size_t cp932_decode(const unsigned char *data, size_t len, cp932_cp *out,
 #define NX_NAME "cp932"
 #define NX_SPEC_SHA256 "976e6e82fa67bcc1eaa6c208fde875ca720247d8997cf7690f19d060b620a401"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "d42f7e6754ede6b05350732934a760257877a7bc454b5ae38f12cf5a1c415162"
+#define NX_SOURCE_SHA256 "0d71cb41a22d2a8cf98485eb766c85fdf3d0c956061114cc9cb4f4f44bd08b52"
 #define NX_N_STATES 7
 #define NX_N_CLASSES 8
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1675,21 +1691,25 @@ static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STA
     { 4, -1, 1 },  /* state 6: accepts char (double), final */
 };
 
-enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_LOOKUP };
+enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_SHIFT, NX_A_LOOKUP };
 
 /* CHAR: code point = acc + offset; VALUE: the code point value; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; SHIFT: no character.
+   then: the mode the next token starts in (a shift, a char's -> MODE), -1: the
+   same; such a token is the module's (_step sets the mode), so every loop here
+   stops before it. */
 static const struct {
     uint8_t kind;
     uint64_t offset, split;
     const char *reason;
+    int then;
 } nx_actions[5] = {
-    { NX_A_CHAR, UINT64_C(0), 0, NULL },  /* form ascii: code point = acc + 0 */
-    { NX_A_VALUE, UINT64_C(63728), 0, NULL },  /* form a0: the fixed value U+F8F0 */
-    { NX_A_CHAR, UINT64_C(63729), 0, NULL },  /* form fd: code point = acc + 63729 */
-    { NX_A_CHAR, UINT64_C(65377), 0, NULL },  /* form katakana: code point = acc + 65377 */
-    { NX_A_LOOKUP, UINT64_C(0), 0, NULL },  /* form double: code point = table 0 at pointer acc */
+    { NX_A_CHAR, UINT64_C(0), 0, NULL, -1 },  /* form ascii: code point = acc + 0 */
+    { NX_A_VALUE, UINT64_C(63728), 0, NULL, -1 },  /* form a0: the fixed value U+F8F0 */
+    { NX_A_CHAR, UINT64_C(63729), 0, NULL, -1 },  /* form fd: code point = acc + 63729 */
+    { NX_A_CHAR, UINT64_C(65377), 0, NULL, -1 },  /* form katakana: code point = acc + 65377 */
+    { NX_A_LOOKUP, UINT64_C(0), 0, NULL, -1 },  /* form double: code point = table 0 at pointer acc */
 };
 
 
@@ -2077,10 +2097,10 @@ static void nx_init(void)
         int act = nx_state[s].accept;
         kind[s] = NX_CONT;
         if (act >= 0) {
-            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR;
+            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR && nx_actions[act].then < 0;
             kind[s] = plain ? NX_CHAR : NX_STOP;
             nx_offset[s] = plain ? nx_actions[act].offset : 0;
-            if (nx_state[s].final && nx_actions[act].kind == NX_A_LOOKUP) {
+            if (nx_state[s].final && nx_actions[act].kind == NX_A_LOOKUP && nx_actions[act].then < 0) {
                 kind[s] = NX_LOOK;
                 nx_offset[s] = nx_actions[act].offset;  /* the table */
             }
@@ -2136,7 +2156,9 @@ typedef struct {
 } nx_args;
 
 /* ------------------------------------------------------------------ tokens */
-enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE };
+/* MODE: a token that sets the mode of the next (a shift, a char's -> MODE): the
+   module's, every loop stops before it */
+enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE, NX_T_MODE };
 
 /* A token as the core's _run makes it.  A WIDE token (a char beyond 64 bits)
    comes from a counted form (counted: the export's token is in ext) or from
@@ -2174,6 +2196,8 @@ static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
     tok->value = t->kind == CP932_CHAR ? (uint64_t)t->value : 0;
     tok->counted = t->kind == CP932_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
+    if (t->kind == CP932_SHIFT || t->then >= 0)
+        tok->kind = NX_T_MODE;
     return 1;
 }
 
@@ -2185,7 +2209,7 @@ enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
 static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
 {
-    if (!nx_token(a, start, a->start, tok))
+    if (!nx_token(a, start, a->start, tok) || tok->kind == NX_T_MODE)
         return NX_S_LEAVE;
     if (tok->kind == NX_T_CHAR)
         return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
@@ -2974,8 +2998,17 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
     got = nx_slow(&a, (size_t)pos, &tok);
-    if (got == NX_S_LEAVE) {
+    if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
+        /* the mode after it as its 6th item, as the module's _token gives it */
+        if (tok.ext.kind == CP932_SHIFT)
+            result = Py_BuildValue("(snnOzi)", "shift", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, Py_None,
+                                   tok.reason, tok.ext.then);
+        else
+            result = Py_BuildValue("(snnKOi)", "char", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end,
+                                   (unsigned long long)tok.value, Py_None, tok.ext.then);
+    } else if (got == NX_S_LEAVE) {
         result = Py_None;
         Py_INCREF(result);
     } else if (tok.kind == NX_T_CHAR || tok.kind == NX_T_WIDE) {
@@ -3049,8 +3082,8 @@ static int nx_vscalar(const nx_args *a, size_t i, int allow_reserved, size_t unt
             continue;  /* a table entry of one code point */
     slow:
         /* everything else: the core's _run */
-        if (!nx_token(a, start, a->start, &tok)) {
-            *at = start;
+        if (!nx_token(a, start, a->start, &tok) || tok.kind == NX_T_MODE) {
+            *at = start;  /* more input could change it, or it sets the mode: the module's */
             *more = 1;
             return 0;
         }

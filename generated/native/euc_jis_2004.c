@@ -147,7 +147,8 @@ typedef enum {
     EUC_JIS_2004_RESERVED = 2,  /* a reserved run */
     EUC_JIS_2004_SIGNATURE = 3, /* the signature, at offset 0 only */
     EUC_JIS_2004_WIDE = 4       /* a character wider than 64 bits: see bits, euc_jis_2004_wide_value
-                                (never in this encoding: every code point fits) */
+                                (never in this encoding: every code point fits) */,
+    EUC_JIS_2004_SHIFT = 5      /* a shift: no character, the next token starts in mode then (a spec with modes) */
 } euc_jis_2004_kind;
 
 typedef struct {
@@ -156,6 +157,7 @@ typedef struct {
     euc_jis_2004_cp value;  /* CHAR: the code point; 0 otherwise */
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
+    int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
     /* CHAR: how many code points (1, or more where a table entry stands for several:
        value is the first, values points to them all); 0 otherwise */
     size_t n_values;
@@ -460,23 +462,24 @@ static const int8_t euc_jis_2004_at_end[10] = {
 
 /* ----------------------------------------------------------------- actions */
 enum { EUC_JIS_2004_ACT_CHAR, EUC_JIS_2004_ACT_VALUE, EUC_JIS_2004_ACT_PAIR, EUC_JIS_2004_ACT_ERROR, EUC_JIS_2004_ACT_RESERVED,
-       EUC_JIS_2004_ACT_LOOKUP };
+       EUC_JIS_2004_ACT_LOOKUP, EUC_JIS_2004_ACT_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
    ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
-   pointer into mapping table offset. */
+   pointer into mapping table offset; SHIFT: no character (a spec with modes). */
 static const struct {
     uint8_t kind;
     uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
-    const char *reason;  /* ERROR, RESERVED */
+    const char *reason;  /* ERROR, RESERVED; SHIFT: an error that still shifts (right after a shift) */
+    int16_t then;        /* the mode the next token starts in (a shift, a char's -> MODE); -1: the same */
 } euc_jis_2004_actions[5] = {
-    { EUC_JIS_2004_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form ascii: code point = acc + 0 */
-    { EUC_JIS_2004_ACT_CHAR, UINT64_C(65377), UINT64_C(0), 0 },  /* form katakana: code point = acc + 65377 */
-    { EUC_JIS_2004_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0 },  /* form plane1: code point = table 0 at pointer acc */
-    { EUC_JIS_2004_ACT_LOOKUP, UINT64_C(1), UINT64_C(0), 0 },  /* form plane2: code point = table 1 at pointer acc */
-    { EUC_JIS_2004_ACT_ERROR, UINT64_C(0), UINT64_C(0), "incomplete multibyte sequence" },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
+    { EUC_JIS_2004_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form ascii: code point = acc + 0 */
+    { EUC_JIS_2004_ACT_CHAR, UINT64_C(65377), UINT64_C(0), 0, -1 },  /* form katakana: code point = acc + 65377 */
+    { EUC_JIS_2004_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form plane1: code point = table 0 at pointer acc */
+    { EUC_JIS_2004_ACT_LOOKUP, UINT64_C(1), UINT64_C(0), 0, -1 },  /* form plane2: code point = table 1 at pointer acc */
+    { EUC_JIS_2004_ACT_ERROR, UINT64_C(0), UINT64_C(0), "incomplete multibyte sequence", -1 },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
 };
 
 /* The signatures' bytes, one after another (recognised at offset 0 only, the
@@ -1742,6 +1745,7 @@ static void euc_jis_2004_set(euc_jis_2004_token *tok, euc_jis_2004_kind kind, si
     tok->value = value;
     tok->reason = reason;
     tok->bits = 0;
+    tok->then = -1;
     tok->n_values = kind == EUC_JIS_2004_CHAR;
     tok->values = NULL;
 }
@@ -1789,6 +1793,7 @@ int euc_jis_2004_accepts(unsigned state)
     switch (euc_jis_2004_actions[a].kind) {
     case EUC_JIS_2004_ACT_ERROR: return EUC_JIS_2004_ERROR;
     case EUC_JIS_2004_ACT_RESERVED: return EUC_JIS_2004_RESERVED;
+    case EUC_JIS_2004_ACT_SHIFT: return EUC_JIS_2004_SHIFT;
     default: return EUC_JIS_2004_CHAR;
     }
 }
@@ -1899,8 +1904,9 @@ static int euc_jis_2004_wide(const unsigned char *data, size_t len, unsigned sta
 }
 
 /* The token of action over data[pos .. end - 1] with value acc, as the core's _act
-   (a value past 64 bits: euc_jis_2004_wide first). */
-static void euc_jis_2004_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, euc_jis_2004_token *tok)
+   (a value past 64 bits: euc_jis_2004_wide first); then the mode after it (euc_jis_2004_then). */
+static void euc_jis_2004_act_kind(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc,
+                                 euc_jis_2004_token *tok)
 {
     (void)data;
     switch (euc_jis_2004_actions[action].kind) {
@@ -1933,10 +1939,20 @@ static void euc_jis_2004_act(const unsigned char *data, int action, size_t pos, 
         euc_jis_2004_set(tok, EUC_JIS_2004_ERROR, pos, euc_jis_2004_error_end(data, pos, end, end), 0, euc_jis_2004_reason_unmapped);
         return;
     }
+    case EUC_JIS_2004_ACT_SHIFT:
+        euc_jis_2004_set(tok, EUC_JIS_2004_SHIFT, pos, end, 0, euc_jis_2004_actions[action].reason);
+        return;
     default:
         euc_jis_2004_set(tok, EUC_JIS_2004_RESERVED, pos, end, 0, euc_jis_2004_reason_reserved);
         return;
     }
+}
+
+static void euc_jis_2004_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, euc_jis_2004_token *tok)
+{
+    euc_jis_2004_act_kind(data, action, pos, end, acc, tok);
+    if (tok->kind == EUC_JIS_2004_CHAR || tok->kind == EUC_JIS_2004_SHIFT)
+        tok->then = euc_jis_2004_actions[action].then;  /* an unmapped pointer's error keeps the mode */
 }
 
 /* The core's _run from state start (the one C copy: the native extension calls it
@@ -2093,7 +2109,7 @@ size_t euc_jis_2004_decode(const unsigned char *data, size_t len, euc_jis_2004_c
 #define NX_NAME "euc_jis_2004"
 #define NX_SPEC_SHA256 "cc9311529ae2cec93b88bc9374b2e88b80f728c2800c5b2561446f24dcfe48ac"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "ac9dbb208496ee3290b11a7598b85e2384f637e73563d8e964c375501666f0d5"
+#define NX_SOURCE_SHA256 "815898a156ba743c5661daf61014629d92ca694e858a0394aea52c3c06d1c6b3"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2199,21 +2215,25 @@ static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STA
     { 3, -1, 1 },  /* state 9: accepts char (plane2), final */
 };
 
-enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_LOOKUP };
+enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_SHIFT, NX_A_LOOKUP };
 
 /* CHAR: code point = acc + offset; VALUE: the code point value; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; SHIFT: no character.
+   then: the mode the next token starts in (a shift, a char's -> MODE), -1: the
+   same; such a token is the module's (_step sets the mode), so every loop here
+   stops before it. */
 static const struct {
     uint8_t kind;
     uint64_t offset, split;
     const char *reason;
+    int then;
 } nx_actions[5] = {
-    { NX_A_CHAR, UINT64_C(0), 0, NULL },  /* form ascii: code point = acc + 0 */
-    { NX_A_CHAR, UINT64_C(65377), 0, NULL },  /* form katakana: code point = acc + 65377 */
-    { NX_A_LOOKUP, UINT64_C(0), 0, NULL },  /* form plane1: code point = table 0 at pointer acc */
-    { NX_A_LOOKUP, UINT64_C(1), 0, NULL },  /* form plane2: code point = table 1 at pointer acc */
-    { NX_A_ERROR, 0, 0, "incomplete multibyte sequence" },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
+    { NX_A_CHAR, UINT64_C(0), 0, NULL, -1 },  /* form ascii: code point = acc + 0 */
+    { NX_A_CHAR, UINT64_C(65377), 0, NULL, -1 },  /* form katakana: code point = acc + 65377 */
+    { NX_A_LOOKUP, UINT64_C(0), 0, NULL, -1 },  /* form plane1: code point = table 0 at pointer acc */
+    { NX_A_LOOKUP, UINT64_C(1), 0, NULL, -1 },  /* form plane2: code point = table 1 at pointer acc */
+    { NX_A_ERROR, 0, 0, "incomplete multibyte sequence", -1 },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
 };
 
 
@@ -2628,10 +2648,10 @@ static void nx_init(void)
         int act = nx_state[s].accept;
         kind[s] = NX_CONT;
         if (act >= 0) {
-            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR;
+            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR && nx_actions[act].then < 0;
             kind[s] = plain ? NX_CHAR : NX_STOP;
             nx_offset[s] = plain ? nx_actions[act].offset : 0;
-            if (nx_state[s].final && nx_actions[act].kind == NX_A_LOOKUP) {
+            if (nx_state[s].final && nx_actions[act].kind == NX_A_LOOKUP && nx_actions[act].then < 0) {
                 kind[s] = NX_LOOK;
                 nx_offset[s] = nx_actions[act].offset;  /* the table */
             }
@@ -2687,7 +2707,9 @@ typedef struct {
 } nx_args;
 
 /* ------------------------------------------------------------------ tokens */
-enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE };
+/* MODE: a token that sets the mode of the next (a shift, a char's -> MODE): the
+   module's, every loop stops before it */
+enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE, NX_T_MODE };
 
 /* A token as the core's _run makes it.  A WIDE token (a char beyond 64 bits)
    comes from a counted form (counted: the export's token is in ext) or from
@@ -2731,6 +2753,8 @@ static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
     tok->n_values = t->kind == EUC_JIS_2004_CHAR ? t->n_values : 0;
     tok->counted = t->kind == EUC_JIS_2004_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
+    if (t->kind == EUC_JIS_2004_SHIFT || t->then >= 0)
+        tok->kind = NX_T_MODE;
     return 1;
 }
 
@@ -2742,7 +2766,7 @@ enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
 static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
 {
-    if (!nx_token(a, start, a->start, tok))
+    if (!nx_token(a, start, a->start, tok) || tok->kind == NX_T_MODE)
         return NX_S_LEAVE;
     if (tok->kind == NX_T_CHAR)
         return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
@@ -3537,8 +3561,17 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
     got = nx_slow(&a, (size_t)pos, &tok);
-    if (got == NX_S_LEAVE) {
+    if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
+        /* the mode after it as its 6th item, as the module's _token gives it */
+        if (tok.ext.kind == EUC_JIS_2004_SHIFT)
+            result = Py_BuildValue("(snnOzi)", "shift", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, Py_None,
+                                   tok.reason, tok.ext.then);
+        else
+            result = Py_BuildValue("(snnKOi)", "char", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end,
+                                   (unsigned long long)tok.value, Py_None, tok.ext.then);
+    } else if (got == NX_S_LEAVE) {
         result = Py_None;
         Py_INCREF(result);
     } else if (tok.kind == NX_T_CHAR && tok.values != NULL) {
@@ -3626,8 +3659,8 @@ static int nx_vscalar(const nx_args *a, size_t i, int allow_reserved, size_t unt
             continue;  /* a table entry of one code point */
     slow:
         /* everything else: the core's _run */
-        if (!nx_token(a, start, a->start, &tok)) {
-            *at = start;
+        if (!nx_token(a, start, a->start, &tok) || tok.kind == NX_T_MODE) {
+            *at = start;  /* more input could change it, or it sets the mode: the module's */
             *more = 1;
             return 0;
         }

@@ -147,7 +147,8 @@ typedef enum {
     EUC_JISX0213_RESERVED = 2,  /* a reserved run */
     EUC_JISX0213_SIGNATURE = 3, /* the signature, at offset 0 only */
     EUC_JISX0213_WIDE = 4       /* a character wider than 64 bits: see bits, euc_jisx0213_wide_value
-                                (never in this encoding: every code point fits) */
+                                (never in this encoding: every code point fits) */,
+    EUC_JISX0213_SHIFT = 5      /* a shift: no character, the next token starts in mode then (a spec with modes) */
 } euc_jisx0213_kind;
 
 typedef struct {
@@ -156,6 +157,7 @@ typedef struct {
     euc_jisx0213_cp value;  /* CHAR: the code point; 0 otherwise */
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
+    int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
     /* CHAR: how many code points (1, or more where a table entry stands for several:
        value is the first, values points to them all); 0 otherwise */
     size_t n_values;
@@ -513,24 +515,25 @@ static const int8_t euc_jisx0213_at_end[16] = {
 
 /* ----------------------------------------------------------------- actions */
 enum { EUC_JISX0213_ACT_CHAR, EUC_JISX0213_ACT_VALUE, EUC_JISX0213_ACT_PAIR, EUC_JISX0213_ACT_ERROR, EUC_JISX0213_ACT_RESERVED,
-       EUC_JISX0213_ACT_LOOKUP };
+       EUC_JISX0213_ACT_LOOKUP, EUC_JISX0213_ACT_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
    ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
-   pointer into mapping table offset. */
+   pointer into mapping table offset; SHIFT: no character (a spec with modes). */
 static const struct {
     uint8_t kind;
     uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
-    const char *reason;  /* ERROR, RESERVED */
+    const char *reason;  /* ERROR, RESERVED; SHIFT: an error that still shifts (right after a shift) */
+    int16_t then;        /* the mode the next token starts in (a shift, a char's -> MODE); -1: the same */
 } euc_jisx0213_actions[6] = {
-    { EUC_JISX0213_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form ascii: code point = acc + 0 */
-    { EUC_JISX0213_ACT_CHAR, UINT64_C(65377), UINT64_C(0), 0 },  /* form katakana: code point = acc + 65377 */
-    { EUC_JISX0213_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0 },  /* form plane1: code point = table 0 at pointer acc */
-    { EUC_JISX0213_ACT_LOOKUP, UINT64_C(1), UINT64_C(0), 0 },  /* form plane2: code point = table 1 at pointer acc */
-    { EUC_JISX0213_ACT_ERROR, UINT64_C(0), UINT64_C(0), "incomplete multibyte sequence" },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
-    { EUC_JISX0213_ACT_ERROR, UINT64_C(0), UINT64_C(0), "illegal multibyte sequence" },  /* ill-formed pattern jis2004-1: illegal multibyte sequence */
+    { EUC_JISX0213_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form ascii: code point = acc + 0 */
+    { EUC_JISX0213_ACT_CHAR, UINT64_C(65377), UINT64_C(0), 0, -1 },  /* form katakana: code point = acc + 65377 */
+    { EUC_JISX0213_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form plane1: code point = table 0 at pointer acc */
+    { EUC_JISX0213_ACT_LOOKUP, UINT64_C(1), UINT64_C(0), 0, -1 },  /* form plane2: code point = table 1 at pointer acc */
+    { EUC_JISX0213_ACT_ERROR, UINT64_C(0), UINT64_C(0), "incomplete multibyte sequence", -1 },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
+    { EUC_JISX0213_ACT_ERROR, UINT64_C(0), UINT64_C(0), "illegal multibyte sequence", -1 },  /* ill-formed pattern jis2004-1: illegal multibyte sequence */
 };
 
 /* The signatures' bytes, one after another (recognised at offset 0 only, the
@@ -1795,6 +1798,7 @@ static void euc_jisx0213_set(euc_jisx0213_token *tok, euc_jisx0213_kind kind, si
     tok->value = value;
     tok->reason = reason;
     tok->bits = 0;
+    tok->then = -1;
     tok->n_values = kind == EUC_JISX0213_CHAR;
     tok->values = NULL;
 }
@@ -1842,6 +1846,7 @@ int euc_jisx0213_accepts(unsigned state)
     switch (euc_jisx0213_actions[a].kind) {
     case EUC_JISX0213_ACT_ERROR: return EUC_JISX0213_ERROR;
     case EUC_JISX0213_ACT_RESERVED: return EUC_JISX0213_RESERVED;
+    case EUC_JISX0213_ACT_SHIFT: return EUC_JISX0213_SHIFT;
     default: return EUC_JISX0213_CHAR;
     }
 }
@@ -1952,8 +1957,9 @@ static int euc_jisx0213_wide(const unsigned char *data, size_t len, unsigned sta
 }
 
 /* The token of action over data[pos .. end - 1] with value acc, as the core's _act
-   (a value past 64 bits: euc_jisx0213_wide first). */
-static void euc_jisx0213_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, euc_jisx0213_token *tok)
+   (a value past 64 bits: euc_jisx0213_wide first); then the mode after it (euc_jisx0213_then). */
+static void euc_jisx0213_act_kind(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc,
+                                 euc_jisx0213_token *tok)
 {
     (void)data;
     switch (euc_jisx0213_actions[action].kind) {
@@ -1986,10 +1992,20 @@ static void euc_jisx0213_act(const unsigned char *data, int action, size_t pos, 
         euc_jisx0213_set(tok, EUC_JISX0213_ERROR, pos, euc_jisx0213_error_end(data, pos, end, end), 0, euc_jisx0213_reason_unmapped);
         return;
     }
+    case EUC_JISX0213_ACT_SHIFT:
+        euc_jisx0213_set(tok, EUC_JISX0213_SHIFT, pos, end, 0, euc_jisx0213_actions[action].reason);
+        return;
     default:
         euc_jisx0213_set(tok, EUC_JISX0213_RESERVED, pos, end, 0, euc_jisx0213_reason_reserved);
         return;
     }
+}
+
+static void euc_jisx0213_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, euc_jisx0213_token *tok)
+{
+    euc_jisx0213_act_kind(data, action, pos, end, acc, tok);
+    if (tok->kind == EUC_JISX0213_CHAR || tok->kind == EUC_JISX0213_SHIFT)
+        tok->then = euc_jisx0213_actions[action].then;  /* an unmapped pointer's error keeps the mode */
 }
 
 /* The core's _run from state start (the one C copy: the native extension calls it
@@ -2146,7 +2162,7 @@ size_t euc_jisx0213_decode(const unsigned char *data, size_t len, euc_jisx0213_c
 #define NX_NAME "euc_jisx0213"
 #define NX_SPEC_SHA256 "37f5fa7bc10920d4b93c66c69ed4b099535c8e9a309cd62c12563c61f2da2029"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "fc12c549d6b95e303df26707ec7c0a7276b88adc0c22b84f51959434b3c411b0"
+#define NX_SOURCE_SHA256 "c3280ad58454385d28a30b573e0a7abcfb40e56a3980d6aeeda9b59c36a2308e"
 #define NX_N_STATES 16
 #define NX_N_CLASSES 15
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2296,22 +2312,26 @@ static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STA
     { 3, -1, 1 },  /* state 15: accepts char (plane2), final */
 };
 
-enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_LOOKUP };
+enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_SHIFT, NX_A_LOOKUP };
 
 /* CHAR: code point = acc + offset; VALUE: the code point value; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; SHIFT: no character.
+   then: the mode the next token starts in (a shift, a char's -> MODE), -1: the
+   same; such a token is the module's (_step sets the mode), so every loop here
+   stops before it. */
 static const struct {
     uint8_t kind;
     uint64_t offset, split;
     const char *reason;
+    int then;
 } nx_actions[6] = {
-    { NX_A_CHAR, UINT64_C(0), 0, NULL },  /* form ascii: code point = acc + 0 */
-    { NX_A_CHAR, UINT64_C(65377), 0, NULL },  /* form katakana: code point = acc + 65377 */
-    { NX_A_LOOKUP, UINT64_C(0), 0, NULL },  /* form plane1: code point = table 0 at pointer acc */
-    { NX_A_LOOKUP, UINT64_C(1), 0, NULL },  /* form plane2: code point = table 1 at pointer acc */
-    { NX_A_ERROR, 0, 0, "incomplete multibyte sequence" },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
-    { NX_A_ERROR, 0, 0, "illegal multibyte sequence" },  /* ill-formed pattern jis2004-1: illegal multibyte sequence */
+    { NX_A_CHAR, UINT64_C(0), 0, NULL, -1 },  /* form ascii: code point = acc + 0 */
+    { NX_A_CHAR, UINT64_C(65377), 0, NULL, -1 },  /* form katakana: code point = acc + 65377 */
+    { NX_A_LOOKUP, UINT64_C(0), 0, NULL, -1 },  /* form plane1: code point = table 0 at pointer acc */
+    { NX_A_LOOKUP, UINT64_C(1), 0, NULL, -1 },  /* form plane2: code point = table 1 at pointer acc */
+    { NX_A_ERROR, 0, 0, "incomplete multibyte sequence", -1 },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
+    { NX_A_ERROR, 0, 0, "illegal multibyte sequence", -1 },  /* ill-formed pattern jis2004-1: illegal multibyte sequence */
 };
 
 
@@ -2726,10 +2746,10 @@ static void nx_init(void)
         int act = nx_state[s].accept;
         kind[s] = NX_CONT;
         if (act >= 0) {
-            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR;
+            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR && nx_actions[act].then < 0;
             kind[s] = plain ? NX_CHAR : NX_STOP;
             nx_offset[s] = plain ? nx_actions[act].offset : 0;
-            if (nx_state[s].final && nx_actions[act].kind == NX_A_LOOKUP) {
+            if (nx_state[s].final && nx_actions[act].kind == NX_A_LOOKUP && nx_actions[act].then < 0) {
                 kind[s] = NX_LOOK;
                 nx_offset[s] = nx_actions[act].offset;  /* the table */
             }
@@ -2785,7 +2805,9 @@ typedef struct {
 } nx_args;
 
 /* ------------------------------------------------------------------ tokens */
-enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE };
+/* MODE: a token that sets the mode of the next (a shift, a char's -> MODE): the
+   module's, every loop stops before it */
+enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE, NX_T_MODE };
 
 /* A token as the core's _run makes it.  A WIDE token (a char beyond 64 bits)
    comes from a counted form (counted: the export's token is in ext) or from
@@ -2829,6 +2851,8 @@ static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
     tok->n_values = t->kind == EUC_JISX0213_CHAR ? t->n_values : 0;
     tok->counted = t->kind == EUC_JISX0213_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
+    if (t->kind == EUC_JISX0213_SHIFT || t->then >= 0)
+        tok->kind = NX_T_MODE;
     return 1;
 }
 
@@ -2840,7 +2864,7 @@ enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
 static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
 {
-    if (!nx_token(a, start, a->start, tok))
+    if (!nx_token(a, start, a->start, tok) || tok->kind == NX_T_MODE)
         return NX_S_LEAVE;
     if (tok->kind == NX_T_CHAR)
         return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
@@ -3635,8 +3659,17 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
     got = nx_slow(&a, (size_t)pos, &tok);
-    if (got == NX_S_LEAVE) {
+    if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
+        /* the mode after it as its 6th item, as the module's _token gives it */
+        if (tok.ext.kind == EUC_JISX0213_SHIFT)
+            result = Py_BuildValue("(snnOzi)", "shift", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, Py_None,
+                                   tok.reason, tok.ext.then);
+        else
+            result = Py_BuildValue("(snnKOi)", "char", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end,
+                                   (unsigned long long)tok.value, Py_None, tok.ext.then);
+    } else if (got == NX_S_LEAVE) {
         result = Py_None;
         Py_INCREF(result);
     } else if (tok.kind == NX_T_CHAR && tok.values != NULL) {
@@ -3724,8 +3757,8 @@ static int nx_vscalar(const nx_args *a, size_t i, int allow_reserved, size_t unt
             continue;  /* a table entry of one code point */
     slow:
         /* everything else: the core's _run */
-        if (!nx_token(a, start, a->start, &tok)) {
-            *at = start;
+        if (!nx_token(a, start, a->start, &tok) || tok.kind == NX_T_MODE) {
+            *at = start;  /* more input could change it, or it sets the mode: the module's */
             *more = 1;
             return 0;
         }

@@ -145,7 +145,8 @@ typedef enum {
     EUC_JP_RESERVED = 2,  /* a reserved run */
     EUC_JP_SIGNATURE = 3, /* the signature, at offset 0 only */
     EUC_JP_WIDE = 4       /* a character wider than 64 bits: see bits, euc_jp_wide_value
-                                (never in this encoding: every code point fits) */
+                                (never in this encoding: every code point fits) */,
+    EUC_JP_SHIFT = 5      /* a shift: no character, the next token starts in mode then (a spec with modes) */
 } euc_jp_kind;
 
 typedef struct {
@@ -154,6 +155,7 @@ typedef struct {
     euc_jp_cp value;  /* CHAR: the code point; 0 otherwise */
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
+    int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
 } euc_jp_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -450,23 +452,24 @@ static const int8_t euc_jp_at_end[10] = {
 
 /* ----------------------------------------------------------------- actions */
 enum { EUC_JP_ACT_CHAR, EUC_JP_ACT_VALUE, EUC_JP_ACT_PAIR, EUC_JP_ACT_ERROR, EUC_JP_ACT_RESERVED,
-       EUC_JP_ACT_LOOKUP };
+       EUC_JP_ACT_LOOKUP, EUC_JP_ACT_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
    ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
-   pointer into mapping table offset. */
+   pointer into mapping table offset; SHIFT: no character (a spec with modes). */
 static const struct {
     uint8_t kind;
     uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
-    const char *reason;  /* ERROR, RESERVED */
+    const char *reason;  /* ERROR, RESERVED; SHIFT: an error that still shifts (right after a shift) */
+    int16_t then;        /* the mode the next token starts in (a shift, a char's -> MODE); -1: the same */
 } euc_jp_actions[5] = {
-    { EUC_JP_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form ascii: code point = acc + 0 */
-    { EUC_JP_ACT_CHAR, UINT64_C(65377), UINT64_C(0), 0 },  /* form katakana: code point = acc + 65377 */
-    { EUC_JP_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0 },  /* form jis0208: code point = table 0 at pointer acc */
-    { EUC_JP_ACT_LOOKUP, UINT64_C(1), UINT64_C(0), 0 },  /* form jis0212: code point = table 1 at pointer acc */
-    { EUC_JP_ACT_ERROR, UINT64_C(0), UINT64_C(0), "incomplete multibyte sequence" },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
+    { EUC_JP_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form ascii: code point = acc + 0 */
+    { EUC_JP_ACT_CHAR, UINT64_C(65377), UINT64_C(0), 0, -1 },  /* form katakana: code point = acc + 65377 */
+    { EUC_JP_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form jis0208: code point = table 0 at pointer acc */
+    { EUC_JP_ACT_LOOKUP, UINT64_C(1), UINT64_C(0), 0, -1 },  /* form jis0212: code point = table 1 at pointer acc */
+    { EUC_JP_ACT_ERROR, UINT64_C(0), UINT64_C(0), "incomplete multibyte sequence", -1 },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
 };
 
 /* The signatures' bytes, one after another (recognised at offset 0 only, the
@@ -1497,6 +1500,7 @@ static void euc_jp_set(euc_jp_token *tok, euc_jp_kind kind, size_t start, size_t
     tok->value = value;
     tok->reason = reason;
     tok->bits = 0;
+    tok->then = -1;
 }
 
 
@@ -1542,6 +1546,7 @@ int euc_jp_accepts(unsigned state)
     switch (euc_jp_actions[a].kind) {
     case EUC_JP_ACT_ERROR: return EUC_JP_ERROR;
     case EUC_JP_ACT_RESERVED: return EUC_JP_RESERVED;
+    case EUC_JP_ACT_SHIFT: return EUC_JP_SHIFT;
     default: return EUC_JP_CHAR;
     }
 }
@@ -1652,8 +1657,9 @@ static int euc_jp_wide(const unsigned char *data, size_t len, unsigned start, in
 }
 
 /* The token of action over data[pos .. end - 1] with value acc, as the core's _act
-   (a value past 64 bits: euc_jp_wide first). */
-static void euc_jp_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, euc_jp_token *tok)
+   (a value past 64 bits: euc_jp_wide first); then the mode after it (euc_jp_then). */
+static void euc_jp_act_kind(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc,
+                           euc_jp_token *tok)
 {
     (void)data;
     switch (euc_jp_actions[action].kind) {
@@ -1683,10 +1689,20 @@ static void euc_jp_act(const unsigned char *data, int action, size_t pos, size_t
         euc_jp_set(tok, EUC_JP_ERROR, pos, euc_jp_error_end(data, pos, end, end), 0, euc_jp_reason_unmapped);
         return;
     }
+    case EUC_JP_ACT_SHIFT:
+        euc_jp_set(tok, EUC_JP_SHIFT, pos, end, 0, euc_jp_actions[action].reason);
+        return;
     default:
         euc_jp_set(tok, EUC_JP_RESERVED, pos, end, 0, euc_jp_reason_reserved);
         return;
     }
+}
+
+static void euc_jp_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, euc_jp_token *tok)
+{
+    euc_jp_act_kind(data, action, pos, end, acc, tok);
+    if (tok->kind == EUC_JP_CHAR || tok->kind == EUC_JP_SHIFT)
+        tok->then = euc_jp_actions[action].then;  /* an unmapped pointer's error keeps the mode */
 }
 
 /* The core's _run from state start (the one C copy: the native extension calls it
@@ -1839,7 +1855,7 @@ size_t euc_jp_decode(const unsigned char *data, size_t len, euc_jp_cp *out,
 #define NX_NAME "euc-jp"
 #define NX_SPEC_SHA256 "c57ba23b82f2ff3933960e2deecfe002cb75e52acd2dead1457edf729ef9bfe2"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "aa60de5dfa70f1d7a641d2233d8c0a7350efc414071a8e0c7ffe1fa478e6e403"
+#define NX_SOURCE_SHA256 "c0253f783cf13fe39e18a90af8f76f8292a6d42e86334674dc58f3be1bead62e"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1945,21 +1961,25 @@ static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STA
     { 3, -1, 1 },  /* state 9: accepts char (jis0212), final */
 };
 
-enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_LOOKUP };
+enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_SHIFT, NX_A_LOOKUP };
 
 /* CHAR: code point = acc + offset; VALUE: the code point value; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; SHIFT: no character.
+   then: the mode the next token starts in (a shift, a char's -> MODE), -1: the
+   same; such a token is the module's (_step sets the mode), so every loop here
+   stops before it. */
 static const struct {
     uint8_t kind;
     uint64_t offset, split;
     const char *reason;
+    int then;
 } nx_actions[5] = {
-    { NX_A_CHAR, UINT64_C(0), 0, NULL },  /* form ascii: code point = acc + 0 */
-    { NX_A_CHAR, UINT64_C(65377), 0, NULL },  /* form katakana: code point = acc + 65377 */
-    { NX_A_LOOKUP, UINT64_C(0), 0, NULL },  /* form jis0208: code point = table 0 at pointer acc */
-    { NX_A_LOOKUP, UINT64_C(1), 0, NULL },  /* form jis0212: code point = table 1 at pointer acc */
-    { NX_A_ERROR, 0, 0, "incomplete multibyte sequence" },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
+    { NX_A_CHAR, UINT64_C(0), 0, NULL, -1 },  /* form ascii: code point = acc + 0 */
+    { NX_A_CHAR, UINT64_C(65377), 0, NULL, -1 },  /* form katakana: code point = acc + 65377 */
+    { NX_A_LOOKUP, UINT64_C(0), 0, NULL, -1 },  /* form jis0208: code point = table 0 at pointer acc */
+    { NX_A_LOOKUP, UINT64_C(1), 0, NULL, -1 },  /* form jis0212: code point = table 1 at pointer acc */
+    { NX_A_ERROR, 0, 0, "incomplete multibyte sequence", -1 },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
 };
 
 
@@ -2374,10 +2394,10 @@ static void nx_init(void)
         int act = nx_state[s].accept;
         kind[s] = NX_CONT;
         if (act >= 0) {
-            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR;
+            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR && nx_actions[act].then < 0;
             kind[s] = plain ? NX_CHAR : NX_STOP;
             nx_offset[s] = plain ? nx_actions[act].offset : 0;
-            if (nx_state[s].final && nx_actions[act].kind == NX_A_LOOKUP) {
+            if (nx_state[s].final && nx_actions[act].kind == NX_A_LOOKUP && nx_actions[act].then < 0) {
                 kind[s] = NX_LOOK;
                 nx_offset[s] = nx_actions[act].offset;  /* the table */
             }
@@ -2433,7 +2453,9 @@ typedef struct {
 } nx_args;
 
 /* ------------------------------------------------------------------ tokens */
-enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE };
+/* MODE: a token that sets the mode of the next (a shift, a char's -> MODE): the
+   module's, every loop stops before it */
+enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE, NX_T_MODE };
 
 /* A token as the core's _run makes it.  A WIDE token (a char beyond 64 bits)
    comes from a counted form (counted: the export's token is in ext) or from
@@ -2471,6 +2493,8 @@ static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
     tok->value = t->kind == EUC_JP_CHAR ? (uint64_t)t->value : 0;
     tok->counted = t->kind == EUC_JP_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
+    if (t->kind == EUC_JP_SHIFT || t->then >= 0)
+        tok->kind = NX_T_MODE;
     return 1;
 }
 
@@ -2482,7 +2506,7 @@ enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
 static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
 {
-    if (!nx_token(a, start, a->start, tok))
+    if (!nx_token(a, start, a->start, tok) || tok->kind == NX_T_MODE)
         return NX_S_LEAVE;
     if (tok->kind == NX_T_CHAR)
         return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
@@ -3271,8 +3295,17 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
     got = nx_slow(&a, (size_t)pos, &tok);
-    if (got == NX_S_LEAVE) {
+    if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
+        /* the mode after it as its 6th item, as the module's _token gives it */
+        if (tok.ext.kind == EUC_JP_SHIFT)
+            result = Py_BuildValue("(snnOzi)", "shift", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, Py_None,
+                                   tok.reason, tok.ext.then);
+        else
+            result = Py_BuildValue("(snnKOi)", "char", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end,
+                                   (unsigned long long)tok.value, Py_None, tok.ext.then);
+    } else if (got == NX_S_LEAVE) {
         result = Py_None;
         Py_INCREF(result);
     } else if (tok.kind == NX_T_CHAR || tok.kind == NX_T_WIDE) {
@@ -3346,8 +3379,8 @@ static int nx_vscalar(const nx_args *a, size_t i, int allow_reserved, size_t unt
             continue;  /* a table entry of one code point */
     slow:
         /* everything else: the core's _run */
-        if (!nx_token(a, start, a->start, &tok)) {
-            *at = start;
+        if (!nx_token(a, start, a->start, &tok) || tok.kind == NX_T_MODE) {
+            *at = start;  /* more input could change it, or it sets the mode: the module's */
             *more = 1;
             return 0;
         }

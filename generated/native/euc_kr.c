@@ -145,7 +145,8 @@ typedef enum {
     EUC_KR_RESERVED = 2,  /* a reserved run */
     EUC_KR_SIGNATURE = 3, /* the signature, at offset 0 only */
     EUC_KR_WIDE = 4       /* a character wider than 64 bits: see bits, euc_kr_wide_value
-                                (never in this encoding: every code point fits) */
+                                (never in this encoding: every code point fits) */,
+    EUC_KR_SHIFT = 5      /* a shift: no character, the next token starts in mode then (a spec with modes) */
 } euc_kr_kind;
 
 typedef struct {
@@ -154,6 +155,7 @@ typedef struct {
     euc_kr_cp value;  /* CHAR: the code point; 0 otherwise */
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
+    int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
 } euc_kr_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -497,24 +499,25 @@ static const int8_t euc_kr_at_end[19] = {
 
 /* ----------------------------------------------------------------- actions */
 enum { EUC_KR_ACT_CHAR, EUC_KR_ACT_VALUE, EUC_KR_ACT_PAIR, EUC_KR_ACT_ERROR, EUC_KR_ACT_RESERVED,
-       EUC_KR_ACT_LOOKUP };
+       EUC_KR_ACT_LOOKUP, EUC_KR_ACT_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
    ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
-   pointer into mapping table offset. */
+   pointer into mapping table offset; SHIFT: no character (a spec with modes). */
 static const struct {
     uint8_t kind;
     uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
-    const char *reason;  /* ERROR, RESERVED */
+    const char *reason;  /* ERROR, RESERVED; SHIFT: an error that still shifts (right after a shift) */
+    int16_t then;        /* the mode the next token starts in (a shift, a char's -> MODE); -1: the same */
 } euc_kr_actions[6] = {
-    { EUC_KR_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form ascii: code point = acc + 0 */
-    { EUC_KR_ACT_CHAR, UINT64_C(12593), UINT64_C(0), 0 },  /* form jamo: code point = acc + 12593 */
-    { EUC_KR_ACT_CHAR, UINT64_C(12645), UINT64_C(0), 0 },  /* form jamo-2: code point = acc + 12645 */
-    { EUC_KR_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0 },  /* form ksx1001: code point = table 0 at pointer acc */
-    { EUC_KR_ACT_LOOKUP, UINT64_C(1), UINT64_C(0), 0 },  /* form makeup: code point = table 1 at pointer acc */
-    { EUC_KR_ACT_ERROR, UINT64_C(0), UINT64_C(0), "incomplete multibyte sequence" },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
+    { EUC_KR_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form ascii: code point = acc + 0 */
+    { EUC_KR_ACT_CHAR, UINT64_C(12593), UINT64_C(0), 0, -1 },  /* form jamo: code point = acc + 12593 */
+    { EUC_KR_ACT_CHAR, UINT64_C(12645), UINT64_C(0), 0, -1 },  /* form jamo-2: code point = acc + 12645 */
+    { EUC_KR_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form ksx1001: code point = table 0 at pointer acc */
+    { EUC_KR_ACT_LOOKUP, UINT64_C(1), UINT64_C(0), 0, -1 },  /* form makeup: code point = table 1 at pointer acc */
+    { EUC_KR_ACT_ERROR, UINT64_C(0), UINT64_C(0), "incomplete multibyte sequence", -1 },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
 };
 
 /* The signatures' bytes, one after another (recognised at offset 0 only, the
@@ -2375,6 +2378,7 @@ static void euc_kr_set(euc_kr_token *tok, euc_kr_kind kind, size_t start, size_t
     tok->value = value;
     tok->reason = reason;
     tok->bits = 0;
+    tok->then = -1;
 }
 
 
@@ -2420,6 +2424,7 @@ int euc_kr_accepts(unsigned state)
     switch (euc_kr_actions[a].kind) {
     case EUC_KR_ACT_ERROR: return EUC_KR_ERROR;
     case EUC_KR_ACT_RESERVED: return EUC_KR_RESERVED;
+    case EUC_KR_ACT_SHIFT: return EUC_KR_SHIFT;
     default: return EUC_KR_CHAR;
     }
 }
@@ -2530,8 +2535,9 @@ static int euc_kr_wide(const unsigned char *data, size_t len, unsigned start, in
 }
 
 /* The token of action over data[pos .. end - 1] with value acc, as the core's _act
-   (a value past 64 bits: euc_kr_wide first). */
-static void euc_kr_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, euc_kr_token *tok)
+   (a value past 64 bits: euc_kr_wide first); then the mode after it (euc_kr_then). */
+static void euc_kr_act_kind(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc,
+                           euc_kr_token *tok)
 {
     (void)data;
     switch (euc_kr_actions[action].kind) {
@@ -2561,10 +2567,20 @@ static void euc_kr_act(const unsigned char *data, int action, size_t pos, size_t
         euc_kr_set(tok, EUC_KR_ERROR, pos, euc_kr_error_end(data, pos, end, end), 0, euc_kr_reason_unmapped);
         return;
     }
+    case EUC_KR_ACT_SHIFT:
+        euc_kr_set(tok, EUC_KR_SHIFT, pos, end, 0, euc_kr_actions[action].reason);
+        return;
     default:
         euc_kr_set(tok, EUC_KR_RESERVED, pos, end, 0, euc_kr_reason_reserved);
         return;
     }
+}
+
+static void euc_kr_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, euc_kr_token *tok)
+{
+    euc_kr_act_kind(data, action, pos, end, acc, tok);
+    if (tok->kind == EUC_KR_CHAR || tok->kind == EUC_KR_SHIFT)
+        tok->then = euc_kr_actions[action].then;  /* an unmapped pointer's error keeps the mode */
 }
 
 /* The core's _run from state start (the one C copy: the native extension calls it
@@ -2717,7 +2733,7 @@ size_t euc_kr_decode(const unsigned char *data, size_t len, euc_kr_cp *out,
 #define NX_NAME "euc-kr"
 #define NX_SPEC_SHA256 "75adf6425525daae2b8b3b94e6da3ab51499f4a96dda726593012cbcc00ee037"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "45d9dcacc0580bc1c7d2d0a1ff0f2db5c8e9886dd702edbfab6b9c49f705d00e"
+#define NX_SOURCE_SHA256 "00365c6fb28c8d4a9fca0df6cd7cbf63999c678d9c6578099909db7b4a53c91d"
 #define NX_N_STATES 19
 #define NX_N_CLASSES 8
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2860,22 +2876,26 @@ static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STA
     { 4, -1, 1 },  /* state 18: accepts char (makeup), final */
 };
 
-enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_LOOKUP };
+enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_SHIFT, NX_A_LOOKUP };
 
 /* CHAR: code point = acc + offset; VALUE: the code point value; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; SHIFT: no character.
+   then: the mode the next token starts in (a shift, a char's -> MODE), -1: the
+   same; such a token is the module's (_step sets the mode), so every loop here
+   stops before it. */
 static const struct {
     uint8_t kind;
     uint64_t offset, split;
     const char *reason;
+    int then;
 } nx_actions[6] = {
-    { NX_A_CHAR, UINT64_C(0), 0, NULL },  /* form ascii: code point = acc + 0 */
-    { NX_A_CHAR, UINT64_C(12593), 0, NULL },  /* form jamo: code point = acc + 12593 */
-    { NX_A_CHAR, UINT64_C(12645), 0, NULL },  /* form jamo-2: code point = acc + 12645 */
-    { NX_A_LOOKUP, UINT64_C(0), 0, NULL },  /* form ksx1001: code point = table 0 at pointer acc */
-    { NX_A_LOOKUP, UINT64_C(1), 0, NULL },  /* form makeup: code point = table 1 at pointer acc */
-    { NX_A_ERROR, 0, 0, "incomplete multibyte sequence" },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
+    { NX_A_CHAR, UINT64_C(0), 0, NULL, -1 },  /* form ascii: code point = acc + 0 */
+    { NX_A_CHAR, UINT64_C(12593), 0, NULL, -1 },  /* form jamo: code point = acc + 12593 */
+    { NX_A_CHAR, UINT64_C(12645), 0, NULL, -1 },  /* form jamo-2: code point = acc + 12645 */
+    { NX_A_LOOKUP, UINT64_C(0), 0, NULL, -1 },  /* form ksx1001: code point = table 0 at pointer acc */
+    { NX_A_LOOKUP, UINT64_C(1), 0, NULL, -1 },  /* form makeup: code point = table 1 at pointer acc */
+    { NX_A_ERROR, 0, 0, "incomplete multibyte sequence", -1 },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
 };
 
 
@@ -3272,10 +3292,10 @@ static void nx_init(void)
         int act = nx_state[s].accept;
         kind[s] = NX_CONT;
         if (act >= 0) {
-            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR;
+            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR && nx_actions[act].then < 0;
             kind[s] = plain ? NX_CHAR : NX_STOP;
             nx_offset[s] = plain ? nx_actions[act].offset : 0;
-            if (nx_state[s].final && nx_actions[act].kind == NX_A_LOOKUP) {
+            if (nx_state[s].final && nx_actions[act].kind == NX_A_LOOKUP && nx_actions[act].then < 0) {
                 kind[s] = NX_LOOK;
                 nx_offset[s] = nx_actions[act].offset;  /* the table */
             }
@@ -3331,7 +3351,9 @@ typedef struct {
 } nx_args;
 
 /* ------------------------------------------------------------------ tokens */
-enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE };
+/* MODE: a token that sets the mode of the next (a shift, a char's -> MODE): the
+   module's, every loop stops before it */
+enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE, NX_T_MODE };
 
 /* A token as the core's _run makes it.  A WIDE token (a char beyond 64 bits)
    comes from a counted form (counted: the export's token is in ext) or from
@@ -3369,6 +3391,8 @@ static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
     tok->value = t->kind == EUC_KR_CHAR ? (uint64_t)t->value : 0;
     tok->counted = t->kind == EUC_KR_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
+    if (t->kind == EUC_KR_SHIFT || t->then >= 0)
+        tok->kind = NX_T_MODE;
     return 1;
 }
 
@@ -3380,7 +3404,7 @@ enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
 static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
 {
-    if (!nx_token(a, start, a->start, tok))
+    if (!nx_token(a, start, a->start, tok) || tok->kind == NX_T_MODE)
         return NX_S_LEAVE;
     if (tok->kind == NX_T_CHAR)
         return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
@@ -4169,8 +4193,17 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
     got = nx_slow(&a, (size_t)pos, &tok);
-    if (got == NX_S_LEAVE) {
+    if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
+        /* the mode after it as its 6th item, as the module's _token gives it */
+        if (tok.ext.kind == EUC_KR_SHIFT)
+            result = Py_BuildValue("(snnOzi)", "shift", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, Py_None,
+                                   tok.reason, tok.ext.then);
+        else
+            result = Py_BuildValue("(snnKOi)", "char", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end,
+                                   (unsigned long long)tok.value, Py_None, tok.ext.then);
+    } else if (got == NX_S_LEAVE) {
         result = Py_None;
         Py_INCREF(result);
     } else if (tok.kind == NX_T_CHAR || tok.kind == NX_T_WIDE) {
@@ -4244,8 +4277,8 @@ static int nx_vscalar(const nx_args *a, size_t i, int allow_reserved, size_t unt
             continue;  /* a table entry of one code point */
     slow:
         /* everything else: the core's _run */
-        if (!nx_token(a, start, a->start, &tok)) {
-            *at = start;
+        if (!nx_token(a, start, a->start, &tok) || tok.kind == NX_T_MODE) {
+            *at = start;  /* more input could change it, or it sets the mode: the module's */
             *more = 1;
             return 0;
         }

@@ -141,7 +141,8 @@ typedef enum {
     FSS_UTF_1992_RESERVED = 2,  /* a reserved run */
     FSS_UTF_1992_SIGNATURE = 3, /* the signature, at offset 0 only */
     FSS_UTF_1992_WIDE = 4       /* a character wider than 64 bits: see bits, fss_utf_1992_wide_value
-                                (never in this encoding: every code point fits) */
+                                (never in this encoding: every code point fits) */,
+    FSS_UTF_1992_SHIFT = 5      /* a shift: no character, the next token starts in mode then (a spec with modes) */
 } fss_utf_1992_kind;
 
 typedef struct {
@@ -150,6 +151,7 @@ typedef struct {
     fss_utf_1992_cp value;  /* CHAR: the code point; 0 otherwise */
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
+    int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
 } fss_utf_1992_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -469,23 +471,24 @@ static const int8_t fss_utf_1992_at_end[19] = {
 
 /* ----------------------------------------------------------------- actions */
 enum { FSS_UTF_1992_ACT_CHAR, FSS_UTF_1992_ACT_VALUE, FSS_UTF_1992_ACT_PAIR, FSS_UTF_1992_ACT_ERROR, FSS_UTF_1992_ACT_RESERVED,
-       FSS_UTF_1992_ACT_LOOKUP };
+       FSS_UTF_1992_ACT_LOOKUP, FSS_UTF_1992_ACT_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
    ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
-   pointer into mapping table offset. */
+   pointer into mapping table offset; SHIFT: no character (a spec with modes). */
 static const struct {
     uint8_t kind;
     uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
-    const char *reason;  /* ERROR, RESERVED */
+    const char *reason;  /* ERROR, RESERVED; SHIFT: an error that still shifts (right after a shift) */
+    int16_t then;        /* the mode the next token starts in (a shift, a char's -> MODE); -1: the same */
 } fss_utf_1992_actions[5] = {
-    { FSS_UTF_1992_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form 1: code point = acc + 0 */
-    { FSS_UTF_1992_ACT_CHAR, UINT64_C(128), UINT64_C(0), 0 },  /* form 2: code point = acc + 128 */
-    { FSS_UTF_1992_ACT_CHAR, UINT64_C(8320), UINT64_C(0), 0 },  /* form 3: code point = acc + 8320 */
-    { FSS_UTF_1992_ACT_CHAR, UINT64_C(532608), UINT64_C(0), 0 },  /* form 4: code point = acc + 532608 */
-    { FSS_UTF_1992_ACT_CHAR, UINT64_C(34087040), UINT64_C(0), 0 },  /* form 5: code point = acc + 34087040 */
+    { FSS_UTF_1992_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form 1: code point = acc + 0 */
+    { FSS_UTF_1992_ACT_CHAR, UINT64_C(128), UINT64_C(0), 0, -1 },  /* form 2: code point = acc + 128 */
+    { FSS_UTF_1992_ACT_CHAR, UINT64_C(8320), UINT64_C(0), 0, -1 },  /* form 3: code point = acc + 8320 */
+    { FSS_UTF_1992_ACT_CHAR, UINT64_C(532608), UINT64_C(0), 0, -1 },  /* form 4: code point = acc + 532608 */
+    { FSS_UTF_1992_ACT_CHAR, UINT64_C(34087040), UINT64_C(0), 0, -1 },  /* form 5: code point = acc + 34087040 */
 };
 
 /* The signatures' bytes, one after another (recognised at offset 0 only, the
@@ -528,6 +531,7 @@ static void fss_utf_1992_set(fss_utf_1992_token *tok, fss_utf_1992_kind kind, si
     tok->value = value;
     tok->reason = reason;
     tok->bits = 0;
+    tok->then = -1;
 }
 
 
@@ -573,6 +577,7 @@ int fss_utf_1992_accepts(unsigned state)
     switch (fss_utf_1992_actions[a].kind) {
     case FSS_UTF_1992_ACT_ERROR: return FSS_UTF_1992_ERROR;
     case FSS_UTF_1992_ACT_RESERVED: return FSS_UTF_1992_RESERVED;
+    case FSS_UTF_1992_ACT_SHIFT: return FSS_UTF_1992_SHIFT;
     default: return FSS_UTF_1992_CHAR;
     }
 }
@@ -683,8 +688,9 @@ static int fss_utf_1992_wide(const unsigned char *data, size_t len, unsigned sta
 }
 
 /* The token of action over data[pos .. end - 1] with value acc, as the core's _act
-   (a value past 64 bits: fss_utf_1992_wide first). */
-static void fss_utf_1992_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, fss_utf_1992_token *tok)
+   (a value past 64 bits: fss_utf_1992_wide first); then the mode after it (fss_utf_1992_then). */
+static void fss_utf_1992_act_kind(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc,
+                                 fss_utf_1992_token *tok)
 {
     (void)data;
     switch (fss_utf_1992_actions[action].kind) {
@@ -703,10 +709,20 @@ static void fss_utf_1992_act(const unsigned char *data, int action, size_t pos, 
     case FSS_UTF_1992_ACT_ERROR:
         fss_utf_1992_set(tok, FSS_UTF_1992_ERROR, pos, end, 0, fss_utf_1992_actions[action].reason);
         return;
+    case FSS_UTF_1992_ACT_SHIFT:
+        fss_utf_1992_set(tok, FSS_UTF_1992_SHIFT, pos, end, 0, fss_utf_1992_actions[action].reason);
+        return;
     default:
         fss_utf_1992_set(tok, FSS_UTF_1992_RESERVED, pos, end, 0, fss_utf_1992_reason_reserved);
         return;
     }
+}
+
+static void fss_utf_1992_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, fss_utf_1992_token *tok)
+{
+    fss_utf_1992_act_kind(data, action, pos, end, acc, tok);
+    if (tok->kind == FSS_UTF_1992_CHAR || tok->kind == FSS_UTF_1992_SHIFT)
+        tok->then = fss_utf_1992_actions[action].then;  /* an unmapped pointer's error keeps the mode */
 }
 
 /* The core's _run from state start (the one C copy: the native extension calls it
@@ -859,7 +875,7 @@ size_t fss_utf_1992_decode(const unsigned char *data, size_t len, fss_utf_1992_c
 #define NX_NAME "fss-utf-1992"
 #define NX_SPEC_SHA256 "a735756b730524382a38ae8c0f7c29accb1b07fd052940ce368ea260427cc351"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "a287a5e5dd5ffb38795e0cd52c87e0b8887fde8070475f987683efe480d9d710"
+#define NX_SOURCE_SHA256 "6f59bffeeef2abbfaa11762a720ff9fca2a30ab3fb0043444ceaa94fa2b89c97"
 #define NX_N_STATES 19
 #define NX_N_CLASSES 10
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -996,21 +1012,25 @@ static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STA
     { 4, -1, 1 },  /* state 18: accepts char (5), final */
 };
 
-enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED };
+enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: the code point value; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; SHIFT: no character.
+   then: the mode the next token starts in (a shift, a char's -> MODE), -1: the
+   same; such a token is the module's (_step sets the mode), so every loop here
+   stops before it. */
 static const struct {
     uint8_t kind;
     uint64_t offset, split;
     const char *reason;
+    int then;
 } nx_actions[5] = {
-    { NX_A_CHAR, UINT64_C(0), 0, NULL },  /* form 1: code point = acc + 0 */
-    { NX_A_CHAR, UINT64_C(128), 0, NULL },  /* form 2: code point = acc + 128 */
-    { NX_A_CHAR, UINT64_C(8320), 0, NULL },  /* form 3: code point = acc + 8320 */
-    { NX_A_CHAR, UINT64_C(532608), 0, NULL },  /* form 4: code point = acc + 532608 */
-    { NX_A_CHAR, UINT64_C(34087040), 0, NULL },  /* form 5: code point = acc + 34087040 */
+    { NX_A_CHAR, UINT64_C(0), 0, NULL, -1 },  /* form 1: code point = acc + 0 */
+    { NX_A_CHAR, UINT64_C(128), 0, NULL, -1 },  /* form 2: code point = acc + 128 */
+    { NX_A_CHAR, UINT64_C(8320), 0, NULL, -1 },  /* form 3: code point = acc + 8320 */
+    { NX_A_CHAR, UINT64_C(532608), 0, NULL, -1 },  /* form 4: code point = acc + 532608 */
+    { NX_A_CHAR, UINT64_C(34087040), 0, NULL, -1 },  /* form 5: code point = acc + 34087040 */
 };
 
 
@@ -2127,7 +2147,7 @@ static void nx_init(void)
         int act = nx_state[s].accept;
         kind[s] = NX_CONT;
         if (act >= 0) {
-            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR;
+            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR && nx_actions[act].then < 0;
             kind[s] = plain ? NX_CHAR : NX_STOP;
             nx_offset[s] = plain ? nx_actions[act].offset : 0;
         }
@@ -2181,7 +2201,9 @@ typedef struct {
 } nx_args;
 
 /* ------------------------------------------------------------------ tokens */
-enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE };
+/* MODE: a token that sets the mode of the next (a shift, a char's -> MODE): the
+   module's, every loop stops before it */
+enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE, NX_T_MODE };
 
 /* A token as the core's _run makes it.  A WIDE token (a char beyond 64 bits)
    comes from a counted form (counted: the export's token is in ext) or from
@@ -2219,6 +2241,8 @@ static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
     tok->value = t->kind == FSS_UTF_1992_CHAR ? (uint64_t)t->value : 0;
     tok->counted = t->kind == FSS_UTF_1992_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
+    if (t->kind == FSS_UTF_1992_SHIFT || t->then >= 0)
+        tok->kind = NX_T_MODE;
     return 1;
 }
 
@@ -2230,7 +2254,7 @@ enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
 static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
 {
-    if (!nx_token(a, start, a->start, tok))
+    if (!nx_token(a, start, a->start, tok) || tok->kind == NX_T_MODE)
         return NX_S_LEAVE;
     if (tok->kind == NX_T_CHAR)
         return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
@@ -2993,8 +3017,17 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
     got = nx_slow(&a, (size_t)pos, &tok);
-    if (got == NX_S_LEAVE) {
+    if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
+        /* the mode after it as its 6th item, as the module's _token gives it */
+        if (tok.ext.kind == FSS_UTF_1992_SHIFT)
+            result = Py_BuildValue("(snnOzi)", "shift", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, Py_None,
+                                   tok.reason, tok.ext.then);
+        else
+            result = Py_BuildValue("(snnKOi)", "char", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end,
+                                   (unsigned long long)tok.value, Py_None, tok.ext.then);
+    } else if (got == NX_S_LEAVE) {
         result = Py_None;
         Py_INCREF(result);
     } else if (tok.kind == NX_T_CHAR || tok.kind == NX_T_WIDE) {
@@ -3064,8 +3097,8 @@ static int nx_vscalar(const nx_args *a, size_t i, int allow_reserved, size_t unt
             continue;  /* a final state's plain char: a character, whatever its value */
     slow:
         /* everything else: the core's _run */
-        if (!nx_token(a, start, a->start, &tok)) {
-            *at = start;
+        if (!nx_token(a, start, a->start, &tok) || tok.kind == NX_T_MODE) {
+            *at = start;  /* more input could change it, or it sets the mode: the module's */
             *more = 1;
             return 0;
         }

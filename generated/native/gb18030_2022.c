@@ -145,7 +145,8 @@ typedef enum {
     GB18030_2022_RESERVED = 2,  /* a reserved run */
     GB18030_2022_SIGNATURE = 3, /* the signature, at offset 0 only */
     GB18030_2022_WIDE = 4       /* a character wider than 64 bits: see bits, gb18030_2022_wide_value
-                                (never in this encoding: every code point fits) */
+                                (never in this encoding: every code point fits) */,
+    GB18030_2022_SHIFT = 5      /* a shift: no character, the next token starts in mode then (a spec with modes) */
 } gb18030_2022_kind;
 
 typedef struct {
@@ -154,6 +155,7 @@ typedef struct {
     gb18030_2022_cp value;  /* CHAR: the code point; 0 otherwise */
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
+    int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
 } gb18030_2022_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -450,22 +452,23 @@ static const int8_t gb18030_2022_at_end[10] = {
 
 /* ----------------------------------------------------------------- actions */
 enum { GB18030_2022_ACT_CHAR, GB18030_2022_ACT_VALUE, GB18030_2022_ACT_PAIR, GB18030_2022_ACT_ERROR, GB18030_2022_ACT_RESERVED,
-       GB18030_2022_ACT_LOOKUP };
+       GB18030_2022_ACT_LOOKUP, GB18030_2022_ACT_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
    ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
-   pointer into mapping table offset. */
+   pointer into mapping table offset; SHIFT: no character (a spec with modes). */
 static const struct {
     uint8_t kind;
     uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
-    const char *reason;  /* ERROR, RESERVED */
+    const char *reason;  /* ERROR, RESERVED; SHIFT: an error that still shifts (right after a shift) */
+    int16_t then;        /* the mode the next token starts in (a shift, a char's -> MODE); -1: the same */
 } gb18030_2022_actions[4] = {
-    { GB18030_2022_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form ascii: code point = acc + 0 */
-    { GB18030_2022_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0 },  /* form double: code point = table 0 at pointer acc */
-    { GB18030_2022_ACT_LOOKUP, UINT64_C(1), UINT64_C(0), 0 },  /* form four: code point = table 1 at pointer acc */
-    { GB18030_2022_ACT_ERROR, UINT64_C(0), UINT64_C(0), "incomplete multibyte sequence" },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
+    { GB18030_2022_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form ascii: code point = acc + 0 */
+    { GB18030_2022_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form double: code point = table 0 at pointer acc */
+    { GB18030_2022_ACT_LOOKUP, UINT64_C(1), UINT64_C(0), 0, -1 },  /* form four: code point = table 1 at pointer acc */
+    { GB18030_2022_ACT_ERROR, UINT64_C(0), UINT64_C(0), "incomplete multibyte sequence", -1 },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
 };
 
 /* The signatures' bytes, one after another (recognised at offset 0 only, the
@@ -2197,6 +2200,7 @@ static void gb18030_2022_set(gb18030_2022_token *tok, gb18030_2022_kind kind, si
     tok->value = value;
     tok->reason = reason;
     tok->bits = 0;
+    tok->then = -1;
 }
 
 
@@ -2242,6 +2246,7 @@ int gb18030_2022_accepts(unsigned state)
     switch (gb18030_2022_actions[a].kind) {
     case GB18030_2022_ACT_ERROR: return GB18030_2022_ERROR;
     case GB18030_2022_ACT_RESERVED: return GB18030_2022_RESERVED;
+    case GB18030_2022_ACT_SHIFT: return GB18030_2022_SHIFT;
     default: return GB18030_2022_CHAR;
     }
 }
@@ -2352,8 +2357,9 @@ static int gb18030_2022_wide(const unsigned char *data, size_t len, unsigned sta
 }
 
 /* The token of action over data[pos .. end - 1] with value acc, as the core's _act
-   (a value past 64 bits: gb18030_2022_wide first). */
-static void gb18030_2022_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, gb18030_2022_token *tok)
+   (a value past 64 bits: gb18030_2022_wide first); then the mode after it (gb18030_2022_then). */
+static void gb18030_2022_act_kind(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc,
+                                 gb18030_2022_token *tok)
 {
     (void)data;
     switch (gb18030_2022_actions[action].kind) {
@@ -2383,10 +2389,20 @@ static void gb18030_2022_act(const unsigned char *data, int action, size_t pos, 
         gb18030_2022_set(tok, GB18030_2022_ERROR, pos, gb18030_2022_error_end(data, pos, end, end), 0, gb18030_2022_reason_unmapped);
         return;
     }
+    case GB18030_2022_ACT_SHIFT:
+        gb18030_2022_set(tok, GB18030_2022_SHIFT, pos, end, 0, gb18030_2022_actions[action].reason);
+        return;
     default:
         gb18030_2022_set(tok, GB18030_2022_RESERVED, pos, end, 0, gb18030_2022_reason_reserved);
         return;
     }
+}
+
+static void gb18030_2022_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, gb18030_2022_token *tok)
+{
+    gb18030_2022_act_kind(data, action, pos, end, acc, tok);
+    if (tok->kind == GB18030_2022_CHAR || tok->kind == GB18030_2022_SHIFT)
+        tok->then = gb18030_2022_actions[action].then;  /* an unmapped pointer's error keeps the mode */
 }
 
 /* The core's _run from state start (the one C copy: the native extension calls it
@@ -2539,7 +2555,7 @@ size_t gb18030_2022_decode(const unsigned char *data, size_t len, gb18030_2022_c
 #define NX_NAME "gb18030-2022"
 #define NX_SPEC_SHA256 "406cddb47263c391e943c0cc8ea5a632655be5737d1652d36bcc9ee0eaa47b4c"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "4d1f485e80eea34153846960e347ff36746c45029389181415a9311d85af70c0"
+#define NX_SOURCE_SHA256 "46cd8bbf7841bf73dc7a9e99f76e3ae875c9ab5a52399cd59f8a87aec364d5e0"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2645,20 +2661,24 @@ static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STA
     { 2, -1, 1 },  /* state 9: accepts char (four), final */
 };
 
-enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_LOOKUP };
+enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_SHIFT, NX_A_LOOKUP };
 
 /* CHAR: code point = acc + offset; VALUE: the code point value; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; SHIFT: no character.
+   then: the mode the next token starts in (a shift, a char's -> MODE), -1: the
+   same; such a token is the module's (_step sets the mode), so every loop here
+   stops before it. */
 static const struct {
     uint8_t kind;
     uint64_t offset, split;
     const char *reason;
+    int then;
 } nx_actions[4] = {
-    { NX_A_CHAR, UINT64_C(0), 0, NULL },  /* form ascii: code point = acc + 0 */
-    { NX_A_LOOKUP, UINT64_C(0), 0, NULL },  /* form double: code point = table 0 at pointer acc */
-    { NX_A_LOOKUP, UINT64_C(1), 0, NULL },  /* form four: code point = table 1 at pointer acc */
-    { NX_A_ERROR, 0, 0, "incomplete multibyte sequence" },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
+    { NX_A_CHAR, UINT64_C(0), 0, NULL, -1 },  /* form ascii: code point = acc + 0 */
+    { NX_A_LOOKUP, UINT64_C(0), 0, NULL, -1 },  /* form double: code point = table 0 at pointer acc */
+    { NX_A_LOOKUP, UINT64_C(1), 0, NULL, -1 },  /* form four: code point = table 1 at pointer acc */
+    { NX_A_ERROR, 0, 0, "incomplete multibyte sequence", -1 },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
 };
 
 
@@ -3160,10 +3180,10 @@ static void nx_init(void)
         int act = nx_state[s].accept;
         kind[s] = NX_CONT;
         if (act >= 0) {
-            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR;
+            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR && nx_actions[act].then < 0;
             kind[s] = plain ? NX_CHAR : NX_STOP;
             nx_offset[s] = plain ? nx_actions[act].offset : 0;
-            if (nx_state[s].final && nx_actions[act].kind == NX_A_LOOKUP) {
+            if (nx_state[s].final && nx_actions[act].kind == NX_A_LOOKUP && nx_actions[act].then < 0) {
                 kind[s] = NX_LOOK;
                 nx_offset[s] = nx_actions[act].offset;  /* the table */
             }
@@ -3220,7 +3240,9 @@ typedef struct {
 } nx_args;
 
 /* ------------------------------------------------------------------ tokens */
-enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE };
+/* MODE: a token that sets the mode of the next (a shift, a char's -> MODE): the
+   module's, every loop stops before it */
+enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE, NX_T_MODE };
 
 /* A token as the core's _run makes it.  A WIDE token (a char beyond 64 bits)
    comes from a counted form (counted: the export's token is in ext) or from
@@ -3258,6 +3280,8 @@ static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
     tok->value = t->kind == GB18030_2022_CHAR ? (uint64_t)t->value : 0;
     tok->counted = t->kind == GB18030_2022_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
+    if (t->kind == GB18030_2022_SHIFT || t->then >= 0)
+        tok->kind = NX_T_MODE;
     return 1;
 }
 
@@ -3269,7 +3293,7 @@ enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
 static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
 {
-    if (!nx_token(a, start, a->start, tok))
+    if (!nx_token(a, start, a->start, tok) || tok->kind == NX_T_MODE)
         return NX_S_LEAVE;
     if (tok->kind == NX_T_CHAR)
         return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
@@ -4058,8 +4082,17 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
     got = nx_slow(&a, (size_t)pos, &tok);
-    if (got == NX_S_LEAVE) {
+    if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
+        /* the mode after it as its 6th item, as the module's _token gives it */
+        if (tok.ext.kind == GB18030_2022_SHIFT)
+            result = Py_BuildValue("(snnOzi)", "shift", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, Py_None,
+                                   tok.reason, tok.ext.then);
+        else
+            result = Py_BuildValue("(snnKOi)", "char", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end,
+                                   (unsigned long long)tok.value, Py_None, tok.ext.then);
+    } else if (got == NX_S_LEAVE) {
         result = Py_None;
         Py_INCREF(result);
     } else if (tok.kind == NX_T_CHAR || tok.kind == NX_T_WIDE) {
@@ -4133,8 +4166,8 @@ static int nx_vscalar(const nx_args *a, size_t i, int allow_reserved, size_t unt
             continue;  /* a table entry of one code point */
     slow:
         /* everything else: the core's _run */
-        if (!nx_token(a, start, a->start, &tok)) {
-            *at = start;
+        if (!nx_token(a, start, a->start, &tok) || tok.kind == NX_T_MODE) {
+            *at = start;  /* more input could change it, or it sets the mode: the module's */
             *more = 1;
             return 0;
         }

@@ -145,7 +145,8 @@ typedef enum {
     GB2312_RESERVED = 2,  /* a reserved run */
     GB2312_SIGNATURE = 3, /* the signature, at offset 0 only */
     GB2312_WIDE = 4       /* a character wider than 64 bits: see bits, gb2312_wide_value
-                                (never in this encoding: every code point fits) */
+                                (never in this encoding: every code point fits) */,
+    GB2312_SHIFT = 5      /* a shift: no character, the next token starts in mode then (a spec with modes) */
 } gb2312_kind;
 
 typedef struct {
@@ -154,6 +155,7 @@ typedef struct {
     gb2312_cp value;  /* CHAR: the code point; 0 otherwise */
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
+    int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
 } gb2312_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -419,21 +421,22 @@ static const int8_t gb2312_at_end[5] = {
 
 /* ----------------------------------------------------------------- actions */
 enum { GB2312_ACT_CHAR, GB2312_ACT_VALUE, GB2312_ACT_PAIR, GB2312_ACT_ERROR, GB2312_ACT_RESERVED,
-       GB2312_ACT_LOOKUP };
+       GB2312_ACT_LOOKUP, GB2312_ACT_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
    ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
-   pointer into mapping table offset. */
+   pointer into mapping table offset; SHIFT: no character (a spec with modes). */
 static const struct {
     uint8_t kind;
     uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
-    const char *reason;  /* ERROR, RESERVED */
+    const char *reason;  /* ERROR, RESERVED; SHIFT: an error that still shifts (right after a shift) */
+    int16_t then;        /* the mode the next token starts in (a shift, a char's -> MODE); -1: the same */
 } gb2312_actions[3] = {
-    { GB2312_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form ascii: code point = acc + 0 */
-    { GB2312_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0 },  /* form double: code point = table 0 at pointer acc */
-    { GB2312_ACT_ERROR, UINT64_C(0), UINT64_C(0), "incomplete multibyte sequence" },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
+    { GB2312_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form ascii: code point = acc + 0 */
+    { GB2312_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form double: code point = table 0 at pointer acc */
+    { GB2312_ACT_ERROR, UINT64_C(0), UINT64_C(0), "incomplete multibyte sequence", -1 },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
 };
 
 /* The signatures' bytes, one after another (recognised at offset 0 only, the
@@ -1023,6 +1026,7 @@ static void gb2312_set(gb2312_token *tok, gb2312_kind kind, size_t start, size_t
     tok->value = value;
     tok->reason = reason;
     tok->bits = 0;
+    tok->then = -1;
 }
 
 
@@ -1068,6 +1072,7 @@ int gb2312_accepts(unsigned state)
     switch (gb2312_actions[a].kind) {
     case GB2312_ACT_ERROR: return GB2312_ERROR;
     case GB2312_ACT_RESERVED: return GB2312_RESERVED;
+    case GB2312_ACT_SHIFT: return GB2312_SHIFT;
     default: return GB2312_CHAR;
     }
 }
@@ -1178,8 +1183,9 @@ static int gb2312_wide(const unsigned char *data, size_t len, unsigned start, in
 }
 
 /* The token of action over data[pos .. end - 1] with value acc, as the core's _act
-   (a value past 64 bits: gb2312_wide first). */
-static void gb2312_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, gb2312_token *tok)
+   (a value past 64 bits: gb2312_wide first); then the mode after it (gb2312_then). */
+static void gb2312_act_kind(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc,
+                           gb2312_token *tok)
 {
     (void)data;
     switch (gb2312_actions[action].kind) {
@@ -1209,10 +1215,20 @@ static void gb2312_act(const unsigned char *data, int action, size_t pos, size_t
         gb2312_set(tok, GB2312_ERROR, pos, gb2312_error_end(data, pos, end, end), 0, gb2312_reason_unmapped);
         return;
     }
+    case GB2312_ACT_SHIFT:
+        gb2312_set(tok, GB2312_SHIFT, pos, end, 0, gb2312_actions[action].reason);
+        return;
     default:
         gb2312_set(tok, GB2312_RESERVED, pos, end, 0, gb2312_reason_reserved);
         return;
     }
+}
+
+static void gb2312_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, gb2312_token *tok)
+{
+    gb2312_act_kind(data, action, pos, end, acc, tok);
+    if (tok->kind == GB2312_CHAR || tok->kind == GB2312_SHIFT)
+        tok->then = gb2312_actions[action].then;  /* an unmapped pointer's error keeps the mode */
 }
 
 /* The core's _run from state start (the one C copy: the native extension calls it
@@ -1365,7 +1381,7 @@ size_t gb2312_decode(const unsigned char *data, size_t len, gb2312_cp *out,
 #define NX_NAME "gb2312"
 #define NX_SPEC_SHA256 "73ad0b9e179be8f6bf4035131da88df9ccc1d43e9ab74f36bce799579221ca40"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "eace1fced3d4860d35833adb62cb9c582123b8215d905ed2789deb0ae4c0dde6"
+#define NX_SOURCE_SHA256 "f468eefa64bd855ed254fea44224e007dfd4c46f2f18615ffe1e462c702a9e29"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 3
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1447,19 +1463,23 @@ static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STA
     { 1, -1, 1 },  /* state 4: accepts char (double), final */
 };
 
-enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_LOOKUP };
+enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_SHIFT, NX_A_LOOKUP };
 
 /* CHAR: code point = acc + offset; VALUE: the code point value; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; SHIFT: no character.
+   then: the mode the next token starts in (a shift, a char's -> MODE), -1: the
+   same; such a token is the module's (_step sets the mode), so every loop here
+   stops before it. */
 static const struct {
     uint8_t kind;
     uint64_t offset, split;
     const char *reason;
+    int then;
 } nx_actions[3] = {
-    { NX_A_CHAR, UINT64_C(0), 0, NULL },  /* form ascii: code point = acc + 0 */
-    { NX_A_LOOKUP, UINT64_C(0), 0, NULL },  /* form double: code point = table 0 at pointer acc */
-    { NX_A_ERROR, 0, 0, "incomplete multibyte sequence" },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
+    { NX_A_CHAR, UINT64_C(0), 0, NULL, -1 },  /* form ascii: code point = acc + 0 */
+    { NX_A_LOOKUP, UINT64_C(0), 0, NULL, -1 },  /* form double: code point = table 0 at pointer acc */
+    { NX_A_ERROR, 0, 0, "incomplete multibyte sequence", -1 },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
 };
 
 
@@ -1847,10 +1867,10 @@ static void nx_init(void)
         int act = nx_state[s].accept;
         kind[s] = NX_CONT;
         if (act >= 0) {
-            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR;
+            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR && nx_actions[act].then < 0;
             kind[s] = plain ? NX_CHAR : NX_STOP;
             nx_offset[s] = plain ? nx_actions[act].offset : 0;
-            if (nx_state[s].final && nx_actions[act].kind == NX_A_LOOKUP) {
+            if (nx_state[s].final && nx_actions[act].kind == NX_A_LOOKUP && nx_actions[act].then < 0) {
                 kind[s] = NX_LOOK;
                 nx_offset[s] = nx_actions[act].offset;  /* the table */
             }
@@ -1906,7 +1926,9 @@ typedef struct {
 } nx_args;
 
 /* ------------------------------------------------------------------ tokens */
-enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE };
+/* MODE: a token that sets the mode of the next (a shift, a char's -> MODE): the
+   module's, every loop stops before it */
+enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE, NX_T_MODE };
 
 /* A token as the core's _run makes it.  A WIDE token (a char beyond 64 bits)
    comes from a counted form (counted: the export's token is in ext) or from
@@ -1944,6 +1966,8 @@ static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
     tok->value = t->kind == GB2312_CHAR ? (uint64_t)t->value : 0;
     tok->counted = t->kind == GB2312_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
+    if (t->kind == GB2312_SHIFT || t->then >= 0)
+        tok->kind = NX_T_MODE;
     return 1;
 }
 
@@ -1955,7 +1979,7 @@ enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
 static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
 {
-    if (!nx_token(a, start, a->start, tok))
+    if (!nx_token(a, start, a->start, tok) || tok->kind == NX_T_MODE)
         return NX_S_LEAVE;
     if (tok->kind == NX_T_CHAR)
         return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
@@ -2744,8 +2768,17 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
     got = nx_slow(&a, (size_t)pos, &tok);
-    if (got == NX_S_LEAVE) {
+    if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
+        /* the mode after it as its 6th item, as the module's _token gives it */
+        if (tok.ext.kind == GB2312_SHIFT)
+            result = Py_BuildValue("(snnOzi)", "shift", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, Py_None,
+                                   tok.reason, tok.ext.then);
+        else
+            result = Py_BuildValue("(snnKOi)", "char", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end,
+                                   (unsigned long long)tok.value, Py_None, tok.ext.then);
+    } else if (got == NX_S_LEAVE) {
         result = Py_None;
         Py_INCREF(result);
     } else if (tok.kind == NX_T_CHAR || tok.kind == NX_T_WIDE) {
@@ -2819,8 +2852,8 @@ static int nx_vscalar(const nx_args *a, size_t i, int allow_reserved, size_t unt
             continue;  /* a table entry of one code point */
     slow:
         /* everything else: the core's _run */
-        if (!nx_token(a, start, a->start, &tok)) {
-            *at = start;
+        if (!nx_token(a, start, a->start, &tok) || tok.kind == NX_T_MODE) {
+            *at = start;  /* more input could change it, or it sets the mode: the module's */
             *more = 1;
             return 0;
         }

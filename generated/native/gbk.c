@@ -145,7 +145,8 @@ typedef enum {
     GBK_RESERVED = 2,  /* a reserved run */
     GBK_SIGNATURE = 3, /* the signature, at offset 0 only */
     GBK_WIDE = 4       /* a character wider than 64 bits: see bits, gbk_wide_value
-                                (never in this encoding: every code point fits) */
+                                (never in this encoding: every code point fits) */,
+    GBK_SHIFT = 5      /* a shift: no character, the next token starts in mode then (a spec with modes) */
 } gbk_kind;
 
 typedef struct {
@@ -154,6 +155,7 @@ typedef struct {
     gbk_cp value;  /* CHAR: the code point; 0 otherwise */
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
+    int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
 } gbk_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -428,21 +430,22 @@ static const int8_t gbk_at_end[5] = {
 
 /* ----------------------------------------------------------------- actions */
 enum { GBK_ACT_CHAR, GBK_ACT_VALUE, GBK_ACT_PAIR, GBK_ACT_ERROR, GBK_ACT_RESERVED,
-       GBK_ACT_LOOKUP };
+       GBK_ACT_LOOKUP, GBK_ACT_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
    ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
-   pointer into mapping table offset. */
+   pointer into mapping table offset; SHIFT: no character (a spec with modes). */
 static const struct {
     uint8_t kind;
     uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
-    const char *reason;  /* ERROR, RESERVED */
+    const char *reason;  /* ERROR, RESERVED; SHIFT: an error that still shifts (right after a shift) */
+    int16_t then;        /* the mode the next token starts in (a shift, a char's -> MODE); -1: the same */
 } gbk_actions[3] = {
-    { GBK_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form ascii: code point = acc + 0 */
-    { GBK_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0 },  /* form double: code point = table 0 at pointer acc */
-    { GBK_ACT_ERROR, UINT64_C(0), UINT64_C(0), "incomplete multibyte sequence" },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
+    { GBK_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form ascii: code point = acc + 0 */
+    { GBK_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form double: code point = table 0 at pointer acc */
+    { GBK_ACT_ERROR, UINT64_C(0), UINT64_C(0), "incomplete multibyte sequence", -1 },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
 };
 
 /* The signatures' bytes, one after another (recognised at offset 0 only, the
@@ -2006,6 +2009,7 @@ static void gbk_set(gbk_token *tok, gbk_kind kind, size_t start, size_t end,
     tok->value = value;
     tok->reason = reason;
     tok->bits = 0;
+    tok->then = -1;
 }
 
 
@@ -2051,6 +2055,7 @@ int gbk_accepts(unsigned state)
     switch (gbk_actions[a].kind) {
     case GBK_ACT_ERROR: return GBK_ERROR;
     case GBK_ACT_RESERVED: return GBK_RESERVED;
+    case GBK_ACT_SHIFT: return GBK_SHIFT;
     default: return GBK_CHAR;
     }
 }
@@ -2161,8 +2166,9 @@ static int gbk_wide(const unsigned char *data, size_t len, unsigned start, int a
 }
 
 /* The token of action over data[pos .. end - 1] with value acc, as the core's _act
-   (a value past 64 bits: gbk_wide first). */
-static void gbk_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, gbk_token *tok)
+   (a value past 64 bits: gbk_wide first); then the mode after it (gbk_then). */
+static void gbk_act_kind(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc,
+                        gbk_token *tok)
 {
     (void)data;
     switch (gbk_actions[action].kind) {
@@ -2192,10 +2198,20 @@ static void gbk_act(const unsigned char *data, int action, size_t pos, size_t en
         gbk_set(tok, GBK_ERROR, pos, gbk_error_end(data, pos, end, end), 0, gbk_reason_unmapped);
         return;
     }
+    case GBK_ACT_SHIFT:
+        gbk_set(tok, GBK_SHIFT, pos, end, 0, gbk_actions[action].reason);
+        return;
     default:
         gbk_set(tok, GBK_RESERVED, pos, end, 0, gbk_reason_reserved);
         return;
     }
+}
+
+static void gbk_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, gbk_token *tok)
+{
+    gbk_act_kind(data, action, pos, end, acc, tok);
+    if (tok->kind == GBK_CHAR || tok->kind == GBK_SHIFT)
+        tok->then = gbk_actions[action].then;  /* an unmapped pointer's error keeps the mode */
 }
 
 /* The core's _run from state start (the one C copy: the native extension calls it
@@ -2348,7 +2364,7 @@ size_t gbk_decode(const unsigned char *data, size_t len, gbk_cp *out,
 #define NX_NAME "gbk"
 #define NX_SPEC_SHA256 "ae3d64b0502f613f72a576a514cbcaaef1fc8249090a21a38e51d5592bcd5280"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "af239bca7c1413a1c1ced6c10efaa311f79f6bfd836e1c346d8b64c80b2ee9d1"
+#define NX_SOURCE_SHA256 "012d38b1f6ae4065f45063e3574abdc2718519427bb1294231bc092b55de8caf"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2435,19 +2451,23 @@ static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STA
     { 1, -1, 1 },  /* state 4: accepts char (double), final */
 };
 
-enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_LOOKUP };
+enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_SHIFT, NX_A_LOOKUP };
 
 /* CHAR: code point = acc + offset; VALUE: the code point value; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; SHIFT: no character.
+   then: the mode the next token starts in (a shift, a char's -> MODE), -1: the
+   same; such a token is the module's (_step sets the mode), so every loop here
+   stops before it. */
 static const struct {
     uint8_t kind;
     uint64_t offset, split;
     const char *reason;
+    int then;
 } nx_actions[3] = {
-    { NX_A_CHAR, UINT64_C(0), 0, NULL },  /* form ascii: code point = acc + 0 */
-    { NX_A_LOOKUP, UINT64_C(0), 0, NULL },  /* form double: code point = table 0 at pointer acc */
-    { NX_A_ERROR, 0, 0, "incomplete multibyte sequence" },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
+    { NX_A_CHAR, UINT64_C(0), 0, NULL, -1 },  /* form ascii: code point = acc + 0 */
+    { NX_A_LOOKUP, UINT64_C(0), 0, NULL, -1 },  /* form double: code point = table 0 at pointer acc */
+    { NX_A_ERROR, 0, 0, "incomplete multibyte sequence", -1 },  /* ill-formed pattern cut-one: incomplete multibyte sequence */
 };
 
 
@@ -2835,10 +2855,10 @@ static void nx_init(void)
         int act = nx_state[s].accept;
         kind[s] = NX_CONT;
         if (act >= 0) {
-            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR;
+            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR && nx_actions[act].then < 0;
             kind[s] = plain ? NX_CHAR : NX_STOP;
             nx_offset[s] = plain ? nx_actions[act].offset : 0;
-            if (nx_state[s].final && nx_actions[act].kind == NX_A_LOOKUP) {
+            if (nx_state[s].final && nx_actions[act].kind == NX_A_LOOKUP && nx_actions[act].then < 0) {
                 kind[s] = NX_LOOK;
                 nx_offset[s] = nx_actions[act].offset;  /* the table */
             }
@@ -2894,7 +2914,9 @@ typedef struct {
 } nx_args;
 
 /* ------------------------------------------------------------------ tokens */
-enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE };
+/* MODE: a token that sets the mode of the next (a shift, a char's -> MODE): the
+   module's, every loop stops before it */
+enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE, NX_T_MODE };
 
 /* A token as the core's _run makes it.  A WIDE token (a char beyond 64 bits)
    comes from a counted form (counted: the export's token is in ext) or from
@@ -2932,6 +2954,8 @@ static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
     tok->value = t->kind == GBK_CHAR ? (uint64_t)t->value : 0;
     tok->counted = t->kind == GBK_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
+    if (t->kind == GBK_SHIFT || t->then >= 0)
+        tok->kind = NX_T_MODE;
     return 1;
 }
 
@@ -2943,7 +2967,7 @@ enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
 static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
 {
-    if (!nx_token(a, start, a->start, tok))
+    if (!nx_token(a, start, a->start, tok) || tok->kind == NX_T_MODE)
         return NX_S_LEAVE;
     if (tok->kind == NX_T_CHAR)
         return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
@@ -3732,8 +3756,17 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
     got = nx_slow(&a, (size_t)pos, &tok);
-    if (got == NX_S_LEAVE) {
+    if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
+        /* the mode after it as its 6th item, as the module's _token gives it */
+        if (tok.ext.kind == GBK_SHIFT)
+            result = Py_BuildValue("(snnOzi)", "shift", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, Py_None,
+                                   tok.reason, tok.ext.then);
+        else
+            result = Py_BuildValue("(snnKOi)", "char", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end,
+                                   (unsigned long long)tok.value, Py_None, tok.ext.then);
+    } else if (got == NX_S_LEAVE) {
         result = Py_None;
         Py_INCREF(result);
     } else if (tok.kind == NX_T_CHAR || tok.kind == NX_T_WIDE) {
@@ -3807,8 +3840,8 @@ static int nx_vscalar(const nx_args *a, size_t i, int allow_reserved, size_t unt
             continue;  /* a table entry of one code point */
     slow:
         /* everything else: the core's _run */
-        if (!nx_token(a, start, a->start, &tok)) {
-            *at = start;
+        if (!nx_token(a, start, a->start, &tok) || tok.kind == NX_T_MODE) {
+            *at = start;  /* more input could change it, or it sets the mode: the module's */
             *more = 1;
             return 0;
         }

@@ -150,7 +150,8 @@ typedef enum {
     GIT_OFFSET_VARINT_ERROR = 1,     /* an ill-formed sequence (its maximal subpart): see reason */
     GIT_OFFSET_VARINT_RESERVED = 2,  /* a reserved run */
     GIT_OFFSET_VARINT_SIGNATURE = 3, /* the signature, at offset 0 only */
-    GIT_OFFSET_VARINT_WIDE = 4       /* a character wider than 64 bits: see bits, git_offset_varint_wide_value */
+    GIT_OFFSET_VARINT_WIDE = 4       /* a character wider than 64 bits: see bits, git_offset_varint_wide_value */,
+    GIT_OFFSET_VARINT_SHIFT = 5      /* a shift: no character, the next token starts in mode then (a spec with modes) */
 } git_offset_varint_kind;
 
 typedef struct {
@@ -159,6 +160,7 @@ typedef struct {
     git_offset_varint_cp value;  /* CHAR: the code point; 0 otherwise */
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
+    int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
 } git_offset_varint_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -517,28 +519,29 @@ static const int8_t git_offset_varint_at_end[35] = {
 
 /* ----------------------------------------------------------------- actions */
 enum { GIT_OFFSET_VARINT_ACT_CHAR, GIT_OFFSET_VARINT_ACT_VALUE, GIT_OFFSET_VARINT_ACT_PAIR, GIT_OFFSET_VARINT_ACT_ERROR, GIT_OFFSET_VARINT_ACT_RESERVED,
-       GIT_OFFSET_VARINT_ACT_LOOKUP };
+       GIT_OFFSET_VARINT_ACT_LOOKUP, GIT_OFFSET_VARINT_ACT_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
    ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
-   pointer into mapping table offset. */
+   pointer into mapping table offset; SHIFT: no character (a spec with modes). */
 static const struct {
     uint8_t kind;
     uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
-    const char *reason;  /* ERROR, RESERVED */
+    const char *reason;  /* ERROR, RESERVED; SHIFT: an error that still shifts (right after a shift) */
+    int16_t then;        /* the mode the next token starts in (a shift, a char's -> MODE); -1: the same */
 } git_offset_varint_actions[10] = {
-    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form 1: code point = acc + 0 */
-    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(128), UINT64_C(0), 0 },  /* form 2: code point = acc + 128 */
-    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(16512), UINT64_C(0), 0 },  /* form 3: code point = acc + 16512 */
-    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(2113664), UINT64_C(0), 0 },  /* form 4: code point = acc + 2113664 */
-    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(270549120), UINT64_C(0), 0 },  /* form 5: code point = acc + 270549120 */
-    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(34630287488), UINT64_C(0), 0 },  /* form 6: code point = acc + 34630287488 */
-    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(4432676798592), UINT64_C(0), 0 },  /* form 7: code point = acc + 4432676798592 */
-    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(567382630219904), UINT64_C(0), 0 },  /* form 8: code point = acc + 567382630219904 */
-    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(72624976668147840), UINT64_C(0), 0 },  /* form 9: code point = acc + 72624976668147840 */
-    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(9295997013522923648), UINT64_C(0), 0 },  /* form 10: code point = acc + 9295997013522923648 */
+    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form 1: code point = acc + 0 */
+    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(128), UINT64_C(0), 0, -1 },  /* form 2: code point = acc + 128 */
+    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(16512), UINT64_C(0), 0, -1 },  /* form 3: code point = acc + 16512 */
+    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(2113664), UINT64_C(0), 0, -1 },  /* form 4: code point = acc + 2113664 */
+    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(270549120), UINT64_C(0), 0, -1 },  /* form 5: code point = acc + 270549120 */
+    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(34630287488), UINT64_C(0), 0, -1 },  /* form 6: code point = acc + 34630287488 */
+    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(4432676798592), UINT64_C(0), 0, -1 },  /* form 7: code point = acc + 4432676798592 */
+    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(567382630219904), UINT64_C(0), 0, -1 },  /* form 8: code point = acc + 567382630219904 */
+    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(72624976668147840), UINT64_C(0), 0, -1 },  /* form 9: code point = acc + 72624976668147840 */
+    { GIT_OFFSET_VARINT_ACT_CHAR, UINT64_C(9295997013522923648), UINT64_C(0), 0, -1 },  /* form 10: code point = acc + 9295997013522923648 */
 };
 
 /* The signatures' bytes, one after another (recognised at offset 0 only, the
@@ -581,6 +584,7 @@ static void git_offset_varint_set(git_offset_varint_token *tok, git_offset_varin
     tok->value = value;
     tok->reason = reason;
     tok->bits = 0;
+    tok->then = -1;
 }
 
 
@@ -626,6 +630,7 @@ int git_offset_varint_accepts(unsigned state)
     switch (git_offset_varint_actions[a].kind) {
     case GIT_OFFSET_VARINT_ACT_ERROR: return GIT_OFFSET_VARINT_ERROR;
     case GIT_OFFSET_VARINT_ACT_RESERVED: return GIT_OFFSET_VARINT_RESERVED;
+    case GIT_OFFSET_VARINT_ACT_SHIFT: return GIT_OFFSET_VARINT_SHIFT;
     default: return GIT_OFFSET_VARINT_CHAR;
     }
 }
@@ -736,8 +741,9 @@ static int git_offset_varint_wide(const unsigned char *data, size_t len, unsigne
 }
 
 /* The token of action over data[pos .. end - 1] with value acc, as the core's _act
-   (a value past 64 bits: git_offset_varint_wide first). */
-static void git_offset_varint_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, git_offset_varint_token *tok)
+   (a value past 64 bits: git_offset_varint_wide first); then the mode after it (git_offset_varint_then). */
+static void git_offset_varint_act_kind(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc,
+                                      git_offset_varint_token *tok)
 {
     (void)data;
     switch (git_offset_varint_actions[action].kind) {
@@ -756,10 +762,20 @@ static void git_offset_varint_act(const unsigned char *data, int action, size_t 
     case GIT_OFFSET_VARINT_ACT_ERROR:
         git_offset_varint_set(tok, GIT_OFFSET_VARINT_ERROR, pos, end, 0, git_offset_varint_actions[action].reason);
         return;
+    case GIT_OFFSET_VARINT_ACT_SHIFT:
+        git_offset_varint_set(tok, GIT_OFFSET_VARINT_SHIFT, pos, end, 0, git_offset_varint_actions[action].reason);
+        return;
     default:
         git_offset_varint_set(tok, GIT_OFFSET_VARINT_RESERVED, pos, end, 0, git_offset_varint_reason_reserved);
         return;
     }
+}
+
+static void git_offset_varint_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, git_offset_varint_token *tok)
+{
+    git_offset_varint_act_kind(data, action, pos, end, acc, tok);
+    if (tok->kind == GIT_OFFSET_VARINT_CHAR || tok->kind == GIT_OFFSET_VARINT_SHIFT)
+        tok->then = git_offset_varint_actions[action].then;  /* an unmapped pointer's error keeps the mode */
 }
 
 /* The core's _run from state start (the one C copy: the native extension calls it
@@ -912,7 +928,7 @@ size_t git_offset_varint_decode(const unsigned char *data, size_t len, git_offse
 #define NX_NAME "git-offset-varint"
 #define NX_SPEC_SHA256 "a6b3e8f3a01561e40516fe5fbc2e678571e9f67df7a8902dbccc39b8e6851f71"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "add4d834cddac057e7ef0b4a2c15faa5369365760acdbd9c069e69b6e62aa469"
+#define NX_SOURCE_SHA256 "cc3491badb835de7e94c8deac6fe7e5916f35fc558c8da0dc26c2882970f25ac"
 #define NX_N_STATES 35
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1086,26 +1102,30 @@ static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STA
     { 9, -1, 1 },  /* state 34: accepts char (10), final */
 };
 
-enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED };
+enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: the code point value; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; SHIFT: no character.
+   then: the mode the next token starts in (a shift, a char's -> MODE), -1: the
+   same; such a token is the module's (_step sets the mode), so every loop here
+   stops before it. */
 static const struct {
     uint8_t kind;
     uint64_t offset, split;
     const char *reason;
+    int then;
 } nx_actions[10] = {
-    { NX_A_CHAR, UINT64_C(0), 0, NULL },  /* form 1: code point = acc + 0 */
-    { NX_A_CHAR, UINT64_C(128), 0, NULL },  /* form 2: code point = acc + 128 */
-    { NX_A_CHAR, UINT64_C(16512), 0, NULL },  /* form 3: code point = acc + 16512 */
-    { NX_A_CHAR, UINT64_C(2113664), 0, NULL },  /* form 4: code point = acc + 2113664 */
-    { NX_A_CHAR, UINT64_C(270549120), 0, NULL },  /* form 5: code point = acc + 270549120 */
-    { NX_A_CHAR, UINT64_C(34630287488), 0, NULL },  /* form 6: code point = acc + 34630287488 */
-    { NX_A_CHAR, UINT64_C(4432676798592), 0, NULL },  /* form 7: code point = acc + 4432676798592 */
-    { NX_A_CHAR, UINT64_C(567382630219904), 0, NULL },  /* form 8: code point = acc + 567382630219904 */
-    { NX_A_CHAR, UINT64_C(72624976668147840), 0, NULL },  /* form 9: code point = acc + 72624976668147840 */
-    { NX_A_CHAR, UINT64_C(9295997013522923648), 0, NULL },  /* form 10: code point = acc + 9295997013522923648 */
+    { NX_A_CHAR, UINT64_C(0), 0, NULL, -1 },  /* form 1: code point = acc + 0 */
+    { NX_A_CHAR, UINT64_C(128), 0, NULL, -1 },  /* form 2: code point = acc + 128 */
+    { NX_A_CHAR, UINT64_C(16512), 0, NULL, -1 },  /* form 3: code point = acc + 16512 */
+    { NX_A_CHAR, UINT64_C(2113664), 0, NULL, -1 },  /* form 4: code point = acc + 2113664 */
+    { NX_A_CHAR, UINT64_C(270549120), 0, NULL, -1 },  /* form 5: code point = acc + 270549120 */
+    { NX_A_CHAR, UINT64_C(34630287488), 0, NULL, -1 },  /* form 6: code point = acc + 34630287488 */
+    { NX_A_CHAR, UINT64_C(4432676798592), 0, NULL, -1 },  /* form 7: code point = acc + 4432676798592 */
+    { NX_A_CHAR, UINT64_C(567382630219904), 0, NULL, -1 },  /* form 8: code point = acc + 567382630219904 */
+    { NX_A_CHAR, UINT64_C(72624976668147840), 0, NULL, -1 },  /* form 9: code point = acc + 72624976668147840 */
+    { NX_A_CHAR, UINT64_C(9295997013522923648), 0, NULL, -1 },  /* form 10: code point = acc + 9295997013522923648 */
 };
 
 
@@ -3473,7 +3493,7 @@ static void nx_init(void)
         int act = nx_state[s].accept;
         kind[s] = NX_CONT;
         if (act >= 0) {
-            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR
+            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR && nx_actions[act].then < 0
                         /* acc < 2**63 on the fast walk (nx_safe_len): an offset of 2**63 or more
                            could still take acc + offset past 64 bits, so nx_token decides */
                         && !(nx_actions[act].offset >> 63);
@@ -3538,7 +3558,9 @@ typedef struct {
 } nx_args;
 
 /* ------------------------------------------------------------------ tokens */
-enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE };
+/* MODE: a token that sets the mode of the next (a shift, a char's -> MODE): the
+   module's, every loop stops before it */
+enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE, NX_T_MODE };
 
 /* A token as the core's _run makes it.  A WIDE token (a char beyond 64 bits)
    comes from a counted form (counted: the export's token is in ext) or from
@@ -3576,6 +3598,8 @@ static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
     tok->value = t->kind == GIT_OFFSET_VARINT_CHAR ? (uint64_t)t->value : 0;
     tok->counted = t->kind == GIT_OFFSET_VARINT_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
+    if (t->kind == GIT_OFFSET_VARINT_SHIFT || t->then >= 0)
+        tok->kind = NX_T_MODE;
     return 1;
 }
 
@@ -3587,7 +3611,7 @@ enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
 static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
 {
-    if (!nx_token(a, start, a->start, tok))
+    if (!nx_token(a, start, a->start, tok) || tok->kind == NX_T_MODE)
         return NX_S_LEAVE;
     if (tok->kind == NX_T_CHAR)
         return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
@@ -4338,8 +4362,17 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
     got = nx_slow(&a, (size_t)pos, &tok);
-    if (got == NX_S_LEAVE) {
+    if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
+        /* the mode after it as its 6th item, as the module's _token gives it */
+        if (tok.ext.kind == GIT_OFFSET_VARINT_SHIFT)
+            result = Py_BuildValue("(snnOzi)", "shift", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, Py_None,
+                                   tok.reason, tok.ext.then);
+        else
+            result = Py_BuildValue("(snnKOi)", "char", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end,
+                                   (unsigned long long)tok.value, Py_None, tok.ext.then);
+    } else if (got == NX_S_LEAVE) {
         result = Py_None;
         Py_INCREF(result);
     } else if (tok.kind == NX_T_CHAR || tok.kind == NX_T_WIDE) {
@@ -4409,8 +4442,8 @@ static int nx_vscalar(const nx_args *a, size_t i, int allow_reserved, size_t unt
             continue;  /* a final state's plain char: a character, whatever its value */
     slow:
         /* everything else: the core's _run */
-        if (!nx_token(a, start, a->start, &tok)) {
-            *at = start;
+        if (!nx_token(a, start, a->start, &tok) || tok.kind == NX_T_MODE) {
+            *at = start;  /* more input could change it, or it sets the mode: the module's */
             *more = 1;
             return 0;
         }

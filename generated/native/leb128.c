@@ -141,7 +141,8 @@ typedef enum {
     LEB128_RESERVED = 2,  /* a reserved run */
     LEB128_SIGNATURE = 3, /* the signature, at offset 0 only */
     LEB128_WIDE = 4       /* a character wider than 64 bits: see bits, leb128_wide_value
-                                (never in this encoding: every code point fits) */
+                                (never in this encoding: every code point fits) */,
+    LEB128_SHIFT = 5      /* a shift: no character, the next token starts in mode then (a spec with modes) */
 } leb128_kind;
 
 typedef struct {
@@ -150,6 +151,7 @@ typedef struct {
     leb128_cp value;  /* CHAR: the code point; 0 otherwise */
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
+    int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
 } leb128_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -456,19 +458,20 @@ static const int8_t leb128_at_end[11] = {
 
 /* ----------------------------------------------------------------- actions */
 enum { LEB128_ACT_CHAR, LEB128_ACT_VALUE, LEB128_ACT_PAIR, LEB128_ACT_ERROR, LEB128_ACT_RESERVED,
-       LEB128_ACT_LOOKUP };
+       LEB128_ACT_LOOKUP, LEB128_ACT_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
    ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
-   pointer into mapping table offset. */
+   pointer into mapping table offset; SHIFT: no character (a spec with modes). */
 static const struct {
     uint8_t kind;
     uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
-    const char *reason;  /* ERROR, RESERVED */
+    const char *reason;  /* ERROR, RESERVED; SHIFT: an error that still shifts (right after a shift) */
+    int16_t then;        /* the mode the next token starts in (a shift, a char's -> MODE); -1: the same */
 } leb128_actions[1] = {
-    { LEB128_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* forms 1, 2, 3, 4, 5, 6, 7, 8, 9, 10: code point = acc + 0 */
+    { LEB128_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0, -1 },  /* forms 1, 2, 3, 4, 5, 6, 7, 8, 9, 10: code point = acc + 0 */
 };
 
 /* The signatures' bytes, one after another (recognised at offset 0 only, the
@@ -511,6 +514,7 @@ static void leb128_set(leb128_token *tok, leb128_kind kind, size_t start, size_t
     tok->value = value;
     tok->reason = reason;
     tok->bits = 0;
+    tok->then = -1;
 }
 
 
@@ -556,6 +560,7 @@ int leb128_accepts(unsigned state)
     switch (leb128_actions[a].kind) {
     case LEB128_ACT_ERROR: return LEB128_ERROR;
     case LEB128_ACT_RESERVED: return LEB128_RESERVED;
+    case LEB128_ACT_SHIFT: return LEB128_SHIFT;
     default: return LEB128_CHAR;
     }
 }
@@ -666,8 +671,9 @@ static int leb128_wide(const unsigned char *data, size_t len, unsigned start, in
 }
 
 /* The token of action over data[pos .. end - 1] with value acc, as the core's _act
-   (a value past 64 bits: leb128_wide first). */
-static void leb128_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, leb128_token *tok)
+   (a value past 64 bits: leb128_wide first); then the mode after it (leb128_then). */
+static void leb128_act_kind(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc,
+                           leb128_token *tok)
 {
     (void)data;
     switch (leb128_actions[action].kind) {
@@ -686,10 +692,20 @@ static void leb128_act(const unsigned char *data, int action, size_t pos, size_t
     case LEB128_ACT_ERROR:
         leb128_set(tok, LEB128_ERROR, pos, end, 0, leb128_actions[action].reason);
         return;
+    case LEB128_ACT_SHIFT:
+        leb128_set(tok, LEB128_SHIFT, pos, end, 0, leb128_actions[action].reason);
+        return;
     default:
         leb128_set(tok, LEB128_RESERVED, pos, end, 0, leb128_reason_reserved);
         return;
     }
+}
+
+static void leb128_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, leb128_token *tok)
+{
+    leb128_act_kind(data, action, pos, end, acc, tok);
+    if (tok->kind == LEB128_CHAR || tok->kind == LEB128_SHIFT)
+        tok->then = leb128_actions[action].then;  /* an unmapped pointer's error keeps the mode */
 }
 
 /* The core's _run from state start (the one C copy: the native extension calls it
@@ -842,7 +858,7 @@ size_t leb128_decode(const unsigned char *data, size_t len, leb128_cp *out,
 #define NX_NAME "leb128"
 #define NX_SPEC_SHA256 "8ca2c0142d74e206c7807ebe6dee2f59479431442b2280bada361a97ecd783c5"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "c3d2eeffc58fd2230e0abfe0f1416815e75248ab386f09b5bffd36758bb03718"
+#define NX_SOURCE_SHA256 "6ea95075ba89b355f23c0697297d356542887d5e9f428ca9c81854488204f0ad"
 #define NX_N_STATES 11
 #define NX_N_CLASSES 4
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -959,17 +975,21 @@ static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STA
     { -1, -1, 0 },  /* state 10: spec line 25 */
 };
 
-enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED };
+enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: the code point value; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; SHIFT: no character.
+   then: the mode the next token starts in (a shift, a char's -> MODE), -1: the
+   same; such a token is the module's (_step sets the mode), so every loop here
+   stops before it. */
 static const struct {
     uint8_t kind;
     uint64_t offset, split;
     const char *reason;
+    int then;
 } nx_actions[1] = {
-    { NX_A_CHAR, UINT64_C(0), 0, NULL },  /* forms 1, 2, 3, 4, 5, 6, 7, 8, 9, 10: code point = acc + 0 */
+    { NX_A_CHAR, UINT64_C(0), 0, NULL, -1 },  /* forms 1, 2, 3, 4, 5, 6, 7, 8, 9, 10: code point = acc + 0 */
 };
 
 
@@ -1796,7 +1816,7 @@ static void nx_init(void)
         int act = nx_state[s].accept;
         kind[s] = NX_CONT;
         if (act >= 0) {
-            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR;
+            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR && nx_actions[act].then < 0;
             kind[s] = plain ? NX_CHAR : NX_STOP;
             nx_offset[s] = plain ? nx_actions[act].offset : 0;
         }
@@ -1850,7 +1870,9 @@ typedef struct {
 } nx_args;
 
 /* ------------------------------------------------------------------ tokens */
-enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE };
+/* MODE: a token that sets the mode of the next (a shift, a char's -> MODE): the
+   module's, every loop stops before it */
+enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE, NX_T_MODE };
 
 /* A token as the core's _run makes it.  A WIDE token (a char beyond 64 bits)
    comes from a counted form (counted: the export's token is in ext) or from
@@ -1888,6 +1910,8 @@ static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
     tok->value = t->kind == LEB128_CHAR ? (uint64_t)t->value : 0;
     tok->counted = t->kind == LEB128_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
+    if (t->kind == LEB128_SHIFT || t->then >= 0)
+        tok->kind = NX_T_MODE;
     return 1;
 }
 
@@ -1899,7 +1923,7 @@ enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
 static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
 {
-    if (!nx_token(a, start, a->start, tok))
+    if (!nx_token(a, start, a->start, tok) || tok->kind == NX_T_MODE)
         return NX_S_LEAVE;
     if (tok->kind == NX_T_CHAR)
         return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
@@ -2650,8 +2674,17 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
     got = nx_slow(&a, (size_t)pos, &tok);
-    if (got == NX_S_LEAVE) {
+    if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
+        /* the mode after it as its 6th item, as the module's _token gives it */
+        if (tok.ext.kind == LEB128_SHIFT)
+            result = Py_BuildValue("(snnOzi)", "shift", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, Py_None,
+                                   tok.reason, tok.ext.then);
+        else
+            result = Py_BuildValue("(snnKOi)", "char", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end,
+                                   (unsigned long long)tok.value, Py_None, tok.ext.then);
+    } else if (got == NX_S_LEAVE) {
         result = Py_None;
         Py_INCREF(result);
     } else if (tok.kind == NX_T_CHAR || tok.kind == NX_T_WIDE) {
@@ -2721,8 +2754,8 @@ static int nx_vscalar(const nx_args *a, size_t i, int allow_reserved, size_t unt
             continue;  /* a final state's plain char: a character, whatever its value */
     slow:
         /* everything else: the core's _run */
-        if (!nx_token(a, start, a->start, &tok)) {
-            *at = start;
+        if (!nx_token(a, start, a->start, &tok) || tok.kind == NX_T_MODE) {
+            *at = start;  /* more input could change it, or it sets the mode: the module's */
             *more = 1;
             return 0;
         }

@@ -141,7 +141,8 @@ typedef enum {
     MUTF_8_RESERVED = 2,  /* a reserved run */
     MUTF_8_SIGNATURE = 3, /* the signature, at offset 0 only */
     MUTF_8_WIDE = 4       /* a character wider than 64 bits: see bits, mutf_8_wide_value
-                                (never in this encoding: every code point fits) */
+                                (never in this encoding: every code point fits) */,
+    MUTF_8_SHIFT = 5      /* a shift: no character, the next token starts in mode then (a spec with modes) */
 } mutf_8_kind;
 
 typedef struct {
@@ -150,6 +151,7 @@ typedef struct {
     mutf_8_cp value;  /* CHAR: the code point; 0 otherwise */
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
+    int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
 } mutf_8_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -453,21 +455,22 @@ static const int8_t mutf_8_at_end[13] = {
 
 /* ----------------------------------------------------------------- actions */
 enum { MUTF_8_ACT_CHAR, MUTF_8_ACT_VALUE, MUTF_8_ACT_PAIR, MUTF_8_ACT_ERROR, MUTF_8_ACT_RESERVED,
-       MUTF_8_ACT_LOOKUP };
+       MUTF_8_ACT_LOOKUP, MUTF_8_ACT_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
    ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
-   pointer into mapping table offset. */
+   pointer into mapping table offset; SHIFT: no character (a spec with modes). */
 static const struct {
     uint8_t kind;
     uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
-    const char *reason;  /* ERROR, RESERVED */
+    const char *reason;  /* ERROR, RESERVED; SHIFT: an error that still shifts (right after a shift) */
+    int16_t then;        /* the mode the next token starts in (a shift, a char's -> MODE); -1: the same */
 } mutf_8_actions[3] = {
-    { MUTF_8_ACT_VALUE, UINT64_C(0), UINT64_C(0), 0 },  /* form nul: the fixed value U+0000 */
-    { MUTF_8_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* forms 1, 2, 3: code point = acc + 0 */
-    { MUTF_8_ACT_PAIR, UINT64_C(0), UINT64_C(65536), 0 },  /* form supplementary: a surrogate pair, hi = acc / 65536 + 0, lo = acc % 65536 + 0 */
+    { MUTF_8_ACT_VALUE, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form nul: the fixed value U+0000 */
+    { MUTF_8_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0, -1 },  /* forms 1, 2, 3: code point = acc + 0 */
+    { MUTF_8_ACT_PAIR, UINT64_C(0), UINT64_C(65536), 0, -1 },  /* form supplementary: a surrogate pair, hi = acc / 65536 + 0, lo = acc % 65536 + 0 */
 };
 
 /* The signatures' bytes, one after another (recognised at offset 0 only, the
@@ -510,6 +513,7 @@ static void mutf_8_set(mutf_8_token *tok, mutf_8_kind kind, size_t start, size_t
     tok->value = value;
     tok->reason = reason;
     tok->bits = 0;
+    tok->then = -1;
 }
 
 
@@ -555,6 +559,7 @@ int mutf_8_accepts(unsigned state)
     switch (mutf_8_actions[a].kind) {
     case MUTF_8_ACT_ERROR: return MUTF_8_ERROR;
     case MUTF_8_ACT_RESERVED: return MUTF_8_RESERVED;
+    case MUTF_8_ACT_SHIFT: return MUTF_8_SHIFT;
     default: return MUTF_8_CHAR;
     }
 }
@@ -665,8 +670,9 @@ static int mutf_8_wide(const unsigned char *data, size_t len, unsigned start, in
 }
 
 /* The token of action over data[pos .. end - 1] with value acc, as the core's _act
-   (a value past 64 bits: mutf_8_wide first). */
-static void mutf_8_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, mutf_8_token *tok)
+   (a value past 64 bits: mutf_8_wide first); then the mode after it (mutf_8_then). */
+static void mutf_8_act_kind(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc,
+                           mutf_8_token *tok)
 {
     (void)data;
     switch (mutf_8_actions[action].kind) {
@@ -685,10 +691,20 @@ static void mutf_8_act(const unsigned char *data, int action, size_t pos, size_t
     case MUTF_8_ACT_ERROR:
         mutf_8_set(tok, MUTF_8_ERROR, pos, end, 0, mutf_8_actions[action].reason);
         return;
+    case MUTF_8_ACT_SHIFT:
+        mutf_8_set(tok, MUTF_8_SHIFT, pos, end, 0, mutf_8_actions[action].reason);
+        return;
     default:
         mutf_8_set(tok, MUTF_8_RESERVED, pos, end, 0, mutf_8_reason_reserved);
         return;
     }
+}
+
+static void mutf_8_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, mutf_8_token *tok)
+{
+    mutf_8_act_kind(data, action, pos, end, acc, tok);
+    if (tok->kind == MUTF_8_CHAR || tok->kind == MUTF_8_SHIFT)
+        tok->then = mutf_8_actions[action].then;  /* an unmapped pointer's error keeps the mode */
 }
 
 /* The core's _run from state start (the one C copy: the native extension calls it
@@ -841,7 +857,7 @@ size_t mutf_8_decode(const unsigned char *data, size_t len, mutf_8_cp *out,
 #define NX_NAME "mutf-8"
 #define NX_SPEC_SHA256 "847f72d7f6a9f2cea055355d0c77235657636905f8d3a8cb5e431c283bebcc97"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "a488de43635989c51309c8f16049f861121c9178cef9f85fad1b1d233da7e8e9"
+#define NX_SOURCE_SHA256 "72a492887e18d519a32cbcdff712028e30dacb9dfece1c409672fb792c304660"
 #define NX_N_STATES 13
 #define NX_N_CLASSES 11
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -964,19 +980,23 @@ static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STA
     { 2, -1, 1 },  /* state 12: accepts char (supplementary), final */
 };
 
-enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED };
+enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: the code point value; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; SHIFT: no character.
+   then: the mode the next token starts in (a shift, a char's -> MODE), -1: the
+   same; such a token is the module's (_step sets the mode), so every loop here
+   stops before it. */
 static const struct {
     uint8_t kind;
     uint64_t offset, split;
     const char *reason;
+    int then;
 } nx_actions[3] = {
-    { NX_A_VALUE, UINT64_C(0), 0, NULL },  /* form nul: the fixed value U+0000 */
-    { NX_A_CHAR, UINT64_C(0), 0, NULL },  /* forms 1, 2, 3: code point = acc + 0 */
-    { NX_A_PAIR, UINT64_C(0), UINT64_C(65536), NULL },  /* form supplementary: a surrogate pair, hi = acc / 65536 + 0, lo = acc % 65536 + 0 */
+    { NX_A_VALUE, UINT64_C(0), 0, NULL, -1 },  /* form nul: the fixed value U+0000 */
+    { NX_A_CHAR, UINT64_C(0), 0, NULL, -1 },  /* forms 1, 2, 3: code point = acc + 0 */
+    { NX_A_PAIR, UINT64_C(0), UINT64_C(65536), NULL, -1 },  /* form supplementary: a surrogate pair, hi = acc / 65536 + 0, lo = acc % 65536 + 0 */
 };
 
 
@@ -2031,7 +2051,7 @@ static void nx_init(void)
         int act = nx_state[s].accept;
         kind[s] = NX_CONT;
         if (act >= 0) {
-            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR;
+            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR && nx_actions[act].then < 0;
             kind[s] = plain ? NX_CHAR : NX_STOP;
             nx_offset[s] = plain ? nx_actions[act].offset : 0;
         }
@@ -2085,7 +2105,9 @@ typedef struct {
 } nx_args;
 
 /* ------------------------------------------------------------------ tokens */
-enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE };
+/* MODE: a token that sets the mode of the next (a shift, a char's -> MODE): the
+   module's, every loop stops before it */
+enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE, NX_T_MODE };
 
 /* A token as the core's _run makes it.  A WIDE token (a char beyond 64 bits)
    comes from a counted form (counted: the export's token is in ext) or from
@@ -2123,6 +2145,8 @@ static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
     tok->value = t->kind == MUTF_8_CHAR ? (uint64_t)t->value : 0;
     tok->counted = t->kind == MUTF_8_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
+    if (t->kind == MUTF_8_SHIFT || t->then >= 0)
+        tok->kind = NX_T_MODE;
     return 1;
 }
 
@@ -2134,7 +2158,7 @@ enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
 static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
 {
-    if (!nx_token(a, start, a->start, tok))
+    if (!nx_token(a, start, a->start, tok) || tok->kind == NX_T_MODE)
         return NX_S_LEAVE;
     if (tok->kind == NX_T_CHAR)
         return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
@@ -2897,8 +2921,17 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
     got = nx_slow(&a, (size_t)pos, &tok);
-    if (got == NX_S_LEAVE) {
+    if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
+        /* the mode after it as its 6th item, as the module's _token gives it */
+        if (tok.ext.kind == MUTF_8_SHIFT)
+            result = Py_BuildValue("(snnOzi)", "shift", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, Py_None,
+                                   tok.reason, tok.ext.then);
+        else
+            result = Py_BuildValue("(snnKOi)", "char", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end,
+                                   (unsigned long long)tok.value, Py_None, tok.ext.then);
+    } else if (got == NX_S_LEAVE) {
         result = Py_None;
         Py_INCREF(result);
     } else if (tok.kind == NX_T_CHAR || tok.kind == NX_T_WIDE) {
@@ -2968,8 +3001,8 @@ static int nx_vscalar(const nx_args *a, size_t i, int allow_reserved, size_t unt
             continue;  /* a final state's plain char: a character, whatever its value */
     slow:
         /* everything else: the core's _run */
-        if (!nx_token(a, start, a->start, &tok)) {
-            *at = start;
+        if (!nx_token(a, start, a->start, &tok) || tok.kind == NX_T_MODE) {
+            *at = start;  /* more input could change it, or it sets the mode: the module's */
             *more = 1;
             return 0;
         }

@@ -144,7 +144,8 @@ typedef enum {
     SHIFT_JIS_RESERVED = 2,  /* a reserved run */
     SHIFT_JIS_SIGNATURE = 3, /* the signature, at offset 0 only */
     SHIFT_JIS_WIDE = 4       /* a character wider than 64 bits: see bits, shift_jis_wide_value
-                                (never in this encoding: every code point fits) */
+                                (never in this encoding: every code point fits) */,
+    SHIFT_JIS_SHIFT = 5      /* a shift: no character, the next token starts in mode then (a spec with modes) */
 } shift_jis_kind;
 
 typedef struct {
@@ -153,6 +154,7 @@ typedef struct {
     shift_jis_cp value;  /* CHAR: the code point; 0 otherwise */
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
+    int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
 } shift_jis_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -438,21 +440,22 @@ static const int8_t shift_jis_at_end[5] = {
 
 /* ----------------------------------------------------------------- actions */
 enum { SHIFT_JIS_ACT_CHAR, SHIFT_JIS_ACT_VALUE, SHIFT_JIS_ACT_PAIR, SHIFT_JIS_ACT_ERROR, SHIFT_JIS_ACT_RESERVED,
-       SHIFT_JIS_ACT_LOOKUP };
+       SHIFT_JIS_ACT_LOOKUP, SHIFT_JIS_ACT_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
    ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
-   pointer into mapping table offset. */
+   pointer into mapping table offset; SHIFT: no character (a spec with modes). */
 static const struct {
     uint8_t kind;
     uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
-    const char *reason;  /* ERROR, RESERVED */
+    const char *reason;  /* ERROR, RESERVED; SHIFT: an error that still shifts (right after a shift) */
+    int16_t then;        /* the mode the next token starts in (a shift, a char's -> MODE); -1: the same */
 } shift_jis_actions[3] = {
-    { SHIFT_JIS_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form ascii: code point = acc + 0 */
-    { SHIFT_JIS_ACT_CHAR, UINT64_C(65377), UINT64_C(0), 0 },  /* form katakana: code point = acc + 65377 */
-    { SHIFT_JIS_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0 },  /* form double: code point = table 0 at pointer acc */
+    { SHIFT_JIS_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form ascii: code point = acc + 0 */
+    { SHIFT_JIS_ACT_CHAR, UINT64_C(65377), UINT64_C(0), 0, -1 },  /* form katakana: code point = acc + 65377 */
+    { SHIFT_JIS_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form double: code point = table 0 at pointer acc */
 };
 
 /* The signatures' bytes, one after another (recognised at offset 0 only, the
@@ -1018,6 +1021,7 @@ static void shift_jis_set(shift_jis_token *tok, shift_jis_kind kind, size_t star
     tok->value = value;
     tok->reason = reason;
     tok->bits = 0;
+    tok->then = -1;
 }
 
 
@@ -1063,6 +1067,7 @@ int shift_jis_accepts(unsigned state)
     switch (shift_jis_actions[a].kind) {
     case SHIFT_JIS_ACT_ERROR: return SHIFT_JIS_ERROR;
     case SHIFT_JIS_ACT_RESERVED: return SHIFT_JIS_RESERVED;
+    case SHIFT_JIS_ACT_SHIFT: return SHIFT_JIS_SHIFT;
     default: return SHIFT_JIS_CHAR;
     }
 }
@@ -1173,8 +1178,9 @@ static int shift_jis_wide(const unsigned char *data, size_t len, unsigned start,
 }
 
 /* The token of action over data[pos .. end - 1] with value acc, as the core's _act
-   (a value past 64 bits: shift_jis_wide first). */
-static void shift_jis_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, shift_jis_token *tok)
+   (a value past 64 bits: shift_jis_wide first); then the mode after it (shift_jis_then). */
+static void shift_jis_act_kind(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc,
+                              shift_jis_token *tok)
 {
     (void)data;
     switch (shift_jis_actions[action].kind) {
@@ -1204,10 +1210,20 @@ static void shift_jis_act(const unsigned char *data, int action, size_t pos, siz
         shift_jis_set(tok, SHIFT_JIS_ERROR, pos, shift_jis_error_end(data, pos, end, end), 0, shift_jis_reason_unmapped);
         return;
     }
+    case SHIFT_JIS_ACT_SHIFT:
+        shift_jis_set(tok, SHIFT_JIS_SHIFT, pos, end, 0, shift_jis_actions[action].reason);
+        return;
     default:
         shift_jis_set(tok, SHIFT_JIS_RESERVED, pos, end, 0, shift_jis_reason_reserved);
         return;
     }
+}
+
+static void shift_jis_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, shift_jis_token *tok)
+{
+    shift_jis_act_kind(data, action, pos, end, acc, tok);
+    if (tok->kind == SHIFT_JIS_CHAR || tok->kind == SHIFT_JIS_SHIFT)
+        tok->then = shift_jis_actions[action].then;  /* an unmapped pointer's error keeps the mode */
 }
 
 /* The core's _run from state start (the one C copy: the native extension calls it
@@ -1360,7 +1376,7 @@ size_t shift_jis_decode(const unsigned char *data, size_t len, shift_jis_cp *out
 #define NX_NAME "shift_jis"
 #define NX_SPEC_SHA256 "4407e8b51d22fef2dea4daf00690d5daff8f24533b602e9d653e0fdf24f760be"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "53476f77b3abfb56feec75ed90543abfdecb11bee98a3cbc2c10afdc6a55771c"
+#define NX_SOURCE_SHA256 "140859969383665220e5b5e466a07e6bfe17a975f56cce4e845db2242bd90d80"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 7
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1455,19 +1471,23 @@ static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STA
     { 2, -1, 1 },  /* state 4: accepts char (double), final */
 };
 
-enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_LOOKUP };
+enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_SHIFT, NX_A_LOOKUP };
 
 /* CHAR: code point = acc + offset; VALUE: the code point value; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; SHIFT: no character.
+   then: the mode the next token starts in (a shift, a char's -> MODE), -1: the
+   same; such a token is the module's (_step sets the mode), so every loop here
+   stops before it. */
 static const struct {
     uint8_t kind;
     uint64_t offset, split;
     const char *reason;
+    int then;
 } nx_actions[3] = {
-    { NX_A_CHAR, UINT64_C(0), 0, NULL },  /* form ascii: code point = acc + 0 */
-    { NX_A_CHAR, UINT64_C(65377), 0, NULL },  /* form katakana: code point = acc + 65377 */
-    { NX_A_LOOKUP, UINT64_C(0), 0, NULL },  /* form double: code point = table 0 at pointer acc */
+    { NX_A_CHAR, UINT64_C(0), 0, NULL, -1 },  /* form ascii: code point = acc + 0 */
+    { NX_A_CHAR, UINT64_C(65377), 0, NULL, -1 },  /* form katakana: code point = acc + 65377 */
+    { NX_A_LOOKUP, UINT64_C(0), 0, NULL, -1 },  /* form double: code point = table 0 at pointer acc */
 };
 
 
@@ -1855,10 +1875,10 @@ static void nx_init(void)
         int act = nx_state[s].accept;
         kind[s] = NX_CONT;
         if (act >= 0) {
-            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR;
+            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR && nx_actions[act].then < 0;
             kind[s] = plain ? NX_CHAR : NX_STOP;
             nx_offset[s] = plain ? nx_actions[act].offset : 0;
-            if (nx_state[s].final && nx_actions[act].kind == NX_A_LOOKUP) {
+            if (nx_state[s].final && nx_actions[act].kind == NX_A_LOOKUP && nx_actions[act].then < 0) {
                 kind[s] = NX_LOOK;
                 nx_offset[s] = nx_actions[act].offset;  /* the table */
             }
@@ -1914,7 +1934,9 @@ typedef struct {
 } nx_args;
 
 /* ------------------------------------------------------------------ tokens */
-enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE };
+/* MODE: a token that sets the mode of the next (a shift, a char's -> MODE): the
+   module's, every loop stops before it */
+enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE, NX_T_MODE };
 
 /* A token as the core's _run makes it.  A WIDE token (a char beyond 64 bits)
    comes from a counted form (counted: the export's token is in ext) or from
@@ -1952,6 +1974,8 @@ static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
     tok->value = t->kind == SHIFT_JIS_CHAR ? (uint64_t)t->value : 0;
     tok->counted = t->kind == SHIFT_JIS_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
+    if (t->kind == SHIFT_JIS_SHIFT || t->then >= 0)
+        tok->kind = NX_T_MODE;
     return 1;
 }
 
@@ -1963,7 +1987,7 @@ enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
 static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
 {
-    if (!nx_token(a, start, a->start, tok))
+    if (!nx_token(a, start, a->start, tok) || tok->kind == NX_T_MODE)
         return NX_S_LEAVE;
     if (tok->kind == NX_T_CHAR)
         return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
@@ -2752,8 +2776,17 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
     got = nx_slow(&a, (size_t)pos, &tok);
-    if (got == NX_S_LEAVE) {
+    if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
+        /* the mode after it as its 6th item, as the module's _token gives it */
+        if (tok.ext.kind == SHIFT_JIS_SHIFT)
+            result = Py_BuildValue("(snnOzi)", "shift", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, Py_None,
+                                   tok.reason, tok.ext.then);
+        else
+            result = Py_BuildValue("(snnKOi)", "char", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end,
+                                   (unsigned long long)tok.value, Py_None, tok.ext.then);
+    } else if (got == NX_S_LEAVE) {
         result = Py_None;
         Py_INCREF(result);
     } else if (tok.kind == NX_T_CHAR || tok.kind == NX_T_WIDE) {
@@ -2827,8 +2860,8 @@ static int nx_vscalar(const nx_args *a, size_t i, int allow_reserved, size_t unt
             continue;  /* a table entry of one code point */
     slow:
         /* everything else: the core's _run */
-        if (!nx_token(a, start, a->start, &tok)) {
-            *at = start;
+        if (!nx_token(a, start, a->start, &tok) || tok.kind == NX_T_MODE) {
+            *at = start;  /* more input could change it, or it sets the mode: the module's */
             *more = 1;
             return 0;
         }

@@ -146,7 +146,8 @@ typedef enum {
     SHIFT_JIS_2004_RESERVED = 2,  /* a reserved run */
     SHIFT_JIS_2004_SIGNATURE = 3, /* the signature, at offset 0 only */
     SHIFT_JIS_2004_WIDE = 4       /* a character wider than 64 bits: see bits, shift_jis_2004_wide_value
-                                (never in this encoding: every code point fits) */
+                                (never in this encoding: every code point fits) */,
+    SHIFT_JIS_2004_SHIFT = 5      /* a shift: no character, the next token starts in mode then (a spec with modes) */
 } shift_jis_2004_kind;
 
 typedef struct {
@@ -155,6 +156,7 @@ typedef struct {
     shift_jis_2004_cp value;  /* CHAR: the code point; 0 otherwise */
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
+    int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
     /* CHAR: how many code points (1, or more where a table entry stands for several:
        value is the first, values points to them all); 0 otherwise */
     size_t n_values;
@@ -470,25 +472,26 @@ static const int8_t shift_jis_2004_at_end[9] = {
 
 /* ----------------------------------------------------------------- actions */
 enum { SHIFT_JIS_2004_ACT_CHAR, SHIFT_JIS_2004_ACT_VALUE, SHIFT_JIS_2004_ACT_PAIR, SHIFT_JIS_2004_ACT_ERROR, SHIFT_JIS_2004_ACT_RESERVED,
-       SHIFT_JIS_2004_ACT_LOOKUP };
+       SHIFT_JIS_2004_ACT_LOOKUP, SHIFT_JIS_2004_ACT_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
    ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
-   pointer into mapping table offset. */
+   pointer into mapping table offset; SHIFT: no character (a spec with modes). */
 static const struct {
     uint8_t kind;
     uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
-    const char *reason;  /* ERROR, RESERVED */
+    const char *reason;  /* ERROR, RESERVED; SHIFT: an error that still shifts (right after a shift) */
+    int16_t then;        /* the mode the next token starts in (a shift, a char's -> MODE); -1: the same */
 } shift_jis_2004_actions[7] = {
-    { SHIFT_JIS_2004_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form ascii: code point = acc + 0 */
-    { SHIFT_JIS_2004_ACT_CHAR, UINT64_C(93), UINT64_C(0), 0 },  /* form ascii-2: code point = acc + 93 */
-    { SHIFT_JIS_2004_ACT_VALUE, UINT64_C(127), UINT64_C(0), 0 },  /* form delete: the fixed value U+007F */
-    { SHIFT_JIS_2004_ACT_VALUE, UINT64_C(165), UINT64_C(0), 0 },  /* form yen: the fixed value U+00A5 */
-    { SHIFT_JIS_2004_ACT_VALUE, UINT64_C(8254), UINT64_C(0), 0 },  /* form overline: the fixed value U+203E */
-    { SHIFT_JIS_2004_ACT_CHAR, UINT64_C(65377), UINT64_C(0), 0 },  /* form katakana: code point = acc + 65377 */
-    { SHIFT_JIS_2004_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0 },  /* form double: code point = table 0 at pointer acc */
+    { SHIFT_JIS_2004_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form ascii: code point = acc + 0 */
+    { SHIFT_JIS_2004_ACT_CHAR, UINT64_C(93), UINT64_C(0), 0, -1 },  /* form ascii-2: code point = acc + 93 */
+    { SHIFT_JIS_2004_ACT_VALUE, UINT64_C(127), UINT64_C(0), 0, -1 },  /* form delete: the fixed value U+007F */
+    { SHIFT_JIS_2004_ACT_VALUE, UINT64_C(165), UINT64_C(0), 0, -1 },  /* form yen: the fixed value U+00A5 */
+    { SHIFT_JIS_2004_ACT_VALUE, UINT64_C(8254), UINT64_C(0), 0, -1 },  /* form overline: the fixed value U+203E */
+    { SHIFT_JIS_2004_ACT_CHAR, UINT64_C(65377), UINT64_C(0), 0, -1 },  /* form katakana: code point = acc + 65377 */
+    { SHIFT_JIS_2004_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form double: code point = table 0 at pointer acc */
 };
 
 /* The signatures' bytes, one after another (recognised at offset 0 only, the
@@ -1332,6 +1335,7 @@ static void shift_jis_2004_set(shift_jis_2004_token *tok, shift_jis_2004_kind ki
     tok->value = value;
     tok->reason = reason;
     tok->bits = 0;
+    tok->then = -1;
     tok->n_values = kind == SHIFT_JIS_2004_CHAR;
     tok->values = NULL;
 }
@@ -1379,6 +1383,7 @@ int shift_jis_2004_accepts(unsigned state)
     switch (shift_jis_2004_actions[a].kind) {
     case SHIFT_JIS_2004_ACT_ERROR: return SHIFT_JIS_2004_ERROR;
     case SHIFT_JIS_2004_ACT_RESERVED: return SHIFT_JIS_2004_RESERVED;
+    case SHIFT_JIS_2004_ACT_SHIFT: return SHIFT_JIS_2004_SHIFT;
     default: return SHIFT_JIS_2004_CHAR;
     }
 }
@@ -1489,8 +1494,9 @@ static int shift_jis_2004_wide(const unsigned char *data, size_t len, unsigned s
 }
 
 /* The token of action over data[pos .. end - 1] with value acc, as the core's _act
-   (a value past 64 bits: shift_jis_2004_wide first). */
-static void shift_jis_2004_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, shift_jis_2004_token *tok)
+   (a value past 64 bits: shift_jis_2004_wide first); then the mode after it (shift_jis_2004_then). */
+static void shift_jis_2004_act_kind(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc,
+                                   shift_jis_2004_token *tok)
 {
     (void)data;
     switch (shift_jis_2004_actions[action].kind) {
@@ -1523,10 +1529,20 @@ static void shift_jis_2004_act(const unsigned char *data, int action, size_t pos
         shift_jis_2004_set(tok, SHIFT_JIS_2004_ERROR, pos, shift_jis_2004_error_end(data, pos, end, end), 0, shift_jis_2004_reason_unmapped);
         return;
     }
+    case SHIFT_JIS_2004_ACT_SHIFT:
+        shift_jis_2004_set(tok, SHIFT_JIS_2004_SHIFT, pos, end, 0, shift_jis_2004_actions[action].reason);
+        return;
     default:
         shift_jis_2004_set(tok, SHIFT_JIS_2004_RESERVED, pos, end, 0, shift_jis_2004_reason_reserved);
         return;
     }
+}
+
+static void shift_jis_2004_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, shift_jis_2004_token *tok)
+{
+    shift_jis_2004_act_kind(data, action, pos, end, acc, tok);
+    if (tok->kind == SHIFT_JIS_2004_CHAR || tok->kind == SHIFT_JIS_2004_SHIFT)
+        tok->then = shift_jis_2004_actions[action].then;  /* an unmapped pointer's error keeps the mode */
 }
 
 /* The core's _run from state start (the one C copy: the native extension calls it
@@ -1683,7 +1699,7 @@ size_t shift_jis_2004_decode(const unsigned char *data, size_t len, shift_jis_20
 #define NX_NAME "shift_jis_2004"
 #define NX_SPEC_SHA256 "09078ca3cc2b776b03c1a1f8ac6f96d36f93a47a16f7ee76c72f7cfc6de9aee1"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "d98d1b4aac85e00d36c8d6e290761ba4bfa713af7df998baf4af2545f6ee1ff3"
+#define NX_SOURCE_SHA256 "b9baac854b8c48d61c9d3a4aedd63dccfee699fd6ab8b1eb887ebbbe7333cbc3"
 #define NX_N_STATES 9
 #define NX_N_CLASSES 11
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1795,23 +1811,27 @@ static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STA
     { 6, -1, 1 },  /* state 8: accepts char (double), final */
 };
 
-enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_LOOKUP };
+enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_SHIFT, NX_A_LOOKUP };
 
 /* CHAR: code point = acc + offset; VALUE: the code point value; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; SHIFT: no character.
+   then: the mode the next token starts in (a shift, a char's -> MODE), -1: the
+   same; such a token is the module's (_step sets the mode), so every loop here
+   stops before it. */
 static const struct {
     uint8_t kind;
     uint64_t offset, split;
     const char *reason;
+    int then;
 } nx_actions[7] = {
-    { NX_A_CHAR, UINT64_C(0), 0, NULL },  /* form ascii: code point = acc + 0 */
-    { NX_A_CHAR, UINT64_C(93), 0, NULL },  /* form ascii-2: code point = acc + 93 */
-    { NX_A_VALUE, UINT64_C(127), 0, NULL },  /* form delete: the fixed value U+007F */
-    { NX_A_VALUE, UINT64_C(165), 0, NULL },  /* form yen: the fixed value U+00A5 */
-    { NX_A_VALUE, UINT64_C(8254), 0, NULL },  /* form overline: the fixed value U+203E */
-    { NX_A_CHAR, UINT64_C(65377), 0, NULL },  /* form katakana: code point = acc + 65377 */
-    { NX_A_LOOKUP, UINT64_C(0), 0, NULL },  /* form double: code point = table 0 at pointer acc */
+    { NX_A_CHAR, UINT64_C(0), 0, NULL, -1 },  /* form ascii: code point = acc + 0 */
+    { NX_A_CHAR, UINT64_C(93), 0, NULL, -1 },  /* form ascii-2: code point = acc + 93 */
+    { NX_A_VALUE, UINT64_C(127), 0, NULL, -1 },  /* form delete: the fixed value U+007F */
+    { NX_A_VALUE, UINT64_C(165), 0, NULL, -1 },  /* form yen: the fixed value U+00A5 */
+    { NX_A_VALUE, UINT64_C(8254), 0, NULL, -1 },  /* form overline: the fixed value U+203E */
+    { NX_A_CHAR, UINT64_C(65377), 0, NULL, -1 },  /* form katakana: code point = acc + 65377 */
+    { NX_A_LOOKUP, UINT64_C(0), 0, NULL, -1 },  /* form double: code point = table 0 at pointer acc */
 };
 
 
@@ -2199,10 +2219,10 @@ static void nx_init(void)
         int act = nx_state[s].accept;
         kind[s] = NX_CONT;
         if (act >= 0) {
-            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR;
+            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR && nx_actions[act].then < 0;
             kind[s] = plain ? NX_CHAR : NX_STOP;
             nx_offset[s] = plain ? nx_actions[act].offset : 0;
-            if (nx_state[s].final && nx_actions[act].kind == NX_A_LOOKUP) {
+            if (nx_state[s].final && nx_actions[act].kind == NX_A_LOOKUP && nx_actions[act].then < 0) {
                 kind[s] = NX_LOOK;
                 nx_offset[s] = nx_actions[act].offset;  /* the table */
             }
@@ -2258,7 +2278,9 @@ typedef struct {
 } nx_args;
 
 /* ------------------------------------------------------------------ tokens */
-enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE };
+/* MODE: a token that sets the mode of the next (a shift, a char's -> MODE): the
+   module's, every loop stops before it */
+enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE, NX_T_MODE };
 
 /* A token as the core's _run makes it.  A WIDE token (a char beyond 64 bits)
    comes from a counted form (counted: the export's token is in ext) or from
@@ -2302,6 +2324,8 @@ static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
     tok->n_values = t->kind == SHIFT_JIS_2004_CHAR ? t->n_values : 0;
     tok->counted = t->kind == SHIFT_JIS_2004_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
+    if (t->kind == SHIFT_JIS_2004_SHIFT || t->then >= 0)
+        tok->kind = NX_T_MODE;
     return 1;
 }
 
@@ -2313,7 +2337,7 @@ enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
 static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
 {
-    if (!nx_token(a, start, a->start, tok))
+    if (!nx_token(a, start, a->start, tok) || tok->kind == NX_T_MODE)
         return NX_S_LEAVE;
     if (tok->kind == NX_T_CHAR)
         return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
@@ -3108,8 +3132,17 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
     got = nx_slow(&a, (size_t)pos, &tok);
-    if (got == NX_S_LEAVE) {
+    if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
+        /* the mode after it as its 6th item, as the module's _token gives it */
+        if (tok.ext.kind == SHIFT_JIS_2004_SHIFT)
+            result = Py_BuildValue("(snnOzi)", "shift", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, Py_None,
+                                   tok.reason, tok.ext.then);
+        else
+            result = Py_BuildValue("(snnKOi)", "char", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end,
+                                   (unsigned long long)tok.value, Py_None, tok.ext.then);
+    } else if (got == NX_S_LEAVE) {
         result = Py_None;
         Py_INCREF(result);
     } else if (tok.kind == NX_T_CHAR && tok.values != NULL) {
@@ -3197,8 +3230,8 @@ static int nx_vscalar(const nx_args *a, size_t i, int allow_reserved, size_t unt
             continue;  /* a table entry of one code point */
     slow:
         /* everything else: the core's _run */
-        if (!nx_token(a, start, a->start, &tok)) {
-            *at = start;
+        if (!nx_token(a, start, a->start, &tok) || tok.kind == NX_T_MODE) {
+            *at = start;  /* more input could change it, or it sets the mode: the module's */
             *more = 1;
             return 0;
         }

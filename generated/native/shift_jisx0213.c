@@ -146,7 +146,8 @@ typedef enum {
     SHIFT_JISX0213_RESERVED = 2,  /* a reserved run */
     SHIFT_JISX0213_SIGNATURE = 3, /* the signature, at offset 0 only */
     SHIFT_JISX0213_WIDE = 4       /* a character wider than 64 bits: see bits, shift_jisx0213_wide_value
-                                (never in this encoding: every code point fits) */
+                                (never in this encoding: every code point fits) */,
+    SHIFT_JISX0213_SHIFT = 5      /* a shift: no character, the next token starts in mode then (a spec with modes) */
 } shift_jisx0213_kind;
 
 typedef struct {
@@ -155,6 +156,7 @@ typedef struct {
     shift_jisx0213_cp value;  /* CHAR: the code point; 0 otherwise */
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
+    int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
     /* CHAR: how many code points (1, or more where a table entry stands for several:
        value is the first, values points to them all); 0 otherwise */
     size_t n_values;
@@ -527,26 +529,27 @@ static const int8_t shift_jisx0213_at_end[15] = {
 
 /* ----------------------------------------------------------------- actions */
 enum { SHIFT_JISX0213_ACT_CHAR, SHIFT_JISX0213_ACT_VALUE, SHIFT_JISX0213_ACT_PAIR, SHIFT_JISX0213_ACT_ERROR, SHIFT_JISX0213_ACT_RESERVED,
-       SHIFT_JISX0213_ACT_LOOKUP };
+       SHIFT_JISX0213_ACT_LOOKUP, SHIFT_JISX0213_ACT_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
    ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
-   pointer into mapping table offset. */
+   pointer into mapping table offset; SHIFT: no character (a spec with modes). */
 static const struct {
     uint8_t kind;
     uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
-    const char *reason;  /* ERROR, RESERVED */
+    const char *reason;  /* ERROR, RESERVED; SHIFT: an error that still shifts (right after a shift) */
+    int16_t then;        /* the mode the next token starts in (a shift, a char's -> MODE); -1: the same */
 } shift_jisx0213_actions[8] = {
-    { SHIFT_JISX0213_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form ascii: code point = acc + 0 */
-    { SHIFT_JISX0213_ACT_CHAR, UINT64_C(93), UINT64_C(0), 0 },  /* form ascii-2: code point = acc + 93 */
-    { SHIFT_JISX0213_ACT_VALUE, UINT64_C(127), UINT64_C(0), 0 },  /* form delete: the fixed value U+007F */
-    { SHIFT_JISX0213_ACT_VALUE, UINT64_C(165), UINT64_C(0), 0 },  /* form yen: the fixed value U+00A5 */
-    { SHIFT_JISX0213_ACT_VALUE, UINT64_C(8254), UINT64_C(0), 0 },  /* form overline: the fixed value U+203E */
-    { SHIFT_JISX0213_ACT_CHAR, UINT64_C(65377), UINT64_C(0), 0 },  /* form katakana: code point = acc + 65377 */
-    { SHIFT_JISX0213_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0 },  /* form double: code point = table 0 at pointer acc */
-    { SHIFT_JISX0213_ACT_ERROR, UINT64_C(0), UINT64_C(0), "illegal multibyte sequence" },  /* ill-formed pattern jis2004-1: illegal multibyte sequence */
+    { SHIFT_JISX0213_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form ascii: code point = acc + 0 */
+    { SHIFT_JISX0213_ACT_CHAR, UINT64_C(93), UINT64_C(0), 0, -1 },  /* form ascii-2: code point = acc + 93 */
+    { SHIFT_JISX0213_ACT_VALUE, UINT64_C(127), UINT64_C(0), 0, -1 },  /* form delete: the fixed value U+007F */
+    { SHIFT_JISX0213_ACT_VALUE, UINT64_C(165), UINT64_C(0), 0, -1 },  /* form yen: the fixed value U+00A5 */
+    { SHIFT_JISX0213_ACT_VALUE, UINT64_C(8254), UINT64_C(0), 0, -1 },  /* form overline: the fixed value U+203E */
+    { SHIFT_JISX0213_ACT_CHAR, UINT64_C(65377), UINT64_C(0), 0, -1 },  /* form katakana: code point = acc + 65377 */
+    { SHIFT_JISX0213_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form double: code point = table 0 at pointer acc */
+    { SHIFT_JISX0213_ACT_ERROR, UINT64_C(0), UINT64_C(0), "illegal multibyte sequence", -1 },  /* ill-formed pattern jis2004-1: illegal multibyte sequence */
 };
 
 /* The signatures' bytes, one after another (recognised at offset 0 only, the
@@ -1390,6 +1393,7 @@ static void shift_jisx0213_set(shift_jisx0213_token *tok, shift_jisx0213_kind ki
     tok->value = value;
     tok->reason = reason;
     tok->bits = 0;
+    tok->then = -1;
     tok->n_values = kind == SHIFT_JISX0213_CHAR;
     tok->values = NULL;
 }
@@ -1437,6 +1441,7 @@ int shift_jisx0213_accepts(unsigned state)
     switch (shift_jisx0213_actions[a].kind) {
     case SHIFT_JISX0213_ACT_ERROR: return SHIFT_JISX0213_ERROR;
     case SHIFT_JISX0213_ACT_RESERVED: return SHIFT_JISX0213_RESERVED;
+    case SHIFT_JISX0213_ACT_SHIFT: return SHIFT_JISX0213_SHIFT;
     default: return SHIFT_JISX0213_CHAR;
     }
 }
@@ -1547,8 +1552,9 @@ static int shift_jisx0213_wide(const unsigned char *data, size_t len, unsigned s
 }
 
 /* The token of action over data[pos .. end - 1] with value acc, as the core's _act
-   (a value past 64 bits: shift_jisx0213_wide first). */
-static void shift_jisx0213_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, shift_jisx0213_token *tok)
+   (a value past 64 bits: shift_jisx0213_wide first); then the mode after it (shift_jisx0213_then). */
+static void shift_jisx0213_act_kind(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc,
+                                   shift_jisx0213_token *tok)
 {
     (void)data;
     switch (shift_jisx0213_actions[action].kind) {
@@ -1581,10 +1587,20 @@ static void shift_jisx0213_act(const unsigned char *data, int action, size_t pos
         shift_jisx0213_set(tok, SHIFT_JISX0213_ERROR, pos, shift_jisx0213_error_end(data, pos, end, end), 0, shift_jisx0213_reason_unmapped);
         return;
     }
+    case SHIFT_JISX0213_ACT_SHIFT:
+        shift_jisx0213_set(tok, SHIFT_JISX0213_SHIFT, pos, end, 0, shift_jisx0213_actions[action].reason);
+        return;
     default:
         shift_jisx0213_set(tok, SHIFT_JISX0213_RESERVED, pos, end, 0, shift_jisx0213_reason_reserved);
         return;
     }
+}
+
+static void shift_jisx0213_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, shift_jisx0213_token *tok)
+{
+    shift_jisx0213_act_kind(data, action, pos, end, acc, tok);
+    if (tok->kind == SHIFT_JISX0213_CHAR || tok->kind == SHIFT_JISX0213_SHIFT)
+        tok->then = shift_jisx0213_actions[action].then;  /* an unmapped pointer's error keeps the mode */
 }
 
 /* The core's _run from state start (the one C copy: the native extension calls it
@@ -1741,7 +1757,7 @@ size_t shift_jisx0213_decode(const unsigned char *data, size_t len, shift_jisx02
 #define NX_NAME "shift_jisx0213"
 #define NX_SPEC_SHA256 "892c0baa29d532bca4d794230ed95afb81627fed703571827e97dee4e126356b"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "92a4020e0dfc685fa95f54d9b2009d4c987629d32f965bea0e27302bb5f98fca"
+#define NX_SOURCE_SHA256 "a2dd774676ddc89d9fb5ee481639182832134bc3ad28e36eb1bbf008f160bba3"
 #define NX_N_STATES 15
 #define NX_N_CLASSES 21
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1900,24 +1916,28 @@ static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STA
     { 7, -1, 1 },  /* state 14: accepts error (jis2004-1, jis2004-2, jis2004-3, jis2004-4, jis2004-5, jis2004-6, jis2004-7, jis2004-8, jis2004-9, jis2004-10), final */
 };
 
-enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_LOOKUP };
+enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_SHIFT, NX_A_LOOKUP };
 
 /* CHAR: code point = acc + offset; VALUE: the code point value; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; SHIFT: no character.
+   then: the mode the next token starts in (a shift, a char's -> MODE), -1: the
+   same; such a token is the module's (_step sets the mode), so every loop here
+   stops before it. */
 static const struct {
     uint8_t kind;
     uint64_t offset, split;
     const char *reason;
+    int then;
 } nx_actions[8] = {
-    { NX_A_CHAR, UINT64_C(0), 0, NULL },  /* form ascii: code point = acc + 0 */
-    { NX_A_CHAR, UINT64_C(93), 0, NULL },  /* form ascii-2: code point = acc + 93 */
-    { NX_A_VALUE, UINT64_C(127), 0, NULL },  /* form delete: the fixed value U+007F */
-    { NX_A_VALUE, UINT64_C(165), 0, NULL },  /* form yen: the fixed value U+00A5 */
-    { NX_A_VALUE, UINT64_C(8254), 0, NULL },  /* form overline: the fixed value U+203E */
-    { NX_A_CHAR, UINT64_C(65377), 0, NULL },  /* form katakana: code point = acc + 65377 */
-    { NX_A_LOOKUP, UINT64_C(0), 0, NULL },  /* form double: code point = table 0 at pointer acc */
-    { NX_A_ERROR, 0, 0, "illegal multibyte sequence" },  /* ill-formed pattern jis2004-1: illegal multibyte sequence */
+    { NX_A_CHAR, UINT64_C(0), 0, NULL, -1 },  /* form ascii: code point = acc + 0 */
+    { NX_A_CHAR, UINT64_C(93), 0, NULL, -1 },  /* form ascii-2: code point = acc + 93 */
+    { NX_A_VALUE, UINT64_C(127), 0, NULL, -1 },  /* form delete: the fixed value U+007F */
+    { NX_A_VALUE, UINT64_C(165), 0, NULL, -1 },  /* form yen: the fixed value U+00A5 */
+    { NX_A_VALUE, UINT64_C(8254), 0, NULL, -1 },  /* form overline: the fixed value U+203E */
+    { NX_A_CHAR, UINT64_C(65377), 0, NULL, -1 },  /* form katakana: code point = acc + 65377 */
+    { NX_A_LOOKUP, UINT64_C(0), 0, NULL, -1 },  /* form double: code point = table 0 at pointer acc */
+    { NX_A_ERROR, 0, 0, "illegal multibyte sequence", -1 },  /* ill-formed pattern jis2004-1: illegal multibyte sequence */
 };
 
 
@@ -2305,10 +2325,10 @@ static void nx_init(void)
         int act = nx_state[s].accept;
         kind[s] = NX_CONT;
         if (act >= 0) {
-            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR;
+            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR && nx_actions[act].then < 0;
             kind[s] = plain ? NX_CHAR : NX_STOP;
             nx_offset[s] = plain ? nx_actions[act].offset : 0;
-            if (nx_state[s].final && nx_actions[act].kind == NX_A_LOOKUP) {
+            if (nx_state[s].final && nx_actions[act].kind == NX_A_LOOKUP && nx_actions[act].then < 0) {
                 kind[s] = NX_LOOK;
                 nx_offset[s] = nx_actions[act].offset;  /* the table */
             }
@@ -2364,7 +2384,9 @@ typedef struct {
 } nx_args;
 
 /* ------------------------------------------------------------------ tokens */
-enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE };
+/* MODE: a token that sets the mode of the next (a shift, a char's -> MODE): the
+   module's, every loop stops before it */
+enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE, NX_T_MODE };
 
 /* A token as the core's _run makes it.  A WIDE token (a char beyond 64 bits)
    comes from a counted form (counted: the export's token is in ext) or from
@@ -2408,6 +2430,8 @@ static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
     tok->n_values = t->kind == SHIFT_JISX0213_CHAR ? t->n_values : 0;
     tok->counted = t->kind == SHIFT_JISX0213_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
+    if (t->kind == SHIFT_JISX0213_SHIFT || t->then >= 0)
+        tok->kind = NX_T_MODE;
     return 1;
 }
 
@@ -2419,7 +2443,7 @@ enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
 static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
 {
-    if (!nx_token(a, start, a->start, tok))
+    if (!nx_token(a, start, a->start, tok) || tok->kind == NX_T_MODE)
         return NX_S_LEAVE;
     if (tok->kind == NX_T_CHAR)
         return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
@@ -3214,8 +3238,17 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
     got = nx_slow(&a, (size_t)pos, &tok);
-    if (got == NX_S_LEAVE) {
+    if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
+        /* the mode after it as its 6th item, as the module's _token gives it */
+        if (tok.ext.kind == SHIFT_JISX0213_SHIFT)
+            result = Py_BuildValue("(snnOzi)", "shift", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, Py_None,
+                                   tok.reason, tok.ext.then);
+        else
+            result = Py_BuildValue("(snnKOi)", "char", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end,
+                                   (unsigned long long)tok.value, Py_None, tok.ext.then);
+    } else if (got == NX_S_LEAVE) {
         result = Py_None;
         Py_INCREF(result);
     } else if (tok.kind == NX_T_CHAR && tok.values != NULL) {
@@ -3303,8 +3336,8 @@ static int nx_vscalar(const nx_args *a, size_t i, int allow_reserved, size_t unt
             continue;  /* a table entry of one code point */
     slow:
         /* everything else: the core's _run */
-        if (!nx_token(a, start, a->start, &tok)) {
-            *at = start;
+        if (!nx_token(a, start, a->start, &tok) || tok.kind == NX_T_MODE) {
+            *at = start;  /* more input could change it, or it sets the mode: the module's */
             *more = 1;
             return 0;
         }

@@ -150,7 +150,8 @@ typedef enum {
     SQLITE4_VARINT_ERROR = 1,     /* an ill-formed sequence (its maximal subpart): see reason */
     SQLITE4_VARINT_RESERVED = 2,  /* a reserved run */
     SQLITE4_VARINT_SIGNATURE = 3, /* the signature, at offset 0 only */
-    SQLITE4_VARINT_WIDE = 4       /* a character wider than 64 bits: see bits, sqlite4_varint_wide_value */
+    SQLITE4_VARINT_WIDE = 4       /* a character wider than 64 bits: see bits, sqlite4_varint_wide_value */,
+    SQLITE4_VARINT_SHIFT = 5      /* a shift: no character, the next token starts in mode then (a spec with modes) */
 } sqlite4_varint_kind;
 
 typedef struct {
@@ -159,6 +160,7 @@ typedef struct {
     sqlite4_varint_cp value;  /* CHAR: the code point; 0 otherwise */
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
+    int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
 } sqlite4_varint_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -533,22 +535,23 @@ static const int8_t sqlite4_varint_at_end[24] = {
 
 /* ----------------------------------------------------------------- actions */
 enum { SQLITE4_VARINT_ACT_CHAR, SQLITE4_VARINT_ACT_VALUE, SQLITE4_VARINT_ACT_PAIR, SQLITE4_VARINT_ACT_ERROR, SQLITE4_VARINT_ACT_RESERVED,
-       SQLITE4_VARINT_ACT_LOOKUP };
+       SQLITE4_VARINT_ACT_LOOKUP, SQLITE4_VARINT_ACT_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
    ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
-   pointer into mapping table offset. */
+   pointer into mapping table offset; SHIFT: no character (a spec with modes). */
 static const struct {
     uint8_t kind;
     uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
-    const char *reason;  /* ERROR, RESERVED */
+    const char *reason;  /* ERROR, RESERVED; SHIFT: an error that still shifts (right after a shift) */
+    int16_t then;        /* the mode the next token starts in (a shift, a char's -> MODE); -1: the same */
 } sqlite4_varint_actions[4] = {
-    { SQLITE4_VARINT_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* forms small, fa, fb, fc, fd, fe, ff: code point = acc + 0 */
-    { SQLITE4_VARINT_ACT_CHAR, UINT64_C(241), UINT64_C(0), 0 },  /* form f1: code point = acc + 241 */
-    { SQLITE4_VARINT_ACT_CHAR, UINT64_C(496), UINT64_C(0), 0 },  /* form f2-f8: code point = acc + 496 */
-    { SQLITE4_VARINT_ACT_CHAR, UINT64_C(2288), UINT64_C(0), 0 },  /* form f9: code point = acc + 2288 */
+    { SQLITE4_VARINT_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0, -1 },  /* forms small, fa, fb, fc, fd, fe, ff: code point = acc + 0 */
+    { SQLITE4_VARINT_ACT_CHAR, UINT64_C(241), UINT64_C(0), 0, -1 },  /* form f1: code point = acc + 241 */
+    { SQLITE4_VARINT_ACT_CHAR, UINT64_C(496), UINT64_C(0), 0, -1 },  /* form f2-f8: code point = acc + 496 */
+    { SQLITE4_VARINT_ACT_CHAR, UINT64_C(2288), UINT64_C(0), 0, -1 },  /* form f9: code point = acc + 2288 */
 };
 
 /* The signatures' bytes, one after another (recognised at offset 0 only, the
@@ -591,6 +594,7 @@ static void sqlite4_varint_set(sqlite4_varint_token *tok, sqlite4_varint_kind ki
     tok->value = value;
     tok->reason = reason;
     tok->bits = 0;
+    tok->then = -1;
 }
 
 
@@ -636,6 +640,7 @@ int sqlite4_varint_accepts(unsigned state)
     switch (sqlite4_varint_actions[a].kind) {
     case SQLITE4_VARINT_ACT_ERROR: return SQLITE4_VARINT_ERROR;
     case SQLITE4_VARINT_ACT_RESERVED: return SQLITE4_VARINT_RESERVED;
+    case SQLITE4_VARINT_ACT_SHIFT: return SQLITE4_VARINT_SHIFT;
     default: return SQLITE4_VARINT_CHAR;
     }
 }
@@ -746,8 +751,9 @@ static int sqlite4_varint_wide(const unsigned char *data, size_t len, unsigned s
 }
 
 /* The token of action over data[pos .. end - 1] with value acc, as the core's _act
-   (a value past 64 bits: sqlite4_varint_wide first). */
-static void sqlite4_varint_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, sqlite4_varint_token *tok)
+   (a value past 64 bits: sqlite4_varint_wide first); then the mode after it (sqlite4_varint_then). */
+static void sqlite4_varint_act_kind(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc,
+                                   sqlite4_varint_token *tok)
 {
     (void)data;
     switch (sqlite4_varint_actions[action].kind) {
@@ -766,10 +772,20 @@ static void sqlite4_varint_act(const unsigned char *data, int action, size_t pos
     case SQLITE4_VARINT_ACT_ERROR:
         sqlite4_varint_set(tok, SQLITE4_VARINT_ERROR, pos, end, 0, sqlite4_varint_actions[action].reason);
         return;
+    case SQLITE4_VARINT_ACT_SHIFT:
+        sqlite4_varint_set(tok, SQLITE4_VARINT_SHIFT, pos, end, 0, sqlite4_varint_actions[action].reason);
+        return;
     default:
         sqlite4_varint_set(tok, SQLITE4_VARINT_RESERVED, pos, end, 0, sqlite4_varint_reason_reserved);
         return;
     }
+}
+
+static void sqlite4_varint_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, sqlite4_varint_token *tok)
+{
+    sqlite4_varint_act_kind(data, action, pos, end, acc, tok);
+    if (tok->kind == SQLITE4_VARINT_CHAR || tok->kind == SQLITE4_VARINT_SHIFT)
+        tok->then = sqlite4_varint_actions[action].then;  /* an unmapped pointer's error keeps the mode */
 }
 
 /* The core's _run from state start (the one C copy: the native extension calls it
@@ -922,7 +938,7 @@ size_t sqlite4_varint_decode(const unsigned char *data, size_t len, sqlite4_vari
 #define NX_NAME "sqlite4-varint"
 #define NX_SPEC_SHA256 "5734bc2768afc40e958d47eb66f31757f4770dfaa78d898786f809f5b08040e3"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "bd4c43849951b33e78144e78529ce0fbebcf9faa38a6a8c937c56b4e7e7eddfc"
+#define NX_SOURCE_SHA256 "7e971298596e4e4d48c378051f4e905060ffd877f5e1dfd1ce85df3b39409bba"
 #define NX_N_STATES 24
 #define NX_N_CLASSES 15
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1093,20 +1109,24 @@ static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STA
     { -1, -1, 0 },  /* state 23: spec lines 21, 22, 23, 24, 25, 26 */
 };
 
-enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED };
+enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: the code point value; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; SHIFT: no character.
+   then: the mode the next token starts in (a shift, a char's -> MODE), -1: the
+   same; such a token is the module's (_step sets the mode), so every loop here
+   stops before it. */
 static const struct {
     uint8_t kind;
     uint64_t offset, split;
     const char *reason;
+    int then;
 } nx_actions[4] = {
-    { NX_A_CHAR, UINT64_C(0), 0, NULL },  /* forms small, fa, fb, fc, fd, fe, ff: code point = acc + 0 */
-    { NX_A_CHAR, UINT64_C(241), 0, NULL },  /* form f1: code point = acc + 241 */
-    { NX_A_CHAR, UINT64_C(496), 0, NULL },  /* form f2-f8: code point = acc + 496 */
-    { NX_A_CHAR, UINT64_C(2288), 0, NULL },  /* form f9: code point = acc + 2288 */
+    { NX_A_CHAR, UINT64_C(0), 0, NULL, -1 },  /* forms small, fa, fb, fc, fd, fe, ff: code point = acc + 0 */
+    { NX_A_CHAR, UINT64_C(241), 0, NULL, -1 },  /* form f1: code point = acc + 241 */
+    { NX_A_CHAR, UINT64_C(496), 0, NULL, -1 },  /* form f2-f8: code point = acc + 496 */
+    { NX_A_CHAR, UINT64_C(2288), 0, NULL, -1 },  /* form f9: code point = acc + 2288 */
 };
 
 
@@ -2499,7 +2519,7 @@ static void nx_init(void)
         int act = nx_state[s].accept;
         kind[s] = NX_CONT;
         if (act >= 0) {
-            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR
+            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR && nx_actions[act].then < 0
                         /* acc < 2**63 on the fast walk (nx_safe_len): an offset of 2**63 or more
                            could still take acc + offset past 64 bits, so nx_token decides */
                         && !(nx_actions[act].offset >> 63);
@@ -2564,7 +2584,9 @@ typedef struct {
 } nx_args;
 
 /* ------------------------------------------------------------------ tokens */
-enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE };
+/* MODE: a token that sets the mode of the next (a shift, a char's -> MODE): the
+   module's, every loop stops before it */
+enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE, NX_T_MODE };
 
 /* A token as the core's _run makes it.  A WIDE token (a char beyond 64 bits)
    comes from a counted form (counted: the export's token is in ext) or from
@@ -2602,6 +2624,8 @@ static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
     tok->value = t->kind == SQLITE4_VARINT_CHAR ? (uint64_t)t->value : 0;
     tok->counted = t->kind == SQLITE4_VARINT_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
+    if (t->kind == SQLITE4_VARINT_SHIFT || t->then >= 0)
+        tok->kind = NX_T_MODE;
     return 1;
 }
 
@@ -2613,7 +2637,7 @@ enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
 static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
 {
-    if (!nx_token(a, start, a->start, tok))
+    if (!nx_token(a, start, a->start, tok) || tok->kind == NX_T_MODE)
         return NX_S_LEAVE;
     if (tok->kind == NX_T_CHAR)
         return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
@@ -3364,8 +3388,17 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
     got = nx_slow(&a, (size_t)pos, &tok);
-    if (got == NX_S_LEAVE) {
+    if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
+        /* the mode after it as its 6th item, as the module's _token gives it */
+        if (tok.ext.kind == SQLITE4_VARINT_SHIFT)
+            result = Py_BuildValue("(snnOzi)", "shift", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, Py_None,
+                                   tok.reason, tok.ext.then);
+        else
+            result = Py_BuildValue("(snnKOi)", "char", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end,
+                                   (unsigned long long)tok.value, Py_None, tok.ext.then);
+    } else if (got == NX_S_LEAVE) {
         result = Py_None;
         Py_INCREF(result);
     } else if (tok.kind == NX_T_CHAR || tok.kind == NX_T_WIDE) {
@@ -3435,8 +3468,8 @@ static int nx_vscalar(const nx_args *a, size_t i, int allow_reserved, size_t unt
             continue;  /* a final state's plain char: a character, whatever its value */
     slow:
         /* everything else: the core's _run */
-        if (!nx_token(a, start, a->start, &tok)) {
-            *at = start;
+        if (!nx_token(a, start, a->start, &tok) || tok.kind == NX_T_MODE) {
+            *at = start;  /* more input could change it, or it sets the mode: the module's */
             *more = 1;
             return 0;
         }

@@ -141,7 +141,8 @@ typedef enum {
     UTF_1_RESERVED = 2,  /* a reserved run */
     UTF_1_SIGNATURE = 3, /* the signature, at offset 0 only */
     UTF_1_WIDE = 4       /* a character wider than 64 bits: see bits, utf_1_wide_value
-                                (never in this encoding: every code point fits) */
+                                (never in this encoding: every code point fits) */,
+    UTF_1_SHIFT = 5      /* a shift: no character, the next token starts in mode then (a spec with modes) */
 } utf_1_kind;
 
 typedef struct {
@@ -150,6 +151,7 @@ typedef struct {
     utf_1_cp value;  /* CHAR: the code point; 0 otherwise */
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
+    int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
 } utf_1_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -488,23 +490,24 @@ static const int8_t utf_1_at_end[18] = {
 
 /* ----------------------------------------------------------------- actions */
 enum { UTF_1_ACT_CHAR, UTF_1_ACT_VALUE, UTF_1_ACT_PAIR, UTF_1_ACT_ERROR, UTF_1_ACT_RESERVED,
-       UTF_1_ACT_LOOKUP };
+       UTF_1_ACT_LOOKUP, UTF_1_ACT_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
    ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
-   pointer into mapping table offset. */
+   pointer into mapping table offset; SHIFT: no character (a spec with modes). */
 static const struct {
     uint8_t kind;
     uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
-    const char *reason;  /* ERROR, RESERVED */
+    const char *reason;  /* ERROR, RESERVED; SHIFT: an error that still shifts (right after a shift) */
+    int16_t then;        /* the mode the next token starts in (a shift, a char's -> MODE); -1: the same */
 } utf_1_actions[5] = {
-    { UTF_1_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form 1: code point = acc + 0 */
-    { UTF_1_ACT_CHAR, UINT64_C(160), UINT64_C(0), 0 },  /* form 2: code point = acc + 160 */
-    { UTF_1_ACT_CHAR, UINT64_C(256), UINT64_C(0), 0 },  /* form 3: code point = acc + 256 */
-    { UTF_1_ACT_CHAR, UINT64_C(16406), UINT64_C(0), 0 },  /* form 4: code point = acc + 16406 */
-    { UTF_1_ACT_CHAR, UINT64_C(233006), UINT64_C(0), 0 },  /* form 5: code point = acc + 233006 */
+    { UTF_1_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form 1: code point = acc + 0 */
+    { UTF_1_ACT_CHAR, UINT64_C(160), UINT64_C(0), 0, -1 },  /* form 2: code point = acc + 160 */
+    { UTF_1_ACT_CHAR, UINT64_C(256), UINT64_C(0), 0, -1 },  /* form 3: code point = acc + 256 */
+    { UTF_1_ACT_CHAR, UINT64_C(16406), UINT64_C(0), 0, -1 },  /* form 4: code point = acc + 16406 */
+    { UTF_1_ACT_CHAR, UINT64_C(233006), UINT64_C(0), 0, -1 },  /* form 5: code point = acc + 233006 */
 };
 
 /* The signatures' bytes, one after another (recognised at offset 0 only, the
@@ -547,6 +550,7 @@ static void utf_1_set(utf_1_token *tok, utf_1_kind kind, size_t start, size_t en
     tok->value = value;
     tok->reason = reason;
     tok->bits = 0;
+    tok->then = -1;
 }
 
 
@@ -592,6 +596,7 @@ int utf_1_accepts(unsigned state)
     switch (utf_1_actions[a].kind) {
     case UTF_1_ACT_ERROR: return UTF_1_ERROR;
     case UTF_1_ACT_RESERVED: return UTF_1_RESERVED;
+    case UTF_1_ACT_SHIFT: return UTF_1_SHIFT;
     default: return UTF_1_CHAR;
     }
 }
@@ -702,8 +707,9 @@ static int utf_1_wide(const unsigned char *data, size_t len, unsigned start, int
 }
 
 /* The token of action over data[pos .. end - 1] with value acc, as the core's _act
-   (a value past 64 bits: utf_1_wide first). */
-static void utf_1_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, utf_1_token *tok)
+   (a value past 64 bits: utf_1_wide first); then the mode after it (utf_1_then). */
+static void utf_1_act_kind(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc,
+                          utf_1_token *tok)
 {
     (void)data;
     switch (utf_1_actions[action].kind) {
@@ -722,10 +728,20 @@ static void utf_1_act(const unsigned char *data, int action, size_t pos, size_t 
     case UTF_1_ACT_ERROR:
         utf_1_set(tok, UTF_1_ERROR, pos, end, 0, utf_1_actions[action].reason);
         return;
+    case UTF_1_ACT_SHIFT:
+        utf_1_set(tok, UTF_1_SHIFT, pos, end, 0, utf_1_actions[action].reason);
+        return;
     default:
         utf_1_set(tok, UTF_1_RESERVED, pos, end, 0, utf_1_reason_reserved);
         return;
     }
+}
+
+static void utf_1_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, utf_1_token *tok)
+{
+    utf_1_act_kind(data, action, pos, end, acc, tok);
+    if (tok->kind == UTF_1_CHAR || tok->kind == UTF_1_SHIFT)
+        tok->then = utf_1_actions[action].then;  /* an unmapped pointer's error keeps the mode */
 }
 
 /* The core's _run from state start (the one C copy: the native extension calls it
@@ -878,7 +894,7 @@ size_t utf_1_decode(const unsigned char *data, size_t len, utf_1_cp *out,
 #define NX_NAME "utf-1"
 #define NX_SPEC_SHA256 "ee36fdf035e1c9460970fcca00b60d116755799a1a743e404c416dfab13d9392"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "6802a92889f99c0d3b8a74af6b451e4246238e7ff1a751e6f142d47e47bd63c7"
+#define NX_SOURCE_SHA256 "d73b88542ac4c3ba05842a1f0b3ca4afe9eea60d637691f8745cdad80b560452"
 #define NX_N_STATES 18
 #define NX_N_CLASSES 15
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1027,21 +1043,25 @@ static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STA
     { 4, -1, 1 },  /* state 17: accepts char (5), final */
 };
 
-enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED };
+enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: the code point value; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; SHIFT: no character.
+   then: the mode the next token starts in (a shift, a char's -> MODE), -1: the
+   same; such a token is the module's (_step sets the mode), so every loop here
+   stops before it. */
 static const struct {
     uint8_t kind;
     uint64_t offset, split;
     const char *reason;
+    int then;
 } nx_actions[5] = {
-    { NX_A_CHAR, UINT64_C(0), 0, NULL },  /* form 1: code point = acc + 0 */
-    { NX_A_CHAR, UINT64_C(160), 0, NULL },  /* form 2: code point = acc + 160 */
-    { NX_A_CHAR, UINT64_C(256), 0, NULL },  /* form 3: code point = acc + 256 */
-    { NX_A_CHAR, UINT64_C(16406), 0, NULL },  /* form 4: code point = acc + 16406 */
-    { NX_A_CHAR, UINT64_C(233006), 0, NULL },  /* form 5: code point = acc + 233006 */
+    { NX_A_CHAR, UINT64_C(0), 0, NULL, -1 },  /* form 1: code point = acc + 0 */
+    { NX_A_CHAR, UINT64_C(160), 0, NULL, -1 },  /* form 2: code point = acc + 160 */
+    { NX_A_CHAR, UINT64_C(256), 0, NULL, -1 },  /* form 3: code point = acc + 256 */
+    { NX_A_CHAR, UINT64_C(16406), 0, NULL, -1 },  /* form 4: code point = acc + 16406 */
+    { NX_A_CHAR, UINT64_C(233006), 0, NULL, -1 },  /* form 5: code point = acc + 233006 */
 };
 
 
@@ -2253,7 +2273,7 @@ static void nx_init(void)
         int act = nx_state[s].accept;
         kind[s] = NX_CONT;
         if (act >= 0) {
-            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR;
+            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR && nx_actions[act].then < 0;
             kind[s] = plain ? NX_CHAR : NX_STOP;
             nx_offset[s] = plain ? nx_actions[act].offset : 0;
         }
@@ -2307,7 +2327,9 @@ typedef struct {
 } nx_args;
 
 /* ------------------------------------------------------------------ tokens */
-enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE };
+/* MODE: a token that sets the mode of the next (a shift, a char's -> MODE): the
+   module's, every loop stops before it */
+enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE, NX_T_MODE };
 
 /* A token as the core's _run makes it.  A WIDE token (a char beyond 64 bits)
    comes from a counted form (counted: the export's token is in ext) or from
@@ -2345,6 +2367,8 @@ static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
     tok->value = t->kind == UTF_1_CHAR ? (uint64_t)t->value : 0;
     tok->counted = t->kind == UTF_1_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
+    if (t->kind == UTF_1_SHIFT || t->then >= 0)
+        tok->kind = NX_T_MODE;
     return 1;
 }
 
@@ -2356,7 +2380,7 @@ enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
 static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
 {
-    if (!nx_token(a, start, a->start, tok))
+    if (!nx_token(a, start, a->start, tok) || tok->kind == NX_T_MODE)
         return NX_S_LEAVE;
     if (tok->kind == NX_T_CHAR)
         return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
@@ -3119,8 +3143,17 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
     got = nx_slow(&a, (size_t)pos, &tok);
-    if (got == NX_S_LEAVE) {
+    if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
+        /* the mode after it as its 6th item, as the module's _token gives it */
+        if (tok.ext.kind == UTF_1_SHIFT)
+            result = Py_BuildValue("(snnOzi)", "shift", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, Py_None,
+                                   tok.reason, tok.ext.then);
+        else
+            result = Py_BuildValue("(snnKOi)", "char", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end,
+                                   (unsigned long long)tok.value, Py_None, tok.ext.then);
+    } else if (got == NX_S_LEAVE) {
         result = Py_None;
         Py_INCREF(result);
     } else if (tok.kind == NX_T_CHAR || tok.kind == NX_T_WIDE) {
@@ -3190,8 +3223,8 @@ static int nx_vscalar(const nx_args *a, size_t i, int allow_reserved, size_t unt
             continue;  /* a final state's plain char: a character, whatever its value */
     slow:
         /* everything else: the core's _run */
-        if (!nx_token(a, start, a->start, &tok)) {
-            *at = start;
+        if (!nx_token(a, start, a->start, &tok) || tok.kind == NX_T_MODE) {
+            *at = start;  /* more input could change it, or it sets the mode: the module's */
             *more = 1;
             return 0;
         }

@@ -143,7 +143,8 @@ typedef enum {
     UTF_32LE_RESERVED = 2,  /* a reserved run */
     UTF_32LE_SIGNATURE = 3, /* the signature, at offset 0 only */
     UTF_32LE_WIDE = 4       /* a character wider than 64 bits: see bits, utf_32le_wide_value
-                                (never in this encoding: every code point fits) */
+                                (never in this encoding: every code point fits) */,
+    UTF_32LE_SHIFT = 5      /* a shift: no character, the next token starts in mode then (a spec with modes) */
 } utf_32le_kind;
 
 typedef struct {
@@ -152,6 +153,7 @@ typedef struct {
     utf_32le_cp value;  /* CHAR: the code point; 0 otherwise */
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
+    int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
 } utf_32le_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -431,21 +433,22 @@ static const int8_t utf_32le_at_end[10] = {
 
 /* ----------------------------------------------------------------- actions */
 enum { UTF_32LE_ACT_CHAR, UTF_32LE_ACT_VALUE, UTF_32LE_ACT_PAIR, UTF_32LE_ACT_ERROR, UTF_32LE_ACT_RESERVED,
-       UTF_32LE_ACT_LOOKUP };
+       UTF_32LE_ACT_LOOKUP, UTF_32LE_ACT_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
    ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
-   pointer into mapping table offset. */
+   pointer into mapping table offset; SHIFT: no character (a spec with modes). */
 static const struct {
     uint8_t kind;
     uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
-    const char *reason;  /* ERROR, RESERVED */
+    const char *reason;  /* ERROR, RESERVED; SHIFT: an error that still shifts (right after a shift) */
+    int16_t then;        /* the mode the next token starts in (a shift, a char's -> MODE); -1: the same */
 } utf_32le_actions[3] = {
-    { UTF_32LE_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form 1: code point = acc + 0 */
-    { UTF_32LE_ACT_ERROR, UINT64_C(0), UINT64_C(0), "code point in surrogate code point range(0xd800, 0xe000)" },  /* ill-formed pattern surrogate: code point in surrogate code point range(0xd800, 0xe000) */
-    { UTF_32LE_ACT_ERROR, UINT64_C(0), UINT64_C(0), "code point not in range(0x110000)" },  /* ill-formed pattern beyond-plane: code point not in range(0x110000) */
+    { UTF_32LE_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form 1: code point = acc + 0 */
+    { UTF_32LE_ACT_ERROR, UINT64_C(0), UINT64_C(0), "code point in surrogate code point range(0xd800, 0xe000)", -1 },  /* ill-formed pattern surrogate: code point in surrogate code point range(0xd800, 0xe000) */
+    { UTF_32LE_ACT_ERROR, UINT64_C(0), UINT64_C(0), "code point not in range(0x110000)", -1 },  /* ill-formed pattern beyond-plane: code point not in range(0x110000) */
 };
 
 /* The signatures' bytes, one after another (recognised at offset 0 only, the
@@ -488,6 +491,7 @@ static void utf_32le_set(utf_32le_token *tok, utf_32le_kind kind, size_t start, 
     tok->value = value;
     tok->reason = reason;
     tok->bits = 0;
+    tok->then = -1;
 }
 
 
@@ -533,6 +537,7 @@ int utf_32le_accepts(unsigned state)
     switch (utf_32le_actions[a].kind) {
     case UTF_32LE_ACT_ERROR: return UTF_32LE_ERROR;
     case UTF_32LE_ACT_RESERVED: return UTF_32LE_RESERVED;
+    case UTF_32LE_ACT_SHIFT: return UTF_32LE_SHIFT;
     default: return UTF_32LE_CHAR;
     }
 }
@@ -643,8 +648,9 @@ static int utf_32le_wide(const unsigned char *data, size_t len, unsigned start, 
 }
 
 /* The token of action over data[pos .. end - 1] with value acc, as the core's _act
-   (a value past 64 bits: utf_32le_wide first). */
-static void utf_32le_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, utf_32le_token *tok)
+   (a value past 64 bits: utf_32le_wide first); then the mode after it (utf_32le_then). */
+static void utf_32le_act_kind(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc,
+                             utf_32le_token *tok)
 {
     (void)data;
     switch (utf_32le_actions[action].kind) {
@@ -663,10 +669,20 @@ static void utf_32le_act(const unsigned char *data, int action, size_t pos, size
     case UTF_32LE_ACT_ERROR:
         utf_32le_set(tok, UTF_32LE_ERROR, pos, end, 0, utf_32le_actions[action].reason);
         return;
+    case UTF_32LE_ACT_SHIFT:
+        utf_32le_set(tok, UTF_32LE_SHIFT, pos, end, 0, utf_32le_actions[action].reason);
+        return;
     default:
         utf_32le_set(tok, UTF_32LE_RESERVED, pos, end, 0, utf_32le_reason_reserved);
         return;
     }
+}
+
+static void utf_32le_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, utf_32le_token *tok)
+{
+    utf_32le_act_kind(data, action, pos, end, acc, tok);
+    if (tok->kind == UTF_32LE_CHAR || tok->kind == UTF_32LE_SHIFT)
+        tok->then = utf_32le_actions[action].then;  /* an unmapped pointer's error keeps the mode */
 }
 
 /* The core's _run from state start (the one C copy: the native extension calls it
@@ -819,7 +835,7 @@ size_t utf_32le_decode(const unsigned char *data, size_t len, utf_32le_cp *out,
 #define NX_NAME "utf-32le"
 #define NX_SPEC_SHA256 "a04095c5a9ade7122e5ff72465980aef4372083aba611d15be001789db6bf8e7"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "16f8e511a8c2b4a67a2918f7a754797bcceb6b4177143d1d7ca9c6bc954ba6e1"
+#define NX_SOURCE_SHA256 "e6099dcf59f74b7479e5f4d6b89e0f1e458c596356f8900a72bf850a3c01b381"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 4
 #define NX_UNIT 4  /* bytes per code unit: errors and the data's end count whole units */
@@ -919,19 +935,23 @@ static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STA
     { 1, -1, 1 },  /* state 9: accepts error (surrogate), final */
 };
 
-enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED };
+enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: the code point value; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; SHIFT: no character.
+   then: the mode the next token starts in (a shift, a char's -> MODE), -1: the
+   same; such a token is the module's (_step sets the mode), so every loop here
+   stops before it. */
 static const struct {
     uint8_t kind;
     uint64_t offset, split;
     const char *reason;
+    int then;
 } nx_actions[3] = {
-    { NX_A_CHAR, UINT64_C(0), 0, NULL },  /* form 1: code point = acc + 0 */
-    { NX_A_ERROR, 0, 0, "code point in surrogate code point range(0xd800, 0xe000)" },  /* ill-formed pattern surrogate: code point in surrogate code point range(0xd800, 0xe000) */
-    { NX_A_ERROR, 0, 0, "code point not in range(0x110000)" },  /* ill-formed pattern beyond-plane: code point not in range(0x110000) */
+    { NX_A_CHAR, UINT64_C(0), 0, NULL, -1 },  /* form 1: code point = acc + 0 */
+    { NX_A_ERROR, 0, 0, "code point in surrogate code point range(0xd800, 0xe000)", -1 },  /* ill-formed pattern surrogate: code point in surrogate code point range(0xd800, 0xe000) */
+    { NX_A_ERROR, 0, 0, "code point not in range(0x110000)", -1 },  /* ill-formed pattern beyond-plane: code point not in range(0x110000) */
 };
 
 
@@ -1263,7 +1283,7 @@ static void nx_init(void)
         int act = nx_state[s].accept;
         kind[s] = NX_CONT;
         if (act >= 0) {
-            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR;
+            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR && nx_actions[act].then < 0;
             kind[s] = plain ? NX_CHAR : NX_STOP;
             nx_offset[s] = plain ? nx_actions[act].offset : 0;
         }
@@ -1317,7 +1337,9 @@ typedef struct {
 } nx_args;
 
 /* ------------------------------------------------------------------ tokens */
-enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE };
+/* MODE: a token that sets the mode of the next (a shift, a char's -> MODE): the
+   module's, every loop stops before it */
+enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE, NX_T_MODE };
 
 /* A token as the core's _run makes it.  A WIDE token (a char beyond 64 bits)
    comes from a counted form (counted: the export's token is in ext) or from
@@ -1355,6 +1377,8 @@ static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
     tok->value = t->kind == UTF_32LE_CHAR ? (uint64_t)t->value : 0;
     tok->counted = t->kind == UTF_32LE_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
+    if (t->kind == UTF_32LE_SHIFT || t->then >= 0)
+        tok->kind = NX_T_MODE;
     return 1;
 }
 
@@ -1366,7 +1390,7 @@ enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
 static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
 {
-    if (!nx_token(a, start, a->start, tok))
+    if (!nx_token(a, start, a->start, tok) || tok->kind == NX_T_MODE)
         return NX_S_LEAVE;
     if (tok->kind == NX_T_CHAR)
         return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
@@ -2139,8 +2163,17 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
     got = nx_slow(&a, (size_t)pos, &tok);
-    if (got == NX_S_LEAVE) {
+    if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
+        /* the mode after it as its 6th item, as the module's _token gives it */
+        if (tok.ext.kind == UTF_32LE_SHIFT)
+            result = Py_BuildValue("(snnOzi)", "shift", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, Py_None,
+                                   tok.reason, tok.ext.then);
+        else
+            result = Py_BuildValue("(snnKOi)", "char", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end,
+                                   (unsigned long long)tok.value, Py_None, tok.ext.then);
+    } else if (got == NX_S_LEAVE) {
         result = Py_None;
         Py_INCREF(result);
     } else if (tok.kind == NX_T_CHAR || tok.kind == NX_T_WIDE) {
@@ -2210,8 +2243,8 @@ static int nx_vscalar(const nx_args *a, size_t i, int allow_reserved, size_t unt
             continue;  /* a final state's plain char: a character, whatever its value */
     slow:
         /* everything else: the core's _run */
-        if (!nx_token(a, start, a->start, &tok)) {
-            *at = start;
+        if (!nx_token(a, start, a->start, &tok) || tok.kind == NX_T_MODE) {
+            *at = start;  /* more input could change it, or it sets the mode: the module's */
             *more = 1;
             return 0;
         }

@@ -141,7 +141,8 @@ typedef enum {
     UTF_8_OPTU8_STRICT_RESERVED = 2,  /* a reserved run */
     UTF_8_OPTU8_STRICT_SIGNATURE = 3, /* the signature, at offset 0 only */
     UTF_8_OPTU8_STRICT_WIDE = 4       /* a character wider than 64 bits: see bits, utf_8_optu8_strict_wide_value
-                                (never in this encoding: every code point fits) */
+                                (never in this encoding: every code point fits) */,
+    UTF_8_OPTU8_STRICT_SHIFT = 5      /* a shift: no character, the next token starts in mode then (a spec with modes) */
 } utf_8_optu8_strict_kind;
 
 typedef struct {
@@ -150,6 +151,7 @@ typedef struct {
     utf_8_optu8_strict_cp value;  /* CHAR: the code point; 0 otherwise */
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
+    int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
 } utf_8_optu8_strict_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -453,19 +455,20 @@ static const int8_t utf_8_optu8_strict_at_end[10] = {
 
 /* ----------------------------------------------------------------- actions */
 enum { UTF_8_OPTU8_STRICT_ACT_CHAR, UTF_8_OPTU8_STRICT_ACT_VALUE, UTF_8_OPTU8_STRICT_ACT_PAIR, UTF_8_OPTU8_STRICT_ACT_ERROR, UTF_8_OPTU8_STRICT_ACT_RESERVED,
-       UTF_8_OPTU8_STRICT_ACT_LOOKUP };
+       UTF_8_OPTU8_STRICT_ACT_LOOKUP, UTF_8_OPTU8_STRICT_ACT_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
    ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
-   pointer into mapping table offset. */
+   pointer into mapping table offset; SHIFT: no character (a spec with modes). */
 static const struct {
     uint8_t kind;
     uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
-    const char *reason;  /* ERROR, RESERVED */
+    const char *reason;  /* ERROR, RESERVED; SHIFT: an error that still shifts (right after a shift) */
+    int16_t then;        /* the mode the next token starts in (a shift, a char's -> MODE); -1: the same */
 } utf_8_optu8_strict_actions[1] = {
-    { UTF_8_OPTU8_STRICT_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* forms 1, 2, 3, 4: code point = acc + 0 */
+    { UTF_8_OPTU8_STRICT_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0, -1 },  /* forms 1, 2, 3, 4: code point = acc + 0 */
 };
 
 /* The signatures' bytes, one after another (recognised at offset 0 only, the
@@ -508,6 +511,7 @@ static void utf_8_optu8_strict_set(utf_8_optu8_strict_token *tok, utf_8_optu8_st
     tok->value = value;
     tok->reason = reason;
     tok->bits = 0;
+    tok->then = -1;
 }
 
 
@@ -553,6 +557,7 @@ int utf_8_optu8_strict_accepts(unsigned state)
     switch (utf_8_optu8_strict_actions[a].kind) {
     case UTF_8_OPTU8_STRICT_ACT_ERROR: return UTF_8_OPTU8_STRICT_ERROR;
     case UTF_8_OPTU8_STRICT_ACT_RESERVED: return UTF_8_OPTU8_STRICT_RESERVED;
+    case UTF_8_OPTU8_STRICT_ACT_SHIFT: return UTF_8_OPTU8_STRICT_SHIFT;
     default: return UTF_8_OPTU8_STRICT_CHAR;
     }
 }
@@ -663,8 +668,9 @@ static int utf_8_optu8_strict_wide(const unsigned char *data, size_t len, unsign
 }
 
 /* The token of action over data[pos .. end - 1] with value acc, as the core's _act
-   (a value past 64 bits: utf_8_optu8_strict_wide first). */
-static void utf_8_optu8_strict_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, utf_8_optu8_strict_token *tok)
+   (a value past 64 bits: utf_8_optu8_strict_wide first); then the mode after it (utf_8_optu8_strict_then). */
+static void utf_8_optu8_strict_act_kind(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc,
+                                       utf_8_optu8_strict_token *tok)
 {
     (void)data;
     switch (utf_8_optu8_strict_actions[action].kind) {
@@ -683,10 +689,20 @@ static void utf_8_optu8_strict_act(const unsigned char *data, int action, size_t
     case UTF_8_OPTU8_STRICT_ACT_ERROR:
         utf_8_optu8_strict_set(tok, UTF_8_OPTU8_STRICT_ERROR, pos, end, 0, utf_8_optu8_strict_actions[action].reason);
         return;
+    case UTF_8_OPTU8_STRICT_ACT_SHIFT:
+        utf_8_optu8_strict_set(tok, UTF_8_OPTU8_STRICT_SHIFT, pos, end, 0, utf_8_optu8_strict_actions[action].reason);
+        return;
     default:
         utf_8_optu8_strict_set(tok, UTF_8_OPTU8_STRICT_RESERVED, pos, end, 0, utf_8_optu8_strict_reason_reserved);
         return;
     }
+}
+
+static void utf_8_optu8_strict_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, utf_8_optu8_strict_token *tok)
+{
+    utf_8_optu8_strict_act_kind(data, action, pos, end, acc, tok);
+    if (tok->kind == UTF_8_OPTU8_STRICT_CHAR || tok->kind == UTF_8_OPTU8_STRICT_SHIFT)
+        tok->then = utf_8_optu8_strict_actions[action].then;  /* an unmapped pointer's error keeps the mode */
 }
 
 /* The core's _run from state start (the one C copy: the native extension calls it
@@ -839,7 +855,7 @@ size_t utf_8_optu8_strict_decode(const unsigned char *data, size_t len, utf_8_op
 #define NX_NAME "utf-8-optu8-strict"
 #define NX_SPEC_SHA256 "aae77d82827f6606d7c1598e8c8921f276488d7196b9a3ab627bfbcc9e80cbc0"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "b8afb82f0a6c9f65eb2b1e6ffb44ed2eaeb9b0c9925fa598cf8c25d089a170b2"
+#define NX_SOURCE_SHA256 "8278c7d90b4a581799048ea750f91f6be715d83d76adaf39923106b8023b0737"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 14
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -958,17 +974,21 @@ static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STA
     { -1, -1, 0 },  /* state 9: spec line 28 */
 };
 
-enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED };
+enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: the code point value; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; SHIFT: no character.
+   then: the mode the next token starts in (a shift, a char's -> MODE), -1: the
+   same; such a token is the module's (_step sets the mode), so every loop here
+   stops before it. */
 static const struct {
     uint8_t kind;
     uint64_t offset, split;
     const char *reason;
+    int then;
 } nx_actions[1] = {
-    { NX_A_CHAR, UINT64_C(0), 0, NULL },  /* forms 1, 2, 3, 4: code point = acc + 0 */
+    { NX_A_CHAR, UINT64_C(0), 0, NULL, -1 },  /* forms 1, 2, 3, 4: code point = acc + 0 */
 };
 
 
@@ -2243,7 +2263,7 @@ static void nx_init(void)
         int act = nx_state[s].accept;
         kind[s] = NX_CONT;
         if (act >= 0) {
-            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR;
+            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR && nx_actions[act].then < 0;
             kind[s] = plain ? NX_CHAR : NX_STOP;
             nx_offset[s] = plain ? nx_actions[act].offset : 0;
         }
@@ -2297,7 +2317,9 @@ typedef struct {
 } nx_args;
 
 /* ------------------------------------------------------------------ tokens */
-enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE };
+/* MODE: a token that sets the mode of the next (a shift, a char's -> MODE): the
+   module's, every loop stops before it */
+enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE, NX_T_MODE };
 
 /* A token as the core's _run makes it.  A WIDE token (a char beyond 64 bits)
    comes from a counted form (counted: the export's token is in ext) or from
@@ -2335,6 +2357,8 @@ static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
     tok->value = t->kind == UTF_8_OPTU8_STRICT_CHAR ? (uint64_t)t->value : 0;
     tok->counted = t->kind == UTF_8_OPTU8_STRICT_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
+    if (t->kind == UTF_8_OPTU8_STRICT_SHIFT || t->then >= 0)
+        tok->kind = NX_T_MODE;
     return 1;
 }
 
@@ -2346,7 +2370,7 @@ enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
 static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
 {
-    if (!nx_token(a, start, a->start, tok))
+    if (!nx_token(a, start, a->start, tok) || tok->kind == NX_T_MODE)
         return NX_S_LEAVE;
     if (tok->kind == NX_T_CHAR)
         return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
@@ -3109,8 +3133,17 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
     got = nx_slow(&a, (size_t)pos, &tok);
-    if (got == NX_S_LEAVE) {
+    if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
+        /* the mode after it as its 6th item, as the module's _token gives it */
+        if (tok.ext.kind == UTF_8_OPTU8_STRICT_SHIFT)
+            result = Py_BuildValue("(snnOzi)", "shift", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, Py_None,
+                                   tok.reason, tok.ext.then);
+        else
+            result = Py_BuildValue("(snnKOi)", "char", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end,
+                                   (unsigned long long)tok.value, Py_None, tok.ext.then);
+    } else if (got == NX_S_LEAVE) {
         result = Py_None;
         Py_INCREF(result);
     } else if (tok.kind == NX_T_CHAR || tok.kind == NX_T_WIDE) {
@@ -3180,8 +3213,8 @@ static int nx_vscalar(const nx_args *a, size_t i, int allow_reserved, size_t unt
             continue;  /* a final state's plain char: a character, whatever its value */
     slow:
         /* everything else: the core's _run */
-        if (!nx_token(a, start, a->start, &tok)) {
-            *at = start;
+        if (!nx_token(a, start, a->start, &tok) || tok.kind == NX_T_MODE) {
+            *at = start;  /* more input could change it, or it sets the mode: the module's */
             *more = 1;
             return 0;
         }

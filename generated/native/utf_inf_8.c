@@ -166,7 +166,8 @@ typedef enum {
     UTF_INF_8_ERROR = 1,     /* an ill-formed sequence (its maximal subpart): see reason */
     UTF_INF_8_RESERVED = 2,  /* a reserved run */
     UTF_INF_8_SIGNATURE = 3, /* the signature, at offset 0 only */
-    UTF_INF_8_WIDE = 4       /* a character wider than 64 bits: see bits, utf_inf_8_wide_value */
+    UTF_INF_8_WIDE = 4       /* a character wider than 64 bits: see bits, utf_inf_8_wide_value */,
+    UTF_INF_8_SHIFT = 5      /* a shift: no character, the next token starts in mode then (a spec with modes) */
 } utf_inf_8_kind;
 
 typedef struct {
@@ -175,6 +176,7 @@ typedef struct {
     utf_inf_8_cp value;  /* CHAR: the code point; 0 otherwise */
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
+    int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
 } utf_inf_8_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -591,19 +593,20 @@ static const int8_t utf_inf_8_at_end[24] = {
 
 /* ----------------------------------------------------------------- actions */
 enum { UTF_INF_8_ACT_CHAR, UTF_INF_8_ACT_VALUE, UTF_INF_8_ACT_PAIR, UTF_INF_8_ACT_ERROR, UTF_INF_8_ACT_RESERVED,
-       UTF_INF_8_ACT_LOOKUP };
+       UTF_INF_8_ACT_LOOKUP, UTF_INF_8_ACT_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
    ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
-   pointer into mapping table offset. */
+   pointer into mapping table offset; SHIFT: no character (a spec with modes). */
 static const struct {
     uint8_t kind;
     uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
-    const char *reason;  /* ERROR, RESERVED */
+    const char *reason;  /* ERROR, RESERVED; SHIFT: an error that still shifts (right after a shift) */
+    int16_t then;        /* the mode the next token starts in (a shift, a char's -> MODE); -1: the same */
 } utf_inf_8_actions[1] = {
-    { UTF_INF_8_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* forms 1, 2, 3, 4, 5, 6, 7, 13: code point = acc + 0 */
+    { UTF_INF_8_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0, -1 },  /* forms 1, 2, 3, 4, 5, 6, 7, 13: code point = acc + 0 */
 };
 
 /* The signatures' bytes, one after another (recognised at offset 0 only, the
@@ -646,6 +649,7 @@ static void utf_inf_8_set(utf_inf_8_token *tok, utf_inf_8_kind kind, size_t star
     tok->value = value;
     tok->reason = reason;
     tok->bits = 0;
+    tok->then = -1;
 }
 
 
@@ -691,6 +695,7 @@ int utf_inf_8_accepts(unsigned state)
     switch (utf_inf_8_actions[a].kind) {
     case UTF_INF_8_ACT_ERROR: return UTF_INF_8_ERROR;
     case UTF_INF_8_ACT_RESERVED: return UTF_INF_8_RESERVED;
+    case UTF_INF_8_ACT_SHIFT: return UTF_INF_8_SHIFT;
     default: return UTF_INF_8_CHAR;
     }
 }
@@ -988,8 +993,9 @@ static int utf_inf_8_wide(const unsigned char *data, size_t len, unsigned start,
 }
 
 /* The token of action over data[pos .. end - 1] with value acc, as the core's _act
-   (a value past 64 bits: utf_inf_8_wide first). */
-static void utf_inf_8_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, utf_inf_8_token *tok)
+   (a value past 64 bits: utf_inf_8_wide first); then the mode after it (utf_inf_8_then). */
+static void utf_inf_8_act_kind(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc,
+                              utf_inf_8_token *tok)
 {
     (void)data;
     switch (utf_inf_8_actions[action].kind) {
@@ -1008,10 +1014,20 @@ static void utf_inf_8_act(const unsigned char *data, int action, size_t pos, siz
     case UTF_INF_8_ACT_ERROR:
         utf_inf_8_set(tok, UTF_INF_8_ERROR, pos, end, 0, utf_inf_8_actions[action].reason);
         return;
+    case UTF_INF_8_ACT_SHIFT:
+        utf_inf_8_set(tok, UTF_INF_8_SHIFT, pos, end, 0, utf_inf_8_actions[action].reason);
+        return;
     default:
         utf_inf_8_set(tok, UTF_INF_8_RESERVED, pos, end, 0, utf_inf_8_reason_reserved);
         return;
     }
+}
+
+static void utf_inf_8_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, utf_inf_8_token *tok)
+{
+    utf_inf_8_act_kind(data, action, pos, end, acc, tok);
+    if (tok->kind == UTF_INF_8_CHAR || tok->kind == UTF_INF_8_SHIFT)
+        tok->then = utf_inf_8_actions[action].then;  /* an unmapped pointer's error keeps the mode */
 }
 
 /* The core's _run from state start (the one C copy: the native extension calls it
@@ -1174,7 +1190,7 @@ size_t utf_inf_8_decode(const unsigned char *data, size_t len, utf_inf_8_cp *out
 #define NX_NAME "utf-inf-8"
 #define NX_SPEC_SHA256 "88c8a4903eaa4974e8770b57182c7ee37c26dd494ac25c8512f5e85d915d155a"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "955edc4ff5bd0409518141d0d8fbe721834387ea6634a4638eb5fc8ec1921350"
+#define NX_SOURCE_SHA256 "5c4fdca742d77e98bed6360808242673d801e081c5935232edc214e9d298c009"
 #define NX_N_STATES 24
 #define NX_N_CLASSES 21
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1353,17 +1369,21 @@ static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STA
     { -1, -1, 0 },  /* state 23: spec line 33 */
 };
 
-enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED };
+enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: the code point value; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; SHIFT: no character.
+   then: the mode the next token starts in (a shift, a char's -> MODE), -1: the
+   same; such a token is the module's (_step sets the mode), so every loop here
+   stops before it. */
 static const struct {
     uint8_t kind;
     uint64_t offset, split;
     const char *reason;
+    int then;
 } nx_actions[1] = {
-    { NX_A_CHAR, UINT64_C(0), 0, NULL },  /* forms 1, 2, 3, 4, 5, 6, 7, 13: code point = acc + 0 */
+    { NX_A_CHAR, UINT64_C(0), 0, NULL, -1 },  /* forms 1, 2, 3, 4, 5, 6, 7, 13: code point = acc + 0 */
 };
 
 
@@ -3506,7 +3526,7 @@ static void nx_init(void)
         int act = nx_state[s].accept;
         kind[s] = NX_CONT;
         if (act >= 0) {
-            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR
+            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR && nx_actions[act].then < 0
                         /* acc < 2**63 on the fast walk (nx_safe_len): an offset of 2**63 or more
                            could still take acc + offset past 64 bits, so nx_token decides */
                         && !(nx_actions[act].offset >> 63);
@@ -3571,7 +3591,9 @@ typedef struct {
 } nx_args;
 
 /* ------------------------------------------------------------------ tokens */
-enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE };
+/* MODE: a token that sets the mode of the next (a shift, a char's -> MODE): the
+   module's, every loop stops before it */
+enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE, NX_T_MODE };
 
 /* A token as the core's _run makes it.  A WIDE token (a char beyond 64 bits)
    comes from a counted form (counted: the export's token is in ext) or from
@@ -3609,6 +3631,8 @@ static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
     tok->value = t->kind == UTF_INF_8_CHAR ? (uint64_t)t->value : 0;
     tok->counted = t->kind == UTF_INF_8_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
+    if (t->kind == UTF_INF_8_SHIFT || t->then >= 0)
+        tok->kind = NX_T_MODE;
     return 1;
 }
 
@@ -3620,7 +3644,7 @@ enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
 static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
 {
-    if (!nx_token(a, start, a->start, tok))
+    if (!nx_token(a, start, a->start, tok) || tok->kind == NX_T_MODE)
         return NX_S_LEAVE;
     if (tok->kind == NX_T_CHAR)
         return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
@@ -4383,8 +4407,17 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
     got = nx_slow(&a, (size_t)pos, &tok);
-    if (got == NX_S_LEAVE) {
+    if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
+        /* the mode after it as its 6th item, as the module's _token gives it */
+        if (tok.ext.kind == UTF_INF_8_SHIFT)
+            result = Py_BuildValue("(snnOzi)", "shift", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, Py_None,
+                                   tok.reason, tok.ext.then);
+        else
+            result = Py_BuildValue("(snnKOi)", "char", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end,
+                                   (unsigned long long)tok.value, Py_None, tok.ext.then);
+    } else if (got == NX_S_LEAVE) {
         result = Py_None;
         Py_INCREF(result);
     } else if (tok.kind == NX_T_CHAR || tok.kind == NX_T_WIDE) {
@@ -4454,8 +4487,8 @@ static int nx_vscalar(const nx_args *a, size_t i, int allow_reserved, size_t unt
             continue;  /* a final state's plain char: a character, whatever its value */
     slow:
         /* everything else: the core's _run */
-        if (!nx_token(a, start, a->start, &tok)) {
-            *at = start;
+        if (!nx_token(a, start, a->start, &tok) || tok.kind == NX_T_MODE) {
+            *at = start;  /* more input could change it, or it sets the mode: the module's */
             *more = 1;
             return 0;
         }

@@ -148,7 +148,8 @@ typedef enum {
     WHATWG_BIG5_RESERVED = 2,  /* a reserved run */
     WHATWG_BIG5_SIGNATURE = 3, /* the signature, at offset 0 only */
     WHATWG_BIG5_WIDE = 4       /* a character wider than 64 bits: see bits, whatwg_big5_wide_value
-                                (never in this encoding: every code point fits) */
+                                (never in this encoding: every code point fits) */,
+    WHATWG_BIG5_SHIFT = 5      /* a shift: no character, the next token starts in mode then (a spec with modes) */
 } whatwg_big5_kind;
 
 typedef struct {
@@ -157,6 +158,7 @@ typedef struct {
     whatwg_big5_cp value;  /* CHAR: the code point; 0 otherwise */
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
+    int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
     /* CHAR: how many code points (1, or more where a table entry stands for several:
        value is the first, values points to them all); 0 otherwise */
     size_t n_values;
@@ -438,20 +440,21 @@ static const int8_t whatwg_big5_at_end[4] = {
 
 /* ----------------------------------------------------------------- actions */
 enum { WHATWG_BIG5_ACT_CHAR, WHATWG_BIG5_ACT_VALUE, WHATWG_BIG5_ACT_PAIR, WHATWG_BIG5_ACT_ERROR, WHATWG_BIG5_ACT_RESERVED,
-       WHATWG_BIG5_ACT_LOOKUP };
+       WHATWG_BIG5_ACT_LOOKUP, WHATWG_BIG5_ACT_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
    ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
-   pointer into mapping table offset. */
+   pointer into mapping table offset; SHIFT: no character (a spec with modes). */
 static const struct {
     uint8_t kind;
     uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
-    const char *reason;  /* ERROR, RESERVED */
+    const char *reason;  /* ERROR, RESERVED; SHIFT: an error that still shifts (right after a shift) */
+    int16_t then;        /* the mode the next token starts in (a shift, a char's -> MODE); -1: the same */
 } whatwg_big5_actions[2] = {
-    { WHATWG_BIG5_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form ascii: code point = acc + 0 */
-    { WHATWG_BIG5_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0 },  /* form double: code point = table 0 at pointer acc */
+    { WHATWG_BIG5_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form ascii: code point = acc + 0 */
+    { WHATWG_BIG5_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form double: code point = table 0 at pointer acc */
 };
 
 /* The signatures' bytes, one after another (recognised at offset 0 only, the
@@ -1747,6 +1750,7 @@ static void whatwg_big5_set(whatwg_big5_token *tok, whatwg_big5_kind kind, size_
     tok->value = value;
     tok->reason = reason;
     tok->bits = 0;
+    tok->then = -1;
     tok->n_values = kind == WHATWG_BIG5_CHAR;
     tok->values = NULL;
 }
@@ -1794,6 +1798,7 @@ int whatwg_big5_accepts(unsigned state)
     switch (whatwg_big5_actions[a].kind) {
     case WHATWG_BIG5_ACT_ERROR: return WHATWG_BIG5_ERROR;
     case WHATWG_BIG5_ACT_RESERVED: return WHATWG_BIG5_RESERVED;
+    case WHATWG_BIG5_ACT_SHIFT: return WHATWG_BIG5_SHIFT;
     default: return WHATWG_BIG5_CHAR;
     }
 }
@@ -1904,8 +1909,9 @@ static int whatwg_big5_wide(const unsigned char *data, size_t len, unsigned star
 }
 
 /* The token of action over data[pos .. end - 1] with value acc, as the core's _act
-   (a value past 64 bits: whatwg_big5_wide first). */
-static void whatwg_big5_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, whatwg_big5_token *tok)
+   (a value past 64 bits: whatwg_big5_wide first); then the mode after it (whatwg_big5_then). */
+static void whatwg_big5_act_kind(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc,
+                                whatwg_big5_token *tok)
 {
     (void)data;
     switch (whatwg_big5_actions[action].kind) {
@@ -1938,10 +1944,20 @@ static void whatwg_big5_act(const unsigned char *data, int action, size_t pos, s
         whatwg_big5_set(tok, WHATWG_BIG5_ERROR, pos, whatwg_big5_error_end(data, pos, end, end), 0, whatwg_big5_reason_unmapped);
         return;
     }
+    case WHATWG_BIG5_ACT_SHIFT:
+        whatwg_big5_set(tok, WHATWG_BIG5_SHIFT, pos, end, 0, whatwg_big5_actions[action].reason);
+        return;
     default:
         whatwg_big5_set(tok, WHATWG_BIG5_RESERVED, pos, end, 0, whatwg_big5_reason_reserved);
         return;
     }
+}
+
+static void whatwg_big5_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, whatwg_big5_token *tok)
+{
+    whatwg_big5_act_kind(data, action, pos, end, acc, tok);
+    if (tok->kind == WHATWG_BIG5_CHAR || tok->kind == WHATWG_BIG5_SHIFT)
+        tok->then = whatwg_big5_actions[action].then;  /* an unmapped pointer's error keeps the mode */
 }
 
 /* The core's _run from state start (the one C copy: the native extension calls it
@@ -2098,7 +2114,7 @@ size_t whatwg_big5_decode(const unsigned char *data, size_t len, whatwg_big5_cp 
 #define NX_NAME "whatwg-big5"
 #define NX_SPEC_SHA256 "311cba58fa21b0345fff91cb7ed18ea10b8e85ca05aecde0a5c8d0aa1b5f2f7b"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "802be45e97eeb311be971e2c06d007e01079bfc4ebb05e65bb0a472246ecbd67"
+#define NX_SOURCE_SHA256 "eb7b3a0fe7b1937b53630357a59978abf38af2e0f7b456fb6b222edd36424e4a"
 #define NX_N_STATES 4
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2183,18 +2199,22 @@ static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STA
     { 1, -1, 1 },  /* state 3: accepts char (double), final */
 };
 
-enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_LOOKUP };
+enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_SHIFT, NX_A_LOOKUP };
 
 /* CHAR: code point = acc + offset; VALUE: the code point value; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; SHIFT: no character.
+   then: the mode the next token starts in (a shift, a char's -> MODE), -1: the
+   same; such a token is the module's (_step sets the mode), so every loop here
+   stops before it. */
 static const struct {
     uint8_t kind;
     uint64_t offset, split;
     const char *reason;
+    int then;
 } nx_actions[2] = {
-    { NX_A_CHAR, UINT64_C(0), 0, NULL },  /* form ascii: code point = acc + 0 */
-    { NX_A_LOOKUP, UINT64_C(0), 0, NULL },  /* form double: code point = table 0 at pointer acc */
+    { NX_A_CHAR, UINT64_C(0), 0, NULL, -1 },  /* form ascii: code point = acc + 0 */
+    { NX_A_LOOKUP, UINT64_C(0), 0, NULL, -1 },  /* form double: code point = table 0 at pointer acc */
 };
 
 
@@ -2582,10 +2602,10 @@ static void nx_init(void)
         int act = nx_state[s].accept;
         kind[s] = NX_CONT;
         if (act >= 0) {
-            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR;
+            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR && nx_actions[act].then < 0;
             kind[s] = plain ? NX_CHAR : NX_STOP;
             nx_offset[s] = plain ? nx_actions[act].offset : 0;
-            if (nx_state[s].final && nx_actions[act].kind == NX_A_LOOKUP) {
+            if (nx_state[s].final && nx_actions[act].kind == NX_A_LOOKUP && nx_actions[act].then < 0) {
                 kind[s] = NX_LOOK;
                 nx_offset[s] = nx_actions[act].offset;  /* the table */
             }
@@ -2641,7 +2661,9 @@ typedef struct {
 } nx_args;
 
 /* ------------------------------------------------------------------ tokens */
-enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE };
+/* MODE: a token that sets the mode of the next (a shift, a char's -> MODE): the
+   module's, every loop stops before it */
+enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE, NX_T_MODE };
 
 /* A token as the core's _run makes it.  A WIDE token (a char beyond 64 bits)
    comes from a counted form (counted: the export's token is in ext) or from
@@ -2685,6 +2707,8 @@ static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
     tok->n_values = t->kind == WHATWG_BIG5_CHAR ? t->n_values : 0;
     tok->counted = t->kind == WHATWG_BIG5_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
+    if (t->kind == WHATWG_BIG5_SHIFT || t->then >= 0)
+        tok->kind = NX_T_MODE;
     return 1;
 }
 
@@ -2696,7 +2720,7 @@ enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
 static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
 {
-    if (!nx_token(a, start, a->start, tok))
+    if (!nx_token(a, start, a->start, tok) || tok->kind == NX_T_MODE)
         return NX_S_LEAVE;
     if (tok->kind == NX_T_CHAR)
         return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
@@ -3491,8 +3515,17 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
     got = nx_slow(&a, (size_t)pos, &tok);
-    if (got == NX_S_LEAVE) {
+    if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
+        /* the mode after it as its 6th item, as the module's _token gives it */
+        if (tok.ext.kind == WHATWG_BIG5_SHIFT)
+            result = Py_BuildValue("(snnOzi)", "shift", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, Py_None,
+                                   tok.reason, tok.ext.then);
+        else
+            result = Py_BuildValue("(snnKOi)", "char", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end,
+                                   (unsigned long long)tok.value, Py_None, tok.ext.then);
+    } else if (got == NX_S_LEAVE) {
         result = Py_None;
         Py_INCREF(result);
     } else if (tok.kind == NX_T_CHAR && tok.values != NULL) {
@@ -3580,8 +3613,8 @@ static int nx_vscalar(const nx_args *a, size_t i, int allow_reserved, size_t unt
             continue;  /* a table entry of one code point */
     slow:
         /* everything else: the core's _run */
-        if (!nx_token(a, start, a->start, &tok)) {
-            *at = start;
+        if (!nx_token(a, start, a->start, &tok) || tok.kind == NX_T_MODE) {
+            *at = start;  /* more input could change it, or it sets the mode: the module's */
             *more = 1;
             return 0;
         }

@@ -146,7 +146,8 @@ typedef enum {
     WHATWG_GBK_RESERVED = 2,  /* a reserved run */
     WHATWG_GBK_SIGNATURE = 3, /* the signature, at offset 0 only */
     WHATWG_GBK_WIDE = 4       /* a character wider than 64 bits: see bits, whatwg_gbk_wide_value
-                                (never in this encoding: every code point fits) */
+                                (never in this encoding: every code point fits) */,
+    WHATWG_GBK_SHIFT = 5      /* a shift: no character, the next token starts in mode then (a spec with modes) */
 } whatwg_gbk_kind;
 
 typedef struct {
@@ -155,6 +156,7 @@ typedef struct {
     whatwg_gbk_cp value;  /* CHAR: the code point; 0 otherwise */
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
+    int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
 } whatwg_gbk_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -506,23 +508,24 @@ static const int8_t whatwg_gbk_at_end[17] = {
 
 /* ----------------------------------------------------------------- actions */
 enum { WHATWG_GBK_ACT_CHAR, WHATWG_GBK_ACT_VALUE, WHATWG_GBK_ACT_PAIR, WHATWG_GBK_ACT_ERROR, WHATWG_GBK_ACT_RESERVED,
-       WHATWG_GBK_ACT_LOOKUP };
+       WHATWG_GBK_ACT_LOOKUP, WHATWG_GBK_ACT_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
    ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
-   pointer into mapping table offset. */
+   pointer into mapping table offset; SHIFT: no character (a spec with modes). */
 static const struct {
     uint8_t kind;
     uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
-    const char *reason;  /* ERROR, RESERVED */
+    const char *reason;  /* ERROR, RESERVED; SHIFT: an error that still shifts (right after a shift) */
+    int16_t then;        /* the mode the next token starts in (a shift, a char's -> MODE); -1: the same */
 } whatwg_gbk_actions[5] = {
-    { WHATWG_GBK_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form ascii: code point = acc + 0 */
-    { WHATWG_GBK_ACT_VALUE, UINT64_C(8364), UINT64_C(0), 0 },  /* form euro: the fixed value U+20AC */
-    { WHATWG_GBK_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0 },  /* form double: code point = table 0 at pointer acc */
-    { WHATWG_GBK_ACT_LOOKUP, UINT64_C(1), UINT64_C(0), 0 },  /* form four: code point = table 1 at pointer acc */
-    { WHATWG_GBK_ACT_ERROR, UINT64_C(0), UINT64_C(0), "no code point for this four-byte pointer" },  /* ill-formed pattern gap1: no code point for this four-byte pointer */
+    { WHATWG_GBK_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form ascii: code point = acc + 0 */
+    { WHATWG_GBK_ACT_VALUE, UINT64_C(8364), UINT64_C(0), 0, -1 },  /* form euro: the fixed value U+20AC */
+    { WHATWG_GBK_ACT_LOOKUP, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form double: code point = table 0 at pointer acc */
+    { WHATWG_GBK_ACT_LOOKUP, UINT64_C(1), UINT64_C(0), 0, -1 },  /* form four: code point = table 1 at pointer acc */
+    { WHATWG_GBK_ACT_ERROR, UINT64_C(0), UINT64_C(0), "no code point for this four-byte pointer", -1 },  /* ill-formed pattern gap1: no code point for this four-byte pointer */
 };
 
 /* The signatures' bytes, one after another (recognised at offset 0 only, the
@@ -2236,6 +2239,7 @@ static void whatwg_gbk_set(whatwg_gbk_token *tok, whatwg_gbk_kind kind, size_t s
     tok->value = value;
     tok->reason = reason;
     tok->bits = 0;
+    tok->then = -1;
 }
 
 
@@ -2281,6 +2285,7 @@ int whatwg_gbk_accepts(unsigned state)
     switch (whatwg_gbk_actions[a].kind) {
     case WHATWG_GBK_ACT_ERROR: return WHATWG_GBK_ERROR;
     case WHATWG_GBK_ACT_RESERVED: return WHATWG_GBK_RESERVED;
+    case WHATWG_GBK_ACT_SHIFT: return WHATWG_GBK_SHIFT;
     default: return WHATWG_GBK_CHAR;
     }
 }
@@ -2391,8 +2396,9 @@ static int whatwg_gbk_wide(const unsigned char *data, size_t len, unsigned start
 }
 
 /* The token of action over data[pos .. end - 1] with value acc, as the core's _act
-   (a value past 64 bits: whatwg_gbk_wide first). */
-static void whatwg_gbk_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, whatwg_gbk_token *tok)
+   (a value past 64 bits: whatwg_gbk_wide first); then the mode after it (whatwg_gbk_then). */
+static void whatwg_gbk_act_kind(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc,
+                               whatwg_gbk_token *tok)
 {
     (void)data;
     switch (whatwg_gbk_actions[action].kind) {
@@ -2422,10 +2428,20 @@ static void whatwg_gbk_act(const unsigned char *data, int action, size_t pos, si
         whatwg_gbk_set(tok, WHATWG_GBK_ERROR, pos, whatwg_gbk_error_end(data, pos, end, end), 0, whatwg_gbk_reason_unmapped);
         return;
     }
+    case WHATWG_GBK_ACT_SHIFT:
+        whatwg_gbk_set(tok, WHATWG_GBK_SHIFT, pos, end, 0, whatwg_gbk_actions[action].reason);
+        return;
     default:
         whatwg_gbk_set(tok, WHATWG_GBK_RESERVED, pos, end, 0, whatwg_gbk_reason_reserved);
         return;
     }
+}
+
+static void whatwg_gbk_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, whatwg_gbk_token *tok)
+{
+    whatwg_gbk_act_kind(data, action, pos, end, acc, tok);
+    if (tok->kind == WHATWG_GBK_CHAR || tok->kind == WHATWG_GBK_SHIFT)
+        tok->then = whatwg_gbk_actions[action].then;  /* an unmapped pointer's error keeps the mode */
 }
 
 /* The core's _run from state start (the one C copy: the native extension calls it
@@ -2578,7 +2594,7 @@ size_t whatwg_gbk_decode(const unsigned char *data, size_t len, whatwg_gbk_cp *o
 #define NX_NAME "whatwg-gbk"
 #define NX_SPEC_SHA256 "7a432e01eea5d1c6a35894fec2269d7716bee0079807334bfeb2d2c4c8e3dc9d"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "d8a21ebab8feef201b3b4e7f0367a7a03648a8e75bdf80e80d2c7fa28529c5db"
+#define NX_SOURCE_SHA256 "ca4cdebeb8e536b0fb45c4ec518d1f011daeeb43c78b12c23d94e11f8936043b"
 #define NX_N_STATES 17
 #define NX_N_CLASSES 17
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2726,21 +2742,25 @@ static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STA
     { 4, -1, 1 },  /* state 16: accepts error (gap1, gap2, gap3, top1, top2, top3, top4), final */
 };
 
-enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_LOOKUP };
+enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_SHIFT, NX_A_LOOKUP };
 
 /* CHAR: code point = acc + offset; VALUE: the code point value; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; SHIFT: no character.
+   then: the mode the next token starts in (a shift, a char's -> MODE), -1: the
+   same; such a token is the module's (_step sets the mode), so every loop here
+   stops before it. */
 static const struct {
     uint8_t kind;
     uint64_t offset, split;
     const char *reason;
+    int then;
 } nx_actions[5] = {
-    { NX_A_CHAR, UINT64_C(0), 0, NULL },  /* form ascii: code point = acc + 0 */
-    { NX_A_VALUE, UINT64_C(8364), 0, NULL },  /* form euro: the fixed value U+20AC */
-    { NX_A_LOOKUP, UINT64_C(0), 0, NULL },  /* form double: code point = table 0 at pointer acc */
-    { NX_A_LOOKUP, UINT64_C(1), 0, NULL },  /* form four: code point = table 1 at pointer acc */
-    { NX_A_ERROR, 0, 0, "no code point for this four-byte pointer" },  /* ill-formed pattern gap1: no code point for this four-byte pointer */
+    { NX_A_CHAR, UINT64_C(0), 0, NULL, -1 },  /* form ascii: code point = acc + 0 */
+    { NX_A_VALUE, UINT64_C(8364), 0, NULL, -1 },  /* form euro: the fixed value U+20AC */
+    { NX_A_LOOKUP, UINT64_C(0), 0, NULL, -1 },  /* form double: code point = table 0 at pointer acc */
+    { NX_A_LOOKUP, UINT64_C(1), 0, NULL, -1 },  /* form four: code point = table 1 at pointer acc */
+    { NX_A_ERROR, 0, 0, "no code point for this four-byte pointer", -1 },  /* ill-formed pattern gap1: no code point for this four-byte pointer */
 };
 
 
@@ -3242,10 +3262,10 @@ static void nx_init(void)
         int act = nx_state[s].accept;
         kind[s] = NX_CONT;
         if (act >= 0) {
-            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR;
+            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR && nx_actions[act].then < 0;
             kind[s] = plain ? NX_CHAR : NX_STOP;
             nx_offset[s] = plain ? nx_actions[act].offset : 0;
-            if (nx_state[s].final && nx_actions[act].kind == NX_A_LOOKUP) {
+            if (nx_state[s].final && nx_actions[act].kind == NX_A_LOOKUP && nx_actions[act].then < 0) {
                 kind[s] = NX_LOOK;
                 nx_offset[s] = nx_actions[act].offset;  /* the table */
             }
@@ -3302,7 +3322,9 @@ typedef struct {
 } nx_args;
 
 /* ------------------------------------------------------------------ tokens */
-enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE };
+/* MODE: a token that sets the mode of the next (a shift, a char's -> MODE): the
+   module's, every loop stops before it */
+enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE, NX_T_MODE };
 
 /* A token as the core's _run makes it.  A WIDE token (a char beyond 64 bits)
    comes from a counted form (counted: the export's token is in ext) or from
@@ -3340,6 +3362,8 @@ static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
     tok->value = t->kind == WHATWG_GBK_CHAR ? (uint64_t)t->value : 0;
     tok->counted = t->kind == WHATWG_GBK_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
+    if (t->kind == WHATWG_GBK_SHIFT || t->then >= 0)
+        tok->kind = NX_T_MODE;
     return 1;
 }
 
@@ -3351,7 +3375,7 @@ enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
 static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
 {
-    if (!nx_token(a, start, a->start, tok))
+    if (!nx_token(a, start, a->start, tok) || tok->kind == NX_T_MODE)
         return NX_S_LEAVE;
     if (tok->kind == NX_T_CHAR)
         return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
@@ -4140,8 +4164,17 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
     got = nx_slow(&a, (size_t)pos, &tok);
-    if (got == NX_S_LEAVE) {
+    if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
+        /* the mode after it as its 6th item, as the module's _token gives it */
+        if (tok.ext.kind == WHATWG_GBK_SHIFT)
+            result = Py_BuildValue("(snnOzi)", "shift", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, Py_None,
+                                   tok.reason, tok.ext.then);
+        else
+            result = Py_BuildValue("(snnKOi)", "char", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end,
+                                   (unsigned long long)tok.value, Py_None, tok.ext.then);
+    } else if (got == NX_S_LEAVE) {
         result = Py_None;
         Py_INCREF(result);
     } else if (tok.kind == NX_T_CHAR || tok.kind == NX_T_WIDE) {
@@ -4215,8 +4248,8 @@ static int nx_vscalar(const nx_args *a, size_t i, int allow_reserved, size_t unt
             continue;  /* a table entry of one code point */
     slow:
         /* everything else: the core's _run */
-        if (!nx_token(a, start, a->start, &tok)) {
-            *at = start;
+        if (!nx_token(a, start, a->start, &tok) || tok.kind == NX_T_MODE) {
+            *at = start;  /* more input could change it, or it sets the mode: the module's */
             *more = 1;
             return 0;
         }

@@ -137,7 +137,8 @@ typedef enum {
     WHATWG_REPLACEMENT_RESERVED = 2,  /* a reserved run */
     WHATWG_REPLACEMENT_SIGNATURE = 3, /* the signature, at offset 0 only */
     WHATWG_REPLACEMENT_WIDE = 4       /* a character wider than 64 bits: see bits, whatwg_replacement_wide_value
-                                (never in this encoding: every code point fits) */
+                                (never in this encoding: every code point fits) */,
+    WHATWG_REPLACEMENT_SHIFT = 5      /* a shift: no character, the next token starts in mode then (a spec with modes) */
 } whatwg_replacement_kind;
 
 typedef struct {
@@ -146,6 +147,7 @@ typedef struct {
     whatwg_replacement_cp value;  /* CHAR: the code point; 0 otherwise */
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
+    int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
 } whatwg_replacement_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -380,19 +382,20 @@ static const int8_t whatwg_replacement_at_end[2] = {
 
 /* ----------------------------------------------------------------- actions */
 enum { WHATWG_REPLACEMENT_ACT_CHAR, WHATWG_REPLACEMENT_ACT_VALUE, WHATWG_REPLACEMENT_ACT_PAIR, WHATWG_REPLACEMENT_ACT_ERROR, WHATWG_REPLACEMENT_ACT_RESERVED,
-       WHATWG_REPLACEMENT_ACT_LOOKUP };
+       WHATWG_REPLACEMENT_ACT_LOOKUP, WHATWG_REPLACEMENT_ACT_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
    ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
-   pointer into mapping table offset. */
+   pointer into mapping table offset; SHIFT: no character (a spec with modes). */
 static const struct {
     uint8_t kind;
     uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
-    const char *reason;  /* ERROR, RESERVED */
+    const char *reason;  /* ERROR, RESERVED; SHIFT: an error that still shifts (right after a shift) */
+    int16_t then;        /* the mode the next token starts in (a shift, a char's -> MODE); -1: the same */
 } whatwg_replacement_actions[1] = {
-    { WHATWG_REPLACEMENT_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* forms 1, 2, 3, 4: code point = acc + 0 */
+    { WHATWG_REPLACEMENT_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0, -1 },  /* forms 1, 2, 3, 4: code point = acc + 0 */
 };
 
 /* The signatures' bytes, one after another (recognised at offset 0 only, the
@@ -435,6 +438,7 @@ static void whatwg_replacement_set(whatwg_replacement_token *tok, whatwg_replace
     tok->value = value;
     tok->reason = reason;
     tok->bits = 0;
+    tok->then = -1;
 }
 
 
@@ -480,6 +484,7 @@ int whatwg_replacement_accepts(unsigned state)
     switch (whatwg_replacement_actions[a].kind) {
     case WHATWG_REPLACEMENT_ACT_ERROR: return WHATWG_REPLACEMENT_ERROR;
     case WHATWG_REPLACEMENT_ACT_RESERVED: return WHATWG_REPLACEMENT_RESERVED;
+    case WHATWG_REPLACEMENT_ACT_SHIFT: return WHATWG_REPLACEMENT_SHIFT;
     default: return WHATWG_REPLACEMENT_CHAR;
     }
 }
@@ -590,8 +595,9 @@ static int whatwg_replacement_wide(const unsigned char *data, size_t len, unsign
 }
 
 /* The token of action over data[pos .. end - 1] with value acc, as the core's _act
-   (a value past 64 bits: whatwg_replacement_wide first). */
-static void whatwg_replacement_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, whatwg_replacement_token *tok)
+   (a value past 64 bits: whatwg_replacement_wide first); then the mode after it (whatwg_replacement_then). */
+static void whatwg_replacement_act_kind(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc,
+                                       whatwg_replacement_token *tok)
 {
     (void)data;
     switch (whatwg_replacement_actions[action].kind) {
@@ -610,10 +616,20 @@ static void whatwg_replacement_act(const unsigned char *data, int action, size_t
     case WHATWG_REPLACEMENT_ACT_ERROR:
         whatwg_replacement_set(tok, WHATWG_REPLACEMENT_ERROR, pos, end, 0, whatwg_replacement_actions[action].reason);
         return;
+    case WHATWG_REPLACEMENT_ACT_SHIFT:
+        whatwg_replacement_set(tok, WHATWG_REPLACEMENT_SHIFT, pos, end, 0, whatwg_replacement_actions[action].reason);
+        return;
     default:
         whatwg_replacement_set(tok, WHATWG_REPLACEMENT_RESERVED, pos, end, 0, whatwg_replacement_reason_reserved);
         return;
     }
+}
+
+static void whatwg_replacement_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, whatwg_replacement_token *tok)
+{
+    whatwg_replacement_act_kind(data, action, pos, end, acc, tok);
+    if (tok->kind == WHATWG_REPLACEMENT_CHAR || tok->kind == WHATWG_REPLACEMENT_SHIFT)
+        tok->then = whatwg_replacement_actions[action].then;  /* an unmapped pointer's error keeps the mode */
 }
 
 /* The core's _run from state start (the one C copy: the native extension calls it
@@ -766,7 +782,7 @@ size_t whatwg_replacement_decode(const unsigned char *data, size_t len, whatwg_r
 #define NX_NAME "whatwg-replacement"
 #define NX_SPEC_SHA256 "6afe85a13fcf84ebbe30c8838fd7065557711d46da26de2180b8cc41e42a3d12"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "8b6d26cc6407f452ba4521634b2390571e00ddb3ca7fca944ddcac2830267409"
+#define NX_SOURCE_SHA256 "ab3db0bf8487431d65b74592fe8c585825dd5c03f7009845034ada985414ed5f"
 #define NX_N_STATES 2
 #define NX_N_CLASSES 1
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -832,17 +848,21 @@ static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STA
     { -1, -1, 0 },  /* state 1: spec line 21 */
 };
 
-enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED };
+enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: the code point value; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; SHIFT: no character.
+   then: the mode the next token starts in (a shift, a char's -> MODE), -1: the
+   same; such a token is the module's (_step sets the mode), so every loop here
+   stops before it. */
 static const struct {
     uint8_t kind;
     uint64_t offset, split;
     const char *reason;
+    int then;
 } nx_actions[1] = {
-    { NX_A_CHAR, UINT64_C(0), 0, NULL },  /* forms 1, 2, 3, 4: code point = acc + 0 */
+    { NX_A_CHAR, UINT64_C(0), 0, NULL, -1 },  /* forms 1, 2, 3, 4: code point = acc + 0 */
 };
 
 
@@ -1024,7 +1044,7 @@ static void nx_init(void)
         int act = nx_state[s].accept;
         kind[s] = NX_CONT;
         if (act >= 0) {
-            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR;
+            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR && nx_actions[act].then < 0;
             kind[s] = plain ? NX_CHAR : NX_STOP;
             nx_offset[s] = plain ? nx_actions[act].offset : 0;
         }
@@ -1078,7 +1098,9 @@ typedef struct {
 } nx_args;
 
 /* ------------------------------------------------------------------ tokens */
-enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE };
+/* MODE: a token that sets the mode of the next (a shift, a char's -> MODE): the
+   module's, every loop stops before it */
+enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE, NX_T_MODE };
 
 /* A token as the core's _run makes it.  A WIDE token (a char beyond 64 bits)
    comes from a counted form (counted: the export's token is in ext) or from
@@ -1116,6 +1138,8 @@ static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
     tok->value = t->kind == WHATWG_REPLACEMENT_CHAR ? (uint64_t)t->value : 0;
     tok->counted = t->kind == WHATWG_REPLACEMENT_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
+    if (t->kind == WHATWG_REPLACEMENT_SHIFT || t->then >= 0)
+        tok->kind = NX_T_MODE;
     return 1;
 }
 
@@ -1127,7 +1151,7 @@ enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
 static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
 {
-    if (!nx_token(a, start, a->start, tok))
+    if (!nx_token(a, start, a->start, tok) || tok->kind == NX_T_MODE)
         return NX_S_LEAVE;
     if (tok->kind == NX_T_CHAR)
         return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
@@ -1856,8 +1880,17 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
     got = nx_slow(&a, (size_t)pos, &tok);
-    if (got == NX_S_LEAVE) {
+    if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
+        /* the mode after it as its 6th item, as the module's _token gives it */
+        if (tok.ext.kind == WHATWG_REPLACEMENT_SHIFT)
+            result = Py_BuildValue("(snnOzi)", "shift", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, Py_None,
+                                   tok.reason, tok.ext.then);
+        else
+            result = Py_BuildValue("(snnKOi)", "char", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end,
+                                   (unsigned long long)tok.value, Py_None, tok.ext.then);
+    } else if (got == NX_S_LEAVE) {
         result = Py_None;
         Py_INCREF(result);
     } else if (tok.kind == NX_T_CHAR || tok.kind == NX_T_WIDE) {
@@ -1927,8 +1960,8 @@ static int nx_vscalar(const nx_args *a, size_t i, int allow_reserved, size_t unt
             continue;  /* a final state's plain char: a character, whatever its value */
     slow:
         /* everything else: the core's _run */
-        if (!nx_token(a, start, a->start, &tok)) {
-            *at = start;
+        if (!nx_token(a, start, a->start, &tok) || tok.kind == NX_T_MODE) {
+            *at = start;  /* more input could change it, or it sets the mode: the module's */
             *more = 1;
             return 0;
         }

@@ -143,7 +143,8 @@ typedef enum {
     WTF_16_RESERVED = 2,  /* a reserved run */
     WTF_16_SIGNATURE = 3, /* the signature, at offset 0 only */
     WTF_16_WIDE = 4       /* a character wider than 64 bits: see bits, wtf_16_wide_value
-                                (never in this encoding: every code point fits) */
+                                (never in this encoding: every code point fits) */,
+    WTF_16_SHIFT = 5      /* a shift: no character, the next token starts in mode then (a spec with modes) */
 } wtf_16_kind;
 
 typedef struct {
@@ -152,6 +153,7 @@ typedef struct {
     wtf_16_cp value;  /* CHAR: the code point; 0 otherwise */
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
+    int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
 } wtf_16_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -428,23 +430,24 @@ static const int8_t wtf_16_at_end[8] = {
 
 /* ----------------------------------------------------------------- actions */
 enum { WTF_16_ACT_CHAR, WTF_16_ACT_VALUE, WTF_16_ACT_PAIR, WTF_16_ACT_ERROR, WTF_16_ACT_RESERVED,
-       WTF_16_ACT_LOOKUP };
+       WTF_16_ACT_LOOKUP, WTF_16_ACT_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
    ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
-   pointer into mapping table offset. */
+   pointer into mapping table offset; SHIFT: no character (a spec with modes). */
 static const struct {
     uint8_t kind;
     uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
-    const char *reason;  /* ERROR, RESERVED */
+    const char *reason;  /* ERROR, RESERVED; SHIFT: an error that still shifts (right after a shift) */
+    int16_t then;        /* the mode the next token starts in (a shift, a char's -> MODE); -1: the same */
 } wtf_16_actions[5] = {
-    { WTF_16_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* form low: code point = acc + 0 */
-    { WTF_16_ACT_CHAR, UINT64_C(55296), UINT64_C(0), 0 },  /* form lead: code point = acc + 55296 */
-    { WTF_16_ACT_CHAR, UINT64_C(56320), UINT64_C(0), 0 },  /* form trail: code point = acc + 56320 */
-    { WTF_16_ACT_CHAR, UINT64_C(57344), UINT64_C(0), 0 },  /* form high: code point = acc + 57344 */
-    { WTF_16_ACT_CHAR, UINT64_C(65536), UINT64_C(0), 0 },  /* form pair: code point = acc + 65536 */
+    { WTF_16_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0, -1 },  /* form low: code point = acc + 0 */
+    { WTF_16_ACT_CHAR, UINT64_C(55296), UINT64_C(0), 0, -1 },  /* form lead: code point = acc + 55296 */
+    { WTF_16_ACT_CHAR, UINT64_C(56320), UINT64_C(0), 0, -1 },  /* form trail: code point = acc + 56320 */
+    { WTF_16_ACT_CHAR, UINT64_C(57344), UINT64_C(0), 0, -1 },  /* form high: code point = acc + 57344 */
+    { WTF_16_ACT_CHAR, UINT64_C(65536), UINT64_C(0), 0, -1 },  /* form pair: code point = acc + 65536 */
 };
 
 /* The signatures' bytes, one after another (recognised at offset 0 only, the
@@ -487,6 +490,7 @@ static void wtf_16_set(wtf_16_token *tok, wtf_16_kind kind, size_t start, size_t
     tok->value = value;
     tok->reason = reason;
     tok->bits = 0;
+    tok->then = -1;
 }
 
 
@@ -532,6 +536,7 @@ int wtf_16_accepts(unsigned state)
     switch (wtf_16_actions[a].kind) {
     case WTF_16_ACT_ERROR: return WTF_16_ERROR;
     case WTF_16_ACT_RESERVED: return WTF_16_RESERVED;
+    case WTF_16_ACT_SHIFT: return WTF_16_SHIFT;
     default: return WTF_16_CHAR;
     }
 }
@@ -642,8 +647,9 @@ static int wtf_16_wide(const unsigned char *data, size_t len, unsigned start, in
 }
 
 /* The token of action over data[pos .. end - 1] with value acc, as the core's _act
-   (a value past 64 bits: wtf_16_wide first). */
-static void wtf_16_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, wtf_16_token *tok)
+   (a value past 64 bits: wtf_16_wide first); then the mode after it (wtf_16_then). */
+static void wtf_16_act_kind(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc,
+                           wtf_16_token *tok)
 {
     (void)data;
     switch (wtf_16_actions[action].kind) {
@@ -662,10 +668,20 @@ static void wtf_16_act(const unsigned char *data, int action, size_t pos, size_t
     case WTF_16_ACT_ERROR:
         wtf_16_set(tok, WTF_16_ERROR, pos, end, 0, wtf_16_actions[action].reason);
         return;
+    case WTF_16_ACT_SHIFT:
+        wtf_16_set(tok, WTF_16_SHIFT, pos, end, 0, wtf_16_actions[action].reason);
+        return;
     default:
         wtf_16_set(tok, WTF_16_RESERVED, pos, end, 0, wtf_16_reason_reserved);
         return;
     }
+}
+
+static void wtf_16_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, wtf_16_token *tok)
+{
+    wtf_16_act_kind(data, action, pos, end, acc, tok);
+    if (tok->kind == WTF_16_CHAR || tok->kind == WTF_16_SHIFT)
+        tok->then = wtf_16_actions[action].then;  /* an unmapped pointer's error keeps the mode */
 }
 
 /* The core's _run from state start (the one C copy: the native extension calls it
@@ -818,7 +834,7 @@ size_t wtf_16_decode(const unsigned char *data, size_t len, wtf_16_cp *out,
 #define NX_NAME "wtf-16"
 #define NX_SPEC_SHA256 "77b2ee496ee1c3e698ffe940fe92691d141bab4c78c76eb3dde5498559590195"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "03bcc7d0f79dc653f8a1c82c11ff7b4299d6e76f54e56ef8719e949db29991b5"
+#define NX_SOURCE_SHA256 "8207f9f193be1bba95456882f53910238e624245d8cdbb68d6bcac5eccde26ea"
 #define NX_N_STATES 8
 #define NX_N_CLASSES 4
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */
@@ -913,21 +929,25 @@ static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STA
     { 4, -1, 1 },  /* state 7: accepts char (pair), final */
 };
 
-enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED };
+enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: the code point value; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; SHIFT: no character.
+   then: the mode the next token starts in (a shift, a char's -> MODE), -1: the
+   same; such a token is the module's (_step sets the mode), so every loop here
+   stops before it. */
 static const struct {
     uint8_t kind;
     uint64_t offset, split;
     const char *reason;
+    int then;
 } nx_actions[5] = {
-    { NX_A_CHAR, UINT64_C(0), 0, NULL },  /* form low: code point = acc + 0 */
-    { NX_A_CHAR, UINT64_C(55296), 0, NULL },  /* form lead: code point = acc + 55296 */
-    { NX_A_CHAR, UINT64_C(56320), 0, NULL },  /* form trail: code point = acc + 56320 */
-    { NX_A_CHAR, UINT64_C(57344), 0, NULL },  /* form high: code point = acc + 57344 */
-    { NX_A_CHAR, UINT64_C(65536), 0, NULL },  /* form pair: code point = acc + 65536 */
+    { NX_A_CHAR, UINT64_C(0), 0, NULL, -1 },  /* form low: code point = acc + 0 */
+    { NX_A_CHAR, UINT64_C(55296), 0, NULL, -1 },  /* form lead: code point = acc + 55296 */
+    { NX_A_CHAR, UINT64_C(56320), 0, NULL, -1 },  /* form trail: code point = acc + 56320 */
+    { NX_A_CHAR, UINT64_C(57344), 0, NULL, -1 },  /* form high: code point = acc + 57344 */
+    { NX_A_CHAR, UINT64_C(65536), 0, NULL, -1 },  /* form pair: code point = acc + 65536 */
 };
 
 
@@ -1341,7 +1361,7 @@ static void nx_init(void)
         int act = nx_state[s].accept;
         kind[s] = NX_CONT;
         if (act >= 0) {
-            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR;
+            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR && nx_actions[act].then < 0;
             kind[s] = plain ? NX_CHAR : NX_STOP;
             nx_offset[s] = plain ? nx_actions[act].offset : 0;
         }
@@ -1405,7 +1425,9 @@ typedef struct {
 } nx_args;
 
 /* ------------------------------------------------------------------ tokens */
-enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE };
+/* MODE: a token that sets the mode of the next (a shift, a char's -> MODE): the
+   module's, every loop stops before it */
+enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE, NX_T_MODE };
 
 /* A token as the core's _run makes it.  A WIDE token (a char beyond 64 bits)
    comes from a counted form (counted: the export's token is in ext) or from
@@ -1443,6 +1465,8 @@ static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
     tok->value = t->kind == WTF_16_CHAR ? (uint64_t)t->value : 0;
     tok->counted = t->kind == WTF_16_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
+    if (t->kind == WTF_16_SHIFT || t->then >= 0)
+        tok->kind = NX_T_MODE;
     return 1;
 }
 
@@ -1454,7 +1478,7 @@ enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
 static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
 {
-    if (!nx_token(a, start, a->start, tok))
+    if (!nx_token(a, start, a->start, tok) || tok->kind == NX_T_MODE)
         return NX_S_LEAVE;
     if (tok->kind == NX_T_CHAR)
         return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
@@ -2230,8 +2254,17 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
     got = nx_slow(&a, (size_t)pos, &tok);
-    if (got == NX_S_LEAVE) {
+    if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
+        /* the mode after it as its 6th item, as the module's _token gives it */
+        if (tok.ext.kind == WTF_16_SHIFT)
+            result = Py_BuildValue("(snnOzi)", "shift", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, Py_None,
+                                   tok.reason, tok.ext.then);
+        else
+            result = Py_BuildValue("(snnKOi)", "char", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end,
+                                   (unsigned long long)tok.value, Py_None, tok.ext.then);
+    } else if (got == NX_S_LEAVE) {
         result = Py_None;
         Py_INCREF(result);
     } else if (tok.kind == NX_T_CHAR || tok.kind == NX_T_WIDE) {
@@ -2301,8 +2334,8 @@ static int nx_vscalar(const nx_args *a, size_t i, int allow_reserved, size_t unt
             continue;  /* a final state's plain char: a character, whatever its value */
     slow:
         /* everything else: the core's _run */
-        if (!nx_token(a, start, a->start, &tok)) {
-            *at = start;
+        if (!nx_token(a, start, a->start, &tok) || tok.kind == NX_T_MODE) {
+            *at = start;  /* more input could change it, or it sets the mode: the module's */
             *more = 1;
             return 0;
         }

@@ -141,7 +141,8 @@ typedef enum {
     WTF_8_RESERVED = 2,  /* a reserved run */
     WTF_8_SIGNATURE = 3, /* the signature, at offset 0 only */
     WTF_8_WIDE = 4       /* a character wider than 64 bits: see bits, wtf_8_wide_value
-                                (never in this encoding: every code point fits) */
+                                (never in this encoding: every code point fits) */,
+    WTF_8_SHIFT = 5      /* a shift: no character, the next token starts in mode then (a spec with modes) */
 } wtf_8_kind;
 
 typedef struct {
@@ -150,6 +151,7 @@ typedef struct {
     wtf_8_cp value;  /* CHAR: the code point; 0 otherwise */
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
+    int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
 } wtf_8_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -461,20 +463,21 @@ static const int8_t wtf_8_at_end[14] = {
 
 /* ----------------------------------------------------------------- actions */
 enum { WTF_8_ACT_CHAR, WTF_8_ACT_VALUE, WTF_8_ACT_PAIR, WTF_8_ACT_ERROR, WTF_8_ACT_RESERVED,
-       WTF_8_ACT_LOOKUP };
+       WTF_8_ACT_LOOKUP, WTF_8_ACT_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: a fixed code point; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
    ERROR: an ill-formed pattern; RESERVED: a reserved run; LOOKUP: acc is a
-   pointer into mapping table offset. */
+   pointer into mapping table offset; SHIFT: no character (a spec with modes). */
 static const struct {
     uint8_t kind;
     uint64_t offset;     /* CHAR, PAIR; VALUE: the code point; LOOKUP: the table */
     uint64_t split;      /* PAIR */
-    const char *reason;  /* ERROR, RESERVED */
+    const char *reason;  /* ERROR, RESERVED; SHIFT: an error that still shifts (right after a shift) */
+    int16_t then;        /* the mode the next token starts in (a shift, a char's -> MODE); -1: the same */
 } wtf_8_actions[2] = {
-    { WTF_8_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0 },  /* forms 1, 2, 3, 4: code point = acc + 0 */
-    { WTF_8_ACT_ERROR, UINT64_C(0), UINT64_C(0), "surrogate pair byte sequence" },  /* ill-formed pattern surrogate-pair: surrogate pair byte sequence */
+    { WTF_8_ACT_CHAR, UINT64_C(0), UINT64_C(0), 0, -1 },  /* forms 1, 2, 3, 4: code point = acc + 0 */
+    { WTF_8_ACT_ERROR, UINT64_C(0), UINT64_C(0), "surrogate pair byte sequence", -1 },  /* ill-formed pattern surrogate-pair: surrogate pair byte sequence */
 };
 
 /* The signatures' bytes, one after another (recognised at offset 0 only, the
@@ -517,6 +520,7 @@ static void wtf_8_set(wtf_8_token *tok, wtf_8_kind kind, size_t start, size_t en
     tok->value = value;
     tok->reason = reason;
     tok->bits = 0;
+    tok->then = -1;
 }
 
 
@@ -562,6 +566,7 @@ int wtf_8_accepts(unsigned state)
     switch (wtf_8_actions[a].kind) {
     case WTF_8_ACT_ERROR: return WTF_8_ERROR;
     case WTF_8_ACT_RESERVED: return WTF_8_RESERVED;
+    case WTF_8_ACT_SHIFT: return WTF_8_SHIFT;
     default: return WTF_8_CHAR;
     }
 }
@@ -672,8 +677,9 @@ static int wtf_8_wide(const unsigned char *data, size_t len, unsigned start, int
 }
 
 /* The token of action over data[pos .. end - 1] with value acc, as the core's _act
-   (a value past 64 bits: wtf_8_wide first). */
-static void wtf_8_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, wtf_8_token *tok)
+   (a value past 64 bits: wtf_8_wide first); then the mode after it (wtf_8_then). */
+static void wtf_8_act_kind(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc,
+                          wtf_8_token *tok)
 {
     (void)data;
     switch (wtf_8_actions[action].kind) {
@@ -692,10 +698,20 @@ static void wtf_8_act(const unsigned char *data, int action, size_t pos, size_t 
     case WTF_8_ACT_ERROR:
         wtf_8_set(tok, WTF_8_ERROR, pos, end, 0, wtf_8_actions[action].reason);
         return;
+    case WTF_8_ACT_SHIFT:
+        wtf_8_set(tok, WTF_8_SHIFT, pos, end, 0, wtf_8_actions[action].reason);
+        return;
     default:
         wtf_8_set(tok, WTF_8_RESERVED, pos, end, 0, wtf_8_reason_reserved);
         return;
     }
+}
+
+static void wtf_8_act(const unsigned char *data, int action, size_t pos, size_t end, uint64_t acc, wtf_8_token *tok)
+{
+    wtf_8_act_kind(data, action, pos, end, acc, tok);
+    if (tok->kind == WTF_8_CHAR || tok->kind == WTF_8_SHIFT)
+        tok->then = wtf_8_actions[action].then;  /* an unmapped pointer's error keeps the mode */
 }
 
 /* The core's _run from state start (the one C copy: the native extension calls it
@@ -848,7 +864,7 @@ size_t wtf_8_decode(const unsigned char *data, size_t len, wtf_8_cp *out,
 #define NX_NAME "wtf-8"
 #define NX_SPEC_SHA256 "fecedbafd4e715554e45868a52e886b94680695452497d4748029558a2d8ec81"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "8a17363b8e5c48f66f567e4567f5c1190da0ca0bea893f62134b60423b983c6d"
+#define NX_SOURCE_SHA256 "49923ebb28b80b96fe3f6c35094a1ac86874624d78f786293ce51669e555312d"
 #define NX_N_STATES 14
 #define NX_N_CLASSES 13
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -976,18 +992,22 @@ static const struct { int32_t accept, at_end; uint8_t final; } nx_state[NX_N_STA
     { 1, -1, 1 },  /* state 13: accepts error (surrogate-pair), final */
 };
 
-enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED };
+enum { NX_A_CHAR, NX_A_VALUE, NX_A_PAIR, NX_A_ERROR, NX_A_RESERVED, NX_A_SHIFT };
 
 /* CHAR: code point = acc + offset; VALUE: the code point value; PAIR: a
    surrogate pair, hi = acc / split + offset, lo = acc % split + offset;
-   ERROR: an ill-formed pattern; RESERVED: a reserved run. */
+   ERROR: an ill-formed pattern; RESERVED: a reserved run; SHIFT: no character.
+   then: the mode the next token starts in (a shift, a char's -> MODE), -1: the
+   same; such a token is the module's (_step sets the mode), so every loop here
+   stops before it. */
 static const struct {
     uint8_t kind;
     uint64_t offset, split;
     const char *reason;
+    int then;
 } nx_actions[2] = {
-    { NX_A_CHAR, UINT64_C(0), 0, NULL },  /* forms 1, 2, 3, 4: code point = acc + 0 */
-    { NX_A_ERROR, 0, 0, "surrogate pair byte sequence" },  /* ill-formed pattern surrogate-pair: surrogate pair byte sequence */
+    { NX_A_CHAR, UINT64_C(0), 0, NULL, -1 },  /* forms 1, 2, 3, 4: code point = acc + 0 */
+    { NX_A_ERROR, 0, 0, "surrogate pair byte sequence", -1 },  /* ill-formed pattern surrogate-pair: surrogate pair byte sequence */
 };
 
 
@@ -2184,7 +2204,7 @@ static void nx_init(void)
         int act = nx_state[s].accept;
         kind[s] = NX_CONT;
         if (act >= 0) {
-            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR;
+            int plain = nx_state[s].final && nx_actions[act].kind == NX_A_CHAR && nx_actions[act].then < 0;
             kind[s] = plain ? NX_CHAR : NX_STOP;
             nx_offset[s] = plain ? nx_actions[act].offset : 0;
         }
@@ -2238,7 +2258,9 @@ typedef struct {
 } nx_args;
 
 /* ------------------------------------------------------------------ tokens */
-enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE };
+/* MODE: a token that sets the mode of the next (a shift, a char's -> MODE): the
+   module's, every loop stops before it */
+enum { NX_T_CHAR, NX_T_ERROR, NX_T_RESERVED, NX_T_WIDE, NX_T_MODE };
 
 /* A token as the core's _run makes it.  A WIDE token (a char beyond 64 bits)
    comes from a counted form (counted: the export's token is in ext) or from
@@ -2276,6 +2298,8 @@ static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
     tok->value = t->kind == WTF_8_CHAR ? (uint64_t)t->value : 0;
     tok->counted = t->kind == WTF_8_WIDE;  /* its value: the export's value writer */
     tok->state0 = s;
+    if (t->kind == WTF_8_SHIFT || t->then >= 0)
+        tok->kind = NX_T_MODE;
     return 1;
 }
 
@@ -2287,7 +2311,7 @@ enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
 static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
 {
-    if (!nx_token(a, start, a->start, tok))
+    if (!nx_token(a, start, a->start, tok) || tok->kind == NX_T_MODE)
         return NX_S_LEAVE;
     if (tok->kind == NX_T_CHAR)
         return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
@@ -3050,8 +3074,17 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.final = final;
     a.want_str = 0;
     a.start = start;
+    tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
     got = nx_slow(&a, (size_t)pos, &tok);
-    if (got == NX_S_LEAVE) {
+    if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
+        /* the mode after it as its 6th item, as the module's _token gives it */
+        if (tok.ext.kind == WTF_8_SHIFT)
+            result = Py_BuildValue("(snnOzi)", "shift", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end, Py_None,
+                                   tok.reason, tok.ext.then);
+        else
+            result = Py_BuildValue("(snnKOi)", "char", (Py_ssize_t)tok.start, (Py_ssize_t)tok.end,
+                                   (unsigned long long)tok.value, Py_None, tok.ext.then);
+    } else if (got == NX_S_LEAVE) {
         result = Py_None;
         Py_INCREF(result);
     } else if (tok.kind == NX_T_CHAR || tok.kind == NX_T_WIDE) {
@@ -3121,8 +3154,8 @@ static int nx_vscalar(const nx_args *a, size_t i, int allow_reserved, size_t unt
             continue;  /* a final state's plain char: a character, whatever its value */
     slow:
         /* everything else: the core's _run */
-        if (!nx_token(a, start, a->start, &tok)) {
-            *at = start;
+        if (!nx_token(a, start, a->start, &tok) || tok.kind == NX_T_MODE) {
+            *at = start;  /* more input could change it, or it sets the mode: the module's */
             *more = 1;
             return 0;
         }

@@ -306,7 +306,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.stage == "fuzz":
         return fuzz(args.specs[0], args.work, args.seconds, args.seed, args.reports)
-    # the code pages' stand-ins for them all; a spec with modes has no native backend to check yet
+    # the code pages' stand-ins for them all; the specs with modes too
     specs = args.specs or [s for s in conftest.representative_builtins() if conftest.native_builtin(s)]
     asan = libasan()
     if asan is None:

@@ -17,8 +17,8 @@ from encspec.spec import registry
 
 # the single-byte catalogue's code pages are alike but for their tables, each checked
 # byte for byte against its reference: its stand-ins are fuzzed for all of them.  The
-# harness is differential (native against Python): a spec with modes has no native
-# backend yet (tests/test_modes.py splits its use at every offset instead)
+# harness is differential (native against Python): every spec with a native backend,
+# those with modes too (hz, whatwg-iso-2022-jp)
 SPECS = [s for s in representative_builtins() if native_builtin(s)]
 
 

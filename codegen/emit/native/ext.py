@@ -87,7 +87,6 @@ from ...automaton.forms import TableForm
 from ...spec.diagnostics import SpecError
 from ...version import __version__
 from .. import c_target, export_common, render
-from ..target import MODES_REFUSAL
 from . import encode as native_encode
 from . import simd as native_simd
 from .forms import form_plan
@@ -497,9 +496,16 @@ def quad_plans(a: Automaton) -> list[dict]:
 
 def ext_source(a: Automaton) -> str:
     """The extension's C source (deterministic).  Raises SpecError where the C export
-    refuses the spec (a counted form it cannot decode without big integers, modes)."""
-    if a.modes:
-        raise SpecError(MODES_REFUSAL)
+    refuses the spec (a counted form it cannot decode without big integers).
+
+    A spec with modes is taken (the C export refuses it): its loops stop before a
+    token that sets the mode (a shift, a character's ``-> MODE``: the actions'
+    ``then``), which the module's _step takes, and call again from the new start.
+    The plans made here from start state 0 without the actions' modes (the SIMD and
+    DFA validators, the unit and form plans) are left out for it; those made at
+    import from the flat table (pairs, leads, the validator's byte pairs) see such
+    a token's state as NX_STOP."""
+    modal = bool(a.modes)
     a = replace(a, permutation=None)  # the core hands it bytes already through the inverse permutation
     files = c_target.files(a, vectors="", encoder=False)  # the decoder's source only (it encodes on its own)
     ctx = export_common.common_context(a)
@@ -518,8 +524,8 @@ def ext_source(a: Automaton) -> str:
         nx_state_type="uint16_t" if states < 0xFFFF else "uint32_t",
         nx_dead=0xFFFF if states < 0xFFFF else 0xFFFFFFFF,
         nx_op_type="uint8_t" if len(ctx["ops"]) <= 256 else "uint16_t",
-        uplan=unit_plan(a),
-        fplan=form_plan(a),
+        uplan=None if modal else unit_plan(a),
+        fplan=None if modal else form_plan(a),
         pairs=pairs,
         quads=quad_plans(a) if any(p["prefix"] is None for p in pairs) else [],  # nx_pairs reads them
         rplans=range_plans(ctx),
@@ -530,7 +536,8 @@ def ext_source(a: Automaton) -> str:
         has_plans=bool(a.extensions),
         digest=DIGEST_PLACEHOLDER,
     )
-    ctx.update(native_simd.context(a))  # the validator's SIMD plan (native/templates/validate.c.j2)
+    ctx.update({"simd": None, "dfa": None} if modal else native_simd.context(a))  # the validator's plans
+    # (native/templates/validate.c.j2)
     ctx.update(native_encode.context(a, ctx))  # the encoder's proven rows (native/templates/encode.c.j2)
     text = render("native/ext.c.j2", **ctx)
     return text.replace(f'#define NX_SOURCE_SHA256 "{DIGEST_PLACEHOLDER}"',

@@ -1,0 +1,156 @@
+"""The native extension of a spec with modes (hz, whatwg-iso-2022-jp): its loops stop
+before a token that sets the mode (a shift), the module's _step takes that token, and
+the extension goes on from the new start state; a twin start (after a shift, where a
+shift right after a shift is an error) is run as its mode's start, the extension
+stopping at shifts anyway.  Everything it gives equals the pure-Python module's: decode
+under strict (span and reason) and the handlers it applies itself, incremental decoding
+split at every offset, validation and the first error, the scanner's tokens.  Its
+encoder stays off (a code point's bytes depend on the mode before it)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import encspec
+from codec_samples import load_backend
+from conftest import assert_linear, unicode_outcome
+
+SPECS = ("hz", "whatwg-iso-2022-jp")
+
+# pieces the random byte strings are made of: each mode's shifts, cut shifts, lone
+# escape bytes, characters of each mode, bytes no mode reads, newlines
+PIECES = {
+    "hz": (b"~{", b"~}", b"~~", b"~\n", b"~", b"A", b" ", b"\n", b"\x21\x21", b"\x30\x21", b"\x7f", b"\x80",
+           b"\x21", b"\xa1\xa1", b"~{~}"),
+    "whatwg-iso-2022-jp": (b"\x1b(B", b"\x1b(J", b"\x1b(I", b"\x1b$B", b"\x1b$@", b"\x1b", b"\x1b(", b"\x1b$",
+                           b"A", b"\x0e", b"\x0f", b"\x21\x21", b"\x30\x21", b"\x5c", b"\x7e", b"\n", b"\x80",
+                           b"\x21", b"\x60", b"\x1b(B\x1b$B"),
+}
+HANDLERS = ("replace", "ignore", "backslashreplace", "surrogateescape")
+
+
+def _backends(spec):
+    native = load_backend(spec, "native")
+    python = encspec.load(spec, backend="python")
+    assert native._NATIVE is not None and python._NATIVE is None
+    return native, python
+
+
+def _strict(module, data, errors="strict"):
+    """The text, or the error's span and reason (surrogateescape raises on a byte below 80)."""
+    return unicode_outcome(module.decode, data, errors)
+
+
+def _samples(spec, count, most=14, seed=31):
+    rng = random.Random(f"{spec}-{seed}")
+    pieces = PIECES[spec]
+    return [b"".join(rng.choice(pieces) for _ in range(rng.randrange(most + 1))) for _ in range(count)]
+
+
+def _text(spec):
+    """Japanese (or Chinese) text with ASCII between, as CPython's codec writes it: a
+    shift every few bytes."""
+    words = ["日本語", "東京", "テキスト", "かな", "漢字", "中文", "文字"] if spec != "hz" else ["中文", "文字", "汉字", "你好"]
+    rng = random.Random(spec)
+    text = " ".join(rng.choice(words) + rng.choice(["", " abc", ", 12", "\n"]) for _ in range(400))
+    return text.encode("iso2022_jp" if spec != "hz" else "hz")
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_native_decode_equals_python_on_random_shifts(spec):
+    native, python = _backends(spec)
+    for data in _samples(spec, 1500):
+        assert _strict(native, data) == _strict(python, data), data
+        for errors in HANDLERS:
+            assert _strict(native, data, errors) == _strict(python, data, errors), (data, errors)
+        assert native.decode_codepoints(data, "replace") == python.decode_codepoints(data, "replace"), data
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_native_validate_equals_python(spec):
+    native, python = _backends(spec)
+    for data in _samples(spec, 1500, seed=7) + [_text(spec)]:
+        assert native.first_error(data) == python.first_error(data), data
+        assert native.is_valid(data) == python.is_valid(data), data
+        for cut in (len(data) // 3, len(data)):
+            for final in (True, False):
+                got = native.valid_until(data[:cut], 0, native.START, final)
+                assert got == python.valid_until(data[:cut], 0, python.START, final), (data[:cut], final)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_native_text_decodes_as_cpython(spec):
+    """Text with a shift every few bytes: the extension's stretches between shifts and the
+    module's shifts make CPython's text."""
+    native, _ = _backends(spec)
+    data = _text(spec)
+    assert native.decode(data) == data.decode("iso2022_jp" if spec != "hz" else "hz")
+    assert native.is_valid(data)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_native_incremental_split_at_every_offset_equals_one_shot(spec):
+    native, python = _backends(spec)
+    for data in _samples(spec, 150, most=10, seed=3):
+        for errors in ("replace", "strict"):
+            want = _strict(python, data, errors)
+            for k in range(len(data) + 1):
+                dec = native.IncrementalDecoder(errors)
+                try:
+                    got = dec.decode(data[:k]) + dec.decode(data[k:], True)
+                except UnicodeDecodeError as e:  # its offsets are within the piece it came in
+                    assert isinstance(want, tuple) and e.reason == want[3], (data, k, e)
+                    continue
+                assert got == want, (data, k, errors)
+                # the state at the cut travels through getstate/setstate
+                first = native.IncrementalDecoder("replace")
+                head = first.decode(data[:k])
+                again = native.IncrementalDecoder("replace")
+                again.setstate(first.getstate())
+                assert head + again.decode(data[k:], True) == python.decode(data, "replace"), (data, k)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_native_tokens_of_a_shift_carry_the_mode(spec):
+    """The extension's scan gives a shift as the module's _scan does: no character, the
+    mode after it as the 6th item (the core's _mode_after reads it)."""
+    native, python = _backends(spec)
+    shift = b"~{" if spec == "hz" else b"\x1b$B"
+    assert native._NATIVE.scan(shift + b"\x21\x21", 0, True) == python._scan(shift + b"\x21\x21", 0)
+    assert native._NATIVE.scan(shift, 0, True)[0] == "shift"
+    for data in _samples(spec, 300, seed=5):
+        for start in {s for s, _ in native._MODES}:
+            for pos in range(len(data)):
+                assert native._NATIVE.scan(data, pos, True, None, start) == python._scan(data, pos, True, start)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_native_encoder_is_off_for_modes(spec):
+    """A code point's bytes depend on the mode before it: the module encodes, as the pure
+    Python one does, one-shot and piece by piece."""
+    native, python = _backends(spec)
+    assert native._NATIVE_ENCODE is False and native._MEMO_LENS is None
+    text = _text(spec).decode("iso2022_jp" if spec != "hz" else "hz")
+    assert native.encode(text) == python.encode(text)
+    enc = native.IncrementalEncoder()
+    assert enc._quick is False
+    pieces = [enc.encode(text[k:k + 7]) for k in range(0, len(text), 7)] + [enc.encode("", True)]
+    assert b"".join(pieces) == python.encode(text)
+    assert native._MEMO_LENS is None  # the extension's memo was never made
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_native_decode_is_linear_in_escape_floods(spec):
+    """Each shift is a stop of the extension and a step of the module: linear in the
+    shifts, strict, replace and validation alike."""
+    native, _ = _backends(spec)
+    flood = (b"~{~}" if spec == "hz" else b"\x1b$B!!\x1b(BA") * 2000  # valid: a shift every 2 to 3 bytes
+    errors = (b"~{~{" if spec == "hz" else b"\x1b(B\x1b$B") * 2000  # WHATWG's: each escape after an escape
+    dense = _text(spec) + b"A"  # copies joined: a character between the shift home and the next shift
+    for label, fn in (("decode", native.decode), ("replace", lambda d: native.decode(d + b"\x80", "replace")),
+                      ("validate", native.is_valid)):
+        assert_linear(f"{spec} {label} of an escape flood", fn, flood, flood * 16)
+        assert_linear(f"{spec} {label} of text", fn, dense, dense * 16)
+    assert_linear(f"{spec} replace of escapes in error", lambda d: native.decode(d, "replace"), errors, errors * 16)
+    assert native.decode(flood) == encspec.load(spec, backend="python").decode(flood)
