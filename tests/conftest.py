@@ -115,6 +115,17 @@ def has_modes(name: str) -> bool:
     return re.search(r"^mode ", builtin_spec_file(name).read_text("utf-8"), re.M) is not None
 
 
+def has_sequences(name: str) -> bool:
+    """Whether the built-in's encoder writes sequences of code points as one (so that its
+    incremental encoder holds back a character that may start one), read from its
+    generated description as single_byte_builtins does."""
+    import json
+
+    from encspec.spec import registry
+    path = ROOT / "generated" / "tables" / f"{registry.module_name(name)}.describe.json"
+    return "sequences" in json.loads(path.read_text("utf-8"))["json"]
+
+
 def native_builtin(name: str) -> bool:
     """Whether the built-in has a native backend: its C extension (generated/native/), or
     CPython's charmap codec for a single-byte spec (a spec with modes too: its loops stop

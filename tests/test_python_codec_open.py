@@ -31,7 +31,7 @@ from codec_samples import (
     load_backend,
     unsplit_pairs,
 )
-from conftest import decodable_builtins, examples, has_modes, native_builtin
+from conftest import decodable_builtins, examples, has_modes, has_sequences, native_builtin
 
 encspec.register()  # the encspec.* handlers, and utf-8-optu8 looks its own up by name
 
@@ -48,6 +48,10 @@ def _codec_names() -> list[tuple[str, str]]:
 
 CODECS = _codec_names()
 MODAL = {c for c, spec in CODECS if has_modes(spec)}
+# open() and codecs.open never finish their encoder: a character that may start a sequence
+# of code points (JIS X 0213's U+00E6 before U+0300) is held back at a text's end, and lost
+# there with a RuntimeWarning (docs: "Nothing held back"), so those texts end in a newline
+HOLDING = {c for c, spec in CODECS if has_sequences(spec)}
 _TEST_NAMES: dict[str, codecs.CodecInfo] = {}
 
 
@@ -211,7 +215,7 @@ def test_open_round_trips_every_text_encode_accepts(codec, backend, data):
     info = codecs.lookup(open_name(codec, backend))
     chars = data.draw(st.lists(st.one_of(SURROGATE_TEXT_CHARS, st.sampled_from(CANDIDATES)), max_size=12),
                       label="chars")
-    text = "".join(ch for ch in chars if _encodes(info, ch))
+    text = "".join(ch for ch in chars if _encodes(info, ch)) + ("\n" if codec in HOLDING else "")
     try:
         info.encode(text)
     except UnicodeEncodeError:
