@@ -64,14 +64,7 @@ class Target:
 
 
 MODES_REFUSAL = ("modes (shift states: ISO-2022, HZ) are not in this target yet: the Python "
-                 "module and the JSON table have them")
-
-
-def modes_support(support: Support) -> Support:
-    """*support*, refusing a spec with modes first (a target without the mode seam)."""
-    def supports(a: Automaton) -> str | None:
-        return MODES_REFUSAL if a.modes else support(a)
-    return supports
+                 "module, the native extension and the JSON table have them")
 
 
 def register(target: Target) -> Target:
