@@ -143,28 +143,13 @@ def tokens(data) -> list:
 
 
 def decode_codepoints(data) -> list:
-    """*process a queue* in "replacement" mode: the code points, U+FFFD for each error."""
-    queue = IOQueue(bytes(data))
-    decoder = Decoder()
-    out: list = []
-    while True:
-        result = decoder.handler(queue, queue.read())
-        if result is FINISHED:
-            return out
-        if result is CONTINUE:
-            continue
-        out.extend([0xFFFD] if isinstance(result, Error) else result)
+    """What "replacement" mode outputs: the code points, U+FFFD for each error."""
+    return [0xFFFD if kind == "error" else value for kind, _s, _e, value in tokens(data) if kind != "shift"]
 
 
 def fatal_throws(data) -> bool:
-    queue = IOQueue(bytes(data))
-    decoder = Decoder()
-    while True:
-        result = decoder.handler(queue, queue.read())
-        if result is FINISHED:
-            return False
-        if isinstance(result, Error):
-            return True
+    """Whether "fatal" mode returns an error (some token is one)."""
+    return any(kind == "error" for kind, *_ in tokens(data))
 
 
 _KATAKANA = dict(read_index_file("index-iso-2022-jp-katakana.txt"))
