@@ -182,7 +182,7 @@ def test_changed_entries_give_exactly_their_report(tmp_path, capsys):
     rc, out, _ = run_cli(capsys, "diff", a, b, "--json")
     doc = json.loads(out)
     assert list(doc) == ["a", "b", "equivalent", "only_a", "only_b", "different", "signature", "notes",
-                         "errors", "encoder"]
+                         "errors", "tokens", "encoder"]
     assert doc["different"][0] == {"pattern": "81 40", "example": "81 40", "a": 0x3000, "b": 0x3001, "count": 1,
                                    "everywhere": True}
     assert doc["encoder"]["different"][1] == {"first": 0xFF10, "last": 0xFF11, "count": 2, "a": "82 4F", "b": "81 41"}

@@ -67,6 +67,7 @@ class Diff:
     signature: tuple[str, str] | None = None
     tables: bool = False  # compared by the table engine (tablediff): errors and encoders too
     errors: list = field(default_factory=list)  # first tokens that differ where neither is a character
+    tokens: list = field(default_factory=list)  # first tokens that differ, a character shorter than the sequence in one
     encoder: dict = field(default_factory=dict)  # only_a, only_b, different: EncoderRange lists
     sequences: list = field(default_factory=list)  # SequenceDiff: texts of several code points written apart
     sequence_texts: int = 0  # how many texts of several code points either spec knows
@@ -74,7 +75,7 @@ class Diff:
     @property
     def equivalent(self) -> bool:
         return not (self.only_a or self.only_b or self.different or self.signature or self.errors
-                    or any(self.encoder.values()) or self.sequences)
+                    or self.tokens or any(self.encoder.values()) or self.sequences)
 
     def to_json(self) -> dict:
         """``diff --json``; bytes as everywhere: ``"F0 90 80 80"``, patterns ``"F0 90..BF"``,
@@ -94,6 +95,7 @@ class Diff:
         }
         if self.tables:
             out["errors"] = [p.to_json() for p in self.errors]
+            out["tokens"] = [p.to_json() for p in self.tokens]
             encoder = {k: [r.to_json() for r in v] for k, v in self.encoder.items()}
             if self.sequence_texts:
                 encoder["sequences"] = [x.to_json() for x in self.sequences]
@@ -371,8 +373,8 @@ def table_diff(a: Automaton, b: Automaton) -> Diff:
     out = Diff(a.name, b.name, tables=True)
     found = tablediff.walk(a, b)
     pats = tablediff.patterns(a, b, found)
-    out.only_a, out.only_b, out.different, out.errors = (pats["only_a"], pats["only_b"], pats["different"],
-                                                         pats["errors"])
+    out.only_a, out.only_b, out.different, out.errors, out.tokens = (
+        pats["only_a"], pats["only_b"], pats["different"], pats["errors"], pats["tokens"])
     out.encoder = tablediff.encoder_diff(a, b)
     out.sequence_texts, out.sequences = tablediff.sequence_diff(a, b)
     if a.signature != b.signature:
@@ -393,11 +395,15 @@ def table_diff(a: Automaton, b: Automaton) -> Diff:
     return out
 
 
-def diff(a: Automaton, b: Automaton) -> Diff:
+def diff(a: Automaton, b: Automaton):
     """Run *a* and *b* at once: the byte patterns valid in only one of them, and those
     valid in both but decoded differently (``encspec diff``).  Where either has mapping
     tables, an error-span policy of its own or encoder-only entries, the table engine
-    compares everything the decoders and encoders do (:func:`table_diff`)."""
+    compares everything the decoders and encoders do (:func:`table_diff`); where either
+    has modes, they are compared mode by mode (:mod:`encspec.analyse.modediff`)."""
+    if a.modes or b.modes:
+        from .modediff import modal_diff
+        return modal_diff(a, b)
     if _uses_tables(a, b):
         return table_diff(a, b)
     out = Diff(a.name, b.name)
@@ -443,42 +449,65 @@ def _value(v) -> str:
 
 
 def _table_text(d: Diff) -> str:
-    lines = []
     if d.equivalent:
-        lines.append(f"{d.a} and {d.b} are equivalent: the same valid byte sequences, decoded alike, "
-                     "the same errors and the same encoders")
-        return "\n".join(lines)
+        return (f"{d.a} and {d.b} are equivalent: the same valid byte sequences, decoded alike, "
+                "the same errors and the same encoders")
+    pats = {"only_a": d.only_a, "only_b": d.only_b, "different": d.different, "errors": d.errors,
+            "tokens": d.tokens}
+    lines = _decoder_lines(d.a, d.b, pats) + _encoder_lines(d.a, d.b, d.encoder)
+    if d.sequence_texts:
+        lines += _sequence_lines(d)
+    return "\n".join(lines + _tail_lines(d))
 
-    def section(title, pats, what):
-        total = sum(p.count for p in pats)
-        lines.append(f"{title}: {_n(total)} sequence{'s' if total != 1 else ''} in "
-                     f"{_n(len(pats))} pattern{'s' if len(pats) != 1 else ''}")
-        shown = sorted(pats, key=lambda p: (-p.count, p.ranges))[:SHOWN]
+
+def _decoder_lines(a: str, b: str, pats: dict, indent: str = "", quiet: bool = False) -> list[str]:
+    """The table engine's pattern sections (*quiet*: only those with patterns)."""
+    lines: list[str] = []
+
+    def section(title, found, what):
+        if quiet and not found:
+            return
+        total = sum(p.count for p in found)
+        lines.append(f"{indent}{title}: {_n(total)} sequence{'s' if total != 1 else ''} in "
+                     f"{_n(len(found))} pattern{'s' if len(found) != 1 else ''}")
+        shown = sorted(found, key=lambda p: (-p.count, p.ranges))[:SHOWN]
         shown.sort(key=lambda p: (len(p.ranges), p.ranges))
         width = max([len(p.text) for p in shown] + [0])
         cw = max([len(_n(p.count)) for p in shown] + [0])
         for p in shown:
-            lines.append(f"  {p.text.ljust(width)}  {_n(p.count).rjust(cw)}  {what(p)}")
-        if len(pats) > len(shown):
-            rest = pats and sum(p.count for p in pats) - sum(p.count for p in shown)
-            lines.append(f"  … {_n(len(pats) - len(shown))} more patterns ({_n(rest)} sequences): --json lists all")
+            lines.append(f"{indent}  {p.text.ljust(width)}  {_n(p.count).rjust(cw)}  {what(p)}")
+        if len(found) > len(shown):
+            rest = found and sum(p.count for p in found) - sum(p.count for p in shown)
+            lines.append(f"{indent}  … {_n(len(found) - len(shown))} more patterns ({_n(rest)} sequences): "
+                         "--json lists all")
 
     ex = lambda p: p.example.hex(" ").upper()  # noqa: E731
-    section(f"valid only in {d.a}", d.only_a, lambda p: f"e.g. {ex(p)} = {_value(p.a)}")
-    section(f"valid only in {d.b}", d.only_b, lambda p: f"e.g. {ex(p)} = {_value(p.b)}")
-    section(f"valid in both, decoded differently ({d.a} / {d.b})", d.different,
+    section(f"valid only in {a}", pats["only_a"], lambda p: f"e.g. {ex(p)} = {_value(p.a)}")
+    section(f"valid only in {b}", pats["only_b"], lambda p: f"e.g. {ex(p)} = {_value(p.b)}")
+    section(f"valid in both, decoded differently ({a} / {b})", pats["different"],
             lambda p: (f"{_value(p.a)} / {_value(p.b)}" if p.count == 1 else
                        f"e.g. {ex(p)} = {_value(p.a)} / {_value(p.b)}")
             + ("" if p.key[1] in ("varies", "several") or p.count == 1 else
                f"  (throughout A - B = {'-' if p.key[1] < 0 else ''}0x{abs(p.key[1]):X})"))
-    section(f"ill-formed in both, errors differ ({d.a} / {d.b})", d.errors,
+    section(f"ill-formed in both, errors differ ({a} / {b})", pats["errors"],
             lambda p: f"e.g. {ex(p)}: {p.a} / {p.b}" + ("  (where the data ends)" if p.end else ""))
-    enc = d.encoder
-    for kind, title in (("only_a", f"encodable only in {d.a}"), ("only_b", f"encodable only in {d.b}"),
-                        ("different", f"encoded differently ({d.a} / {d.b})")):
+    if pats.get("tokens"):
+        section(f"a character in one, another token in the other ({a} / {b})", pats["tokens"],
+                lambda p: f"e.g. {ex(p)}: {p.a} / {p.b}" + ("  (where the data ends)" if p.end else ""))
+    if pats.get("shifts"):
+        section(f"a shift in one, something else in the other ({a} / {b})", pats["shifts"],
+                lambda p: f"e.g. {ex(p)}: {p.a} / {p.b}" + ("  (where the data ends)" if p.end else ""))
+    return lines
+
+
+def _encoder_lines(a: str, b: str, enc: dict, indent: str = "") -> list[str]:
+    """The encoder sections: runs of code points encodable in one only, or written differently."""
+    lines: list[str] = []
+    for kind, title in (("only_a", f"encodable only in {a}"), ("only_b", f"encodable only in {b}"),
+                        ("different", f"encoded differently ({a} / {b})")):
         runs = enc.get(kind, [])
         total = sum(r.count for r in runs)
-        lines.append(f"{title}: {_n(total)} code point{'s' if total != 1 else ''} in "
+        lines.append(f"{indent}{title}: {_n(total)} code point{'s' if total != 1 else ''} in "
                      f"{_n(len(runs))} run{'s' if len(runs) != 1 else ''}")
         shown = sorted(runs, key=lambda r: (-r.count, r.first))[:SHOWN]
         shown.sort(key=lambda r: r.first)
@@ -486,12 +515,30 @@ def _table_text(d: Diff) -> str:
             cps = f"U+{r.first:04X}" + (f"..U+{r.last:04X}" if r.last > r.first else "")
             a_ = "-" if r.a is None else r.a.hex(" ").upper()
             b_ = "-" if r.b is None else r.b.hex(" ").upper()
-            lines.append(f"  {cps.ljust(17)} {_n(r.count).rjust(9)}  {'e.g. ' if r.count > 1 else ''}{a_} / {b_}")
+            lines.append(f"{indent}  {cps.ljust(17)} {_n(r.count).rjust(9)}  {'e.g. ' if r.count > 1 else ''}"
+                         f"{a_} / {b_}")
         if len(runs) > len(shown):
-            lines.append(f"  … {_n(len(runs) - len(shown))} more runs: --json lists all")
-    if d.sequence_texts:
-        lines += _sequence_lines(d)
-    return "\n".join(lines + _tail_lines(d))
+            lines.append(f"{indent}  … {_n(len(runs) - len(shown))} more runs: --json lists all")
+    return lines
+
+
+def _modal_text(d) -> str:
+    """A :class:`~encspec.analyse.modediff.ModalDiff` as ``encspec diff`` prints it."""
+    if d.equivalent:
+        return (f"{d.a} and {d.b} are equivalent: in every pair of modes the same bytes reach, the same "
+                "tokens (shifts, characters, errors), and the same encoders")
+    lines = [f"modes compared: {len(d.pairs)} pair{'s' if len(d.pairs) != 1 else ''} the same bytes reach "
+             f"({d.a} / {d.b})"]
+    for p in d.pairs:
+        after = "where the data starts" if not p.after else f"after {p.after.hex(' ').upper()}"
+        if p.equivalent:
+            lines.append(f"in {p.a} / {p.b} ({after}): the same tokens")
+            continue
+        lines.append(f"in {p.a} / {p.b} ({after}):")
+        lines += _decoder_lines(d.a, d.b, p.patterns, "  ", quiet=True)
+    lines.append("the encoders, each code point alone in a text (its shifts, and the shift home, included):")
+    lines += _encoder_lines(d.a, d.b, d.encoder, "  ")
+    return "\n".join(lines + [f"note: {n}" for n in d.notes])
 
 
 def _sequence_lines(d: Diff) -> list[str]:
@@ -520,8 +567,10 @@ def _tail_lines(d: Diff) -> list[str]:
     return lines + [f"note: {n}" for n in d.notes]
 
 
-def text(d: Diff) -> str:
-    """*d* as ``encspec diff`` prints it."""
+def text(d) -> str:
+    """*d* (a :class:`Diff`, or a modal one) as ``encspec diff`` prints it."""
+    if not isinstance(d, Diff):
+        return _modal_text(d)
     if d.tables:
         return _table_text(d)
     lines = []

@@ -46,11 +46,11 @@ from math import prod
 from typing import Any
 
 from ..automaton import DEAD, Automaton
-from ..automaton.actions import Error, Lookup, Pair, Reserved, Value
+from ..automaton.actions import Error, Lookup, Pair, Reserved, Shift, Value
 from ..automaton.forms import DigitsForm
 from ..automaton.mapping import NONE
 from ..automaton.ranges import split
-from ..runtime.tables import digits_bytes, row_bytes, sequences, table_inverse, table_pointer, tokens
+from ..runtime.tables import digits_bytes, row_bytes, sequences, start_after, table_inverse, table_pointer, tokens
 from ..spec.model import RangeSet
 from . import tables as _tables
 
@@ -75,7 +75,7 @@ class TPattern:
 
     @property
     def end(self) -> bool:
-        return self.key[0] == "errors" and self.key[5]
+        return self.key[0] in ("errors", "shifts", "tokens") and self.key[5]
 
     @property
     def everywhere(self) -> bool:
@@ -86,7 +86,7 @@ class TPattern:
                "b": _json_value(self.b), "count": self.count}
         if self.key[0] == "different":
             out["everywhere"] = True
-        if self.key[0] == "errors":
+        if self.key[0] in ("errors", "shifts", "tokens"):
             out["end"] = bool(self.key[5])
         return out
 
@@ -176,8 +176,10 @@ def _token_fn(side: _Side, tok, ops: list, rflags: list):
         return ("tok", "error", tok[1], None)
     _, L, k = tok
     act = side.a.actions[k]
-    if isinstance(act, Error):
+    if isinstance(act, Error) or isinstance(act, Shift) and act.reason:
         return ("tok", "error", L, None)
+    if isinstance(act, Shift):  # which mode it enters is the pairing's business (modediff)
+        return ("tok", "shift", L, None)
     if isinstance(act, Reserved):
         return ("tok", "reserved", L, None)
     if isinstance(act, Value):
@@ -260,6 +262,8 @@ def _token_at(fn, piece, t: int):
 def _category(ta, tb, depth: int, end: bool):
     if ta == tb:
         return None
+    if "shift" in (ta[0], tb[0]) and (ta[0] == "shift" and ta[1] == depth or tb[0] == "shift" and tb[1] == depth):
+        return ("shifts", ta[0], ta[1], tb[0], tb[1], end)
     va = ta[0] == "char" and ta[1] == depth
     vb = tb[0] == "char" and tb[1] == depth
     if va and vb:
@@ -274,6 +278,10 @@ def _category(ta, tb, depth: int, end: bool):
         return ("only_b",)
     if ta[0] != "char" and tb[0] != "char" and ta[:2] != tb[:2]:
         return ("errors", ta[0], ta[1], tb[0], tb[1], end)
+    if ta[:2] != tb[:2] or ta[2] != tb[2] and _PLACEHOLDER not in (ta[2], tb[2]):
+        # a character shorter than the box in one side, another token in the other: new
+        # only where that character's side just stopped (see walk's evaluate)
+        return ("tokens", ta[0], ta[1], tb[0], tb[1], end)
     return None
 
 
@@ -441,8 +449,9 @@ class Found:
     notes: list = field(default_factory=list)
 
 
-def walk(a: Automaton, b: Automaton) -> Found:
-    """Every difference of the two decoders' first tokens, as boxes per key."""
+def walk(a: Automaton, b: Automaton, starts: tuple[int, int] = (0, 0)) -> Found:
+    """Every difference of the two decoders' first tokens, as boxes per key, the tokens
+    starting in the automaton states *starts* (two modes' starts; else 0 and 0)."""
     A, B = _Side(a), _Side(b)
     runs = _product_runs(a, b, A.restore, B.restore)
     found = Found()
@@ -459,7 +468,7 @@ def walk(a: Automaton, b: Automaton) -> Found:
             return None
         return side.a.ops[status[1]][c]
 
-    def evaluate(box, sta, stb, ops_a, ops_b, rflags_a, rflags_b):
+    def evaluate(box, sta, stb, ops_a, ops_b, rflags_a, rflags_b, fresh):
         depth = len(box)
         end = sta[0] == "run" or stb[0] == "run"
         ta, tb = A.at_end(sta, depth), B.at_end(stb, depth)
@@ -473,11 +482,15 @@ def walk(a: Automaton, b: Automaton) -> Found:
         for k0, k1, key in runs_:
             if key[0] == "errors" and units:
                 continue
+            if key[0] == "tokens" and not (key[1] == "char" and fresh[0] or key[3] == "char" and fresh[1]):
+                # the character was its side's token on the shorter box too, where the
+                # difference was found already (a pattern matching a prefix of this one)
+                continue
             found.patterns[key].extend(_boxes(box, f, k0, k1))
 
-    def rec(box, sta, stb, ops_a, ops_b, rf_a, rf_b):
+    def rec(box, sta, stb, ops_a, ops_b, rf_a, rf_b, fresh=(False, False)):
         if box:
-            evaluate(box, sta, stb, ops_a, ops_b, rf_a, rf_b)
+            evaluate(box, sta, stb, ops_a, ops_b, rf_a, rf_b, fresh)
         if sta[0] != "run" and stb[0] != "run":
             return
         if len(box) >= depth_cap:
@@ -503,9 +516,9 @@ def walk(a: Automaton, b: Automaton) -> Found:
                 children.append([key, lo, hi])
         for (na, nb, oa, ob, ra_, rb_), lo, hi in children:
             rec(box + [(lo, hi)], na, nb, ops_a + [(lo, oa)], ops_b + [(lo, ob)],
-                rf_a + [ra_], rf_b + [rb_])
+                rf_a + [ra_], rf_b + [rb_], (sta[0] == "run" and na[0] == "done", stb[0] == "run" and nb[0] == "done"))
 
-    rec([], ("run", 0, None), ("run", 0, None), [], [], [], [])
+    rec([], ("run", starts[0], None), ("run", starts[1], None), [], [], [], [])
     return found
 
 
@@ -543,30 +556,38 @@ def merge_boxes(boxes: list) -> list:
     return boxes
 
 
-def _first_token(x: Automaton, data: bytes):
-    toks = list(tokens(x, data))
+def _first_token(x: Automaton, data: bytes, start: int | None = None):
+    toks = list(tokens(x, data, start))
     return toks[0] if toks else None
 
 
-def _token_words(t) -> str:
+def _token_words(t, x: Automaton | None = None, data: bytes = b"", start: int | None = None) -> str:
     if t is None:
         return "-"
     n = t[2] - t[1]
+    if t[0] == "shift" and x is not None:
+        entered = start_after(x, data, start or 0, t[2])
+        name = "?" if entered is None else _tables.mode_name(x, entered, twin=False)
+        return f"shift to {name} of {n} byte{'s' if n != 1 else ''}"
     return f"{t[0]} of {n} byte{'s' if n != 1 else ''}"
 
 
-def patterns(a: Automaton, b: Automaton, found: Found) -> dict[str, list[TPattern]]:
+def patterns(a: Automaton, b: Automaton, found: Found,
+             starts: tuple[int, int] = (0, 0)) -> dict[str, list[TPattern]]:
     """The boxes of each kind merged into patterns, each with its count and an example."""
-    out: dict[str, list[TPattern]] = {"only_a": [], "only_b": [], "different": [], "errors": []}
+    out: dict[str, list[TPattern]] = {"only_a": [], "only_b": [], "different": [], "errors": [], "shifts": [],
+                                      "tokens": []}
+    sa, sb = starts if any(starts) or a.modes or b.modes else (None, None)
     for key, boxes in found.patterns.items():
         for ranges in merge_boxes(boxes):
             ex = bytes(lo for lo, _ in ranges)
             count = prod(hi - lo + 1 for lo, hi in ranges)
             p = TPattern(tuple(ranges), key, ex, count=count)
-            if key[0] == "errors":
-                p.a, p.b = _token_words(_first_token(a, ex)), _token_words(_first_token(b, ex))
+            if key[0] in ("errors", "shifts", "tokens"):
+                p.a = _token_words(_first_token(a, ex, sa), a, ex, sa)
+                p.b = _token_words(_first_token(b, ex, sb), b, ex, sb)
             else:
-                p.a, p.b = _tables.one_char(a, ex), _tables.one_char(b, ex)
+                p.a, p.b = _tables.one_char(a, ex, sa), _tables.one_char(b, ex, sb)
             out[key[0]].append(p)
     for k in out:
         out[k].sort(key=lambda p: (len(p.ranges), p.ranges))
@@ -574,7 +595,7 @@ def patterns(a: Automaton, b: Automaton, found: Found) -> dict[str, list[TPatter
 
 
 # ------------------------------------------------------------------ encoders
-def _encoder_pieces(x: Automaton) -> list:
+def encoder_pieces(x: Automaton) -> list:
     """The encoder as sorted disjoint pieces (lo, hi, how): ("lin", positions, order, offset)
     (bytes = the digits of cp - offset) or ("pt", bytes or None)."""
     taken = RangeSet()
@@ -708,7 +729,7 @@ class EncoderRange:
 def encoder_diff(a: Automaton, b: Automaton) -> dict[str, list[EncoderRange]]:
     """Code points the two encoders treat differently, as runs: encodable in one only, or
     written as different bytes (the example is each run's first code point)."""
-    pa, pb = _encoder_pieces(a), _encoder_pieces(b)
+    pa, pb = encoder_pieces(a), encoder_pieces(b)
     cuts = sorted({p[0] for p in pa + pb} | {p[1] + 1 for p in pa + pb})
     ia = ib = 0
     out: dict[str, list[EncoderRange]] = {"only_a": [], "only_b": [], "different": []}

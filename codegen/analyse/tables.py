@@ -359,13 +359,25 @@ def restore_text(a: Automaton) -> str:
     return ranges_text(a.restore, ", ")
 
 
-def one_char(a: Automaton, data: bytes):
+def one_char(a: Automaton, data: bytes, start: int | None = None):
     """The value *data*, as a whole document, decodes to when it is one character token
-    (the core's word, :func:`encspec.runtime.tables.tokens`), else None."""
-    toks = list(tokens(a, data))
+    (the core's word, :func:`encspec.runtime.tables.tokens`), else None; read from
+    automaton state *start* where given (a mode's start)."""
+    toks = list(tokens(a, data, start))
     if len(toks) == 1 and toks[0][0] == "char" and toks[0][1] == 0 and toks[0][2] == len(data):
         return toks[0][3]
     return None
+
+
+def mode_name(a: Automaton, start: int, twin: bool = True) -> str:
+    """The mode whose tokens start in automaton state *start*, in words (*twin*: saying
+    where it is the mode's twin, right after a shift)."""
+    for m in a.modes:
+        if m.start == start:
+            return m.name
+        if m.after_shift == start:
+            return f"{m.name} (after a shift)" if twin else m.name
+    return "(no modes)" if not a.modes else f"state {start}"
 
 
 def error_span_text(a: Automaton) -> str:

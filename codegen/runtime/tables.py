@@ -311,9 +311,25 @@ def scan(a, data: bytes, pos: int, final: bool = True):
     return bind(a)._scan(data, pos, final)
 
 
-def tokens(a, data: bytes):
-    """Every token of *data* (a whole document): signature, chars, errors, reserved runs."""
-    return bind(a)._tokens(bytes(data))
+def tokens(a, data: bytes, start: int | None = None):
+    """Every token of *data* (a whole document): signature, chars, errors, reserved runs;
+    from automaton state *start* where given (a mode's start: no signature then)."""
+    core = bind(a)
+    return core._tokens(bytes(data)) if start is None else core._tokens(bytes(data), 0, True, start << 1)
+
+
+def start_after(a, data: bytes, start: int, end: int | None = None) -> int | None:
+    """The start state of the token at *end* (default: the data's end), data[:end] read
+    as whole tokens from state *start* (a mode's start) with *data* what follows: a
+    shift's mode, or a mode-ending character's.  None where a token reaches past *end*."""
+    core = bind(a)
+    pos, state = 0, start << 1
+    data = bytes(data)
+    end = len(data) if end is None else end
+    while pos < end:
+        tok, state = core._step(data, pos, state, True)
+        pos = tok[2]
+    return state >> 1 if pos == end else None
 
 
 def value_of(action, acc: int) -> int:

@@ -25,10 +25,6 @@ def command(spec_a, spec_b, as_json):
         # those are not the same real bytes
         raise Fail(f"cannot compare {a.name} and {b.name}: they read their bytes through different "
                    "permutations ('bytes through'), and diff compares the bytes the automata read")
-    for x in (a, b):
-        if x.modes:  # issue 31: the walk reads from one start state; modes are several
-            raise Fail(f"cannot compare {x.name} yet: it has modes (shift states), and diff walks "
-                       "one start state (compare them with `encspec decode` on the same files)")
     d = diff(a, b)
     click.echo(json.dumps(d.to_json(), indent=1) if as_json else text(d))
     if not d.equivalent:
