@@ -252,11 +252,32 @@ def sections(a: Automaton) -> list[Section]:
     Three walks: byte-oriented (the UTF-8 family, Kuhn's own), in code units (specs whose
     unit is 2 or 4 bytes: UTF-16, UTF-32, WTF-16) and over integers (varints: a 64-bit
     code space, whose "code points" are numbers, not characters)."""
-    if a.unit > 1:
+    if a.modes:
+        out = _mode_sections(a)
+    elif a.unit > 1:
         out = _unit_sections(a)
     else:
         out = _byte_sections(a, numbers=_numbers(a))
     _finish(a, out)
+    return out
+
+
+def _mode_sections(a: Automaton) -> list[Section]:
+    """A section per mode the data reaches by shifts: the byte walk of the mode's own
+    part, each case after the shortest shift bytes from the first mode into it (the
+    encoder's own), its tokens read from the start of the data."""
+    out = []
+    for k, m in enumerate(a.modes):
+        into = a.modes[0].shifts[k]
+        if into is None:  # reached only by a character that ends a mode (ESC throughout)
+            continue
+        subs = _byte_sections(m.part)
+        for case in _cases_of(subs):
+            case.data = into + case.data
+            if into:
+                case.note = f"{case.note} (in mode {m.name}, after {_hex(into)})"
+        where = "where the data starts" if not into else f"after the shift {_hex(into)}"
+        out.append(Section(f"Mode {m.name} ({where})", subsections=subs))
     return out
 
 

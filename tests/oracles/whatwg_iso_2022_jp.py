@@ -39,6 +39,7 @@ class Decoder:
         self.leading = 0x00
         self.output = False
         self.shifted = False  # the last step set the state by an escape sequence (tokens())
+        self.escape_read = False  # the last step read an ESC after a lead byte (tokens())
 
     def handler(self, io_queue, byte):
         s = self.state
@@ -71,6 +72,7 @@ class Decoder:
         if s == TRAIL:
             if byte == 0x1B:
                 self.state = ESCAPE_START
+                self.escape_read = True  # for tokens(): the error is the lead; the ESC starts an escape
                 return Error("trail")
             if byte is not END_OF_QUEUE and 0x21 <= byte <= 0x7E:
                 self.state = LEAD
@@ -126,13 +128,16 @@ def tokens(data) -> list:
     out: list = []
     start = 0
     while True:
-        decoder.shifted = False
+        decoder.shifted = decoder.escape_read = False
         result = decoder.handler(queue, queue.read())
         if result is FINISHED:
             return out
         if result is CONTINUE and not decoder.shifted:
             continue
-        end = queue.consumed
+        # the standard returns the error of a lead byte once it has read the ESC after it,
+        # which begins the escape sequence its state now reads (encoding_rs: the error is
+        # the lead byte alone, the ESC's own error or escape sequence comes next)
+        end = queue.consumed - 1 if decoder.escape_read else queue.consumed
         if result is CONTINUE:
             out.append(("shift", start, end, None))
         elif isinstance(result, Error):
