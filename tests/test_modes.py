@@ -10,6 +10,7 @@ from __future__ import annotations
 import codecs
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -395,3 +396,17 @@ shift home: 1B 42 43 -> one
     assert first.encode("\u3001 ") == b"\x1bA\x22\x1bBC\x20"   # back to one, the first that holds it
     assert cheap.encode("\u3001 ") == b"\x1bA\x22\x0f\x20"     # two, one byte away; and it may end there
     assert cheap.encode("\u3001") == b"\x1bA\x22\x0f"          # the nearest end mode
+
+
+def test_vectors_read_each_mode_after_the_shift_into_it():
+    """Each table case of hz's vectors (a note naming a pointer and its code point) is
+    that code point for CPython's hz codec: the case's bytes start with the shift into
+    the mode whose table it walks."""
+    from encspec.analyse import vectors
+    from encspec.cli.common import load_spec
+    cases = vectors.all_cases(load_spec("hz")[1])
+    named = [(c.data, int(m.group(1), 16)) for c in cases
+             if (m := re.search(r"pointer \d+: U\+([0-9A-F]{4,6}),", c.note))]
+    assert len(named) > 50
+    assert all(data.startswith(b"~{") and data.decode("hz") == chr(cp) for data, cp in named), \
+        [(d, hex(cp)) for d, cp in named if d.decode("hz", "replace") != chr(cp)][:5]
