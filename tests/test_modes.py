@@ -410,3 +410,17 @@ def test_vectors_read_each_mode_after_the_shift_into_it():
     assert len(named) > 50
     assert all(data.startswith(b"~{") and data.decode("hz") == chr(cp) for data, cp in named), \
         [(d, hex(cp)) for d, cp in named if d.decode("hz", "replace") != chr(cp)][:5]
+
+
+def test_code_page_chart_draws_one_mode_and_marks_the_bytes_that_begin_shifts(capsys, tmp_path):
+    out = tmp_path / "jp.svg"
+    code, _, err = run_cli(capsys, "chart", "whatwg-iso-2022-jp", "--codepage", "--mode", "jis0208", "-o", out)
+    assert code == 0 and not err
+    svg = out.read_text("utf-8")
+    assert "whatwg-iso-2022-jp, mode jis0208: code page layout" in svg
+    # the Encoding Standard's JIS X 0208 state: leads 21..7E, ESC begins the escapes
+    leads = {int(m, 16) for m in re.findall(r'class="cell table[^"]*" id="b([0-9A-F]{2})"', svg)}
+    assert leads == set(range(0x21, 0x7F))
+    assert re.search(r'id="b1B" data-byte="1B"><title>1B: begins shift sequences \(to [a-z0-9, ]+\)', svg)
+    code, _, err = run_cli(capsys, "chart", "whatwg-iso-2022-jp", "--codepage", "--mode", "kanji", "-o", out)
+    assert code == 2 and "has no mode 'kanji' (its modes: ascii, roman, katakana, jis0208)" in err

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
 from ..automaton import DEAD, Automaton
-from ..automaton.actions import Lookup, Pair, Value
+from ..automaton.actions import Lookup, Pair, Shift, Value
 from ..automaton.bytesets import runs_text
 from ..runtime.tables import row_bytes, scan
 from ..spec.model import DigitSet
@@ -38,6 +39,7 @@ KINDS = {
     "reserved": ("#b7b7b7", "reserved lead (a run of its own)"),
     "table": ("#93c47d", "lead byte of a table form: the darker, the more of its pointers have an entry"),
     "never": ("#e06666", "never valid (would-be length, lowest value)"),
+    "shift": ("#c9a0dc", "begins a shift sequence (→ the mode it enters)"),
 }
 
 # The lead cells of the "Codepage layout" table of UTF-8 in the encyclopedia
@@ -245,6 +247,7 @@ def codepage(a: Automaton, ancestor: Automaton | None = None) -> list[dict]:
             for lo, hi in item.runs:
                 for b in range(lo, hi + 1):
                     cont.setdefault(b, DigitSet(item.runs).digit_of(b))
+    shifts = _shift_leads(a)
     cells: list[dict[str, Any]] = []  # one cell's fields, for the SVG template
     for b in range(256):
         t = a.step(0, b)
@@ -279,6 +282,9 @@ def codepage(a: Automaton, ancestor: Automaton | None = None) -> list[dict]:
             d = cont[b]
             cell.update(kind="continuation", label=f"+{d:02X}" if d is not None else "cont.", sub="",
                         title="continuation byte" + (f" (digit {d:#x})" if d is not None else ""))
+        elif b in shifts:
+            cell.update(kind="shift", label="shift", sub="→ " + shifts[b][0] + ("…" if len(shifts[b]) > 1 else ""),
+                        title=f"begins shift sequences (to {', '.join(shifts[b])})")
         elif old is not None and ancestor is not None and old[b]["kind"] in ("single", "lead", "partial"):
             prev = old[b]
             cell.update(kind="never", label=prev["label"], sub=prev["sub"], then=ancestor.name,
@@ -305,6 +311,8 @@ def codepage(a: Automaton, ancestor: Automaton | None = None) -> list[dict]:
                               f"{mapped:,} of its {total:,} pointers have an entry ({share:.1%})")
         if b in several and cell["kind"] in ("lead", "partial", "table"):
             cell["title"] += several[b]
+        if b in shifts and cell["kind"] != "shift":
+            cell["title"] += f"; also begins shift sequences (to {', '.join(shifts[b])})"
         cells.append(cell)
     real = a.permutation
     if real is not None:  # walked as intermediate bytes: each real byte shows its intermediate byte's cell
@@ -312,6 +320,23 @@ def codepage(a: Automaton, ancestor: Automaton | None = None) -> list[dict]:
         for cell in cells:
             cell["byte"] = real[cell["byte"]]
     return cells
+
+
+def _shift_leads(a: Automaton) -> dict[int, list[str]]:
+    """Per byte that begins a shift sequence from the start, the modes its shifts enter."""
+    out: dict[int, list[str]] = {}
+    for b in range(256):
+        t = a.step(0, b)
+        if t == DEAD or t >= a.n_states:
+            continue
+        for s in {t} | _after(a, t):
+            k = a.accept[s]
+            act = a.actions[k] if k is not None else None
+            if isinstance(act, Shift) and act.mode not in out.setdefault(b, []):
+                out[b].append(act.mode)
+        if not out.get(b):
+            out.pop(b, None)
+    return out
 
 
 def _shade(share: float) -> str:
@@ -386,8 +411,24 @@ def _after(a: Automaton, t: int) -> set[int]:
 CELL_W, CELL_H, MARGIN = 58, 46, 28
 
 
+def mode_part(a: Automaton, mode: str | None) -> Automaton:
+    """The automaton a chart of one mode draws: the mode's own part (default: the first
+    mode, where the data starts), named after it; *a* itself for a spec without modes."""
+    if not a.modes:
+        if mode is not None:
+            raise ValueError(f"{a.name} has no modes (--mode is for a spec with modes)")
+        return a
+    names = [m.name for m in a.modes]
+    if mode is not None and mode not in names:
+        raise ValueError(f"{a.name} has no mode {mode!r} (its modes: {', '.join(names)})")
+    m = a.modes[names.index(mode) if mode is not None else 0]
+    return replace(m.part, name=f"{a.name}, mode {m.name}")
+
+
 def codepage_svg(a: Automaton, ancestor="auto") -> str:
-    """The code page chart as SVG.  *ancestor*: "auto" (``ANCESTORS``), None, or an automaton."""
+    """The code page chart as SVG.  *ancestor*: "auto" (``ANCESTORS``), None, or an automaton.
+    Of a spec with modes, chart :func:`mode_part` (a mode's tokens read other bytes)."""
+    a = mode_part(a, None) if a.modes else a
     import jinja2  # analyse's own templates (analyse/templates/svg): it never imports emit
     env = jinja2.Environment(loader=jinja2.PackageLoader("encspec.analyse", "templates"), keep_trailing_newline=True,
                              undefined=jinja2.StrictUndefined, autoescape=False)

@@ -46,6 +46,9 @@ def outputs(spec: str, out_dir: Path, docs_dir: Path | None = None) -> list[Outp
         # the automaton's .svg is not generated here: Graphviz's layout differs between
         # its versions, so only the .dot source is checked in (`encspec chart` renders it)
         Output(docs / f"{name}-codepage.svg", charts.codepage_svg(automaton)),
+        # a spec with modes: a code page per mode (the first is the one above)
+        *(Output(docs / f"{name}-codepage-{m.name}.svg", charts.codepage_svg(charts.mode_part(automaton, m.name)))
+          for m in automaton.modes[1:]),
         Output(docs / f"{name}-automaton.dot", charts.automaton_dot(automaton)),
         # the native backend's C source, compiled by setup.py (encspec.generated._native_<name>)
     ] + native
