@@ -119,11 +119,11 @@ def test_js_package_imports_by_name(tmp_path, spec, hexdata, cps):
 
 
 TS_CONSUMER = """
-import { tokens, decode, decodeCodePoints, scan, step, NAME, SIGNATURE, type Token, type CodePoint } from "PKG";
+import { tokens, startStates, decode, decodeCodePoints, scan, step, NAME, SIGNATURE, MODES, type Token, type CodePoint } from "PKG";
 const data: Uint8Array = new Uint8Array([0x41, 0xC3, 0xA9]);
 const all: Token[] = [...tokens(data)];
 for (const t of all) {
-  if (t.kind === "char") { const v: CodePoint = t.value; void v; } else if (t.kind !== "signature") { const r: string = t.reason; void r; }
+  if (t.kind === "char") { const v: CodePoint = t.value; void v; } else if (t.kind === "error" || t.kind === "reserved") { const r: string = t.reason; void r; }
 }
 const s: string = decode(data);
 const cps: CodePoint[] = decodeCodePoints(data);
@@ -131,11 +131,13 @@ const first: Token = scan(data, 0);
 const [state, acc]: [number, number] = step(0, 0x41, 0);
 const n: string = NAME;
 const sig: Uint8Array = SIGNATURE;
-void s; void cps; void first; void state; void acc; void n; void sig;
+const starts: number[] = startStates(data);
+const mode: number = MODES[0].start;
+void s; void cps; void first; void state; void acc; void n; void sig; void starts; void mode;
 """
 
 
-@pytest.mark.parametrize("spec", ["utf-8", "utf-inf-8", "corrected-utf-8"])
+@pytest.mark.parametrize("spec", ["utf-8", "utf-inf-8", "corrected-utf-8", "hz"])
 def test_js_types_check_with_tsc(tmp_path, spec):
     """The .d.ts compiles under tsc --strict with Node's module resolution (tsc only if installed)."""
     tsc = tools.need(lambda: tools.find("tsc", hint="install TypeScript (npm install -g typescript); not attempted"))

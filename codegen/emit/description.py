@@ -279,3 +279,55 @@ def proposed(e: Encoder, cp: int) -> tuple[bytes | None, bool]:
                 + digits(e, r.positions, 0xDC00 + (v & 0x3FF) - r.a)), True
     raw = cp + r.a if r.kind == "pointer" else cp - r.a
     return digits(e, r.positions, raw, r.order), True
+
+
+@dataclass(frozen=True)
+class ModeChoice:
+    """The encoder's modes as data (issue 31), neutral without modes (one mode, no shifts).
+
+    ``encoder``: every mode's runs one after another (mode k's are runs[run_from[k] ..
+    run_from[k + 1] - 1], each part sorted and disjoint; positions and orders pooled),
+    with the whole spec's other fields; ``starts[k]``: the decoder's start state that
+    checks mode k's bytes; ``shifts[m][k]``: the shortest shift bytes from mode m into
+    mode k (b"" into itself, None: none); ``order``: the modes the encoder writes in, by
+    preference; ``sticky``: it stays in the current mode while that holds the next code
+    point; ``cheapest``: of the modes that hold it, the one the shifts reach with the
+    fewest bytes; ``ends``: the modes a text may end in (the cheapest shift home ends
+    it); ``unencodable[m]``: the mode it shifts to before a code point it cannot write
+    (-1: none).  The core's _encode_in_mode, _before_unencodable and _flush read it."""
+
+    encoder: Encoder
+    run_from: tuple[int, ...]
+    starts: tuple[int, ...]
+    shifts: tuple[tuple[bytes | None, ...], ...]
+    order: tuple[int, ...]
+    sticky: bool
+    cheapest: bool
+    ends: tuple[int, ...]
+    unencodable: tuple[int, ...]
+
+    def mode_runs(self, k: int) -> tuple[Run, ...]:
+        return self.encoder.runs[self.run_from[k]:self.run_from[k + 1]]
+
+
+def mode_choice(a: Automaton) -> ModeChoice:
+    """The encoder of *a* with its modes as data (one mode, "no shifts", without)."""
+    whole = encoder(a)
+    if not a.modes:
+        return ModeChoice(whole, (0, len(whole.runs)), (0,), ((b"",),), (0,), False, False, (0,), (-1,))
+    runs: list[Run] = []
+    positions: list = []
+    orders: list = []
+    run_from = [0]
+    for m in a.modes:
+        e = encoder(m.part)
+        runs += [Run(r.first, r.last, r.kind, r.a, r.positions + len(positions) if r.positions >= 0 else -1,
+                     r.order + len(orders) if r.order >= 0 else -1, r.literal, r.verify) for r in e.runs]
+        positions += e.positions
+        orders += e.orders
+        run_from.append(len(runs))
+    joined = Encoder(**{**whole.__dict__, "runs": tuple(runs), "positions": tuple(positions),
+                        "orders": tuple(orders)})
+    return ModeChoice(joined, tuple(run_from), tuple(m.start for m in a.modes),
+                      tuple(m.shifts for m in a.modes), tuple(a.encode_modes), a.sticky, a.cheapest,
+                      tuple(a.encode_end), tuple(-1 if m.unencodable is None else m.unencodable for m in a.modes))

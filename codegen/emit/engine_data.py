@@ -14,7 +14,7 @@ def decoder_data(a: Automaton, ctx: dict) -> None:
     ERROR_SPANS ("span_index"), the restore set as 256 flags ("restore_flags"), the byte
     permutation ("real_bytes", the identity without one), the signatures packed
     into one array ("signature_rows": at, n, start, hex; "signature_bytes", never
-    empty) and "permuted"."""
+    empty), "permuted", and the modes (mode_data)."""
     ctx["span_index"] = ERROR_SPANS.index(a.error_span)
     restore = [0] * 256
     for lo, hi in a.restore:
@@ -29,3 +29,30 @@ def decoder_data(a: Automaton, ctx: dict) -> None:
                                       "hex": sig["hex"]})
         sig_bytes += sig["bytes"]
     ctx["signature_bytes"] = sig_bytes or [0]
+    mode_data(a, ctx)
+
+
+def mode_data(a: Automaton, ctx: dict) -> None:
+    """Adds to *ctx* the modes as the engines' start-state data (issue 31), neutral for a
+    spec without modes: "mode_rows" (name, start state; one row, "default", 0, without),
+    "start_states" (every state a token may start in: the byte orders', the modes' and
+    their twins'), "base" (per state, the start the token after an ordinary token starts
+    in: a twin's mode's start, else the state itself) and, per action, "then_state" (the
+    start state the next token starts in after it: a shift's mode, or its twin where a
+    shift right after a shift is an error; a `-> MODE` character's mode; -1: base)."""
+    base = list(range(a.n_states))
+    for m in a.modes:
+        if m.after_shift is not None:
+            base[m.after_shift] = m.start
+    ctx["base"] = base
+    ctx["mode_rows"] = [{"name": m.name, "start": m.start} for m in a.modes] or [{"name": "default", "start": 0}]
+    ctx["start_states"] = sorted({*a.starts, *(m.start for m in a.modes),
+                                  *(m.after_shift for m in a.modes if m.after_shift is not None)})
+    for act in ctx["actions"]:
+        k = act["then"]
+        if k < 0:
+            act["then_state"] = -1
+        elif act["kind"] == "shift" and a.modes[k].after_shift is not None:
+            act["then_state"] = a.modes[k].after_shift
+        else:
+            act["then_state"] = a.modes[k].start

@@ -13,7 +13,7 @@ import struct
 
 from ..automaton import Automaton
 from . import package_tests
-from .description import COUNTED_REASON, Encoder, encoder
+from .description import COUNTED_REASON, Encoder, encoder, mode_choice
 
 # a run's kind, as the engine's META numbers hold it (bits 0..2)
 KINDS = {"bytes": 0, "none": 1, "counted": 2, "digits": 3, "pair": 4, "pointer": 5}
@@ -53,8 +53,10 @@ def runs_data(e: Encoder) -> dict[str, list[str]]:
 
 
 def context(a: Automaton) -> dict:
-    """The encoder's data as JS source text, for encode.mjs.j2."""
-    e = encoder(a)
+    """The encoder's data as JS source text, for encode.mjs.j2: its runs (every mode's,
+    one after another) and the mode choice (description.mode_choice)."""
+    choice = mode_choice(a)
+    e = choice.encoder
     radix = [[sum(hi - lo + 1 for lo, hi in byte) for byte in p] for p in e.positions]
     longest = max((len(cps) for cps, _ in e.sequences), default=0)
     to_real = list(range(256)) if e.permutation is None else list(e.permutation)
@@ -77,6 +79,14 @@ def context(a: Automaton) -> dict:
         "group_runs": json.dumps(e.group_runs),
         "unencodable": json.dumps(e.unencodable),
         "default_reason": json.dumps("code point not encodable in " + e.name),
+        "run_from": json.dumps(list(choice.run_from)),
+        "mode_starts": json.dumps(list(choice.starts)),
+        "shifts": json.dumps([[None if b is None else list(b) for b in row] for row in choice.shifts]),
+        "order": json.dumps(list(choice.order)),
+        "sticky": json.dumps(choice.sticky),
+        "cheapest": json.dumps(choice.cheapest),
+        "ends": json.dumps(list(choice.ends)),
+        "unencodable_to": json.dumps(list(choice.unencodable)),
     }}
 
 

@@ -213,6 +213,9 @@ def files(a: Automaton, vectors: str | None = None, spec_arg: str | None = None,
         "encodings without counted forms" + (" (this one has some)." if a.extensions else " (this one has none)."),
         *(["scan's options.start is the start state (default 0): after a signature,",
            "the one it chose (SIGNATURES[k].start), as tokens does."] if len(a.starts) > 1 else []),
+        *(["Modes: a \"shift\" token (no character) sets the mode of the tokens after",
+           "it (MODES: each mode's start state); startStates(data) gives the start",
+           "state of each token, which scan's options.start takes."] if a.modes else []),
         "./run-tokens < FILE prints the tokens as `encspec tokens` does (Node);",
         "./run-tokens --batch reads one input per line of hex (an empty line is",
         "the empty input) and prints each input's tokens followed by a line `end`.",
@@ -264,6 +267,7 @@ register(Target(
     permutes=True,  # every byte read goes through FROM_REAL (module.mjs.j2's rd)
     int_bits=None,
     undecodable=True,  # its DFA reads any input as one error; the encoder does not verify (description)
+    modes=True,  # MODES, BASE and each action's then carry the mode; the encoder's modes (js_encode)
     executables=("run-tokens", "run-encode"),
     options=("vectors", "spec_arg", "encode_vectors"),
 ))

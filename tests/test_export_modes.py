@@ -1,0 +1,186 @@
+"""The exports take specs with modes (issue 31 item 5): hz and whatwg-iso-2022-jp exported
+to JS and C decode token for token and encode byte for byte as the Python module does.
+
+Decoding: run-tokens --batch over the conformance vectors' inputs and seeded random
+modal inputs (shift sequences, each mode's characters as the Python module writes them,
+cut and damaged, shifts right after shifts, stray bytes) against the module's tokens.
+Encoding: run-encode (strict and replace) on the encode vectors and random texts drawn
+from every mode's runs, and its --stream mode split at every offset against the
+module's IncrementalEncoder, which carries the mode from piece to piece.
+"""
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+
+import pytest
+
+import encspec
+import tools
+from conftest import (
+    expected_encode_line,
+    exported_once,
+    run_encode_line,
+    run_encode_lines,
+    spec_automaton,
+    token_lines,
+)
+from encspec.emit import package_tests
+from encspec.emit.description import mode_choice
+
+pytestmark = pytest.mark.slow  # runs node and cc: ENCSPEC_SLOW=1 (CI) runs it
+
+SPECS = ["hz", "whatwg-iso-2022-jp"]
+LANGS = ["js"]
+N_RANDOM = 400
+TIMEOUT = 600
+
+
+def env(lang: str) -> dict[str, str]:
+    if lang == "js":
+        return dict(os.environ, NODE=tools.need(tools.node))
+    return dict(os.environ, CC=tools.need(lambda: tools.find("cc", hint="it is in Debian's gcc package")))
+
+
+@pytest.fixture(scope="module")
+def packages(tmp_path_factory):
+    """lang -> (spec -> its exported package's folder)."""
+    return {lang: exported_once(tmp_path_factory, lang) for lang in LANGS}
+
+
+def mode_texts(spec: str, n: int, seed: str = "modes") -> list[list[int]]:
+    """Seeded texts mixing every mode's code points (drawn from each mode's runs),
+    unencodable ones and line feeds (where HZ and ISO-2022 encoders go home)."""
+    choice = mode_choice(spec_automaton(spec))
+    runs = [r for r in choice.encoder.runs if r.kind not in ("none", "counted")]
+    rng = random.Random(f"{spec}:{seed}")
+    out = []
+    for _ in range(n):
+        text: list[int] = []
+        for _ in range(rng.randrange(0, 12)):
+            roll = rng.random()
+            if roll < 0.75:
+                r = rng.choice(runs)
+                text.append(rng.randint(r.first, min(r.last, r.first + 0x3FF)))
+            elif roll < 0.85:
+                text.append(0x0A)
+            else:
+                text.append(rng.choice([0xD800, 0xE000, 0x20AC, 0x10FFFF, rng.randint(0, 0x10FFFF)]))
+        out.append(text)
+    return out
+
+
+def mode_inputs(spec: str, n: int = N_RANDOM) -> list[bytes]:
+    """Seeded byte inputs: the Python module's bytes of random texts, cut, damaged and
+    joined with every shift sequence (twice in a row too) and stray bytes."""
+    module = encspec.load(spec)
+    choice = mode_choice(spec_automaton(spec))
+    shifts = sorted({b for row in choice.shifts for b in row if b})
+    pieces = [module.encode(t, "replace") for t in mode_texts(spec, 60, "pieces")]
+    rng = random.Random(f"{spec}:inputs")
+    out = [b""] + shifts + [a + b for a in shifts for b in shifts]
+    for _ in range(n):
+        doc = bytearray()
+        for _ in range(rng.randrange(1, 8)):
+            roll = rng.random()
+            piece = rng.choice(pieces)
+            if roll < 0.3:
+                doc += piece
+            elif roll < 0.5 and piece:
+                doc += piece[:rng.randrange(len(piece))]
+            elif roll < 0.75:
+                doc += rng.choice(shifts)[:rng.randrange(1, 4)]
+            elif roll < 0.85:
+                doc.append(rng.choice([0x1B, 0x7E, 0x0A, 0x0E, 0x0F]))
+            else:
+                doc.append(rng.randrange(256))
+        out.append(bytes(doc))
+    return out
+
+
+def run_tokens(folder, lang: str, items: list[bytes]) -> list[list[str]]:
+    stdin = "".join(x.hex() + "\n" for x in items).encode("ascii")
+    proc = subprocess.run([str(folder / "run-tokens"), "--batch"], input=stdin, capture_output=True,
+                          timeout=TIMEOUT, env=env(lang))
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")[-3000:]
+    groups: list[list[str]] = [[]]
+    for line in proc.stdout.decode("ascii").splitlines():
+        if line == "end":
+            groups.append([])
+        else:
+            groups[-1].append(line)
+    assert groups.pop() == [] and len(groups) == len(items)
+    return groups
+
+
+@pytest.mark.parametrize("spec", SPECS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_modal_export_decodes_token_for_token(packages, lang, spec):
+    """Conformance inputs and random modal inputs: the export's tokens are the module's."""
+    module = encspec.load(spec)
+    items = [c["data"] for c in package_tests.vectors(spec_automaton(spec), None)[1]] + mode_inputs(spec)
+    assert any(b"\x1b" in x or b"~{" in x for x in items)  # shifts are exercised
+    got = run_tokens(packages[lang](spec), lang, items)
+    bad = [(x, g, w) for x, g in zip(items, got) if g != (w := token_lines(module.tokens(x)))]
+    assert not bad, f"{lang} {spec}: {len(bad)} of {len(items)} differ, e.g.\n" + "\n".join(
+        f"  {x.hex(' ').upper()}\n    export: {g}\n    Python: {w}" for x, g, w in bad[:5])
+
+
+def _compare(lang: str, spec: str, lines: list[str], got: list[str], want: list[str]) -> None:
+    bad = [(line, g, w) for line, g, w in zip(lines, got, want) if g != w and not (w == "error" and
+                                                                                g.startswith("error "))]
+    assert not bad, f"{lang} {spec}: {len(bad)} of {len(lines)} differ, e.g.\n" + "\n".join(
+        f"  {line}\n    export: {g}\n    Python: {w}" for line, g, w in bad[:5])
+
+
+@pytest.mark.parametrize("spec", SPECS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_modal_export_encodes_byte_for_byte(packages, lang, spec):
+    """The encode vectors and random texts of every mode, strict and replace: the shifts
+    (the reference's preference, sticky or not), the shift before an unencodable code
+    point, the shift home at the end."""
+    module = encspec.load(spec)
+    _, cases = package_tests.encode_cases(spec_automaton(spec))
+    items = [c["code_points"] for c in cases] + mode_texts(spec, N_RANDOM)
+    lines = [run_encode_line(mode, cps) for cps in items for mode in ("strict", "replace")]
+    want = [expected_encode_line(module, mode, cps) for cps in items for mode in ("strict", "replace")]
+    assert sum(w.startswith("bytes ") and len(set(w)) > 3 for w in want) > N_RANDOM // 2
+    _compare(lang, spec, lines, run_encode_lines(packages[lang](spec), lines, (), env(lang), TIMEOUT), want)
+
+
+def _streamed(spec: str, pieces: list[list[int]], mode: str) -> str:
+    """The IncrementalEncoder over *pieces*, then final, as run-encode --stream prints it."""
+    enc = encspec.load(spec).IncrementalEncoder(mode)
+    out, fed = b"", 0
+    for k, piece in enumerate([*pieces, []]):
+        try:
+            out += enc.encode(piece, final=k == len(pieces))
+        except UnicodeEncodeError as e:
+            return f"error {fed + e.start} {fed + e.end} {e.reason}"
+        fed += len(piece)
+    return "bytes " + (out.hex().upper() or "-")
+
+
+@pytest.mark.parametrize("spec", SPECS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_modal_export_streams_carry_the_mode(packages, lang, spec):
+    """The streaming encoder, each text split in two at every offset (and in three at
+    random), equals the IncrementalEncoder fed the same pieces, and the one-shot bytes:
+    the mode a piece leaves is where the next starts, and only the last goes home."""
+    module = encspec.load(spec)
+    rng = random.Random(spec)
+    lines, want = [], []
+    for cps in mode_texts(spec, 40, "stream"):
+        cuts_list = [(k,) for k in range(len(cps) + 1)] + [tuple(sorted(rng.sample(range(len(cps) + 1), 2)))
+                                                           for _ in range(2) if cps]
+        for cuts in cuts_list:
+            pieces = [cps[a:b] for a, b in zip((0, *cuts), (*cuts, len(cps)))]
+            for mode in ("strict", "replace"):
+                lines.append(mode + " " + " | ".join(" ".join(f"{c:X}" for c in p) for p in pieces))
+                streamed = _streamed(spec, pieces, mode)
+                assert streamed == expected_encode_line(module, mode, cps) or mode == "replace"
+                want.append(streamed)
+    assert any("1B" in w or "7E7B" in w for w in want)
+    _compare(lang, spec, lines, run_encode_lines(packages[lang](spec), lines, ("--stream",), env(lang), TIMEOUT),
+             want)
