@@ -28,11 +28,12 @@ from conftest import (
 )
 from encspec.emit import package_tests
 from encspec.emit.description import mode_choice
+from encspec.spec import registry
 
 pytestmark = pytest.mark.slow  # runs node and cc: ENCSPEC_SLOW=1 (CI) runs it
 
 SPECS = ["hz", "whatwg-iso-2022-jp"]
-LANGS = ["js"]
+LANGS = ["js", "c"]
 N_RANDOM = 400
 TIMEOUT = 600
 
@@ -184,3 +185,49 @@ def test_modal_export_streams_carry_the_mode(packages, lang, spec):
     assert any("1B" in w or "7E7B" in w for w in want)
     _compare(lang, spec, lines, run_encode_lines(packages[lang](spec), lines, ("--stream",), env(lang), TIMEOUT),
              want)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_modal_c_export_runs_clean_under_sanitizers(tmp_path, packages, spec):
+    """The C tokens demo and run_encode built with AddressSanitizer and UBSan: the modal
+    inputs' tokens are the module's, and the encoder's answers (one-shot, from UTF-8,
+    streamed) are the plain build's."""
+    folder = packages["c"](spec)
+    cc = env("c")["CC"]
+    mod = registry.module_name(spec)
+    flags = [cc, "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", "-O1", "-g", "-fsanitize=address,undefined",
+             "-fno-sanitize-recover=all", "-fno-omit-frame-pointer", "-I", str(folder / "include")]
+    san = dict(os.environ, ASAN_OPTIONS="detect_leaks=1", UBSAN_OPTIONS="print_stacktrace=1")
+    tokens_exe, encode_exe = tmp_path / "tokens-asan", tmp_path / "run_encode-asan"
+    for exe, main in ((tokens_exe, "tokens.c"), (encode_exe, "run_encode.c")):
+        proc = subprocess.run([*flags, "-o", str(exe), str(folder / main), str(folder / f"{mod}.c")],
+                              capture_output=True, text=True, timeout=TIMEOUT)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+    module = encspec.load(spec)
+    items = mode_inputs(spec, 150)
+    stdin = "".join(x.hex() + "\n" for x in items).encode("ascii")
+    proc = subprocess.run([str(tokens_exe), "--batch"], input=stdin, capture_output=True, timeout=TIMEOUT, env=san)
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")[-3000:]
+    want = "".join("".join(x + "\n" for x in token_lines(module.tokens(data))) + "end\n" for data in items)
+    assert proc.stdout.decode("ascii") == want
+    texts = mode_texts(spec, 150, "sanitizers")
+    lines = [run_encode_line(mode, cps) for cps in texts for mode in ("strict", "replace")]
+    streamed = [mode + " " + " | ".join(" ".join(f"{c:X}" for c in p) for p in (cps[:len(cps) // 2], cps[len(cps) // 2:]))
+                for cps in texts for mode in ("strict", "replace")]
+    for args, batch in (((), lines), (("--string",), lines), (("--stream",), streamed)):
+        got = subprocess.run([str(encode_exe), *args], input="".join(x + "\n" for x in batch), capture_output=True,
+                             text=True, timeout=TIMEOUT, env=san)
+        assert got.returncode == 0, got.stderr[-3000:]
+        assert got.stdout.split("\n")[:-1] == run_encode_lines(folder, batch, args, env("c"), TIMEOUT)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_modal_export_encodes_strings(packages, lang, spec):
+    """The string entry points (JS `encode(string)`, C `NAME_encode8` from UTF-8) equal the
+    module on the random texts of every mode (those without surrogates: a string's)."""
+    module = encspec.load(spec)
+    items = [cps for cps in mode_texts(spec, 200, "strings") if not any(0xD800 <= c <= 0xDFFF for c in cps)]
+    lines = [run_encode_line(mode, cps) for cps in items for mode in ("strict", "replace")]
+    want = [expected_encode_line(module, mode, cps) for cps in items for mode in ("strict", "replace")]
+    _compare(lang, spec, lines, run_encode_lines(packages[lang](spec), lines, ("--string",), env(lang), TIMEOUT), want)

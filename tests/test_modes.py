@@ -299,7 +299,7 @@ def test_a_spec_with_modes_is_not_self_synchronizing_with_a_counterexample():
 
 
 def test_the_exports_refuse_a_spec_with_modes_in_one_line(capsys):
-    code, out, err = run_cli(capsys, "export", "hz", "--lang", "c", "-o", "/nonexistent/never-written")
+    code, out, err = run_cli(capsys, "export", "hz", "--lang", "rust", "-o", "/nonexistent/never-written")
     assert code == 2 and "modes (shift states: ISO-2022, HZ) are not in this target yet" in err
 
 

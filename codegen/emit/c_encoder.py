@@ -93,8 +93,11 @@ def memo_plan(e: description.Encoder) -> tuple[int, int]:
 
 
 def context(a: Automaton) -> dict:
-    """The template context of encode.c.j2 / encode.h.j2 (keys start with ``enc_``)."""
-    e = description.encoder(a)
+    """The template context of encode.c.j2 / encode.h.j2 (keys start with ``enc_``): the
+    runs of every mode (description.mode_choice; one mode without modes) and the mode
+    choice, the shifts' bytes in the pool."""
+    choice = description.mode_choice(a)
+    e = choice.encoder
     pool = bytearray()  # literal and sequence bytes (intermediate: the engine permutes)
     runs: list[dict] = []
     for r in e.runs:
@@ -123,12 +126,21 @@ def context(a: Automaton) -> dict:
                      "text": " ".join(f"U+{c:04X}" for c in cps)})
         seq_cps += cps[1:]
         pool += b
+    n_modes = len(choice.starts)
+    shifts: list[tuple[int, int]] = []  # per (mode, mode): where its shift bytes are in the pool, how many (-1: none)
+    for row in choice.shifts:
+        for path in row:
+            shifts.append((len(pool), -1 if path is None else len(path)))
+            pool += path or b""
+    longest_shift = max((len(path) for row in choice.shifts for path in row if path), default=0)
     q = description.proposed(e, 0x3F)[0]
     most = max([e.run_bytes(r) for r in e.runs] + [len(b) for _, b in e.sequences] + [len(q or b"")], default=0)
     memo_cps, memo = memo_plan(e)
+    most += 2 * longest_shift  # a shift into its mode; the shift before an unencodable one, or home
     starters = e.starters
     reason = e.unencodable
-    width, order, units = unit_plan(a, e)
+    # code units copied without the run walk know no modes: a spec with modes has none
+    width, order, units = unit_plan(a, e) if n_modes == 1 else (0, "le", [])
     return {
         "enc_unit_width": width, "enc_unit_ranges": units, "enc_n_unit_ranges": len(units),
         "enc_unit_le": int(order == "le"),
@@ -146,5 +158,9 @@ def context(a: Automaton) -> dict:
         "enc_counted_reason": description.COUNTED_REASON,
         "enc_split_reason": "a trail surrogate after a lead surrogate an earlier piece wrote: "
                             "the pair can no longer be joined",
+        "enc_n_modes": n_modes, "enc_run_from": list(choice.run_from), "enc_mode_starts": list(choice.starts),
+        "enc_shifts": shifts, "enc_order": list(choice.order), "enc_sticky": int(choice.sticky),
+        "enc_cheapest": int(choice.cheapest), "enc_ends": list(choice.ends),
+        "enc_unencodable_to": list(choice.unencodable),
         "enc_most": max(most, 1), "enc_memo_most": memo, "enc_memo_cps": memo_cps, "enc_undecodable": int(e.undecodable),
     }

@@ -38,7 +38,7 @@ def _vectors(a: Automaton, computed: str | None) -> tuple[str, list[dict], int]:
         toks = case["tokens"]
         out.append({"note": case["note"], "data": case["data"], "data_c": _c_bytes(case["data"]),
                     "text": package_tests.token_text(toks),
-                    "decoded": sum(k != "signature" for k, _, _, _ in toks),
+                    "decoded": sum(k not in ("signature", "shift") for k, _, _, _ in toks),
                     # errors, reserved runs and WIDE tokens (chars beyond 64 bits) are replaced
                     "errors": sum(k in ("error", "reserved") or (k == "char" and v >> 64 != 0)
                                   for k, _, _, v in toks)})
@@ -229,4 +229,5 @@ register(Target(
     options=("vectors", "spec_arg", "encode_vectors"),
     permutes=True,  # every byte read goes through NAME_from_real (source.c.j2's rd)
     undecodable=True,  # its automaton makes any input one error; the encoder skips verifying
+    modes=True,  # _next carries the mode in the token (after); the encoder's modes (c_encoder, mode_choice)
 ))

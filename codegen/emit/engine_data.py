@@ -34,7 +34,8 @@ def decoder_data(a: Automaton, ctx: dict) -> None:
 
 def mode_data(a: Automaton, ctx: dict) -> None:
     """Adds to *ctx* the modes as the engines' start-state data (issue 31), neutral for a
-    spec without modes: "mode_rows" (name, start state; one row, "default", 0, without),
+    spec without modes: "mode_rows" (name, start state, its twin's or -1; one row,
+    "default", 0, without),
     "start_states" (every state a token may start in: the byte orders', the modes' and
     their twins'), "base" (per state, the start the token after an ordinary token starts
     in: a twin's mode's start, else the state itself) and, per action, "then_state" (the
@@ -45,7 +46,8 @@ def mode_data(a: Automaton, ctx: dict) -> None:
         if m.after_shift is not None:
             base[m.after_shift] = m.start
     ctx["base"] = base
-    ctx["mode_rows"] = [{"name": m.name, "start": m.start} for m in a.modes] or [{"name": "default", "start": 0}]
+    ctx["mode_rows"] = [{"name": m.name, "start": m.start, "twin": -1 if m.after_shift is None else m.after_shift}
+                        for m in a.modes] or [{"name": "default", "start": 0, "twin": -1}]
     ctx["start_states"] = sorted({*a.starts, *(m.start for m in a.modes),
                                   *(m.after_shift for m in a.modes if m.after_shift is not None)})
     for act in ctx["actions"]:
