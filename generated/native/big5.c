@@ -156,6 +156,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* big5_next's: the start state of the token after this one (it reads it back) */
 } big5_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -285,6 +286,7 @@ size_t big5_decode(const unsigned char *data, size_t len, big5_cp *out,
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define BIG5_SPAN 1
 #define BIG5_N_STARTS 1u  /* start states: a signature may choose one */
+#define BIG5_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char big5_reason_start[] = "illegal multibyte sequence";
 const char big5_reason_continuation[] = "illegal multibyte sequence";
@@ -1687,21 +1689,50 @@ void big5_scan(const unsigned char *data, size_t len, size_t pos, big5_token *to
     big5_scan_from(data, len, pos, BIG5_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int big5_mode_start[1] = { 0 };
+static const int big5_mode_twin[1] = { -1 };
+/* big5_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t big5_base[5] = {
+    0, 1, 2, 3, 4,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned big5_after(const big5_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return big5_base[start];
+    if (tok->kind == BIG5_SHIFT && big5_mode_twin[tok->then] >= 0)
+        return (unsigned)big5_mode_twin[tok->then];
+    return (unsigned)big5_mode_start[tok->then];
+}
+
 int big5_next(const unsigned char *data, size_t len, size_t *pos, big5_token *tok)
 {
     unsigned start = BIG5_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = big5_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = big5_signature(data, len, &start)) > 0) {
         big5_set(tok, BIG5_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (BIG5_N_STARTS > 1 && *pos)
+    if (BIG5_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (BIG5_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)big5_signature(data, len, &start);
     big5_scan_from(data, len, *pos, start, tok);
+    tok->after = big5_after(tok, start);
+    if (tok->kind == BIG5_SHIFT && tok->reason)
+        tok->kind = BIG5_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -1737,7 +1768,7 @@ size_t big5_decode(const unsigned char *data, size_t len, big5_cp *out,
     while (big5_next(data, len, &pos, &tok)) {
         if (tok.kind == BIG5_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != BIG5_SIGNATURE) {
+        } else if (tok.kind != BIG5_SIGNATURE && tok.kind != BIG5_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -1751,7 +1782,7 @@ size_t big5_decode(const unsigned char *data, size_t len, big5_cp *out,
 #define NX_NAME "big5"
 #define NX_SPEC_SHA256 "f012908997be997cc6119e459f1b068ca4095cbd410eb7de352d9a48efcec978"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "1fb1258894c81655dd70cfe361ddd3f055a78b88c0bdf51658bee1b054f2538f"
+#define NX_SOURCE_SHA256 "a035a3e467b21b1a7720c210e36f4a5ac4232f366eaa4ce646c0125365b79e32"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

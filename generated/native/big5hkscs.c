@@ -158,6 +158,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* big5hkscs_next's: the start state of the token after this one (it reads it back) */
     /* CHAR: how many code points (1, or more where a table entry stands for several:
        value is the first, values points to them all); 0 otherwise */
     size_t n_values;
@@ -295,6 +296,7 @@ size_t big5hkscs_decode(const unsigned char *data, size_t len, big5hkscs_cp *out
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define BIG5HKSCS_SPAN 1
 #define BIG5HKSCS_N_STARTS 1u  /* start states: a signature may choose one */
+#define BIG5HKSCS_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char big5hkscs_reason_start[] = "illegal multibyte sequence";
 const char big5hkscs_reason_continuation[] = "illegal multibyte sequence";
@@ -2048,21 +2050,50 @@ void big5hkscs_scan(const unsigned char *data, size_t len, size_t pos, big5hkscs
     big5hkscs_scan_from(data, len, pos, BIG5HKSCS_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int big5hkscs_mode_start[1] = { 0 };
+static const int big5hkscs_mode_twin[1] = { -1 };
+/* big5hkscs_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t big5hkscs_base[5] = {
+    0, 1, 2, 3, 4,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned big5hkscs_after(const big5hkscs_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return big5hkscs_base[start];
+    if (tok->kind == BIG5HKSCS_SHIFT && big5hkscs_mode_twin[tok->then] >= 0)
+        return (unsigned)big5hkscs_mode_twin[tok->then];
+    return (unsigned)big5hkscs_mode_start[tok->then];
+}
+
 int big5hkscs_next(const unsigned char *data, size_t len, size_t *pos, big5hkscs_token *tok)
 {
     unsigned start = BIG5HKSCS_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = big5hkscs_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = big5hkscs_signature(data, len, &start)) > 0) {
         big5hkscs_set(tok, BIG5HKSCS_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (BIG5HKSCS_N_STARTS > 1 && *pos)
+    if (BIG5HKSCS_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (BIG5HKSCS_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)big5hkscs_signature(data, len, &start);
     big5hkscs_scan_from(data, len, *pos, start, tok);
+    tok->after = big5hkscs_after(tok, start);
+    if (tok->kind == BIG5HKSCS_SHIFT && tok->reason)
+        tok->kind = BIG5HKSCS_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -2102,7 +2133,7 @@ size_t big5hkscs_decode(const unsigned char *data, size_t len, big5hkscs_cp *out
                 out[n++] = tok.values[k];
             if (!tok.values)
                 out[n++] = tok.value;
-        } else if (tok.kind != BIG5HKSCS_SIGNATURE) {
+        } else if (tok.kind != BIG5HKSCS_SIGNATURE && tok.kind != BIG5HKSCS_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -2116,7 +2147,7 @@ size_t big5hkscs_decode(const unsigned char *data, size_t len, big5hkscs_cp *out
 #define NX_NAME "big5hkscs"
 #define NX_SPEC_SHA256 "12db81dccbde50903e6c3b538abbdd03bcce58fa7bba72d8db0a8c4fbe11888b"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "ddd1e1ca33948388dcdd89162cfb1d5ad43aa8ef3d85f90de35c84133e6f083a"
+#define NX_SOURCE_SHA256 "a3dd0200f711da6a2fe92126162813e719f97470e126f3e544e9f23af31e42ec"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

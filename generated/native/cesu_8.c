@@ -152,6 +152,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* cesu_8_next's: the start state of the token after this one (it reads it back) */
 } cesu_8_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -268,6 +269,7 @@ size_t cesu_8_decode(const unsigned char *data, size_t len, cesu_8_cp *out,
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define CESU_8_SPAN 0
 #define CESU_8_N_STARTS 1u  /* start states: a signature may choose one */
+#define CESU_8_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char cesu_8_reason_start[] = "invalid start byte";
 const char cesu_8_reason_continuation[] = "invalid continuation byte";
@@ -778,21 +780,50 @@ void cesu_8_scan(const unsigned char *data, size_t len, size_t pos, cesu_8_token
     cesu_8_scan_from(data, len, pos, CESU_8_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int cesu_8_mode_start[1] = { 0 };
+static const int cesu_8_mode_twin[1] = { -1 };
+/* cesu_8_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t cesu_8_base[11] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned cesu_8_after(const cesu_8_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return cesu_8_base[start];
+    if (tok->kind == CESU_8_SHIFT && cesu_8_mode_twin[tok->then] >= 0)
+        return (unsigned)cesu_8_mode_twin[tok->then];
+    return (unsigned)cesu_8_mode_start[tok->then];
+}
+
 int cesu_8_next(const unsigned char *data, size_t len, size_t *pos, cesu_8_token *tok)
 {
     unsigned start = CESU_8_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = cesu_8_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = cesu_8_signature(data, len, &start)) > 0) {
         cesu_8_set(tok, CESU_8_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (CESU_8_N_STARTS > 1 && *pos)
+    if (CESU_8_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (CESU_8_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)cesu_8_signature(data, len, &start);
     cesu_8_scan_from(data, len, *pos, start, tok);
+    tok->after = cesu_8_after(tok, start);
+    if (tok->kind == CESU_8_SHIFT && tok->reason)
+        tok->kind = CESU_8_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -828,7 +859,7 @@ size_t cesu_8_decode(const unsigned char *data, size_t len, cesu_8_cp *out,
     while (cesu_8_next(data, len, &pos, &tok)) {
         if (tok.kind == CESU_8_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != CESU_8_SIGNATURE) {
+        } else if (tok.kind != CESU_8_SIGNATURE && tok.kind != CESU_8_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -842,7 +873,7 @@ size_t cesu_8_decode(const unsigned char *data, size_t len, cesu_8_cp *out,
 #define NX_NAME "cesu-8"
 #define NX_SPEC_SHA256 "e19e4ef1bf39a2abf942d35836c03578fa04624c995edd2f8858f8a98fb662df"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "499b8f2af0ad861765ec12de93af29464bd58ffbee64a3a8473dd08459c8b389"
+#define NX_SOURCE_SHA256 "8b9e016c202ad11c24dadcf914db37a017310903e8f5fdbf23422e3b03e8ecd1"
 #define NX_N_STATES 11
 #define NX_N_CLASSES 9
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -152,6 +152,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* corrected_utf_8_next's: the start state of the token after this one (it reads it back) */
 } corrected_utf_8_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -268,6 +269,7 @@ size_t corrected_utf_8_decode(const unsigned char *data, size_t len, corrected_u
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define CORRECTED_UTF_8_SPAN 0
 #define CORRECTED_UTF_8_N_STARTS 1u  /* start states: a signature may choose one */
+#define CORRECTED_UTF_8_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char corrected_utf_8_reason_start[] = "invalid start byte";
 const char corrected_utf_8_reason_continuation[] = "invalid continuation byte";
@@ -857,21 +859,51 @@ void corrected_utf_8_scan(const unsigned char *data, size_t len, size_t pos, cor
     corrected_utf_8_scan_from(data, len, pos, CORRECTED_UTF_8_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int corrected_utf_8_mode_start[1] = { 0 };
+static const int corrected_utf_8_mode_twin[1] = { -1 };
+/* corrected_utf_8_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t corrected_utf_8_base[28] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned corrected_utf_8_after(const corrected_utf_8_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return corrected_utf_8_base[start];
+    if (tok->kind == CORRECTED_UTF_8_SHIFT && corrected_utf_8_mode_twin[tok->then] >= 0)
+        return (unsigned)corrected_utf_8_mode_twin[tok->then];
+    return (unsigned)corrected_utf_8_mode_start[tok->then];
+}
+
 int corrected_utf_8_next(const unsigned char *data, size_t len, size_t *pos, corrected_utf_8_token *tok)
 {
     unsigned start = CORRECTED_UTF_8_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = corrected_utf_8_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = corrected_utf_8_signature(data, len, &start)) > 0) {
         corrected_utf_8_set(tok, CORRECTED_UTF_8_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (CORRECTED_UTF_8_N_STARTS > 1 && *pos)
+    if (CORRECTED_UTF_8_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (CORRECTED_UTF_8_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)corrected_utf_8_signature(data, len, &start);
     corrected_utf_8_scan_from(data, len, *pos, start, tok);
+    tok->after = corrected_utf_8_after(tok, start);
+    if (tok->kind == CORRECTED_UTF_8_SHIFT && tok->reason)
+        tok->kind = CORRECTED_UTF_8_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -907,7 +939,7 @@ size_t corrected_utf_8_decode(const unsigned char *data, size_t len, corrected_u
     while (corrected_utf_8_next(data, len, &pos, &tok)) {
         if (tok.kind == CORRECTED_UTF_8_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != CORRECTED_UTF_8_SIGNATURE) {
+        } else if (tok.kind != CORRECTED_UTF_8_SIGNATURE && tok.kind != CORRECTED_UTF_8_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -921,7 +953,7 @@ size_t corrected_utf_8_decode(const unsigned char *data, size_t len, corrected_u
 #define NX_NAME "corrected-utf-8"
 #define NX_SPEC_SHA256 "771c8d1f03d61c7a7facf4c151ceb6c47fd74f6c4706b3ce5c2a793f11975d26"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "7dd33cac7e73e6b950bc129faf1f1cd336db2fb22eaa51d2ec2b2443b53d6d1c"
+#define NX_SOURCE_SHA256 "99a00395acd9ff02c5415b4178b35a97d0a206f717f34a4b1af7a81aa937f3e5"
 #define NX_N_STATES 28
 #define NX_N_CLASSES 13
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

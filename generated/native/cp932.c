@@ -155,6 +155,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* cp932_next's: the start state of the token after this one (it reads it back) */
 } cp932_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -283,6 +284,7 @@ size_t cp932_decode(const unsigned char *data, size_t len, cp932_cp *out,
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define CP932_SPAN 1
 #define CP932_N_STARTS 1u  /* start states: a signature may choose one */
+#define CP932_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char cp932_reason_start[] = "illegal multibyte sequence";
 const char cp932_reason_continuation[] = "illegal multibyte sequence";
@@ -1527,21 +1529,50 @@ void cp932_scan(const unsigned char *data, size_t len, size_t pos, cp932_token *
     cp932_scan_from(data, len, pos, CP932_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int cp932_mode_start[1] = { 0 };
+static const int cp932_mode_twin[1] = { -1 };
+/* cp932_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t cp932_base[7] = {
+    0, 1, 2, 3, 4, 5, 6,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned cp932_after(const cp932_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return cp932_base[start];
+    if (tok->kind == CP932_SHIFT && cp932_mode_twin[tok->then] >= 0)
+        return (unsigned)cp932_mode_twin[tok->then];
+    return (unsigned)cp932_mode_start[tok->then];
+}
+
 int cp932_next(const unsigned char *data, size_t len, size_t *pos, cp932_token *tok)
 {
     unsigned start = CP932_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = cp932_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = cp932_signature(data, len, &start)) > 0) {
         cp932_set(tok, CP932_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (CP932_N_STARTS > 1 && *pos)
+    if (CP932_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (CP932_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)cp932_signature(data, len, &start);
     cp932_scan_from(data, len, *pos, start, tok);
+    tok->after = cp932_after(tok, start);
+    if (tok->kind == CP932_SHIFT && tok->reason)
+        tok->kind = CP932_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -1577,7 +1608,7 @@ size_t cp932_decode(const unsigned char *data, size_t len, cp932_cp *out,
     while (cp932_next(data, len, &pos, &tok)) {
         if (tok.kind == CP932_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != CP932_SIGNATURE) {
+        } else if (tok.kind != CP932_SIGNATURE && tok.kind != CP932_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -1591,7 +1622,7 @@ size_t cp932_decode(const unsigned char *data, size_t len, cp932_cp *out,
 #define NX_NAME "cp932"
 #define NX_SPEC_SHA256 "976e6e82fa67bcc1eaa6c208fde875ca720247d8997cf7690f19d060b620a401"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "0d71cb41a22d2a8cf98485eb766c85fdf3d0c956061114cc9cb4f4f44bd08b52"
+#define NX_SOURCE_SHA256 "aa41cb100296172aaab00a7363103f22ad4c7550922007d77f173a5cecef85f3"
 #define NX_N_STATES 7
 #define NX_N_CLASSES 8
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -156,6 +156,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* cp949_next's: the start state of the token after this one (it reads it back) */
 } cp949_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -285,6 +286,7 @@ size_t cp949_decode(const unsigned char *data, size_t len, cp949_cp *out,
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define CP949_SPAN 1
 #define CP949_N_STARTS 1u  /* start states: a signature may choose one */
+#define CP949_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char cp949_reason_start[] = "illegal multibyte sequence";
 const char cp949_reason_continuation[] = "illegal multibyte sequence";
@@ -2296,21 +2298,50 @@ void cp949_scan(const unsigned char *data, size_t len, size_t pos, cp949_token *
     cp949_scan_from(data, len, pos, CP949_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int cp949_mode_start[1] = { 0 };
+static const int cp949_mode_twin[1] = { -1 };
+/* cp949_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t cp949_base[5] = {
+    0, 1, 2, 3, 4,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned cp949_after(const cp949_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return cp949_base[start];
+    if (tok->kind == CP949_SHIFT && cp949_mode_twin[tok->then] >= 0)
+        return (unsigned)cp949_mode_twin[tok->then];
+    return (unsigned)cp949_mode_start[tok->then];
+}
+
 int cp949_next(const unsigned char *data, size_t len, size_t *pos, cp949_token *tok)
 {
     unsigned start = CP949_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = cp949_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = cp949_signature(data, len, &start)) > 0) {
         cp949_set(tok, CP949_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (CP949_N_STARTS > 1 && *pos)
+    if (CP949_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (CP949_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)cp949_signature(data, len, &start);
     cp949_scan_from(data, len, *pos, start, tok);
+    tok->after = cp949_after(tok, start);
+    if (tok->kind == CP949_SHIFT && tok->reason)
+        tok->kind = CP949_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -2346,7 +2377,7 @@ size_t cp949_decode(const unsigned char *data, size_t len, cp949_cp *out,
     while (cp949_next(data, len, &pos, &tok)) {
         if (tok.kind == CP949_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != CP949_SIGNATURE) {
+        } else if (tok.kind != CP949_SIGNATURE && tok.kind != CP949_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -2360,7 +2391,7 @@ size_t cp949_decode(const unsigned char *data, size_t len, cp949_cp *out,
 #define NX_NAME "cp949"
 #define NX_SPEC_SHA256 "76a434f317bf8cbfabc3a1e5aa20b91646943eb93d1404e87186f85292de13e2"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "b9480ca10630a26558133a1e50ccd7162c96f57b3a27046a57fa6475055a6e07"
+#define NX_SOURCE_SHA256 "73581b5448a70656d97b01ca8be3b7f51c2d8acb377ef4416afa7344dd1626d9"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

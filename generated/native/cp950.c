@@ -156,6 +156,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* cp950_next's: the start state of the token after this one (it reads it back) */
 } cp950_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -285,6 +286,7 @@ size_t cp950_decode(const unsigned char *data, size_t len, cp950_cp *out,
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define CP950_SPAN 1
 #define CP950_N_STARTS 1u  /* start states: a signature may choose one */
+#define CP950_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char cp950_reason_start[] = "illegal multibyte sequence";
 const char cp950_reason_continuation[] = "illegal multibyte sequence";
@@ -1690,21 +1692,50 @@ void cp950_scan(const unsigned char *data, size_t len, size_t pos, cp950_token *
     cp950_scan_from(data, len, pos, CP950_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int cp950_mode_start[1] = { 0 };
+static const int cp950_mode_twin[1] = { -1 };
+/* cp950_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t cp950_base[5] = {
+    0, 1, 2, 3, 4,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned cp950_after(const cp950_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return cp950_base[start];
+    if (tok->kind == CP950_SHIFT && cp950_mode_twin[tok->then] >= 0)
+        return (unsigned)cp950_mode_twin[tok->then];
+    return (unsigned)cp950_mode_start[tok->then];
+}
+
 int cp950_next(const unsigned char *data, size_t len, size_t *pos, cp950_token *tok)
 {
     unsigned start = CP950_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = cp950_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = cp950_signature(data, len, &start)) > 0) {
         cp950_set(tok, CP950_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (CP950_N_STARTS > 1 && *pos)
+    if (CP950_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (CP950_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)cp950_signature(data, len, &start);
     cp950_scan_from(data, len, *pos, start, tok);
+    tok->after = cp950_after(tok, start);
+    if (tok->kind == CP950_SHIFT && tok->reason)
+        tok->kind = CP950_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -1740,7 +1771,7 @@ size_t cp950_decode(const unsigned char *data, size_t len, cp950_cp *out,
     while (cp950_next(data, len, &pos, &tok)) {
         if (tok.kind == CP950_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != CP950_SIGNATURE) {
+        } else if (tok.kind != CP950_SIGNATURE && tok.kind != CP950_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -1754,7 +1785,7 @@ size_t cp950_decode(const unsigned char *data, size_t len, cp950_cp *out,
 #define NX_NAME "cp950"
 #define NX_SPEC_SHA256 "09e0f7de2021b3f93981b0d1fa0ae621399273d71a4bb1c160266181ecfdcd8a"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "1943001bd545f69f08afe6d85c2dd581129b3db3ebb177df56af1df54807fe12"
+#define NX_SOURCE_SHA256 "307f88967ee1689d62394b72e08530b8d5ce3ba5c8d21a317426701c368c3ad6"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -158,6 +158,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* euc_jis_2004_next's: the start state of the token after this one (it reads it back) */
     /* CHAR: how many code points (1, or more where a table entry stands for several:
        value is the first, values points to them all); 0 otherwise */
     size_t n_values;
@@ -296,6 +297,7 @@ size_t euc_jis_2004_decode(const unsigned char *data, size_t len, euc_jis_2004_c
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define EUC_JIS_2004_SPAN 1
 #define EUC_JIS_2004_N_STARTS 1u  /* start states: a signature may choose one */
+#define EUC_JIS_2004_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char euc_jis_2004_reason_start[] = "illegal multibyte sequence";
 const char euc_jis_2004_reason_continuation[] = "illegal multibyte sequence";
@@ -2041,21 +2043,50 @@ void euc_jis_2004_scan(const unsigned char *data, size_t len, size_t pos, euc_ji
     euc_jis_2004_scan_from(data, len, pos, EUC_JIS_2004_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int euc_jis_2004_mode_start[1] = { 0 };
+static const int euc_jis_2004_mode_twin[1] = { -1 };
+/* euc_jis_2004_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t euc_jis_2004_base[10] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned euc_jis_2004_after(const euc_jis_2004_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return euc_jis_2004_base[start];
+    if (tok->kind == EUC_JIS_2004_SHIFT && euc_jis_2004_mode_twin[tok->then] >= 0)
+        return (unsigned)euc_jis_2004_mode_twin[tok->then];
+    return (unsigned)euc_jis_2004_mode_start[tok->then];
+}
+
 int euc_jis_2004_next(const unsigned char *data, size_t len, size_t *pos, euc_jis_2004_token *tok)
 {
     unsigned start = EUC_JIS_2004_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = euc_jis_2004_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = euc_jis_2004_signature(data, len, &start)) > 0) {
         euc_jis_2004_set(tok, EUC_JIS_2004_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (EUC_JIS_2004_N_STARTS > 1 && *pos)
+    if (EUC_JIS_2004_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (EUC_JIS_2004_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)euc_jis_2004_signature(data, len, &start);
     euc_jis_2004_scan_from(data, len, *pos, start, tok);
+    tok->after = euc_jis_2004_after(tok, start);
+    if (tok->kind == EUC_JIS_2004_SHIFT && tok->reason)
+        tok->kind = EUC_JIS_2004_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -2095,7 +2126,7 @@ size_t euc_jis_2004_decode(const unsigned char *data, size_t len, euc_jis_2004_c
                 out[n++] = tok.values[k];
             if (!tok.values)
                 out[n++] = tok.value;
-        } else if (tok.kind != EUC_JIS_2004_SIGNATURE) {
+        } else if (tok.kind != EUC_JIS_2004_SIGNATURE && tok.kind != EUC_JIS_2004_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -2109,7 +2140,7 @@ size_t euc_jis_2004_decode(const unsigned char *data, size_t len, euc_jis_2004_c
 #define NX_NAME "euc_jis_2004"
 #define NX_SPEC_SHA256 "cc9311529ae2cec93b88bc9374b2e88b80f728c2800c5b2561446f24dcfe48ac"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "815898a156ba743c5661daf61014629d92ca694e858a0394aea52c3c06d1c6b3"
+#define NX_SOURCE_SHA256 "42b48092d77dc39e79803f9377738ad60f988bf82aefbce11fcc116b9fc96d31"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -158,6 +158,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* euc_jisx0213_next's: the start state of the token after this one (it reads it back) */
     /* CHAR: how many code points (1, or more where a table entry stands for several:
        value is the first, values points to them all); 0 otherwise */
     size_t n_values;
@@ -296,6 +297,7 @@ size_t euc_jisx0213_decode(const unsigned char *data, size_t len, euc_jisx0213_c
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define EUC_JISX0213_SPAN 1
 #define EUC_JISX0213_N_STARTS 1u  /* start states: a signature may choose one */
+#define EUC_JISX0213_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char euc_jisx0213_reason_start[] = "illegal multibyte sequence";
 const char euc_jisx0213_reason_continuation[] = "illegal multibyte sequence";
@@ -2094,21 +2096,50 @@ void euc_jisx0213_scan(const unsigned char *data, size_t len, size_t pos, euc_ji
     euc_jisx0213_scan_from(data, len, pos, EUC_JISX0213_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int euc_jisx0213_mode_start[1] = { 0 };
+static const int euc_jisx0213_mode_twin[1] = { -1 };
+/* euc_jisx0213_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t euc_jisx0213_base[16] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned euc_jisx0213_after(const euc_jisx0213_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return euc_jisx0213_base[start];
+    if (tok->kind == EUC_JISX0213_SHIFT && euc_jisx0213_mode_twin[tok->then] >= 0)
+        return (unsigned)euc_jisx0213_mode_twin[tok->then];
+    return (unsigned)euc_jisx0213_mode_start[tok->then];
+}
+
 int euc_jisx0213_next(const unsigned char *data, size_t len, size_t *pos, euc_jisx0213_token *tok)
 {
     unsigned start = EUC_JISX0213_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = euc_jisx0213_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = euc_jisx0213_signature(data, len, &start)) > 0) {
         euc_jisx0213_set(tok, EUC_JISX0213_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (EUC_JISX0213_N_STARTS > 1 && *pos)
+    if (EUC_JISX0213_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (EUC_JISX0213_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)euc_jisx0213_signature(data, len, &start);
     euc_jisx0213_scan_from(data, len, *pos, start, tok);
+    tok->after = euc_jisx0213_after(tok, start);
+    if (tok->kind == EUC_JISX0213_SHIFT && tok->reason)
+        tok->kind = EUC_JISX0213_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -2148,7 +2179,7 @@ size_t euc_jisx0213_decode(const unsigned char *data, size_t len, euc_jisx0213_c
                 out[n++] = tok.values[k];
             if (!tok.values)
                 out[n++] = tok.value;
-        } else if (tok.kind != EUC_JISX0213_SIGNATURE) {
+        } else if (tok.kind != EUC_JISX0213_SIGNATURE && tok.kind != EUC_JISX0213_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -2162,7 +2193,7 @@ size_t euc_jisx0213_decode(const unsigned char *data, size_t len, euc_jisx0213_c
 #define NX_NAME "euc_jisx0213"
 #define NX_SPEC_SHA256 "37f5fa7bc10920d4b93c66c69ed4b099535c8e9a309cd62c12563c61f2da2029"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "c3280ad58454385d28a30b573e0a7abcfb40e56a3980d6aeeda9b59c36a2308e"
+#define NX_SOURCE_SHA256 "e2ab84a33dc75546372bc39a8634a3fc743f63d494c7df8829aac901263df86c"
 #define NX_N_STATES 16
 #define NX_N_CLASSES 15
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -156,6 +156,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* euc_jp_next's: the start state of the token after this one (it reads it back) */
 } euc_jp_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -286,6 +287,7 @@ size_t euc_jp_decode(const unsigned char *data, size_t len, euc_jp_cp *out,
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define EUC_JP_SPAN 1
 #define EUC_JP_N_STARTS 1u  /* start states: a signature may choose one */
+#define EUC_JP_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char euc_jp_reason_start[] = "illegal multibyte sequence";
 const char euc_jp_reason_continuation[] = "illegal multibyte sequence";
@@ -1791,21 +1793,50 @@ void euc_jp_scan(const unsigned char *data, size_t len, size_t pos, euc_jp_token
     euc_jp_scan_from(data, len, pos, EUC_JP_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int euc_jp_mode_start[1] = { 0 };
+static const int euc_jp_mode_twin[1] = { -1 };
+/* euc_jp_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t euc_jp_base[10] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned euc_jp_after(const euc_jp_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return euc_jp_base[start];
+    if (tok->kind == EUC_JP_SHIFT && euc_jp_mode_twin[tok->then] >= 0)
+        return (unsigned)euc_jp_mode_twin[tok->then];
+    return (unsigned)euc_jp_mode_start[tok->then];
+}
+
 int euc_jp_next(const unsigned char *data, size_t len, size_t *pos, euc_jp_token *tok)
 {
     unsigned start = EUC_JP_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = euc_jp_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = euc_jp_signature(data, len, &start)) > 0) {
         euc_jp_set(tok, EUC_JP_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (EUC_JP_N_STARTS > 1 && *pos)
+    if (EUC_JP_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (EUC_JP_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)euc_jp_signature(data, len, &start);
     euc_jp_scan_from(data, len, *pos, start, tok);
+    tok->after = euc_jp_after(tok, start);
+    if (tok->kind == EUC_JP_SHIFT && tok->reason)
+        tok->kind = EUC_JP_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -1841,7 +1872,7 @@ size_t euc_jp_decode(const unsigned char *data, size_t len, euc_jp_cp *out,
     while (euc_jp_next(data, len, &pos, &tok)) {
         if (tok.kind == EUC_JP_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != EUC_JP_SIGNATURE) {
+        } else if (tok.kind != EUC_JP_SIGNATURE && tok.kind != EUC_JP_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -1855,7 +1886,7 @@ size_t euc_jp_decode(const unsigned char *data, size_t len, euc_jp_cp *out,
 #define NX_NAME "euc-jp"
 #define NX_SPEC_SHA256 "c57ba23b82f2ff3933960e2deecfe002cb75e52acd2dead1457edf729ef9bfe2"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "c0253f783cf13fe39e18a90af8f76f8292a6d42e86334674dc58f3be1bead62e"
+#define NX_SOURCE_SHA256 "a408c04964ff88f432719ad6ea45a9026f1b46db3d9d3a95f54ca82a0f0664c2"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

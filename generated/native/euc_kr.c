@@ -156,6 +156,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* euc_kr_next's: the start state of the token after this one (it reads it back) */
 } euc_kr_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -286,6 +287,7 @@ size_t euc_kr_decode(const unsigned char *data, size_t len, euc_kr_cp *out,
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define EUC_KR_SPAN 1
 #define EUC_KR_N_STARTS 1u  /* start states: a signature may choose one */
+#define EUC_KR_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char euc_kr_reason_start[] = "illegal multibyte sequence";
 const char euc_kr_reason_continuation[] = "illegal multibyte sequence";
@@ -2669,21 +2671,51 @@ void euc_kr_scan(const unsigned char *data, size_t len, size_t pos, euc_kr_token
     euc_kr_scan_from(data, len, pos, EUC_KR_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int euc_kr_mode_start[1] = { 0 };
+static const int euc_kr_mode_twin[1] = { -1 };
+/* euc_kr_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t euc_kr_base[19] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned euc_kr_after(const euc_kr_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return euc_kr_base[start];
+    if (tok->kind == EUC_KR_SHIFT && euc_kr_mode_twin[tok->then] >= 0)
+        return (unsigned)euc_kr_mode_twin[tok->then];
+    return (unsigned)euc_kr_mode_start[tok->then];
+}
+
 int euc_kr_next(const unsigned char *data, size_t len, size_t *pos, euc_kr_token *tok)
 {
     unsigned start = EUC_KR_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = euc_kr_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = euc_kr_signature(data, len, &start)) > 0) {
         euc_kr_set(tok, EUC_KR_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (EUC_KR_N_STARTS > 1 && *pos)
+    if (EUC_KR_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (EUC_KR_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)euc_kr_signature(data, len, &start);
     euc_kr_scan_from(data, len, *pos, start, tok);
+    tok->after = euc_kr_after(tok, start);
+    if (tok->kind == EUC_KR_SHIFT && tok->reason)
+        tok->kind = EUC_KR_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -2719,7 +2751,7 @@ size_t euc_kr_decode(const unsigned char *data, size_t len, euc_kr_cp *out,
     while (euc_kr_next(data, len, &pos, &tok)) {
         if (tok.kind == EUC_KR_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != EUC_KR_SIGNATURE) {
+        } else if (tok.kind != EUC_KR_SIGNATURE && tok.kind != EUC_KR_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -2733,7 +2765,7 @@ size_t euc_kr_decode(const unsigned char *data, size_t len, euc_kr_cp *out,
 #define NX_NAME "euc-kr"
 #define NX_SPEC_SHA256 "75adf6425525daae2b8b3b94e6da3ab51499f4a96dda726593012cbcc00ee037"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "00365c6fb28c8d4a9fca0df6cd7cbf63999c678d9c6578099909db7b4a53c91d"
+#define NX_SOURCE_SHA256 "988c338fe8fedba81f7975f1322c01fe3888a0e63e4d33bc72866fab67fb0cc2"
 #define NX_N_STATES 19
 #define NX_N_CLASSES 8
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

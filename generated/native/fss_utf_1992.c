@@ -152,6 +152,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* fss_utf_1992_next's: the start state of the token after this one (it reads it back) */
 } fss_utf_1992_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -268,6 +269,7 @@ size_t fss_utf_1992_decode(const unsigned char *data, size_t len, fss_utf_1992_c
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define FSS_UTF_1992_SPAN 0
 #define FSS_UTF_1992_N_STARTS 1u  /* start states: a signature may choose one */
+#define FSS_UTF_1992_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char fss_utf_1992_reason_start[] = "invalid start byte";
 const char fss_utf_1992_reason_continuation[] = "invalid continuation byte";
@@ -811,21 +813,51 @@ void fss_utf_1992_scan(const unsigned char *data, size_t len, size_t pos, fss_ut
     fss_utf_1992_scan_from(data, len, pos, FSS_UTF_1992_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int fss_utf_1992_mode_start[1] = { 0 };
+static const int fss_utf_1992_mode_twin[1] = { -1 };
+/* fss_utf_1992_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t fss_utf_1992_base[19] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned fss_utf_1992_after(const fss_utf_1992_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return fss_utf_1992_base[start];
+    if (tok->kind == FSS_UTF_1992_SHIFT && fss_utf_1992_mode_twin[tok->then] >= 0)
+        return (unsigned)fss_utf_1992_mode_twin[tok->then];
+    return (unsigned)fss_utf_1992_mode_start[tok->then];
+}
+
 int fss_utf_1992_next(const unsigned char *data, size_t len, size_t *pos, fss_utf_1992_token *tok)
 {
     unsigned start = FSS_UTF_1992_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = fss_utf_1992_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = fss_utf_1992_signature(data, len, &start)) > 0) {
         fss_utf_1992_set(tok, FSS_UTF_1992_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (FSS_UTF_1992_N_STARTS > 1 && *pos)
+    if (FSS_UTF_1992_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (FSS_UTF_1992_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)fss_utf_1992_signature(data, len, &start);
     fss_utf_1992_scan_from(data, len, *pos, start, tok);
+    tok->after = fss_utf_1992_after(tok, start);
+    if (tok->kind == FSS_UTF_1992_SHIFT && tok->reason)
+        tok->kind = FSS_UTF_1992_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -861,7 +893,7 @@ size_t fss_utf_1992_decode(const unsigned char *data, size_t len, fss_utf_1992_c
     while (fss_utf_1992_next(data, len, &pos, &tok)) {
         if (tok.kind == FSS_UTF_1992_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != FSS_UTF_1992_SIGNATURE) {
+        } else if (tok.kind != FSS_UTF_1992_SIGNATURE && tok.kind != FSS_UTF_1992_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -875,7 +907,7 @@ size_t fss_utf_1992_decode(const unsigned char *data, size_t len, fss_utf_1992_c
 #define NX_NAME "fss-utf-1992"
 #define NX_SPEC_SHA256 "a735756b730524382a38ae8c0f7c29accb1b07fd052940ce368ea260427cc351"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "6f59bffeeef2abbfaa11762a720ff9fca2a30ab3fb0043444ceaa94fa2b89c97"
+#define NX_SOURCE_SHA256 "dc5fc9dafe22447bebdc61d783fae2297fe5c7af28313693647f7363437906d9"
 #define NX_N_STATES 19
 #define NX_N_CLASSES 10
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

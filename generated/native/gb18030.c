@@ -156,6 +156,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* gb18030_next's: the start state of the token after this one (it reads it back) */
 } gb18030_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -286,6 +287,7 @@ size_t gb18030_decode(const unsigned char *data, size_t len, gb18030_cp *out,
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define GB18030_SPAN 1
 #define GB18030_N_STARTS 1u  /* start states: a signature may choose one */
+#define GB18030_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char gb18030_reason_start[] = "illegal multibyte sequence";
 const char gb18030_reason_continuation[] = "illegal multibyte sequence";
@@ -2441,21 +2443,50 @@ void gb18030_scan(const unsigned char *data, size_t len, size_t pos, gb18030_tok
     gb18030_scan_from(data, len, pos, GB18030_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int gb18030_mode_start[1] = { 0 };
+static const int gb18030_mode_twin[1] = { -1 };
+/* gb18030_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t gb18030_base[10] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned gb18030_after(const gb18030_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return gb18030_base[start];
+    if (tok->kind == GB18030_SHIFT && gb18030_mode_twin[tok->then] >= 0)
+        return (unsigned)gb18030_mode_twin[tok->then];
+    return (unsigned)gb18030_mode_start[tok->then];
+}
+
 int gb18030_next(const unsigned char *data, size_t len, size_t *pos, gb18030_token *tok)
 {
     unsigned start = GB18030_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = gb18030_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = gb18030_signature(data, len, &start)) > 0) {
         gb18030_set(tok, GB18030_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (GB18030_N_STARTS > 1 && *pos)
+    if (GB18030_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (GB18030_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)gb18030_signature(data, len, &start);
     gb18030_scan_from(data, len, *pos, start, tok);
+    tok->after = gb18030_after(tok, start);
+    if (tok->kind == GB18030_SHIFT && tok->reason)
+        tok->kind = GB18030_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -2491,7 +2522,7 @@ size_t gb18030_decode(const unsigned char *data, size_t len, gb18030_cp *out,
     while (gb18030_next(data, len, &pos, &tok)) {
         if (tok.kind == GB18030_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != GB18030_SIGNATURE) {
+        } else if (tok.kind != GB18030_SIGNATURE && tok.kind != GB18030_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -2505,7 +2536,7 @@ size_t gb18030_decode(const unsigned char *data, size_t len, gb18030_cp *out,
 #define NX_NAME "gb18030"
 #define NX_SPEC_SHA256 "8ab07f9187e6f0b49e307e1eaa6e147fe18c05fc6f63d23417f494ed928d9e89"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "cbfd33f8efb69465415a705d1d00c0f697c71347346b4ba7c65e5ee3ce125a5a"
+#define NX_SOURCE_SHA256 "701d65f42dbb776bf45fc0756ced1270b029f5a47e5a5d69ab87106df7bea56f"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

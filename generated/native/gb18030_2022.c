@@ -156,6 +156,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* gb18030_2022_next's: the start state of the token after this one (it reads it back) */
 } gb18030_2022_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -286,6 +287,7 @@ size_t gb18030_2022_decode(const unsigned char *data, size_t len, gb18030_2022_c
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define GB18030_2022_SPAN 1
 #define GB18030_2022_N_STARTS 1u  /* start states: a signature may choose one */
+#define GB18030_2022_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char gb18030_2022_reason_start[] = "illegal multibyte sequence";
 const char gb18030_2022_reason_continuation[] = "illegal multibyte sequence";
@@ -2491,21 +2493,50 @@ void gb18030_2022_scan(const unsigned char *data, size_t len, size_t pos, gb1803
     gb18030_2022_scan_from(data, len, pos, GB18030_2022_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int gb18030_2022_mode_start[1] = { 0 };
+static const int gb18030_2022_mode_twin[1] = { -1 };
+/* gb18030_2022_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t gb18030_2022_base[10] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned gb18030_2022_after(const gb18030_2022_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return gb18030_2022_base[start];
+    if (tok->kind == GB18030_2022_SHIFT && gb18030_2022_mode_twin[tok->then] >= 0)
+        return (unsigned)gb18030_2022_mode_twin[tok->then];
+    return (unsigned)gb18030_2022_mode_start[tok->then];
+}
+
 int gb18030_2022_next(const unsigned char *data, size_t len, size_t *pos, gb18030_2022_token *tok)
 {
     unsigned start = GB18030_2022_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = gb18030_2022_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = gb18030_2022_signature(data, len, &start)) > 0) {
         gb18030_2022_set(tok, GB18030_2022_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (GB18030_2022_N_STARTS > 1 && *pos)
+    if (GB18030_2022_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (GB18030_2022_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)gb18030_2022_signature(data, len, &start);
     gb18030_2022_scan_from(data, len, *pos, start, tok);
+    tok->after = gb18030_2022_after(tok, start);
+    if (tok->kind == GB18030_2022_SHIFT && tok->reason)
+        tok->kind = GB18030_2022_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -2541,7 +2572,7 @@ size_t gb18030_2022_decode(const unsigned char *data, size_t len, gb18030_2022_c
     while (gb18030_2022_next(data, len, &pos, &tok)) {
         if (tok.kind == GB18030_2022_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != GB18030_2022_SIGNATURE) {
+        } else if (tok.kind != GB18030_2022_SIGNATURE && tok.kind != GB18030_2022_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -2555,7 +2586,7 @@ size_t gb18030_2022_decode(const unsigned char *data, size_t len, gb18030_2022_c
 #define NX_NAME "gb18030-2022"
 #define NX_SPEC_SHA256 "406cddb47263c391e943c0cc8ea5a632655be5737d1652d36bcc9ee0eaa47b4c"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "46cd8bbf7841bf73dc7a9e99f76e3ae875c9ab5a52399cd59f8a87aec364d5e0"
+#define NX_SOURCE_SHA256 "f40ae58501a47b775790c77dd6e9961863b52b5fa4201dad54f632c7c9f020c3"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -156,6 +156,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* gb2312_next's: the start state of the token after this one (it reads it back) */
 } gb2312_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -285,6 +286,7 @@ size_t gb2312_decode(const unsigned char *data, size_t len, gb2312_cp *out,
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define GB2312_SPAN 1
 #define GB2312_N_STARTS 1u  /* start states: a signature may choose one */
+#define GB2312_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char gb2312_reason_start[] = "illegal multibyte sequence";
 const char gb2312_reason_continuation[] = "illegal multibyte sequence";
@@ -1317,21 +1319,50 @@ void gb2312_scan(const unsigned char *data, size_t len, size_t pos, gb2312_token
     gb2312_scan_from(data, len, pos, GB2312_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int gb2312_mode_start[1] = { 0 };
+static const int gb2312_mode_twin[1] = { -1 };
+/* gb2312_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t gb2312_base[5] = {
+    0, 1, 2, 3, 4,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned gb2312_after(const gb2312_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return gb2312_base[start];
+    if (tok->kind == GB2312_SHIFT && gb2312_mode_twin[tok->then] >= 0)
+        return (unsigned)gb2312_mode_twin[tok->then];
+    return (unsigned)gb2312_mode_start[tok->then];
+}
+
 int gb2312_next(const unsigned char *data, size_t len, size_t *pos, gb2312_token *tok)
 {
     unsigned start = GB2312_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = gb2312_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = gb2312_signature(data, len, &start)) > 0) {
         gb2312_set(tok, GB2312_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (GB2312_N_STARTS > 1 && *pos)
+    if (GB2312_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (GB2312_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)gb2312_signature(data, len, &start);
     gb2312_scan_from(data, len, *pos, start, tok);
+    tok->after = gb2312_after(tok, start);
+    if (tok->kind == GB2312_SHIFT && tok->reason)
+        tok->kind = GB2312_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -1367,7 +1398,7 @@ size_t gb2312_decode(const unsigned char *data, size_t len, gb2312_cp *out,
     while (gb2312_next(data, len, &pos, &tok)) {
         if (tok.kind == GB2312_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != GB2312_SIGNATURE) {
+        } else if (tok.kind != GB2312_SIGNATURE && tok.kind != GB2312_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -1381,7 +1412,7 @@ size_t gb2312_decode(const unsigned char *data, size_t len, gb2312_cp *out,
 #define NX_NAME "gb2312"
 #define NX_SPEC_SHA256 "73ad0b9e179be8f6bf4035131da88df9ccc1d43e9ab74f36bce799579221ca40"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "f468eefa64bd855ed254fea44224e007dfd4c46f2f18615ffe1e462c702a9e29"
+#define NX_SOURCE_SHA256 "66dd9150cc55dd7a2d6bf5522f53e11d836e95e9de27e441a5f10d17da46dba6"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 3
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -156,6 +156,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* gbk_next's: the start state of the token after this one (it reads it back) */
 } gbk_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -285,6 +286,7 @@ size_t gbk_decode(const unsigned char *data, size_t len, gbk_cp *out,
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define GBK_SPAN 1
 #define GBK_N_STARTS 1u  /* start states: a signature may choose one */
+#define GBK_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char gbk_reason_start[] = "illegal multibyte sequence";
 const char gbk_reason_continuation[] = "illegal multibyte sequence";
@@ -2300,21 +2302,50 @@ void gbk_scan(const unsigned char *data, size_t len, size_t pos, gbk_token *tok)
     gbk_scan_from(data, len, pos, GBK_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int gbk_mode_start[1] = { 0 };
+static const int gbk_mode_twin[1] = { -1 };
+/* gbk_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t gbk_base[5] = {
+    0, 1, 2, 3, 4,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned gbk_after(const gbk_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return gbk_base[start];
+    if (tok->kind == GBK_SHIFT && gbk_mode_twin[tok->then] >= 0)
+        return (unsigned)gbk_mode_twin[tok->then];
+    return (unsigned)gbk_mode_start[tok->then];
+}
+
 int gbk_next(const unsigned char *data, size_t len, size_t *pos, gbk_token *tok)
 {
     unsigned start = GBK_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = gbk_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = gbk_signature(data, len, &start)) > 0) {
         gbk_set(tok, GBK_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (GBK_N_STARTS > 1 && *pos)
+    if (GBK_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (GBK_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)gbk_signature(data, len, &start);
     gbk_scan_from(data, len, *pos, start, tok);
+    tok->after = gbk_after(tok, start);
+    if (tok->kind == GBK_SHIFT && tok->reason)
+        tok->kind = GBK_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -2350,7 +2381,7 @@ size_t gbk_decode(const unsigned char *data, size_t len, gbk_cp *out,
     while (gbk_next(data, len, &pos, &tok)) {
         if (tok.kind == GBK_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != GBK_SIGNATURE) {
+        } else if (tok.kind != GBK_SIGNATURE && tok.kind != GBK_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -2364,7 +2395,7 @@ size_t gbk_decode(const unsigned char *data, size_t len, gbk_cp *out,
 #define NX_NAME "gbk"
 #define NX_SPEC_SHA256 "ae3d64b0502f613f72a576a514cbcaaef1fc8249090a21a38e51d5592bcd5280"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "012d38b1f6ae4065f45063e3574abdc2718519427bb1294231bc092b55de8caf"
+#define NX_SOURCE_SHA256 "e8d4cc887d650c89c139afd111e59172e1600d7f0254f40b36737f3515f1d111"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

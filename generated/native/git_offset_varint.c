@@ -161,6 +161,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* git_offset_varint_next's: the start state of the token after this one (it reads it back) */
 } git_offset_varint_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -287,6 +288,7 @@ size_t git_offset_varint_decode(const unsigned char *data, size_t len, git_offse
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define GIT_OFFSET_VARINT_SPAN 0
 #define GIT_OFFSET_VARINT_N_STARTS 1u  /* start states: a signature may choose one */
+#define GIT_OFFSET_VARINT_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char git_offset_varint_reason_start[] = "invalid start byte";
 const char git_offset_varint_reason_continuation[] = "invalid continuation byte";
@@ -864,21 +866,52 @@ void git_offset_varint_scan(const unsigned char *data, size_t len, size_t pos, g
     git_offset_varint_scan_from(data, len, pos, GIT_OFFSET_VARINT_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int git_offset_varint_mode_start[1] = { 0 };
+static const int git_offset_varint_mode_twin[1] = { -1 };
+/* git_offset_varint_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t git_offset_varint_base[35] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned git_offset_varint_after(const git_offset_varint_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return git_offset_varint_base[start];
+    if (tok->kind == GIT_OFFSET_VARINT_SHIFT && git_offset_varint_mode_twin[tok->then] >= 0)
+        return (unsigned)git_offset_varint_mode_twin[tok->then];
+    return (unsigned)git_offset_varint_mode_start[tok->then];
+}
+
 int git_offset_varint_next(const unsigned char *data, size_t len, size_t *pos, git_offset_varint_token *tok)
 {
     unsigned start = GIT_OFFSET_VARINT_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = git_offset_varint_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = git_offset_varint_signature(data, len, &start)) > 0) {
         git_offset_varint_set(tok, GIT_OFFSET_VARINT_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (GIT_OFFSET_VARINT_N_STARTS > 1 && *pos)
+    if (GIT_OFFSET_VARINT_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (GIT_OFFSET_VARINT_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)git_offset_varint_signature(data, len, &start);
     git_offset_varint_scan_from(data, len, *pos, start, tok);
+    tok->after = git_offset_varint_after(tok, start);
+    if (tok->kind == GIT_OFFSET_VARINT_SHIFT && tok->reason)
+        tok->kind = GIT_OFFSET_VARINT_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -914,7 +947,7 @@ size_t git_offset_varint_decode(const unsigned char *data, size_t len, git_offse
     while (git_offset_varint_next(data, len, &pos, &tok)) {
         if (tok.kind == GIT_OFFSET_VARINT_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != GIT_OFFSET_VARINT_SIGNATURE) {
+        } else if (tok.kind != GIT_OFFSET_VARINT_SIGNATURE && tok.kind != GIT_OFFSET_VARINT_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -928,7 +961,7 @@ size_t git_offset_varint_decode(const unsigned char *data, size_t len, git_offse
 #define NX_NAME "git-offset-varint"
 #define NX_SPEC_SHA256 "a6b3e8f3a01561e40516fe5fbc2e678571e9f67df7a8902dbccc39b8e6851f71"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "cc3491badb835de7e94c8deac6fe7e5916f35fc558c8da0dc26c2882970f25ac"
+#define NX_SOURCE_SHA256 "f04710633ab94fadfdbf651e75890ebd11462c5c54c26ac75fce55e77da62f5f"
 #define NX_N_STATES 35
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

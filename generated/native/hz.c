@@ -156,6 +156,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* hz_next's: the start state of the token after this one (it reads it back) */
 } hz_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -194,7 +195,11 @@ void hz_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned st
 size_t hz_signature(const unsigned char *data, size_t len, unsigned *start);
 
 /* The next token of the document data[0 .. len - 1] from *pos (start with
-   *pos = 0): fills *tok, advances *pos, returns 1; 0 at the end. */
+   *pos = 0): fills *tok, advances *pos, returns 1; 0 at the end.  Modes: a SHIFT
+   token (no character) sets the mode of the tokens after it (a shift right after
+   a shift is an ERROR that still shifts); the mode goes from one call to the next
+   in tok->after, so pass the same tok each time (after *pos = 0, nothing is read
+   from it). */
 int hz_next(const unsigned char *data, size_t len, size_t *pos, hz_token *tok);
 
 /* The code point of tok (a token of data[0 .. len - 1], as hz_next gave it),
@@ -285,6 +290,7 @@ size_t hz_decode(const unsigned char *data, size_t len, hz_cp *out,
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define HZ_SPAN 1
 #define HZ_N_STARTS 1u  /* start states: a signature may choose one */
+#define HZ_N_MODES 2u  /* modes (shift states); 1: none */
 
 const char hz_reason_start[] = "illegal multibyte sequence";
 const char hz_reason_continuation[] = "illegal multibyte sequence";
@@ -1366,21 +1372,51 @@ void hz_scan(const unsigned char *data, size_t len, size_t pos, hz_token *tok)
     hz_scan_from(data, len, pos, HZ_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: ascii
+   1: gb */
+static const int hz_mode_start[2] = { 0, 7 };
+static const int hz_mode_twin[2] = { -1, -1 };
+/* hz_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t hz_base[13] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned hz_after(const hz_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return hz_base[start];
+    if (tok->kind == HZ_SHIFT && hz_mode_twin[tok->then] >= 0)
+        return (unsigned)hz_mode_twin[tok->then];
+    return (unsigned)hz_mode_start[tok->then];
+}
+
 int hz_next(const unsigned char *data, size_t len, size_t *pos, hz_token *tok)
 {
     unsigned start = HZ_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = hz_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = hz_signature(data, len, &start)) > 0) {
         hz_set(tok, HZ_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (HZ_N_STARTS > 1 && *pos)
+    if (HZ_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (HZ_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)hz_signature(data, len, &start);
     hz_scan_from(data, len, *pos, start, tok);
+    tok->after = hz_after(tok, start);
+    if (tok->kind == HZ_SHIFT && tok->reason)
+        tok->kind = HZ_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -1416,7 +1452,7 @@ size_t hz_decode(const unsigned char *data, size_t len, hz_cp *out,
     while (hz_next(data, len, &pos, &tok)) {
         if (tok.kind == HZ_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != HZ_SIGNATURE) {
+        } else if (tok.kind != HZ_SIGNATURE && tok.kind != HZ_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -1430,7 +1466,7 @@ size_t hz_decode(const unsigned char *data, size_t len, hz_cp *out,
 #define NX_NAME "hz"
 #define NX_SPEC_SHA256 "ea5132463a64c13dd2955e73dfce8a23364001d22d123fbcd6278b43adb2c20b"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "ec2b4461bcfecc379685f07bfa22c763ca92805bc051179622506f2e7b1446bb"
+#define NX_SOURCE_SHA256 "08af8d541762ac166cc3b6ec268a0efd58229b1861e86812e43a7e96deac97fc"
 #define NX_N_STATES 13
 #define NX_N_CLASSES 8
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -156,6 +156,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* johab_next's: the start state of the token after this one (it reads it back) */
 } johab_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -285,6 +286,7 @@ size_t johab_decode(const unsigned char *data, size_t len, johab_cp *out,
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define JOHAB_SPAN 1
 #define JOHAB_N_STARTS 1u  /* start states: a signature may choose one */
+#define JOHAB_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char johab_reason_start[] = "illegal multibyte sequence";
 const char johab_reason_continuation[] = "illegal multibyte sequence";
@@ -2323,21 +2325,50 @@ void johab_scan(const unsigned char *data, size_t len, size_t pos, johab_token *
     johab_scan_from(data, len, pos, JOHAB_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int johab_mode_start[1] = { 0 };
+static const int johab_mode_twin[1] = { -1 };
+/* johab_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t johab_base[5] = {
+    0, 1, 2, 3, 4,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned johab_after(const johab_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return johab_base[start];
+    if (tok->kind == JOHAB_SHIFT && johab_mode_twin[tok->then] >= 0)
+        return (unsigned)johab_mode_twin[tok->then];
+    return (unsigned)johab_mode_start[tok->then];
+}
+
 int johab_next(const unsigned char *data, size_t len, size_t *pos, johab_token *tok)
 {
     unsigned start = JOHAB_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = johab_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = johab_signature(data, len, &start)) > 0) {
         johab_set(tok, JOHAB_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (JOHAB_N_STARTS > 1 && *pos)
+    if (JOHAB_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (JOHAB_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)johab_signature(data, len, &start);
     johab_scan_from(data, len, *pos, start, tok);
+    tok->after = johab_after(tok, start);
+    if (tok->kind == JOHAB_SHIFT && tok->reason)
+        tok->kind = JOHAB_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -2373,7 +2404,7 @@ size_t johab_decode(const unsigned char *data, size_t len, johab_cp *out,
     while (johab_next(data, len, &pos, &tok)) {
         if (tok.kind == JOHAB_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != JOHAB_SIGNATURE) {
+        } else if (tok.kind != JOHAB_SIGNATURE && tok.kind != JOHAB_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -2387,7 +2418,7 @@ size_t johab_decode(const unsigned char *data, size_t len, johab_cp *out,
 #define NX_NAME "johab"
 #define NX_SPEC_SHA256 "8486475cb2dedf4bae682f1d276d18d1523482446b7711d8d41643632751a523"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "ca2d1c37df382ed8cb41cb6ab07f40acc142816172da3f6738c1970c167be366"
+#define NX_SOURCE_SHA256 "0019a627798e9b32d70dbbc470bc4e0c8e284bc86c22a3e85db5053671784676"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

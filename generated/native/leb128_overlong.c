@@ -152,6 +152,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* leb128_overlong_next's: the start state of the token after this one (it reads it back) */
 } leb128_overlong_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -269,6 +270,7 @@ size_t leb128_overlong_decode(const unsigned char *data, size_t len, leb128_over
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define LEB128_OVERLONG_SPAN 0
 #define LEB128_OVERLONG_N_STARTS 1u  /* start states: a signature may choose one */
+#define LEB128_OVERLONG_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char leb128_overlong_reason_start[] = "invalid start byte";
 const char leb128_overlong_reason_continuation[] = "invalid continuation byte";
@@ -791,21 +793,50 @@ void leb128_overlong_scan(const unsigned char *data, size_t len, size_t pos, leb
     leb128_overlong_scan_from(data, len, pos, LEB128_OVERLONG_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int leb128_overlong_mode_start[1] = { 0 };
+static const int leb128_overlong_mode_twin[1] = { -1 };
+/* leb128_overlong_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t leb128_overlong_base[11] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned leb128_overlong_after(const leb128_overlong_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return leb128_overlong_base[start];
+    if (tok->kind == LEB128_OVERLONG_SHIFT && leb128_overlong_mode_twin[tok->then] >= 0)
+        return (unsigned)leb128_overlong_mode_twin[tok->then];
+    return (unsigned)leb128_overlong_mode_start[tok->then];
+}
+
 int leb128_overlong_next(const unsigned char *data, size_t len, size_t *pos, leb128_overlong_token *tok)
 {
     unsigned start = LEB128_OVERLONG_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = leb128_overlong_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = leb128_overlong_signature(data, len, &start)) > 0) {
         leb128_overlong_set(tok, LEB128_OVERLONG_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (LEB128_OVERLONG_N_STARTS > 1 && *pos)
+    if (LEB128_OVERLONG_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (LEB128_OVERLONG_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)leb128_overlong_signature(data, len, &start);
     leb128_overlong_scan_from(data, len, *pos, start, tok);
+    tok->after = leb128_overlong_after(tok, start);
+    if (tok->kind == LEB128_OVERLONG_SHIFT && tok->reason)
+        tok->kind = LEB128_OVERLONG_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -841,7 +872,7 @@ size_t leb128_overlong_decode(const unsigned char *data, size_t len, leb128_over
     while (leb128_overlong_next(data, len, &pos, &tok)) {
         if (tok.kind == LEB128_OVERLONG_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != LEB128_OVERLONG_SIGNATURE) {
+        } else if (tok.kind != LEB128_OVERLONG_SIGNATURE && tok.kind != LEB128_OVERLONG_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -855,7 +886,7 @@ size_t leb128_overlong_decode(const unsigned char *data, size_t len, leb128_over
 #define NX_NAME "leb128-overlong"
 #define NX_SPEC_SHA256 "5e540b14e5f42b3ce2b8b498a48c433c5627a82ca13869d3f858dbabfef92221"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "63641a6af5520e3650668717388d33c112d688721f4113981912f6f1c6c5a9c0"
+#define NX_SOURCE_SHA256 "aa4e4140fd75343f3893ee668e2a35feb0839b949c72928ff2386845e5f28eae"
 #define NX_N_STATES 11
 #define NX_N_CLASSES 3
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

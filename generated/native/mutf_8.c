@@ -152,6 +152,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* mutf_8_next's: the start state of the token after this one (it reads it back) */
 } mutf_8_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -268,6 +269,7 @@ size_t mutf_8_decode(const unsigned char *data, size_t len, mutf_8_cp *out,
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define MUTF_8_SPAN 0
 #define MUTF_8_N_STARTS 1u  /* start states: a signature may choose one */
+#define MUTF_8_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char mutf_8_reason_start[] = "invalid start byte";
 const char mutf_8_reason_continuation[] = "invalid continuation byte";
@@ -793,21 +795,50 @@ void mutf_8_scan(const unsigned char *data, size_t len, size_t pos, mutf_8_token
     mutf_8_scan_from(data, len, pos, MUTF_8_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int mutf_8_mode_start[1] = { 0 };
+static const int mutf_8_mode_twin[1] = { -1 };
+/* mutf_8_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t mutf_8_base[13] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned mutf_8_after(const mutf_8_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return mutf_8_base[start];
+    if (tok->kind == MUTF_8_SHIFT && mutf_8_mode_twin[tok->then] >= 0)
+        return (unsigned)mutf_8_mode_twin[tok->then];
+    return (unsigned)mutf_8_mode_start[tok->then];
+}
+
 int mutf_8_next(const unsigned char *data, size_t len, size_t *pos, mutf_8_token *tok)
 {
     unsigned start = MUTF_8_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = mutf_8_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = mutf_8_signature(data, len, &start)) > 0) {
         mutf_8_set(tok, MUTF_8_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (MUTF_8_N_STARTS > 1 && *pos)
+    if (MUTF_8_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (MUTF_8_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)mutf_8_signature(data, len, &start);
     mutf_8_scan_from(data, len, *pos, start, tok);
+    tok->after = mutf_8_after(tok, start);
+    if (tok->kind == MUTF_8_SHIFT && tok->reason)
+        tok->kind = MUTF_8_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -843,7 +874,7 @@ size_t mutf_8_decode(const unsigned char *data, size_t len, mutf_8_cp *out,
     while (mutf_8_next(data, len, &pos, &tok)) {
         if (tok.kind == MUTF_8_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != MUTF_8_SIGNATURE) {
+        } else if (tok.kind != MUTF_8_SIGNATURE && tok.kind != MUTF_8_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -857,7 +888,7 @@ size_t mutf_8_decode(const unsigned char *data, size_t len, mutf_8_cp *out,
 #define NX_NAME "mutf-8"
 #define NX_SPEC_SHA256 "847f72d7f6a9f2cea055355d0c77235657636905f8d3a8cb5e431c283bebcc97"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "72a492887e18d519a32cbcdff712028e30dacb9dfece1c409672fb792c304660"
+#define NX_SOURCE_SHA256 "50f7b6276743e10b6a1d095576df8ace461824ca4e374ab8f72dd147e8258fcd"
 #define NX_N_STATES 13
 #define NX_N_CLASSES 11
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

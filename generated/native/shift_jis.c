@@ -155,6 +155,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* shift_jis_next's: the start state of the token after this one (it reads it back) */
 } shift_jis_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -283,6 +284,7 @@ size_t shift_jis_decode(const unsigned char *data, size_t len, shift_jis_cp *out
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define SHIFT_JIS_SPAN 1
 #define SHIFT_JIS_N_STARTS 1u  /* start states: a signature may choose one */
+#define SHIFT_JIS_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char shift_jis_reason_start[] = "illegal multibyte sequence";
 const char shift_jis_reason_continuation[] = "illegal multibyte sequence";
@@ -1312,21 +1314,50 @@ void shift_jis_scan(const unsigned char *data, size_t len, size_t pos, shift_jis
     shift_jis_scan_from(data, len, pos, SHIFT_JIS_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int shift_jis_mode_start[1] = { 0 };
+static const int shift_jis_mode_twin[1] = { -1 };
+/* shift_jis_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t shift_jis_base[5] = {
+    0, 1, 2, 3, 4,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned shift_jis_after(const shift_jis_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return shift_jis_base[start];
+    if (tok->kind == SHIFT_JIS_SHIFT && shift_jis_mode_twin[tok->then] >= 0)
+        return (unsigned)shift_jis_mode_twin[tok->then];
+    return (unsigned)shift_jis_mode_start[tok->then];
+}
+
 int shift_jis_next(const unsigned char *data, size_t len, size_t *pos, shift_jis_token *tok)
 {
     unsigned start = SHIFT_JIS_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = shift_jis_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = shift_jis_signature(data, len, &start)) > 0) {
         shift_jis_set(tok, SHIFT_JIS_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (SHIFT_JIS_N_STARTS > 1 && *pos)
+    if (SHIFT_JIS_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (SHIFT_JIS_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)shift_jis_signature(data, len, &start);
     shift_jis_scan_from(data, len, *pos, start, tok);
+    tok->after = shift_jis_after(tok, start);
+    if (tok->kind == SHIFT_JIS_SHIFT && tok->reason)
+        tok->kind = SHIFT_JIS_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -1362,7 +1393,7 @@ size_t shift_jis_decode(const unsigned char *data, size_t len, shift_jis_cp *out
     while (shift_jis_next(data, len, &pos, &tok)) {
         if (tok.kind == SHIFT_JIS_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != SHIFT_JIS_SIGNATURE) {
+        } else if (tok.kind != SHIFT_JIS_SIGNATURE && tok.kind != SHIFT_JIS_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -1376,7 +1407,7 @@ size_t shift_jis_decode(const unsigned char *data, size_t len, shift_jis_cp *out
 #define NX_NAME "shift_jis"
 #define NX_SPEC_SHA256 "4407e8b51d22fef2dea4daf00690d5daff8f24533b602e9d653e0fdf24f760be"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "140859969383665220e5b5e466a07e6bfe17a975f56cce4e845db2242bd90d80"
+#define NX_SOURCE_SHA256 "a6b1c267a8367afcf10c0a84bac63957933c8e5ca4bb6d140dae31df2669d281"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 7
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -157,6 +157,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* shift_jis_2004_next's: the start state of the token after this one (it reads it back) */
     /* CHAR: how many code points (1, or more where a table entry stands for several:
        value is the first, values points to them all); 0 otherwise */
     size_t n_values;
@@ -293,6 +294,7 @@ size_t shift_jis_2004_decode(const unsigned char *data, size_t len, shift_jis_20
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define SHIFT_JIS_2004_SPAN 1
 #define SHIFT_JIS_2004_N_STARTS 1u  /* start states: a signature may choose one */
+#define SHIFT_JIS_2004_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char shift_jis_2004_reason_start[] = "illegal multibyte sequence";
 const char shift_jis_2004_reason_continuation[] = "illegal multibyte sequence";
@@ -1631,21 +1633,50 @@ void shift_jis_2004_scan(const unsigned char *data, size_t len, size_t pos, shif
     shift_jis_2004_scan_from(data, len, pos, SHIFT_JIS_2004_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int shift_jis_2004_mode_start[1] = { 0 };
+static const int shift_jis_2004_mode_twin[1] = { -1 };
+/* shift_jis_2004_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t shift_jis_2004_base[9] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned shift_jis_2004_after(const shift_jis_2004_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return shift_jis_2004_base[start];
+    if (tok->kind == SHIFT_JIS_2004_SHIFT && shift_jis_2004_mode_twin[tok->then] >= 0)
+        return (unsigned)shift_jis_2004_mode_twin[tok->then];
+    return (unsigned)shift_jis_2004_mode_start[tok->then];
+}
+
 int shift_jis_2004_next(const unsigned char *data, size_t len, size_t *pos, shift_jis_2004_token *tok)
 {
     unsigned start = SHIFT_JIS_2004_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = shift_jis_2004_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = shift_jis_2004_signature(data, len, &start)) > 0) {
         shift_jis_2004_set(tok, SHIFT_JIS_2004_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (SHIFT_JIS_2004_N_STARTS > 1 && *pos)
+    if (SHIFT_JIS_2004_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (SHIFT_JIS_2004_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)shift_jis_2004_signature(data, len, &start);
     shift_jis_2004_scan_from(data, len, *pos, start, tok);
+    tok->after = shift_jis_2004_after(tok, start);
+    if (tok->kind == SHIFT_JIS_2004_SHIFT && tok->reason)
+        tok->kind = SHIFT_JIS_2004_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -1685,7 +1716,7 @@ size_t shift_jis_2004_decode(const unsigned char *data, size_t len, shift_jis_20
                 out[n++] = tok.values[k];
             if (!tok.values)
                 out[n++] = tok.value;
-        } else if (tok.kind != SHIFT_JIS_2004_SIGNATURE) {
+        } else if (tok.kind != SHIFT_JIS_2004_SIGNATURE && tok.kind != SHIFT_JIS_2004_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -1699,7 +1730,7 @@ size_t shift_jis_2004_decode(const unsigned char *data, size_t len, shift_jis_20
 #define NX_NAME "shift_jis_2004"
 #define NX_SPEC_SHA256 "09078ca3cc2b776b03c1a1f8ac6f96d36f93a47a16f7ee76c72f7cfc6de9aee1"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "b9baac854b8c48d61c9d3a4aedd63dccfee699fd6ab8b1eb887ebbbe7333cbc3"
+#define NX_SOURCE_SHA256 "b38051fe3121b5e1c05d2c1e9d88a1bf2c116104f8181bf1833e8cfc289d63d1"
 #define NX_N_STATES 9
 #define NX_N_CLASSES 11
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -157,6 +157,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* shift_jisx0213_next's: the start state of the token after this one (it reads it back) */
     /* CHAR: how many code points (1, or more where a table entry stands for several:
        value is the first, values points to them all); 0 otherwise */
     size_t n_values;
@@ -293,6 +294,7 @@ size_t shift_jisx0213_decode(const unsigned char *data, size_t len, shift_jisx02
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define SHIFT_JISX0213_SPAN 1
 #define SHIFT_JISX0213_N_STARTS 1u  /* start states: a signature may choose one */
+#define SHIFT_JISX0213_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char shift_jisx0213_reason_start[] = "illegal multibyte sequence";
 const char shift_jisx0213_reason_continuation[] = "illegal multibyte sequence";
@@ -1689,21 +1691,50 @@ void shift_jisx0213_scan(const unsigned char *data, size_t len, size_t pos, shif
     shift_jisx0213_scan_from(data, len, pos, SHIFT_JISX0213_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int shift_jisx0213_mode_start[1] = { 0 };
+static const int shift_jisx0213_mode_twin[1] = { -1 };
+/* shift_jisx0213_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t shift_jisx0213_base[15] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned shift_jisx0213_after(const shift_jisx0213_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return shift_jisx0213_base[start];
+    if (tok->kind == SHIFT_JISX0213_SHIFT && shift_jisx0213_mode_twin[tok->then] >= 0)
+        return (unsigned)shift_jisx0213_mode_twin[tok->then];
+    return (unsigned)shift_jisx0213_mode_start[tok->then];
+}
+
 int shift_jisx0213_next(const unsigned char *data, size_t len, size_t *pos, shift_jisx0213_token *tok)
 {
     unsigned start = SHIFT_JISX0213_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = shift_jisx0213_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = shift_jisx0213_signature(data, len, &start)) > 0) {
         shift_jisx0213_set(tok, SHIFT_JISX0213_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (SHIFT_JISX0213_N_STARTS > 1 && *pos)
+    if (SHIFT_JISX0213_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (SHIFT_JISX0213_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)shift_jisx0213_signature(data, len, &start);
     shift_jisx0213_scan_from(data, len, *pos, start, tok);
+    tok->after = shift_jisx0213_after(tok, start);
+    if (tok->kind == SHIFT_JISX0213_SHIFT && tok->reason)
+        tok->kind = SHIFT_JISX0213_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -1743,7 +1774,7 @@ size_t shift_jisx0213_decode(const unsigned char *data, size_t len, shift_jisx02
                 out[n++] = tok.values[k];
             if (!tok.values)
                 out[n++] = tok.value;
-        } else if (tok.kind != SHIFT_JISX0213_SIGNATURE) {
+        } else if (tok.kind != SHIFT_JISX0213_SIGNATURE && tok.kind != SHIFT_JISX0213_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -1757,7 +1788,7 @@ size_t shift_jisx0213_decode(const unsigned char *data, size_t len, shift_jisx02
 #define NX_NAME "shift_jisx0213"
 #define NX_SPEC_SHA256 "892c0baa29d532bca4d794230ed95afb81627fed703571827e97dee4e126356b"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "a2dd774676ddc89d9fb5ee481639182832134bc3ad28e36eb1bbf008f160bba3"
+#define NX_SOURCE_SHA256 "cd370b17cf96c3cd936d86078af3b9e0507621a5de281e450ff3fdad8e9c0f3c"
 #define NX_N_STATES 15
 #define NX_N_CLASSES 21
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

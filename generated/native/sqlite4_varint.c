@@ -161,6 +161,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* sqlite4_varint_next's: the start state of the token after this one (it reads it back) */
 } sqlite4_varint_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -287,6 +288,7 @@ size_t sqlite4_varint_decode(const unsigned char *data, size_t len, sqlite4_vari
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define SQLITE4_VARINT_SPAN 0
 #define SQLITE4_VARINT_N_STARTS 1u  /* start states: a signature may choose one */
+#define SQLITE4_VARINT_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char sqlite4_varint_reason_start[] = "invalid start byte";
 const char sqlite4_varint_reason_continuation[] = "invalid continuation byte";
@@ -874,21 +876,51 @@ void sqlite4_varint_scan(const unsigned char *data, size_t len, size_t pos, sqli
     sqlite4_varint_scan_from(data, len, pos, SQLITE4_VARINT_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int sqlite4_varint_mode_start[1] = { 0 };
+static const int sqlite4_varint_mode_twin[1] = { -1 };
+/* sqlite4_varint_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t sqlite4_varint_base[24] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned sqlite4_varint_after(const sqlite4_varint_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return sqlite4_varint_base[start];
+    if (tok->kind == SQLITE4_VARINT_SHIFT && sqlite4_varint_mode_twin[tok->then] >= 0)
+        return (unsigned)sqlite4_varint_mode_twin[tok->then];
+    return (unsigned)sqlite4_varint_mode_start[tok->then];
+}
+
 int sqlite4_varint_next(const unsigned char *data, size_t len, size_t *pos, sqlite4_varint_token *tok)
 {
     unsigned start = SQLITE4_VARINT_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = sqlite4_varint_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = sqlite4_varint_signature(data, len, &start)) > 0) {
         sqlite4_varint_set(tok, SQLITE4_VARINT_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (SQLITE4_VARINT_N_STARTS > 1 && *pos)
+    if (SQLITE4_VARINT_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (SQLITE4_VARINT_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)sqlite4_varint_signature(data, len, &start);
     sqlite4_varint_scan_from(data, len, *pos, start, tok);
+    tok->after = sqlite4_varint_after(tok, start);
+    if (tok->kind == SQLITE4_VARINT_SHIFT && tok->reason)
+        tok->kind = SQLITE4_VARINT_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -924,7 +956,7 @@ size_t sqlite4_varint_decode(const unsigned char *data, size_t len, sqlite4_vari
     while (sqlite4_varint_next(data, len, &pos, &tok)) {
         if (tok.kind == SQLITE4_VARINT_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != SQLITE4_VARINT_SIGNATURE) {
+        } else if (tok.kind != SQLITE4_VARINT_SIGNATURE && tok.kind != SQLITE4_VARINT_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -938,7 +970,7 @@ size_t sqlite4_varint_decode(const unsigned char *data, size_t len, sqlite4_vari
 #define NX_NAME "sqlite4-varint"
 #define NX_SPEC_SHA256 "5734bc2768afc40e958d47eb66f31757f4770dfaa78d898786f809f5b08040e3"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "7e971298596e4e4d48c378051f4e905060ffd877f5e1dfd1ce85df3b39409bba"
+#define NX_SOURCE_SHA256 "aa3b6cfd116d746b9eae723e6966fdb1a59a6bca1cc8487f7a817174a202058a"
 #define NX_N_STATES 24
 #define NX_N_CLASSES 15
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

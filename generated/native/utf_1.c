@@ -152,6 +152,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* utf_1_next's: the start state of the token after this one (it reads it back) */
 } utf_1_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -268,6 +269,7 @@ size_t utf_1_decode(const unsigned char *data, size_t len, utf_1_cp *out,
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define UTF_1_SPAN 0
 #define UTF_1_N_STARTS 1u  /* start states: a signature may choose one */
+#define UTF_1_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char utf_1_reason_start[] = "invalid start byte";
 const char utf_1_reason_continuation[] = "invalid continuation byte";
@@ -830,21 +832,51 @@ void utf_1_scan(const unsigned char *data, size_t len, size_t pos, utf_1_token *
     utf_1_scan_from(data, len, pos, UTF_1_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int utf_1_mode_start[1] = { 0 };
+static const int utf_1_mode_twin[1] = { -1 };
+/* utf_1_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t utf_1_base[18] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned utf_1_after(const utf_1_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return utf_1_base[start];
+    if (tok->kind == UTF_1_SHIFT && utf_1_mode_twin[tok->then] >= 0)
+        return (unsigned)utf_1_mode_twin[tok->then];
+    return (unsigned)utf_1_mode_start[tok->then];
+}
+
 int utf_1_next(const unsigned char *data, size_t len, size_t *pos, utf_1_token *tok)
 {
     unsigned start = UTF_1_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = utf_1_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = utf_1_signature(data, len, &start)) > 0) {
         utf_1_set(tok, UTF_1_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (UTF_1_N_STARTS > 1 && *pos)
+    if (UTF_1_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (UTF_1_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)utf_1_signature(data, len, &start);
     utf_1_scan_from(data, len, *pos, start, tok);
+    tok->after = utf_1_after(tok, start);
+    if (tok->kind == UTF_1_SHIFT && tok->reason)
+        tok->kind = UTF_1_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -880,7 +912,7 @@ size_t utf_1_decode(const unsigned char *data, size_t len, utf_1_cp *out,
     while (utf_1_next(data, len, &pos, &tok)) {
         if (tok.kind == UTF_1_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != UTF_1_SIGNATURE) {
+        } else if (tok.kind != UTF_1_SIGNATURE && tok.kind != UTF_1_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -894,7 +926,7 @@ size_t utf_1_decode(const unsigned char *data, size_t len, utf_1_cp *out,
 #define NX_NAME "utf-1"
 #define NX_SPEC_SHA256 "ee36fdf035e1c9460970fcca00b60d116755799a1a743e404c416dfab13d9392"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "d73b88542ac4c3ba05842a1f0b3ca4afe9eea60d637691f8745cdad80b560452"
+#define NX_SOURCE_SHA256 "598c0ef47b8508ebfc08675d35fa4709bb8db8aea93fe10ebe9b5b178ce723dc"
 #define NX_N_STATES 18
 #define NX_N_CLASSES 15
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

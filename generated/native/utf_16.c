@@ -155,6 +155,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* utf_16_next's: the start state of the token after this one (it reads it back) */
 } utf_16_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -282,6 +283,7 @@ size_t utf_16_decode(const unsigned char *data, size_t len, utf_16_cp *out,
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define UTF_16_SPAN 0
 #define UTF_16_N_STARTS 2u  /* start states: a signature may choose one */
+#define UTF_16_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char utf_16_reason_start[] = "illegal encoding";
 const char utf_16_reason_continuation[] = "illegal UTF-16 surrogate";
@@ -801,21 +803,50 @@ void utf_16_scan(const unsigned char *data, size_t len, size_t pos, utf_16_token
     utf_16_scan_from(data, len, pos, UTF_16_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int utf_16_mode_start[1] = { 0 };
+static const int utf_16_mode_twin[1] = { -1 };
+/* utf_16_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t utf_16_base[13] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned utf_16_after(const utf_16_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return utf_16_base[start];
+    if (tok->kind == UTF_16_SHIFT && utf_16_mode_twin[tok->then] >= 0)
+        return (unsigned)utf_16_mode_twin[tok->then];
+    return (unsigned)utf_16_mode_start[tok->then];
+}
+
 int utf_16_next(const unsigned char *data, size_t len, size_t *pos, utf_16_token *tok)
 {
     unsigned start = UTF_16_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = utf_16_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = utf_16_signature(data, len, &start)) > 0) {
         utf_16_set(tok, UTF_16_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (UTF_16_N_STARTS > 1 && *pos)
+    if (UTF_16_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (UTF_16_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)utf_16_signature(data, len, &start);
     utf_16_scan_from(data, len, *pos, start, tok);
+    tok->after = utf_16_after(tok, start);
+    if (tok->kind == UTF_16_SHIFT && tok->reason)
+        tok->kind = UTF_16_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -851,7 +882,7 @@ size_t utf_16_decode(const unsigned char *data, size_t len, utf_16_cp *out,
     while (utf_16_next(data, len, &pos, &tok)) {
         if (tok.kind == UTF_16_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != UTF_16_SIGNATURE) {
+        } else if (tok.kind != UTF_16_SIGNATURE && tok.kind != UTF_16_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -865,7 +896,7 @@ size_t utf_16_decode(const unsigned char *data, size_t len, utf_16_cp *out,
 #define NX_NAME "utf-16"
 #define NX_SPEC_SHA256 "7eae6e569c0c5edeca776578da83641a034d50983b5c39a6dc8dda2262daba6f"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "39658e8b3c780154ac3555744113cfdc0f1a5ca0944107ff3525c92b816f0682"
+#define NX_SOURCE_SHA256 "27a186f5163096a1e739e2c26ef5c50a0d95b77bda23cea2c0ef99fdde163fc7"
 #define NX_N_STATES 13
 #define NX_N_CLASSES 3
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */

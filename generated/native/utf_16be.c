@@ -154,6 +154,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* utf_16be_next's: the start state of the token after this one (it reads it back) */
 } utf_16be_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -275,6 +276,7 @@ size_t utf_16be_decode(const unsigned char *data, size_t len, utf_16be_cp *out,
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define UTF_16BE_SPAN 0
 #define UTF_16BE_N_STARTS 1u  /* start states: a signature may choose one */
+#define UTF_16BE_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char utf_16be_reason_start[] = "illegal encoding";
 const char utf_16be_reason_continuation[] = "illegal UTF-16 surrogate";
@@ -756,21 +758,50 @@ void utf_16be_scan(const unsigned char *data, size_t len, size_t pos, utf_16be_t
     utf_16be_scan_from(data, len, pos, UTF_16BE_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int utf_16be_mode_start[1] = { 0 };
+static const int utf_16be_mode_twin[1] = { -1 };
+/* utf_16be_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t utf_16be_base[7] = {
+    0, 1, 2, 3, 4, 5, 6,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned utf_16be_after(const utf_16be_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return utf_16be_base[start];
+    if (tok->kind == UTF_16BE_SHIFT && utf_16be_mode_twin[tok->then] >= 0)
+        return (unsigned)utf_16be_mode_twin[tok->then];
+    return (unsigned)utf_16be_mode_start[tok->then];
+}
+
 int utf_16be_next(const unsigned char *data, size_t len, size_t *pos, utf_16be_token *tok)
 {
     unsigned start = UTF_16BE_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = utf_16be_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = utf_16be_signature(data, len, &start)) > 0) {
         utf_16be_set(tok, UTF_16BE_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (UTF_16BE_N_STARTS > 1 && *pos)
+    if (UTF_16BE_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (UTF_16BE_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)utf_16be_signature(data, len, &start);
     utf_16be_scan_from(data, len, *pos, start, tok);
+    tok->after = utf_16be_after(tok, start);
+    if (tok->kind == UTF_16BE_SHIFT && tok->reason)
+        tok->kind = UTF_16BE_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -806,7 +837,7 @@ size_t utf_16be_decode(const unsigned char *data, size_t len, utf_16be_cp *out,
     while (utf_16be_next(data, len, &pos, &tok)) {
         if (tok.kind == UTF_16BE_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != UTF_16BE_SIGNATURE) {
+        } else if (tok.kind != UTF_16BE_SIGNATURE && tok.kind != UTF_16BE_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -820,7 +851,7 @@ size_t utf_16be_decode(const unsigned char *data, size_t len, utf_16be_cp *out,
 #define NX_NAME "utf-16be"
 #define NX_SPEC_SHA256 "f006dfc04fa0233e0dff65ab2fbbedfc199f85f6f100ed8cc158caa2f6fc7bd9"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "c50d9d1f9b2df5292c282da3f48c5547f3fa2b88b9c34f9895ce726a10cbfef8"
+#define NX_SOURCE_SHA256 "a2a7e85cddb839073714f2cfda012d0e315f85c8eabeb6f5691d20e66ab6c884"
 #define NX_N_STATES 7
 #define NX_N_CLASSES 3
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */

@@ -154,6 +154,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* utf_16le_next's: the start state of the token after this one (it reads it back) */
 } utf_16le_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -276,6 +277,7 @@ size_t utf_16le_decode(const unsigned char *data, size_t len, utf_16le_cp *out,
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define UTF_16LE_SPAN 0
 #define UTF_16LE_N_STARTS 1u  /* start states: a signature may choose one */
+#define UTF_16LE_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char utf_16le_reason_start[] = "illegal encoding";
 const char utf_16le_reason_continuation[] = "illegal UTF-16 surrogate";
@@ -758,21 +760,50 @@ void utf_16le_scan(const unsigned char *data, size_t len, size_t pos, utf_16le_t
     utf_16le_scan_from(data, len, pos, UTF_16LE_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int utf_16le_mode_start[1] = { 0 };
+static const int utf_16le_mode_twin[1] = { -1 };
+/* utf_16le_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t utf_16le_base[6] = {
+    0, 1, 2, 3, 4, 5,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned utf_16le_after(const utf_16le_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return utf_16le_base[start];
+    if (tok->kind == UTF_16LE_SHIFT && utf_16le_mode_twin[tok->then] >= 0)
+        return (unsigned)utf_16le_mode_twin[tok->then];
+    return (unsigned)utf_16le_mode_start[tok->then];
+}
+
 int utf_16le_next(const unsigned char *data, size_t len, size_t *pos, utf_16le_token *tok)
 {
     unsigned start = UTF_16LE_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = utf_16le_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = utf_16le_signature(data, len, &start)) > 0) {
         utf_16le_set(tok, UTF_16LE_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (UTF_16LE_N_STARTS > 1 && *pos)
+    if (UTF_16LE_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (UTF_16LE_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)utf_16le_signature(data, len, &start);
     utf_16le_scan_from(data, len, *pos, start, tok);
+    tok->after = utf_16le_after(tok, start);
+    if (tok->kind == UTF_16LE_SHIFT && tok->reason)
+        tok->kind = UTF_16LE_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -808,7 +839,7 @@ size_t utf_16le_decode(const unsigned char *data, size_t len, utf_16le_cp *out,
     while (utf_16le_next(data, len, &pos, &tok)) {
         if (tok.kind == UTF_16LE_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != UTF_16LE_SIGNATURE) {
+        } else if (tok.kind != UTF_16LE_SIGNATURE && tok.kind != UTF_16LE_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -822,7 +853,7 @@ size_t utf_16le_decode(const unsigned char *data, size_t len, utf_16le_cp *out,
 #define NX_NAME "utf-16le"
 #define NX_SPEC_SHA256 "a8c87be71845fed2fbf18a7065df2b8ead6192ee6b05f8f30a67c26af85aba1b"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "67b17e66c99f8f6472b3421f205dbd18ff6d41668c72a603d8e9b9ce50770c3d"
+#define NX_SOURCE_SHA256 "f3a6e59099f9a88c2ccb6d569a2879139848fc49bcc84e745cacbedffd7cf7fe"
 #define NX_N_STATES 6
 #define NX_N_CLASSES 3
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */

@@ -155,6 +155,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* utf_32_next's: the start state of the token after this one (it reads it back) */
 } utf_32_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -282,6 +283,7 @@ size_t utf_32_decode(const unsigned char *data, size_t len, utf_32_cp *out,
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define UTF_32_SPAN 0
 #define UTF_32_N_STARTS 2u  /* start states: a signature may choose one */
+#define UTF_32_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char utf_32_reason_start[] = "invalid start byte";
 const char utf_32_reason_continuation[] = "invalid continuation byte";
@@ -830,21 +832,51 @@ void utf_32_scan(const unsigned char *data, size_t len, size_t pos, utf_32_token
     utf_32_scan_from(data, len, pos, UTF_32_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int utf_32_mode_start[1] = { 0 };
+static const int utf_32_mode_twin[1] = { -1 };
+/* utf_32_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t utf_32_base[22] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned utf_32_after(const utf_32_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return utf_32_base[start];
+    if (tok->kind == UTF_32_SHIFT && utf_32_mode_twin[tok->then] >= 0)
+        return (unsigned)utf_32_mode_twin[tok->then];
+    return (unsigned)utf_32_mode_start[tok->then];
+}
+
 int utf_32_next(const unsigned char *data, size_t len, size_t *pos, utf_32_token *tok)
 {
     unsigned start = UTF_32_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = utf_32_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = utf_32_signature(data, len, &start)) > 0) {
         utf_32_set(tok, UTF_32_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (UTF_32_N_STARTS > 1 && *pos)
+    if (UTF_32_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (UTF_32_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)utf_32_signature(data, len, &start);
     utf_32_scan_from(data, len, *pos, start, tok);
+    tok->after = utf_32_after(tok, start);
+    if (tok->kind == UTF_32_SHIFT && tok->reason)
+        tok->kind = UTF_32_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -880,7 +912,7 @@ size_t utf_32_decode(const unsigned char *data, size_t len, utf_32_cp *out,
     while (utf_32_next(data, len, &pos, &tok)) {
         if (tok.kind == UTF_32_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != UTF_32_SIGNATURE) {
+        } else if (tok.kind != UTF_32_SIGNATURE && tok.kind != UTF_32_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -894,7 +926,7 @@ size_t utf_32_decode(const unsigned char *data, size_t len, utf_32_cp *out,
 #define NX_NAME "utf-32"
 #define NX_SPEC_SHA256 "6222c761afb2503d8f8ad600e6f132573f18bfb0b7524ca27ef409597da7c20a"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "eefd608a4b84de865f2a6402e989a28df1fca8100da1bffa20a8a2ef52778260"
+#define NX_SOURCE_SHA256 "be983677ba867464aef3794e2d35124ebc75e67b2768d40751e4103edc19ddb1"
 #define NX_N_STATES 22
 #define NX_N_CLASSES 4
 #define NX_UNIT 4  /* bytes per code unit: errors and the data's end count whole units */

@@ -154,6 +154,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* utf_32be_next's: the start state of the token after this one (it reads it back) */
 } utf_32be_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -275,6 +276,7 @@ size_t utf_32be_decode(const unsigned char *data, size_t len, utf_32be_cp *out,
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define UTF_32BE_SPAN 0
 #define UTF_32BE_N_STARTS 1u  /* start states: a signature may choose one */
+#define UTF_32BE_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char utf_32be_reason_start[] = "invalid start byte";
 const char utf_32be_reason_continuation[] = "invalid continuation byte";
@@ -774,21 +776,50 @@ void utf_32be_scan(const unsigned char *data, size_t len, size_t pos, utf_32be_t
     utf_32be_scan_from(data, len, pos, UTF_32BE_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int utf_32be_mode_start[1] = { 0 };
+static const int utf_32be_mode_twin[1] = { -1 };
+/* utf_32be_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t utf_32be_base[12] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned utf_32be_after(const utf_32be_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return utf_32be_base[start];
+    if (tok->kind == UTF_32BE_SHIFT && utf_32be_mode_twin[tok->then] >= 0)
+        return (unsigned)utf_32be_mode_twin[tok->then];
+    return (unsigned)utf_32be_mode_start[tok->then];
+}
+
 int utf_32be_next(const unsigned char *data, size_t len, size_t *pos, utf_32be_token *tok)
 {
     unsigned start = UTF_32BE_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = utf_32be_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = utf_32be_signature(data, len, &start)) > 0) {
         utf_32be_set(tok, UTF_32BE_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (UTF_32BE_N_STARTS > 1 && *pos)
+    if (UTF_32BE_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (UTF_32BE_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)utf_32be_signature(data, len, &start);
     utf_32be_scan_from(data, len, *pos, start, tok);
+    tok->after = utf_32be_after(tok, start);
+    if (tok->kind == UTF_32BE_SHIFT && tok->reason)
+        tok->kind = UTF_32BE_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -824,7 +855,7 @@ size_t utf_32be_decode(const unsigned char *data, size_t len, utf_32be_cp *out,
     while (utf_32be_next(data, len, &pos, &tok)) {
         if (tok.kind == UTF_32BE_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != UTF_32BE_SIGNATURE) {
+        } else if (tok.kind != UTF_32BE_SIGNATURE && tok.kind != UTF_32BE_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -838,7 +869,7 @@ size_t utf_32be_decode(const unsigned char *data, size_t len, utf_32be_cp *out,
 #define NX_NAME "utf-32be"
 #define NX_SPEC_SHA256 "123ead603f988a72e936b87e96fd57acb0bfae2eb81423e3b972186bc7303fc8"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "3de45862384500f4d150e26b048f7fa02479df97582d71d38bd4c3a03868d966"
+#define NX_SOURCE_SHA256 "d5ff415705f39f3df98ba4e57a11a688c03f445dc422f293ff014e162f845d10"
 #define NX_N_STATES 12
 #define NX_N_CLASSES 4
 #define NX_UNIT 4  /* bytes per code unit: errors and the data's end count whole units */

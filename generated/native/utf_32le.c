@@ -154,6 +154,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* utf_32le_next's: the start state of the token after this one (it reads it back) */
 } utf_32le_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -276,6 +277,7 @@ size_t utf_32le_decode(const unsigned char *data, size_t len, utf_32le_cp *out,
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define UTF_32LE_SPAN 0
 #define UTF_32LE_N_STARTS 1u  /* start states: a signature may choose one */
+#define UTF_32LE_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char utf_32le_reason_start[] = "invalid start byte";
 const char utf_32le_reason_continuation[] = "invalid continuation byte";
@@ -771,21 +773,50 @@ void utf_32le_scan(const unsigned char *data, size_t len, size_t pos, utf_32le_t
     utf_32le_scan_from(data, len, pos, UTF_32LE_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int utf_32le_mode_start[1] = { 0 };
+static const int utf_32le_mode_twin[1] = { -1 };
+/* utf_32le_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t utf_32le_base[10] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned utf_32le_after(const utf_32le_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return utf_32le_base[start];
+    if (tok->kind == UTF_32LE_SHIFT && utf_32le_mode_twin[tok->then] >= 0)
+        return (unsigned)utf_32le_mode_twin[tok->then];
+    return (unsigned)utf_32le_mode_start[tok->then];
+}
+
 int utf_32le_next(const unsigned char *data, size_t len, size_t *pos, utf_32le_token *tok)
 {
     unsigned start = UTF_32LE_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = utf_32le_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = utf_32le_signature(data, len, &start)) > 0) {
         utf_32le_set(tok, UTF_32LE_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (UTF_32LE_N_STARTS > 1 && *pos)
+    if (UTF_32LE_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (UTF_32LE_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)utf_32le_signature(data, len, &start);
     utf_32le_scan_from(data, len, *pos, start, tok);
+    tok->after = utf_32le_after(tok, start);
+    if (tok->kind == UTF_32LE_SHIFT && tok->reason)
+        tok->kind = UTF_32LE_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -821,7 +852,7 @@ size_t utf_32le_decode(const unsigned char *data, size_t len, utf_32le_cp *out,
     while (utf_32le_next(data, len, &pos, &tok)) {
         if (tok.kind == UTF_32LE_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != UTF_32LE_SIGNATURE) {
+        } else if (tok.kind != UTF_32LE_SIGNATURE && tok.kind != UTF_32LE_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -835,7 +866,7 @@ size_t utf_32le_decode(const unsigned char *data, size_t len, utf_32le_cp *out,
 #define NX_NAME "utf-32le"
 #define NX_SPEC_SHA256 "a04095c5a9ade7122e5ff72465980aef4372083aba611d15be001789db6bf8e7"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "e6099dcf59f74b7479e5f4d6b89e0f1e458c596356f8900a72bf850a3c01b381"
+#define NX_SOURCE_SHA256 "0529b77cec65f1853cfc325cc51f28734370ab814bdefc0307ee7a168271fd19"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 4
 #define NX_UNIT 4  /* bytes per code unit: errors and the data's end count whole units */

@@ -152,6 +152,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* utf_8_bom_next's: the start state of the token after this one (it reads it back) */
 } utf_8_bom_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -268,6 +269,7 @@ size_t utf_8_bom_decode(const unsigned char *data, size_t len, utf_8_bom_cp *out
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define UTF_8_BOM_SPAN 0
 #define UTF_8_BOM_N_STARTS 1u  /* start states: a signature may choose one */
+#define UTF_8_BOM_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char utf_8_bom_reason_start[] = "invalid start byte";
 const char utf_8_bom_reason_continuation[] = "invalid continuation byte";
@@ -788,21 +790,50 @@ void utf_8_bom_scan(const unsigned char *data, size_t len, size_t pos, utf_8_bom
     utf_8_bom_scan_from(data, len, pos, UTF_8_BOM_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int utf_8_bom_mode_start[1] = { 0 };
+static const int utf_8_bom_mode_twin[1] = { -1 };
+/* utf_8_bom_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t utf_8_bom_base[9] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned utf_8_bom_after(const utf_8_bom_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return utf_8_bom_base[start];
+    if (tok->kind == UTF_8_BOM_SHIFT && utf_8_bom_mode_twin[tok->then] >= 0)
+        return (unsigned)utf_8_bom_mode_twin[tok->then];
+    return (unsigned)utf_8_bom_mode_start[tok->then];
+}
+
 int utf_8_bom_next(const unsigned char *data, size_t len, size_t *pos, utf_8_bom_token *tok)
 {
     unsigned start = UTF_8_BOM_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = utf_8_bom_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = utf_8_bom_signature(data, len, &start)) > 0) {
         utf_8_bom_set(tok, UTF_8_BOM_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (UTF_8_BOM_N_STARTS > 1 && *pos)
+    if (UTF_8_BOM_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (UTF_8_BOM_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)utf_8_bom_signature(data, len, &start);
     utf_8_bom_scan_from(data, len, *pos, start, tok);
+    tok->after = utf_8_bom_after(tok, start);
+    if (tok->kind == UTF_8_BOM_SHIFT && tok->reason)
+        tok->kind = UTF_8_BOM_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -838,7 +869,7 @@ size_t utf_8_bom_decode(const unsigned char *data, size_t len, utf_8_bom_cp *out
     while (utf_8_bom_next(data, len, &pos, &tok)) {
         if (tok.kind == UTF_8_BOM_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != UTF_8_BOM_SIGNATURE) {
+        } else if (tok.kind != UTF_8_BOM_SIGNATURE && tok.kind != UTF_8_BOM_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -852,7 +883,7 @@ size_t utf_8_bom_decode(const unsigned char *data, size_t len, utf_8_bom_cp *out
 #define NX_NAME "utf-8-bom"
 #define NX_SPEC_SHA256 "8eaa07cdc7afb181528118831744c61b773a3aceac9375eb8a9fb783134dd94c"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "588935559d16ce7739e201fd870ee1d2c5ace4ddcd87c12c4f24ceb4246371fa"
+#define NX_SOURCE_SHA256 "a544dd120aa8918ef52bb499aada15f3eef434fb622cea102378ee81c7443371"
 #define NX_N_STATES 9
 #define NX_N_CLASSES 12
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

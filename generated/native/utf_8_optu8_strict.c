@@ -152,6 +152,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* utf_8_optu8_strict_next's: the start state of the token after this one (it reads it back) */
 } utf_8_optu8_strict_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -268,6 +269,7 @@ size_t utf_8_optu8_strict_decode(const unsigned char *data, size_t len, utf_8_op
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define UTF_8_OPTU8_STRICT_SPAN 0
 #define UTF_8_OPTU8_STRICT_N_STARTS 1u  /* start states: a signature may choose one */
+#define UTF_8_OPTU8_STRICT_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char utf_8_optu8_strict_reason_start[] = "invalid start byte";
 const char utf_8_optu8_strict_reason_continuation[] = "invalid continuation byte";
@@ -791,21 +793,50 @@ void utf_8_optu8_strict_scan(const unsigned char *data, size_t len, size_t pos, 
     utf_8_optu8_strict_scan_from(data, len, pos, UTF_8_OPTU8_STRICT_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int utf_8_optu8_strict_mode_start[1] = { 0 };
+static const int utf_8_optu8_strict_mode_twin[1] = { -1 };
+/* utf_8_optu8_strict_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t utf_8_optu8_strict_base[10] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned utf_8_optu8_strict_after(const utf_8_optu8_strict_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return utf_8_optu8_strict_base[start];
+    if (tok->kind == UTF_8_OPTU8_STRICT_SHIFT && utf_8_optu8_strict_mode_twin[tok->then] >= 0)
+        return (unsigned)utf_8_optu8_strict_mode_twin[tok->then];
+    return (unsigned)utf_8_optu8_strict_mode_start[tok->then];
+}
+
 int utf_8_optu8_strict_next(const unsigned char *data, size_t len, size_t *pos, utf_8_optu8_strict_token *tok)
 {
     unsigned start = UTF_8_OPTU8_STRICT_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = utf_8_optu8_strict_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = utf_8_optu8_strict_signature(data, len, &start)) > 0) {
         utf_8_optu8_strict_set(tok, UTF_8_OPTU8_STRICT_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (UTF_8_OPTU8_STRICT_N_STARTS > 1 && *pos)
+    if (UTF_8_OPTU8_STRICT_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (UTF_8_OPTU8_STRICT_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)utf_8_optu8_strict_signature(data, len, &start);
     utf_8_optu8_strict_scan_from(data, len, *pos, start, tok);
+    tok->after = utf_8_optu8_strict_after(tok, start);
+    if (tok->kind == UTF_8_OPTU8_STRICT_SHIFT && tok->reason)
+        tok->kind = UTF_8_OPTU8_STRICT_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -841,7 +872,7 @@ size_t utf_8_optu8_strict_decode(const unsigned char *data, size_t len, utf_8_op
     while (utf_8_optu8_strict_next(data, len, &pos, &tok)) {
         if (tok.kind == UTF_8_OPTU8_STRICT_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != UTF_8_OPTU8_STRICT_SIGNATURE) {
+        } else if (tok.kind != UTF_8_OPTU8_STRICT_SIGNATURE && tok.kind != UTF_8_OPTU8_STRICT_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -855,7 +886,7 @@ size_t utf_8_optu8_strict_decode(const unsigned char *data, size_t len, utf_8_op
 #define NX_NAME "utf-8-optu8-strict"
 #define NX_SPEC_SHA256 "aae77d82827f6606d7c1598e8c8921f276488d7196b9a3ab627bfbcc9e80cbc0"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "8278c7d90b4a581799048ea750f91f6be715d83d76adaf39923106b8023b0737"
+#define NX_SOURCE_SHA256 "fbca4bf6f7f6dcc30113a8695cda292517830aa181f30e1852b9ee4e3f158673"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 14
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

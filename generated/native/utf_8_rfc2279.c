@@ -152,6 +152,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* utf_8_rfc2279_next's: the start state of the token after this one (it reads it back) */
 } utf_8_rfc2279_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -268,6 +269,7 @@ size_t utf_8_rfc2279_decode(const unsigned char *data, size_t len, utf_8_rfc2279
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define UTF_8_RFC2279_SPAN 0
 #define UTF_8_RFC2279_N_STARTS 1u  /* start states: a signature may choose one */
+#define UTF_8_RFC2279_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char utf_8_rfc2279_reason_start[] = "invalid start byte";
 const char utf_8_rfc2279_reason_continuation[] = "invalid continuation byte";
@@ -802,21 +804,50 @@ void utf_8_rfc2279_scan(const unsigned char *data, size_t len, size_t pos, utf_8
     utf_8_rfc2279_scan_from(data, len, pos, UTF_8_RFC2279_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int utf_8_rfc2279_mode_start[1] = { 0 };
+static const int utf_8_rfc2279_mode_twin[1] = { -1 };
+/* utf_8_rfc2279_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t utf_8_rfc2279_base[11] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned utf_8_rfc2279_after(const utf_8_rfc2279_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return utf_8_rfc2279_base[start];
+    if (tok->kind == UTF_8_RFC2279_SHIFT && utf_8_rfc2279_mode_twin[tok->then] >= 0)
+        return (unsigned)utf_8_rfc2279_mode_twin[tok->then];
+    return (unsigned)utf_8_rfc2279_mode_start[tok->then];
+}
+
 int utf_8_rfc2279_next(const unsigned char *data, size_t len, size_t *pos, utf_8_rfc2279_token *tok)
 {
     unsigned start = UTF_8_RFC2279_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = utf_8_rfc2279_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = utf_8_rfc2279_signature(data, len, &start)) > 0) {
         utf_8_rfc2279_set(tok, UTF_8_RFC2279_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (UTF_8_RFC2279_N_STARTS > 1 && *pos)
+    if (UTF_8_RFC2279_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (UTF_8_RFC2279_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)utf_8_rfc2279_signature(data, len, &start);
     utf_8_rfc2279_scan_from(data, len, *pos, start, tok);
+    tok->after = utf_8_rfc2279_after(tok, start);
+    if (tok->kind == UTF_8_RFC2279_SHIFT && tok->reason)
+        tok->kind = UTF_8_RFC2279_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -852,7 +883,7 @@ size_t utf_8_rfc2279_decode(const unsigned char *data, size_t len, utf_8_rfc2279
     while (utf_8_rfc2279_next(data, len, &pos, &tok)) {
         if (tok.kind == UTF_8_RFC2279_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != UTF_8_RFC2279_SIGNATURE) {
+        } else if (tok.kind != UTF_8_RFC2279_SIGNATURE && tok.kind != UTF_8_RFC2279_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -866,7 +897,7 @@ size_t utf_8_rfc2279_decode(const unsigned char *data, size_t len, utf_8_rfc2279
 #define NX_NAME "utf-8-rfc2279"
 #define NX_SPEC_SHA256 "473cdd8a78f76501034c86b79456f57fc70f9a84233f2a127fa01a219bd4d3af"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "63401cb0b2afafc80fc81c279534fc4e5f4bb11eecda8f23db51c4de8a6ff3ab"
+#define NX_SOURCE_SHA256 "09499c394b7d72c8b382c3a2e79ef1a5e270a771f56f58986f85dc03884ed88f"
 #define NX_N_STATES 11
 #define NX_N_CLASSES 16
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

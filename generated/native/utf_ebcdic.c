@@ -152,6 +152,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* utf_ebcdic_next's: the start state of the token after this one (it reads it back) */
 } utf_ebcdic_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -268,6 +269,7 @@ size_t utf_ebcdic_decode(const unsigned char *data, size_t len, utf_ebcdic_cp *o
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define UTF_EBCDIC_SPAN 0
 #define UTF_EBCDIC_N_STARTS 1u  /* start states: a signature may choose one */
+#define UTF_EBCDIC_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char utf_ebcdic_reason_start[] = "invalid start byte";
 const char utf_ebcdic_reason_continuation[] = "invalid continuation byte";
@@ -793,21 +795,50 @@ void utf_ebcdic_scan(const unsigned char *data, size_t len, size_t pos, utf_ebcd
     utf_ebcdic_scan_from(data, len, pos, UTF_EBCDIC_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int utf_ebcdic_mode_start[1] = { 0 };
+static const int utf_ebcdic_mode_twin[1] = { -1 };
+/* utf_ebcdic_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t utf_ebcdic_base[9] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned utf_ebcdic_after(const utf_ebcdic_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return utf_ebcdic_base[start];
+    if (tok->kind == UTF_EBCDIC_SHIFT && utf_ebcdic_mode_twin[tok->then] >= 0)
+        return (unsigned)utf_ebcdic_mode_twin[tok->then];
+    return (unsigned)utf_ebcdic_mode_start[tok->then];
+}
+
 int utf_ebcdic_next(const unsigned char *data, size_t len, size_t *pos, utf_ebcdic_token *tok)
 {
     unsigned start = UTF_EBCDIC_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = utf_ebcdic_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = utf_ebcdic_signature(data, len, &start)) > 0) {
         utf_ebcdic_set(tok, UTF_EBCDIC_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (UTF_EBCDIC_N_STARTS > 1 && *pos)
+    if (UTF_EBCDIC_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (UTF_EBCDIC_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)utf_ebcdic_signature(data, len, &start);
     utf_ebcdic_scan_from(data, len, *pos, start, tok);
+    tok->after = utf_ebcdic_after(tok, start);
+    if (tok->kind == UTF_EBCDIC_SHIFT && tok->reason)
+        tok->kind = UTF_EBCDIC_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -843,7 +874,7 @@ size_t utf_ebcdic_decode(const unsigned char *data, size_t len, utf_ebcdic_cp *o
     while (utf_ebcdic_next(data, len, &pos, &tok)) {
         if (tok.kind == UTF_EBCDIC_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != UTF_EBCDIC_SIGNATURE) {
+        } else if (tok.kind != UTF_EBCDIC_SIGNATURE && tok.kind != UTF_EBCDIC_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -857,7 +888,7 @@ size_t utf_ebcdic_decode(const unsigned char *data, size_t len, utf_ebcdic_cp *o
 #define NX_NAME "utf-ebcdic"
 #define NX_SPEC_SHA256 "f108c46838df002af88e3d1b594b5ba880daec448dacdfdec8480bbdb00434a3"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "5a6749f8d85e3d8819400a7b21e70db8ac37cad02849004e88d95acaf7a53a2f"
+#define NX_SOURCE_SHA256 "ce3621ee51c55b399cd4c4f87b7c4c4e3a1dbbdc97c7f37859138cac49d18596"
 #define NX_N_STATES 9
 #define NX_N_CLASSES 14
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

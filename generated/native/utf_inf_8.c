@@ -177,6 +177,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* utf_inf_8_next's: the start state of the token after this one (it reads it back) */
 } utf_inf_8_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -328,6 +329,7 @@ size_t utf_inf_8_decode(const unsigned char *data, size_t len, utf_inf_8_cp *out
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define UTF_INF_8_SPAN 0
 #define UTF_INF_8_N_STARTS 1u  /* start states: a signature may choose one */
+#define UTF_INF_8_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char utf_inf_8_reason_start[] = "invalid start byte";
 const char utf_inf_8_reason_continuation[] = "invalid continuation byte";
@@ -1126,21 +1128,51 @@ void utf_inf_8_scan(const unsigned char *data, size_t len, size_t pos, utf_inf_8
     utf_inf_8_scan_from(data, len, pos, UTF_INF_8_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int utf_inf_8_mode_start[1] = { 0 };
+static const int utf_inf_8_mode_twin[1] = { -1 };
+/* utf_inf_8_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t utf_inf_8_base[24] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned utf_inf_8_after(const utf_inf_8_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return utf_inf_8_base[start];
+    if (tok->kind == UTF_INF_8_SHIFT && utf_inf_8_mode_twin[tok->then] >= 0)
+        return (unsigned)utf_inf_8_mode_twin[tok->then];
+    return (unsigned)utf_inf_8_mode_start[tok->then];
+}
+
 int utf_inf_8_next(const unsigned char *data, size_t len, size_t *pos, utf_inf_8_token *tok)
 {
     unsigned start = UTF_INF_8_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = utf_inf_8_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = utf_inf_8_signature(data, len, &start)) > 0) {
         utf_inf_8_set(tok, UTF_INF_8_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (UTF_INF_8_N_STARTS > 1 && *pos)
+    if (UTF_INF_8_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (UTF_INF_8_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)utf_inf_8_signature(data, len, &start);
     utf_inf_8_scan_from(data, len, *pos, start, tok);
+    tok->after = utf_inf_8_after(tok, start);
+    if (tok->kind == UTF_INF_8_SHIFT && tok->reason)
+        tok->kind = UTF_INF_8_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -1176,7 +1208,7 @@ size_t utf_inf_8_decode(const unsigned char *data, size_t len, utf_inf_8_cp *out
     while (utf_inf_8_next(data, len, &pos, &tok)) {
         if (tok.kind == UTF_INF_8_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != UTF_INF_8_SIGNATURE) {
+        } else if (tok.kind != UTF_INF_8_SIGNATURE && tok.kind != UTF_INF_8_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -1190,7 +1222,7 @@ size_t utf_inf_8_decode(const unsigned char *data, size_t len, utf_inf_8_cp *out
 #define NX_NAME "utf-inf-8"
 #define NX_SPEC_SHA256 "88c8a4903eaa4974e8770b57182c7ee37c26dd494ac25c8512f5e85d915d155a"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "5c4fdca742d77e98bed6360808242673d801e081c5935232edc214e9d298c009"
+#define NX_SOURCE_SHA256 "71df1ed39c868bbbd739d73bef53efdb5b1224f5c470ca804e19a8d787c39f80"
 #define NX_N_STATES 24
 #define NX_N_CLASSES 21
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -159,6 +159,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* whatwg_big5_next's: the start state of the token after this one (it reads it back) */
     /* CHAR: how many code points (1, or more where a table entry stands for several:
        value is the first, values points to them all); 0 otherwise */
     size_t n_values;
@@ -297,6 +298,7 @@ size_t whatwg_big5_decode(const unsigned char *data, size_t len, whatwg_big5_cp 
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define WHATWG_BIG5_SPAN 2
 #define WHATWG_BIG5_N_STARTS 1u  /* start states: a signature may choose one */
+#define WHATWG_BIG5_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char whatwg_big5_reason_start[] = "invalid start byte";
 const char whatwg_big5_reason_continuation[] = "invalid continuation byte";
@@ -2046,21 +2048,50 @@ void whatwg_big5_scan(const unsigned char *data, size_t len, size_t pos, whatwg_
     whatwg_big5_scan_from(data, len, pos, WHATWG_BIG5_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int whatwg_big5_mode_start[1] = { 0 };
+static const int whatwg_big5_mode_twin[1] = { -1 };
+/* whatwg_big5_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t whatwg_big5_base[4] = {
+    0, 1, 2, 3,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned whatwg_big5_after(const whatwg_big5_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return whatwg_big5_base[start];
+    if (tok->kind == WHATWG_BIG5_SHIFT && whatwg_big5_mode_twin[tok->then] >= 0)
+        return (unsigned)whatwg_big5_mode_twin[tok->then];
+    return (unsigned)whatwg_big5_mode_start[tok->then];
+}
+
 int whatwg_big5_next(const unsigned char *data, size_t len, size_t *pos, whatwg_big5_token *tok)
 {
     unsigned start = WHATWG_BIG5_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = whatwg_big5_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = whatwg_big5_signature(data, len, &start)) > 0) {
         whatwg_big5_set(tok, WHATWG_BIG5_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (WHATWG_BIG5_N_STARTS > 1 && *pos)
+    if (WHATWG_BIG5_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (WHATWG_BIG5_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)whatwg_big5_signature(data, len, &start);
     whatwg_big5_scan_from(data, len, *pos, start, tok);
+    tok->after = whatwg_big5_after(tok, start);
+    if (tok->kind == WHATWG_BIG5_SHIFT && tok->reason)
+        tok->kind = WHATWG_BIG5_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -2100,7 +2131,7 @@ size_t whatwg_big5_decode(const unsigned char *data, size_t len, whatwg_big5_cp 
                 out[n++] = tok.values[k];
             if (!tok.values)
                 out[n++] = tok.value;
-        } else if (tok.kind != WHATWG_BIG5_SIGNATURE) {
+        } else if (tok.kind != WHATWG_BIG5_SIGNATURE && tok.kind != WHATWG_BIG5_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -2114,7 +2145,7 @@ size_t whatwg_big5_decode(const unsigned char *data, size_t len, whatwg_big5_cp 
 #define NX_NAME "whatwg-big5"
 #define NX_SPEC_SHA256 "311cba58fa21b0345fff91cb7ed18ea10b8e85ca05aecde0a5c8d0aa1b5f2f7b"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "eb7b3a0fe7b1937b53630357a59978abf38af2e0f7b456fb6b222edd36424e4a"
+#define NX_SOURCE_SHA256 "1b52cd0189882df44626816aa6fe7ce13c5cf5c4f14200fb198728c1a70456f1"
 #define NX_N_STATES 4
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -157,6 +157,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* whatwg_euc_jp_next's: the start state of the token after this one (it reads it back) */
 } whatwg_euc_jp_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -288,6 +289,7 @@ size_t whatwg_euc_jp_decode(const unsigned char *data, size_t len, whatwg_euc_jp
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define WHATWG_EUC_JP_SPAN 2
 #define WHATWG_EUC_JP_N_STARTS 1u  /* start states: a signature may choose one */
+#define WHATWG_EUC_JP_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char whatwg_euc_jp_reason_start[] = "invalid start byte";
 const char whatwg_euc_jp_reason_continuation[] = "invalid continuation byte";
@@ -1995,21 +1997,50 @@ void whatwg_euc_jp_scan(const unsigned char *data, size_t len, size_t pos, whatw
     whatwg_euc_jp_scan_from(data, len, pos, WHATWG_EUC_JP_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int whatwg_euc_jp_mode_start[1] = { 0 };
+static const int whatwg_euc_jp_mode_twin[1] = { -1 };
+/* whatwg_euc_jp_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t whatwg_euc_jp_base[9] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned whatwg_euc_jp_after(const whatwg_euc_jp_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return whatwg_euc_jp_base[start];
+    if (tok->kind == WHATWG_EUC_JP_SHIFT && whatwg_euc_jp_mode_twin[tok->then] >= 0)
+        return (unsigned)whatwg_euc_jp_mode_twin[tok->then];
+    return (unsigned)whatwg_euc_jp_mode_start[tok->then];
+}
+
 int whatwg_euc_jp_next(const unsigned char *data, size_t len, size_t *pos, whatwg_euc_jp_token *tok)
 {
     unsigned start = WHATWG_EUC_JP_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = whatwg_euc_jp_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = whatwg_euc_jp_signature(data, len, &start)) > 0) {
         whatwg_euc_jp_set(tok, WHATWG_EUC_JP_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (WHATWG_EUC_JP_N_STARTS > 1 && *pos)
+    if (WHATWG_EUC_JP_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (WHATWG_EUC_JP_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)whatwg_euc_jp_signature(data, len, &start);
     whatwg_euc_jp_scan_from(data, len, *pos, start, tok);
+    tok->after = whatwg_euc_jp_after(tok, start);
+    if (tok->kind == WHATWG_EUC_JP_SHIFT && tok->reason)
+        tok->kind = WHATWG_EUC_JP_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -2045,7 +2076,7 @@ size_t whatwg_euc_jp_decode(const unsigned char *data, size_t len, whatwg_euc_jp
     while (whatwg_euc_jp_next(data, len, &pos, &tok)) {
         if (tok.kind == WHATWG_EUC_JP_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != WHATWG_EUC_JP_SIGNATURE) {
+        } else if (tok.kind != WHATWG_EUC_JP_SIGNATURE && tok.kind != WHATWG_EUC_JP_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -2059,7 +2090,7 @@ size_t whatwg_euc_jp_decode(const unsigned char *data, size_t len, whatwg_euc_jp
 #define NX_NAME "whatwg-euc-jp"
 #define NX_SPEC_SHA256 "e0363c2ac1b7dc7111f38f3ff8701903ad6fa9f7adbc02fae2ad5fc91a8771c2"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "f49d80ce52f6e91f18173ea0c864abfbc5ff42436b66325c4163464d1e968c47"
+#define NX_SOURCE_SHA256 "25f8e25c384a2d792449c399825c7ec0c42af5db9c2ad4fc4f93088bdc8380a5"
 #define NX_N_STATES 9
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -157,6 +157,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* whatwg_euc_kr_next's: the start state of the token after this one (it reads it back) */
 } whatwg_euc_kr_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -287,6 +288,7 @@ size_t whatwg_euc_kr_decode(const unsigned char *data, size_t len, whatwg_euc_kr
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define WHATWG_EUC_KR_SPAN 2
 #define WHATWG_EUC_KR_N_STARTS 1u  /* start states: a signature may choose one */
+#define WHATWG_EUC_KR_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char whatwg_euc_kr_reason_start[] = "invalid start byte";
 const char whatwg_euc_kr_reason_continuation[] = "invalid continuation byte";
@@ -2294,21 +2296,50 @@ void whatwg_euc_kr_scan(const unsigned char *data, size_t len, size_t pos, whatw
     whatwg_euc_kr_scan_from(data, len, pos, WHATWG_EUC_KR_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int whatwg_euc_kr_mode_start[1] = { 0 };
+static const int whatwg_euc_kr_mode_twin[1] = { -1 };
+/* whatwg_euc_kr_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t whatwg_euc_kr_base[4] = {
+    0, 1, 2, 3,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned whatwg_euc_kr_after(const whatwg_euc_kr_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return whatwg_euc_kr_base[start];
+    if (tok->kind == WHATWG_EUC_KR_SHIFT && whatwg_euc_kr_mode_twin[tok->then] >= 0)
+        return (unsigned)whatwg_euc_kr_mode_twin[tok->then];
+    return (unsigned)whatwg_euc_kr_mode_start[tok->then];
+}
+
 int whatwg_euc_kr_next(const unsigned char *data, size_t len, size_t *pos, whatwg_euc_kr_token *tok)
 {
     unsigned start = WHATWG_EUC_KR_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = whatwg_euc_kr_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = whatwg_euc_kr_signature(data, len, &start)) > 0) {
         whatwg_euc_kr_set(tok, WHATWG_EUC_KR_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (WHATWG_EUC_KR_N_STARTS > 1 && *pos)
+    if (WHATWG_EUC_KR_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (WHATWG_EUC_KR_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)whatwg_euc_kr_signature(data, len, &start);
     whatwg_euc_kr_scan_from(data, len, *pos, start, tok);
+    tok->after = whatwg_euc_kr_after(tok, start);
+    if (tok->kind == WHATWG_EUC_KR_SHIFT && tok->reason)
+        tok->kind = WHATWG_EUC_KR_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -2344,7 +2375,7 @@ size_t whatwg_euc_kr_decode(const unsigned char *data, size_t len, whatwg_euc_kr
     while (whatwg_euc_kr_next(data, len, &pos, &tok)) {
         if (tok.kind == WHATWG_EUC_KR_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != WHATWG_EUC_KR_SIGNATURE) {
+        } else if (tok.kind != WHATWG_EUC_KR_SIGNATURE && tok.kind != WHATWG_EUC_KR_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -2358,7 +2389,7 @@ size_t whatwg_euc_kr_decode(const unsigned char *data, size_t len, whatwg_euc_kr
 #define NX_NAME "whatwg-euc-kr"
 #define NX_SPEC_SHA256 "9caa9d9dc0a7a07dbb665170dbdb735f0f32b785f27d20e26b201dea7fa7d168"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "e3f7c4c2052b5b523aa505a6a516e441a40d9d17a4f883466081d69552942993"
+#define NX_SOURCE_SHA256 "f38b0dd83ebc579639fe8eae8d75e0efc3f35038788cb27b2f272ca8fe29a712"
 #define NX_N_STATES 4
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

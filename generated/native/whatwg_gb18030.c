@@ -157,6 +157,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* whatwg_gb18030_next's: the start state of the token after this one (it reads it back) */
 } whatwg_gb18030_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -288,6 +289,7 @@ size_t whatwg_gb18030_decode(const unsigned char *data, size_t len, whatwg_gb180
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define WHATWG_GB18030_SPAN 2
 #define WHATWG_GB18030_N_STARTS 1u  /* start states: a signature may choose one */
+#define WHATWG_GB18030_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char whatwg_gb18030_reason_start[] = "invalid start byte";
 const char whatwg_gb18030_reason_continuation[] = "invalid continuation byte";
@@ -2530,21 +2532,51 @@ void whatwg_gb18030_scan(const unsigned char *data, size_t len, size_t pos, what
     whatwg_gb18030_scan_from(data, len, pos, WHATWG_GB18030_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int whatwg_gb18030_mode_start[1] = { 0 };
+static const int whatwg_gb18030_mode_twin[1] = { -1 };
+/* whatwg_gb18030_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t whatwg_gb18030_base[17] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned whatwg_gb18030_after(const whatwg_gb18030_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return whatwg_gb18030_base[start];
+    if (tok->kind == WHATWG_GB18030_SHIFT && whatwg_gb18030_mode_twin[tok->then] >= 0)
+        return (unsigned)whatwg_gb18030_mode_twin[tok->then];
+    return (unsigned)whatwg_gb18030_mode_start[tok->then];
+}
+
 int whatwg_gb18030_next(const unsigned char *data, size_t len, size_t *pos, whatwg_gb18030_token *tok)
 {
     unsigned start = WHATWG_GB18030_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = whatwg_gb18030_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = whatwg_gb18030_signature(data, len, &start)) > 0) {
         whatwg_gb18030_set(tok, WHATWG_GB18030_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (WHATWG_GB18030_N_STARTS > 1 && *pos)
+    if (WHATWG_GB18030_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (WHATWG_GB18030_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)whatwg_gb18030_signature(data, len, &start);
     whatwg_gb18030_scan_from(data, len, *pos, start, tok);
+    tok->after = whatwg_gb18030_after(tok, start);
+    if (tok->kind == WHATWG_GB18030_SHIFT && tok->reason)
+        tok->kind = WHATWG_GB18030_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -2580,7 +2612,7 @@ size_t whatwg_gb18030_decode(const unsigned char *data, size_t len, whatwg_gb180
     while (whatwg_gb18030_next(data, len, &pos, &tok)) {
         if (tok.kind == WHATWG_GB18030_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != WHATWG_GB18030_SIGNATURE) {
+        } else if (tok.kind != WHATWG_GB18030_SIGNATURE && tok.kind != WHATWG_GB18030_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -2594,7 +2626,7 @@ size_t whatwg_gb18030_decode(const unsigned char *data, size_t len, whatwg_gb180
 #define NX_NAME "whatwg-gb18030"
 #define NX_SPEC_SHA256 "61b9cc87bc8450e70f73c82346c7ca5a8e3a48805a1bd00459762b3777ecff56"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "1d6d424d1ce32bb05286e2b99188bf42b23358430c025f4fec5162620ab00079"
+#define NX_SOURCE_SHA256 "8c7deee12659290bc10eb66b8b630f189678c3720d375349c80c02d83bbec3e9"
 #define NX_N_STATES 17
 #define NX_N_CLASSES 17
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

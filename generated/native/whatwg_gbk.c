@@ -157,6 +157,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* whatwg_gbk_next's: the start state of the token after this one (it reads it back) */
 } whatwg_gbk_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -288,6 +289,7 @@ size_t whatwg_gbk_decode(const unsigned char *data, size_t len, whatwg_gbk_cp *o
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define WHATWG_GBK_SPAN 2
 #define WHATWG_GBK_N_STARTS 1u  /* start states: a signature may choose one */
+#define WHATWG_GBK_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char whatwg_gbk_reason_start[] = "invalid start byte";
 const char whatwg_gbk_reason_continuation[] = "invalid continuation byte";
@@ -2530,21 +2532,51 @@ void whatwg_gbk_scan(const unsigned char *data, size_t len, size_t pos, whatwg_g
     whatwg_gbk_scan_from(data, len, pos, WHATWG_GBK_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int whatwg_gbk_mode_start[1] = { 0 };
+static const int whatwg_gbk_mode_twin[1] = { -1 };
+/* whatwg_gbk_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t whatwg_gbk_base[17] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned whatwg_gbk_after(const whatwg_gbk_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return whatwg_gbk_base[start];
+    if (tok->kind == WHATWG_GBK_SHIFT && whatwg_gbk_mode_twin[tok->then] >= 0)
+        return (unsigned)whatwg_gbk_mode_twin[tok->then];
+    return (unsigned)whatwg_gbk_mode_start[tok->then];
+}
+
 int whatwg_gbk_next(const unsigned char *data, size_t len, size_t *pos, whatwg_gbk_token *tok)
 {
     unsigned start = WHATWG_GBK_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = whatwg_gbk_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = whatwg_gbk_signature(data, len, &start)) > 0) {
         whatwg_gbk_set(tok, WHATWG_GBK_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (WHATWG_GBK_N_STARTS > 1 && *pos)
+    if (WHATWG_GBK_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (WHATWG_GBK_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)whatwg_gbk_signature(data, len, &start);
     whatwg_gbk_scan_from(data, len, *pos, start, tok);
+    tok->after = whatwg_gbk_after(tok, start);
+    if (tok->kind == WHATWG_GBK_SHIFT && tok->reason)
+        tok->kind = WHATWG_GBK_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -2580,7 +2612,7 @@ size_t whatwg_gbk_decode(const unsigned char *data, size_t len, whatwg_gbk_cp *o
     while (whatwg_gbk_next(data, len, &pos, &tok)) {
         if (tok.kind == WHATWG_GBK_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != WHATWG_GBK_SIGNATURE) {
+        } else if (tok.kind != WHATWG_GBK_SIGNATURE && tok.kind != WHATWG_GBK_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -2594,7 +2626,7 @@ size_t whatwg_gbk_decode(const unsigned char *data, size_t len, whatwg_gbk_cp *o
 #define NX_NAME "whatwg-gbk"
 #define NX_SPEC_SHA256 "7a432e01eea5d1c6a35894fec2269d7716bee0079807334bfeb2d2c4c8e3dc9d"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "ca4cdebeb8e536b0fb45c4ec518d1f011daeeb43c78b12c23d94e11f8936043b"
+#define NX_SOURCE_SHA256 "c0db8076f7d59f2413671df22539f70bcbe299ddc0c20a8e3ce4c203a98917b4"
 #define NX_N_STATES 17
 #define NX_N_CLASSES 17
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

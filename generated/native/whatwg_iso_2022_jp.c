@@ -157,6 +157,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* whatwg_iso_2022_jp_next's: the start state of the token after this one (it reads it back) */
 } whatwg_iso_2022_jp_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -195,7 +196,11 @@ void whatwg_iso_2022_jp_scan_from(const unsigned char *data, size_t len, size_t 
 size_t whatwg_iso_2022_jp_signature(const unsigned char *data, size_t len, unsigned *start);
 
 /* The next token of the document data[0 .. len - 1] from *pos (start with
-   *pos = 0): fills *tok, advances *pos, returns 1; 0 at the end. */
+   *pos = 0): fills *tok, advances *pos, returns 1; 0 at the end.  Modes: a SHIFT
+   token (no character) sets the mode of the tokens after it (a shift right after
+   a shift is an ERROR that still shifts); the mode goes from one call to the next
+   in tok->after, so pass the same tok each time (after *pos = 0, nothing is read
+   from it). */
 int whatwg_iso_2022_jp_next(const unsigned char *data, size_t len, size_t *pos, whatwg_iso_2022_jp_token *tok);
 
 /* The code point of tok (a token of data[0 .. len - 1], as whatwg_iso_2022_jp_next gave it),
@@ -287,6 +292,7 @@ size_t whatwg_iso_2022_jp_decode(const unsigned char *data, size_t len, whatwg_i
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define WHATWG_ISO_2022_JP_SPAN 2
 #define WHATWG_ISO_2022_JP_N_STARTS 1u  /* start states: a signature may choose one */
+#define WHATWG_ISO_2022_JP_N_MODES 4u  /* modes (shift states); 1: none */
 
 const char whatwg_iso_2022_jp_reason_start[] = "not a character in this mode";
 const char whatwg_iso_2022_jp_reason_continuation[] = "not a trail byte";
@@ -1836,21 +1842,58 @@ void whatwg_iso_2022_jp_scan(const unsigned char *data, size_t len, size_t pos, 
     whatwg_iso_2022_jp_scan_from(data, len, pos, WHATWG_ISO_2022_JP_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: ascii
+   1: roman
+   2: katakana
+   3: jis0208 */
+static const int whatwg_iso_2022_jp_mode_start[4] = { 0, 11, 26, 35 };
+static const int whatwg_iso_2022_jp_mode_twin[4] = { 45, 56, 71, 80 };
+/* whatwg_iso_2022_jp_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t whatwg_iso_2022_jp_base[90] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 0, 46, 47,
+    48, 49, 50, 51, 52, 53, 54, 55, 11, 57, 58, 59, 60, 61, 62, 63,
+    64, 65, 66, 67, 68, 69, 70, 26, 72, 73, 74, 75, 76, 77, 78, 79,
+    35, 81, 82, 83, 84, 85, 86, 87, 88, 89,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned whatwg_iso_2022_jp_after(const whatwg_iso_2022_jp_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return whatwg_iso_2022_jp_base[start];
+    if (tok->kind == WHATWG_ISO_2022_JP_SHIFT && whatwg_iso_2022_jp_mode_twin[tok->then] >= 0)
+        return (unsigned)whatwg_iso_2022_jp_mode_twin[tok->then];
+    return (unsigned)whatwg_iso_2022_jp_mode_start[tok->then];
+}
+
 int whatwg_iso_2022_jp_next(const unsigned char *data, size_t len, size_t *pos, whatwg_iso_2022_jp_token *tok)
 {
     unsigned start = WHATWG_ISO_2022_JP_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = whatwg_iso_2022_jp_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = whatwg_iso_2022_jp_signature(data, len, &start)) > 0) {
         whatwg_iso_2022_jp_set(tok, WHATWG_ISO_2022_JP_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (WHATWG_ISO_2022_JP_N_STARTS > 1 && *pos)
+    if (WHATWG_ISO_2022_JP_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (WHATWG_ISO_2022_JP_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)whatwg_iso_2022_jp_signature(data, len, &start);
     whatwg_iso_2022_jp_scan_from(data, len, *pos, start, tok);
+    tok->after = whatwg_iso_2022_jp_after(tok, start);
+    if (tok->kind == WHATWG_ISO_2022_JP_SHIFT && tok->reason)
+        tok->kind = WHATWG_ISO_2022_JP_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -1886,7 +1929,7 @@ size_t whatwg_iso_2022_jp_decode(const unsigned char *data, size_t len, whatwg_i
     while (whatwg_iso_2022_jp_next(data, len, &pos, &tok)) {
         if (tok.kind == WHATWG_ISO_2022_JP_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != WHATWG_ISO_2022_JP_SIGNATURE) {
+        } else if (tok.kind != WHATWG_ISO_2022_JP_SIGNATURE && tok.kind != WHATWG_ISO_2022_JP_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -1900,7 +1943,7 @@ size_t whatwg_iso_2022_jp_decode(const unsigned char *data, size_t len, whatwg_i
 #define NX_NAME "whatwg-iso-2022-jp"
 #define NX_SPEC_SHA256 "dd7c41ee9c1b73e6027a20a9c21776e8046a8c2d82fa014ce65b2f0a40385bd0"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "cbf93e0a12acf63d97388a5217986958972a6e8691dec2b8f685e2cc0903a15a"
+#define NX_SOURCE_SHA256 "f094b908c5e2735f026cdbc318ca56221e6fdb9513a3f4f66626c5281fea5e8d"
 #define NX_N_STATES 90
 #define NX_N_CLASSES 17
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -148,6 +148,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* whatwg_replacement_next's: the start state of the token after this one (it reads it back) */
 } whatwg_replacement_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -264,6 +265,7 @@ size_t whatwg_replacement_decode(const unsigned char *data, size_t len, whatwg_r
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define WHATWG_REPLACEMENT_SPAN 0
 #define WHATWG_REPLACEMENT_N_STARTS 1u  /* start states: a signature may choose one */
+#define WHATWG_REPLACEMENT_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char whatwg_replacement_reason_start[] = "invalid start byte";
 const char whatwg_replacement_reason_continuation[] = "invalid continuation byte";
@@ -718,21 +720,50 @@ void whatwg_replacement_scan(const unsigned char *data, size_t len, size_t pos, 
     whatwg_replacement_scan_from(data, len, pos, WHATWG_REPLACEMENT_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int whatwg_replacement_mode_start[1] = { 0 };
+static const int whatwg_replacement_mode_twin[1] = { -1 };
+/* whatwg_replacement_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t whatwg_replacement_base[2] = {
+    0, 1,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned whatwg_replacement_after(const whatwg_replacement_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return whatwg_replacement_base[start];
+    if (tok->kind == WHATWG_REPLACEMENT_SHIFT && whatwg_replacement_mode_twin[tok->then] >= 0)
+        return (unsigned)whatwg_replacement_mode_twin[tok->then];
+    return (unsigned)whatwg_replacement_mode_start[tok->then];
+}
+
 int whatwg_replacement_next(const unsigned char *data, size_t len, size_t *pos, whatwg_replacement_token *tok)
 {
     unsigned start = WHATWG_REPLACEMENT_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = whatwg_replacement_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = whatwg_replacement_signature(data, len, &start)) > 0) {
         whatwg_replacement_set(tok, WHATWG_REPLACEMENT_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (WHATWG_REPLACEMENT_N_STARTS > 1 && *pos)
+    if (WHATWG_REPLACEMENT_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (WHATWG_REPLACEMENT_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)whatwg_replacement_signature(data, len, &start);
     whatwg_replacement_scan_from(data, len, *pos, start, tok);
+    tok->after = whatwg_replacement_after(tok, start);
+    if (tok->kind == WHATWG_REPLACEMENT_SHIFT && tok->reason)
+        tok->kind = WHATWG_REPLACEMENT_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -768,7 +799,7 @@ size_t whatwg_replacement_decode(const unsigned char *data, size_t len, whatwg_r
     while (whatwg_replacement_next(data, len, &pos, &tok)) {
         if (tok.kind == WHATWG_REPLACEMENT_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != WHATWG_REPLACEMENT_SIGNATURE) {
+        } else if (tok.kind != WHATWG_REPLACEMENT_SIGNATURE && tok.kind != WHATWG_REPLACEMENT_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -782,7 +813,7 @@ size_t whatwg_replacement_decode(const unsigned char *data, size_t len, whatwg_r
 #define NX_NAME "whatwg-replacement"
 #define NX_SPEC_SHA256 "6afe85a13fcf84ebbe30c8838fd7065557711d46da26de2180b8cc41e42a3d12"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "ab3db0bf8487431d65b74592fe8c585825dd5c03f7009845034ada985414ed5f"
+#define NX_SOURCE_SHA256 "1db7eea9bfd899126184218b5e876fa42c37e3c95ae6320de0bf26c905e5f077"
 #define NX_N_STATES 2
 #define NX_N_CLASSES 1
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -157,6 +157,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* whatwg_shift_jis_next's: the start state of the token after this one (it reads it back) */
 } whatwg_shift_jis_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -287,6 +288,7 @@ size_t whatwg_shift_jis_decode(const unsigned char *data, size_t len, whatwg_shi
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define WHATWG_SHIFT_JIS_SPAN 2
 #define WHATWG_SHIFT_JIS_N_STARTS 1u  /* start states: a signature may choose one */
+#define WHATWG_SHIFT_JIS_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char whatwg_shift_jis_reason_start[] = "invalid start byte";
 const char whatwg_shift_jis_reason_continuation[] = "invalid continuation byte";
@@ -1521,21 +1523,50 @@ void whatwg_shift_jis_scan(const unsigned char *data, size_t len, size_t pos, wh
     whatwg_shift_jis_scan_from(data, len, pos, WHATWG_SHIFT_JIS_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int whatwg_shift_jis_mode_start[1] = { 0 };
+static const int whatwg_shift_jis_mode_twin[1] = { -1 };
+/* whatwg_shift_jis_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t whatwg_shift_jis_base[5] = {
+    0, 1, 2, 3, 4,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned whatwg_shift_jis_after(const whatwg_shift_jis_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return whatwg_shift_jis_base[start];
+    if (tok->kind == WHATWG_SHIFT_JIS_SHIFT && whatwg_shift_jis_mode_twin[tok->then] >= 0)
+        return (unsigned)whatwg_shift_jis_mode_twin[tok->then];
+    return (unsigned)whatwg_shift_jis_mode_start[tok->then];
+}
+
 int whatwg_shift_jis_next(const unsigned char *data, size_t len, size_t *pos, whatwg_shift_jis_token *tok)
 {
     unsigned start = WHATWG_SHIFT_JIS_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = whatwg_shift_jis_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = whatwg_shift_jis_signature(data, len, &start)) > 0) {
         whatwg_shift_jis_set(tok, WHATWG_SHIFT_JIS_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (WHATWG_SHIFT_JIS_N_STARTS > 1 && *pos)
+    if (WHATWG_SHIFT_JIS_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (WHATWG_SHIFT_JIS_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)whatwg_shift_jis_signature(data, len, &start);
     whatwg_shift_jis_scan_from(data, len, *pos, start, tok);
+    tok->after = whatwg_shift_jis_after(tok, start);
+    if (tok->kind == WHATWG_SHIFT_JIS_SHIFT && tok->reason)
+        tok->kind = WHATWG_SHIFT_JIS_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -1571,7 +1602,7 @@ size_t whatwg_shift_jis_decode(const unsigned char *data, size_t len, whatwg_shi
     while (whatwg_shift_jis_next(data, len, &pos, &tok)) {
         if (tok.kind == WHATWG_SHIFT_JIS_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != WHATWG_SHIFT_JIS_SIGNATURE) {
+        } else if (tok.kind != WHATWG_SHIFT_JIS_SIGNATURE && tok.kind != WHATWG_SHIFT_JIS_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -1585,7 +1616,7 @@ size_t whatwg_shift_jis_decode(const unsigned char *data, size_t len, whatwg_shi
 #define NX_NAME "whatwg-shift_jis"
 #define NX_SPEC_SHA256 "87c2fce0d7805f568cb69d8c69ca43098187470e10781d87479f49cfba4dd01c"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "5ff183280e78208278960029c227e649e0ee95d58a3313b1656ab589e8391617"
+#define NX_SOURCE_SHA256 "7ea5a043e9b5fd0632f7a229240096d5ddfe70c9ff5dd044a5acc3b7e7d4207d"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 8
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -154,6 +154,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* wtf_16_next's: the start state of the token after this one (it reads it back) */
 } wtf_16_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -276,6 +277,7 @@ size_t wtf_16_decode(const unsigned char *data, size_t len, wtf_16_cp *out,
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define WTF_16_SPAN 0
 #define WTF_16_N_STARTS 1u  /* start states: a signature may choose one */
+#define WTF_16_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char wtf_16_reason_start[] = "invalid start byte";
 const char wtf_16_reason_continuation[] = "invalid continuation byte";
@@ -770,21 +772,50 @@ void wtf_16_scan(const unsigned char *data, size_t len, size_t pos, wtf_16_token
     wtf_16_scan_from(data, len, pos, WTF_16_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int wtf_16_mode_start[1] = { 0 };
+static const int wtf_16_mode_twin[1] = { -1 };
+/* wtf_16_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t wtf_16_base[8] = {
+    0, 1, 2, 3, 4, 5, 6, 7,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned wtf_16_after(const wtf_16_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return wtf_16_base[start];
+    if (tok->kind == WTF_16_SHIFT && wtf_16_mode_twin[tok->then] >= 0)
+        return (unsigned)wtf_16_mode_twin[tok->then];
+    return (unsigned)wtf_16_mode_start[tok->then];
+}
+
 int wtf_16_next(const unsigned char *data, size_t len, size_t *pos, wtf_16_token *tok)
 {
     unsigned start = WTF_16_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = wtf_16_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = wtf_16_signature(data, len, &start)) > 0) {
         wtf_16_set(tok, WTF_16_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (WTF_16_N_STARTS > 1 && *pos)
+    if (WTF_16_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (WTF_16_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)wtf_16_signature(data, len, &start);
     wtf_16_scan_from(data, len, *pos, start, tok);
+    tok->after = wtf_16_after(tok, start);
+    if (tok->kind == WTF_16_SHIFT && tok->reason)
+        tok->kind = WTF_16_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -820,7 +851,7 @@ size_t wtf_16_decode(const unsigned char *data, size_t len, wtf_16_cp *out,
     while (wtf_16_next(data, len, &pos, &tok)) {
         if (tok.kind == WTF_16_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != WTF_16_SIGNATURE) {
+        } else if (tok.kind != WTF_16_SIGNATURE && tok.kind != WTF_16_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -834,7 +865,7 @@ size_t wtf_16_decode(const unsigned char *data, size_t len, wtf_16_cp *out,
 #define NX_NAME "wtf-16"
 #define NX_SPEC_SHA256 "77b2ee496ee1c3e698ffe940fe92691d141bab4c78c76eb3dde5498559590195"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "8207f9f193be1bba95456882f53910238e624245d8cdbb68d6bcac5eccde26ea"
+#define NX_SOURCE_SHA256 "91d453f5790776467d299c801eb67f85a33d39d4c6700fef086de85ceaefc0f6"
 #define NX_N_STATES 8
 #define NX_N_CLASSES 4
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */

@@ -152,6 +152,7 @@ typedef struct {
     const char *reason;      /* ERROR, RESERVED: why (CPython's wording); NULL otherwise */
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
+    unsigned after;          /* wtf_8_next's: the start state of the token after this one (it reads it back) */
 } wtf_8_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -268,6 +269,7 @@ size_t wtf_8_decode(const unsigned char *data, size_t len, wtf_8_cp *out,
    1 one code unit, 2 through the failing byte, cut before a restored byte */
 #define WTF_8_SPAN 0
 #define WTF_8_N_STARTS 1u  /* start states: a signature may choose one */
+#define WTF_8_N_MODES 1u  /* modes (shift states); 1: none */
 
 const char wtf_8_reason_start[] = "invalid start byte";
 const char wtf_8_reason_continuation[] = "invalid continuation byte";
@@ -800,21 +802,50 @@ void wtf_8_scan(const unsigned char *data, size_t len, size_t pos, wtf_8_token *
     wtf_8_scan_from(data, len, pos, WTF_8_START, tok);
 }
 
+/* The modes (one, "default", without): each mode's start state and its twin's
+   (where a shift right after a shift is an error; -1: none).
+   0: default */
+static const int wtf_8_mode_start[1] = { 0 };
+static const int wtf_8_mode_twin[1] = { -1 };
+/* wtf_8_base[state]: the start state of the token after an ordinary token (no
+   then) that started in state: the state itself, but a twin's is its mode's. */
+static const uint16_t wtf_8_base[14] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+};
+
+/* The start state of the token after tok, which started in state start (the
+   core's _mode_after): a shift enters its mode (its twin where there is one), a
+   char that ends its mode enters then, any other token leaves a twin. */
+static unsigned wtf_8_after(const wtf_8_token *tok, unsigned start)
+{
+    if (tok->then < 0)
+        return wtf_8_base[start];
+    if (tok->kind == WTF_8_SHIFT && wtf_8_mode_twin[tok->then] >= 0)
+        return (unsigned)wtf_8_mode_twin[tok->then];
+    return (unsigned)wtf_8_mode_start[tok->then];
+}
+
 int wtf_8_next(const unsigned char *data, size_t len, size_t *pos, wtf_8_token *tok)
 {
     unsigned start = WTF_8_START;
     size_t n;
     if (*pos >= len)
         return 0;
-    if (*pos == 0 && (n = wtf_8_signature(data, len, NULL)) > 0) {
+    if (*pos == 0 && (n = wtf_8_signature(data, len, &start)) > 0) {
         wtf_8_set(tok, WTF_8_SIGNATURE, 0, n, 0, 0);
+        tok->after = start;
         *pos = n;
         return 1;
     }
-    if (WTF_8_N_STARTS > 1 && *pos)
+    if (WTF_8_N_MODES > 1 && *pos)
+        start = tok->after;  /* the mode the tokens before chose, carried in the token */
+    else if (WTF_8_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)wtf_8_signature(data, len, &start);
     wtf_8_scan_from(data, len, *pos, start, tok);
+    tok->after = wtf_8_after(tok, start);
+    if (tok->kind == WTF_8_SHIFT && tok->reason)
+        tok->kind = WTF_8_ERROR;  /* a shift right after a shift: an error that still shifts */
     *pos = tok->end;
     return 1;
 }
@@ -850,7 +881,7 @@ size_t wtf_8_decode(const unsigned char *data, size_t len, wtf_8_cp *out,
     while (wtf_8_next(data, len, &pos, &tok)) {
         if (tok.kind == WTF_8_CHAR) {
             out[n++] = tok.value;
-        } else if (tok.kind != WTF_8_SIGNATURE) {
+        } else if (tok.kind != WTF_8_SIGNATURE && tok.kind != WTF_8_SHIFT) {
             out[n++] = replacement;
             bad++;
         }
@@ -864,7 +895,7 @@ size_t wtf_8_decode(const unsigned char *data, size_t len, wtf_8_cp *out,
 #define NX_NAME "wtf-8"
 #define NX_SPEC_SHA256 "fecedbafd4e715554e45868a52e886b94680695452497d4748029558a2d8ec81"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "49923ebb28b80b96fe3f6c35094a1ac86874624d78f786293ce51669e555312d"
+#define NX_SOURCE_SHA256 "b12c36f6bb63d1d3f492e32d7d9435b61c1da801b2d69c0a8eca8630fcdc1966"
 #define NX_N_STATES 14
 #define NX_N_CLASSES 13
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
