@@ -773,6 +773,25 @@ def exported_once(tmp_path_factory: pytest.TempPathFactory, lang: str) -> Callab
     return get
 
 
+def run_token_batch(cmd: Sequence[str], items: Sequence[bytes], env: dict[str, str] | None = None,
+                    timeout: float = 900) -> list[list[str]]:
+    """An export's `run-tokens --batch` (or a program speaking its protocol: one input a
+    line in hex, each input's token lines then `end`) fed *items*: the token lines of each
+    (a non-zero exit fails)."""
+    import subprocess
+    stdin = "".join(x.hex() + "\n" for x in items).encode("ascii")
+    proc = subprocess.run(list(cmd), input=stdin, capture_output=True, timeout=timeout, env=env)
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")[-3000:]
+    groups: list[list[str]] = [[]]
+    for line in proc.stdout.decode("ascii").splitlines():
+        if line == "end":
+            groups.append([])
+        else:
+            groups[-1].append(line)
+    assert groups.pop() == [] and len(groups) == len(items), f"{len(groups)} answers for {len(items)} inputs"
+    return groups
+
+
 def run_encode_lines(folder: Path, lines: list[str], args: Sequence[str], env: dict[str, str],
                      timeout: float = 900) -> list[str]:
     """An export's run-encode fed *lines*: one answer line each (a non-zero exit fails)."""

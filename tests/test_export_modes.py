@@ -23,6 +23,7 @@ from conftest import (
     exported_once,
     run_encode_line,
     run_encode_lines,
+    run_token_batch,
     spec_automaton,
     token_lines,
 )
@@ -100,21 +101,6 @@ def mode_inputs(spec: str, n: int = N_RANDOM) -> list[bytes]:
     return out
 
 
-def run_tokens(folder, lang: str, items: list[bytes]) -> list[list[str]]:
-    stdin = "".join(x.hex() + "\n" for x in items).encode("ascii")
-    proc = subprocess.run([str(folder / "run-tokens"), "--batch"], input=stdin, capture_output=True,
-                          timeout=TIMEOUT, env=env(lang))
-    assert proc.returncode == 0, proc.stderr.decode(errors="replace")[-3000:]
-    groups: list[list[str]] = [[]]
-    for line in proc.stdout.decode("ascii").splitlines():
-        if line == "end":
-            groups.append([])
-        else:
-            groups[-1].append(line)
-    assert groups.pop() == [] and len(groups) == len(items)
-    return groups
-
-
 @pytest.mark.parametrize("spec", SPECS)
 @pytest.mark.parametrize("lang", LANGS)
 def test_modal_export_decodes_token_for_token(packages, lang, spec):
@@ -122,7 +108,7 @@ def test_modal_export_decodes_token_for_token(packages, lang, spec):
     module = encspec.load(spec)
     items = [c["data"] for c in package_tests.vectors(spec_automaton(spec), None)[1]] + mode_inputs(spec)
     assert any(b"\x1b" in x or b"~{" in x for x in items)  # shifts are exercised
-    got = run_tokens(packages[lang](spec), lang, items)
+    got = run_token_batch([str(packages[lang](spec) / "run-tokens"), "--batch"], items, env(lang), TIMEOUT)
     bad = [(x, g, w) for x, g in zip(items, got) if g != (w := token_lines(module.tokens(x)))]
     assert not bad, f"{lang} {spec}: {len(bad)} of {len(items)} differ, e.g.\n" + "\n".join(
         f"  {x.hex(' ').upper()}\n    export: {g}\n    Python: {w}" for x, g, w in bad[:5])
@@ -205,11 +191,8 @@ def test_modal_c_export_runs_clean_under_sanitizers(tmp_path, packages, spec):
         assert proc.returncode == 0, proc.stderr[-3000:]
     module = encspec.load(spec)
     items = mode_inputs(spec, 150)
-    stdin = "".join(x.hex() + "\n" for x in items).encode("ascii")
-    proc = subprocess.run([str(tokens_exe), "--batch"], input=stdin, capture_output=True, timeout=TIMEOUT, env=san)
-    assert proc.returncode == 0, proc.stderr.decode(errors="replace")[-3000:]
-    want = "".join("".join(x + "\n" for x in token_lines(module.tokens(data))) + "end\n" for data in items)
-    assert proc.stdout.decode("ascii") == want
+    got = run_token_batch([str(tokens_exe), "--batch"], items, san, TIMEOUT)
+    assert got == [token_lines(module.tokens(data)) for data in items]
     texts = mode_texts(spec, 150, "sanitizers")
     lines = [run_encode_line(mode, cps) for cps in texts for mode in ("strict", "replace")]
     streamed = [mode + " " + " | ".join(" ".join(f"{c:X}" for c in p) for p in (cps[:len(cps) // 2], cps[len(cps) // 2:]))
