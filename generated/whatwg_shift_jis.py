@@ -377,6 +377,8 @@ _BASE = {twin: start for start, twin in _MODES if twin >= 0}  # a twin's start -
 _NATIVE = globals().get("_NATIVE_GIVEN", _NATIVE)
 if _NATIVE is not None and getattr(_NATIVE, "SPEC_SHA256", None) != SPEC_SHA256:
     _NATIVE = None  # an extension built from another spec
+if _MODES and not getattr(_NATIVE, "CARRIES_MODES", 0):
+    _NATIVE = None  # an extension that stops at every shift (an older build): the module is faster
 
 
 class _Charmap:
@@ -1268,21 +1270,22 @@ def _decode(data, errors, final, state, want_str, resume=None, surrogates=True, 
                     native_errors = errors if errors in _NATIVE_HANDLERS and \
                         codecs.lookup_error(errors) is _NATIVE_HANDLERS[errors] else "strict"
                 mark = len(out)
-                base = _BASE.get(start, start)  # a twin's tokens but shifts (where it stops) are its mode's
                 if pos + window >= n:
-                    stop = _NATIVE.decode(data, pos, native_errors, final, want_str, out, COUNTED_LIMIT, base)
+                    stop = _NATIVE.decode(data, pos, native_errors, final, want_str, out, COUNTED_LIMIT, start)
                 else:
                     stop = _NATIVE.decode(memoryview(data)[:pos + window], pos, native_errors, False, want_str, out,
-                                          COUNTED_LIMIT, base)
-                if stop > pos and base != start:  # a token read: out of the twin
-                    start = base
-                    state = base << 1
-                    fast = state == 0
+                                          COUNTED_LIMIT, start)
+                if _MODES:  # it carries the mode across shifts: (stop, the state there)
+                    stop, carried = stop
                 window = max(2 * (stop - pos), 1 << 12)
                 if not surrogates and want_str and len(out) > mark and _SURROGATE.search(out[-1]):
                     del out[mark:]  # a surrogate to send to the handler: this stretch in Python
                     slow_until = max(stop, pos + 1)
                     continue
+                if _MODES:
+                    start = carried
+                    state = start << 1
+                    fast = state == 0
                 pos = stop
                 slow_until = pos + 1
                 continue
@@ -2587,6 +2590,8 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
         if self._quick:
             # the extension's feed: the whole chunk in one call (see _settle)
             got = _FEED(self._pending, input, self.errors, final, self._start, COUNTED_LIMIT, self.surrogates)
+            if _MODES and got is not None:  # and the state where it ends or stops (a shift sets it)
+                got, self._start = got
             if got.__class__ is str:
                 self._pending = b""
                 self._state = self._start << 1
@@ -2608,7 +2613,7 @@ class IncrementalDecoder(codecs.IncrementalDecoder):
         text holds one takes the exact path: feed says None)."""
         self._start = self._state >> 1
         self._quick = (_FEED is not None and self._want_str and _FROM_REAL is None
-                       and not (SIGNATURES and self._state & 1) and self._start not in _BASE
+                       and not (SIGNATURES and self._state & 1)
                        and self._resume is None
                        and not self._wait and not self._held and self._pending.__class__ is bytes)
 

@@ -1,13 +1,15 @@
-"""The native extension of a spec with modes (hz, whatwg-iso-2022-jp): its loops stop
-before a token that sets the mode (a shift), the module's _step takes that token, and
-the extension goes on from the new start state; a twin start (after a shift, where a
-shift right after a shift is an error) is run as its mode's start, the extension
-stopping at shifts anyway.  Everything it gives equals the pure-Python module's: decode
-under strict (span and reason) and the handlers it applies itself, incremental decoding
-split at every offset, validation and the first error, the scanner's tokens.  Its
-encoder stays off (a code point's bytes depend on the mode before it)."""
+"""The native extension of a spec with modes (hz, whatwg-iso-2022-jp): its decode loop
+takes the tokens that set the mode itself (a shift, a character whose form says
+``-> MODE``) and carries the start state from token to token (a shift enters its mode's
+twin where a shift right after a shift is an error; any other token leaves the twin),
+returning where it stopped and the state there, which the module keeps.  Everything it
+gives equals the pure-Python module's: decode under strict (span and reason), the
+handlers it applies itself and a custom one the module calls, incremental decoding split
+at every offset, validation and the first error, the scanner's tokens.  Its encoder
+stays off (a code point's bytes depend on the mode before it)."""
 from __future__ import annotations
 
+import codecs
 import random
 
 import pytest
@@ -65,6 +67,69 @@ def test_native_decode_equals_python_on_random_shifts(spec):
         for errors in HANDLERS:
             assert _strict(native, data, errors) == _strict(python, data, errors), (data, errors)
         assert native.decode_codepoints(data, "replace") == python.decode_codepoints(data, "replace"), data
+
+
+def _marked(err):
+    """A custom handler (the module calls it): the span's bytes in brackets, resuming one
+    byte into the span, so that the next token starts inside it."""
+    return "<" + err.object[err.start:err.end].hex() + ">", err.start + 1
+
+
+codecs.register_error("encspec-test-marked", _marked)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_native_decode_with_a_custom_handler_equals_python(spec):
+    native, python = _backends(spec)
+    for data in _samples(spec, 800, seed=11):
+        assert _strict(native, data, "encspec-test-marked") == _strict(python, data, "encspec-test-marked"), data
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_native_decode_takes_shifts_in_one_call(spec):
+    """Text with a shift every few bytes is one call of the extension, which says the
+    state it ended in: the state the module's own tokens end in."""
+    native, python = _backends(spec)
+    data = _text(spec)
+    out: list = []
+    stop, state = native._NATIVE.decode(data, 0, "strict", True, True, out, None, 0)
+    assert stop == len(data) and "".join(out) == python.decode(data)
+    assert state << 1 == _end_state(python, data)
+    # stopped at a problem for strict: the state the token there starts in (a twin's)
+    bad = (b"~{!!~{" if spec == "hz" else b"\x1b$B!!\x1b(B\x1b$B") + b"\xff"
+    stop, state = native._NATIVE.decode(bad, 0, "strict", True, True, [], None, 0)
+    tok, after = python._step(bad, 0, python.START)
+    pos, want = tok[2], after
+    while pos < stop:
+        tok, want = python._step(bad, pos, want)
+        pos = tok[2]
+    assert pos == stop < len(bad) and state << 1 == want
+
+
+def _end_state(module, data):
+    state, pos = module.START & ~1, 0
+    while pos < len(data):
+        tok, state = module._step(data, pos, state)
+        pos = tok[2]
+    return state
+
+
+def _split_decode(module, errors, data, k):
+    dec = module.IncrementalDecoder(errors)
+    return dec.decode(data[:k]) + dec.decode(data[k:], True)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_native_incremental_under_handlers_equals_python(spec):
+    """Split at every offset under the handlers the extension applies and a custom one:
+    the mode crosses the cut in the decoder's state."""
+    native, python = _backends(spec)
+    for data in _samples(spec, 60, most=9, seed=17):
+        for errors in ("ignore", "backslashreplace", "encspec-test-marked"):
+            want = _strict(python, data, errors)
+            for k in range(len(data) + 1):
+                got = unicode_outcome(_split_decode, native, errors, data, k)
+                assert got == want, (data, k, errors)
 
 
 @pytest.mark.parametrize("spec", SPECS)
@@ -142,15 +207,17 @@ def test_native_encoder_is_off_for_modes(spec):
 
 @pytest.mark.parametrize("spec", SPECS)
 def test_native_decode_is_linear_in_escape_floods(spec):
-    """Each shift is a stop of the extension and a step of the module: linear in the
-    shifts, strict, replace and validation alike."""
+    """Shifts taken in the extension's loop (and, for validation, by the module between
+    its stretches): linear in the shifts, strict, replace and validation alike."""
     native, _ = _backends(spec)
     flood = (b"~{~}" if spec == "hz" else b"\x1b$B!!\x1b(BA") * 2000  # valid: a shift every 2 to 3 bytes
     errors = (b"~{~{" if spec == "hz" else b"\x1b(B\x1b$B") * 2000  # WHATWG's: each escape after an escape
     dense = _text(spec) + b"A"  # copies joined: a character between the shift home and the next shift
+    alternating = (b"~{!!~}A" if spec == "hz" else b"\x1b$B!!\x1b(BA\x1b(J\\\x1b(I1") * 2000
     for label, fn in (("decode", native.decode), ("replace", lambda d: native.decode(d + b"\x80", "replace")),
                       ("validate", native.is_valid)):
         assert_linear(f"{spec} {label} of an escape flood", fn, flood, flood * 16)
         assert_linear(f"{spec} {label} of text", fn, dense, dense * 16)
+        assert_linear(f"{spec} {label} of alternating shifts", fn, alternating, alternating * 16)
     assert_linear(f"{spec} replace of escapes in error", lambda d: native.decode(d, "replace"), errors, errors * 16)
     assert native.decode(flood) == encspec.load(spec, backend="python").decode(flood)

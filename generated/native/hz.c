@@ -26,8 +26,12 @@
  *     strict and custom handlers always go to the module;
  *   * with final false, a token that more input could change (the data ends
  *     inside it, or inside a counted form before its last digit).
- * start is the state every token starts in (a signature read before may have
- * chosen another byte order; 0 is the spec's own).
+ * start is the state the first token starts in (a signature read before may
+ * have chosen another byte order; 0 is the spec's own).  This spec has
+ * modes: a shift (or a character whose form says -> MODE) sets the state the
+ * next token starts in, here as in the module's _mode_after, and decode returns
+ * (stop, state): the state the token at stop starts in, which the module keeps
+ * (CARRIES_MODES says so).
  * Counted forms are decoded here, by the export's hz_counted_K, in time
  * linear in their length; a code point wider than 64 bits (HZ_WIDE) is a
  * problem for a str and, for a list, an int.  limit is the module's
@@ -1466,7 +1470,7 @@ size_t hz_decode(const unsigned char *data, size_t len, hz_cp *out,
 #define NX_NAME "hz"
 #define NX_SPEC_SHA256 "ea5132463a64c13dd2955e73dfce8a23364001d22d123fbcd6278b43adb2c20b"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "08af8d541762ac166cc3b6ec268a0efd58229b1861e86812e43a7e96deac97fc"
+#define NX_SOURCE_SHA256 "ab6d9c2cd3bb9edecdd2f5b266357f78540bd543c9cd9fd14dcb232bd1f3d98e"
 #define NX_N_STATES 13
 #define NX_N_CLASSES 8
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1608,6 +1612,31 @@ static const struct {
     { NX_A_ERROR, 0, 0, "incomplete multibyte sequence", -1 },  /* ill-formed pattern tilde-end: incomplete multibyte sequence */
     { NX_A_LOOKUP, UINT64_C(0), 0, NULL, -1 },  /* form gb2312: code point = table 0 at pointer acc */
 };
+
+/* The modes (the module's _MODES): each one's start state and its twin's (-1: none),
+   entered by a shift, where a shift right after a shift is an error.  nx_base[state]:
+   a twin's start -> its mode's start, any other state itself (made at import). */
+static const struct { unsigned start; int twin; } nx_modes[2] = {
+    { 0u, -1 },  /* ascii */
+    { 7u, -1 },  /* gb */
+};
+static unsigned nx_base[NX_N_STATES];
+/* nx_shift_to[state]: where a shift token ends for sure (a final state of a shift
+   that is no error), the state the next token starts in; else NX_NO_SHIFT.  The walk
+   takes such a shift itself (made at import). */
+#define NX_NO_SHIFT UINT_MAX
+static unsigned nx_shift_to[NX_N_STATES];
+/* Each mode's run (made at import from the flat table): from its start, a byte that
+   is a character on its own (nx_mone[mode][byte], NX_NO_ONE: not one), or a lead
+   and a trail byte of a table form whose pointer is nx_mpl[mode][lead] +
+   nx_mpt[mode][trail] into table nx_mtab[mode] (negative: not such bytes; -1: none;
+   every lead to one state, as in a 94x94 set); nx_mode_of[state]: the mode
+   whose start it is, or -1. */
+#define NX_NO_ONE UINT64_MAX
+static uint64_t nx_mone[2][256];
+static int32_t nx_mpl[2][256], nx_mpt[2][256];
+static int nx_mtab[2];
+static int nx_mode_of[NX_N_STATES];
 
 
 /* ------------------------------------------------------- the flat table */
@@ -1984,11 +2013,71 @@ static void nx_est_init(void)
         nx_cont_span = (unsigned char)((last - first) & 0xFF);
     }
 }
+/* nx_mone, nx_mpl, nx_mpt, nx_mtab and nx_mode_of from the flat table (see above) */
+static void nx_modes_init(void)
+{
+    unsigned m, b, s;
+    for (s = 0; s < NX_N_STATES; s++)
+        nx_mode_of[s] = -1;
+    for (m = 0; m < 2u; m++) {
+        const unsigned st = nx_modes[m].start;
+        unsigned s1 = NX_N_STATES;
+        uint32_t mul = 0;
+        int table = -1;
+        nx_mode_of[st] = (int)m;
+        for (b = 0; b < 256; b++) {
+            const nx_entry *e = &nx_fast[(size_t)st << 8 | b];
+            nx_mone[m][b] = e->what == NX_CHAR ? e->add + nx_offset[e->next] : NX_NO_ONE;
+            nx_mpl[m][b] = nx_mpt[m][b] = INT32_MIN;
+            if (e->what == NX_CONT && s1 == NX_N_STATES) {
+                /* the state after the first lead of a table pair: every lead taken must go there */
+                unsigned b2;
+                for (b2 = 0; b2 < 256 && nx_fast[(size_t)e->next << 8 | b2].what != NX_LOOK; b2++)
+                    ;
+                if (b2 < 256)
+                    s1 = e->next;
+            }
+        }
+        if (s1 == NX_N_STATES)
+            continue;
+        for (b = 0; b < 256; b++) {
+            const nx_entry *e = &nx_fast[(size_t)s1 << 8 | b];
+            if (e->what != NX_LOOK || e->add > INT32_MAX)
+                continue;
+            if (table < 0) {
+                table = (int)nx_offset[e->next];
+                mul = e->mul;
+            }
+            if (nx_offset[e->next] == (uint64_t)table && e->mul == mul)
+                nx_mpt[m][b] = (int32_t)e->add;
+        }
+        nx_mtab[m] = table;
+        for (b = 0; table >= 0 && b < 256; b++) {
+            const nx_entry *e = &nx_fast[(size_t)st << 8 | b];
+            if (e->what == NX_CONT && e->next == s1 && e->add * mul <= INT32_MAX)
+                nx_mpl[m][b] = (int32_t)(e->add * mul);
+        }
+    }
+}
 
 static void nx_init(void)
 {
     unsigned s, b;
     static unsigned kind[NX_N_STATES];
+
+    for (s = 0; s < NX_N_STATES; s++)
+        nx_base[s] = s;
+    for (s = 0; s < 2u; s++)
+        if (nx_modes[s].twin >= 0)
+            nx_base[nx_modes[s].twin] = nx_modes[s].start;
+    for (s = 0; s < NX_N_STATES; s++) {
+        int act = nx_state[s].accept;
+        nx_shift_to[s] = NX_NO_SHIFT;
+        if (act >= 0 && nx_state[s].final && nx_actions[act].kind == NX_A_SHIFT && nx_actions[act].reason == NULL) {
+            int m = nx_actions[act].then;
+            nx_shift_to[s] = nx_modes[m].twin >= 0 ? (unsigned)nx_modes[m].twin : nx_modes[m].start;
+        }
+    }
 
     for (s = 0; s < NX_N_STATES; s++) {
         int act = nx_state[s].accept;
@@ -2017,6 +2106,7 @@ static void nx_init(void)
             e->what = (uint8_t)what;
         }
     }
+    nx_modes_init();
     nx_ascii = 1;
     for (b = 0; b < 0x80; b++) {
         const nx_entry *e = &nx_fast[b];
@@ -2102,11 +2192,11 @@ static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
    NX_S_PROBLEM (tok's span goes to the handler), NX_S_LEAVE (the module's:
    more input could change it), NX_S_WIDE (tok is a char wider than 64 bits,
    for a list of code points: nx_wide_int). */
-enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
+enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE, NX_S_SHIFT };
 
-static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
+static int nx_slow(const nx_args *a, unsigned s, size_t start, nx_tok *tok)
 {
-    if (!nx_token(a, start, a->start, tok) || tok->kind == NX_T_MODE)
+    if (!nx_token(a, start, s, tok) || tok->kind == NX_T_MODE)
         return NX_S_LEAVE;
     if (tok->kind == NX_T_CHAR)
         return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
@@ -2160,6 +2250,7 @@ typedef struct {
     uint64_t mx;   /* the OR of those this pass produced */
     uint64_t need; /* NX_WIDER: the character that did not fit */
     size_t stop;   /* where it stopped */
+    unsigned state; /* the state the token at stop starts in (a shift's mode, carried) */
     int status;    /* NX_DONE (the end, or a token left to the module), NX_FULL, NX_WIDER */
 } nx_result;
 
@@ -2206,8 +2297,14 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
 {
     const unsigned char *d = a->data;
     const size_t len = a->len;
-    const int s0 = a->start == 0;  /* the default start state: the fast paths are its */
-    const int ascii = nx_ascii && s0, plain_only = mode == NX_M_LIST || (mode == NX_M_COUNT && !a->want_str);
+    /* the state the next token starts in, carried from token to token: a shift enters
+       its mode's start (its twin, where a shift right after it is an error), a char
+       whose form says -> MODE that mode's, any other token leaves a twin (st) for its
+       mode's start (sb), whose tokens but shifts are the twin's */
+    unsigned st = a->start, sb = nx_base[st], next;
+    int s0 = st == 0;  /* the default start state: the fast paths are its */
+    int ascii = nx_ascii && s0;
+    const int plain_only = mode == NX_M_LIST || (mode == NX_M_COUNT && !a->want_str);
     size_t i = pos, n = n0, start = pos, n_start = n0;
     unsigned streak = 8;  /* bytes 00..7F in a row */
     uint64_t mx = 0, need = 0;
@@ -2233,6 +2330,58 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
                 i = nx_pairs_ucs2(d, i, len, out, &n, cap, blim, &mx);
             else if (mode == NX_M_UCS4)
                 i = nx_pairs_ucs4(d, i, len, out, &n, cap, blim, &mx);
+            if (i != i0)
+                continue;
+        }
+
+        if (nx_mode_of[sb] >= 0) {
+            /* the mode's run: characters of one byte and table pairs, and the
+               shifts between them, as long as they come (a twin reads characters as its
+               mode does: it is left at the first; its shifts are errors, the path below's) */
+            int m = nx_mode_of[sb];
+            const size_t i0 = i;
+            while (i < len) {
+                uint64_t v = nx_mone[m][d[i]];
+                size_t step = 1;
+                if (v == NX_NO_ONE) {
+                    const int64_t k = i + 1 < len ? (int64_t)nx_mpl[m][d[i]] + nx_mpt[m][d[i + 1]] : -1;
+                    if (k >= 0 && (v = nx_look((uint64_t)nx_mtab[m], (uint64_t)k)) != NX_MISS) {
+                        step = 2;
+                    } else
+                    {
+                        /* a shift: the automaton to a final state (the longest match) */
+                        size_t j = i;
+                        s = st;
+                        while (j < len) {
+                            const unsigned t = nx_next[s][nx_class[d[j]]];
+                            if (t >= NX_N_STATES)
+                                break;
+                            s = t;
+                            j++;
+                            if (nx_state[s].final)
+                                break;
+                        }
+                        if (!nx_state[s].final || nx_shift_to[s] == NX_NO_SHIFT)
+                            break;
+                        st = nx_shift_to[s];
+                        sb = nx_base[st];
+                        i = j;
+                        m = nx_mode_of[sb];
+                        if (m < 0)
+                            break;
+                        continue;
+                    }
+                }
+                if (NX_UNLIKELY(!plain_only && v > 0x10FFFF))
+                    break;
+                start = i;
+                n_start = n;
+                NX_PUT(v);
+                st = sb;
+                i += step;
+            }
+            s0 = st == 0;
+            ascii = nx_ascii && s0;
             if (i != i0)
                 continue;
         }
@@ -2379,7 +2528,7 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         /* walk the table, state by state */
         i = start;
         acc = 0;
-        s = a->start;
+        s = st;
         for (;;) {
             if (NX_UNLIKELY(i == wend))
                 goto slow;
@@ -2394,6 +2543,7 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
             cp = acc + nx_offset[s];
             if (NX_LIKELY(plain_only || cp <= 0x10FFFF)) {
                 NX_PUT(cp);
+                st = sb;
                 continue;
             }
         }
@@ -2402,6 +2552,30 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
             cp = nx_look(nx_offset[s], acc);
             if (NX_LIKELY(cp != NX_MISS && (plain_only || cp <= 0x10FFFF))) {
                 NX_PUT(cp);
+                st = sb;
+                continue;
+            }
+        }
+        else {
+            /* a shift, whose bytes may pass accepting states (a lone ESC or ~ is an error):
+               walked again on the automaton until a final state, the longest match; one
+               that is a shift and no error sets the mode the next token starts in */
+            i = start;
+            s = st;
+            while (i < wend) {
+                const unsigned t = nx_next[s][nx_class[d[i]]];
+                if (t >= NX_N_STATES)
+                    break;
+                s = t;
+                i++;
+                if (nx_state[s].final)
+                    break;
+            }
+            if (nx_state[s].final && nx_shift_to[s] != NX_NO_SHIFT) {
+                st = nx_shift_to[s];
+                sb = nx_base[st];
+                s0 = st == 0;
+                ascii = nx_ascii && s0;
                 continue;
             }
         }
@@ -2409,9 +2583,27 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
     slow:
         /* everything else: the core's _run, then the handler */
         i = start;
-        got = nx_slow(a, start, &tok);
+        tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
+        got = nx_slow(a, st, start, &tok);
+        next = sb;
+        if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
+            /* a token that sets the mode, taken here (as the module's _mode_after) */
+            const int m = tok.ext.then;
+            if (tok.ext.kind == HZ_SHIFT) {
+                next = nx_modes[m].twin >= 0 ? (unsigned)nx_modes[m].twin : nx_modes[m].start;
+                got = tok.reason != NULL ? NX_S_PROBLEM : NX_S_SHIFT;  /* a shift after a shift: an error */
+            } else {
+                next = nx_modes[m].start;
+                tok.kind = tok.ext.kind == HZ_WIDE ? NX_T_WIDE : NX_T_CHAR;
+                got = tok.kind == NX_T_WIDE ? (a->want_str ? NX_S_PROBLEM : NX_S_WIDE)
+                      : a->want_str && tok.value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
+            }
+        }
         if (got == NX_S_LEAVE)
             break;
+        if (got == NX_S_SHIFT) {
+            /* no character */
+        } else
         if (got == NX_S_CHAR) {
             NX_PUT(tok.value);
         } else if (got == NX_S_WIDE) {
@@ -2438,6 +2630,10 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
             if (k == tok.start)  /* it raises: the module lets it */
                 break;
             i = k;
+            st = next;
+            sb = nx_base[st];
+            s0 = st == 0;
+            ascii = nx_ascii && s0;
             continue;
         } else if (a->handler == NX_H_BACKSLASHREPLACE) {
             static const char hex[] = "0123456789abcdef";
@@ -2452,11 +2648,16 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
             break;  /* strict or a custom handler: the module calls it */
         }
         i = tok.end;
+        st = next;
+        sb = nx_base[st];
+        s0 = st == 0;
+        ascii = nx_ascii && s0;
     }
     r->n = n;
     r->mx = mx;
     r->need = 0;
     r->stop = i;
+    r->state = st;
     r->status = NX_DONE;
     return 0;
 
@@ -2466,6 +2667,7 @@ no_room:
     r->mx = mx;
     r->need = need;
     r->stop = start;
+    r->state = st;
     r->status = status;
     return 0;
 }
@@ -2620,21 +2822,26 @@ static int nx_mode(Py_UCS4 maxchar)
 
 /* The str of data[pos:]: sized by nx_estimate (or an exact count), written in
    one pass that makes room as it needs (a wider kind, a longer string: rare),
-   then cut to size.  *stop: where decoding stopped. */
-static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *stop)
+   then cut to size.  *stop: where decoding stopped; *state: the state the token
+   there starts in (a->start but where a spec with modes shifted). */
+static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *stop, unsigned *state)
 {
+    nx_args cur = *a;  /* from where the last pass stopped: its place and state */
     PyObject *s;
     size_t cap, n = 0, i = pos;
     uint64_t mx = 0;
     int w = 0, rc = 0;
     Py_UCS4 maxchar;
     nx_result r;
-    if (a->start == 0) {
+
+    *state = a->start;
+    if (1) {
         /* mapping tables: no count pass (it would be a whole decode); one pass into a
            str of one character a byte (grown if handlers write more), as wide as
-           the tables' characters usually are, widened or narrowed when needed */
+           the tables' characters usually are, widened or narrowed when needed
+           (from any mode's start: a shift may come anywhere) */
         size_t j = pos;
-        if (nx_ascii) {
+        if (nx_ascii && a->start == 0) {
             const unsigned char *d = a->data;
             uint64_t x;
             for (; j + 8 <= a->len; j += 8) {
@@ -2708,15 +2915,16 @@ static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *
         if (nogil) {
             void *out = PyUnicode_DATA(s);
             Py_BEGIN_ALLOW_THREADS
-            rc = nx_write(nx_mode(maxchar), a, i, out, n, cap, maxchar, &r);
+            rc = nx_write(nx_mode(maxchar), &cur, i, out, n, cap, maxchar, &r);
             Py_END_ALLOW_THREADS
         } else {
-            rc = nx_write(nx_mode(maxchar), a, i, PyUnicode_DATA(s), n, cap, maxchar, &r);
+            rc = nx_write(nx_mode(maxchar), &cur, i, PyUnicode_DATA(s), n, cap, maxchar, &r);
         }
         if (rc < 0)
             goto fail;
         n = r.n;
         i = r.stop;
+        cur.start = r.state;
         mx |= r.mx;
         if (r.status == NX_DONE)
             break;
@@ -2763,6 +2971,7 @@ static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *
         }
     }
     *stop = i;
+    *state = cur.start;
     if (nx_maxchar[nx_width(mx)] != maxchar) {
         /* narrower than it was made (a lead that came to nothing): the canonical kind */
         PyObject *narrow = PyUnicode_New((Py_ssize_t)n, nx_maxchar[nx_width(mx)]);
@@ -2794,6 +3003,7 @@ static PyObject *nx_decode(PyObject *self, PyObject *args)
     nx_args a;
     nx_result counted, written;
     size_t stop = 0;
+    unsigned state;
 
     (void)self;
     if (!PyArg_ParseTuple(args, "y*nsppO!|OI:decode", &view, &pos, &errors, &final, &want_str, &PyList_Type, &out,
@@ -2822,7 +3032,7 @@ static PyObject *nx_decode(PyObject *self, PyObject *args)
     /* only an immutable buffer may be read without the GIL */
     nogil = PyBytes_Check(view.obj) && a.len - (size_t)pos >= NX_NOGIL;
     if (want_str) {
-        result = nx_decode_str(&a, (size_t)pos, nogil, &stop);
+        result = nx_decode_str(&a, (size_t)pos, nogil, &stop, &state);
         if (result == NULL)
             goto fail;
         rc = PyUnicode_GET_LENGTH(result) ? PyList_Append(out, result) : 0;
@@ -2843,18 +3053,20 @@ static PyObject *nx_decode(PyObject *self, PyObject *args)
         rc = nx_write(NX_M_LIST, &a, (size_t)pos, result, 0, counted.n, 0, &written);
         if (rc < 0)
             goto fail;
-        if (written.status != NX_DONE || written.n != counted.n || written.stop != counted.stop) {
+        if (written.status != NX_DONE || written.n != counted.n || written.stop != counted.stop
+            || written.state != counted.state) {
             PyErr_SetString(PyExc_SystemError, NX_NAME ": the second pass disagrees with the first");
             goto fail;
         }
         stop = counted.stop;
+        state = counted.state;
         rc = counted.n ? PyList_SetSlice(out, PyList_GET_SIZE(out), PyList_GET_SIZE(out), result) : 0;
     }
     if (rc < 0)
         goto fail;
     Py_DECREF(result);
     PyBuffer_Release(&view);
-    return PyLong_FromSize_t(stop);
+    return Py_BuildValue("(nI)", (Py_ssize_t)stop, state);  /* the mode is carried: the module keeps it */
 fail:
     Py_XDECREF(result);
     PyBuffer_Release(&view);
@@ -2896,7 +3108,7 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.want_str = 0;
     a.start = start;
     tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
-    got = nx_slow(&a, (size_t)pos, &tok);
+    got = nx_slow(&a, a.start, (size_t)pos, &tok);
     if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
         /* the mode after it as its 6th item, as the module's _token gives it */
         if (tok.ext.kind == HZ_SHIFT)
@@ -4304,6 +4516,7 @@ static PyObject *nx_feed(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     nx_args a;
     nx_tok tok;
     size_t stop = 0;
+    unsigned state;
     PyObject *joined = NULL, *text, *rest, *result;
 
     (void)self;
@@ -4361,7 +4574,7 @@ static PyObject *nx_feed(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     a.want_str = 1;
     a.start = (unsigned)start;
     /* only an immutable buffer may be read without the GIL */
-    text = nx_decode_str(&a, 0, PyBytes_Check(view.obj) && a.len >= NX_NOGIL, &stop);
+    text = nx_decode_str(&a, 0, PyBytes_Check(view.obj) && a.len >= NX_NOGIL, &stop, &state);
     if (text != NULL && !surrogates && nx_has_surrogate(text)) {
         /* a surrogate code point, an error in text that must be UTF-8: the module's path */
         PyBuffer_Release(&view);
@@ -4372,9 +4585,9 @@ static PyObject *nx_feed(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     if (text == NULL || stop == a.len) {
         PyBuffer_Release(&view);
         Py_XDECREF(joined);
-        return text;
+        return text == NULL ? NULL : Py_BuildValue("(NI)", text, state);
     }
-    if (!final && a.len - stop <= NX_TAIL && !nx_token(&a, stop, a.start, &tok))
+    if (!final && a.len - stop <= NX_TAIL && !nx_token(&a, stop, state, &tok))
         rest = PyBytes_FromStringAndSize((const char *)a.data + stop, (Py_ssize_t)(a.len - stop));
     else
         rest = PyLong_FromSize_t(stop);
@@ -4387,7 +4600,7 @@ static PyObject *nx_feed(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     result = PyTuple_Pack(2, text, rest);
     Py_DECREF(text);
     Py_DECREF(rest);
-    return result;
+    return result == NULL ? NULL : Py_BuildValue("(NI)", result, state);  /* and the state at its end or stop */
 }
 
 #define NX_FEED_METHODS \
@@ -4397,7 +4610,8 @@ static PyObject *nx_feed(PyObject *self, PyObject *const *args, Py_ssize_t nargs
      "One chunk of the module's IncrementalDecoder (pending + data), from state start:\n" \
      "a str when all is decoded; (str, bytes) when a short tail waits for more input; (str,\n" \
      "stop) when the module's exact path goes on at stop; None when it takes the chunk (data\n" \
-     "is not a buffer, or surrogates is false and the text holds one)."},
+     "is not a buffer, or surrogates is false and the text holds one).  With modes, each but\n" \
+     "None comes as (it, state): the state where it ends or stops (a shift sets it)."},
 
 /* ------------------------------------------------------------ entry points */
 /* The callables the module puts in front of its decode and encode, and in its
@@ -4561,8 +4775,9 @@ static int nx_entry_whole(PyObject *e, PyObject *data, int handler, int surrogat
         }
     }
     if (s == NULL) {
+        unsigned state;  /* a whole decode: the mode it ends in is nobody's */
         nogil = PyBytes_Check(view.obj) && a.len - pos >= NX_NOGIL;
-        s = nx_decode_str(&a, pos, nogil, &stop);
+        s = nx_decode_str(&a, pos, nogil, &stop, &state);
     }
     *len = view.len;
     PyBuffer_Release(&view);
@@ -4796,12 +5011,13 @@ static PyObject *nx_entry_make(PyObject *self, PyObject *args)
 
 static PyMethodDef nx_methods[] = {
     {"decode", nx_decode, METH_VARARGS,
-     "decode(data, pos, errors, final, want_str, out, limit=None, start=0) -> stop\n\n"
+     "decode(data, pos, errors, final, want_str, out, limit=None, start=0) -> (stop, state)\n\n"
      "Decode data[pos:] as the generated module's _decode does, append to the list\n"
      "out one str (want_str) or the code points, and return where it stopped:\n"
      "len(data), or the start of a token left to the module's exact path.\n"
      "limit: the module's COUNTED_LIMIT (None: no limit); start: the state every\n"
-     "token starts in (a signature may have chosen another byte order)."},
+     "token starts in: a shift sets it for the next (its mode's start, or twin); the\n"
+     "state the token at stop starts in is returned with stop."},
     {"scan", nx_scan, METH_VARARGS,
      "scan(data, pos, final, limit=None, start=0) -> token or None\n\n"
      "The token at data[pos:] as the module's _scan gives it, (kind, start, end,\n"
@@ -4858,6 +5074,8 @@ PyMODINIT_FUNC PyInit__native_hz(void)
             || PyModule_AddStringConstant(m, "GENERATOR", NX_GENERATOR) < 0
             /* encode_memo applies a handler itself (errors; core.py's _NATIVE_ERRORS) */
             || PyModule_AddIntConstant(m, "ENCODE_ERRORS", 1) < 0
+            /* decode carries the mode across shifts and returns (stop, state) (core.py) */
+            || PyModule_AddIntConstant(m, "CARRIES_MODES", 1) < 0
             /* the bytes of the mapping tables' arrays (the export's), and of the arrays this
                extension derives from them at import (encspec bench prints both) */
             || nx_add_size(m, "TABLE_BYTES", 0

@@ -26,8 +26,8 @@
  *     strict and custom handlers always go to the module;
  *   * with final false, a token that more input could change (the data ends
  *     inside it, or inside a counted form before its last digit).
- * start is the state every token starts in (a signature read before may have
- * chosen another byte order; 0 is the spec's own).
+ * start is the state the first token starts in (a signature read before may
+ * have chosen another byte order; 0 is the spec's own).
  * Counted forms are decoded here, by the export's utf_32_counted_K, in time
  * linear in their length; a code point wider than 64 bits (UTF_32_WIDE) is a
  * problem for a str and, for a list, an int.  limit is the module's
@@ -926,7 +926,7 @@ size_t utf_32_decode(const unsigned char *data, size_t len, utf_32_cp *out,
 #define NX_NAME "utf-32"
 #define NX_SPEC_SHA256 "6222c761afb2503d8f8ad600e6f132573f18bfb0b7524ca27ef409597da7c20a"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "be983677ba867464aef3794e2d35124ebc75e67b2768d40751e4103edc19ddb1"
+#define NX_SOURCE_SHA256 "0bafbcf5ea1fe0736e86455818de3d4bf742c91d46340008082d7acb54ed69e5"
 #define NX_N_STATES 22
 #define NX_N_CLASSES 4
 #define NX_UNIT 4  /* bytes per code unit: errors and the data's end count whole units */
@@ -1517,9 +1517,9 @@ static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
    for a list of code points: nx_wide_int). */
 enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
-static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
+static int nx_slow(const nx_args *a, unsigned s, size_t start, nx_tok *tok)
 {
-    if (!nx_token(a, start, a->start, tok) || tok->kind == NX_T_MODE)
+    if (!nx_token(a, start, s, tok) || tok->kind == NX_T_MODE)
         return NX_S_LEAVE;
     if (tok->kind == NX_T_CHAR)
         return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
@@ -1573,6 +1573,7 @@ typedef struct {
     uint64_t mx;   /* the OR of those this pass produced */
     uint64_t need; /* NX_WIDER: the character that did not fit */
     size_t stop;   /* where it stopped */
+    unsigned state; /* the state the token at stop starts in (a shift's mode, carried) */
     int status;    /* NX_DONE (the end, or a token left to the module), NX_FULL, NX_WIDER */
 } nx_result;
 
@@ -1619,7 +1620,8 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
 {
     const unsigned char *d = a->data;
     const size_t len = a->len;
-    const int s0 = a->start == 0;  /* the default start state: the fast paths are its */
+    const unsigned st = a->start;
+    const int s0 = st == 0;  /* the default start state: the fast paths are its */
     const int ascii = nx_ascii && s0, plain_only = mode == NX_M_LIST || (mode == NX_M_COUNT && !a->want_str);
     size_t i = pos, n = n0, start = pos, n_start = n0;
     unsigned streak = 8;  /* bytes 00..7F in a row */
@@ -1813,7 +1815,7 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         /* walk the table, state by state */
         i = start;
         acc = 0;
-        s = a->start;
+        s = st;
         for (;;) {
             if (NX_UNLIKELY(i == wend))
                 goto slow;
@@ -1835,7 +1837,7 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
     slow:
         /* everything else: the core's _run, then the handler */
         i = start;
-        got = nx_slow(a, start, &tok);
+        got = nx_slow(a, st, start, &tok);
         if (got == NX_S_LEAVE)
             break;
         if (got == NX_S_CHAR) {
@@ -1883,6 +1885,7 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
     r->mx = mx;
     r->need = 0;
     r->stop = i;
+    r->state = st;
     r->status = NX_DONE;
     return 0;
 
@@ -1892,6 +1895,7 @@ no_room:
     r->mx = mx;
     r->need = need;
     r->stop = start;
+    r->state = st;
     r->status = status;
     return 0;
 }
@@ -2046,15 +2050,19 @@ static int nx_mode(Py_UCS4 maxchar)
 
 /* The str of data[pos:]: sized by nx_estimate (or an exact count), written in
    one pass that makes room as it needs (a wider kind, a longer string: rare),
-   then cut to size.  *stop: where decoding stopped. */
-static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *stop)
+   then cut to size.  *stop: where decoding stopped; *state: the state the token
+   there starts in (a->start but where a spec with modes shifted). */
+static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *stop, unsigned *state)
 {
+    nx_args cur = *a;  /* from where the last pass stopped: its place and state */
     PyObject *s;
     size_t cap, n = 0, i = pos;
     uint64_t mx = 0;
     int w = 0, rc = 0;
     Py_UCS4 maxchar;
     nx_result r;
+
+    *state = a->start;
     if (a->start == 0) {
         /* code units: at most one character a unit (more only where a handler writes
            more), of a width found as they come: from ASCII up, widened when needed */
@@ -2105,15 +2113,16 @@ static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *
         if (nogil) {
             void *out = PyUnicode_DATA(s);
             Py_BEGIN_ALLOW_THREADS
-            rc = nx_write(nx_mode(maxchar), a, i, out, n, cap, maxchar, &r);
+            rc = nx_write(nx_mode(maxchar), &cur, i, out, n, cap, maxchar, &r);
             Py_END_ALLOW_THREADS
         } else {
-            rc = nx_write(nx_mode(maxchar), a, i, PyUnicode_DATA(s), n, cap, maxchar, &r);
+            rc = nx_write(nx_mode(maxchar), &cur, i, PyUnicode_DATA(s), n, cap, maxchar, &r);
         }
         if (rc < 0)
             goto fail;
         n = r.n;
         i = r.stop;
+        cur.start = r.state;
         mx |= r.mx;
         if (r.status == NX_DONE)
             break;
@@ -2160,6 +2169,7 @@ static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *
         }
     }
     *stop = i;
+    *state = cur.start;
     if (nx_maxchar[nx_width(mx)] != maxchar) {
         /* narrower than it was made (a lead that came to nothing): the canonical kind */
         PyObject *narrow = PyUnicode_New((Py_ssize_t)n, nx_maxchar[nx_width(mx)]);
@@ -2191,6 +2201,7 @@ static PyObject *nx_decode(PyObject *self, PyObject *args)
     nx_args a;
     nx_result counted, written;
     size_t stop = 0;
+    unsigned state;
 
     (void)self;
     if (!PyArg_ParseTuple(args, "y*nsppO!|OI:decode", &view, &pos, &errors, &final, &want_str, &PyList_Type, &out,
@@ -2219,7 +2230,7 @@ static PyObject *nx_decode(PyObject *self, PyObject *args)
     /* only an immutable buffer may be read without the GIL */
     nogil = PyBytes_Check(view.obj) && a.len - (size_t)pos >= NX_NOGIL;
     if (want_str) {
-        result = nx_decode_str(&a, (size_t)pos, nogil, &stop);
+        result = nx_decode_str(&a, (size_t)pos, nogil, &stop, &state);
         if (result == NULL)
             goto fail;
         rc = PyUnicode_GET_LENGTH(result) ? PyList_Append(out, result) : 0;
@@ -2240,17 +2251,20 @@ static PyObject *nx_decode(PyObject *self, PyObject *args)
         rc = nx_write(NX_M_LIST, &a, (size_t)pos, result, 0, counted.n, 0, &written);
         if (rc < 0)
             goto fail;
-        if (written.status != NX_DONE || written.n != counted.n || written.stop != counted.stop) {
+        if (written.status != NX_DONE || written.n != counted.n || written.stop != counted.stop
+            || written.state != counted.state) {
             PyErr_SetString(PyExc_SystemError, NX_NAME ": the second pass disagrees with the first");
             goto fail;
         }
         stop = counted.stop;
+        state = counted.state;
         rc = counted.n ? PyList_SetSlice(out, PyList_GET_SIZE(out), PyList_GET_SIZE(out), result) : 0;
     }
     if (rc < 0)
         goto fail;
     Py_DECREF(result);
     PyBuffer_Release(&view);
+    (void)state;
     return PyLong_FromSize_t(stop);
 fail:
     Py_XDECREF(result);
@@ -2293,7 +2307,7 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.want_str = 0;
     a.start = start;
     tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
-    got = nx_slow(&a, (size_t)pos, &tok);
+    got = nx_slow(&a, a.start, (size_t)pos, &tok);
     if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
         /* the mode after it as its 6th item, as the module's _token gives it */
         if (tok.ext.kind == UTF_32_SHIFT)
@@ -3965,6 +3979,7 @@ static PyObject *nx_feed(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     nx_args a;
     nx_tok tok;
     size_t stop = 0;
+    unsigned state;
     PyObject *joined = NULL, *text, *rest, *result;
 
     (void)self;
@@ -4022,7 +4037,7 @@ static PyObject *nx_feed(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     a.want_str = 1;
     a.start = (unsigned)start;
     /* only an immutable buffer may be read without the GIL */
-    text = nx_decode_str(&a, 0, PyBytes_Check(view.obj) && a.len >= NX_NOGIL, &stop);
+    text = nx_decode_str(&a, 0, PyBytes_Check(view.obj) && a.len >= NX_NOGIL, &stop, &state);
     if (text != NULL && !surrogates && nx_has_surrogate(text)) {
         /* a surrogate code point, an error in text that must be UTF-8: the module's path */
         PyBuffer_Release(&view);
@@ -4035,7 +4050,7 @@ static PyObject *nx_feed(PyObject *self, PyObject *const *args, Py_ssize_t nargs
         Py_XDECREF(joined);
         return text;
     }
-    if (!final && a.len - stop <= NX_TAIL && !nx_token(&a, stop, a.start, &tok))
+    if (!final && a.len - stop <= NX_TAIL && !nx_token(&a, stop, state, &tok))
         rest = PyBytes_FromStringAndSize((const char *)a.data + stop, (Py_ssize_t)(a.len - stop));
     else
         rest = PyLong_FromSize_t(stop);
@@ -4222,8 +4237,9 @@ static int nx_entry_whole(PyObject *e, PyObject *data, int handler, int surrogat
         }
     }
     if (s == NULL) {
+        unsigned state;  /* a whole decode: the mode it ends in is nobody's */
         nogil = PyBytes_Check(view.obj) && a.len - pos >= NX_NOGIL;
-        s = nx_decode_str(&a, pos, nogil, &stop);
+        s = nx_decode_str(&a, pos, nogil, &stop, &state);
     }
     *len = view.len;
     PyBuffer_Release(&view);

@@ -26,8 +26,8 @@
  *     strict and custom handlers always go to the module;
  *   * with final false, a token that more input could change (the data ends
  *     inside it, or inside a counted form before its last digit).
- * start is the state every token starts in (a signature read before may have
- * chosen another byte order; 0 is the spec's own).
+ * start is the state the first token starts in (a signature read before may
+ * have chosen another byte order; 0 is the spec's own).
  * Counted forms are decoded here, by the export's whatwg_gbk_counted_K, in time
  * linear in their length; a code point wider than 64 bits (WHATWG_GBK_WIDE) is a
  * problem for a str and, for a list, an int.  limit is the module's
@@ -2626,7 +2626,7 @@ size_t whatwg_gbk_decode(const unsigned char *data, size_t len, whatwg_gbk_cp *o
 #define NX_NAME "whatwg-gbk"
 #define NX_SPEC_SHA256 "7a432e01eea5d1c6a35894fec2269d7716bee0079807334bfeb2d2c4c8e3dc9d"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "c0db8076f7d59f2413671df22539f70bcbe299ddc0c20a8e3ce4c203a98917b4"
+#define NX_SOURCE_SHA256 "a71dec0bed740c4c96023adda839e21f4e82d8d17097796cec3aad016dab9f28"
 #define NX_N_STATES 17
 #define NX_N_CLASSES 17
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -3405,9 +3405,9 @@ static int nx_token(const nx_args *a, size_t pos, unsigned s, nx_tok *tok)
    for a list of code points: nx_wide_int). */
 enum { NX_S_CHAR, NX_S_PROBLEM, NX_S_LEAVE, NX_S_WIDE };
 
-static int nx_slow(const nx_args *a, size_t start, nx_tok *tok)
+static int nx_slow(const nx_args *a, unsigned s, size_t start, nx_tok *tok)
 {
-    if (!nx_token(a, start, a->start, tok) || tok->kind == NX_T_MODE)
+    if (!nx_token(a, start, s, tok) || tok->kind == NX_T_MODE)
         return NX_S_LEAVE;
     if (tok->kind == NX_T_CHAR)
         return a->want_str && tok->value > 0x10FFFF ? NX_S_PROBLEM : NX_S_CHAR;
@@ -3461,6 +3461,7 @@ typedef struct {
     uint64_t mx;   /* the OR of those this pass produced */
     uint64_t need; /* NX_WIDER: the character that did not fit */
     size_t stop;   /* where it stopped */
+    unsigned state; /* the state the token at stop starts in (a shift's mode, carried) */
     int status;    /* NX_DONE (the end, or a token left to the module), NX_FULL, NX_WIDER */
 } nx_result;
 
@@ -3507,7 +3508,8 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
 {
     const unsigned char *d = a->data;
     const size_t len = a->len;
-    const int s0 = a->start == 0;  /* the default start state: the fast paths are its */
+    const unsigned st = a->start;
+    const int s0 = st == 0;  /* the default start state: the fast paths are its */
     const int ascii = nx_ascii && s0, plain_only = mode == NX_M_LIST || (mode == NX_M_COUNT && !a->want_str);
     size_t i = pos, n = n0, start = pos, n_start = n0;
     unsigned streak = 8;  /* bytes 00..7F in a row */
@@ -3680,7 +3682,7 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
         /* walk the table, state by state */
         i = start;
         acc = 0;
-        s = a->start;
+        s = st;
         for (;;) {
             if (NX_UNLIKELY(i == wend))
                 goto slow;
@@ -3710,7 +3712,7 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
     slow:
         /* everything else: the core's _run, then the handler */
         i = start;
-        got = nx_slow(a, start, &tok);
+        got = nx_slow(a, st, start, &tok);
         if (got == NX_S_LEAVE)
             break;
         if (got == NX_S_CHAR) {
@@ -3758,6 +3760,7 @@ NX_INLINE int nx_run(const int mode, const nx_args *a, size_t pos, void *out, si
     r->mx = mx;
     r->need = 0;
     r->stop = i;
+    r->state = st;
     r->status = NX_DONE;
     return 0;
 
@@ -3767,6 +3770,7 @@ no_room:
     r->mx = mx;
     r->need = need;
     r->stop = start;
+    r->state = st;
     r->status = status;
     return 0;
 }
@@ -3921,15 +3925,19 @@ static int nx_mode(Py_UCS4 maxchar)
 
 /* The str of data[pos:]: sized by nx_estimate (or an exact count), written in
    one pass that makes room as it needs (a wider kind, a longer string: rare),
-   then cut to size.  *stop: where decoding stopped. */
-static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *stop)
+   then cut to size.  *stop: where decoding stopped; *state: the state the token
+   there starts in (a->start but where a spec with modes shifted). */
+static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *stop, unsigned *state)
 {
+    nx_args cur = *a;  /* from where the last pass stopped: its place and state */
     PyObject *s;
     size_t cap, n = 0, i = pos;
     uint64_t mx = 0;
     int w = 0, rc = 0;
     Py_UCS4 maxchar;
     nx_result r;
+
+    *state = a->start;
     if (a->start == 0) {
         /* mapping tables: no count pass (it would be a whole decode); one pass into a
            str of one character a byte (grown if handlers write more), as wide as
@@ -4009,15 +4017,16 @@ static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *
         if (nogil) {
             void *out = PyUnicode_DATA(s);
             Py_BEGIN_ALLOW_THREADS
-            rc = nx_write(nx_mode(maxchar), a, i, out, n, cap, maxchar, &r);
+            rc = nx_write(nx_mode(maxchar), &cur, i, out, n, cap, maxchar, &r);
             Py_END_ALLOW_THREADS
         } else {
-            rc = nx_write(nx_mode(maxchar), a, i, PyUnicode_DATA(s), n, cap, maxchar, &r);
+            rc = nx_write(nx_mode(maxchar), &cur, i, PyUnicode_DATA(s), n, cap, maxchar, &r);
         }
         if (rc < 0)
             goto fail;
         n = r.n;
         i = r.stop;
+        cur.start = r.state;
         mx |= r.mx;
         if (r.status == NX_DONE)
             break;
@@ -4064,6 +4073,7 @@ static PyObject *nx_decode_str(const nx_args *a, size_t pos, int nogil, size_t *
         }
     }
     *stop = i;
+    *state = cur.start;
     if (nx_maxchar[nx_width(mx)] != maxchar) {
         /* narrower than it was made (a lead that came to nothing): the canonical kind */
         PyObject *narrow = PyUnicode_New((Py_ssize_t)n, nx_maxchar[nx_width(mx)]);
@@ -4095,6 +4105,7 @@ static PyObject *nx_decode(PyObject *self, PyObject *args)
     nx_args a;
     nx_result counted, written;
     size_t stop = 0;
+    unsigned state;
 
     (void)self;
     if (!PyArg_ParseTuple(args, "y*nsppO!|OI:decode", &view, &pos, &errors, &final, &want_str, &PyList_Type, &out,
@@ -4123,7 +4134,7 @@ static PyObject *nx_decode(PyObject *self, PyObject *args)
     /* only an immutable buffer may be read without the GIL */
     nogil = PyBytes_Check(view.obj) && a.len - (size_t)pos >= NX_NOGIL;
     if (want_str) {
-        result = nx_decode_str(&a, (size_t)pos, nogil, &stop);
+        result = nx_decode_str(&a, (size_t)pos, nogil, &stop, &state);
         if (result == NULL)
             goto fail;
         rc = PyUnicode_GET_LENGTH(result) ? PyList_Append(out, result) : 0;
@@ -4144,17 +4155,20 @@ static PyObject *nx_decode(PyObject *self, PyObject *args)
         rc = nx_write(NX_M_LIST, &a, (size_t)pos, result, 0, counted.n, 0, &written);
         if (rc < 0)
             goto fail;
-        if (written.status != NX_DONE || written.n != counted.n || written.stop != counted.stop) {
+        if (written.status != NX_DONE || written.n != counted.n || written.stop != counted.stop
+            || written.state != counted.state) {
             PyErr_SetString(PyExc_SystemError, NX_NAME ": the second pass disagrees with the first");
             goto fail;
         }
         stop = counted.stop;
+        state = counted.state;
         rc = counted.n ? PyList_SetSlice(out, PyList_GET_SIZE(out), PyList_GET_SIZE(out), result) : 0;
     }
     if (rc < 0)
         goto fail;
     Py_DECREF(result);
     PyBuffer_Release(&view);
+    (void)state;
     return PyLong_FromSize_t(stop);
 fail:
     Py_XDECREF(result);
@@ -4197,7 +4211,7 @@ static PyObject *nx_scan(PyObject *self, PyObject *args)
     a.want_str = 0;
     a.start = start;
     tok.kind = NX_T_ERROR;  /* set by nx_token once a token is read */
-    got = nx_slow(&a, (size_t)pos, &tok);
+    got = nx_slow(&a, a.start, (size_t)pos, &tok);
     if (got == NX_S_LEAVE && tok.kind == NX_T_MODE) {
         /* the mode after it as its 6th item, as the module's _token gives it */
         if (tok.ext.kind == WHATWG_GBK_SHIFT)
@@ -5581,6 +5595,7 @@ static PyObject *nx_feed(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     nx_args a;
     nx_tok tok;
     size_t stop = 0;
+    unsigned state;
     PyObject *joined = NULL, *text, *rest, *result;
 
     (void)self;
@@ -5638,7 +5653,7 @@ static PyObject *nx_feed(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     a.want_str = 1;
     a.start = (unsigned)start;
     /* only an immutable buffer may be read without the GIL */
-    text = nx_decode_str(&a, 0, PyBytes_Check(view.obj) && a.len >= NX_NOGIL, &stop);
+    text = nx_decode_str(&a, 0, PyBytes_Check(view.obj) && a.len >= NX_NOGIL, &stop, &state);
     if (text != NULL && !surrogates && nx_has_surrogate(text)) {
         /* a surrogate code point, an error in text that must be UTF-8: the module's path */
         PyBuffer_Release(&view);
@@ -5651,7 +5666,7 @@ static PyObject *nx_feed(PyObject *self, PyObject *const *args, Py_ssize_t nargs
         Py_XDECREF(joined);
         return text;
     }
-    if (!final && a.len - stop <= NX_TAIL && !nx_token(&a, stop, a.start, &tok))
+    if (!final && a.len - stop <= NX_TAIL && !nx_token(&a, stop, state, &tok))
         rest = PyBytes_FromStringAndSize((const char *)a.data + stop, (Py_ssize_t)(a.len - stop));
     else
         rest = PyLong_FromSize_t(stop);
@@ -5838,8 +5853,9 @@ static int nx_entry_whole(PyObject *e, PyObject *data, int handler, int surrogat
         }
     }
     if (s == NULL) {
+        unsigned state;  /* a whole decode: the mode it ends in is nobody's */
         nogil = PyBytes_Check(view.obj) && a.len - pos >= NX_NOGIL;
-        s = nx_decode_str(&a, pos, nogil, &stop);
+        s = nx_decode_str(&a, pos, nogil, &stop, &state);
     }
     *len = view.len;
     PyBuffer_Release(&view);

@@ -498,13 +498,17 @@ def ext_source(a: Automaton) -> str:
     """The extension's C source (deterministic).  Raises SpecError where the C export
     refuses the spec (a counted form it cannot decode without big integers).
 
-    A spec with modes is taken (the C export refuses it): its loops stop before a
-    token that sets the mode (a shift, a character's ``-> MODE``: the actions'
-    ``then``), which the module's _step takes, and call again from the new start.
-    The plans made here from start state 0 without the actions' modes (the SIMD and
-    DFA validators, the unit and form plans) are left out for it; those made at
-    import from the flat table (pairs, leads, the validator's byte pairs) see such
-    a token's state as NX_STOP."""
+    A spec with modes is taken (the C export refuses it): its decode loop takes a
+    token that sets the mode itself (a shift, a character's ``-> MODE``: the actions'
+    ``then``; ``modal``: each mode's start and twin), carries the start state from
+    token to token and returns it with where it stopped, so that a shift is no round
+    trip through the module; each mode gets a run of its one-byte characters, table
+    pairs and shifts, made at import from the flat table (its feed returns the
+    state too).  Its validator still stops at such a token (the module's _step
+    takes it).  The plans made here from start state 0
+    without the actions' modes (the SIMD and DFA validators, the unit and form
+    plans) are left out for it; those made at import from the flat table (pairs,
+    leads, the validator's byte pairs) see such a token's state as NX_STOP."""
     modal = bool(a.modes)
     a = replace(a, permutation=None)  # the core hands it bytes already through the inverse permutation
     files = c_target.files(a, vectors="", encoder=False)  # the decoder's source only (it encodes on its own)
@@ -534,6 +538,8 @@ def ext_source(a: Automaton) -> str:
         export_h=files[f"include/encspec/{mod}.h"].rstrip("\n"),
         export_c=body.replace(include, f"/* {mod}.h is above */\n", 1).rstrip("\n"),
         has_plans=bool(a.extensions),
+        modal=[{"name": m.name, "start": m.start, "twin": -1 if m.after_shift is None else m.after_shift}
+               for m in a.modes] or None,
         digest=DIGEST_PLACEHOLDER,
     )
     ctx.update({"simd": None, "dfa": None} if modal else native_simd.context(a))  # the validator's plans
