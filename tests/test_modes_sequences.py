@@ -15,6 +15,7 @@ import random
 
 import pytest
 
+from conftest import assert_linear
 from encspec.automaton import compile_spec
 from encspec.runtime import tables
 from encspec.spec.parse import parse_text
@@ -140,3 +141,14 @@ def test_incremental_decoding_split_at_every_offset_equals_one_shot(m):
         for k in range(len(data) + 1):
             dec = m.IncrementalDecoder("replace")
             assert dec.decode(data[:k]) + dec.decode(data[k:], True) == want, (data, k)
+
+
+def test_encoding_starters_and_shifts_is_linear(m):
+    # every position a starter, a shift each way, and a pair: the longest-match and mode work per code point
+    text = "A" + KA + MARK + KA + "x"
+    assert_linear("modal sequences encode", m.encode, text * (1 << 10), text * (1 << 14))
+
+    def pieces(t: str) -> bytes:
+        enc = m.IncrementalEncoder()
+        return b"".join(enc.encode(t[k:k + 7]) for k in range(0, len(t), 7)) + enc.encode("", True)
+    assert_linear("modal sequences incremental encode", pieces, text * (1 << 8), text * (1 << 12))
