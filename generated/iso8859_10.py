@@ -1591,8 +1591,8 @@ def _after_bytes(state, data):
 def _encode(cps, text, errors, start=0, stop=None, final=True, modes=None):
     """Encode a list of code points: ``(bytes, position reached)``; *text* is the str
     handed to error handlers.  With *stop*, only cps[start:] up to the first position
-    at or after *stop* that a handler leaves it at.  With final=False, up to where the
-    rest is a proper prefix of a sequence (held back: what follows decides).
+    at or after *stop* that a handler leaves it at.  (An incremental encoder holds back
+    a tail that may still grow into a sequence before it calls this: _held_start.)
 
     At each position the longest sequence of _SEQUENCES the text holds there is
     written as one; else the code point alone (issue 30, CPython's multibytecodec:
@@ -1607,7 +1607,6 @@ def _encode(cps, text, errors, start=0, stop=None, final=True, modes=None):
     sequence the decoder rejects; elsewhere (WTF-16, whose pair form would read
     them back as that code point: 4.1, "the resulting sequence will not represent
     the original code points") the trail goes to the error handler (_PAIR_REASON).
-    With final=True nothing is held back: every call's bytes are complete.
     *modes*: a spec with modes' incremental encoder, a one-item list holding the
     encoder state to start from; the state reached is put back there, and the
     shift home is written only where *final*.
@@ -1646,7 +1645,16 @@ def _encode(cps, text, errors, start=0, stop=None, final=True, modes=None):
     def put_alone(c):
         """Write starter *c* alone (no sequence follows it); False where it has no bytes."""
         nonlocal state
-        b = _starter_alone(c) if c in seqs else None
+        if c not in seqs:
+            return False
+        if _MODES:  # in a mode that holds it, after the shift there
+            b, nxt = _encode_in_mode(state, c)
+            if b is None:
+                return False
+            out.extend(b)
+            state = nxt
+            return True
+        b = _starter_alone(c)
         if b is None:
             return False
         out.extend(b)
@@ -1658,18 +1666,24 @@ def _encode(cps, text, errors, start=0, stop=None, final=True, modes=None):
     while i < n:
         if stop is not None and i >= stop:
             return bytes(out), i
-        if put(cps[i]):
+        if (not _MODES or cps[i] not in seqs) and put(cps[i]):  # with modes put() would write a starter
             i += 1
             continue
         if seqs and cps[i] in seqs:
-            if not final and n - i < _SEQ_LONGEST and tuple(cps[i:]) in _SEQ_PREFIXES:
-                break
-            got = _sequence_at(cps, i, n)
-            if got is not None:
-                out += got[1]
-                state &= ~_LEAD_BITS
-                i += got[0]
-                continue
+            if _MODES:
+                got = _mode_sequence_at(state, cps, i, n)
+                if got is not None:
+                    out += got[1]
+                    state = got[2]
+                    i += got[0]
+                    continue
+            else:
+                got = _sequence_at(cps, i, n)
+                if got is not None:
+                    out += got[1]
+                    state &= ~_LEAD_BITS
+                    i += got[0]
+                    continue
             if put_alone(cps[i]):
                 i += 1
                 continue
@@ -1743,6 +1757,34 @@ def _sequence_at(cps, i, n):
         if i + k < n and tuple(cps[i + 1:i + 1 + k]) == rest:
             return k + 1, b
     return None
+
+
+def _mode_sequence_at(state, cps, i, n):
+    """(length, bytes, next state) of the longest sequence cps[i:n] begins with that a mode
+    of the encoder's holds, after the shift into that mode (of the modes holding it: the
+    current one where sticky, the cheapest to reach with `cheapest`, else the first by
+    the encoder's preference); None where no mode holds one."""
+    m = (state & _MODE_MASK) >> _MODE_SHIFT
+    longest, holders = 0, []
+    for k in _MODE_ORDER:
+        for rest, b in _MODE_ENCODERS[k][6].get(cps[i], ()):
+            size = len(rest) + 1
+            if size >= longest and i + size <= n and tuple(cps[i + 1:i + size]) == rest:
+                if size > longest:
+                    longest, holders = size, []
+                holders.append((k, b))
+                break
+    if not holders:
+        return None
+    if _STICKY and any(k == m for k, _ in holders):
+        k = m
+    elif _CHEAPEST:
+        k = _cheapest(m, [k for k, _ in holders])[0]
+    else:
+        k = next((k for k, _ in holders if _MODE_ENCODERS[m][4][k] is not None), None)
+    if k is None:
+        return None
+    return longest, _MODE_ENCODERS[m][4][k] + dict(holders)[k], (state & ~_MODE_MASK) | (k << _MODE_SHIFT)
 
 
 def _starter_at(items, i):
@@ -2339,9 +2381,16 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
     def _encode_modes(self, input, final):
         """encode() for a spec with modes: the piece from the mode the last one left,
         the shift home only where *final* (so pieces equal the whole text, as CPython's
-        ISO-2022 and HZ encoders give it)."""
+        ISO-2022 and HZ encoders give it); a trailing start of a sequence is held back
+        with the mode (getstate()'s bits 30 and up), and written before the shift home."""
         cps = [ord(c) for c in input] if isinstance(input, str) else [int(c) for c in input]
-        text = input if isinstance(input, str) else _as_text(cps)
+        whole = isinstance(input, str) and not self._held
+        cps, self._held = list(self._held) + cps, ()
+        if _SEQUENCES and not final:  # a trailing start of a sequence waits for what follows
+            k = _held_start(cps)
+            whole = whole and k == len(cps)
+            cps, self._held = cps[:k], tuple(cps[k:])
+        text = input if whole else _as_text(cps)
         box = [self._state & ~_FIRST_BIT]
         out = _encode(cps, text, self.errors, modes=box, final=final)[0]
         if self.write_signature and self._state & _FIRST_BIT:

@@ -510,7 +510,7 @@ _ENCODE_ONLY = {}
 # the modes the encoder writes in, preferred first; whether it stays in a mode that
 # holds the next character.
 _MODES = ((0, 45), (11, 56), (26, 71), (35, 80))
-_MODE_ENCODERS = ((((0, 13, 'digits', (0, (((0, 13),),), None)), (16, 26, 'digits', (16, (((16, 26),),), None)), (28, 127, 'digits', (28, (((28, 127),),), None))), (0, 16, 28), (), {}, (b'', b'\x1b(J', b'\x1b(I', b'\x1b$B'), -1), (((0, 13, 'digits', (0, (((0, 13),),), None)), (16, 26, 'digits', (16, (((16, 26),),), None)), (28, 91, 'digits', (28, (((28, 91),),), None)), (93, 125, 'digits', (93, (((93, 125),),), None)), (127, 127, 'digits', (127, (((127, 127),),), None)), (165, 165, 'literal', b'\\'), (8254, 8254, 'literal', b'~')), (0, 16, 28, 93, 127, 165, 8254), (), {}, (b'\x1b(B', b'', b'\x1b(I', b'\x1b$B'), -1), (((65377, 65439, 'digits', (65377, (((33, 95),),), None)),), (65377,), (), {}, (b'\x1b(B', b'\x1b(J', b'', b'\x1b$B'), -1), ((), (), ((0, (((33, 126),), ((33, 126),)), None),), {8722: b'!]', 65377: b'!#', 65378: b'!V', 65379: b'!W', 65380: b'!"', 65381: b'!&', 65382: b'%r', 65383: b'%!', 65384: b'%#', 65385: b'%%', 65386: b"%'", 65387: b'%)', 65388: b'%c', 65389: b'%e', 65390: b'%g', 65391: b'%C', 65392: b'!<', 65393: b'%"', 65394: b'%$', 65395: b'%&', 65396: b'%(', 65397: b'%*', 65398: b'%+', 65399: b'%-', 65400: b'%/', 65401: b'%1', 65402: b'%3', 65403: b'%5', 65404: b'%7', 65405: b'%9', 65406: b'%;', 65407: b'%=', 65408: b'%?', 65409: b'%A', 65410: b'%D', 65411: b'%F', 65412: b'%H', 65413: b'%J', 65414: b'%K', 65415: b'%L', 65416: b'%M', 65417: b'%N', 65418: b'%O', 65419: b'%R', 65420: b'%U', 65421: b'%X', 65422: b'%[', 65423: b'%^', 65424: b'%_', 65425: b'%`', 65426: b'%a', 65427: b'%b', 65428: b'%d', 65429: b'%f', 65430: b'%h', 65431: b'%i', 65432: b'%j', 65433: b'%k', 65434: b'%l', 65435: b'%m', 65436: b'%o', 65437: b'%s', 65438: b'!+', 65439: b'!,'}, (b'\x1b(B', b'\x1b(J', b'\x1b(I', b''), 0))
+_MODE_ENCODERS = ((((0, 13, 'digits', (0, (((0, 13),),), None)), (16, 26, 'digits', (16, (((16, 26),),), None)), (28, 127, 'digits', (28, (((28, 127),),), None))), (0, 16, 28), (), {}, (b'', b'\x1b(J', b'\x1b(I', b'\x1b$B'), -1, {}), (((0, 13, 'digits', (0, (((0, 13),),), None)), (16, 26, 'digits', (16, (((16, 26),),), None)), (28, 91, 'digits', (28, (((28, 91),),), None)), (93, 125, 'digits', (93, (((93, 125),),), None)), (127, 127, 'digits', (127, (((127, 127),),), None)), (165, 165, 'literal', b'\\'), (8254, 8254, 'literal', b'~')), (0, 16, 28, 93, 127, 165, 8254), (), {}, (b'\x1b(B', b'', b'\x1b(I', b'\x1b$B'), -1, {}), (((65377, 65439, 'digits', (65377, (((33, 95),),), None)),), (65377,), (), {}, (b'\x1b(B', b'\x1b(J', b'', b'\x1b$B'), -1, {}), ((), (), ((0, (((33, 126),), ((33, 126),)), None),), {8722: b'!]', 65377: b'!#', 65378: b'!V', 65379: b'!W', 65380: b'!"', 65381: b'!&', 65382: b'%r', 65383: b'%!', 65384: b'%#', 65385: b'%%', 65386: b"%'", 65387: b'%)', 65388: b'%c', 65389: b'%e', 65390: b'%g', 65391: b'%C', 65392: b'!<', 65393: b'%"', 65394: b'%$', 65395: b'%&', 65396: b'%(', 65397: b'%*', 65398: b'%+', 65399: b'%-', 65400: b'%/', 65401: b'%1', 65402: b'%3', 65403: b'%5', 65404: b'%7', 65405: b'%9', 65406: b'%;', 65407: b'%=', 65408: b'%?', 65409: b'%A', 65410: b'%D', 65411: b'%F', 65412: b'%H', 65413: b'%J', 65414: b'%K', 65415: b'%L', 65416: b'%M', 65417: b'%N', 65418: b'%O', 65419: b'%R', 65420: b'%U', 65421: b'%X', 65422: b'%[', 65423: b'%^', 65424: b'%_', 65425: b'%`', 65426: b'%a', 65427: b'%b', 65428: b'%d', 65429: b'%f', 65430: b'%h', 65431: b'%i', 65432: b'%j', 65433: b'%k', 65434: b'%l', 65435: b'%m', 65436: b'%o', 65437: b'%s', 65438: b'!+', 65439: b'!,'}, (b'\x1b(B', b'\x1b(J', b'\x1b(I', b''), 0, {}))
 _MODE_ORDER = (0, 1, 3)
 _STICKY = True
 # Whether it takes the mode its shifts reach with the fewest bytes; the modes a text may end in.
@@ -1948,8 +1948,8 @@ def _after_bytes(state, data):
 def _encode(cps, text, errors, start=0, stop=None, final=True, modes=None):
     """Encode a list of code points: ``(bytes, position reached)``; *text* is the str
     handed to error handlers.  With *stop*, only cps[start:] up to the first position
-    at or after *stop* that a handler leaves it at.  With final=False, up to where the
-    rest is a proper prefix of a sequence (held back: what follows decides).
+    at or after *stop* that a handler leaves it at.  (An incremental encoder holds back
+    a tail that may still grow into a sequence before it calls this: _held_start.)
 
     At each position the longest sequence of _SEQUENCES the text holds there is
     written as one; else the code point alone (issue 30, CPython's multibytecodec:
@@ -1964,7 +1964,6 @@ def _encode(cps, text, errors, start=0, stop=None, final=True, modes=None):
     sequence the decoder rejects; elsewhere (WTF-16, whose pair form would read
     them back as that code point: 4.1, "the resulting sequence will not represent
     the original code points") the trail goes to the error handler (_PAIR_REASON).
-    With final=True nothing is held back: every call's bytes are complete.
     *modes*: a spec with modes' incremental encoder, a one-item list holding the
     encoder state to start from; the state reached is put back there, and the
     shift home is written only where *final*.
@@ -2003,7 +2002,16 @@ def _encode(cps, text, errors, start=0, stop=None, final=True, modes=None):
     def put_alone(c):
         """Write starter *c* alone (no sequence follows it); False where it has no bytes."""
         nonlocal state
-        b = _starter_alone(c) if c in seqs else None
+        if c not in seqs:
+            return False
+        if _MODES:  # in a mode that holds it, after the shift there
+            b, nxt = _encode_in_mode(state, c)
+            if b is None:
+                return False
+            out.extend(b)
+            state = nxt
+            return True
+        b = _starter_alone(c)
         if b is None:
             return False
         out.extend(b)
@@ -2015,18 +2023,24 @@ def _encode(cps, text, errors, start=0, stop=None, final=True, modes=None):
     while i < n:
         if stop is not None and i >= stop:
             return bytes(out), i
-        if put(cps[i]):
+        if (not _MODES or cps[i] not in seqs) and put(cps[i]):  # with modes put() would write a starter
             i += 1
             continue
         if seqs and cps[i] in seqs:
-            if not final and n - i < _SEQ_LONGEST and tuple(cps[i:]) in _SEQ_PREFIXES:
-                break
-            got = _sequence_at(cps, i, n)
-            if got is not None:
-                out += got[1]
-                state &= ~_LEAD_BITS
-                i += got[0]
-                continue
+            if _MODES:
+                got = _mode_sequence_at(state, cps, i, n)
+                if got is not None:
+                    out += got[1]
+                    state = got[2]
+                    i += got[0]
+                    continue
+            else:
+                got = _sequence_at(cps, i, n)
+                if got is not None:
+                    out += got[1]
+                    state &= ~_LEAD_BITS
+                    i += got[0]
+                    continue
             if put_alone(cps[i]):
                 i += 1
                 continue
@@ -2100,6 +2114,34 @@ def _sequence_at(cps, i, n):
         if i + k < n and tuple(cps[i + 1:i + 1 + k]) == rest:
             return k + 1, b
     return None
+
+
+def _mode_sequence_at(state, cps, i, n):
+    """(length, bytes, next state) of the longest sequence cps[i:n] begins with that a mode
+    of the encoder's holds, after the shift into that mode (of the modes holding it: the
+    current one where sticky, the cheapest to reach with `cheapest`, else the first by
+    the encoder's preference); None where no mode holds one."""
+    m = (state & _MODE_MASK) >> _MODE_SHIFT
+    longest, holders = 0, []
+    for k in _MODE_ORDER:
+        for rest, b in _MODE_ENCODERS[k][6].get(cps[i], ()):
+            size = len(rest) + 1
+            if size >= longest and i + size <= n and tuple(cps[i + 1:i + size]) == rest:
+                if size > longest:
+                    longest, holders = size, []
+                holders.append((k, b))
+                break
+    if not holders:
+        return None
+    if _STICKY and any(k == m for k, _ in holders):
+        k = m
+    elif _CHEAPEST:
+        k = _cheapest(m, [k for k, _ in holders])[0]
+    else:
+        k = next((k for k, _ in holders if _MODE_ENCODERS[m][4][k] is not None), None)
+    if k is None:
+        return None
+    return longest, _MODE_ENCODERS[m][4][k] + dict(holders)[k], (state & ~_MODE_MASK) | (k << _MODE_SHIFT)
 
 
 def _starter_at(items, i):
@@ -2696,9 +2738,16 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
     def _encode_modes(self, input, final):
         """encode() for a spec with modes: the piece from the mode the last one left,
         the shift home only where *final* (so pieces equal the whole text, as CPython's
-        ISO-2022 and HZ encoders give it)."""
+        ISO-2022 and HZ encoders give it); a trailing start of a sequence is held back
+        with the mode (getstate()'s bits 30 and up), and written before the shift home."""
         cps = [ord(c) for c in input] if isinstance(input, str) else [int(c) for c in input]
-        text = input if isinstance(input, str) else _as_text(cps)
+        whole = isinstance(input, str) and not self._held
+        cps, self._held = list(self._held) + cps, ()
+        if _SEQUENCES and not final:  # a trailing start of a sequence waits for what follows
+            k = _held_start(cps)
+            whole = whole and k == len(cps)
+            cps, self._held = cps[:k], tuple(cps[k:])
+        text = input if whole else _as_text(cps)
         box = [self._state & ~_FIRST_BIT]
         out = _encode(cps, text, self.errors, modes=box, final=final)[0]
         if self.write_signature and self._state & _FIRST_BIT:

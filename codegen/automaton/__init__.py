@@ -318,12 +318,19 @@ def _compile_modes(spec: Spec) -> Automaton:
                   for k, name in enumerate(spec.modes))
     first = parts[0]
     forms = {name: f for part in parts for name, f in part.forms.items()}
+    order = [spec.modes.index(m) for m in spec.encode_modes]
+    # every sequence an encoder mode writes, with its bytes in the first such mode (no
+    # shift): the starters and prefixes the encoder watches; Mode.part has each mode's own
+    sequences: dict[tuple[int, ...], bytes] = {}
+    for k in order:
+        for cps, data in parts[k].sequences:
+            sequences.setdefault(cps, data)
     return replace(first, classes=classes, next=tuple(tuple(row[b] for b in reps) for row in nxt),
                    ops=tuple(tuple(row[b] for b in reps) for row in ops), accept=tuple(accept),
                    state_lines=tuple(lines), actions=tuple(actions),
                    at_end=tuple(at_end) if any(e is not None for e in at_end) else (),
-                   forms=MappingProxyType(forms), modes=modes,
-                   encode_modes=tuple(spec.modes.index(m) for m in spec.encode_modes), sticky=spec.sticky,
+                   forms=MappingProxyType(forms), modes=modes, sequences=tuple(sorted(sequences.items())),
+                   encode_modes=tuple(order), sticky=spec.sticky,
                    cheapest=spec.cheapest,
                    encode_end=tuple(spec.modes.index(m) for m in spec.encode_end or spec.encode_modes[:1]),
                    spec_file=spec.path, spec_sha256=spec.sha256)

@@ -207,7 +207,7 @@ def mode_values(a) -> dict:
                 tuple((f.table, _positions(f.positions), f.order) for f in m.part.table_forms()
                       if f.name not in m.leaving),
                 {cp: None if b is None else bytes(b) for cp, b in m.part.encode_only}, m.shifts,
-                -1 if m.unencodable is None else m.unencodable)
+                -1 if m.unencodable is None else m.unencodable, sequence_value(m.part))
     return {
         "_MODES": tuple((m.start, -1 if m.after_shift is None else m.after_shift) for m in a.modes),
         "_MODE_ENCODERS": tuple(encoder(m) for m in a.modes),

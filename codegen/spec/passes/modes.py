@@ -50,8 +50,3 @@ def modes(draft: Draft) -> None:
     for f in draft.forms:
         if f.kind == "counted":
             raise SpecError(f"form '{f.name}': a spec with modes cannot have counted forms yet", f.loc)
-        if isinstance(f.value, tuple):
-            raise SpecError(f"form '{f.name}': a spec with modes cannot have sequences of code points yet", f.loc)
-    for e in draft.encodes:
-        if isinstance(e.code_point, tuple):
-            raise SpecError("a spec with modes cannot have sequences of code points yet", e.loc)

@@ -47,6 +47,10 @@ KSX1001_G0 = Charset("ksc", 0x43, True)         # iso2022_jp_2's: in G0
 GB2312 = Charset("gb2312", 0x41, True)
 LATIN1 = Charset("latin1", 0x41, False, 2)      # ISO-8859-1's right half, by ESC N in G2
 GREEK = Charset("greek", 0x46, False, 2)        # ISO-8859-7's right half, by ESC N in G2
+JISX0213_2004_1 = Charset("jisx0213-2004-1", 0x51, True)   # JIS X 0213:2004 plane 1: ESC $ ( Q
+JISX0213_2004_2 = Charset("jisx0213-2004-2", 0x50, True)   # plane 2: ESC $ ( P
+JISX0213_2000_1 = Charset("jisx0213-2000-1", 0x4F, True)   # JIS X 0213:2000 plane 1: ESC $ ( O
+JISX0213_2000_2 = Charset("jisx0213-2000-2", 0x50, True)
 
 
 @dataclass(frozen=True)
@@ -72,10 +76,18 @@ CODECS = (
           (JIS0208, JIS0212, ROMAN, KATAKANA, JIS0208_O), False, True),
     Codec("iso2022_jp_2", "ISO-2022-JP-2 (CPython's iso2022_jp_2 codec, RFC 1554)", "iso2022jp-2, iso-2022-jp-2",
           (JIS0208, JIS0212, KSX1001_G0, GB2312, ROMAN, JIS0208_O, LATIN1, GREEK), False, True, True, 1),
+    # REGISTRY_JISX0213_*_1_PAIRONLY, JISX0208, JISX0213_*_1, JISX0213_*_2: plane 1's pairs
+    # first (the longest match, here), then JIS X 0208, then the planes
+    Codec("iso2022_jp_2004", "ISO-2022-JP-2004 (CPython's iso2022_jp_2004 codec, JIS X 0213:2004)",
+          "iso2022jp-2004, iso-2022-jp-2004", (JISX0213_2004_1, JIS0208, JISX0213_2004_2), False, True),
+    Codec("iso2022_jp_3", "ISO-2022-JP-3 (CPython's iso2022_jp_3 codec, JIS X 0213:2000)",
+          "iso2022jp-3, iso-2022-jp-3", (JISX0213_2000_1, JIS0208, JISX0213_2000_2), False, True),
 )
 
 TABLE_FILES = {"jis0208": "euc_jp-jis0208.txt", "jis0212": "euc_jp-jis0212.txt", "ksc": "euc_kr-ksx1001.txt",
-               "gb2312": "gb2312-double.txt"}
+               "gb2312": "gb2312-double.txt", "jisx0213-2004-1": "euc_jis_2004-plane1.txt",
+               "jisx0213-2004-2": "euc_jis_2004-plane2.txt", "jisx0213-2000-1": "euc_jisx0213-plane1.txt",
+               "jisx0213-2000-2": "euc_jisx0213-plane2.txt"}
 
 
 @dataclass(frozen=True)
@@ -166,9 +178,30 @@ def runs(values: list[int]) -> str:
     return ", ".join(out)
 
 
+# JIS X 0213 plane 2's rows; the EUC tables' code set 3 has JIS X 0212 in the others (the
+# EUC decoders fall back to it), which CPython's ISO-2022 plane 2 does not read
+PLANE2_ROWS = frozenset([1, 3, 4, 5, 8, 12, 13, 14, 15] + list(range(78, 95)))
+
+
 def pointers(table: str) -> set[int]:
     lines = (TABLES / TABLE_FILES[table]).read_text(encoding="utf-8").splitlines()
-    return {int(line.split("\t")[0]) for line in lines if line and not line.startswith("#")}
+    have = {int(line.split("\t")[0]) for line in lines if line and not line.startswith("#")}
+    return {p for p in have if p // 94 + 1 in PLANE2_ROWS} if table.endswith("-2") else have
+
+
+def table_options(table: str) -> list[str]:
+    """A JIS X 0213 table's lines after its `table`: plane 2's JIS X 0212 rows (the EUC
+    fallback, never written; for 2000, 7D 3B); plane 1's 22 32, which _codecs_jp.c's EUC decoder alone
+    reads as U+FF5E (the ISO-2022 decoder gives the decoding map's U+007E)."""
+    if table.endswith("-2"):
+        rows = [r for r in range(1, 95) if r not in PLANE2_ROWS]
+        return [f"      encode-skip {(lo - 1) * 94}..{hi * 94 - 1}" for lo, hi in _spans(rows)] + \
+            (["      with 8674 = U+9B1C                 # 7D 3B: the EUC decoder's U+9B1D is 2004's",
+              "      encode-skip 8674                   # CPython writes U+9B1D there, U+9B1C nowhere"]
+             if "2000" in table else [])
+    if table.startswith("jisx0213-"):
+        return ["      with 111 = U+007E                  # 22 32"]
+    return []
 
 
 def leads(table: str) -> list[int]:
@@ -233,6 +266,8 @@ def mode_lines(codec: Codec, state: State, by_name: dict[State, str]) -> list[st
             out += ["form jamo: 24 21..7E at U+3131", "form ksc: kslead 21..7E table ksc"]
         else:
             out.append(f"form {cs}: 21..7E 21..7E table {cs}")
+        if state.charset == "jisx0213-2000-2":   # CPython's 2000 encoder: U+9B1D as 7D 3B, read back as U+9B1C
+            out.append("encode U+9B1D as 7D 3B")
         out += [f'ill-formed pattern {cs}-lead: lead-bad 00..FF "illegal multibyte sequence"',
                 f'ill-formed pattern {cs}-trail: 21..7E trail-bad "illegal multibyte sequence"']
         out += [f'ill-formed pattern {cs}-unmapped-{k}: {p} "illegal multibyte sequence"'
@@ -452,7 +487,8 @@ def write(codec: Codec) -> str:
         "error-span one-unit",
         "",
     ]
-    lines += [f'table {t} "{TABLE_PATH}{TABLE_FILES[t]}"' for t in tables]
+    for t in tables:
+        lines += [f'table {t} "{TABLE_PATH}{TABLE_FILES[t]}"'] + table_options(t)
     lines += ["", "alphabet lead-bad = 20, 7F",
               "alphabet trail-bad = 00..20, 7F..FF"]
     if "ksc" in tables:
@@ -480,6 +516,8 @@ SOURCES = {
     "iso2022_jp_1": "mappings_jp.h (JIS0208.TXT, JIS0212.TXT)",
     "iso2022_jp_ext": "mappings_jp.h (JIS0208.TXT, JIS0212.TXT)",
     "iso2022_jp_2": "mappings_jp.h, mappings_kr.h, mappings_cn.h",
+    "iso2022_jp_2004": "mappings_jp.h, mappings_jisx0213_pair.h",
+    "iso2022_jp_3": "mappings_jp.h, mappings_jisx0213_pair.h, emu_jisx0213_2000.h",
 }
 
 COMMON = """\
@@ -567,6 +605,16 @@ HEADER = {
     "iso2022_jp_ext": _jp_header("ISO-2022-JP-EXT", "iso2022_jp_ext", "JIS X 0208 and JIS X 0212 tables",
                                  "jis0208.txt, -jis0212.txt", "JIS X 0212 (ESC $ ( D), JIS X 0201 Roman (ESC ( J),\n"
                                  "# JIS X 0201 katakana (ESC ( I)"),
+    "iso2022_jp_2004": _jp_header("ISO-2022-JP-2004 (JIS X 0213:2004)", "iso2022_jp_2004",
+                                  "JIS X 0213 plane 1 and plane 2 tables", "jis0208.txt and of the euc_jis_2004 spec"
+                                  " (euc_jis_2004-plane1.txt, -plane2.txt; plane 1's 25 entries of two code points"
+                                  " are sequences)", "JIS X 0213 plane 1 (ESC $ ( Q), plane 2 (ESC $ ( P); a pair of"
+                                  " plane 1 (U+304B U+309A) before all"),
+    "iso2022_jp_3": _jp_header("ISO-2022-JP-3 (JIS X 0213:2000)", "iso2022_jp_3",
+                               "JIS X 0213 plane 1 and plane 2 tables", "jis0208.txt and of the euc_jisx0213 spec"
+                               " (euc_jisx0213-plane1.txt, -plane2.txt; plane 1's 25 entries of two code points"
+                               " are sequences)", "JIS X 0213 plane 1 (ESC $ ( O), plane 2 (ESC $ ( P); a pair of"
+                               " plane 1 (U+304B U+309A) before all"),
 }
 
 ENCODER = {
@@ -575,6 +623,8 @@ ENCODER = {
     "iso2022_jp_1": "encode-modes ascii, jis0208, jis0212, roman\n",
     "iso2022_jp_ext": "encode-modes ascii, jis0208, jis0212, roman, katakana\n",
     "iso2022_jp_2": "encode-modes ascii, jis0208, jis0212, ksc, gb2312, roman\n",
+    "iso2022_jp_2004": "encode-modes ascii, jis0208, jisx0213-2004-1, jisx0213-2004-2\n",
+    "iso2022_jp_3": "encode-modes ascii, jis0208, jisx0213-2000-1, jisx0213-2000-2\n",
 }
 
 
