@@ -38,7 +38,10 @@ def expected(case: dict) -> list[tuple]:
 
 
 def _value(v):
-    """A token's value as the vectors write it: hex, or CA+304 for a pointer of several code points."""
+    """A token's value as the vectors write it: hex, or CA+304 for a pointer of several code points
+    ("" for a run of digits that holds none: UTF-7's "+" at the data's end)."""
+    if not v:
+        return ()
     return tuple(int(x, 16) for x in v.split("+")) if "+" in v else int(v, 16)
 
 
