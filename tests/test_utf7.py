@@ -197,3 +197,19 @@ def test_utf7_incremental_decode_of_an_unterminated_run_is_linear():
 
 def test_utf7_encode_of_a_long_run_is_linear():
     assert_linear("utf-7 encode of one long run", utf7.encode, "\u00e9" * (1 << 14), "\u00e9" * (1 << 18))
+
+
+def test_utf7_check_decides_its_properties_from_the_run():
+    from encspec.analyse.properties import check
+    a = load_spec(str(SPEC))[1]
+    report = check(a)
+    assert report.properties == {"prefix_free": False, "self_synchronizing": False, "order_preserving": False,
+                                 "ascii_compatible": False, "bijective": False, "total": True}
+    assert report.max_code_point == 0x10FFFF and report.max_length is None
+    # each counterexample as CPython reads it: "a" spelt twice, a run's digits read alone
+    direct, again = report.counterexamples["bijective"]
+    assert direct.decode("utf_7") == again.decode("utf_7") and direct != again
+    whole, tail = report.counterexamples["self_synchronizing"]
+    assert whole.decode("utf_7") != tail.decode("utf_7") and whole.endswith(tail)
+    short, longer = report.counterexamples["prefix_free"]
+    assert longer.startswith(short) and len(short.decode("utf_7")) == 1 and len(longer.decode("utf_7")) == 2
