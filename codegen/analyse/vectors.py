@@ -51,8 +51,16 @@ from ..automaton import DEAD, Automaton
 from ..automaton.actions import Error
 from ..automaton.bytesets import runs_text as _runs
 from ..automaton.counted import Extension
-from ..runtime.tables import counted_bytes, counted_levels, digits_bytes, encoded, level_bytes, row_bytes, sequences
-from ..runtime.tables import bind
+from ..runtime.tables import (
+    bind,
+    counted_bytes,
+    counted_levels,
+    digits_bytes,
+    encoded,
+    level_bytes,
+    row_bytes,
+    sequences,
+)
 from ..runtime.tables import tokens as run_tokens
 from ..spec.model import DigitSet
 from . import tables as _tables
