@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import encspec.generated.utf_7 as utf7
-from conftest import ROOT, assert_linear, decoding_differences, examples, strict_encode_outcome
+from conftest import ROOT, assert_linear, decoding_differences, examples, run_cli, strict_encode_outcome
 from encspec.emit.target import Unsupported
 from encspec.emit.targets import render_files
 from encspec.pipeline import load as load_spec
@@ -213,3 +213,10 @@ def test_utf7_check_decides_its_properties_from_the_run():
     assert whole.decode("utf_7") != tail.decode("utf_7") and whole.endswith(tail)
     short, longer = report.counterexamples["prefix_free"]
     assert longer.startswith(short) and len(short.decode("utf_7")) == 1 and len(longer.decode("utf_7")) == 2
+
+
+def test_utf7_describe_names_the_run_and_diff_refuses_in_one_line(capsys):
+    _, out, _ = run_cli(capsys, "describe", "utf-7")
+    assert "run of digits 'shift': 2B then digits of 6 bits" in out
+    code, _, err = run_cli(capsys, "diff", "utf-7", "ascii")
+    assert code == 2 and "has a run of digits" in err and err.count("\n") == 1
