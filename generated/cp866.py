@@ -2171,9 +2171,22 @@ def _encode_native(items, errors, first=None):
         pos += got
 
 
-def _direct(cp: int) -> bool:
-    """Whether the encoder writes *cp* as itself out of a run of digits (`encode-direct`)."""
-    return any(lo <= cp <= hi for lo, hi in _DIGITS[7])
+_RUN_MEMO: dict[int, tuple[bytes | None, bool]] = {}  # code point -> _run_own's answer, the first 4096
+
+
+def _run_own(cp: int) -> tuple[bytes | None, bool]:
+    """(the bytes the encoder writes for *cp* by its form, None where it goes into a run;
+    whether it is an `encode-direct` code point, which ends a run), remembered."""
+    got = _RUN_MEMO.get(cp)
+    if got is not None:
+        return got
+    direct = any(lo <= cp <= hi for lo, hi in _DIGITS[7])
+    own = _encode_cp(cp) if 0 <= cp <= MAX_CODE_POINT else None
+    if own is not None and not (direct or own[:1] == bytes((_DIGITS[0],))):
+        own = None
+    if len(_RUN_MEMO) < 4096:
+        _RUN_MEMO[cp] = (own, direct)
+    return own, direct
 
 
 def _encode_run(cps: list[int], text: str, errors: str, state: int = 0, final: bool = True) -> tuple[bytes, int]:
@@ -2197,8 +2210,8 @@ def _encode_run(cps: list[int], text: str, errors: str, state: int = 0, final: b
     i, n = 0, len(cps)
     while i < n:
         cp = cps[i]
-        own = None if in_run and not _direct(cp) else _encode_cp(cp)
-        if own is not None and (_direct(cp) or own[:1] == bytes((opener,))):
+        own, direct = _run_own(cp)
+        if own is not None and (direct or not in_run):
             if in_run:
                 if nbits:
                     out.append(alphabet[(buf << (bits - nbits)) & mask])
