@@ -223,6 +223,7 @@ _STICKY = globals().get("_STICKY") or False
 _CHEAPEST = globals().get("_CHEAPEST") or False
 _MODE_ENDS = globals().get("_MODE_ENDS") or _MODE_ORDER[:1]
 _BASE = {twin: start for start, twin in _MODES if twin >= 0}  # a twin's start -> its mode's
+_DIGITS = globals().get("_DIGITS")  # a run of digits (UTF-7's base64): see _scan_digits
 # a twin run by encspec.load: the loader chose its hook, before anything below reads it
 _NATIVE = globals().get("_NATIVE_GIVEN", _NATIVE)
 if _NATIVE is not None and getattr(_NATIVE, "SPEC_SHA256", None) != SPEC_SHA256:
@@ -738,6 +739,10 @@ def _step(data: bytes, pos: int, state: int, final: bool = True, resume: tuple |
     signature is a token of its own (kind "signature", no value, no character)
     that sets the mode of the next; a prefix of one waits for more data.
     """
+    if _DIGITS is not None and (resume is None or resume[0] < 0) and pos < len(data) and data[pos] == _DIGITS[0]:
+        tok = _scan_digits(data, pos, final)
+        if tok is not None:  # a run of digits opens here: one token, the state stays the start's
+            return tok, state & ~1 if tok[0] is not None else state
     if resume is None and not state & 1:  # every token but the first and a resumed one
         tok = _run(data, pos, final, state >> 1, 0, pos, None)
     else:
@@ -754,6 +759,66 @@ def _step(data: bytes, pos: int, state: int, final: bool = True, resume: tuple |
     if _MODES and tok[0] is not None:  # a shift sets the mode of the next token
         return _mode_after(tok, state)
     return tok, state
+
+
+def _scan_digits(data: bytes, pos: int, final: bool) -> tuple | None:
+    """The run of digits data[pos] opens (UTF-7's "+" and base64) as one token, or None
+    where no digit (nor the data's end) follows the opening byte: the forms read it.
+
+    The token is a character token whose value is the run's code point (a tuple where
+    it holds several or none), ending past the end byte where that ends the run, else before
+    the byte that does; or an error token from the opening byte (CPython's
+    startinpos) whose value is the code points before the error: bits left over
+    that make a digit or more (_DIGITS' first reason) or are not zero (its second),
+    taking the byte that ends the run; the data's end inside a unit or after a high
+    surrogate (its third).  A high surrogate not followed by a low one is a code
+    point of its own; at the run's end it is kept where the byte after the run
+    starts a form (CPython writes it only before a byte it decodes directly).
+    Where the data ends in the run and *final* is false the token waits, (None, -1,
+    0, pos, None): it is read again, from its start, once more data has come (the
+    incremental decoder waits until that has doubled, so it stays linear).
+    """
+    _, values, bits, width, end_byte, pairs, _, _, reasons = _DIGITS
+    n = len(data)
+    i = pos + 1
+    if i < n and values[data[i]] == 0xFF:
+        return None
+    j = i
+    while j < n and values[data[j]] != 0xFF:
+        j += 1
+    if j == n and not final:
+        return (None, -1, 0, pos, None)
+    cps: list[int] = []
+    buf = nbits = high = 0
+    for k in range(i, j):
+        buf = (buf << bits) | values[data[k]]
+        nbits += bits
+        if nbits >= width:
+            nbits -= width
+            unit = buf >> nbits
+            buf &= (1 << nbits) - 1
+            if high:
+                if 0xDC00 <= unit <= 0xDFFF:
+                    cps.append(0x10000 + ((high - 0xD800) << 10) + unit - 0xDC00)
+                    high = 0
+                    continue
+                cps.append(high)
+                high = 0
+            if pairs and 0xD800 <= unit <= 0xDBFF:
+                high = unit
+            else:
+                cps.append(unit)
+    if j == n:
+        if high or nbits >= bits or buf:
+            return ("error", pos, n, tuple(cps), reasons[2])
+        return ("char", pos, n, cps[0] if len(cps) == 1 else tuple(cps), None)
+    if nbits >= bits:
+        return ("error", pos, j + 1, tuple(cps), reasons[0])
+    if buf:
+        return ("error", pos, j + 1, tuple(cps), reasons[1])
+    if high and _NEXT[0][_CLASS[data[j]]] >= 0:
+        cps.append(high)
+    return ("char", pos, j + 1 if data[j] == end_byte else j, cps[0] if len(cps) == 1 else tuple(cps), None)
 
 
 def _mode_after(tok: tuple, state: int) -> tuple[tuple, int]:
@@ -807,10 +872,12 @@ def _tokens(data: bytes, pos: int = 0, final: bool = True, state: int = START) -
 
 
 def tokens(data):
-    """Iterate over ``(kind, start, end, value)``: kind is char, error, reserved or signature."""
+    """Iterate over ``(kind, start, end, value)``: kind is char, error, reserved or signature.
+    An error's value is None (a run of digits' error also follows the code points the run read
+    before it, which decode gives)."""
     data = bytes(data)
     for kind, start, end, value, _ in _tokens(data):
-        yield (kind, start, end, value)
+        yield (kind, start, end, None if kind == "error" else value)
 
 
 def first_error(data, allow_reserved=True):
@@ -1200,13 +1267,16 @@ def _decode(data, errors, final, state, want_str, resume=None, surrogates=True, 
             fast = state == 0
         if kind == "char":
             value = tok[3]
-            if value.__class__ is tuple:  # a pointer that stands for several code points (Big5's four)
-                if want_str:
-                    append("".join(map(chr, value)))
-                else:
+            if value.__class__ is tuple:  # a pointer that stands for several code points (Big5's four), a run
+                if not want_str:
                     out.extend(value)
-                pos = end
-                continue
+                    pos = end
+                    continue
+                if surrogates or not any(0xD800 <= v <= 0xDFFF for v in value):
+                    append("".join(map(chr, value)))
+                    pos = end
+                    continue
+                reason = SURROGATE_REASON  # a run of digits holding a surrogate: an error as a whole
             if not want_str:
                 append(value)
                 pos = end
@@ -1221,6 +1291,11 @@ def _decode(data, errors, final, state, want_str, resume=None, surrogates=True, 
             if reason is None:  # neither a character nor a problem: it sets the mode (a signature)
                 pos = end
                 continue
+            if tok[3]:  # a run of digits' error: its code points before the error come first
+                if not want_str:
+                    out.extend(tok[3])
+                elif surrogates or not any(0xD800 <= v <= 0xDFFF for v in tok[3]):
+                    append("".join(map(chr, tok[3])))
         if handler is None:
             handler = codecs.lookup_error(errors)
         replacement, at = handler(UnicodeDecodeError(_ERROR_NAMES.get(start, NAME), given, pos, end, reason))
@@ -2141,8 +2216,96 @@ def _encode_native(items, errors, first=None):
         pos += got
 
 
+_RUN_MEMO: dict[int, tuple[bytes | None, bool]] = {}  # code point -> _run_own's answer, the first 4096
+
+
+def _run_own(cp: int) -> tuple[bytes | None, bool]:
+    """(the bytes the encoder writes for *cp* by its form, None where it goes into a run;
+    whether it is an `encode-direct` code point, which ends a run), remembered."""
+    got = _RUN_MEMO.get(cp)
+    if got is not None:
+        return got
+    direct = any(lo <= cp <= hi for lo, hi in _DIGITS[7])
+    own = _encode_cp(cp) if 0 <= cp <= MAX_CODE_POINT else None
+    if own is not None and not (direct or own[:1] == bytes((_DIGITS[0],))):
+        own = None
+    if len(_RUN_MEMO) < 4096:
+        _RUN_MEMO[cp] = (own, direct)
+    return own, direct
+
+
+def _encode_run(cps: list[int], text: str, errors: str, state: int = 0, final: bool = True) -> tuple[bytes, int]:
+    """The bytes of *cps* for a spec with a run of digits (UTF-7, as CPython's encoder
+    writes it), from encoder *state* and the state after them: in a run (bit 0), the
+    bits not yet written as a digit (bits 1..3 their count, 4 and up their value).
+
+    Out of a run, an `encode-direct` code point is written by its form, and so is one
+    whose form starts with the opening byte ("+-"); any other opens a run and goes
+    into it as units (a surrogate pair beyond U+FFFF).  In a run, a direct code point
+    ends it: the last bits as a digit (zero-padded), the end byte where the code
+    point's bytes start with a digit or the end byte (else the run ends implicitly),
+    then its bytes.  The text ends out of a run (the end byte written, always) where
+    *final*; otherwise the state carries the run to the next piece.  A code point no
+    unit can hold goes to the error handler."""
+    opener, values, bits, width, end_byte, pairs, alphabet, _, _ = _DIGITS
+    out = bytearray()
+    in_run, nbits, buf = state & 1, (state >> 1) & 7, state >> 4
+    mask = (1 << bits) - 1
+    handler = None
+    i, n = 0, len(cps)
+    while i < n:
+        cp = cps[i]
+        own, direct = _run_own(cp)
+        if own is not None and (direct or not in_run):
+            if in_run:
+                if nbits:
+                    out.append(alphabet[(buf << (bits - nbits)) & mask])
+                    buf = nbits = 0
+                in_run = 0
+                if end_byte >= 0 and (values[own[0]] != 0xFF or own[0] == end_byte):
+                    out.append(end_byte)
+            out += own
+            i += 1
+            continue
+        if cp > (0x10FFFF if pairs else (1 << width) - 1) or cp < 0:
+            if handler is None:
+                handler = codecs.lookup_error(errors)
+            replacement, at = handler(UnicodeEncodeError(NAME, text, i, i + 1, _UNENCODABLE or "code point not in range"))
+            if not isinstance(replacement, str):
+                raise UnicodeEncodeError(NAME, text, i, i + 1, "the handler's bytes cannot be written in a run")
+            at = at + n if at < 0 else at
+            cps = cps[:i] + [ord(c) for c in replacement] + cps[at:]
+            text = text[:i] + replacement + text[at:]
+            n = len(cps)
+            if any(ord(c) > (0x10FFFF if pairs else (1 << width) - 1) for c in replacement):
+                raise UnicodeEncodeError(NAME, text, i, i + 1, "the handler's replacement cannot be written")
+            continue
+        if not in_run:
+            out.append(opener)
+            in_run = 1
+        units = (0xD800 + ((cp - 0x10000) >> 10), 0xDC00 + (cp & 0x3FF)) if cp > 0xFFFF else (cp,)
+        for unit in units:
+            buf = (buf << width) | unit
+            nbits += width
+            while nbits >= bits:
+                nbits -= bits
+                out.append(alphabet[buf >> nbits])
+                buf &= (1 << nbits) - 1
+        i += 1
+    if final and in_run:
+        if nbits:
+            out.append(alphabet[(buf << (bits - nbits)) & mask])
+        if end_byte >= 0:
+            out.append(end_byte)
+        in_run = nbits = buf = 0
+    return bytes(out), in_run | nbits << 1 | buf << 4
+
+
 def _encode_items(items, errors):
     """The bytes of a str or code points: the native loops or the fast path, else _encode."""
+    if _DIGITS is not None:
+        cps = [ord(ch) for ch in items] if isinstance(items, str) else [int(c) for c in items]
+        return _encode_run(cps, items if isinstance(items, str) else _as_text(cps), errors)[0]
     if isinstance(items, str):
         if _NATIVE_ENCODE:
             return _encode_native(items, errors)
@@ -2342,6 +2505,11 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
     def encode(self, input, final=False):
         if _MODES:
             return self._encode_modes(input, final)
+        if _DIGITS is not None:  # the run and its bits go on into the next piece
+            cps = [ord(c) for c in input] if isinstance(input, str) else [int(c) for c in input]
+            out, self._state = _encode_run(cps, input if isinstance(input, str) else _as_text(cps),
+                                              self.errors, self._state & ~_FIRST_BIT, final)
+            return out
         if self._quick and input.__class__ is str:
             # nothing before this piece changes its bytes: the module's encode of a str
             if _MEMO_LENS is None:
@@ -2445,13 +2613,16 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
         TextIOWrapper never finishes its encoder (CPython's own multibyte codecs lose them
         there silently)."""
         held = getattr(self, "_held", ())
-        if held:
+        # a run of digits' last bits, not yet a whole digit (UTF-7): the last code point's
+        bits = _DIGITS is not None and (getattr(self, "_state", 0) >> 1) & 7
+        if held or bits:
+            what = f"{len(held)} code point(s) held back as the start of a sequence" if held else \
+                "the last bits of a run of digits"
             try:
                 import warnings
-                warnings.warn(f"{NAME}: {len(held)} code point(s) held back as the start of a sequence "
-                              "were never written: the encoder was not finished with final=True "
-                              "(open()'s TextIOWrapper never finishes it; end the text with a newline or "
-                              "use encspec's streams)", RuntimeWarning, stacklevel=2)
+                warnings.warn(f"{NAME}: {what} were never written: the encoder was not finished with "
+                              "final=True (open()'s TextIOWrapper never finishes it; end the text with a "
+                              "newline or use encspec's streams)", RuntimeWarning, stacklevel=2)
             except Exception:  # at interpreter exit: nothing left to warn with
                 pass
 

@@ -40,7 +40,7 @@ def _others() -> list[str]:
     out = []
     for n in names:
         a = pipeline.load(n)[1]
-        if java.supports(a) is None and not a.undecodable and not a.modes:
+        if java.supports(a) is None and not a.undecodable and not a.modes and a.digit_run is None:
             out.append(n)
         if len(out) == 10:
             break

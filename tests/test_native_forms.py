@@ -26,9 +26,12 @@ from hypothesis import strategies as st
 from codec_samples import load_backend
 from conftest import byte_pairs, examples, representative_builtins
 from encspec.emit.native.forms import form_plan
+from encspec.emit.targets import targets
 from encspec.pipeline import load as load_automaton
 
-SPECS = [n for n in representative_builtins() if not load_automaton(n)[1].tables]
+# the specs without tables the native target takes (it refuses a run of digits: utf-7)
+SPECS = [n for n in representative_builtins()
+         if not load_automaton(n)[1].tables and targets()["native"].supports(load_automaton(n)[1]) is None]
 HANDLERS = ["strict", "replace", "ignore", "surrogateescape", "backslashreplace", "test_native_forms.record"]
 _SEEN: list = []
 

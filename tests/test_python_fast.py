@@ -52,11 +52,17 @@ def text_for(m, kind: str, size: int) -> str:
 
 def exact(m, data: bytes, want_str=True, surrogates=True):
     """What the core's token loop gives: each token through the automaton, each
-    problem replaced by U+FFFD."""
+    problem replaced by U+FFFD (after the code points a run of digits read before its
+    error, UTF-7's; with surrogates false a run holding a surrogate loses them)."""
     out = []
     for kind, _start, _end, value, _ in m._tokens(data):
         if kind in ("signature", "shift"):  # no character: it sets the mode of the next token
             continue
+        if kind == "error" and value:
+            if not want_str:
+                out += list(value)
+            elif surrogates or not any(0xD800 <= v <= 0xDFFF for v in value):
+                out.append("".join(map(chr, value)))
         if kind == "char":
             values = value if isinstance(value, tuple) else (value,)
             if not want_str:

@@ -18,7 +18,7 @@ from encspec.spec.parse import parse_text
 
 ORDER = (
     "declarations", "required", "claims", "excluded_ranges", "code_unit", "signatures", "permutation", "forms",
-    "skips", "numbering", "patterns", "modes", "error_span", "encoder_entries", "reserved", "profile_rules",
+    "skips", "numbering", "patterns", "modes", "digit_runs", "error_span", "encoder_entries", "reserved", "profile_rules",
     "unreachable",
 )
 
@@ -45,6 +45,8 @@ REJECTED = {
     "patterns": (HEAD + ASCII + 'ill-formed pattern ascii: C0 "no"\n',
                  4, 20, "'ascii' already names a form: give this ill-formed pattern a name of its own"),
     "modes": (HEAD + "mode a\n" + ASCII + "mode a\n", 5, 6, "mode 'a' is declared twice"),
+    "digit_runs": (HEAD + ASCII + "digits b = 41..50\nrun r: 2B b 6 bits 16 bit units\n",
+                   5, 13, "6 bits a digit need 2**6 digits; digits 'b' lists 16"),
     "error_span": (HEAD + "error-span maximal-subpart restore 80..BF\n" + ASCII,
                    3, 12, "'restore' goes with 'error-span through-failing-byte'"),
     "encoder_entries": (HEAD + "encode U+0041 as 41\nencode U+0041 as 42\n" + ASCII,

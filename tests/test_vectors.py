@@ -38,7 +38,10 @@ def expected(case: dict) -> list[tuple]:
 
 
 def _value(v):
-    """A token's value as the vectors write it: hex, or CA+304 for a pointer of several code points."""
+    """A token's value as the vectors write it: hex, or CA+304 for a pointer of several code points
+    ("" for a run of digits that holds none: UTF-7's "+" at the data's end)."""
+    if not v:
+        return ()
     return tuple(int(x, 16) for x in v.split("+")) if "+" in v else int(v, 16)
 
 
@@ -67,7 +70,7 @@ WITH_ORACLE = [s for s in SPECS if (ROOT / "tests" / "oracles" / f"{module_name(
 # The CPython variants' reference is CPython's codec of the same name itself.
 CPYTHON = {"shift_jis": "shift_jis", "cp932": "cp932", "euc-jp": "euc_jp", "euc-kr": "euc_kr", "big5": "big5",
            "gb18030": "gb18030", "gb2312": "gb2312", "gbk": "gbk", "cp950": "cp950", "cp949": "cp949",
-           "johab": "johab", "hz": "hz"}
+           "johab": "johab", "hz": "hz", "utf-7": "utf_7"}
 CPYTHON.update((s, s) for s in single_byte_builtins() if not s.startswith("whatwg-"))  # the catalogue: every one
 CPYTHON.update((s, s) for s in ("big5hkscs", "euc_jis_2004", "euc_jisx0213", "shift_jis_2004", "shift_jisx0213")
                if s in SPECS)  # issue 30's one-to-many codecs
@@ -81,7 +84,9 @@ def test_every_builtin_spec_has_a_reference():
     assert sorted(set(SPECS) - set(WITH_ORACLE) - shared) == sorted(set(CPYTHON) | {"gb18030-2022"})
 
 
-@pytest.mark.parametrize("spec", sorted(CPYTHON))
+# utf-7's errors in a run follow the code points the run read before them, which a vector's
+# error token does not carry: tests/test_utf7.py holds its decoding to CPython's directly
+@pytest.mark.parametrize("spec", sorted(set(CPYTHON) - {"utf-7"}))
 def test_vectors_pass_against_cpython(spec):
     """Each case decodes in CPython to the same characters, with errors at the same spans."""
     spans = []

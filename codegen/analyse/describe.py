@@ -234,6 +234,14 @@ def table_lines(a: Automaton) -> list[str]:
         if len(only) > SHOWN_ONLY:
             lines.append(f"  … {len(only) - SHOWN_ONLY} more (--json lists them all)")
     lines += sequence_lines(a)
+    if a.digit_run is not None:
+        r = a.digit_run
+        lines.append("")
+        lines.append(f"run of digits '{r.name}': {r.opener:02X} then digits of {r.bits} bits "
+                     f"({_hex(r.digits[:4])} … {_hex(r.digits[-2:])}), every {r.unit_bits} bits a code unit"
+                     + (" (surrogate pairs combine)" if r.pairs else "")
+                     + (f"; ends at any other byte, {r.end:02X} absorbed" if r.end is not None else
+                        "; ends at any other byte"))
     lines.append("")
     lines.append("errors: " + _tables.error_span_text(a))
     return lines

@@ -37,7 +37,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from ..automaton import DEAD, Automaton
-from ..runtime.tables import counted_bytes, counted_levels, encoded, row_bytes, scan, sequences, tokens
+from ..runtime.tables import bind, counted_bytes, counted_levels, encoded, row_bytes, scan, sequences, tokens
 from ..spec.model import RangeSet
 from . import tables as _tables
 from .tables import one_char
@@ -480,6 +480,68 @@ def check(a: Automaton, only: list[str] | None = None) -> Report:
     if a.extensions:
         lengths["counted"] = "unbounded"
     report.lengths = dict(sorted(lengths.items(), key=lambda kv: (isinstance(kv[0], str), kv[0])))
+    if a.digit_run is not None:
+        _run_properties(a, report)
     if report.properties.get("self_synchronizing") and report.max_length:
         report.worst_skip = report.max_length - 1
     return report
+
+
+def _run_bytes(a: Automaton, cps: list[int]) -> bytes:
+    """*cps* written in one run of digits (the opening byte, the units' digits, the last
+    zero-padded, the end byte), whatever the encoder would choose."""
+    r = a.digit_run
+    assert r is not None
+    buf = nbits = 0
+    out = bytearray([r.opener])
+    for cp in cps:
+        units = (0xD800 + ((cp - 0x10000) >> 10), 0xDC00 + (cp & 0x3FF)) if cp > 0xFFFF else (cp,)
+        for unit in units:
+            buf, nbits = (buf << r.unit_bits) | unit, nbits + r.unit_bits
+            while nbits >= r.bits:
+                nbits -= r.bits
+                out.append(r.digits[buf >> nbits])
+                buf &= (1 << nbits) - 1
+    if nbits:
+        out.append(r.digits[(buf << (r.bits - nbits)) & ((1 << r.bits) - 1)])
+    return bytes(out) + (bytes([r.end]) if r.end is not None else b"")
+
+
+def _run_properties(a: Automaton, report: Report) -> None:
+    """The properties a run of digits (UTF-7's base64) decides beside the forms, each
+    counterexample confirmed by the core: a run holds any code unit, has no bound on its
+    length, spells again what a form spells, and reads otherwise from its second byte."""
+    r = a.digit_run
+    assert r is not None
+    bound = bind(a)
+    top = min(0x10FFFF if r.pairs else (1 << r.unit_bits) - 1, a.code_space[1] or 0x10FFFF)
+    report.max_code_point = top
+    report.max_length = None
+    report.unbounded = True
+    report.lengths["run"] = "unbounded"
+    report.properties["total"] = a.code_space[1] is not None and top >= a.code_space[1]
+    if not report.properties["total"]:
+        report.counterexamples["total"] = [f"U+{top + 1:04X}"]
+    else:
+        report.counterexamples.pop("total", None)
+    one, two = _run_bytes(a, [0x80]), _run_bytes(a, [0x80, 0x80])
+    cut = len(one) - (r.end is not None)
+    if two.startswith(one[:cut]):  # an unended run of one unit is a prefix of one of two
+        report.properties["prefix_free"] = False
+        report.counterexamples["prefix_free"] = [one[:cut], two[:len(two) - (r.end is not None)]]
+    if bound.decode_codepoints(one[1:], "replace") != [0x80]:  # its digits alone read as other text
+        report.properties["self_synchronizing"] = False
+        report.counterexamples["self_synchronizing"] = [one, one[1:]]
+    for row in sorted(a.rows, key=lambda row: row.first):  # a form's code point spelt again in a run
+        again = _run_bytes(a, [row.first])
+        if bound.decode_codepoints(again) == [row.first] and again != row_bytes(a, row, row.first):
+            report.properties["bijective"] = False
+            report.counterexamples["bijective"] = [row_bytes(a, row, row.first), again]
+            break
+    written = [(cp, bound.encode([cp])) for cp in (0x00, 0x7F, 0x80, 0xFFFF, top)]
+    for (c1, b1), (c2, b2) in zip(written, written[1:]):
+        if b1 > b2:
+            report.properties["order_preserving"] = False
+            report.counterexamples["order_preserving"] = [f"U+{c1:04X} -> {b1.hex(' ').upper()}",
+                                                         f"U+{c2:04X} -> {b2.hex(' ').upper()}"]
+            break

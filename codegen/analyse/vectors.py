@@ -51,7 +51,16 @@ from ..automaton import DEAD, Automaton
 from ..automaton.actions import Error
 from ..automaton.bytesets import runs_text as _runs
 from ..automaton.counted import Extension
-from ..runtime.tables import counted_bytes, counted_levels, digits_bytes, encoded, level_bytes, row_bytes, sequences
+from ..runtime.tables import (
+    bind,
+    counted_bytes,
+    counted_levels,
+    digits_bytes,
+    encoded,
+    level_bytes,
+    row_bytes,
+    sequences,
+)
 from ..runtime.tables import tokens as run_tokens
 from ..spec.model import DigitSet
 from . import tables as _tables
@@ -232,6 +241,8 @@ def _value_hex(value) -> str:
 
 
 def _parse_value(text: str):
+    if not text:
+        return ()  # a run of digits that holds no code point (UTF-7's "+" at the end)
     return tuple(int(x, 16) for x in text.split("+")) if "+" in text else int(text, 16)
 
 
@@ -258,6 +269,8 @@ def sections(a: Automaton) -> list[Section]:
         out = _unit_sections(a)
     else:
         out = _byte_sections(a, numbers=_numbers(a))
+    if a.digit_run is not None:
+        out.append(_run_section(a))
     _finish(a, out)
     return out
 
@@ -278,6 +291,43 @@ def _mode_sections(a: Automaton) -> list[Section]:
                 case.note = f"{case.note} (in mode {m.name}, after {_hex(into)})"
         where = "where the data starts" if not into else f"after the shift {_hex(into)}"
         out.append(Section(f"Mode {m.name} ({where})", subsections=subs))
+    return out
+
+
+def _run_section(a: Automaton) -> Section:
+    """A run of digits' cases (UTF-7's base64): runs of one to four code units around the
+    unit boundaries (the encoder's bytes, so every unit count leaves its own padding), a
+    surrogate pair and lone surrogates, each run ended by the end byte, by a byte that is
+    no digit and by the data's end; then runs cut one digit short, a digit long and with
+    non-zero padding bits."""
+    r = a.digit_run
+    assert r is not None
+    encode = bind(a).encode
+    top = (1 << r.unit_bits) - 1
+    edges = [0x00, 0x80, 0xE9, 0xFFFF & top, 0x7FF, 0x800] + ([0x10000, 0x10FFFF, 0xD800, 0xDC00] if r.pairs else [])
+    out = Section(f"Runs of digits ('{r.name}')")
+    ok = Section("Runs of one to four code units")
+    other = next((b for b in range(0x20, 0x7F) if r.digits.find(bytes([b])) < 0 and b not in (r.end, r.opener)),
+                 None)
+    for k in range(1, 5):
+        for cp in edges:
+            body = encode([cp] * k)
+            run = body[:-1] if r.end is not None and body.endswith(bytes([r.end])) else body
+            ok.cases.append(Case(run, f"{k} x U+{cp:04X}, to the data's end"))
+            if r.end is not None:
+                ok.cases.append(Case(run + bytes([r.end]), f"{k} x U+{cp:04X}, then the end byte"))
+            if other is not None:
+                ok.cases.append(Case(run + bytes([other]), f"{k} x U+{cp:04X}, then {other:02X}"))
+    bad = Section("Runs that end badly")
+    d0, d1 = r.digits[0], r.digits[-1]
+    for n in range(1, 2 * r.unit_bits // r.bits + 2):
+        run = bytes([r.opener]) + bytes([d1]) * n
+        bad.cases.append(Case(run, f"{n} digit(s) of all ones, to the data's end"))
+        if r.end is not None:
+            bad.cases.append(Case(run + bytes([r.end]), f"{n} digit(s) of all ones, then the end byte"))
+        bad.cases.append(Case(bytes([r.opener]) + bytes([d0]) * n + bytes([r.end if r.end is not None else d0]),
+                              f"{n} zero digit(s), then the end byte"))
+    out.subsections = [ok, bad]
     return out
 
 
@@ -1276,7 +1326,8 @@ def vector_inputs(a: Automaton) -> list[bytes]:
 
 def _json_token(t) -> list:
     kind, start, end, value, _ = t
-    return [kind, start, end, None if value is None else _value_hex(value)]
+    # a run of digits' error holds the code points before it (the core's): not the token's value
+    return [kind, start, end, None if value is None or kind == "error" else _value_hex(value)]
 
 
 def jsonl(a: Automaton, secs: list[Section] | None = None) -> str:
@@ -1361,7 +1412,7 @@ def parse_text(source: str) -> list[tuple[str, bytes, list]]:
             for part in stripped[len("tokens  "):].split(";"):
                 words = part.split("(")[0].split()
                 kind, start, end = words[0], int(words[1]), int(words[2])
-                toks.append((kind, start, end, _parse_value(words[3]) if kind == "char" else None))
+                toks.append((kind, start, end, _parse_value(words[3] if len(words) > 3 else "") if kind == "char" else None))
             out.append((cur_id, data, toks))
             last_head = cur_id = data = None
     return out

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from ..spec.diagnostics import Loc, SpecError
-from ..spec.model import RangeSet, Spec, paused_gc
+from ..spec.model import DigitRun, RangeSet, Spec, paused_gc
 from . import dfa as _dfa
 from .actions import Action, Reserved, named
 from .counted import Extension, extension_data
@@ -113,6 +113,10 @@ class Automaton:
     sticky: bool = False
     cheapest: bool = False  # it takes the mode its shifts reach with the fewest bytes
     encode_end: tuple[int, ...] = ()  # the modes a text may end in (the first encode mode's by default)
+    # units assembled from digits (`run`, UTF-7's base64), read by the core beside the automaton,
+    # and its three reasons: a partial unit, non-zero padding bits, a run the data's end cuts
+    digit_run: DigitRun | None = None
+    digit_reasons: tuple[str, ...] = ()
 
     def end_action(self, s: int) -> Action | None:
         """The action a token takes where the data ends in state *s* (None: the usual rules)."""
@@ -403,7 +407,8 @@ def _compile(spec: Spec) -> Automaton:
         signature=spec.signature, reserved=spec.reserved, classes=classes, next=nxt, ops=ops,
         accept=machine.accept, state_lines=machine.lines, actions=tuple(actions), rows=tuple(rows),
         forms=MappingProxyType(_forms(spec)), extensions=tuple(extensions), claims=tuple(c.name for c in spec.claims),
-        pair_on_encode=any(p.combine for p in spec.patterns), row_patterns=row_patterns,
+        # a run of digits whose units combine writes a lead and a trail that read back as one (UTF-7)
+        pair_on_encode=any(p.combine for p in spec.patterns) or (spec.digit_run is not None and spec.digit_run.pairs), row_patterns=row_patterns,
         profiles=_profiles(spec), unit=spec.unit,
         at_end=machine.at_end if any(a is not None for a in machine.at_end) else (),
         starts=tuple(starts), signatures=signatures, byte_orders=tuple(orders),
@@ -411,6 +416,9 @@ def _compile(spec: Spec) -> Automaton:
         tables=tuple(build_table(t, spec) for t in spec.tables),
         encode_only=tuple((e.code_point, e.bytes) for e in spec.encodes if isinstance(e.code_point, int)),
         error_span=spec.error_span, restore=spec.restore, permutation=spec.permutation,
+        digit_run=spec.digit_run,
+        digit_reasons=tuple(spec.reason(k) or "" for k in ("partial-unit", "nonzero-padding", "unterminated-run"))
+        if spec.digit_run is not None else (),
     )
     a = _undecodable(a, spec) if spec.undecodable is not None else a
     return replace(a, sequences=writable(spec, a)) if _has_sequences(spec) else a

@@ -11,5 +11,6 @@ register(Target(
     permutes=True,  # the table carries it ("permutation")
     undecodable=True,  # the table is its DFA: faithful
     modes=True,  # the table lists them ("modes")
+    digits=True,  # and the run of digits ("digit_run")
     files=lambda a: {f"{registry.module_name(a.name)}.json": table_source(a)},
 ))

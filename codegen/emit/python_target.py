@@ -12,4 +12,5 @@ register(Target(
     exported=False,
     permutes=True,  # the core translates (runtime/core.py: _intermediate, _real)
     modes=True,  # the core's step and encoder carry the mode
+    digits=True,  # the core's step reads a run of digits as one token (_scan_digits)
 ))

@@ -150,7 +150,17 @@ def table(a: Automaton, packed: list | None = None) -> dict:
         "sequences": [{"code_points": list(cps), "bytes": bytes(b).hex().upper()} for cps, b in a.sequences],
         # only a spec with modes lists them (a table stays as it was)
         **({"modes": _modes(a)} if a.modes else {}),
+        **({"digit_run": _digit_run(a)} if a.digit_run is not None else {}),
     }
+
+
+def _digit_run(a: Automaton) -> dict:
+    """The run of digits (`run`, UTF-7's base64), read beside the DFA (table-format.md)."""
+    r = a.digit_run
+    assert r is not None
+    return {"name": r.name, "opener": f"{r.opener:02X}", "digits": r.digits.hex(" ").upper(), "bits": r.bits,
+            "unit_bits": r.unit_bits, "end": None if r.end is None else f"{r.end:02X}", "surrogate_pairs": r.pairs,
+            "encode_direct": [[lo, hi] for lo, hi in r.direct], "reasons": list(a.digit_reasons)}
 
 
 def _modes(a: Automaton) -> dict:

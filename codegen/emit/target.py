@@ -61,10 +61,24 @@ class Target:
     undecodable: bool = False
     # takes a spec with modes (shift states: ISO-2022, HZ); else it refuses such a spec
     modes: bool = False
+    # takes a spec with a run of digits (`run`, UTF-7's base64); else it refuses such a spec
+    digits: bool = False
 
 
 MODES_REFUSAL = ("modes (shift states: ISO-2022, HZ) are not in this target yet: the Python "
                  "module, the native extension and the JSON table have them")
+
+
+DIGITS_REFUSAL = ("a run of digits (`run`: UTF-7's base64) is not in this target yet: the Python "
+                  "module has it")
+
+
+def without_digits(support: Support) -> Support:
+    """*support*, refusing a spec with a run of digits first (a target that reads only the
+    automaton: the native extension, whose support is read before anything is built)."""
+    def supports(a: Automaton) -> str | None:
+        return DIGITS_REFUSAL if a.digit_run is not None else support(a)
+    return supports
 
 
 def register(target: Target) -> Target:

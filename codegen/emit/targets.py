@@ -13,7 +13,7 @@ from ..automaton import Automaton
 from ..spec.diagnostics import SpecError
 from . import c_target, java_target, js_target, json_target, python_target, rust_target  # noqa: F401
 from .native import target as native_target  # noqa: F401
-from .target import MODES_REFUSAL, REGISTRY, Target, Unsupported
+from .target import DIGITS_REFUSAL, MODES_REFUSAL, REGISTRY, Target, Unsupported
 
 
 def targets() -> dict[str, Target]:
@@ -35,6 +35,8 @@ def require(a: Automaton, name: str) -> Target:
     why = target.supports(a)
     if why is None and a.modes and not target.modes:
         why = MODES_REFUSAL
+    if why is None and a.digit_run is not None and not target.digits:
+        why = DIGITS_REFUSAL
     if why is None and a.undecodable and target.exported and not target.undecodable:
         why = "'undecodable' (a decoder that reads no form, any input one error) is not exported yet"
     if why is not None:

@@ -196,7 +196,20 @@ def values(a) -> dict:
         # only where there are sequences: the core reads an absent one as {} (a module stays as it was)
         **({"_SEQUENCES": sequence_value(a)} if a.sequences else {}),
         **(mode_values(a) if a.modes else {}),
+        **({"_DIGITS": digit_value(a)} if a.digit_run is not None else {}),
     }
+
+
+def digit_value(a) -> tuple:
+    """``_DIGITS`` (see the core): the run's opening byte, each byte's digit value (FF: not a
+    digit), bits per digit and per unit, the end byte (-1: none), whether surrogate pairs
+    combine, the alphabet in value order, the encoder's direct code point runs, the reasons."""
+    r = a.digit_run
+    values = bytearray(b"\xff" * 256)
+    for v, b in enumerate(r.digits):
+        values[b] = v
+    return (r.opener, bytes(values), r.bits, r.unit_bits, -1 if r.end is None else r.end, r.pairs, bytes(r.digits),
+            tuple(r.direct), tuple(a.digit_reasons))
 
 
 def mode_values(a) -> dict:
@@ -312,10 +325,13 @@ def scan(a, data: bytes, pos: int, final: bool = True):
 
 
 def tokens(a, data: bytes, start: int | None = None):
-    """Every token of *data* (a whole document): signature, chars, errors, reserved runs;
-    from automaton state *start* where given (a mode's start: no signature then)."""
+    """Every token of *data* (a whole document): signature, chars, errors, reserved runs (an
+    error's value None, as the module's tokens() gives it: a run of digits' error holds the
+    code points the run read before it there); from automaton state *start* where given (a
+    mode's start: no signature then)."""
     core = bind(a)
-    return core._tokens(bytes(data)) if start is None else core._tokens(bytes(data), 0, True, start << 1)
+    got = core._tokens(bytes(data)) if start is None else core._tokens(bytes(data), 0, True, start << 1)
+    return [t if t[0] != "error" or t[3] is None else (*t[:3], None, *t[4:]) for t in got]
 
 
 def start_after(a, data: bytes, start: int, end: int | None = None) -> int | None:

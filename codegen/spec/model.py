@@ -227,7 +227,34 @@ REASONS: dict[str, str | None] = {
     "truncated-unit": "truncated data",
     "unmapped": "no code point for this pointer",
     "unencodable": None,  # the encoder's: CPython's utf-8 words unless the spec gives its own
+    # a run of digits (`run`): CPython's utf-7 words
+    "partial-unit": "partial character in shift sequence",
+    "nonzero-padding": "non-zero padding bits in shift sequence",
+    "unterminated-run": "unterminated shift sequence",
 }
+
+
+@dataclass(frozen=True)
+class DigitRun:
+    """A run of digits whose bits make code units (RFC 2152's base64 in UTF-7).
+
+    The opening byte starts it where a digit (or the data's end) follows; each digit
+    gives *bits* bits, most significant first; every *unit_bits* bits are a code
+    unit.  Any other byte ends it (the end byte is absorbed); the bits left over
+    must be fewer than a digit's and zero.  *digits*: the alphabet's bytes in the
+    order of their values; *direct*: the code points the encoder writes as
+    themselves out of a run.
+    """
+
+    name: str
+    opener: int
+    digits: bytes
+    bits: int
+    unit_bits: int
+    end: int | None
+    pairs: bool  # `combine surrogate-pair`: a high and a low surrogate unit are one code point
+    direct: tuple[tuple[int, int], ...]
+    loc: Loc = field(compare=False)
 
 
 @dataclass(frozen=True)
@@ -290,6 +317,7 @@ class Spec:
     encode_end: tuple[str, ...] = ()  # the modes a text may end in (empty: the first encode mode)
     shift_after_shift: str | None = None
     unencodable_shifts: tuple[tuple[str, str], ...] = ()  # (mode, where the encoder goes before an error)
+    digit_run: DigitRun | None = None  # units assembled from digits (UTF-7's base64 runs)
 
     def table(self, name: str) -> Table:
         return next(t for t in self.tables if t.name == name)

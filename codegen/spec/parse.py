@@ -248,6 +248,22 @@ class _Build(Transformer_NonRecursive):
         return ("shift-after-shift", _loc(meta), c[0][1:-1])
 
     @v_args(meta=True)
+    def digits(self, meta, c):
+        return ("digits", _loc(meta), (str(c[0]), tuple(c[1:]), _loc(c[0])))
+
+    @v_args(meta=True)
+    def digit_run(self, meta, c):
+        # name, opening byte, digits' name, bits per digit, bits per unit, end byte, combine
+        end = next((int(t, 16) for t in c[5:] if getattr(t, "type", "") == "HEXBYTE"), None)
+        combine = next((str(t) for t in c[5:] if getattr(t, "type", "") == "COMBINATOR"), None)
+        return ("run", _loc(meta), (c[0], int(c[1], 16), (str(c[2]), _loc(c[2])), (int(c[3]), _loc(c[3])),
+                                    (int(c[4]), _loc(c[4])), end, combine))
+
+    @v_args(meta=True)
+    def encode_direct(self, meta, c):
+        return ("encode-direct", _loc(meta), tuple(c))
+
+    @v_args(meta=True)
     def reserved(self, meta, c):
         return ("reserved", _loc(meta), [int(t, 16) for t in c])
 

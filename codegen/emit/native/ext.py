@@ -87,6 +87,7 @@ from ...automaton.forms import TableForm
 from ...spec.diagnostics import SpecError
 from ...version import __version__
 from .. import c_target, export_common, render
+from ..target import DIGITS_REFUSAL, Unsupported
 from . import encode as native_encode
 from . import simd as native_simd
 from .forms import form_plan
@@ -509,6 +510,8 @@ def ext_source(a: Automaton) -> str:
     without the actions' modes (the SIMD and DFA validators, the unit and form
     plans) are left out for it; those made at import from the flat table (pairs,
     leads, the validator's byte pairs) see such a token's state as NX_STOP."""
+    if a.digit_run is not None:  # its runs are the core's tokens, beside the automaton the C reads
+        raise Unsupported(a, "native", DIGITS_REFUSAL)
     modal = bool(a.modes)
     a = replace(a, permutation=None)  # the core hands it bytes already through the inverse permutation
     files = c_target.files(a, vectors="", encoder=False)  # the decoder's source only (it encodes on its own)

@@ -3,14 +3,14 @@ from __future__ import annotations
 
 from ...spec import registry
 from ..export_common import int64_support
-from ..target import Target, register
+from ..target import Target, register, without_digits
 from .ext import ext_source
 
 register(Target(
     name="native",
     describe="the C source of the CPython extension that speeds up the Python module",
     files=lambda a: {f"native/{registry.module_name(a.name)}.c": ext_source(a)},
-    supports=int64_support("native"),  # the extension is the C export plus glue
+    supports=without_digits(int64_support("native")),  # the extension is the C export plus glue
     modes=True,  # its loops stop before a token that sets the mode: the module's _step takes it
     int_bits=64,
     exported=False,

@@ -15,7 +15,20 @@ import hashlib
 
 from ..diagnostics import SpecError, SpecWarning
 from ..model import Spec
-from . import claims, code_space, encoder, forms, modes, patterns, profiles, signatures, statements, tables, units
+from . import (
+    claims,
+    code_space,
+    digits,
+    encoder,
+    forms,
+    modes,
+    patterns,
+    profiles,
+    signatures,
+    statements,
+    tables,
+    units,
+)
 from .draft import Draft, Pass, Statement, collect
 
 PASSES: tuple[Pass, ...] = (
@@ -31,6 +44,7 @@ PASSES: tuple[Pass, ...] = (
     code_space.numbering,       # no code point numbered by two forms
     patterns.patterns,          # each ill-formed pattern and shift (resolved)
     modes.modes,                # modes declared once, named where used; what they cannot have yet
+    digits.digit_runs,          # a run of digits: its alphabet, bits and unit (resolved)
     units.error_span,           # restore with through-failing-byte; spans need bytes
     encoder.encoder_entries,    # a code point given to the encoder once
     units.reserved,             # reserved lead bytes need bytes
@@ -75,5 +89,6 @@ def resolve(statements: list[Statement], text: str, path: str) -> Spec:
         encode_end=tuple(n for n, _ in draft.values.get("encode-end", ())),
         shift_after_shift=draft.values.get("shift-after-shift"),
         unencodable_shifts=tuple(draft.unencodable_shifts),
+        digit_run=draft.digit_run,
         warnings=tuple(draft.warnings),
     )

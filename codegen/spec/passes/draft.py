@@ -13,7 +13,7 @@ from functools import wraps
 from typing import Any
 
 from ..diagnostics import Loc, SpecError, SpecWarning
-from ..model import Claim, CodeRange, DigitSet, EncodeRule, Form, Pattern, Profile, Signature, Table
+from ..model import Claim, CodeRange, DigitRun, DigitSet, EncodeRule, Form, Pattern, Profile, Signature, Table
 
 Statement = tuple[str, Loc, Any]  # (keyword, position, payload as the transformer built it)
 Problem = SpecError | SpecWarning
@@ -21,7 +21,8 @@ Pass = Callable[["Draft"], list[Problem]]
 
 # statements a spec gives at most once
 SINGLE = frozenset({"encoding", "title", "source", "code-space", "numbering", "reserved", "code-unit", "error-span",
-                    "bytes-through", "undecodable", "encode-modes", "encode-end", "shift-after-shift"})
+                    "bytes-through", "undecodable", "encode-modes", "encode-end", "shift-after-shift",
+                    "digits", "run", "encode-direct"})
 
 
 @dataclass
@@ -58,6 +59,7 @@ class Draft:
     modes: list[tuple[str, Loc]] = field(default_factory=list)
     section: dict[Loc, str] = field(default_factory=dict)
     unencodable_shifts: list[tuple[str, str]] = field(default_factory=list)  # (mode, the mode it goes to first)
+    digit_run: DigitRun | None = None  # units assembled from digits (UTF-7)
 
     @property
     def first(self) -> Loc:
