@@ -894,7 +894,7 @@ size_t utf_1_decode(const unsigned char *data, size_t len, utf_1_cp *out,
 #define NX_NAME "utf-1"
 #define NX_SPEC_SHA256 "ee36fdf035e1c9460970fcca00b60d116755799a1a743e404c416dfab13d9392"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "d73b88542ac4c3ba05842a1f0b3ca4afe9eea60d637691f8745cdad80b560452"
+#define NX_SOURCE_SHA256 "e157c8b1aa83fdaa77868a8d2f53162e28078fc3331bf527ff47447c0a3e8868"
 #define NX_N_STATES 18
 #define NX_N_CLASSES 15
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1115,6 +1115,13 @@ static int nx_cont_run;
 static unsigned char nx_cont_lo, nx_cont_span;
 static unsigned char nx_start_hi;  /* the largest lead that says a width: bytes above say nothing */
 static uint8_t nx_top_width[256];
+/* The first lead of 4-byte-a-character width (255 with nx_start_hi below it: none).
+   A str of that width is made only when such leads are at least one character in
+   NX_WIDE_SHARE: one stray F0 in damaged ASCII would make a str of 4 bytes a character,
+   copied down at the end (0.75x CPython); below that share the str starts narrower and
+   is widened, once, if one of them is a character. */
+static unsigned char nx_wide_lo = 255;
+#define NX_WIDE_SHARE 64
 
 /* What a pass makes: a count (NX_M_COUNT), a str of 1, 2 or 4 bytes a
    character, a list of ints (see "passes"). */
@@ -2255,6 +2262,8 @@ static void nx_est_init(void)
             } else if (nx_leads[b].len && nx_low[b] > 0) {
                 w = nx_low[b] > w ? nx_low[b] : w;
                 nx_start_hi = (unsigned char)b;
+                if (w == 3 && nx_wide_lo == 255)
+                    nx_wide_lo = (unsigned char)b;
             }
             nx_top_width[b] = (uint8_t)w;
         }
@@ -2795,25 +2804,36 @@ static size_t nx_estimate(const nx_args *a, size_t pos, unsigned *widths, int *a
     if (nx_cont_run) {
         /* blocks of 64 bytes, in a loop compilers vectorize */
         const unsigned char lo = nx_cont_lo, span = nx_cont_span, hi = nx_start_hi;
+        const unsigned char wlo = nx_wide_lo, wspan = (unsigned char)(hi - wlo);
         unsigned char top = 0;
+        size_t wide = 0;
         for (; i + 64 <= len; i += 64) {
-            unsigned char c = 0, t = 0, u = 0;
+            unsigned char c = 0, t = 0, u = 0, f = 0;
             int k;
             for (k = 0; k < 64; k++) {
                 unsigned char x = d[i + k];
                 unsigned char y = x & -(unsigned char)(x <= hi);  /* bytes never valid say nothing of the width */
                 c += (unsigned char)(x - lo) <= span;
+                f += (unsigned char)(x - wlo) <= wspan;
                 u = x > u ? x : u;
                 t = y > t ? y : t;
             }
             n += 64u - c;
+            wide += f;
             top = t > top ? t : top;
             high |= u;
         }
         for (; i < len; i++) {
             n += (unsigned char)(d[i] - lo) > span;
+            wide += (unsigned char)(d[i] - wlo) <= wspan;
             top = d[i] > top && d[i] <= hi ? d[i] : top;
             high |= d[i];
+        }
+        if (nx_top_width[top] == 3 && wide * NX_WIDE_SHARE < n) {
+            /* a few leads of the widest kind (stray bytes, most likely): 2 bytes a character, widened if needed */
+            *widths = 1u << 2;
+            *ascii = 0;
+            return n;
         }
         *widths = 1u << nx_top_width[top];
         *ascii = top < 0x80 && high < 0x80;

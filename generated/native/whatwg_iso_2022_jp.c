@@ -1900,7 +1900,7 @@ size_t whatwg_iso_2022_jp_decode(const unsigned char *data, size_t len, whatwg_i
 #define NX_NAME "whatwg-iso-2022-jp"
 #define NX_SPEC_SHA256 "dd7c41ee9c1b73e6027a20a9c21776e8046a8c2d82fa014ce65b2f0a40385bd0"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "cbf93e0a12acf63d97388a5217986958972a6e8691dec2b8f685e2cc0903a15a"
+#define NX_SOURCE_SHA256 "a781ee9c9ca3d4e07af521912410fd86635ecc0f59761fe8bc19dc7b5e66383a"
 #define NX_N_STATES 90
 #define NX_N_CLASSES 17
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2384,6 +2384,13 @@ static int nx_cont_run;
 static unsigned char nx_cont_lo, nx_cont_span;
 static unsigned char nx_start_hi;  /* the largest lead that says a width: bytes above say nothing */
 static uint8_t nx_top_width[256];
+/* The first lead of 4-byte-a-character width (255 with nx_start_hi below it: none).
+   A str of that width is made only when such leads are at least one character in
+   NX_WIDE_SHARE: one stray F0 in damaged ASCII would make a str of 4 bytes a character,
+   copied down at the end (0.75x CPython); below that share the str starts narrower and
+   is widened, once, if one of them is a character. */
+static unsigned char nx_wide_lo = 255;
+#define NX_WIDE_SHARE 64
 
 /* What a pass makes: a count (NX_M_COUNT), a str of 1, 2 or 4 bytes a
    character, a list of ints (see "passes"). */
@@ -2678,6 +2685,8 @@ static void nx_est_init(void)
             } else if (nx_leads[b].len && nx_low[b] > 0) {
                 w = nx_low[b] > w ? nx_low[b] : w;
                 nx_start_hi = (unsigned char)b;
+                if (w == 3 && nx_wide_lo == 255)
+                    nx_wide_lo = (unsigned char)b;
             }
             nx_top_width[b] = (uint8_t)w;
         }
@@ -3223,25 +3232,36 @@ static size_t nx_estimate(const nx_args *a, size_t pos, unsigned *widths, int *a
     if (nx_cont_run) {
         /* blocks of 64 bytes, in a loop compilers vectorize */
         const unsigned char lo = nx_cont_lo, span = nx_cont_span, hi = nx_start_hi;
+        const unsigned char wlo = nx_wide_lo, wspan = (unsigned char)(hi - wlo);
         unsigned char top = 0;
+        size_t wide = 0;
         for (; i + 64 <= len; i += 64) {
-            unsigned char c = 0, t = 0, u = 0;
+            unsigned char c = 0, t = 0, u = 0, f = 0;
             int k;
             for (k = 0; k < 64; k++) {
                 unsigned char x = d[i + k];
                 unsigned char y = x & -(unsigned char)(x <= hi);  /* bytes never valid say nothing of the width */
                 c += (unsigned char)(x - lo) <= span;
+                f += (unsigned char)(x - wlo) <= wspan;
                 u = x > u ? x : u;
                 t = y > t ? y : t;
             }
             n += 64u - c;
+            wide += f;
             top = t > top ? t : top;
             high |= u;
         }
         for (; i < len; i++) {
             n += (unsigned char)(d[i] - lo) > span;
+            wide += (unsigned char)(d[i] - wlo) <= wspan;
             top = d[i] > top && d[i] <= hi ? d[i] : top;
             high |= d[i];
+        }
+        if (nx_top_width[top] == 3 && wide * NX_WIDE_SHARE < n) {
+            /* a few leads of the widest kind (stray bytes, most likely): 2 bytes a character, widened if needed */
+            *widths = 1u << 2;
+            *ascii = 0;
+            return n;
         }
         *widths = 1u << nx_top_width[top];
         *ascii = top < 0x80 && high < 0x80;
