@@ -865,7 +865,7 @@ size_t utf_16_decode(const unsigned char *data, size_t len, utf_16_cp *out,
 #define NX_NAME "utf-16"
 #define NX_SPEC_SHA256 "7eae6e569c0c5edeca776578da83641a034d50983b5c39a6dc8dda2262daba6f"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "c09ab043365596e2a0238ae34fe40c10331879f5cc1c665f7740732a5e76d188"
+#define NX_SOURCE_SHA256 "317beb0f2c89ab159e18b3bd5d9004fb958b99941881909f7e5a0c0eb0809f68"
 #define NX_N_STATES 13
 #define NX_N_CLASSES 3
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */
@@ -3068,6 +3068,17 @@ static void nx_enc_units2(const Py_UCS2 *NX_RESTRICT src, Py_ssize_t n, unsigned
     memcpy(w, src, (size_t)n * 2);
     (void)k;
     return;
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    /* the other byte order: each unit's bytes swapped in a register, stored whole
+       (a loop the compiler vectorises; bytes stored one by one are not) */
+    for (k = 0; k < n; k++) {
+        const uint16_t u = src[k];
+        const uint16_t v = (uint16_t)(
+            ((u) & 0xFFu) << 8
+            | ((u >> 8) & 0xFFu) << 0);
+        memcpy(w + 2 * k, &v, 2);
+    }
+    return;
 #endif
     for (k = 0; k < n; k++) {
         const uint32_t u = src[k];
@@ -3082,6 +3093,17 @@ static void nx_enc_units4(const Py_UCS4 *NX_RESTRICT src, Py_ssize_t n, unsigned
     for (k = 0; k < n; k++) {
         const uint16_t u = (uint16_t)src[k];
         memcpy(w + 2 * k, &u, 2);
+    }
+    return;
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    /* the other byte order: each unit's bytes swapped in a register, stored whole
+       (a loop the compiler vectorises; bytes stored one by one are not) */
+    for (k = 0; k < n; k++) {
+        const uint16_t u = src[k];
+        const uint16_t v = (uint16_t)(
+            ((u) & 0xFFu) << 8
+            | ((u >> 8) & 0xFFu) << 0);
+        memcpy(w + 2 * k, &v, 2);
     }
     return;
 #endif

@@ -822,7 +822,7 @@ size_t utf_16le_decode(const unsigned char *data, size_t len, utf_16le_cp *out,
 #define NX_NAME "utf-16le"
 #define NX_SPEC_SHA256 "a8c87be71845fed2fbf18a7065df2b8ead6192ee6b05f8f30a67c26af85aba1b"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "74d053c1b33f3f29d2041002696224bb75a5a4153a36ac97dad445156abe9bb5"
+#define NX_SOURCE_SHA256 "89dddc6114978a3952f33e8c9c3886755081c272b74682e0eca0a9067da52a76"
 #define NX_N_STATES 6
 #define NX_N_CLASSES 3
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */
@@ -3002,6 +3002,17 @@ static void nx_enc_units2(const Py_UCS2 *NX_RESTRICT src, Py_ssize_t n, unsigned
     memcpy(w, src, (size_t)n * 2);
     (void)k;
     return;
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    /* the other byte order: each unit's bytes swapped in a register, stored whole
+       (a loop the compiler vectorises; bytes stored one by one are not) */
+    for (k = 0; k < n; k++) {
+        const uint16_t u = src[k];
+        const uint16_t v = (uint16_t)(
+            ((u) & 0xFFu) << 8
+            | ((u >> 8) & 0xFFu) << 0);
+        memcpy(w + 2 * k, &v, 2);
+    }
+    return;
 #endif
     for (k = 0; k < n; k++) {
         const uint32_t u = src[k];
@@ -3016,6 +3027,17 @@ static void nx_enc_units4(const Py_UCS4 *NX_RESTRICT src, Py_ssize_t n, unsigned
     for (k = 0; k < n; k++) {
         const uint16_t u = (uint16_t)src[k];
         memcpy(w + 2 * k, &u, 2);
+    }
+    return;
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    /* the other byte order: each unit's bytes swapped in a register, stored whole
+       (a loop the compiler vectorises; bytes stored one by one are not) */
+    for (k = 0; k < n; k++) {
+        const uint16_t u = src[k];
+        const uint16_t v = (uint16_t)(
+            ((u) & 0xFFu) << 8
+            | ((u >> 8) & 0xFFu) << 0);
+        memcpy(w + 2 * k, &v, 2);
     }
     return;
 #endif

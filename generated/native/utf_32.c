@@ -894,7 +894,7 @@ size_t utf_32_decode(const unsigned char *data, size_t len, utf_32_cp *out,
 #define NX_NAME "utf-32"
 #define NX_SPEC_SHA256 "6222c761afb2503d8f8ad600e6f132573f18bfb0b7524ca27ef409597da7c20a"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "5579aa4df4d206a3e9abd1395f4b782b2de381c3b7e708f9e31a6c95f36185e3"
+#define NX_SOURCE_SHA256 "0578d50559c0f240e2a08e84e73da7ec259d71343343ae807ae83a0235cef149"
 #define NX_N_STATES 22
 #define NX_N_CLASSES 4
 #define NX_UNIT 4  /* bytes per code unit: errors and the data's end count whole units */
@@ -3020,6 +3020,19 @@ static void nx_enc_units1(const Py_UCS1 *NX_RESTRICT src, Py_ssize_t n, unsigned
         memcpy(w + 4 * k, &u, 4);
     }
     return;
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    /* the other byte order: each unit's bytes swapped in a register, stored whole
+       (a loop the compiler vectorises; bytes stored one by one are not) */
+    for (k = 0; k < n; k++) {
+        const uint32_t u = src[k];
+        const uint32_t v = (uint32_t)(
+            ((u) & 0xFFu) << 24
+            | ((u >> 8) & 0xFFu) << 16
+            | ((u >> 16) & 0xFFu) << 8
+            | ((u >> 24) & 0xFFu) << 0);
+        memcpy(w + 4 * k, &v, 4);
+    }
+    return;
 #endif
     for (k = 0; k < n; k++) {
         const uint32_t u = src[k];
@@ -3038,6 +3051,19 @@ static void nx_enc_units2(const Py_UCS2 *NX_RESTRICT src, Py_ssize_t n, unsigned
         memcpy(w + 4 * k, &u, 4);
     }
     return;
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    /* the other byte order: each unit's bytes swapped in a register, stored whole
+       (a loop the compiler vectorises; bytes stored one by one are not) */
+    for (k = 0; k < n; k++) {
+        const uint32_t u = src[k];
+        const uint32_t v = (uint32_t)(
+            ((u) & 0xFFu) << 24
+            | ((u >> 8) & 0xFFu) << 16
+            | ((u >> 16) & 0xFFu) << 8
+            | ((u >> 24) & 0xFFu) << 0);
+        memcpy(w + 4 * k, &v, 4);
+    }
+    return;
 #endif
     for (k = 0; k < n; k++) {
         const uint32_t u = src[k];
@@ -3053,6 +3079,19 @@ static void nx_enc_units4(const Py_UCS4 *NX_RESTRICT src, Py_ssize_t n, unsigned
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     memcpy(w, src, (size_t)n * 4);
     (void)k;
+    return;
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    /* the other byte order: each unit's bytes swapped in a register, stored whole
+       (a loop the compiler vectorises; bytes stored one by one are not) */
+    for (k = 0; k < n; k++) {
+        const uint32_t u = src[k];
+        const uint32_t v = (uint32_t)(
+            ((u) & 0xFFu) << 24
+            | ((u >> 8) & 0xFFu) << 16
+            | ((u >> 16) & 0xFFu) << 8
+            | ((u >> 24) & 0xFFu) << 0);
+        memcpy(w + 4 * k, &v, 4);
+    }
     return;
 #endif
     for (k = 0; k < n; k++) {

@@ -838,7 +838,7 @@ size_t utf_32be_decode(const unsigned char *data, size_t len, utf_32be_cp *out,
 #define NX_NAME "utf-32be"
 #define NX_SPEC_SHA256 "123ead603f988a72e936b87e96fd57acb0bfae2eb81423e3b972186bc7303fc8"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "ef998fa812f4a732766387aad0e4acb2fb937978449062f8df2114dd66c3bd9d"
+#define NX_SOURCE_SHA256 "317df9e1131ca6a176e06425f46c1a4c5430394fafcbaf92e620893727819cbb"
 #define NX_N_STATES 12
 #define NX_N_CLASSES 4
 #define NX_UNIT 4  /* bytes per code unit: errors and the data's end count whole units */
@@ -2931,6 +2931,19 @@ static void nx_enc_units1(const Py_UCS1 *NX_RESTRICT src, Py_ssize_t n, unsigned
         memcpy(w + 4 * k, &u, 4);
     }
     return;
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* the other byte order: each unit's bytes swapped in a register, stored whole
+       (a loop the compiler vectorises; bytes stored one by one are not) */
+    for (k = 0; k < n; k++) {
+        const uint32_t u = src[k];
+        const uint32_t v = (uint32_t)(
+            ((u >> 24) & 0xFFu) << 0
+            | ((u >> 16) & 0xFFu) << 8
+            | ((u >> 8) & 0xFFu) << 16
+            | ((u) & 0xFFu) << 24);
+        memcpy(w + 4 * k, &v, 4);
+    }
+    return;
 #endif
     for (k = 0; k < n; k++) {
         const uint32_t u = src[k];
@@ -2949,6 +2962,19 @@ static void nx_enc_units2(const Py_UCS2 *NX_RESTRICT src, Py_ssize_t n, unsigned
         memcpy(w + 4 * k, &u, 4);
     }
     return;
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* the other byte order: each unit's bytes swapped in a register, stored whole
+       (a loop the compiler vectorises; bytes stored one by one are not) */
+    for (k = 0; k < n; k++) {
+        const uint32_t u = src[k];
+        const uint32_t v = (uint32_t)(
+            ((u >> 24) & 0xFFu) << 0
+            | ((u >> 16) & 0xFFu) << 8
+            | ((u >> 8) & 0xFFu) << 16
+            | ((u) & 0xFFu) << 24);
+        memcpy(w + 4 * k, &v, 4);
+    }
+    return;
 #endif
     for (k = 0; k < n; k++) {
         const uint32_t u = src[k];
@@ -2964,6 +2990,19 @@ static void nx_enc_units4(const Py_UCS4 *NX_RESTRICT src, Py_ssize_t n, unsigned
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
     memcpy(w, src, (size_t)n * 4);
     (void)k;
+    return;
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* the other byte order: each unit's bytes swapped in a register, stored whole
+       (a loop the compiler vectorises; bytes stored one by one are not) */
+    for (k = 0; k < n; k++) {
+        const uint32_t u = src[k];
+        const uint32_t v = (uint32_t)(
+            ((u >> 24) & 0xFFu) << 0
+            | ((u >> 16) & 0xFFu) << 8
+            | ((u >> 8) & 0xFFu) << 16
+            | ((u) & 0xFFu) << 24);
+        memcpy(w + 4 * k, &v, 4);
+    }
     return;
 #endif
     for (k = 0; k < n; k++) {

@@ -835,7 +835,7 @@ size_t utf_32le_decode(const unsigned char *data, size_t len, utf_32le_cp *out,
 #define NX_NAME "utf-32le"
 #define NX_SPEC_SHA256 "a04095c5a9ade7122e5ff72465980aef4372083aba611d15be001789db6bf8e7"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "172ae29ef260cdddd266252d64b6ed25a9fb212d02ee0878d111cecdc9d296b6"
+#define NX_SOURCE_SHA256 "a08c9c7af9857ae172173bba42a29b59a62fc38676dfa566e9249daeab8f7f13"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 4
 #define NX_UNIT 4  /* bytes per code unit: errors and the data's end count whole units */
@@ -2923,6 +2923,19 @@ static void nx_enc_units1(const Py_UCS1 *NX_RESTRICT src, Py_ssize_t n, unsigned
         memcpy(w + 4 * k, &u, 4);
     }
     return;
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    /* the other byte order: each unit's bytes swapped in a register, stored whole
+       (a loop the compiler vectorises; bytes stored one by one are not) */
+    for (k = 0; k < n; k++) {
+        const uint32_t u = src[k];
+        const uint32_t v = (uint32_t)(
+            ((u) & 0xFFu) << 24
+            | ((u >> 8) & 0xFFu) << 16
+            | ((u >> 16) & 0xFFu) << 8
+            | ((u >> 24) & 0xFFu) << 0);
+        memcpy(w + 4 * k, &v, 4);
+    }
+    return;
 #endif
     for (k = 0; k < n; k++) {
         const uint32_t u = src[k];
@@ -2941,6 +2954,19 @@ static void nx_enc_units2(const Py_UCS2 *NX_RESTRICT src, Py_ssize_t n, unsigned
         memcpy(w + 4 * k, &u, 4);
     }
     return;
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    /* the other byte order: each unit's bytes swapped in a register, stored whole
+       (a loop the compiler vectorises; bytes stored one by one are not) */
+    for (k = 0; k < n; k++) {
+        const uint32_t u = src[k];
+        const uint32_t v = (uint32_t)(
+            ((u) & 0xFFu) << 24
+            | ((u >> 8) & 0xFFu) << 16
+            | ((u >> 16) & 0xFFu) << 8
+            | ((u >> 24) & 0xFFu) << 0);
+        memcpy(w + 4 * k, &v, 4);
+    }
+    return;
 #endif
     for (k = 0; k < n; k++) {
         const uint32_t u = src[k];
@@ -2956,6 +2982,19 @@ static void nx_enc_units4(const Py_UCS4 *NX_RESTRICT src, Py_ssize_t n, unsigned
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     memcpy(w, src, (size_t)n * 4);
     (void)k;
+    return;
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    /* the other byte order: each unit's bytes swapped in a register, stored whole
+       (a loop the compiler vectorises; bytes stored one by one are not) */
+    for (k = 0; k < n; k++) {
+        const uint32_t u = src[k];
+        const uint32_t v = (uint32_t)(
+            ((u) & 0xFFu) << 24
+            | ((u >> 8) & 0xFFu) << 16
+            | ((u >> 16) & 0xFFu) << 8
+            | ((u >> 24) & 0xFFu) << 0);
+        memcpy(w + 4 * k, &v, 4);
+    }
     return;
 #endif
     for (k = 0; k < n; k++) {

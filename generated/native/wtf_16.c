@@ -834,7 +834,7 @@ size_t wtf_16_decode(const unsigned char *data, size_t len, wtf_16_cp *out,
 #define NX_NAME "wtf-16"
 #define NX_SPEC_SHA256 "77b2ee496ee1c3e698ffe940fe92691d141bab4c78c76eb3dde5498559590195"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "4e03d9af275465087d8b0d5b813e6960e2b2ed188b3dc453c94a58c60cedf357"
+#define NX_SOURCE_SHA256 "c1cd19a23dbb36e86175f218d16305d710561b4b66847a44de82ddee19ce06e1"
 #define NX_N_STATES 8
 #define NX_N_CLASSES 4
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */
@@ -3024,6 +3024,17 @@ static void nx_enc_units2(const Py_UCS2 *NX_RESTRICT src, Py_ssize_t n, unsigned
     memcpy(w, src, (size_t)n * 2);
     (void)k;
     return;
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    /* the other byte order: each unit's bytes swapped in a register, stored whole
+       (a loop the compiler vectorises; bytes stored one by one are not) */
+    for (k = 0; k < n; k++) {
+        const uint16_t u = src[k];
+        const uint16_t v = (uint16_t)(
+            ((u) & 0xFFu) << 8
+            | ((u >> 8) & 0xFFu) << 0);
+        memcpy(w + 2 * k, &v, 2);
+    }
+    return;
 #endif
     for (k = 0; k < n; k++) {
         const uint32_t u = src[k];
@@ -3038,6 +3049,17 @@ static void nx_enc_units4(const Py_UCS4 *NX_RESTRICT src, Py_ssize_t n, unsigned
     for (k = 0; k < n; k++) {
         const uint16_t u = (uint16_t)src[k];
         memcpy(w + 2 * k, &u, 2);
+    }
+    return;
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    /* the other byte order: each unit's bytes swapped in a register, stored whole
+       (a loop the compiler vectorises; bytes stored one by one are not) */
+    for (k = 0; k < n; k++) {
+        const uint16_t u = src[k];
+        const uint16_t v = (uint16_t)(
+            ((u) & 0xFFu) << 8
+            | ((u >> 8) & 0xFFu) << 0);
+        memcpy(w + 2 * k, &v, 2);
     }
     return;
 #endif
