@@ -834,7 +834,7 @@ size_t wtf_16_decode(const unsigned char *data, size_t len, wtf_16_cp *out,
 #define NX_NAME "wtf-16"
 #define NX_SPEC_SHA256 "77b2ee496ee1c3e698ffe940fe92691d141bab4c78c76eb3dde5498559590195"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "c1cd19a23dbb36e86175f218d16305d710561b4b66847a44de82ddee19ce06e1"
+#define NX_SOURCE_SHA256 "36cfffe7b7e13b94d3556b57186ec54970cb701aaddb5938118ddcf1a652024d"
 #define NX_N_STATES 8
 #define NX_N_CLASSES 4
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */
@@ -2995,8 +2995,8 @@ NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
     return NULL;
 }
 /* Whether c is one of the code points whose bytes are its number as a
-   2-byte code unit, little-endian (U+0000..U+D7FF). */
-#define NX_ENC_UNIT_IN(c) (((uint32_t)(c) <= 0xD7FFu))
+   2-byte code unit, little-endian (U+0000..U+D7FF, U+E000..U+FFFF). */
+#define NX_ENC_UNIT_IN(c) (((uint32_t)(c) <= 0xD7FFu) | ((uint32_t)(c) - 0xE000u <= 0x1FFFu))
 
 /* n characters of src (each NX_ENC_UNIT_IN) as code units at w: a copy where the
    str's characters are such units in the machine's byte order, else a loop the
