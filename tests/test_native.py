@@ -148,13 +148,34 @@ UTF8_CASES = {
     "a sequence cut at the end": "\u4e2d".encode() * 30_000 + b"\xe4\xb8",
     "surrogates (ill-formed in utf-8)": b"a\xed\xa0\x80b" * 20_000,
     "empty": b"",
+    # a 4-byte-a-character str only where 4-byte leads are at least 1 in 64 characters
+    "stray 4-byte leads in ascii (2 bytes a character, not 4)": b"".join(
+        b"a" * 97 + bytes([0xF0 + k % 5]) + b"b" * 30 for k in range(800)),
+    "stray 4-byte leads at every offset around 64-byte block edges": b"".join(
+        b"q" * k + bytes([lead]) + b"r" * (200 - k) for k in range(56, 72) for lead in (0xF0, 0xF4)),
+    "a few emoji among damaged ascii (widened from 2 bytes)": (b"ab\xf3cd" + b"z" * 500) * 40
+    + "\U0001F600".encode() + b"\xff" + b"y" * 3000 + "\U0010FFFF".encode(),
+    "emoji just under the share of 1 in 64": ("x" * 64 + "\U0001F600").encode() * 2000,
+    "emoji just over the share of 1 in 64": ("x" * 62 + "\U0001F600").encode() * 2000,
 }
 
 
 @pytest.mark.parametrize("case", sorted(UTF8_CASES))
-@pytest.mark.parametrize("name", ["utf-8", "corrected-utf-8", "wtf-8", "cesu-8", "utf-inf-8"])
+@pytest.mark.parametrize("name", ["utf-8", "corrected-utf-8", "wtf-8", "cesu-8", "utf-inf-8", "utf-8-bom",
+                                  "utf-8-rfc2279", "utf-8-optu8-strict"])
 def test_backends_agree_on_the_extension_paths(name, case):
     agree(name, UTF8_CASES[case])
+
+
+@pytest.mark.parametrize("case", sorted(UTF8_CASES))
+def test_native_utf8_equals_cpython_on_the_extension_paths(case):
+    """The str's width decided from the leads (stray 4-byte leads: 2 bytes a character,
+    widened when an emoji comes) gives CPython's text, in its canonical kind."""
+    nat, data = encspec.load("utf-8", backend="native"), UTF8_CASES[case]
+    for errors in ("replace", "surrogateescape", "ignore"):
+        got, want = nat.decode(data, errors), data.decode("utf-8", errors)
+        assert got == want and max(map(ord, got), default=0) == max(map(ord, want), default=0)
+        assert sys.getsizeof(got) == sys.getsizeof(want), errors
 
 
 @pytest.mark.parametrize("name", SPECS)

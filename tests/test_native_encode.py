@@ -706,6 +706,9 @@ def test_straight_line_segments_are_proven():
     assert ctx["enc_unit"]["width"] == 2 and ctx["enc_unit"]["order"] == "le"
     assert ctx["enc_ascii"] is None
     assert native_encode.context(pipeline.load("mutf-8")[1], {})["enc_ascii"] == "nonzero"
+    # wtf-16's form "high: E000..FFFF at U+E000" is its units too (the offset is the run's place)
+    wtf16 = native_encode.context(pipeline.load("wtf-16")[1], {})["enc_unit"]
+    assert wtf16["text"] == "U+0000..U+D7FF, U+E000..U+FFFF"
 
 
 # ====================================================== the error path in C
@@ -868,3 +871,59 @@ def test_encode_memo_errors_argument(native):
                      (fine[:6] + (b"short",) + fine[7:], ValueError), (fine[:7] + (None,), ValueError)):
         with pytest.raises(exc):
             native.encode_memo("a\ud800a", 0, mb, ml, bytearray(), None, bad)
+
+
+# ================================= code units in the other byte order (swapped stores)
+UNIT_SPECS = {"utf-32be": "utf-32-be", "utf-32le": "utf-32-le", "utf-16be": "utf-16-be", "utf-16le": "utf-16-le"}
+UNIT_ALPHABETS = {  # one str kind each: 1, 2 and 4 bytes a character
+    "ascii": "abcxyz 09~\x00\x7f",
+    "latin-1": "\x80\xa0\xe9\xff a",
+    "bmp": "\u0100\u4e2d\uabcd\ue000\uffff\u07ff",
+    "astral": "\U00010000\U0001F600\U0010FFFF\u4e2d",
+}
+
+
+@pytest.mark.parametrize("alphabet", sorted(UNIT_ALPHABETS))
+@pytest.mark.parametrize("spec", sorted(UNIT_SPECS))
+def test_code_units_agree_at_block_edges(spec, alphabet):
+    """Runs of code units are written 32 characters a block, swapped in a register where
+    the spec's byte order is not the machine's: every length around the block edges, and
+    a lone surrogate (unencodable) at every offset near them, equal pure Python and CPython."""
+    py, nat = backends(spec)
+    rnd = random.Random(f"units:{spec}:{alphabet}")
+    chars = UNIT_ALPHABETS[alphabet]
+    for n in [*range(0, 4), *range(29, 36), *range(61, 68), *range(94, 100), 1000]:
+        text = "".join(rnd.choice(chars) for _ in range(n))
+        for errors in ("strict", "replace"):
+            want = outcome(py.encode, text, errors)
+            assert outcome(nat.encode, text, errors) == want, (spec, n, errors)
+            assert cpython_outcome(UNIT_SPECS[spec], text, errors) == want, (spec, n, errors)
+    base = "".join(rnd.choice(chars) for _ in range(100))
+    for k in [*range(0, 3), *range(30, 35), *range(62, 67), 99]:
+        text = base[:k] + "\udc80" + base[k + 1:]
+        for errors in ("strict", "replace", "backslashreplace", "surrogatepass"):
+            want = outcome(py.encode, text, errors)
+            assert outcome(nat.encode, text, errors) == want, (spec, k, errors)
+            assert cpython_outcome(UNIT_SPECS[spec], text, errors) == want, (spec, k, errors)
+
+
+def test_wtf16_private_use_and_specials_stay_in_the_unit_blocks():
+    """WTF-16's U+E000..U+FFFF (full-width punctuation, private use) are code units
+    like the rest of the BMP: around every block edge, with a lone surrogate (a unit of
+    its own) or a lead then trail surrogate (refused) at each offset, native equals pure
+    Python, and CPython's utf-16-le with surrogatepass where no pair is formed."""
+    py, nat = backends("wtf-16")
+    rnd = random.Random("wtf16-units")
+    chars = "\ue000\uff0c\uffff\ufffe\uf8ff\u4e2d a\u00e9"
+    base = "".join(rnd.choice(chars) for _ in range(100))
+    texts_ = [base[:n] for n in (*range(29, 36), *range(61, 68), 100)]
+    for k in (*range(0, 3), *range(30, 35), *range(62, 67), 98):
+        texts_.append(base[:k] + "\ud800" + base[k + 1:])
+        texts_.append(base[:k] + "\udfff" + base[k + 1:])
+        texts_.append(base[:k] + "\ud83d\ude00" + base[k + 2:])
+    for text in texts_:
+        for errors in ("strict", "replace", "backslashreplace"):
+            want = outcome(py.encode, text, errors)
+            assert outcome(nat.encode, text, errors) == want, (text, errors)
+        if "\ud83d" not in text:
+            assert nat.encode(text) == text.encode("utf-16-le", "surrogatepass")

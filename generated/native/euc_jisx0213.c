@@ -2193,7 +2193,7 @@ size_t euc_jisx0213_decode(const unsigned char *data, size_t len, euc_jisx0213_c
 #define NX_NAME "euc_jisx0213"
 #define NX_SPEC_SHA256 "37f5fa7bc10920d4b93c66c69ed4b099535c8e9a309cd62c12563c61f2da2029"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "2b2818e59ce1ea1479e749cbf9bdb64278043aa1291f628ec4e4d50d60873fa9"
+#define NX_SOURCE_SHA256 "b0e31c18250b3524b21b9e30c330eb4f4c6e09f5413c02a1982781fb565d554d"
 #define NX_N_STATES 16
 #define NX_N_CLASSES 15
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2447,6 +2447,13 @@ static int nx_cont_run;
 static unsigned char nx_cont_lo, nx_cont_span;
 static unsigned char nx_start_hi;  /* the largest lead that says a width: bytes above say nothing */
 static uint8_t nx_top_width[256];
+/* The first lead of 4-byte-a-character width (255 with nx_start_hi below it: none).
+   A str of that width is made only when such leads are at least one character in
+   NX_WIDE_SHARE: one stray F0 in damaged ASCII would make a str of 4 bytes a character,
+   copied down at the end (0.75x CPython); below that share the str starts narrower and
+   is widened, once, if one of them is a character. */
+static unsigned char nx_wide_lo = 255;
+#define NX_WIDE_SHARE 64
 
 /* What a pass makes: a count (NX_M_COUNT), a str of 1, 2 or 4 bytes a
    character, a list of ints (see "passes"). */
@@ -2759,6 +2766,8 @@ static void nx_est_init(void)
             } else if (nx_leads[b].len && nx_low[b] > 0) {
                 w = nx_low[b] > w ? nx_low[b] : w;
                 nx_start_hi = (unsigned char)b;
+                if (w == 3 && nx_wide_lo == 255)
+                    nx_wide_lo = (unsigned char)b;
             }
             nx_top_width[b] = (uint8_t)w;
         }
@@ -3321,6 +3330,7 @@ static size_t nx_estimate(const nx_args *a, size_t pos, unsigned *widths, int *a
         /* blocks of 64 bytes, in a loop compilers vectorize */
         const unsigned char lo = nx_cont_lo, span = nx_cont_span, hi = nx_start_hi;
         unsigned char top = 0;
+        const size_t from = i;
         for (; i + 64 <= len; i += 64) {
             unsigned char c = 0, t = 0, u = 0;
             int k;
@@ -3339,6 +3349,27 @@ static size_t nx_estimate(const nx_args *a, size_t pos, unsigned *widths, int *a
             n += (unsigned char)(d[i] - lo) > span;
             top = d[i] > top && d[i] <= hi ? d[i] : top;
             high |= d[i];
+        }
+        if (nx_top_width[top] == 3) {
+            /* how many leads of the widest kind, counted until they are the share (emoji
+               text: soon); fewer (stray bytes, most likely): 2 bytes a character, widened
+               if needed.  A pass of its own: counting them above costs every text 3-5%. */
+            const unsigned char wlo = nx_wide_lo, wspan = (unsigned char)(hi - wlo);
+            size_t wide = 0, j = from;
+            for (; j + 64 <= len && wide * NX_WIDE_SHARE < n; j += 64) {
+                unsigned char f = 0;
+                int k;
+                for (k = 0; k < 64; k++)
+                    f += (unsigned char)(d[j + k] - wlo) <= wspan;
+                wide += f;
+            }
+            for (; j < len && wide * NX_WIDE_SHARE < n; j++)
+                wide += (unsigned char)(d[j] - wlo) <= wspan;
+            if (wide * NX_WIDE_SHARE < n) {
+                *widths = 1u << 2;
+                *ascii = 0;
+                return n;
+            }
         }
         *widths = 1u << nx_top_width[top];
         *ascii = top < 0x80 && high < 0x80;

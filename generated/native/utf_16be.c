@@ -851,7 +851,7 @@ size_t utf_16be_decode(const unsigned char *data, size_t len, utf_16be_cp *out,
 #define NX_NAME "utf-16be"
 #define NX_SPEC_SHA256 "f006dfc04fa0233e0dff65ab2fbbedfc199f85f6f100ed8cc158caa2f6fc7bd9"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "4e9d04fefba7023c589748b5919988bc4e75777caef31c351975a66c8b9a0009"
+#define NX_SOURCE_SHA256 "ace68bf16d7f2623b6210055b303fb51fbdf37a13f88c3a17ebde7b183dedc89"
 #define NX_N_STATES 7
 #define NX_N_CLASSES 3
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */
@@ -1009,6 +1009,13 @@ static int nx_cont_run;
 static unsigned char nx_cont_lo, nx_cont_span;
 static unsigned char nx_start_hi;  /* the largest lead that says a width: bytes above say nothing */
 static uint8_t nx_top_width[256];
+/* The first lead of 4-byte-a-character width (255 with nx_start_hi below it: none).
+   A str of that width is made only when such leads are at least one character in
+   NX_WIDE_SHARE: one stray F0 in damaged ASCII would make a str of 4 bytes a character,
+   copied down at the end (0.75x CPython); below that share the str starts narrower and
+   is widened, once, if one of them is a character. */
+static unsigned char nx_wide_lo = 255;
+#define NX_WIDE_SHARE 64
 
 /* What a pass makes: a count (NX_M_COUNT), a str of 1, 2 or 4 bytes a
    character, a list of ints (see "passes"). */
@@ -1351,6 +1358,8 @@ static void nx_est_init(void)
             } else if (nx_leads[b].len && nx_low[b] > 0) {
                 w = nx_low[b] > w ? nx_low[b] : w;
                 nx_start_hi = (unsigned char)b;
+                if (w == 3 && nx_wide_lo == 255)
+                    nx_wide_lo = (unsigned char)b;
             }
             nx_top_width[b] = (uint8_t)w;
         }
@@ -1922,6 +1931,7 @@ static size_t nx_estimate(const nx_args *a, size_t pos, unsigned *widths, int *a
         /* blocks of 64 bytes, in a loop compilers vectorize */
         const unsigned char lo = nx_cont_lo, span = nx_cont_span, hi = nx_start_hi;
         unsigned char top = 0;
+        const size_t from = i;
         for (; i + 64 <= len; i += 64) {
             unsigned char c = 0, t = 0, u = 0;
             int k;
@@ -1940,6 +1950,27 @@ static size_t nx_estimate(const nx_args *a, size_t pos, unsigned *widths, int *a
             n += (unsigned char)(d[i] - lo) > span;
             top = d[i] > top && d[i] <= hi ? d[i] : top;
             high |= d[i];
+        }
+        if (nx_top_width[top] == 3) {
+            /* how many leads of the widest kind, counted until they are the share (emoji
+               text: soon); fewer (stray bytes, most likely): 2 bytes a character, widened
+               if needed.  A pass of its own: counting them above costs every text 3-5%. */
+            const unsigned char wlo = nx_wide_lo, wspan = (unsigned char)(hi - wlo);
+            size_t wide = 0, j = from;
+            for (; j + 64 <= len && wide * NX_WIDE_SHARE < n; j += 64) {
+                unsigned char f = 0;
+                int k;
+                for (k = 0; k < 64; k++)
+                    f += (unsigned char)(d[j + k] - wlo) <= wspan;
+                wide += f;
+            }
+            for (; j < len && wide * NX_WIDE_SHARE < n; j++)
+                wide += (unsigned char)(d[j] - wlo) <= wspan;
+            if (wide * NX_WIDE_SHARE < n) {
+                *widths = 1u << 2;
+                *ascii = 0;
+                return n;
+            }
         }
         *widths = 1u << nx_top_width[top];
         *ascii = top < 0x80 && high < 0x80;
@@ -3026,6 +3057,17 @@ static void nx_enc_units2(const Py_UCS2 *NX_RESTRICT src, Py_ssize_t n, unsigned
     memcpy(w, src, (size_t)n * 2);
     (void)k;
     return;
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* the other byte order: each unit's bytes swapped in a register, stored whole
+       (a loop the compiler vectorises; bytes stored one by one are not) */
+    for (k = 0; k < n; k++) {
+        const uint16_t u = src[k];
+        const uint16_t v = (uint16_t)(
+            ((u >> 8) & 0xFFu) << 0
+            | ((u) & 0xFFu) << 8);
+        memcpy(w + 2 * k, &v, 2);
+    }
+    return;
 #endif
     for (k = 0; k < n; k++) {
         const uint32_t u = src[k];
@@ -3040,6 +3082,17 @@ static void nx_enc_units4(const Py_UCS4 *NX_RESTRICT src, Py_ssize_t n, unsigned
     for (k = 0; k < n; k++) {
         const uint16_t u = (uint16_t)src[k];
         memcpy(w + 2 * k, &u, 2);
+    }
+    return;
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* the other byte order: each unit's bytes swapped in a register, stored whole
+       (a loop the compiler vectorises; bytes stored one by one are not) */
+    for (k = 0; k < n; k++) {
+        const uint16_t u = src[k];
+        const uint16_t v = (uint16_t)(
+            ((u >> 8) & 0xFFu) << 0
+            | ((u) & 0xFFu) << 8);
+        memcpy(w + 2 * k, &v, 2);
     }
     return;
 #endif

@@ -926,7 +926,7 @@ size_t utf_32_decode(const unsigned char *data, size_t len, utf_32_cp *out,
 #define NX_NAME "utf-32"
 #define NX_SPEC_SHA256 "6222c761afb2503d8f8ad600e6f132573f18bfb0b7524ca27ef409597da7c20a"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "0bafbcf5ea1fe0736e86455818de3d4bf742c91d46340008082d7acb54ed69e5"
+#define NX_SOURCE_SHA256 "62653654d58f31472e0ccf15b526ce58a60e1d8ec2e2e535a62850992d54ac65"
 #define NX_N_STATES 22
 #define NX_N_CLASSES 4
 #define NX_UNIT 4  /* bytes per code unit: errors and the data's end count whole units */
@@ -1134,6 +1134,13 @@ static int nx_cont_run;
 static unsigned char nx_cont_lo, nx_cont_span;
 static unsigned char nx_start_hi;  /* the largest lead that says a width: bytes above say nothing */
 static uint8_t nx_top_width[256];
+/* The first lead of 4-byte-a-character width (255 with nx_start_hi below it: none).
+   A str of that width is made only when such leads are at least one character in
+   NX_WIDE_SHARE: one stray F0 in damaged ASCII would make a str of 4 bytes a character,
+   copied down at the end (0.75x CPython); below that share the str starts narrower and
+   is widened, once, if one of them is a character. */
+static unsigned char nx_wide_lo = 255;
+#define NX_WIDE_SHARE 64
 
 /* What a pass makes: a count (NX_M_COUNT), a str of 1, 2 or 4 bytes a
    character, a list of ints (see "passes"). */
@@ -1394,6 +1401,8 @@ static void nx_est_init(void)
             } else if (nx_leads[b].len && nx_low[b] > 0) {
                 w = nx_low[b] > w ? nx_low[b] : w;
                 nx_start_hi = (unsigned char)b;
+                if (w == 3 && nx_wide_lo == 255)
+                    nx_wide_lo = (unsigned char)b;
             }
             nx_top_width[b] = (uint8_t)w;
         }
@@ -1952,6 +1961,7 @@ static size_t nx_estimate(const nx_args *a, size_t pos, unsigned *widths, int *a
         /* blocks of 64 bytes, in a loop compilers vectorize */
         const unsigned char lo = nx_cont_lo, span = nx_cont_span, hi = nx_start_hi;
         unsigned char top = 0;
+        const size_t from = i;
         for (; i + 64 <= len; i += 64) {
             unsigned char c = 0, t = 0, u = 0;
             int k;
@@ -1970,6 +1980,27 @@ static size_t nx_estimate(const nx_args *a, size_t pos, unsigned *widths, int *a
             n += (unsigned char)(d[i] - lo) > span;
             top = d[i] > top && d[i] <= hi ? d[i] : top;
             high |= d[i];
+        }
+        if (nx_top_width[top] == 3) {
+            /* how many leads of the widest kind, counted until they are the share (emoji
+               text: soon); fewer (stray bytes, most likely): 2 bytes a character, widened
+               if needed.  A pass of its own: counting them above costs every text 3-5%. */
+            const unsigned char wlo = nx_wide_lo, wspan = (unsigned char)(hi - wlo);
+            size_t wide = 0, j = from;
+            for (; j + 64 <= len && wide * NX_WIDE_SHARE < n; j += 64) {
+                unsigned char f = 0;
+                int k;
+                for (k = 0; k < 64; k++)
+                    f += (unsigned char)(d[j + k] - wlo) <= wspan;
+                wide += f;
+            }
+            for (; j < len && wide * NX_WIDE_SHARE < n; j++)
+                wide += (unsigned char)(d[j] - wlo) <= wspan;
+            if (wide * NX_WIDE_SHARE < n) {
+                *widths = 1u << 2;
+                *ascii = 0;
+                return n;
+            }
         }
         *widths = 1u << nx_top_width[top];
         *ascii = top < 0x80 && high < 0x80;
@@ -3046,6 +3077,19 @@ static void nx_enc_units1(const Py_UCS1 *NX_RESTRICT src, Py_ssize_t n, unsigned
         memcpy(w + 4 * k, &u, 4);
     }
     return;
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    /* the other byte order: each unit's bytes swapped in a register, stored whole
+       (a loop the compiler vectorises; bytes stored one by one are not) */
+    for (k = 0; k < n; k++) {
+        const uint32_t u = src[k];
+        const uint32_t v = (uint32_t)(
+            ((u) & 0xFFu) << 24
+            | ((u >> 8) & 0xFFu) << 16
+            | ((u >> 16) & 0xFFu) << 8
+            | ((u >> 24) & 0xFFu) << 0);
+        memcpy(w + 4 * k, &v, 4);
+    }
+    return;
 #endif
     for (k = 0; k < n; k++) {
         const uint32_t u = src[k];
@@ -3064,6 +3108,19 @@ static void nx_enc_units2(const Py_UCS2 *NX_RESTRICT src, Py_ssize_t n, unsigned
         memcpy(w + 4 * k, &u, 4);
     }
     return;
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    /* the other byte order: each unit's bytes swapped in a register, stored whole
+       (a loop the compiler vectorises; bytes stored one by one are not) */
+    for (k = 0; k < n; k++) {
+        const uint32_t u = src[k];
+        const uint32_t v = (uint32_t)(
+            ((u) & 0xFFu) << 24
+            | ((u >> 8) & 0xFFu) << 16
+            | ((u >> 16) & 0xFFu) << 8
+            | ((u >> 24) & 0xFFu) << 0);
+        memcpy(w + 4 * k, &v, 4);
+    }
+    return;
 #endif
     for (k = 0; k < n; k++) {
         const uint32_t u = src[k];
@@ -3079,6 +3136,19 @@ static void nx_enc_units4(const Py_UCS4 *NX_RESTRICT src, Py_ssize_t n, unsigned
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     memcpy(w, src, (size_t)n * 4);
     (void)k;
+    return;
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    /* the other byte order: each unit's bytes swapped in a register, stored whole
+       (a loop the compiler vectorises; bytes stored one by one are not) */
+    for (k = 0; k < n; k++) {
+        const uint32_t u = src[k];
+        const uint32_t v = (uint32_t)(
+            ((u) & 0xFFu) << 24
+            | ((u >> 8) & 0xFFu) << 16
+            | ((u >> 16) & 0xFFu) << 8
+            | ((u >> 24) & 0xFFu) << 0);
+        memcpy(w + 4 * k, &v, 4);
+    }
     return;
 #endif
     for (k = 0; k < n; k++) {

@@ -886,7 +886,7 @@ size_t utf_8_optu8_strict_decode(const unsigned char *data, size_t len, utf_8_op
 #define NX_NAME "utf-8-optu8-strict"
 #define NX_SPEC_SHA256 "aae77d82827f6606d7c1598e8c8921f276488d7196b9a3ab627bfbcc9e80cbc0"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "2943f2f1540b61a208011ab2f0410b76f47fac96ff0bf2832920ddf31fe63d8c"
+#define NX_SOURCE_SHA256 "e0673023bb4679b8679a2c7962b1daebab309b4616c29a10b9c0f8483e35b1e7"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 14
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -1073,6 +1073,13 @@ static int nx_cont_run;
 static unsigned char nx_cont_lo, nx_cont_span;
 static unsigned char nx_start_hi;  /* the largest lead that says a width: bytes above say nothing */
 static uint8_t nx_top_width[256];
+/* The first lead of 4-byte-a-character width (255 with nx_start_hi below it: none).
+   A str of that width is made only when such leads are at least one character in
+   NX_WIDE_SHARE: one stray F0 in damaged ASCII would make a str of 4 bytes a character,
+   copied down at the end (0.75x CPython); below that share the str starts narrower and
+   is widened, once, if one of them is a character. */
+static unsigned char nx_wide_lo = 255;
+#define NX_WIDE_SHARE 64
 
 /* What a pass makes: a count (NX_M_COUNT), a str of 1, 2 or 4 bytes a
    character, a list of ints (see "passes"). */
@@ -2276,6 +2283,8 @@ static void nx_est_init(void)
             } else if (nx_leads[b].len && nx_low[b] > 0) {
                 w = nx_low[b] > w ? nx_low[b] : w;
                 nx_start_hi = (unsigned char)b;
+                if (w == 3 && nx_wide_lo == 255)
+                    nx_wide_lo = (unsigned char)b;
             }
             nx_top_width[b] = (uint8_t)w;
         }
@@ -2821,6 +2830,7 @@ static size_t nx_estimate(const nx_args *a, size_t pos, unsigned *widths, int *a
         /* blocks of 64 bytes, in a loop compilers vectorize */
         const unsigned char lo = nx_cont_lo, span = nx_cont_span, hi = nx_start_hi;
         unsigned char top = 0;
+        const size_t from = i;
         for (; i + 64 <= len; i += 64) {
             unsigned char c = 0, t = 0, u = 0;
             int k;
@@ -2839,6 +2849,27 @@ static size_t nx_estimate(const nx_args *a, size_t pos, unsigned *widths, int *a
             n += (unsigned char)(d[i] - lo) > span;
             top = d[i] > top && d[i] <= hi ? d[i] : top;
             high |= d[i];
+        }
+        if (nx_top_width[top] == 3) {
+            /* how many leads of the widest kind, counted until they are the share (emoji
+               text: soon); fewer (stray bytes, most likely): 2 bytes a character, widened
+               if needed.  A pass of its own: counting them above costs every text 3-5%. */
+            const unsigned char wlo = nx_wide_lo, wspan = (unsigned char)(hi - wlo);
+            size_t wide = 0, j = from;
+            for (; j + 64 <= len && wide * NX_WIDE_SHARE < n; j += 64) {
+                unsigned char f = 0;
+                int k;
+                for (k = 0; k < 64; k++)
+                    f += (unsigned char)(d[j + k] - wlo) <= wspan;
+                wide += f;
+            }
+            for (; j < len && wide * NX_WIDE_SHARE < n; j++)
+                wide += (unsigned char)(d[j] - wlo) <= wspan;
+            if (wide * NX_WIDE_SHARE < n) {
+                *widths = 1u << 2;
+                *ascii = 0;
+                return n;
+            }
         }
         *widths = 1u << nx_top_width[top];
         *ascii = top < 0x80 && high < 0x80;

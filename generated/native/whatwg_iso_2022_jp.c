@@ -1947,7 +1947,7 @@ size_t whatwg_iso_2022_jp_decode(const unsigned char *data, size_t len, whatwg_i
 #define NX_NAME "whatwg-iso-2022-jp"
 #define NX_SPEC_SHA256 "dd7c41ee9c1b73e6027a20a9c21776e8046a8c2d82fa014ce65b2f0a40385bd0"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "94e0d68fbc52b13c2458026265c7e4f7205796b698fcf108701919ba73375d50"
+#define NX_SOURCE_SHA256 "5037b2b012912408939e5815fc6b9005d5f7ad6c4197197a0a5f99d34087668a"
 #define NX_N_STATES 90
 #define NX_N_CLASSES 17
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -2458,6 +2458,13 @@ static int nx_cont_run;
 static unsigned char nx_cont_lo, nx_cont_span;
 static unsigned char nx_start_hi;  /* the largest lead that says a width: bytes above say nothing */
 static uint8_t nx_top_width[256];
+/* The first lead of 4-byte-a-character width (255 with nx_start_hi below it: none).
+   A str of that width is made only when such leads are at least one character in
+   NX_WIDE_SHARE: one stray F0 in damaged ASCII would make a str of 4 bytes a character,
+   copied down at the end (0.75x CPython); below that share the str starts narrower and
+   is widened, once, if one of them is a character. */
+static unsigned char nx_wide_lo = 255;
+#define NX_WIDE_SHARE 64
 
 /* What a pass makes: a count (NX_M_COUNT), a str of 1, 2 or 4 bytes a
    character, a list of ints (see "passes"). */
@@ -2752,6 +2759,8 @@ static void nx_est_init(void)
             } else if (nx_leads[b].len && nx_low[b] > 0) {
                 w = nx_low[b] > w ? nx_low[b] : w;
                 nx_start_hi = (unsigned char)b;
+                if (w == 3 && nx_wide_lo == 255)
+                    nx_wide_lo = (unsigned char)b;
             }
             nx_top_width[b] = (uint8_t)w;
         }
@@ -3471,6 +3480,7 @@ static size_t nx_estimate(const nx_args *a, size_t pos, unsigned *widths, int *a
         /* blocks of 64 bytes, in a loop compilers vectorize */
         const unsigned char lo = nx_cont_lo, span = nx_cont_span, hi = nx_start_hi;
         unsigned char top = 0;
+        const size_t from = i;
         for (; i + 64 <= len; i += 64) {
             unsigned char c = 0, t = 0, u = 0;
             int k;
@@ -3489,6 +3499,27 @@ static size_t nx_estimate(const nx_args *a, size_t pos, unsigned *widths, int *a
             n += (unsigned char)(d[i] - lo) > span;
             top = d[i] > top && d[i] <= hi ? d[i] : top;
             high |= d[i];
+        }
+        if (nx_top_width[top] == 3) {
+            /* how many leads of the widest kind, counted until they are the share (emoji
+               text: soon); fewer (stray bytes, most likely): 2 bytes a character, widened
+               if needed.  A pass of its own: counting them above costs every text 3-5%. */
+            const unsigned char wlo = nx_wide_lo, wspan = (unsigned char)(hi - wlo);
+            size_t wide = 0, j = from;
+            for (; j + 64 <= len && wide * NX_WIDE_SHARE < n; j += 64) {
+                unsigned char f = 0;
+                int k;
+                for (k = 0; k < 64; k++)
+                    f += (unsigned char)(d[j + k] - wlo) <= wspan;
+                wide += f;
+            }
+            for (; j < len && wide * NX_WIDE_SHARE < n; j++)
+                wide += (unsigned char)(d[j] - wlo) <= wspan;
+            if (wide * NX_WIDE_SHARE < n) {
+                *widths = 1u << 2;
+                *ascii = 0;
+                return n;
+            }
         }
         *widths = 1u << nx_top_width[top];
         *ascii = top < 0x80 && high < 0x80;

@@ -403,23 +403,25 @@ def _most(segments, top: int) -> int:
 def _unit_plan(a: Automaton, core) -> dict | None:
     """Where the bytes of a code point are its number in code units (UTF-16's and
     UTF-32's forms): the rows whose positions are whole bytes 00..FF (the most
-    significant one 00..m) with the code point itself as the raw value, proven as
-    above, of one width and byte order: their ranges, for copying blocks of
-    characters as units."""
+    significant one a run l..m, its offset l's place: WTF-16's E000..FFFF at
+    U+E000) with the code point itself as the raw value, proven as above, of one
+    width and byte order: their ranges, for copying blocks of characters as units."""
     found: dict[tuple[int, str], list[tuple[int, int]]] = {}  # (width, byte order) -> ranges
     for row in a.encoding_rows():
         first, last, kind, data = row_value(a, row)
-        if kind != "digits" or data[0] != 0 or len(data[1]) not in (2, 4):
+        if kind != "digits" or len(data[1]) not in (2, 4):
             continue
         positions, order = data[1], data[2]
         n = len(positions)
         sig = list(order) if order else list(range(n))
-        if any(len(positions[k]) != 1 or positions[k][0][0] != 0 for k in sig):
+        if any(len(positions[k]) != 1 for k in sig):
             continue
         top = 0
-        while top < n - 1 and positions[sig[top]][0][1] == 0:  # leading digits always 00
+        while top < n - 1 and positions[sig[top]][0] == (0, 0):  # leading digits always 00
             top += 1
-        if any(positions[k][0][1] != 0xFF for k in sig[top + 1:]):
+        if any(positions[k][0] != (0, 0xFF) for k in sig[top + 1:]):
+            continue
+        if data[0] != positions[sig[top]][0][0] << 8 * (n - 1 - top):  # the raw unit is not the code point
             continue
         if sig == list(range(n)):
             byte_order = "be"
