@@ -351,8 +351,9 @@ def _segment_code(value, lo: int, hi: int) -> dict:
         what = "a pair of " + str(n) + "-byte halves"
     else:
         offset, positions, order = data
-        lines = [f"uint64_t r_ = {_plus('(uint64_t)c', -offset)};"]
-        lines += _digit_lines(positions, order, "r_")
+        digits = _digit_lines(positions, order, "r_")
+        # a form of fixed bytes reads no digit of the value: no r_ (an unused variable)
+        lines = [f"uint64_t r_ = {_plus('(uint64_t)c', -offset)};"] * any("r_" in x for x in digits) + digits
         length = len(positions)
         what = "digits"
     return {"lo": lo, "hi": hi, "length": length, "lines": lines, "what": what}
