@@ -1470,7 +1470,7 @@ size_t hz_decode(const unsigned char *data, size_t len, hz_cp *out,
 #define NX_NAME "hz"
 #define NX_SPEC_SHA256 "ea5132463a64c13dd2955e73dfce8a23364001d22d123fbcd6278b43adb2c20b"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "dc983a7d32aa64b88d1bd5d7d89b97b79d0aa4ac6f9638f607796913160b0948"
+#define NX_SOURCE_SHA256 "74eaed5d8784295cbb2040b616f0fce5b21df23cbd07b4f766a514833f8d6213"
 #define NX_N_STATES 13
 #define NX_N_CLASSES 8
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -3501,7 +3501,6 @@ NX_INLINE char *nx_enc_seg1(Py_UCS4 c, char *w)
     }
     if ((uint64_t)c - 0x7Fu <= 0x0u) {
         /* U+007F..U+007F: form delete (spec line 28), digits */
-        uint64_t r_ = (uint64_t)c - 0x7Fu;
         w[0] = (char)0x7Fu;
         return w + 1;
     }
@@ -3528,7 +3527,6 @@ NX_INLINE char *nx_enc_seg2(Py_UCS4 c, char *w)
     }
     if ((uint64_t)c - 0x7Fu <= 0x0u) {
         /* U+007F..U+007F: form delete (spec line 28), digits */
-        uint64_t r_ = (uint64_t)c - 0x7Fu;
         w[0] = (char)0x7Fu;
         return w + 1;
     }
@@ -3544,7 +3542,6 @@ NX_INLINE char *nx_enc_seg4(Py_UCS4 c, char *w)
 {
     if ((uint64_t)c - 0x7Fu <= 0x0u) {
         /* U+007F..U+007F: form delete (spec line 28), digits */
-        uint64_t r_ = (uint64_t)c - 0x7Fu;
         w[0] = (char)0x7Fu;
         return w + 1;
     }
@@ -3572,7 +3569,6 @@ NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
 {
     if ((uint64_t)c - 0x7Fu <= 0x0u) {
         /* U+007F..U+007F: form delete (spec line 28), digits */
-        uint64_t r_ = (uint64_t)c - 0x7Fu;
         w[0] = (char)0x7Fu;
         return w + 1;
     }
@@ -3596,9 +3592,9 @@ NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
 /* Whether a block of ASCII (8 bytes, lanes of 8, 16 or 32 bits) is all characters
    that stand for themselves: no lane above 7F and none 7E (a lane of
    v ^ that byte in each lane is zero: its top bit as for 00). */
-#define NX_ENC_BAD8(v) (((v) & UINT64_C(0x8080808080808080)) | (((v) ^ (UINT64_C(0x0101010101010101) * 0x7Eu)) - UINT64_C(0x0101010101010101)) & ~((v) ^ (UINT64_C(0x0101010101010101) * 0x7Eu)) & UINT64_C(0x8080808080808080))
-#define NX_ENC_BAD16(v) (((v) & UINT64_C(0xFF80FF80FF80FF80)) | (((v) ^ (UINT64_C(0x0001000100010001) * 0x7Eu)) - UINT64_C(0x0001000100010001)) & ~((v) ^ (UINT64_C(0x0001000100010001) * 0x7Eu)) & UINT64_C(0x8000800080008000))
-#define NX_ENC_BAD32(v) (((v) & UINT64_C(0xFFFFFF80FFFFFF80)) | (((v) ^ (UINT64_C(0x0000000100000001) * 0x7Eu)) - UINT64_C(0x0000000100000001)) & ~((v) ^ (UINT64_C(0x0000000100000001) * 0x7Eu)) & UINT64_C(0x8000000080000000))
+#define NX_ENC_BAD8(v) (((v) & UINT64_C(0x8080808080808080)) | ((((v) ^ (UINT64_C(0x0101010101010101) * 0x7Eu)) - UINT64_C(0x0101010101010101)) & ~((v) ^ (UINT64_C(0x0101010101010101) * 0x7Eu)) & UINT64_C(0x8080808080808080)))
+#define NX_ENC_BAD16(v) (((v) & UINT64_C(0xFF80FF80FF80FF80)) | ((((v) ^ (UINT64_C(0x0001000100010001) * 0x7Eu)) - UINT64_C(0x0001000100010001)) & ~((v) ^ (UINT64_C(0x0001000100010001) * 0x7Eu)) & UINT64_C(0x8000800080008000)))
+#define NX_ENC_BAD32(v) (((v) & UINT64_C(0xFFFFFF80FFFFFF80)) | ((((v) ^ (UINT64_C(0x0000000100000001) * 0x7Eu)) - UINT64_C(0x0000000100000001)) & ~((v) ^ (UINT64_C(0x0000000100000001) * 0x7Eu)) & UINT64_C(0x8000000080000000)))
 
 /* Blocks of 16 characters that stand for themselves, copied to w while whole
    blocks are: NX_ENC_ASCII_{1,2,4} (a statement; i and w move past them). */

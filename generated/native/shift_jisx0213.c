@@ -1788,7 +1788,7 @@ size_t shift_jisx0213_decode(const unsigned char *data, size_t len, shift_jisx02
 #define NX_NAME "shift_jisx0213"
 #define NX_SPEC_SHA256 "892c0baa29d532bca4d794230ed95afb81627fed703571827e97dee4e126356b"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "34ab09e32d8aa729043bd6a81ad82a3c4e1bcf26498de5fa991a7bd660558cd2"
+#define NX_SOURCE_SHA256 "cdfdfee2072dbdcac0115c5fae994c77c7d20fdfdc667c2d9414f561ff7afbaa"
 #define NX_N_STATES 15
 #define NX_N_CLASSES 21
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -4685,9 +4685,9 @@ NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
 /* Whether a block of ASCII (8 bytes, lanes of 8, 16 or 32 bits) is all characters
    that stand for themselves: no lane above 7F and none 5C and 7E (a lane of
    v ^ that byte in each lane is zero: its top bit as for 00). */
-#define NX_ENC_BAD8(v) (((v) & UINT64_C(0x8080808080808080)) | (((v) ^ (UINT64_C(0x0101010101010101) * 0x5Cu)) - UINT64_C(0x0101010101010101)) & ~((v) ^ (UINT64_C(0x0101010101010101) * 0x5Cu)) & UINT64_C(0x8080808080808080) | (((v) ^ (UINT64_C(0x0101010101010101) * 0x7Eu)) - UINT64_C(0x0101010101010101)) & ~((v) ^ (UINT64_C(0x0101010101010101) * 0x7Eu)) & UINT64_C(0x8080808080808080))
-#define NX_ENC_BAD16(v) (((v) & UINT64_C(0xFF80FF80FF80FF80)) | (((v) ^ (UINT64_C(0x0001000100010001) * 0x5Cu)) - UINT64_C(0x0001000100010001)) & ~((v) ^ (UINT64_C(0x0001000100010001) * 0x5Cu)) & UINT64_C(0x8000800080008000) | (((v) ^ (UINT64_C(0x0001000100010001) * 0x7Eu)) - UINT64_C(0x0001000100010001)) & ~((v) ^ (UINT64_C(0x0001000100010001) * 0x7Eu)) & UINT64_C(0x8000800080008000))
-#define NX_ENC_BAD32(v) (((v) & UINT64_C(0xFFFFFF80FFFFFF80)) | (((v) ^ (UINT64_C(0x0000000100000001) * 0x5Cu)) - UINT64_C(0x0000000100000001)) & ~((v) ^ (UINT64_C(0x0000000100000001) * 0x5Cu)) & UINT64_C(0x8000000080000000) | (((v) ^ (UINT64_C(0x0000000100000001) * 0x7Eu)) - UINT64_C(0x0000000100000001)) & ~((v) ^ (UINT64_C(0x0000000100000001) * 0x7Eu)) & UINT64_C(0x8000000080000000))
+#define NX_ENC_BAD8(v) (((v) & UINT64_C(0x8080808080808080)) | ((((v) ^ (UINT64_C(0x0101010101010101) * 0x5Cu)) - UINT64_C(0x0101010101010101)) & ~((v) ^ (UINT64_C(0x0101010101010101) * 0x5Cu)) & UINT64_C(0x8080808080808080)) | ((((v) ^ (UINT64_C(0x0101010101010101) * 0x7Eu)) - UINT64_C(0x0101010101010101)) & ~((v) ^ (UINT64_C(0x0101010101010101) * 0x7Eu)) & UINT64_C(0x8080808080808080)))
+#define NX_ENC_BAD16(v) (((v) & UINT64_C(0xFF80FF80FF80FF80)) | ((((v) ^ (UINT64_C(0x0001000100010001) * 0x5Cu)) - UINT64_C(0x0001000100010001)) & ~((v) ^ (UINT64_C(0x0001000100010001) * 0x5Cu)) & UINT64_C(0x8000800080008000)) | ((((v) ^ (UINT64_C(0x0001000100010001) * 0x7Eu)) - UINT64_C(0x0001000100010001)) & ~((v) ^ (UINT64_C(0x0001000100010001) * 0x7Eu)) & UINT64_C(0x8000800080008000)))
+#define NX_ENC_BAD32(v) (((v) & UINT64_C(0xFFFFFF80FFFFFF80)) | ((((v) ^ (UINT64_C(0x0000000100000001) * 0x5Cu)) - UINT64_C(0x0000000100000001)) & ~((v) ^ (UINT64_C(0x0000000100000001) * 0x5Cu)) & UINT64_C(0x8000000080000000)) | ((((v) ^ (UINT64_C(0x0000000100000001) * 0x7Eu)) - UINT64_C(0x0000000100000001)) & ~((v) ^ (UINT64_C(0x0000000100000001) * 0x7Eu)) & UINT64_C(0x8000000080000000)))
 
 /* Blocks of 16 characters that stand for themselves, copied to w while whole
    blocks are: NX_ENC_ASCII_{1,2,4} (a statement; i and w move past them). */
