@@ -40,6 +40,22 @@ def checked_expr(expr: Expr, what: str, loc: Loc) -> Expr:
     return expr
 
 
+def repeat_range(lo: Expr, hi: Expr, loc: Loc) -> tuple[int, int]:
+    """The bounds of a range of counts {M,N}: constants, 0 <= M <= N <= MAX_REPEAT, N >= 1."""
+    if isinstance(lo, Var) or isinstance(hi, Var) or any(isinstance(n, Var) for e in (lo, hi) for n in walk(e)):
+        raise SpecError("a range of counts {M,N} takes numbers, not names", loc)
+    n = repeat_count(hi, loc)
+    try:
+        m = evaluate_bounded(lo)
+    except ExprLimitError as e:
+        if e.message == DIVISION_BY_ZERO:
+            raise SpecError("division by zero in a repetition count", e.node.loc or loc) from None
+        raise limit_error(e, "a repetition count", loc) from None
+    if m > n:
+        raise SpecError(f"a range of counts {{{m},{n}}} must not end below its start", loc)
+    return m, n
+
+
 def repeat_count(expr: Expr, loc: Loc) -> int:
     """The value of a constant repetition count {N}, which must be 1 .. MAX_REPEAT.
 
