@@ -339,12 +339,63 @@ def escape_lines(codec: Codec, state: State, by_name: dict[State, str]) -> list[
            f"-> {by_name[target]}" for esc, target in shifts]
     taken = [esc for esc, _ in shifts]
     terminated, cut = escape_patterns(codec.jisx0208_ext, codec.skips)
-    for k, positions in enumerate(p for pattern in terminated for p in carve(pattern, taken)):
-        out.append(f'ill-formed pattern esc-bad{k}: 1B {items(positions)} "illegal multibyte sequence"')
-    for k, positions in enumerate(cut):
-        out.append(f'ill-formed pattern esc-cut{k}: 1B {items(positions)} end "incomplete multibyte sequence"'
+    for k, runs_ in enumerate(ranged([p for pattern in terminated for p in carve(pattern, taken)])):
+        out.append(f'ill-formed pattern esc-bad{k}: 1B {ranged_items(runs_)} "illegal multibyte sequence"')
+    for k, runs_ in enumerate(ranged(cut)):
+        out.append(f'ill-formed pattern esc-cut{k}: 1B {ranged_items(runs_)} end "incomplete multibyte sequence"'
                    .replace("1B  end", "1B end"))
     return out
+
+
+Run = tuple[Position, int, int]        # a position repeated lo..hi times
+
+
+def ranged(patterns: list[list[Position]]) -> list[tuple[Run, ...]]:
+    """The patterns as runs of equal positions, those that differ only in one run's count
+    merged into one with a range of counts ({2,13}): the same byte sequences, fewer lines."""
+    out: list[tuple[Run, ...]] = []
+    for positions in patterns:
+        runs_: list[Run] = []
+        for pos in positions:
+            if runs_ and runs_[-1][0] == pos:
+                runs_[-1] = (pos, runs_[-1][1] + 1, runs_[-1][2] + 1)
+            else:
+                runs_.append((pos, 1, 1))
+        out.append(tuple(runs_))
+    changed = True
+    while changed:
+        changed = False
+        for r in range(max((len(p) for p in out), default=0)):
+            groups: dict[tuple, list[tuple[Run, ...]]] = {}
+            for p in out:
+                key = (len(p), tuple(x if k != r else x[0] for k, x in enumerate(p))) if r < len(p) else (p,)
+                groups.setdefault(key, []).append(p)
+            merged: list[tuple[Run, ...]] = []
+            for members in groups.values():
+                if len(members) == 1:
+                    merged += members
+                    continue
+                members.sort(key=lambda p: p[r][1])
+                cur = members[0]
+                for p in members[1:]:
+                    if p[r][1] == cur[r][2] + 1:
+                        cur = cur[:r] + ((cur[r][0], cur[r][1], p[r][2]),) + cur[r + 1:]
+                        changed = True
+                    else:
+                        merged.append(cur)
+                        cur = p
+                merged.append(cur)
+            out = merged
+    return out
+
+
+def ranged_items(runs_: tuple[Run, ...]) -> str:
+    """Runs as items: a byte, a range or an alphabet, with {n} or {m,n} where repeated."""
+    out: list[str] = []
+    for pos, lo, hi in runs_:
+        word = runs_item(sorted(pos))
+        out.append(word + ("" if lo == hi == 1 else f"{{{lo}}}" if lo == hi else f"{{{lo},{hi}}}"))
+    return " ".join(out)
 
 
 def escape_patterns(skip: bool, max_skips: int) -> tuple[list[list[Position]], list[list[Position]]]:
