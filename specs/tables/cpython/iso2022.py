@@ -1,12 +1,13 @@
-"""Writes the specs of CPython's ISO-2022 codecs (iso2022_kr, iso2022_jp, iso2022_jp_1,
-iso2022_jp_ext, iso2022_jp_2) into this folder: ``python tests/data/modes/iso2022.py``.
+"""Writes the specs of CPython's ISO-2022 codecs: the built-ins iso2022_kr, iso2022_jp,
+iso2022_jp_1 and iso2022_jp_ext (specs/NAME.encspec) and iso2022_jp_2 (tests/data/modes/,
+too large for a built-in): ``python specs/tables/cpython/iso2022.py``.
 
 CPython's decoder (Modules/cjkcodecs/_codecs_iso2022.c) keeps G0, G1, a shift flag and an
 "ESC throughout" flag; each spec spells that state as a flat set of modes, one for each
 combination the codec can reach, and every mode repeats the escape sequences with the
 designations they make from it.  Written out by hand that is hundreds of near-identical
 lines; this script is the one place they are decided, and tests/test_modes_cpython.py
-checks that the files here are what it writes.
+checks that the files are what it writes.
 """
 from __future__ import annotations
 
@@ -16,9 +17,10 @@ from dataclasses import dataclass, replace
 from itertools import product
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-TABLES = HERE.parents[2] / "specs" / "tables" / "cpython"
-TABLE_PATH = "../../../specs/tables/cpython/"
+TABLES = Path(__file__).resolve().parent
+SPECS = TABLES.parents[1]
+MODES = SPECS.parent / "tests" / "data" / "modes"
+BUILTIN = ("iso2022_kr", "iso2022_jp", "iso2022_jp_1", "iso2022_jp_ext")   # the others: test data
 
 ESCEND = [0x40] + list(range(0x41, 0x5B))     # IS_ESCEND: A..Z or @
 HEADERS = [0x24, 0x26, 0x28, 0x29, 0x2E]         # IS_ISO2022ESC: $ & ( ) .
@@ -503,7 +505,7 @@ def write(codec: Codec) -> str:
         "error-span one-unit",
         "",
     ]
-    lines += [f'table {t} "{TABLE_PATH}{TABLE_FILES[t]}"' for t in tables]
+    lines += [f'table {t} "{table_path(codec)}{TABLE_FILES[t]}"' for t in tables]
     lines += ["", "alphabet lead-bad = 20, 7F",
               "alphabet trail-bad = 00..20, 7F..FF"]
     if "ksc" in tables:
@@ -535,7 +537,7 @@ SOURCES = {
 
 COMMON = """\
 #
-# Written by tests/data/modes/iso2022.py (do not edit: change the script and run it).
+# Written by specs/tables/cpython/iso2022.py (do not edit: change the script and run it).
 #
 # How the bytes are read.  CPython's decoder keeps G0{g1}{flags} and an "ESC
 # throughout" flag; each reachable combination is a mode here, named after them
@@ -629,9 +631,21 @@ ENCODER = {
 }
 
 
+def destination(codec: Codec) -> Path:
+    """A built-in's file is specs/NAME.encspec; a test spec's tests/data/modes/NAME-WITH-DASHES.encspec."""
+    if codec.name in BUILTIN:
+        return SPECS / f"{codec.name}.encspec"
+    return MODES / f"{codec.name.replace('_', '-')}.encspec"
+
+
+def table_path(codec: Codec) -> str:
+    """The tables' folder relative to the spec's."""
+    return "tables/cpython/" if codec.name in BUILTIN else "../../../specs/tables/cpython/"
+
+
 def main(argv: list[str]) -> int:
     for codec in CODECS:
-        (HERE / f"{codec.name.replace('_', '-')}.encspec").write_text(write(codec), encoding="utf-8")
+        destination(codec).write_text(write(codec), encoding="utf-8")
     return 0
 
 
