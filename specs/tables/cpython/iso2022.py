@@ -455,6 +455,10 @@ def carve(pattern: list[Position], taken: list[bytes]) -> list[list[Position]]:
 
 
 ALPHABETS: dict[Position, str] = {}
+# the escape sequences' positions, named as CPython's macros say them
+NAMED: dict[Position, str] = {frozenset(HEADERS): "header",               # IS_ISO2022ESC: $ & ( ) .
+                              NONESC: "middle",                           # not IS_ESCEND: not @ or A..Z
+                              NONESC - {AMP}: "middle-no-amp"}          # "& @" would skip
 
 
 def items(positions: list[Position]) -> str:
@@ -476,7 +480,8 @@ def runs_item(values: list[int]) -> str:
     r = runs(values)
     if ", " not in r:
         return r
-    return ALPHABETS.setdefault(frozenset(values), f"set{len(ALPHABETS)}")
+    key = frozenset(values)
+    return ALPHABETS.setdefault(key, NAMED.get(key) or f"set{sum(n.startswith('set') for n in ALPHABETS.values())}")
 
 
 def _designate(codec: Codec, state: State, g: int, charset: str) -> State:
