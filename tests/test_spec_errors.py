@@ -70,6 +70,8 @@ CASES = [
          4, 26, "a repetition count must be at least 1"),
     case("count-range-backwards", HEAD + "form 1: 00..7F\nill-formed pattern p: 80 80..BF{3,1} \"bad\"\n",
          4, 32, "a range of counts {3,1} must not end below its start"),
+    case("count-range-negative", HEAD + "form 1: 00..7F\nill-formed pattern p: 80 80..BF{1-2,1} \"bad\"\n",
+         4, 32, "a range of counts {M,N} starts at 0 or more"),
     case("count-range-huge", HEAD + "form 1: 00..7F\nill-formed pattern p: 80 80..BF{0,65} \"bad\"\n",
          4, 32, "a repetition count must be at most 64"),
     case("count-range-name", HEAD + "form 1: 00..7F\nill-formed pattern p: 80 80..BF{0,n} \"bad\"\n",
