@@ -552,6 +552,14 @@ def spec_with_patterns(n: int) -> str:
         f'"pattern {i}"\n' for i in range(n))
 
 
+def spec_with_ranged_patterns(n: int) -> str:
+    """UTF-8 with n ill-formed patterns, each F5, two bytes of its own, then 0 to 60
+    continuation bytes ({0,60}) and C0: sixty-one byte sequences each."""
+    return BIG_SPACE + UTF8_FORMS + "".join(
+        f"ill-formed pattern r{i}: F5 {0x80 | i >> 6 & 63:02X} {0x80 | i & 63:02X} 80..BF{{0,60}} C0 "
+        f'"pattern {i}"\n' for i in range(n))
+
+
 def spec_with_alphabets(n: int, every_byte_a_class: bool = False) -> str:
     """n one-byte alphabets, each the middle byte of a three-byte form of its own (after
     EVERY_BYTE_A_CLASS if asked)."""

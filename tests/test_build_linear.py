@@ -32,6 +32,7 @@ from conftest import (
     spec_with_holes,
     spec_with_literals,
     spec_with_patterns,
+    spec_with_ranged_patterns,
     spec_with_signature,
     spec_with_skips,
     spec_with_table,
@@ -73,7 +74,7 @@ def spec_file(folder: Path, kind: str, n: int) -> Path:
         return spec_with_table(folder, n)
     many_forms = {"forms": spec_with_forms, "literals": spec_with_literals, "alphabets": spec_with_alphabets}
     others = {"skips": spec_with_skips, "holes": spec_with_holes, "patterns": spec_with_patterns,
-              "signature": spec_with_signature}
+              "ranged-patterns": spec_with_ranged_patterns, "signature": spec_with_signature}
     text = many_forms[kind](n, every_byte_a_class=True) if kind in many_forms else others[kind](n)
     path = folder / f"{kind}.encspec"
     path.write_text(text, encoding="utf-8")
@@ -112,6 +113,7 @@ QUICK = [
     ("holes", 100, ["load", "python", "vectors"]),
     ("skips", 100, ["load", "python", "vectors"]),
     ("patterns", 100, ["load", "python", "vectors"]),
+    ("ranged-patterns", 20, ["load", "python"]),    # ranges of counts {0,60}: one byte sequence per count
 ]
 
 

@@ -1,7 +1,7 @@
-"""CPython's ISO-2022 codecs as specs with modes (issue 31): iso2022_jp, iso2022_jp_1,
-iso2022_jp_ext, iso2022_jp_2 (slow: its spec compiles in 8 s), iso2022_jp_2004 and
-iso2022_jp_3 (JIS X 0213, with its sequences of code points) and iso2022_kr
-(tests/data/modes/, written by tests/data/modes/iso2022.py).
+"""CPython's ISO-2022 codecs as specs with modes (issue 31): the built-ins iso2022_jp,
+iso2022_jp_1, iso2022_jp_ext and iso2022_kr (specs/), and iso2022_jp_2 (slow: its spec
+compiles in 4 s), iso2022_jp_2004 and iso2022_jp_3 (JIS X 0213, with its sequences of code
+points) in tests/data/modes/, all written by specs/tables/cpython/iso2022.py.
 
 Each is held to CPython's codec of the same name (CPython's C decides; nothing here derives
 the expected answer): decoding of every short combination of the bytes that matter and of
@@ -24,7 +24,9 @@ from encspec.runtime import tables
 from encspec.spec.parse import parse_file
 
 MODES = Path(__file__).parent / "data" / "modes"
-# iso2022_jp_2's spec (44 modes, 15,000 lines) takes 8 s to compile: its tests are slow ones
+SPECS = Path(__file__).parents[1] / "specs"
+GENERATOR = SPECS / "tables" / "cpython"
+# iso2022_jp_2's spec (44 modes, 5,600 lines) takes 4 s to compile: its tests are slow ones
 JP_2 = pytest.param("iso2022_jp_2", marks=pytest.mark.slow)
 JP = ("iso2022_jp", "iso2022_jp_1", "iso2022_jp_ext", JP_2, "iso2022_jp_2004", "iso2022_jp_3")
 CODECS = JP + ("iso2022_kr",)
@@ -34,7 +36,9 @@ JISX0213 = ("iso2022_jp_2004", "iso2022_jp_3")
 
 
 def spec_path(codec: str) -> Path:
-    return MODES / f"{codec.replace('_', '-')}.encspec"
+    """A built-in's file in specs/, else its test data's in tests/data/modes/."""
+    builtin = SPECS / f"{codec}.encspec"
+    return builtin if builtin.exists() else MODES / (codec.replace("_", "-") + ".encspec")
 
 
 _MODULES: dict[str, object] = {}
@@ -248,11 +252,11 @@ def test_iso2022_incremental_encoder_equals_one_shot_at_every_split(codec):
 
 @pytest.mark.parametrize("codec", CODECS)
 def test_iso2022_spec_is_what_its_generator_writes(codec):
-    sys.path.insert(0, str(MODES))
+    sys.path.insert(0, str(GENERATOR))
     try:
         import iso2022
     finally:
-        sys.path.remove(str(MODES))
+        sys.path.remove(str(GENERATOR))
     written = {c.name: c for c in iso2022.CODECS}
     assert spec_path(codec).read_text(encoding="utf-8") == iso2022.write(written[codec])
     assert re.search(r"^encoding " + codec + "$", iso2022.write(written[codec]), re.MULTILINE)

@@ -68,6 +68,24 @@ CASES = [
          3, 9, "empty byte range 7F..00"),
     case("repetition-count-zero", HEAD + "form 1: 0xxxxxxx\nform 2: 110xxxxx 10xxxxxx{0}\n",
          4, 26, "a repetition count must be at least 1"),
+    case("count-range-backwards", HEAD + "form 1: 00..7F\nill-formed pattern p: 80 80..BF{3,1} \"bad\"\n",
+         4, 32, "a range of counts {3,1} must not end below its start"),
+    case("count-range-negative", HEAD + "form 1: 00..7F\nill-formed pattern p: 80 80..BF{1-2,1} \"bad\"\n",
+         4, 32, "a range of counts {M,N} starts at 0 or more"),
+    case("count-range-huge", HEAD + "form 1: 00..7F\nill-formed pattern p: 80 80..BF{0,65} \"bad\"\n",
+         4, 32, "a repetition count must be at most 64"),
+    case("count-range-name", HEAD + "form 1: 00..7F\nill-formed pattern p: 80 80..BF{0,n} \"bad\"\n",
+         4, 32, "a range of counts {M,N} takes numbers, not names"),
+    case("count-range-in-form", HEAD + "form 1: 00..7F\nform 2: 80 80..BF{1,2}\n",
+         4, 18, "a range of counts {M,N} is an ill-formed pattern's: a form has one length (write a form per count)"),
+    case("count-range-empty-pattern", HEAD + "form 1: 00..7F\nill-formed pattern p: 80..BF{0,2} \"bad\"\n",
+         4, 23, "ill-formed pattern 'p' would match no bytes: give one position a count of at least 1"),
+    case("count-range-in-shift", HEAD + "mode a\nform 1: 00..7F\nshift s: 1B 28{1,2} -> a\n",
+         5, 13, "shift 's': a shift sequence is fixed bytes, one count each (the encoder writes it)"),
+    case("count-ranges-multiply", HEAD + "form 1: 00..7F\nill-formed pattern p: 80..BF{0,64} C0..FF{0,64} "
+         "80{1,64} \"bad\"\n", 4, 1, "ill-formed pattern 'p' expands to more than 4096 byte patterns (the "
+         "sub-forms' ranges or the ranges of counts multiply): split it, or give its sub-forms ranges that are "
+         "whole rows"),
     case("repetition-count-huge", HEAD + "form 1: 0xxxxxxx{1000000}\n",
          3, 17, "a repetition count must be at most 64"),
     case("alphabet-out-of-order", "encoding bad\ncode-space U+0000..U+00FF\nalphabet d = 01, 00\n"

@@ -99,7 +99,7 @@ CASES = [
     case("pattern-expands-too-far",
          HEAD + "form 2: 110xxxxx 10xxxxxx min U+0080\nform 3: 1110xxxx 10xxxxxx{2} min U+0800\n"
          "ill-formed pattern p: " + " ".join(["<3 U+0801..U+FFFE>"] * 6) + ' "no"\n', 6, 1,
-         "ill-formed pattern 'p' expands to more than 4096 byte patterns (the sub-forms' ranges multiply): "
+         "ill-formed pattern 'p' expands to more than 4096 byte patterns (the sub-forms' ranges or the ranges of counts multiply): "
          "split it, or give its sub-forms ranges that are whole rows"),
 ]
 

@@ -7,11 +7,11 @@ of byte runs, each run carrying the digit operation that accumulates the raw val
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import prod
 
 from ..spec.diagnostics import SpecError
-from ..spec.expr import evaluate, is_const
+from ..spec.expr import const, evaluate, is_const
 from ..spec.model import DigitSet, Form, Item, Pattern, RangeSet, Spec, SubForm
 from .actions import Action, Char, Enter, Error, Lookup, Pair, Shift, Value
 from .ranges import split
@@ -269,7 +269,7 @@ def _concat(parts: list[list[BytePattern]], what: str, loc) -> list[BytePattern]
     """Every pattern of the first part, then one of the second, …; counted before it is built."""
     if prod(len(options) for options in parts) > MAX_PATTERNS:
         raise SpecError(f"{what} expands to more than {MAX_PATTERNS} byte patterns (the sub-forms' ranges "
-                        "multiply): split it, or give its sub-forms ranges that are whole rows", loc)
+                        "or the ranges of counts multiply): split it, or give its sub-forms ranges that are whole rows", loc)
     out: list[BytePattern] = [()]
     for options in parts:
         out = [p + q for p in out for q in options]
@@ -307,9 +307,13 @@ def rules(spec: Spec, rows: list[Segment]) -> list[Rule]:
         for item in pattern.items:
             if item.sub:
                 parts.append(_sub_patterns(spec, item, False))
-            else:
-                digits, _ = _expand([item], pattern.unit, pattern.byte_order)
-                parts.append([tuple(tuple((lo, hi, None) for lo, hi in d.runs) for d in digits)])
+            else:  # a range of counts {m,n}: one option per count (the NFA shares their suffixes)
+                low = evaluate(item.count, {})
+                options: list[BytePattern] = []
+                for k in range(low, (low if item.upto is None else item.upto) + 1):
+                    digits, _ = _expand([replace(item, count=const(k))], pattern.unit, pattern.byte_order)
+                    options.append(tuple(tuple((lo, hi, None) for lo, hi in d.runs) for d in digits))
+                parts.append(options)
         what = "shift" if pattern.shift else "ill-formed pattern"
         action = Shift(pattern.shift, pattern.reason or None, (pattern.name,)) if pattern.shift else \
             Error(pattern.reason, (pattern.name,))

@@ -80,6 +80,8 @@ class Item:
     ``binds`` names a repetition whose count is free (``B4{n}``: any number,
     remembered as n); ``field`` names a run of digits that is not part of the
     code point but a number used by later counts (UTF-∞-8's length digits).
+    ``upto`` makes ``count`` the least of a range of counts (``{0,13}``, an ill-formed
+    pattern's): the position repeats any number of times from count to upto.
     """
 
     loc: Loc
@@ -89,6 +91,7 @@ class Item:
     binds: str | None = None
     field: str | None = None
     shortest: bool = False
+    upto: int | None = None
 
 
 @dataclass(frozen=True)

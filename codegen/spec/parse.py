@@ -376,7 +376,7 @@ class _Build(Transformer_NonRecursive):
     def item(self, meta, c):
         atom, repeat, field = c[0], None, None
         for x in c[1:]:
-            if x[0] == "repeat":
+            if x[0] in ("repeat", "repeat_range"):
                 repeat = x
             else:
                 field = x
@@ -432,6 +432,10 @@ class _Build(Transformer_NonRecursive):
     @v_args(meta=True)
     def repeat(self, meta, c):
         return ("repeat", c[0], _loc(meta))
+
+    @v_args(meta=True)
+    def repeat_range(self, meta, c):
+        return ("repeat_range", c[0], _loc(meta), c[1])
 
     def field(self, c):
         return ("field", str(c[0]), len(c) > 1, _loc(c[0]))

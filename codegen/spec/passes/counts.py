@@ -40,17 +40,35 @@ def checked_expr(expr: Expr, what: str, loc: Loc) -> Expr:
     return expr
 
 
+def _count_value(expr: Expr, loc: Loc) -> int:
+    """A constant count's value, computed within CONST_BITS bits."""
+    try:
+        return evaluate_bounded(expr)
+    except ExprLimitError as e:
+        if e.message == DIVISION_BY_ZERO:
+            raise SpecError("division by zero in a repetition count", e.node.loc or loc) from None
+        raise limit_error(e, "a repetition count", loc) from None
+
+
+def repeat_range(lo: Expr, hi: Expr, loc: Loc) -> tuple[int, int]:
+    """The bounds of a range of counts {M,N}: constants, 0 <= M <= N <= MAX_REPEAT, N >= 1."""
+    if any(isinstance(node, Var) for e in (lo, hi) for node in walk(e)):
+        raise SpecError("a range of counts {M,N} takes numbers, not names", loc)
+    n = repeat_count(hi, loc)
+    m = _count_value(lo, loc)
+    if m < 0:
+        raise SpecError("a range of counts {M,N} starts at 0 or more", loc)
+    if m > n:
+        raise SpecError(f"a range of counts {{{m},{n}}} must not end below its start", loc)
+    return m, n
+
+
 def repeat_count(expr: Expr, loc: Loc) -> int:
     """The value of a constant repetition count {N}, which must be 1 .. MAX_REPEAT.
 
     Computed within CONST_BITS bits (a power or product that would be wider is
     refused from its operands' sizes, before it is computed), iteratively."""
-    try:
-        n = evaluate_bounded(expr)
-    except ExprLimitError as e:
-        if e.message == DIVISION_BY_ZERO:
-            raise SpecError("division by zero in a repetition count", e.node.loc or loc) from None
-        raise limit_error(e, "a repetition count", loc) from None
+    n = _count_value(expr, loc)
     if n < 1:
         raise SpecError("a repetition count must be at least 1", loc)
     if n > MAX_REPEAT:

@@ -45,6 +45,9 @@ def form(name: str, loc: Loc, raw_items: Sequence[Any], options: Sequence[Any], 
     bound: dict[str, Loc] = {}
     for raw in raw_items:
         it, rexpr = item(raw, alphabets, earlier, unit)
+        if it.upto is not None:
+            raise SpecError("a range of counts {M,N} is an ill-formed pattern's: a form has one length "
+                            "(write a form per count)", raw[3][2])
         if binds := it.binds:
             if binds in bound:  # {n} of a name bound earlier: a count, not a binding
                 it = Item(it.loc, it.digits, it.sub, it.count, None, it.field, it.shortest)

@@ -9,7 +9,7 @@ from typing import Any
 from ..diagnostics import Loc, SpecError
 from ..expr import Expr, Var
 from ..model import DigitSet, Form, Item, SubForm, const, evaluate, is_const
-from .counts import checked_expr, repeat_count
+from .counts import checked_expr, repeat_count, repeat_range
 
 MAX_POSITIONS = 256  # bytes of a fixed-length form or pattern: the automaton's cost grows with its square
 
@@ -65,8 +65,11 @@ def item(raw: Any, alphabets: Mapping[str, DigitSet], forms: Mapping[str, Form],
             raise SpecError("a sub-form must be a big-endian form of bytes (write the units of a pair with "
                             "bit patterns: 110110xxxxxxxxxx 110111xxxxxxxxxx)", sloc)
         sub = SubForm(fname, rng.lo, rng.hi)
-    count, binds = const(1), None
-    if repeat is not None:
+    count, binds, upto = const(1), None, None
+    if repeat is not None and repeat[0] == "repeat_range":
+        m, upto = repeat_range(repeat[1], repeat[3], repeat[2])
+        count = const(m)
+    elif repeat is not None:
         expr = repeat[1]
         if isinstance(expr, Var):
             binds, count = expr.name, expr
@@ -81,8 +84,10 @@ def item(raw: Any, alphabets: Mapping[str, DigitSet], forms: Mapping[str, Form],
             raise SpecError("a sub-form cannot be a field", floc)
     if unit > 1 and (binds or field is not None or not is_const(count)):
         raise SpecError("counted forms need a spec of bytes (no 'code-unit' wider than 8)", loc)
-    return Item(loc=loc, digits=digits, sub=sub, count=count,
-                binds=binds, field=field_name, shortest=shortest), (repeat[1] if repeat else None)
+    if upto is not None and (sub is not None or field is not None):
+        raise SpecError("a range of counts repeats a byte position: not a sub-form or a field", repeat[2])
+    return Item(loc=loc, digits=digits, sub=sub, count=count, binds=binds, field=field_name,
+                shortest=shortest, upto=upto), (repeat[1] if repeat else None)
 
 
 def length(items: Iterable[Item], forms: Mapping[str, Form], unit: int = 1) -> int:
@@ -91,6 +96,8 @@ def length(items: Iterable[Item], forms: Mapping[str, Form], unit: int = 1) -> i
     for i in items:
         if i.sub is not None:
             total += length(forms[i.sub.form].items, forms) if i.sub.form in forms else 0
+        elif i.upto is not None:
+            total += i.upto * unit
         elif not i.binds and is_const(i.count):
             total += evaluate(i.count, {}) * unit
     return total

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..diagnostics import Loc, SpecError
-from ..model import Pattern, is_const
+from ..model import Pattern, evaluate, is_const
 from .draft import Draft, stops_at_first_error
 from .forms import check_pair
 from .items import check_length, item
@@ -24,6 +24,15 @@ def patterns(draft: Draft) -> None:
         if any(i.binds or i.field or not is_const(i.count) for i in its):
             raise SpecError(f"{'a shift' if shift else 'an ill-formed pattern'} must have a fixed length", loc)
         check_length(f"{'shift' if shift else 'ill-formed pattern'} '{name_tok}'", its, by_name, loc, unit)
+        ranged = next((i for i in its if i.upto is not None), None)
+        if shift is not None and ranged is not None:
+            raise SpecError(f"shift '{name_tok}': a shift sequence is fixed bytes, one count each "
+                            "(the encoder writes it)", ranged.loc)
+        if ranged is not None and all(i.upto is not None and evaluate(i.count, {}) == 0 for i in its):
+            raise SpecError(f"ill-formed pattern '{name_tok}' would match no bytes: give one position "
+                            "a count of at least 1", ranged.loc)
+        if combine and ranged is not None:
+            raise SpecError("a pair's pattern (combine) has one length: no range of counts", ranged.loc)
         if combine:
             check_pair(its, loc)
         what = "shift" if shift else "ill-formed pattern"

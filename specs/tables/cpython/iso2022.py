@@ -1,12 +1,13 @@
-"""Writes the specs of CPython's ISO-2022 codecs (iso2022_kr, iso2022_jp, iso2022_jp_1,
-iso2022_jp_ext, iso2022_jp_2) into this folder: ``python tests/data/modes/iso2022.py``.
+"""Writes the specs of CPython's ISO-2022 codecs: the built-ins iso2022_kr, iso2022_jp,
+iso2022_jp_1 and iso2022_jp_ext (specs/NAME.encspec) and iso2022_jp_2 (tests/data/modes/,
+too large for a built-in): ``python specs/tables/cpython/iso2022.py``.
 
 CPython's decoder (Modules/cjkcodecs/_codecs_iso2022.c) keeps G0, G1, a shift flag and an
 "ESC throughout" flag; each spec spells that state as a flat set of modes, one for each
 combination the codec can reach, and every mode repeats the escape sequences with the
 designations they make from it.  Written out by hand that is hundreds of near-identical
 lines; this script is the one place they are decided, and tests/test_modes_cpython.py
-checks that the files here are what it writes.
+checks that the files are what it writes.
 """
 from __future__ import annotations
 
@@ -16,9 +17,10 @@ from dataclasses import dataclass, replace
 from itertools import product
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-TABLES = HERE.parents[2] / "specs" / "tables" / "cpython"
-TABLE_PATH = "../../../specs/tables/cpython/"
+TABLES = Path(__file__).resolve().parent
+SPECS = TABLES.parents[1]
+MODES = SPECS.parent / "tests" / "data" / "modes"
+BUILTIN = ("iso2022_kr", "iso2022_jp", "iso2022_jp_1", "iso2022_jp_ext")   # the others: test data
 
 ESCEND = [0x40] + list(range(0x41, 0x5B))     # IS_ESCEND: A..Z or @
 HEADERS = [0x24, 0x26, 0x28, 0x29, 0x2E]         # IS_ISO2022ESC: $ & ( ) .
@@ -374,12 +376,63 @@ def escape_lines(codec: Codec, state: State, by_name: dict[State, str]) -> list[
            f"-> {by_name[target]}" for esc, target in shifts]
     taken = [esc for esc, _ in shifts]
     terminated, cut = escape_patterns(codec.jisx0208_ext, codec.skips)
-    for k, positions in enumerate(p for pattern in terminated for p in carve(pattern, taken)):
-        out.append(f'ill-formed pattern esc-bad{k}: 1B {items(positions)} "illegal multibyte sequence"')
-    for k, positions in enumerate(cut):
-        out.append(f'ill-formed pattern esc-cut{k}: 1B {items(positions)} end "incomplete multibyte sequence"'
+    for k, runs_ in enumerate(ranged([p for pattern in terminated for p in carve(pattern, taken)])):
+        out.append(f'ill-formed pattern esc-bad{k}: 1B {ranged_items(runs_)} "illegal multibyte sequence"')
+    for k, runs_ in enumerate(ranged(cut)):
+        out.append(f'ill-formed pattern esc-cut{k}: 1B {ranged_items(runs_)} end "incomplete multibyte sequence"'
                    .replace("1B  end", "1B end"))
     return out
+
+
+Run = tuple[Position, int, int]        # a position repeated lo..hi times
+
+
+def ranged(patterns: list[list[Position]]) -> list[tuple[Run, ...]]:
+    """The patterns as runs of equal positions, those that differ only in one run's count
+    merged into one with a range of counts ({2,13}): the same byte sequences, fewer lines."""
+    out: list[tuple[Run, ...]] = []
+    for positions in patterns:
+        runs_: list[Run] = []
+        for pos in positions:
+            if runs_ and runs_[-1][0] == pos:
+                runs_[-1] = (pos, runs_[-1][1] + 1, runs_[-1][2] + 1)
+            else:
+                runs_.append((pos, 1, 1))
+        out.append(tuple(runs_))
+    changed = True
+    while changed:
+        changed = False
+        for r in range(max((len(p) for p in out), default=0)):
+            groups: dict[tuple, list[tuple[Run, ...]]] = {}
+            for p in out:
+                key = (len(p), tuple(x if k != r else x[0] for k, x in enumerate(p))) if r < len(p) else (p,)
+                groups.setdefault(key, []).append(p)
+            merged: list[tuple[Run, ...]] = []
+            for members in groups.values():
+                if len(members) == 1:
+                    merged += members
+                    continue
+                members.sort(key=lambda p: p[r][1])
+                cur = members[0]
+                for p in members[1:]:
+                    if p[r][1] == cur[r][2] + 1:
+                        cur = cur[:r] + ((cur[r][0], cur[r][1], p[r][2]),) + cur[r + 1:]
+                        changed = True
+                    else:
+                        merged.append(cur)
+                        cur = p
+                merged.append(cur)
+            out = merged
+    return out
+
+
+def ranged_items(runs_: tuple[Run, ...]) -> str:
+    """Runs as items: a byte, a range or an alphabet, with {n} or {m,n} where repeated."""
+    out: list[str] = []
+    for pos, lo, hi in runs_:
+        word = runs_item(sorted(pos))
+        out.append(word + ("" if lo == hi == 1 else f"{{{lo}}}" if lo == hi else f"{{{lo},{hi}}}"))
+    return " ".join(out)
 
 
 def escape_patterns(skip: bool, max_skips: int) -> tuple[list[list[Position]], list[list[Position]]]:
@@ -437,6 +490,10 @@ def carve(pattern: list[Position], taken: list[bytes]) -> list[list[Position]]:
 
 
 ALPHABETS: dict[Position, str] = {}
+# the escape sequences' positions, named as CPython's macros say them
+NAMED: dict[Position, str] = {frozenset(HEADERS): "header",               # IS_ISO2022ESC: $ & ( ) .
+                              NONESC: "middle",                           # not IS_ESCEND: not @ or A..Z
+                              NONESC - {AMP}: "middle-no-amp"}          # "& @" would skip
 
 
 def items(positions: list[Position]) -> str:
@@ -458,7 +515,8 @@ def runs_item(values: list[int]) -> str:
     r = runs(values)
     if ", " not in r:
         return r
-    return ALPHABETS.setdefault(frozenset(values), f"set{len(ALPHABETS)}")
+    key = frozenset(values)
+    return ALPHABETS.setdefault(key, NAMED.get(key) or f"set{sum(n.startswith('set') for n in ALPHABETS.values())}")
 
 
 def _designate(codec: Codec, state: State, g: int, charset: str) -> State:
@@ -488,7 +546,7 @@ def write(codec: Codec) -> str:
         "",
     ]
     for t in tables:
-        lines += [f'table {t} "{TABLE_PATH}{TABLE_FILES[t]}"'] + table_options(t)
+        lines += [f'table {t} "{table_path(codec)}{TABLE_FILES[t]}"'] + table_options(t)
     lines += ["", "alphabet lead-bad = 20, 7F",
               "alphabet trail-bad = 00..20, 7F..FF"]
     if "ksc" in tables:
@@ -522,7 +580,7 @@ SOURCES = {
 
 COMMON = """\
 #
-# Written by tests/data/modes/iso2022.py (do not edit: change the script and run it).
+# Written by specs/tables/cpython/iso2022.py (do not edit: change the script and run it).
 #
 # How the bytes are read.  CPython's decoder keeps G0{g1}{flags} and an "ESC
 # throughout" flag; each reachable combination is a mode here, named after them
@@ -628,9 +686,21 @@ ENCODER = {
 }
 
 
+def destination(codec: Codec) -> Path:
+    """A built-in's file is specs/NAME.encspec; a test spec's tests/data/modes/NAME-WITH-DASHES.encspec."""
+    if codec.name in BUILTIN:
+        return SPECS / f"{codec.name}.encspec"
+    return MODES / f"{codec.name.replace('_', '-')}.encspec"
+
+
+def table_path(codec: Codec) -> str:
+    """The tables' folder relative to the spec's."""
+    return "tables/cpython/" if codec.name in BUILTIN else "../../../specs/tables/cpython/"
+
+
 def main(argv: list[str]) -> int:
     for codec in CODECS:
-        (HERE / f"{codec.name.replace('_', '-')}.encspec").write_text(write(codec), encoding="utf-8")
+        destination(codec).write_text(write(codec), encoding="utf-8")
     return 0
 
 
