@@ -424,3 +424,16 @@ def test_code_page_chart_draws_one_mode_and_marks_the_bytes_that_begin_shifts(ca
     assert re.search(r'id="b1B" data-byte="1B"><title>1B: begins shift sequences \(to [a-z0-9, ]+\)', svg)
     code, _, err = run_cli(capsys, "chart", "whatwg-iso-2022-jp", "--codepage", "--mode", "kanji", "-o", out)
     assert code == 2 and "has no mode 'kanji' (its modes: ascii, roman, katakana, jis0208)" in err
+
+
+def test_describe_says_when_the_ill_formed_table_is_too_large_to_walk(capsys):
+    """CPython's ISO-2022 escape errors fall back over up to 14 bytes: the walk behind
+    Table 3.1b would grow with the byte classes to that power, so describe says so."""
+    code, out, err = run_cli(capsys, "describe", "iso2022_kr", "--ill-formed")
+    assert code == 0 and not err
+    assert "not computed: the scanner's fallback reaches more than 10,000 configurations" in out
+    code, out, _ = run_cli(capsys, "describe", "iso2022_kr", "--ill-formed", "--json")
+    doc = json.loads(out)
+    assert doc["ill_formed"] is None and doc["note"].startswith("not computed")
+    code, out, _ = run_cli(capsys, "describe", "hz", "--ill-formed", "--json")
+    assert json.loads(out)["ill_formed"]  # a small one is still walked

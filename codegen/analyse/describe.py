@@ -413,6 +413,16 @@ def _ends_well(a: Automaton, cfg) -> bool:
             cfg = _feed(a, cfg, x)
 
 
+# Configurations walked at most: one holds the bytes read past the last accepting state,
+# so long ill-formed patterns with a fallback (CPython's ISO-2022 escape sequences: up to
+# 14 such bytes) make their number grow with the byte classes to that power.
+MAX_CONFIGURATIONS = 10_000  # the built-ins without such patterns reach 26 at most
+
+
+class TooManyConfigurations(Exception):
+    """The walk behind Table 3.1b would exceed MAX_CONFIGURATIONS."""
+
+
 def _configurations(a: Automaton):
     """Every configuration reachable from the start, its successors per class, and the
     block of each under "the same continuations keep the input well-formed" (minimal)."""
@@ -422,6 +432,8 @@ def _configurations(a: Automaton):
         cfg = todo.pop()
         if cfg in succ:
             continue
+        if len(succ) >= MAX_CONFIGURATIONS:
+            raise TooManyConfigurations
         if cfg in (_ILL, _EXT):
             succ[cfg] = (cfg,) * a.n_classes
             continue
@@ -486,7 +498,12 @@ def ill_formed(a: Automaton) -> list[dict]:
 
 def ill_formed_table(a: Automaton) -> str:
     """The Table 3.1b rows as ``encspec describe --ill-formed`` prints them."""
-    rows_ = ill_formed(a)
+    try:
+        rows_ = ill_formed(a)
+    except TooManyConfigurations:
+        return (f"{a.name}: ill-formed byte sequences (in the style of Unicode 3.1 Table 3.1b): not "
+                f"computed: the scanner's fallback reaches more than {MAX_CONFIGURATIONS:,} configurations "
+                "(long ill-formed patterns; `encspec tokens` shows any input's errors)")
     if not rows_:   # WTF-16: any sequence of units is well-formed, and a cut one can be completed
         return (f"{a.name}: ill-formed byte sequences (in the style of Unicode 3.1 Table 3.1b): none; "
                 "every byte sequence can be continued to a well-formed one")
@@ -524,8 +541,14 @@ def unmapped(a: Automaton) -> list[dict]:
 def ill_formed_json(a: Automaton) -> dict[str, Any]:
     """``describe --ill-formed --json``: the Table 3.1b rows, the counted forms they leave
     out and, for table forms, the pointers without an entry."""
-    doc: dict[str, Any] = {"name": a.name, "title": a.title or None, "ill_formed": ill_formed(a),
+    try:
+        rows_: list[dict] | None = ill_formed(a)
+    except TooManyConfigurations:  # null, with the reason
+        rows_ = None
+    doc: dict[str, Any] = {"name": a.name, "title": a.title or None, "ill_formed": rows_,
                            "counted_forms": [e.form for e in a.extensions]}
+    if rows_ is None:
+        doc["note"] = f"not computed: more than {MAX_CONFIGURATIONS:,} configurations"
     if a.tables:  # a table form's pointers without an entry are errors the rows cannot show
         doc["unmapped"] = unmapped(a)
     return doc
