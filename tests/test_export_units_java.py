@@ -39,6 +39,7 @@ failure.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from functools import cache
 
@@ -638,21 +639,47 @@ def test_the_jdks_utf16_differs_only_after_a_lead_surrogate(driver):
         assert be[hexdata]["c"] == be[hexdata]["j"], hexdata
 
 
-def test_the_java_source_names_the_spec_reasons_and_weights_only_where_needed():
-    """Reasons come from the spec (utf-16's), weights and byte orders appear where the spec has
-    them, and a weight-1, byte-unit spec's scan is the one it always was."""
+def _java_codec(spec: str) -> str:
+    """The Codec class of *spec*'s java export (its text)."""
     from encspec.emit.targets import targets
-    java = targets()["java"]
-    files = java.files(pipeline.load("utf-16")[1])
-    text = next(v for k, v in files.items() if k.endswith("/Utf16.java"))
+    a = pipeline.load(spec)[1]
+    files = targets()["java"].files(a)
+    return next(v for k, v in files.items() if k.endswith(f"/{class_name(a)}.java"))
+
+
+def _java_engine(text: str) -> str:
+    """The Codec's decoder engine: the table lookup, the steps, the scanner, tokens and
+    decode, without the spec's data (the TABLES initialiser), its comments, and the
+    counted forms' own scanners (generated from each form's expressions) or the cases
+    that call them."""
+    code = text[text.index("    /** A mapping table: an index"):]
+    code = re.sub(r"private static final Table\[\] TABLES = \{.*?\n    \};", "", code, flags=re.S)
+    if "// --------------------------------------------------------- counted forms" in code:
+        code = code[:code.index("    // --------------------------------------------------------- counted forms")] + \
+            code[code.index("    /** Counted form form's token at data[pos]"):]
+    code = re.sub(r"\n +case \d+:\n +return counted\d+\(.*", "", code)
+    return "\n".join(line for line in code.split("\n")
+                     if not line.lstrip().startswith(("*", "/*", "//")))
+
+
+def test_the_java_source_names_the_spec_reasons_and_weights_as_data():
+    """Reasons come from the spec (utf-16's); the decoder engine is one text for every spec,
+    which it reads as data: a weight-1, byte-unit spec differs in its flags (WEIGHTED false,
+    constants HotSpot folds), its UNIT (1) and its end-of-data actions (all -1), not in its
+    code; so do specs with mapping tables, counted forms and table entries of several
+    code points."""
+    text = _java_codec("utf-16")
     for reason in ("illegal encoding", "illegal UTF-16 surrogate", "unexpected end of data", "truncated data"):
         assert f'"{reason}"' in text
-    assert '"invalid start byte"' not in text and "WEIGHT[k]" in text
+    assert '"invalid start byte"' not in text and "WEIGHTED = true;" in text
     assert "new Signature(6, (byte) 0xFE, (byte) 0xFF)" in text and "UNIT = 2;" in text
-    leb = next(v for k, v in java.files(pipeline.load("leb128")[1]).items() if k.endswith("/Leb128.java"))
-    assert "0x8000000000000000L" in leb and "WEIGHT_BIG" in leb  # 2**63: past a long
-    narrow = next(v for k, v in java.files(pipeline.load("utf-8")[1]).items() if k.endswith("/Utf8.java"))
-    loop = narrow[narrow.index("static Token scan(byte[] data, int pos, int n, long countedLimit"):
-                  narrow.index("public static Signature signature(byte[] data)")]
-    assert "WEIGHT" not in narrow and "AT_END" not in narrow and "UNIT" not in loop and "whole" not in loop
-    assert "acc = acc * RADIX[k] + d;" in loop
+    leb = _java_codec("leb128")
+    assert "0x8000000000000000L" in leb and "WIDE_DFA = true;" in leb  # 2**63: past a long
+    narrow = _java_codec("utf-8")
+    assert "WEIGHTED = false;" in narrow and "WIDE_DFA = false;" in narrow and "UNIT = 1;" in narrow
+    at_end = narrow[narrow.index("private static final int[] AT_END"):].split("\n", 1)[0]
+    assert set(re.findall(r"-?\d+", at_end.split("{", 1)[1])) == {"-1"}
+    assert "acc = acc * RADIX[k] + (WEIGHTED ? d * WEIGHT[k] : d);" in narrow
+    assert _java_engine(narrow) == _java_engine(text)
+    for spec in ("shift_jis", "utf-inf-8", "whatwg-big5", "leb128"):  # tables, counted forms, entries of several
+        assert _java_engine(_java_codec(spec)) == _java_engine(narrow), spec

@@ -16,6 +16,7 @@ from ..spec.expressions import MAX_LONG
 from ..version import __version__
 from . import export_common as common
 from . import js_target, package_tests, render
+from .engine_data import decoder_data
 from .java_literals import JAVA_CHUNK, java_chunks, java_ints
 from .target import Target, refusal, register
 
@@ -110,18 +111,45 @@ def max_chars_per_byte(a: Automaton) -> str:
 JAVA_RELEASE = 11
 
 def table_context(ctx: dict, a: Automaton) -> None:
-    """The tables' string constants (java_lines, or java_starts/java_firsts/java_lasts:
-    chunks of literals) and the restore set's test (restore_java, on an int b)."""
+    """Every table in the one shape the decoder engine reads (Codec.java.j2's Table): its
+    string constants (java_values, java_starts, java_firsts, java_lasts: chunks of
+    literals, one empty where the table has no such part), java_values_fn (ints16 or
+    ints32: how its values are packed), java_base, java_several and java_notes (its
+    layout, for a comment)."""
     for t in ctx["tables"]:
+        forms = [f"(form{'s' if len(t['forms']) > 1 else ''} {', '.join(t['forms'])})"] if t["forms"] else []
+        empty = java_chunks([])
         if t["ranges"]:
             for part in ("starts", "firsts", "lasts"):
                 t["java_" + part] = java_chunks(java_ints(t[part]))
+            t.update(java_values=empty, java_values_fn="ints32", java_base=0, java_several=0)
+            layout = f"ranges: {t['runs']} runs, pointer p of run k is FIRSTS[k] + p - STARTS[k]"
         else:
-            t["java_lines"] = java_chunks(t["values"] if t["bits"] == 16 else java_ints(t["values"]))
+            t["java_values"] = java_chunks(t["values"] if t["bits"] == 16 else java_ints(t["values"]))
+            t["java_values_fn"] = f"ints{t['bits']}"
+            t.update(java_starts=empty, java_firsts=empty, java_lasts=empty, java_base=t["base"],
+                     java_several=t["several"])
+            layout = (f"index: pointers {t['base']} .. {t['base'] + t['count'] - 1}, {t['entries']} entries;"
+                      f" 0x{t['none']:X}: no entry; 0x{t['several']:X}: see the overrides")
+        t["java_notes"] = [*forms, layout]
     ctx["java_chunk"] = JAVA_CHUNK
-    ctx["restore_java"] = common.restore_test(a, "b", "java")
     ctx["restore_text"] = common.restore_text(a)
 
+
+def engine_context(ctx: dict, a: Automaton) -> None:
+    """The spec's constructs as data for the one decoder engine (Codec.java.j2):
+    engine_data.decoder_data's, and the flags, which the JIT folds as static final
+    constants ("java_flags": name -> its Java text), so that the engine's template
+    text has no per-construct switch."""
+    decoder_data(a, ctx)
+    ctx["java_flags"] = {"PERMUTED": _java_bool(ctx["permuted"]), "WEIGHTED": _java_bool(ctx["weighted"]),
+                         "WIDE_DFA": _java_bool(ctx["wide_dfa"]), "SPAN": str(ctx["span_index"])}
+    for act in ctx["actions"]:
+        act["big_java"] = f'new BigInteger("{act["big"]}")' if act["big"] else "null"
+
+
+def _java_bool(flag: object) -> str:
+    return "true" if flag else "false"
 
 
 def counted_plans(a: Automaton) -> tuple[list[dict], set]:
@@ -217,6 +245,7 @@ def files(a: Automaton, java_package: str | None = None, spec_arg: str | None = 
     ctx["plans"] = plans
     ctx["x_ops"] = sorted(used)
     ctx["reason_limit"] = REASON_LIMIT
+    engine_context(ctx, a)
     limits = ["* Code points are longs up to Long.MAX_VALUE (2**63 - 1); beyond, a",
               "  token's value is -1 and its BigInteger `big` holds the code point, so",
               "  nothing differs from the reference."]
