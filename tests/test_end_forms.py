@@ -134,7 +134,14 @@ def never_rejected(codec, cps):
         got = codec.decode_codepoints(data)           # raises where the decoder rejects a byte
         if errors == "strict":
             written = joined_pairs(cps) if codec.PAIR_ON_ENCODE else cps
-            assert got == [d for c in written for d in codec.decode_codepoints(codec.encode([c]))]
+            assert got == [d for c in written for d in _alone(codec, c)]
+
+
+def _alone(codec, c):
+    """What *c*'s bytes read as within a text: alone, except U+FEFF, whose bytes alone are
+    the signature of a spec that has one (utf-8-bom's EF BB BF), read as none."""
+    got = codec.decode_codepoints(codec.encode([c]))
+    return [0xFEFF] if c == 0xFEFF and got == [] else got
 
 
 @pytest.mark.parametrize("name, backend", with_backends(decodable_builtins(), BACKENDS))
