@@ -795,13 +795,20 @@ def run_token_batch(cmd: Sequence[str], items: Sequence[bytes], env: dict[str, s
     stdin = "".join(x.hex() + "\n" for x in items).encode("ascii")
     proc = subprocess.run(list(cmd), input=stdin, capture_output=True, timeout=timeout, env=env)
     assert proc.returncode == 0, proc.stderr.decode(errors="replace")[-3000:]
+    return end_groups(proc.stdout.decode("ascii"), len(items))
+
+
+def end_groups(out: str, count: int | None = None) -> list[list[str]]:
+    """The batch protocol's answers: the lines before each `end` (*count*: how many there
+    must be); output after the last `end` fails."""
     groups: list[list[str]] = [[]]
-    for line in proc.stdout.decode("ascii").splitlines():
+    for line in out.splitlines():
         if line == "end":
             groups.append([])
         else:
             groups[-1].append(line)
-    assert groups.pop() == [] and len(groups) == len(items), f"{len(groups)} answers for {len(items)} inputs"
+    assert groups.pop() == [], f"output after the last `end`: {groups[-1][:5] if groups else ''}"
+    assert count is None or len(groups) == count, f"{len(groups)} answers for {count} inputs"
     return groups
 
 

@@ -28,7 +28,7 @@ import pytest
 import conftest
 import encspec
 import tools
-from conftest import builtins_for_exports
+from conftest import builtins_for_exports, end_groups
 from encspec import pipeline
 from encspec.automaton import DEAD
 from encspec.runtime.tables import counted_bytes, counted_levels, encoded, level_bytes
@@ -196,15 +196,7 @@ def run_batch(cmd: list[str], items, env=None) -> list[list[str]]:
     stdin = "".join(x.hex() + "\n" for x in items).encode("ascii")
     proc = subprocess.run(cmd, input=stdin, capture_output=True, timeout=TIMEOUT, env=env)
     assert proc.returncode == 0, f"{cmd} exited {proc.returncode}:\n{proc.stderr.decode(errors='replace')[-3000:]}"
-    groups: list[list[str]] = [[]]
-    for line in proc.stdout.decode("ascii").splitlines():
-        if line == "end":
-            groups.append([])
-        else:
-            groups[-1].append(line)
-    assert groups[-1] == [], f"output after the last `end`: {groups[-1][:5]}"
-    groups.pop()
-    assert len(groups) == len(items), f"{len(groups)} answers for {len(items)} inputs"
+    groups = end_groups(proc.stdout.decode("ascii"), len(items))
     if proc.stderr.strip():
         raise AssertionError(f"{cmd} wrote to stderr:\n{proc.stderr.decode(errors='replace')[-3000:]}")
     return groups

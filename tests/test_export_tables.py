@@ -243,14 +243,7 @@ def run_export(lang: str, spec: str, root: Path, exported: bool = False) -> list
     if proc.returncode != 0:
         raise AssertionError(f"{lang} run-tokens of {spec} exited {proc.returncode}:\n"
                              + proc.stderr.decode("utf-8", "replace")[-4000:])
-    groups: list[list[str]] = [[]]
-    for line in proc.stdout.decode("ascii").splitlines():
-        if line == "end":
-            groups.append([])
-        else:
-            groups[-1].append(line)
-    assert groups.pop() == [], f"{lang} {spec}: output does not end with `end`"
-    return groups
+    return conftest.end_groups(proc.stdout.decode("ascii"))
 
 
 def run_java(specs: list[str], root: Path, futures: dict) -> None:

@@ -34,6 +34,7 @@ import pytest
 
 import encspec
 import tools
+from conftest import end_groups
 from encspec import pipeline
 from encspec.runtime.tables import encoded
 from encspec.spec import registry
@@ -329,14 +330,7 @@ def run_harness(exe: Path, items: list[tuple[str, bytes]]) -> list[list[str]]:
     stdin = "".join(f"{ALL_SPECS.index(spec)} {data.hex()}\n" for spec, data in items).encode("ascii")
     proc = _run([str(exe)], input=stdin)
     assert not proc.stderr.strip(), proc.stderr.decode(errors="replace")[-3000:]
-    groups: list[list[str]] = [[]]
-    for line in proc.stdout.decode("utf-8").splitlines():
-        if line == "end":
-            groups.append([])
-        else:
-            groups[-1].append(line)
-    assert groups.pop() == [] and len(groups) == len(items), f"{len(groups)} answers for {len(items)} inputs"
-    return groups
+    return end_groups(proc.stdout.decode("utf-8"), len(items))
 
 
 # ------------------------------------------------------------------ expectations

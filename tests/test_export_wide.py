@@ -31,7 +31,7 @@ import pytest
 
 import encspec
 import tools
-from conftest import children_cpu_time
+from conftest import children_cpu_time, end_groups
 from encspec import pipeline
 from encspec.spec import registry
 
@@ -333,14 +333,7 @@ def harnesses(tmp_path_factory, spec_paths):
 def run_harness(exe: Path, items, limit=None) -> list[list[str]]:
     stdin = "".join(x.hex() + "\n" for x in items).encode("ascii")
     proc = _run([str(exe), "-" if limit is None else str(limit)], input=stdin)
-    groups: list[list[str]] = [[]]
-    for line in proc.stdout.decode("ascii").splitlines():
-        if line == "end":
-            groups.append([])
-        else:
-            groups[-1].append(line)
-    assert groups.pop() == [] and len(groups) == len(items)
-    return groups
+    return end_groups(proc.stdout.decode("ascii"), len(items))
 
 
 # ------------------------------------------------------------------ expectations
