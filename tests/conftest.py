@@ -807,7 +807,8 @@ def end_groups(out: str, count: int | None = None) -> list[list[str]]:
             groups.append([])
         else:
             groups[-1].append(line)
-    assert groups.pop() == [], f"output after the last `end`: {groups[-1][:5] if groups else ''}"
+    tail = groups.pop()
+    assert tail == [], f"output after the last `end`: {tail[:5]}"
     assert count is None or len(groups) == count, f"{len(groups)} answers for {count} inputs"
     return groups
 
