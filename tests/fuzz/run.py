@@ -133,14 +133,15 @@ def build(spec: str, work: Path) -> None:
 
 def decode_line(module, data: bytes, bits: int) -> str:
     """What MOD_decode gives (the driver's line), from the Python module's tokens: a
-    char's code points, nothing for the signature, the replacement for anything else
-    and for a char wider than MOD_cp (a WIDE token), counted as errors."""
+    char's code points, nothing for the signature or a shift (a spec with modes), the
+    replacement for anything else and for a char wider than MOD_cp (a WIDE token),
+    counted as errors."""
     errors, out = 0, list[int]()
     for kind, _, _, value in module.tokens(data):
         values = value if isinstance(value, tuple) else (value,)
         if kind == "char" and all(v < 1 << bits for v in values):
             out += values
-        elif kind != "signature":
+        elif kind not in ("signature", "shift"):
             errors += 1
             out.append(0xFFFD)
     return " ".join([str(errors)] + [f"{v:X}" for v in out])
@@ -165,15 +166,10 @@ def compare_c(spec: str, work: Path, python, cases: list[bytes]) -> list[tuple[b
     lines, error = _c_run(build / "tokens", cases)
     if error:
         return [(b"", error)]
-    groups: list[list[str]] = [[]]
-    for line in lines:
-        if line == "end":
-            groups.append([])
-        else:
-            groups[-1].append(line)
-    groups.pop()
-    if len(groups) != len(cases):
-        return [(b"", f"C export answered {len(groups)} of {len(cases)} inputs")]
+    try:
+        groups = conftest.end_groups("\n".join(lines), len(cases))
+    except AssertionError as e:
+        return [(b"", f"C export's tokens: {e}")]
     out = [(c, f"C tokens {got[:6]} but python gives {want[:6]}")
            for c, got in zip(cases, groups) if got != (want := conftest.token_lines(python.tokens(c)))]
     lines, error = _c_run(build / "decode-driver", cases)
