@@ -11,11 +11,12 @@ hand-written cases pin.
 from __future__ import annotations
 
 import io
+import json
 import random
 
 import pytest
 
-from conftest import assert_linear
+from conftest import assert_linear, run_cli
 from encspec.automaton import compile_spec
 from encspec.runtime import tables
 from encspec.spec.parse import parse_text
@@ -152,3 +153,39 @@ def test_encoding_starters_and_shifts_is_linear(m):
         enc = m.IncrementalEncoder()
         return b"".join(enc.encode(t[k:k + 7]) for k in range(0, len(t), 7)) + enc.encode("", True)
     assert_linear("modal sequences incremental encode", pieces, text * (1 << 8), text * (1 << 12))
+
+
+# SPEC with a third mode holding the same forms as two (reached from two by 0E)
+TWINS = SPEC.replace("shift out: 0F -> one\n", "shift out: 0F -> one\nshift on: 0E -> three\n") + """mode three
+form pair3: 21 = U+304B U+309A
+form ka3: 22 = U+304B
+form b3: 23..7E at U+3100
+shift back: 0F -> one
+"""
+
+
+def test_check_counts_the_byte_sequences_of_each_mode_apart(capsys, tmp_path):
+    """Mode one reads 00..0D and 10..7F (126); two and three each read 21 (one sequence of
+    code points), 22 and 23..7E (92): 93 code points and 1 sequence, not 2 summed."""
+    path = tmp_path / "three.encspec"
+    path.write_text(TWINS)
+    code, out, _ = run_cli(capsys, "check", path)
+    assert code == 0
+    tail = out[out.index("mode one:"):]
+    assert tail.splitlines() == [
+        "mode one:", "    1 bytes: 126 code points",
+        "mode two:", "    1 bytes: 93 code points and 1 sequence of code points",
+        "mode three:", "    1 bytes: 93 code points and 1 sequence of code points"]
+    code, out, _ = run_cli(capsys, "check", path, "--json")
+    doc = json.loads(out)
+    assert doc["modes"]["three"] == {"lengths": {"1": 94}, "sequences": {"1": 1}}
+
+
+def test_describe_prints_a_modes_sequences_once_and_names_the_mode_that_has_them(capsys, tmp_path):
+    path = tmp_path / "three.encspec"
+    path.write_text(TWINS)
+    code, out, _ = run_cli(capsys, "describe", path)
+    assert code == 0
+    assert out.count("sequences of code points the encoder writes as one (1;") == 1
+    three = out[out.index("mode three"):]
+    assert "sequences of code points the encoder writes as one: those of mode two" in three

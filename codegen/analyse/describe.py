@@ -180,8 +180,9 @@ def _bytes_range(d: dict, lo: str, hi: str) -> str:
     return lo if lo == hi else f"{lo} … {hi}"
 
 
-def table_lines(a: Automaton) -> list[str]:
-    """The text ``describe`` prints after the rows for a spec with mapping tables."""
+def table_lines(a: Automaton, with_sequences: bool = True) -> list[str]:
+    """The text ``describe`` prints after the rows for a spec with mapping tables (the
+    sequences of code points last, unless *with_sequences* is false)."""
     lines = []
     for d in (table_form(a, f) for f in _tables.table_forms(a)):
         lines.append("")
@@ -233,7 +234,8 @@ def table_lines(a: Automaton) -> list[str]:
                 lines.append(f"  {_cps(e['code_point'])} -> {e['bytes']}   (these bytes decode to {e['decodes_to']})")
         if len(only) > SHOWN_ONLY:
             lines.append(f"  … {len(only) - SHOWN_ONLY} more (--json lists them all)")
-    lines += sequence_lines(a)
+    if with_sequences:
+        lines += sequence_lines(a)
     if a.digit_run is not None:
         r = a.digit_run
         lines.append("")
@@ -267,22 +269,31 @@ def written_sequences(a: Automaton) -> list[dict]:
 
 def sequence_lines(a: Automaton) -> list[str]:
     """The literal forms of several code points, then the sequences the encoder writes."""
-    lines: list[str] = []
+    return literal_form_lines(a) + written_lines(a)
+
+
+def literal_form_lines(a: Automaton) -> list[str]:
+    """The literal forms whose value is several code points."""
     forms = several_forms(a)
-    if forms:
-        lines += ["", "literal forms of several code points:"]
-        lines += [f"  form {f['form']}: {f['bytes']} = " + " ".join(_cps(c) for c in f["code_points"])
-                  for f in forms]
+    if not forms:
+        return []
+    return ["", "literal forms of several code points:", *(
+        f"  form {f['form']}: {f['bytes']} = " + " ".join(_cps(c) for c in f["code_points"]) for f in forms)]
+
+
+def written_lines(a: Automaton) -> list[str]:
+    """The sequences of code points the encoder writes as one, with their bytes."""
     written = written_sequences(a)
-    if written:
-        lines += ["", f"sequences of code points the encoder writes as one ({len(written)}; "
-                      "at each position the longest the text holds):"]
-        for w in written[:SHOWN_ONLY]:
-            text = " ".join(_cps(c) for c in w["code_points"])
-            back = "" if w["decodes_to"] == text else f"   (these bytes decode to {w['decodes_to']})"
-            lines.append(f"  {text} -> {w['bytes']}{back}")
-        if len(written) > SHOWN_ONLY:
-            lines.append(f"  … {len(written) - SHOWN_ONLY} more (--json lists them all)")
+    if not written:
+        return []
+    lines = ["", f"sequences of code points the encoder writes as one ({len(written)}; "
+                 "at each position the longest the text holds):"]
+    for w in written[:SHOWN_ONLY]:
+        text = " ".join(_cps(c) for c in w["code_points"])
+        back = "" if w["decodes_to"] == text else f"   (these bytes decode to {w['decodes_to']})"
+        lines.append(f"  {text} -> {w['bytes']}{back}")
+    if len(written) > SHOWN_ONLY:
+        lines.append(f"  … {len(written) - SHOWN_ONLY} more (--json lists them all)")
     return lines
 
 
@@ -328,11 +339,19 @@ def mode_lines(a: Automaton) -> list[str]:
     shifts; then the encoder's modes."""
     lines = [f"{a.name}: {a.title}" if a.title else a.name,
              f"{len(a.modes)} modes; the data starts in {a.modes[0].name}"]
+    first_with: dict[tuple[str, ...], str] = {}  # sequence lines -> the first mode printing them
     for k, m in enumerate(a.modes):
         part = replace(m.part, name=f"mode {m.name}", title="")
         lines += ["", *_row_lines(_rows_doc(part))]
         if _table_part(part):
-            lines += table_lines(part)
+            written = tuple(written_lines(part))
+            lines += table_lines(part, with_sequences=False) + literal_form_lines(part)
+            if written and written in first_with:
+                lines += ["", f"sequences of code points the encoder writes as one: those of mode "
+                              f"{first_with[written]}"]
+            else:
+                lines += written
+                first_with.setdefault(written, m.name)
         lines += _shift_lines(a, k)
         if m.leaving:
             lines.append(f"characters that end the mode (never encoded): {', '.join(m.leaving)}")

@@ -53,6 +53,7 @@ class Report:
     max_code_point: int | None = None
     lengths: dict = field(default_factory=dict)
     sequences: dict = field(default_factory=dict)  # of lengths' counts: those of several code points
+    mode_lengths: dict = field(default_factory=dict)  # a spec with modes: mode -> (lengths, sequences)
     worst_skip: int | None = None
     unbounded: bool = False
 
@@ -66,6 +67,10 @@ class Report:
                                                       key=lambda kv: (isinstance(kv[0], str), kv[0]))},
             "sequences": {str(k): v for k, v in sorted(self.sequences.items())},
             "worst_skip": self.worst_skip, "unbounded": self.unbounded,
+            **({"modes": {name: {"lengths": {str(k): v for k, v in lengths.items()},
+                                 "sequences": {str(k): v for k, v in sorted(several.items())}}
+                          for name, (lengths, several) in self.mode_lengths.items()}}
+               if self.mode_lengths else {}),
         }
 
 
@@ -454,6 +459,28 @@ CHECKS = {
 }
 
 
+def _lengths(a: Automaton) -> tuple[dict, dict]:
+    """How many valid byte sequences of each length *a* reads (rows, table entries, literal
+    forms), and how many of those stand for several code points."""
+    lengths: dict = {}
+    several: dict = {}
+    for r in a.rows:
+        lengths[r.length] = lengths.get(r.length, 0) + (r.last - r.first + 1)
+    for f in _tables.table_forms(a):  # the pointers with an entry: each a valid sequence
+        t = a.tables[f.table]
+        lengths[f.length] = lengths.get(f.length, 0) + _tables.entries_count(t, 0, _tables.capacity(f) - 1)
+    for x in _tables.several_values(a):
+        n = len(x.data)
+        if x.pointer is None:  # a literal form of several code points is no row
+            lengths[n] = lengths.get(n, 0) + 1
+        several[n] = several.get(n, 0) + 1
+    return _sorted_lengths(lengths), several
+
+
+def _sorted_lengths(lengths: dict) -> dict:
+    return dict(sorted(lengths.items(), key=lambda kv: (isinstance(kv[0], str), kv[0])))
+
+
 def check(a: Automaton, only: list[str] | None = None) -> Report:
     """Decide every property (or those named in *only*, from ``NAMES``), each failure
     with a counterexample: what ``encspec check`` prints."""
@@ -466,20 +493,16 @@ def check(a: Automaton, only: list[str] | None = None) -> Report:
     report.unbounded = bool(a.extensions)
     report.max_length = _tables.max_length(a)
     report.max_code_point = _tables.max_code_point(a)
-    lengths: dict = {}
-    for r in a.rows:
-        lengths[r.length] = lengths.get(r.length, 0) + (r.last - r.first + 1)
-    for f in _tables.table_forms(a):  # the pointers with an entry: each a valid sequence
-        t = a.tables[f.table]
-        lengths[f.length] = lengths.get(f.length, 0) + _tables.entries_count(t, 0, _tables.capacity(f) - 1)
-    for x in _tables.several_values(a):
-        n = len(x.data)
-        if x.pointer is None:  # a literal form of several code points is no row
-            lengths[n] = lengths.get(n, 0) + 1
-        report.sequences[n] = report.sequences.get(n, 0) + 1
+    if a.modes:  # the same bytes are other characters in another mode: counted mode by mode
+        for m in a.modes:
+            report.mode_lengths[m.name] = _lengths(m.part)
+        lengths, report.sequences = report.mode_lengths[a.modes[0].name]
+        lengths = dict(lengths)
+    else:
+        lengths, report.sequences = _lengths(a)
     if a.extensions:
         lengths["counted"] = "unbounded"
-    report.lengths = dict(sorted(lengths.items(), key=lambda kv: (isinstance(kv[0], str), kv[0])))
+    report.lengths = _sorted_lengths(lengths)
     if a.digit_run is not None:
         _run_properties(a, report)
     if report.properties.get("self_synchronizing") and report.max_length:

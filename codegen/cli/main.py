@@ -113,14 +113,29 @@ def check(spec, as_json):
     click.echo(f"{'max_length':20} {report.max_length if report.max_length is not None else 'unbounded'}")
     mcp = report.max_code_point
     click.echo(f"{'max_code_point':20} {f'U+{mcp:04X}' if mcp is not None else 'unbounded'}")
-    for n, count in report.lengths.items():
-        several = report.sequences.get(n, 0)
+    if report.mode_lengths:  # the same bytes are other characters in another mode
+        for mode, (lengths, several) in report.mode_lengths.items():
+            click.echo(f"mode {mode}:")
+            _echo_lengths(lengths, several, "  ")
+    else:
+        _echo_lengths(report.lengths, report.sequences, "")
+
+
+def _echo_lengths(lengths: dict, several: dict, indent: str) -> None:
+    """How many valid byte sequences of each length, as ``check`` prints them."""
+    for n, count in lengths.items():
+        k = several.get(n, 0)
         if isinstance(n, str):
-            click.echo(f"  {n}: {count}")
-        elif several:  # a pointer of several code points is one valid sequence, not a code point
-            click.echo(f"  {n} bytes: {count - several} code points and {several} sequences of code points")
+            click.echo(f"{indent}  {n}: {count}")
+        elif k:  # a pointer of several code points is one valid sequence, not a code point
+            click.echo(f"{indent}  {n} bytes: {_count(count - k, 'code point')} and "
+                       f"{_count(k, 'sequence')} of code points")
         else:
-            click.echo(f"  {n} bytes: {count} code points")
+            click.echo(f"{indent}  {n} bytes: {_count(count, 'code point')}")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 @cli.command()
