@@ -251,6 +251,8 @@ def mode_lines(codec: Codec, state: State, by_name: dict[State, str]) -> list[st
     if codec.shifts:
         plain = by_name[replace(state, shifted=False)]
         out.append(f"form lf: 0A = U+000A -> {plain}" if state.shifted else "form lf: 0A = U+000A")
+        if state.shifted:       # CPython's encoder writes every code point below 80 after SI
+            out.append("unencodable U+0000..U+001F                      # written after SI")
     if cs == "ascii":
         out.append("form ascii: 20..7F at U+0020")
     elif cs == "roman":
