@@ -300,6 +300,26 @@ def test_c_encode_says_the_room_it_needs(tmp_path, packages):
     assert out == "2 6 2 6 41C3A9\n"
 
 
+def test_c_encode8_copies_ascii_runs_as_room_allows(tmp_path, packages):
+    """encode8 copies a run of ASCII straight to the output (64 bytes a step): with room for
+    part of the run it writes what fits and says the length the whole text needs."""
+    folder = packages("utf-8")
+    text = "".join(chr(0x21 + k % 90) for k in range(300)) + "\u00e9" + "x" * 70
+    data = text.encode()
+    prog = tmp_path / "ascii.c"
+    prog.write_text('#include <stdio.h>\n#include <string.h>\n#include <encspec/utf_8.h>\n'
+                    f'static const unsigned char text[] = {{ {", ".join(str(b) for b in data)} }};\n'
+                    'int main(void) {\n    unsigned char out[400]; utf_8_encoded res; size_t room;\n'
+                    '    for (room = 0; room <= sizeof text; room += 37) {\n'
+                    '        int s; memset(out, 0, sizeof out);\n'
+                    '        s = utf_8_encode8(text, sizeof text, out, room, 0, &res);\n'
+                    '        printf("%d %lu %d\\n", s, (unsigned long)res.length,'
+                    ' memcmp(out, text, room) == 0 && out[room] == 0);\n    }\n    return 0;\n}\n', "utf-8")
+    rooms = range(0, len(data) + 1, 37)
+    want = "".join(f"{0 if room >= len(data) else 2} {len(data)} 1\n" for room in rooms)
+    assert _compiled_output(tmp_path, folder, prog) == want
+
+
 @pytest.mark.parametrize("spec", ["utf-8", "utf-16le", "gb18030"])
 def test_c_encode_after_prepare_equals_the_python_module(tmp_path, packages, spec):
     """After NAME_encode_prepare() (the memo fixed: beyond the BMP the slow path answers),

@@ -5,7 +5,7 @@ tiny timing mains into a temporary folder and builds them with ``$CC`` (else
 ``cc``) ``-O2``; ``throughput(payload, repeat)`` runs ``NAME_decode`` over the
 payload *repeat* times inside that program (errors become U+FFFD, as
 ``errors="replace"``) and returns the best in MB/s; ``encode(text, repeat)`` runs
-``NAME_encode32`` (strict) over the text's code points.  The payload goes through a
+``NAME_encode32`` (strict) over the text's code points, or ``NAME_encode8`` over its UTF-8.  The payload goes through a
 file; the time is the program's CPU time around the call only, so process start
 and reading do not count.
 """
@@ -72,8 +72,9 @@ int main(int argc, char **argv)
 }}
 """
 
-ENCODE_MAIN = r"""/* Times {mod}_encode32 over the code points in file argv[1] (native-endian 32-bit), best of
-   argv[2] runs in CPU time; writes the bytes to argv[3]; prints "seconds bytes status". */
+ENCODE_MAIN = r"""/* Times {mod}_encode32 over the code points in file argv[1] (native-endian 32-bit), or with
+   argv[4] "8" {mod}_encode8 over the UTF-8 text in it, best of argv[2] runs in CPU time;
+   writes the bytes to argv[3]; prints "seconds bytes status". */
 """ + PRELUDE + r"""
 int main(int argc, char **argv)
 {{
@@ -84,24 +85,26 @@ int main(int argc, char **argv)
     size_t n, room;
     {mod}_encoded res;
     double best = 1e30;
-    int k, repeat, status = 0;
+    int k, repeat, status = 0, utf8;
 
-    if (argc != 4 || (f = fopen(argv[1], "rb")) == NULL)
+    if (argc != 5 || (f = fopen(argv[1], "rb")) == NULL)
         return 2;
+    utf8 = argv[4][0] == '8';
     fseek(f, 0, SEEK_END);
     size = ftell(f);
     fseek(f, 0, SEEK_SET);
-    n = (size_t)size / 4;
+    n = utf8 ? (size_t)size : (size_t)size / 4;  /* UTF-8: at most a code point a byte */
     room = n * {MOD}_ENCODE_MAX_BYTES + {MOD}_SIGNATURE_LEN;
-    cps = malloc(n * 4 + 4);
+    cps = malloc((size_t)size + 4);
     out = malloc(room + 1);
-    if (cps == NULL || out == NULL || fread(cps, 4, n, f) != n)
+    if (cps == NULL || out == NULL || fread(cps, 1, (size_t)size, f) != (size_t)size)
         return 2;
     fclose(f);
     repeat = atoi(argv[2]);
     for (k = 0; k < repeat; k++) {{
         double t = now();
-        status = {mod}_encode32(cps, n, out, room, 0, &res);
+        status = utf8 ? {mod}_encode8((const unsigned char *)cps, (size_t)size, out, room, 0, &res)
+                      : {mod}_encode32(cps, n, out, room, 0, &res);
         t = now() - t;
         if (t < best)
             best = t;
@@ -152,12 +155,15 @@ class CDecoder:
             path.unlink(missing_ok=True)
         return float(out[0]), int(out[1]), int(out[2])
 
-    def encode(self, text: str, repeat: int) -> tuple[float, bytes, int]:
-        """(best seconds, bytes written, status) of NAME_encode32 (strict) over *text*'s code points."""
-        path, written = self.dir / "text.u32", self.dir / "encoded.bin"
-        path.write_bytes(text.encode("utf-32-le" if sys.byteorder == "little" else "utf-32-be", "surrogatepass"))
+    def encode(self, text: str, repeat: int, utf8: bool = False) -> tuple[float, bytes, int]:
+        """(best seconds, bytes written, status) of NAME_encode32 (strict) over *text*'s code
+        points, or of NAME_encode8 over its UTF-8 (surrogates as their three bytes)."""
+        path, written = self.dir / "text.in", self.dir / "encoded.bin"
+        path.write_bytes(text.encode("utf-8" if utf8 else "utf-32-le" if sys.byteorder == "little" else "utf-32-be",
+                                     "surrogatepass"))
         try:
-            out = subprocess.run([str(self.encode_exe), str(path), str(max(1, repeat)), str(written)],
+            out = subprocess.run([str(self.encode_exe), str(path), str(max(1, repeat)), str(written),
+                                  "8" if utf8 else "32"],
                                  capture_output=True, text=True, check=True).stdout.split()
             data = written.read_bytes()
         finally:

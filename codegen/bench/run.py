@@ -500,12 +500,12 @@ def wide_rows(specs: list[str], bits: int, repeat: int) -> list[dict]:
 
 # ------------------------------------------------------------------ the rows
 # Every column any section may have, in the order the tables show them.
-COLUMNS = ("cpython", "native", "python", "token loop", "oracle", "exported c", "iconv", "node isUtf8",
-           "node TextDecoder")
+COLUMNS = ("cpython", "native", "python", "token loop", "oracle", "exported c", "exported c utf-8", "iconv",
+           "node isUtf8", "node TextDecoder")
 SECTIONS = {
     "decode": ("cpython", "native", "python", "token loop", "oracle", "exported c", "iconv", "node TextDecoder"),
     "incremental": ("cpython", "native", "python"),
-    "encode": ("cpython", "native", "python", "exported c", "iconv"),
+    "encode": ("cpython", "native", "python", "exported c", "exported c utf-8", "iconv"),
     "unencodable": ("cpython", "native", "python"),
     "validate": ("cpython", "native", "python", "iconv", "node isUtf8"),
     "replace": ("cpython", "native", "python", "exported c", "node TextDecoder"),
@@ -860,14 +860,17 @@ class Bench:
         row.put("exported c", seconds, len(data))
 
     def _c_encode(self, row: Row, s: Subject, p: Payload) -> None:
-        """The exported C encoder (NAME_encode32, strict), checked against the module's bytes."""
-        if s.c is None:
+        """The exported C encoder, strict, checked against the module's bytes: NAME_encode32 on
+        the code points ("exported c") and NAME_encode8 on the UTF-8 ("exported c utf-8")."""
+        if s.c is None or self.lean:
             self._c(row, s, b"")  # says why there is no figure
+            row.na["exported c utf-8"] = row.na["exported c"]
             return
-        seconds, data, status = s.c.encode(p.text, self.repeat)
-        if status != 0 or data != p.data:
-            raise AssertionError(f"{s.name}: the exported C encoder disagrees with the pure-Python one")
-        row.put("exported c", seconds, len(data))
+        for column, utf8 in (("exported c", False), ("exported c utf-8", True)):
+            seconds, data, status = s.c.encode(p.text, self.repeat, utf8)
+            if status != 0 or data != p.data:
+                raise AssertionError(f"{s.name}: the exported C encoder ({column}) disagrees with the pure-Python one")
+            row.put(column, seconds, len(data))
 
     def decode(self, s: Subject, p: Payload) -> None:
         row = self._row("decode", s, p)

@@ -144,6 +144,7 @@ def context(a: Automaton) -> dict:
     return {
         "enc_unit_width": width, "enc_unit_ranges": units, "enc_n_unit_ranges": len(units),
         "enc_unit_le": int(order == "le"),
+        "enc_ascii_copy": int(width == 1 and any(lo == 0 and hi >= 0x7F for lo, hi in units)),
         "enc_runs": runs, "enc_pool": _hex(list(pool) or [0]), "enc_pool_len": max(len(pool), 1),
         "enc_alphabets": alphabets or [(0, 0)], "enc_digits": digits or [(0, 0, 1)], "enc_ranges": ranges or [(0, 0)],
         "enc_orders": orders or [(0, 0)], "enc_order_index": order_index or [0],
