@@ -174,8 +174,9 @@ def builtins_for_exports():
     Every representative table spec's exports are checked in tests/test_export_tables.py,
     batched.  The undecodable spec (whatwg-replacement) has tests of its own: the C and
     Java exports' in tests/test_export_encode_c.py and _java.py, the others' refusal in
-    tests/test_whatwg_replacement.py.  A spec with a run of digits (utf-7) is refused by
-    every export (tests/test_utf7.py)."""
+    tests/test_whatwg_replacement.py.  A spec with a run of digits (utf-7) has tests of its
+    own: the C and JS exports' in tests/test_export_digits.py, the others' refusal in
+    tests/test_utf7.py."""
     from encspec import pipeline
     return [n for n in representative_builtins()
             if not pipeline.load(n)[1].tables and not pipeline.load(n)[1].undecodable
@@ -746,7 +747,7 @@ def expected_encode_line(module: Any, mode: str, cps: Sequence[int], signature: 
 
 def _encode_others() -> list[str]:
     """Modes and runs of digits are left out: not every export takes them (the JS and C
-    exports' modes: tests/test_export_modes.py; utf-7: tests/test_utf7.py)."""
+    exports' modes: tests/test_export_modes.py; utf-7: tests/test_export_digits.py)."""
     from encspec.spec import registry
     names = set(registry.builtin_names()) - set(ENCODE_SPECS) - {"whatwg-replacement"}
     names = {n for n in names if not has_modes(n) and "\nrun " not in builtin_spec_file(n).read_text("utf-8")}
