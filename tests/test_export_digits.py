@@ -32,6 +32,7 @@ from conftest import (
     run_encode_lines,
     run_token_batch,
     spec_automaton,
+    stream_cases,
     token_lines,
 )
 from encspec.emit import package_tests
@@ -264,44 +265,12 @@ def test_digits_export_encodes_byte_for_byte(packages, lang):
     _compare(lang, lines, run_encode_lines(packages[lang], lines, ("--string",), env(lang), TIMEOUT), want)
 
 
-def _streamed(pieces: list[list[int]], mode: str) -> str:
-    """The IncrementalEncoder over *pieces*, then final, as run-encode --stream prints it."""
-    enc = encspec.load(SPEC).IncrementalEncoder(mode)
-    out, fed = b"", 0
-    for k, piece in enumerate([*pieces, []]):
-        try:
-            out += enc.encode(piece, final=k == len(pieces))
-        except UnicodeEncodeError as e:
-            return f"error {fed + e.start} {fed + e.end} {e.reason}"
-        fed += len(piece)
-    return "bytes " + (out.hex().upper() or "-")
-
-
-def stream_lines() -> tuple[list[str], list[str]]:
-    """Random texts split in two at every offset (and in three at random), strict and
-    replace: run-encode --stream's lines and the IncrementalEncoder's answers."""
-    module = encspec.load(SPEC)
-    rng = random.Random(SPEC)
-    lines, want = [], []
-    for cps in texts(40, "stream"):
-        cuts_list = [(k,) for k in range(len(cps) + 1)] + [tuple(sorted(rng.sample(range(len(cps) + 1), 2)))
-                                                           for _ in range(2) if cps]
-        for cuts in cuts_list:
-            pieces = [cps[a:b] for a, b in zip((0, *cuts), (*cuts, len(cps)))]
-            for mode in ("strict", "replace"):
-                lines.append(mode + " " + " | ".join(" ".join(f"{c:X}" for c in p) for p in pieces))
-                streamed = _streamed(pieces, mode)
-                assert streamed == expected_encode_line(module, mode, cps) or mode == "replace"
-                want.append(streamed)
-    return lines, want
-
-
 @pytest.mark.parametrize("lang", LANGS)
 def test_digits_export_streams_carry_the_run(packages, lang):
     """The streaming encoder, each text split at every offset, equals the
     IncrementalEncoder fed the same pieces (and the one-shot bytes): a run and its
     bits not yet a digit go on into the next piece, and only the last ends it."""
-    lines, want = stream_lines()
+    lines, want = stream_cases(SPEC, texts(40, "stream"))
     assert sum("2B" in w for w in want) > len(want) // 3
     _compare(lang, lines, run_encode_lines(packages[lang], lines, ("--stream",), env(lang), TIMEOUT), want)
 
