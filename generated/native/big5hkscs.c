@@ -162,7 +162,7 @@ typedef struct {
     int run;                 /* 1: a run of digits' token (UTF-7's base64), 0 otherwise: a CHAR of run_cps code
                                 points (value: the first, or 0), or an ERROR after run_cps of them
                                 (big5hkscs_run_values writes them) */
-    size_t run_cps;
+    size_t run_cps;          /* where run is 1 (unset otherwise) */
     /* CHAR: how many code points (1, or more where a table entry stands for several:
        value is the first, values points to them all); 0 otherwise */
     size_t n_values;
@@ -1765,8 +1765,6 @@ static void big5hkscs_set(big5hkscs_token *tok, big5hkscs_kind kind, size_t star
     tok->reason = reason;
     tok->bits = 0;
     tok->then = -1;
-    tok->run = 0;
-    tok->run_cps = 0;
     tok->n_values = kind == BIG5HKSCS_CHAR;
     tok->values = NULL;
 }
@@ -2055,6 +2053,7 @@ static int big5hkscs_run(const unsigned char *data, size_t len, size_t pos, unsi
 void big5hkscs_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, big5hkscs_token *tok)
 {
     (void)big5hkscs_run(data, len, pos, start, 1, big5hkscs_counted_limit, tok);
+    tok->run = 0;  /* the automaton's token (set here, not in every _set: 5-9% of utf-8's decode) */
 }
 
 void big5hkscs_scan(const unsigned char *data, size_t len, size_t pos, big5hkscs_token *tok)
@@ -2200,6 +2199,7 @@ int big5hkscs_next(const unsigned char *data, size_t len, size_t *pos, big5hkscs
         return 0;
     if (*pos == 0 && (n = big5hkscs_signature(data, len, &start)) > 0) {
         big5hkscs_set(tok, BIG5HKSCS_SIGNATURE, 0, n, 0, 0);
+        tok->run = 0;
         tok->after = start;
         *pos = n;
         return 1;
@@ -2251,9 +2251,11 @@ size_t big5hkscs_decode(const unsigned char *data, size_t len, big5hkscs_cp *out
     size_t pos = 0, n = 0, bad = 0;
     big5hkscs_token tok;
     while (big5hkscs_next(data, len, &pos, &tok)) {
-        n += big5hkscs_run_values(data, len, &tok, out + n);  /* a run of digits' (an ERROR's: before it) */
-        if (tok.run && tok.kind == BIG5HKSCS_CHAR)
-            continue;
+        if (tok.run) {  /* a run of digits: its code points (an ERROR's: those before it) */
+            n += big5hkscs_run_values(data, len, &tok, out + n);
+            if (tok.kind == BIG5HKSCS_CHAR)
+                continue;
+        }
         if (tok.kind == BIG5HKSCS_CHAR) {
             size_t k;
             for (k = 0; tok.values && k < tok.n_values; k++)
@@ -2274,7 +2276,7 @@ size_t big5hkscs_decode(const unsigned char *data, size_t len, big5hkscs_cp *out
 #define NX_NAME "big5hkscs"
 #define NX_SPEC_SHA256 "12db81dccbde50903e6c3b538abbdd03bcce58fa7bba72d8db0a8c4fbe11888b"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "e23d78b7db43a34a44072bab0a9150166587bd673885ff3e1d2997cd5503f736"
+#define NX_SOURCE_SHA256 "cee285b0f2e8d0c1ce9a0f32a2aa4b4db5e74c36f78be451302468bf2fee0fdf"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -156,7 +156,7 @@ typedef struct {
     int run;                 /* 1: a run of digits' token (UTF-7's base64), 0 otherwise: a CHAR of run_cps code
                                 points (value: the first, or 0), or an ERROR after run_cps of them
                                 (corrected_utf_8_run_values writes them) */
-    size_t run_cps;
+    size_t run_cps;          /* where run is 1 (unset otherwise) */
 } corrected_utf_8_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -585,8 +585,6 @@ static void corrected_utf_8_set(corrected_utf_8_token *tok, corrected_utf_8_kind
     tok->reason = reason;
     tok->bits = 0;
     tok->then = -1;
-    tok->run = 0;
-    tok->run_cps = 0;
 }
 
 
@@ -864,6 +862,7 @@ static int corrected_utf_8_run(const unsigned char *data, size_t len, size_t pos
 void corrected_utf_8_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, corrected_utf_8_token *tok)
 {
     (void)corrected_utf_8_run(data, len, pos, start, 1, corrected_utf_8_counted_limit, tok);
+    tok->run = 0;  /* the automaton's token (set here, not in every _set: 5-9% of utf-8's decode) */
 }
 
 void corrected_utf_8_scan(const unsigned char *data, size_t len, size_t pos, corrected_utf_8_token *tok)
@@ -1010,6 +1009,7 @@ int corrected_utf_8_next(const unsigned char *data, size_t len, size_t *pos, cor
         return 0;
     if (*pos == 0 && (n = corrected_utf_8_signature(data, len, &start)) > 0) {
         corrected_utf_8_set(tok, CORRECTED_UTF_8_SIGNATURE, 0, n, 0, 0);
+        tok->run = 0;
         tok->after = start;
         *pos = n;
         return 1;
@@ -1061,9 +1061,11 @@ size_t corrected_utf_8_decode(const unsigned char *data, size_t len, corrected_u
     size_t pos = 0, n = 0, bad = 0;
     corrected_utf_8_token tok;
     while (corrected_utf_8_next(data, len, &pos, &tok)) {
-        n += corrected_utf_8_run_values(data, len, &tok, out + n);  /* a run of digits' (an ERROR's: before it) */
-        if (tok.run && tok.kind == CORRECTED_UTF_8_CHAR)
-            continue;
+        if (tok.run) {  /* a run of digits: its code points (an ERROR's: those before it) */
+            n += corrected_utf_8_run_values(data, len, &tok, out + n);
+            if (tok.kind == CORRECTED_UTF_8_CHAR)
+                continue;
+        }
         if (tok.kind == CORRECTED_UTF_8_CHAR) {
             out[n++] = tok.value;
         } else if (tok.kind != CORRECTED_UTF_8_SIGNATURE && tok.kind != CORRECTED_UTF_8_SHIFT) {
@@ -1080,7 +1082,7 @@ size_t corrected_utf_8_decode(const unsigned char *data, size_t len, corrected_u
 #define NX_NAME "corrected-utf-8"
 #define NX_SPEC_SHA256 "771c8d1f03d61c7a7facf4c151ceb6c47fd74f6c4706b3ce5c2a793f11975d26"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "fae13e6f66ba5924cf3891ea8a1d0d39344d655d0fdd03d28be5b0869dca6d5e"
+#define NX_SOURCE_SHA256 "cb7de82de31d39cee5259003507f11bbd3b036077ba2a55b2ac24612d4592390"
 #define NX_N_STATES 28
 #define NX_N_CLASSES 13
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -159,7 +159,7 @@ typedef struct {
     int run;                 /* 1: a run of digits' token (UTF-7's base64), 0 otherwise: a CHAR of run_cps code
                                 points (value: the first, or 0), or an ERROR after run_cps of them
                                 (cp932_run_values writes them) */
-    size_t run_cps;
+    size_t run_cps;          /* where run is 1 (unset otherwise) */
 } cp932_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -1249,8 +1249,6 @@ static void cp932_set(cp932_token *tok, cp932_kind kind, size_t start, size_t en
     tok->reason = reason;
     tok->bits = 0;
     tok->then = -1;
-    tok->run = 0;
-    tok->run_cps = 0;
 }
 
 
@@ -1534,6 +1532,7 @@ static int cp932_run(const unsigned char *data, size_t len, size_t pos, unsigned
 void cp932_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, cp932_token *tok)
 {
     (void)cp932_run(data, len, pos, start, 1, cp932_counted_limit, tok);
+    tok->run = 0;  /* the automaton's token (set here, not in every _set: 5-9% of utf-8's decode) */
 }
 
 void cp932_scan(const unsigned char *data, size_t len, size_t pos, cp932_token *tok)
@@ -1679,6 +1678,7 @@ int cp932_next(const unsigned char *data, size_t len, size_t *pos, cp932_token *
         return 0;
     if (*pos == 0 && (n = cp932_signature(data, len, &start)) > 0) {
         cp932_set(tok, CP932_SIGNATURE, 0, n, 0, 0);
+        tok->run = 0;
         tok->after = start;
         *pos = n;
         return 1;
@@ -1730,9 +1730,11 @@ size_t cp932_decode(const unsigned char *data, size_t len, cp932_cp *out,
     size_t pos = 0, n = 0, bad = 0;
     cp932_token tok;
     while (cp932_next(data, len, &pos, &tok)) {
-        n += cp932_run_values(data, len, &tok, out + n);  /* a run of digits' (an ERROR's: before it) */
-        if (tok.run && tok.kind == CP932_CHAR)
-            continue;
+        if (tok.run) {  /* a run of digits: its code points (an ERROR's: those before it) */
+            n += cp932_run_values(data, len, &tok, out + n);
+            if (tok.kind == CP932_CHAR)
+                continue;
+        }
         if (tok.kind == CP932_CHAR) {
             out[n++] = tok.value;
         } else if (tok.kind != CP932_SIGNATURE && tok.kind != CP932_SHIFT) {
@@ -1749,7 +1751,7 @@ size_t cp932_decode(const unsigned char *data, size_t len, cp932_cp *out,
 #define NX_NAME "cp932"
 #define NX_SPEC_SHA256 "976e6e82fa67bcc1eaa6c208fde875ca720247d8997cf7690f19d060b620a401"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "7eedc90bd2f8d8f4f5c4886519829a4d85ede02b4ffcf8b4d821b9e6cd8787c3"
+#define NX_SOURCE_SHA256 "bb09a7fe648e438b3b14d197d696ff74ab196d6ddfb7211d4da037e0931e2edc"
 #define NX_N_STATES 7
 #define NX_N_CLASSES 8
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -160,7 +160,7 @@ typedef struct {
     int run;                 /* 1: a run of digits' token (UTF-7's base64), 0 otherwise: a CHAR of run_cps code
                                 points (value: the first, or 0), or an ERROR after run_cps of them
                                 (cp949_run_values writes them) */
-    size_t run_cps;
+    size_t run_cps;          /* where run is 1 (unset otherwise) */
 } cp949_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -2018,8 +2018,6 @@ static void cp949_set(cp949_token *tok, cp949_kind kind, size_t start, size_t en
     tok->reason = reason;
     tok->bits = 0;
     tok->then = -1;
-    tok->run = 0;
-    tok->run_cps = 0;
 }
 
 
@@ -2303,6 +2301,7 @@ static int cp949_run(const unsigned char *data, size_t len, size_t pos, unsigned
 void cp949_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, cp949_token *tok)
 {
     (void)cp949_run(data, len, pos, start, 1, cp949_counted_limit, tok);
+    tok->run = 0;  /* the automaton's token (set here, not in every _set: 5-9% of utf-8's decode) */
 }
 
 void cp949_scan(const unsigned char *data, size_t len, size_t pos, cp949_token *tok)
@@ -2448,6 +2447,7 @@ int cp949_next(const unsigned char *data, size_t len, size_t *pos, cp949_token *
         return 0;
     if (*pos == 0 && (n = cp949_signature(data, len, &start)) > 0) {
         cp949_set(tok, CP949_SIGNATURE, 0, n, 0, 0);
+        tok->run = 0;
         tok->after = start;
         *pos = n;
         return 1;
@@ -2499,9 +2499,11 @@ size_t cp949_decode(const unsigned char *data, size_t len, cp949_cp *out,
     size_t pos = 0, n = 0, bad = 0;
     cp949_token tok;
     while (cp949_next(data, len, &pos, &tok)) {
-        n += cp949_run_values(data, len, &tok, out + n);  /* a run of digits' (an ERROR's: before it) */
-        if (tok.run && tok.kind == CP949_CHAR)
-            continue;
+        if (tok.run) {  /* a run of digits: its code points (an ERROR's: those before it) */
+            n += cp949_run_values(data, len, &tok, out + n);
+            if (tok.kind == CP949_CHAR)
+                continue;
+        }
         if (tok.kind == CP949_CHAR) {
             out[n++] = tok.value;
         } else if (tok.kind != CP949_SIGNATURE && tok.kind != CP949_SHIFT) {
@@ -2518,7 +2520,7 @@ size_t cp949_decode(const unsigned char *data, size_t len, cp949_cp *out,
 #define NX_NAME "cp949"
 #define NX_SPEC_SHA256 "76a434f317bf8cbfabc3a1e5aa20b91646943eb93d1404e87186f85292de13e2"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "13b7cd823d6a927807d18d0779f74f9e9453c4af3277ad8818df4aa08b3de4d4"
+#define NX_SOURCE_SHA256 "1af78e07e334867790da5a0c483cbb2fc5dc778540c9d6ab9f396e929e09ac7f"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

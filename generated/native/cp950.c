@@ -160,7 +160,7 @@ typedef struct {
     int run;                 /* 1: a run of digits' token (UTF-7's base64), 0 otherwise: a CHAR of run_cps code
                                 points (value: the first, or 0), or an ERROR after run_cps of them
                                 (cp950_run_values writes them) */
-    size_t run_cps;
+    size_t run_cps;          /* where run is 1 (unset otherwise) */
 } cp950_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -1412,8 +1412,6 @@ static void cp950_set(cp950_token *tok, cp950_kind kind, size_t start, size_t en
     tok->reason = reason;
     tok->bits = 0;
     tok->then = -1;
-    tok->run = 0;
-    tok->run_cps = 0;
 }
 
 
@@ -1697,6 +1695,7 @@ static int cp950_run(const unsigned char *data, size_t len, size_t pos, unsigned
 void cp950_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, cp950_token *tok)
 {
     (void)cp950_run(data, len, pos, start, 1, cp950_counted_limit, tok);
+    tok->run = 0;  /* the automaton's token (set here, not in every _set: 5-9% of utf-8's decode) */
 }
 
 void cp950_scan(const unsigned char *data, size_t len, size_t pos, cp950_token *tok)
@@ -1842,6 +1841,7 @@ int cp950_next(const unsigned char *data, size_t len, size_t *pos, cp950_token *
         return 0;
     if (*pos == 0 && (n = cp950_signature(data, len, &start)) > 0) {
         cp950_set(tok, CP950_SIGNATURE, 0, n, 0, 0);
+        tok->run = 0;
         tok->after = start;
         *pos = n;
         return 1;
@@ -1893,9 +1893,11 @@ size_t cp950_decode(const unsigned char *data, size_t len, cp950_cp *out,
     size_t pos = 0, n = 0, bad = 0;
     cp950_token tok;
     while (cp950_next(data, len, &pos, &tok)) {
-        n += cp950_run_values(data, len, &tok, out + n);  /* a run of digits' (an ERROR's: before it) */
-        if (tok.run && tok.kind == CP950_CHAR)
-            continue;
+        if (tok.run) {  /* a run of digits: its code points (an ERROR's: those before it) */
+            n += cp950_run_values(data, len, &tok, out + n);
+            if (tok.kind == CP950_CHAR)
+                continue;
+        }
         if (tok.kind == CP950_CHAR) {
             out[n++] = tok.value;
         } else if (tok.kind != CP950_SIGNATURE && tok.kind != CP950_SHIFT) {
@@ -1912,7 +1914,7 @@ size_t cp950_decode(const unsigned char *data, size_t len, cp950_cp *out,
 #define NX_NAME "cp950"
 #define NX_SPEC_SHA256 "09e0f7de2021b3f93981b0d1fa0ae621399273d71a4bb1c160266181ecfdcd8a"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "9b2685dbde3665160d4a7d5dd7c2ec42d08fd25767f06f5890de6d450ad73525"
+#define NX_SOURCE_SHA256 "ed3a9d0a95b46c02f2592923329219c5465f99176e36ed674414a2c89f64bd3d"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

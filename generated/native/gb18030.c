@@ -160,7 +160,7 @@ typedef struct {
     int run;                 /* 1: a run of digits' token (UTF-7's base64), 0 otherwise: a CHAR of run_cps code
                                 points (value: the first, or 0), or an ERROR after run_cps of them
                                 (gb18030_run_values writes them) */
-    size_t run_cps;
+    size_t run_cps;          /* where run is 1 (unset otherwise) */
 } gb18030_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -2163,8 +2163,6 @@ static void gb18030_set(gb18030_token *tok, gb18030_kind kind, size_t start, siz
     tok->reason = reason;
     tok->bits = 0;
     tok->then = -1;
-    tok->run = 0;
-    tok->run_cps = 0;
 }
 
 
@@ -2448,6 +2446,7 @@ static int gb18030_run(const unsigned char *data, size_t len, size_t pos, unsign
 void gb18030_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, gb18030_token *tok)
 {
     (void)gb18030_run(data, len, pos, start, 1, gb18030_counted_limit, tok);
+    tok->run = 0;  /* the automaton's token (set here, not in every _set: 5-9% of utf-8's decode) */
 }
 
 void gb18030_scan(const unsigned char *data, size_t len, size_t pos, gb18030_token *tok)
@@ -2593,6 +2592,7 @@ int gb18030_next(const unsigned char *data, size_t len, size_t *pos, gb18030_tok
         return 0;
     if (*pos == 0 && (n = gb18030_signature(data, len, &start)) > 0) {
         gb18030_set(tok, GB18030_SIGNATURE, 0, n, 0, 0);
+        tok->run = 0;
         tok->after = start;
         *pos = n;
         return 1;
@@ -2644,9 +2644,11 @@ size_t gb18030_decode(const unsigned char *data, size_t len, gb18030_cp *out,
     size_t pos = 0, n = 0, bad = 0;
     gb18030_token tok;
     while (gb18030_next(data, len, &pos, &tok)) {
-        n += gb18030_run_values(data, len, &tok, out + n);  /* a run of digits' (an ERROR's: before it) */
-        if (tok.run && tok.kind == GB18030_CHAR)
-            continue;
+        if (tok.run) {  /* a run of digits: its code points (an ERROR's: those before it) */
+            n += gb18030_run_values(data, len, &tok, out + n);
+            if (tok.kind == GB18030_CHAR)
+                continue;
+        }
         if (tok.kind == GB18030_CHAR) {
             out[n++] = tok.value;
         } else if (tok.kind != GB18030_SIGNATURE && tok.kind != GB18030_SHIFT) {
@@ -2663,7 +2665,7 @@ size_t gb18030_decode(const unsigned char *data, size_t len, gb18030_cp *out,
 #define NX_NAME "gb18030"
 #define NX_SPEC_SHA256 "8ab07f9187e6f0b49e307e1eaa6e147fe18c05fc6f63d23417f494ed928d9e89"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "86938621c088b97a1348c5cc922c0d39947bd9da2f5edd31da964d829f83a702"
+#define NX_SOURCE_SHA256 "6e3199d79c56cff603ba6226464508716e2908a39cfee6f079e6e9a3e5219f92"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

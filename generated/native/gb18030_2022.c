@@ -160,7 +160,7 @@ typedef struct {
     int run;                 /* 1: a run of digits' token (UTF-7's base64), 0 otherwise: a CHAR of run_cps code
                                 points (value: the first, or 0), or an ERROR after run_cps of them
                                 (gb18030_2022_run_values writes them) */
-    size_t run_cps;
+    size_t run_cps;          /* where run is 1 (unset otherwise) */
 } gb18030_2022_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -2213,8 +2213,6 @@ static void gb18030_2022_set(gb18030_2022_token *tok, gb18030_2022_kind kind, si
     tok->reason = reason;
     tok->bits = 0;
     tok->then = -1;
-    tok->run = 0;
-    tok->run_cps = 0;
 }
 
 
@@ -2498,6 +2496,7 @@ static int gb18030_2022_run(const unsigned char *data, size_t len, size_t pos, u
 void gb18030_2022_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, gb18030_2022_token *tok)
 {
     (void)gb18030_2022_run(data, len, pos, start, 1, gb18030_2022_counted_limit, tok);
+    tok->run = 0;  /* the automaton's token (set here, not in every _set: 5-9% of utf-8's decode) */
 }
 
 void gb18030_2022_scan(const unsigned char *data, size_t len, size_t pos, gb18030_2022_token *tok)
@@ -2643,6 +2642,7 @@ int gb18030_2022_next(const unsigned char *data, size_t len, size_t *pos, gb1803
         return 0;
     if (*pos == 0 && (n = gb18030_2022_signature(data, len, &start)) > 0) {
         gb18030_2022_set(tok, GB18030_2022_SIGNATURE, 0, n, 0, 0);
+        tok->run = 0;
         tok->after = start;
         *pos = n;
         return 1;
@@ -2694,9 +2694,11 @@ size_t gb18030_2022_decode(const unsigned char *data, size_t len, gb18030_2022_c
     size_t pos = 0, n = 0, bad = 0;
     gb18030_2022_token tok;
     while (gb18030_2022_next(data, len, &pos, &tok)) {
-        n += gb18030_2022_run_values(data, len, &tok, out + n);  /* a run of digits' (an ERROR's: before it) */
-        if (tok.run && tok.kind == GB18030_2022_CHAR)
-            continue;
+        if (tok.run) {  /* a run of digits: its code points (an ERROR's: those before it) */
+            n += gb18030_2022_run_values(data, len, &tok, out + n);
+            if (tok.kind == GB18030_2022_CHAR)
+                continue;
+        }
         if (tok.kind == GB18030_2022_CHAR) {
             out[n++] = tok.value;
         } else if (tok.kind != GB18030_2022_SIGNATURE && tok.kind != GB18030_2022_SHIFT) {
@@ -2713,7 +2715,7 @@ size_t gb18030_2022_decode(const unsigned char *data, size_t len, gb18030_2022_c
 #define NX_NAME "gb18030-2022"
 #define NX_SPEC_SHA256 "406cddb47263c391e943c0cc8ea5a632655be5737d1652d36bcc9ee0eaa47b4c"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "8d3785833393f5f4b3426d0285c6b2b8ef0f1f1eeca49e9a7e8fd2157ea034f9"
+#define NX_SOURCE_SHA256 "834d7419f1e22956eab5145011d0625d1c127c4dc8a014a893ff85416b169da7"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 6
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -160,7 +160,7 @@ typedef struct {
     int run;                 /* 1: a run of digits' token (UTF-7's base64), 0 otherwise: a CHAR of run_cps code
                                 points (value: the first, or 0), or an ERROR after run_cps of them
                                 (gbk_run_values writes them) */
-    size_t run_cps;
+    size_t run_cps;          /* where run is 1 (unset otherwise) */
 } gbk_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -2022,8 +2022,6 @@ static void gbk_set(gbk_token *tok, gbk_kind kind, size_t start, size_t end,
     tok->reason = reason;
     tok->bits = 0;
     tok->then = -1;
-    tok->run = 0;
-    tok->run_cps = 0;
 }
 
 
@@ -2307,6 +2305,7 @@ static int gbk_run(const unsigned char *data, size_t len, size_t pos, unsigned s
 void gbk_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, gbk_token *tok)
 {
     (void)gbk_run(data, len, pos, start, 1, gbk_counted_limit, tok);
+    tok->run = 0;  /* the automaton's token (set here, not in every _set: 5-9% of utf-8's decode) */
 }
 
 void gbk_scan(const unsigned char *data, size_t len, size_t pos, gbk_token *tok)
@@ -2452,6 +2451,7 @@ int gbk_next(const unsigned char *data, size_t len, size_t *pos, gbk_token *tok)
         return 0;
     if (*pos == 0 && (n = gbk_signature(data, len, &start)) > 0) {
         gbk_set(tok, GBK_SIGNATURE, 0, n, 0, 0);
+        tok->run = 0;
         tok->after = start;
         *pos = n;
         return 1;
@@ -2503,9 +2503,11 @@ size_t gbk_decode(const unsigned char *data, size_t len, gbk_cp *out,
     size_t pos = 0, n = 0, bad = 0;
     gbk_token tok;
     while (gbk_next(data, len, &pos, &tok)) {
-        n += gbk_run_values(data, len, &tok, out + n);  /* a run of digits' (an ERROR's: before it) */
-        if (tok.run && tok.kind == GBK_CHAR)
-            continue;
+        if (tok.run) {  /* a run of digits: its code points (an ERROR's: those before it) */
+            n += gbk_run_values(data, len, &tok, out + n);
+            if (tok.kind == GBK_CHAR)
+                continue;
+        }
         if (tok.kind == GBK_CHAR) {
             out[n++] = tok.value;
         } else if (tok.kind != GBK_SIGNATURE && tok.kind != GBK_SHIFT) {
@@ -2522,7 +2524,7 @@ size_t gbk_decode(const unsigned char *data, size_t len, gbk_cp *out,
 #define NX_NAME "gbk"
 #define NX_SPEC_SHA256 "ae3d64b0502f613f72a576a514cbcaaef1fc8249090a21a38e51d5592bcd5280"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "0a17525f4ae3b8b872b51b721bec2ff2f14f61019a772fae96ad0219e36ac0f3"
+#define NX_SOURCE_SHA256 "87d6d1114a49e201b0ed3ff5c2210254a0f047dc1f4f4624d47b00f322d983c6"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

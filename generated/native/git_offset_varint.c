@@ -165,7 +165,7 @@ typedef struct {
     int run;                 /* 1: a run of digits' token (UTF-7's base64), 0 otherwise: a CHAR of run_cps code
                                 points (value: the first, or 0), or an ERROR after run_cps of them
                                 (git_offset_varint_run_values writes them) */
-    size_t run_cps;
+    size_t run_cps;          /* where run is 1 (unset otherwise) */
 } git_offset_varint_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -597,8 +597,6 @@ static void git_offset_varint_set(git_offset_varint_token *tok, git_offset_varin
     tok->reason = reason;
     tok->bits = 0;
     tok->then = -1;
-    tok->run = 0;
-    tok->run_cps = 0;
 }
 
 
@@ -871,6 +869,7 @@ static int git_offset_varint_run(const unsigned char *data, size_t len, size_t p
 void git_offset_varint_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, git_offset_varint_token *tok)
 {
     (void)git_offset_varint_run(data, len, pos, start, 1, git_offset_varint_counted_limit, tok);
+    tok->run = 0;  /* the automaton's token (set here, not in every _set: 5-9% of utf-8's decode) */
 }
 
 void git_offset_varint_scan(const unsigned char *data, size_t len, size_t pos, git_offset_varint_token *tok)
@@ -1018,6 +1017,7 @@ int git_offset_varint_next(const unsigned char *data, size_t len, size_t *pos, g
         return 0;
     if (*pos == 0 && (n = git_offset_varint_signature(data, len, &start)) > 0) {
         git_offset_varint_set(tok, GIT_OFFSET_VARINT_SIGNATURE, 0, n, 0, 0);
+        tok->run = 0;
         tok->after = start;
         *pos = n;
         return 1;
@@ -1069,9 +1069,11 @@ size_t git_offset_varint_decode(const unsigned char *data, size_t len, git_offse
     size_t pos = 0, n = 0, bad = 0;
     git_offset_varint_token tok;
     while (git_offset_varint_next(data, len, &pos, &tok)) {
-        n += git_offset_varint_run_values(data, len, &tok, out + n);  /* a run of digits' (an ERROR's: before it) */
-        if (tok.run && tok.kind == GIT_OFFSET_VARINT_CHAR)
-            continue;
+        if (tok.run) {  /* a run of digits: its code points (an ERROR's: those before it) */
+            n += git_offset_varint_run_values(data, len, &tok, out + n);
+            if (tok.kind == GIT_OFFSET_VARINT_CHAR)
+                continue;
+        }
         if (tok.kind == GIT_OFFSET_VARINT_CHAR) {
             out[n++] = tok.value;
         } else if (tok.kind != GIT_OFFSET_VARINT_SIGNATURE && tok.kind != GIT_OFFSET_VARINT_SHIFT) {
@@ -1088,7 +1090,7 @@ size_t git_offset_varint_decode(const unsigned char *data, size_t len, git_offse
 #define NX_NAME "git-offset-varint"
 #define NX_SPEC_SHA256 "a6b3e8f3a01561e40516fe5fbc2e678571e9f67df7a8902dbccc39b8e6851f71"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "b8c039505e88d36db55697f630fbc3bc3d839c03c242288a2b0f07227ceee709"
+#define NX_SOURCE_SHA256 "d573c07d9a00d9ddd2c8d1f0b9f2a1d132b9ae71f1f01c2254480b972c1a4270"
 #define NX_N_STATES 35
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

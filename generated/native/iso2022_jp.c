@@ -164,7 +164,7 @@ typedef struct {
     int run;                 /* 1: a run of digits' token (UTF-7's base64), 0 otherwise: a CHAR of run_cps code
                                 points (value: the first, or 0), or an ERROR after run_cps of them
                                 (iso2022_jp_run_values writes them) */
-    size_t run_cps;
+    size_t run_cps;          /* where run is 1 (unset otherwise) */
 } iso2022_jp_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -2037,8 +2037,6 @@ static void iso2022_jp_set(iso2022_jp_token *tok, iso2022_jp_kind kind, size_t s
     tok->reason = reason;
     tok->bits = 0;
     tok->then = -1;
-    tok->run = 0;
-    tok->run_cps = 0;
 }
 
 
@@ -2322,6 +2320,7 @@ static int iso2022_jp_run(const unsigned char *data, size_t len, size_t pos, uns
 void iso2022_jp_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, iso2022_jp_token *tok)
 {
     (void)iso2022_jp_run(data, len, pos, start, 1, iso2022_jp_counted_limit, tok);
+    tok->run = 0;  /* the automaton's token (set here, not in every _set: 5-9% of utf-8's decode) */
 }
 
 void iso2022_jp_scan(const unsigned char *data, size_t len, size_t pos, iso2022_jp_token *tok)
@@ -2489,6 +2488,7 @@ int iso2022_jp_next(const unsigned char *data, size_t len, size_t *pos, iso2022_
         return 0;
     if (*pos == 0 && (n = iso2022_jp_signature(data, len, &start)) > 0) {
         iso2022_jp_set(tok, ISO2022_JP_SIGNATURE, 0, n, 0, 0);
+        tok->run = 0;
         tok->after = start;
         *pos = n;
         return 1;
@@ -2540,9 +2540,11 @@ size_t iso2022_jp_decode(const unsigned char *data, size_t len, iso2022_jp_cp *o
     size_t pos = 0, n = 0, bad = 0;
     iso2022_jp_token tok;
     while (iso2022_jp_next(data, len, &pos, &tok)) {
-        n += iso2022_jp_run_values(data, len, &tok, out + n);  /* a run of digits' (an ERROR's: before it) */
-        if (tok.run && tok.kind == ISO2022_JP_CHAR)
-            continue;
+        if (tok.run) {  /* a run of digits: its code points (an ERROR's: those before it) */
+            n += iso2022_jp_run_values(data, len, &tok, out + n);
+            if (tok.kind == ISO2022_JP_CHAR)
+                continue;
+        }
         if (tok.kind == ISO2022_JP_CHAR) {
             out[n++] = tok.value;
         } else if (tok.kind != ISO2022_JP_SIGNATURE && tok.kind != ISO2022_JP_SHIFT) {
@@ -2559,7 +2561,7 @@ size_t iso2022_jp_decode(const unsigned char *data, size_t len, iso2022_jp_cp *o
 #define NX_NAME "iso2022_jp"
 #define NX_SPEC_SHA256 "01d15a4ac1741ff1b8653b16ac3725e7045c4921e0143ca4937137e8dd2cb960"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "6f3b350bd383ac9cc95db7cd22f226dea92e41ae0d965f0d305ea68aba18e3de"
+#define NX_SOURCE_SHA256 "91799cad91685ff17426efddeb6ac3eab231b5f3414e6a0e54a9c19e70fd5610"
 #define NX_N_STATES 288
 #define NX_N_CLASSES 43
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

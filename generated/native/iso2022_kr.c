@@ -164,7 +164,7 @@ typedef struct {
     int run;                 /* 1: a run of digits' token (UTF-7's base64), 0 otherwise: a CHAR of run_cps code
                                 points (value: the first, or 0), or an ERROR after run_cps of them
                                 (iso2022_kr_run_values writes them) */
-    size_t run_cps;
+    size_t run_cps;          /* where run is 1 (unset otherwise) */
 } iso2022_kr_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -2300,8 +2300,6 @@ static void iso2022_kr_set(iso2022_kr_token *tok, iso2022_kr_kind kind, size_t s
     tok->reason = reason;
     tok->bits = 0;
     tok->then = -1;
-    tok->run = 0;
-    tok->run_cps = 0;
 }
 
 
@@ -2585,6 +2583,7 @@ static int iso2022_kr_run(const unsigned char *data, size_t len, size_t pos, uns
 void iso2022_kr_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, iso2022_kr_token *tok)
 {
     (void)iso2022_kr_run(data, len, pos, start, 1, iso2022_kr_counted_limit, tok);
+    tok->run = 0;  /* the automaton's token (set here, not in every _set: 5-9% of utf-8's decode) */
 }
 
 void iso2022_kr_scan(const unsigned char *data, size_t len, size_t pos, iso2022_kr_token *tok)
@@ -2766,6 +2765,7 @@ int iso2022_kr_next(const unsigned char *data, size_t len, size_t *pos, iso2022_
         return 0;
     if (*pos == 0 && (n = iso2022_kr_signature(data, len, &start)) > 0) {
         iso2022_kr_set(tok, ISO2022_KR_SIGNATURE, 0, n, 0, 0);
+        tok->run = 0;
         tok->after = start;
         *pos = n;
         return 1;
@@ -2817,9 +2817,11 @@ size_t iso2022_kr_decode(const unsigned char *data, size_t len, iso2022_kr_cp *o
     size_t pos = 0, n = 0, bad = 0;
     iso2022_kr_token tok;
     while (iso2022_kr_next(data, len, &pos, &tok)) {
-        n += iso2022_kr_run_values(data, len, &tok, out + n);  /* a run of digits' (an ERROR's: before it) */
-        if (tok.run && tok.kind == ISO2022_KR_CHAR)
-            continue;
+        if (tok.run) {  /* a run of digits: its code points (an ERROR's: those before it) */
+            n += iso2022_kr_run_values(data, len, &tok, out + n);
+            if (tok.kind == ISO2022_KR_CHAR)
+                continue;
+        }
         if (tok.kind == ISO2022_KR_CHAR) {
             out[n++] = tok.value;
         } else if (tok.kind != ISO2022_KR_SIGNATURE && tok.kind != ISO2022_KR_SHIFT) {
@@ -2836,7 +2838,7 @@ size_t iso2022_kr_decode(const unsigned char *data, size_t len, iso2022_kr_cp *o
 #define NX_NAME "iso2022_kr"
 #define NX_SPEC_SHA256 "d9a0503595229cfe582bceca3787716cec1b399cb5a305b6fc8291b5888ea3c8"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "5996dec7073785bb497f75a0752aba33166bbe6f0f87e76518ba06ff13606b04"
+#define NX_SOURCE_SHA256 "548a1a65aa7277e9616329157345990bf730a0e1e5fe3ce173fd0e6998feed29"
 #define NX_N_STATES 344
 #define NX_N_CLASSES 44
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

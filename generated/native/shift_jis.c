@@ -159,7 +159,7 @@ typedef struct {
     int run;                 /* 1: a run of digits' token (UTF-7's base64), 0 otherwise: a CHAR of run_cps code
                                 points (value: the first, or 0), or an ERROR after run_cps of them
                                 (shift_jis_run_values writes them) */
-    size_t run_cps;
+    size_t run_cps;          /* where run is 1 (unset otherwise) */
 } shift_jis_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -1034,8 +1034,6 @@ static void shift_jis_set(shift_jis_token *tok, shift_jis_kind kind, size_t star
     tok->reason = reason;
     tok->bits = 0;
     tok->then = -1;
-    tok->run = 0;
-    tok->run_cps = 0;
 }
 
 
@@ -1319,6 +1317,7 @@ static int shift_jis_run(const unsigned char *data, size_t len, size_t pos, unsi
 void shift_jis_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, shift_jis_token *tok)
 {
     (void)shift_jis_run(data, len, pos, start, 1, shift_jis_counted_limit, tok);
+    tok->run = 0;  /* the automaton's token (set here, not in every _set: 5-9% of utf-8's decode) */
 }
 
 void shift_jis_scan(const unsigned char *data, size_t len, size_t pos, shift_jis_token *tok)
@@ -1464,6 +1463,7 @@ int shift_jis_next(const unsigned char *data, size_t len, size_t *pos, shift_jis
         return 0;
     if (*pos == 0 && (n = shift_jis_signature(data, len, &start)) > 0) {
         shift_jis_set(tok, SHIFT_JIS_SIGNATURE, 0, n, 0, 0);
+        tok->run = 0;
         tok->after = start;
         *pos = n;
         return 1;
@@ -1515,9 +1515,11 @@ size_t shift_jis_decode(const unsigned char *data, size_t len, shift_jis_cp *out
     size_t pos = 0, n = 0, bad = 0;
     shift_jis_token tok;
     while (shift_jis_next(data, len, &pos, &tok)) {
-        n += shift_jis_run_values(data, len, &tok, out + n);  /* a run of digits' (an ERROR's: before it) */
-        if (tok.run && tok.kind == SHIFT_JIS_CHAR)
-            continue;
+        if (tok.run) {  /* a run of digits: its code points (an ERROR's: those before it) */
+            n += shift_jis_run_values(data, len, &tok, out + n);
+            if (tok.kind == SHIFT_JIS_CHAR)
+                continue;
+        }
         if (tok.kind == SHIFT_JIS_CHAR) {
             out[n++] = tok.value;
         } else if (tok.kind != SHIFT_JIS_SIGNATURE && tok.kind != SHIFT_JIS_SHIFT) {
@@ -1534,7 +1536,7 @@ size_t shift_jis_decode(const unsigned char *data, size_t len, shift_jis_cp *out
 #define NX_NAME "shift_jis"
 #define NX_SPEC_SHA256 "4407e8b51d22fef2dea4daf00690d5daff8f24533b602e9d653e0fdf24f760be"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "1879fabdc6f8c5baf81fb59e4e5657cfc3ee34bcbb31f27dc920d1c67046605e"
+#define NX_SOURCE_SHA256 "751562824e6db18a85ccdf24ab345234bcf33d8e987b3fa4e784a0e9bb2a0a77"
 #define NX_N_STATES 5
 #define NX_N_CLASSES 7
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

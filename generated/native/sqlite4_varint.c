@@ -165,7 +165,7 @@ typedef struct {
     int run;                 /* 1: a run of digits' token (UTF-7's base64), 0 otherwise: a CHAR of run_cps code
                                 points (value: the first, or 0), or an ERROR after run_cps of them
                                 (sqlite4_varint_run_values writes them) */
-    size_t run_cps;
+    size_t run_cps;          /* where run is 1 (unset otherwise) */
 } sqlite4_varint_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -607,8 +607,6 @@ static void sqlite4_varint_set(sqlite4_varint_token *tok, sqlite4_varint_kind ki
     tok->reason = reason;
     tok->bits = 0;
     tok->then = -1;
-    tok->run = 0;
-    tok->run_cps = 0;
 }
 
 
@@ -881,6 +879,7 @@ static int sqlite4_varint_run(const unsigned char *data, size_t len, size_t pos,
 void sqlite4_varint_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, sqlite4_varint_token *tok)
 {
     (void)sqlite4_varint_run(data, len, pos, start, 1, sqlite4_varint_counted_limit, tok);
+    tok->run = 0;  /* the automaton's token (set here, not in every _set: 5-9% of utf-8's decode) */
 }
 
 void sqlite4_varint_scan(const unsigned char *data, size_t len, size_t pos, sqlite4_varint_token *tok)
@@ -1027,6 +1026,7 @@ int sqlite4_varint_next(const unsigned char *data, size_t len, size_t *pos, sqli
         return 0;
     if (*pos == 0 && (n = sqlite4_varint_signature(data, len, &start)) > 0) {
         sqlite4_varint_set(tok, SQLITE4_VARINT_SIGNATURE, 0, n, 0, 0);
+        tok->run = 0;
         tok->after = start;
         *pos = n;
         return 1;
@@ -1078,9 +1078,11 @@ size_t sqlite4_varint_decode(const unsigned char *data, size_t len, sqlite4_vari
     size_t pos = 0, n = 0, bad = 0;
     sqlite4_varint_token tok;
     while (sqlite4_varint_next(data, len, &pos, &tok)) {
-        n += sqlite4_varint_run_values(data, len, &tok, out + n);  /* a run of digits' (an ERROR's: before it) */
-        if (tok.run && tok.kind == SQLITE4_VARINT_CHAR)
-            continue;
+        if (tok.run) {  /* a run of digits: its code points (an ERROR's: those before it) */
+            n += sqlite4_varint_run_values(data, len, &tok, out + n);
+            if (tok.kind == SQLITE4_VARINT_CHAR)
+                continue;
+        }
         if (tok.kind == SQLITE4_VARINT_CHAR) {
             out[n++] = tok.value;
         } else if (tok.kind != SQLITE4_VARINT_SIGNATURE && tok.kind != SQLITE4_VARINT_SHIFT) {
@@ -1097,7 +1099,7 @@ size_t sqlite4_varint_decode(const unsigned char *data, size_t len, sqlite4_vari
 #define NX_NAME "sqlite4-varint"
 #define NX_SPEC_SHA256 "5734bc2768afc40e958d47eb66f31757f4770dfaa78d898786f809f5b08040e3"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "c6580c7582c3dffc05b83564574a556b160a907196c1a68ff20fdda7e740a058"
+#define NX_SOURCE_SHA256 "fd9321c93f350e08cf532b65aefbbbbfd570a065a20acd4ba64ea5c8339beda8"
 #define NX_N_STATES 24
 #define NX_N_CLASSES 15
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

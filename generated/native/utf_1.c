@@ -156,7 +156,7 @@ typedef struct {
     int run;                 /* 1: a run of digits' token (UTF-7's base64), 0 otherwise: a CHAR of run_cps code
                                 points (value: the first, or 0), or an ERROR after run_cps of them
                                 (utf_1_run_values writes them) */
-    size_t run_cps;
+    size_t run_cps;          /* where run is 1 (unset otherwise) */
 } utf_1_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -563,8 +563,6 @@ static void utf_1_set(utf_1_token *tok, utf_1_kind kind, size_t start, size_t en
     tok->reason = reason;
     tok->bits = 0;
     tok->then = -1;
-    tok->run = 0;
-    tok->run_cps = 0;
 }
 
 
@@ -837,6 +835,7 @@ static int utf_1_run(const unsigned char *data, size_t len, size_t pos, unsigned
 void utf_1_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, utf_1_token *tok)
 {
     (void)utf_1_run(data, len, pos, start, 1, utf_1_counted_limit, tok);
+    tok->run = 0;  /* the automaton's token (set here, not in every _set: 5-9% of utf-8's decode) */
 }
 
 void utf_1_scan(const unsigned char *data, size_t len, size_t pos, utf_1_token *tok)
@@ -983,6 +982,7 @@ int utf_1_next(const unsigned char *data, size_t len, size_t *pos, utf_1_token *
         return 0;
     if (*pos == 0 && (n = utf_1_signature(data, len, &start)) > 0) {
         utf_1_set(tok, UTF_1_SIGNATURE, 0, n, 0, 0);
+        tok->run = 0;
         tok->after = start;
         *pos = n;
         return 1;
@@ -1034,9 +1034,11 @@ size_t utf_1_decode(const unsigned char *data, size_t len, utf_1_cp *out,
     size_t pos = 0, n = 0, bad = 0;
     utf_1_token tok;
     while (utf_1_next(data, len, &pos, &tok)) {
-        n += utf_1_run_values(data, len, &tok, out + n);  /* a run of digits' (an ERROR's: before it) */
-        if (tok.run && tok.kind == UTF_1_CHAR)
-            continue;
+        if (tok.run) {  /* a run of digits: its code points (an ERROR's: those before it) */
+            n += utf_1_run_values(data, len, &tok, out + n);
+            if (tok.kind == UTF_1_CHAR)
+                continue;
+        }
         if (tok.kind == UTF_1_CHAR) {
             out[n++] = tok.value;
         } else if (tok.kind != UTF_1_SIGNATURE && tok.kind != UTF_1_SHIFT) {
@@ -1053,7 +1055,7 @@ size_t utf_1_decode(const unsigned char *data, size_t len, utf_1_cp *out,
 #define NX_NAME "utf-1"
 #define NX_SPEC_SHA256 "ee36fdf035e1c9460970fcca00b60d116755799a1a743e404c416dfab13d9392"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "800f34afa606a9e47e9978cdf885ea6feb00c9148ceaa746b3a57f9ed84e7e72"
+#define NX_SOURCE_SHA256 "3492b366cd3452a7d117dba9e98a23fa1b16c64e591050f10923d37c112d292c"
 #define NX_N_STATES 18
 #define NX_N_CLASSES 15
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -159,7 +159,7 @@ typedef struct {
     int run;                 /* 1: a run of digits' token (UTF-7's base64), 0 otherwise: a CHAR of run_cps code
                                 points (value: the first, or 0), or an ERROR after run_cps of them
                                 (utf_16_run_values writes them) */
-    size_t run_cps;
+    size_t run_cps;          /* where run is 1 (unset otherwise) */
 } utf_16_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -524,8 +524,6 @@ static void utf_16_set(utf_16_token *tok, utf_16_kind kind, size_t start, size_t
     tok->reason = reason;
     tok->bits = 0;
     tok->then = -1;
-    tok->run = 0;
-    tok->run_cps = 0;
 }
 
 
@@ -808,6 +806,7 @@ static int utf_16_run(const unsigned char *data, size_t len, size_t pos, unsigne
 void utf_16_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, utf_16_token *tok)
 {
     (void)utf_16_run(data, len, pos, start, 1, utf_16_counted_limit, tok);
+    tok->run = 0;  /* the automaton's token (set here, not in every _set: 5-9% of utf-8's decode) */
 }
 
 void utf_16_scan(const unsigned char *data, size_t len, size_t pos, utf_16_token *tok)
@@ -953,6 +952,7 @@ int utf_16_next(const unsigned char *data, size_t len, size_t *pos, utf_16_token
         return 0;
     if (*pos == 0 && (n = utf_16_signature(data, len, &start)) > 0) {
         utf_16_set(tok, UTF_16_SIGNATURE, 0, n, 0, 0);
+        tok->run = 0;
         tok->after = start;
         *pos = n;
         return 1;
@@ -1004,9 +1004,11 @@ size_t utf_16_decode(const unsigned char *data, size_t len, utf_16_cp *out,
     size_t pos = 0, n = 0, bad = 0;
     utf_16_token tok;
     while (utf_16_next(data, len, &pos, &tok)) {
-        n += utf_16_run_values(data, len, &tok, out + n);  /* a run of digits' (an ERROR's: before it) */
-        if (tok.run && tok.kind == UTF_16_CHAR)
-            continue;
+        if (tok.run) {  /* a run of digits: its code points (an ERROR's: those before it) */
+            n += utf_16_run_values(data, len, &tok, out + n);
+            if (tok.kind == UTF_16_CHAR)
+                continue;
+        }
         if (tok.kind == UTF_16_CHAR) {
             out[n++] = tok.value;
         } else if (tok.kind != UTF_16_SIGNATURE && tok.kind != UTF_16_SHIFT) {
@@ -1023,7 +1025,7 @@ size_t utf_16_decode(const unsigned char *data, size_t len, utf_16_cp *out,
 #define NX_NAME "utf-16"
 #define NX_SPEC_SHA256 "7eae6e569c0c5edeca776578da83641a034d50983b5c39a6dc8dda2262daba6f"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "e5be610d933115132fb4011090ae6483f18950a1597f30b345d3e5c076913dae"
+#define NX_SOURCE_SHA256 "23550e8a8b01b632bb7eb408c9a030c5a9439dc7d698b1b48dc8d85f0878e703"
 #define NX_N_STATES 13
 #define NX_N_CLASSES 3
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */

@@ -158,7 +158,7 @@ typedef struct {
     int run;                 /* 1: a run of digits' token (UTF-7's base64), 0 otherwise: a CHAR of run_cps code
                                 points (value: the first, or 0), or an ERROR after run_cps of them
                                 (utf_16be_run_values writes them) */
-    size_t run_cps;
+    size_t run_cps;          /* where run is 1 (unset otherwise) */
 } utf_16be_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -489,8 +489,6 @@ static void utf_16be_set(utf_16be_token *tok, utf_16be_kind kind, size_t start, 
     tok->reason = reason;
     tok->bits = 0;
     tok->then = -1;
-    tok->run = 0;
-    tok->run_cps = 0;
 }
 
 
@@ -763,6 +761,7 @@ static int utf_16be_run(const unsigned char *data, size_t len, size_t pos, unsig
 void utf_16be_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, utf_16be_token *tok)
 {
     (void)utf_16be_run(data, len, pos, start, 1, utf_16be_counted_limit, tok);
+    tok->run = 0;  /* the automaton's token (set here, not in every _set: 5-9% of utf-8's decode) */
 }
 
 void utf_16be_scan(const unsigned char *data, size_t len, size_t pos, utf_16be_token *tok)
@@ -908,6 +907,7 @@ int utf_16be_next(const unsigned char *data, size_t len, size_t *pos, utf_16be_t
         return 0;
     if (*pos == 0 && (n = utf_16be_signature(data, len, &start)) > 0) {
         utf_16be_set(tok, UTF_16BE_SIGNATURE, 0, n, 0, 0);
+        tok->run = 0;
         tok->after = start;
         *pos = n;
         return 1;
@@ -959,9 +959,11 @@ size_t utf_16be_decode(const unsigned char *data, size_t len, utf_16be_cp *out,
     size_t pos = 0, n = 0, bad = 0;
     utf_16be_token tok;
     while (utf_16be_next(data, len, &pos, &tok)) {
-        n += utf_16be_run_values(data, len, &tok, out + n);  /* a run of digits' (an ERROR's: before it) */
-        if (tok.run && tok.kind == UTF_16BE_CHAR)
-            continue;
+        if (tok.run) {  /* a run of digits: its code points (an ERROR's: those before it) */
+            n += utf_16be_run_values(data, len, &tok, out + n);
+            if (tok.kind == UTF_16BE_CHAR)
+                continue;
+        }
         if (tok.kind == UTF_16BE_CHAR) {
             out[n++] = tok.value;
         } else if (tok.kind != UTF_16BE_SIGNATURE && tok.kind != UTF_16BE_SHIFT) {
@@ -978,7 +980,7 @@ size_t utf_16be_decode(const unsigned char *data, size_t len, utf_16be_cp *out,
 #define NX_NAME "utf-16be"
 #define NX_SPEC_SHA256 "f006dfc04fa0233e0dff65ab2fbbedfc199f85f6f100ed8cc158caa2f6fc7bd9"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "c764f6c41a90dc335048531e53c60bc9b10aef842dc5e0278c23c426fc703d2d"
+#define NX_SOURCE_SHA256 "6e8ba0de0d306f53dfb49be82da27f19658f2f1b356a532c92a58c90f649b3e3"
 #define NX_N_STATES 7
 #define NX_N_CLASSES 3
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */

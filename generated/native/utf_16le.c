@@ -158,7 +158,7 @@ typedef struct {
     int run;                 /* 1: a run of digits' token (UTF-7's base64), 0 otherwise: a CHAR of run_cps code
                                 points (value: the first, or 0), or an ERROR after run_cps of them
                                 (utf_16le_run_values writes them) */
-    size_t run_cps;
+    size_t run_cps;          /* where run is 1 (unset otherwise) */
 } utf_16le_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -491,8 +491,6 @@ static void utf_16le_set(utf_16le_token *tok, utf_16le_kind kind, size_t start, 
     tok->reason = reason;
     tok->bits = 0;
     tok->then = -1;
-    tok->run = 0;
-    tok->run_cps = 0;
 }
 
 
@@ -765,6 +763,7 @@ static int utf_16le_run(const unsigned char *data, size_t len, size_t pos, unsig
 void utf_16le_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, utf_16le_token *tok)
 {
     (void)utf_16le_run(data, len, pos, start, 1, utf_16le_counted_limit, tok);
+    tok->run = 0;  /* the automaton's token (set here, not in every _set: 5-9% of utf-8's decode) */
 }
 
 void utf_16le_scan(const unsigned char *data, size_t len, size_t pos, utf_16le_token *tok)
@@ -910,6 +909,7 @@ int utf_16le_next(const unsigned char *data, size_t len, size_t *pos, utf_16le_t
         return 0;
     if (*pos == 0 && (n = utf_16le_signature(data, len, &start)) > 0) {
         utf_16le_set(tok, UTF_16LE_SIGNATURE, 0, n, 0, 0);
+        tok->run = 0;
         tok->after = start;
         *pos = n;
         return 1;
@@ -961,9 +961,11 @@ size_t utf_16le_decode(const unsigned char *data, size_t len, utf_16le_cp *out,
     size_t pos = 0, n = 0, bad = 0;
     utf_16le_token tok;
     while (utf_16le_next(data, len, &pos, &tok)) {
-        n += utf_16le_run_values(data, len, &tok, out + n);  /* a run of digits' (an ERROR's: before it) */
-        if (tok.run && tok.kind == UTF_16LE_CHAR)
-            continue;
+        if (tok.run) {  /* a run of digits: its code points (an ERROR's: those before it) */
+            n += utf_16le_run_values(data, len, &tok, out + n);
+            if (tok.kind == UTF_16LE_CHAR)
+                continue;
+        }
         if (tok.kind == UTF_16LE_CHAR) {
             out[n++] = tok.value;
         } else if (tok.kind != UTF_16LE_SIGNATURE && tok.kind != UTF_16LE_SHIFT) {
@@ -980,7 +982,7 @@ size_t utf_16le_decode(const unsigned char *data, size_t len, utf_16le_cp *out,
 #define NX_NAME "utf-16le"
 #define NX_SPEC_SHA256 "a8c87be71845fed2fbf18a7065df2b8ead6192ee6b05f8f30a67c26af85aba1b"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "d05a902d37db45d41ed9ad0accf447bf6b4eb885d0672b62a4a88e72cf0515b9"
+#define NX_SOURCE_SHA256 "28938e9b7bbf1aa5b2821ee1a78c2c60740b9495c228ccd01212d7e991b90ff5"
 #define NX_N_STATES 6
 #define NX_N_CLASSES 3
 #define NX_UNIT 2  /* bytes per code unit: errors and the data's end count whole units */

@@ -159,7 +159,7 @@ typedef struct {
     int run;                 /* 1: a run of digits' token (UTF-7's base64), 0 otherwise: a CHAR of run_cps code
                                 points (value: the first, or 0), or an ERROR after run_cps of them
                                 (utf_32_run_values writes them) */
-    size_t run_cps;
+    size_t run_cps;          /* where run is 1 (unset otherwise) */
 } utf_32_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -553,8 +553,6 @@ static void utf_32_set(utf_32_token *tok, utf_32_kind kind, size_t start, size_t
     tok->reason = reason;
     tok->bits = 0;
     tok->then = -1;
-    tok->run = 0;
-    tok->run_cps = 0;
 }
 
 
@@ -837,6 +835,7 @@ static int utf_32_run(const unsigned char *data, size_t len, size_t pos, unsigne
 void utf_32_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, utf_32_token *tok)
 {
     (void)utf_32_run(data, len, pos, start, 1, utf_32_counted_limit, tok);
+    tok->run = 0;  /* the automaton's token (set here, not in every _set: 5-9% of utf-8's decode) */
 }
 
 void utf_32_scan(const unsigned char *data, size_t len, size_t pos, utf_32_token *tok)
@@ -983,6 +982,7 @@ int utf_32_next(const unsigned char *data, size_t len, size_t *pos, utf_32_token
         return 0;
     if (*pos == 0 && (n = utf_32_signature(data, len, &start)) > 0) {
         utf_32_set(tok, UTF_32_SIGNATURE, 0, n, 0, 0);
+        tok->run = 0;
         tok->after = start;
         *pos = n;
         return 1;
@@ -1034,9 +1034,11 @@ size_t utf_32_decode(const unsigned char *data, size_t len, utf_32_cp *out,
     size_t pos = 0, n = 0, bad = 0;
     utf_32_token tok;
     while (utf_32_next(data, len, &pos, &tok)) {
-        n += utf_32_run_values(data, len, &tok, out + n);  /* a run of digits' (an ERROR's: before it) */
-        if (tok.run && tok.kind == UTF_32_CHAR)
-            continue;
+        if (tok.run) {  /* a run of digits: its code points (an ERROR's: those before it) */
+            n += utf_32_run_values(data, len, &tok, out + n);
+            if (tok.kind == UTF_32_CHAR)
+                continue;
+        }
         if (tok.kind == UTF_32_CHAR) {
             out[n++] = tok.value;
         } else if (tok.kind != UTF_32_SIGNATURE && tok.kind != UTF_32_SHIFT) {
@@ -1053,7 +1055,7 @@ size_t utf_32_decode(const unsigned char *data, size_t len, utf_32_cp *out,
 #define NX_NAME "utf-32"
 #define NX_SPEC_SHA256 "6222c761afb2503d8f8ad600e6f132573f18bfb0b7524ca27ef409597da7c20a"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "7c50eb410cefc2167be67b8516a3d001bc3f330bf9541b923d667ad5d5451c1a"
+#define NX_SOURCE_SHA256 "a4544c1401453f92968fed47f6df8d8d6f21067849a59e1d6d77fffa428e2845"
 #define NX_N_STATES 22
 #define NX_N_CLASSES 4
 #define NX_UNIT 4  /* bytes per code unit: errors and the data's end count whole units */

@@ -158,7 +158,7 @@ typedef struct {
     int run;                 /* 1: a run of digits' token (UTF-7's base64), 0 otherwise: a CHAR of run_cps code
                                 points (value: the first, or 0), or an ERROR after run_cps of them
                                 (utf_32be_run_values writes them) */
-    size_t run_cps;
+    size_t run_cps;          /* where run is 1 (unset otherwise) */
 } utf_32be_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -507,8 +507,6 @@ static void utf_32be_set(utf_32be_token *tok, utf_32be_kind kind, size_t start, 
     tok->reason = reason;
     tok->bits = 0;
     tok->then = -1;
-    tok->run = 0;
-    tok->run_cps = 0;
 }
 
 
@@ -781,6 +779,7 @@ static int utf_32be_run(const unsigned char *data, size_t len, size_t pos, unsig
 void utf_32be_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, utf_32be_token *tok)
 {
     (void)utf_32be_run(data, len, pos, start, 1, utf_32be_counted_limit, tok);
+    tok->run = 0;  /* the automaton's token (set here, not in every _set: 5-9% of utf-8's decode) */
 }
 
 void utf_32be_scan(const unsigned char *data, size_t len, size_t pos, utf_32be_token *tok)
@@ -926,6 +925,7 @@ int utf_32be_next(const unsigned char *data, size_t len, size_t *pos, utf_32be_t
         return 0;
     if (*pos == 0 && (n = utf_32be_signature(data, len, &start)) > 0) {
         utf_32be_set(tok, UTF_32BE_SIGNATURE, 0, n, 0, 0);
+        tok->run = 0;
         tok->after = start;
         *pos = n;
         return 1;
@@ -977,9 +977,11 @@ size_t utf_32be_decode(const unsigned char *data, size_t len, utf_32be_cp *out,
     size_t pos = 0, n = 0, bad = 0;
     utf_32be_token tok;
     while (utf_32be_next(data, len, &pos, &tok)) {
-        n += utf_32be_run_values(data, len, &tok, out + n);  /* a run of digits' (an ERROR's: before it) */
-        if (tok.run && tok.kind == UTF_32BE_CHAR)
-            continue;
+        if (tok.run) {  /* a run of digits: its code points (an ERROR's: those before it) */
+            n += utf_32be_run_values(data, len, &tok, out + n);
+            if (tok.kind == UTF_32BE_CHAR)
+                continue;
+        }
         if (tok.kind == UTF_32BE_CHAR) {
             out[n++] = tok.value;
         } else if (tok.kind != UTF_32BE_SIGNATURE && tok.kind != UTF_32BE_SHIFT) {
@@ -996,7 +998,7 @@ size_t utf_32be_decode(const unsigned char *data, size_t len, utf_32be_cp *out,
 #define NX_NAME "utf-32be"
 #define NX_SPEC_SHA256 "123ead603f988a72e936b87e96fd57acb0bfae2eb81423e3b972186bc7303fc8"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "00b74b91db7bc444325594a4f5cf9d77c0625c19d0ea0f5caac04aa9000dd209"
+#define NX_SOURCE_SHA256 "59bd3725b813fcab7683c6ec1d9a65c1d2f6449679804c3aaa027e70a452bb37"
 #define NX_N_STATES 12
 #define NX_N_CLASSES 4
 #define NX_UNIT 4  /* bytes per code unit: errors and the data's end count whole units */

@@ -158,7 +158,7 @@ typedef struct {
     int run;                 /* 1: a run of digits' token (UTF-7's base64), 0 otherwise: a CHAR of run_cps code
                                 points (value: the first, or 0), or an ERROR after run_cps of them
                                 (utf_32le_run_values writes them) */
-    size_t run_cps;
+    size_t run_cps;          /* where run is 1 (unset otherwise) */
 } utf_32le_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -504,8 +504,6 @@ static void utf_32le_set(utf_32le_token *tok, utf_32le_kind kind, size_t start, 
     tok->reason = reason;
     tok->bits = 0;
     tok->then = -1;
-    tok->run = 0;
-    tok->run_cps = 0;
 }
 
 
@@ -778,6 +776,7 @@ static int utf_32le_run(const unsigned char *data, size_t len, size_t pos, unsig
 void utf_32le_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, utf_32le_token *tok)
 {
     (void)utf_32le_run(data, len, pos, start, 1, utf_32le_counted_limit, tok);
+    tok->run = 0;  /* the automaton's token (set here, not in every _set: 5-9% of utf-8's decode) */
 }
 
 void utf_32le_scan(const unsigned char *data, size_t len, size_t pos, utf_32le_token *tok)
@@ -923,6 +922,7 @@ int utf_32le_next(const unsigned char *data, size_t len, size_t *pos, utf_32le_t
         return 0;
     if (*pos == 0 && (n = utf_32le_signature(data, len, &start)) > 0) {
         utf_32le_set(tok, UTF_32LE_SIGNATURE, 0, n, 0, 0);
+        tok->run = 0;
         tok->after = start;
         *pos = n;
         return 1;
@@ -974,9 +974,11 @@ size_t utf_32le_decode(const unsigned char *data, size_t len, utf_32le_cp *out,
     size_t pos = 0, n = 0, bad = 0;
     utf_32le_token tok;
     while (utf_32le_next(data, len, &pos, &tok)) {
-        n += utf_32le_run_values(data, len, &tok, out + n);  /* a run of digits' (an ERROR's: before it) */
-        if (tok.run && tok.kind == UTF_32LE_CHAR)
-            continue;
+        if (tok.run) {  /* a run of digits: its code points (an ERROR's: those before it) */
+            n += utf_32le_run_values(data, len, &tok, out + n);
+            if (tok.kind == UTF_32LE_CHAR)
+                continue;
+        }
         if (tok.kind == UTF_32LE_CHAR) {
             out[n++] = tok.value;
         } else if (tok.kind != UTF_32LE_SIGNATURE && tok.kind != UTF_32LE_SHIFT) {
@@ -993,7 +995,7 @@ size_t utf_32le_decode(const unsigned char *data, size_t len, utf_32le_cp *out,
 #define NX_NAME "utf-32le"
 #define NX_SPEC_SHA256 "a04095c5a9ade7122e5ff72465980aef4372083aba611d15be001789db6bf8e7"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "1d4a1c90180dc4a67020add5783cc94b89b5d49014e1438c1789b3bdb53c5c6c"
+#define NX_SOURCE_SHA256 "c7009613f7636380d5137aafe6717324c200d4c95e0d88fcb686065d56805614"
 #define NX_N_STATES 10
 #define NX_N_CLASSES 4
 #define NX_UNIT 4  /* bytes per code unit: errors and the data's end count whole units */

@@ -156,7 +156,7 @@ typedef struct {
     int run;                 /* 1: a run of digits' token (UTF-7's base64), 0 otherwise: a CHAR of run_cps code
                                 points (value: the first, or 0), or an ERROR after run_cps of them
                                 (utf_8_bom_run_values writes them) */
-    size_t run_cps;
+    size_t run_cps;          /* where run is 1 (unset otherwise) */
 } utf_8_bom_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -516,8 +516,6 @@ static void utf_8_bom_set(utf_8_bom_token *tok, utf_8_bom_kind kind, size_t star
     tok->reason = reason;
     tok->bits = 0;
     tok->then = -1;
-    tok->run = 0;
-    tok->run_cps = 0;
 }
 
 
@@ -795,6 +793,7 @@ static int utf_8_bom_run(const unsigned char *data, size_t len, size_t pos, unsi
 void utf_8_bom_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, utf_8_bom_token *tok)
 {
     (void)utf_8_bom_run(data, len, pos, start, 1, utf_8_bom_counted_limit, tok);
+    tok->run = 0;  /* the automaton's token (set here, not in every _set: 5-9% of utf-8's decode) */
 }
 
 void utf_8_bom_scan(const unsigned char *data, size_t len, size_t pos, utf_8_bom_token *tok)
@@ -940,6 +939,7 @@ int utf_8_bom_next(const unsigned char *data, size_t len, size_t *pos, utf_8_bom
         return 0;
     if (*pos == 0 && (n = utf_8_bom_signature(data, len, &start)) > 0) {
         utf_8_bom_set(tok, UTF_8_BOM_SIGNATURE, 0, n, 0, 0);
+        tok->run = 0;
         tok->after = start;
         *pos = n;
         return 1;
@@ -991,9 +991,11 @@ size_t utf_8_bom_decode(const unsigned char *data, size_t len, utf_8_bom_cp *out
     size_t pos = 0, n = 0, bad = 0;
     utf_8_bom_token tok;
     while (utf_8_bom_next(data, len, &pos, &tok)) {
-        n += utf_8_bom_run_values(data, len, &tok, out + n);  /* a run of digits' (an ERROR's: before it) */
-        if (tok.run && tok.kind == UTF_8_BOM_CHAR)
-            continue;
+        if (tok.run) {  /* a run of digits: its code points (an ERROR's: those before it) */
+            n += utf_8_bom_run_values(data, len, &tok, out + n);
+            if (tok.kind == UTF_8_BOM_CHAR)
+                continue;
+        }
         if (tok.kind == UTF_8_BOM_CHAR) {
             out[n++] = tok.value;
         } else if (tok.kind != UTF_8_BOM_SIGNATURE && tok.kind != UTF_8_BOM_SHIFT) {
@@ -1010,7 +1012,7 @@ size_t utf_8_bom_decode(const unsigned char *data, size_t len, utf_8_bom_cp *out
 #define NX_NAME "utf-8-bom"
 #define NX_SPEC_SHA256 "8eaa07cdc7afb181528118831744c61b773a3aceac9375eb8a9fb783134dd94c"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "46b676a29e6ad4e2cd850087c7b927053b39851c9c325730f95ca1c3667c006a"
+#define NX_SOURCE_SHA256 "f8403f030697ca83403a1d722373cc24379d1197e10dd9f70f2686bfe23e5318"
 #define NX_N_STATES 9
 #define NX_N_CLASSES 12
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -156,7 +156,7 @@ typedef struct {
     int run;                 /* 1: a run of digits' token (UTF-7's base64), 0 otherwise: a CHAR of run_cps code
                                 points (value: the first, or 0), or an ERROR after run_cps of them
                                 (utf_ebcdic_run_values writes them) */
-    size_t run_cps;
+    size_t run_cps;          /* where run is 1 (unset otherwise) */
 } utf_ebcdic_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -526,8 +526,6 @@ static void utf_ebcdic_set(utf_ebcdic_token *tok, utf_ebcdic_kind kind, size_t s
     tok->reason = reason;
     tok->bits = 0;
     tok->then = -1;
-    tok->run = 0;
-    tok->run_cps = 0;
 }
 
 
@@ -800,6 +798,7 @@ static int utf_ebcdic_run(const unsigned char *data, size_t len, size_t pos, uns
 void utf_ebcdic_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, utf_ebcdic_token *tok)
 {
     (void)utf_ebcdic_run(data, len, pos, start, 1, utf_ebcdic_counted_limit, tok);
+    tok->run = 0;  /* the automaton's token (set here, not in every _set: 5-9% of utf-8's decode) */
 }
 
 void utf_ebcdic_scan(const unsigned char *data, size_t len, size_t pos, utf_ebcdic_token *tok)
@@ -945,6 +944,7 @@ int utf_ebcdic_next(const unsigned char *data, size_t len, size_t *pos, utf_ebcd
         return 0;
     if (*pos == 0 && (n = utf_ebcdic_signature(data, len, &start)) > 0) {
         utf_ebcdic_set(tok, UTF_EBCDIC_SIGNATURE, 0, n, 0, 0);
+        tok->run = 0;
         tok->after = start;
         *pos = n;
         return 1;
@@ -996,9 +996,11 @@ size_t utf_ebcdic_decode(const unsigned char *data, size_t len, utf_ebcdic_cp *o
     size_t pos = 0, n = 0, bad = 0;
     utf_ebcdic_token tok;
     while (utf_ebcdic_next(data, len, &pos, &tok)) {
-        n += utf_ebcdic_run_values(data, len, &tok, out + n);  /* a run of digits' (an ERROR's: before it) */
-        if (tok.run && tok.kind == UTF_EBCDIC_CHAR)
-            continue;
+        if (tok.run) {  /* a run of digits: its code points (an ERROR's: those before it) */
+            n += utf_ebcdic_run_values(data, len, &tok, out + n);
+            if (tok.kind == UTF_EBCDIC_CHAR)
+                continue;
+        }
         if (tok.kind == UTF_EBCDIC_CHAR) {
             out[n++] = tok.value;
         } else if (tok.kind != UTF_EBCDIC_SIGNATURE && tok.kind != UTF_EBCDIC_SHIFT) {
@@ -1015,7 +1017,7 @@ size_t utf_ebcdic_decode(const unsigned char *data, size_t len, utf_ebcdic_cp *o
 #define NX_NAME "utf-ebcdic"
 #define NX_SPEC_SHA256 "f108c46838df002af88e3d1b594b5ba880daec448dacdfdec8480bbdb00434a3"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "bcc8af9377dcd1fac498d1e9e84d62d2901099607b191351ca90c1d93421b458"
+#define NX_SOURCE_SHA256 "b7a9ca969ac38562e887ccc79c393f879f2d222b197373ac276a86bfcada183a"
 #define NX_N_STATES 9
 #define NX_N_CLASSES 14
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -181,7 +181,7 @@ typedef struct {
     int run;                 /* 1: a run of digits' token (UTF-7's base64), 0 otherwise: a CHAR of run_cps code
                                 points (value: the first, or 0), or an ERROR after run_cps of them
                                 (utf_inf_8_run_values writes them) */
-    size_t run_cps;
+    size_t run_cps;          /* where run is 1 (unset otherwise) */
 } utf_inf_8_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -662,8 +662,6 @@ static void utf_inf_8_set(utf_inf_8_token *tok, utf_inf_8_kind kind, size_t star
     tok->reason = reason;
     tok->bits = 0;
     tok->then = -1;
-    tok->run = 0;
-    tok->run_cps = 0;
 }
 
 
@@ -1133,6 +1131,7 @@ static int utf_inf_8_run(const unsigned char *data, size_t len, size_t pos, unsi
 void utf_inf_8_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, utf_inf_8_token *tok)
 {
     (void)utf_inf_8_run(data, len, pos, start, 1, utf_inf_8_counted_limit, tok);
+    tok->run = 0;  /* the automaton's token (set here, not in every _set: 5-9% of utf-8's decode) */
 }
 
 void utf_inf_8_scan(const unsigned char *data, size_t len, size_t pos, utf_inf_8_token *tok)
@@ -1279,6 +1278,7 @@ int utf_inf_8_next(const unsigned char *data, size_t len, size_t *pos, utf_inf_8
         return 0;
     if (*pos == 0 && (n = utf_inf_8_signature(data, len, &start)) > 0) {
         utf_inf_8_set(tok, UTF_INF_8_SIGNATURE, 0, n, 0, 0);
+        tok->run = 0;
         tok->after = start;
         *pos = n;
         return 1;
@@ -1330,9 +1330,11 @@ size_t utf_inf_8_decode(const unsigned char *data, size_t len, utf_inf_8_cp *out
     size_t pos = 0, n = 0, bad = 0;
     utf_inf_8_token tok;
     while (utf_inf_8_next(data, len, &pos, &tok)) {
-        n += utf_inf_8_run_values(data, len, &tok, out + n);  /* a run of digits' (an ERROR's: before it) */
-        if (tok.run && tok.kind == UTF_INF_8_CHAR)
-            continue;
+        if (tok.run) {  /* a run of digits: its code points (an ERROR's: those before it) */
+            n += utf_inf_8_run_values(data, len, &tok, out + n);
+            if (tok.kind == UTF_INF_8_CHAR)
+                continue;
+        }
         if (tok.kind == UTF_INF_8_CHAR) {
             out[n++] = tok.value;
         } else if (tok.kind != UTF_INF_8_SIGNATURE && tok.kind != UTF_INF_8_SHIFT) {
@@ -1349,7 +1351,7 @@ size_t utf_inf_8_decode(const unsigned char *data, size_t len, utf_inf_8_cp *out
 #define NX_NAME "utf-inf-8"
 #define NX_SPEC_SHA256 "88c8a4903eaa4974e8770b57182c7ee37c26dd494ac25c8512f5e85d915d155a"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "3338c345686d0994db3447cf58847366c4780f439218cd527dc3f11482e1eefa"
+#define NX_SOURCE_SHA256 "2c5b9d2bd24689a6a579d42d2a2e58f4e7e3cd9db0b818fbdb2e1c53a07a46c9"
 #define NX_N_STATES 24
 #define NX_N_CLASSES 21
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

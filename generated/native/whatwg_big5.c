@@ -163,7 +163,7 @@ typedef struct {
     int run;                 /* 1: a run of digits' token (UTF-7's base64), 0 otherwise: a CHAR of run_cps code
                                 points (value: the first, or 0), or an ERROR after run_cps of them
                                 (whatwg_big5_run_values writes them) */
-    size_t run_cps;
+    size_t run_cps;          /* where run is 1 (unset otherwise) */
     /* CHAR: how many code points (1, or more where a table entry stands for several:
        value is the first, values points to them all); 0 otherwise */
     size_t n_values;
@@ -1763,8 +1763,6 @@ static void whatwg_big5_set(whatwg_big5_token *tok, whatwg_big5_kind kind, size_
     tok->reason = reason;
     tok->bits = 0;
     tok->then = -1;
-    tok->run = 0;
-    tok->run_cps = 0;
     tok->n_values = kind == WHATWG_BIG5_CHAR;
     tok->values = NULL;
 }
@@ -2053,6 +2051,7 @@ static int whatwg_big5_run(const unsigned char *data, size_t len, size_t pos, un
 void whatwg_big5_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, whatwg_big5_token *tok)
 {
     (void)whatwg_big5_run(data, len, pos, start, 1, whatwg_big5_counted_limit, tok);
+    tok->run = 0;  /* the automaton's token (set here, not in every _set: 5-9% of utf-8's decode) */
 }
 
 void whatwg_big5_scan(const unsigned char *data, size_t len, size_t pos, whatwg_big5_token *tok)
@@ -2198,6 +2197,7 @@ int whatwg_big5_next(const unsigned char *data, size_t len, size_t *pos, whatwg_
         return 0;
     if (*pos == 0 && (n = whatwg_big5_signature(data, len, &start)) > 0) {
         whatwg_big5_set(tok, WHATWG_BIG5_SIGNATURE, 0, n, 0, 0);
+        tok->run = 0;
         tok->after = start;
         *pos = n;
         return 1;
@@ -2249,9 +2249,11 @@ size_t whatwg_big5_decode(const unsigned char *data, size_t len, whatwg_big5_cp 
     size_t pos = 0, n = 0, bad = 0;
     whatwg_big5_token tok;
     while (whatwg_big5_next(data, len, &pos, &tok)) {
-        n += whatwg_big5_run_values(data, len, &tok, out + n);  /* a run of digits' (an ERROR's: before it) */
-        if (tok.run && tok.kind == WHATWG_BIG5_CHAR)
-            continue;
+        if (tok.run) {  /* a run of digits: its code points (an ERROR's: those before it) */
+            n += whatwg_big5_run_values(data, len, &tok, out + n);
+            if (tok.kind == WHATWG_BIG5_CHAR)
+                continue;
+        }
         if (tok.kind == WHATWG_BIG5_CHAR) {
             size_t k;
             for (k = 0; tok.values && k < tok.n_values; k++)
@@ -2272,7 +2274,7 @@ size_t whatwg_big5_decode(const unsigned char *data, size_t len, whatwg_big5_cp 
 #define NX_NAME "whatwg-big5"
 #define NX_SPEC_SHA256 "311cba58fa21b0345fff91cb7ed18ea10b8e85ca05aecde0a5c8d0aa1b5f2f7b"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "16dff7cb1508896dec2a7dc7e061728e5d8c688377a458d05e6454d774ac4715"
+#define NX_SOURCE_SHA256 "fab80079fdb1a7a5448e9f09443ccb988237b1411f79ebca3f2ba5e629e5e987"
 #define NX_N_STATES 4
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

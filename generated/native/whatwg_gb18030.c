@@ -161,7 +161,7 @@ typedef struct {
     int run;                 /* 1: a run of digits' token (UTF-7's base64), 0 otherwise: a CHAR of run_cps code
                                 points (value: the first, or 0), or an ERROR after run_cps of them
                                 (whatwg_gb18030_run_values writes them) */
-    size_t run_cps;
+    size_t run_cps;          /* where run is 1 (unset otherwise) */
 } whatwg_gb18030_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -2252,8 +2252,6 @@ static void whatwg_gb18030_set(whatwg_gb18030_token *tok, whatwg_gb18030_kind ki
     tok->reason = reason;
     tok->bits = 0;
     tok->then = -1;
-    tok->run = 0;
-    tok->run_cps = 0;
 }
 
 
@@ -2537,6 +2535,7 @@ static int whatwg_gb18030_run(const unsigned char *data, size_t len, size_t pos,
 void whatwg_gb18030_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, whatwg_gb18030_token *tok)
 {
     (void)whatwg_gb18030_run(data, len, pos, start, 1, whatwg_gb18030_counted_limit, tok);
+    tok->run = 0;  /* the automaton's token (set here, not in every _set: 5-9% of utf-8's decode) */
 }
 
 void whatwg_gb18030_scan(const unsigned char *data, size_t len, size_t pos, whatwg_gb18030_token *tok)
@@ -2683,6 +2682,7 @@ int whatwg_gb18030_next(const unsigned char *data, size_t len, size_t *pos, what
         return 0;
     if (*pos == 0 && (n = whatwg_gb18030_signature(data, len, &start)) > 0) {
         whatwg_gb18030_set(tok, WHATWG_GB18030_SIGNATURE, 0, n, 0, 0);
+        tok->run = 0;
         tok->after = start;
         *pos = n;
         return 1;
@@ -2734,9 +2734,11 @@ size_t whatwg_gb18030_decode(const unsigned char *data, size_t len, whatwg_gb180
     size_t pos = 0, n = 0, bad = 0;
     whatwg_gb18030_token tok;
     while (whatwg_gb18030_next(data, len, &pos, &tok)) {
-        n += whatwg_gb18030_run_values(data, len, &tok, out + n);  /* a run of digits' (an ERROR's: before it) */
-        if (tok.run && tok.kind == WHATWG_GB18030_CHAR)
-            continue;
+        if (tok.run) {  /* a run of digits: its code points (an ERROR's: those before it) */
+            n += whatwg_gb18030_run_values(data, len, &tok, out + n);
+            if (tok.kind == WHATWG_GB18030_CHAR)
+                continue;
+        }
         if (tok.kind == WHATWG_GB18030_CHAR) {
             out[n++] = tok.value;
         } else if (tok.kind != WHATWG_GB18030_SIGNATURE && tok.kind != WHATWG_GB18030_SHIFT) {
@@ -2753,7 +2755,7 @@ size_t whatwg_gb18030_decode(const unsigned char *data, size_t len, whatwg_gb180
 #define NX_NAME "whatwg-gb18030"
 #define NX_SPEC_SHA256 "61b9cc87bc8450e70f73c82346c7ca5a8e3a48805a1bd00459762b3777ecff56"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "6271d382f814e017b5830e698983eaa2b0e59b302f9b665a4430511d0cabc429"
+#define NX_SOURCE_SHA256 "f232793d229a16fde27773304675c3835e761671b5f3341249a7514b1c12f855"
 #define NX_N_STATES 17
 #define NX_N_CLASSES 17
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

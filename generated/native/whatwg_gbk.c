@@ -161,7 +161,7 @@ typedef struct {
     int run;                 /* 1: a run of digits' token (UTF-7's base64), 0 otherwise: a CHAR of run_cps code
                                 points (value: the first, or 0), or an ERROR after run_cps of them
                                 (whatwg_gbk_run_values writes them) */
-    size_t run_cps;
+    size_t run_cps;          /* where run is 1 (unset otherwise) */
 } whatwg_gbk_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -2252,8 +2252,6 @@ static void whatwg_gbk_set(whatwg_gbk_token *tok, whatwg_gbk_kind kind, size_t s
     tok->reason = reason;
     tok->bits = 0;
     tok->then = -1;
-    tok->run = 0;
-    tok->run_cps = 0;
 }
 
 
@@ -2537,6 +2535,7 @@ static int whatwg_gbk_run(const unsigned char *data, size_t len, size_t pos, uns
 void whatwg_gbk_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, whatwg_gbk_token *tok)
 {
     (void)whatwg_gbk_run(data, len, pos, start, 1, whatwg_gbk_counted_limit, tok);
+    tok->run = 0;  /* the automaton's token (set here, not in every _set: 5-9% of utf-8's decode) */
 }
 
 void whatwg_gbk_scan(const unsigned char *data, size_t len, size_t pos, whatwg_gbk_token *tok)
@@ -2683,6 +2682,7 @@ int whatwg_gbk_next(const unsigned char *data, size_t len, size_t *pos, whatwg_g
         return 0;
     if (*pos == 0 && (n = whatwg_gbk_signature(data, len, &start)) > 0) {
         whatwg_gbk_set(tok, WHATWG_GBK_SIGNATURE, 0, n, 0, 0);
+        tok->run = 0;
         tok->after = start;
         *pos = n;
         return 1;
@@ -2734,9 +2734,11 @@ size_t whatwg_gbk_decode(const unsigned char *data, size_t len, whatwg_gbk_cp *o
     size_t pos = 0, n = 0, bad = 0;
     whatwg_gbk_token tok;
     while (whatwg_gbk_next(data, len, &pos, &tok)) {
-        n += whatwg_gbk_run_values(data, len, &tok, out + n);  /* a run of digits' (an ERROR's: before it) */
-        if (tok.run && tok.kind == WHATWG_GBK_CHAR)
-            continue;
+        if (tok.run) {  /* a run of digits: its code points (an ERROR's: those before it) */
+            n += whatwg_gbk_run_values(data, len, &tok, out + n);
+            if (tok.kind == WHATWG_GBK_CHAR)
+                continue;
+        }
         if (tok.kind == WHATWG_GBK_CHAR) {
             out[n++] = tok.value;
         } else if (tok.kind != WHATWG_GBK_SIGNATURE && tok.kind != WHATWG_GBK_SHIFT) {
@@ -2753,7 +2755,7 @@ size_t whatwg_gbk_decode(const unsigned char *data, size_t len, whatwg_gbk_cp *o
 #define NX_NAME "whatwg-gbk"
 #define NX_SPEC_SHA256 "7a432e01eea5d1c6a35894fec2269d7716bee0079807334bfeb2d2c4c8e3dc9d"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "b5316272fcfcb3bd2707c111d4712d4e8c872ed398a57552532f78b389212e99"
+#define NX_SOURCE_SHA256 "65d1b3c84d427ce10203556f703e3f213c4dec0069a18c53b5283e0f4ff849d0"
 #define NX_N_STATES 17
 #define NX_N_CLASSES 17
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

@@ -165,7 +165,7 @@ typedef struct {
     int run;                 /* 1: a run of digits' token (UTF-7's base64), 0 otherwise: a CHAR of run_cps code
                                 points (value: the first, or 0), or an ERROR after run_cps of them
                                 (whatwg_iso_2022_jp_run_values writes them) */
-    size_t run_cps;
+    size_t run_cps;          /* where run is 1 (unset otherwise) */
 } whatwg_iso_2022_jp_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -1566,8 +1566,6 @@ static void whatwg_iso_2022_jp_set(whatwg_iso_2022_jp_token *tok, whatwg_iso_202
     tok->reason = reason;
     tok->bits = 0;
     tok->then = -1;
-    tok->run = 0;
-    tok->run_cps = 0;
 }
 
 
@@ -1851,6 +1849,7 @@ static int whatwg_iso_2022_jp_run(const unsigned char *data, size_t len, size_t 
 void whatwg_iso_2022_jp_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, whatwg_iso_2022_jp_token *tok)
 {
     (void)whatwg_iso_2022_jp_run(data, len, pos, start, 1, whatwg_iso_2022_jp_counted_limit, tok);
+    tok->run = 0;  /* the automaton's token (set here, not in every _set: 5-9% of utf-8's decode) */
 }
 
 void whatwg_iso_2022_jp_scan(const unsigned char *data, size_t len, size_t pos, whatwg_iso_2022_jp_token *tok)
@@ -2004,6 +2003,7 @@ int whatwg_iso_2022_jp_next(const unsigned char *data, size_t len, size_t *pos, 
         return 0;
     if (*pos == 0 && (n = whatwg_iso_2022_jp_signature(data, len, &start)) > 0) {
         whatwg_iso_2022_jp_set(tok, WHATWG_ISO_2022_JP_SIGNATURE, 0, n, 0, 0);
+        tok->run = 0;
         tok->after = start;
         *pos = n;
         return 1;
@@ -2055,9 +2055,11 @@ size_t whatwg_iso_2022_jp_decode(const unsigned char *data, size_t len, whatwg_i
     size_t pos = 0, n = 0, bad = 0;
     whatwg_iso_2022_jp_token tok;
     while (whatwg_iso_2022_jp_next(data, len, &pos, &tok)) {
-        n += whatwg_iso_2022_jp_run_values(data, len, &tok, out + n);  /* a run of digits' (an ERROR's: before it) */
-        if (tok.run && tok.kind == WHATWG_ISO_2022_JP_CHAR)
-            continue;
+        if (tok.run) {  /* a run of digits: its code points (an ERROR's: those before it) */
+            n += whatwg_iso_2022_jp_run_values(data, len, &tok, out + n);
+            if (tok.kind == WHATWG_ISO_2022_JP_CHAR)
+                continue;
+        }
         if (tok.kind == WHATWG_ISO_2022_JP_CHAR) {
             out[n++] = tok.value;
         } else if (tok.kind != WHATWG_ISO_2022_JP_SIGNATURE && tok.kind != WHATWG_ISO_2022_JP_SHIFT) {
@@ -2074,7 +2076,7 @@ size_t whatwg_iso_2022_jp_decode(const unsigned char *data, size_t len, whatwg_i
 #define NX_NAME "whatwg-iso-2022-jp"
 #define NX_SPEC_SHA256 "dd7c41ee9c1b73e6027a20a9c21776e8046a8c2d82fa014ce65b2f0a40385bd0"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "3a51b3adc6c7253ea112cf885893cec2a9a37febf304cebed8b1fea9c40bd0aa"
+#define NX_SOURCE_SHA256 "89690fe044e11e6b0bed93f7c28a741ffb0fb4bac00177f8c6800cb92f41b614"
 #define NX_N_STATES 90
 #define NX_N_CLASSES 17
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
