@@ -176,8 +176,9 @@ def builtins_for_exports():
     Every representative table spec's exports are checked in tests/test_export_tables.py,
     batched.  The undecodable spec (whatwg-replacement) has tests of its own: the C and
     Java exports' in tests/test_export_encode_c.py and _java.py, the others' refusal in
-    tests/test_whatwg_replacement.py.  A spec with a run of digits (utf-7) is refused by
-    every export (tests/test_utf7.py)."""
+    tests/test_whatwg_replacement.py.  A spec with a run of digits (utf-7) has tests of its
+    own: the C and JS exports' in tests/test_export_digits.py, the others' refusal in
+    tests/test_utf7.py."""
     from encspec import pipeline
     return [n for n in representative_builtins()
             if not pipeline.load(n)[1].tables and not pipeline.load(n)[1].undecodable
@@ -746,9 +747,47 @@ def expected_encode_line(module: Any, mode: str, cps: Sequence[int], signature: 
     return "bytes " + (got.hex().upper() or "-")
 
 
+def streamed_encode_line(spec: str, pieces: Sequence[Sequence[int]], mode: str) -> str:
+    """The Python module's IncrementalEncoder over *pieces*, then final, as an export's
+    `run-encode --stream` prints it (an error's positions from the first code point fed)."""
+    import encspec
+    enc = encspec.load(spec).IncrementalEncoder(mode)
+    out, fed = b"", 0
+    for k, piece in enumerate([*pieces, []]):
+        try:
+            out += enc.encode(list(piece), final=k == len(pieces))
+        except UnicodeEncodeError as e:
+            return f"error {fed + e.start} {fed + e.end} {e.reason}"
+        fed += len(piece)
+    return "bytes " + (out.hex().upper() or "-")
+
+
+def stream_cases(spec: str, texts: Sequence[Sequence[int]]) -> tuple[list[str], list[str]]:
+    """`run-encode --stream` lines of *texts*, each split in two at every offset (and in
+    three twice at random), strict and replace, and the IncrementalEncoder's answers
+    (a strict one equal to the one-shot encode's: checked here)."""
+    import random
+
+    import encspec
+    module = encspec.load(spec)
+    rng = random.Random(spec)
+    lines, want = [], []
+    for cps in texts:
+        cuts_list = [(k,) for k in range(len(cps) + 1)] + [tuple(sorted(rng.sample(range(len(cps) + 1), 2)))
+                                                           for _ in range(2) if cps]
+        for cuts in cuts_list:
+            pieces = [cps[a:b] for a, b in zip((0, *cuts), (*cuts, len(cps)))]
+            for mode in ("strict", "replace"):
+                lines.append(mode + " " + " | ".join(" ".join(f"{c:X}" for c in p) for p in pieces))
+                streamed = streamed_encode_line(spec, pieces, mode)
+                assert streamed == expected_encode_line(module, mode, cps) or mode == "replace"
+                want.append(streamed)
+    return lines, want
+
+
 def _encode_others() -> list[str]:
     """Modes and runs of digits are left out: not every export takes them (the JS and C
-    exports' modes: tests/test_export_modes.py; utf-7: tests/test_utf7.py)."""
+    exports' modes: tests/test_export_modes.py; utf-7: tests/test_export_digits.py)."""
     from encspec.spec import registry
     names = set(registry.builtin_names()) - set(ENCODE_SPECS) - {"whatwg-replacement"}
     names = {n for n in names if not has_modes(n) and "\nrun " not in builtin_spec_file(n).read_text("utf-8")}

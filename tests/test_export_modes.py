@@ -25,6 +25,7 @@ from conftest import (
     run_encode_lines,
     run_token_batch,
     spec_automaton,
+    stream_cases,
     token_lines,
 )
 from encspec.emit import package_tests
@@ -136,38 +137,13 @@ def test_modal_export_encodes_byte_for_byte(packages, lang, spec):
     _compare(lang, spec, lines, run_encode_lines(packages[lang](spec), lines, (), env(lang), TIMEOUT), want)
 
 
-def _streamed(spec: str, pieces: list[list[int]], mode: str) -> str:
-    """The IncrementalEncoder over *pieces*, then final, as run-encode --stream prints it."""
-    enc = encspec.load(spec).IncrementalEncoder(mode)
-    out, fed = b"", 0
-    for k, piece in enumerate([*pieces, []]):
-        try:
-            out += enc.encode(piece, final=k == len(pieces))
-        except UnicodeEncodeError as e:
-            return f"error {fed + e.start} {fed + e.end} {e.reason}"
-        fed += len(piece)
-    return "bytes " + (out.hex().upper() or "-")
-
-
 @pytest.mark.parametrize("spec", SPECS)
 @pytest.mark.parametrize("lang", LANGS)
 def test_modal_export_streams_carry_the_mode(packages, lang, spec):
     """The streaming encoder, each text split in two at every offset (and in three at
     random), equals the IncrementalEncoder fed the same pieces, and the one-shot bytes:
     the mode a piece leaves is where the next starts, and only the last goes home."""
-    module = encspec.load(spec)
-    rng = random.Random(spec)
-    lines, want = [], []
-    for cps in mode_texts(spec, 40, "stream"):
-        cuts_list = [(k,) for k in range(len(cps) + 1)] + [tuple(sorted(rng.sample(range(len(cps) + 1), 2)))
-                                                           for _ in range(2) if cps]
-        for cuts in cuts_list:
-            pieces = [cps[a:b] for a, b in zip((0, *cuts), (*cuts, len(cps)))]
-            for mode in ("strict", "replace"):
-                lines.append(mode + " " + " | ".join(" ".join(f"{c:X}" for c in p) for p in pieces))
-                streamed = _streamed(spec, pieces, mode)
-                assert streamed == expected_encode_line(module, mode, cps) or mode == "replace"
-                want.append(streamed)
+    lines, want = stream_cases(spec, mode_texts(spec, 40, "stream"))
     assert any("1B" in w or "7E7B" in w for w in want)
     _compare(lang, spec, lines, run_encode_lines(packages[lang](spec), lines, ("--stream",), env(lang), TIMEOUT),
              want)

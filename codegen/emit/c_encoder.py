@@ -137,6 +137,7 @@ def context(a: Automaton) -> dict:
     most = max([e.run_bytes(r) for r in e.runs] + [len(b) for _, b in e.sequences] + [len(q or b"")], default=0)
     memo_cps, memo = memo_plan(e)
     most += 2 * longest_shift  # a shift into its mode; the shift before an unencodable one, or home
+    most = max(most, description.digit_run(a).most_bytes)  # a code point in a run of digits
     starters = e.starters
     reason = e.unencodable
     # code units copied without the run walk know no modes: a spec with modes has none

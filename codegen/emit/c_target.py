@@ -230,4 +230,5 @@ register(Target(
     permutes=True,  # every byte read goes through NAME_from_real (source.c.j2's rd)
     undecodable=True,  # its automaton makes any input one error; the encoder skips verifying
     modes=True,  # _next carries the mode in the token (after); the encoder's modes (c_encoder, mode_choice)
+    digits=True,  # the decoder reads a run of digits beside the automaton, the encoder writes one (description.digit_run)
 ))

@@ -331,3 +331,72 @@ def mode_choice(a: Automaton) -> ModeChoice:
     return ModeChoice(joined, tuple(run_from), tuple(m.start for m in a.modes),
                       tuple(m.shifts for m in a.modes), tuple(a.encode_modes), a.sticky, a.cheapest,
                       tuple(a.encode_end), tuple(-1 if m.unencodable is None else m.unencodable for m in a.modes))
+
+
+NO_RUN_REASON = "code point not in range"  # the core's _encode_run, where the spec gives no reason
+
+
+@dataclass(frozen=True)
+class DigitRunData:
+    """A run of digits (`run`, RFC 2152's base64 in UTF-7) as data, for the decoder and
+    the encoder of every export (issue 31): neutral without one (*opener* -1: no byte
+    opens a run, so an engine's one test for it never holds).
+
+    Decoding (the core's _scan_digits): *opener* followed by a digit (or the data's
+    end) opens a run; each digit (*values*[byte], 0xFF: not a digit) gives *bits* bits,
+    most significant first; every *unit_bits* bits are a code unit, a high and a low
+    surrogate unit one code point where *pairs*.  Any other byte ends the run (*end*
+    is absorbed, -1: none); bits left over that make a digit are reasons[0], nonzero
+    ones reasons[1], the data's end inside a unit or after a high surrogate
+    reasons[2]; a high surrogate left at the run's end is a code point of its own
+    before a byte with *keeps_high* set (a form starts with it), else dropped.
+
+    Encoding (the core's _encode_run): a code point in *direct* is written by its
+    form and ends a run (the last bits as a zero-padded digit, then *end* where its
+    bytes start with a digit or *end*); one whose form's bytes start with *opener* is
+    written so out of a run; any other opens a run and goes into it as units; one
+    above *max_code_point* is an error with *unencodable*; the text ends out of a
+    run."""
+
+    opener: int
+    values: tuple[int, ...]
+    alphabet: bytes
+    bits: int
+    unit_bits: int
+    end: int
+    pairs: bool
+    keeps_high: tuple[int, ...]
+    reasons: tuple[str, str, str]
+    direct: tuple[tuple[int, int], ...]
+    max_code_point: int
+    unencodable: str
+
+    @property
+    def most_bytes(self) -> int:
+        """The most bytes one code point may cost: the opening byte, the digits of two units
+        after the bits before them, and at the text's end a padded digit and the end byte."""
+        return 0 if self.opener < 0 else 3 + -(-(2 * self.unit_bits + self.bits - 1) // self.bits)
+
+    @property
+    def direct_runs(self) -> tuple[tuple[int, int], ...]:
+        """*direct*, with one unused run (no engine array is empty)."""
+        return self.direct or ((1, 0),)
+
+
+def digit_run(a: Automaton) -> DigitRunData:
+    """The run of digits of *a* as data (neutral without one)."""
+    r = a.digit_run
+    if r is None:
+        return DigitRunData(-1, (0xFF,) * 256, b"\0", 1, 1, -1, False, (0,) * 256, ("", "", ""), (), -1, "")
+    values = [0xFF] * 256
+    for v, b in enumerate(r.digits):
+        values[b] = v
+    reasons = tuple(a.digit_reasons)
+    assert len(reasons) == 3  # partial unit, nonzero padding, unterminated: the automaton's three
+    return DigitRunData(
+        opener=r.opener, values=tuple(values), alphabet=bytes(r.digits), bits=r.bits, unit_bits=r.unit_bits,
+        end=-1 if r.end is None else r.end, pairs=r.pairs,
+        keeps_high=tuple(int(a.next[0][a.classes[b]] >= 0) for b in range(256)),
+        reasons=(reasons[0], reasons[1], reasons[2]), direct=tuple((lo, hi) for lo, hi in r.direct),
+        max_code_point=0x10FFFF if r.pairs else (1 << r.unit_bits) - 1,
+        unencodable=a.reasons.unencodable or NO_RUN_REASON)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..automaton import Automaton
 from ..spec.model import ERROR_SPANS
+from .description import digit_run
 
 
 def decoder_data(a: Automaton, ctx: dict) -> None:
@@ -30,6 +31,7 @@ def decoder_data(a: Automaton, ctx: dict) -> None:
         sig_bytes += sig["bytes"]
     ctx["signature_bytes"] = sig_bytes or [0]
     mode_data(a, ctx)
+    ctx["run"] = digit_run(a)
 
 
 def mode_data(a: Automaton, ctx: dict) -> None:

@@ -268,6 +268,7 @@ register(Target(
     int_bits=None,
     undecodable=True,  # its DFA reads any input as one error; the encoder does not verify (description)
     modes=True,  # MODES, BASE and each action's then carry the mode; the encoder's modes (js_encode)
+    digits=True,  # the decoder reads a run of digits beside the automaton, the encoder writes one (description.digit_run)
     executables=("run-tokens", "run-encode"),
     options=("vectors", "spec_arg", "encode_vectors"),
 ))

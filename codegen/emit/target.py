@@ -69,8 +69,8 @@ MODES_REFUSAL = ("modes (shift states: ISO-2022, HZ) are not in this target yet:
                  "module, the native extension and the JSON table have them")
 
 
-DIGITS_REFUSAL = ("a run of digits (`run`: UTF-7's base64) is not in this target yet: the Python "
-                  "module has it")
+DIGITS_REFUSAL = ("a run of digits (`run`: UTF-7's base64) is not in this target yet: the Python module, "
+                  "the C and JS exports have it")
 
 
 def without_digits(support: Support) -> Support:

@@ -159,6 +159,10 @@ typedef struct {
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
     unsigned after;          /* euc_jisx0213_next's: the start state of the token after this one (it reads it back) */
+    int run;                 /* 1: a run of digits' token (UTF-7's base64), 0 otherwise: a CHAR of run_cps code
+                                points (value: the first, or 0), or an ERROR after run_cps of them
+                                (euc_jisx0213_run_values writes them) */
+    size_t run_cps;          /* where run is 1 (unset otherwise) */
     /* CHAR: how many code points (1, or more where a table entry stands for several:
        value is the first, values points to them all); 0 otherwise */
     size_t n_values;
@@ -218,12 +222,18 @@ size_t euc_jisx0213_wide_value(const unsigned char *data, size_t len, const euc_
      1: table plane2 (spec line 45): tables/cpython/euc_jisx0213-plane2.txt, SHA-256 16eaf5f93f94fc5388ec65ff1653835dc67febe211738762b874c8ea81e547ab */
 size_t euc_jisx0213_table_lookup(unsigned table, uint64_t pointer, euc_jisx0213_cp *cp, const euc_jisx0213_cp **seq);
 
+/* The code points of a run of digits' token tok (tok->run: a token of data[0 .. len - 1],
+   as euc_jisx0213_next gave it) into out (room for tok->run_cps, at most tok->end -
+   tok->start): a CHAR's all, an ERROR's those read before it.  Returns how many it
+   wrote (0 for any other token).  It re-reads the run, in time linear in its length. */
+size_t euc_jisx0213_run_values(const unsigned char *data, size_t len, const euc_jisx0213_token *tok, euc_jisx0213_cp *out);
+
 /* The whole buffer: writes the code point of every CHAR token into out (each
    ERROR, RESERVED and WIDE token as replacement: a WIDE code point does not fit
    in a euc_jisx0213_cp; the signature is skipped; a CHAR of several code points
    writes them all) and returns how many were
-   written, at most len.  *errors (if not NULL) counts the ERROR, RESERVED and
-   WIDE tokens. */
+   written, at most len (a run of digits' code points, and an ERROR's read before it
+   too).  *errors (if not NULL) counts the ERROR, RESERVED and WIDE tokens. */
 size_t euc_jisx0213_decode(const unsigned char *data, size_t len, euc_jisx0213_cp *out,
                            euc_jisx0213_cp replacement, size_t *errors);
 
@@ -2089,6 +2099,7 @@ static int euc_jisx0213_run(const unsigned char *data, size_t len, size_t pos, u
 void euc_jisx0213_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, euc_jisx0213_token *tok)
 {
     (void)euc_jisx0213_run(data, len, pos, start, 1, euc_jisx0213_counted_limit, tok);
+    tok->run = 0;  /* the automaton's token (set here, not in every _set: 5-9% of utf-8's decode) */
 }
 
 void euc_jisx0213_scan(const unsigned char *data, size_t len, size_t pos, euc_jisx0213_token *tok)
@@ -2119,6 +2130,113 @@ static unsigned euc_jisx0213_after(const euc_jisx0213_token *tok, unsigned start
     return (unsigned)euc_jisx0213_mode_start[tok->then];
 }
 
+/* ------------------------------------------------------- a run of digits
+   A run of digits (`run`, UTF-7's base64: encspec.emit.description.DigitRunData;
+   run_opener -1: none): run_opener before a digit opens one; run_value[byte] is a
+   byte's digit value (0xFF: not a digit), RUN_BITS bits each, every RUN_UNIT bits a
+   code unit (high and low surrogate units one code point where RUN_PAIRS); run_end
+   is absorbed where it ends the run (-1: none); a high surrogate at the run's end
+   is kept before a byte with run_keeps_high set; the reasons: a partial unit,
+   nonzero padding bits, a run the data's end cuts. */
+static const int euc_jisx0213_run_opener = -1;
+static const int euc_jisx0213_run_end = -1;
+#define EUC_JISX0213_RUN_BITS 1u
+#define EUC_JISX0213_RUN_UNIT 1u
+#define EUC_JISX0213_RUN_PAIRS 0
+static const uint8_t euc_jisx0213_run_value[256] = {
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+};
+static const uint8_t euc_jisx0213_run_keeps_high[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+static const char *const euc_jisx0213_run_reason[3] = { "", "", "" };
+
+/* One more code point of a run: into out[*n] (where out is not NULL); the first in *first. */
+static void euc_jisx0213_run_put(euc_jisx0213_cp *out, size_t *n, uint32_t *first, uint32_t cp)
+{
+    if (out)
+        out[*n] = (euc_jisx0213_cp)cp;
+    if (!(*n)++)
+        *first = cp;
+}
+
+/* The run of digits data[pos] opens as one token (the core's _scan_digits): 1 with
+   *tok set (its code points into out too, where out is not NULL), or 0 where no
+   digit (nor the data's end) follows the opening byte (the forms read it).  An
+   error reaches from the opening byte through the byte that ends the run. */
+static int euc_jisx0213_run_at(const unsigned char *data, size_t len, size_t pos, euc_jisx0213_token *tok, euc_jisx0213_cp *out)
+{
+    size_t i = pos + 1, j, n = 0;
+    uint32_t buf = 0, unit, high = 0, first = 0;
+    unsigned nbits = 0;
+    if (euc_jisx0213_run_opener != (int)data[pos] || (i < len && euc_jisx0213_run_value[data[i]] == 0xFF))
+        return 0;
+    for (j = i; j < len && euc_jisx0213_run_value[data[j]] != 0xFF; j++) {
+        buf = (buf << EUC_JISX0213_RUN_BITS) | euc_jisx0213_run_value[data[j]];
+        nbits += EUC_JISX0213_RUN_BITS;
+        if (nbits < EUC_JISX0213_RUN_UNIT)
+            continue;
+        nbits -= EUC_JISX0213_RUN_UNIT;
+        unit = buf >> nbits;
+        buf &= (1u << nbits) - 1u;
+        if (high && unit >= 0xDC00u && unit <= 0xDFFFu) {
+            euc_jisx0213_run_put(out, &n, &first, 0x10000u + ((high - 0xD800u) << 10) + (unit - 0xDC00u));
+            high = 0;
+            continue;
+        }
+        if (high)  /* a high surrogate not followed by a low one: a code point of its own */
+            euc_jisx0213_run_put(out, &n, &first, high);
+        high = 0;
+        if (EUC_JISX0213_RUN_PAIRS && unit >= 0xD800u && unit <= 0xDBFFu)
+            high = unit;
+        else
+            euc_jisx0213_run_put(out, &n, &first, unit);
+    }
+    if (j == len) {
+        int bad = high || nbits >= EUC_JISX0213_RUN_BITS || buf;
+        euc_jisx0213_set(tok, bad ? EUC_JISX0213_ERROR : EUC_JISX0213_CHAR, pos, len, bad ? 0 : first, bad ? euc_jisx0213_run_reason[2] : 0);
+    } else if (nbits >= EUC_JISX0213_RUN_BITS || buf) {
+        euc_jisx0213_set(tok, EUC_JISX0213_ERROR, pos, j + 1, 0, euc_jisx0213_run_reason[nbits >= EUC_JISX0213_RUN_BITS ? 0 : 1]);
+    } else {
+        if (high && euc_jisx0213_run_keeps_high[data[j]])
+            euc_jisx0213_run_put(out, &n, &first, high);
+        euc_jisx0213_set(tok, EUC_JISX0213_CHAR, pos, euc_jisx0213_run_end == (int)data[j] ? j + 1 : j, first, 0);
+    }
+    tok->run = 1;
+    tok->run_cps = n;
+    return 1;
+}
+
+size_t euc_jisx0213_run_values(const unsigned char *data, size_t len, const euc_jisx0213_token *tok, euc_jisx0213_cp *out)
+{
+    euc_jisx0213_token again;
+    if (!tok->run || tok->start >= len || !euc_jisx0213_run_at(data, len, tok->start, &again, out))
+        return 0;
+    return again.run_cps;
+}
+
 int euc_jisx0213_next(const unsigned char *data, size_t len, size_t *pos, euc_jisx0213_token *tok)
 {
     unsigned start = EUC_JISX0213_START;
@@ -2127,6 +2245,7 @@ int euc_jisx0213_next(const unsigned char *data, size_t len, size_t *pos, euc_ji
         return 0;
     if (*pos == 0 && (n = euc_jisx0213_signature(data, len, &start)) > 0) {
         euc_jisx0213_set(tok, EUC_JISX0213_SIGNATURE, 0, n, 0, 0);
+        tok->run = 0;
         tok->after = start;
         *pos = n;
         return 1;
@@ -2136,6 +2255,11 @@ int euc_jisx0213_next(const unsigned char *data, size_t len, size_t *pos, euc_ji
     else if (EUC_JISX0213_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)euc_jisx0213_signature(data, len, &start);
+    if (euc_jisx0213_run_at(data, len, *pos, tok, NULL)) {
+        tok->after = start;  /* a run of digits: the next token starts where this one did */
+        *pos = tok->end;
+        return 1;
+    }
     euc_jisx0213_scan_from(data, len, *pos, start, tok);
     tok->after = euc_jisx0213_after(tok, start);
     if (tok->kind == EUC_JISX0213_SHIFT && tok->reason)
@@ -2173,6 +2297,11 @@ size_t euc_jisx0213_decode(const unsigned char *data, size_t len, euc_jisx0213_c
     size_t pos = 0, n = 0, bad = 0;
     euc_jisx0213_token tok;
     while (euc_jisx0213_next(data, len, &pos, &tok)) {
+        if (tok.run) {  /* a run of digits: its code points (an ERROR's: those before it) */
+            n += euc_jisx0213_run_values(data, len, &tok, out + n);
+            if (tok.kind == EUC_JISX0213_CHAR)
+                continue;
+        }
         if (tok.kind == EUC_JISX0213_CHAR) {
             size_t k;
             for (k = 0; tok.values && k < tok.n_values; k++)
@@ -2193,7 +2322,7 @@ size_t euc_jisx0213_decode(const unsigned char *data, size_t len, euc_jisx0213_c
 #define NX_NAME "euc_jisx0213"
 #define NX_SPEC_SHA256 "37f5fa7bc10920d4b93c66c69ed4b099535c8e9a309cd62c12563c61f2da2029"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "b0e31c18250b3524b21b9e30c330eb4f4c6e09f5413c02a1982781fb565d554d"
+#define NX_SOURCE_SHA256 "9c695e7c8373c3e57ee0af494c99a8f3255c84202746bf479f804ff4b502a65f"
 #define NX_N_STATES 16
 #define NX_N_CLASSES 15
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */

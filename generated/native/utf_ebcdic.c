@@ -153,6 +153,10 @@ typedef struct {
     size_t bits;             /* WIDE: the code point's bit length (more than 64); 0 otherwise */
     int then;                /* the mode the next token starts in (a shift, a CHAR that ends its mode); -1: the same */
     unsigned after;          /* utf_ebcdic_next's: the start state of the token after this one (it reads it back) */
+    int run;                 /* 1: a run of digits' token (UTF-7's base64), 0 otherwise: a CHAR of run_cps code
+                                points (value: the first, or 0), or an ERROR after run_cps of them
+                                (utf_ebcdic_run_values writes them) */
+    size_t run_cps;          /* where run is 1 (unset otherwise) */
 } utf_ebcdic_token;
 
 /* Reasons, as the reference decoder words them (the spec's own where it has them). */
@@ -199,11 +203,17 @@ int utf_ebcdic_next(const unsigned char *data, size_t len, size_t *pos, utf_ebcd
    data[tok->start .. tok->end - 1], in time linear in the token's length. */
 size_t utf_ebcdic_wide_value(const unsigned char *data, size_t len, const utf_ebcdic_token *tok, unsigned char *out);
 
+/* The code points of a run of digits' token tok (tok->run: a token of data[0 .. len - 1],
+   as utf_ebcdic_next gave it) into out (room for tok->run_cps, at most tok->end -
+   tok->start): a CHAR's all, an ERROR's those read before it.  Returns how many it
+   wrote (0 for any other token).  It re-reads the run, in time linear in its length. */
+size_t utf_ebcdic_run_values(const unsigned char *data, size_t len, const utf_ebcdic_token *tok, utf_ebcdic_cp *out);
+
 /* The whole buffer: writes the code point of every CHAR token into out (each
    ERROR, RESERVED and WIDE token as replacement: a WIDE code point does not fit
    in a utf_ebcdic_cp; the signature is skipped) and returns how many were
-   written, at most len.  *errors (if not NULL) counts the ERROR, RESERVED and
-   WIDE tokens. */
+   written, at most len (a run of digits' code points, and an ERROR's read before it
+   too).  *errors (if not NULL) counts the ERROR, RESERVED and WIDE tokens. */
 size_t utf_ebcdic_decode(const unsigned char *data, size_t len, utf_ebcdic_cp *out,
                          utf_ebcdic_cp replacement, size_t *errors);
 
@@ -788,6 +798,7 @@ static int utf_ebcdic_run(const unsigned char *data, size_t len, size_t pos, uns
 void utf_ebcdic_scan_from(const unsigned char *data, size_t len, size_t pos, unsigned start, utf_ebcdic_token *tok)
 {
     (void)utf_ebcdic_run(data, len, pos, start, 1, utf_ebcdic_counted_limit, tok);
+    tok->run = 0;  /* the automaton's token (set here, not in every _set: 5-9% of utf-8's decode) */
 }
 
 void utf_ebcdic_scan(const unsigned char *data, size_t len, size_t pos, utf_ebcdic_token *tok)
@@ -818,6 +829,113 @@ static unsigned utf_ebcdic_after(const utf_ebcdic_token *tok, unsigned start)
     return (unsigned)utf_ebcdic_mode_start[tok->then];
 }
 
+/* ------------------------------------------------------- a run of digits
+   A run of digits (`run`, UTF-7's base64: encspec.emit.description.DigitRunData;
+   run_opener -1: none): run_opener before a digit opens one; run_value[byte] is a
+   byte's digit value (0xFF: not a digit), RUN_BITS bits each, every RUN_UNIT bits a
+   code unit (high and low surrogate units one code point where RUN_PAIRS); run_end
+   is absorbed where it ends the run (-1: none); a high surrogate at the run's end
+   is kept before a byte with run_keeps_high set; the reasons: a partial unit,
+   nonzero padding bits, a run the data's end cuts. */
+static const int utf_ebcdic_run_opener = -1;
+static const int utf_ebcdic_run_end = -1;
+#define UTF_EBCDIC_RUN_BITS 1u
+#define UTF_EBCDIC_RUN_UNIT 1u
+#define UTF_EBCDIC_RUN_PAIRS 0
+static const uint8_t utf_ebcdic_run_value[256] = {
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+};
+static const uint8_t utf_ebcdic_run_keeps_high[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+static const char *const utf_ebcdic_run_reason[3] = { "", "", "" };
+
+/* One more code point of a run: into out[*n] (where out is not NULL); the first in *first. */
+static void utf_ebcdic_run_put(utf_ebcdic_cp *out, size_t *n, uint32_t *first, uint32_t cp)
+{
+    if (out)
+        out[*n] = (utf_ebcdic_cp)cp;
+    if (!(*n)++)
+        *first = cp;
+}
+
+/* The run of digits data[pos] opens as one token (the core's _scan_digits): 1 with
+   *tok set (its code points into out too, where out is not NULL), or 0 where no
+   digit (nor the data's end) follows the opening byte (the forms read it).  An
+   error reaches from the opening byte through the byte that ends the run. */
+static int utf_ebcdic_run_at(const unsigned char *data, size_t len, size_t pos, utf_ebcdic_token *tok, utf_ebcdic_cp *out)
+{
+    size_t i = pos + 1, j, n = 0;
+    uint32_t buf = 0, unit, high = 0, first = 0;
+    unsigned nbits = 0;
+    if (utf_ebcdic_run_opener != (int)data[pos] || (i < len && utf_ebcdic_run_value[data[i]] == 0xFF))
+        return 0;
+    for (j = i; j < len && utf_ebcdic_run_value[data[j]] != 0xFF; j++) {
+        buf = (buf << UTF_EBCDIC_RUN_BITS) | utf_ebcdic_run_value[data[j]];
+        nbits += UTF_EBCDIC_RUN_BITS;
+        if (nbits < UTF_EBCDIC_RUN_UNIT)
+            continue;
+        nbits -= UTF_EBCDIC_RUN_UNIT;
+        unit = buf >> nbits;
+        buf &= (1u << nbits) - 1u;
+        if (high && unit >= 0xDC00u && unit <= 0xDFFFu) {
+            utf_ebcdic_run_put(out, &n, &first, 0x10000u + ((high - 0xD800u) << 10) + (unit - 0xDC00u));
+            high = 0;
+            continue;
+        }
+        if (high)  /* a high surrogate not followed by a low one: a code point of its own */
+            utf_ebcdic_run_put(out, &n, &first, high);
+        high = 0;
+        if (UTF_EBCDIC_RUN_PAIRS && unit >= 0xD800u && unit <= 0xDBFFu)
+            high = unit;
+        else
+            utf_ebcdic_run_put(out, &n, &first, unit);
+    }
+    if (j == len) {
+        int bad = high || nbits >= UTF_EBCDIC_RUN_BITS || buf;
+        utf_ebcdic_set(tok, bad ? UTF_EBCDIC_ERROR : UTF_EBCDIC_CHAR, pos, len, bad ? 0 : first, bad ? utf_ebcdic_run_reason[2] : 0);
+    } else if (nbits >= UTF_EBCDIC_RUN_BITS || buf) {
+        utf_ebcdic_set(tok, UTF_EBCDIC_ERROR, pos, j + 1, 0, utf_ebcdic_run_reason[nbits >= UTF_EBCDIC_RUN_BITS ? 0 : 1]);
+    } else {
+        if (high && utf_ebcdic_run_keeps_high[data[j]])
+            utf_ebcdic_run_put(out, &n, &first, high);
+        utf_ebcdic_set(tok, UTF_EBCDIC_CHAR, pos, utf_ebcdic_run_end == (int)data[j] ? j + 1 : j, first, 0);
+    }
+    tok->run = 1;
+    tok->run_cps = n;
+    return 1;
+}
+
+size_t utf_ebcdic_run_values(const unsigned char *data, size_t len, const utf_ebcdic_token *tok, utf_ebcdic_cp *out)
+{
+    utf_ebcdic_token again;
+    if (!tok->run || tok->start >= len || !utf_ebcdic_run_at(data, len, tok->start, &again, out))
+        return 0;
+    return again.run_cps;
+}
+
 int utf_ebcdic_next(const unsigned char *data, size_t len, size_t *pos, utf_ebcdic_token *tok)
 {
     unsigned start = UTF_EBCDIC_START;
@@ -826,6 +944,7 @@ int utf_ebcdic_next(const unsigned char *data, size_t len, size_t *pos, utf_ebcd
         return 0;
     if (*pos == 0 && (n = utf_ebcdic_signature(data, len, &start)) > 0) {
         utf_ebcdic_set(tok, UTF_EBCDIC_SIGNATURE, 0, n, 0, 0);
+        tok->run = 0;
         tok->after = start;
         *pos = n;
         return 1;
@@ -835,6 +954,11 @@ int utf_ebcdic_next(const unsigned char *data, size_t len, size_t *pos, utf_ebcd
     else if (UTF_EBCDIC_N_STARTS > 1 && *pos)
         /* the signature at offset 0 chooses the start state of every token after it */
         (void)utf_ebcdic_signature(data, len, &start);
+    if (utf_ebcdic_run_at(data, len, *pos, tok, NULL)) {
+        tok->after = start;  /* a run of digits: the next token starts where this one did */
+        *pos = tok->end;
+        return 1;
+    }
     utf_ebcdic_scan_from(data, len, *pos, start, tok);
     tok->after = utf_ebcdic_after(tok, start);
     if (tok->kind == UTF_EBCDIC_SHIFT && tok->reason)
@@ -872,6 +996,11 @@ size_t utf_ebcdic_decode(const unsigned char *data, size_t len, utf_ebcdic_cp *o
     size_t pos = 0, n = 0, bad = 0;
     utf_ebcdic_token tok;
     while (utf_ebcdic_next(data, len, &pos, &tok)) {
+        if (tok.run) {  /* a run of digits: its code points (an ERROR's: those before it) */
+            n += utf_ebcdic_run_values(data, len, &tok, out + n);
+            if (tok.kind == UTF_EBCDIC_CHAR)
+                continue;
+        }
         if (tok.kind == UTF_EBCDIC_CHAR) {
             out[n++] = tok.value;
         } else if (tok.kind != UTF_EBCDIC_SIGNATURE && tok.kind != UTF_EBCDIC_SHIFT) {
@@ -888,7 +1017,7 @@ size_t utf_ebcdic_decode(const unsigned char *data, size_t len, utf_ebcdic_cp *o
 #define NX_NAME "utf-ebcdic"
 #define NX_SPEC_SHA256 "f108c46838df002af88e3d1b594b5ba880daec448dacdfdec8480bbdb00434a3"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "4ab9bde664a318c7312b34bf2e47cf661a446defdc895b90749508f41f55546f"
+#define NX_SOURCE_SHA256 "b7a9ca969ac38562e887ccc79c393f879f2d222b197373ac276a86bfcada183a"
 #define NX_N_STATES 9
 #define NX_N_CLASSES 14
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
