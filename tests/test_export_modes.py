@@ -1,5 +1,5 @@
 """The exports take specs with modes (issue 31 item 5): hz and whatwg-iso-2022-jp exported
-to JS and C decode token for token and encode byte for byte as the Python module does.
+to JS, C and Rust decode token for token and encode byte for byte as the Python module does.
 
 Decoding: run-tokens --batch over the conformance vectors' inputs and seeded random
 modal inputs (shift sequences, each mode's characters as the Python module writes them,
@@ -32,17 +32,21 @@ from encspec.emit import package_tests
 from encspec.emit.description import mode_choice
 from encspec.spec import registry
 
-pytestmark = pytest.mark.slow  # runs node and cc: ENCSPEC_SLOW=1 (CI) runs it
+pytestmark = pytest.mark.slow  # runs node, cc and rustc: ENCSPEC_SLOW=1 (CI) runs it
 
 SPECS = ["hz", "whatwg-iso-2022-jp"]
-LANGS = ["js", "c"]
+LANGS = ["js", "c", "rust"]
 N_RANDOM = 400
 TIMEOUT = 600
 
 
 def env(lang: str) -> dict[str, str]:
+    """The environment an export's run-tokens / run-encode needs: its tool found (or the
+    test skipped naming it)."""
     if lang == "js":
         return dict(os.environ, NODE=tools.need(tools.node))
+    if lang == "rust":  # run-tokens and run-encode build with rustc alone, each once per crate
+        return dict({k: v for k, v in os.environ.items() if k != "RUSTFLAGS"}, RUSTC=tools.need(tools.rustc))
     return dict(os.environ, CC=tools.need(lambda: tools.find("cc", hint="it is in Debian's gcc package")))
 
 
@@ -183,8 +187,9 @@ def test_modal_c_export_runs_clean_under_sanitizers(tmp_path, packages, spec):
 @pytest.mark.parametrize("spec", SPECS)
 @pytest.mark.parametrize("lang", LANGS)
 def test_modal_export_encodes_strings(packages, lang, spec):
-    """The string entry points (JS `encode(string)`, C `NAME_encode8` from UTF-8) equal the
-    module on the random texts of every mode (those without surrogates: a string's)."""
+    """The string entry points (JS `encode(string)`, C `NAME_encode8` from UTF-8, Rust
+    `encode_str_into`) equal the module on the random texts of every mode (those
+    without surrogates: a string's)."""
     module = encspec.load(spec)
     items = [cps for cps in mode_texts(spec, 200, "strings") if not any(0xD800 <= c <= 0xDFFF for c in cps)]
     lines = [run_encode_line(mode, cps) for cps in items for mode in ("strict", "replace")]

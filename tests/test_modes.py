@@ -298,9 +298,17 @@ def test_a_spec_with_modes_is_not_self_synchronizing_with_a_counterexample():
     assert whole.decode("hz") != suffix.decode("hz", "replace")
 
 
-def test_the_exports_refuse_a_spec_with_modes_in_one_line(capsys):
+def test_an_export_without_modes_refuses_a_spec_with_modes_in_one_line(capsys, monkeypatch):
+    """A target that does not declare modes (the Rust one made so here: C, JS and Rust
+    take them) refuses hz in one line before writing anything."""
+    from dataclasses import replace
+
+    from encspec.emit.targets import targets
+    registry = targets()
+    monkeypatch.setitem(registry, "rust", replace(registry["rust"], modes=False))
     code, out, err = run_cli(capsys, "export", "hz", "--lang", "rust", "-o", "/nonexistent/never-written")
     assert code == 2 and "modes (shift states: ISO-2022, HZ) are not in this target yet" in err
+    assert len(err.strip().splitlines()) == 1
 
 
 def test_describe_prints_each_mode_its_rows_and_its_shifts(capsys):

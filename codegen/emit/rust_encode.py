@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..automaton import Automaton
 from . import package_tests, rust_string
-from .description import COUNTED_REASON, encoder
+from .description import COUNTED_REASON, encoder, mode_choice
 
 KINDS = {"bytes": "BYTES", "none": "NONE", "counted": "COUNTED", "digits": "DIGITS", "pair": "PAIR",
          "pointer": "POINTER"}
@@ -26,8 +26,12 @@ def _u32s(values) -> str:
 
 
 def context(a: Automaton) -> dict:
-    """The encoder's statics as Rust source text, for encode.rs.j2."""
-    e = encoder(a)
+    """The encoder's statics as Rust source text, for encode.rs.j2: every mode's runs
+    and the mode choice (description.mode_choice: one mode, no shifts, without modes)."""
+    choice = mode_choice(a)
+    e = choice.encoder
+    n_modes = len(choice.starts)
+    longest_shift = max((len(path) for row in choice.shifts for path in row if path), default=0)
     runs = [f"Run {{ kind: {KINDS[r.kind]}, a: {r.a}, positions: {max(r.positions, 0)}, order: {r.order}, "
             f"literal: {_bytes(r.literal)}, verify: {'true' if r.verify else 'false'} }}" for r in e.runs]
     radix = [[sum(hi - lo + 1 for lo, hi in byte) for byte in p] for p in e.positions]
@@ -37,6 +41,8 @@ def context(a: Automaton) -> dict:
     longest = max((len(cps) for cps, _ in e.sequences), default=0)
     # bytes a piece of n code points may need: each code point's, or a sequence's per code point
     per_item = max([per_cp] + [-(-len(b) // len(cps)) for cps, b in e.sequences])
+    # a shift into the code point's mode; before an unencodable one, a shift and "?" after its own
+    per_item += 2 * longest_shift
     to_real = list(range(256)) if e.permutation is None else list(e.permutation)
     default = "code point not encodable in " + e.name
     return {"enc": {
@@ -65,6 +71,17 @@ def context(a: Automaton) -> dict:
         "undecodable": str(e.undecodable).lower(),
         "cp_bytes": max(per_cp, 8),  # room for a memoised code point's eight bytes
         "per_item": per_item,
+        "n_modes": n_modes,
+        "run_from": list(choice.run_from),
+        "mode_starts": list(choice.starts),
+        "shifts": ["[" + ", ".join("None" if path is None else f"Some({_bytes(path)})" for path in row) + "]"
+                   for row in choice.shifts],
+        "order": list(choice.order),
+        "sticky": str(choice.sticky).lower(),
+        "cheapest": str(choice.cheapest).lower(),
+        "ends": list(choice.ends),
+        "unencodable_to": list(choice.unencodable),
+        "longest_shift": longest_shift,
     }}
 
 

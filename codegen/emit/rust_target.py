@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..automaton import Automaton
 from ..spec.expressions import CHECKED, source
 from . import export_common as common
-from . import package_tests, render, rust_encode, visible
+from . import package_tests, render, rust_encode, rust_string, visible
 from .c_target import check_ops, engine_context, supports, table_context, weight_context
 from .target import Target, register
 
@@ -28,6 +28,24 @@ def _toml_string(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
+ACTION_KINDS = {"char": "Char", "value": "Char", "pair": "Char", "lookup": "Char", "error": "Error",
+                "reserved": "Reserved", "shift": "Shift"}
+
+
+def _action_context(ctx: dict) -> None:
+    """Each action as module.rs.j2's ACTIONS, ACTION_KIND and THEN spell it (the
+    modes' start states from engine_data.mode_data: None where the mode goes on)."""
+    for act in ctx["actions"]:
+        kind, reason = act["kind"], rust_string(act["reason"])
+        act["rust"] = {"char": f"Action::Char({act['offset']})", "value": f"Action::Value({act['value']})",
+                       "pair": f"Action::Pair({act['split']}, {act['offset']})",
+                       "lookup": f"Action::Lookup({act['table']})", "error": f"Action::Error({reason})",
+                       "reserved": "Action::Reserved", "shift": f"Action::Shift({reason})"}[kind]
+        # a shift right after a shift is an error that still shifts
+        act["rust_kind"] = "Error" if kind == "shift" and act["reason"] else ACTION_KINDS[kind]
+        act["rust_then"] = "None" if act["then_state"] < 0 else f"Some({act['then_state']})"
+
+
 def files(a: Automaton, vectors: str | None = None, spec_arg: str | None = None,
           encode_vectors: str | None = None) -> dict[str, str]:
     common.check_char_offsets(a, "rust")
@@ -46,7 +64,8 @@ def files(a: Automaton, vectors: str | None = None, spec_arg: str | None = None,
     ctx["cp_type"] = f"u{w['cp_bits']}"
     ctx["state_type"] = f"u{w['state_bits']}"
     ctx["accept_type"] = "i16" if len(a.actions) >= 127 else "i8"
-    engine_context(ctx, a)  # the C engine's data: flags, neutral values, packed signatures
+    engine_context(ctx, a)  # the C engine's data: flags, neutral values, packed signatures, modes
+    _action_context(ctx)
     plans, used = common.plans_context(a, "rust", _expr)
     ctx["plans"] = plans
     ctx["x_ops"] = sorted(CHECKED[op] for op in used)
@@ -109,6 +128,7 @@ register(Target(
     supports=supports("rust"),
     permutes=True,  # every byte read goes through FROM_REAL (module.rs.j2's rd)
     undecodable=True,  # its DFA reads any input as one error; the encoder does not verify (description)
+    modes=True,  # Tokens carries the start state (Token::then, BASE); the encoder's modes (mode_choice)
     int_bits=64,
     executables=("run-tokens", "run-encode"),
     options=("vectors", "spec_arg", "encode_vectors"),
