@@ -133,6 +133,9 @@ def table_context(ctx: dict, a: Automaton) -> None:
                       f" 0x{t['none']:X}: no entry; 0x{t['several']:X}: see the overrides")
         t["java_notes"] = [*forms, layout]
     ctx["java_chunk"] = JAVA_CHUNK
+    # the transition tables, a char a cell (NEXT's plus one: -1 is 0), row by row
+    ctx["java_next"] = java_chunks([t + 1 for s in ctx["states"] for t in s["next"]])
+    ctx["java_op"] = java_chunks([k for s in ctx["states"] for k in s["op"]])
     ctx["restore_text"] = common.restore_text(a)
 
 
@@ -183,6 +186,9 @@ def check_limits(a: Automaton) -> None:
     common.check_tables(a, "java")
     common.check_pairs(a, "java")
     common.check_char_offsets(a, "java")
+    if a.n_states + len(a.extensions) >= 0xFFFF:  # NEXT holds a state plus one in a char
+        raise common.SpecError(f"the java target needs fewer than 65,535 states and counted forms "
+                               f"({a.n_states + len(a.extensions):,})", None, a.spec_file)
     for act in common.common_context(a)["actions"]:
         if act["kind"] == "pair" and act["offset"] > MAX_LONG:
             raise common.SpecError(f"the java target needs surrogate-pair offsets below 2**63 (form {act['comment']})",
