@@ -15,7 +15,7 @@ from ..automaton.forms import TableForm
 from ..spec.expressions import MAX_LONG
 from ..version import __version__
 from . import export_common as common
-from . import js_target, package_tests, render
+from . import java_string, js_target, package_tests, render
 from .engine_data import decoder_data
 from .java_literals import JAVA_CHUNK, java_chunks, java_ints
 from .target import Target, refusal, register
@@ -149,6 +149,9 @@ def engine_context(ctx: dict, a: Automaton) -> None:
                          "WIDE_DFA": _java_bool(ctx["wide_dfa"]), "SPAN": str(ctx["span_index"])}
     for act in ctx["actions"]:
         act["big_java"] = f'new BigInteger("{act["big"]}")' if act["big"] else "null"
+        # an error's reason, a reserved run's, a shift's where it is an error (right after a shift)
+        reason = act["reason"] if act["kind"] in ("error", "shift") else ""
+        act["java_reason"] = "REASON_RESERVED" if act["kind"] == "reserved" else java_string(reason) if reason else "null"
 
 
 def _java_bool(flag: object) -> str:
@@ -271,7 +274,7 @@ def files(a: Automaton, java_package: str | None = None, spec_arg: str | None = 
         f"with META-INF/services into build/{ctx['artifact']}.jar.",
         f"{cls}.tokens(bytes) returns the tokens of a whole document;",
         f"{cls}.scan(bytes, pos) the one at pos; each has kind (CHAR, ERROR,",
-        "RESERVED, SIGNATURE), start, end, value (the code point of a CHAR),",
+        "RESERVED, SIGNATURE, SHIFT), start, end, value (the code point of a CHAR),",
         "big (the code point when it passes a long) and reason (why, for errors",
         f"and reserved runs).  {cls}.decode(bytes, out, replacement) writes every",
         "code point (errors and reserved runs as the replacement; the signature",
@@ -303,6 +306,10 @@ def files(a: Automaton, java_package: str | None = None, spec_arg: str | None = 
         "strict (an UnencodableException with the first error's position in code",
         "points and its reason) or replacing each unencodable one with \"?\".",
         "./run-encode < CASES encodes one case a line (strict|replace[ sig] HEX ...).",
+        *(["Modes: a SHIFT token (no character) sets the mode of the tokens after it",
+           f"({cls}.MODE_NAMES); tokens carries it, and the Charset's decoder and encoder",
+           "carry it from call to call (the encoder's flush() writes the shift home)."]
+          if a.modes else []),
         *([f"The spec's aliases are its aliases too ({', '.join(ctx['charset_aliases'][1:])}):",
            "Charset.forName finds it by them where the JDK has no charset of that name."]
           if len(ctx["charset_aliases"]) > 1 else []),
@@ -346,6 +353,7 @@ register(Target(
     supports=refusal(check_limits),
     permutes=True,  # every byte read goes through FROM_REAL (Codec.java.j2's rd)
     undecodable=True,  # the DFA's one error per input; NameEncoder skips verification (UNDECODABLE)
+    modes=True,  # MODE_STARTS, BASE and ACTION_THEN carry the mode; the encoder's (description.mode_choice)
     int_bits=None,
     executables=("run-tokens", "run-encode", "build-jar"),
     options=("java_package", "spec_arg", "vectors", "encode_vectors"),
