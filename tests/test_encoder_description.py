@@ -17,7 +17,7 @@ import pytest
 from conftest import SLOW
 from encspec import pipeline
 from encspec.emit import description
-from encspec.runtime.tables import encoded, scan
+from encspec.runtime.tables import bind, encoded, scan, tokens
 
 KINDS = ("utf-8", "wtf-8", "cesu-8", "mutf-8", "utf-16", "utf-32", "wtf-16", "utf-1", "utf-ebcdic", "leb128",
          "cp1252", "cp037", "big5", "big5hkscs", "gb18030", "whatwg-gb18030", "shift_jis", "euc-jp",
@@ -103,3 +103,28 @@ def test_a_counted_form_below_2_to_the_32_is_a_run_of_its_own(tmp_path):
 def test_utf_inf_8s_counted_form_lies_beyond_the_encoders_code_points():
     e = description.encoder(pipeline.load("utf-inf-8")[1])
     assert e.runs[-1].last == description.CODE_POINT_LIMIT
+
+
+@pytest.mark.parametrize("spec", ["hz", "whatwg-iso-2022-jp", "iso2022_jp", "iso2022_kr"])
+def test_each_modes_runs_write_what_the_cores_mode_encoder_writes(spec):
+    """description.mode_choice, which the JS, C and Java encoders read: mode k's runs,
+    verified from the mode's start state, give the core's _mode_bytes(k, cp) (a form whose
+    characters end the mode, `->`, is not written in it: iso2022_kr's LF after SO)."""
+    a = pipeline.load(spec)[1]
+    choice = description.mode_choice(a)
+    core = bind(a)
+    rng = random.Random(spec)
+    ends = sorted({cp for r in choice.encoder.runs for cp in (r.first, r.last)})
+    cps = sorted({*range(0x80), 0x3000, 0x4E00, 0xAC00, 0xFF61, 0x20AC, *rng.sample(ends, min(300, len(ends)))})
+    wrong = []
+    for k, start in enumerate(choice.starts):
+        e = description.Encoder(**{**choice.encoder.__dict__, "runs": choice.mode_runs(k)})
+        for cp in cps:
+            got, verify = description.proposed(e, cp)
+            if got is not None and verify:
+                toks = tokens(a, got, start)
+                got = got if toks[:1] and toks[0][:4] == ("char", 0, len(got), cp) and len(toks) == 1 else None
+            if got != core._mode_bytes(k, cp):
+                wrong.append((k, hex(cp), got, core._mode_bytes(k, cp)))
+    assert wrong[:5] == []
+    assert any(choice.mode_runs(k) for k in range(len(choice.starts)) if k)  # modes past the first write

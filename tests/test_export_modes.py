@@ -1,5 +1,6 @@
 """The exports take specs with modes (issue 31 item 5): hz and whatwg-iso-2022-jp exported
-to JS, C and Rust decode token for token and encode byte for byte as the Python module does.
+to JS, C, Rust and Java decode token for token and encode byte for byte as the Python module does
+(Java: one javac and one JVM per spec, test_modal_java_export_equals_module).
 
 Decoding: run-tokens --batch over the conformance vectors' inputs and seeded random
 modal inputs (shift sequences, each mode's characters as the Python module writes them,
@@ -19,6 +20,7 @@ import pytest
 import encspec
 import tools
 from conftest import (
+    end_groups,
     expected_encode_line,
     exported_once,
     run_encode_line,
@@ -35,7 +37,7 @@ from encspec.spec import registry
 pytestmark = pytest.mark.slow  # runs node, cc and rustc: ENCSPEC_SLOW=1 (CI) runs it
 
 SPECS = ["hz", "whatwg-iso-2022-jp"]
-LANGS = ["js", "c", "rust"]
+LANGS = ["js", "c", "rust"]  # Java: test_modal_java_export_equals_module, one JVM per spec
 N_RANDOM = 400
 TIMEOUT = 600
 
@@ -53,7 +55,7 @@ def env(lang: str) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def packages(tmp_path_factory):
     """lang -> (spec -> its exported package's folder)."""
-    return {lang: exported_once(tmp_path_factory, lang) for lang in LANGS}
+    return {lang: exported_once(tmp_path_factory, lang) for lang in [*LANGS, "java"]}
 
 
 def mode_texts(spec: str, n: int, seed: str = "modes") -> list[list[int]]:
@@ -195,3 +197,153 @@ def test_modal_export_encodes_strings(packages, lang, spec):
     lines = [run_encode_line(mode, cps) for cps in items for mode in ("strict", "replace")]
     want = [expected_encode_line(module, mode, cps) for cps in items for mode in ("strict", "replace")]
     _compare(lang, spec, lines, run_encode_lines(packages[lang](spec), lines, ("--string",), env(lang), TIMEOUT), want)
+
+
+# ------------------------------------------------------------------ Java
+# One javac and one JVM per spec: the driver runs the package's own tokens and encode
+# drivers on sections of its input (each's output then a line `== end`), and decodes
+# through the Charset itself.
+JAVA_DRIVER = r"""
+import java.io.ByteArrayInputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.Charset;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+public class ModesDriver {
+    static String cps(String s) {
+        StringBuilder b = new StringBuilder();
+        s.codePoints().forEach(c -> b.append(b.length() > 0 ? " " : "").append(Integer.toHexString(c).toUpperCase()));
+        return b.toString();
+    }
+
+    // new String(data, cs), and the Charset's decoder fed data in two pieces at every offset
+    static String decoded(Charset cs, byte[] data) throws Exception {
+        String whole = new String(data, cs);
+        for (int cut = 0; cut <= data.length; cut++) {
+            CharsetDecoder dec = cs.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
+                    .onUnmappableCharacter(CodingErrorAction.REPLACE);
+            CharBuffer out = CharBuffer.allocate(4 * data.length + 16);
+            ByteBuffer first = ByteBuffer.wrap(data, 0, cut);
+            dec.decode(first, out, false);
+            byte[] rest = new byte[first.remaining() + data.length - cut];
+            first.get(rest, 0, first.remaining());
+            System.arraycopy(data, cut, rest, rest.length - (data.length - cut), data.length - cut);
+            dec.decode(ByteBuffer.wrap(rest), out, true);
+            dec.flush(out);
+            out.flip();
+            if (!out.toString().equals(whole)) {
+                return "differs " + cut + " " + cps(out.toString());
+            }
+        }
+        return "chars " + cps(whole);
+    }
+
+    public static void main(String[] args) throws Exception {
+        OutputStream stdout = new FileOutputStream(FileDescriptor.out);
+        Charset cs = Charset.forName(args[1]);
+        String all = new String(System.in.readAllBytes(), StandardCharsets.US_ASCII);
+        for (String section : all.split("== ", -1)) {
+            if (section.isEmpty()) {
+                continue;
+            }
+            int eol = section.indexOf('\n');
+            String[] head = section.substring(0, eol).trim().split(" +");
+            byte[] body = section.substring(eol + 1).getBytes(StandardCharsets.US_ASCII);
+            String[] rest = Arrays.copyOfRange(head, 1, head.length);
+            if (head[0].equals("decode")) {
+                StringBuilder out = new StringBuilder();
+                for (String line : new String(body, StandardCharsets.US_ASCII).split("\n")) {
+                    byte[] data = new byte[line.length() / 2];
+                    for (int k = 0; k < data.length; k++) {
+                        data[k] = (byte) Integer.parseInt(line.substring(2 * k, 2 * k + 2), 16);
+                    }
+                    out.append(decoded(cs, data)).append('\n');
+                }
+                stdout.write(out.toString().getBytes(StandardCharsets.US_ASCII));
+            } else {
+                System.setIn(new ByteArrayInputStream(body));
+                Class.forName(args[0] + head[0]).getMethod("main", String[].class).invoke(null, (Object) rest);
+            }
+            stdout.write("== end\n".getBytes(StandardCharsets.US_ASCII));
+            stdout.flush();
+        }
+    }
+}
+"""
+
+
+def java_sections(folder, spec: str, sections: list[tuple[str, list[str]]], tmp_path) -> list[list[str]]:
+    """The output lines of each section (`Tokens --batch`, `Encode [--string|--split]`,
+    `decode`: the driver's own) of one JVM run over the package compiled once."""
+    from encspec.emit.export_common import class_name
+    from encspec.emit.java_target import charset_aliases, default_package
+    javac, java = tools.need(tools.javac), tools.need(tools.java)
+    a = spec_automaton(spec)
+    (tmp_path / "ModesDriver.java").write_text(JAVA_DRIVER)
+    classes = tmp_path / "classes"
+    sources = sorted(str(p) for p in (folder / "src" / "main" / "java").rglob("*.java"))
+    quick = ["-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"]  # the C1 compiler alone: less CPU for short runs
+    proc = subprocess.run([javac, *(f"-J{x}" for x in quick), "-encoding", "UTF-8", "-d", str(classes), str(tmp_path / "ModesDriver.java"),
+                           *sources], capture_output=True, text=True, timeout=TIMEOUT)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    resources = folder / "src" / "main" / "resources"
+    stdin = "".join(f"== {head}\n" + "".join(x + "\n" for x in lines) for head, lines in sections)
+    proc = subprocess.run([java, *quick, "-cp", os.pathsep.join([str(classes), str(resources)]), "ModesDriver",
+                           f"{default_package(a)}.{class_name(a)}", charset_aliases(a)[0]],
+                          input=stdin, capture_output=True, text=True, timeout=TIMEOUT)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out: list[list[str]] = [[]]
+    for line in proc.stdout.splitlines():
+        if line == "== end":
+            out.append([])
+        else:
+            out[-1].append(line)
+    assert out.pop() == [] and len(out) == len(sections), proc.stdout[-2000:]
+    return out
+
+
+def _java_string(cps: list[int]) -> bool:
+    """Whether a Java String holds these code points apart (run-encode --string prints skip otherwise)."""
+    return all(c <= 0x10FFFF for c in cps) and not any(0xD800 <= x <= 0xDBFF and 0xDC00 <= y <= 0xDFFF
+                                                       for x, y in zip(cps, cps[1:]))
+
+
+@pytest.mark.parametrize("spec", [*SPECS, "iso2022_kr"])  # iso2022_kr: `cheapest`, two end modes, `->` forms
+def test_modal_java_export_equals_module(packages, spec, tmp_path):
+    """The Java package, in one JVM: its tokens of the conformance and random modal
+    inputs; new String(bytes, cs) and the Charset's decoder fed the bytes in two pieces
+    at every offset; its encoder's int[] entry on the encode vectors and random texts
+    (strict and replace); the Charset's encoder and String.getBytes; and that encoder
+    fed the text in two pieces at every char offset and a char at a time into a small
+    buffer (--split): each equals the Python module (the decoder carries the mode from
+    call to call, the encoder too, and its flush writes the shift home)."""
+    module = encspec.load(spec)
+    inputs = [c["data"] for c in package_tests.vectors(spec_automaton(spec), None)[1]] + mode_inputs(spec)
+    _, cases = package_tests.encode_cases(spec_automaton(spec))
+    texts = [c["code_points"] for c in cases] + mode_texts(spec, N_RANDOM)
+    strings = [cps for cps in texts if _java_string(cps)]
+    short = [cps for cps in mode_texts(spec, 60, "stream") if _java_string(cps) and len(cps) <= 8]
+    runs = [(texts, ""), (strings, "--string"), (short, "--split")]
+    lines = {args: [run_encode_line(mode, cps) for cps in items for mode in ("strict", "replace")]
+             for items, args in runs}
+    folder = packages["java"](spec)
+    got = java_sections(folder, spec, [("Tokens --batch", [x.hex() for x in inputs]),
+                                       ("decode", [x.hex() for x in inputs]),
+                                       *((f"Encode {args}", lines[args]) for _, args in runs)], tmp_path)
+    bad = [(x, g, w) for x, g in zip(inputs, end_groups("\n".join(got[0]) + "\n", len(inputs)))
+           if g != (w := token_lines(module.tokens(x)))]
+    assert not bad, f"java {spec}: {len(bad)} of {len(inputs)} differ, e.g.\n" + "\n".join(
+        f"  {x.hex(' ').upper()}\n    export: {g}\n    Python: {w}" for x, g, w in bad[:5])
+    want = ["chars " + " ".join(f"{ord(c):X}" for c in module.decode(x, "replace")) for x in inputs]
+    assert [g.rstrip() for g in got[1]] == [w.rstrip() for w in want]
+    for (items, args), answers in zip(runs, got[2:]):
+        want = [expected_encode_line(module, mode, cps) for cps in items for mode in ("strict", "replace")]
+        _compare(f"java {args}", spec, lines[args], answers, want)
+    assert sum(len(set(w)) > 3 for w in got[2]) > N_RANDOM // 2 and any("1B" in w or "7E7B" in w for w in got[4])

@@ -36,8 +36,11 @@ def byte_pool(data: bytes) -> str:
 
 
 def context(a: Automaton) -> dict:
-    """The template's ``enc``: the description's tables as Java initialisers and its facts as literals."""
-    e = description.encoder(a)
+    """The template's ``enc``: the description's tables (every mode's runs one after
+    another, and the mode choice: description.mode_choice, one mode without shifts for
+    a spec without modes) as Java initialisers and its facts as literals."""
+    choice = description.mode_choice(a)
+    e = choice.encoder
     pool = bytearray()
     runs: list[int] = []
     for r in e.runs:
@@ -71,6 +74,12 @@ def context(a: Automaton) -> dict:
                 seqs += [len(cps), *cps, len(pool), len(b)]
                 pool += b
     starter_from.append(len(seqs_at))
+    shift_at: list[int] = []  # SHIFTS[m][k] as (place in POOL, length; -1: none), row by row
+    for row in choice.shifts:
+        for path in row:
+            shift_at += [len(pool), -1 if path is None else len(path)]
+            pool += path or b""
+    longest_shift = max((len(path) for row in choice.shifts for path in row if path is not None), default=0)
     longest = max((len(cps) for cps, _ in e.sequences), default=0)
     most = e.most_bytes
     one = description.proposed(e, 0x61)[0]
@@ -89,8 +98,13 @@ def context(a: Automaton) -> dict:
         "undecodable": "true" if e.undecodable else "false",
         "unencodable": "null" if e.unencodable is None else java_string(e.unencodable),
         "pair_reason": java_string(e.pair_reason), "counted_reason": java_string(description.COUNTED_REASON),
-        # bytes per char at most: a code point's bytes (one char at least), the signature before them
-        "max_bytes": float(most + len(e.signature)),
+        "run_from": ints(list(choice.run_from)), "mode_starts": ints(list(choice.starts)),
+        "n_modes": len(choice.starts), "shift_at": ints(shift_at), "mode_order": ints(list(choice.order)),
+        "mode_ends": ints(list(choice.ends)), "unencodable_to": ints(list(choice.unencodable)),
+        "sticky": "true" if choice.sticky else "false", "cheapest": "true" if choice.cheapest else "false",
+        # bytes per char at most: a code point's bytes (one char at least), the signature before
+        # them, and up to three shifts (before an unencodable one, into "?"'s mode, home at the end)
+        "max_bytes": float(most + len(e.signature) + 3 * longest_shift),
         "average_bytes": float(min(len(one), most) if one else 1),
     }
 

@@ -15,7 +15,7 @@ from ..automaton.forms import TableForm
 from ..spec.expressions import MAX_LONG
 from ..version import __version__
 from . import export_common as common
-from . import js_target, package_tests, render
+from . import java_string, js_target, package_tests, render
 from .engine_data import decoder_data
 from .java_literals import JAVA_CHUNK, java_chunks, java_ints
 from .target import Target, refusal, register
@@ -133,6 +133,9 @@ def table_context(ctx: dict, a: Automaton) -> None:
                       f" 0x{t['none']:X}: no entry; 0x{t['several']:X}: see the overrides")
         t["java_notes"] = [*forms, layout]
     ctx["java_chunk"] = JAVA_CHUNK
+    # the transition tables, a char a cell (NEXT's plus one: -1 is 0), row by row
+    ctx["java_next"] = java_chunks([t + 1 for s in ctx["states"] for t in s["next"]])
+    ctx["java_op"] = java_chunks([k for s in ctx["states"] for k in s["op"]])
     ctx["restore_text"] = common.restore_text(a)
 
 
@@ -146,6 +149,9 @@ def engine_context(ctx: dict, a: Automaton) -> None:
                          "WIDE_DFA": _java_bool(ctx["wide_dfa"]), "SPAN": str(ctx["span_index"])}
     for act in ctx["actions"]:
         act["big_java"] = f'new BigInteger("{act["big"]}")' if act["big"] else "null"
+        # an error's reason, a reserved run's, a shift's where it is an error (right after a shift)
+        reason = act["reason"] if act["kind"] in ("error", "shift") else ""
+        act["java_reason"] = "REASON_RESERVED" if act["kind"] == "reserved" else java_string(reason) if reason else "null"
 
 
 def _java_bool(flag: object) -> str:
@@ -183,6 +189,9 @@ def check_limits(a: Automaton) -> None:
     common.check_tables(a, "java")
     common.check_pairs(a, "java")
     common.check_char_offsets(a, "java")
+    if a.n_states + len(a.extensions) >= 0xFFFF:  # NEXT holds a state plus one in a char
+        raise common.SpecError(f"the java target needs fewer than 65,535 states and counted forms "
+                               f"({a.n_states + len(a.extensions):,})", None, a.spec_file)
     for act in common.common_context(a)["actions"]:
         if act["kind"] == "pair" and act["offset"] > MAX_LONG:
             raise common.SpecError(f"the java target needs surrogate-pair offsets below 2**63 (form {act['comment']})",
@@ -265,7 +274,7 @@ def files(a: Automaton, java_package: str | None = None, spec_arg: str | None = 
         f"with META-INF/services into build/{ctx['artifact']}.jar.",
         f"{cls}.tokens(bytes) returns the tokens of a whole document;",
         f"{cls}.scan(bytes, pos) the one at pos; each has kind (CHAR, ERROR,",
-        "RESERVED, SIGNATURE), start, end, value (the code point of a CHAR),",
+        "RESERVED, SIGNATURE, SHIFT), start, end, value (the code point of a CHAR),",
         "big (the code point when it passes a long) and reason (why, for errors",
         f"and reserved runs).  {cls}.decode(bytes, out, replacement) writes every",
         "code point (errors and reserved runs as the replacement; the signature",
@@ -297,6 +306,10 @@ def files(a: Automaton, java_package: str | None = None, spec_arg: str | None = 
         "strict (an UnencodableException with the first error's position in code",
         "points and its reason) or replacing each unencodable one with \"?\".",
         "./run-encode < CASES encodes one case a line (strict|replace[ sig] HEX ...).",
+        *(["Modes: a SHIFT token (no character) sets the mode of the tokens after it",
+           f"({cls}.MODE_NAMES); tokens carries it, and the Charset's decoder and encoder",
+           "carry it from call to call (the encoder's flush() writes the shift home)."]
+          if a.modes else []),
         *([f"The spec's aliases are its aliases too ({', '.join(ctx['charset_aliases'][1:])}):",
            "Charset.forName finds it by them where the JDK has no charset of that name."]
           if len(ctx["charset_aliases"]) > 1 else []),
@@ -340,6 +353,7 @@ register(Target(
     supports=refusal(check_limits),
     permutes=True,  # every byte read goes through FROM_REAL (Codec.java.j2's rd)
     undecodable=True,  # the DFA's one error per input; NameEncoder skips verification (UNDECODABLE)
+    modes=True,  # MODE_STARTS, BASE and ACTION_THEN carry the mode; the encoder's (description.mode_choice)
     int_bits=None,
     executables=("run-tokens", "run-encode", "build-jar"),
     options=("java_package", "spec_arg", "vectors", "encode_vectors"),

@@ -66,7 +66,7 @@ class Target:
 
 
 MODES_REFUSAL = ("modes (shift states: ISO-2022, HZ) are not in this target yet: the Python "
-                 "module, the native extension and the JSON table have them")
+                 "module, the native extension, the JSON table and the C, JS, Rust and Java exports have them")
 
 
 DIGITS_REFUSAL = ("a run of digits (`run`: UTF-7's base64) is not in this target yet: the Python module, "
