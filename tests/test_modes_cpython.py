@@ -26,7 +26,8 @@ from encspec.spec.parse import parse_file
 MODES = Path(__file__).parent / "data" / "modes"
 SPECS = Path(__file__).parents[1] / "specs"
 GENERATOR = SPECS / "tables" / "cpython"
-# iso2022_jp_2's spec (44 modes, 5,600 lines) takes 4 s to compile: its tests are slow ones
+# iso2022_jp_2's spec (88 modes, 5,600 lines) takes 4 s to compile: its tests are slow ones (why it is
+# no built-in: docs/pages/decisions.md)
 JP_2 = pytest.param("iso2022_jp_2", marks=pytest.mark.slow)
 JP = ("iso2022_jp", "iso2022_jp_1", "iso2022_jp_ext", JP_2, "iso2022_jp_2004", "iso2022_jp_3")
 CODECS = JP + ("iso2022_kr",)
