@@ -196,18 +196,30 @@ def starts_nothing(name, b):
     return not 0 <= a.next[0][a.classes[b]] < a.n_states + len(a.extensions)
 
 
+def end_state(m, b):
+    """The incremental decoder's state after a short run of byte *b*: its mode and pending bytes."""
+    dec = m.IncrementalDecoder("replace")
+    dec.decode(bytes([b]) * 48)
+    return dec.getstate()
+
+
 def run_representatives(name, backend, m):
-    """The bytes whose runs are measured: a byte per class (native: cheap), and for the
-    pure-Python backend one byte per distinct token shape among those, bytes that start
+    """The bytes whose runs are measured: a byte per class (native: cheap, but for a spec
+    with modes), and for the pure-Python backend one byte per distinct token shape among those, bytes that start
     a sequence apart from those that cannot (a lead byte run and an invalid byte run
     give the same shape: one-byte errors)."""
     reps = class_representatives(name)
-    if backend == "native":
+    modal = bool(automaton(name).modes)
+    if backend == "native" and not modal:
         return reps
     seen = {}
     for b in reps:
         shape = guarded(lambda b: run_shape(m, b), b, SMALL_GUARD, f"{name} tokens of a run of {b:02X}")
-        seen.setdefault((shape, starts_nothing(name, b)), b)
+        # with modes, most classes tell escape sequences' bytes apart (an ISO-2022 spec
+        # has 54, 50 of them ASCII characters in a run): natively too, one per shape and
+        # the state the run leaves (a run of ESC: ESC throughout)
+        native_state = (end_state(m, b),) if backend == "native" else ()
+        seen.setdefault((shape, starts_nothing(name, b)) + native_state, b)
     # and the first byte of each counted form (UTF-inf-8's FF), whatever its shape
     firsts = {ext.prefix_bytes[0] for ext in automaton(name).extensions if ext.prefix_bytes}
     return sorted(set(seen.values()) | firsts)

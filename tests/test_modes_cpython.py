@@ -1,7 +1,7 @@
 """CPython's ISO-2022 codecs as specs with modes (issue 31): the built-ins iso2022_jp,
-iso2022_jp_1, iso2022_jp_ext and iso2022_kr (specs/), and iso2022_jp_2 (slow: its spec
-compiles in 4 s), iso2022_jp_2004 and iso2022_jp_3 (JIS X 0213, with its sequences of code
-points) in tests/data/modes/, all written by specs/tables/cpython/iso2022.py.
+iso2022_jp_1, iso2022_jp_ext, iso2022_kr, iso2022_jp_2004 and iso2022_jp_3 (JIS X 0213, with
+its sequences of code points) in specs/, and iso2022_jp_2 (slow: its spec compiles in 4 s) in
+tests/data/modes/, all written by specs/tables/cpython/iso2022.py.
 
 Each is held to CPython's codec of the same name (CPython's C decides; nothing here derives
 the expected answer): decoding of every short combination of the bytes that matter and of
@@ -34,7 +34,8 @@ from encspec.spec.parse import parse_file
 MODES = Path(__file__).parent / "data" / "modes"
 SPECS = Path(__file__).parents[1] / "specs"
 GENERATOR = SPECS / "tables" / "cpython"
-# iso2022_jp_2's spec (44 modes, 5,600 lines) takes 4 s to compile: its tests are slow ones
+# iso2022_jp_2's spec (88 modes, 5,600 lines) takes 4 s to compile: its tests are slow ones (why it is
+# no built-in: docs/pages/decisions.md)
 JP_2 = pytest.param("iso2022_jp_2", marks=pytest.mark.slow)
 JP = ("iso2022_jp", "iso2022_jp_1", "iso2022_jp_ext", JP_2, "iso2022_jp_2004", "iso2022_jp_3")
 CODECS = JP + ("iso2022_kr",)

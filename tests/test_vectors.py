@@ -74,8 +74,8 @@ CPYTHON = {"shift_jis": "shift_jis", "cp932": "cp932", "euc-jp": "euc_jp", "euc-
 CPYTHON.update((s, s) for s in single_byte_builtins() if not s.startswith("whatwg-"))  # the catalogue: every one
 CPYTHON.update((s, s) for s in ("big5hkscs", "euc_jis_2004", "euc_jisx0213", "shift_jis_2004", "shift_jisx0213")
                if s in SPECS)  # issue 30's one-to-many codecs
-CPYTHON.update((s, s) for s in ("iso2022_jp", "iso2022_jp_1", "iso2022_jp_ext", "iso2022_kr")
-               if s in SPECS)  # issue 31's CPython ISO-2022 codecs (the escape cases: tests/test_modes_cpython.py)
+CPYTHON.update((s, s) for s in ("iso2022_jp", "iso2022_jp_1", "iso2022_jp_ext", "iso2022_kr", "iso2022_jp_2004",
+                                 "iso2022_jp_3") if s in SPECS)  # issue 31's CPython ISO-2022 codecs (the escape cases: tests/test_modes_cpython.py)
 
 
 def test_every_builtin_spec_has_a_reference():
@@ -90,7 +90,7 @@ def test_every_builtin_spec_has_a_reference():
 # error token does not carry: tests/test_utf7.py holds its decoding to CPython's directly.
 # CPython's ISO-2022 codecs differ on escape sequences cut 14 bytes in (an error of the ESC
 # alone): tests/test_modes_cpython.py holds them to CPython with those differences pinned.
-ISO2022 = {"iso2022_jp", "iso2022_jp_1", "iso2022_jp_ext", "iso2022_kr"}
+ISO2022 = {"iso2022_jp", "iso2022_jp_1", "iso2022_jp_ext", "iso2022_kr", "iso2022_jp_2004", "iso2022_jp_3"}
 
 
 @pytest.mark.parametrize("spec", sorted(set(CPYTHON) - {"utf-7"} - ISO2022))

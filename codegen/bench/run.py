@@ -218,7 +218,8 @@ def table_codec(module) -> str | None:
 # ranges (_SCRIPT_RANGES), or, for the codecs whose tables hold sequences of code
 # points (JIS X 0213's, HKSCS), running text of common words (_SCRIPT_WORDS).
 _SCRIPTS = {"ja": ("shift_jis", "cp932", "euc_jp", "euc-jp", "iso2022_jp"),
-            "ja-text": ("shift_jis_2004", "euc_jis_2004", "shift_jisx0213", "euc_jisx0213"),
+            "ja-text": ("shift_jis_2004", "euc_jis_2004", "shift_jisx0213", "euc_jisx0213", "iso2022_jp_2004",
+                        "iso2022_jp_3"),
             "ko": ("euc_kr", "euc-kr", "cp949", "johab"),
             "zh": ("big5", "cp950", "gb2312", "gbk", "gb18030", "hz"),
             "yue": ("big5hkscs",)}

@@ -1,6 +1,7 @@
 """Writes the specs of CPython's ISO-2022 codecs: the built-ins iso2022_kr, iso2022_jp,
-iso2022_jp_1 and iso2022_jp_ext (specs/NAME.encspec) and iso2022_jp_2 (tests/data/modes/,
-too large for a built-in): ``python specs/tables/cpython/iso2022.py``.
+iso2022_jp_1, iso2022_jp_ext, iso2022_jp_2004 and iso2022_jp_3 (specs/NAME.encspec) and
+iso2022_jp_2 (tests/data/modes/, too large for a built-in: docs/pages/decisions.md):
+``python specs/tables/cpython/iso2022.py``.
 
 CPython's decoder (Modules/cjkcodecs/_codecs_iso2022.c) keeps G0, G1, a shift flag and an
 "ESC throughout" flag; each spec spells that state as a flat set of modes, one for each
@@ -20,7 +21,8 @@ from pathlib import Path
 TABLES = Path(__file__).resolve().parent
 SPECS = TABLES.parents[1]
 MODES = SPECS.parent / "tests" / "data" / "modes"
-BUILTIN = ("iso2022_kr", "iso2022_jp", "iso2022_jp_1", "iso2022_jp_ext")   # the others: test data
+BUILTIN = ("iso2022_kr", "iso2022_jp", "iso2022_jp_1", "iso2022_jp_ext", "iso2022_jp_2004",
+           "iso2022_jp_3")                      # iso2022_jp_2: test data
 
 ESCEND = [0x40] + list(range(0x41, 0x5B))     # IS_ESCEND: A..Z or @
 HEADERS = [0x24, 0x26, 0x28, 0x29, 0x2E]         # IS_ISO2022ESC: $ & ( ) .
