@@ -189,3 +189,14 @@ def test_describe_prints_a_modes_sequences_once_and_names_the_mode_that_has_them
     assert out.count("sequences of code points the encoder writes as one (1;") == 1
     three = out[out.index("mode three"):]
     assert "sequences of code points the encoder writes as one: those of mode two" in three
+
+
+@pytest.mark.parametrize("lang", ["c", "js", "rust", "java"])
+def test_exports_refuse_sequences_held_by_a_mode_in_one_line(capsys, tmp_path, lang):
+    """The exports' shared mode choice carries no mode's sequences yet: they refuse
+    iso2022_jp_2004 (JIS X 0213's pairs in table entries) before writing anything,
+    rather than write か゚ without the shift into JIS X 0213 (the C export wrote 24 77)."""
+    out = tmp_path / "out"
+    code, _, err = run_cli(capsys, "export", "iso2022_jp_2004", "--lang", lang, "-o", out)
+    assert code == 2 and not out.exists()
+    assert err.count("\n") == 1 and "sequences of code points in a spec with modes" in err

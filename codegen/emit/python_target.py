@@ -11,6 +11,7 @@ register(Target(
     files=lambda a: {f"{registry.module_name(a.name)}.py": module_source(a)},
     exported=False,
     permutes=True,  # the core translates (runtime/core.py: _intermediate, _real)
+    mode_sequences=True,  # the core encodes each mode with its own sequences
     modes=True,  # the core's step and encoder carry the mode
     digits=True,  # the core's step reads a run of digits as one token (_scan_digits)
 ))

@@ -63,10 +63,18 @@ class Target:
     modes: bool = False
     # takes a spec with a run of digits (`run`, UTF-7's base64); else it refuses such a spec
     digits: bool = False
+    # writes sequences of code points held by a mode (iso2022_jp_2004's JIS X 0213 pairs);
+    # else it refuses a spec with modes that has them
+    mode_sequences: bool = False
 
 
 MODES_REFUSAL = ("modes (shift states: ISO-2022, HZ) are not in this target yet: the Python "
                  "module, the native extension, the JSON table and the C, JS, Rust and Java exports have them")
+
+
+MODE_SEQUENCES_REFUSAL = ("sequences of code points in a spec with modes (iso2022_jp_2004's JIS X 0213 pairs) "
+                          "are not in this target yet: the Python module, the native extension and the "
+                          "JSON table have them")
 
 
 DIGITS_REFUSAL = ("a run of digits (`run`: UTF-7's base64) is not in this target yet: the Python module, "

@@ -11,9 +11,9 @@ from pathlib import Path
 
 from ..automaton import Automaton
 from ..spec.diagnostics import SpecError
-from . import c_target, java_target, js_target, json_target, python_target, rust_target  # noqa: F401
+from . import c_target, description, java_target, js_target, json_target, python_target, rust_target  # noqa: F401
 from .native import target as native_target  # noqa: F401
-from .target import DIGITS_REFUSAL, MODES_REFUSAL, REGISTRY, Target, Unsupported
+from .target import DIGITS_REFUSAL, MODE_SEQUENCES_REFUSAL, MODES_REFUSAL, REGISTRY, Target, Unsupported
 
 
 def targets() -> dict[str, Target]:
@@ -26,6 +26,12 @@ def exports() -> dict[str, Target]:
     return {name: t for name, t in targets().items() if t.exported}
 
 
+def mode_sequences(a: Automaton) -> bool:
+    """Whether a mode of *a* writes a sequence of code points as one (the shared mode
+    choice, description.mode_choice, carries one mode's code points only)."""
+    return any(description.encoder(m.part, m.leaving).sequences for m in a.modes)
+
+
 def require(a: Automaton, name: str) -> Target:
     """The target, if it supports *a*; else Unsupported (one line, nothing written)."""
     target = targets()[name]
@@ -35,6 +41,8 @@ def require(a: Automaton, name: str) -> Target:
     why = target.supports(a)
     if why is None and a.modes and not target.modes:
         why = MODES_REFUSAL
+    if why is None and a.modes and not target.mode_sequences and mode_sequences(a):
+        why = MODE_SEQUENCES_REFUSAL
     if why is None and a.digit_run is not None and not target.digits:
         why = DIGITS_REFUSAL
     if why is None and a.undecodable and target.exported and not target.undecodable:

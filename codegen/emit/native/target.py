@@ -11,6 +11,7 @@ register(Target(
     describe="the C source of the CPython extension that speeds up the Python module",
     files=lambda a: {f"native/{registry.module_name(a.name)}.c": ext_source(a)},
     supports=without_digits(int64_support("native")),  # the extension is the C export plus glue
+    mode_sequences=True,  # its encoder is off for modes: the module writes them
     modes=True,  # its loops stop before a token that sets the mode: the module's _step takes it
     int_bits=64,
     exported=False,
