@@ -121,9 +121,11 @@ class _Pool:
         return -1 if o is None else self.orders.setdefault(tuple(o), len(self.orders))
 
 
-def _row_runs(a: Automaton, pool: _Pool) -> list[Run]:
+def _row_runs(a: Automaton, pool: _Pool, leaving: frozenset = frozenset()) -> list[Run]:
     out = []
     for r in a.encoding_rows():
+        if r.form in leaving:
+            continue
         form = a.forms[r.form]
         if isinstance(form, LiteralForm):
             out += [Run(cp, cp, "bytes", literal=bytes(form.bytes)) for cp in range(r.first, r.last + 1)]
@@ -235,15 +237,18 @@ def _union(a: list[tuple[int, int]], b: list[tuple[int, int]]) -> list[tuple[int
     return [(x[0], x[1]) for x in out]
 
 
-def encoder(a: Automaton) -> Encoder:
-    """The encoder of *a* as data."""
+def encoder(a: Automaton, leaving: frozenset = frozenset()) -> Encoder:
+    """The encoder of *a* as data; *leaving*: forms it never writes (a mode's forms that
+    leave it, `-> MODE`, as the core's mode encoders leave them out: tables.mode_values)."""
     pool = _Pool()
     only = [Run(cp, cp, "none" if b is None else "bytes", literal=b"" if b is None else bytes(b), verify=False)
             for cp, b in sorted(dict(a.encode_only).items())]
-    layers = [only, _row_runs(a, pool)]
+    layers = [only, _row_runs(a, pool, leaving)]
     layers += [[Run(max(e.min, e.offset), CODE_POINT_LIMIT, "counted", k, verify=False)]
                for k, e in enumerate(a.extensions) if max(e.min, e.offset) <= CODE_POINT_LIMIT]
     for f in a.table_forms():
+        if f.name in leaving:
+            continue
         p, o = pool.position(f.positions), pool.order(f.order)
         layers.append([Run(lo, hi, "pointer", d, p, o) for lo, hi, d in table_runs(a, f.table)])
     runs = tuple(r for r in _overlay(layers) if r.first <= CODE_POINT_LIMIT)
@@ -320,7 +325,7 @@ def mode_choice(a: Automaton) -> ModeChoice:
     orders: list = []
     run_from = [0]
     for m in a.modes:
-        e = encoder(m.part)
+        e = encoder(m.part, frozenset(m.leaving))
         runs += [Run(r.first, r.last, r.kind, r.a, r.positions + len(positions) if r.positions >= 0 else -1,
                      r.order + len(orders) if r.order >= 0 else -1, r.literal, r.verify) for r in e.runs]
         positions += e.positions
