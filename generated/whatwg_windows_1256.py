@@ -1740,6 +1740,8 @@ def _encode(cps, text, errors, start=0, stop=None, final=True, modes=None):
     n = len(cps)
     while i < n:
         if stop is not None and i >= stop:
+            if modes is not None:
+                modes[0] = state
             return bytes(out), i
         if (not _MODES or cps[i] not in seqs) and put(cps[i]):  # with modes put() would write a starter
             i += 1
@@ -2030,7 +2032,8 @@ _MEMO_LENS = None
 # The native loops write a row's code points (the spec's straight-line code) without asking the
 # memo's maker: where a starter lies in a row they would write it alone, so there the core
 # encodes, unless the extension says it stops at starters itself (STOPS_AT_STARTERS).
-# Not with modes: a code point's bytes depend on the mode before it (the core's _encode_in_mode).
+# Not with modes: a code point's bytes depend on the mode before it (the core's _encode_in_mode);
+# there the extension's encode_modes writes (_NATIVE_MODES).
 _NATIVE_ENCODE = not _MODES and _NATIVE is not None and hasattr(_NATIVE, "encode_str") and (
     getattr(_NATIVE, "STOPS_AT_STARTERS", False) or not any(_encode_row(c) is not None for c in _SEQUENCES))
 _MEMO_WIDTH = _NATIVE.memo_width() if _NATIVE_ENCODE and hasattr(_NATIVE, "memo_width") else 4  # bytes an entry
@@ -2301,11 +2304,47 @@ def _encode_run(cps: list[int], text: str, errors: str, state: int = 0, final: b
     return bytes(out), in_run | nbits << 1 | buf << 4
 
 
+# A spec with modes: the extension's encode_modes (the C export's engine over
+# description.mode_choice) writes from an encoder state, and stops where _encode
+# decides (a code point it cannot write, a trailing start of a sequence).
+_NATIVE_MODES = bool(_MODES) and _NATIVE is not None and hasattr(_NATIVE, "encode_modes")
+
+
+def _replaces(errors):
+    """Whether *errors* is codecs' own replace handler (the extension writes its "?")."""
+    return errors == "replace" and _ENCODE_MODES.get(codecs.lookup_error(errors)) == 1
+
+
+def _encode_modes_native(text, cps, errors, state, final):
+    """(bytes, state) of str *text* (whose code points are *cps*, or None: made when
+    needed) from encoder state *state*, as _encode with *modes* gives them: the
+    extension writes up to where it stops, _encode takes the code point there (its
+    handler, from the state reached), and the extension goes on after it."""
+    out = []
+    pos, n = 0, len(text)
+    replace = _replaces(errors)
+    while True:
+        got, pos, state = _NATIVE.encode_modes(text, pos, state, final, replace)
+        out.append(got)
+        if pos >= n:
+            return b"".join(out), state
+        if cps is None:
+            cps = [ord(ch) for ch in text]
+        box = [state]
+        got, pos = _encode(cps, text, errors, pos, pos + 1, final, box)
+        out.append(got)
+        state = box[0]
+        if pos >= n:
+            return b"".join(out), state
+
+
 def _encode_items(items, errors):
     """The bytes of a str or code points: the native loops or the fast path, else _encode."""
     if _DIGITS is not None:
         cps = [ord(ch) for ch in items] if isinstance(items, str) else [int(c) for c in items]
         return _encode_run(cps, items if isinstance(items, str) else _as_text(cps), errors)[0]
+    if _NATIVE_MODES and isinstance(items, str):
+        return _encode_modes_native(items, None, errors, _ENCODE_START, True)[0]
     if isinstance(items, str):
         if _NATIVE_ENCODE:
             return _encode_native(items, errors)
@@ -2329,6 +2368,10 @@ def encode(text_or_codepoints, errors="strict", signature=None):
     signature first with signature=True (None: where the spec's signatures are byte
     order marks, as CPython's utf-16 writes its BOM)."""
     signed = _WRITES_SIGNATURE if signature is None else signature
+    if _NATIVE_MODES and type(text_or_codepoints) is str and not signed:  # one call where nothing stops it
+        got, pos, _ = _NATIVE.encode_modes(text_or_codepoints, 0, _ENCODE_START, True, _replaces(errors))
+        if pos == len(text_or_codepoints):
+            return got if _TO_REAL is None else got.translate(_TO_REAL)
     if _NATIVE_ENCODE and type(text_or_codepoints) is str:
         if _MEMO_LENS is None:
             _memo()
@@ -2560,7 +2603,10 @@ class IncrementalEncoder(codecs.IncrementalEncoder):
             cps, self._held = cps[:k], tuple(cps[k:])
         text = input if whole else _as_text(cps)
         box = [self._state & ~_FIRST_BIT]
-        out = _encode(cps, text, self.errors, modes=box, final=final)[0]
+        if _NATIVE_MODES and isinstance(input, str):  # text holds cps as they are
+            out, box[0] = _encode_modes_native(text, cps, self.errors, box[0], final)
+        else:
+            out = _encode(cps, text, self.errors, modes=box, final=final)[0]
         if self.write_signature and self._state & _FIRST_BIT:
             out = SIGNATURE + out
         self._state = box[0] if out or not self._state & _FIRST_BIT else box[0] | _FIRST_BIT

@@ -6,7 +6,9 @@ returning where it stopped and the state there, which the module keeps.  Everyth
 gives equals the pure-Python module's: decode under strict (span and reason), the
 handlers it applies itself and a custom one the module calls, incremental decoding split
 at every offset, validation and the first error, the scanner's tokens.  Its encoder
-stays off (a code point's bytes depend on the mode before it)."""
+(encode_modes: the C export's modal engine) carries the mode from code point to code
+point and call to call and equals CPython's codecs (and the Encoding Standard's
+algorithm): every BMP code point, random text under handlers, incremental splits."""
 from __future__ import annotations
 
 import codecs
@@ -16,7 +18,7 @@ import pytest
 
 import encspec
 from codec_samples import load_backend
-from conftest import assert_linear, unicode_outcome
+from conftest import assert_linear, examples, strict_encode_outcome, unicode_outcome
 
 SPECS = ("hz", "whatwg-iso-2022-jp")
 
@@ -190,19 +192,143 @@ def test_native_tokens_of_a_shift_carry_the_mode(spec):
                 assert native._NATIVE.scan(data, pos, True, None, start) == python._scan(data, pos, True, start)
 
 
-@pytest.mark.parametrize("spec", SPECS)
-def test_native_encoder_is_off_for_modes(spec):
-    """A code point's bytes depend on the mode before it: the module encodes, as the pure
-    Python one does, one-shot and piece by piece."""
-    native, python = _backends(spec)
-    assert native._NATIVE_ENCODE is False and native._MEMO_LENS is None
-    text = _text(spec).decode("iso2022_jp" if spec != "hz" else "hz")
-    assert native.encode(text) == python.encode(text)
+# The encoder: the extension's encode_modes (the C export's engine over description.mode_choice)
+# against CPython's codec of the same name, or, for WHATWG's ISO-2022-JP, the Encoding
+# Standard's algorithm (tests/oracles) and the pure-Python module (tested equal to it).
+ENCODE_SPECS = ("hz", "whatwg-iso-2022-jp", "iso2022_jp", "iso2022_jp_1", "iso2022_jp_ext", "iso2022_kr")
+WHATWG = "whatwg-iso-2022-jp"
+_ENCODE_ALPHABET = ("a~\\\n\x1b\x0e\x0f\u00a5\u203e\u00e9\u3042\u4e00\u4e02\u4e9c\u4eb9\ucafe\uac00\uff61\uff9f"
+                    "\u2212\u00a9\U0001f600\u6587\u5b57\u4f60\u597d")
+_HANDLERS = ("strict", "replace", "xmlcharrefreplace")
+
+
+def _encoder(spec):
+    native = load_backend(spec, "native")
+    assert native._NATIVE_MODES and native._NATIVE_ENCODE is False  # encode_modes, not the memo loops
+    return native
+
+
+def _reference(spec, errors="strict"):
+    """encode(text, errors) of what the native encoder must equal: CPython's codec, but for
+    WHATWG's and, under xmlcharrefreplace, the pure-Python module (CPython's hz, after a
+    replacement at a text's start, leaves out the `~{` before GB2312 that follows `~~`)."""
+    if spec == WHATWG or errors == "xmlcharrefreplace":
+        return encspec.load(spec, backend="python").encode
+    return lambda text, errors="strict": text.encode(spec, errors)
+
+
+def _stops(native, text):
+    """(bytes, stops) of the extension's encode_modes alone over *text*, resumed one code
+    point after each stop from the state there (what the ignore handler writes)."""
+    out, stops, pos, state = [], [], 0, 0
+    while True:
+        got, pos, state = native._NATIVE.encode_modes(text, pos, state, True, False)
+        out.append(got)
+        if pos == len(text):
+            return b"".join(out), stops
+        stops.append(pos)
+        pos += 1
+
+
+def _bmp_text() -> str:
+    """Every BMP code point (no surrogate) after an "a": each one from the first mode."""
+    return "".join("a" + chr(cp) for cp in range(0x10000) if not 0xD800 <= cp <= 0xDFFF)
+
+
+@pytest.mark.parametrize("spec", [s for s in ENCODE_SPECS if s != WHATWG])
+def test_native_encoder_writes_every_bmp_code_point_as_cpython(spec):
+    """Strict (where the extension stops, and its bytes between) and replace ("?" written
+    by the extension itself), each in one pass over the whole BMP."""
+    native = _encoder(spec)
+    text = _bmp_text()
+    refused: list[int] = []
+
+    def record(err):
+        refused.extend(range(err.start, err.end))
+        return "", err.end
+
+    codecs.register_error("encspec-test-refused", record)
+    assert text.encode(spec, "encspec-test-refused") == text.encode(spec, "ignore")
+    assert _stops(native, text) == (text.encode(spec, "ignore"), refused)
+    assert native._NATIVE.encode_modes(text, 0, 0, True, True)[:2] == (text.encode(spec, "replace"), len(text))
+
+
+def test_native_whatwg_encoder_writes_every_bmp_code_point_as_the_standard():
+    from oracles import whatwg_iso_2022_jp as oracle
+    native = _encoder(WHATWG)
+    text = _bmp_text()
+    want, bad = oracle.encode_positions(map(ord, text))
+    assert _stops(native, text) == (want, bad)
+
+
+@pytest.mark.parametrize("spec", ENCODE_SPECS)
+def test_native_encoder_equals_its_reference_on_random_text_under_handlers(spec):
+    native = _encoder(spec)
+    rng = random.Random(f"{spec}-encode")
+    texts = ["".join(rng.choice(_ENCODE_ALPHABET) for _ in range(rng.randrange(12))) for _ in range(examples(400))]
+    # one code point in 97 of the BMP, after an "a": the module's handlers between the extension's stretches
+    texts.append("".join("a" + chr(cp) for cp in range(0x20, 0xD800, 97)))
+    for text in texts:
+        for errors in _HANDLERS:
+            want = strict_encode_outcome(lambda t, e=errors: _reference(spec, e)(t, e), text)
+            assert strict_encode_outcome(lambda t, e=errors: native.encode(t, e), text) == want, (text, errors)
+            assert strict_encode_outcome(lambda t, e=errors: native.Codec().encode(t, e)[0], text) == want
+
+
+def test_native_iso2022_kr_shifts_in_before_a_line_feed():
+    """A line feed leaves KS X 1001 (its form there says `-> MODE`): SI before it, as CPython
+    writes, never the line feed in the shifted mode (description.mode_choice leaves the
+    forms that leave a mode out of its encoder, as the core does)."""
+    text = "\u5b57\n\u5b57"
+    assert _encoder("iso2022_kr").encode(text) == text.encode("iso2022_kr") == b"\x1b$)C\x0em.\x0f\n\x0em.\x0f"
+
+
+@pytest.mark.parametrize("spec", ENCODE_SPECS)
+def test_native_incremental_encoder_equals_one_shot_at_every_split(spec):
+    """The mode crosses the cut in the encoder's state, through getstate/setstate too;
+    the shift home only at the end."""
+    native = _encoder(spec)
+    rng = random.Random(f"{spec}-split")
+    for _ in range(examples(160)):
+        text = "".join(rng.choice(_ENCODE_ALPHABET) for _ in range(rng.randrange(9)))
+        for errors in ("replace", "xmlcharrefreplace"):
+            want = _reference(spec, errors)(text, errors)
+            for k in range(len(text) + 1):
+                enc = native.IncrementalEncoder(errors)
+                head = enc.encode(text[:k])
+                again = native.IncrementalEncoder(errors)
+                again.setstate(enc.getstate())
+                assert head + again.encode(text[k:], True) == want, (text, k, errors)
+
+
+@pytest.mark.parametrize("spec", ENCODE_SPECS)
+def test_native_encoder_writes_text_in_one_call(spec):
+    """Text with a shift every few characters: the extension writes all of it and says the
+    state it ends in (the mode it is in where not final: the next call's)."""
+    native = _encoder(spec)
+    data = _text("hz" if spec == "hz" else WHATWG)
+    text = data.decode("hz" if spec == "hz" else "iso2022_jp")
+    want = _reference(spec)(text)
+    assert native._NATIVE.encode_modes(text, 0, 0, True, False)[:2] == (want, len(text))
+    more = text + "\u4e00"  # ends in a mode that is not home: the state says it, final writes the shift
+    head, stop, state = native._NATIVE.encode_modes(more, 0, 0, False, False)
+    assert stop == len(more) and state >> 22 != 0
+    assert head + native._NATIVE.encode_modes("", 0, state, True, False)[0] == _reference(spec)(more)
     enc = native.IncrementalEncoder()
-    assert enc._quick is False
     pieces = [enc.encode(text[k:k + 7]) for k in range(0, len(text), 7)] + [enc.encode("", True)]
-    assert b"".join(pieces) == python.encode(text)
-    assert native._MEMO_LENS is None  # the extension's memo was never made
+    assert b"".join(pieces) == want
+
+
+@pytest.mark.parametrize("spec", ("hz", "iso2022_jp"))
+def test_native_encoder_is_linear(spec):
+    """Text (a shift every few characters), and unencodable code points each handed to the
+    module's handler between calls of the extension."""
+    native = _encoder(spec)
+    text = _text(spec if spec == "hz" else WHATWG).decode(spec)
+    refused = "\u0e01a" * 400  # Thai: in neither
+    assert_linear(f"{spec} native encode of text", native.encode, text, text * 16)
+    assert_linear(f"{spec} native encode of refused code points, xmlcharrefreplace",
+                  lambda t: native.encode(t, "xmlcharrefreplace"), refused, refused * 16)
 
 
 @pytest.mark.parametrize("spec", SPECS)

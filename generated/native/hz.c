@@ -236,6 +236,83 @@ size_t hz_run_values(const unsigned char *data, size_t len, const hz_token *tok,
 size_t hz_decode(const unsigned char *data, size_t len, hz_cp *out,
                  hz_cp replacement, size_t *errors);
 
+/* --------------------------------------------------------------- encoding
+   The Python module's encode(): code points to bytes.  Code points are unsigned
+   32-bit; a code point with no bytes in this encoding (or a lone surrogate where
+   the encoding refuses it) is an error: strict mode stops at the first one and
+   says where (code point indices, as Python's UnicodeEncodeError) and why (the
+   Python module's reason); HZ_ENCODE_REPLACE writes "?" for each instead
+   (errors="replace").  HZ_ENCODE_SIGNATURE writes the signature first
+   (encode(text, signature=True); HZ_WRITES_SIGNATURE says whether the
+   Python module's encode(text) does so unasked).
+
+   Every call writes into out[0 .. room - 1] and says in res->length how many
+   bytes the text takes: at most HZ_ENCODE_MAX_BYTES per code point plus
+   HZ_SIGNATURE_LEN; out may be NULL with room 0 to measure (bytes past
+   res->length, within room, may be overwritten too: scratch).  It returns
+   HZ_ENCODE_OK, HZ_ENCODE_ROOM (it did not fit: call again with room
+   res->length), HZ_ENCODE_ERROR (res->error_start .. error_end and
+   res->reason; the bytes before the error are in out) or HZ_ENCODE_INPUT
+   (UTF-8 input that is not UTF-8: nothing is encoded; res->error_start is the
+   code point index where it stops being UTF-8).
+
+   The first use of each code point fills a memo table (static storage): from
+   several threads, call hz_encode_prepare() once first (it fills the BMP's
+   rows; after it, code points beyond the BMP not yet known are worked out each
+   time, never stored). */
+#define HZ_ENCODE_REPLACE 1u
+#define HZ_ENCODE_SIGNATURE 2u
+#define HZ_ENCODE_OK 0
+#define HZ_ENCODE_ERROR 1
+#define HZ_ENCODE_ROOM 2
+#define HZ_ENCODE_INPUT 3
+#define HZ_ENCODE_MAX_BYTES 6u
+#define HZ_SIGNATURE_LEN 0u
+#define HZ_WRITES_SIGNATURE 0
+#define HZ_ENCODE_HOLD 1u  /* the most code points an encoder holds back, at least 1 */
+
+typedef struct {
+    size_t length;                  /* bytes the text takes (to the error, at an error) */
+    size_t error_start, error_end;  /* ERROR: the code points that cannot be written */
+    const char *reason;             /* ERROR, INPUT: why; NULL otherwise */
+} hz_encoded;
+
+/* cps[0 .. n - 1] to bytes. */
+int hz_encode32(const uint32_t *cps, size_t n, unsigned char *out, size_t room, unsigned flags,
+               hz_encoded *res);
+
+/* The UTF-8 text[0 .. len - 1] to bytes (a lone surrogate may be written as
+   its three bytes, as Python's "surrogatepass" does). */
+int hz_encode8(const unsigned char *text, size_t len, unsigned char *out, size_t room, unsigned flags,
+              hz_encoded *res);
+
+/* Whether code point cp alone has bytes in this encoding. */
+int hz_encodes(uint32_t cp);
+
+/* Fills the memo table at once (for threads; otherwise it fills as used). */
+void hz_encode_prepare(void);
+
+/* A streaming encoder, as the Python module's IncrementalEncoder: feed pieces,
+   then finish.  It holds back a tail that may start a sequence of code points
+   written as one (at most HZ_ENCODE_HOLD code points) until what follows
+   decides; every other byte is written by the call that is fed its code point.
+   Error positions count every code point fed since init.  On
+   HZ_ENCODE_ROOM nothing changed (call again with more room); after
+   HZ_ENCODE_ERROR, init the encoder again. */
+typedef struct {
+    uint32_t held[HZ_ENCODE_HOLD];  /* the held-back tail */
+    size_t n_held;
+    size_t fed;           /* code points fed so far */
+    uint32_t lead;        /* the lead surrogate whose bytes end the output, where it matters; the mode above bit 22 */
+    unsigned flags;       /* HZ_ENCODE_REPLACE, HZ_ENCODE_SIGNATURE */
+    int started;          /* something was written (the signature comes first) */
+} hz_encoder;
+
+void hz_encoder_init(hz_encoder *enc, unsigned flags);
+int hz_encoder_feed(hz_encoder *enc, const uint32_t *cps, size_t n, unsigned char *out, size_t room,
+                   hz_encoded *res);
+int hz_encoder_finish(hz_encoder *enc, unsigned char *out, size_t room, hz_encoded *res);
+
 #ifdef __cplusplus
 }
 #endif
@@ -1595,11 +1672,7725 @@ size_t hz_decode(const unsigned char *data, size_t len, hz_cp *out,
     return n;
 }
 
+/* ================================================================ encoding
+   The encoder: one engine (the same text for every spec) reading the spec's
+   encoder description (encspec.emit.description) as the arrays below, a port of
+   the Python module's _encode, _encode_cp and IncrementalEncoder. */
+
+/* Runs of code points, disjoint and sorted: how each code point becomes bytes.
+   kind 0 none (unencodable), 1 bytes (the literal pool[at .. at + len - 1]),
+   2 digits of cp - a, 3 a surrogate pair (each half 0xD800/0xDC00 + bits - a),
+   4 digits of the pointer cp + a, 5 a counted form's (an error: beyond this
+   encoder).  positions/order index the alphabets and orders (order -1: byte
+   order); verify: the bytes count only if this package's decoder reads them back
+   as the code point. */
+static const size_t HZ_ENC_N_RUNS = 6553u;
+static const struct {
+    uint32_t first, last;
+    int64_t a;
+    uint32_t at;
+    uint16_t len;
+    uint8_t kind, verify;
+    int16_t positions, order;
+} hz_enc_runs[6554] = {
+    { 0x0u, 0x7Du, INT64_C(0), 0u, 0, 2, 1, 0, -1 },  /* digits */
+    { 0x7Eu, 0x7Eu, INT64_C(0), 0u, 2, 1, 1, 0, -1 },  /* bytes */
+    { 0x7Fu, 0x7Fu, INT64_C(127), 2u, 0, 2, 1, 1, -1 },  /* digits */
+    { 0xA4u, 0xA4u, INT64_C(-93), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0xA7u, 0xA7u, INT64_C(-92), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0xA8u, 0xA8u, INT64_C(-162), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0xB0u, 0xB0u, INT64_C(-110), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0xB1u, 0xB1u, INT64_C(-146), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0xD7u, 0xD7u, INT64_C(-183), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0xE0u, 0xE0u, INT64_C(437), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0xE1u, 0xE1u, INT64_C(434), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0xE8u, 0xE8u, INT64_C(433), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0xE9u, 0xE9u, INT64_C(430), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0xEAu, 0xEAu, INT64_C(449), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0xECu, 0xECu, INT64_C(433), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0xEDu, 0xEDu, INT64_C(430), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0xF2u, 0xF2u, INT64_C(431), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0xF3u, 0xF3u, INT64_C(428), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0xF7u, 0xF7u, INT64_C(-214), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0xF9u, 0xF9u, INT64_C(428), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0xFAu, 0xFAu, INT64_C(425), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0xFCu, 0xFCu, INT64_C(430), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x101u, 0x101u, INT64_C(401), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x113u, 0x113u, INT64_C(387), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x11Bu, 0x11Bu, INT64_C(381), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x12Bu, 0x12Bu, INT64_C(367), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x14Du, 0x14Du, INT64_C(337), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x16Bu, 0x16Bu, INT64_C(311), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x1CEu, 0x1CEu, INT64_C(198), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x1D0u, 0x1D0u, INT64_C(204), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x1D2u, 0x1D2u, INT64_C(206), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x1D4u, 0x1D4u, INT64_C(208), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x1D6u, 0x1D6u, INT64_C(208), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x1D8u, 0x1D8u, INT64_C(207), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x1DAu, 0x1DAu, INT64_C(206), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x1DCu, 0x1DCu, INT64_C(205), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2C7u, 0x2C7u, INT64_C(-706), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2C9u, 0x2C9u, INT64_C(-709), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x391u, 0x3A1u, INT64_C(-443), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x3A3u, 0x3A9u, INT64_C(-444), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x3B1u, 0x3C1u, INT64_C(-443), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x3C3u, 0x3C9u, INT64_C(-444), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x401u, 0x401u, INT64_C(-455), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x410u, 0x415u, INT64_C(-476), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x416u, 0x42Fu, INT64_C(-475), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x430u, 0x435u, INT64_C(-460), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x436u, 0x44Fu, INT64_C(-459), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x451u, 0x451u, INT64_C(-487), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2015u, 0x2015u, INT64_C(-8204), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2016u, 0x2016u, INT64_C(-8203), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2018u, 0x2019u, INT64_C(-8203), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x201Cu, 0x201Du, INT64_C(-8205), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2026u, 0x2026u, INT64_C(-8218), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2030u, 0x2030u, INT64_C(-8166), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2032u, 0x2033u, INT64_C(-8175), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x203Bu, 0x203Bu, INT64_C(-8163), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2103u, 0x2103u, INT64_C(-8382), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2116u, 0x2116u, INT64_C(-8394), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2160u, 0x216Bu, INT64_C(-8370), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2190u, 0x2191u, INT64_C(-8502), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2192u, 0x2192u, INT64_C(-8505), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2193u, 0x2193u, INT64_C(-8503), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2208u, 0x2208u, INT64_C(-8671), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x220Fu, 0x220Fu, INT64_C(-8681), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2211u, 0x2211u, INT64_C(-8684), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x221Au, 0x221Au, INT64_C(-8687), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x221Du, 0x221Du, INT64_C(-8678), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x221Eu, 0x221Eu, INT64_C(-8673), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2220u, 0x2220u, INT64_C(-8690), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2225u, 0x2225u, INT64_C(-8696), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2227u, 0x2228u, INT64_C(-8708), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2229u, 0x2229u, INT64_C(-8705), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x222Au, 0x222Au, INT64_C(-8707), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x222Bu, 0x222Bu, INT64_C(-8698), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x222Eu, 0x222Eu, INT64_C(-8700), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2234u, 0x2234u, INT64_C(-8693), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2235u, 0x2235u, INT64_C(-8695), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2236u, 0x2236u, INT64_C(-8724), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2237u, 0x2237u, INT64_C(-8717), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x223Du, 0x223Du, INT64_C(-8711), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2248u, 0x2248u, INT64_C(-8723), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x224Cu, 0x224Cu, INT64_C(-8728), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2260u, 0x2260u, INT64_C(-8744), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2261u, 0x2261u, INT64_C(-8750), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2264u, 0x2265u, INT64_C(-8745), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x226Eu, 0x226Fu, INT64_C(-8757), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2299u, 0x2299u, INT64_C(-8809), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x22A5u, 0x22A5u, INT64_C(-8825), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2312u, 0x2312u, INT64_C(-8931), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2460u, 0x2469u, INT64_C(-9162), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2474u, 0x2487u, INT64_C(-9202), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2488u, 0x249Bu, INT64_C(-9242), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2500u, 0x254Bu, INT64_C(-8717), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x25A0u, 0x25A0u, INT64_C(-9547), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x25A1u, 0x25A1u, INT64_C(-9549), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x25B2u, 0x25B2u, INT64_C(-9563), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x25B3u, 0x25B3u, INT64_C(-9565), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x25C6u, 0x25C6u, INT64_C(-9587), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x25C7u, 0x25C7u, INT64_C(-9589), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x25CBu, 0x25CBu, INT64_C(-9596), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x25CEu, 0x25CEu, INT64_C(-9597), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x25CFu, 0x25CFu, INT64_C(-9599), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2605u, 0x2605u, INT64_C(-9655), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2606u, 0x2606u, INT64_C(-9657), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2640u, 0x2640u, INT64_C(-9727), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x2642u, 0x2642u, INT64_C(-9730), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x3000u, 0x3002u, INT64_C(-12288), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x3003u, 0x3003u, INT64_C(-12284), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x3005u, 0x3005u, INT64_C(-12285), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x3008u, 0x300Fu, INT64_C(-12277), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x3010u, 0x3011u, INT64_C(-12275), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x3013u, 0x3013u, INT64_C(-12214), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x3014u, 0x3015u, INT64_C(-12291), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x3016u, 0x3017u, INT64_C(-12283), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x3041u, 0x3093u, INT64_C(-12071), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x30A1u, 0x30F6u, INT64_C(-12073), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x30FBu, 0x30FBu, INT64_C(-12536), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x3105u, 0x3129u, INT64_C(-11855), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x3220u, 0x3229u, INT64_C(-12670), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E00u, 0x4E00u, INT64_C(-15336), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E01u, 0x4E01u, INT64_C(-17995), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E03u, 0x4E03u, INT64_C(-16431), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E07u, 0x4E07u, INT64_C(-15758), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E08u, 0x4E08u, INT64_C(-15048), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E09u, 0x4E09u, INT64_C(-16219), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E0Au, 0x4E0Au, INT64_C(-16172), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E0Bu, 0x4E0Bu, INT64_C(-15622), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E0Cu, 0x4E0Cu, INT64_C(-14809), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E0Du, 0x4E0Du, INT64_C(-18357), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E0Eu, 0x4E0Eu, INT64_C(-15208), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E10u, 0x4E10u, INT64_C(-14811), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E11u, 0x4E11u, INT64_C(-18211), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E13u, 0x4E13u, INT64_C(-14904), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E14u, 0x4E14u, INT64_C(-16367), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E15u, 0x4E15u, INT64_C(-14813), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E16u, 0x4E16u, INT64_C(-16105), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E18u, 0x4E18u, INT64_C(-16341), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E19u, 0x4E19u, INT64_C(-18399), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E1Au, 0x4E1Au, INT64_C(-15368), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E1Bu, 0x4E1Bu, INT64_C(-18158), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E1Cu, 0x4E1Cu, INT64_C(-18012), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E1Du, 0x4E1Du, INT64_C(-16019), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E1Eu, 0x4E1Eu, INT64_C(-14820), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E22u, 0x4E22u, INT64_C(-18019), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E24u, 0x4E24u, INT64_C(-16968), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E25u, 0x4E25u, INT64_C(-15447), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E27u, 0x4E27u, INT64_C(-16243), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E28u, 0x4E28u, INT64_C(-14826), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E2Au, 0x4E2Au, INT64_C(-17763), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E2Bu, 0x4E2Bu, INT64_C(-15470), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E2Cu, 0x4E2Cu, INT64_C(-13749), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E2Du, 0x4E2Du, INT64_C(-14984), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E30u, 0x4E30u, INT64_C(-17884), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E32u, 0x4E32u, INT64_C(-18219), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E34u, 0x4E34u, INT64_C(-16956), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E36u, 0x4E36u, INT64_C(-14825), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E38u, 0x4E38u, INT64_C(-15817), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E39u, 0x4E39u, INT64_C(-18142), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E3Au, 0x4E3Au, INT64_C(-15787), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E3Bu, 0x4E3Bu, INT64_C(-14959), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E3Du, 0x4E3Du, INT64_C(-17030), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E3Eu, 0x4E3Eu, INT64_C(-17248), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E3Fu, 0x4E3Fu, INT64_C(-14847), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E43u, 0x4E43u, INT64_C(-16703), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E45u, 0x4E45u, INT64_C(-17277), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E47u, 0x4E47u, INT64_C(-14853), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E48u, 0x4E48u, INT64_C(-16825), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E49u, 0x4E49u, INT64_C(-15367), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E4Bu, 0x4E4Bu, INT64_C(-15048), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E4Cu, 0x4E4Cu, INT64_C(-15757), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E4Du, 0x4E4Du, INT64_C(-15151), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E4Eu, 0x4E4Eu, INT64_C(-17612), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E4Fu, 0x4E4Fu, INT64_C(-17974), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E50u, 0x4E50u, INT64_C(-17081), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E52u, 0x4E52u, INT64_C(-16548), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E53u, 0x4E53u, INT64_C(-16618), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E54u, 0x4E54u, INT64_C(-16442), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E56u, 0x4E56u, INT64_C(-17747), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E58u, 0x4E58u, INT64_C(-18322), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E59u, 0x4E59u, INT64_C(-15402), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E5Cu, 0x4E5Cu, INT64_C(-14860), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E5Du, 0x4E5Du, INT64_C(-17299), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E5Eu, 0x4E5Eu, INT64_C(-16503), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E5Fu, 0x4E5Fu, INT64_C(-15440), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E60u, 0x4E60u, INT64_C(-15725), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E61u, 0x4E61u, INT64_C(-15671), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E66u, 0x4E66u, INT64_C(-16144), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E69u, 0x4E69u, INT64_C(-14872), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E70u, 0x4E70u, INT64_C(-16897), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E71u, 0x4E71u, INT64_C(-16930), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E73u, 0x4E73u, INT64_C(-16345), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E7Eu, 0x4E7Eu, INT64_C(-16511), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E86u, 0x4E86u, INT64_C(-17052), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E88u, 0x4E88u, INT64_C(-15333), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E89u, 0x4E89u, INT64_C(-15129), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E8Bu, 0x4E8Bu, INT64_C(-16220), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E8Cu, 0x4E8Cu, INT64_C(-18041), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E8Du, 0x4E8Du, INT64_C(-14939), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E8Eu, 0x4E8Eu, INT64_C(-15353), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E8Fu, 0x4E8Fu, INT64_C(-17205), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E91u, 0x4E91u, INT64_C(-15282), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E92u, 0x4E92u, INT64_C(-17666), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E93u, 0x4E93u, INT64_C(-14913), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E94u, 0x4E94u, INT64_C(-15818), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E95u, 0x4E95u, INT64_C(-17378), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E98u, 0x4E98u, INT64_C(-14943), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E9Au, 0x4E9Au, INT64_C(-15572), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E9Bu, 0x4E9Bu, INT64_C(-15697), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4E9Fu, 0x4E9Fu, INT64_C(-14929), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EA0u, 0x4EA0u, INT64_C(-14786), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EA1u, 0x4EA1u, INT64_C(-15908), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EA2u, 0x4EA2u, INT64_C(-17285), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EA4u, 0x4EA4u, INT64_C(-17474), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EA5u, 0x4EA5u, INT64_C(-17779), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EA6u, 0x4EA6u, INT64_C(-15465), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EA7u, 0x4EA7u, INT64_C(-18448), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EA8u, 0x4EA8u, INT64_C(-17723), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EA9u, 0x4EA9u, INT64_C(-16826), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EABu, 0x4EABu, INT64_C(-15739), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EACu, 0x4EACu, INT64_C(-17406), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EADu, 0x4EADu, INT64_C(-16002), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EAEu, 0x4EAEu, INT64_C(-17102), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EB2u, 0x4EB2u, INT64_C(-16520), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EB3u, 0x4EB3u, INT64_C(-14803), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EB5u, 0x4EB5u, INT64_C(-14802), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EBAu, 0x4EBAu, INT64_C(-16446), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EBBu, 0x4EBBu, INT64_C(-14913), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EBFu, 0x4EBFu, INT64_C(-15496), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EC0u, 0x4EC0u, INT64_C(-16289), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EC1u, 0x4EC1u, INT64_C(-16454), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EC2u, 0x4EC2u, INT64_C(-14917), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EC3u, 0x4EC3u, INT64_C(-14920), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EC4u, 0x4EC4u, INT64_C(-14957), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EC5u, 0x4EC5u, INT64_C(-17448), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EC6u, 0x4EC6u, INT64_C(-16644), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EC7u, 0x4EC7u, INT64_C(-18396), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EC9u, 0x4EC9u, INT64_C(-14925), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4ECAu, 0x4ECAu, INT64_C(-17458), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4ECBu, 0x4ECBu, INT64_C(-17467), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4ECDu, 0x4ECDu, INT64_C(-16456), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4ECEu, 0x4ECEu, INT64_C(-18338), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4ED1u, 0x4ED1u, INT64_C(-17020), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4ED3u, 0x4ED3u, INT64_C(-18528), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4ED4u, 0x4ED4u, INT64_C(-15057), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4ED5u, 0x4ED5u, INT64_C(-16285), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4ED6u, 0x4ED6u, INT64_C(-16144), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4ED7u, 0x4ED7u, INT64_C(-15252), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4ED8u, 0x4ED8u, INT64_C(-18001), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4ED9u, 0x4ED9u, INT64_C(-15821), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EDDu, 0x4EDDu, INT64_C(-14868), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EDEu, 0x4EDEu, INT64_C(-14941), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EDFu, 0x4EDFu, INT64_C(-16610), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EE1u, 0x4EE1u, INT64_C(-14946), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EE3u, 0x4EE3u, INT64_C(-18320), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EE4u, 0x4EE4u, INT64_C(-17111), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EE5u, 0x4EE5u, INT64_C(-15540), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EE8u, 0x4EE8u, INT64_C(-14954), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EEAu, 0x4EEAu, INT64_C(-15558), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EEBu, 0x4EEBu, INT64_C(-14955), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EECu, 0x4EECu, INT64_C(-16970), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EF0u, 0x4EF0u, INT64_C(-15611), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EF2u, 0x4EF2u, INT64_C(-15172), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EF3u, 0x4EF3u, INT64_C(-14960), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EF5u, 0x4EF5u, INT64_C(-14959), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EF6u, 0x4EF6u, INT64_C(-17583), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EF7u, 0x4EF7u, INT64_C(-17619), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EFBu, 0x4EFBu, INT64_C(-16508), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EFDu, 0x4EFDu, INT64_C(-18093), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4EFFu, 0x4EFFu, INT64_C(-18122), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F01u, 0x4F01u, INT64_C(-16665), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F09u, 0x4F09u, INT64_C(-14976), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F0Au, 0x4F0Au, INT64_C(-15596), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F0Du, 0x4F0Du, INT64_C(-15935), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F0Eu, 0x4F0Eu, INT64_C(-17670), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F0Fu, 0x4F0Fu, INT64_C(-18080), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F10u, 0x4F10u, INT64_C(-18168), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F11u, 0x4F11u, INT64_C(-15763), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F17u, 0x4F17u, INT64_C(-15208), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F18u, 0x4F18u, INT64_C(-15512), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F19u, 0x4F19u, INT64_C(-17727), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F1Au, 0x4F1Au, INT64_C(-17742), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F1Bu, 0x4F1Bu, INT64_C(-15001), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F1Eu, 0x4F1Eu, INT64_C(-16494), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F1Fu, 0x4F1Fu, INT64_C(-16010), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F20u, 0x4F20u, INT64_C(-18460), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F22u, 0x4F22u, INT64_C(-15006), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F24u, 0x4F24u, INT64_C(-16458), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F25u, 0x4F25u, INT64_C(-15006), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F26u, 0x4F26u, INT64_C(-17106), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F27u, 0x4F27u, INT64_C(-15007), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F2Au, 0x4F2Au, INT64_C(-16020), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F2Bu, 0x4F2Bu, INT64_C(-15009), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F2Fu, 0x4F2Fu, INT64_C(-18660), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F30u, 0x4F30u, INT64_C(-17985), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F32u, 0x4F32u, INT64_C(-15008), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F34u, 0x4F34u, INT64_C(-18794), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F36u, 0x4F36u, INT64_C(-17201), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F38u, 0x4F38u, INT64_C(-16445), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F3Au, 0x4F3Au, INT64_C(-16298), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F3Cu, 0x4F3Cu, INT64_C(-16299), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F3Du, 0x4F3Du, INT64_C(-15018), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F43u, 0x4F43u, INT64_C(-18340), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F46u, 0x4F46u, INT64_C(-18404), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F4Du, 0x4F4Du, INT64_C(-16045), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F4Eu, 0x4F4Eu, INT64_C(-18378), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F4Fu, 0x4F4Fu, INT64_C(-15227), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F50u, 0x4F50u, INT64_C(-15145), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F51u, 0x4F51u, INT64_C(-15555), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F53u, 0x4F53u, INT64_C(-16197), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F55u, 0x4F55u, INT64_C(-17914), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F57u, 0x4F57u, INT64_C(-15046), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F58u, 0x4F58u, INT64_C(-14989), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F59u, 0x4F59u, INT64_C(-15550), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F5Au, 0x4F5Au, INT64_C(-15052), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F5Bu, 0x4F5Bu, INT64_C(-18168), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F5Cu, 0x4F5Cu, INT64_C(-15154), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F5Du, 0x4F5Du, INT64_C(-15054), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F5Eu, 0x4F5Eu, INT64_C(-15059), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F5Fu, 0x4F5Fu, INT64_C(-15055), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F60u, 0x4F60u, INT64_C(-16964), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F63u, 0x4F63u, INT64_C(-15602), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F64u, 0x4F64u, INT64_C(-15071), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F65u, 0x4F65u, INT64_C(-15001), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F67u, 0x4F67u, INT64_C(-15067), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F69u, 0x4F69u, INT64_C(-16877), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F6Cu, 0x4F6Cu, INT64_C(-17371), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F6Fu, 0x4F6Fu, INT64_C(-15744), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F70u, 0x4F70u, INT64_C(-18868), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F73u, 0x4F73u, INT64_C(-17753), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F74u, 0x4F74u, INT64_C(-15071), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F76u, 0x4F76u, INT64_C(-15074), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F7Bu, 0x4F7Bu, INT64_C(-15072), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F7Cu, 0x4F7Cu, INT64_C(-15071), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F7Eu, 0x4F7Eu, INT64_C(-15076), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F7Fu, 0x4F7Fu, INT64_C(-16473), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F83u, 0x4F83u, INT64_C(-15083), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F84u, 0x4F84u, INT64_C(-15353), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F88u, 0x4F88u, INT64_C(-18607), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F89u, 0x4F89u, INT64_C(-15090), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F8Bu, 0x4F8Bu, INT64_C(-17357), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F8Du, 0x4F8Du, INT64_C(-16468), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F8Fu, 0x4F8Fu, INT64_C(-15094), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F91u, 0x4F91u, INT64_C(-15099), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F94u, 0x4F94u, INT64_C(-15093), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F97u, 0x4F97u, INT64_C(-18385), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F9Bu, 0x4F9Bu, INT64_C(-18115), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4F9Du, 0x4F9Du, INT64_C(-15744), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FA0u, 0x4FA0u, INT64_C(-16029), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FA3u, 0x4FA3u, INT64_C(-17252), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FA5u, 0x4FA5u, INT64_C(-17722), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FA6u, 0x4FA6u, INT64_C(-15427), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FA7u, 0x4FA7u, INT64_C(-18730), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FA8u, 0x4FA8u, INT64_C(-16781), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FA9u, 0x4FA9u, INT64_C(-17499), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FAAu, 0x4FAAu, INT64_C(-15118), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FACu, 0x4FACu, INT64_C(-15118), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FAEu, 0x4FAEu, INT64_C(-16095), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FAFu, 0x4FAFu, INT64_C(-17972), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FB5u, 0x4FB5u, INT64_C(-16780), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FBFu, 0x4FBFu, INT64_C(-18845), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FC3u, 0x4FC3u, INT64_C(-18577), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FC4u, 0x4FC4u, INT64_C(-18370), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FC5u, 0x4FC5u, INT64_C(-15138), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FCAu, 0x4FCAu, INT64_C(-17606), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FCEu, 0x4FCEu, INT64_C(-15105), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FCFu, 0x4FCFu, INT64_C(-16814), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FD0u, 0x4FD0u, INT64_C(-17425), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FD1u, 0x4FD1u, INT64_C(-15146), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FD7u, 0x4FD7u, INT64_C(-16437), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FD8u, 0x4FD8u, INT64_C(-18280), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FDAu, 0x4FDAu, INT64_C(-15158), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FDCu, 0x4FDCu, INT64_C(-15158), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FDDu, 0x4FDDu, INT64_C(-18939), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FDEu, 0x4FDEu, INT64_C(-15682), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FDFu, 0x4FDFu, INT64_C(-15159), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FE1u, 0x4FE1u, INT64_C(-15995), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FE3u, 0x4FE3u, INT64_C(-15166), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FE6u, 0x4FE6u, INT64_C(-15174), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FE8u, 0x4FE8u, INT64_C(-15175), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FE9u, 0x4FE9u, INT64_C(-17441), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FEAu, 0x4FEAu, INT64_C(-15176), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FEDu, 0x4FEDu, INT64_C(-17841), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FEEu, 0x4FEEu, INT64_C(-15983), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FEFu, 0x4FEFu, INT64_C(-18293), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FF1u, 0x4FF1u, INT64_C(-17673), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FF3u, 0x4FF3u, INT64_C(-15175), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FF8u, 0x4FF8u, INT64_C(-15183), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FFAu, 0x4FFAu, INT64_C(-19046), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x4FFEu, 0x4FFEu, INT64_C(-15181), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x500Cu, 0x500Cu, INT64_C(-15193), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x500Du, 0x500Du, INT64_C(-18968), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x500Fu, 0x500Fu, INT64_C(-15201), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5012u, 0x5012u, INT64_C(-18594), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5014u, 0x5014u, INT64_C(-17692), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5018u, 0x5018u, INT64_C(-16423), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5019u, 0x5019u, INT64_C(-18074), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x501Au, 0x501Au, INT64_C(-15853), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x501Cu, 0x501Cu, INT64_C(-15210), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x501Fu, 0x501Fu, INT64_C(-17808), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5021u, 0x5021u, INT64_C(-18811), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5025u, 0x5025u, INT64_C(-15217), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5026u, 0x5026u, INT64_C(-17718), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5028u, 0x5028u, INT64_C(-15219), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5029u, 0x5029u, INT64_C(-15231), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x502Au, 0x502Au, INT64_C(-17170), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x502Cu, 0x502Cu, INT64_C(-15231), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x502Du, 0x502Du, INT64_C(-15229), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x502Eu, 0x502Eu, INT64_C(-15231), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x503Au, 0x503Au, INT64_C(-15637), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x503Cu, 0x503Cu, INT64_C(-15538), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x503Eu, 0x503Eu, INT64_C(-16904), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5043u, 0x5043u, INT64_C(-15244), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5047u, 0x5047u, INT64_C(-17957), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5048u, 0x5048u, INT64_C(-15247), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x504Cu, 0x504Cu, INT64_C(-15265), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x504Eu, 0x504Eu, INT64_C(-15252), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x504Fu, 0x504Fu, INT64_C(-17071), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5055u, 0x5055u, INT64_C(-15261), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x505Au, 0x505Au, INT64_C(-15409), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x505Cu, 0x505Cu, INT64_C(-16434), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5065u, 0x5065u, INT64_C(-17949), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x506Cu, 0x506Cu, INT64_C(-15281), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5076u, 0x5076u, INT64_C(-17187), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5077u, 0x5077u, INT64_C(-16443), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x507Bu, 0x507Bu, INT64_C(-15295), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x507Eu, 0x507Eu, INT64_C(-15304), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x507Fu, 0x507Fu, INT64_C(-18911), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5080u, 0x5080u, INT64_C(-17695), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5085u, 0x5085u, INT64_C(-18431), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5088u, 0x5088u, INT64_C(-17611), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x508Du, 0x508Du, INT64_C(-19124), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x50A3u, 0x50A3u, INT64_C(-18772), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x50A5u, 0x50A5u, INT64_C(-15336), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x50A7u, 0x50A7u, INT64_C(-15337), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x50A8u, 0x50A8u, INT64_C(-18861), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x50A9u, 0x50A9u, INT64_C(-15338), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x50ACu, 0x50ACu, INT64_C(-18804), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x50B2u, 0x50B2u, INT64_C(-19216), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x50BAu, 0x50BAu, INT64_C(-15354), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x50BBu, 0x50BBu, INT64_C(-16887), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x50CFu, 0x50CFu, INT64_C(-16283), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x50D6u, 0x50D6u, INT64_C(-15381), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x50DAu, 0x50DAu, INT64_C(-17654), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x50E6u, 0x50E6u, INT64_C(-15393), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x50E7u, 0x50E7u, INT64_C(-16938), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x50ECu, 0x50ECu, INT64_C(-15400), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x50EDu, 0x50EDu, INT64_C(-15402), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x50EEu, 0x50EEu, INT64_C(-15400), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x50F3u, 0x50F3u, INT64_C(-16717), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x50F5u, 0x50F5u, INT64_C(-18085), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x50FBu, 0x50FBu, INT64_C(-17247), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5106u, 0x5106u, INT64_C(-15428), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5107u, 0x5107u, INT64_C(-15424), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x510Bu, 0x510Bu, INT64_C(-15427), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5112u, 0x5112u, INT64_C(-17020), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5121u, 0x5121u, INT64_C(-17796), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x513Fu, 0x513Fu, INT64_C(-18737), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5140u, 0x5140u, INT64_C(-15628), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5141u, 0x5141u, INT64_C(-15966), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5143u, 0x5143u, INT64_C(-16000), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5144u, 0x5144u, INT64_C(-16333), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5145u, 0x5145u, INT64_C(-19046), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5146u, 0x5146u, INT64_C(-15864), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5148u, 0x5148u, INT64_C(-16445), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5149u, 0x5149u, INT64_C(-18488), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x514Bu, 0x514Bu, INT64_C(-17949), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x514Du, 0x514Du, INT64_C(-17552), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5151u, 0x5151u, INT64_C(-18794), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5154u, 0x5154u, INT64_C(-16650), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5155u, 0x5155u, INT64_C(-15480), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5156u, 0x5156u, INT64_C(-15479), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x515Au, 0x515Au, INT64_C(-18928), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x515Cu, 0x515Cu, INT64_C(-18834), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5162u, 0x5162u, INT64_C(-18105), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5165u, 0x5165u, INT64_C(-17097), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5168u, 0x5168u, INT64_C(-17164), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x516Bu, 0x516Bu, INT64_C(-19391), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x516Cu, 0x516Cu, INT64_C(-18578), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x516Du, 0x516Du, INT64_C(-17749), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x516Eu, 0x516Eu, INT64_C(-15517), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5170u, 0x5170u, INT64_C(-17907), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5171u, 0x5171u, INT64_C(-18576), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5173u, 0x5173u, INT64_C(-18540), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5174u, 0x5174u, INT64_C(-16392), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5175u, 0x5175u, INT64_C(-19262), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5176u, 0x5176u, INT64_C(-17309), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5177u, 0x5177u, INT64_C(-18067), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5178u, 0x5178u, INT64_C(-18909), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5179u, 0x5179u, INT64_C(-15742), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x517Bu, 0x517Bu, INT64_C(-16260), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x517Cu, 0x517Cu, INT64_C(-18253), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x517Du, 0x517Du, INT64_C(-16946), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5180u, 0x5180u, INT64_C(-18298), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5181u, 0x5181u, INT64_C(-15532), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5182u, 0x5182u, INT64_C(-15626), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5185u, 0x5185u, INT64_C(-17522), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5188u, 0x5188u, INT64_C(-18659), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5189u, 0x5189u, INT64_C(-17179), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x518Cu, 0x518Cu, INT64_C(-19214), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x518Du, 0x518Du, INT64_C(-16027), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5192u, 0x5192u, INT64_C(-17671), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5195u, 0x5195u, INT64_C(-17625), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5196u, 0x5196u, INT64_C(-15527), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5197u, 0x5197u, INT64_C(-17159), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5199u, 0x5199u, INT64_C(-16452), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x519Bu, 0x519Bu, INT64_C(-18074), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x519Cu, 0x519Cu, INT64_C(-17500), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51A0u, 0x51A0u, INT64_C(-18583), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51A2u, 0x51A2u, INT64_C(-15538), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51A4u, 0x51A4u, INT64_C(-16098), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51A5u, 0x51A5u, INT64_C(-15540), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51ABu, 0x51ABu, INT64_C(-15553), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51ACu, 0x51ACu, INT64_C(-18923), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51AFu, 0x51AFu, INT64_C(-18769), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51B0u, 0x51B0u, INT64_C(-19320), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51B1u, 0x51B1u, INT64_C(-15558), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51B2u, 0x51B2u, INT64_C(-19154), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51B3u, 0x51B3u, INT64_C(-18104), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51B5u, 0x51B5u, INT64_C(-18012), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51B6u, 0x51B6u, INT64_C(-16296), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51B7u, 0x51B7u, INT64_C(-17938), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51BBu, 0x51BBu, INT64_C(-18931), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51BCu, 0x51BCu, INT64_C(-15567), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51BDu, 0x51BDu, INT64_C(-15569), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51C0u, 0x51C0u, INT64_C(-18176), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51C4u, 0x51C4u, INT64_C(-17391), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51C6u, 0x51C6u, INT64_C(-15831), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51C7u, 0x51C7u, INT64_C(-15577), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51C9u, 0x51C9u, INT64_C(-17905), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51CBu, 0x51CBu, INT64_C(-18978), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51CCu, 0x51CCu, INT64_C(-17861), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51CFu, 0x51CFu, INT64_C(-18321), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51D1u, 0x51D1u, INT64_C(-19107), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51DBu, 0x51DBu, INT64_C(-17887), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51DDu, 0x51DDu, INT64_C(-17575), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51E0u, 0x51E0u, INT64_C(-18399), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51E1u, 0x51E1u, INT64_C(-18876), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51E4u, 0x51E4u, INT64_C(-18818), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51EBu, 0x51EBu, INT64_C(-15632), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51EDu, 0x51EDu, INT64_C(-17466), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51EFu, 0x51EFu, INT64_C(-18143), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51F0u, 0x51F0u, INT64_C(-18490), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51F3u, 0x51F3u, INT64_C(-19058), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51F5u, 0x51F5u, INT64_C(-15489), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51F6u, 0x51F6u, INT64_C(-16510), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51F8u, 0x51F8u, INT64_C(-16824), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51F9u, 0x51F9u, INT64_C(-19548), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51FAu, 0x51FAu, INT64_C(-19209), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51FBu, 0x51FBu, INT64_C(-18457), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51FCu, 0x51FCu, INT64_C(-15495), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51FDu, 0x51FDu, INT64_C(-18625), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x51FFu, 0x51FFu, INT64_C(-16130), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5200u, 0x5200u, INT64_C(-19091), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5201u, 0x5201u, INT64_C(-19031), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5202u, 0x5202u, INT64_C(-15771), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5203u, 0x5203u, INT64_C(-17282), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5206u, 0x5206u, INT64_C(-18877), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5207u, 0x5207u, INT64_C(-17380), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5208u, 0x5208u, INT64_C(-15776), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x520Au, 0x520Au, INT64_C(-18168), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x520Du, 0x520Du, INT64_C(-15527), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x520Eu, 0x520Eu, INT64_C(-15781), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5211u, 0x5211u, INT64_C(-16548), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5212u, 0x5212u, INT64_C(-18553), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5216u, 0x5216u, INT64_C(-14029), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5217u, 0x5217u, INT64_C(-17960), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5218u, 0x5218u, INT64_C(-17924), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5219u, 0x5219u, INT64_C(-16142), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x521Au, 0x521Au, INT64_C(-18804), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x521Bu, 0x521Bu, INT64_C(-19214), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x521Du, 0x521Du, INT64_C(-19245), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5220u, 0x5220u, INT64_C(-17235), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5224u, 0x5224u, INT64_C(-17597), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5228u, 0x5228u, INT64_C(-17592), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5229u, 0x5229u, INT64_C(-18029), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x522Bu, 0x522Bu, INT64_C(-19452), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x522Du, 0x522Du, INT64_C(-15811), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x522Eu, 0x522Eu, INT64_C(-18737), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5230u, 0x5230u, INT64_C(-19132), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5233u, 0x5233u, INT64_C(-15816), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5236u, 0x5236u, INT64_C(-16027), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5237u, 0x5237u, INT64_C(-17098), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5238u, 0x5238u, INT64_C(-17368), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5239u, 0x5239u, INT64_C(-17272), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x523Au, 0x523Au, INT64_C(-19221), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x523Bu, 0x523Bu, INT64_C(-18188), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x523Du, 0x523Du, INT64_C(-18714), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x523Fu, 0x5240u, INT64_C(-15827), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5241u, 0x5241u, INT64_C(-19013), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5242u, 0x5242u, INT64_C(-18488), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5243u, 0x5243u, INT64_C(-16944), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x524Au, 0x524Au, INT64_C(-16656), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x524Cu, 0x524Cu, INT64_C(-15838), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x524Du, 0x524Du, INT64_C(-17482), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5250u, 0x5250u, INT64_C(-18769), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5251u, 0x5251u, INT64_C(-18439), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5254u, 0x5254u, INT64_C(-16973), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5256u, 0x5256u, INT64_C(-17559), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x525Cu, 0x525Cu, INT64_C(-15851), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x525Eu, 0x525Eu, INT64_C(-15855), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5261u, 0x5261u, INT64_C(-15857), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5265u, 0x5265u, INT64_C(-19590), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5267u, 0x5267u, INT64_C(-18299), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5269u, 0x5269u, INT64_C(-17241), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x526Au, 0x526Au, INT64_C(-18477), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x526Fu, 0x526Fu, INT64_C(-18925), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5272u, 0x5272u, INT64_C(-18867), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x527Du, 0x527Du, INT64_C(-15882), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x527Fu, 0x527Fu, INT64_C(-18445), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5281u, 0x5281u, INT64_C(-15884), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5282u, 0x5282u, INT64_C(-15886), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5288u, 0x5288u, INT64_C(-17653), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5290u, 0x5290u, INT64_C(-15898), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5293u, 0x5293u, INT64_C(-15900), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x529Bu, 0x529Bu, INT64_C(-18134), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x529Du, 0x529Du, INT64_C(-17468), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x529Eu, 0x529Eu, INT64_C(-19665), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x529Fu, 0x529Fu, INT64_C(-18890), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x52A0u, 0x52A0u, INT64_C(-18564), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x52A1u, 0x52A1u, INT64_C(-16843), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x52A2u, 0x52A2u, INT64_C(-15674), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x52A3u, 0x52A3u, INT64_C(-18097), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x52A8u, 0x52A8u, INT64_C(-19172), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x52A9u, 0x52A9u, INT64_C(-16090), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x52AAu, 0x52AAu, INT64_C(-17767), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x52ABu, 0x52ABu, INT64_C(-18475), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x52ACu, 0x52ADu, INT64_C(-15683), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x52B1u, 0x52B1u, INT64_C(-18168), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x52B2u, 0x52B2u, INT64_C(-18443), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x52B3u, 0x52B3u, INT64_C(-18213), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x52BEu, 0x52BEu, INT64_C(-15699), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x52BFu, 0x52BFu, INT64_C(-17292), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x52C3u, 0x52C3u, INT64_C(-19580), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x52C7u, 0x52C7u, INT64_C(-16458), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x52C9u, 0x52C9u, INT64_C(-17931), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x52CBu, 0x52CBu, INT64_C(-16673), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x52D0u, 0x52D0u, INT64_C(-15715), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x52D2u, 0x52D2u, INT64_C(-18236), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x52D6u, 0x52D6u, INT64_C(-15720), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x52D8u, 0x52D8u, INT64_C(-18372), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x52DFu, 0x52DFu, INT64_C(-17898), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x52E4u, 0x52E4u, INT64_C(-17591), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x52F0u, 0x52F0u, INT64_C(-15745), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x52F9u, 0x52F9u, INT64_C(-15906), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x52FAu, 0x52FAu, INT64_C(-17428), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x52FEu, 0x52FEu, INT64_C(-18971), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x52FFu, 0x52FFu, INT64_C(-16938), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5300u, 0x5300u, INT64_C(-16415), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5305u, 0x5305u, INT64_C(-19752), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5306u, 0x5306u, INT64_C(-19419), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5308u, 0x5308u, INT64_C(-16782), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x530Du, 0x530Du, INT64_C(-15925), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x530Fu, 0x530Fu, INT64_C(-15487), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5310u, 0x5310u, INT64_C(-15926), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5315u, 0x5315u, INT64_C(-16084), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5316u, 0x5316u, INT64_C(-18812), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5317u, 0x5317u, INT64_C(-19751), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5319u, 0x5319u, INT64_C(-19527), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x531Au, 0x531Au, INT64_C(-16059), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x531Du, 0x531Du, INT64_C(-16435), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5320u, 0x5320u, INT64_C(-18630), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5321u, 0x5321u, INT64_C(-18383), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5323u, 0x5323u, INT64_C(-16933), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5326u, 0x5326u, INT64_C(-16069), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x532Au, 0x532Au, INT64_C(-19180), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x532Eu, 0x532Eu, INT64_C(-16076), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5339u, 0x5339u, INT64_C(-17823), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x533Au, 0x533Au, INT64_C(-17647), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x533Bu, 0x533Bu, INT64_C(-16673), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x533Eu, 0x533Eu, INT64_C(-16091), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x533Fu, 0x533Fu, INT64_C(-17954), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5341u, 0x5341u, INT64_C(-17446), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5343u, 0x5343u, INT64_C(-17737), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5345u, 0x5345u, INT64_C(-16142), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5347u, 0x5347u, INT64_C(-17467), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5348u, 0x5348u, INT64_C(-17020), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5349u, 0x5349u, INT64_C(-18818), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x534Au, 0x534Au, INT64_C(-19838), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x534Eu, 0x534Eu, INT64_C(-18873), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x534Fu, 0x534Fu, INT64_C(-16897), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5351u, 0x5351u, INT64_C(-19810), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5352u, 0x5352u, INT64_C(-16187), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5353u, 0x5353u, INT64_C(-16225), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5355u, 0x5355u, INT64_C(-19449), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5356u, 0x5356u, INT64_C(-18149), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5357u, 0x5357u, INT64_C(-17999), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x535Au, 0x535Au, INT64_C(-19732), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x535Cu, 0x535Cu, INT64_C(-19720), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x535Eu, 0x535Eu, INT64_C(-19770), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x535Fu, 0x535Fu, INT64_C(-15498), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5360u, 0x5360u, INT64_C(-16429), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5361u, 0x5361u, INT64_C(-18518), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5362u, 0x5362u, INT64_C(-18233), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5363u, 0x5363u, INT64_C(-16125), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5364u, 0x5364u, INT64_C(-18230), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5366u, 0x5366u, INT64_C(-16129), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5367u, 0x5367u, INT64_C(-17070), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5369u, 0x5369u, INT64_C(-15932), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x536Bu, 0x536Bu, INT64_C(-17094), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x536Eu, 0x536Eu, INT64_C(-16169), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x536Fu, 0x536Fu, INT64_C(-18150), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5370u, 0x5370u, INT64_C(-16660), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5371u, 0x5371u, INT64_C(-17129), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5373u, 0x5373u, INT64_C(-18806), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5374u, 0x5374u, INT64_C(-17679), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5375u, 0x5375u, INT64_C(-18215), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5377u, 0x5377u, INT64_C(-18565), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5378u, 0x5378u, INT64_C(-16929), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x537Au, 0x537Au, INT64_C(-15948), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x537Fu, 0x537Fu, INT64_C(-17736), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5382u, 0x5382u, INT64_C(-19680), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5384u, 0x5384u, INT64_C(-19325), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5385u, 0x5385u, INT64_C(-17248), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5386u, 0x5386u, INT64_C(-18379), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5389u, 0x5389u, INT64_C(-18385), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x538Bu, 0x538Bu, INT64_C(-16851), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x538Cu, 0x538Cu, INT64_C(-16812), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x538Du, 0x538Du, INT64_C(-16181), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5395u, 0x5395u, INT64_C(-19738), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5398u, 0x5398u, INT64_C(-18418), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x539Au, 0x539Au, INT64_C(-18972), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x539Du, 0x539Du, INT64_C(-16196), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x539Fu, 0x539Fu, INT64_C(-16601), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53A2u, 0x53A2u, INT64_C(-17022), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53A3u, 0x53A3u, INT64_C(-16201), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53A5u, 0x53A5u, INT64_C(-16202), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53A6u, 0x53A6u, INT64_C(-17056), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53A8u, 0x53A8u, INT64_C(-19637), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53A9u, 0x53A9u, INT64_C(-18653), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53AEu, 0x53AEu, INT64_C(-16210), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53B6u, 0x53B6u, INT64_C(-15935), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53BBu, 0x53BBu, INT64_C(-17765), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53BFu, 0x53BFu, INT64_C(-17060), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53C1u, 0x53C1u, INT64_C(-17682), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53C2u, 0x53C2u, INT64_C(-19799), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53C8u, 0x53C8u, INT64_C(-16695), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53C9u, 0x53C9u, INT64_C(-19782), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53CAu, 0x53CAu, INT64_C(-18897), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53CBu, 0x53CBu, INT64_C(-16703), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53CCu, 0x53CCu, INT64_C(-17494), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53CDu, 0x53CDu, INT64_C(-19366), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53D1u, 0x53D1u, INT64_C(-19388), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53D4u, 0x53D4u, INT64_C(-17538), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53D6u, 0x53D6u, INT64_C(-17796), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53D7u, 0x53D7u, INT64_C(-17550), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53D8u, 0x53D8u, INT64_C(-19893), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53D9u, 0x53D9u, INT64_C(-16968), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53DBu, 0x53DBu, INT64_C(-18035), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53DFu, 0x53DFu, INT64_C(-15983), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53E0u, 0x53E0u, INT64_C(-19499), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53E3u, 0x53E3u, INT64_C(-18598), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53E4u, 0x53E4u, INT64_C(-19184), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53E5u, 0x53E5u, INT64_C(-18684), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53E6u, 0x53E6u, INT64_C(-18394), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53E8u, 0x53E8u, INT64_C(-15631), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53E9u, 0x53E9u, INT64_C(-15633), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53EAu, 0x53EAu, INT64_C(-16474), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53EBu, 0x53EBu, INT64_C(-18804), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53ECu, 0x53ECu, INT64_C(-16540), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53EDu, 0x53EDu, INT64_C(-20036), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53EEu, 0x53EEu, INT64_C(-19510), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53EFu, 0x53EFu, INT64_C(-18627), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53F0u, 0x53F0u, INT64_C(-17439), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53F1u, 0x53F1u, INT64_C(-15643), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53F2u, 0x53F2u, INT64_C(-17614), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53F3u, 0x53F3u, INT64_C(-16742), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53F5u, 0x53F5u, INT64_C(-16277), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53F6u, 0x53F6u, INT64_C(-16867), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53F7u, 0x53F7u, INT64_C(-19109), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53F8u, 0x53F8u, INT64_C(-17519), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53F9u, 0x53F9u, INT64_C(-17426), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53FBu, 0x53FBu, INT64_C(-15649), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53FCu, 0x53FCu, INT64_C(-19541), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x53FDu, 0x53FDu, INT64_C(-15654), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5401u, 0x5401u, INT64_C(-16721), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5403u, 0x5403u, INT64_C(-19764), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5404u, 0x5404u, INT64_C(-19260), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5406u, 0x5406u, INT64_C(-15657), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5408u, 0x5408u, INT64_C(-19116), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5409u, 0x5409u, INT64_C(-18966), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x540Au, 0x540Au, INT64_C(-19550), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x540Cu, 0x540Cu, INT64_C(-17369), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x540Du, 0x540Du, INT64_C(-18231), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x540Eu, 0x540Eu, INT64_C(-19086), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x540Fu, 0x540Fu, INT64_C(-18522), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5410u, 0x5410u, INT64_C(-17351), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5411u, 0x5411u, INT64_C(-17116), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5412u, 0x5412u, INT64_C(-15671), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5413u, 0x5413u, INT64_C(-17163), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5415u, 0x5415u, INT64_C(-18392), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5416u, 0x5416u, INT64_C(-15674), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5417u, 0x5417u, INT64_C(-18346), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x541Bu, 0x541Bu, INT64_C(-18713), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x541Du, 0x541Du, INT64_C(-18463), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x541Eu, 0x541Eu, INT64_C(-17355), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x541Fu, 0x541Fu, INT64_C(-16843), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5420u, 0x5420u, INT64_C(-19424), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5421u, 0x5421u, INT64_C(-15677), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5423u, 0x5423u, INT64_C(-15676), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5426u, 0x5426u, INT64_C(-19394), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5427u, 0x5427u, INT64_C(-20093), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5428u, 0x5428u, INT64_C(-19517), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5429u, 0x5429u, INT64_C(-19426), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x542Bu, 0x542Bu, INT64_C(-19186), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x542Cu, 0x542Cu, INT64_C(-17414), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x542Du, 0x542Du, INT64_C(-18678), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x542Eu, 0x542Eu, INT64_C(-17586), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x542Fu, 0x542Fu, INT64_C(-17990), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5431u, 0x5431u, INT64_C(-16564), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5432u, 0x5432u, INT64_C(-15690), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5434u, 0x5434u, INT64_C(-17261), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5435u, 0x5435u, INT64_C(-19847), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5438u, 0x5438u, INT64_C(-17239), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5439u, 0x5439u, INT64_C(-19755), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x543Bu, 0x543Bu, INT64_C(-17295), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x543Cu, 0x543Cu, INT64_C(-19135), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x543Eu, 0x543Eu, INT64_C(-17272), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5440u, 0x5440u, INT64_C(-17028), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5443u, 0x5443u, INT64_C(-15712), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5446u, 0x5446u, INT64_C(-19705), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5448u, 0x5448u, INT64_C(-19843), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x544Au, 0x544Au, INT64_C(-19347), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x544Bu, 0x544Bu, INT64_C(-15725), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5450u, 0x5450u, INT64_C(-18258), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5452u, 0x5454u, INT64_C(-15731), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5455u, 0x5455u, INT64_C(-18179), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5456u, 0x5456u, INT64_C(-15732), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5457u, 0x5457u, INT64_C(-15730), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5458u, 0x5458u, INT64_C(-16782), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5459u, 0x5459u, INT64_C(-15731), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x545Bu, 0x545Bu, INT64_C(-17998), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x545Cu, 0x545Cu, INT64_C(-17311), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5462u, 0x5462u, INT64_C(-18257), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5464u, 0x5464u, INT64_C(-15735), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5466u, 0x5466u, INT64_C(-15732), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5468u, 0x5468u, INT64_C(-16567), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5471u, 0x5471u, INT64_C(-15749), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5472u, 0x5472u, INT64_C(-15733), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5473u, 0x5473u, INT64_C(-17368), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5475u, 0x5475u, INT64_C(-19233), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5476u, 0x5476u, INT64_C(-15749), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5477u, 0x5477u, INT64_C(-15756), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5478u, 0x5478u, INT64_C(-18179), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x547Bu, 0x547Bu, INT64_C(-17793), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x547Cu, 0x547Cu, INT64_C(-19195), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x547Du, 0x547Du, INT64_C(-18342), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5480u, 0x5480u, INT64_C(-18852), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5482u, 0x5482u, INT64_C(-15769), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5484u, 0x5484u, INT64_C(-15764), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5486u, 0x5486u, INT64_C(-18199), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x548Bu, 0x548Bu, INT64_C(-16750), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x548Cu, 0x548Cu, INT64_C(-19250), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x548Eu, 0x548Eu, INT64_C(-18877), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x548Fu, 0x548Fu, INT64_C(-16919), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5490u, 0x5490u, INT64_C(-19455), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5492u, 0x5492u, INT64_C(-16601), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5494u, 0x5494u, INT64_C(-15786), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5495u, 0x5495u, INT64_C(-19368), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5496u, 0x5496u, INT64_C(-18828), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5499u, 0x5499u, INT64_C(-18558), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x549Au, 0x549Bu, INT64_C(-15788), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x549Du, 0x549Du, INT64_C(-15786), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54A3u, 0x54A3u, INT64_C(-15781), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54A4u, 0x54A4u, INT64_C(-15772), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54A6u, 0x54A6u, INT64_C(-15788), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54A7u, 0x54A7u, INT64_C(-15790), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54A8u, 0x54A8u, INT64_C(-16556), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54A9u, 0x54AAu, INT64_C(-15779), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54ABu, 0x54ABu, INT64_C(-15209), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54ACu, 0x54ACu, INT64_C(-17064), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54ADu, 0x54ADu, INT64_C(-15800), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54AFu, 0x54AFu, INT64_C(-18851), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54B1u, 0x54B1u, INT64_C(-16829), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54B3u, 0x54B3u, INT64_C(-18824), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54B4u, 0x54B4u, INT64_C(-15805), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54B8u, 0x54B8u, INT64_C(-17321), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54BBu, 0x54BBu, INT64_C(-15803), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54BDu, 0x54BDu, INT64_C(-17140), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54BFu, 0x54BFu, INT64_C(-15806), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54C0u, 0x54C0u, INT64_C(-20280), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54C1u, 0x54C1u, INT64_C(-18197), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54C2u, 0x54C2u, INT64_C(-15820), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54C4u, 0x54C4u, INT64_C(-19282), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54C6u, 0x54C6u, INT64_C(-19666), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54C7u, 0x54C7u, INT64_C(-17509), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54C8u, 0x54C8u, INT64_C(-19355), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54C9u, 0x54C9u, INT64_C(-16859), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54CCu, 0x54CCu, INT64_C(-15818), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54CDu, 0x54CDu, INT64_C(-17310), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54CEu, 0x54CEu, INT64_C(-20296), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54CFu, 0x54CFu, INT64_C(-15813), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54D0u, 0x54D0u, INT64_C(-15836), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54D1u, 0x54D1u, INT64_C(-17164), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54D2u, 0x54D2u, INT64_C(-15834), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54D3u, 0x54D4u, INT64_C(-15832), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54D5u, 0x54D5u, INT64_C(-15830), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54D7u, 0x54D7u, INT64_C(-19267), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54D9u, 0x54DAu, INT64_C(-15830), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54DCu, 0x54DCu, INT64_C(-15831), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54DDu, 0x54DDu, INT64_C(-15828), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54DEu, 0x54DEu, INT64_C(-15827), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54DFu, 0x54DFu, INT64_C(-17008), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54E5u, 0x54E5u, INT64_C(-19501), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54E6u, 0x54E6u, INT64_C(-18329), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54E7u, 0x54E7u, INT64_C(-15834), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54E8u, 0x54E8u, INT64_C(-17919), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54E9u, 0x54E9u, INT64_C(-18722), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54EAu, 0x54EAu, INT64_C(-18413), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54EDu, 0x54EDu, INT64_C(-18860), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54EEu, 0x54EEu, INT64_C(-17331), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54F2u, 0x54F2u, INT64_C(-16799), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54F3u, 0x54F3u, INT64_C(-15842), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54FAu, 0x54FAu, INT64_C(-20133), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54FCu, 0x54FCu, INT64_C(-19344), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54FDu, 0x54FDu, INT64_C(-15854), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x54FFu, 0x54FFu, INT64_C(-16275), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5501u, 0x5501u, INT64_C(-17182), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5506u, 0x5506u, INT64_C(-17735), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5507u, 0x5507u, INT64_C(-19953), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5509u, 0x5509u, INT64_C(-20354), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x550Fu, 0x550Fu, INT64_C(-15867), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5510u, 0x5510u, INT64_C(-17697), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5511u, 0x5511u, INT64_C(-15868), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5514u, 0x5514u, INT64_C(-15876), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x551Bu, 0x551Bu, INT64_C(-15887), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5520u, 0x5520u, INT64_C(-15890), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5522u, 0x5523u, INT64_C(-15888), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5524u, 0x5524u, INT64_C(-19324), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5527u, 0x5527u, INT64_C(-15889), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x552Au, 0x552Au, INT64_C(-15891), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x552Cu, 0x552Cu, INT64_C(-19358), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x552Eu, 0x552Eu, INT64_C(-17894), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x552Fu, 0x552Fu, INT64_C(-17570), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5530u, 0x5530u, INT64_C(-15880), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5531u, 0x5531u, INT64_C(-20108), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5533u, 0x5533u, INT64_C(-15884), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5537u, 0x5537u, INT64_C(-15893), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x553Cu, 0x553Cu, INT64_C(-15899), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x553Eu, 0x553Eu, INT64_C(-17630), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x553Fu, 0x553Fu, INT64_C(-15904), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5541u, 0x5541u, INT64_C(-15908), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5543u, 0x5543u, INT64_C(-18960), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5544u, 0x5544u, INT64_C(-16717), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5546u, 0x5546u, INT64_C(-18027), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5549u, 0x5549u, INT64_C(-15918), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x554Au, 0x554Au, INT64_C(-20424), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5550u, 0x5550u, INT64_C(-15920), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5555u, 0x5555u, INT64_C(-15927), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5556u, 0x5556u, INT64_C(-15923), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x555Cu, 0x555Cu, INT64_C(-15923), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5561u, 0x5561u, INT64_C(-19750), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5564u, 0x5564u, INT64_C(-18382), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5565u, 0x5565u, INT64_C(-18080), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5566u, 0x5566u, INT64_C(-18931), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5567u, 0x5567u, INT64_C(-15951), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x556Au, 0x556Au, INT64_C(-18453), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x556Cu, 0x556Cu, INT64_C(-16663), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x556Du, 0x556Du, INT64_C(-15953), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x556Eu, 0x556Eu, INT64_C(-18495), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5575u, 0x5577u, INT64_C(-15953), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5578u, 0x5578u, INT64_C(-17458), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x557Bu, 0x557Bu, INT64_C(-15942), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x557Cu, 0x557Cu, INT64_C(-17775), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x557Eu, 0x557Eu, INT64_C(-15948), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5580u, 0x5580u, INT64_C(-19063), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5581u, 0x5581u, INT64_C(-15953), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5582u, 0x5582u, INT64_C(-17636), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5583u, 0x5583u, INT64_C(-15959), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5584u, 0x5584u, INT64_C(-18095), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5587u, 0x5587u, INT64_C(-18968), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5588u, 0x5588u, INT64_C(-15961), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5589u, 0x5589u, INT64_C(-19471), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x558Au, 0x558Au, INT64_C(-19533), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x558Bu, 0x558Bu, INT64_C(-15969), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x558Fu, 0x558Fu, INT64_C(-15990), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5591u, 0x5591u, INT64_C(-15965), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5594u, 0x5594u, INT64_C(-15963), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5598u, 0x5598u, INT64_C(-20114), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5599u, 0x5599u, INT64_C(-15967), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x559Cu, 0x559Cu, INT64_C(-17575), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x559Du, 0x559Du, INT64_C(-19528), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x559Fu, 0x559Fu, INT64_C(-15982), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55A7u, 0x55A7u, INT64_C(-17420), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55B1u, 0x55B1u, INT64_C(-16004), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55B3u, 0x55B3u, INT64_C(-17055), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55B5u, 0x55B5u, INT64_C(-16027), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55B7u, 0x55B7u, INT64_C(-18489), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55B9u, 0x55B9u, INT64_C(-16011), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55BBu, 0x55BBu, INT64_C(-17161), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55BDu, 0x55BEu, INT64_C(-16006), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55C4u, 0x55C4u, INT64_C(-15999), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55C5u, 0x55C5u, INT64_C(-17475), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55C9u, 0x55C9u, INT64_C(-16012), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55CCu, 0x55CDu, INT64_C(-16002), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55D1u, 0x55D1u, INT64_C(-16018), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55D2u, 0x55D2u, INT64_C(-16039), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55D3u, 0x55D3u, INT64_C(-18208), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55D4u, 0x55D4u, INT64_C(-16018), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55D6u, 0x55D6u, INT64_C(-16035), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55DCu, 0x55DCu, INT64_C(-18087), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55DDu, 0x55DDu, INT64_C(-16025), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55DFu, 0x55DFu, INT64_C(-16041), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55E1u, 0x55E1u, INT64_C(-17713), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55E3u, 0x55E3u, INT64_C(-18005), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55E4u, 0x55E4u, INT64_C(-16022), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55E5u, 0x55E5u, INT64_C(-16030), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55E6u, 0x55E6u, INT64_C(-16035), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55E8u, 0x55E8u, INT64_C(-16028), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55EAu, 0x55EAu, INT64_C(-16047), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55EBu, 0x55ECu, INT64_C(-16043), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55EFu, 0x55EFu, INT64_C(-16041), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55F2u, 0x55F3u, INT64_C(-16042), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55F5u, 0x55F5u, INT64_C(-16040), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55F7u, 0x55F7u, INT64_C(-16059), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55FDu, 0x55FDu, INT64_C(-18014), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x55FEu, 0x55FEu, INT64_C(-16040), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5600u, 0x5600u, INT64_C(-16041), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5601u, 0x5601u, INT64_C(-16046), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5608u, 0x5608u, INT64_C(-16055), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5609u, 0x5609u, INT64_C(-19442), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x560Cu, 0x560Cu, INT64_C(-16058), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x560Eu, 0x560Eu, INT64_C(-19835), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x560Fu, 0x560Fu, INT64_C(-16825), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5618u, 0x5618u, INT64_C(-17549), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x561Bu, 0x561Bu, INT64_C(-18863), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x561Eu, 0x561Eu, INT64_C(-16078), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x561Fu, 0x561Fu, INT64_C(-16097), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5623u, 0x5623u, INT64_C(-16078), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5624u, 0x5624u, INT64_C(-16080), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5627u, 0x5627u, INT64_C(-16079), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x562Cu, 0x562Cu, INT64_C(-16079), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x562Du, 0x562Du, INT64_C(-16084), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5631u, 0x5631u, INT64_C(-16998), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5632u, 0x5632u, INT64_C(-20359), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5634u, 0x5634u, INT64_C(-16917), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5636u, 0x5636u, INT64_C(-18096), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5639u, 0x5639u, INT64_C(-16094), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x563Bu, 0x563Bu, INT64_C(-17755), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x563Fu, 0x563Fu, INT64_C(-19673), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x564Cu, 0x564Cu, INT64_C(-16106), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x564Du, 0x564Du, INT64_C(-16111), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x564Eu, 0x564Eu, INT64_C(-17476), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5654u, 0x5654u, INT64_C(-16113), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5657u, 0x5657u, INT64_C(-16123), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5658u, 0x5658u, INT64_C(-16126), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5659u, 0x5659u, INT64_C(-16121), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x565Cu, 0x565Cu, INT64_C(-16123), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5662u, 0x5662u, INT64_C(-16131), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5664u, 0x5664u, INT64_C(-16127), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5668u, 0x5668u, INT64_C(-18556), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5669u, 0x5669u, INT64_C(-16940), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x566Au, 0x566Au, INT64_C(-17254), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x566Bu, 0x566Bu, INT64_C(-16132), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x566Cu, 0x566Cu, INT64_C(-18230), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5671u, 0x5671u, INT64_C(-16139), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5676u, 0x5676u, INT64_C(-19940), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x567Bu, 0x567Cu, INT64_C(-16147), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5685u, 0x5685u, INT64_C(-16155), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5686u, 0x5686u, INT64_C(-16162), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x568Eu, 0x568Eu, INT64_C(-19778), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x568Fu, 0x568Fu, INT64_C(-18047), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5693u, 0x5693u, INT64_C(-16168), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x56A3u, 0x56A3u, INT64_C(-17767), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x56AFu, 0x56AFu, INT64_C(-16195), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x56B7u, 0x56B7u, INT64_C(-18500), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x56BCu, 0x56BCu, INT64_C(-19541), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x56CAu, 0x56CAu, INT64_C(-18879), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x56D4u, 0x56D4u, INT64_C(-16231), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x56D7u, 0x56D7u, INT64_C(-16233), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x56DAu, 0x56DAu, INT64_C(-18579), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x56DBu, 0x56DBu, INT64_C(-18252), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x56DDu, 0x56DDu, INT64_C(-16238), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x56DEu, 0x56DEu, INT64_C(-19739), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x56DFu, 0x56DFu, INT64_C(-17048), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x56E0u, 0x56E0u, INT64_C(-17553), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x56E1u, 0x56E1u, INT64_C(-16241), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x56E2u, 0x56E2u, INT64_C(-18070), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x56E4u, 0x56E4u, INT64_C(-20213), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x56EBu, 0x56EBu, INT64_C(-16249), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x56EDu, 0x56EDu, INT64_C(-17444), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x56F0u, 0x56F0u, INT64_C(-19336), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x56F1u, 0x56F1u, INT64_C(-20423), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x56F4u, 0x56F4u, INT64_C(-18024), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x56F5u, 0x56F5u, INT64_C(-16260), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x56F9u, 0x56F9u, INT64_C(-16262), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x56FAu, 0x56FAu, INT64_C(-19967), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x56FDu, 0x56FDu, INT64_C(-19924), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x56FEu, 0x56FEu, INT64_C(-18107), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x56FFu, 0x56FFu, INT64_C(-16267), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5703u, 0x5703u, INT64_C(-18746), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5704u, 0x5704u, INT64_C(-16271), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5706u, 0x5706u, INT64_C(-17467), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5708u, 0x5708u, INT64_C(-18609), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5709u, 0x5709u, INT64_C(-16274), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x570Au, 0x570Au, INT64_C(-16276), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x571Cu, 0x571Cu, INT64_C(-16292), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x571Fu, 0x571Fu, INT64_C(-18135), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5723u, 0x5723u, INT64_C(-18449), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5728u, 0x5728u, INT64_C(-17461), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5729u, 0x5729u, INT64_C(-16807), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x572Au, 0x572Au, INT64_C(-16806), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x572Cu, 0x572Cu, INT64_C(-16809), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x572Du, 0x572Du, INT64_C(-19991), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x572Eu, 0x572Fu, INT64_C(-16807), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5730u, 0x5730u, INT64_C(-20385), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5733u, 0x5733u, INT64_C(-16814), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5739u, 0x5739u, INT64_C(-16819), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x573Au, 0x573Au, INT64_C(-20638), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x573Bu, 0x573Bu, INT64_C(-16817), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x573Eu, 0x573Eu, INT64_C(-19803), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5740u, 0x5740u, INT64_C(-17332), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5742u, 0x5742u, INT64_C(-16823), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5747u, 0x5747u, INT64_C(-19529), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x574Au, 0x574Au, INT64_C(-20252), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x574Cu, 0x574Cu, INT64_C(-16849), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x574Du, 0x574Du, INT64_C(-18294), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x574Eu, 0x574Eu, INT64_C(-19513), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x574Fu, 0x574Fu, INT64_C(-19887), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5750u, 0x5750u, INT64_C(-17189), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5751u, 0x5751u, INT64_C(-19483), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5757u, 0x5757u, INT64_C(-19467), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x575Au, 0x575Au, INT64_C(-19760), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x575Bu, 0x575Bu, INT64_C(-18303), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x575Cu, 0x575Cu, INT64_C(-16851), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x575Du, 0x575Du, INT64_C(-20905), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x575Eu, 0x575Eu, INT64_C(-18062), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x575Fu, 0x575Fu, INT64_C(-20244), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5760u, 0x5760u, INT64_C(-17268), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5761u, 0x5761u, INT64_C(-18858), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5764u, 0x5764u, INT64_C(-19455), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5766u, 0x5766u, INT64_C(-18308), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5768u, 0x5768u, INT64_C(-16854), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5769u, 0x5769u, INT64_C(-16861), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x576Au, 0x576Au, INT64_C(-18875), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x576Bu, 0x576Bu, INT64_C(-16861), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x576Du, 0x576Du, INT64_C(-16858), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x576Fu, 0x576Fu, INT64_C(-18913), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5773u, 0x5773u, INT64_C(-16862), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5776u, 0x5776u, INT64_C(-16866), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5777u, 0x5777u, INT64_C(-19540), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x577Bu, 0x577Bu, INT64_C(-16874), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x577Cu, 0x577Cu, INT64_C(-16876), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5782u, 0x5782u, INT64_C(-20592), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5783u, 0x5783u, INT64_C(-19478), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5784u, 0x5784u, INT64_C(-19301), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5785u, 0x5785u, INT64_C(-16888), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5786u, 0x5786u, INT64_C(-16887), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x578Bu, 0x578Bu, INT64_C(-17949), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x578Cu, 0x578Cu, INT64_C(-16884), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5792u, 0x5792u, INT64_C(-19444), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5793u, 0x5793u, INT64_C(-16886), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x579Bu, 0x579Bu, INT64_C(-20388), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57A0u, 0x57A0u, INT64_C(-16898), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57A1u, 0x57A1u, INT64_C(-16932), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57A2u, 0x57A2u, INT64_C(-20155), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57A3u, 0x57A3u, INT64_C(-17631), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57A4u, 0x57A4u, INT64_C(-16909), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57A6u, 0x57A6u, INT64_C(-19570), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57A7u, 0x57A7u, INT64_C(-16908), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57A9u, 0x57A9u, INT64_C(-16941), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57ABu, 0x57ABu, INT64_C(-20494), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57ADu, 0x57ADu, INT64_C(-16919), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57AEu, 0x57AEu, INT64_C(-19558), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57B2u, 0x57B2u, INT64_C(-16921), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57B4u, 0x57B4u, INT64_C(-16920), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57B8u, 0x57B8u, INT64_C(-16916), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57C2u, 0x57C2u, INT64_C(-20210), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57C3u, 0x57C3u, INT64_C(-21055), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57CBu, 0x57CBu, INT64_C(-19293), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57CEu, 0x57CEu, INT64_C(-20748), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57CFu, 0x57CFu, INT64_C(-16949), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57D2u, 0x57D2u, INT64_C(-16943), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57D4u, 0x57D4u, INT64_C(-18957), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57D5u, 0x57D5u, INT64_C(-16950), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57D8u, 0x57D8u, INT64_C(-16952), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57D9u, 0x57D9u, INT64_C(-16951), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57DAu, 0x57DAu, INT64_C(-16953), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57DDu, 0x57DDu, INT64_C(-16948), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57DFu, 0x57DFu, INT64_C(-17714), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57E0u, 0x57E0u, INT64_C(-20873), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57E4u, 0x57E4u, INT64_C(-16956), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57EDu, 0x57EDu, INT64_C(-16960), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57EFu, 0x57EFu, INT64_C(-16969), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57F4u, 0x57F4u, INT64_C(-16975), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57F8u, 0x57F8u, INT64_C(-16977), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57F9u, 0x57F9u, INT64_C(-19074), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57FAu, 0x57FAu, INT64_C(-19990), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x57FDu, 0x57FDu, INT64_C(-16977), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5800u, 0x5800u, INT64_C(-16978), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5802u, 0x5802u, INT64_C(-18454), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5806u, 0x5806u, INT64_C(-20512), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5807u, 0x5807u, INT64_C(-16864), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x580Bu, 0x580Bu, INT64_C(-16993), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x580Du, 0x580Du, INT64_C(-16994), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5811u, 0x5811u, INT64_C(-18953), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5815u, 0x5815u, INT64_C(-20503), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5819u, 0x5819u, INT64_C(-17001), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x581Eu, 0x581Eu, INT64_C(-17007), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5820u, 0x5820u, INT64_C(-17006), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5821u, 0x5821u, INT64_C(-21054), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5824u, 0x5824u, INT64_C(-20641), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x582Au, 0x582Au, INT64_C(-19735), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5830u, 0x5830u, INT64_C(-18002), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5835u, 0x5835u, INT64_C(-20574), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5844u, 0x5844u, INT64_C(-17043), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x584Cu, 0x584Cu, INT64_C(-18567), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x584Du, 0x584Du, INT64_C(-15567), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5851u, 0x5851u, INT64_C(-18602), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5854u, 0x5854u, INT64_C(-18571), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5858u, 0x5858u, INT64_C(-18542), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x585Eu, 0x585Eu, INT64_C(-18866), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5865u, 0x5865u, INT64_C(-17074), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x586Bu, 0x586Bu, INT64_C(-18516), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x586Cu, 0x586Cu, INT64_C(-17080), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x587Eu, 0x587Eu, INT64_C(-17152), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5880u, 0x5880u, INT64_C(-17096), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5881u, 0x5881u, INT64_C(-17100), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5883u, 0x5883u, INT64_C(-19915), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5885u, 0x5885u, INT64_C(-18717), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5889u, 0x5889u, INT64_C(-17107), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5892u, 0x5892u, INT64_C(-18873), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5893u, 0x5893u, INT64_C(-19361), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5899u, 0x5899u, INT64_C(-19081), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x589Au, 0x589Au, INT64_C(-17123), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x589Eu, 0x589Eu, INT64_C(-17807), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x589Fu, 0x589Fu, INT64_C(-18200), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x58A8u, 0x58A8u, INT64_C(-19396), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x58A9u, 0x58A9u, INT64_C(-20671), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x58BCu, 0x58BCu, INT64_C(-17213), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x58C1u, 0x58C1u, INT64_C(-21160), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x58C5u, 0x58C5u, INT64_C(-17221), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x58D1u, 0x58D1u, INT64_C(-17232), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x58D5u, 0x58D5u, INT64_C(-20362), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x58E4u, 0x58E4u, INT64_C(-19059), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x58EBu, 0x58EBu, INT64_C(-18879), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x58ECu, 0x58ECu, INT64_C(-19058), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x58EEu, 0x58EEu, INT64_C(-17672), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x58F0u, 0x58F0u, INT64_C(-18920), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x58F3u, 0x58F3u, INT64_C(-19913), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x58F6u, 0x58F6u, INT64_C(-20337), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x58F9u, 0x58F9u, INT64_C(-18144), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5902u, 0x5902u, INT64_C(-16651), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5904u, 0x5904u, INT64_C(-20997), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5907u, 0x5907u, INT64_C(-21264), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x590Du, 0x590Du, INT64_C(-20616), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x590Fu, 0x590Fu, INT64_C(-18440), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5914u, 0x5914u, INT64_C(-17470), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5915u, 0x5915u, INT64_C(-18476), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5916u, 0x5916u, INT64_C(-18605), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5919u, 0x5919u, INT64_C(-17469), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x591Au, 0x591Au, INT64_C(-20773), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x591Cu, 0x591Cu, INT64_C(-18182), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x591Fu, 0x591Fu, INT64_C(-20533), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5924u, 0x5924u, INT64_C(-16686), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5925u, 0x5925u, INT64_C(-16689), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5927u, 0x5927u, INT64_C(-20955), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5929u, 0x5929u, INT64_C(-18708), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x592Au, 0x592Au, INT64_C(-18774), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x592Bu, 0x592Bu, INT64_C(-20678), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x592Du, 0x592Du, INT64_C(-17642), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x592Eu, 0x592Eu, INT64_C(-18244), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x592Fu, 0x592Fu, INT64_C(-20455), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5931u, 0x5931u, INT64_C(-18973), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5934u, 0x5934u, INT64_C(-18678), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5937u, 0x5937u, INT64_C(-18198), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5938u, 0x5938u, INT64_C(-19953), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5939u, 0x5939u, INT64_C(-20256), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x593Au, 0x593Au, INT64_C(-20804), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x593Cu, 0x593Cu, INT64_C(-17074), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5941u, 0x5941u, INT64_C(-17078), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5942u, 0x5942u, INT64_C(-17371), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5944u, 0x5944u, INT64_C(-18284), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5947u, 0x5947u, INT64_C(-19308), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5948u, 0x5948u, INT64_C(-19521), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5949u, 0x5949u, INT64_C(-20712), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x594Bu, 0x594Bu, INT64_C(-20732), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x594Eu, 0x594Eu, INT64_C(-19951), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x594Fu, 0x594Fu, INT64_C(-17724), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5951u, 0x5951u, INT64_C(-19303), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5954u, 0x5954u, INT64_C(-21337), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5955u, 0x5955u, INT64_C(-17096), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5956u, 0x5956u, INT64_C(-20222), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5957u, 0x5957u, INT64_C(-18775), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5958u, 0x5958u, INT64_C(-17097), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x595Au, 0x595Au, INT64_C(-17100), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5960u, 0x5960u, INT64_C(-20925), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5962u, 0x5962u, INT64_C(-19062), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5965u, 0x5965u, INT64_C(-21442), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5973u, 0x5973u, INT64_C(-19502), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5974u, 0x5974u, INT64_C(-19506), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5976u, 0x5976u, INT64_C(-19569), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5978u, 0x5978u, INT64_C(-20294), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5979u, 0x5979u, INT64_C(-18865), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x597Du, 0x597Du, INT64_C(-20525), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5981u, 0x5981u, INT64_C(-16433), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5982u, 0x5982u, INT64_C(-19178), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5983u, 0x5983u, INT64_C(-16434), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5984u, 0x5984u, INT64_C(-18688), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5986u, 0x5986u, INT64_C(-17826), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5987u, 0x5987u, INT64_C(-20728), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5988u, 0x5988u, INT64_C(-19747), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x598Au, 0x598Au, INT64_C(-19208), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x598Du, 0x598Du, INT64_C(-16443), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5992u, 0x5992u, INT64_C(-20915), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5993u, 0x5993u, INT64_C(-20351), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5996u, 0x5996u, INT64_C(-18330), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5997u, 0x5997u, INT64_C(-16449), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5999u, 0x5999u, INT64_C(-19664), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x599Eu, 0x599Eu, INT64_C(-16453), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59A3u, 0x59A3u, INT64_C(-16462), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59A4u, 0x59A4u, INT64_C(-16458), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59A5u, 0x59A5u, INT64_C(-18759), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59A8u, 0x59A8u, INT64_C(-20852), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59A9u, 0x59AAu, INT64_C(-16470), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59ABu, 0x59ABu, INT64_C(-16467), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59AEu, 0x59AEu, INT64_C(-19608), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59AFu, 0x59AFu, INT64_C(-16466), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59B2u, 0x59B2u, INT64_C(-16470), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59B9u, 0x59B9u, INT64_C(-19739), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59BBu, 0x59BBu, INT64_C(-19432), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59BEu, 0x59BEu, INT64_C(-16479), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59C6u, 0x59C6u, INT64_C(-19670), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59CAu, 0x59CAu, INT64_C(-16499), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59CBu, 0x59CBu, INT64_C(-19106), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59D0u, 0x59D0u, INT64_C(-20294), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59D1u, 0x59D1u, INT64_C(-20703), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59D2u, 0x59D2u, INT64_C(-16503), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59D3u, 0x59D3u, INT64_C(-18525), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59D4u, 0x59D4u, INT64_C(-18752), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59D7u, 0x59D7u, INT64_C(-16505), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59D8u, 0x59D8u, INT64_C(-16499), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59DAu, 0x59DAu, INT64_C(-18391), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59DCu, 0x59DCu, INT64_C(-20363), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59DDu, 0x59DDu, INT64_C(-16507), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59E3u, 0x59E3u, INT64_C(-16511), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59E5u, 0x59E5u, INT64_C(-20051), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59E8u, 0x59E8u, INT64_C(-18367), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59ECu, 0x59ECu, INT64_C(-20476), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59F9u, 0x59F9u, INT64_C(-16531), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59FBu, 0x59FBu, INT64_C(-18344), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x59FFu, 0x59FFu, INT64_C(-17921), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A01u, 0x5A01u, INT64_C(-18812), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A03u, 0x5A03u, INT64_C(-18846), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A04u, 0x5A04u, INT64_C(-19937), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A05u, 0x5A06u, INT64_C(-16549), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A07u, 0x5A07u, INT64_C(-20385), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A08u, 0x5A08u, INT64_C(-16549), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A09u, 0x5A09u, INT64_C(-16545), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A0Cu, 0x5A0Cu, INT64_C(-16549), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A11u, 0x5A11u, INT64_C(-16550), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A13u, 0x5A13u, INT64_C(-16550), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A18u, 0x5A18u, INT64_C(-19696), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A1Cu, 0x5A1Cu, INT64_C(-19739), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A1Fu, 0x5A1Fu, INT64_C(-20272), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A20u, 0x5A20u, INT64_C(-19234), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A23u, 0x5A23u, INT64_C(-16567), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A25u, 0x5A25u, INT64_C(-21024), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A29u, 0x5A29u, INT64_C(-19818), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A31u, 0x5A31u, INT64_C(-18317), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A32u, 0x5A32u, INT64_C(-16585), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A34u, 0x5A34u, INT64_C(-16586), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A36u, 0x5A36u, INT64_C(-19427), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A3Cu, 0x5A3Cu, INT64_C(-16586), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A40u, 0x5A40u, INT64_C(-16594), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A46u, 0x5A46u, INT64_C(-19596), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A49u, 0x5A49u, INT64_C(-18897), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A4Au, 0x5A4Au, INT64_C(-16602), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A55u, 0x5A55u, INT64_C(-16612), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A5Au, 0x5A5Au, INT64_C(-20614), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A62u, 0x5A62u, INT64_C(-16623), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A67u, 0x5A67u, INT64_C(-16632), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A6Au, 0x5A6Au, INT64_C(-20210), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A74u, 0x5A74u, INT64_C(-18453), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A75u, 0x5A75u, INT64_C(-16641), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A76u, 0x5A76u, INT64_C(-19315), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A77u, 0x5A77u, INT64_C(-16639), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A7Au, 0x5A7Au, INT64_C(-16641), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A7Fu, 0x5A7Fu, INT64_C(-18664), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A92u, 0x5A92u, INT64_C(-19962), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A9Au, 0x5A9Au, INT64_C(-19963), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5A9Bu, 0x5A9Bu, INT64_C(-16676), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5AAAu, 0x5AAAu, INT64_C(-16692), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5AB2u, 0x5AB2u, INT64_C(-16694), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5AB3u, 0x5AB3u, INT64_C(-18879), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5AB5u, 0x5AB5u, INT64_C(-16182), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5AB8u, 0x5AB8u, INT64_C(-16697), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5ABEu, 0x5ABEu, INT64_C(-16708), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5AC1u, 0x5AC1u, INT64_C(-20634), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5AC2u, 0x5AC2u, INT64_C(-19466), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5AC9u, 0x5AC9u, INT64_C(-20683), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5ACCu, 0x5ACCu, INT64_C(-18870), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5AD2u, 0x5AD2u, INT64_C(-16725), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5AD4u, 0x5AD4u, INT64_C(-16726), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5AD6u, 0x5AD6u, INT64_C(-16723), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5AD8u, 0x5AD8u, INT64_C(-16723), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5ADCu, 0x5ADCu, INT64_C(-16726), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5AE0u, 0x5AE0u, INT64_C(-16736), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5AE1u, 0x5AE1u, INT64_C(-21333), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5AE3u, 0x5AE3u, INT64_C(-16738), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5AE6u, 0x5AE6u, INT64_C(-16738), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5AE9u, 0x5AE9u, INT64_C(-19925), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5AEBu, 0x5AEBu, INT64_C(-16752), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5AF1u, 0x5AF1u, INT64_C(-16751), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B09u, 0x5B09u, INT64_C(-16770), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B16u, 0x5B16u, INT64_C(-16781), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B17u, 0x5B17u, INT64_C(-16783), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B32u, 0x5B32u, INT64_C(-16808), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B34u, 0x5B34u, INT64_C(-17997), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B37u, 0x5B37u, INT64_C(-16812), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B40u, 0x5B40u, INT64_C(-16820), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B50u, 0x5B50u, INT64_C(-18250), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B51u, 0x5B51u, INT64_C(-16831), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B53u, 0x5B53u, INT64_C(-16832), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B54u, 0x5B54u, INT64_C(-20506), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B55u, 0x5B55u, INT64_C(-18540), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B57u, 0x5B57u, INT64_C(-18254), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B58u, 0x5B58u, INT64_C(-21529), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B59u, 0x5B59u, INT64_C(-19359), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B5Au, 0x5B5Au, INT64_C(-16843), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B5Bu, 0x5B5Bu, INT64_C(-18183), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B5Cu, 0x5B5Cu, INT64_C(-18267), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B5Du, 0x5B5Du, INT64_C(-18970), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B5Fu, 0x5B5Fu, INT64_C(-20149), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B62u, 0x5B62u, INT64_C(-16846), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B63u, 0x5B63u, INT64_C(-20828), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B64u, 0x5B64u, INT64_C(-21107), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B65u, 0x5B65u, INT64_C(-16853), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B66u, 0x5B66u, INT64_C(-18880), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B69u, 0x5B69u, INT64_C(-21050), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B6Au, 0x5B6Au, INT64_C(-20254), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B6Cu, 0x5B6Cu, INT64_C(-18224), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B70u, 0x5B70u, INT64_C(-19480), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B71u, 0x5B71u, INT64_C(-16940), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B73u, 0x5B73u, INT64_C(-16866), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B75u, 0x5B75u, INT64_C(-21261), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B7Au, 0x5B7Au, INT64_C(-19683), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B7Du, 0x5B7Du, INT64_C(-20047), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B80u, 0x5B80u, INT64_C(-17015), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B81u, 0x5B81u, INT64_C(-20042), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B83u, 0x5B83u, INT64_C(-19388), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B84u, 0x5B84u, INT64_C(-17018), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B85u, 0x5B85u, INT64_C(-18530), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B87u, 0x5B87u, INT64_C(-18654), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B88u, 0x5B88u, INT64_C(-19523), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B89u, 0x5B89u, INT64_C(-22006), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B8Bu, 0x5B8Bu, INT64_C(-19442), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B8Cu, 0x5B8Cu, INT64_C(-19227), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B8Fu, 0x5B8Fu, INT64_C(-21016), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B93u, 0x5B93u, INT64_C(-17031), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B95u, 0x5B95u, INT64_C(-17034), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B97u, 0x5B97u, INT64_C(-18314), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B98u, 0x5B98u, INT64_C(-21136), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B99u, 0x5B99u, INT64_C(-18398), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B9Au, 0x5B9Au, INT64_C(-21469), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B9Bu, 0x5B9Bu, INT64_C(-19236), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B9Cu, 0x5B9Cu, INT64_C(-18804), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B9Du, 0x5B9Du, INT64_C(-21944), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5B9Eu, 0x5B9Eu, INT64_C(-19580), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BA0u, 0x5BA0u, INT64_C(-21693), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BA1u, 0x5BA1u, INT64_C(-19615), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BA2u, 0x5BA2u, INT64_C(-20594), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BA3u, 0x5BA3u, INT64_C(-18951), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BA4u, 0x5BA4u, INT64_C(-19557), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BA5u, 0x5BA5u, INT64_C(-17048), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BA6u, 0x5BA6u, INT64_C(-20985), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BAAu, 0x5BAAu, INT64_C(-19083), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BABu, 0x5BABu, INT64_C(-21200), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BB0u, 0x5BB0u, INT64_C(-18624), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BB3u, 0x5BB3u, INT64_C(-21120), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BB4u, 0x5BB4u, INT64_C(-18894), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BB5u, 0x5BB5u, INT64_C(-19062), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BB6u, 0x5BB6u, INT64_C(-20891), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BB8u, 0x5BB8u, INT64_C(-17066), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BB9u, 0x5BB9u, INT64_C(-19755), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BBDu, 0x5BBDu, INT64_C(-20589), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BBEu, 0x5BBEu, INT64_C(-21897), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BBFu, 0x5BBFu, INT64_C(-19478), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BC2u, 0x5BC2u, INT64_C(-20916), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BC4u, 0x5BC4u, INT64_C(-20919), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BC5u, 0x5BC5u, INT64_C(-18798), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BC6u, 0x5BC6u, INT64_C(-20239), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BC7u, 0x5BC7u, INT64_C(-20616), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BCCu, 0x5BCCu, INT64_C(-21312), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BD0u, 0x5BD0u, INT64_C(-20275), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BD2u, 0x5BD2u, INT64_C(-21143), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BD3u, 0x5BD3u, INT64_C(-18712), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BDDu, 0x5BDDu, INT64_C(-19884), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BDEu, 0x5BDEu, INT64_C(-20214), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BDFu, 0x5BDFu, INT64_C(-21846), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BE1u, 0x5BE1u, INT64_C(-21217), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BE4u, 0x5BE4u, INT64_C(-17106), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BE5u, 0x5BE5u, INT64_C(-20478), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BE8u, 0x5BE8u, INT64_C(-18626), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BEEu, 0x5BEEu, INT64_C(-17115), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BF0u, 0x5BF0u, INT64_C(-17115), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BF8u, 0x5BF8u, INT64_C(-21688), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BF9u, 0x5BF9u, INT64_C(-21520), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BFAu, 0x5BFAu, INT64_C(-19565), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BFBu, 0x5BFBu, INT64_C(-19020), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BFCu, 0x5BFCu, INT64_C(-21641), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5BFFu, 0x5BFFu, INT64_C(-19641), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C01u, 0x5C01u, INT64_C(-21420), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C04u, 0x5C04u, INT64_C(-19729), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C06u, 0x5C06u, INT64_C(-20916), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C09u, 0x5C09u, INT64_C(-19302), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C0Au, 0x5C0Au, INT64_C(-18407), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C0Fu, 0x5C0Fu, INT64_C(-19149), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C11u, 0x5C11u, INT64_C(-19753), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C14u, 0x5C14u, INT64_C(-21508), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C15u, 0x5C15u, INT64_C(-17032), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C16u, 0x5C16u, INT64_C(-20971), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C18u, 0x5C18u, INT64_C(-21855), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C1Au, 0x5C1Au, INT64_C(-19771), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C1Cu, 0x5C1Cu, INT64_C(-17038), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C1Du, 0x5C1Du, INT64_C(-21888), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C22u, 0x5C22u, INT64_C(-17809), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C24u, 0x5C24u, INT64_C(-18849), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C25u, 0x5C25u, INT64_C(-17811), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C27u, 0x5C27u, INT64_C(-18984), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C2Cu, 0x5C2Cu, INT64_C(-17817), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C31u, 0x5C31u, INT64_C(-20831), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C34u, 0x5C34u, INT64_C(-17824), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C38u, 0x5C38u, INT64_C(-19743), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C39u, 0x5C39u, INT64_C(-18912), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C3Au, 0x5C3Au, INT64_C(-21856), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C3Bu, 0x5C3Bu, INT64_C(-17146), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C3Cu, 0x5C3Cu, INT64_C(-20258), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C3Du, 0x5C3Du, INT64_C(-20887), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C3Eu, 0x5C3Eu, INT64_C(-19367), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C3Fu, 0x5C3Fu, INT64_C(-20244), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C40u, 0x5C40u, INT64_C(-20837), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C41u, 0x5C41u, INT64_C(-20132), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C42u, 0x5C42u, INT64_C(-21954), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C45u, 0x5C45u, INT64_C(-20845), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C48u, 0x5C48u, INT64_C(-19961), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C49u, 0x5C49u, INT64_C(-19509), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C4Au, 0x5C4Au, INT64_C(-20919), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C4Bu, 0x5C4Bu, INT64_C(-19337), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C4Eu, 0x5C4Eu, INT64_C(-19751), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C4Fu, 0x5C4Fu, INT64_C(-20121), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C50u, 0x5C50u, INT64_C(-17165), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C51u, 0x5C51u, INT64_C(-19188), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C55u, 0x5C55u, INT64_C(-18725), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C59u, 0x5C59u, INT64_C(-17173), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C5Eu, 0x5C5Eu, INT64_C(-19709), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C60u, 0x5C60u, INT64_C(-19481), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C61u, 0x5C61u, INT64_C(-20511), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C63u, 0x5C63u, INT64_C(-17181), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C65u, 0x5C65u, INT64_C(-20516), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C66u, 0x5C66u, INT64_C(-17183), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C6Eu, 0x5C6Eu, INT64_C(-17183), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C6Fu, 0x5C6Fu, INT64_C(-19483), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C71u, 0x5C71u, INT64_C(-19877), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C79u, 0x5C79u, INT64_C(-19011), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C7Au, 0x5C7Au, INT64_C(-17651), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C7Fu, 0x5C7Fu, INT64_C(-18904), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C81u, 0x5C81u, INT64_C(-19660), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C82u, 0x5C82u, INT64_C(-20124), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C88u, 0x5C88u, INT64_C(-17661), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C8Cu, 0x5C8Cu, INT64_C(-17670), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C8Du, 0x5C8Du, INT64_C(-17669), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C90u, 0x5C90u, INT64_C(-17671), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C91u, 0x5C91u, INT64_C(-17667), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C94u, 0x5C94u, INT64_C(-22026), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C96u, 0x5C96u, INT64_C(-17676), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C97u, 0x5C97u, INT64_C(-21484), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C98u, 0x5C99u, INT64_C(-17676), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C9Au, 0x5C9Au, INT64_C(-17675), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C9Bu, 0x5C9Bu, INT64_C(-21802), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5C9Cu, 0x5C9Cu, INT64_C(-17676), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5CA2u, 0x5CA2u, INT64_C(-17680), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5CA3u, 0x5CA3u, INT64_C(-17676), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5CA9u, 0x5CA9u, INT64_C(-19160), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5CABu, 0x5CABu, INT64_C(-17686), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5CACu, 0x5CACu, INT64_C(-17688), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5CADu, 0x5CADu, INT64_C(-20643), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5CB1u, 0x5CB1u, INT64_C(-17691), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5CB3u, 0x5CB3u, INT64_C(-18906), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5CB5u, 0x5CB5u, INT64_C(-17700), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5CB7u, 0x5CB7u, INT64_C(-17694), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5CB8u, 0x5CB8u, INT64_C(-22305), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5CBDu, 0x5CBDu, INT64_C(-17706), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5CBFu, 0x5CBFu, INT64_C(-20835), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5CC1u, 0x5CC1u, INT64_C(-17705), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5CC4u, 0x5CC4u, INT64_C(-17706), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5CCBu, 0x5CCBu, INT64_C(-17710), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5CD2u, 0x5CD2u, INT64_C(-17719), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5CD9u, 0x5CD9u, INT64_C(-18751), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5CE1u, 0x5CE1u, INT64_C(-19423), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5CE4u, 0x5CE4u, INT64_C(-17736), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5CE5u, 0x5CE5u, INT64_C(-17735), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5CE6u, 0x5CE6u, INT64_C(-20636), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5CE8u, 0x5CE8u, INT64_C(-21736), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5CEAu, 0x5CEAu, INT64_C(-18999), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5CEDu, 0x5CEDu, INT64_C(-20173), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5CF0u, 0x5CF0u, INT64_C(-21656), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5CFBu, 0x5CFBu, INT64_C(-20984), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D02u, 0x5D03u, INT64_C(-17763), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D06u, 0x5D06u, INT64_C(-17760), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D07u, 0x5D07u, INT64_C(-22053), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D0Eu, 0x5D0Eu, INT64_C(-20272), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D14u, 0x5D14u, INT64_C(-21981), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D16u, 0x5D16u, INT64_C(-19285), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D1Bu, 0x5D1Bu, INT64_C(-17780), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D1Eu, 0x5D1Eu, INT64_C(-17785), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D24u, 0x5D24u, INT64_C(-17792), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D26u, 0x5D26u, INT64_C(-17796), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D27u, 0x5D27u, INT64_C(-17798), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D29u, 0x5D29u, INT64_C(-22314), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D2Du, 0x5D2Du, INT64_C(-18942), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D2Eu, 0x5D2Eu, INT64_C(-17803), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D34u, 0x5D34u, INT64_C(-17802), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D3Du, 0x5D3Du, INT64_C(-17810), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D3Eu, 0x5D3Eu, INT64_C(-17813), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D47u, 0x5D47u, INT64_C(-16458), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D4Au, 0x5D4Au, INT64_C(-17816), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D4Bu, 0x5D4Bu, INT64_C(-17818), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D4Cu, 0x5D4Cu, INT64_C(-20291), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D58u, 0x5D58u, INT64_C(-17840), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D5Bu, 0x5D5Bu, INT64_C(-17838), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D5Du, 0x5D5Du, INT64_C(-17838), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D69u, 0x5D69u, INT64_C(-17846), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D6Bu, 0x5D6Bu, INT64_C(-17851), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D6Cu, 0x5D6Cu, INT64_C(-17856), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D6Fu, 0x5D6Fu, INT64_C(-17857), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D74u, 0x5D74u, INT64_C(-17856), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D82u, 0x5D82u, INT64_C(-17869), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D99u, 0x5D99u, INT64_C(-17891), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5D9Du, 0x5D9Du, INT64_C(-17894), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5DB7u, 0x5DB7u, INT64_C(-17918), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5DC5u, 0x5DC5u, INT64_C(-17931), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5DCDu, 0x5DCDu, INT64_C(-19783), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5DDBu, 0x5DDBu, INT64_C(-17387), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5DDDu, 0x5DDDu, INT64_C(-22236), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5DDEu, 0x5DDEu, INT64_C(-18988), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5DE1u, 0x5DE1u, INT64_C(-19504), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5DE2u, 0x5DE2u, INT64_C(-22325), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5DE5u, 0x5DE5u, INT64_C(-21778), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5DE6u, 0x5DE6u, INT64_C(-18880), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5DE7u, 0x5DE7u, INT64_C(-20427), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5DE8u, 0x5DE8u, INT64_C(-21253), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5DE9u, 0x5DE9u, INT64_C(-21772), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5DEBu, 0x5DEBu, INT64_C(-19759), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5DEEu, 0x5DEEu, INT64_C(-22371), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5DEFu, 0x5DEFu, INT64_C(-18549), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5DF1u, 0x5DF1u, INT64_C(-21486), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5DF2u, 0x5DF2u, INT64_C(-19396), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5DF3u, 0x5DF3u, INT64_C(-20064), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5DF4u, 0x5DF4u, INT64_C(-22598), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5DF7u, 0x5DF7u, INT64_C(-19653), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5DFDu, 0x5DFDu, INT64_C(-18731), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5DFEu, 0x5DFEu, INT64_C(-21354), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E01u, 0x5E01u, INT64_C(-22512), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E02u, 0x5E02u, INT64_C(-20165), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E03u, 0x5E03u, INT64_C(-22442), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E05u, 0x5E05u, INT64_C(-20115), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E06u, 0x5E06u, INT64_C(-21992), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E08u, 0x5E08u, INT64_C(-20213), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E0Cu, 0x5E0Cu, INT64_C(-19750), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E0Fu, 0x5E0Fu, INT64_C(-18070), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E10u, 0x5E10u, INT64_C(-19151), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E11u, 0x5E11u, INT64_C(-18069), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E14u, 0x5E14u, INT64_C(-18073), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E15u, 0x5E15u, INT64_C(-20669), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E16u, 0x5E16u, INT64_C(-19954), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E18u, 0x5E18u, INT64_C(-21064), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E19u, 0x5E19u, INT64_C(-18079), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E1Au, 0x5E1Au, INT64_C(-19042), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E1Bu, 0x5E1Bu, INT64_C(-22479), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E1Cu, 0x5E1Cu, INT64_C(-19075), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E1Du, 0x5E1Du, INT64_C(-22155), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E26u, 0x5E26u, INT64_C(-22229), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E27u, 0x5E27u, INT64_C(-19121), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E2Du, 0x5E2Du, INT64_C(-19771), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E2Eu, 0x5E2Eu, INT64_C(-22622), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E31u, 0x5E31u, INT64_C(-18100), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E37u, 0x5E37u, INT64_C(-18103), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E38u, 0x5E38u, INT64_C(-22426), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E3Bu, 0x5E3Cu, INT64_C(-18109), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E3Du, 0x5E3Du, INT64_C(-20913), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E42u, 0x5E42u, INT64_C(-20874), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E44u, 0x5E44u, INT64_C(-18115), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E45u, 0x5E45u, INT64_C(-21977), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E4Cu, 0x5E4Cu, INT64_C(-21650), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E54u, 0x5E54u, INT64_C(-18130), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E55u, 0x5E55u, INT64_C(-20833), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E5Bu, 0x5E5Bu, INT64_C(-18136), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E5Eu, 0x5E5Eu, INT64_C(-18138), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E61u, 0x5E61u, INT64_C(-18140), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E62u, 0x5E62u, INT64_C(-22360), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E72u, 0x5E72u, INT64_C(-21976), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E73u, 0x5E73u, INT64_C(-20673), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E74u, 0x5E74u, INT64_C(-20817), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E76u, 0x5E76u, INT64_C(-22583), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E78u, 0x5E78u, INT64_C(-19717), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E7Au, 0x5E7Au, INT64_C(-17548), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E7Bu, 0x5E7Bu, INT64_C(-21709), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E7Cu, 0x5E7Cu, INT64_C(-19434), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E7Du, 0x5E7Du, INT64_C(-19454), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E7Fu, 0x5E7Fu, INT64_C(-21869), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E80u, 0x5E80u, INT64_C(-18036), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E84u, 0x5E84u, INT64_C(-19106), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E86u, 0x5E86u, INT64_C(-20551), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E87u, 0x5E87u, INT64_C(-22645), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E8Au, 0x5E8Au, INT64_C(-22399), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E8Bu, 0x5E8Bu, INT64_C(-18045), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E8Fu, 0x5E8Fu, INT64_C(-19708), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E90u, 0x5E90u, INT64_C(-21093), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E91u, 0x5E91u, INT64_C(-18052), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E93u, 0x5E93u, INT64_C(-21326), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E94u, 0x5E94u, INT64_C(-19507), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E95u, 0x5E95u, INT64_C(-22279), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E96u, 0x5E96u, INT64_C(-18055), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E97u, 0x5E97u, INT64_C(-22262), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E99u, 0x5E99u, INT64_C(-20945), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E9Au, 0x5E9Au, INT64_C(-21964), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E9Cu, 0x5E9Cu, INT64_C(-22045), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E9Eu, 0x5E9Eu, INT64_C(-20788), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5E9Fu, 0x5E9Fu, INT64_C(-22109), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5EA0u, 0x5EA0u, INT64_C(-18063), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5EA5u, 0x5EA5u, INT64_C(-18069), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5EA6u, 0x5EA6u, INT64_C(-22217), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5EA7u, 0x5EA7u, INT64_C(-19067), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5EADu, 0x5EADu, INT64_C(-20097), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5EB3u, 0x5EB3u, INT64_C(-18078), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5EB5u, 0x5EB5u, INT64_C(-18082), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5EB6u, 0x5EB6u, INT64_C(-20301), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5EB7u, 0x5EB7u, INT64_C(-21407), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5EB8u, 0x5EB8u, INT64_C(-19524), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5EB9u, 0x5EB9u, INT64_C(-18087), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5EBEu, 0x5EBEu, INT64_C(-18090), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5EC9u, 0x5EC9u, INT64_C(-21244), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5ECAu, 0x5ECAu, INT64_C(-21313), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5ED1u, 0x5ED1u, INT64_C(-18105), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5ED2u, 0x5ED2u, INT64_C(-18107), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5ED3u, 0x5ED3u, INT64_C(-21352), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5ED6u, 0x5ED6u, INT64_C(-21225), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5EDBu, 0x5EDBu, INT64_C(-18114), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5EE8u, 0x5EE8u, INT64_C(-18126), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5EEAu, 0x5EEAu, INT64_C(-18127), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5EF4u, 0x5EF4u, INT64_C(-18817), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5EF6u, 0x5EF6u, INT64_C(-19748), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5EF7u, 0x5EF7u, INT64_C(-20174), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5EFAu, 0x5EFAu, INT64_C(-21675), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5EFEu, 0x5EFEu, INT64_C(-18550), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5EFFu, 0x5EFFu, INT64_C(-19145), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F00u, 0x5F00u, INT64_C(-21491), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F01u, 0x5F01u, INT64_C(-18825), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F02u, 0x5F02u, INT64_C(-19641), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F03u, 0x5F03u, INT64_C(-20756), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F04u, 0x5F04u, INT64_C(-20931), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F08u, 0x5F08u, INT64_C(-18559), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F0Au, 0x5F0Au, INT64_C(-22772), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F0Bu, 0x5F0Bu, INT64_C(-18490), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F0Fu, 0x5F0Fu, INT64_C(-20453), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F11u, 0x5F11u, INT64_C(-18493), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F13u, 0x5F13u, INT64_C(-22071), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F15u, 0x5F15u, INT64_C(-19643), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F17u, 0x5F17u, INT64_C(-22177), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F18u, 0x5F18u, INT64_C(-21920), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F1Bu, 0x5F1Bu, INT64_C(-22598), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F1Fu, 0x5F1Fu, INT64_C(-22412), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F20u, 0x5F20u, INT64_C(-19428), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F25u, 0x5F25u, INT64_C(-21108), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F26u, 0x5F26u, INT64_C(-19985), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F27u, 0x5F27u, INT64_C(-21915), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F29u, 0x5F29u, INT64_C(-17887), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F2Au, 0x5F2Au, INT64_C(-17889), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F2Du, 0x5F2Du, INT64_C(-17890), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F2Fu, 0x5F2Fu, INT64_C(-20164), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F31u, 0x5F31u, INT64_C(-20619), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F39u, 0x5F39u, INT64_C(-22483), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F3Au, 0x5F3Au, INT64_C(-20776), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F3Cu, 0x5F3Cu, INT64_C(-17903), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F40u, 0x5F40u, INT64_C(-17319), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F50u, 0x5F50u, INT64_C(-17939), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F52u, 0x5F52u, INT64_C(-22074), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F53u, 0x5F53u, INT64_C(-22507), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F55u, 0x5F55u, INT64_C(-21276), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F56u, 0x5F56u, INT64_C(-17943), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F57u, 0x5F57u, INT64_C(-17945), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F58u, 0x5F58u, INT64_C(-17944), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F5Du, 0x5F5Du, INT64_C(-19763), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F61u, 0x5F61u, INT64_C(-18328), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F62u, 0x5F62u, INT64_C(-19955), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F64u, 0x5F64u, INT64_C(-20271), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F66u, 0x5F66u, INT64_C(-19842), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F69u, 0x5F69u, INT64_C(-22786), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F6Au, 0x5F6Au, INT64_C(-22848), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F6Cu, 0x5F6Cu, INT64_C(-22843), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F6Du, 0x5F6Du, INT64_C(-20969), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F70u, 0x5F70u, INT64_C(-19510), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F71u, 0x5F71u, INT64_C(-19718), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F73u, 0x5F73u, INT64_C(-18360), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F77u, 0x5F77u, INT64_C(-18363), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F79u, 0x5F79u, INT64_C(-19777), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F7Bu, 0x5F7Bu, INT64_C(-22727), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F7Cu, 0x5F7Cu, INT64_C(-22898), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F80u, 0x5F80u, INT64_C(-20224), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F81u, 0x5F81u, INT64_C(-19475), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F82u, 0x5F82u, INT64_C(-18373), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F84u, 0x5F84u, INT64_C(-21705), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F85u, 0x5F85u, INT64_C(-22575), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F87u, 0x5F87u, INT64_C(-18377), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F88u, 0x5F88u, INT64_C(-22047), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F89u, 0x5F89u, INT64_C(-18378), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F8Au, 0x5F8Au, INT64_C(-21997), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F8Bu, 0x5F8Bu, INT64_C(-21317), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F8Cu, 0x5F8Cu, INT64_C(-18380), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F90u, 0x5F90u, INT64_C(-19971), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F92u, 0x5F92u, INT64_C(-20302), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F95u, 0x5F95u, INT64_C(-18388), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F97u, 0x5F97u, INT64_C(-22557), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F98u, 0x5F98u, INT64_C(-21050), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F99u, 0x5F99u, INT64_C(-18391), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5F9Cu, 0x5F9Cu, INT64_C(-18393), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FA1u, 0x5FA1u, INT64_C(-19693), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FA8u, 0x5FA8u, INT64_C(-18404), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FAAu, 0x5FAAu, INT64_C(-19966), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FADu, 0x5FADu, INT64_C(-18408), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FAEu, 0x5FAEu, INT64_C(-20263), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FB5u, 0x5FB5u, INT64_C(-18415), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FB7u, 0x5FB7u, INT64_C(-22590), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FBCu, 0x5FBCu, INT64_C(-18421), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FBDu, 0x5FBDu, INT64_C(-22013), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FC3u, 0x5FC3u, INT64_C(-20062), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FC4u, 0x5FC4u, INT64_C(-18343), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FC5u, 0x5FC5u, INT64_C(-22958), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FC6u, 0x5FC6u, INT64_C(-19845), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FC9u, 0x5FC9u, INT64_C(-18347), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FCCu, 0x5FCCu, INT64_C(-21946), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FCDu, 0x5FCDu, INT64_C(-20816), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FCFu, 0x5FCFu, INT64_C(-18351), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FD0u, 0x5FD0u, INT64_C(-17385), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FD1u, 0x5FD1u, INT64_C(-17387), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FD2u, 0x5FD2u, INT64_C(-18688), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FD6u, 0x5FD6u, INT64_C(-18359), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FD7u, 0x5FD7u, INT64_C(-19524), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FD8u, 0x5FD8u, INT64_C(-20309), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FD9u, 0x5FD9u, INT64_C(-21336), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FDDu, 0x5FDDu, INT64_C(-18303), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FE0u, 0x5FE0u, INT64_C(-19513), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FE1u, 0x5FE1u, INT64_C(-18365), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FE4u, 0x5FE4u, INT64_C(-18367), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FE7u, 0x5FE7u, INT64_C(-19813), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FEAu, 0x5FEAu, INT64_C(-18369), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FEBu, 0x5FEBu, INT64_C(-21660), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FEDu, 0x5FEDu, INT64_C(-18371), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FEEu, 0x5FEEu, INT64_C(-18380), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FF1u, 0x5FF1u, INT64_C(-22838), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FF5u, 0x5FF5u, INT64_C(-21198), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FF8u, 0x5FF8u, INT64_C(-18381), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FFBu, 0x5FFBu, INT64_C(-20119), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FFDu, 0x5FFDu, INT64_C(-22138), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FFEu, 0x5FFEu, INT64_C(-18392), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x5FFFu, 0x5FFFu, INT64_C(-22446), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6000u, 0x6000u, INT64_C(-22114), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6001u, 0x6001u, INT64_C(-20524), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6002u, 0x6002u, INT64_C(-20588), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6003u, 0x6003u, INT64_C(-18402), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6004u, 0x6004u, INT64_C(-18401), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6005u, 0x6006u, INT64_C(-18398), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x600Au, 0x600Au, INT64_C(-18390), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x600Du, 0x600Du, INT64_C(-18396), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x600Eu, 0x600Eu, INT64_C(-19712), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x600Fu, 0x600Fu, INT64_C(-18399), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6012u, 0x6012u, INT64_C(-21198), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6014u, 0x6014u, INT64_C(-19619), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6015u, 0x6015u, INT64_C(-21180), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6016u, 0x6016u, INT64_C(-22969), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6019u, 0x6019u, INT64_C(-18413), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x601Bu, 0x601Bu, INT64_C(-18412), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x601Cu, 0x601Cu, INT64_C(-21582), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x601Du, 0x601Du, INT64_C(-20630), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6020u, 0x6020u, INT64_C(-22728), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6021u, 0x6021u, INT64_C(-18411), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6025u, 0x6025u, INT64_C(-22059), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6026u, 0x6026u, INT64_C(-18424), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6027u, 0x6027u, INT64_C(-20146), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6028u, 0x6028u, INT64_C(-19798), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6029u, 0x6029u, INT64_C(-18423), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x602Au, 0x602Au, INT64_C(-22309), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x602Bu, 0x602Bu, INT64_C(-18424), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x602Fu, 0x602Fu, INT64_C(-21001), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6035u, 0x6035u, INT64_C(-18440), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x603Bu, 0x603Bu, INT64_C(-19500), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x603Cu, 0x603Cu, INT64_C(-17492), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x603Fu, 0x603Fu, INT64_C(-18442), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6041u, 0x6041u, INT64_C(-17493), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6042u, 0x6042u, INT64_C(-18439), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6043u, 0x6043u, INT64_C(-20741), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x604Bu, 0x604Bu, INT64_C(-21623), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x604Du, 0x604Du, INT64_C(-22162), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6050u, 0x6050u, INT64_C(-21783), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6052u, 0x6052u, INT64_C(-22242), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6055u, 0x6055u, INT64_C(-20713), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6059u, 0x6059u, INT64_C(-17516), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x605Au, 0x605Au, INT64_C(-17520), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x605Du, 0x605Du, INT64_C(-17524), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6062u, 0x6062u, INT64_C(-22177), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6063u, 0x6063u, INT64_C(-17525), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6064u, 0x6064u, INT64_C(-20175), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6067u, 0x6067u, INT64_C(-17532), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6068u, 0x6068u, INT64_C(-22269), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6069u, 0x6069u, INT64_C(-22621), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x606Au, 0x606Au, INT64_C(-18478), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x606Bu, 0x606Bu, INT64_C(-22692), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x606Cu, 0x606Cu, INT64_C(-20562), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x606Du, 0x606Du, INT64_C(-22423), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x606Fu, 0x606Fu, INT64_C(-20362), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6070u, 0x6070u, INT64_C(-21116), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6073u, 0x6073u, INT64_C(-21822), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6076u, 0x6076u, INT64_C(-22640), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6078u, 0x6079u, INT64_C(-18497), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x607Au, 0x607Au, INT64_C(-18496), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x607Bu, 0x607Bu, INT64_C(-18498), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x607Cu, 0x607Cu, INT64_C(-21358), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x607Du, 0x607Du, INT64_C(-18496), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x607Fu, 0x607Fu, INT64_C(-19971), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6083u, 0x6083u, INT64_C(-18497), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6084u, 0x6084u, INT64_C(-21101), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6089u, 0x6089u, INT64_C(-20386), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x608Cu, 0x608Cu, INT64_C(-18504), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x608Du, 0x608Du, INT64_C(-22345), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6092u, 0x6092u, INT64_C(-18511), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6094u, 0x6094u, INT64_C(-22223), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6096u, 0x6096u, INT64_C(-18520), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x609Au, 0x609Au, INT64_C(-18523), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x609Bu, 0x609Bu, INT64_C(-18518), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x609Du, 0x609Du, INT64_C(-18524), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x609Fu, 0x609Fu, INT64_C(-20424), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60A0u, 0x60A0u, INT64_C(-19999), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60A3u, 0x60A3u, INT64_C(-22268), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60A6u, 0x60A6u, INT64_C(-19914), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60A8u, 0x60A8u, INT64_C(-21365), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60ABu, 0x60ABu, INT64_C(-17596), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60ACu, 0x60ACu, INT64_C(-20239), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60ADu, 0x60ADu, INT64_C(-18541), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60AFu, 0x60AFu, INT64_C(-21471), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60B1u, 0x60B1u, INT64_C(-18537), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60B2u, 0x60B2u, INT64_C(-23236), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60B4u, 0x60B4u, INT64_C(-18535), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60B8u, 0x60B8u, INT64_C(-22189), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60BBu, 0x60BBu, INT64_C(-18548), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60BCu, 0x60BCu, INT64_C(-22854), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60C5u, 0x60C5u, INT64_C(-21129), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60C6u, 0x60C6u, INT64_C(-18555), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60CAu, 0x60CAu, INT64_C(-22043), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60CBu, 0x60CBu, INT64_C(-20565), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60D1u, 0x60D1u, INT64_C(-22259), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60D5u, 0x60D5u, INT64_C(-20676), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60D8u, 0x60D8u, INT64_C(-18574), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60DAu, 0x60DAu, INT64_C(-18574), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60DCu, 0x60DCu, INT64_C(-20466), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60DDu, 0x60DDu, INT64_C(-18580), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60DFu, 0x60DFu, INT64_C(-20561), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60E0u, 0x60E0u, INT64_C(-22296), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60E6u, 0x60E6u, INT64_C(-22852), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60E7u, 0x60E7u, INT64_C(-22013), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60E8u, 0x60E8u, INT64_C(-23161), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60E9u, 0x60E9u, INT64_C(-23073), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60EBu, 0x60EBu, INT64_C(-23283), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60ECu, 0x60ECu, INT64_C(-18598), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60EDu, 0x60EDu, INT64_C(-23167), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60EEu, 0x60EEu, INT64_C(-22923), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60EFu, 0x60EFu, INT64_C(-22497), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60F0u, 0x60F0u, INT64_C(-22771), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60F3u, 0x60F3u, INT64_C(-20421), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60F4u, 0x60F4u, INT64_C(-18594), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60F6u, 0x60F6u, INT64_C(-22335), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60F9u, 0x60F9u, INT64_C(-21121), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x60FAu, 0x60FAu, INT64_C(-20367), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6100u, 0x6100u, INT64_C(-18605), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6101u, 0x6101u, INT64_C(-23064), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6106u, 0x6106u, INT64_C(-17686), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6108u, 0x6108u, INT64_C(-20051), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6109u, 0x6109u, INT64_C(-20074), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x610Du, 0x610Du, INT64_C(-17692), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x610Eu, 0x610Eu, INT64_C(-18618), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x610Fu, 0x610Fu, INT64_C(-20176), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6115u, 0x6115u, INT64_C(-18629), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x611Au, 0x611Au, INT64_C(-20097), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x611Fu, 0x611Fu, INT64_C(-22654), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6120u, 0x6120u, INT64_C(-18642), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6123u, 0x6123u, INT64_C(-18642), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6124u, 0x6124u, INT64_C(-22738), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6126u, 0x6126u, INT64_C(-18647), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6127u, 0x6127u, INT64_C(-21956), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x612Bu, 0x612Bu, INT64_C(-18646), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x613Fu, 0x613Fu, INT64_C(-20078), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6148u, 0x6148u, INT64_C(-23079), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x614Au, 0x614Au, INT64_C(-18676), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x614Cu, 0x614Cu, INT64_C(-22428), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x614Eu, 0x614Eu, INT64_C(-21064), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6151u, 0x6151u, INT64_C(-21085), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6155u, 0x6155u, INT64_C(-21599), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x615Du, 0x615Du, INT64_C(-17771), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6162u, 0x6162u, INT64_C(-21736), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6167u, 0x6167u, INT64_C(-22433), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6168u, 0x6168u, INT64_C(-22103), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6170u, 0x6170u, INT64_C(-20684), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6175u, 0x6175u, INT64_C(-18718), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6177u, 0x6177u, INT64_C(-22110), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x618Bu, 0x618Bu, INT64_C(-23389), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x618Eu, 0x618Eu, INT64_C(-20094), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6194u, 0x6194u, INT64_C(-18747), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x619Du, 0x619Du, INT64_C(-17833), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x61A7u, 0x61A7u, INT64_C(-18765), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x61A8u, 0x61A8u, INT64_C(-22642), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x61A9u, 0x61A9u, INT64_C(-17846), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x61ACu, 0x61ACu, INT64_C(-18772), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x61B7u, 0x61B7u, INT64_C(-18780), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x61BEu, 0x61BEu, INT64_C(-22651), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x61C2u, 0x61C2u, INT64_C(-23039), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x61C8u, 0x61C8u, INT64_C(-20591), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x61CAu, 0x61CAu, INT64_C(-23590), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x61CBu, 0x61CBu, INT64_C(-17878), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x61D1u, 0x61D1u, INT64_C(-17883), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x61D2u, 0x61D2u, INT64_C(-22096), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x61D4u, 0x61D4u, INT64_C(-18808), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x61E6u, 0x61E6u, INT64_C(-21660), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x61F5u, 0x61F5u, INT64_C(-18840), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x61FFu, 0x61FFu, INT64_C(-19524), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6206u, 0x6206u, INT64_C(-17935), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6208u, 0x6208u, INT64_C(-22861), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x620Au, 0x620Au, INT64_C(-20793), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x620Bu, 0x620Bu, INT64_C(-18231), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x620Cu, 0x620Cu, INT64_C(-20612), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x620Du, 0x620Du, INT64_C(-21159), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x620Eu, 0x620Eu, INT64_C(-21383), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x620Fu, 0x620Fu, INT64_C(-20757), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6210u, 0x6210u, INT64_C(-23372), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6211u, 0x6211u, INT64_C(-20826), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6212u, 0x6212u, INT64_C(-22407), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6215u, 0x6215u, INT64_C(-18844), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6216u, 0x6216u, INT64_C(-22585), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6217u, 0x6217u, INT64_C(-18242), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6218u, 0x6218u, INT64_C(-20196), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x621Au, 0x621Au, INT64_C(-21576), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x621Bu, 0x621Bu, INT64_C(-18245), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x621Fu, 0x621Fu, INT64_C(-18248), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6221u, 0x6221u, INT64_C(-18248), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6222u, 0x6222u, INT64_C(-18250), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6224u, 0x6224u, INT64_C(-18249), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6225u, 0x6225u, INT64_C(-18251), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x622Au, 0x622Au, INT64_C(-22443), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x622Cu, 0x622Cu, INT64_C(-18256), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x622Eu, 0x622Eu, INT64_C(-22003), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6233u, 0x6233u, INT64_C(-23321), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6234u, 0x6234u, INT64_C(-23268), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6237u, 0x6237u, INT64_C(-22693), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x623Du, 0x623Du, INT64_C(-18030), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x623Eu, 0x623Eu, INT64_C(-18032), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x623Fu, 0x623Fu, INT64_C(-23053), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6240u, 0x6240u, INT64_C(-21116), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6241u, 0x6241u, INT64_C(-23584), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6243u, 0x6243u, INT64_C(-18035), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6247u, 0x6247u, INT64_C(-21360), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6248u, 0x6249u, INT64_C(-18039), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x624Bu, 0x624Bu, INT64_C(-21256), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x624Cu, 0x624Cu, INT64_C(-19383), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x624Du, 0x624Du, INT64_C(-23531), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x624Eu, 0x624Eu, INT64_C(-20283), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6251u, 0x6251u, INT64_C(-21649), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6252u, 0x6252u, INT64_C(-23722), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6253u, 0x6253u, INT64_C(-23304), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6254u, 0x6254u, INT64_C(-21456), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6258u, 0x6258u, INT64_C(-20993), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x625Bu, 0x625Bu, INT64_C(-22336), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6263u, 0x6263u, INT64_C(-22309), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6266u, 0x6266u, INT64_C(-21615), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6267u, 0x6267u, INT64_C(-20190), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6269u, 0x6269u, INT64_C(-22271), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x626Au, 0x626Au, INT64_C(-19412), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x626Bu, 0x626Bu, INT64_C(-21428), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x626Cu, 0x626Cu, INT64_C(-20606), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x626Du, 0x626Du, INT64_C(-21810), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x626Eu, 0x626Eu, INT64_C(-23718), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x626Fu, 0x626Fu, INT64_C(-23486), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6270u, 0x6270u, INT64_C(-21498), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6273u, 0x6273u, INT64_C(-23728), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6276u, 0x6276u, INT64_C(-23053), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6279u, 0x6279u, INT64_C(-21736), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x627Cu, 0x627Cu, INT64_C(-23156), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x627Eu, 0x627Eu, INT64_C(-20277), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x627Fu, 0x627Fu, INT64_C(-23476), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6280u, 0x6280u, INT64_C(-22651), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6284u, 0x6284u, INT64_C(-23516), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6289u, 0x6289u, INT64_C(-22419), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x628Au, 0x628Au, INT64_C(-23768), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6291u, 0x6291u, INT64_C(-20574), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6292u, 0x6292u, INT64_C(-21314), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6293u, 0x6293u, INT64_C(-20155), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6295u, 0x6295u, INT64_C(-21080), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6296u, 0x6296u, INT64_C(-23243), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6297u, 0x6297u, INT64_C(-22395), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6298u, 0x6298u, INT64_C(-20294), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x629Au, 0x629Au, INT64_C(-23074), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x629Bu, 0x629Bu, INT64_C(-21805), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x629Fu, 0x629Fu, INT64_C(-19464), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62A0u, 0x62A0u, INT64_C(-22372), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62A1u, 0x62A1u, INT64_C(-22095), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62A2u, 0x62A2u, INT64_C(-21647), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62A4u, 0x62A4u, INT64_C(-22805), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62A5u, 0x62A5u, INT64_C(-23742), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62A8u, 0x62A8u, INT64_C(-21799), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62ABu, 0x62ABu, INT64_C(-21785), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62ACu, 0x62ACu, INT64_C(-21212), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62B1u, 0x62B1u, INT64_C(-23755), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62B5u, 0x62B5u, INT64_C(-23336), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62B9u, 0x62B9u, INT64_C(-21976), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62BBu, 0x62BBu, INT64_C(-19491), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62BCu, 0x62BCu, INT64_C(-20739), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62BDu, 0x62BDu, INT64_C(-23513), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62BFu, 0x62BFu, INT64_C(-22002), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62C2u, 0x62C2u, INT64_C(-23128), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62C4u, 0x62C4u, INT64_C(-20219), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62C5u, 0x62C5u, INT64_C(-23403), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62C6u, 0x62C6u, INT64_C(-23609), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62C7u, 0x62C7u, INT64_C(-21978), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62C8u, 0x62C8u, INT64_C(-21926), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62C9u, 0x62C9u, INT64_C(-22363), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62CAu, 0x62CAu, INT64_C(-19505), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62CCu, 0x62CCu, INT64_C(-23811), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62CDu, 0x62CDu, INT64_C(-21874), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62CEu, 0x62CEu, INT64_C(-22223), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62D0u, 0x62D0u, INT64_C(-22988), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62D2u, 0x62D2u, INT64_C(-22513), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62D3u, 0x62D3u, INT64_C(-21108), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62D4u, 0x62D4u, INT64_C(-23845), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62D6u, 0x62D6u, INT64_C(-21120), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62D7u, 0x62D7u, INT64_C(-19516), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62D8u, 0x62D8u, INT64_C(-22531), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62D9u, 0x62D9u, INT64_C(-20200), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62DAu, 0x62DAu, INT64_C(-19520), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62DBu, 0x62DBu, INT64_C(-20372), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62DCu, 0x62DCu, INT64_C(-23838), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62DFu, 0x62DFu, INT64_C(-21956), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62E2u, 0x62E2u, INT64_C(-22210), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62E3u, 0x62E3u, INT64_C(-22698), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62E5u, 0x62E5u, INT64_C(-20597), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62E6u, 0x62E6u, INT64_C(-22380), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62E7u, 0x62E7u, INT64_C(-21935), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62E8u, 0x62E8u, INT64_C(-23717), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62E9u, 0x62E9u, INT64_C(-20447), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62ECu, 0x62ECu, INT64_C(-22403), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62EDu, 0x62EDu, INT64_C(-21437), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62EEu, 0x62EEu, INT64_C(-19538), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62EFu, 0x62EFu, INT64_C(-20348), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62F1u, 0x62F1u, INT64_C(-23058), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62F3u, 0x62F3u, INT64_C(-21653), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62F4u, 0x62F4u, INT64_C(-21376), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62F6u, 0x62F6u, INT64_C(-19544), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62F7u, 0x62F7u, INT64_C(-22487), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62FCu, 0x62FCu, INT64_C(-21843), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62FDu, 0x62FDu, INT64_C(-20259), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62FEu, 0x62FEu, INT64_C(-21473), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x62FFu, 0x62FFu, INT64_C(-22019), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6301u, 0x6301u, INT64_C(-23600), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6302u, 0x6302u, INT64_C(-23041), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6307u, 0x6307u, INT64_C(-20346), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6308u, 0x6308u, INT64_C(-18399), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6309u, 0x6309u, INT64_C(-23924), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x630Eu, 0x630Eu, INT64_C(-22469), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6311u, 0x6311u, INT64_C(-21236), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6316u, 0x6316u, INT64_C(-21173), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x631Au, 0x631Au, INT64_C(-20358), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x631Bu, 0x631Bu, INT64_C(-22224), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x631Du, 0x631Du, INT64_C(-21098), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x631Eu, 0x631Eu, INT64_C(-21331), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x631Fu, 0x631Fu, INT64_C(-20944), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6320u, 0x6320u, INT64_C(-22036), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6321u, 0x6321u, INT64_C(-23480), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6322u, 0x6322u, INT64_C(-19589), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6323u, 0x6323u, INT64_C(-20407), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6324u, 0x6324u, INT64_C(-22820), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6325u, 0x6325u, INT64_C(-22887), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6328u, 0x6328u, INT64_C(-23971), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x632Au, 0x632Au, INT64_C(-21985), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x632Bu, 0x632Bu, INT64_C(-23526), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x632Fu, 0x632Fu, INT64_C(-20423), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6332u, 0x6332u, INT64_C(-18440), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6339u, 0x6339u, INT64_C(-19610), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x633Au, 0x633Au, INT64_C(-21261), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x633Du, 0x633Du, INT64_C(-21194), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6342u, 0x6342u, INT64_C(-21111), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6343u, 0x6343u, INT64_C(-19618), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6345u, 0x6345u, INT64_C(-21261), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6346u, 0x6346u, INT64_C(-22495), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6349u, 0x6349u, INT64_C(-20313), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x634Bu, 0x634Bu, INT64_C(-19627), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x634Cu, 0x634Cu, INT64_C(-23973), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x634Du, 0x634Du, INT64_C(-23052), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x634Eu, 0x634Eu, INT64_C(-21612), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x634Fu, 0x634Fu, INT64_C(-22051), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6350u, 0x6350u, INT64_C(-22627), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6355u, 0x6355u, INT64_C(-23810), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x635Eu, 0x635Eu, INT64_C(-22481), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x635Fu, 0x635Fu, INT64_C(-21412), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6361u, 0x6361u, INT64_C(-22823), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6362u, 0x6362u, INT64_C(-22972), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6363u, 0x6363u, INT64_C(-23541), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6367u, 0x6367u, INT64_C(-21979), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6369u, 0x6369u, INT64_C(-19646), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x636Du, 0x636Du, INT64_C(-19653), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x636Eu, 0x636Eu, INT64_C(-22668), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6371u, 0x6371u, INT64_C(-19661), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6376u, 0x6376u, INT64_C(-23654), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6377u, 0x6377u, INT64_C(-22771), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x637Au, 0x637Au, INT64_C(-19669), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x637Bu, 0x637Bu, INT64_C(-22101), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6380u, 0x6380u, INT64_C(-21111), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6382u, 0x6382u, INT64_C(-23531), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6387u, 0x6387u, INT64_C(-23444), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6388u, 0x6388u, INT64_C(-21569), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6389u, 0x6389u, INT64_C(-23518), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x638Au, 0x638Au, INT64_C(-19680), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x638Cu, 0x638Cu, INT64_C(-20559), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x638Eu, 0x638Eu, INT64_C(-19688), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x638Fu, 0x638Fu, INT64_C(-21401), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6390u, 0x6390u, INT64_C(-21917), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6392u, 0x6392u, INT64_C(-22070), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6396u, 0x6396u, INT64_C(-20869), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6398u, 0x6398u, INT64_C(-22689), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63A0u, 0x63A0u, INT64_C(-22352), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63A2u, 0x63A2u, INT64_C(-21436), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63A3u, 0x63A3u, INT64_C(-23792), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63A5u, 0x63A5u, INT64_C(-22827), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63A7u, 0x63A7u, INT64_C(-22636), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63A8u, 0x63A8u, INT64_C(-21339), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63A9u, 0x63A9u, INT64_C(-20944), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63AAu, 0x63AAu, INT64_C(-23654), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63ACu, 0x63ACu, INT64_C(-19715), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63ADu, 0x63ADu, INT64_C(-19723), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63AEu, 0x63AEu, INT64_C(-19714), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63B0u, 0x63B0u, INT64_C(-18565), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63B3u, 0x63B3u, INT64_C(-22406), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63B4u, 0x63B4u, INT64_C(-19725), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63B7u, 0x63B7u, INT64_C(-20514), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63B8u, 0x63B8u, INT64_C(-23642), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63BAu, 0x63BAu, INT64_C(-23849), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63BCu, 0x63BCu, INT64_C(-19727), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63BEu, 0x63BEu, INT64_C(-19719), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63C4u, 0x63C4u, INT64_C(-19730), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63C6u, 0x63C6u, INT64_C(-19728), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63C9u, 0x63C9u, INT64_C(-21816), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63CDu, 0x63CDu, INT64_C(-20409), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63CEu, 0x63CEu, INT64_C(-19738), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63CFu, 0x63CFu, INT64_C(-22284), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63D0u, 0x63D0u, INT64_C(-21446), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63D2u, 0x63D2u, INT64_C(-23888), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63D6u, 0x63D6u, INT64_C(-20923), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63DEu, 0x63DEu, INT64_C(-19755), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63E0u, 0x63E0u, INT64_C(-19760), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63E1u, 0x63E1u, INT64_C(-21287), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63E3u, 0x63E3u, INT64_C(-23779), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63E9u, 0x63E9u, INT64_C(-22747), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63EAu, 0x63EAu, INT64_C(-22823), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63EDu, 0x63EDu, INT64_C(-22900), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63F2u, 0x63F2u, INT64_C(-19780), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63F4u, 0x63F4u, INT64_C(-20781), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63F6u, 0x63F6u, INT64_C(-19795), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63F8u, 0x63F8u, INT64_C(-19785), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63FDu, 0x63FDu, INT64_C(-22653), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x63FFu, 0x63FFu, INT64_C(-19790), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6400u, 0x6400u, INT64_C(-23920), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6401u, 0x6401u, INT64_C(-23367), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6402u, 0x6402u, INT64_C(-22494), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6405u, 0x6405u, INT64_C(-22941), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x640Bu, 0x640Bu, INT64_C(-19793), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x640Cu, 0x640Cu, INT64_C(-19791), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x640Fu, 0x640Fu, INT64_C(-24007), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6410u, 0x6410u, INT64_C(-23827), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6413u, 0x6413u, INT64_C(-23760), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6414u, 0x6414u, INT64_C(-21855), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x641Bu, 0x641Bu, INT64_C(-19808), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x641Cu, 0x641Cu, INT64_C(-21632), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x641Eu, 0x641Eu, INT64_C(-23402), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6420u, 0x6420u, INT64_C(-19812), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6421u, 0x6421u, INT64_C(-19810), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6426u, 0x6426u, INT64_C(-19816), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x642Au, 0x642Au, INT64_C(-21567), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x642Cu, 0x642Cu, INT64_C(-24170), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x642Du, 0x642Du, INT64_C(-23782), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6434u, 0x6434u, INT64_C(-19235), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x643Au, 0x643Au, INT64_C(-21226), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x643Du, 0x643Du, INT64_C(-23989), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x643Fu, 0x643Fu, INT64_C(-18707), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6441u, 0x6441u, INT64_C(-19848), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6444u, 0x6444u, INT64_C(-21842), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6445u, 0x6445u, INT64_C(-19853), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6446u, 0x6446u, INT64_C(-24203), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6447u, 0x6447u, INT64_C(-21065), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6448u, 0x6448u, INT64_C(-24082), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x644Au, 0x644Au, INT64_C(-21618), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6452u, 0x6452u, INT64_C(-19869), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6454u, 0x6454u, INT64_C(-21733), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6458u, 0x6458u, INT64_C(-20791), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x645Eu, 0x645Eu, INT64_C(-19870), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6467u, 0x6467u, INT64_C(-23857), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6469u, 0x6469u, INT64_C(-22410), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x646Du, 0x646Du, INT64_C(-19883), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6478u, 0x6479u, INT64_C(-22431), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x647Au, 0x647Au, INT64_C(-19894), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6482u, 0x6482u, INT64_C(-22679), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6484u, 0x6484u, INT64_C(-19907), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6485u, 0x6485u, INT64_C(-22929), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6487u, 0x6487u, INT64_C(-22240), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6491u, 0x6491u, INT64_C(-24017), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6492u, 0x6492u, INT64_C(-21995), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6495u, 0x6495u, INT64_C(-21776), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6496u, 0x6496u, INT64_C(-19923), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6499u, 0x6499u, INT64_C(-19922), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x649Eu, 0x649Eu, INT64_C(-20665), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x64A4u, 0x64A4u, INT64_C(-24050), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x64A9u, 0x64A9u, INT64_C(-22727), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x64ACu, 0x64ACu, INT64_C(-22158), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x64ADu, 0x64ADu, INT64_C(-24171), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x64AEu, 0x64AEu, INT64_C(-23916), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x64B0u, 0x64B0u, INT64_C(-20690), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x64B5u, 0x64B5u, INT64_C(-22416), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x64B7u, 0x64B8u, INT64_C(-19954), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x64BAu, 0x64BAu, INT64_C(-19954), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x64BCu, 0x64BCu, INT64_C(-23420), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x64C0u, 0x64C0u, INT64_C(-19959), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x64C2u, 0x64C2u, INT64_C(-22819), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x64C5u, 0x64C5u, INT64_C(-22003), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x64CDu, 0x64CDu, INT64_C(-24151), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x64CEu, 0x64CEu, INT64_C(-22165), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x64D0u, 0x64D0u, INT64_C(-19974), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x64D2u, 0x64D2u, INT64_C(-22179), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x64D7u, 0x64D7u, INT64_C(-19980), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x64D8u, 0x64D8u, INT64_C(-18859), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x64DEu, 0x64DEu, INT64_C(-21824), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x64E2u, 0x64E2u, INT64_C(-19989), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x64E4u, 0x64E4u, INT64_C(-19992), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x64E6u, 0x64E6u, INT64_C(-24200), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6500u, 0x6500u, INT64_C(-22431), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6509u, 0x6509u, INT64_C(-20027), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6512u, 0x6512u, INT64_C(-21021), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6518u, 0x6518u, INT64_C(-22182), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6525u, 0x6525u, INT64_C(-20054), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x652Bu, 0x652Bu, INT64_C(-23094), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x652Eu, 0x652Eu, INT64_C(-20062), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x652Fu, 0x652Fu, INT64_C(-20915), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6534u, 0x6534u, INT64_C(-19024), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6535u, 0x6535u, INT64_C(-18932), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6536u, 0x6536u, INT64_C(-22004), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6538u, 0x6538u, INT64_C(-20651), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6539u, 0x6539u, INT64_C(-23716), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x653Bu, 0x653Bu, INT64_C(-23655), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x653Eu, 0x653Eu, INT64_C(-23814), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x653Fu, 0x653Fu, INT64_C(-20938), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6545u, 0x6545u, INT64_C(-23628), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6548u, 0x6548u, INT64_C(-21504), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6549u, 0x6549u, INT64_C(-18083), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x654Cu, 0x654Cu, INT64_C(-24005), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x654Fu, 0x654Fu, INT64_C(-22656), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6551u, 0x6551u, INT64_C(-23172), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6555u, 0x6555u, INT64_C(-18963), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6556u, 0x6556u, INT64_C(-24504), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6559u, 0x6559u, INT64_C(-23270), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x655Bu, 0x655Bu, INT64_C(-22922), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x655Du, 0x655Du, INT64_C(-24392), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x655Eu, 0x655Eu, INT64_C(-24251), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6562u, 0x6562u, INT64_C(-23743), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6563u, 0x6563u, INT64_C(-22194), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6566u, 0x6566u, INT64_C(-23929), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x656Bu, 0x656Bu, INT64_C(-18984), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x656Cu, 0x656Cu, INT64_C(-23219), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6570u, 0x6570u, INT64_C(-22022), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6572u, 0x6572u, INT64_C(-22364), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6574u, 0x6574u, INT64_C(-20994), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6577u, 0x6577u, INT64_C(-23825), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6587u, 0x6587u, INT64_C(-21726), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x658Bu, 0x658Bu, INT64_C(-21097), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x658Cu, 0x658Cu, INT64_C(-24410), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6590u, 0x6590u, INT64_C(-18932), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6591u, 0x6591u, INT64_C(-24529), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6593u, 0x6593u, INT64_C(-18933), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6597u, 0x6597u, INT64_C(-24011), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6599u, 0x6599u, INT64_C(-22955), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x659Bu, 0x659Bu, INT64_C(-18026), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x659Cu, 0x659Cu, INT64_C(-21578), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x659Fu, 0x659Fu, INT64_C(-21059), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65A1u, 0x65A1u, INT64_C(-21737), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65A4u, 0x65A4u, INT64_C(-23310), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65A5u, 0x65A5u, INT64_C(-24264), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65A7u, 0x65A7u, INT64_C(-23851), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65A9u, 0x65A9u, INT64_C(-21116), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65ABu, 0x65ABu, INT64_C(-18855), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65ADu, 0x65ADu, INT64_C(-24009), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65AFu, 0x65AFu, INT64_C(-22059), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65B0u, 0x65B0u, INT64_C(-21581), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65B9u, 0x65B9u, INT64_C(-23945), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65BCu, 0x65BCu, INT64_C(-18973), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65BDu, 0x65BDu, INT64_C(-22183), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65C1u, 0x65C1u, INT64_C(-22614), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65C3u, 0x65C3u, INT64_C(-18977), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65C4u, 0x65C4u, INT64_C(-18979), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65C5u, 0x65C5u, INT64_C(-22917), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65C6u, 0x65C6u, INT64_C(-18982), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65CBu, 0x65CBu, INT64_C(-21549), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65CCu, 0x65CCu, INT64_C(-18985), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65CEu, 0x65CEu, INT64_C(-18986), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65CFu, 0x65CFu, INT64_C(-20919), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65D2u, 0x65D2u, INT64_C(-18989), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65D6u, 0x65D6u, INT64_C(-18992), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65D7u, 0x65D7u, INT64_C(-22518), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65E0u, 0x65E0u, INT64_C(-21789), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65E2u, 0x65E2u, INT64_C(-23505), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65E5u, 0x65E5u, INT64_C(-22367), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65E6u, 0x65E6u, INT64_C(-24198), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65E7u, 0x65E7u, INT64_C(-23321), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65E8u, 0x65E8u, INT64_C(-21079), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65E9u, 0x65E9u, INT64_C(-21225), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65ECu, 0x65ECu, INT64_C(-21567), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65EDu, 0x65EDu, INT64_C(-21595), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65EEu, 0x65F0u, INT64_C(-19209), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65F1u, 0x65F1u, INT64_C(-23727), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65F6u, 0x65F6u, INT64_C(-22232), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65F7u, 0x65F7u, INT64_C(-23199), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x65FAu, 0x65FAu, INT64_C(-21881), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6600u, 0x6600u, INT64_C(-19219), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6602u, 0x6602u, INT64_C(-24679), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6603u, 0x6603u, INT64_C(-19224), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6606u, 0x6606u, INT64_C(-23200), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x660Au, 0x660Au, INT64_C(-19234), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x660Cu, 0x660Cu, INT64_C(-24434), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x660Eu, 0x660Eu, INT64_C(-22844), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x660Fu, 0x660Fu, INT64_C(-23612), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6613u, 0x6613u, INT64_C(-21471), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6614u, 0x6614u, INT64_C(-21819), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6615u, 0x6615u, INT64_C(-19241), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6619u, 0x6619u, INT64_C(-19248), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x661Du, 0x661Du, INT64_C(-19245), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x661Fu, 0x661Fu, INT64_C(-21687), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6620u, 0x6620u, INT64_C(-21426), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6625u, 0x6625u, INT64_C(-24338), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6627u, 0x6627u, INT64_C(-22923), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6628u, 0x6628u, INT64_C(-20995), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x662Du, 0x662Du, INT64_C(-21221), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x662Fu, 0x662Fu, INT64_C(-22267), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6631u, 0x6631u, INT64_C(-19263), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6634u, 0x6634u, INT64_C(-19267), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6635u, 0x6635u, INT64_C(-19265), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6636u, 0x6636u, INT64_C(-19267), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x663Cu, 0x663Cu, INT64_C(-21120), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x663Eu, 0x663Eu, INT64_C(-21799), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6641u, 0x6641u, INT64_C(-19273), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6643u, 0x6643u, INT64_C(-23690), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x664Bu, 0x664Bu, INT64_C(-23466), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x664Cu, 0x664Cu, INT64_C(-22383), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x664Fu, 0x664Fu, INT64_C(-19286), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6652u, 0x6652u, INT64_C(-22410), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6653u, 0x6653u, INT64_C(-21778), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6654u, 0x6654u, INT64_C(-19293), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6655u, 0x6655u, INT64_C(-21358), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6656u, 0x6656u, INT64_C(-19292), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6657u, 0x6657u, INT64_C(-19291), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x665Au, 0x665Au, INT64_C(-21990), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x665Fu, 0x665Fu, INT64_C(-19305), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6661u, 0x6661u, INT64_C(-19302), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6664u, 0x6664u, INT64_C(-21905), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6666u, 0x6666u, INT64_C(-23709), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6668u, 0x6668u, INT64_C(-24494), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x666Eu, 0x666Eu, INT64_C(-22692), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x666Fu, 0x666Fu, INT64_C(-23482), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6670u, 0x6670u, INT64_C(-21905), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6674u, 0x6674u, INT64_C(-22586), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6676u, 0x6676u, INT64_C(-23498), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6677u, 0x6677u, INT64_C(-19322), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x667Au, 0x667Au, INT64_C(-21214), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x667Eu, 0x667Eu, INT64_C(-23199), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6682u, 0x6682u, INT64_C(-21388), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6684u, 0x6684u, INT64_C(-19334), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6687u, 0x6687u, INT64_C(-21894), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x668Cu, 0x668Cu, INT64_C(-19341), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6691u, 0x6691u, INT64_C(-22326), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6696u, 0x6696u, INT64_C(-22864), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6697u, 0x6697u, INT64_C(-24833), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x669Du, 0x669Du, INT64_C(-19356), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x66A7u, 0x66A7u, INT64_C(-19367), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x66A8u, 0x66A8u, INT64_C(-18416), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x66AEu, 0x66AEu, INT64_C(-22971), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x66B4u, 0x66B4u, INT64_C(-24780), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x66B9u, 0x66B9u, INT64_C(-19843), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x66BEu, 0x66BEu, INT64_C(-19388), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x66D9u, 0x66D9u, INT64_C(-22397), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x66DBu, 0x66DCu, INT64_C(-19416), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x66DDu, 0x66DDu, INT64_C(-22800), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x66E6u, 0x66E6u, INT64_C(-19425), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x66E9u, 0x66E9u, INT64_C(-19427), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x66F0u, 0x66F0u, INT64_C(-21532), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x66F2u, 0x66F2u, INT64_C(-22693), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x66F3u, 0x66F3u, INT64_C(-21727), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x66F4u, 0x66F4u, INT64_C(-24103), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x66F7u, 0x66F7u, INT64_C(-19464), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x66F9u, 0x66F9u, INT64_C(-24704), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x66FCu, 0x66FCu, INT64_C(-23171), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x66FEu, 0x66FEu, INT64_C(-21485), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x66FFu, 0x66FFu, INT64_C(-22256), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6700u, 0x6700u, INT64_C(-21215), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6708u, 0x6708u, INT64_C(-21549), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6709u, 0x6709u, INT64_C(-21630), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x670Au, 0x670Au, INT64_C(-19388), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x670Bu, 0x670Bu, INT64_C(-22913), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x670Du, 0x670Du, INT64_C(-24220), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6710u, 0x6710u, INT64_C(-19377), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6714u, 0x6714u, INT64_C(-22418), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6715u, 0x6715u, INT64_C(-19372), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6717u, 0x6717u, INT64_C(-23436), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x671Bu, 0x671Bu, INT64_C(-22169), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x671Du, 0x671Du, INT64_C(-24691), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x671Fu, 0x671Fu, INT64_C(-22864), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6726u, 0x6726u, INT64_C(-19359), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6728u, 0x6728u, INT64_C(-23089), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x672Au, 0x672Au, INT64_C(-22161), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x672Bu, 0x672Bu, INT64_C(-23113), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x672Cu, 0x672Cu, INT64_C(-24879), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x672Du, 0x672Du, INT64_C(-21527), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x672Fu, 0x672Fu, INT64_C(-22477), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6731u, 0x6731u, INT64_C(-21360), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6734u, 0x6734u, INT64_C(-22892), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6735u, 0x6735u, INT64_C(-24380), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x673Au, 0x673Au, INT64_C(-23893), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x673Du, 0x673Du, INT64_C(-21948), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6740u, 0x6740u, INT64_C(-22656), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6742u, 0x6742u, INT64_C(-21590), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6743u, 0x6743u, INT64_C(-22762), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6746u, 0x6746u, INT64_C(-24234), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6748u, 0x6748u, INT64_C(-19737), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6749u, 0x6749u, INT64_C(-22654), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x674Cu, 0x674Cu, INT64_C(-19744), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x674Eu, 0x674Eu, INT64_C(-23455), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x674Fu, 0x674Fu, INT64_C(-21979), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6750u, 0x6750u, INT64_C(-24815), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6751u, 0x6751u, INT64_C(-24595), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6753u, 0x6753u, INT64_C(-19750), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6756u, 0x6756u, INT64_C(-21527), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x675Cu, 0x675Cu, INT64_C(-24450), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x675Eu, 0x675Eu, INT64_C(-19760), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x675Fu, 0x675Fu, INT64_C(-22522), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6760u, 0x6760u, INT64_C(-24243), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6761u, 0x6761u, INT64_C(-22339), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6765u, 0x6765u, INT64_C(-23536), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6768u, 0x6768u, INT64_C(-21883), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6769u, 0x6769u, INT64_C(-19769), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x676Au, 0x676Au, INT64_C(-19767), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x676Du, 0x676Du, INT64_C(-24100), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x676Fu, 0x676Fu, INT64_C(-24963), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6770u, 0x6770u, INT64_C(-23789), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6772u, 0x6772u, INT64_C(-19592), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6773u, 0x6773u, INT64_C(-19775), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6775u, 0x6775u, INT64_C(-19774), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6777u, 0x6777u, INT64_C(-19771), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x677Cu, 0x677Cu, INT64_C(-19775), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x677Eu, 0x677Eu, INT64_C(-22506), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x677Fu, 0x677Fu, INT64_C(-25017), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6781u, 0x6781u, INT64_C(-23949), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6784u, 0x6784u, INT64_C(-24220), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6787u, 0x6787u, INT64_C(-19797), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6789u, 0x6789u, INT64_C(-22283), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x678Bu, 0x678Bu, INT64_C(-19792), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6790u, 0x6790u, INT64_C(-22197), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6795u, 0x6795u, INT64_C(-21553), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6797u, 0x6797u, INT64_C(-23458), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6798u, 0x6798u, INT64_C(-19811), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x679Au, 0x679Au, INT64_C(-23305), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x679Cu, 0x679Cu, INT64_C(-24178), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x679Du, 0x679Du, INT64_C(-21538), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x679Eu, 0x679Eu, INT64_C(-19813), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67A2u, 0x67A2u, INT64_C(-22613), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67A3u, 0x67A3u, INT64_C(-21668), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67A5u, 0x67A5u, INT64_C(-19828), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67A7u, 0x67A7u, INT64_C(-19825), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67A8u, 0x67A8u, INT64_C(-19824), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67AAu, 0x67AAu, INT64_C(-22942), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67ABu, 0x67ABu, INT64_C(-24405), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67ADu, 0x67ADu, INT64_C(-19827), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67AFu, 0x67AFu, INT64_C(-23663), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67B0u, 0x67B0u, INT64_C(-19821), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67B3u, 0x67B3u, INT64_C(-19819), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67B5u, 0x67B5u, INT64_C(-19823), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67B6u, 0x67B6u, INT64_C(-23953), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67B7u, 0x67B7u, INT64_C(-23967), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67B8u, 0x67B8u, INT64_C(-19820), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67C1u, 0x67C1u, INT64_C(-19826), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67C3u, 0x67C3u, INT64_C(-19832), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67C4u, 0x67C4u, INT64_C(-24971), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67CFu, 0x67CFu, INT64_C(-25110), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67D0u, 0x67D0u, INT64_C(-23268), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67D1u, 0x67D1u, INT64_C(-24372), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67D2u, 0x67D2u, INT64_C(-23035), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67D3u, 0x67D3u, INT64_C(-22884), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67D4u, 0x67D4u, INT64_C(-22850), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67D8u, 0x67D8u, INT64_C(-19864), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67D9u, 0x67D9u, INT64_C(-19860), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67DAu, 0x67DAu, INT64_C(-19859), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67DCu, 0x67DCu, INT64_C(-24252), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67DDu, 0x67DDu, INT64_C(-19860), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67DEu, 0x67DEu, INT64_C(-21430), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67E0u, 0x67E0u, INT64_C(-23212), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67E2u, 0x67E2u, INT64_C(-19861), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67E5u, 0x67E5u, INT64_C(-24927), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67E9u, 0x67E9u, INT64_C(-19879), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67ECu, 0x67ECu, INT64_C(-23990), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67EFu, 0x67EFu, INT64_C(-23754), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67F0u, 0x67F0u, INT64_C(-19890), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67F1u, 0x67F1u, INT64_C(-21539), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67F3u, 0x67F3u, INT64_C(-23516), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67F4u, 0x67F4u, INT64_C(-24934), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67FDu, 0x67FDu, INT64_C(-19885), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x67FFu, 0x67FFu, INT64_C(-22737), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6800u, 0x6800u, INT64_C(-19894), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6805u, 0x6805u, INT64_C(-21738), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6807u, 0x6807u, INT64_C(-25054), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6808u, 0x6808u, INT64_C(-21718), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6809u, 0x6809u, INT64_C(-19914), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x680Au, 0x680Au, INT64_C(-19913), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x680Bu, 0x680Bu, INT64_C(-24646), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x680Cu, 0x680Cu, INT64_C(-19912), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x680Eu, 0x680Eu, INT64_C(-19904), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x680Fu, 0x680Fu, INT64_C(-23702), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6811u, 0x6811u, INT64_C(-22701), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6813u, 0x6813u, INT64_C(-22688), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6816u, 0x6816u, INT64_C(-23109), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6817u, 0x6817u, INT64_C(-23649), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x681Du, 0x681Du, INT64_C(-19907), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6821u, 0x6821u, INT64_C(-22237), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6829u, 0x6829u, INT64_C(-19910), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x682Au, 0x682Au, INT64_C(-21611), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6832u, 0x6833u, INT64_C(-19937), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6837u, 0x6837u, INT64_C(-22079), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6838u, 0x6838u, INT64_C(-24288), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6839u, 0x6839u, INT64_C(-24431), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x683Cu, 0x683Cu, INT64_C(-24442), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x683Du, 0x683Du, INT64_C(-21840), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x683Eu, 0x683Eu, INT64_C(-19934), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6840u, 0x6840u, INT64_C(-19937), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6841u, 0x6841u, INT64_C(-19940), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6842u, 0x6842u, INT64_C(-24355), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6843u, 0x6843u, INT64_C(-22600), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6844u, 0x6844u, INT64_C(-19949), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6845u, 0x6845u, INT64_C(-22458), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6846u, 0x6846u, INT64_C(-23793), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6848u, 0x6848u, INT64_C(-25263), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6849u, 0x6849u, INT64_C(-19943), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x684Au, 0x684Au, INT64_C(-19945), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x684Cu, 0x684Cu, INT64_C(-21593), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x684Eu, 0x684Eu, INT64_C(-19961), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6850u, 0x6850u, INT64_C(-22560), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6851u, 0x6851u, INT64_C(-22943), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6853u, 0x6853u, INT64_C(-24240), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6854u, 0x6854u, INT64_C(-24018), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6855u, 0x6855u, INT64_C(-19962), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6860u, 0x6861u, INT64_C(-19981), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6862u, 0x6862u, INT64_C(-19980), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6863u, 0x6863u, INT64_C(-24823), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6864u, 0x6864u, INT64_C(-19980), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6865u, 0x6865u, INT64_C(-23117), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6866u, 0x6866u, INT64_C(-19978), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6867u, 0x6867u, INT64_C(-19977), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6868u, 0x6868u, INT64_C(-24081), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6869u, 0x6869u, INT64_C(-21640), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x686Bu, 0x686Bu, INT64_C(-19970), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6874u, 0x6874u, INT64_C(-19982), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6876u, 0x6876u, INT64_C(-22591), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6877u, 0x6877u, INT64_C(-19984), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6881u, 0x6881u, INT64_C(-23720), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6883u, 0x6883u, INT64_C(-20010), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6885u, 0x6885u, INT64_C(-23539), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6886u, 0x6886u, INT64_C(-25269), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x688Fu, 0x688Fu, INT64_C(-20010), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6893u, 0x6893u, INT64_C(-20011), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6897u, 0x6897u, INT64_C(-24517), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x68A2u, 0x68A2u, INT64_C(-22977), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x68A6u, 0x68A6u, INT64_C(-23549), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x68A7u, 0x68A7u, INT64_C(-22498), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x68A8u, 0x68A8u, INT64_C(-23809), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x68ADu, 0x68ADu, INT64_C(-22767), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x68AFu, 0x68AFu, INT64_C(-22697), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x68B0u, 0x68B0u, INT64_C(-22362), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x68B3u, 0x68B3u, INT64_C(-22885), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x68B5u, 0x68B5u, INT64_C(-20049), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x68C0u, 0x68C0u, INT64_C(-24203), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x68C2u, 0x68C2u, INT64_C(-20056), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x68C9u, 0x68C9u, INT64_C(-23568), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x68CBu, 0x68CBu, INT64_C(-23281), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x68CDu, 0x68CDu, INT64_C(-24487), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x68D2u, 0x68D2u, INT64_C(-25341), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x68D5u, 0x68D5u, INT64_C(-21706), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x68D8u, 0x68D8u, INT64_C(-24291), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x68DAu, 0x68DAu, INT64_C(-23380), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x68E0u, 0x68E0u, INT64_C(-22771), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x68E3u, 0x68E3u, INT64_C(-20078), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x68EEu, 0x68EEu, INT64_C(-23090), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x68F0u, 0x68F0u, INT64_C(-20095), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x68F1u, 0x68F1u, INT64_C(-23886), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x68F5u, 0x68F5u, INT64_C(-24015), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x68F9u, 0x68F9u, INT64_C(-20106), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x68FAu, 0x68FAu, INT64_C(-24564), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x68FCu, 0x68FCu, INT64_C(-20112), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6901u, 0x6901u, INT64_C(-20110), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6905u, 0x6905u, INT64_C(-22234), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x690Bu, 0x690Bu, INT64_C(-20121), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x690Du, 0x690Du, INT64_C(-21894), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x690Eu, 0x690Eu, INT64_C(-21798), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6910u, 0x6910u, INT64_C(-20122), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6912u, 0x6912u, INT64_C(-24244), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x691Fu, 0x6920u, INT64_C(-20146), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6924u, 0x6924u, INT64_C(-20148), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x692Du, 0x692Du, INT64_C(-22736), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6930u, 0x6930u, INT64_C(-22311), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6934u, 0x6934u, INT64_C(-20147), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6939u, 0x6939u, INT64_C(-20161), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x693Du, 0x693Du, INT64_C(-25146), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x693Fu, 0x693Fu, INT64_C(-25131), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6942u, 0x6942u, INT64_C(-20168), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6954u, 0x6954u, INT64_C(-22539), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6957u, 0x6957u, INT64_C(-20195), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x695Au, 0x695Au, INT64_C(-25185), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x695Du, 0x695Du, INT64_C(-20194), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x695Eu, 0x695Eu, INT64_C(-23994), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6960u, 0x6960u, INT64_C(-20199), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6963u, 0x6963u, INT64_C(-20187), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6966u, 0x6966u, INT64_C(-20191), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x696Bu, 0x696Bu, INT64_C(-20206), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x696Eu, 0x696Eu, INT64_C(-20227), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6971u, 0x6971u, INT64_C(-20218), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6977u, 0x6977u, INT64_C(-24168), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6978u, 0x6978u, INT64_C(-20216), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6979u, 0x6979u, INT64_C(-20208), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x697Cu, 0x697Cu, INT64_C(-23898), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6980u, 0x6980u, INT64_C(-20226), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6982u, 0x6982u, INT64_C(-24812), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6984u, 0x6984u, INT64_C(-20232), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6986u, 0x6986u, INT64_C(-22255), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6987u, 0x6988u, INT64_C(-20228), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6989u, 0x6989u, INT64_C(-20227), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x698Du, 0x698Du, INT64_C(-20215), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6994u, 0x6994u, INT64_C(-24077), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6995u, 0x6995u, INT64_C(-20225), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6998u, 0x6998u, INT64_C(-20249), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x699Bu, 0x699Bu, INT64_C(-20241), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x699Cu, 0x699Cu, INT64_C(-25546), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x69A7u, 0x69A7u, INT64_C(-20252), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x69A8u, 0x69A8u, INT64_C(-22156), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x69ABu, 0x69ABu, INT64_C(-20254), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x69ADu, 0x69ADu, INT64_C(-20255), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x69B1u, 0x69B1u, INT64_C(-20257), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x69B4u, 0x69B4u, INT64_C(-23972), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x69B7u, 0x69B7u, INT64_C(-23376), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x69BBu, 0x69BBu, INT64_C(-20271), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x69C1u, 0x69C1u, INT64_C(-20272), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x69CAu, 0x69CAu, INT64_C(-20280), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x69CCu, 0x69CCu, INT64_C(-20298), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x69CEu, 0x69CEu, INT64_C(-20297), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x69D0u, 0x69D0u, INT64_C(-24628), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x69D4u, 0x69D4u, INT64_C(-20293), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x69DBu, 0x69DBu, INT64_C(-24475), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x69DFu, 0x69DFu, INT64_C(-20300), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x69E0u, 0x69E0u, INT64_C(-20299), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x69EDu, 0x69EDu, INT64_C(-20308), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x69F2u, 0x69F2u, INT64_C(-20309), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x69FDu, 0x69FDu, INT64_C(-25477), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x69FFu, 0x69FFu, INT64_C(-20328), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6A0Au, 0x6A0Au, INT64_C(-25065), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6A17u, 0x6A18u, INT64_C(-20349), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6A1Fu, 0x6A1Fu, INT64_C(-22247), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6A21u, 0x6A21u, INT64_C(-23877), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6A28u, 0x6A28u, INT64_C(-20353), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6A2Au, 0x6A2Au, INT64_C(-24764), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6A2Fu, 0x6A2Fu, INT64_C(-20375), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6A31u, 0x6A31u, INT64_C(-22483), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6A35u, 0x6A35u, INT64_C(-20370), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6A3Du, 0x6A3Du, INT64_C(-20375), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6A3Eu, 0x6A3Eu, INT64_C(-20383), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6A44u, 0x6A44u, INT64_C(-20390), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6A47u, 0x6A47u, INT64_C(-23603), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6A50u, 0x6A50u, INT64_C(-20399), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6A58u, 0x6A58u, INT64_C(-20400), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6A59u, 0x6A59u, INT64_C(-25494), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6A5Bu, 0x6A5Bu, INT64_C(-20409), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6A61u, 0x6A61u, INT64_C(-22830), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6A65u, 0x6A65u, INT64_C(-20425), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6A71u, 0x6A71u, INT64_C(-25471), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6A79u, 0x6A79u, INT64_C(-20436), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6A7Cu, 0x6A7Cu, INT64_C(-20435), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6A80u, 0x6A80u, INT64_C(-23203), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6A84u, 0x6A84u, INT64_C(-22932), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6A8Eu, 0x6A8Eu, INT64_C(-20458), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6A90u, 0x6A90u, INT64_C(-20453), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6A91u, 0x6A91u, INT64_C(-20455), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6A97u, 0x6A97u, INT64_C(-20458), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6AA0u, 0x6AA0u, INT64_C(-20480), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6AA9u, 0x6AA9u, INT64_C(-20477), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6AABu, 0x6AABu, INT64_C(-20477), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6AACu, 0x6AACu, INT64_C(-24071), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B20u, 0x6B20u, INT64_C(-23830), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B21u, 0x6B21u, INT64_C(-25594), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B22u, 0x6B22u, INT64_C(-24961), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B23u, 0x6B23u, INT64_C(-22978), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B24u, 0x6B24u, INT64_C(-20376), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B27u, 0x6B27u, INT64_C(-24025), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B32u, 0x6B32u, INT64_C(-22652), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B37u, 0x6B37u, INT64_C(-20394), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B39u, 0x6B39u, INT64_C(-20395), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B3Au, 0x6B3Au, INT64_C(-23914), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B3Eu, 0x6B3Eu, INT64_C(-24557), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B43u, 0x6B43u, INT64_C(-20404), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B46u, 0x6B46u, INT64_C(-20406), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B47u, 0x6B47u, INT64_C(-23036), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B49u, 0x6B49u, INT64_C(-23870), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B4Cu, 0x6B4Cu, INT64_C(-25235), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B59u, 0x6B59u, INT64_C(-20424), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B62u, 0x6B62u, INT64_C(-22484), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B63u, 0x6B63u, INT64_C(-22511), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B64u, 0x6B64u, INT64_C(-25664), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B65u, 0x6B65u, INT64_C(-25867), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B66u, 0x6B66u, INT64_C(-23197), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B67u, 0x6B67u, INT64_C(-23947), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B6Au, 0x6B6Au, INT64_C(-23298), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B79u, 0x6B79u, INT64_C(-25643), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B7Bu, 0x6B7Bu, INT64_C(-23536), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B7Cu, 0x6B7Cu, INT64_C(-24916), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B81u, 0x6B82u, INT64_C(-20688), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B83u, 0x6B83u, INT64_C(-22938), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B84u, 0x6B84u, INT64_C(-20688), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B86u, 0x6B86u, INT64_C(-25652), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B87u, 0x6B87u, INT64_C(-20692), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B89u, 0x6B89u, INT64_C(-22999), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B8Au, 0x6B8Au, INT64_C(-23611), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B8Bu, 0x6B8Bu, INT64_C(-25886), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B8Du, 0x6B8Du, INT64_C(-20694), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B92u, 0x6B93u, INT64_C(-20701), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B96u, 0x6B96u, INT64_C(-22542), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6B9Au, 0x6B9Bu, INT64_C(-20706), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6BA1u, 0x6BA1u, INT64_C(-20711), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6BAAu, 0x6BAAu, INT64_C(-20719), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6BB3u, 0x6BB3u, INT64_C(-20507), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6BB4u, 0x6BB4u, INT64_C(-24164), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6BB5u, 0x6BB5u, INT64_C(-25554), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6BB7u, 0x6BB7u, INT64_C(-22887), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6BBFu, 0x6BBFu, INT64_C(-25626), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6BC1u, 0x6BC1u, INT64_C(-25085), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6BC2u, 0x6BC2u, INT64_C(-20520), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6BC5u, 0x6BC5u, INT64_C(-22917), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6BCBu, 0x6BCBu, INT64_C(-23299), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6BCDu, 0x6BCDu, INT64_C(-24284), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6BCFu, 0x6BCFu, INT64_C(-24373), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6BD2u, 0x6BD2u, INT64_C(-25599), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6BD3u, 0x6BD3u, INT64_C(-22409), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6BD4u, 0x6BD4u, INT64_C(-26061), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6BD5u, 0x6BD5u, INT64_C(-26055), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6BD6u, 0x6BD6u, INT64_C(-26054), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6BD7u, 0x6BD7u, INT64_C(-24130), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6BD9u, 0x6BD9u, INT64_C(-26058), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6BDBu, 0x6BDBu, INT64_C(-24405), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6BE1u, 0x6BE1u, INT64_C(-22713), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6BEAu, 0x6BEAu, INT64_C(-20667), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6BEBu, 0x6BEBu, INT64_C(-25245), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6BEFu, 0x6BEFu, INT64_C(-23564), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6BF3u, 0x6BF3u, INT64_C(-20675), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6BF5u, 0x6BF5u, INT64_C(-20675), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6BF9u, 0x6BF9u, INT64_C(-20678), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6BFDu, 0x6BFDu, INT64_C(-20684), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C05u, 0x6C05u, INT64_C(-20689), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C06u, 0x6C06u, INT64_C(-20688), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C07u, 0x6C07u, INT64_C(-20690), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C0Du, 0x6C0Du, INT64_C(-20694), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C0Fu, 0x6C0Fu, INT64_C(-23763), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C10u, 0x6C10u, INT64_C(-22474), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C11u, 0x6C11u, INT64_C(-24389), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C13u, 0x6C13u, INT64_C(-24467), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C14u, 0x6C14u, INT64_C(-24103), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C15u, 0x6C15u, INT64_C(-20701), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C16u, 0x6C16u, INT64_C(-24339), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C18u, 0x6C1Au, INT64_C(-20703), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C1Bu, 0x6C1Bu, INT64_C(-25555), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C1Fu, 0x6C1Fu, INT64_C(-25522), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C21u, 0x6C21u, INT64_C(-20709), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C22u, 0x6C22u, INT64_C(-24045), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C24u, 0x6C24u, INT64_C(-20710), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C26u, 0x6C26u, INT64_C(-25333), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C27u, 0x6C27u, INT64_C(-23091), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C28u, 0x6C28u, INT64_C(-26262), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C29u, 0x6C29u, INT64_C(-20716), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C2Au, 0x6C2Au, INT64_C(-20715), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C2Eu, 0x6C2Eu, INT64_C(-25805), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C2Fu, 0x6C2Fu, INT64_C(-24554), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C30u, 0x6C30u, INT64_C(-24053), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C32u, 0x6C32u, INT64_C(-20722), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C34u, 0x6C34u, INT64_C(-23739), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C35u, 0x6C35u, INT64_C(-21435), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C38u, 0x6C38u, INT64_C(-22973), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C3Du, 0x6C3Du, INT64_C(-22387), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C40u, 0x6C40u, INT64_C(-23576), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C41u, 0x6C41u, INT64_C(-22719), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C42u, 0x6C42u, INT64_C(-24060), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C46u, 0x6C46u, INT64_C(-22391), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C47u, 0x6C47u, INT64_C(-25209), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C49u, 0x6C49u, INT64_C(-25346), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C4Au, 0x6C4Au, INT64_C(-21453), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C50u, 0x6C50u, INT64_C(-23394), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C54u, 0x6C54u, INT64_C(-21465), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C55u, 0x6C55u, INT64_C(-23935), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C57u, 0x6C57u, INT64_C(-25361), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C5Bu, 0x6C5Bu, INT64_C(-23208), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C5Cu, 0x6C5Cu, INT64_C(-21472), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C5Du, 0x6C5Du, INT64_C(-24002), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C5Eu, 0x6C5Eu, INT64_C(-25472), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C5Fu, 0x6C5Fu, INT64_C(-25099), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C60u, 0x6C60u, INT64_C(-25997), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C61u, 0x6C61u, INT64_C(-23457), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C64u, 0x6C64u, INT64_C(-23675), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C68u, 0x6C69u, INT64_C(-21477), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C6Au, 0x6C6Au, INT64_C(-23535), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C70u, 0x6C70u, INT64_C(-23706), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C72u, 0x6C72u, INT64_C(-25206), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C74u, 0x6C74u, INT64_C(-21487), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C76u, 0x6C76u, INT64_C(-21488), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C79u, 0x6C79u, INT64_C(-23294), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C7Du, 0x6C7Du, INT64_C(-24205), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C7Eu, 0x6C7Eu, INT64_C(-25649), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C81u, 0x6C81u, INT64_C(-24143), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C82u, 0x6C82u, INT64_C(-23131), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C83u, 0x6C83u, INT64_C(-23496), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C85u, 0x6C85u, INT64_C(-21510), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C86u, 0x6C86u, INT64_C(-21503), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C88u, 0x6C88u, INT64_C(-23943), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C89u, 0x6C89u, INT64_C(-26061), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C8Cu, 0x6C8Cu, INT64_C(-21514), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C8Fu, 0x6C8Fu, INT64_C(-24247), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C90u, 0x6C90u, INT64_C(-21520), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C93u, 0x6C93u, INT64_C(-20633), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C94u, 0x6C94u, INT64_C(-21523), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C99u, 0x6C99u, INT64_C(-24023), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C9Bu, 0x6C9Bu, INT64_C(-24350), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6C9Fu, 0x6C9Fu, INT64_C(-25531), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CA1u, 0x6CA1u, INT64_C(-24587), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CA3u, 0x6CA3u, INT64_C(-21541), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CA4u, 0x6CA4u, INT64_C(-24400), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CA5u, 0x6CA5u, INT64_C(-24802), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CA6u, 0x6CA6u, INT64_C(-24656), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CA7u, 0x6CA7u, INT64_C(-26163), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CA9u, 0x6CA9u, INT64_C(-21537), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CAAu, 0x6CAAu, INT64_C(-25369), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CABu, 0x6CABu, INT64_C(-24517), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CADu, 0x6CADu, INT64_C(-21538), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CAEu, 0x6CAEu, INT64_C(-25039), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CB1u, 0x6CB1u, INT64_C(-21531), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CB2u, 0x6CB2u, INT64_C(-21538), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CB3u, 0x6CB3u, INT64_C(-25427), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CB8u, 0x6CB8u, INT64_C(-25717), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CB9u, 0x6CB9u, INT64_C(-23089), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CBBu, 0x6CBBu, INT64_C(-22808), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CBCu, 0x6CBCu, INT64_C(-22898), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CBDu, 0x6CBDu, INT64_C(-25549), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CBEu, 0x6CBEu, INT64_C(-22931), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CBFu, 0x6CBFu, INT64_C(-23272), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CC4u, 0x6CC4u, INT64_C(-23402), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CC5u, 0x6CC5u, INT64_C(-24188), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CC9u, 0x6CC9u, INT64_C(-24174), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CCAu, 0x6CCAu, INT64_C(-26233), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CCCu, 0x6CCCu, INT64_C(-24599), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CD0u, 0x6CD0u, INT64_C(-21575), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CD3u, 0x6CD3u, INT64_C(-21564), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CD4u, 0x6CD4u, INT64_C(-21578), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CD5u, 0x6CD5u, INT64_C(-25786), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CD6u, 0x6CD6u, INT64_C(-21572), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CD7u, 0x6CD7u, INT64_C(-21576), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CDBu, 0x6CDBu, INT64_C(-25774), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CDEu, 0x6CDEu, INT64_C(-24485), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CE0u, 0x6CE0u, INT64_C(-21583), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CE1u, 0x6CE1u, INT64_C(-24429), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CE2u, 0x6CE2u, INT64_C(-26269), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CE3u, 0x6CE3u, INT64_C(-24306), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CE5u, 0x6CE5u, INT64_C(-24524), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CE8u, 0x6CE8u, INT64_C(-22803), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CEAu, 0x6CEAu, INT64_C(-24904), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CEBu, 0x6CEBu, INT64_C(-21591), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CEEu, 0x6CEEu, INT64_C(-21593), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CEFu, 0x6CEFu, INT64_C(-21591), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CF0u, 0x6CF0u, INT64_C(-23838), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CF1u, 0x6CF1u, INT64_C(-21603), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CF3u, 0x6CF3u, INT64_C(-23162), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CF5u, 0x6CF5u, INT64_C(-26355), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CF6u, 0x6CF6u, INT64_C(-20731), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CF7u, 0x6CF8u, INT64_C(-21611), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CFAu, 0x6CFAu, INT64_C(-21607), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CFBu, 0x6CFBu, INT64_C(-23456), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CFCu, 0x6CFCu, INT64_C(-24388), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CFDu, 0x6CFDu, INT64_C(-23025), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6CFEu, 0x6CFEu, INT64_C(-21605), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D01u, 0x6D01u, INT64_C(-25210), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D04u, 0x6D04u, INT64_C(-21604), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D07u, 0x6D07u, INT64_C(-21608), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D0Bu, 0x6D0Bu, INT64_C(-23321), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D0Cu, 0x6D0Cu, INT64_C(-21616), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D0Eu, 0x6D0Eu, INT64_C(-21612), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D12u, 0x6D12u, INT64_C(-24170), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D17u, 0x6D17u, INT64_C(-23584), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D19u, 0x6D19u, INT64_C(-21624), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D1Au, 0x6D1Au, INT64_C(-21619), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D1Bu, 0x6D1Bu, INT64_C(-24761), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D1Eu, 0x6D1Eu, INT64_C(-25941), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D25u, 0x6D25u, INT64_C(-25228), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D27u, 0x6D27u, INT64_C(-21644), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D2Au, 0x6D2Au, INT64_C(-25524), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D2Bu, 0x6D2Bu, INT64_C(-21640), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D2Eu, 0x6D2Eu, INT64_C(-21641), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D31u, 0x6D31u, INT64_C(-25887), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D32u, 0x6D32u, INT64_C(-22911), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D33u, 0x6D33u, INT64_C(-21640), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D35u, 0x6D35u, INT64_C(-21647), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D39u, 0x6D39u, INT64_C(-21663), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D3Bu, 0x6D3Bu, INT64_C(-25442), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D3Cu, 0x6D3Cu, INT64_C(-23768), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D3Du, 0x6D3Du, INT64_C(-24392), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D3Eu, 0x6D3Eu, INT64_C(-24542), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D41u, 0x6D41u, INT64_C(-24875), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D43u, 0x6D43u, INT64_C(-21670), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D45u, 0x6D45u, INT64_C(-24383), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D46u, 0x6D46u, INT64_C(-25331), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D47u, 0x6D47u, INT64_C(-25315), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D48u, 0x6D48u, INT64_C(-21674), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D4Au, 0x6D4Au, INT64_C(-22864), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D4Bu, 0x6D4Bu, INT64_C(-26316), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D4Du, 0x6D4Du, INT64_C(-21673), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D4Eu, 0x6D4Eu, INT64_C(-25410), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D4Fu, 0x6D4Fu, INT64_C(-21671), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D51u, 0x6D51u, INT64_C(-25467), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D52u, 0x6D52u, INT64_C(-21673), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D53u, 0x6D53u, INT64_C(-24596), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D54u, 0x6D54u, INT64_C(-21674), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D59u, 0x6D59u, INT64_C(-23039), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D5Au, 0x6D5Au, INT64_C(-25172), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D5Cu, 0x6D5Cu, INT64_C(-21673), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D5Eu, 0x6D5Eu, INT64_C(-21678), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D60u, 0x6D60u, INT64_C(-21676), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D63u, 0x6D63u, INT64_C(-21677), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D66u, 0x6D66u, INT64_C(-24475), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D69u, 0x6D69u, INT64_C(-25622), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D6Au, 0x6D6Au, INT64_C(-25054), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D6Eu, 0x6D6Eu, INT64_C(-25852), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D6Fu, 0x6D6Fu, INT64_C(-21698), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D74u, 0x6D74u, INT64_C(-23226), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D77u, 0x6D77u, INT64_C(-25671), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D78u, 0x6D78u, INT64_C(-25299), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D7Cu, 0x6D7Cu, INT64_C(-21703), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D82u, 0x6D82u, INT64_C(-23868), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D85u, 0x6D85u, INT64_C(-24659), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D88u, 0x6D88u, INT64_C(-23626), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D89u, 0x6D89u, INT64_C(-24212), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D8Cu, 0x6D8Cu, INT64_C(-23314), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D8Eu, 0x6D8Eu, INT64_C(-23674), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D91u, 0x6D91u, INT64_C(-21733), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D93u, 0x6D94u, INT64_C(-21730), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D95u, 0x6D95u, INT64_C(-23939), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D9Bu, 0x6D9Bu, INT64_C(-23972), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D9Du, 0x6D9Du, INT64_C(-25096), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D9Eu, 0x6D9Eu, INT64_C(-21744), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6D9Fu, 0x6D9Fu, INT64_C(-25040), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DA0u, 0x6DA0u, INT64_C(-21745), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DA1u, 0x6DA1u, INT64_C(-23788), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DA3u, 0x6DA3u, INT64_C(-25591), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DA4u, 0x6DA4u, INT64_C(-26138), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DA6u, 0x6DA6u, INT64_C(-24322), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DA7u, 0x6DA7u, INT64_C(-25433), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DA8u, 0x6DA8u, INT64_C(-23146), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DA9u, 0x6DA9u, INT64_C(-24302), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DAAu, 0x6DAAu, INT64_C(-25911), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DABu, 0x6DABu, INT64_C(-21736), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DAEu, 0x6DAEu, INT64_C(-21737), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DAFu, 0x6DAFu, INT64_C(-23532), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DB2u, 0x6DB2u, INT64_C(-23451), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DB5u, 0x6DB5u, INT64_C(-25723), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DB8u, 0x6DB8u, INT64_C(-25687), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DBFu, 0x6DBFu, INT64_C(-21763), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DC0u, 0x6DC0u, INT64_C(-26140), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DC4u, 0x6DC4u, INT64_C(-22980), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DC5u, 0x6DC5u, INT64_C(-21772), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DC6u, 0x6DC6u, INT64_C(-23686), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DC7u, 0x6DC7u, INT64_C(-21775), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DCBu, 0x6DCBu, INT64_C(-25040), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DCCu, 0x6DCCu, INT64_C(-24025), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DD1u, 0x6DD1u, INT64_C(-24189), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DD6u, 0x6DD6u, INT64_C(-24774), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DD8u, 0x6DD8u, INT64_C(-24027), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DD9u, 0x6DD9u, INT64_C(-21784), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DDDu, 0x6DDDu, INT64_C(-21789), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DDEu, 0x6DDEu, INT64_C(-21796), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DE0u, 0x6DE0u, INT64_C(-21795), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DE1u, 0x6DE1u, INT64_C(-26237), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DE4u, 0x6DE4u, INT64_C(-23376), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DE6u, 0x6DE6u, INT64_C(-21799), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DEBu, 0x6DEBu, INT64_C(-23445), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DECu, 0x6DECu, INT64_C(-26288), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DEEu, 0x6DEEu, INT64_C(-25679), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DF1u, 0x6DF1u, INT64_C(-24308), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DF3u, 0x6DF3u, INT64_C(-26332), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DF7u, 0x6DF7u, INT64_C(-25632), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DF9u, 0x6DF9u, INT64_C(-23597), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DFBu, 0x6DFBu, INT64_C(-24037), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6DFCu, 0x6DFCu, INT64_C(-20992), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E05u, 0x6E05u, INT64_C(-24525), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E0Au, 0x6E0Au, INT64_C(-23369), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E0Cu, 0x6E0Cu, INT64_C(-21832), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E0Du, 0x6E0Du, INT64_C(-23045), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E0Eu, 0x6E0Eu, INT64_C(-21843), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E10u, 0x6E10u, INT64_C(-25540), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E11u, 0x6E11u, INT64_C(-21843), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E14u, 0x6E14u, INT64_C(-23411), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E16u, 0x6E16u, INT64_C(-21844), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E17u, 0x6E17u, INT64_C(-24336), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E1Au, 0x6E1Au, INT64_C(-21859), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E1Du, 0x6E1Du, INT64_C(-23421), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E20u, 0x6E20u, INT64_C(-24527), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E21u, 0x6E21u, INT64_C(-26179), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E23u, 0x6E23u, INT64_C(-23310), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E24u, 0x6E24u, INT64_C(-26580), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E25u, 0x6E25u, INT64_C(-21845), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E29u, 0x6E29u, INT64_C(-23938), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E2Bu, 0x6E2Bu, INT64_C(-21861), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E2Du, 0x6E2Du, INT64_C(-23948), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E2Fu, 0x6E2Fu, INT64_C(-25987), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E32u, 0x6E32u, INT64_C(-21859), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E34u, 0x6E34u, INT64_C(-25351), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E38u, 0x6E38u, INT64_C(-23471), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E3Au, 0x6E3Au, INT64_C(-24947), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E43u, 0x6E43u, INT64_C(-24804), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E44u, 0x6E44u, INT64_C(-21875), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E4Du, 0x6E4Du, INT64_C(-24066), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E4Eu, 0x6E4Eu, INT64_C(-21894), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E53u, 0x6E54u, INT64_C(-21894), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E56u, 0x6E56u, INT64_C(-25803), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E58u, 0x6E58u, INT64_C(-23855), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E5Bu, 0x6E5Bu, INT64_C(-23333), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E5Fu, 0x6E5Fu, INT64_C(-21908), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E6Bu, 0x6E6Bu, INT64_C(-21922), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E6Eu, 0x6E6Eu, INT64_C(-21927), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E7Eu, 0x6E7Eu, INT64_C(-24082), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E7Fu, 0x6E7Fu, INT64_C(-24424), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E83u, 0x6E83u, INT64_C(-25375), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E85u, 0x6E85u, INT64_C(-25656), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E86u, 0x6E86u, INT64_C(-21946), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E89u, 0x6E89u, INT64_C(-26096), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E8Fu, 0x6E8Fu, INT64_C(-21935), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E90u, 0x6E90u, INT64_C(-23491), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E98u, 0x6E98u, INT64_C(-21956), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E9Cu, 0x6E9Cu, INT64_C(-25230), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6E9Fu, 0x6E9Fu, INT64_C(-21949), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6EA2u, 0x6EA2u, INT64_C(-23646), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6EA5u, 0x6EA5u, INT64_C(-21965), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6EA7u, 0x6EA7u, INT64_C(-21966), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6EAAu, 0x6EAAu, INT64_C(-23997), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6EAFu, 0x6EAFu, INT64_C(-24327), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6EB1u, 0x6EB1u, INT64_C(-21982), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6EB2u, 0x6EB2u, INT64_C(-21992), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6EB4u, 0x6EB4u, INT64_C(-21974), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6EB6u, 0x6EB6u, INT64_C(-24617), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6EB7u, 0x6EB7u, INT64_C(-21979), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6EBAu, 0x6EBAu, INT64_C(-24986), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6EBBu, 0x6EBBu, INT64_C(-21984), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6EBDu, 0x6EBDu, INT64_C(-21987), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6EC1u, 0x6EC1u, INT64_C(-26570), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6EC2u, 0x6EC2u, INT64_C(-21985), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6EC7u, 0x6EC7u, INT64_C(-26415), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6ECBu, 0x6ECBu, INT64_C(-23244), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6ECFu, 0x6ECFu, INT64_C(-22000), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6ED1u, 0x6ED1u, INT64_C(-25914), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6ED3u, 0x6ED3u, INT64_C(-23246), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6ED4u, 0x6ED4u, INT64_C(-24284), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6ED5u, 0x6ED5u, INT64_C(-21330), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6ED7u, 0x6ED7u, INT64_C(-22010), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6EDAu, 0x6EDAu, INT64_C(-26037), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6EDEu, 0x6EDEu, INT64_C(-23356), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6EDFu, 0x6EDFu, INT64_C(-22029), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6EE0u, 0x6EE0u, INT64_C(-22027), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6EE1u, 0x6EE1u, INT64_C(-25194), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6EE2u, 0x6EE2u, INT64_C(-22027), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6EE4u, 0x6EE4u, INT64_C(-25244), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6EE5u, 0x6EE5u, INT64_C(-25440), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6EE6u, 0x6EE6u, INT64_C(-25241), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6EE8u, 0x6EE8u, INT64_C(-26804), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6EE9u, 0x6EE9u, INT64_C(-24334), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6EF4u, 0x6EF4u, INT64_C(-26479), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6EF9u, 0x6EF9u, INT64_C(-22033), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F02u, 0x6F02u, INT64_C(-24926), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F06u, 0x6F06u, INT64_C(-24880), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F09u, 0x6F09u, INT64_C(-22043), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F0Fu, 0x6F0Fu, INT64_C(-25321), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F13u, 0x6F13u, INT64_C(-25446), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F14u, 0x6F14u, INT64_C(-23864), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F15u, 0x6F15u, INT64_C(-22062), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F20u, 0x6F20u, INT64_C(-25145), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F24u, 0x6F24u, INT64_C(-22078), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F29u, 0x6F29u, INT64_C(-22074), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F2Au, 0x6F2Au, INT64_C(-22077), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F2Bu, 0x6F2Bu, INT64_C(-25264), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F2Du, 0x6F2Du, INT64_C(-22103), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F2Fu, 0x6F2Fu, INT64_C(-22086), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F31u, 0x6F31u, INT64_C(-24518), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F33u, 0x6F33u, INT64_C(-23544), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F36u, 0x6F36u, INT64_C(-22092), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F3Eu, 0x6F3Eu, INT64_C(-23877), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F46u, 0x6F47u, INT64_C(-22114), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F4Bu, 0x6F4Bu, INT64_C(-22112), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F4Du, 0x6F4Du, INT64_C(-24253), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F58u, 0x6F58u, INT64_C(-25078), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F5Cu, 0x6F5Cu, INT64_C(-24920), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F5Eu, 0x6F5Eu, INT64_C(-25383), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F62u, 0x6F62u, INT64_C(-22143), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F66u, 0x6F66u, INT64_C(-25469), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F6Du, 0x6F6Du, INT64_C(-24462), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F6Eu, 0x6F6Eu, INT64_C(-26818), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F72u, 0x6F72u, INT64_C(-22142), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F74u, 0x6F74u, INT64_C(-22152), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F78u, 0x6F78u, INT64_C(-22149), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F7Au, 0x6F7Au, INT64_C(-22148), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F7Cu, 0x6F7Cu, INT64_C(-22151), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F84u, 0x6F84u, INT64_C(-26811), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F88u, 0x6F88u, INT64_C(-26835), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F89u, 0x6F89u, INT64_C(-22169), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F8Cu, 0x6F8Cu, INT64_C(-22170), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F8Du, 0x6F8Du, INT64_C(-22172), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F8Eu, 0x6F8Eu, INT64_C(-25099), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6F9Cu, 0x6F9Cu, INT64_C(-25630), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6FA1u, 0x6FA1u, INT64_C(-23712), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6FA7u, 0x6FA7u, INT64_C(-22190), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6FB3u, 0x6FB3u, INT64_C(-27150), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6FB6u, 0x6FB6u, INT64_C(-22203), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6FB9u, 0x6FB9u, INT64_C(-22207), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6FC0u, 0x6FC0u, INT64_C(-26067), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6FC2u, 0x6FC2u, INT64_C(-22214), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6FC9u, 0x6FC9u, INT64_C(-22225), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6FD1u, 0x6FD1u, INT64_C(-22234), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6FD2u, 0x6FD2u, INT64_C(-27039), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6FDEu, 0x6FDEu, INT64_C(-22239), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6FE0u, 0x6FE0u, INT64_C(-22240), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6FE1u, 0x6FE1u, INT64_C(-22244), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6FEEu, 0x6FEEu, INT64_C(-22256), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x6FEFu, 0x6FEFu, INT64_C(-22254), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7011u, 0x7011u, INT64_C(-25155), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x701Au, 0x701Au, INT64_C(-22296), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x701Bu, 0x701Bu, INT64_C(-22295), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7023u, 0x7023u, INT64_C(-22304), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7035u, 0x7035u, INT64_C(-22319), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7039u, 0x7039u, INT64_C(-22324), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x704Cu, 0x704Cu, INT64_C(-26429), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x704Fu, 0x704Fu, INT64_C(-22344), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x705Eu, 0x705Eu, INT64_C(-22358), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x706Bu, 0x706Bu, INT64_C(-26256), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x706Cu, 0x706Cu, INT64_C(-21666), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x706Du, 0x706Du, INT64_C(-25506), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x706Fu, 0x706Fu, INT64_C(-26866), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7070u, 0x7070u, INT64_C(-26291), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7075u, 0x7075u, INT64_C(-25709), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7076u, 0x7076u, INT64_C(-23919), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7078u, 0x7078u, INT64_C(-26031), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x707Cu, 0x707Cu, INT64_C(-23683), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x707Eu, 0x707Eu, INT64_C(-23951), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x707Fu, 0x707Fu, INT64_C(-27151), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7080u, 0x7080u, INT64_C(-21721), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7085u, 0x7085u, INT64_C(-21911), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7089u, 0x7089u, INT64_C(-25693), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x708Au, 0x708Au, INT64_C(-27003), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x708Eu, 0x708Eu, INT64_C(-24248), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7092u, 0x7092u, INT64_C(-27107), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7094u, 0x7094u, INT64_C(-25137), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7095u, 0x7095u, INT64_C(-25975), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7096u, 0x7096u, INT64_C(-21741), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7099u, 0x7099u, INT64_C(-23801), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x709Cu, 0x709Cu, INT64_C(-21748), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x709Du, 0x709Du, INT64_C(-21747), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70ABu, 0x70ABu, INT64_C(-21757), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70ACu, 0x70ACu, INT64_C(-26049), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70ADu, 0x70ADu, INT64_C(-24773), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70AEu, 0x70AEu, INT64_C(-25405), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70AFu, 0x70AFu, INT64_C(-26094), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70B1u, 0x70B1u, INT64_C(-21762), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70B3u, 0x70B3u, INT64_C(-27254), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70B7u, 0x70B7u, INT64_C(-21770), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70B8u, 0x70B8u, INT64_C(-23961), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70B9u, 0x70B9u, INT64_C(-26911), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70BBu, 0x70BBu, INT64_C(-21776), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70BCu, 0x70BCu, INT64_C(-25831), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70BDu, 0x70BDu, INT64_C(-27103), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70C0u, 0x70C0u, INT64_C(-21780), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70C1u, 0x70C1u, INT64_C(-24894), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70C2u, 0x70C2u, INT64_C(-25918), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70C3u, 0x70C3u, INT64_C(-24732), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70C8u, 0x70C8u, INT64_C(-25815), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70CAu, 0x70CAu, INT64_C(-21785), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70D8u, 0x70D8u, INT64_C(-26469), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70D9u, 0x70D9u, INT64_C(-25925), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70DBu, 0x70DBu, INT64_C(-23828), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70DFu, 0x70DFu, INT64_C(-24340), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70E4u, 0x70E4u, INT64_C(-26051), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70E6u, 0x70E6u, INT64_C(-26816), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70E7u, 0x70E7u, INT64_C(-25091), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70E8u, 0x70E8u, INT64_C(-21816), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70E9u, 0x70E9u, INT64_C(-26396), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70EBu, 0x70EBu, INT64_C(-24822), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70ECu, 0x70ECu, INT64_C(-26184), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70EDu, 0x70EDu, INT64_C(-25204), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70EFu, 0x70EFu, INT64_C(-24579), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70F7u, 0x70F7u, INT64_C(-24711), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70F9u, 0x70F9u, INT64_C(-25463), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x70FDu, 0x70FDu, INT64_C(-26785), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7109u, 0x7109u, INT64_C(-24385), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x710Au, 0x710Au, INT64_C(-26565), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7110u, 0x7110u, INT64_C(-21854), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7113u, 0x7113u, INT64_C(-21856), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7115u, 0x7115u, INT64_C(-26474), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7116u, 0x7116u, INT64_C(-21858), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7118u, 0x7118u, INT64_C(-21837), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7119u, 0x7119u, INT64_C(-27424), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x711Au, 0x711Au, INT64_C(-26830), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7126u, 0x7126u, INT64_C(-26310), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x712Fu, 0x712Fu, INT64_C(-21882), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7130u, 0x7130u, INT64_C(-24395), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7131u, 0x7131u, INT64_C(-21883), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7136u, 0x7136u, INT64_C(-25290), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7145u, 0x7145u, INT64_C(-21899), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x714Au, 0x714Au, INT64_C(-21902), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x714Cu, 0x714Cu, INT64_C(-26516), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x714Eu, 0x714Eu, INT64_C(-26400), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x715Cu, 0x715Cu, INT64_C(-21924), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x715Eu, 0x715Eu, INT64_C(-25240), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7164u, 0x7164u, INT64_C(-25807), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7166u, 0x7166u, INT64_C(-21914), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7167u, 0x7167u, INT64_C(-24091), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7168u, 0x7168u, INT64_C(-21935), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x716Eu, 0x716Eu, INT64_C(-23974), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7172u, 0x7172u, INT64_C(-21943), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7173u, 0x7173u, INT64_C(-21948), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7178u, 0x7178u, INT64_C(-21947), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x717Au, 0x717Au, INT64_C(-21948), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x717Du, 0x717Du, INT64_C(-25263), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7184u, 0x7184u, INT64_C(-24729), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x718Au, 0x718Au, INT64_C(-24589), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x718Fu, 0x718Fu, INT64_C(-24548), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7194u, 0x7194u, INT64_C(-25352), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7198u, 0x7198u, INT64_C(-21977), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7199u, 0x7199u, INT64_C(-24767), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x719Fu, 0x719Fu, INT64_C(-25158), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x71A0u, 0x71A0u, INT64_C(-21981), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x71A8u, 0x71A8u, INT64_C(-21990), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x71ACu, 0x71ACu, INT64_C(-27661), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x71B3u, 0x71B3u, INT64_C(-22003), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x71B5u, 0x71B5u, INT64_C(-22004), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x71B9u, 0x71B9u, INT64_C(-21996), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x71C3u, 0x71C3u, INT64_C(-25430), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x71CEu, 0x71CEu, INT64_C(-26088), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x71D4u, 0x71D4u, INT64_C(-22031), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x71D5u, 0x71D5u, INT64_C(-24566), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x71E0u, 0x71E0u, INT64_C(-22044), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x71E5u, 0x71E5u, INT64_C(-24285), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x71E7u, 0x71E7u, INT64_C(-22049), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x71EEu, 0x71EEu, INT64_C(-23677), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x71F9u, 0x71F9u, INT64_C(-22066), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7206u, 0x7206u, INT64_C(-27675), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x721Du, 0x721Du, INT64_C(-22101), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7228u, 0x7228u, INT64_C(-22111), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x722Au, 0x722Au, INT64_C(-24145), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x722Cu, 0x722Cu, INT64_C(-25813), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7230u, 0x7230u, INT64_C(-22249), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7231u, 0x7231u, INT64_C(-27810), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7235u, 0x7235u, INT64_C(-26428), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7236u, 0x7236u, INT64_C(-27053), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7237u, 0x7237u, INT64_C(-24619), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7238u, 0x7238u, INT64_C(-27777), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7239u, 0x7239u, INT64_C(-27273), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x723Bu, 0x723Bu, INT64_C(-24055), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x723Du, 0x723Du, INT64_C(-25286), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x723Fu, 0x723Fu, INT64_C(-22983), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7247u, 0x7247u, INT64_C(-25766), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7248u, 0x7248u, INT64_C(-27777), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x724Cu, 0x724Cu, INT64_C(-25839), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x724Du, 0x724Du, INT64_C(-22281), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7252u, 0x7252u, INT64_C(-22285), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7256u, 0x7256u, INT64_C(-22288), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7259u, 0x7259u, INT64_C(-24730), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x725Bu, 0x725Bu, INT64_C(-25889), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x725Du, 0x725Du, INT64_C(-22334), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x725Fu, 0x725Fu, INT64_C(-25972), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7261u, 0x7261u, INT64_C(-25971), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7262u, 0x7262u, INT64_C(-26323), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7266u, 0x7266u, INT64_C(-22342), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7267u, 0x7267u, INT64_C(-25965), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7269u, 0x7269u, INT64_C(-24981), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x726Eu, 0x726Eu, INT64_C(-22353), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x726Fu, 0x726Fu, INT64_C(-22350), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7272u, 0x7272u, INT64_C(-25447), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7275u, 0x7275u, INT64_C(-25727), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7279u, 0x7279u, INT64_C(-25208), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x727Au, 0x727Au, INT64_C(-24983), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x727Eu, 0x727Fu, INT64_C(-22364), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7280u, 0x7280u, INT64_C(-24977), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7281u, 0x7281u, INT64_C(-26329), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7284u, 0x7284u, INT64_C(-22368), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x728Au, 0x728Au, INT64_C(-27318), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x728Bu, 0x728Bu, INT64_C(-22374), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x728Du, 0x728Du, INT64_C(-22375), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x728Fu, 0x728Fu, INT64_C(-22376), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7292u, 0x7292u, INT64_C(-22378), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x729Fu, 0x729Fu, INT64_C(-22401), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72ACu, 0x72ACu, INT64_C(-25677), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72ADu, 0x72ADu, INT64_C(-23267), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72AFu, 0x72AFu, INT64_C(-27268), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72B0u, 0x72B0u, INT64_C(-23269), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72B4u, 0x72B4u, INT64_C(-23272), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72B6u, 0x72B6u, INT64_C(-24271), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72B7u, 0x72B8u, INT64_C(-23274), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72B9u, 0x72B9u, INT64_C(-24626), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72C1u, 0x72C1u, INT64_C(-23281), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72C2u, 0x72C2u, INT64_C(-26478), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72C3u, 0x72C3u, INT64_C(-23284), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72C4u, 0x72C4u, INT64_C(-27451), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72C8u, 0x72C8u, INT64_C(-27858), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72CDu, 0x72CDu, INT64_C(-23291), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72CEu, 0x72CEu, INT64_C(-23293), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72D0u, 0x72D0u, INT64_C(-26951), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72D2u, 0x72D2u, INT64_C(-23295), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72D7u, 0x72D7u, INT64_C(-27121), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72D9u, 0x72D9u, INT64_C(-26627), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72DEu, 0x72DEu, INT64_C(-26025), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72E0u, 0x72E0u, INT64_C(-26998), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72E1u, 0x72E1u, INT64_C(-26740), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72E8u, 0x72E8u, INT64_C(-23316), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72E9u, 0x72E9u, INT64_C(-23315), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72ECu, 0x72ECu, INT64_C(-27415), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72EDu, 0x72EDu, INT64_C(-25065), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72EEu, 0x72EEu, INT64_C(-25561), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72EFu, 0x72EFu, INT64_C(-23322), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72F0u, 0x72F0u, INT64_C(-24449), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72F1u, 0x72F1u, INT64_C(-24634), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72F2u, 0x72F2u, INT64_C(-23323), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72F3u, 0x72F3u, INT64_C(-23320), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72F4u, 0x72F4u, INT64_C(-23324), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72F7u, 0x72F7u, INT64_C(-23326), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72F8u, 0x72F8u, INT64_C(-26445), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72FAu, 0x72FBu, INT64_C(-23325), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x72FCu, 0x72FCu, INT64_C(-26484), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7301u, 0x7301u, INT64_C(-23335), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7303u, 0x7303u, INT64_C(-23335), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x730Au, 0x730Au, INT64_C(-23336), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x730Eu, 0x730Eu, INT64_C(-26395), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7313u, 0x7313u, INT64_C(-23347), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7315u, 0x7315u, INT64_C(-23344), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7316u, 0x7316u, INT64_C(-27771), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7317u, 0x7317u, INT64_C(-23352), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x731Bu, 0x731Bu, INT64_C(-26227), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x731Cu, 0x731Cu, INT64_C(-27837), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x731Du, 0x731Du, INT64_C(-23353), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x731Eu, 0x731Eu, INT64_C(-23355), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7321u, 0x7321u, INT64_C(-23360), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7322u, 0x7322u, INT64_C(-23356), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7325u, 0x7325u, INT64_C(-23357), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7329u, 0x7329u, INT64_C(-25023), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x732Au, 0x732Au, INT64_C(-24424), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x732Bu, 0x732Bu, INT64_C(-26280), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x732Cu, 0x732Cu, INT64_C(-23363), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x732Eu, 0x732Eu, INT64_C(-25108), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7331u, 0x7331u, INT64_C(-23366), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7334u, 0x7334u, INT64_C(-27064), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7337u, 0x7337u, INT64_C(-22664), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7338u, 0x7338u, INT64_C(-23374), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7339u, 0x7339u, INT64_C(-23378), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x733Eu, 0x733Eu, INT64_C(-27048), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x733Fu, 0x733Fu, INT64_C(-24691), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x734Du, 0x734Du, INT64_C(-23392), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7350u, 0x7350u, INT64_C(-23396), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7352u, 0x7352u, INT64_C(-22690), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7357u, 0x7357u, INT64_C(-23401), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7360u, 0x7360u, INT64_C(-23409), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x736Cu, 0x736Cu, INT64_C(-23420), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x736Du, 0x736Du, INT64_C(-25507), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x736Fu, 0x736Fu, INT64_C(-23422), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x737Eu, 0x737Eu, INT64_C(-23436), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7384u, 0x7384u, INT64_C(-25061), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7387u, 0x7387u, INT64_C(-26432), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7389u, 0x7389u, INT64_C(-24797), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x738Bu, 0x738Bu, INT64_C(-25359), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x738Eu, 0x738Eu, INT64_C(-22939), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7391u, 0x7391u, INT64_C(-22941), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7396u, 0x7396u, INT64_C(-26832), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x739Bu, 0x739Bu, INT64_C(-26420), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x739Fu, 0x739Fu, INT64_C(-22952), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x73A2u, 0x73A2u, INT64_C(-22956), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x73A9u, 0x73A9u, INT64_C(-25404), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x73ABu, 0x73ABu, INT64_C(-26395), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x73AEu, 0x73AEu, INT64_C(-22969), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x73AFu, 0x73AFu, INT64_C(-27149), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x73B0u, 0x73B0u, INT64_C(-25239), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x73B2u, 0x73B2u, INT64_C(-26546), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x73B3u, 0x73B3u, INT64_C(-22967), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x73B7u, 0x73B7u, INT64_C(-22972), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x73BAu, 0x73BAu, INT64_C(-22963), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x73BBu, 0x73BBu, INT64_C(-28027), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x73C0u, 0x73C0u, INT64_C(-22979), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x73C2u, 0x73C2u, INT64_C(-22985), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x73C8u, 0x73C8u, INT64_C(-22985), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x73C9u, 0x73C9u, INT64_C(-22987), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x73CAu, 0x73CAu, INT64_C(-25857), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x73CDu, 0x73CDu, INT64_C(-24690), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x73CFu, 0x73CFu, INT64_C(-22999), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x73D0u, 0x73D0u, INT64_C(-27572), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x73D1u, 0x73D1u, INT64_C(-22999), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x73D9u, 0x73D9u, INT64_C(-23000), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x73DEu, 0x73DEu, INT64_C(-23000), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x73E0u, 0x73E0u, INT64_C(-24610), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x73E5u, 0x73E5u, INT64_C(-23013), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x73E7u, 0x73E7u, INT64_C(-23010), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x73E9u, 0x73E9u, INT64_C(-23013), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x73EDu, 0x73EDu, INT64_C(-28204), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x73F2u, 0x73F2u, INT64_C(-23018), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7403u, 0x7403u, INT64_C(-26046), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7405u, 0x7405u, INT64_C(-26751), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7406u, 0x7406u, INT64_C(-26712), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7409u, 0x7409u, INT64_C(-26618), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x740Au, 0x740Au, INT64_C(-23047), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x740Fu, 0x740Fu, INT64_C(-23046), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7410u, 0x7410u, INT64_C(-25679), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x741Au, 0x741Au, INT64_C(-23047), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x741Bu, 0x741Bu, INT64_C(-23049), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7422u, 0x7422u, INT64_C(-24622), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7425u, 0x7425u, INT64_C(-23064), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7426u, 0x7426u, INT64_C(-23066), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7428u, 0x7428u, INT64_C(-23066), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x742Au, 0x742Au, INT64_C(-23072), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x742Cu, 0x742Cu, INT64_C(-23067), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x742Eu, 0x742Eu, INT64_C(-23070), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7430u, 0x7430u, INT64_C(-23073), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7433u, 0x7433u, INT64_C(-26687), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7434u, 0x7434u, INT64_C(-26120), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7435u, 0x7435u, INT64_C(-26273), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7436u, 0x7436u, INT64_C(-26332), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x743Cu, 0x743Cu, INT64_C(-26108), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7441u, 0x7441u, INT64_C(-23085), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7455u, 0x7455u, INT64_C(-23102), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7457u, 0x7457u, INT64_C(-23105), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7459u, 0x7459u, INT64_C(-23105), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x745Au, 0x745Au, INT64_C(-27350), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x745Bu, 0x745Bu, INT64_C(-23120), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x745Cu, 0x745Cu, INT64_C(-23111), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x745Eu, 0x745Eu, INT64_C(-26045), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x745Fu, 0x745Fu, INT64_C(-26022), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x746Du, 0x746Du, INT64_C(-23123), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7470u, 0x7470u, INT64_C(-27484), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7476u, 0x7476u, INT64_C(-25209), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7477u, 0x7477u, INT64_C(-23134), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x747Eu, 0x747Eu, INT64_C(-23139), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7480u, 0x7481u, INT64_C(-23138), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7483u, 0x7483u, INT64_C(-26813), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7487u, 0x7487u, INT64_C(-23143), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x748Bu, 0x748Bu, INT64_C(-23146), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x748Eu, 0x748Eu, INT64_C(-23153), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7490u, 0x7490u, INT64_C(-23147), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x749Cu, 0x749Cu, INT64_C(-23168), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x749Eu, 0x749Eu, INT64_C(-23164), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x74A7u, 0x74A7u, INT64_C(-23169), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x74A8u, 0x74A9u, INT64_C(-23173), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x74BAu, 0x74BAu, INT64_C(-23186), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x74D2u, 0x74D2u, INT64_C(-23211), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x74DCu, 0x74DCu, INT64_C(-27614), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x74DEu, 0x74DEu, INT64_C(-22481), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x74E0u, 0x74E0u, INT64_C(-22482), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x74E2u, 0x74E2u, INT64_C(-26429), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x74E3u, 0x74E3u, INT64_C(-28440), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x74E4u, 0x74E4u, INT64_C(-26228), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x74E6u, 0x74E6u, INT64_C(-25728), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x74EEu, 0x74EEu, INT64_C(-25660), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x74EFu, 0x74EFu, INT64_C(-23057), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x74F4u, 0x74F4u, INT64_C(-23061), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x74F6u, 0x74F6u, INT64_C(-26434), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x74F7u, 0x74F7u, INT64_C(-28117), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x74FFu, 0x74FFu, INT64_C(-23071), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7504u, 0x7504u, INT64_C(-24998), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x750Du, 0x750Du, INT64_C(-24237), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x750Fu, 0x750Fu, INT64_C(-23086), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7511u, 0x7511u, INT64_C(-23087), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7513u, 0x7513u, INT64_C(-23088), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7518u, 0x7518u, INT64_C(-27773), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7519u, 0x7519u, INT64_C(-24134), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x751Au, 0x751Au, INT64_C(-26134), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x751Cu, 0x751Cu, INT64_C(-25859), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x751Fu, 0x751Fu, INT64_C(-26134), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7525u, 0x7525u, INT64_C(-26139), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7528u, 0x7528u, INT64_C(-25258), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7529u, 0x7529u, INT64_C(-26040), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x752Bu, 0x752Bu, INT64_C(-27828), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x752Cu, 0x752Cu, INT64_C(-22557), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x752Du, 0x752Du, INT64_C(-28460), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x752Fu, 0x752Fu, INT64_C(-23584), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7530u, 0x7530u, INT64_C(-25880), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7531u, 0x7531u, INT64_C(-25261), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7532u, 0x7532u, INT64_C(-27410), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7533u, 0x7533u, INT64_C(-26170), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7535u, 0x7535u, INT64_C(-28055), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7537u, 0x7537u, INT64_C(-26670), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7538u, 0x7538u, INT64_C(-28056), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x753Au, 0x753Au, INT64_C(-22759), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x753Bu, 0x753Bu, INT64_C(-27555), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x753Eu, 0x753Eu, INT64_C(-23373), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7540u, 0x7540u, INT64_C(-22764), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7545u, 0x7545u, INT64_C(-28321), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7548u, 0x7548u, INT64_C(-22769), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x754Bu, 0x754Bu, INT64_C(-22773), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x754Cu, 0x754Cu, INT64_C(-27326), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x754Eu, 0x754Eu, INT64_C(-22777), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x754Fu, 0x754Fu, INT64_C(-25779), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7554u, 0x7554u, INT64_C(-26606), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7559u, 0x7559u, INT64_C(-26950), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x755Au, 0x755Au, INT64_C(-24545), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x755Bu, 0x755Bu, INT64_C(-22787), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x755Cu, 0x755Cu, INT64_C(-25544), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7565u, 0x7565u, INT64_C(-26900), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7566u, 0x7566u, INT64_C(-26505), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x756Au, 0x756Au, INT64_C(-27979), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7572u, 0x7572u, INT64_C(-22809), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7574u, 0x7574u, INT64_C(-28302), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7578u, 0x7578u, INT64_C(-27538), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7579u, 0x7579u, INT64_C(-22815), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x757Fu, 0x757Fu, INT64_C(-23440), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7583u, 0x7583u, INT64_C(-22824), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7586u, 0x7586u, INT64_C(-27441), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x758Bu, 0x758Bu, INT64_C(-22506), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x758Fu, 0x758Fu, INT64_C(-26170), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7591u, 0x7591u, INT64_C(-25451), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7592u, 0x7592u, INT64_C(-22615), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7594u, 0x7594u, INT64_C(-22616), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7596u, 0x7596u, INT64_C(-22617), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7597u, 0x7597u, INT64_C(-27058), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7599u, 0x7599u, INT64_C(-27867), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x759Au, 0x759Au, INT64_C(-27335), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x759Du, 0x759Du, INT64_C(-22622), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x759Fu, 0x759Fu, INT64_C(-26711), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75A0u, 0x75A0u, INT64_C(-22626), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75A1u, 0x75A1u, INT64_C(-25521), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75A3u, 0x75A3u, INT64_C(-22626), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75A4u, 0x75A4u, INT64_C(-28663), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75A5u, 0x75A5u, INT64_C(-27412), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75ABu, 0x75ABu, INT64_C(-25455), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75ACu, 0x75ACu, INT64_C(-22636), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75AEu, 0x75AEu, INT64_C(-28326), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75AFu, 0x75AFu, INT64_C(-27988), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75B0u, 0x75B0u, INT64_C(-22633), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75B1u, 0x75B1u, INT64_C(-22635), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75B2u, 0x75B2u, INT64_C(-26650), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75B3u, 0x75B4u, INT64_C(-22641), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75B5u, 0x75B5u, INT64_C(-28313), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75B8u, 0x75B8u, INT64_C(-22644), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75B9u, 0x75B9u, INT64_C(-25172), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75BCu, 0x75BCu, INT64_C(-26040), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75BDu, 0x75BDu, INT64_C(-27366), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75BEu, 0x75BEu, INT64_C(-27587), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75C2u, 0x75C2u, INT64_C(-22649), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75C3u, 0x75C3u, INT64_C(-22651), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75C4u, 0x75C4u, INT64_C(-22655), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75C5u, 0x75C5u, INT64_C(-28551), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75C7u, 0x75C7u, INT64_C(-25168), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75C8u, 0x75C8u, INT64_C(-25429), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75C9u, 0x75C9u, INT64_C(-27405), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75CAu, 0x75CAu, INT64_C(-26477), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75CDu, 0x75CDu, INT64_C(-22658), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75D2u, 0x75D2u, INT64_C(-25564), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75D4u, 0x75D4u, INT64_C(-25139), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75D5u, 0x75D5u, INT64_C(-27757), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75D6u, 0x75D6u, INT64_C(-22668), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75D8u, 0x75D8u, INT64_C(-28168), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75DBu, 0x75DBu, INT64_C(-26016), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75DEu, 0x75DEu, INT64_C(-26691), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75E2u, 0x75E2u, INT64_C(-27170), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75E3u, 0x75E3u, INT64_C(-22679), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75E4u, 0x75E4u, INT64_C(-22677), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75E6u, 0x75E6u, INT64_C(-22680), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75E7u, 0x75E7u, INT64_C(-22678), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75E8u, 0x75E8u, INT64_C(-22683), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75EAu, 0x75EAu, INT64_C(-27713), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75EBu, 0x75EBu, INT64_C(-22683), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75F0u, 0x75F0u, INT64_C(-26130), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75F1u, 0x75F1u, INT64_C(-22686), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75F4u, 0x75F4u, INT64_C(-28452), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75F9u, 0x75F9u, INT64_C(-28646), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75FCu, 0x75FCu, INT64_C(-22696), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x75FFu, 0x75FFu, INT64_C(-22698), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7600u, 0x7600u, INT64_C(-22697), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7601u, 0x7601u, INT64_C(-28359), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7603u, 0x7603u, INT64_C(-22705), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7605u, 0x7605u, INT64_C(-22701), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x760Au, 0x760Au, INT64_C(-22703), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x760Cu, 0x760Cu, INT64_C(-22707), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7610u, 0x7610u, INT64_C(-22714), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7615u, 0x7615u, INT64_C(-22711), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7617u, 0x7617u, INT64_C(-22717), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7618u, 0x7618u, INT64_C(-22715), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7619u, 0x7619u, INT64_C(-22714), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x761Bu, 0x761Bu, INT64_C(-22715), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x761Fu, 0x761Fu, INT64_C(-25977), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7620u, 0x7620u, INT64_C(-22717), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7622u, 0x7622u, INT64_C(-22720), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7624u, 0x7624u, INT64_C(-27151), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7625u, 0x7625u, INT64_C(-22729), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7626u, 0x7626u, INT64_C(-26332), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7629u, 0x7629u, INT64_C(-28383), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x762Au, 0x762Au, INT64_C(-28666), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x762Bu, 0x762Bu, INT64_C(-26193), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x762Du, 0x762Du, INT64_C(-22728), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7630u, 0x7630u, INT64_C(-22730), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7633u, 0x7633u, INT64_C(-22728), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7634u, 0x7634u, INT64_C(-25327), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7635u, 0x7635u, INT64_C(-22733), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7638u, 0x7638u, INT64_C(-26580), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x763Cu, 0x763Cu, INT64_C(-22747), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x763Eu, 0x763Eu, INT64_C(-22740), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x763Fu, 0x763Fu, INT64_C(-22744), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7640u, 0x7640u, INT64_C(-22748), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7643u, 0x7643u, INT64_C(-22746), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x764Cu, 0x764Cu, INT64_C(-28866), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x764Du, 0x764Du, INT64_C(-22753), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7654u, 0x7654u, INT64_C(-22758), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7656u, 0x7656u, INT64_C(-22758), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x765Cu, 0x765Cu, INT64_C(-22765), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x765Eu, 0x765Eu, INT64_C(-22769), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7663u, 0x7663u, INT64_C(-25794), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x766Bu, 0x766Bu, INT64_C(-22778), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x766Fu, 0x766Fu, INT64_C(-22781), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7678u, 0x7678u, INT64_C(-27994), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x767Bu, 0x767Bu, INT64_C(-28413), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x767Du, 0x767Du, INT64_C(-28869), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x767Eu, 0x767Eu, INT64_C(-28868), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7682u, 0x7682u, INT64_C(-25468), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7684u, 0x7684u, INT64_C(-28425), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7686u, 0x7686u, INT64_C(-27659), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7687u, 0x7687u, INT64_C(-27858), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7688u, 0x7688u, INT64_C(-22912), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x768Bu, 0x768Bu, INT64_C(-28124), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x768Eu, 0x768Eu, INT64_C(-22917), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7691u, 0x7691u, INT64_C(-28936), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7693u, 0x7693u, INT64_C(-22921), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7696u, 0x7696u, INT64_C(-26145), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7699u, 0x7699u, INT64_C(-22926), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76A4u, 0x76A4u, INT64_C(-22936), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76AEu, 0x76AEu, INT64_C(-26901), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76B1u, 0x76B1u, INT64_C(-25335), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76B2u, 0x76B2u, INT64_C(-22799), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76B4u, 0x76B4u, INT64_C(-22800), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76BFu, 0x76BFu, INT64_C(-27121), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76C2u, 0x76C2u, INT64_C(-25644), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76C5u, 0x76C5u, INT64_C(-25375), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76C6u, 0x76C6u, INT64_C(-26951), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76C8u, 0x76C8u, INT64_C(-25694), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76CAu, 0x76CAu, INT64_C(-25735), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76CDu, 0x76CDu, INT64_C(-23143), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76CEu, 0x76CEu, INT64_C(-28978), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76CFu, 0x76CFu, INT64_C(-25507), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76D0u, 0x76D0u, INT64_C(-25859), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76D1u, 0x76D1u, INT64_C(-27816), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76D2u, 0x76D2u, INT64_C(-28021), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76D4u, 0x76D4u, INT64_C(-27513), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76D6u, 0x76D6u, INT64_C(-28222), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76D7u, 0x76D7u, INT64_C(-28511), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76D8u, 0x76D8u, INT64_C(-26997), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76DBu, 0x76DBu, INT64_C(-26572), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76DFu, 0x76DFu, INT64_C(-27193), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76E5u, 0x76E5u, INT64_C(-23166), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76EEu, 0x76EEu, INT64_C(-27126), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76EFu, 0x76EFu, INT64_C(-28472), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76F1u, 0x76F1u, INT64_C(-23230), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76F2u, 0x76F2u, INT64_C(-27251), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76F4u, 0x76F4u, INT64_C(-25454), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76F8u, 0x76F8u, INT64_C(-26069), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76F9u, 0x76F9u, INT64_C(-23235), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76FCu, 0x76FCu, INT64_C(-27031), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x76FEu, 0x76FEu, INT64_C(-28429), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7701u, 0x7701u, INT64_C(-26611), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7704u, 0x7704u, INT64_C(-23248), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7707u, 0x7708u, INT64_C(-23248), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7709u, 0x7709u, INT64_C(-27250), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x770Bu, 0x770Bu, INT64_C(-27636), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x770Du, 0x770Du, INT64_C(-23256), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7719u, 0x7719u, INT64_C(-23262), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x771Au, 0x771Au, INT64_C(-23265), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x771Fu, 0x771Fu, INT64_C(-25538), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7720u, 0x7720u, INT64_C(-27238), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7722u, 0x7722u, INT64_C(-23272), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7726u, 0x7726u, INT64_C(-23273), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7728u, 0x7728u, INT64_C(-25614), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7729u, 0x7729u, INT64_C(-25991), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x772Du, 0x772Du, INT64_C(-23281), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x772Fu, 0x772Fu, INT64_C(-27268), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7735u, 0x7735u, INT64_C(-23287), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7736u, 0x7736u, INT64_C(-27615), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7737u, 0x7737u, INT64_C(-27718), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7738u, 0x7738u, INT64_C(-23289), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x773Au, 0x773Au, INT64_C(-26394), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x773Cu, 0x773Cu, INT64_C(-25954), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7740u, 0x7740u, INT64_C(-25416), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7741u, 0x7741u, INT64_C(-25556), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7743u, 0x7743u, INT64_C(-23296), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7747u, 0x7747u, INT64_C(-23301), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7750u, 0x7751u, INT64_C(-23312), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x775Au, 0x775Au, INT64_C(-23318), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x775Bu, 0x775Bu, INT64_C(-27824), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7761u, 0x7761u, INT64_C(-26599), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7762u, 0x7762u, INT64_C(-23324), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7763u, 0x7763u, INT64_C(-28561), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7765u, 0x7765u, INT64_C(-23326), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7766u, 0x7766u, INT64_C(-27245), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7768u, 0x7768u, INT64_C(-23331), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x776Bu, 0x776Bu, INT64_C(-27878), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x776Cu, 0x776Cu, INT64_C(-28936), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7779u, 0x7779u, INT64_C(-28577), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x777Du, 0x777Du, INT64_C(-23347), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x777Eu, 0x777Eu, INT64_C(-25395), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x777Fu, 0x777Fu, INT64_C(-23351), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7780u, 0x7780u, INT64_C(-23349), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7784u, 0x7784u, INT64_C(-27328), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7785u, 0x7785u, INT64_C(-28824), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x778Cu, 0x778Cu, INT64_C(-23360), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x778Du, 0x778Du, INT64_C(-23364), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x778Eu, 0x778Eu, INT64_C(-26258), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7791u, 0x7791u, INT64_C(-23364), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7792u, 0x7792u, INT64_C(-27422), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x779Fu, 0x77A0u, INT64_C(-23377), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x77A2u, 0x77A2u, INT64_C(-24882), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x77A5u, 0x77A5u, INT64_C(-27133), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x77A7u, 0x77A7u, INT64_C(-27022), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x77A9u, 0x77A9u, INT64_C(-25567), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x77AAu, 0x77AAu, INT64_C(-28714), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x77ACu, 0x77ACu, INT64_C(-26671), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x77B0u, 0x77B0u, INT64_C(-23392), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x77B3u, 0x77B3u, INT64_C(-26497), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x77B5u, 0x77B5u, INT64_C(-23396), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x77BBu, 0x77BBu, INT64_C(-25748), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x77BDu, 0x77BDu, INT64_C(-23403), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x77BFu, 0x77BFu, INT64_C(-22630), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x77CDu, 0x77CDu, INT64_C(-25179), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x77D7u, 0x77D7u, INT64_C(-28891), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x77DBu, 0x77DBu, INT64_C(-27476), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x77DCu, 0x77DCu, INT64_C(-23095), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x77E2u, 0x77E2u, INT64_C(-26813), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x77E3u, 0x77E3u, INT64_C(-26035), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x77E5u, 0x77E5u, INT64_C(-25702), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x77E7u, 0x77E7u, INT64_C(-23282), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x77E9u, 0x77E9u, INT64_C(-27916), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x77EBu, 0x77EBu, INT64_C(-28033), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x77ECu, 0x77ECu, INT64_C(-23286), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x77EDu, 0x77EDu, INT64_C(-28684), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x77EEu, 0x77EEu, INT64_C(-29282), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x77F3u, 0x77F3u, INT64_C(-26839), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x77F6u, 0x77F6u, INT64_C(-23545), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x77F8u, 0x77F8u, INT64_C(-23546), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x77FDu, 0x77FDu, INT64_C(-26399), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x77FEu, 0x77FEu, INT64_C(-28636), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x77FFu, 0x77FFu, INT64_C(-27817), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7800u, 0x7800u, INT64_C(-23553), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7801u, 0x7801u, INT64_C(-27545), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7802u, 0x7802u, INT64_C(-26947), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7809u, 0x7809u, INT64_C(-23561), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x780Cu, 0x780Cu, INT64_C(-27169), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x780Du, 0x780Du, INT64_C(-27895), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7811u, 0x7811u, INT64_C(-23566), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7812u, 0x7812u, INT64_C(-27267), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7814u, 0x7814u, INT64_C(-26181), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7816u, 0x7816u, INT64_C(-25658), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7817u, 0x7818u, INT64_C(-23574), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x781Au, 0x781Au, INT64_C(-26169), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x781Cu, 0x781Du, INT64_C(-23574), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x781Fu, 0x781Fu, INT64_C(-23572), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7823u, 0x7823u, INT64_C(-23572), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7825u, 0x7825u, INT64_C(-23576), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7826u, 0x7826u, INT64_C(-23569), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7827u, 0x7827u, INT64_C(-25800), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7829u, 0x7829u, INT64_C(-23577), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x782Cu, 0x782Cu, INT64_C(-23582), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x782Du, 0x782Du, INT64_C(-23592), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7830u, 0x7830u, INT64_C(-27312), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7834u, 0x7834u, INT64_C(-27257), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7837u, 0x7837u, INT64_C(-26943), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7838u, 0x7838u, INT64_C(-25933), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7839u, 0x783Bu, INT64_C(-23601), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x783Cu, 0x783Cu, INT64_C(-23600), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x783Eu, 0x783Eu, INT64_C(-27780), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7840u, 0x7840u, INT64_C(-28998), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7845u, 0x7845u, INT64_C(-28462), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7847u, 0x7847u, INT64_C(-23600), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x784Cu, 0x784Cu, INT64_C(-23604), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x784Eu, 0x784Eu, INT64_C(-23613), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7850u, 0x7850u, INT64_C(-23610), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7852u, 0x7852u, INT64_C(-26485), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7855u, 0x7855u, INT64_C(-26836), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7856u, 0x7857u, INT64_C(-23619), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x785Du, 0x785Du, INT64_C(-26405), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x786Au, 0x786Au, INT64_C(-23633), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x786Bu, 0x786Bu, INT64_C(-27738), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x786Cu, 0x786Cu, INT64_C(-26111), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x786Du, 0x786Du, INT64_C(-23643), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x786Eu, 0x786Eu, INT64_C(-27142), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7877u, 0x7877u, INT64_C(-28223), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x787Cu, 0x787Cu, INT64_C(-27381), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7887u, 0x7887u, INT64_C(-23658), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7889u, 0x7889u, INT64_C(-28899), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x788Cu, 0x788Cu, INT64_C(-27738), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x788Du, 0x788Du, INT64_C(-29439), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x788Eu, 0x788Eu, INT64_C(-26842), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7891u, 0x7891u, INT64_C(-29348), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7893u, 0x7893u, INT64_C(-23672), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7897u, 0x7897u, INT64_C(-26661), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7898u, 0x7898u, INT64_C(-28927), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x789Au, 0x789Au, INT64_C(-23678), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x789Bu, 0x789Bu, INT64_C(-23681), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x789Cu, 0x789Cu, INT64_C(-23678), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x789Fu, 0x789Fu, INT64_C(-28910), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x78A1u, 0x78A1u, INT64_C(-23682), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x78A3u, 0x78A3u, INT64_C(-23683), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x78A5u, 0x78A5u, INT64_C(-23682), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x78A7u, 0x78A7u, INT64_C(-29340), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x78B0u, 0x78B0u, INT64_C(-27427), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x78B1u, 0x78B1u, INT64_C(-28282), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x78B2u, 0x78B2u, INT64_C(-23697), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x78B3u, 0x78B3u, INT64_C(-26830), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x78B4u, 0x78B4u, INT64_C(-29229), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x78B9u, 0x78B9u, INT64_C(-23703), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x78BEu, 0x78BEu, INT64_C(-27546), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x78C1u, 0x78C1u, INT64_C(-29091), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x78C5u, 0x78C5u, INT64_C(-29423), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x78C9u, 0x78C9u, INT64_C(-23715), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x78CAu, 0x78CAu, INT64_C(-27951), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x78CBu, 0x78CBu, INT64_C(-29066), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x78D0u, 0x78D0u, INT64_C(-27500), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x78D4u, 0x78D4u, INT64_C(-23728), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x78D5u, 0x78D5u, INT64_C(-28078), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x78D9u, 0x78D9u, INT64_C(-23732), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x78E8u, 0x78E8u, INT64_C(-27658), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x78ECu, 0x78ECu, INT64_C(-23749), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x78F2u, 0x78F2u, INT64_C(-23754), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x78F4u, 0x78F4u, INT64_C(-23754), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x78F7u, 0x78F7u, INT64_C(-27905), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x78FAu, 0x78FAu, INT64_C(-28488), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7901u, 0x7901u, INT64_C(-28322), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7905u, 0x7905u, INT64_C(-23772), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7913u, 0x7913u, INT64_C(-23784), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x791Eu, 0x791Eu, INT64_C(-23793), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7924u, 0x7924u, INT64_C(-23800), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7934u, 0x7934u, INT64_C(-23814), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x793Au, 0x793Au, INT64_C(-27151), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x793Bu, 0x793Bu, INT64_C(-23912), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x793Cu, 0x793Cu, INT64_C(-28042), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x793Eu, 0x793Eu, INT64_C(-27208), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7940u, 0x7940u, INT64_C(-23916), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7941u, 0x7941u, INT64_C(-27486), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7946u, 0x7946u, INT64_C(-23921), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7948u, 0x7948u, INT64_C(-27494), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7949u, 0x7949u, INT64_C(-23923), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7953u, 0x7953u, INT64_C(-23930), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7956u, 0x7956u, INT64_C(-25917), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7957u, 0x7957u, INT64_C(-23931), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x795Au, 0x795Au, INT64_C(-23936), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x795Bu, 0x795Cu, INT64_C(-23940), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x795Du, 0x795Du, INT64_C(-25991), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x795Eu, 0x795Eu, INT64_C(-27230), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x795Fu, 0x795Fu, INT64_C(-27046), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7960u, 0x7960u, INT64_C(-23939), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7962u, 0x7962u, INT64_C(-23943), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7965u, 0x7965u, INT64_C(-26681), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7967u, 0x7967u, INT64_C(-23944), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7968u, 0x7968u, INT64_C(-27586), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x796Du, 0x796Du, INT64_C(-28516), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x796Fu, 0x796Fu, INT64_C(-23953), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7977u, 0x7977u, INT64_C(-29189), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7978u, 0x7978u, INT64_C(-28567), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x797Au, 0x797Au, INT64_C(-23962), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7980u, 0x7980u, INT64_C(-25754), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7981u, 0x7981u, INT64_C(-28383), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7984u, 0x7984u, INT64_C(-27980), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7985u, 0x7985u, INT64_C(-23972), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x798Au, 0x798Au, INT64_C(-23976), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x798Fu, 0x798Fu, INT64_C(-28955), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x799Au, 0x799Au, INT64_C(-23991), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x79A7u, 0x79A7u, INT64_C(-24003), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x79B3u, 0x79B3u, INT64_C(-24014), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x79B9u, 0x79B9u, INT64_C(-26385), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x79BAu, 0x79BAu, INT64_C(-25979), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x79BBu, 0x79BBu, INT64_C(-28175), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x79BDu, 0x79BDu, INT64_C(-27533), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x79BEu, 0x79BEu, INT64_C(-28773), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x79C0u, 0x79C0u, INT64_C(-26684), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x79C1u, 0x79C1u, INT64_C(-27193), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x79C3u, 0x79C3u, INT64_C(-27010), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x79C6u, 0x79C6u, INT64_C(-28964), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x79C9u, 0x79C9u, INT64_C(-29582), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x79CBu, 0x79CBu, INT64_C(-27529), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x79CDu, 0x79CDu, INT64_C(-26146), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x79D1u, 0x79D1u, INT64_C(-28328), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x79D2u, 0x79D2u, INT64_C(-27916), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x79D5u, 0x79D5u, INT64_C(-23773), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x79D8u, 0x79D8u, INT64_C(-27941), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x79DFu, 0x79DFu, INT64_C(-26058), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x79E3u, 0x79E3u, INT64_C(-23785), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x79E4u, 0x79E4u, INT64_C(-29462), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x79E6u, 0x79E6u, INT64_C(-27579), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x79E7u, 0x79E7u, INT64_C(-26619), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x79E9u, 0x79E9u, INT64_C(-26188), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x79EBu, 0x79EBu, INT64_C(-23792), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x79EDu, 0x79EDu, INT64_C(-23796), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x79EFu, 0x79EFu, INT64_C(-28679), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x79F0u, 0x79F0u, INT64_C(-29487), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x79F8u, 0x79F8u, INT64_C(-28540), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x79FBu, 0x79FBu, INT64_C(-26584), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x79FDu, 0x79FDu, INT64_C(-28722), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A00u, 0x7A00u, INT64_C(-26908), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A02u, 0x7A02u, INT64_C(-23811), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A03u, 0x7A03u, INT64_C(-23813), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A06u, 0x7A06u, INT64_C(-23818), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A0Bu, 0x7A0Bu, INT64_C(-29508), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A0Du, 0x7A0Du, INT64_C(-27434), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A0Eu, 0x7A0Eu, INT64_C(-27283), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A14u, 0x7A14u, INT64_C(-23827), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A17u, 0x7A17u, INT64_C(-29784), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A1Au, 0x7A1Au, INT64_C(-26236), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A1Eu, 0x7A1Eu, INT64_C(-23838), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A20u, 0x7A20u, INT64_C(-29496), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A23u, 0x7A23u, INT64_C(-23225), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A33u, 0x7A33u, INT64_C(-27014), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A37u, 0x7A37u, INT64_C(-23860), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A39u, 0x7A39u, INT64_C(-23863), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A3Bu, 0x7A3Bu, INT64_C(-29382), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A3Cu, 0x7A3Cu, INT64_C(-28697), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A3Du, 0x7A3Du, INT64_C(-28758), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A3Fu, 0x7A3Fu, INT64_C(-29065), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A46u, 0x7A46u, INT64_C(-27979), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A51u, 0x7A51u, INT64_C(-23885), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A57u, 0x7A57u, INT64_C(-27297), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A70u, 0x7A70u, INT64_C(-23913), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A74u, 0x7A74u, INT64_C(-26829), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A76u, 0x7A76u, INT64_C(-28594), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A77u, 0x7A77u, INT64_C(-27702), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A78u, 0x7A79u, INT64_C(-23811), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A7Au, 0x7A7Au, INT64_C(-28482), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A7Fu, 0x7A7Fu, INT64_C(-29565), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A80u, 0x7A80u, INT64_C(-23817), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A81u, 0x7A81u, INT64_C(-27199), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A83u, 0x7A83u, INT64_C(-27740), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A84u, 0x7A84u, INT64_C(-26464), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A86u, 0x7A86u, INT64_C(-23822), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A88u, 0x7A88u, INT64_C(-23823), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A8Du, 0x7A8Du, INT64_C(-27755), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A91u, 0x7A91u, INT64_C(-26768), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A92u, 0x7A92u, INT64_C(-26350), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A95u, 0x7A95u, INT64_C(-23835), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A96u, 0x7A96u, INT64_C(-28702), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A97u, 0x7A97u, INT64_C(-29582), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A98u, 0x7A98u, INT64_C(-28630), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A9Cu, 0x7A9Cu, INT64_C(-29543), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A9Du, 0x7A9Du, INT64_C(-27111), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7A9Fu, 0x7A9Fu, INT64_C(-28509), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7AA0u, 0x7AA0u, INT64_C(-23844), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7AA5u, 0x7AA5u, INT64_C(-28488), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7AA6u, 0x7AA6u, INT64_C(-23851), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7AA8u, 0x7AA8u, INT64_C(-23850), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7AACu, 0x7AACu, INT64_C(-23855), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7AADu, 0x7AADu, INT64_C(-23854), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7AB3u, 0x7AB3u, INT64_C(-23859), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7ABFu, 0x7ABFu, INT64_C(-28322), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7ACBu, 0x7ACBu, INT64_C(-28426), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7AD6u, 0x7AD6u, INT64_C(-27503), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7AD9u, 0x7AD9u, INT64_C(-26532), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7ADEu, 0x7ADEu, INT64_C(-28703), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7ADFu, 0x7ADFu, INT64_C(-28705), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7AE0u, 0x7AE0u, INT64_C(-26535), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7AE3u, 0x7AE3u, INT64_C(-28638), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7AE5u, 0x7AE5u, INT64_C(-27311), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7AE6u, 0x7AE6u, INT64_C(-23922), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7AEDu, 0x7AEDu, INT64_C(-28775), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7AEFu, 0x7AEFu, INT64_C(-29455), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7AF9u, 0x7AF9u, INT64_C(-26419), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7AFAu, 0x7AFAu, INT64_C(-23740), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7AFDu, 0x7AFDu, INT64_C(-23742), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7AFFu, 0x7AFFu, INT64_C(-29281), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B03u, 0x7B04u, INT64_C(-23746), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B06u, 0x7B06u, INT64_C(-30043), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B08u, 0x7B08u, INT64_C(-23752), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B0Au, 0x7B0Au, INT64_C(-23750), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B0Bu, 0x7B0Bu, INT64_C(-27471), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B0Fu, 0x7B0Fu, INT64_C(-23753), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B11u, 0x7B11u, INT64_C(-27082), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B14u, 0x7B14u, INT64_C(-29963), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B15u, 0x7B15u, INT64_C(-23762), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B19u, 0x7B19u, INT64_C(-23759), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B1Bu, 0x7B1Bu, INT64_C(-29587), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B1Eu, 0x7B1Eu, INT64_C(-23756), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B20u, 0x7B20u, INT64_C(-23763), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B24u, 0x7B24u, INT64_C(-23765), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B25u, 0x7B25u, INT64_C(-23767), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B26u, 0x7B26u, INT64_C(-29368), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B28u, 0x7B28u, INT64_C(-29994), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B2Au, 0x7B2Au, INT64_C(-23777), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B2Bu, 0x7B2Bu, INT64_C(-23782), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B2Cu, 0x7B2Cu, INT64_C(-29595), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B2Eu, 0x7B2Eu, INT64_C(-23779), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B31u, 0x7B31u, INT64_C(-23781), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B33u, 0x7B33u, INT64_C(-23779), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B38u, 0x7B38u, INT64_C(-23792), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B3Au, 0x7B3Au, INT64_C(-28942), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B3Cu, 0x7B3Cu, INT64_C(-28448), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B3Eu, 0x7B3Eu, INT64_C(-23789), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B45u, 0x7B45u, INT64_C(-23792), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B47u, 0x7B47u, INT64_C(-23808), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B49u, 0x7B49u, INT64_C(-29642), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B4Bu, 0x7B4Bu, INT64_C(-28854), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B4Cu, 0x7B4Cu, INT64_C(-23797), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B4Fu, 0x7B4Fu, INT64_C(-29496), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B50u, 0x7B50u, INT64_C(-28669), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B51u, 0x7B51u, INT64_C(-26494), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B52u, 0x7B52u, INT64_C(-27417), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B54u, 0x7B54u, INT64_C(-29707), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B56u, 0x7B56u, INT64_C(-29914), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B58u, 0x7B58u, INT64_C(-23813), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B5Au, 0x7B5Au, INT64_C(-23814), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B5Bu, 0x7B5Bu, INT64_C(-27796), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B5Du, 0x7B5Du, INT64_C(-23813), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B60u, 0x7B60u, INT64_C(-23815), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B62u, 0x7B62u, INT64_C(-23814), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B6Eu, 0x7B6Eu, INT64_C(-23828), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B71u, 0x7B71u, INT64_C(-23827), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B72u, 0x7B72u, INT64_C(-23829), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B75u, 0x7B75u, INT64_C(-23839), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B77u, 0x7B77u, INT64_C(-28714), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B79u, 0x7B79u, INT64_C(-29839), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B7Bu, 0x7B7Bu, INT64_C(-23840), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B7Eu, 0x7B7Eu, INT64_C(-28034), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B80u, 0x7B80u, INT64_C(-28997), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B85u, 0x7B85u, INT64_C(-23839), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B8Du, 0x7B8Du, INT64_C(-29343), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B90u, 0x7B90u, INT64_C(-23857), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B94u, 0x7B94u, INT64_C(-30026), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B95u, 0x7B95u, INT64_C(-29100), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B97u, 0x7B97u, INT64_C(-27625), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B9Cu, 0x7B9Cu, INT64_C(-23860), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7B9Du, 0x7B9Du, INT64_C(-23865), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7BA1u, 0x7BA1u, INT64_C(-29334), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7BA2u, 0x7BA2u, INT64_C(-23865), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7BA6u, 0x7BA7u, INT64_C(-23878), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7BA8u, 0x7BA8u, INT64_C(-23875), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7BA9u, 0x7BA9u, INT64_C(-28491), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7BAAu, 0x7BAAu, INT64_C(-23875), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7BABu, 0x7BABu, INT64_C(-23873), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7BACu, 0x7BACu, INT64_C(-23881), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7BADu, 0x7BADu, INT64_C(-29031), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7BB1u, 0x7BB1u, INT64_C(-27274), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7BB4u, 0x7BB4u, INT64_C(-23881), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7BB8u, 0x7BB8u, INT64_C(-23894), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7BC1u, 0x7BC1u, INT64_C(-23892), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7BC6u, 0x7BC6u, INT64_C(-26598), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7BC7u, 0x7BC7u, INT64_C(-28200), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7BCCu, 0x7BCCu, INT64_C(-23902), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7BD1u, 0x7BD1u, INT64_C(-23909), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7BD3u, 0x7BD3u, INT64_C(-28590), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7BD9u, 0x7BD9u, INT64_C(-29483), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7BDAu, 0x7BDAu, INT64_C(-23914), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7BDDu, 0x7BDDu, INT64_C(-23918), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7BE1u, 0x7BE1u, INT64_C(-29869), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7BE5u, 0x7BE6u, INT64_C(-23924), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7BEAu, 0x7BEAu, INT64_C(-23927), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7BEEu, 0x7BEEu, INT64_C(-28787), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7BF1u, 0x7BF1u, INT64_C(-28743), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7BF7u, 0x7BF7u, INT64_C(-28271), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7BFCu, 0x7BFCu, INT64_C(-23942), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7BFEu, 0x7BFEu, INT64_C(-23945), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7C07u, 0x7C07u, INT64_C(-29910), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7C0Bu, 0x7C0Bu, INT64_C(-23954), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7C0Cu, 0x7C0Cu, INT64_C(-23960), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7C0Fu, 0x7C0Fu, INT64_C(-23960), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7C16u, 0x7C16u, INT64_C(-23966), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7C1Fu, 0x7C1Fu, INT64_C(-23973), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7C26u, 0x7C26u, INT64_C(-23978), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7C27u, 0x7C27u, INT64_C(-29299), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7C2Au, 0x7C2Au, INT64_C(-23983), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7C38u, 0x7C38u, INT64_C(-23995), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7C3Fu, 0x7C3Fu, INT64_C(-30180), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7C40u, 0x7C40u, INT64_C(-24001), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7C41u, 0x7C41u, INT64_C(-24003), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7C4Du, 0x7C4Du, INT64_C(-29270), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7C73u, 0x7C73u, INT64_C(-28609), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7C74u, 0x7C74u, INT64_C(-26532), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7C7Bu, 0x7C7Bu, INT64_C(-28890), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7C7Cu, 0x7C7Cu, INT64_C(-24023), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7C7Du, 0x7C7Du, INT64_C(-26745), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7C89u, 0x7C89u, INT64_C(-29755), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7C91u, 0x7C91u, INT64_C(-24042), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7C92u, 0x7C92u, INT64_C(-28880), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7C95u, 0x7C95u, INT64_C(-28375), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7C97u, 0x7C97u, INT64_C(-30056), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7C98u, 0x7C98u, INT64_C(-26990), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7C9Cu, 0x7C9Cu, INT64_C(-24051), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7C9Du, 0x7C9Du, INT64_C(-24053), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7C9Eu, 0x7C9Eu, INT64_C(-24052), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7C9Fu, 0x7C9Fu, INT64_C(-27898), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7CA2u, 0x7CA2u, INT64_C(-24055), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7CA4u, 0x7CA4u, INT64_C(-27082), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7CA5u, 0x7CA5u, INT64_C(-26864), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7CAAu, 0x7CAAu, INT64_C(-29783), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7CAEu, 0x7CAEu, INT64_C(-28887), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7CB1u, 0x7CB1u, INT64_C(-28887), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7CB2u, 0x7CB2u, INT64_C(-24070), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7CB3u, 0x7CB3u, INT64_C(-29186), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7CB9u, 0x7CB9u, INT64_C(-30078), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7CBCu, 0x7CBDu, INT64_C(-24079), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7CBEu, 0x7CBEu, INT64_C(-29198), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7CC1u, 0x7CC1u, INT64_C(-24082), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7CC5u, 0x7CC5u, INT64_C(-24081), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7CC7u, 0x7CC7u, INT64_C(-24087), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7CC8u, 0x7CC8u, INT64_C(-24085), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7CCAu, 0x7CCAu, INT64_C(-29504), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7CCCu, 0x7CCDu, INT64_C(-24091), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7CD5u, 0x7CD5u, INT64_C(-29730), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7CD6u, 0x7CD6u, INT64_C(-27878), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7CD7u, 0x7CD7u, INT64_C(-24098), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7CD9u, 0x7CD9u, INT64_C(-30306), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7CDCu, 0x7CDCu, INT64_C(-28718), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7CDFu, 0x7CDFu, INT64_C(-27107), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7CE0u, 0x7CE0u, INT64_C(-29126), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7CE8u, 0x7CE8u, INT64_C(-24114), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7CEFu, 0x7CEFu, INT64_C(-28580), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7CF8u, 0x7CF8u, INT64_C(-24118), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7CFBu, 0x7CFBu, INT64_C(-27651), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7D0Au, 0x7D0Au, INT64_C(-27740), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7D20u, 0x7D20u, INT64_C(-28029), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7D22u, 0x7D22u, INT64_C(-28000), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7D27u, 0x7D27u, INT64_C(-29324), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7D2Bu, 0x7D2Bu, INT64_C(-26921), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7D2Fu, 0x7D2Fu, INT64_C(-29075), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7D6Eu, 0x7D6Eu, INT64_C(-27608), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7D77u, 0x7D77u, INT64_C(-24244), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7DA6u, 0x7DA6u, INT64_C(-24290), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7DAEu, 0x7DAEu, INT64_C(-24297), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7E3Bu, 0x7E3Bu, INT64_C(-24165), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7E41u, 0x7E41u, INT64_C(-30237), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7E47u, 0x7E47u, INT64_C(-24449), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7E82u, 0x7E82u, INT64_C(-27236), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7E9Bu, 0x7E9Bu, INT64_C(-24532), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7E9Fu, 0x7E9Fu, INT64_C(-25841), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EA0u, 0x7EA0u, INT64_C(-29659), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EA1u, 0x7EA1u, INT64_C(-25842), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EA2u, 0x7EA2u, INT64_C(-29993), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EA3u, 0x7EA3u, INT64_C(-25843), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EA4u, 0x7EA4u, INT64_C(-28054), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EA5u, 0x7EA5u, INT64_C(-25844), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EA6u, 0x7EA6u, INT64_C(-27601), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EA7u, 0x7EA7u, INT64_C(-29864), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EA8u, 0x7EA9u, INT64_C(-25846), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EAAu, 0x7EAAu, INT64_C(-29844), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EABu, 0x7EABu, INT64_C(-28712), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EACu, 0x7EACu, INT64_C(-28180), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EADu, 0x7EADu, INT64_C(-25849), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EAFu, 0x7EAFu, INT64_C(-30615), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EB0u, 0x7EB0u, INT64_C(-25851), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EB1u, 0x7EB1u, INT64_C(-28654), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EB2u, 0x7EB2u, INT64_C(-30216), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EB3u, 0x7EB3u, INT64_C(-29105), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EB5u, 0x7EB5u, INT64_C(-27301), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EB6u, 0x7EB6u, INT64_C(-29279), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EB7u, 0x7EB7u, INT64_C(-30317), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EB8u, 0x7EB8u, INT64_C(-27430), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EB9u, 0x7EB9u, INT64_C(-28174), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EBAu, 0x7EBAu, INT64_C(-30339), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EBDu, 0x7EBDu, INT64_C(-29056), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EBEu, 0x7EBEu, INT64_C(-25864), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EBFu, 0x7EBFu, INT64_C(-28061), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EC0u, 0x7EC2u, INT64_C(-25865), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EC3u, 0x7EC3u, INT64_C(-29421), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EC4u, 0x7EC4u, INT64_C(-27304), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EC5u, 0x7EC5u, INT64_C(-28614), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EC6u, 0x7EC6u, INT64_C(-28107), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EC7u, 0x7EC7u, INT64_C(-27459), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EC8u, 0x7EC8u, INT64_C(-27422), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EC9u, 0x7EC9u, INT64_C(-25871), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7ECAu, 0x7ECAu, INT64_C(-30972), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7ECBu, 0x7ECCu, INT64_C(-25872), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7ECDu, 0x7ECDu, INT64_C(-28642), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7ECEu, 0x7ECEu, INT64_C(-27778), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7ECFu, 0x7ECFu, INT64_C(-29725), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7ED0u, 0x7ED0u, INT64_C(-25875), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7ED1u, 0x7ED1u, INT64_C(-30973), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7ED2u, 0x7ED2u, INT64_C(-28739), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7ED3u, 0x7ED3u, INT64_C(-29771), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7ED4u, 0x7ED4u, INT64_C(-25878), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7ED5u, 0x7ED5u, INT64_C(-28766), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7ED7u, 0x7ED7u, INT64_C(-25880), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7ED8u, 0x7ED8u, INT64_C(-29959), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7ED9u, 0x7ED9u, INT64_C(-30224), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EDAu, 0x7EDAu, INT64_C(-27959), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EDBu, 0x7EDBu, INT64_C(-25883), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EDCu, 0x7EDCu, INT64_C(-29304), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EDDu, 0x7EDDu, INT64_C(-29664), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EDEu, 0x7EDEu, INT64_C(-29805), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EDFu, 0x7EDFu, INT64_C(-28325), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EE0u, 0x7EE1u, INT64_C(-25887), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EE2u, 0x7EE2u, INT64_C(-29679), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EE3u, 0x7EE3u, INT64_C(-27997), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EE5u, 0x7EE5u, INT64_C(-28467), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EE6u, 0x7EE6u, INT64_C(-28397), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EE7u, 0x7EE7u, INT64_C(-29906), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EE8u, 0x7EE8u, INT64_C(-25893), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EE9u, 0x7EE9u, INT64_C(-29944), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EEAu, 0x7EEAu, INT64_C(-27986), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EEBu, 0x7EEBu, INT64_C(-25895), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EEDu, 0x7EEDu, INT64_C(-27988), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EEEu, 0x7EEFu, INT64_C(-25897), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EF0u, 0x7EF0u, INT64_C(-30677), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EF1u, 0x7EF2u, INT64_C(-25898), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EF3u, 0x7EF3u, INT64_C(-28646), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EF4u, 0x7EF4u, INT64_C(-28259), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EF5u, 0x7EF5u, INT64_C(-29242), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EF6u, 0x7EF6u, INT64_C(-25900), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EF7u, 0x7EF7u, INT64_C(-30967), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EF8u, 0x7EF8u, INT64_C(-30732), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EFAu, 0x7EFBu, INT64_C(-25903), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EFCu, 0x7EFCu, INT64_C(-27374), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EFDu, 0x7EFDu, INT64_C(-27590), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EFEu, 0x7EFEu, INT64_C(-25905), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7EFFu, 0x7EFFu, INT64_C(-29366), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F00u, 0x7F00u, INT64_C(-27411), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F01u, 0x7F03u, INT64_C(-25907), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F04u, 0x7F04u, INT64_C(-29905), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F05u, 0x7F05u, INT64_C(-29253), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F06u, 0x7F06u, INT64_C(-29571), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F07u, 0x7F08u, INT64_C(-25910), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F09u, 0x7F09u, INT64_C(-29975), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F0Bu, 0x7F0Cu, INT64_C(-25912), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F0Du, 0x7F0Du, INT64_C(-25924), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F0Eu, 0x7F0Eu, INT64_C(-30505), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F0Fu, 0x7F0Fu, INT64_C(-25914), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F11u, 0x7F12u, INT64_C(-25915), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F13u, 0x7F13u, INT64_C(-30062), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F14u, 0x7F14u, INT64_C(-30591), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F15u, 0x7F15u, INT64_C(-29394), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F16u, 0x7F16u, INT64_C(-30967), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F17u, 0x7F17u, INT64_C(-25919), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F18u, 0x7F18u, INT64_C(-27722), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F19u, 0x7F19u, INT64_C(-25920), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F1Au, 0x7F1Au, INT64_C(-30346), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F1Bu, 0x7F1Bu, INT64_C(-25920), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F1Cu, 0x7F1Cu, INT64_C(-25922), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F1Du, 0x7F1Du, INT64_C(-30398), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F1Fu, 0x7F1Fu, INT64_C(-25923), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F20u, 0x7F20u, INT64_C(-30859), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F21u, 0x7F27u, INT64_C(-25924), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F28u, 0x7F28u, INT64_C(-27846), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F29u, 0x7F29u, INT64_C(-28521), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F2Au, 0x7F2Du, INT64_C(-25926), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F2Eu, 0x7F2Eu, INT64_C(-28758), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F2Fu, 0x7F33u, INT64_C(-25927), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F34u, 0x7F34u, INT64_C(-29892), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F35u, 0x7F35u, INT64_C(-25928), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F36u, 0x7F36u, INT64_C(-24829), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F38u, 0x7F38u, INT64_C(-30352), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F3Au, 0x7F3Au, INT64_C(-28888), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F42u, 0x7F42u, INT64_C(-24840), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F44u, 0x7F45u, INT64_C(-24841), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F50u, 0x7F50u, INT64_C(-30275), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F51u, 0x7F51u, INT64_C(-28370), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F54u, 0x7F54u, INT64_C(-27355), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F55u, 0x7F55u, INT64_C(-30231), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F57u, 0x7F57u, INT64_C(-29436), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F58u, 0x7F58u, INT64_C(-25340), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F5Au, 0x7F5Au, INT64_C(-30532), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F5Fu, 0x7F5Fu, INT64_C(-25345), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F61u, 0x7F61u, INT64_C(-25348), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F62u, 0x7F62u, INT64_C(-31148), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F68u, 0x7F68u, INT64_C(-25352), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F69u, 0x7F69u, INT64_C(-27676), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F6Au, 0x7F6Au, INT64_C(-27464), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F6Eu, 0x7F6Eu, INT64_C(-27606), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F71u, 0x7F71u, INT64_C(-25359), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F72u, 0x7F72u, INT64_C(-28693), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F74u, 0x7F74u, INT64_C(-25363), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F79u, 0x7F79u, INT64_C(-25366), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F7Eu, 0x7F7Eu, INT64_C(-25369), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F81u, 0x7F81u, INT64_C(-25373), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F8Au, 0x7F8Au, INT64_C(-28057), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F8Cu, 0x7F8Cu, INT64_C(-29053), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F8Eu, 0x7F8Eu, INT64_C(-29427), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F94u, 0x7F94u, INT64_C(-30434), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F9Au, 0x7F9Au, INT64_C(-29588), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F9Du, 0x7F9Du, INT64_C(-24830), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F9Eu, 0x7F9Eu, INT64_C(-28190), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7F9Fu, 0x7F9Fu, INT64_C(-24831), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7FA1u, 0x7FA1u, INT64_C(-28291), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7FA4u, 0x7FA4u, INT64_C(-28985), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7FA7u, 0x7FA7u, INT64_C(-24838), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7FAFu, 0x7FB0u, INT64_C(-24845), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7FB2u, 0x7FB2u, INT64_C(-24846), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7FB8u, 0x7FB8u, INT64_C(-27343), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7FB9u, 0x7FB9u, INT64_C(-30442), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7FBCu, 0x7FBCu, INT64_C(-26228), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7FBDu, 0x7FBDu, INT64_C(-27922), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7FBFu, 0x7FBFu, INT64_C(-24838), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7FC1u, 0x7FC1u, INT64_C(-28432), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7FC5u, 0x7FC5u, INT64_C(-30953), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7FCAu, 0x7FCAu, INT64_C(-25175), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7FCCu, 0x7FCCu, INT64_C(-28033), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7FCEu, 0x7FCEu, INT64_C(-24852), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7FD4u, 0x7FD4u, INT64_C(-28329), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7FD5u, 0x7FD5u, INT64_C(-24858), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7FD8u, 0x7FD8u, INT64_C(-29113), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7FDFu, 0x7FDFu, INT64_C(-30804), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7FE0u, 0x7FE0u, INT64_C(-30883), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7FE1u, 0x7FE1u, INT64_C(-24868), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7FE5u, 0x7FE5u, INT64_C(-24873), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7FE6u, 0x7FE6u, INT64_C(-24872), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7FE9u, 0x7FE9u, INT64_C(-24874), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7FEEu, 0x7FEEu, INT64_C(-24878), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7FF0u, 0x7FF0u, INT64_C(-30385), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7FF1u, 0x7FF1u, INT64_C(-31313), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7FF3u, 0x7FF3u, INT64_C(-24882), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7FFBu, 0x7FFBu, INT64_C(-30683), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x7FFCu, 0x7FFCu, INT64_C(-28082), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8000u, 0x8000u, INT64_C(-28152), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8001u, 0x8001u, INT64_C(-29809), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8003u, 0x8003u, INT64_C(-29924), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8004u, 0x8004u, INT64_C(-25814), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8005u, 0x8005u, INT64_C(-27823), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8006u, 0x8006u, INT64_C(-25873), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x800Bu, 0x800Bu, INT64_C(-25177), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x800Cu, 0x800Cu, INT64_C(-30719), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x800Du, 0x800Du, INT64_C(-28831), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8010u, 0x8010u, INT64_C(-29450), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8012u, 0x8012u, INT64_C(-25196), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8014u, 0x8014u, INT64_C(-25197), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8015u, 0x8015u, INT64_C(-30537), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8016u, 0x8016u, INT64_C(-25198), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8017u, 0x8017u, INT64_C(-30406), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8018u, 0x8018u, INT64_C(-27962), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8019u, 0x8019u, INT64_C(-31334), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x801Cu, 0x801Cu, INT64_C(-25203), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8020u, 0x8020u, INT64_C(-25206), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8022u, 0x8022u, INT64_C(-25207), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8025u, 0x8027u, INT64_C(-25209), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8028u, 0x8028u, INT64_C(-25208), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8029u, 0x8029u, INT64_C(-25210), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x802Au, 0x802Au, INT64_C(-29374), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8031u, 0x8031u, INT64_C(-25216), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8033u, 0x8033u, INT64_C(-30756), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8035u, 0x8035u, INT64_C(-25218), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8036u, 0x8036u, INT64_C(-28203), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8037u, 0x8037u, INT64_C(-27051), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8038u, 0x8038u, INT64_C(-28835), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x803Bu, 0x803Bu, INT64_C(-31076), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x803Du, 0x803Du, INT64_C(-30948), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x803Fu, 0x803Fu, INT64_C(-30574), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8042u, 0x8042u, INT64_C(-29461), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8043u, 0x8043u, INT64_C(-25231), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8046u, 0x8046u, INT64_C(-25233), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x804Au, 0x804Au, INT64_C(-29799), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x804Bu, 0x804Bu, INT64_C(-29745), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x804Cu, 0x804Cu, INT64_C(-27847), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x804Du, 0x804Du, INT64_C(-25239), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8052u, 0x8052u, INT64_C(-25243), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8054u, 0x8054u, INT64_C(-29835), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8058u, 0x8058u, INT64_C(-29355), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x805Au, 0x805Au, INT64_C(-30074), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8069u, 0x8069u, INT64_C(-25265), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x806Au, 0x806Au, INT64_C(-31042), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8071u, 0x8071u, INT64_C(-25272), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x807Fu, 0x807Fu, INT64_C(-25734), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8080u, 0x8080u, INT64_C(-25736), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8083u, 0x8083u, INT64_C(-28888), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8084u, 0x8084u, INT64_C(-28233), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8086u, 0x8086u, INT64_C(-28922), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8087u, 0x8087u, INT64_C(-27960), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8089u, 0x8089u, INT64_C(-29174), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x808Bu, 0x808Bu, INT64_C(-29931), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x808Cu, 0x808Cu, INT64_C(-30370), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8093u, 0x8093u, INT64_C(-25927), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8096u, 0x8096u, INT64_C(-28497), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8098u, 0x8098u, INT64_C(-27873), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x809Au, 0x809Au, INT64_C(-30910), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x809Bu, 0x809Bu, INT64_C(-30706), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x809Cu, 0x809Cu, INT64_C(-25937), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x809Du, 0x809Du, INT64_C(-30718), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x809Fu, 0x809Fu, INT64_C(-25941), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80A0u, 0x80A0u, INT64_C(-31231), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80A1u, 0x80A1u, INT64_C(-30633), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80A2u, 0x80A2u, INT64_C(-27938), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80A4u, 0x80A4u, INT64_C(-30781), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80A5u, 0x80A5u, INT64_C(-30824), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80A9u, 0x80A9u, INT64_C(-30329), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80AAu, 0x80AAu, INT64_C(-30841), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80ABu, 0x80ABu, INT64_C(-25946), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80ADu, 0x80ADu, INT64_C(-25947), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80AEu, 0x80AEu, INT64_C(-31508), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80AFu, 0x80AFu, INT64_C(-30077), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80B1u, 0x80B1u, INT64_C(-25953), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80B2u, 0x80B2u, INT64_C(-28154), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80B4u, 0x80B4u, INT64_C(-25953), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80B7u, 0x80B7u, INT64_C(-25955), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80BAu, 0x80BAu, INT64_C(-30841), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80BCu, 0x80BCu, INT64_C(-25967), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80BDu, 0x80BDu, INT64_C(-25966), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80BEu, 0x80BEu, INT64_C(-29113), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80BFu, 0x80BFu, INT64_C(-27923), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80C0u, 0x80C0u, INT64_C(-28028), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80C1u, 0x80C1u, INT64_C(-28526), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80C2u, 0x80C2u, INT64_C(-25960), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80C3u, 0x80C3u, INT64_C(-28710), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80C4u, 0x80C4u, INT64_C(-25961), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80C6u, 0x80C6u, INT64_C(-31079), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80CCu, 0x80CCu, INT64_C(-31450), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80CDu, 0x80CDu, INT64_C(-25968), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80CEu, 0x80CEu, INT64_C(-28928), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80D6u, 0x80D6u, INT64_C(-29545), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80D7u, 0x80D7u, INT64_C(-25977), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80D9u, 0x80D9u, INT64_C(-25981), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80DAu, 0x80DAu, INT64_C(-29540), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80DBu, 0x80DBu, INT64_C(-25986), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80DCu, 0x80DCu, INT64_C(-29131), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80DDu, 0x80DDu, INT64_C(-25981), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80DEu, 0x80DEu, INT64_C(-31490), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80E1u, 0x80E1u, INT64_C(-30554), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80E4u, 0x80E4u, INT64_C(-27804), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80E5u, 0x80E5u, INT64_C(-25411), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80E7u, 0x80EAu, INT64_C(-26002), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80EBu, 0x80EBu, INT64_C(-25994), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80ECu, 0x80ECu, INT64_C(-26487), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80EDu, 0x80EDu, INT64_C(-25993), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80EFu, 0x80EFu, INT64_C(-30116), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80F0u, 0x80F0u, INT64_C(-28363), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80F1u, 0x80F1u, INT64_C(-25999), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80F2u, 0x80F2u, INT64_C(-25995), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80F3u, 0x80F3u, INT64_C(-30774), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80F4u, 0x80F4u, INT64_C(-26001), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80F6u, 0x80F6u, INT64_C(-30357), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80F8u, 0x80F8u, INT64_C(-28543), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80FAu, 0x80FAu, INT64_C(-31586), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80FCu, 0x80FCu, INT64_C(-26004), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x80FDu, 0x80FDu, INT64_C(-29672), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8102u, 0x8102u, INT64_C(-28033), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8106u, 0x8106u, INT64_C(-31181), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8109u, 0x8109u, INT64_C(-29846), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x810Au, 0x810Au, INT64_C(-30472), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x810Du, 0x810Eu, INT64_C(-26024), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x810Fu, 0x810Fu, INT64_C(-28182), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8110u, 0x8110u, INT64_C(-29489), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8111u, 0x8111u, INT64_C(-29700), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8112u, 0x8112u, INT64_C(-26024), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8113u, 0x8113u, INT64_C(-29653), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8114u, 0x8114u, INT64_C(-27696), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8116u, 0x8116u, INT64_C(-31432), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8118u, 0x8118u, INT64_C(-26025), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x811Au, 0x811Au, INT64_C(-30382), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x811Eu, 0x811Eu, INT64_C(-26033), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x812Cu, 0x812Cu, INT64_C(-26046), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x812Fu, 0x812Fu, INT64_C(-30898), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8131u, 0x8131u, INT64_C(-28889), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8132u, 0x8132u, INT64_C(-26050), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8136u, 0x8136u, INT64_C(-26058), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8138u, 0x8138u, INT64_C(-30054), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x813Eu, 0x813Eu, INT64_C(-29607), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8146u, 0x8146u, INT64_C(-28970), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8148u, 0x8148u, INT64_C(-26071), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x814Au, 0x814Au, INT64_C(-30169), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x814Bu, 0x814Bu, INT64_C(-28470), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x814Cu, 0x814Cu, INT64_C(-26074), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8150u, 0x8150u, INT64_C(-30928), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8151u, 0x8151u, INT64_C(-30931), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8153u, 0x8153u, INT64_C(-26080), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8154u, 0x8154u, INT64_C(-29510), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8155u, 0x8155u, INT64_C(-28891), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8159u, 0x815Au, INT64_C(-26084), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8160u, 0x8160u, INT64_C(-26088), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8165u, 0x8165u, INT64_C(-28668), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8167u, 0x8167u, INT64_C(-26090), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8169u, 0x8169u, INT64_C(-26096), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x816Du, 0x816Du, INT64_C(-26097), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x816Eu, 0x816Eu, INT64_C(-29380), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8170u, 0x8170u, INT64_C(-28533), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8171u, 0x8171u, INT64_C(-26106), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8174u, 0x8174u, INT64_C(-26112), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8179u, 0x8179u, INT64_C(-30959), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x817Au, 0x817Au, INT64_C(-28766), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x817Bu, 0x817Bu, INT64_C(-29789), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x817Cu, 0x817Du, INT64_C(-26114), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x817Eu, 0x817Eu, INT64_C(-29051), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x817Fu, 0x817Fu, INT64_C(-28976), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8180u, 0x8180u, INT64_C(-31661), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8182u, 0x8182u, INT64_C(-26113), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8188u, 0x8188u, INT64_C(-26120), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x818Au, 0x818Au, INT64_C(-31547), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x818Fu, 0x818Fu, INT64_C(-30942), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8191u, 0x8191u, INT64_C(-26127), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8198u, 0x8198u, INT64_C(-31597), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x819Bu, 0x819Bu, INT64_C(-29101), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x819Cu, 0x819Cu, INT64_C(-29887), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x819Du, 0x819Du, INT64_C(-28853), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x81A3u, 0x81A3u, INT64_C(-26143), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x81A6u, 0x81A6u, INT64_C(-26139), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x81A8u, 0x81A8u, INT64_C(-29727), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x81AAu, 0x81AAu, INT64_C(-26149), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x81B3u, 0x81B3u, INT64_C(-29407), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x81BAu, 0x81BAu, INT64_C(-27038), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x81BBu, 0x81BBu, INT64_C(-26162), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x81C0u, 0x81C0u, INT64_C(-29035), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x81C1u, 0x81C1u, INT64_C(-26167), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x81C2u, 0x81C2u, INT64_C(-31656), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x81C3u, 0x81C3u, INT64_C(-28497), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x81C6u, 0x81C6u, INT64_C(-28557), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x81CAu, 0x81CAu, INT64_C(-26178), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x81CCu, 0x81CCu, INT64_C(-26182), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x81E3u, 0x81E3u, INT64_C(-31532), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x81E7u, 0x81E7u, INT64_C(-26378), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x81EAu, 0x81EAu, INT64_C(-28131), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x81ECu, 0x81ECu, INT64_C(-25448), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x81EDu, 0x81EDu, INT64_C(-31486), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x81F3u, 0x81F4u, INT64_C(-28253), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x81FBu, 0x81FBu, INT64_C(-28315), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x81FCu, 0x81FCu, INT64_C(-30509), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x81FEu, 0x81FEu, INT64_C(-25470), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8200u, 0x8200u, INT64_C(-28667), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8201u, 0x8202u, INT64_C(-25472), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8204u, 0x8204u, INT64_C(-25473), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8205u, 0x8205u, INT64_C(-30517), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8206u, 0x8206u, INT64_C(-28524), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x820Cu, 0x820Du, INT64_C(-29469), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8210u, 0x8210u, INT64_C(-25555), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8212u, 0x8212u, INT64_C(-29375), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8214u, 0x8214u, INT64_C(-29177), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x821Bu, 0x821Bu, INT64_C(-27176), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x821Cu, 0x821Cu, INT64_C(-29341), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x821Eu, 0x821Eu, INT64_C(-29009), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x821Fu, 0x821Fu, INT64_C(-28271), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8221u, 0x8223u, INT64_C(-25499), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8228u, 0x8228u, INT64_C(-25501), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x822Au, 0x822Au, INT64_C(-30944), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x822Bu, 0x822Bu, INT64_C(-25503), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x822Cu, 0x822Cu, INT64_C(-31848), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x822Du, 0x822Du, INT64_C(-25508), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x822Fu, 0x822Fu, INT64_C(-25509), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8230u, 0x8230u, INT64_C(-30695), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8231u, 0x8231u, INT64_C(-31679), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8233u, 0x8234u, INT64_C(-25508), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8235u, 0x8235u, INT64_C(-31290), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8236u, 0x8236u, INT64_C(-31721), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8237u, 0x8237u, INT64_C(-28965), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8238u, 0x8238u, INT64_C(-25515), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8239u, 0x8239u, INT64_C(-31540), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x823Bu, 0x823Bu, INT64_C(-25517), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x823Eu, 0x823Eu, INT64_C(-25517), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8244u, 0x8244u, INT64_C(-25522), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8247u, 0x8247u, INT64_C(-29209), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8249u, 0x8249u, INT64_C(-25526), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x824Bu, 0x824Bu, INT64_C(-25527), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x824Fu, 0x824Fu, INT64_C(-25530), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8258u, 0x8258u, INT64_C(-29371), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x825Au, 0x825Au, INT64_C(-25540), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x825Fu, 0x825Fu, INT64_C(-25544), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8268u, 0x8268u, INT64_C(-25552), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x826Eu, 0x826Eu, INT64_C(-25527), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x826Fu, 0x826Fu, INT64_C(-30356), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8270u, 0x8270u, INT64_C(-30783), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8272u, 0x8272u, INT64_C(-29624), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8273u, 0x8273u, INT64_C(-28822), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8274u, 0x8274u, INT64_C(-26920), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8279u, 0x8279u, INT64_C(-27837), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x827Au, 0x827Au, INT64_C(-28744), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x827Du, 0x827Du, INT64_C(-27840), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x827Eu, 0x827Eu, INT64_C(-31985), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x827Fu, 0x827Fu, INT64_C(-27841), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8282u, 0x8282u, INT64_C(-30721), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8284u, 0x8284u, INT64_C(-27842), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8288u, 0x8288u, INT64_C(-28213), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x828Au, 0x828Au, INT64_C(-27850), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x828Bu, 0x828Bu, INT64_C(-28637), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x828Du, 0x828Du, INT64_C(-29608), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x828Eu, 0x828Eu, INT64_C(-27851), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x828Fu, 0x828Fu, INT64_C(-27856), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8291u, 0x8291u, INT64_C(-27853), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8292u, 0x8292u, INT64_C(-30229), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8297u, 0x8297u, INT64_C(-27858), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8298u, 0x8298u, INT64_C(-27850), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8299u, 0x8299u, INT64_C(-27859), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x829Cu, 0x829Cu, INT64_C(-29144), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x829Du, 0x829Du, INT64_C(-28451), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x829Fu, 0x829Fu, INT64_C(-27847), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82A1u, 0x82A1u, INT64_C(-27851), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82A4u, 0x82A4u, INT64_C(-27849), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82A5u, 0x82A5u, INT64_C(-30744), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82A6u, 0x82A6u, INT64_C(-30334), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82A8u, 0x82A8u, INT64_C(-27879), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82A9u, 0x82A9u, INT64_C(-27861), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82AAu, 0x82AAu, INT64_C(-27859), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82ABu, 0x82ABu, INT64_C(-27876), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82ACu, 0x82ACu, INT64_C(-31335), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82ADu, 0x82ADu, INT64_C(-32007), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82AEu, 0x82AEu, INT64_C(-27870), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82AFu, 0x82AFu, INT64_C(-29008), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82B0u, 0x82B0u, INT64_C(-27878), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82B1u, 0x82B1u, INT64_C(-31006), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82B3u, 0x82B3u, INT64_C(-31364), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82B4u, 0x82B4u, INT64_C(-27871), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82B7u, 0x82B7u, INT64_C(-27880), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82B8u, 0x82B8u, INT64_C(-27888), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82B9u, 0x82B9u, INT64_C(-29835), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82BDu, 0x82BDu, INT64_C(-28927), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82BEu, 0x82BEu, INT64_C(-27893), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82C1u, 0x82C1u, INT64_C(-27886), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82C4u, 0x82C4u, INT64_C(-27883), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82C7u, 0x82C7u, INT64_C(-29237), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82C8u, 0x82C8u, INT64_C(-27901), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82CAu, 0x82CAu, INT64_C(-27902), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82CBu, 0x82CCu, INT64_C(-27898), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82CDu, 0x82CDu, INT64_C(-31836), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82CEu, 0x82CEu, INT64_C(-27892), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82CFu, 0x82CFu, INT64_C(-29487), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82D1u, 0x82D1u, INT64_C(-28673), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82D2u, 0x82D2u, INT64_C(-27886), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82D3u, 0x82D3u, INT64_C(-27883), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82D4u, 0x82D4u, INT64_C(-29445), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82D5u, 0x82D5u, INT64_C(-27878), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82D7u, 0x82D7u, INT64_C(-30229), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82D8u, 0x82D8u, INT64_C(-27891), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82DBu, 0x82DBu, INT64_C(-30647), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82DCu, 0x82DCu, INT64_C(-27898), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82DEu, 0x82DEu, INT64_C(-32003), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82DFu, 0x82DFu, INT64_C(-31226), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82E0u, 0x82E0u, INT64_C(-27890), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82E1u, 0x82E1u, INT64_C(-27909), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82E3u, 0x82E3u, INT64_C(-27926), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82E4u, 0x82E4u, INT64_C(-27909), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82E5u, 0x82E5u, INT64_C(-29760), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82E6u, 0x82E6u, INT64_C(-30627), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82EBu, 0x82EBu, INT64_C(-29729), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82EFu, 0x82EFu, INT64_C(-31987), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82F1u, 0x82F1u, INT64_C(-28820), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82F4u, 0x82F4u, INT64_C(-27921), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82F7u, 0x82F7u, INT64_C(-27929), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82F9u, 0x82F9u, INT64_C(-30025), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x82FBu, 0x82FBu, INT64_C(-27924), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8301u, 0x8301u, INT64_C(-28428), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8302u, 0x8302u, INT64_C(-30328), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8303u, 0x8303u, INT64_C(-31450), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8304u, 0x8304u, INT64_C(-29920), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8305u, 0x8305u, INT64_C(-30337), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8306u, 0x8306u, INT64_C(-27931), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8307u, 0x8307u, INT64_C(-27942), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8308u, 0x8308u, INT64_C(-27924), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8309u, 0x8309u, INT64_C(-27948), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x830Cu, 0x830Cu, INT64_C(-27942), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x830Eu, 0x830Eu, INT64_C(-30820), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x830Fu, 0x830Fu, INT64_C(-27951), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8311u, 0x8311u, INT64_C(-27944), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8314u, 0x8315u, INT64_C(-27944), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8317u, 0x8317u, INT64_C(-27926), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x831Au, 0x831Au, INT64_C(-27952), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x831Bu, 0x831Bu, INT64_C(-27922), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x831Cu, 0x831Cu, INT64_C(-27948), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8327u, 0x8327u, INT64_C(-30963), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8328u, 0x8328u, INT64_C(-31755), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x832Bu, 0x832Bu, INT64_C(-30381), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x832Cu, 0x832Cu, INT64_C(-31912), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x832Du, 0x832Du, INT64_C(-27946), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x832Fu, 0x832Fu, INT64_C(-27956), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8331u, 0x8331u, INT64_C(-27961), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8333u, 0x8333u, INT64_C(-27950), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8334u, 0x8334u, INT64_C(-27965), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8335u, 0x8335u, INT64_C(-28904), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8336u, 0x8336u, INT64_C(-31921), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8338u, 0x8338u, INT64_C(-29872), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8339u, 0x8339u, INT64_C(-29861), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x833Au, 0x833Au, INT64_C(-27958), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x833Cu, 0x833Cu, INT64_C(-27974), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8340u, 0x8340u, INT64_C(-27968), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8343u, 0x8343u, INT64_C(-27973), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8346u, 0x8346u, INT64_C(-30878), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8347u, 0x8347u, INT64_C(-27978), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8349u, 0x8349u, INT64_C(-31951), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x834Fu, 0x834Fu, INT64_C(-27987), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8350u, 0x8350u, INT64_C(-30993), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8351u, 0x8351u, INT64_C(-28000), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8352u, 0x8352u, INT64_C(-31139), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8354u, 0x8354u, INT64_C(-30624), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x835Au, 0x835Au, INT64_C(-31037), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x835Bu, 0x835Cu, INT64_C(-28009), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x835Eu, 0x835Eu, INT64_C(-28004), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x835Fu, 0x835Fu, INT64_C(-28000), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8360u, 0x8360u, INT64_C(-27998), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8361u, 0x8361u, INT64_C(-31734), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8363u, 0x8363u, INT64_C(-29913), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8364u, 0x8364u, INT64_C(-31122), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8365u, 0x8365u, INT64_C(-27998), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8366u, 0x8366u, INT64_C(-28000), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8367u, 0x8367u, INT64_C(-28929), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8368u, 0x8368u, INT64_C(-28000), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8369u, 0x8369u, INT64_C(-27999), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x836Au, 0x836Au, INT64_C(-27998), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x836Bu, 0x836Bu, INT64_C(-28957), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x836Cu, 0x836Cu, INT64_C(-28001), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x836Du, 0x836Eu, INT64_C(-28000), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x836Fu, 0x836Fu, INT64_C(-29033), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8377u, 0x8377u, INT64_C(-31265), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8378u, 0x8378u, INT64_C(-28008), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x837Bu, 0x837Bu, INT64_C(-27998), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x837Cu, 0x837Cu, INT64_C(-28004), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x837Du, 0x837Du, INT64_C(-28002), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8385u, 0x8385u, INT64_C(-28014), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8386u, 0x8386u, INT64_C(-30147), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8389u, 0x8389u, INT64_C(-30678), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x838Eu, 0x838Eu, INT64_C(-29904), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8392u, 0x8392u, INT64_C(-28061), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8393u, 0x8393u, INT64_C(-28030), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8398u, 0x8398u, INT64_C(-28026), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x839Bu, 0x839Bu, INT64_C(-28066), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x839Cu, 0x839Cu, INT64_C(-28038), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x839Eu, 0x839Eu, INT64_C(-28031), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83A0u, 0x83A0u, INT64_C(-28045), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83A8u, 0x83A8u, INT64_C(-28040), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83A9u, 0x83A9u, INT64_C(-28047), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83AAu, 0x83AAu, INT64_C(-28054), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83ABu, 0x83ABu, INT64_C(-30408), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83B0u, 0x83B0u, INT64_C(-28065), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83B1u, 0x83B1u, INT64_C(-30781), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83B2u, 0x83B2u, INT64_C(-30696), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83B3u, 0x83B4u, INT64_C(-28066), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83B6u, 0x83B6u, INT64_C(-28061), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83B7u, 0x83B7u, INT64_C(-31195), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83B8u, 0x83B8u, INT64_C(-28060), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83B9u, 0x83B9u, INT64_C(-29014), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83BAu, 0x83BAu, INT64_C(-28057), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83BCu, 0x83BCu, INT64_C(-28058), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83BDu, 0x83BDu, INT64_C(-30523), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83C0u, 0x83C0u, INT64_C(-28039), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83C1u, 0x83C1u, INT64_C(-28062), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83C5u, 0x83C5u, INT64_C(-28045), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83C7u, 0x83C7u, INT64_C(-31451), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83CAu, 0x83CAu, INT64_C(-30960), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83CCu, 0x83CCu, INT64_C(-30925), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83CFu, 0x83CFu, INT64_C(-31352), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83D4u, 0x83D4u, INT64_C(-28067), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83D6u, 0x83D6u, INT64_C(-28074), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83D8u, 0x83D8u, INT64_C(-28082), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83DCu, 0x83DCu, INT64_C(-32116), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83DDu, 0x83DDu, INT64_C(-28083), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83DFu, 0x83DFu, INT64_C(-28077), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83E0u, 0x83E0u, INT64_C(-32159), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83E1u, 0x83E1u, INT64_C(-28069), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83E5u, 0x83E5u, INT64_C(-28096), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83E9u, 0x83E9u, INT64_C(-30244), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83EAu, 0x83EAu, INT64_C(-28083), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83F0u, 0x83F0u, INT64_C(-28085), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83F1u, 0x83F1u, INT64_C(-30704), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83F2u, 0x83F2u, INT64_C(-31673), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83F8u, 0x83F9u, INT64_C(-28099), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x83FDu, 0x83FDu, INT64_C(-28114), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8401u, 0x8401u, INT64_C(-28125), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8403u, 0x8403u, INT64_C(-28111), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8404u, 0x8404u, INT64_C(-29706), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8406u, 0x8406u, INT64_C(-28118), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x840Bu, 0x840Bu, INT64_C(-28130), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x840Cu, 0x840Cu, INT64_C(-30569), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x840Du, 0x840Du, INT64_C(-30300), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x840Eu, 0x840Eu, INT64_C(-29563), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x840Fu, 0x840Fu, INT64_C(-28124), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8411u, 0x8411u, INT64_C(-28130), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8418u, 0x8418u, INT64_C(-28144), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x841Cu, 0x841Cu, INT64_C(-28143), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x841Du, 0x841Du, INT64_C(-30660), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8424u, 0x8425u, INT64_C(-29120), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8426u, 0x8426u, INT64_C(-28140), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8427u, 0x8427u, INT64_C(-29424), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8428u, 0x8428u, INT64_C(-30079), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8431u, 0x8431u, INT64_C(-28132), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8438u, 0x8438u, INT64_C(-28170), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x843Cu, 0x843Cu, INT64_C(-28149), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x843Du, 0x843Du, INT64_C(-30684), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8446u, 0x8446u, INT64_C(-28158), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8451u, 0x8451u, INT64_C(-28179), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8457u, 0x8457u, INT64_C(-28810), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8459u, 0x8459u, INT64_C(-28185), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x845Au, 0x845Au, INT64_C(-28187), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x845Bu, 0x845Bu, INT64_C(-31642), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x845Cu, 0x845Cu, INT64_C(-28191), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8461u, 0x8461u, INT64_C(-30365), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8463u, 0x8463u, INT64_C(-31905), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8469u, 0x8469u, INT64_C(-28192), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x846Bu, 0x846Bu, INT64_C(-31461), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x846Cu, 0x846Cu, INT64_C(-29042), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x846Du, 0x846Du, INT64_C(-28191), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8471u, 0x8471u, INT64_C(-32072), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8473u, 0x8473u, INT64_C(-28210), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8475u, 0x8475u, INT64_C(-30999), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8476u, 0x8476u, INT64_C(-28204), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8478u, 0x8478u, INT64_C(-28210), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x847Au, 0x847Au, INT64_C(-28214), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8482u, 0x8482u, INT64_C(-31986), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8487u, 0x8488u, INT64_C(-28229), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8489u, 0x8489u, INT64_C(-28228), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x848Bu, 0x848Bu, INT64_C(-31285), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x848Cu, 0x848Cu, INT64_C(-28225), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x848Eu, 0x848Eu, INT64_C(-28226), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8497u, 0x8497u, INT64_C(-28219), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8499u, 0x8499u, INT64_C(-30709), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x849Cu, 0x849Cu, INT64_C(-29935), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x84A1u, 0x84A1u, INT64_C(-28232), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x84AFu, 0x84AFu, INT64_C(-28733), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x84B2u, 0x84B2u, INT64_C(-30444), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x84B4u, 0x84B4u, INT64_C(-28249), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x84B8u, 0x84B8u, INT64_C(-29005), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x84B9u, 0x84B9u, INT64_C(-28255), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x84BAu, 0x84BAu, INT64_C(-28259), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x84BDu, 0x84BDu, INT64_C(-28266), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x84BFu, 0x84BFu, INT64_C(-28265), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x84C1u, 0x84C1u, INT64_C(-28274), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x84C4u, 0x84C4u, INT64_C(-29493), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x84C9u, 0x84C9u, INT64_C(-30272), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x84CAu, 0x84CAu, INT64_C(-28277), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x84CDu, 0x84CDu, INT64_C(-28285), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x84D0u, 0x84D0u, INT64_C(-28287), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x84D1u, 0x84D1u, INT64_C(-29972), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x84D3u, 0x84D3u, INT64_C(-28287), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x84D6u, 0x84D6u, INT64_C(-32458), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x84DDu, 0x84DDu, INT64_C(-31078), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x84DFu, 0x84DFu, INT64_C(-31451), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x84E0u, 0x84E0u, INT64_C(-28296), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x84E3u, 0x84E3u, INT64_C(-28293), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x84E5u, 0x84E5u, INT64_C(-28296), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x84E6u, 0x84E6u, INT64_C(-28308), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x84ECu, 0x84ECu, INT64_C(-30567), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x84F0u, 0x84F0u, INT64_C(-28302), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x84FCu, 0x84FCu, INT64_C(-28307), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x84FFu, 0x84FFu, INT64_C(-28311), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x850Cu, 0x850Cu, INT64_C(-28333), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8511u, 0x8511u, INT64_C(-30791), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8513u, 0x8513u, INT64_C(-30875), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8517u, 0x8517u, INT64_C(-29119), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x851Au, 0x851Au, INT64_C(-29824), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x851Fu, 0x851Fu, INT64_C(-28347), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8521u, 0x8521u, INT64_C(-32440), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x852Bu, 0x852Bu, INT64_C(-30730), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x852Cu, 0x852Cu, INT64_C(-30176), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8537u, 0x8537u, INT64_C(-30502), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8538u, 0x8538u, INT64_C(-28375), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8539u, 0x8539u, INT64_C(-28374), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x853Au, 0x853Au, INT64_C(-28373), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x853Bu, 0x853Bu, INT64_C(-28372), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x853Cu, 0x853Cu, INT64_C(-32689), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x853Du, 0x853Du, INT64_C(-32560), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8543u, 0x8543u, INT64_C(-28370), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8548u, 0x8548u, INT64_C(-28381), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8549u, 0x8549u, INT64_C(-31468), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x854Au, 0x854Au, INT64_C(-30378), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8556u, 0x8556u, INT64_C(-28400), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8559u, 0x8559u, INT64_C(-28399), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x855Eu, 0x855Eu, INT64_C(-28400), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8564u, 0x8564u, INT64_C(-28407), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8568u, 0x8568u, INT64_C(-28412), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8572u, 0x8572u, INT64_C(-28416), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8574u, 0x8574u, INT64_C(-29327), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8579u, 0x8579u, INT64_C(-28417), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x857Au, 0x857Au, INT64_C(-28427), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x857Bu, 0x857Bu, INT64_C(-28424), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x857Eu, 0x857Eu, INT64_C(-31204), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8584u, 0x8584u, INT64_C(-32676), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8585u, 0x8585u, INT64_C(-28426), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8587u, 0x8587u, INT64_C(-28433), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x858Fu, 0x858Fu, INT64_C(-28440), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x859Bu, 0x859Bu, INT64_C(-29686), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x859Cu, 0x859Cu, INT64_C(-28450), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x85A4u, 0x85A4u, INT64_C(-28464), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x85A8u, 0x85A8u, INT64_C(-28467), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x85AAu, 0x85AAu, INT64_C(-29772), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x85AEu, 0x85AEu, INT64_C(-28469), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x85AFu, 0x85AFu, INT64_C(-30293), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x85B0u, 0x85B0u, INT64_C(-28466), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x85B7u, 0x85B7u, INT64_C(-28474), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x85B9u, 0x85B9u, INT64_C(-28477), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x85C1u, 0x85C1u, INT64_C(-28481), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x85C9u, 0x85C9u, INT64_C(-31549), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x85CFu, 0x85CFu, INT64_C(-32602), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x85D0u, 0x85D0u, INT64_C(-30987), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x85D3u, 0x85D3u, INT64_C(-28500), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x85D5u, 0x85D5u, INT64_C(-30852), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x85DCu, 0x85DCu, INT64_C(-28507), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x85E4u, 0x85E4u, INT64_C(-30178), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x85E9u, 0x85E9u, INT64_C(-32204), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x85FBu, 0x85FBu, INT64_C(-29437), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x85FFu, 0x85FFu, INT64_C(-28541), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8605u, 0x8605u, INT64_C(-28545), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8611u, 0x8611u, INT64_C(-31030), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8616u, 0x8616u, INT64_C(-28560), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8627u, 0x8627u, INT64_C(-28580), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8629u, 0x8629u, INT64_C(-28580), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8638u, 0x8638u, INT64_C(-29447), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x863Cu, 0x863Cu, INT64_C(-28597), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x864Du, 0x864Du, INT64_C(-26754), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x864Eu, 0x864Eu, INT64_C(-31937), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x864Fu, 0x864Fu, INT64_C(-31264), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8650u, 0x8650u, INT64_C(-30985), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8651u, 0x8651u, INT64_C(-31245), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8654u, 0x8654u, INT64_C(-26760), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x865Au, 0x865Au, INT64_C(-29904), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x865Eu, 0x865Eu, INT64_C(-29638), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8662u, 0x8662u, INT64_C(-27418), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x866Bu, 0x866Bu, INT64_C(-32650), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x866Cu, 0x866Cu, INT64_C(-26783), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x866Eu, 0x866Eu, INT64_C(-26784), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8671u, 0x8671u, INT64_C(-30551), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8679u, 0x8679u, INT64_C(-32005), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x867Au, 0x867Au, INT64_C(-26794), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x867Bu, 0x867Bu, INT64_C(-26793), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x867Cu, 0x867Cu, INT64_C(-26795), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x867Du, 0x867Du, INT64_C(-30414), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x867Eu, 0x867Eu, INT64_C(-30081), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x867Fu, 0x867Fu, INT64_C(-26800), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8680u, 0x8680u, INT64_C(-30559), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8681u, 0x8681u, INT64_C(-29781), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8682u, 0x8682u, INT64_C(-31257), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x868Au, 0x868Au, INT64_C(-30178), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x868Bu, 0x868Bu, INT64_C(-26806), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x868Cu, 0x868Cu, INT64_C(-32949), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x868Du, 0x868Du, INT64_C(-26809), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8693u, 0x8693u, INT64_C(-26808), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8695u, 0x8695u, INT64_C(-32809), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x869Cu, 0x869Cu, INT64_C(-29916), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x869Du, 0x869Du, INT64_C(-26822), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86A3u, 0x86A3u, INT64_C(-26826), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86A4u, 0x86A4u, INT64_C(-29602), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86A7u, 0x86A7u, INT64_C(-26831), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86A8u, 0x86A8u, INT64_C(-26837), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86A9u, 0x86A9u, INT64_C(-26829), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86AAu, 0x86AAu, INT64_C(-26832), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86ACu, 0x86ACu, INT64_C(-26838), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86AFu, 0x86AFu, INT64_C(-26827), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86B0u, 0x86B0u, INT64_C(-26831), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86B1u, 0x86B1u, INT64_C(-26830), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86B4u, 0x86B4u, INT64_C(-26829), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86B5u, 0x86B5u, INT64_C(-26838), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86B6u, 0x86B6u, INT64_C(-26841), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86BAu, 0x86BAu, INT64_C(-26840), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86C0u, 0x86C0u, INT64_C(-29424), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86C4u, 0x86C4u, INT64_C(-26854), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86C6u, 0x86C6u, INT64_C(-30842), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86C7u, 0x86C7u, INT64_C(-30681), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86C9u, 0x86C9u, INT64_C(-26852), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86CAu, 0x86CAu, INT64_C(-32213), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86CBu, 0x86CBu, INT64_C(-32612), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86CEu, 0x86CEu, INT64_C(-26862), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86CFu, 0x86CFu, INT64_C(-26857), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86D0u, 0x86D0u, INT64_C(-26851), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86D1u, 0x86D1u, INT64_C(-26846), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86D4u, 0x86D4u, INT64_C(-32018), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86D8u, 0x86D8u, INT64_C(-26854), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86D9u, 0x86D9u, INT64_C(-30326), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86DBu, 0x86DBu, INT64_C(-29467), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86DEu, 0x86DEu, INT64_C(-26863), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86DFu, 0x86DFu, INT64_C(-26862), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86E4u, 0x86E4u, INT64_C(-32289), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86E9u, 0x86E9u, INT64_C(-26881), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86EDu, 0x86EDu, INT64_C(-26882), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86EEu, 0x86EEu, INT64_C(-31352), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86F0u, 0x86F0u, INT64_C(-29596), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86F1u, 0x86F2u, INT64_C(-26888), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86F3u, 0x86F3u, INT64_C(-26887), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86F4u, 0x86F4u, INT64_C(-26884), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86F8u, 0x86F8u, INT64_C(-26882), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86F9u, 0x86F9u, INT64_C(-29826), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x86FEu, 0x86FEu, INT64_C(-32511), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8700u, 0x8700u, INT64_C(-30626), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8702u, 0x8702u, INT64_C(-32427), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8703u, 0x8703u, INT64_C(-26895), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8707u, 0x8707u, INT64_C(-26898), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8708u, 0x8708u, INT64_C(-26897), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8709u, 0x8709u, INT64_C(-26895), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x870Au, 0x870Au, INT64_C(-26898), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x870Du, 0x870Du, INT64_C(-26900), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8712u, 0x8712u, INT64_C(-30018), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8713u, 0x8713u, INT64_C(-26917), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8715u, 0x8715u, INT64_C(-30405), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8717u, 0x8717u, INT64_C(-30307), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8718u, 0x8718u, INT64_C(-29594), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x871Au, 0x871Au, INT64_C(-26906), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x871Cu, 0x871Cu, INT64_C(-31334), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x871Eu, 0x871Eu, INT64_C(-26913), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8721u, 0x8721u, INT64_C(-31665), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8722u, 0x8722u, INT64_C(-26905), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8723u, 0x8723u, INT64_C(-26920), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8725u, 0x8725u, INT64_C(-26919), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8729u, 0x8729u, INT64_C(-26916), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x872Eu, 0x872Eu, INT64_C(-26927), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8731u, 0x8731u, INT64_C(-26925), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8734u, 0x8734u, INT64_C(-26929), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8737u, 0x8737u, INT64_C(-26929), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x873Bu, 0x873Bu, INT64_C(-26943), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x873Eu, 0x873Eu, INT64_C(-26941), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x873Fu, 0x873Fu, INT64_C(-26936), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8747u, 0x8747u, INT64_C(-29920), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8748u, 0x8748u, INT64_C(-26950), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8749u, 0x8749u, INT64_C(-32951), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x874Cu, 0x874Cu, INT64_C(-26941), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x874Eu, 0x874Eu, INT64_C(-30210), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8753u, 0x8753u, INT64_C(-26945), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8757u, 0x8757u, INT64_C(-32164), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8759u, 0x8759u, INT64_C(-26947), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8760u, 0x8760u, INT64_C(-26963), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8763u, 0x8763u, INT64_C(-26960), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8764u, 0x8764u, INT64_C(-26959), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8765u, 0x8765u, INT64_C(-26958), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x876Eu, 0x876Eu, INT64_C(-26974), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8770u, 0x8770u, INT64_C(-26978), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8774u, 0x8774u, INT64_C(-32236), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8776u, 0x8776u, INT64_C(-32708), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x877Bu, 0x877Bu, INT64_C(-26991), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x877Cu, 0x877Cu, INT64_C(-26984), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x877Du, 0x877Eu, INT64_C(-26995), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8782u, 0x8782u, INT64_C(-27002), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8783u, 0x8783u, INT64_C(-26978), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8785u, 0x8785u, INT64_C(-26983), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8788u, 0x8788u, INT64_C(-26987), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x878Bu, 0x878Bu, INT64_C(-27002), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x878Du, 0x878Du, INT64_C(-30978), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8793u, 0x8793u, INT64_C(-27003), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8797u, 0x8797u, INT64_C(-26999), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x879Fu, 0x879Fu, INT64_C(-31436), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x87A8u, 0x87A8u, INT64_C(-27022), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x87ABu, 0x87ABu, INT64_C(-27017), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x87ACu, 0x87ACu, INT64_C(-27016), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x87ADu, 0x87ADu, INT64_C(-27022), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x87AFu, 0x87AFu, INT64_C(-27030), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x87B3u, 0x87B3u, INT64_C(-27021), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x87B5u, 0x87B5u, INT64_C(-27024), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x87BAu, 0x87BAu, INT64_C(-31584), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x87BDu, 0x87BDu, INT64_C(-27028), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x87C0u, 0x87C0u, INT64_C(-27029), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x87C6u, 0x87C6u, INT64_C(-27050), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x87CAu, 0x87CAu, INT64_C(-27038), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x87CBu, 0x87CBu, INT64_C(-27044), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x87D1u, 0x87D1u, INT64_C(-27047), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x87D2u, 0x87D2u, INT64_C(-27063), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x87D3u, 0x87D3u, INT64_C(-27051), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x87DBu, 0x87DBu, INT64_C(-27054), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x87E0u, 0x87E0u, INT64_C(-27057), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x87E5u, 0x87E5u, INT64_C(-27074), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x87EAu, 0x87EAu, INT64_C(-27068), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x87EEu, 0x87EEu, INT64_C(-27070), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x87F9u, 0x87F9u, INT64_C(-30369), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x87FEu, 0x87FEu, INT64_C(-27083), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8803u, 0x8803u, INT64_C(-29467), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x880Au, 0x880Au, INT64_C(-27094), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8813u, 0x8813u, INT64_C(-27105), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8815u, 0x8815u, INT64_C(-31104), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8816u, 0x8816u, INT64_C(-27109), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x881Bu, 0x881Bu, INT64_C(-27110), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8821u, 0x8821u, INT64_C(-27115), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8822u, 0x8822u, INT64_C(-33033), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8832u, 0x8832u, INT64_C(-27594), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8839u, 0x8839u, INT64_C(-27138), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x883Cu, 0x883Cu, INT64_C(-27140), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8840u, 0x8840u, INT64_C(-30359), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8844u, 0x8844u, INT64_C(-27071), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8845u, 0x8845u, INT64_C(-30430), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x884Cu, 0x884Cu, INT64_C(-30427), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x884Du, 0x884Du, INT64_C(-30322), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8854u, 0x8854u, INT64_C(-30531), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8857u, 0x8857u, INT64_C(-32218), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8859u, 0x8859u, INT64_C(-30359), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8861u, 0x8861u, INT64_C(-32498), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8862u, 0x8862u, INT64_C(-28826), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8863u, 0x8863u, INT64_C(-30276), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8864u, 0x8864u, INT64_C(-27363), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8865u, 0x8865u, INT64_C(-33295), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8868u, 0x8868u, INT64_C(-33340), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8869u, 0x8869u, INT64_C(-27367), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x886Bu, 0x886Bu, INT64_C(-31132), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x886Cu, 0x886Cu, INT64_C(-33197), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x886Eu, 0x886Eu, INT64_C(-29581), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8870u, 0x8870u, INT64_C(-30976), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8872u, 0x8872u, INT64_C(-27375), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8877u, 0x8877u, INT64_C(-29902), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x887Du, 0x887Du, INT64_C(-27385), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x887Eu, 0x887Eu, INT64_C(-27109), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x887Fu, 0x887Fu, INT64_C(-27386), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8881u, 0x8881u, INT64_C(-30140), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8882u, 0x8882u, INT64_C(-27388), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8884u, 0x8884u, INT64_C(-33507), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8885u, 0x8885u, INT64_C(-27115), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8888u, 0x8888u, INT64_C(-27117), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x888Bu, 0x888Bu, INT64_C(-33078), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x888Du, 0x888Du, INT64_C(-31515), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8892u, 0x8892u, INT64_C(-30894), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8896u, 0x8896u, INT64_C(-30481), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x889Cu, 0x889Cu, INT64_C(-30773), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88A2u, 0x88A2u, INT64_C(-27419), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88A4u, 0x88A4u, INT64_C(-29634), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88ABu, 0x88ABu, INT64_C(-33457), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88ADu, 0x88ADu, INT64_C(-30652), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88B1u, 0x88B1u, INT64_C(-32828), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88B7u, 0x88B7u, INT64_C(-27438), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88BCu, 0x88BCu, INT64_C(-27442), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88C1u, 0x88C1u, INT64_C(-33377), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88C2u, 0x88C2u, INT64_C(-31954), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88C5u, 0x88C5u, INT64_C(-29922), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88C6u, 0x88C6u, INT64_C(-27454), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88C9u, 0x88C9u, INT64_C(-27454), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88CEu, 0x88CEu, INT64_C(-27457), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88D2u, 0x88D2u, INT64_C(-29677), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88D4u, 0x88D4u, INT64_C(-30358), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88D5u, 0x88D5u, INT64_C(-30233), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88D8u, 0x88D8u, INT64_C(-27196), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88D9u, 0x88D9u, INT64_C(-31343), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88DFu, 0x88DFu, INT64_C(-27202), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88E2u, 0x88E2u, INT64_C(-27478), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88E3u, 0x88E3u, INT64_C(-27477), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88E4u, 0x88E4u, INT64_C(-32158), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88E5u, 0x88E5u, INT64_C(-27478), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88E8u, 0x88E8u, INT64_C(-27477), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88F0u, 0x88F0u, INT64_C(-27483), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88F1u, 0x88F1u, INT64_C(-27489), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88F3u, 0x88F3u, INT64_C(-31251), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88F4u, 0x88F4u, INT64_C(-31612), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88F8u, 0x88F8u, INT64_C(-31896), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88F9u, 0x88F9u, INT64_C(-32718), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88FCu, 0x88FCu, INT64_C(-27498), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x88FEu, 0x88FEu, INT64_C(-27498), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8902u, 0x8902u, INT64_C(-32768), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x890Au, 0x890Au, INT64_C(-27504), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8910u, 0x8910u, INT64_C(-32685), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8912u, 0x8912u, INT64_C(-33588), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8913u, 0x8913u, INT64_C(-27515), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8919u, 0x8919u, INT64_C(-27522), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x891Au, 0x891Au, INT64_C(-27529), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x891Bu, 0x891Bu, INT64_C(-27522), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8921u, 0x8921u, INT64_C(-27531), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8925u, 0x8925u, INT64_C(-31368), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x892Au, 0x892Au, INT64_C(-30937), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x892Bu, 0x892Bu, INT64_C(-27535), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8930u, 0x8930u, INT64_C(-28700), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8934u, 0x8934u, INT64_C(-27545), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8936u, 0x8936u, INT64_C(-27545), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8941u, 0x8941u, INT64_C(-27555), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8944u, 0x8944u, INT64_C(-30748), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x895Eu, 0x895Eu, INT64_C(-27328), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x895Fu, 0x895Fu, INT64_C(-32453), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8966u, 0x8966u, INT64_C(-27591), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x897Bu, 0x897Bu, INT64_C(-27611), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x897Fu, 0x897Fu, INT64_C(-30883), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8981u, 0x8981u, INT64_C(-30586), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8983u, 0x8983u, INT64_C(-27593), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8986u, 0x8986u, INT64_C(-33027), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x89C1u, 0x89C1u, INT64_C(-32637), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x89C2u, 0x89C2u, INT64_C(-32952), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x89C4u, 0x89C4u, INT64_C(-32943), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x89C5u, 0x89C5u, INT64_C(-32017), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x89C6u, 0x89C6u, INT64_C(-31366), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x89C7u, 0x89C7u, INT64_C(-28338), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x89C8u, 0x89C8u, INT64_C(-32327), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x89C9u, 0x89C9u, INT64_C(-32463), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x89CAu, 0x89CCu, INT64_C(-28340), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x89CEu, 0x89D1u, INT64_C(-28341), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x89D2u, 0x89D2u, INT64_C(-32612), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x89D6u, 0x89D6u, INT64_C(-27300), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x89DAu, 0x89DAu, INT64_C(-27302), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x89DCu, 0x89DCu, INT64_C(-27303), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x89DEu, 0x89DEu, INT64_C(-27307), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x89E3u, 0x89E3u, INT64_C(-32602), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x89E5u, 0x89E5u, INT64_C(-27311), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x89E6u, 0x89E6u, INT64_C(-33512), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x89EBu, 0x89EBu, INT64_C(-27316), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x89EFu, 0x89EFu, INT64_C(-27319), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x89F3u, 0x89F3u, INT64_C(-28248), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8A00u, 0x8A00u, INT64_C(-30765), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8A07u, 0x8A07u, INT64_C(-29998), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8A3Eu, 0x8A3Eu, INT64_C(-27397), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8A48u, 0x8A48u, INT64_C(-28137), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8A79u, 0x8A79u, INT64_C(-30544), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8A89u, 0x8A89u, INT64_C(-30672), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8A8Au, 0x8A8Au, INT64_C(-31365), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8A93u, 0x8A93u, INT64_C(-31586), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8B07u, 0x8B07u, INT64_C(-29168), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8B26u, 0x8B26u, INT64_C(-27628), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8B66u, 0x8B66u, INT64_C(-32946), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8B6Cu, 0x8B6Cu, INT64_C(-32206), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BA0u, 0x8BA0u, INT64_C(-30382), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BA1u, 0x8BA1u, INT64_C(-33170), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BA2u, 0x8BA2u, INT64_C(-33764), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BA3u, 0x8BA3u, INT64_C(-33558), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BA4u, 0x8BA4u, INT64_C(-32036), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BA5u, 0x8BA5u, INT64_C(-33207), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BA6u, 0x8BA7u, INT64_C(-30387), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BA8u, 0x8BA8u, INT64_C(-31657), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BA9u, 0x8BA9u, INT64_C(-32053), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BAAu, 0x8BAAu, INT64_C(-30389), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BABu, 0x8BABu, INT64_C(-32185), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BADu, 0x8BADu, INT64_C(-31225), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BAEu, 0x8BAEu, INT64_C(-31080), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BAFu, 0x8BAFu, INT64_C(-31226), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BB0u, 0x8BB0u, INT64_C(-33184), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BB2u, 0x8BB2u, INT64_C(-33113), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BB3u, 0x8BB3u, INT64_C(-33252), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BB4u, 0x8BB5u, INT64_C(-30398), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BB6u, 0x8BB6u, INT64_C(-31215), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BB7u, 0x8BB7u, INT64_C(-30399), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BB8u, 0x8BB8u, INT64_C(-31274), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BB9u, 0x8BB9u, INT64_C(-33717), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BBAu, 0x8BBAu, INT64_C(-32610), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BBCu, 0x8BBCu, INT64_C(-31778), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BBDu, 0x8BBDu, INT64_C(-33629), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BBEu, 0x8BBEu, INT64_C(-31943), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BBFu, 0x8BBFu, INT64_C(-33673), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BC0u, 0x8BC0u, INT64_C(-32964), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BC1u, 0x8BC1u, INT64_C(-30792), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BC2u, 0x8BC3u, INT64_C(-30409), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BC4u, 0x8BC4u, INT64_C(-32271), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BC5u, 0x8BC5u, INT64_C(-30635), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BC6u, 0x8BC6u, INT64_C(-31907), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BC8u, 0x8BC8u, INT64_C(-30888), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BC9u, 0x8BC9u, INT64_C(-31775), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BCAu, 0x8BCAu, INT64_C(-30820), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BCBu, 0x8BCBu, INT64_C(-30416), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BCCu, 0x8BCCu, INT64_C(-30744), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BCDu, 0x8BCDu, INT64_C(-33962), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BCEu, 0x8BCEu, INT64_C(-30417), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BCFu, 0x8BCFu, INT64_C(-30419), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BD1u, 0x8BD1u, INT64_C(-31113), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BD2u, 0x8BD4u, INT64_C(-30420), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BD5u, 0x8BD5u, INT64_C(-31892), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BD6u, 0x8BD6u, INT64_C(-30421), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BD7u, 0x8BD7u, INT64_C(-31935), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BD8u, 0x8BD9u, INT64_C(-30422), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BDAu, 0x8BDAu, INT64_C(-34064), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BDBu, 0x8BDBu, INT64_C(-30743), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BDCu, 0x8BDCu, INT64_C(-30424), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BDDu, 0x8BDDu, INT64_C(-33346), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BDEu, 0x8BDEu, INT64_C(-33913), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BDFu, 0x8BE0u, INT64_C(-30426), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BE1u, 0x8BE1u, INT64_C(-33476), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BE2u, 0x8BE2u, INT64_C(-31284), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BE3u, 0x8BE3u, INT64_C(-31134), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BE4u, 0x8BE4u, INT64_C(-30429), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BE5u, 0x8BE5u, INT64_C(-33617), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BE6u, 0x8BE6u, INT64_C(-31417), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BE7u, 0x8BE7u, INT64_C(-34139), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BE8u, 0x8BE9u, INT64_C(-30432), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BEBu, 0x8BEBu, INT64_C(-33113), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BECu, 0x8BECu, INT64_C(-31531), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BEDu, 0x8BEDu, INT64_C(-31043), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BEEu, 0x8BEEu, INT64_C(-30436), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BEFu, 0x8BEFu, INT64_C(-31511), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BF0u, 0x8BF0u, INT64_C(-30437), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BF1u, 0x8BF1u, INT64_C(-31073), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BF2u, 0x8BF2u, INT64_C(-33314), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BF3u, 0x8BF3u, INT64_C(-30439), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BF4u, 0x8BF4u, INT64_C(-31860), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BF5u, 0x8BF5u, INT64_C(-31834), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BF6u, 0x8BF6u, INT64_C(-30441), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BF7u, 0x8BF7u, INT64_C(-32185), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BF8u, 0x8BF8u, INT64_C(-30773), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BF9u, 0x8BF9u, INT64_C(-30443), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BFAu, 0x8BFAu, INT64_C(-32430), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BFBu, 0x8BFBu, INT64_C(-33829), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BFCu, 0x8BFCu, INT64_C(-30445), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BFDu, 0x8BFDu, INT64_C(-33726), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BFEu, 0x8BFEu, INT64_C(-32973), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8BFFu, 0x8C00u, INT64_C(-30447), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C01u, 0x8C01u, INT64_C(-31881), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C02u, 0x8C02u, INT64_C(-30448), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C03u, 0x8C03u, INT64_C(-33877), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C04u, 0x8C04u, INT64_C(-30449), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C05u, 0x8C05u, INT64_C(-32804), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C06u, 0x8C06u, INT64_C(-30744), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C07u, 0x8C07u, INT64_C(-30451), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C08u, 0x8C08u, INT64_C(-31783), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C0Au, 0x8C0Au, INT64_C(-31171), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C0Bu, 0x8C0Bu, INT64_C(-32545), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C0Cu, 0x8C0Cu, INT64_C(-30455), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C0Du, 0x8C0Du, INT64_C(-33881), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C0Eu, 0x8C0Eu, INT64_C(-33362), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C0Fu, 0x8C0Fu, INT64_C(-30457), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C10u, 0x8C10u, INT64_C(-31420), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C11u, 0x8C12u, INT64_C(-30458), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C13u, 0x8C13u, INT64_C(-31601), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C14u, 0x8C16u, INT64_C(-30459), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C17u, 0x8C17u, INT64_C(-34179), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C18u, 0x8C18u, INT64_C(-30458), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C19u, 0x8C19u, INT64_C(-30461), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C1Au, 0x8C1Au, INT64_C(-31283), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C1Bu, 0x8C1Bu, INT64_C(-30462), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C1Cu, 0x8C1Cu, INT64_C(-32620), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C1Du, 0x8C1Du, INT64_C(-30462), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C1Fu, 0x8C21u, INT64_C(-30463), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C22u, 0x8C22u, INT64_C(-31430), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C23u, 0x8C23u, INT64_C(-31265), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C24u, 0x8C24u, INT64_C(-34378), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C25u, 0x8C25u, INT64_C(-30466), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C26u, 0x8C26u, INT64_C(-32296), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C27u, 0x8C27u, INT64_C(-30467), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C28u, 0x8C28u, INT64_C(-33162), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C29u, 0x8C29u, INT64_C(-32685), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C2Au, 0x8C2Bu, INT64_C(-30469), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C2Cu, 0x8C2Cu, INT64_C(-32596), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C2Du, 0x8C2Du, INT64_C(-31821), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C2Eu, 0x8C2Fu, INT64_C(-30471), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C30u, 0x8C30u, INT64_C(-32945), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C31u, 0x8C31u, INT64_C(-32357), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C32u, 0x8C33u, INT64_C(-30473), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C34u, 0x8C34u, INT64_C(-32301), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C35u, 0x8C36u, INT64_C(-30474), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C37u, 0x8C37u, INT64_C(-33600), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C41u, 0x8C41u, INT64_C(-33385), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C46u, 0x8C46u, INT64_C(-33912), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C47u, 0x8C47u, INT64_C(-28022), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C49u, 0x8C49u, INT64_C(-28023), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C4Cu, 0x8C4Cu, INT64_C(-31714), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C55u, 0x8C55u, INT64_C(-28005), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C5Au, 0x8C5Au, INT64_C(-28911), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C61u, 0x8C61u, INT64_C(-31531), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C62u, 0x8C62u, INT64_C(-33464), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C6Au, 0x8C6Au, INT64_C(-33565), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C6Bu, 0x8C6Bu, INT64_C(-31149), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C73u, 0x8C73u, INT64_C(-29883), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C78u, 0x8C78u, INT64_C(-27981), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C79u, 0x8C79u, INT64_C(-34448), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C7Au, 0x8C7Au, INT64_C(-34283), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C82u, 0x8C82u, INT64_C(-27990), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C85u, 0x8C85u, INT64_C(-27991), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C89u, 0x8C89u, INT64_C(-33579), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C8Au, 0x8C8Au, INT64_C(-27997), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C8Cu, 0x8C8Cu, INT64_C(-32767), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C94u, 0x8C94u, INT64_C(-28004), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8C98u, 0x8C98u, INT64_C(-28009), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D1Du, 0x8D1Du, INT64_C(-34602), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D1Eu, 0x8D1Eu, INT64_C(-31165), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D1Fu, 0x8D1Fu, INT64_C(-33940), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D21u, 0x8D21u, INT64_C(-33857), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D22u, 0x8D22u, INT64_C(-34495), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D23u, 0x8D23u, INT64_C(-31258), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D24u, 0x8D24u, INT64_C(-31764), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D25u, 0x8D25u, INT64_C(-34664), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D26u, 0x8D26u, INT64_C(-31204), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D27u, 0x8D27u, INT64_C(-33607), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D28u, 0x8D28u, INT64_C(-31113), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D29u, 0x8D29u, INT64_C(-34047), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D2Au, 0x8D2Au, INT64_C(-32081), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D2Bu, 0x8D2Bu, INT64_C(-32640), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D2Cu, 0x8D2Cu, INT64_C(-34572), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D2Du, 0x8D2Du, INT64_C(-33860), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D2Eu, 0x8D2Eu, INT64_C(-31069), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D2Fu, 0x8D2Fu, INT64_C(-33823), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D30u, 0x8D30u, INT64_C(-34076), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D31u, 0x8D31u, INT64_C(-33518), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D32u, 0x8D33u, INT64_C(-29227), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D34u, 0x8D34u, INT64_C(-32018), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D35u, 0x8D35u, INT64_C(-33811), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D36u, 0x8D36u, INT64_C(-29229), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D37u, 0x8D37u, INT64_C(-34275), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D38u, 0x8D38u, INT64_C(-32938), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D39u, 0x8D39u, INT64_C(-34037), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D3Au, 0x8D3Au, INT64_C(-33749), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D3Bu, 0x8D3Bu, INT64_C(-29233), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D3Cu, 0x8D3Cu, INT64_C(-31279), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D3Du, 0x8D3Du, INT64_C(-29234), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D3Eu, 0x8D3Eu, INT64_C(-33567), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D3Fu, 0x8D3Fu, INT64_C(-33653), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D40u, 0x8D40u, INT64_C(-29236), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D41u, 0x8D41u, INT64_C(-33092), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D42u, 0x8D42u, INT64_C(-33037), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D43u, 0x8D43u, INT64_C(-31307), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D44u, 0x8D44u, INT64_C(-31047), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D45u, 0x8D46u, INT64_C(-29240), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D47u, 0x8D47u, INT64_C(-29238), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D48u, 0x8D49u, INT64_C(-29241), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D4Au, 0x8D4Au, INT64_C(-32349), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D4Bu, 0x8D4Bu, INT64_C(-33991), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D4Cu, 0x8D4Cu, INT64_C(-34163), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D4Du, 0x8D4Du, INT64_C(-29243), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D4Eu, 0x8D4Eu, INT64_C(-32247), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D4Fu, 0x8D4Fu, INT64_C(-32371), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D50u, 0x8D50u, INT64_C(-34346), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D53u, 0x8D53u, INT64_C(-30013), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D54u, 0x8D54u, INT64_C(-32731), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D55u, 0x8D55u, INT64_C(-29250), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D56u, 0x8D56u, INT64_C(-33248), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D58u, 0x8D58u, INT64_C(-31085), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D59u, 0x8D59u, INT64_C(-29253), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D5Au, 0x8D5Au, INT64_C(-31099), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D5Bu, 0x8D5Bu, INT64_C(-32430), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D5Cu, 0x8D5Cu, INT64_C(-30968), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D5Du, 0x8D5Du, INT64_C(-30975), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D5Eu, 0x8D5Eu, INT64_C(-31335), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D60u, 0x8D60u, INT64_C(-31310), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D61u, 0x8D61u, INT64_C(-32398), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D62u, 0x8D62u, INT64_C(-31481), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D63u, 0x8D63u, INT64_C(-33983), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D64u, 0x8D64u, INT64_C(-34441), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D66u, 0x8D66u, INT64_C(-32373), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D67u, 0x8D67u, INT64_C(-28312), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D6Bu, 0x8D6Bu, INT64_C(-33801), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D6Du, 0x8D6Du, INT64_C(-28317), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D70u, 0x8D70u, INT64_C(-31070), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D73u, 0x8D73u, INT64_C(-28329), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D74u, 0x8D74u, INT64_C(-34035), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D75u, 0x8D75u, INT64_C(-31274), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D76u, 0x8D76u, INT64_C(-34006), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D77u, 0x8D77u, INT64_C(-32658), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D81u, 0x8D81u, INT64_C(-34499), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D84u, 0x8D84u, INT64_C(-28345), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D85u, 0x8D85u, INT64_C(-34526), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D8Au, 0x8D8Au, INT64_C(-31412), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D8Bu, 0x8D8Bu, INT64_C(-32577), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D91u, 0x8D91u, INT64_C(-28356), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D94u, 0x8D94u, INT64_C(-28360), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8D9Fu, 0x8D9Fu, INT64_C(-32171), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DA3u, 0x8DA3u, INT64_C(-32590), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DB1u, 0x8DB1u, INT64_C(-28387), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DB3u, 0x8DB3u, INT64_C(-31133), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DB4u, 0x8DB4u, INT64_C(-32862), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DB5u, 0x8DB5u, INT64_C(-28350), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DB8u, 0x8DB8u, INT64_C(-28358), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DBAu, 0x8DBAu, INT64_C(-28352), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DBCu, 0x8DBCu, INT64_C(-28355), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DBEu, 0x8DBEu, INT64_C(-31279), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DBFu, 0x8DBFu, INT64_C(-28359), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DC3u, 0x8DC3u, INT64_C(-31468), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DC4u, 0x8DC4u, INT64_C(-28361), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DC6u, 0x8DC6u, INT64_C(-28355), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DCBu, 0x8DCBu, INT64_C(-34843), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DCCu, 0x8DCCu, INT64_C(-34333), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DCEu, 0x8DCFu, INT64_C(-28366), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DD1u, 0x8DD1u, INT64_C(-32862), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DD6u, 0x8DD7u, INT64_C(-28378), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DDAu, 0x8DDAu, INT64_C(-28380), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DDBu, 0x8DDBu, INT64_C(-28377), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DDDu, 0x8DDDu, INT64_C(-33528), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DDEu, 0x8DDEu, INT64_C(-28383), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DDFu, 0x8DDFu, INT64_C(-34068), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DE3u, 0x8DE3u, INT64_C(-28380), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DE4u, 0x8DE4u, INT64_C(-28378), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DE8u, 0x8DE8u, INT64_C(-33438), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DEAu, 0x8DEAu, INT64_C(-33993), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DEBu, 0x8DEBu, INT64_C(-28408), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DECu, 0x8DECu, INT64_C(-28392), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DEFu, 0x8DEFu, INT64_C(-33211), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DF3u, 0x8DF3u, INT64_C(-32210), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DF5u, 0x8DF5u, INT64_C(-33715), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DF7u, 0x8DF8u, INT64_C(-28402), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DF9u, 0x8DF9u, INT64_C(-28401), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DFAu, 0x8DFAu, INT64_C(-34304), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DFBu, 0x8DFBu, INT64_C(-28402), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8DFDu, 0x8DFDu, INT64_C(-28401), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E05u, 0x8E05u, INT64_C(-28433), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E09u, 0x8E09u, INT64_C(-28414), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E0Au, 0x8E0Au, INT64_C(-31636), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E0Cu, 0x8E0Cu, INT64_C(-34597), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E0Fu, 0x8E0Fu, INT64_C(-32322), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E14u, 0x8E14u, INT64_C(-28423), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E1Du, 0x8E1Du, INT64_C(-28431), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E1Eu, 0x8E1Eu, INT64_C(-33592), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E1Fu, 0x8E1Fu, INT64_C(-28432), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E22u, 0x8E22u, INT64_C(-32282), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E23u, 0x8E23u, INT64_C(-28433), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E29u, 0x8E29u, INT64_C(-34756), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E2Au, 0x8E2Au, INT64_C(-31262), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E2Cu, 0x8E2Cu, INT64_C(-28444), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E2Eu, 0x8E2Eu, INT64_C(-28445), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E2Fu, 0x8E2Fu, INT64_C(-28444), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E31u, 0x8E31u, INT64_C(-28440), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E35u, 0x8E35u, INT64_C(-28446), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E39u, 0x8E39u, INT64_C(-28451), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E3Au, 0x8E3Au, INT64_C(-28454), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E3Du, 0x8E3Du, INT64_C(-28453), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E40u, 0x8E40u, INT64_C(-28459), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E41u, 0x8E42u, INT64_C(-28454), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E44u, 0x8E44u, INT64_C(-32312), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E47u, 0x8E47u, INT64_C(-30001), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E48u, 0x8E48u, INT64_C(-34521), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E49u, 0x8E49u, INT64_C(-28463), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E4Au, 0x8E4Au, INT64_C(-28459), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E4Bu, 0x8E4Bu, INT64_C(-32383), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E51u, 0x8E52u, INT64_C(-28468), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E59u, 0x8E59u, INT64_C(-28516), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E66u, 0x8E66u, INT64_C(-34915), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E69u, 0x8E69u, INT64_C(-28531), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E6Cu, 0x8E6Cu, INT64_C(-34544), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E6Du, 0x8E6Du, INT64_C(-34796), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E6Fu, 0x8E6Fu, INT64_C(-28492), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E70u, 0x8E70u, INT64_C(-28496), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E72u, 0x8E72u, INT64_C(-34438), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E74u, 0x8E74u, INT64_C(-28496), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E76u, 0x8E76u, INT64_C(-28501), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E7Cu, 0x8E7Cu, INT64_C(-28506), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E7Fu, 0x8E7Fu, INT64_C(-34636), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E81u, 0x8E81u, INT64_C(-31614), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E85u, 0x8E85u, INT64_C(-28512), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E87u, 0x8E87u, INT64_C(-34707), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E8Fu, 0x8E8Fu, INT64_C(-28521), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E90u, 0x8E90u, INT64_C(-28520), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E94u, 0x8E94u, INT64_C(-28525), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E9Cu, 0x8E9Cu, INT64_C(-28531), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8E9Eu, 0x8E9Eu, INT64_C(-28532), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8EABu, 0x8EABu, INT64_C(-32687), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8EACu, 0x8EACu, INT64_C(-34259), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8EAFu, 0x8EAFu, INT64_C(-32865), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8EB2u, 0x8EB2u, INT64_C(-34490), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8EBAu, 0x8EBAu, INT64_C(-32456), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8ECEu, 0x8ECEu, INT64_C(-29691), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F66u, 0x8F66u, INT64_C(-34998), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F67u, 0x8F67u, INT64_C(-31824), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F68u, 0x8F68u, INT64_C(-34381), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F69u, 0x8F69u, INT64_C(-32207), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F6Bu, 0x8F6Bu, INT64_C(-29871), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F6Cu, 0x8F6Cu, INT64_C(-31631), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F6Du, 0x8F6Du, INT64_C(-29872), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F6Eu, 0x8F6Eu, INT64_C(-33563), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F6Fu, 0x8F6Fu, INT64_C(-32977), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F70u, 0x8F70u, INT64_C(-34303), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F71u, 0x8F73u, INT64_C(-29875), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F74u, 0x8F74u, INT64_C(-31678), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F75u, 0x8F76u, INT64_C(-29876), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F77u, 0x8F77u, INT64_C(-29875), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F78u, 0x8F78u, INT64_C(-29877), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F79u, 0x8F7Au, INT64_C(-29876), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F7Bu, 0x8F7Bu, INT64_C(-33095), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F7Cu, 0x8F7Cu, INT64_C(-29877), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F7Du, 0x8F7Du, INT64_C(-31884), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F7Eu, 0x8F7Eu, INT64_C(-29878), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F7Fu, 0x8F7Fu, INT64_C(-34058), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F81u, 0x8F82u, INT64_C(-29880), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F83u, 0x8F83u, INT64_C(-34061), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F84u, 0x8F84u, INT64_C(-29881), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F85u, 0x8F85u, INT64_C(-34572), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F86u, 0x8F86u, INT64_C(-33705), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F87u, 0x8F87u, INT64_C(-29883), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F88u, 0x8F88u, INT64_C(-35223), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F89u, 0x8F89u, INT64_C(-34250), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F8Au, 0x8F8Au, INT64_C(-34406), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F8Bu, 0x8F8Bu, INT64_C(-29886), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F8Du, 0x8F8Fu, INT64_C(-29887), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F90u, 0x8F90u, INT64_C(-34597), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F91u, 0x8F91u, INT64_C(-34203), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F93u, 0x8F93u, INT64_C(-32834), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F94u, 0x8F94u, INT64_C(-30789), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F95u, 0x8F95u, INT64_C(-31949), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F96u, 0x8F96u, INT64_C(-32406), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F97u, 0x8F97u, INT64_C(-31849), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F98u, 0x8F98u, INT64_C(-29895), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F99u, 0x8F99u, INT64_C(-31812), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F9Au, 0x8F9Au, INT64_C(-29896), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F9Bu, 0x8F9Bu, INT64_C(-32313), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F9Cu, 0x8F9Cu, INT64_C(-34481), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F9Eu, 0x8F9Eu, INT64_C(-34942), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8F9Fu, 0x8F9Fu, INT64_C(-35207), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FA3u, 0x8FA3u, INT64_C(-33841), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FA8u, 0x8FA9u, INT64_C(-35203), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FABu, 0x8FABu, INT64_C(-35204), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FB0u, 0x8FB0u, INT64_C(-35064), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FB1u, 0x8FB1u, INT64_C(-33048), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FB6u, 0x8FB6u, INT64_C(-30366), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FB9u, 0x8FB9u, INT64_C(-35227), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FBDu, 0x8FBDu, INT64_C(-33749), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FBEu, 0x8FBEu, INT64_C(-34934), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FC1u, 0x8FC1u, INT64_C(-33222), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FC2u, 0x8FC2u, INT64_C(-32047), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FC4u, 0x8FC4u, INT64_C(-33238), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FC5u, 0x8FC5u, INT64_C(-32270), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FC7u, 0x8FC7u, INT64_C(-34459), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FC8u, 0x8FC8u, INT64_C(-33622), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FCEu, 0x8FCEu, INT64_C(-32102), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FD0u, 0x8FD0u, INT64_C(-31980), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FD1u, 0x8FD1u, INT64_C(-34094), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FD3u, 0x8FD3u, INT64_C(-30394), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FD4u, 0x8FD4u, INT64_C(-34732), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FD5u, 0x8FD5u, INT64_C(-30395), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FD8u, 0x8FD8u, INT64_C(-34356), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FD9u, 0x8FD9u, INT64_C(-31872), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FDBu, 0x8FDBu, INT64_C(-34108), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FDCu, 0x8FDCu, INT64_C(-32013), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FDDu, 0x8FDDu, INT64_C(-32595), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FDEu, 0x8FDEu, INT64_C(-33811), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FDFu, 0x8FDFu, INT64_C(-35083), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FE2u, 0x8FE2u, INT64_C(-32707), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FE4u, 0x8FE4u, INT64_C(-30407), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FE5u, 0x8FE5u, INT64_C(-30410), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FE6u, 0x8FE6u, INT64_C(-30407), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FE8u, 0x8FE8u, INT64_C(-30407), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FE9u, 0x8FE9u, INT64_C(-30411), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FEAu, 0x8FEAu, INT64_C(-34916), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FEBu, 0x8FEBu, INT64_C(-33326), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FEDu, 0x8FEDu, INT64_C(-34874), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FEEu, 0x8FEEu, INT64_C(-30418), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FF0u, 0x8FF0u, INT64_C(-32909), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FF3u, 0x8FF3u, INT64_C(-30419), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FF7u, 0x8FF7u, INT64_C(-33608), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FF8u, 0x8FF8u, INT64_C(-35316), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FF9u, 0x8FF9u, INT64_C(-34317), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x8FFDu, 0x8FFDu, INT64_C(-31763), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9000u, 0x9000u, INT64_C(-32686), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9001u, 0x9001u, INT64_C(-32873), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9002u, 0x9002u, INT64_C(-32971), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9003u, 0x9003u, INT64_C(-32775), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9004u, 0x9004u, INT64_C(-30433), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9005u, 0x9005u, INT64_C(-30435), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9006u, 0x9006u, INT64_C(-33511), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9009u, 0x9009u, INT64_C(-32361), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x900Au, 0x900Au, INT64_C(-32340), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x900Bu, 0x900Bu, INT64_C(-30439), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x900Du, 0x900Du, INT64_C(-30438), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x900Fu, 0x900Fu, INT64_C(-32720), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9010u, 0x9010u, INT64_C(-31819), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9011u, 0x9011u, INT64_C(-30443), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9012u, 0x9012u, INT64_C(-34942), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9014u, 0x9014u, INT64_C(-32719), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9016u, 0x9016u, INT64_C(-30446), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9017u, 0x9017u, INT64_C(-34888), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x901Au, 0x901Au, INT64_C(-32747), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x901Bu, 0x901Bu, INT64_C(-34568), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x901Du, 0x901Du, INT64_C(-33003), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x901Eu, 0x901Eu, INT64_C(-35154), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x901Fu, 0x901Fu, INT64_C(-32891), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9020u, 0x9020u, INT64_C(-32027), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9021u, 0x9021u, INT64_C(-30456), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9022u, 0x9022u, INT64_C(-34757), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9026u, 0x9026u, INT64_C(-30465), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x902Du, 0x902Du, INT64_C(-30465), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x902Eu, 0x902Eu, INT64_C(-35031), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x902Fu, 0x902Fu, INT64_C(-30466), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9035u, 0x9036u, INT64_C(-30475), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9038u, 0x9038u, INT64_C(-32254), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x903Bu, 0x903Bu, INT64_C(-33759), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x903Cu, 0x903Cu, INT64_C(-35383), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x903Eu, 0x903Eu, INT64_C(-32161), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9041u, 0x9041u, INT64_C(-34895), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9042u, 0x9042u, INT64_C(-32907), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9044u, 0x9044u, INT64_C(-30486), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9047u, 0x9047u, INT64_C(-32150), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x904Du, 0x904Du, INT64_C(-35365), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x904Fu, 0x904Fu, INT64_C(-34886), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9050u, 0x9050u, INT64_C(-30495), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9051u, 0x9052u, INT64_C(-30498), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9053u, 0x9053u, INT64_C(-35036), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9057u, 0x9057u, INT64_C(-32309), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9058u, 0x9058u, INT64_C(-30501), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x905Bu, 0x905Bu, INT64_C(-30502), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9062u, 0x9062u, INT64_C(-30510), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9063u, 0x9063u, INT64_C(-33374), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9065u, 0x9065u, INT64_C(-32357), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9068u, 0x9068u, INT64_C(-30518), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x906Du, 0x906Du, INT64_C(-32114), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x906Eu, 0x906Eu, INT64_C(-32029), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9074u, 0x9074u, INT64_C(-30525), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9075u, 0x9075u, INT64_C(-31825), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x907Du, 0x907Du, INT64_C(-30533), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x907Fu, 0x907Fu, INT64_C(-35428), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9080u, 0x9080u, INT64_C(-32390), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9082u, 0x9082u, INT64_C(-30537), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9083u, 0x9083u, INT64_C(-30536), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9088u, 0x9088u, INT64_C(-30542), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x908Bu, 0x908Bu, INT64_C(-30543), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9091u, 0x9091u, INT64_C(-32348), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9093u, 0x9093u, INT64_C(-35089), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9095u, 0x9095u, INT64_C(-30371), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9097u, 0x9097u, INT64_C(-31573), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9099u, 0x9099u, INT64_C(-31572), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x909Bu, 0x909Bu, INT64_C(-31576), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x909Du, 0x909Du, INT64_C(-31577), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90A1u, 0x90A1u, INT64_C(-31578), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90A2u, 0x90A2u, INT64_C(-32562), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90A3u, 0x90A3u, INT64_C(-33699), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90A6u, 0x90A6u, INT64_C(-35543), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90AAu, 0x90AAu, INT64_C(-32601), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90ACu, 0x90ACu, INT64_C(-31590), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90AEu, 0x90AEu, INT64_C(-32297), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90AFu, 0x90AFu, INT64_C(-34680), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90B0u, 0x90B0u, INT64_C(-31587), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90B1u, 0x90B1u, INT64_C(-33389), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90B3u, 0x90B3u, INT64_C(-31594), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90B4u, 0x90B4u, INT64_C(-31596), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90B5u, 0x90B5u, INT64_C(-33227), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90B6u, 0x90B6u, INT64_C(-31596), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90B8u, 0x90B8u, INT64_C(-31596), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90B9u, 0x90B9u, INT64_C(-31912), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90BAu, 0x90BAu, INT64_C(-31599), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90BBu, 0x90BBu, INT64_C(-33986), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90BEu, 0x90BEu, INT64_C(-31598), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90C1u, 0x90C1u, INT64_C(-32274), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90C4u, 0x90C4u, INT64_C(-31602), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90C5u, 0x90C5u, INT64_C(-31606), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90C7u, 0x90C7u, INT64_C(-31604), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90CAu, 0x90CAu, INT64_C(-34407), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90CEu, 0x90CEu, INT64_C(-34116), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90CFu, 0x90CFu, INT64_C(-31617), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90D0u, 0x90D0u, INT64_C(-31615), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90D1u, 0x90D1u, INT64_C(-32089), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90D3u, 0x90D3u, INT64_C(-31615), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90D7u, 0x90D7u, INT64_C(-31615), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90DBu, 0x90DBu, INT64_C(-31618), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90DCu, 0x90DCu, INT64_C(-31621), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90DDu, 0x90DDu, INT64_C(-34702), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90E1u, 0x90E1u, INT64_C(-34266), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90E2u, 0x90E2u, INT64_C(-31628), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90E6u, 0x90E6u, INT64_C(-31633), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90E7u, 0x90E7u, INT64_C(-32263), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90E8u, 0x90E8u, INT64_C(-35468), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90EBu, 0x90EBu, INT64_C(-31633), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90EDu, 0x90EDu, INT64_C(-34757), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90EFu, 0x90EFu, INT64_C(-31636), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90F4u, 0x90F4u, INT64_C(-35390), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90F8u, 0x90F8u, INT64_C(-35227), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90FDu, 0x90FDu, INT64_C(-35116), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x90FEu, 0x90FEu, INT64_C(-31650), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9102u, 0x9102u, INT64_C(-35064), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9104u, 0x9104u, INT64_C(-31655), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9119u, 0x9119u, INT64_C(-35601), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x911Eu, 0x911Eu, INT64_C(-31679), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9122u, 0x9122u, INT64_C(-31684), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9123u, 0x9123u, INT64_C(-31683), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x912Fu, 0x912Fu, INT64_C(-31693), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9131u, 0x9131u, INT64_C(-31696), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9139u, 0x9139u, INT64_C(-31702), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9143u, 0x9143u, INT64_C(-31711), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9146u, 0x9146u, INT64_C(-31713), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9149u, 0x9149u, INT64_C(-32447), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x914Au, 0x914Au, INT64_C(-29303), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x914Bu, 0x914Bu, INT64_C(-33539), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x914Cu, 0x914Cu, INT64_C(-32086), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x914Du, 0x914Du, INT64_C(-33746), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x914Eu, 0x914Fu, INT64_C(-29305), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9150u, 0x9150u, INT64_C(-29308), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9152u, 0x9152u, INT64_C(-34439), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9157u, 0x9157u, INT64_C(-32711), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x915Au, 0x915Au, INT64_C(-35092), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x915Du, 0x915Du, INT64_C(-32375), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x915Eu, 0x915Eu, INT64_C(-33163), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9161u, 0x9161u, INT64_C(-29320), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9162u, 0x9162u, INT64_C(-29322), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9163u, 0x9163u, INT64_C(-34862), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9164u, 0x9164u, INT64_C(-29325), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9165u, 0x9165u, INT64_C(-33220), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9169u, 0x9169u, INT64_C(-29326), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x916Au, 0x916Au, INT64_C(-34263), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x916Cu, 0x916Cu, INT64_C(-35463), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x916Eu, 0x916Eu, INT64_C(-33085), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x916Fu, 0x916Fu, INT64_C(-29331), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9170u, 0x9170u, INT64_C(-29334), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9171u, 0x9171u, INT64_C(-34582), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9172u, 0x9172u, INT64_C(-29331), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9174u, 0x9174u, INT64_C(-29332), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9175u, 0x9175u, INT64_C(-34561), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9176u, 0x9176u, INT64_C(-34019), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9177u, 0x9177u, INT64_C(-34355), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9178u, 0x9178u, INT64_C(-33228), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9179u, 0x9179u, INT64_C(-29336), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x917Du, 0x917Eu, INT64_C(-29344), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x917Fu, 0x917Fu, INT64_C(-33878), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9185u, 0x9185u, INT64_C(-29346), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9187u, 0x9187u, INT64_C(-35442), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9189u, 0x9189u, INT64_C(-32105), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x918Bu, 0x918Bu, INT64_C(-35419), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x918Cu, 0x918Cu, INT64_C(-29354), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x918Du, 0x918Du, INT64_C(-29352), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9190u, 0x9190u, INT64_C(-29356), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9191u, 0x9191u, INT64_C(-29355), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9192u, 0x9192u, INT64_C(-32800), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x919Au, 0x919Au, INT64_C(-34030), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x919Bu, 0x919Bu, INT64_C(-33601), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x91A2u, 0x91A3u, INT64_C(-29371), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x91AAu, 0x91AAu, INT64_C(-29377), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x91ADu, 0x91AFu, INT64_C(-29379), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x91B4u, 0x91B4u, INT64_C(-29382), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x91B5u, 0x91B5u, INT64_C(-29384), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x91BAu, 0x91BAu, INT64_C(-29387), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x91C7u, 0x91C7u, INT64_C(-35681), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x91C9u, 0x91C9u, INT64_C(-32570), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x91CAu, 0x91CAu, INT64_C(-33424), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x91CCu, 0x91CCu, INT64_C(-34332), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x91CDu, 0x91CDu, INT64_C(-32288), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x91CEu, 0x91CEu, INT64_C(-32705), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x91CFu, 0x91CFu, INT64_C(-34289), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x91D1u, 0x91D1u, INT64_C(-34618), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x91DCu, 0x91DCu, INT64_C(-35169), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9274u, 0x9274u, INT64_C(-34867), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x928Eu, 0x928Eu, INT64_C(-29491), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x92AEu, 0x92AEu, INT64_C(-29522), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x92C8u, 0x92C8u, INT64_C(-29547), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x933Eu, 0x933Eu, INT64_C(-29664), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x936Au, 0x936Au, INT64_C(-29707), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x938Fu, 0x938Fu, INT64_C(-29742), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x93CAu, 0x93CAu, INT64_C(-29802), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x93D6u, 0x93D6u, INT64_C(-29690), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x943Eu, 0x943Eu, INT64_C(-29916), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x946Bu, 0x946Bu, INT64_C(-29960), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9485u, 0x9487u, INT64_C(-30748), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9488u, 0x9488u, INT64_C(-33062), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9489u, 0x9489u, INT64_C(-36048), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x948Au, 0x948Au, INT64_C(-30749), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x948Bu, 0x948Bu, INT64_C(-30751), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x948Cu, 0x948Du, INT64_C(-30750), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x948Eu, 0x948Eu, INT64_C(-34454), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x948Fu, 0x9490u, INT64_C(-30751), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9492u, 0x9492u, INT64_C(-35951), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9493u, 0x9493u, INT64_C(-36070), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9494u, 0x9494u, INT64_C(-30754), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9495u, 0x9495u, INT64_C(-30753), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9497u, 0x9497u, INT64_C(-30756), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9499u, 0x9499u, INT64_C(-35842), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x949Au, 0x949Cu, INT64_C(-30757), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x949Du, 0x949Du, INT64_C(-36013), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x949Eu, 0x949Eu, INT64_C(-36341), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x949Fu, 0x949Fu, INT64_C(-33015), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94A0u, 0x94A0u, INT64_C(-34721), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94A1u, 0x94A1u, INT64_C(-36525), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94A2u, 0x94A2u, INT64_C(-35835), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94A3u, 0x94A4u, INT64_C(-30763), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94A5u, 0x94A5u, INT64_C(-33229), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94A6u, 0x94A6u, INT64_C(-34430), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94A7u, 0x94A7u, INT64_C(-35239), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94A8u, 0x94A8u, INT64_C(-33770), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94A9u, 0x94A9u, INT64_C(-35783), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94AAu, 0x94AAu, INT64_C(-30767), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94ABu, 0x94ABu, INT64_C(-30769), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94ACu, 0x94ACu, INT64_C(-30767), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94ADu, 0x94ADu, INT64_C(-30769), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94AEu, 0x94AEu, INT64_C(-34674), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94AFu, 0x94B0u, INT64_C(-30769), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94B1u, 0x94B1u, INT64_C(-34480), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94B2u, 0x94B2u, INT64_C(-30770), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94B3u, 0x94B3u, INT64_C(-34481), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94B4u, 0x94B4u, INT64_C(-30771), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94B5u, 0x94B5u, INT64_C(-36465), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94B6u, 0x94BAu, INT64_C(-30772), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94BBu, 0x94BBu, INT64_C(-32926), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94BCu, 0x94BDu, INT64_C(-30773), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94BEu, 0x94BEu, INT64_C(-35485), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94BFu, 0x94BFu, INT64_C(-30774), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94C0u, 0x94C0u, INT64_C(-33338), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94C1u, 0x94C1u, INT64_C(-33950), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94C2u, 0x94C2u, INT64_C(-36473), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94C3u, 0x94C3u, INT64_C(-35007), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94C4u, 0x94C4u, INT64_C(-30778), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94C5u, 0x94C5u, INT64_C(-34508), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94C6u, 0x94C6u, INT64_C(-34878), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94C8u, 0x94CEu, INT64_C(-30781), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94D0u, 0x94D2u, INT64_C(-30782), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94D5u, 0x94D7u, INT64_C(-30784), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94D8u, 0x94D8u, INT64_C(-30783), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94D9u, 0x94D9u, INT64_C(-30785), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94DBu, 0x94DBu, INT64_C(-30785), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94DCu, 0x94DCu, INT64_C(-33960), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94DDu, 0x94DDu, INT64_C(-34975), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94DEu, 0x94E0u, INT64_C(-30787), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94E1u, 0x94E1u, INT64_C(-33225), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94E2u, 0x94E2u, INT64_C(-30788), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94E3u, 0x94E3u, INT64_C(-33773), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94E4u, 0x94E5u, INT64_C(-30789), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94E7u, 0x94E8u, INT64_C(-30790), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94E9u, 0x94E9u, INT64_C(-30789), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94EAu, 0x94EAu, INT64_C(-30791), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94EBu, 0x94EBu, INT64_C(-30790), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94ECu, 0x94ECu, INT64_C(-35878), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94EDu, 0x94EDu, INT64_C(-34840), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94EEu, 0x94EFu, INT64_C(-30792), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94F0u, 0x94F0u, INT64_C(-35463), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94F1u, 0x94F1u, INT64_C(-33493), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94F2u, 0x94F2u, INT64_C(-36444), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94F3u, 0x94F5u, INT64_C(-30795), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94F6u, 0x94F6u, INT64_C(-33441), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94F7u, 0x94F7u, INT64_C(-30796), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94F8u, 0x94F8u, INT64_C(-33062), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94F9u, 0x94F9u, INT64_C(-30797), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94FAu, 0x94FAu, INT64_C(-34617), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94FCu, 0x94FDu, INT64_C(-30799), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94FEu, 0x94FEu, INT64_C(-35115), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x94FFu, 0x94FFu, INT64_C(-30800), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9500u, 0x9500u, INT64_C(-33731), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9501u, 0x9501u, INT64_C(-34110), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9502u, 0x9502u, INT64_C(-30801), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9503u, 0x9503u, INT64_C(-30803), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9504u, 0x9504u, INT64_C(-36367), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9505u, 0x9505u, INT64_C(-35806), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9506u, 0x9507u, INT64_C(-30804), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9508u, 0x9508u, INT64_C(-33669), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9509u, 0x950Au, INT64_C(-30805), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x950Bu, 0x950Bu, INT64_C(-36018), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x950Cu, 0x950Cu, INT64_C(-33708), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x950Du, 0x950Fu, INT64_C(-30807), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9510u, 0x9510u, INT64_C(-34414), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9511u, 0x9511u, INT64_C(-34056), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9512u, 0x9516u, INT64_C(-30809), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9517u, 0x9517u, INT64_C(-33216), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9518u, 0x9518u, INT64_C(-30810), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9519u, 0x9519u, INT64_C(-36307), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x951Au, 0x951Au, INT64_C(-34965), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x951Bu, 0x951Bu, INT64_C(-30812), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x951Du, 0x951Fu, INT64_C(-30813), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9521u, 0x9521u, INT64_C(-33855), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9522u, 0x9522u, INT64_C(-30815), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9523u, 0x9523u, INT64_C(-35014), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9524u, 0x9524u, INT64_C(-36371), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9525u, 0x9525u, INT64_C(-33084), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9526u, 0x9526u, INT64_C(-35466), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9528u, 0x9528u, INT64_C(-33822), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9529u, 0x9529u, INT64_C(-30819), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x952Au, 0x952Bu, INT64_C(-30822), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x952Cu, 0x952Cu, INT64_C(-30821), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x952Du, 0x952Du, INT64_C(-36209), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x952Eu, 0x952Eu, INT64_C(-35561), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x952Fu, 0x952Fu, INT64_C(-35400), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9530u, 0x9530u, INT64_C(-34953), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9531u, 0x9532u, INT64_C(-30825), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9534u, 0x9534u, INT64_C(-30826), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9535u, 0x9535u, INT64_C(-30819), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9536u, 0x9538u, INT64_C(-30827), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9539u, 0x9539u, INT64_C(-34596), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x953Au, 0x953Au, INT64_C(-30790), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x953Bu, 0x953Bu, INT64_C(-36185), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x953Cu, 0x953Cu, INT64_C(-30830), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x953Eu, 0x953Fu, INT64_C(-30831), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9540u, 0x9540u, INT64_C(-36197), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9541u, 0x9541u, INT64_C(-34984), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9542u, 0x9542u, INT64_C(-30833), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9544u, 0x9546u, INT64_C(-30833), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9547u, 0x9547u, INT64_C(-33246), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9549u, 0x9549u, INT64_C(-30835), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x954Au, 0x954Au, INT64_C(-34842), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x954Cu, 0x954Cu, INT64_C(-30837), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x954Du, 0x954Du, INT64_C(-34844), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x954Eu, 0x954Fu, INT64_C(-30838), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9550u, 0x9550u, INT64_C(-35995), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9551u, 0x9551u, INT64_C(-36729), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9552u, 0x9554u, INT64_C(-30840), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9556u, 0x9559u, INT64_C(-30841), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x955Bu, 0x955Bu, INT64_C(-30842), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x955Cu, 0x955Cu, INT64_C(-35490), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x955Du, 0x955Du, INT64_C(-30841), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x955Eu, 0x955Fu, INT64_C(-30844), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9561u, 0x9562u, INT64_C(-30844), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9563u, 0x9563u, INT64_C(-35191), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9564u, 0x956Cu, INT64_C(-30845), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x956Du, 0x956Du, INT64_C(-35284), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x956Fu, 0x956Fu, INT64_C(-30847), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9570u, 0x9570u, INT64_C(-35236), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9571u, 0x9573u, INT64_C(-30848), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9576u, 0x9576u, INT64_C(-33873), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x957Fu, 0x957Fu, INT64_C(-36576), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x95E8u, 0x95E8u, INT64_C(-35144), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x95E9u, 0x95E9u, INT64_C(-32137), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x95EAu, 0x95EAu, INT64_C(-34586), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x95EBu, 0x95EBu, INT64_C(-32138), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x95EDu, 0x95EDu, INT64_C(-36825), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x95EEu, 0x95EEu, INT64_C(-34111), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x95EFu, 0x95EFu, INT64_C(-36579), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x95F0u, 0x95F0u, INT64_C(-34637), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x95F1u, 0x95F1u, INT64_C(-32143), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x95F2u, 0x95F2u, INT64_C(-34015), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x95F3u, 0x95F3u, INT64_C(-32144), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x95F4u, 0x95F4u, INT64_C(-35783), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x95F5u, 0x95F6u, INT64_C(-32145), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x95F7u, 0x95F7u, INT64_C(-35158), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x95F8u, 0x95F8u, INT64_C(-33503), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x95F9u, 0x95F9u, INT64_C(-35050), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x95FAu, 0x95FAu, INT64_C(-36064), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x95FBu, 0x95FBu, INT64_C(-34129), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x95FCu, 0x95FCu, INT64_C(-32150), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x95FDu, 0x95FDu, INT64_C(-35116), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x95FEu, 0x95FEu, INT64_C(-32151), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9600u, 0x9600u, INT64_C(-36326), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9601u, 0x9601u, INT64_C(-36157), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9602u, 0x9602u, INT64_C(-36003), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9603u, 0x9604u, INT64_C(-32155), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9605u, 0x9605u, INT64_C(-33576), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9606u, 0x9606u, INT64_C(-32156), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9608u, 0x9608u, INT64_C(-32157), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9609u, 0x9609u, INT64_C(-33855), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x960Au, 0x960Du, INT64_C(-32158), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x960Eu, 0x960Eu, INT64_C(-33849), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x960Fu, 0x960Fu, INT64_C(-32159), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9610u, 0x9610u, INT64_C(-36728), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9611u, 0x9611u, INT64_C(-35477), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9612u, 0x9612u, INT64_C(-32161), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9614u, 0x9614u, INT64_C(-35496), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9615u, 0x9617u, INT64_C(-32163), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9619u, 0x961Au, INT64_C(-32164), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x961Cu, 0x961Cu, INT64_C(-36244), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x961Du, 0x961Du, INT64_C(-33006), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x961Fu, 0x961Fu, INT64_C(-36407), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9621u, 0x9621u, INT64_C(-33008), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9622u, 0x9622u, INT64_C(-33010), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x962Au, 0x962Au, INT64_C(-33015), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x962Eu, 0x962Eu, INT64_C(-34703), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9631u, 0x9631u, INT64_C(-33023), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9632u, 0x9632u, INT64_C(-36351), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9633u, 0x9633u, INT64_C(-33856), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9634u, 0x9634u, INT64_C(-33762), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9635u, 0x9635u, INT64_C(-33483), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9636u, 0x9636u, INT64_C(-35768), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x963Bu, 0x963Bu, INT64_C(-33312), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x963Cu, 0x963Cu, INT64_C(-33031), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x963Du, 0x963Du, INT64_C(-33033), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x963Fu, 0x963Fu, INT64_C(-37052), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9640u, 0x9640u, INT64_C(-34278), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9642u, 0x9642u, INT64_C(-33036), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9644u, 0x9644u, INT64_C(-36278), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9645u, 0x9645u, INT64_C(-35890), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9646u, 0x9646u, INT64_C(-35340), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9647u, 0x9647u, INT64_C(-35366), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9648u, 0x9648u, INT64_C(-36747), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9649u, 0x9649u, INT64_C(-33042), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x964Bu, 0x964Bu, INT64_C(-35364), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x964Cu, 0x964Cu, INT64_C(-35171), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x964Du, 0x964Du, INT64_C(-35825), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9650u, 0x9650u, INT64_C(-34095), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9654u, 0x9654u, INT64_C(-33052), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9655u, 0x9655u, INT64_C(-34692), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x965Bu, 0x965Bu, INT64_C(-36927), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x965Fu, 0x965Fu, INT64_C(-33062), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9661u, 0x9661u, INT64_C(-36500), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9662u, 0x9662u, INT64_C(-33679), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9664u, 0x9664u, INT64_C(-36716), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9667u, 0x9667u, INT64_C(-33069), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9668u, 0x9668u, INT64_C(-33670), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9669u, 0x9669u, INT64_C(-34129), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x966Au, 0x966Au, INT64_C(-35056), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x966Cu, 0x966Cu, INT64_C(-33073), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9672u, 0x9672u, INT64_C(-33078), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9674u, 0x9674u, INT64_C(-33079), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9675u, 0x9675u, INT64_C(-35436), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9676u, 0x9676u, INT64_C(-34424), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9677u, 0x9677u, INT64_C(-34135), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9685u, 0x9685u, INT64_C(-33763), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9686u, 0x9686u, INT64_C(-35432), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9688u, 0x9688u, INT64_C(-33098), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x968Bu, 0x968Bu, INT64_C(-34523), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x968Du, 0x968Du, INT64_C(-33102), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x968Fu, 0x968Fu, INT64_C(-34526), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9690u, 0x9690u, INT64_C(-33845), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9694u, 0x9694u, INT64_C(-36303), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9697u, 0x9697u, INT64_C(-33111), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9698u, 0x9698u, INT64_C(-37128), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9699u, 0x9699u, INT64_C(-34208), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x969Cu, 0x969Cu, INT64_C(-33622), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x96A7u, 0x96A7u, INT64_C(-34543), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x96B0u, 0x96B0u, INT64_C(-33135), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x96B3u, 0x96B3u, INT64_C(-32340), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x96B6u, 0x96B6u, INT64_C(-35570), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x96B9u, 0x96B9u, INT64_C(-30565), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x96BCu, 0x96BDu, INT64_C(-30567), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x96BEu, 0x96BEu, INT64_C(-35252), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x96C0u, 0x96C0u, INT64_C(-34903), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x96C1u, 0x96C1u, INT64_C(-34015), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x96C4u, 0x96C4u, INT64_C(-34120), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x96C5u, 0x96C5u, INT64_C(-34049), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x96C6u, 0x96C6u, INT64_C(-36046), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x96C7u, 0x96C7u, INT64_C(-36299), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x96C9u, 0x96C9u, INT64_C(-31186), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x96CCu, 0x96CCu, INT64_C(-36781), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x96CDu, 0x96CDu, INT64_C(-33880), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x96CEu, 0x96CEu, INT64_C(-30583), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x96CFu, 0x96CFu, INT64_C(-36825), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x96D2u, 0x96D2u, INT64_C(-30586), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x96D5u, 0x96D5u, INT64_C(-36653), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x96E0u, 0x96E0u, INT64_C(-30598), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x96E8u, 0x96E8u, INT64_C(-33859), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x96E9u, 0x96E9u, INT64_C(-30637), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x96EAu, 0x96EAu, INT64_C(-34114), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x96EFu, 0x96EFu, INT64_C(-30641), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x96F3u, 0x96F3u, INT64_C(-30646), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x96F6u, 0x96F6u, INT64_C(-35572), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x96F7u, 0x96F7u, INT64_C(-35679), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x96F9u, 0x96F9u, INT64_C(-37144), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x96FEu, 0x96FEu, INT64_C(-34348), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9700u, 0x9700u, INT64_C(-34167), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9701u, 0x9701u, INT64_C(-30657), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9704u, 0x9704u, INT64_C(-34251), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9706u, 0x9706u, INT64_C(-30663), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9707u, 0x9707u, INT64_C(-33696), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9708u, 0x9708u, INT64_C(-30663), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9709u, 0x9709u, INT64_C(-35445), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x970Du, 0x970Du, INT64_C(-36142), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x970Eu, 0x970Eu, INT64_C(-30667), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x970Fu, 0x970Fu, INT64_C(-30669), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9713u, 0x9713u, INT64_C(-35324), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9716u, 0x9716u, INT64_C(-35615), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x971Cu, 0x971Cu, INT64_C(-34727), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x971Eu, 0x971Eu, INT64_C(-34335), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x972Au, 0x972Au, INT64_C(-30694), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x972Du, 0x972Du, INT64_C(-30696), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9730u, 0x9730u, INT64_C(-30698), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9732u, 0x9732u, INT64_C(-35583), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9738u, 0x9738u, INT64_C(-37251), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9739u, 0x9739u, INT64_C(-35241), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x973Eu, 0x973Eu, INT64_C(-30711), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9752u, 0x9752u, INT64_C(-35103), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9753u, 0x9753u, INT64_C(-30744), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9756u, 0x9756u, INT64_C(-35993), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9759u, 0x9759u, INT64_C(-36002), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x975Bu, 0x975Bu, INT64_C(-36799), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x975Eu, 0x975Eu, INT64_C(-36644), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9760u, 0x9760u, INT64_C(-35902), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9761u, 0x9761u, INT64_C(-35508), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9762u, 0x9762u, INT64_C(-35489), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9765u, 0x9765u, INT64_C(-33544), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9769u, 0x9769u, INT64_C(-36521), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9773u, 0x9773u, INT64_C(-36051), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9774u, 0x9774u, INT64_C(-34256), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9776u, 0x9776u, INT64_C(-37317), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x977Cu, 0x977Cu, INT64_C(-30681), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9785u, 0x9785u, INT64_C(-30689), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x978Bu, 0x978Bu, INT64_C(-34366), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x978Du, 0x978Du, INT64_C(-37372), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9791u, 0x9792u, INT64_C(-30700), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9794u, 0x9794u, INT64_C(-30701), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9798u, 0x9798u, INT64_C(-35195), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x97A0u, 0x97A0u, INT64_C(-36044), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x97A3u, 0x97A3u, INT64_C(-30713), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x97ABu, 0x97ABu, INT64_C(-30722), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x97ADu, 0x97ADu, INT64_C(-37264), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x97AFu, 0x97AFu, INT64_C(-30727), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x97B2u, 0x97B2u, INT64_C(-30727), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x97B4u, 0x97B4u, INT64_C(-30728), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x97E6u, 0x97E6u, INT64_C(-34653), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x97E7u, 0x97E7u, INT64_C(-35177), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x97E9u, 0x97E9u, INT64_C(-36529), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x97EAu, 0x97ECu, INT64_C(-32193), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x97EDu, 0x97EDu, INT64_C(-36134), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x97F3u, 0x97F3u, INT64_C(-34210), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x97F5u, 0x97F5u, INT64_C(-34061), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x97F6u, 0x97F6u, INT64_C(-35087), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9875u, 0x9875u, INT64_C(-34405), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9876u, 0x9876u, INT64_C(-37052), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9877u, 0x9877u, INT64_C(-35386), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9878u, 0x9878u, INT64_C(-31421), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9879u, 0x9879u, INT64_C(-34632), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x987Au, 0x987Au, INT64_C(-35068), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x987Bu, 0x987Bu, INT64_C(-34543), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x987Cu, 0x987Cu, INT64_C(-32378), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x987Du, 0x987Du, INT64_C(-34831), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x987Eu, 0x987Eu, INT64_C(-36740), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x987Fu, 0x987Fu, INT64_C(-37009), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9880u, 0x9880u, INT64_C(-31428), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9881u, 0x9881u, INT64_C(-37564), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9882u, 0x9882u, INT64_C(-35051), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9883u, 0x9883u, INT64_C(-31430), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9884u, 0x9884u, INT64_C(-34247), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9885u, 0x9885u, INT64_C(-35931), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9886u, 0x9886u, INT64_C(-35963), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9887u, 0x9887u, INT64_C(-35534), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9888u, 0x9888u, INT64_C(-36306), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9889u, 0x9889u, INT64_C(-31435), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x988Au, 0x988Au, INT64_C(-36460), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x988Cu, 0x988Du, INT64_C(-31437), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x988Fu, 0x988Fu, INT64_C(-31438), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9890u, 0x9890u, INT64_C(-34416), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9891u, 0x9891u, INT64_C(-35559), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9893u, 0x9893u, INT64_C(-34885), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9894u, 0x9894u, INT64_C(-31442), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9896u, 0x9896u, INT64_C(-34346), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9897u, 0x9897u, INT64_C(-36207), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9898u, 0x9898u, INT64_C(-34957), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x989Au, 0x989Bu, INT64_C(-31447), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x989Cu, 0x989Cu, INT64_C(-34504), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x989Du, 0x989Du, INT64_C(-37018), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x989Eu, 0x989Fu, INT64_C(-31449), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x98A0u, 0x98A0u, INT64_C(-37130), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x98A1u, 0x98A2u, INT64_C(-31450), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x98A4u, 0x98A4u, INT64_C(-37387), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x98A5u, 0x98A6u, INT64_C(-31452), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x98A7u, 0x98A7u, INT64_C(-35407), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x98CEu, 0x98CEu, INT64_C(-36980), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x98D1u, 0x98D3u, INT64_C(-32063), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x98D5u, 0x98D5u, INT64_C(-32064), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x98D8u, 0x98D8u, INT64_C(-35637), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x98D9u, 0x98DAu, INT64_C(-32067), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x98DEu, 0x98DEu, INT64_C(-37026), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x98DFu, 0x98DFu, INT64_C(-35263), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x98E7u, 0x98E7u, INT64_C(-33010), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x98E8u, 0x98E8u, INT64_C(-31014), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x990Du, 0x990Du, INT64_C(-31050), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9910u, 0x9910u, INT64_C(-37542), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x992Eu, 0x992Eu, INT64_C(-31082), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9954u, 0x9954u, INT64_C(-31118), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9955u, 0x9955u, INT64_C(-31120), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9963u, 0x9963u, INT64_C(-33131), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9965u, 0x9965u, INT64_C(-36730), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9967u, 0x996Cu, INT64_C(-33134), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x996Du, 0x996Du, INT64_C(-37185), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x996Eu, 0x996Eu, INT64_C(-34582), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x996Fu, 0x996Fu, INT64_C(-36644), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9970u, 0x9970u, INT64_C(-35381), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9971u, 0x9971u, INT64_C(-37773), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9972u, 0x9972u, INT64_C(-35296), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9974u, 0x9974u, INT64_C(-33141), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9975u, 0x9975u, INT64_C(-37220), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9976u, 0x9976u, INT64_C(-35585), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9977u, 0x9977u, INT64_C(-33143), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x997Au, 0x997Au, INT64_C(-36619), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x997Cu, 0x997Cu, INT64_C(-37696), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x997Du, 0x997Du, INT64_C(-33148), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x997Fu, 0x997Fu, INT64_C(-37236), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9980u, 0x9980u, INT64_C(-33150), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9981u, 0x9981u, INT64_C(-35951), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9984u, 0x9984u, INT64_C(-33153), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9985u, 0x9985u, INT64_C(-34920), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9986u, 0x9986u, INT64_C(-36986), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9987u, 0x9987u, INT64_C(-33155), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9988u, 0x9988u, INT64_C(-36390), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x998Au, 0x998Au, INT64_C(-33157), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x998Bu, 0x998Bu, INT64_C(-37624), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x998Du, 0x998Du, INT64_C(-33159), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x998Fu, 0x998Fu, INT64_C(-36221), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9990u, 0x9991u, INT64_C(-33161), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9992u, 0x9992u, INT64_C(-36125), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9993u, 0x9995u, INT64_C(-33162), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9996u, 0x9996u, INT64_C(-35410), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9997u, 0x9997u, INT64_C(-34126), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9998u, 0x9998u, INT64_C(-33988), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9999u, 0x9999u, INT64_C(-34931), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x99A5u, 0x99A5u, INT64_C(-31903), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x99A8u, 0x99A8u, INT64_C(-33775), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A6Cu, 0x9A6Cu, INT64_C(-36354), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A6Du, 0x9A6Du, INT64_C(-34734), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A6Eu, 0x9A6Eu, INT64_C(-35347), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A6Fu, 0x9A6Fu, INT64_C(-35007), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A70u, 0x9A70u, INT64_C(-37786), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A71u, 0x9A71u, INT64_C(-35873), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A73u, 0x9A73u, INT64_C(-37921), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A74u, 0x9A74u, INT64_C(-36408), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A75u, 0x9A75u, INT64_C(-32992), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A76u, 0x9A76u, INT64_C(-35662), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A77u, 0x9A78u, INT64_C(-32993), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A79u, 0x9A79u, INT64_C(-36768), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A7Au, 0x9A7Au, INT64_C(-32994), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A7Bu, 0x9A7Bu, INT64_C(-34468), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A7Cu, 0x9A7Cu, INT64_C(-35360), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A7Du, 0x9A7Du, INT64_C(-32995), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A7Eu, 0x9A7Eu, INT64_C(-36952), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A7Fu, 0x9A7Fu, INT64_C(-32998), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A80u, 0x9A81u, INT64_C(-32997), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A82u, 0x9A82u, INT64_C(-36375), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A84u, 0x9A84u, INT64_C(-36895), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A85u, 0x9A85u, INT64_C(-33000), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A86u, 0x9A86u, INT64_C(-36387), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A87u, 0x9A87u, INT64_C(-37203), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A88u, 0x9A88u, INT64_C(-33002), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A8Au, 0x9A8Au, INT64_C(-33003), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A8Bu, 0x9A8Bu, INT64_C(-37822), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A8Cu, 0x9A8Cu, INT64_C(-34980), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A8Fu, 0x9A8Fu, INT64_C(-36743), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A90u, 0x9A90u, INT64_C(-33008), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A91u, 0x9A91u, INT64_C(-36013), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A92u, 0x9A93u, INT64_C(-33009), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A96u, 0x9A96u, INT64_C(-33011), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A97u, 0x9A97u, INT64_C(-36085), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A98u, 0x9A98u, INT64_C(-33012), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A9Au, 0x9A9Au, INT64_C(-35812), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A9Bu, 0x9A9Du, INT64_C(-33014), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A9Eu, 0x9A9Eu, INT64_C(-33166), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9A9Fu, 0x9AA0u, INT64_C(-33015), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9AA1u, 0x9AA1u, INT64_C(-36418), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9AA2u, 0x9AA3u, INT64_C(-33016), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9AA4u, 0x9AA4u, INT64_C(-34535), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9AA5u, 0x9AA5u, INT64_C(-33017), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9AA7u, 0x9AA7u, INT64_C(-33018), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9AA8u, 0x9AA8u, INT64_C(-37298), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9AB0u, 0x9AB0u, INT64_C(-31490), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9AB1u, 0x9AB1u, INT64_C(-31492), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9AB6u, 0x9AB6u, INT64_C(-31493), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9AB7u, 0x9AB7u, INT64_C(-31496), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9AB8u, 0x9AB8u, INT64_C(-37258), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9ABAu, 0x9ABAu, INT64_C(-31496), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9ABCu, 0x9ABCu, INT64_C(-31497), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9AC0u, 0x9AC0u, INT64_C(-31499), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9AC1u, 0x9AC1u, INT64_C(-31501), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9AC2u, 0x9AC2u, INT64_C(-31499), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9AC5u, 0x9AC5u, INT64_C(-31503), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9ACBu, 0x9ACCu, INT64_C(-31507), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9AD1u, 0x9AD1u, INT64_C(-31511), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9AD3u, 0x9AD3u, INT64_C(-35616), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9AD8u, 0x9AD8u, INT64_C(-37416), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9ADFu, 0x9ADFu, INT64_C(-31512), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9AE1u, 0x9AE1u, INT64_C(-31513), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9AE6u, 0x9AE6u, INT64_C(-31517), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9AEBu, 0x9AEBu, INT64_C(-31520), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9AEDu, 0x9AEDu, INT64_C(-31520), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9AEFu, 0x9AEFu, INT64_C(-31525), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9AF9u, 0x9AF9u, INT64_C(-31531), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9AFBu, 0x9AFBu, INT64_C(-31535), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9B03u, 0x9B03u, INT64_C(-34553), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9B08u, 0x9B08u, INT64_C(-31545), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9B0Fu, 0x9B0Fu, INT64_C(-31551), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9B13u, 0x9B13u, INT64_C(-31554), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9B1Fu, 0x9B1Fu, INT64_C(-31565), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9B23u, 0x9B23u, INT64_C(-31568), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9B2Fu, 0x9B2Fu, INT64_C(-34233), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9B32u, 0x9B32u, INT64_C(-34551), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9B3Bu, 0x9B3Bu, INT64_C(-33261), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9B3Cu, 0x9B3Cu, INT64_C(-37408), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9B41u, 0x9B41u, INT64_C(-36833), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9B42u, 0x9B42u, INT64_C(-37229), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9B43u, 0x9B43u, INT64_C(-31623), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9B44u, 0x9B44u, INT64_C(-36232), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9B45u, 0x9B45u, INT64_C(-31626), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9B47u, 0x9B47u, INT64_C(-31626), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9B48u, 0x9B48u, INT64_C(-31625), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9B49u, 0x9B49u, INT64_C(-31627), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9B4Du, 0x9B4Du, INT64_C(-31629), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9B4Fu, 0x9B4Fu, INT64_C(-35504), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9B51u, 0x9B51u, INT64_C(-31632), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9B54u, 0x9B54u, INT64_C(-36468), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9C7Cu, 0x9C7Cu, INT64_C(-35294), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9C7Fu, 0x9C7Fu, INT64_C(-32027), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9C81u, 0x9C81u, INT64_C(-36945), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9C82u, 0x9C82u, INT64_C(-32029), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9C85u, 0x9C88u, INT64_C(-32031), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9C8Bu, 0x9C8Bu, INT64_C(-32032), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9C8Du, 0x9C8Du, INT64_C(-38563), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9C8Eu, 0x9C8Eu, INT64_C(-32034), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9C90u, 0x9C92u, INT64_C(-32035), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9C94u, 0x9C95u, INT64_C(-32036), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9C9Au, 0x9C9Bu, INT64_C(-32040), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9C9Cu, 0x9C9Cu, INT64_C(-35727), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9C9Eu, 0x9CA3u, INT64_C(-32042), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9CA4u, 0x9CA4u, INT64_C(-37107), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9CA5u, 0x9CA9u, INT64_C(-32043), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9CABu, 0x9CABu, INT64_C(-32044), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9CADu, 0x9CAEu, INT64_C(-32045), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9CB0u, 0x9CB7u, INT64_C(-32046), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9CB8u, 0x9CB8u, INT64_C(-37387), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9CBAu, 0x9CBDu, INT64_C(-32048), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9CC3u, 0x9CC3u, INT64_C(-36376), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9CC4u, 0x9CC7u, INT64_C(-32054), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9CCAu, 0x9CD0u, INT64_C(-32056), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9CD3u, 0x9CD5u, INT64_C(-32058), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9CD6u, 0x9CD6u, INT64_C(-38569), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9CD7u, 0x9CD9u, INT64_C(-32059), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9CDCu, 0x9CDDu, INT64_C(-32061), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9CDEu, 0x9CDEu, INT64_C(-37092), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9CDFu, 0x9CDFu, INT64_C(-32062), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9CE2u, 0x9CE2u, INT64_C(-32064), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E1Fu, 0x9E1Fu, INT64_C(-37109), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E20u, 0x9E20u, INT64_C(-33040), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E21u, 0x9E21u, INT64_C(-37938), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E22u, 0x9E22u, INT64_C(-33041), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E23u, 0x9E23u, INT64_C(-37199), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E25u, 0x9E25u, INT64_C(-37078), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E26u, 0x9E26u, INT64_C(-35948), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E28u, 0x9E2Cu, INT64_C(-33046), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E2Du, 0x9E2Du, INT64_C(-35954), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E2Fu, 0x9E2Fu, INT64_C(-35908), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E31u, 0x9E31u, INT64_C(-33049), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E32u, 0x9E32u, INT64_C(-33051), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E33u, 0x9E33u, INT64_C(-35699), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E35u, 0x9E35u, INT64_C(-36316), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E36u, 0x9E36u, INT64_C(-33053), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E37u, 0x9E37u, INT64_C(-33052), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E38u, 0x9E38u, INT64_C(-33054), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E39u, 0x9E3Au, INT64_C(-33053), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E3Du, 0x9E3Du, INT64_C(-38273), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E3Eu, 0x9E3Eu, INT64_C(-33056), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E3Fu, 0x9E3Fu, INT64_C(-38090), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E41u, 0x9E42u, INT64_C(-33058), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E43u, 0x9E43u, INT64_C(-37717), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E44u, 0x9E44u, INT64_C(-33059), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E45u, 0x9E45u, INT64_C(-38468), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E46u, 0x9E49u, INT64_C(-33060), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E4Au, 0x9E4Au, INT64_C(-36836), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E4Bu, 0x9E4Cu, INT64_C(-33061), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E4Eu, 0x9E4Eu, INT64_C(-33062), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E4Fu, 0x9E4Fu, INT64_C(-37060), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E51u, 0x9E51u, INT64_C(-33064), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E55u, 0x9E55u, INT64_C(-33067), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E57u, 0x9E57u, INT64_C(-33068), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E58u, 0x9E58u, INT64_C(-32424), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E5Au, 0x9E5Cu, INT64_C(-33070), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E5Eu, 0x9E5Eu, INT64_C(-33071), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E63u, 0x9E63u, INT64_C(-33075), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E64u, 0x9E64u, INT64_C(-38144), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E66u, 0x9E6Cu, INT64_C(-33077), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E6Du, 0x9E6Du, INT64_C(-33076), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E70u, 0x9E70u, INT64_C(-35856), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E71u, 0x9E71u, INT64_C(-33081), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E73u, 0x9E73u, INT64_C(-33081), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E7Eu, 0x9E7Eu, INT64_C(-32653), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E7Fu, 0x9E7Fu, INT64_C(-37449), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E82u, 0x9E82u, INT64_C(-32427), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E87u, 0x9E88u, INT64_C(-32431), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E8Bu, 0x9E8Bu, INT64_C(-32433), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E92u, 0x9E92u, INT64_C(-32439), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E93u, 0x9E93u, INT64_C(-37474), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E9Du, 0x9E9Du, INT64_C(-32448), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9E9Fu, 0x9E9Fu, INT64_C(-32449), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9EA6u, 0x9EA6u, INT64_C(-37430), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9EB4u, 0x9EB4u, INT64_C(-32747), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9EB8u, 0x9EB8u, INT64_C(-32752), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9EBBu, 0x9EBBu, INT64_C(-37461), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9EBDu, 0x9EBEu, INT64_C(-32489), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9EC4u, 0x9EC4u, INT64_C(-38163), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9EC9u, 0x9EC9u, INT64_C(-35318), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9ECDu, 0x9ECDu, INT64_C(-36718), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9ECEu, 0x9ECEu, INT64_C(-37669), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9ECFu, 0x9ECFu, INT64_C(-33226), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9ED1u, 0x9ED1u, INT64_C(-38250), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9ED4u, 0x9ED4u, INT64_C(-37076), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9ED8u, 0x9ED8u, INT64_C(-37363), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9EDBu, 0x9EDDu, INT64_C(-32508), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9EDFu, 0x9EDFu, INT64_C(-32508), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9EE0u, 0x9EE0u, INT64_C(-32510), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9EE2u, 0x9EE2u, INT64_C(-32510), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9EE5u, 0x9EE5u, INT64_C(-32510), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9EE7u, 0x9EE7u, INT64_C(-32513), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9EE9u, 0x9EE9u, INT64_C(-32516), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9EEAu, 0x9EEAu, INT64_C(-32514), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9EEFu, 0x9EEFu, INT64_C(-32518), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9EF9u, 0x9EF9u, INT64_C(-33481), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9EFBu, 0x9EFCu, INT64_C(-33482), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9EFEu, 0x9EFEu, INT64_C(-32685), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9F0Bu, 0x9F0Bu, INT64_C(-32697), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9F0Du, 0x9F0Du, INT64_C(-32698), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9F0Eu, 0x9F0Eu, INT64_C(-38739), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9F10u, 0x9F10u, INT64_C(-35521), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9F13u, 0x9F13u, INT64_C(-38432), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9F17u, 0x9F17u, INT64_C(-35531), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9F19u, 0x9F19u, INT64_C(-35167), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9F20u, 0x9F20u, INT64_C(-36800), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9F22u, 0x9F22u, INT64_C(-32568), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9F2Cu, 0x9F2Cu, INT64_C(-32577), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9F2Fu, 0x9F2Fu, INT64_C(-32579), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9F37u, 0x9F37u, INT64_C(-32585), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9F39u, 0x9F39u, INT64_C(-32588), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9F3Bu, 0x9F3Bu, INT64_C(-39221), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9F3Du, 0x9F3Eu, INT64_C(-32590), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9F44u, 0x9F44u, INT64_C(-32595), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9F50u, 0x9F50u, INT64_C(-37232), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9F51u, 0x9F51u, INT64_C(-33716), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9F7Fu, 0x9F7Fu, INT64_C(-39079), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9F80u, 0x9F80u, INT64_C(-32824), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9F83u, 0x9F83u, INT64_C(-32826), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9F84u, 0x9F84u, INT64_C(-37761), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9F85u, 0x9F8Au, INT64_C(-32827), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9F8Bu, 0x9F8Bu, INT64_C(-37175), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9F8Cu, 0x9F8Cu, INT64_C(-32828), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9F99u, 0x9F99u, INT64_C(-37760), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9F9Au, 0x9F9Au, INT64_C(-38595), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9F9Bu, 0x9F9Bu, INT64_C(-33644), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9F9Fu, 0x9F9Fu, INT64_C(-38534), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0x9FA0u, 0x9FA0u, INT64_C(-35538), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0xFF01u, 0xFF03u, INT64_C(-65093), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0xFF04u, 0xFF04u, INT64_C(-65214), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0xFF05u, 0xFF5Du, INT64_C(-65093), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0xFF5Eu, 0xFF5Eu, INT64_C(-65364), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0xFFE0u, 0xFFE1u, INT64_C(-65432), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0xFFE3u, 0xFFE3u, INT64_C(-65226), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0xFFE5u, 0xFFE5u, INT64_C(-65318), 2u, 0, 4, 1, 2, -1 },  /* pointer */
+    { 0, 0, 0, 0, 0, 0, 0, 0, -1 }  /* unused */
+};
+
+/* The modes (shift states: ISO-2022, HZ; one, without shifts, for an encoding
+   without modes), the core's _encode_in_mode, _before_unencodable and _flush as
+   data (encspec.emit.description.mode_choice): mode m's runs are
+   runs[run_from[m] .. run_from[m + 1] - 1], its bytes count where the decoder reads
+   them back from start state mode_start[m]; shifts[m * N_MODES + k]: the shortest
+   shift bytes from mode m into mode k in the pool (n -1: none); order: the modes
+   written in, by preference; STICKY: stay in the current mode while it holds the
+   code point; CHEAPEST: of the modes holding it, the one the shifts reach with the
+   fewest bytes; ends: the modes a text may end in; unencodable_to[m]: the mode
+   shifted to before a code point without bytes (-1: none).  Text starts in mode 0;
+   the encoder state (lead) holds the mode in bits MODE_SHIFT and up. */
+#define HZ_ENC_N_MODES 2u
+#define HZ_ENC_STICKY 0
+#define HZ_ENC_CHEAPEST 0
+#define HZ_ENC_MODE_SHIFT 22u
+#define HZ_ENC_LEAD_BITS 0x1FFFFFu
+/* The mode in an encoder state (kept in range, so the compiler sees every index is). */
+#define HZ_ENC_MODE(state) (((state) >> HZ_ENC_MODE_SHIFT) % HZ_ENC_N_MODES)
+static const uint32_t hz_enc_run_from[3] = { 0, 3, 6553 };
+static const unsigned hz_enc_mode_start[2] = { 0, 7 };
+static const struct { uint32_t at; int16_t n; } hz_enc_shifts[4] = {
+    { 2u, 0 },
+    { 2u, 2 },
+    { 4u, 2 },
+    { 6u, 0 },
+};
+/* How many shift bytes lead from mode m into mode k (-1: none). */
+static int hz_enc_shift_n(unsigned m, unsigned k)
+{
+    return hz_enc_shifts[m % HZ_ENC_N_MODES * HZ_ENC_N_MODES + k % HZ_ENC_N_MODES].n;
+}
+static const size_t HZ_ENC_N_ORDER = 2u;
+static const unsigned hz_enc_order[2] = { 0, 1 };
+static const size_t HZ_ENC_N_ENDS = 1u;
+static const unsigned hz_enc_ends[1] = { 0 };
+static const int hz_enc_unencodable_to[2] = { -1, -1 };
+
+/* Literal, sequence and shift bytes (intermediate: written through hz_enc_to_real). */
+static const uint8_t hz_enc_pool[6] = {
+    0x7E, 0x7E, 0x7E, 0x7B, 0x7E, 0x7D,
+};
+
+/* Digit alphabets: per form, its bytes (digits[at .. at + n - 1]); per byte, its
+   byte ranges (ranges[at .. at + n - 1]) and radix; a digit is a byte's index in them. */
+static const struct { uint16_t at, n; } hz_enc_alphabets[3] = {
+    { 0, 1 },
+    { 1, 1 },
+    { 2, 2 },
+};
+static const struct { uint16_t at, n, radix; } hz_enc_digits[4] = {
+    { 0, 1, 126 },
+    { 1, 1, 1 },
+    { 2, 1, 93 },
+    { 3, 1, 94 },
+};
+static const uint8_t hz_enc_ranges[4][2] = {
+    { 0x00, 0x7D },
+    { 0x7F, 0x7F },
+    { 0x21, 0x7D },
+    { 0x21, 0x7E },
+};
+
+/* Digit orders: the byte positions, most significant first (order_index[at .. at + n - 1]). */
+static const struct { uint16_t at, n; } hz_enc_orders[1] = {
+    { 0, 0 },
+};
+static const uint8_t hz_enc_order_index[1] = { 0 };
+
+/* Sequences of code points written as one, sorted by first code point, longest
+   first: the first, the rest (seq_cps[cps_at - 1 .. cps_at + n - 2]... see
+   hz_enc_sequence_at) and their bytes (pool[at .. at + len - 1]). */
+static const size_t HZ_ENC_N_SEQS = 0u;
+static const size_t HZ_ENC_LONGEST = 0u;  /* code points in the longest sequence (0: none) */
+static const struct { uint32_t first, cps_at; uint16_t n; uint32_t at; uint16_t len; } hz_enc_seqs[1] = {
+    { 0, 0, 0, 0, 0 }  /* unused */
+};
+static const uint32_t hz_enc_seq_cps[] = {
+    0x0,
+};
+
+/* The sequences' first code points, sorted: written only through the sequences. */
+static const size_t HZ_ENC_N_STARTERS = 0u;
+static const uint32_t hz_enc_starters[] = {
+    0x0,
+};
+
+/* Every byte written goes through this (`bytes through`; the identity without one). */
+static const uint8_t hz_enc_to_real[256] = {
+    0x0, 0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x7, 0x8, 0x9, 0xA, 0xB, 0xC, 0xD, 0xE, 0xF,
+    0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1A, 0x1B, 0x1C, 0x1D, 0x1E, 0x1F,
+    0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28, 0x29, 0x2A, 0x2B, 0x2C, 0x2D, 0x2E, 0x2F,
+    0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x3A, 0x3B, 0x3C, 0x3D, 0x3E, 0x3F,
+    0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x4A, 0x4B, 0x4C, 0x4D, 0x4E, 0x4F,
+    0x50, 0x51, 0x52, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58, 0x59, 0x5A, 0x5B, 0x5C, 0x5D, 0x5E, 0x5F,
+    0x60, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69, 0x6A, 0x6B, 0x6C, 0x6D, 0x6E, 0x6F,
+    0x70, 0x71, 0x72, 0x73, 0x74, 0x75, 0x76, 0x77, 0x78, 0x79, 0x7A, 0x7B, 0x7C, 0x7D, 0x7E, 0x7F,
+    0x80, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8A, 0x8B, 0x8C, 0x8D, 0x8E, 0x8F,
+    0x90, 0x91, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98, 0x99, 0x9A, 0x9B, 0x9C, 0x9D, 0x9E, 0x9F,
+    0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6, 0xA7, 0xA8, 0xA9, 0xAA, 0xAB, 0xAC, 0xAD, 0xAE, 0xAF,
+    0xB0, 0xB1, 0xB2, 0xB3, 0xB4, 0xB5, 0xB6, 0xB7, 0xB8, 0xB9, 0xBA, 0xBB, 0xBC, 0xBD, 0xBE, 0xBF,
+    0xC0, 0xC1, 0xC2, 0xC3, 0xC4, 0xC5, 0xC6, 0xC7, 0xC8, 0xC9, 0xCA, 0xCB, 0xCC, 0xCD, 0xCE, 0xCF,
+    0xD0, 0xD1, 0xD2, 0xD3, 0xD4, 0xD5, 0xD6, 0xD7, 0xD8, 0xD9, 0xDA, 0xDB, 0xDC, 0xDD, 0xDE, 0xDF,
+    0xE0, 0xE1, 0xE2, 0xE3, 0xE4, 0xE5, 0xE6, 0xE7, 0xE8, 0xE9, 0xEA, 0xEB, 0xEC, 0xED, 0xEE, 0xEF,
+    0xF0, 0xF1, 0xF2, 0xF3, 0xF4, 0xF5, 0xF6, 0xF7, 0xF8, 0xF9, 0xFA, 0xFB, 0xFC, 0xFD, 0xFE, 0xFF,
+};
+
+/* Code points whose bytes are their own number as one code unit of UNIT_WIDTH bytes
+   (0: none), little-endian where UNIT_LE: the code points of unit_ranges (first,
+   last - first), digits runs of rows whose read-back is proven when the export is
+   made (encspec.emit.c_encoder.unit_plan), so the engine writes them in blocks with
+   neither the run walk nor the read-back. */
+static const unsigned HZ_ENC_UNIT_WIDTH = 0u;
+static const unsigned HZ_ENC_UNIT_LE = 1u;
+static const size_t HZ_ENC_N_UNIT_RANGES = 0u;
+static const uint32_t hz_enc_unit_ranges[][2] = {  /* and one unused */
+    { 0, 0 }
+};
+/* This machine's byte order (b[0] is 1 on a little-endian one; the compiler folds
+   it) and code units' bytes, moved as one. */
+static const union { uint32_t u; unsigned char b[4]; } hz_enc_host = { 1 };
+typedef struct { unsigned char b[2]; } hz_enc_u16;
+typedef struct { unsigned char b[4]; } hz_enc_u32;
+
+static const uint8_t hz_enc_signature[1] = { 0 };
+
+/* A lead surrogate's bytes then a trail's would read back as one token; encoders
+   then join the two into one code point (else the trail is an error). */
+#define HZ_ENC_PAIR_READS_AS_ONE 0
+#define HZ_ENC_PAIR_ON_ENCODE 0
+/* An error covers a run of unencodable code points (else one). */
+#define HZ_ENC_GROUP_RUNS 0
+#define HZ_ENC_HAS_REASON 1
+#define HZ_ENC_MEMO_CPS 0x10000u  /* code points the memo holds */
+#define HZ_ENC_MEMO_BYTES 2u  /* the most bytes of a code point below MEMO_CPS */
+#define HZ_ENC_WINDOW 256u  /* code points read at a time from UTF-8 or a stream */
+
+static const char hz_enc_reason[] = "illegal multibyte sequence";  /* the spec's (if HAS_REASON) */
+static const char hz_enc_reason_surrogate[] = "surrogates not allowed";
+static const char hz_enc_reason_default[] = "code point not encodable in hz";
+static const char hz_enc_reason_counted[] = "counted form beyond this encoder's limits";
+static const char hz_enc_reason_pair[] = "a trail surrogate code point after a lead surrogate code point: the two would read back as one supplementary code point";
+static const char hz_enc_reason_split[] = "a trail surrogate after a lead surrogate an earlier piece wrote: the pair can no longer be joined";
+static const char hz_enc_reason_input[] = "invalid UTF-8 in the input";
+
+enum { HZ_ENC_NONE = -1, HZ_ENC_COUNTED = -2, HZ_ENC_STARTER = -3, HZ_ENC_ELSEWHERE = -4 };
+enum { HZ_ENC_FINAL, HZ_ENC_HOLD_BACK, HZ_ENC_MORE };
+
+/* ------------------------------------------------------------------ bytes out */
+typedef struct {
+    unsigned char *out;
+    size_t room, n;  /* n: bytes so far, written while they fit in room */
+} hz_enc_sink;
+
+static void hz_enc_emit(hz_enc_sink *s, const unsigned char *b, size_t len)
+{
+    size_t k;
+    if (s->n + len <= s->room) {
+        unsigned char *o = s->out + s->n;
+        for (k = 0; k < len; k++)
+            o[k] = b[k];
+    } else {
+        for (k = 0; k < len; k++)
+            if (s->n + k < s->room)
+                s->out[s->n + k] = b[k];
+    }
+    s->n += len;
+}
+
+/* Intermediate bytes (the pool's, the signature) through the permutation. */
+static void hz_enc_emit_through(hz_enc_sink *s, const uint8_t *b, size_t len)
+{
+    size_t k;
+    for (k = 0; k < len; k++) {
+        unsigned char r = hz_enc_to_real[b[k]];
+        hz_enc_emit(s, &r, 1);
+    }
+}
+
+/* ------------------------------------------------------- one code point */
+/* Mode m's run holding cp, or HZ_ENC_N_RUNS. */
+static size_t hz_enc_find(unsigned m, uint32_t cp)
+{
+    size_t from = hz_enc_run_from[m], lo = from, hi = hz_enc_run_from[m + 1];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (hz_enc_runs[mid].first <= cp)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo == from || cp > hz_enc_runs[lo - 1].last ? HZ_ENC_N_RUNS : lo - 1;
+}
+
+/* The bytes of raw in alphabet p, most significant first in order (or byte order):
+   the core's _encode_digits. */
+static size_t hz_enc_digits_of(unsigned p, uint64_t raw, int order, unsigned char *out)
+{
+    size_t n = hz_enc_alphabets[p].n, i;
+    for (i = n; i-- > 0;) {
+        size_t k = order < 0 ? i : hz_enc_order_index[hz_enc_orders[order].at + i];
+        unsigned at = hz_enc_digits[hz_enc_alphabets[p].at + k].at;
+        unsigned nr = hz_enc_digits[hz_enc_alphabets[p].at + k].n, r;
+        unsigned radix = hz_enc_digits[hz_enc_alphabets[p].at + k].radix;
+        uint64_t d = raw % radix;
+        raw /= radix;
+        for (r = 0; r < nr; r++) {
+            unsigned lo = hz_enc_ranges[at + r][0], hi = hz_enc_ranges[at + r][1];
+            if (d <= hi - lo) {
+                out[k] = (unsigned char)(lo + d);
+                break;
+            }
+            d -= hi - lo + 1;
+        }
+    }
+    return n;
+}
+
+/* The bytes of cp in mode m, no shift (real bytes, into buf: HZ_ENCODE_MAX_BYTES
+   of room) and their length, or HZ_ENC_NONE / HZ_ENC_COUNTED: the core's
+   _encode_with. */
+static int hz_enc_mode_cp(unsigned m, uint32_t cp, unsigned char *buf)
+{
+    size_t k = hz_enc_find(m, cp), len = 0, i;
+    uint64_t v;
+    unsigned p;
+    if (k == HZ_ENC_N_RUNS)
+        return HZ_ENC_NONE;
+    p = (unsigned)hz_enc_runs[k].positions;
+    switch (hz_enc_runs[k].kind) {
+    case 0:
+        return HZ_ENC_NONE;
+    case 5:
+        return HZ_ENC_COUNTED;
+    case 1:
+        len = hz_enc_runs[k].len;
+        for (i = 0; i < len; i++)
+            buf[i] = hz_enc_pool[hz_enc_runs[k].at + i];
+        break;
+    case 3:
+        v = (uint64_t)cp - 0x10000u;
+        len = hz_enc_digits_of(p, (uint64_t)(INT64_C(0xD800) + (int64_t)(v >> 10) - hz_enc_runs[k].a), -1, buf);
+        len += hz_enc_digits_of(p, (uint64_t)(INT64_C(0xDC00) + (int64_t)(v & 0x3FF) - hz_enc_runs[k].a), -1,
+                                  buf + len);
+        break;
+    case 4:
+        len = hz_enc_digits_of(p, (uint64_t)((int64_t)cp + hz_enc_runs[k].a), hz_enc_runs[k].order, buf);
+        break;
+    default:
+        len = hz_enc_digits_of(p, (uint64_t)((int64_t)cp - hz_enc_runs[k].a), hz_enc_runs[k].order, buf);
+        break;
+    }
+    for (i = 0; i < len; i++)
+        buf[i] = hz_enc_to_real[buf[i]];
+    if (hz_enc_runs[k].verify) {
+        /* the decoder decides: one char token over all the bytes, this code point */
+        hz_token tok;
+        if (len == 0)
+            return HZ_ENC_NONE;
+        hz_scan_from(buf, len, 0, hz_enc_mode_start[m], &tok);
+        if (tok.kind != HZ_CHAR || tok.end != len || tok.value != (hz_cp)cp || !(1))
+            return HZ_ENC_NONE;
+    }
+    return (int)len;
+}
+
+/* The bytes of cp in the first mode (by preference) that holds it: the core's _encode_cp. */
+static int hz_enc_cp(uint32_t cp, unsigned char *buf)
+{
+    int got = HZ_ENC_NONE, first = HZ_ENC_NONE;
+    size_t q;
+    for (q = 0; q < HZ_ENC_N_ORDER; q++) {
+        got = hz_enc_mode_cp(hz_enc_order[q], cp, buf);
+        if (got >= 0)
+            return got;
+        if (q == 0)
+            first = got;
+    }
+    return first;
+}
+
+/* The mode (*k) cp is written in after bytes that leave the encoder in mode m, and
+   its bytes there (in buf), or HZ_ENC_NONE / COUNTED: the core's _encode_in_mode. */
+static int hz_enc_choose(unsigned m, uint32_t cp, unsigned char *buf, unsigned *k)
+{
+    int got, first = HZ_ENC_NONE, best = -1;
+    size_t q;
+    if (HZ_ENC_STICKY && (got = hz_enc_mode_cp(m, cp, buf)) >= 0) {
+        *k = m;
+        return got;
+    }
+    for (q = 0; q < HZ_ENC_N_ORDER; q++) {
+        unsigned x = hz_enc_order[q];
+        int n = hz_enc_shift_n(m, x);
+        got = hz_enc_mode_cp(x, cp, buf);
+        if (q == 0)
+            first = got;
+        if (got < 0 || n < 0)
+            continue;
+        if (!HZ_ENC_CHEAPEST) {
+            *k = x;
+            return got;
+        }
+        if (best < 0 || n < hz_enc_shift_n(m, (unsigned)best))
+            best = (int)x;  /* the fewest shift bytes, the first among equals */
+    }
+    if (best < 0)
+        return first;
+    *k = (unsigned)best;
+    return hz_enc_mode_cp(*k, cp, buf);
+}
+
+/* Into mode k from the mode in *state: its shift bytes into s. */
+static void hz_enc_shift_to(unsigned k, uint32_t *state, hz_enc_sink *s)
+{
+    unsigned m = HZ_ENC_MODE(*state);
+    k %= HZ_ENC_N_MODES;
+    if (k == m)
+        return;
+    hz_enc_emit_through(s, hz_enc_pool + hz_enc_shifts[m * HZ_ENC_N_MODES + k].at,
+                            (size_t)hz_enc_shift_n(m, k));
+    *state = (*state & HZ_ENC_LEAD_BITS) | (uint32_t)k << HZ_ENC_MODE_SHIFT;
+}
+
+/* Before a code point without bytes: the shift into unencodable_to's mode (the
+   core's _before_unencodable). */
+static void hz_enc_before_unencodable(uint32_t *state, hz_enc_sink *s)
+{
+    unsigned m = HZ_ENC_MODE(*state);
+    int k = hz_enc_unencodable_to[m];
+    if (k >= 0 && hz_enc_shift_n(m, (unsigned)k) >= 0)
+        hz_enc_shift_to((unsigned)k, state, s);
+}
+
+/* The end of a text: the cheapest shift into a mode it may end in (the core's _flush). */
+static void hz_enc_flush(uint32_t *state, hz_enc_sink *s)
+{
+    unsigned m = HZ_ENC_MODE(*state);
+    int best = -1;
+    size_t q;
+    for (q = 0; q < HZ_ENC_N_ENDS; q++) {
+        int n = hz_enc_shift_n(m, hz_enc_ends[q]);
+        if (hz_enc_ends[q] == m)
+            return;
+        if (n >= 0 && (best < 0 || n < hz_enc_shift_n(m, (unsigned)best)))
+            best = (int)hz_enc_ends[q];
+    }
+    if (best >= 0)
+        hz_enc_shift_to((unsigned)best, state, s);
+}
+
+/* Code points a block of code units holds. */
+#define HZ_ENC_UNIT_BLOCK 64u
+
+/* Writes cps[0 .. UNIT_BLOCK - 1] as code units at o (UNIT_BLOCK * UNIT_WIDTH bytes
+   of room, all of them written) and returns 1 where all of them are in unit_ranges;
+   else 0 (the bytes at o are then the caller's to overwrite: they are past what the
+   sink holds).  One pass, testing and writing: the tables are constants and the
+   pointers restrict, so the compiler unrolls the range tests and vectorises the loop
+   (SSE2 at -O2, one session: ASCII 1.2 -> 7.5 GB/s; a unit in the machine's byte
+   order moved as one word, UTF-32LE 2.7 -> 22 GB/s; one pass rather than a test
+   pass then a write pass, UTF-16LE 9.4 -> 10.6 GB/s and ASCII 7.5 -> 8.8, but
+   UTF-32LE 22 -> 16: 4-byte units keep the two passes). */
+static unsigned hz_enc_unit_in(uint32_t u)
+{
+    unsigned in = 0;
+    size_t r;
+    for (r = 0; r < HZ_ENC_N_UNIT_RANGES; r++)
+        in |= u - hz_enc_unit_ranges[r][0] <= hz_enc_unit_ranges[r][1];
+    return in;
+}
+
+static int hz_enc_units(const uint32_t *restrict cps, unsigned char *restrict o)
+{
+    unsigned ok = 1, k;
+    int same = hz_enc_host.b[0] == HZ_ENC_UNIT_LE;  /* the unit's byte order is the machine's */
+    if (HZ_ENC_UNIT_WIDTH == 4) {  /* test, then copy: faster where a unit is as wide as a code point */
+        for (k = 0; k < HZ_ENC_UNIT_BLOCK; k++)
+            ok &= hz_enc_unit_in(cps[k]);
+        if (!ok)
+            return 0;
+        for (k = 0; k < HZ_ENC_UNIT_BLOCK; k++) {
+            union { uint32_t u; hz_enc_u32 b; } x;
+            uint32_t u = cps[k];
+            x.u = same ? u : (u >> 24) | (u >> 8 & 0xFF00u) | (u << 8 & 0xFF0000u) | (u << 24);
+            *(hz_enc_u32 *)(o + 4 * k) = x.b;
+        }
+        return 1;
+    }
+    for (k = 0; k < HZ_ENC_UNIT_BLOCK; k++) {
+        uint32_t u = cps[k];
+        ok &= hz_enc_unit_in(u);
+        if (HZ_ENC_UNIT_WIDTH == 1) {
+            o[k] = (unsigned char)u;
+        } else {
+            union { uint16_t u; hz_enc_u16 b; } x;
+            x.u = (uint16_t)(same ? u : (u >> 8 & 0xFFu) | (u << 8 & 0xFF00u));
+            *(hz_enc_u16 *)(o + 2 * k) = x.b;
+        }
+    }
+    return (int)ok;
+}
+
+/* Whether cp starts a sequence. */
+static int hz_enc_starter(uint32_t cp)
+{
+    size_t lo = 0, hi = HZ_ENC_N_STARTERS;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (hz_enc_starters[mid] < cp)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < HZ_ENC_N_STARTERS && hz_enc_starters[lo] == cp;
+}
+
+/* The memo of code points below MEMO_CPS (the BMP, and beyond it, up to the last
+   encodable code point, where rows stay short: encspec.emit.c_encoder), a row each:
+   row[0] its state (0 not yet known, else 5 + the length of its bytes, row[1 ..],
+   or 5 minus one of HZ_ENC_NONE, COUNTED, STARTER, ELSEWHERE); bytes longer than a row
+   are not memoised.  Static storage: only the pages of code points used are
+   touched.  One memo for every code point keeps the hot loop free of a branch on
+   the code point's plane, which mixed text (ASCII and emoji) mispredicts. */
+static unsigned char hz_enc_memo[HZ_ENC_N_MODES][HZ_ENC_MEMO_CPS][HZ_ENC_MEMO_BYTES + 1];
+typedef struct { unsigned char b[HZ_ENC_MEMO_BYTES]; } hz_enc_row;  /* a row's bytes, moved as one */
+static int hz_enc_memo_fixed;  /* after hz_encode_prepare(): rows beyond the BMP stay as they are (threads) */
+
+/* The bytes of cp alone in mode m where it is written there, no shift (the row of
+   mode m: the encoder's choice after m is m itself); ELSEWHERE where it is written
+   in another mode, that mode in scratch[0] (the memo keeps it: the choice is made
+   once per mode and code point). */
+static int hz_enc_here(unsigned m, uint32_t cp, unsigned char *scratch)
+{
+    unsigned k = m;
+    int got = hz_enc_choose(m, cp, scratch, &k);
+    if (got >= 0 && k != m) {
+        scratch[0] = (unsigned char)k;
+        return HZ_ENC_ELSEWHERE;
+    }
+    return got;
+}
+
+/* The bytes the one-shot loop writes for cp alone in mode m (in *bytes: the memo,
+   or scratch) and their length; negative where it has none of its own there:
+   HZ_ENC_NONE, HZ_ENC_COUNTED, HZ_ENC_STARTER (a sequence's start:
+   the core's `known`) or HZ_ENC_ELSEWHERE (after a shift: hz_enc_choose). */
+static int hz_enc_get(unsigned m, uint32_t cp, unsigned char *scratch, const unsigned char **bytes)
+{
+    int got;
+    if (cp < HZ_ENC_MEMO_CPS) {
+        unsigned char *row = hz_enc_memo[m][cp];
+        unsigned k;
+        if (row[0]) {
+            *bytes = row + 1;
+            return (int)row[0] - 5;
+        }
+        got = hz_enc_starter(cp) ? HZ_ENC_STARTER : hz_enc_here(m, cp, scratch);
+        *bytes = scratch;
+        if (got > (int)HZ_ENC_MEMO_BYTES || (cp >= 0x10000u && hz_enc_memo_fixed))
+            return got;
+        for (k = 0; got > 0 && k < (unsigned)got; k++)
+            row[1 + k] = scratch[k];
+        if (got == HZ_ENC_ELSEWHERE)
+            row[1] = scratch[0];  /* the mode it is written in */
+        row[0] = (unsigned char)(got + 5);
+        return got;
+    }
+    *bytes = scratch;
+    return hz_enc_starter(cp) ? HZ_ENC_STARTER : hz_enc_here(m, cp, scratch);
+}
+
+void hz_encode_prepare(void)
+{
+    unsigned char scratch[HZ_ENCODE_MAX_BYTES];
+    const unsigned char *b;
+    uint32_t cp;
+    unsigned m;
+    hz_enc_memo_fixed = 1;
+    for (m = 0; m < HZ_ENC_N_MODES; m++)
+        for (cp = 0; cp < 0x10000u; cp++)
+            (void)hz_enc_get(m, cp, scratch, &b);
+}
+
+int hz_encodes(uint32_t cp)
+{
+    unsigned char scratch[HZ_ENCODE_MAX_BYTES];
+    return hz_enc_cp(cp, scratch) >= 0;
+}
+
+/* The reason an unencodable cp is an error: the core's _unencodable_reason. */
+static const char *hz_enc_reason_of(uint32_t cp)
+{
+    size_t k = hz_enc_find(hz_enc_order[0], cp);
+    if (k < HZ_ENC_N_RUNS && hz_enc_runs[k].kind == 5)
+        return hz_enc_reason_counted;
+    if (HZ_ENC_HAS_REASON)
+        return hz_enc_reason;
+    if (cp >= 0xD800u && cp <= 0xDFFFu)
+        return hz_enc_reason_surrogate;
+    return hz_enc_reason_default;
+}
+
+/* ------------------------------------------------------------ the text */
+/* Writes c after what s holds (*lead: the encoder state, the lead surrogate whose
+   bytes end it, or 0, in its LEAD_BITS, the mode above); 0 where it cannot follow
+   there: the core's put. */
+static int hz_enc_put(uint32_t c, uint32_t *lead, hz_enc_sink *s)
+{
+    unsigned char scratch[HZ_ENCODE_MAX_BYTES];
+    const unsigned char *b;
+    unsigned m = HZ_ENC_MODE(*lead), k = m;
+    int len = hz_enc_get(m, c, scratch, &b);
+    if (len == HZ_ENC_ELSEWHERE) {
+        /* written in mode b[0]: the shift there first, then its bytes there (where
+           the encoder's choice is that mode itself) */
+        k = b[0] % HZ_ENC_N_MODES;
+        len = hz_enc_get(k, c, scratch, &b);
+        if (len < 0)
+            return 0;
+        hz_enc_shift_to(k, lead, s);
+    }
+    if (len < 0)
+        return 0;
+    if ((*lead & HZ_ENC_LEAD_BITS) && c >= 0xDC00u && c <= 0xDFFFu) {
+        unsigned char js[HZ_ENCODE_MAX_BYTES], ls[HZ_ENCODE_MAX_BYTES];
+        const unsigned char *jb, *lb;
+        int joined;
+        if (!HZ_ENC_PAIR_ON_ENCODE)
+            return 0;
+        /* the lead's bytes are still this call's to rewrite: the two as one code point */
+        joined = hz_enc_get(m, 0x10000u + (((*lead & HZ_ENC_LEAD_BITS) - 0xD800u) << 10) + (c - 0xDC00u), js, &jb);
+        if (joined >= 0) {
+            s->n -= (size_t)hz_enc_get(m, *lead & HZ_ENC_LEAD_BITS, ls, &lb);
+            hz_enc_emit(s, jb, (size_t)joined);
+        } else {
+            hz_enc_emit(s, b, (size_t)len);
+        }
+        *lead &= ~HZ_ENC_LEAD_BITS;
+        return 1;
+    }
+    hz_enc_emit(s, b, (size_t)len);
+    *lead = (*lead & ~HZ_ENC_LEAD_BITS) | (HZ_ENC_PAIR_READS_AS_ONE && c >= 0xD800u && c <= 0xDBFFu ? c : 0);
+    return 1;
+}
+
+/* Writes starter c alone (no sequence follows it); 0 where it has no bytes. */
+static int hz_enc_put_alone(uint32_t c, uint32_t *lead, hz_enc_sink *s)
+{
+    unsigned char scratch[HZ_ENCODE_MAX_BYTES];
+    int len;
+    if (!hz_enc_starter(c) || (len = hz_enc_cp(c, scratch)) < 0)
+        return 0;
+    hz_enc_emit(s, scratch, (size_t)len);
+    *lead &= ~HZ_ENC_LEAD_BITS;
+    return 1;
+}
+
+/* The longest sequence cps[i .. n - 1] begins with, or HZ_ENC_N_SEQS. */
+static size_t hz_enc_sequence_at(const uint32_t *cps, size_t i, size_t n)
+{
+    size_t q, k;
+    for (q = 0; q < HZ_ENC_N_SEQS; q++) {
+        if (hz_enc_seqs[q].first != cps[i] || i + hz_enc_seqs[q].n >= n)
+            continue;
+        for (k = 0; k < hz_enc_seqs[q].n; k++)
+            if (cps[i + 1 + k] != hz_enc_seq_cps[hz_enc_seqs[q].cps_at + k])
+                break;
+        if (k == hz_enc_seqs[q].n)
+            return q;
+    }
+    return HZ_ENC_N_SEQS;
+}
+
+/* Whether cps[0 .. n - 1] is a proper prefix of a sequence (the tail held back). */
+static int hz_enc_prefix(const uint32_t *cps, size_t n)
+{
+    size_t q, k;
+    for (q = 0; q < HZ_ENC_N_SEQS; q++) {
+        if (hz_enc_seqs[q].first != cps[0] || (size_t)hz_enc_seqs[q].n + 1 <= n)
+            continue;
+        for (k = 1; k < n; k++)
+            if (cps[k] != hz_enc_seq_cps[hz_enc_seqs[q].cps_at + k - 1])
+                break;
+        if (k == n)
+            return 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------- writing a run of digits */
+/* The encoder's side of the run of digits (description.DigitRunData; run_opener -1:
+   none): the code points written by their form that end a run, the digit bytes in
+   value order, the largest code point a run holds.  A run's state is the core's (in a
+   run, bit 0; the bits not yet written as a digit, bits 1..3 their count, 4 and up
+   their value), kept above RUN_SHIFT in the encoder state. */
+static const uint32_t hz_run_direct[][2] = {
+    { 0x1u, 0x0u },
+};
+static const uint8_t hz_run_alphabet[] = { 0 };
+static const uint32_t hz_run_max = 0x0u;
+static const char hz_run_unencodable[] = "";
+#define HZ_RUN_SHIFT HZ_ENC_MODE_SHIFT
+
+/* One digit (of value v) into s. */
+static void hz_run_digit(hz_enc_sink *s, uint32_t v)
+{
+    hz_enc_emit_through(s, hz_run_alphabet + v, 1);
+}
+
+/* Out of the run in state run before bytes that start with byte first (-1: the
+   text's end): the last bits as a zero-padded digit, then the end byte where first
+   is a digit or the end byte (or the text ends).  Returns the state after: 0. */
+static uint32_t hz_run_leave(uint32_t run, int first, hz_enc_sink *s)
+{
+    unsigned nbits = (run >> 1) & 7u;
+    if (!(run & 1u))
+        return 0;
+    if (nbits)
+        hz_run_digit(s, ((run >> 4) << (HZ_RUN_BITS - nbits)) & ((1u << HZ_RUN_BITS) - 1u));
+    if (hz_run_end >= 0 && (first < 0 || hz_run_value[first] != 0xFF || first == hz_run_end)) {
+        uint8_t e = (uint8_t)hz_run_end;
+        hz_enc_emit_through(s, &e, 1);
+    }
+    return 0;
+}
+
+/* c in run state *run (the core's _encode_run, one code point): its form's bytes where
+   it is direct, or starts with the opening byte out of a run; else its units in a run
+   (opened first).  0 where no unit holds it. */
+static int hz_run_write(uint32_t c, uint32_t *run, hz_enc_sink *s)
+{
+    unsigned char own[HZ_ENCODE_MAX_BYTES];
+    int len = hz_enc_cp(c, own), direct = 0;
+    uint32_t units[2], buf;
+    unsigned nbits, k, n_units;
+    size_t q;
+    for (q = 0; q < sizeof hz_run_direct / sizeof hz_run_direct[0]; q++)
+        direct |= hz_run_direct[q][0] <= c && c <= hz_run_direct[q][1];
+    if (len > 0 && (direct || (!(*run & 1u) && hz_run_opener == (int)own[0]))) {
+        *run = hz_run_leave(*run, own[0], s);
+        hz_enc_emit(s, own, (size_t)len);
+        return 1;
+    }
+    if (c > hz_run_max || hz_run_opener < 0)
+        return 0;
+    if (!(*run & 1u)) {
+        uint8_t o = (uint8_t)hz_run_opener;
+        hz_enc_emit_through(s, &o, 1);
+        *run = 1;
+    }
+    n_units = c > 0xFFFFu ? 2 : 1;
+    units[0] = c > 0xFFFFu ? 0xD800u + ((c - 0x10000u) >> 10) : c;
+    units[1] = 0xDC00u + (c & 0x3FFu);
+    nbits = (*run >> 1) & 7u;
+    buf = *run >> 4;
+    for (k = 0; k < n_units; k++) {
+        buf = (buf << HZ_RUN_UNIT) | units[k];
+        nbits += HZ_RUN_UNIT;
+        while (nbits >= HZ_RUN_BITS) {
+            nbits -= HZ_RUN_BITS;
+            hz_run_digit(s, buf >> nbits);
+            buf &= (1u << nbits) - 1u;
+        }
+    }
+    *run = 1u | nbits << 1 | buf << 4;
+    return 1;
+}
+
+/* hz_enc_text for a spec with a run of digits: each code point by run_write, one
+   that no unit holds an error (replace: "?" in its place); the run's state above
+   RUN_SHIFT in *lead; the text ends out of a run where mode is FINAL. */
+static int hz_run_text(const uint32_t *cps, size_t n, int mode, int replace, uint32_t *lead,
+                       hz_enc_sink *s, size_t *at, size_t *end, const char **reason)
+{
+    uint32_t run = *lead >> HZ_RUN_SHIFT;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        if (hz_run_write(cps[i], &run, s))
+            continue;
+        *at = i;
+        *end = i + 1;
+        *reason = HZ_ENC_HAS_REASON ? hz_enc_reason : hz_run_unencodable;
+        if (!replace || !hz_run_write('?', &run, s)) {
+            *lead = run << HZ_RUN_SHIFT;
+            return 1;
+        }
+    }
+    if (mode == HZ_ENC_FINAL)
+        run = hz_run_leave(run, -1, s);
+    *lead = run << HZ_RUN_SHIFT;
+    *at = n;
+    return 0;
+}
+
+/* Encodes cps[0 .. n - 1] into s, in *lead's state: the core's _encode.  Returns 0
+   with *at where it stopped (n, or, by mode, before a held-back tail: HOLD_BACK a
+   proper prefix of a sequence, MORE a starter too near n to decide), or 1 at an
+   error (*at .. *end, *reason; the bytes before it are in s). */
+static int hz_enc_text(const uint32_t *cps, size_t n, int mode, int replace, uint32_t *lead,
+                       hz_enc_sink *s, size_t *at, size_t *end, const char **reason)
+{
+    unsigned char scratch[HZ_ENCODE_MAX_BYTES];
+    const unsigned char *b;
+    size_t i = 0, j, k, skip = HZ_ENC_UNIT_BLOCK;
+    if (hz_run_opener >= 0)
+        return hz_run_text(cps, n, mode, replace, lead, s, at, end, reason);
+    while (i < n) {
+        uint32_t c = cps[i];
+        unsigned state;
+        int len;
+        {
+            /* the hot path, in locals: blocks of code units, then code points the memo knows */
+            unsigned char *o = s->out;
+            unsigned char (*memo)[HZ_ENC_MEMO_BYTES + 1] = hz_enc_memo[HZ_ENC_MODE(*lead)];
+            size_t w = s->n, room = s->room, from = i, upto, blocks;
+          units:
+            for (blocks = 0; HZ_ENC_UNIT_WIDTH && n - i >= HZ_ENC_UNIT_BLOCK && w <= room
+                 && room - w >= HZ_ENC_UNIT_BLOCK * HZ_ENC_UNIT_WIDTH && hz_enc_units(cps + i, o + w);
+                 blocks++) {
+                i += HZ_ENC_UNIT_BLOCK;
+                w += HZ_ENC_UNIT_BLOCK * HZ_ENC_UNIT_WIDTH;
+            }
+            /* code points one at a time until the next try: twice as many after each
+               try that wrote no block (mixed text), back to one block after one that did */
+            skip = blocks ? HZ_ENC_UNIT_BLOCK : skip < 4096u ? 2 * skip : skip;
+            upto = n - i > skip ? i + skip : n;
+            while (i < upto && w <= room) {
+                c = cps[i];
+                if (c < HZ_ENC_MEMO_CPS && (c < 0xD800u || c > 0xDFFFu) && (state = memo[c][0]) >= 5
+                    && room - w >= HZ_ENC_MEMO_BYTES) {
+                    /* its bytes: the memo's whole row (one move), as room allows */
+                    *(hz_enc_row *)(o + w) = *(const hz_enc_row *)(memo[c] + 1);
+                    w += state - 5;
+                    i++;
+                } else {
+                    break;
+                }
+            }
+            if (i == upto && i < n && w <= room)
+                goto units;  /* a block of code units may follow */
+            if (i > from) {
+                s->n = w;
+                *lead &= ~HZ_ENC_LEAD_BITS;
+            }
+            if (i == n)
+                break;
+            c = cps[i];
+        }
+        if (hz_enc_put(c, lead, s)) {
+            i++;
+            continue;
+        }
+        if (hz_enc_starter(c)) {
+            size_t q;
+            if (mode == HZ_ENC_MORE && n - i < HZ_ENC_LONGEST)
+                break;
+            if (mode == HZ_ENC_HOLD_BACK && n - i < HZ_ENC_LONGEST && hz_enc_prefix(cps + i, n - i))
+                break;
+            q = hz_enc_sequence_at(cps, i, n);
+            if (q < HZ_ENC_N_SEQS) {
+                hz_enc_emit_through(s, hz_enc_pool + hz_enc_seqs[q].at, hz_enc_seqs[q].len);
+                *lead &= ~HZ_ENC_LEAD_BITS;
+                i += (size_t)hz_enc_seqs[q].n + 1;
+                continue;
+            }
+            if (hz_enc_put_alone(c, lead, s)) {
+                i++;
+                continue;
+            }
+        }
+        /* an error: a run of unencodable code points where errors are maximal
+           subparts (CPython's utf-8), stopping before a starter; else one */
+        len = hz_enc_get(HZ_ENC_MODE(*lead), c, scratch, &b);
+        j = i + 1;
+        while (len < 0 && len != HZ_ENC_ELSEWHERE && HZ_ENC_GROUP_RUNS && j < n) {
+            int next = hz_enc_get(HZ_ENC_MODE(*lead), cps[j], scratch, &b);
+            if (next >= 0 || next == HZ_ENC_STARTER || next == HZ_ENC_ELSEWHERE)
+                break;
+            j++;
+        }
+        *reason = len >= 0 || len == HZ_ENC_ELSEWHERE ? hz_enc_reason_pair : hz_enc_reason_of(c);
+        *at = i;
+        *end = j;
+        if (len < 0 && len != HZ_ENC_ELSEWHERE)
+            hz_enc_before_unencodable(lead, s);  /* the mode to report it from (ISO-2022-JP: ASCII) */
+        if (!replace)
+            return 1;
+        for (k = i; k < j; k++)
+            if (!hz_enc_put('?', lead, s) && !hz_enc_put_alone('?', lead, s))
+                return 1;  /* "?" itself has no bytes: Python raises the error */
+        i = j;
+    }
+    if (mode == HZ_ENC_FINAL)
+        hz_enc_flush(lead, s);  /* the end of the text: home */
+    *at = i;
+    return 0;
+}
+
+/* --------------------------------------------------- windows of the input */
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* Code points from held[0 .. n_held - 1], then cps[0 .. n - 1] or the UTF-8 text. */
+typedef struct {
+    const uint32_t *held, *cps;
+    size_t n_held, n, k;  /* k: read so far (held first) */
+    const unsigned char *text;
+    size_t len, pos;
+} hz_enc_source;
+
+/* The code point of the UTF-8 (surrogates allowed) at text[*pos], advancing *pos;
+   0xFFFFFFFF where it is not UTF-8. */
+static inline uint32_t hz_enc_utf8(const unsigned char *t, size_t len, size_t *pos)
+{
+    size_t i = *pos, n, k;
+    uint32_t c = t[i], min;
+    if (c < 0x80) {
+        *pos = i + 1;
+        return c;
+    }
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 1, c &= 0x1F, min = 0x80;
+    else if (c >= 0xE0 && c <= 0xEF)
+        n = 2, c &= 0x0F, min = 0x800;
+    else if (c >= 0xF0 && c <= 0xF4)
+        n = 3, c &= 0x07, min = 0x10000;
+    else
+        return 0xFFFFFFFFu;
+    if (len - i <= n)
+        return 0xFFFFFFFFu;
+    for (k = 1; k <= n; k++) {
+        if ((t[i + k] & 0xC0) != 0x80)
+            return 0xFFFFFFFFu;
+        c = (c << 6) | (t[i + k] & 0x3F);
+    }
+    if (c < min || c > 0x10FFFFu)
+        return 0xFFFFFFFFu;
+    *pos = i + n + 1;
+    return c;
+}
+
+static size_t hz_enc_fill(hz_enc_source *src, uint32_t *buf, size_t have)
+{
+    while (have < HZ_ENC_WINDOW && src->k < src->n_held)
+        buf[have++] = src->held[src->k++];
+    if (src->cps) {
+        while (have < HZ_ENC_WINDOW && src->k - src->n_held < src->n)
+            buf[have++] = src->cps[src->k++ - src->n_held];
+    } else if (src->text) {  /* in locals, ASCII inline: a third of encode8's time was here */
+        const unsigned char *t = src->text;
+        size_t pos = src->pos, len = src->len;
+        while (have < HZ_ENC_WINDOW && pos < len) {
+            uint32_t c = t[pos];
+            if (c < 0x80) {
+                buf[have++] = c;
+                pos++;
+            } else {
+                buf[have++] = hz_enc_utf8(t, len, &pos);
+            }
+        }
+        src->pos = pos;
+    }
+    return have;
+}
+
+static int hz_enc_exhausted(const hz_enc_source *src)
+{
+    return src->k >= src->n_held && (!src->cps || src->k - src->n_held >= src->n)
+           && (!src->text || src->pos >= src->len);
+}
+
+/* ASCII copied as it is: where the spec writes U+0000..U+007F as bytes 00..7F
+   (a unit plan of width 1 covering them, no modes), encode8 copies each run of
+   ASCII bytes of its UTF-8 input straight to the sink instead of decoding it into
+   a window of code points (utf-8's export on 1 MiB of ASCII: 7.2 GB/s through
+   the window, memcpy speed this way). */
+#define HZ_ENC_ASCII_COPY 0
+
+/* How many bytes from t[0] are below 80 (SSE2 64 bytes a step where the compiler
+   has it, then 8, then 1). */
+static size_t hz_enc_ascii_run(const unsigned char *t, size_t len)
+{
+    size_t i = 0;
+#if defined(__SSE2__)
+    for (; len - i >= 64; i += 64) {
+        __m128i x = _mm_or_si128(_mm_or_si128(_mm_loadu_si128((const __m128i *)(const void *)(t + i)),
+                                              _mm_loadu_si128((const __m128i *)(const void *)(t + i + 16))),
+                                 _mm_or_si128(_mm_loadu_si128((const __m128i *)(const void *)(t + i + 32)),
+                                              _mm_loadu_si128((const __m128i *)(const void *)(t + i + 48))));
+        if (_mm_movemask_epi8(x))
+            break;
+    }
+#endif
+    for (; len - i >= 8; i += 8) {
+        uint64_t w;
+        memcpy(&w, t + i, 8);
+        if (w & 0x8080808080808080ull)
+            break;
+    }
+    while (i < len && t[i] < 0x80)
+        i++;
+    return i;
+}
+
+/* Copies the run of ASCII at src's UTF-8 text to s (as room allows; s->n counts it
+   all) and returns its length; 0 where nothing is to copy this way. */
+static size_t hz_enc_ascii_copy(hz_enc_source *src, uint32_t lead, hz_enc_sink *s)
+{
+    size_t run;
+    if (!HZ_ENC_ASCII_COPY || lead != 0 || !src->text || src->k < src->n_held)
+        return 0;
+    {
+        const unsigned char *t = src->text + src->pos;
+        unsigned char *o = s->out + s->n;
+        size_t len = src->len - src->pos, room = s->n < s->room ? s->room - s->n : 0, i = 0;
+#if defined(__SSE2__)
+        for (; len - i >= 64 && room - i >= 64; i += 64) {  /* test and copy in one pass */
+            __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(t + i)),
+                    b = _mm_loadu_si128((const __m128i *)(const void *)(t + i + 16)),
+                    c = _mm_loadu_si128((const __m128i *)(const void *)(t + i + 32)),
+                    d = _mm_loadu_si128((const __m128i *)(const void *)(t + i + 48));
+            if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))))
+                break;
+            _mm_storeu_si128((__m128i *)(void *)(o + i), a);
+            _mm_storeu_si128((__m128i *)(void *)(o + i + 16), b);
+            _mm_storeu_si128((__m128i *)(void *)(o + i + 32), c);
+            _mm_storeu_si128((__m128i *)(void *)(o + i + 48), d);
+        }
+#endif
+        run = i + hz_enc_ascii_run(t + i, len - i);
+        if (room > i)
+            memcpy(o + i, t + i, (run < room ? run : room) - i);
+    }
+    s->n += run;
+    src->pos += run;
+    return run;
+}
+
+/* Encodes all of src a window at a time, the last in mode last_mode (FINAL or
+   HOLD_BACK: then the held-back tail goes to rest[0 .. *n_rest - 1]); positions
+   count from base.  Returns HZ_ENCODE_OK or HZ_ENCODE_ERROR (res). */
+static int hz_enc_drive(hz_enc_source *src, int last_mode, int replace, uint32_t *lead,
+                 hz_enc_sink *s, size_t base, hz_encoded *res, uint32_t *rest, size_t *n_rest)
+{
+    uint32_t buf[HZ_ENC_WINDOW];
+    size_t have = 0, at, end, k;
+    const char *reason;
+    for (;;) {
+        int last, bad;
+        if (have == 0)
+            base += hz_enc_ascii_copy(src, *lead, s);
+        have = hz_enc_fill(src, buf, have);
+        last = hz_enc_exhausted(src);
+        bad = hz_enc_text(buf, have, last ? last_mode : HZ_ENC_MORE, replace, lead, s, &at, &end, &reason);
+        if (bad) {
+            if (HZ_ENC_GROUP_RUNS && end == have && !last && reason != hz_enc_reason_pair) {
+                /* the run may go on past the window */
+                unsigned char scratch[HZ_ENCODE_MAX_BYTES];
+                const unsigned char *b;
+                int got;
+                while ((have = hz_enc_fill(src, buf, 0)) > 0) {
+                    for (k = 0; k < have; k++) {
+                        got = hz_enc_get(HZ_ENC_MODE(*lead), buf[k], scratch, &b);
+                        if (got >= 0 || got == HZ_ENC_STARTER || got == HZ_ENC_ELSEWHERE)
+                            break;
+                    }
+                    end += k;
+                    if (k < have)
+                        break;
+                }
+            }
+            res->error_start = base + at;
+            res->error_end = base + end;
+            res->reason = reason;
+            return HZ_ENCODE_ERROR;
+        }
+        if (last) {
+            for (k = at; k < have; k++)
+                rest[k - at] = buf[k];
+            *n_rest = have - at;
+            return HZ_ENCODE_OK;
+        }
+        for (k = at; k < have; k++)
+            buf[k - at] = buf[k];
+        base += at;
+        have -= at;
+    }
+}
+
+static int hz_enc_done(const hz_enc_sink *s, int status, hz_encoded *res)
+{
+    res->length = s->n;
+    if (status == HZ_ENCODE_OK && s->n > s->room)
+        return HZ_ENCODE_ROOM;
+    return status;
+}
+
+static void hz_enc_clear(hz_encoded *res)
+{
+    res->length = res->error_start = res->error_end = 0;
+    res->reason = 0;
+}
+
+int hz_encode32(const uint32_t *cps, size_t n, unsigned char *out, size_t room, unsigned flags,
+               hz_encoded *res)
+{
+    hz_enc_sink s;
+    uint32_t lead = 0;
+    size_t at, end;
+    int bad;
+    s.out = out;
+    s.room = out ? room : 0;
+    s.n = 0;
+    hz_enc_clear(res);
+    if (flags & HZ_ENCODE_SIGNATURE)
+        hz_enc_emit_through(&s, hz_enc_signature, HZ_SIGNATURE_LEN);
+    bad = hz_enc_text(cps, n, HZ_ENC_FINAL, (flags & HZ_ENCODE_REPLACE) != 0, &lead, &s, &at, &end,
+                        &res->reason);
+    if (bad) {
+        res->error_start = at;
+        res->error_end = end;
+    }
+    return hz_enc_done(&s, bad ? HZ_ENCODE_ERROR : HZ_ENCODE_OK, res);
+}
+
+int hz_encode8(const unsigned char *text, size_t len, unsigned char *out, size_t room, unsigned flags,
+              hz_encoded *res)
+{
+    hz_enc_sink s;
+    hz_enc_source src;
+    uint32_t lead = 0, rest[1];
+    size_t pos = 0, count = 0, n_rest;
+    hz_enc_clear(res);
+    while (pos < len) {  /* UTF-8 first: invalid input encodes nothing */
+        if (text[pos] < 0x80) {
+            size_t run = hz_enc_ascii_run(text + pos, len - pos);
+            pos += run;
+            count += run;
+            continue;
+        }
+        if (hz_enc_utf8(text, len, &pos) == 0xFFFFFFFFu) {
+            res->error_start = count;
+            res->error_end = count + 1;
+            res->reason = hz_enc_reason_input;
+            return HZ_ENCODE_INPUT;
+        }
+        count++;
+    }
+    s.out = out;
+    s.room = out ? room : 0;
+    s.n = 0;
+    src.held = src.cps = 0;
+    src.n_held = src.n = src.k = 0;
+    src.text = text;
+    src.len = len;
+    src.pos = 0;
+    if (flags & HZ_ENCODE_SIGNATURE)
+        hz_enc_emit_through(&s, hz_enc_signature, HZ_SIGNATURE_LEN);
+    return hz_enc_done(&s, hz_enc_drive(&src, HZ_ENC_FINAL, (flags & HZ_ENCODE_REPLACE) != 0, &lead,
+                                             &s, 0, res, rest, &n_rest), res);
+}
+
+void hz_encoder_init(hz_encoder *enc, unsigned flags)
+{
+    enc->n_held = enc->fed = 0;
+    enc->lead = 0;
+    enc->flags = flags;
+    enc->started = 0;
+}
+
+/* A piece (final: none, the end): the core's IncrementalEncoder.encode. */
+static int hz_enc_piece(hz_encoder *enc, const uint32_t *cps, size_t n, int final, unsigned char *out,
+                  size_t room, hz_encoded *res)
+{
+    hz_encoder saved = *enc;
+    hz_enc_sink s;
+    hz_enc_source src;
+    uint32_t lead = enc->lead & ~HZ_ENC_LEAD_BITS;  /* the mode the last piece left */
+    size_t base = enc->fed - enc->n_held;
+    int replace = (enc->flags & HZ_ENCODE_REPLACE) != 0, status;
+    hz_enc_clear(res);
+    s.out = out;
+    s.room = out ? room : 0;
+    s.n = 0;
+    src.held = enc->held;
+    src.n_held = enc->n_held;
+    src.cps = cps;
+    src.n = n;
+    src.k = 0;
+    src.text = 0;
+    src.len = src.pos = 0;
+    if (!enc->started && (enc->flags & HZ_ENCODE_SIGNATURE))
+        hz_enc_emit_through(&s, hz_enc_signature, HZ_SIGNATURE_LEN);
+    enc->started = 1;
+    if ((enc->lead & HZ_ENC_LEAD_BITS) && src.n_held + n > 0) {
+        /* a trail surrogate whose bytes would follow the lead's an earlier piece wrote */
+        uint32_t c = src.n_held ? enc->held[0] : cps[0];
+        if (c >= 0xDC00u && c <= 0xDFFFu) {
+            res->reason = HZ_ENC_PAIR_ON_ENCODE ? hz_enc_reason_split : hz_enc_reason_pair;
+            res->error_start = base;
+            res->error_end = base + 1;
+            if (!replace || (!hz_enc_put('?', &lead, &s) && !hz_enc_put_alone('?', &lead, &s))) {
+                res->length = s.n;
+                return HZ_ENCODE_ERROR;
+            }
+            res->reason = 0;
+            res->error_start = res->error_end = 0;
+            src.k = 1;
+            base += 1;
+        }
+    }
+    status = hz_enc_drive(&src, final ? HZ_ENC_FINAL : HZ_ENC_HOLD_BACK, replace, &lead, &s, base, res,
+                            enc->held, &enc->n_held);
+    if (status == HZ_ENCODE_OK && s.n > s.room) {
+        *enc = saved;  /* nothing changes: the caller tries again with more room */
+        res->length = s.n;
+        return HZ_ENCODE_ROOM;
+    }
+    enc->fed += n;
+    if (s.n)
+        enc->lead = lead;
+    return hz_enc_done(&s, status, res);
+}
+
+int hz_encoder_feed(hz_encoder *enc, const uint32_t *cps, size_t n, unsigned char *out, size_t room,
+                   hz_encoded *res)
+{
+    return hz_enc_piece(enc, cps, n, 0, out, room, res);
+}
+
+int hz_encoder_finish(hz_encoder *enc, unsigned char *out, size_t room, hz_encoded *res)
+{
+    return hz_enc_piece(enc, 0, 0, 1, out, room, res);
+}
+
 /* ========================================================= the extension */
 #define NX_NAME "hz"
 #define NX_SPEC_SHA256 "ea5132463a64c13dd2955e73dfce8a23364001d22d123fbcd6278b43adb2c20b"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "2cf8823ff23c2ffce59bf0cc9e0aa9e450239a204e766ee1b668acd7a378976f"
+#define NX_SOURCE_SHA256 "a6edf6bcc1815c4c092d991aa8c128c3d7a88f1df9cc5d6afc5b08d4d79cae5b"
 #define NX_N_STATES 13
 #define NX_N_CLASSES 8
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -4607,6 +12398,300 @@ static PyObject *nx_encode_cps(PyObject *self, PyObject *args)
 }
 #undef NX_ENC_MEMO
 
+/* ------------------------------------------------- encoding with modes */
+/* The encoder of a spec with modes (issue 31): a code point's bytes depend on the
+   mode the bytes before it leave, so the memo loops above (keyed by code point
+   alone) are off, and the C export's engine, included above with the decoder (the
+   core's _encode_in_mode, _before_unencodable and _flush from
+   description.mode_choice: one description for both), writes the text:
+
+     encode_modes(text, pos, state, final, replace) -> (bytes, stop, state)
+
+   the bytes of text[pos:stop] written from encoder state state (the module's: the
+   mode in bits 22 and up), the state after them, and, where final and stop is
+   len(text), the shift home.  The loop copies each code point's row of the
+   engine's memo for the current mode (per mode and code point its bytes there,
+   or where the encoder's choice is another mode); any other code point goes to
+   the engine's put (the shift into the mode it chooses, then the bytes; the memo
+   filled on first sight).  A code point without bytes gives the engine a piece
+   of the text whole (with replace, "?" for each refused one, as CPython's replace
+   handler): it stops at the first code point it cannot write, after the shift it
+   writes before one (the module's _before_unencodable, which starting again there
+   writes none: ext.py's _modal_encoder_resumes).  A starter of a sequence stops
+   the loop (the engine writes a sequence, or a starter alone, in no mode: the
+   core's _mode_sequence_at shifts into one that holds it).  The module's _encode
+   takes it from where it stopped, with the state. */
+#define NX_MODES_FIRST 64  /* code points of the first piece the engine takes whole; twice as many each next */
+#define NX_MODES_MOST 8192  /* at most */
+#define NX_MODES_BLOCK 4096  /* code points the memo loop writes between checks of the room */
+#define NX_MODES_MB HZ_ENCODE_MAX_BYTES  /* the most bytes a code point takes, shifts included */
+
+/* The output: a buffer on the stack, then bytes grown by half again (*out). */
+typedef struct {
+    PyObject *out;  /* NULL while on the stack */
+    unsigned char *base;
+    Py_ssize_t size, cap;
+    unsigned char stack[1024];
+} nx_modes_out;
+
+/* Room for need bytes after o->size; -1 with an exception set. */
+static int nx_modes_room(nx_modes_out *o, Py_ssize_t need)
+{
+    Py_ssize_t cap;
+    if (o->cap - o->size >= need)
+        return 0;
+    if (need > PY_SSIZE_T_MAX / 2 - o->size - o->cap / 2) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    cap = o->size + need + o->cap / 2;
+    if (o->out == NULL) {
+        o->out = PyBytes_FromStringAndSize(NULL, cap);
+        if (o->out == NULL)
+            return -1;
+        memcpy(PyBytes_AS_STRING(o->out), o->base, (size_t)o->size);
+    } else if (_PyBytes_Resize(&o->out, cap) < 0) {
+        return -1;
+    }
+    o->base = (unsigned char *)PyBytes_AS_STRING(o->out);
+    o->cap = cap;
+    return 0;
+}
+
+/* Per mode: whether it writes every code point below 80 as that byte, in itself (its
+   memo rows say so), so that the loop copies ASCII 8 characters at a time there
+   (nx_modes_ascii_find, on the first call). */
+static unsigned char nx_modes_ascii[HZ_ENC_N_MODES];
+static int nx_modes_ascii_found;
+
+static void nx_modes_ascii_find(void)
+{
+    unsigned char scratch[HZ_ENCODE_MAX_BYTES];
+    const unsigned char *b;
+    unsigned m;
+    uint32_t cp;
+    for (m = 0; m < HZ_ENC_N_MODES; m++) {
+        nx_modes_ascii[m] = 1;
+        for (cp = 0; cp < 0x80u; cp++)
+            if (hz_enc_get(m, cp, scratch, &b) != 1 || b[0] != cp)
+                nx_modes_ascii[m] = 0;
+    }
+    nx_modes_ascii_found = 1;
+}
+
+/* The code points text[i:upto] the memo writes at o (room for each made by the
+   caller), from the mode m: a row of mode m (its bytes there) copied whole; a row
+   that says the encoder writes the code point in mode k (ELSEWHERE) the shift from
+   m into k (the pool's: bytes through no permutation here, ext.py) then mode k's
+   row, m then k (the engine's put, inline).  Where they stop: a row not known
+   yet, or none (the engine's put decides). */
+#define NX_MODES_MEMO_LOOP(TYPE)                                                      \
+    {                                                                                 \
+        const TYPE *t_ = (const TYPE *)data;                                          \
+        unsigned char *w_ = o.base + o.size;                                          \
+        const Py_ssize_t from_ = i;                                                   \
+        while (i < upto) {                                                            \
+            const uint32_t c_ = t_[i];                                                \
+            const unsigned char *row_;                                                \
+            if (sizeof(TYPE) == 1 && c_ < 0x80u && nx_modes_ascii[m] && upto - i >= 8) { \
+                uint64_t v_;                                                          \
+                memcpy(&v_, t_ + i, 8);                                               \
+                if (!(v_ & UINT64_C(0x8080808080808080))) {                           \
+                    memcpy(w_, &v_, 8);                                               \
+                    w_ += 8;                                                          \
+                    i += 8;                                                           \
+                    continue;                                                         \
+                }                                                                     \
+            }                                                                         \
+            if (c_ >= HZ_ENC_MEMO_CPS || (c_ >= 0xD800u && c_ <= 0xDFFFu))     \
+                break;                                                                \
+            row_ = hz_enc_memo[m][c_];                                         \
+            if (row_[0] < 5) {                                                        \
+                const unsigned k_ = row_[1] % HZ_ENC_N_MODES;                  \
+                const unsigned char *there_ = hz_enc_memo[k_][c_];             \
+                const size_t sh_ = m * HZ_ENC_N_MODES + k_;                    \
+                if (row_[0] != 5 + HZ_ENC_ELSEWHERE || there_[0] < 5           \
+                        || hz_enc_shifts[sh_].n < 0)                           \
+                    break;                                                            \
+                memcpy(w_, hz_enc_pool + hz_enc_shifts[sh_].at,         \
+                       (size_t)hz_enc_shifts[sh_].n);                          \
+                w_ += hz_enc_shifts[sh_].n;                                    \
+                m = k_;                                                               \
+                row_ = there_;                                                        \
+            }                                                                         \
+            *(hz_enc_row *)w_ = *(const hz_enc_row *)(row_ + 1);        \
+            w_ += row_[0] - 5;                                                        \
+            i++;                                                                      \
+        }                                                                             \
+        o.size = w_ - o.base;                                                         \
+        if (i > from_)                                                                \
+            lead = (uint32_t)m << HZ_ENC_MODE_SHIFT;  /* no lead surrogate ends them */ \
+    }
+
+/* At text[*i], a code point without bytes (a spec without sequences): the engine
+   takes a piece of the text (at most piece code points) whole (its "?" with
+   replace), and *i moves past what it wrote.  1: go on; 0: stopped at an error,
+   the module's; -1 with an exception set.  Out of line: its buffers (32 KiB) stay
+   off the stack of a short call. */
+NX_NOINLINE int nx_modes_piece(PyObject *text, Py_ssize_t *i, size_t piece, int replace, uint32_t *lead,
+                               nx_modes_out *o)
+{
+    const Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    const int kind = PyUnicode_KIND(text);
+    const size_t count = (size_t)(n - *i) < piece ? (size_t)(n - *i) : piece;
+    uint32_t buf[NX_MODES_MOST], rest[HZ_ENC_WINDOW];
+    const uint32_t *cps;
+    size_t k, n_rest = 0, room = count * NX_MODES_MB + NX_MODES_MB;
+    hz_enc_sink s;
+    hz_enc_source src;
+    hz_encoded res;
+    const uint32_t before = *lead;
+    int status;
+    if (kind == PyUnicode_4BYTE_KIND) {
+        cps = (const uint32_t *)PyUnicode_4BYTE_DATA(text) + *i;  /* Py_UCS4 is uint32_t */
+    } else {
+        const void *data = PyUnicode_DATA(text);
+        for (k = 0; k < count; k++)
+            buf[k] = PyUnicode_READ(kind, data, *i + (Py_ssize_t)k);
+        cps = buf;
+    }
+    for (;;) {  /* written past room (the most bytes a code point takes: never), again with more */
+        if (nx_modes_room(o, (Py_ssize_t)room) < 0)
+            return -1;
+        s.out = o->base + o->size;
+        s.room = room;
+        s.n = 0;
+        memset(&src, 0, sizeof src);
+        src.cps = cps;
+        src.n = count;
+        memset(&res, 0, sizeof res);
+        *lead = before;
+        status = hz_enc_drive(&src, HZ_ENC_HOLD_BACK, replace, lead, &s, 0, &res, rest, &n_rest);
+        if (s.n <= room)
+            break;
+        room = s.n;
+    }
+    o->size += (Py_ssize_t)s.n;
+    if (status == HZ_ENCODE_ERROR) {
+        *i += (Py_ssize_t)res.error_start;
+        return 0;
+    }
+    *i += (Py_ssize_t)(count - n_rest);
+    return count == n_rest ? 0 : 1;  /* a start of a sequence at the end: the module's */
+}
+
+/* The bytes of text[i:*stop] from encoder state *lead (then the state after them): encode_modes. */
+static PyObject *nx_modes_run(PyObject *text, Py_ssize_t i, uint32_t *plead, int final, int replace,
+                              Py_ssize_t *stop)
+{
+    const Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    const int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    uint32_t lead = *plead;
+    size_t piece = NX_MODES_FIRST;
+    nx_modes_out o;
+    hz_enc_sink s;
+
+    if (!nx_modes_ascii_found)
+        nx_modes_ascii_find();
+    o.out = NULL;
+    o.base = o.stack;
+    o.size = 0;
+    o.cap = (Py_ssize_t)sizeof o.stack;
+    for (;;) {
+        /* the memo's rows of the current mode (one copy a code point), blocks at a time;
+           a code point they do not write in it: the engine's put (a shift into the mode
+           the encoder chooses, then its bytes there, the memo filled on first sight) */
+        while (i < n) {
+            const Py_ssize_t upto = n - i > NX_MODES_BLOCK ? i + NX_MODES_BLOCK : n;
+            unsigned m = HZ_ENC_MODE(lead);
+            if (nx_modes_room(&o, (upto - i) * NX_MODES_MB + NX_MODES_MB) < 0)
+                goto fail;
+            if (kind == PyUnicode_1BYTE_KIND)
+                NX_MODES_MEMO_LOOP(Py_UCS1)
+            else if (kind == PyUnicode_2BYTE_KIND)
+                NX_MODES_MEMO_LOOP(Py_UCS2)
+            else
+                NX_MODES_MEMO_LOOP(Py_UCS4)
+            if (i == upto)
+                continue;
+            s.out = o.base + o.size;
+            s.room = (size_t)(o.cap - o.size);
+            s.n = 0;
+            if (!hz_enc_put(PyUnicode_READ(kind, data, i), &lead, &s))
+                break;
+            o.size += (Py_ssize_t)s.n;
+            i++;
+        }
+        if (i == n)
+            break;
+        /* a code point without bytes: the engine's piece; a starter of a sequence, the
+           module's (the engine's sequences and starters alone are written without the
+           shift into a mode that holds them: the core's _mode_sequence_at decides) */
+        if (HZ_ENC_N_SEQS)
+            goto stop;
+        {
+            const int got = nx_modes_piece(text, &i, piece, replace, &lead, &o);
+            if (got < 0)
+                goto fail;
+            if (got == 0)
+                goto stop;
+            piece = piece < NX_MODES_MOST / 2 ? 2 * piece : NX_MODES_MOST;
+        }
+    }
+    if (final) {  /* the end of the text: home */
+        if (nx_modes_room(&o, NX_MODES_MB) < 0)
+            goto fail;
+        s.out = o.base + o.size;
+        s.room = (size_t)(o.cap - o.size);
+        s.n = 0;
+        hz_enc_flush(&lead, &s);
+        o.size += (Py_ssize_t)s.n;
+    }
+stop:
+    if (o.out == NULL) {
+        o.out = PyBytes_FromStringAndSize((const char *)o.base, o.size);
+        if (o.out == NULL)
+            return NULL;
+    } else if (_PyBytes_Resize(&o.out, o.size) < 0) {
+        return NULL;
+    }
+    *plead = lead;
+    *stop = i;
+    return o.out;
+fail:
+    Py_XDECREF(o.out);
+    return NULL;
+}
+
+static PyObject *nx_encode_modes(PyObject *self, PyObject *args)
+{
+    PyObject *text, *got;
+    Py_ssize_t pos, stop = 0;
+    unsigned long state;
+    int final, replace;
+    uint32_t lead;
+
+    (void)self;
+    if (!PyArg_ParseTuple(args, "Unkpp:encode_modes", &text, &pos, &state, &final, &replace))
+        return NULL;
+    if (pos < 0 || pos > PyUnicode_GET_LENGTH(text)) {
+        PyErr_SetString(PyExc_IndexError, "encode_modes: position out of range");
+        return NULL;
+    }
+    lead = (uint32_t)state;
+    got = nx_modes_run(text, pos, &lead, final, replace, &stop);
+    return got == NULL ? NULL : Py_BuildValue("(NnI)", got, stop, (unsigned)lead);
+}
+
+#define NX_ENCODE_MODES_METHODS \
+    {"encode_modes", nx_encode_modes, METH_VARARGS, \
+     "encode_modes(text, pos, state, final, replace) -> (bytes, stop, state)\n\n" \
+     "The bytes of text[pos:stop] from encoder state state (the mode in bits 22 and\n" \
+     "up) and the state after them, the shift home where final and stop is\n" \
+     "len(text): stop is len(text), or the first code point it cannot write (with\n" \
+     "replace, \"?\" for each) or a trailing start of a sequence (not final)."},
+
 /* ------------------------------------------------------- incremental decoding
    feed(pending, data, errors, final, start, limit=None, surrogates=True): one chunk of the module's
    IncrementalDecoder (its pending bytes, then the chunk), in one call with no
@@ -4965,6 +13050,22 @@ static int nx_entry_whole(PyObject *e, PyObject *data, int handler, int surrogat
 static int nx_entry_bytes(PyObject *e, PyObject *text, PyObject *errors, PyObject *prefix, PyObject **out)
 {
     PyObject *globals = PyTuple_GET_ITEM(e, NX_E_GLOBALS), *call[4], *got;
+    if (prefix == Py_None) {  /* modes: encode_modes from the start, whole (else the core's, again) */
+        Py_ssize_t stop = 0;
+        uint32_t lead = 0;
+        const int handler = nx_entry_handler(errors, PyTuple_GET_ITEM(e, NX_E_HANDLERS));
+        if (handler < 0)
+            return 0;
+        got = nx_modes_run(text, 0, &lead, 1, handler == NX_H_REPLACE, &stop);
+        if (got == NULL)
+            return -1;
+        if (stop == PyUnicode_GET_LENGTH(text)) {
+            *out = got;
+            return 1;
+        }
+        Py_DECREF(got);
+        return 0;
+    }
     call[0] = text;
     call[1] = PyDict_GetItemWithError(globals, nx_key_memo_bytes);
     call[2] = PyDict_GetItemWithError(globals, nx_key_memo_lens);
@@ -5200,6 +13301,7 @@ static PyMethodDef nx_methods[] = {
      "As encode_memo for code points: a list of ints or a buffer of integers\n"
      "(array, memoryview); -1 if cps is neither."},
     NX_ENTRY_METHODS
+    NX_ENCODE_MODES_METHODS
     {NULL, NULL, 0, NULL}
 };
 

@@ -236,6 +236,83 @@ size_t iso2022_jp_run_values(const unsigned char *data, size_t len, const iso202
 size_t iso2022_jp_decode(const unsigned char *data, size_t len, iso2022_jp_cp *out,
                          iso2022_jp_cp replacement, size_t *errors);
 
+/* --------------------------------------------------------------- encoding
+   The Python module's encode(): code points to bytes.  Code points are unsigned
+   32-bit; a code point with no bytes in this encoding (or a lone surrogate where
+   the encoding refuses it) is an error: strict mode stops at the first one and
+   says where (code point indices, as Python's UnicodeEncodeError) and why (the
+   Python module's reason); ISO2022_JP_ENCODE_REPLACE writes "?" for each instead
+   (errors="replace").  ISO2022_JP_ENCODE_SIGNATURE writes the signature first
+   (encode(text, signature=True); ISO2022_JP_WRITES_SIGNATURE says whether the
+   Python module's encode(text) does so unasked).
+
+   Every call writes into out[0 .. room - 1] and says in res->length how many
+   bytes the text takes: at most ISO2022_JP_ENCODE_MAX_BYTES per code point plus
+   ISO2022_JP_SIGNATURE_LEN; out may be NULL with room 0 to measure (bytes past
+   res->length, within room, may be overwritten too: scratch).  It returns
+   ISO2022_JP_ENCODE_OK, ISO2022_JP_ENCODE_ROOM (it did not fit: call again with room
+   res->length), ISO2022_JP_ENCODE_ERROR (res->error_start .. error_end and
+   res->reason; the bytes before the error are in out) or ISO2022_JP_ENCODE_INPUT
+   (UTF-8 input that is not UTF-8: nothing is encoded; res->error_start is the
+   code point index where it stops being UTF-8).
+
+   The first use of each code point fills a memo table (static storage): from
+   several threads, call iso2022_jp_encode_prepare() once first (it fills the BMP's
+   rows; after it, code points beyond the BMP not yet known are worked out each
+   time, never stored). */
+#define ISO2022_JP_ENCODE_REPLACE 1u
+#define ISO2022_JP_ENCODE_SIGNATURE 2u
+#define ISO2022_JP_ENCODE_OK 0
+#define ISO2022_JP_ENCODE_ERROR 1
+#define ISO2022_JP_ENCODE_ROOM 2
+#define ISO2022_JP_ENCODE_INPUT 3
+#define ISO2022_JP_ENCODE_MAX_BYTES 8u
+#define ISO2022_JP_SIGNATURE_LEN 0u
+#define ISO2022_JP_WRITES_SIGNATURE 0
+#define ISO2022_JP_ENCODE_HOLD 1u  /* the most code points an encoder holds back, at least 1 */
+
+typedef struct {
+    size_t length;                  /* bytes the text takes (to the error, at an error) */
+    size_t error_start, error_end;  /* ERROR: the code points that cannot be written */
+    const char *reason;             /* ERROR, INPUT: why; NULL otherwise */
+} iso2022_jp_encoded;
+
+/* cps[0 .. n - 1] to bytes. */
+int iso2022_jp_encode32(const uint32_t *cps, size_t n, unsigned char *out, size_t room, unsigned flags,
+                       iso2022_jp_encoded *res);
+
+/* The UTF-8 text[0 .. len - 1] to bytes (a lone surrogate may be written as
+   its three bytes, as Python's "surrogatepass" does). */
+int iso2022_jp_encode8(const unsigned char *text, size_t len, unsigned char *out, size_t room, unsigned flags,
+                      iso2022_jp_encoded *res);
+
+/* Whether code point cp alone has bytes in this encoding. */
+int iso2022_jp_encodes(uint32_t cp);
+
+/* Fills the memo table at once (for threads; otherwise it fills as used). */
+void iso2022_jp_encode_prepare(void);
+
+/* A streaming encoder, as the Python module's IncrementalEncoder: feed pieces,
+   then finish.  It holds back a tail that may start a sequence of code points
+   written as one (at most ISO2022_JP_ENCODE_HOLD code points) until what follows
+   decides; every other byte is written by the call that is fed its code point.
+   Error positions count every code point fed since init.  On
+   ISO2022_JP_ENCODE_ROOM nothing changed (call again with more room); after
+   ISO2022_JP_ENCODE_ERROR, init the encoder again. */
+typedef struct {
+    uint32_t held[ISO2022_JP_ENCODE_HOLD];  /* the held-back tail */
+    size_t n_held;
+    size_t fed;           /* code points fed so far */
+    uint32_t lead;        /* the lead surrogate whose bytes end the output, where it matters; the mode above bit 22 */
+    unsigned flags;       /* ISO2022_JP_ENCODE_REPLACE, ISO2022_JP_ENCODE_SIGNATURE */
+    int started;          /* something was written (the signature comes first) */
+} iso2022_jp_encoder;
+
+void iso2022_jp_encoder_init(iso2022_jp_encoder *enc, unsigned flags);
+int iso2022_jp_encoder_feed(iso2022_jp_encoder *enc, const uint32_t *cps, size_t n, unsigned char *out, size_t room,
+                           iso2022_jp_encoded *res);
+int iso2022_jp_encoder_finish(iso2022_jp_encoder *enc, unsigned char *out, size_t room, iso2022_jp_encoded *res);
+
 #ifdef __cplusplus
 }
 #endif
@@ -2557,11 +2634,7607 @@ size_t iso2022_jp_decode(const unsigned char *data, size_t len, iso2022_jp_cp *o
     return n;
 }
 
+/* ================================================================ encoding
+   The encoder: one engine (the same text for every spec) reading the spec's
+   encoder description (encspec.emit.description) as the arrays below, a port of
+   the Python module's _encode, _encode_cp and IncrementalEncoder. */
+
+/* Runs of code points, disjoint and sorted: how each code point becomes bytes.
+   kind 0 none (unencodable), 1 bytes (the literal pool[at .. at + len - 1]),
+   2 digits of cp - a, 3 a surrogate pair (each half 0xD800/0xDC00 + bits - a),
+   4 digits of the pointer cp + a, 5 a counted form's (an error: beyond this
+   encoder).  positions/order index the alphabets and orders (order -1: byte
+   order); verify: the bytes count only if this package's decoder reads them back
+   as the code point. */
+static const size_t ISO2022_JP_ENC_N_RUNS = 6363u;
+static const struct {
+    uint32_t first, last;
+    int64_t a;
+    uint32_t at;
+    uint16_t len;
+    uint8_t kind, verify;
+    int16_t positions, order;
+} iso2022_jp_enc_runs[6364] = {
+    { 0x0u, 0x1Au, INT64_C(0), 0u, 0, 2, 1, 0, -1 },  /* digits */
+    { 0x1Bu, 0x1Bu, INT64_C(0), 0u, 1, 1, 0, 0, -1 },  /* bytes */
+    { 0x1Cu, 0x1Fu, INT64_C(28), 1u, 0, 2, 1, 1, -1 },  /* digits */
+    { 0x20u, 0x7Fu, INT64_C(32), 1u, 0, 2, 1, 2, -1 },  /* digits */
+    { 0x0u, 0x1Au, INT64_C(0), 1u, 0, 2, 1, 3, -1 },  /* digits */
+    { 0x1Cu, 0x1Fu, INT64_C(28), 1u, 0, 2, 1, 4, -1 },  /* digits */
+    { 0xA2u, 0xA3u, INT64_C(-82), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xA7u, 0xA7u, INT64_C(-80), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xA8u, 0xA8u, INT64_C(-154), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xACu, 0xACu, INT64_C(-35), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xB0u, 0xB0u, INT64_C(-102), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xB1u, 0xB1u, INT64_C(-116), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xB4u, 0xB4u, INT64_C(-168), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xB6u, 0xB6u, INT64_C(0), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xD7u, 0xD7u, INT64_C(-153), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xF7u, 0xF7u, INT64_C(-184), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x391u, 0x3A1u, INT64_C(-443), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x3A3u, 0x3A9u, INT64_C(-444), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x3B1u, 0x3C1u, INT64_C(-443), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x3C3u, 0x3C9u, INT64_C(-444), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x401u, 0x401u, INT64_C(-455), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x410u, 0x415u, INT64_C(-476), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x416u, 0x42Fu, INT64_C(-475), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x430u, 0x435u, INT64_C(-460), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x436u, 0x44Fu, INT64_C(-459), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x451u, 0x451u, INT64_C(-487), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2010u, 0x2010u, INT64_C(-8179), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2015u, 0x2015u, INT64_C(-8185), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2016u, 0x2016u, INT64_C(-8181), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2018u, 0x2019u, INT64_C(-8179), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x201Cu, 0x201Du, INT64_C(-8181), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2020u, 0x2021u, INT64_C(-8044), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2025u, 0x2025u, INT64_C(-8193), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2026u, 0x2026u, INT64_C(-8195), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2030u, 0x2030u, INT64_C(-8064), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2032u, 0x2033u, INT64_C(-8167), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x203Bu, 0x203Bu, INT64_C(-8150), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2103u, 0x2103u, INT64_C(-8374), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x212Bu, 0x212Bu, INT64_C(-8316), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2190u, 0x2191u, INT64_C(-8488), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2192u, 0x2192u, INT64_C(-8491), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2193u, 0x2193u, INT64_C(-8489), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x21D2u, 0x21D2u, INT64_C(-8520), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x21D4u, 0x21D4u, INT64_C(-8521), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2200u, 0x2200u, INT64_C(-8564), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2202u, 0x2202u, INT64_C(-8550), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2203u, 0x2203u, INT64_C(-8566), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2207u, 0x2207u, INT64_C(-8554), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2208u, 0x2208u, INT64_C(-8593), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x220Bu, 0x220Bu, INT64_C(-8595), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2212u, 0x2212u, INT64_C(-8662), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x221Au, 0x221Au, INT64_C(-8568), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x221Du, 0x221Du, INT64_C(-8569), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x221Eu, 0x221Eu, INT64_C(-8664), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2220u, 0x2220u, INT64_C(-8583), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2227u, 0x2228u, INT64_C(-8608), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2229u, 0x2229u, INT64_C(-8619), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x222Au, 0x222Au, INT64_C(-8621), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x222Bu, 0x222Cu, INT64_C(-8581), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2234u, 0x2234u, INT64_C(-8685), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2235u, 0x2235u, INT64_C(-8592), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x223Du, 0x223Du, INT64_C(-8602), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2252u, 0x2252u, INT64_C(-8627), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2260u, 0x2260u, INT64_C(-8735), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2261u, 0x2261u, INT64_C(-8643), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2266u, 0x2267u, INT64_C(-8738), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x226Au, 0x226Bu, INT64_C(-8650), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2282u, 0x2283u, INT64_C(-8711), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2286u, 0x2287u, INT64_C(-8717), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x22A5u, 0x22A5u, INT64_C(-8715), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2312u, 0x2312u, INT64_C(-8823), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2500u, 0x2500u, INT64_C(-8814), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2501u, 0x2501u, INT64_C(-8804), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2502u, 0x2502u, INT64_C(-8815), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2503u, 0x2503u, INT64_C(-8805), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x250Cu, 0x250Cu, INT64_C(-8824), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x250Fu, 0x250Fu, INT64_C(-8816), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2510u, 0x2510u, INT64_C(-8827), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2513u, 0x2513u, INT64_C(-8819), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2514u, 0x2514u, INT64_C(-8829), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2517u, 0x2517u, INT64_C(-8821), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2518u, 0x2518u, INT64_C(-8834), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x251Bu, 0x251Bu, INT64_C(-8826), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x251Cu, 0x251Cu, INT64_C(-8836), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x251Du, 0x251Du, INT64_C(-8816), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2520u, 0x2520u, INT64_C(-8824), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2523u, 0x2523u, INT64_C(-8832), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2524u, 0x2524u, INT64_C(-8842), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2525u, 0x2525u, INT64_C(-8822), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2528u, 0x2528u, INT64_C(-8830), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x252Bu, 0x252Bu, INT64_C(-8838), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x252Cu, 0x252Cu, INT64_C(-8851), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x252Fu, 0x252Fu, INT64_C(-8838), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2530u, 0x2530u, INT64_C(-8834), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2533u, 0x2533u, INT64_C(-8847), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2534u, 0x2534u, INT64_C(-8857), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2537u, 0x2537u, INT64_C(-8844), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2538u, 0x2538u, INT64_C(-8840), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x253Bu, 0x253Bu, INT64_C(-8853), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x253Cu, 0x253Cu, INT64_C(-8864), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x253Fu, 0x253Fu, INT64_C(-8851), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2542u, 0x2542u, INT64_C(-8849), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x254Bu, 0x254Bu, INT64_C(-8868), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x25A0u, 0x25A0u, INT64_C(-9536), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x25A1u, 0x25A1u, INT64_C(-9538), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x25B2u, 0x25B2u, INT64_C(-9552), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x25B3u, 0x25B3u, INT64_C(-9554), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x25BCu, 0x25BCu, INT64_C(-9560), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x25BDu, 0x25BDu, INT64_C(-9562), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x25C6u, 0x25C6u, INT64_C(-9576), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x25C7u, 0x25C7u, INT64_C(-9578), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x25CBu, 0x25CBu, INT64_C(-9585), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x25CEu, 0x25CEu, INT64_C(-9586), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x25CFu, 0x25CFu, INT64_C(-9588), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x25EFu, 0x25EFu, INT64_C(-9524), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2605u, 0x2605u, INT64_C(-9644), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2606u, 0x2606u, INT64_C(-9646), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2640u, 0x2640u, INT64_C(-9719), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x2642u, 0x2642u, INT64_C(-9722), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x266Au, 0x266Au, INT64_C(-9655), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x266Du, 0x266Du, INT64_C(-9659), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x266Fu, 0x266Fu, INT64_C(-9662), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x3000u, 0x3002u, INT64_C(-12288), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x3003u, 0x3003u, INT64_C(-12269), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x3005u, 0x3007u, INT64_C(-12269), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x3008u, 0x3011u, INT64_C(-12247), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x3012u, 0x3012u, INT64_C(-12204), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x3013u, 0x3013u, INT64_C(-12200), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x3014u, 0x3015u, INT64_C(-12265), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x301Cu, 0x301Cu, INT64_C(-12284), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x3041u, 0x3093u, INT64_C(-12071), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x309Bu, 0x309Cu, INT64_C(-12433), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x309Du, 0x309Eu, INT64_C(-12425), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x30A1u, 0x30F6u, INT64_C(-12073), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x30FBu, 0x30FBu, INT64_C(-12534), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x30FCu, 0x30FCu, INT64_C(-12513), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x30FDu, 0x30FEu, INT64_C(-12523), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E00u, 0x4E00u, INT64_C(-18483), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E01u, 0x4E01u, INT64_C(-16684), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E03u, 0x4E03u, INT64_C(-17411), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E07u, 0x4E07u, INT64_C(-15936), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E08u, 0x4E08u, INT64_C(-17181), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E09u, 0x4E09u, INT64_C(-17518), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E0Au, 0x4E0Au, INT64_C(-17184), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E0Bu, 0x4E0Bu, INT64_C(-18354), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E0Du, 0x4E0Du, INT64_C(-16170), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E0Eu, 0x4E0Eu, INT64_C(-15816), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E10u, 0x4E10u, INT64_C(-15565), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E11u, 0x4E11u, INT64_C(-18467), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E14u, 0x4E14u, INT64_C(-18219), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E15u, 0x4E15u, INT64_C(-15569), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E16u, 0x4E16u, INT64_C(-17073), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E17u, 0x4E17u, INT64_C(-15352), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E18u, 0x4E18u, INT64_C(-18059), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E19u, 0x4E19u, INT64_C(-16114), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E1Eu, 0x4E1Eu, INT64_C(-17202), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E21u, 0x4E21u, INT64_C(-15742), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E26u, 0x4E26u, INT64_C(-16119), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E2Au, 0x4E2Au, INT64_C(-15589), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E2Du, 0x4E2Du, INT64_C(-16748), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E31u, 0x4E31u, INT64_C(-15595), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E32u, 0x4E32u, INT64_C(-17955), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E36u, 0x4E36u, INT64_C(-15599), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E38u, 0x4E38u, INT64_C(-18178), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E39u, 0x4E39u, INT64_C(-16814), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E3Bu, 0x4E3Bu, INT64_C(-17419), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E3Cu, 0x4E3Cu, INT64_C(-15604), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E3Fu, 0x4E3Fu, INT64_C(-15606), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E42u, 0x4E42u, INT64_C(-15608), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E43u, 0x4E43u, INT64_C(-16443), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E45u, 0x4E45u, INT64_C(-18103), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E4Bu, 0x4E4Bu, INT64_C(-16449), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E4Du, 0x4E4Du, INT64_C(-16501), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E4Eu, 0x4E4Eu, INT64_C(-17850), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E4Fu, 0x4E4Fu, INT64_C(-16081), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E55u, 0x4E55u, INT64_C(-13245), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E56u, 0x4E56u, INT64_C(-15627), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E57u, 0x4E57u, INT64_C(-17258), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E58u, 0x4E58u, INT64_C(-15628), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E59u, 0x4E59u, INT64_C(-18439), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E5Du, 0x4E5Du, INT64_C(-18019), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E5Eu, 0x4E5Eu, INT64_C(-17821), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E5Fu, 0x4E5Fu, INT64_C(-15949), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E62u, 0x4E62u, INT64_C(-15079), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E71u, 0x4E71u, INT64_C(-15866), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E73u, 0x4E73u, INT64_C(-16513), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E7Eu, 0x4E7Eu, INT64_C(-18304), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E80u, 0x4E80u, INT64_C(-18196), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E82u, 0x4E82u, INT64_C(-15669), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E85u, 0x4E85u, INT64_C(-15671), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E86u, 0x4E86u, INT64_C(-15846), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E88u, 0x4E88u, INT64_C(-15940), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E89u, 0x4E89u, INT64_C(-17026), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E8Au, 0x4E8Au, INT64_C(-15674), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E8Bu, 0x4E8Bu, INT64_C(-17578), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E8Cu, 0x4E8Cu, INT64_C(-16548), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E8Eu, 0x4E8Eu, INT64_C(-15675), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E91u, 0x4E91u, INT64_C(-18580), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E92u, 0x4E92u, INT64_C(-17890), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E94u, 0x4E94u, INT64_C(-17893), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E95u, 0x4E95u, INT64_C(-18638), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E98u, 0x4E98u, INT64_C(-15754), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E99u, 0x4E99u, INT64_C(-15756), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E9Bu, 0x4E9Bu, INT64_C(-17755), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E9Cu, 0x4E9Cu, INT64_C(-18714), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4E9Eu, 0x4EA0u, INT64_C(-15690), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EA1u, 0x4EA1u, INT64_C(-16162), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EA2u, 0x4EA2u, INT64_C(-15691), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EA4u, 0x4EA4u, INT64_C(-17889), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EA5u, 0x4EA5u, INT64_C(-18653), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EA6u, 0x4EA6u, INT64_C(-16105), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EA8u, 0x4EA8u, INT64_C(-18165), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EABu, 0x4EACu, INT64_C(-18167), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EADu, 0x4EADu, INT64_C(-16786), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EAEu, 0x4EAEu, INT64_C(-15885), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EB0u, 0x4EB0u, INT64_C(-15704), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EB3u, 0x4EB3u, INT64_C(-15706), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EB6u, 0x4EB6u, INT64_C(-15708), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EBAu, 0x4EBAu, INT64_C(-17290), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EC0u, 0x4EC0u, INT64_C(-17503), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EC1u, 0x4EC1u, INT64_C(-17296), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EC2u, 0x4EC2u, INT64_C(-15715), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EC4u, 0x4EC4u, INT64_C(-15719), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EC6u, 0x4EC6u, INT64_C(-15720), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EC7u, 0x4EC7u, INT64_C(-18232), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4ECAu, 0x4ECAu, INT64_C(-17818), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4ECBu, 0x4ECBu, INT64_C(-18494), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4ECDu, 0x4ECDu, INT64_C(-15729), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4ECEu, 0x4ECEu, INT64_C(-15731), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4ECFu, 0x4ECFu, INT64_C(-16313), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4ED4u, 0x4ED4u, INT64_C(-17699), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4ED5u, 0x4ED5u, INT64_C(-17701), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4ED6u, 0x4ED6u, INT64_C(-17051), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4ED7u, 0x4ED7u, INT64_C(-15735), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4ED8u, 0x4ED8u, INT64_C(-16372), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4ED9u, 0x4ED9u, INT64_C(-17201), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EDDu, 0x4EDDu, INT64_C(-20166), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EDEu, 0x4EDEu, INT64_C(-15741), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EDFu, 0x4EDFu, INT64_C(-15740), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EE3u, 0x4EE3u, INT64_C(-17025), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EE4u, 0x4EE4u, INT64_C(-15902), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EE5u, 0x4EE5u, INT64_C(-18746), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EEDu, 0x4EEDu, INT64_C(-15755), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EEEu, 0x4EEEu, INT64_C(-18579), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EF0u, 0x4EF0u, INT64_C(-18199), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EF2u, 0x4EF2u, INT64_C(-16944), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EF6u, 0x4EF6u, INT64_C(-18068), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EF7u, 0x4EF7u, INT64_C(-15763), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4EFBu, 0x4EFBu, INT64_C(-16644), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F01u, 0x4F01u, INT64_C(-18365), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F09u, 0x4F09u, INT64_C(-15780), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F0Au, 0x4F0Au, INT64_C(-18782), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F0Du, 0x4F0Du, INT64_C(-18012), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F0Eu, 0x4F0Eu, INT64_C(-18377), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F0Fu, 0x4F0Fu, INT64_C(-16390), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F10u, 0x4F10u, INT64_C(-16557), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F11u, 0x4F11u, INT64_C(-18305), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F1Au, 0x4F1Au, INT64_C(-18572), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F1Cu, 0x4F1Cu, INT64_C(-15764), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F1Du, 0x4F1Du, INT64_C(-16837), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F2Fu, 0x4F2Fu, INT64_C(-16624), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F30u, 0x4F30u, INT64_C(-15817), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F34u, 0x4F34u, INT64_C(-16583), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F36u, 0x4F36u, INT64_C(-15983), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F38u, 0x4F38u, INT64_C(-17448), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F3Au, 0x4F3Au, INT64_C(-17800), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F3Cu, 0x4F3Cu, INT64_C(-17754), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F3Du, 0x4F3Du, INT64_C(-18656), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F43u, 0x4F43u, INT64_C(-16953), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F46u, 0x4F46u, INT64_C(-17097), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F47u, 0x4F47u, INT64_C(-15836), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F4Du, 0x4F4Du, INT64_C(-18848), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F4Eu, 0x4F4Eu, INT64_C(-16946), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F4Fu, 0x4F4Fu, INT64_C(-17645), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F50u, 0x4F50u, INT64_C(-17935), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F51u, 0x4F51u, INT64_C(-16166), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F53u, 0x4F53u, INT64_C(-17160), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F55u, 0x4F55u, INT64_C(-18681), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F57u, 0x4F57u, INT64_C(-15853), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F59u, 0x4F59u, INT64_C(-16148), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F5Au, 0x4F5Au, INT64_C(-15860), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F5Bu, 0x4F5Bu, INT64_C(-15859), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F5Cu, 0x4F5Cu, INT64_C(-17889), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F5Du, 0x4F5Du, INT64_C(-15860), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F5Eu, 0x4F5Eu, INT64_C(-15427), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F69u, 0x4F69u, INT64_C(-15864), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F6Fu, 0x4F6Fu, INT64_C(-15867), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F70u, 0x4F70u, INT64_C(-15870), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F73u, 0x4F73u, INT64_C(-18708), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F75u, 0x4F75u, INT64_C(-16461), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F76u, 0x4F76u, INT64_C(-15882), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F7Bu, 0x4F7Bu, INT64_C(-15883), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F7Cu, 0x4F7Cu, INT64_C(-18104), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F7Fu, 0x4F7Fu, INT64_C(-17868), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F83u, 0x4F83u, INT64_C(-18564), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F86u, 0x4F86u, INT64_C(-15889), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F88u, 0x4F88u, INT64_C(-15899), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F8Bu, 0x4F8Bu, INT64_C(-16067), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F8Du, 0x4F8Du, INT64_C(-17834), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F8Fu, 0x4F8Fu, INT64_C(-15905), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F91u, 0x4F91u, INT64_C(-15902), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F96u, 0x4F96u, INT64_C(-15904), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F98u, 0x4F98u, INT64_C(-15913), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F9Bu, 0x4F9Bu, INT64_C(-18405), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4F9Du, 0x4F9Du, INT64_C(-18927), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FA0u, 0x4FA0u, INT64_C(-18409), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FA1u, 0x4FA1u, INT64_C(-18755), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FABu, 0x4FABu, INT64_C(-15503), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FADu, 0x4FADu, INT64_C(-16361), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FAEu, 0x4FAEu, INT64_C(-16561), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FAFu, 0x4FAFu, INT64_C(-18154), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FB5u, 0x4FB5u, INT64_C(-17571), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FB6u, 0x4FB6u, INT64_C(-16154), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FBFu, 0x4FBFu, INT64_C(-16506), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FC2u, 0x4FC2u, INT64_C(-18327), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FC3u, 0x4FC3u, INT64_C(-17313), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FC4u, 0x4FC4u, INT64_C(-18755), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FCAu, 0x4FCAu, INT64_C(-17744), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FCEu, 0x4FCEu, INT64_C(-15956), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FD0u, 0x4FD0u, INT64_C(-15953), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FD1u, 0x4FD1u, INT64_C(-15956), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FD4u, 0x4FD4u, INT64_C(-15964), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FD7u, 0x4FD7u, INT64_C(-17323), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FD8u, 0x4FD8u, INT64_C(-15965), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FDAu, 0x4FDAu, INT64_C(-15964), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FDBu, 0x4FDBu, INT64_C(-15967), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FDDu, 0x4FDDu, INT64_C(-16531), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FDFu, 0x4FDFu, INT64_C(-15974), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FE1u, 0x4FE1u, INT64_C(-17616), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FE3u, 0x4FE3u, INT64_C(-16421), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FE4u, 0x4FE5u, INT64_C(-15972), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FEEu, 0x4FEEu, INT64_C(-17827), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FEFu, 0x4FEFu, INT64_C(-15969), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FF3u, 0x4FF3u, INT64_C(-16848), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FF5u, 0x4FF5u, INT64_C(-16688), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FF6u, 0x4FF6u, INT64_C(-15981), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FF8u, 0x4FF8u, INT64_C(-16539), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FFAu, 0x4FFAu, INT64_C(-18855), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x4FFEu, 0x4FFEu, INT64_C(-15985), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5005u, 0x5005u, INT64_C(-15998), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5006u, 0x5006u, INT64_C(-15990), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5009u, 0x5009u, INT64_C(-17432), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x500Bu, 0x500Bu, INT64_C(-18294), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x500Du, 0x500Du, INT64_C(-16862), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x500Fu, 0x500Fu, INT64_C(-14535), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5011u, 0x5011u, INT64_C(-16002), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5012u, 0x5012u, INT64_C(-17054), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5014u, 0x5014u, INT64_C(-16016), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5016u, 0x5016u, INT64_C(-18255), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5019u, 0x5019u, INT64_C(-18259), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x501Au, 0x501Au, INT64_C(-16024), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x501Fu, 0x501Fu, INT64_C(-17916), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5021u, 0x5021u, INT64_C(-16023), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5023u, 0x5023u, INT64_C(-16583), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5024u, 0x5024u, INT64_C(-17276), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5025u, 0x5025u, INT64_C(-16031), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5026u, 0x5026u, INT64_C(-18370), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5028u, 0x5028u, INT64_C(-16037), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5029u, 0x5029u, INT64_C(-16030), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x502Au, 0x502Au, INT64_C(-16037), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x502Bu, 0x502Bu, INT64_C(-16245), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x502Cu, 0x502Cu, INT64_C(-16032), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x502Du, 0x502Du, INT64_C(-16169), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5036u, 0x5036u, INT64_C(-18491), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5039u, 0x5039u, INT64_C(-18390), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5043u, 0x5043u, INT64_C(-16050), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5047u, 0x5047u, INT64_C(-16053), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5048u, 0x5048u, INT64_C(-16050), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5049u, 0x5049u, INT64_C(-19098), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x504Fu, 0x504Fu, INT64_C(-16658), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5050u, 0x5050u, INT64_C(-16059), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5055u, 0x5055u, INT64_C(-16065), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5056u, 0x5056u, INT64_C(-16062), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x505Au, 0x505Au, INT64_C(-16067), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x505Cu, 0x505Cu, INT64_C(-17215), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5065u, 0x5065u, INT64_C(-18432), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x506Cu, 0x506Cu, INT64_C(-16083), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5072u, 0x5072u, INT64_C(-18020), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5074u, 0x5074u, INT64_C(-17489), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5075u, 0x5075u, INT64_C(-17239), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5076u, 0x5076u, INT64_C(-18539), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5078u, 0x5078u, INT64_C(-16094), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x507Du, 0x507Du, INT64_C(-18704), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5080u, 0x5080u, INT64_C(-16101), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5085u, 0x5085u, INT64_C(-16104), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x508Du, 0x508Du, INT64_C(-16653), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5091u, 0x5091u, INT64_C(-18488), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5098u, 0x5098u, INT64_C(-18172), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5099u, 0x5099u, INT64_C(-16881), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x509Au, 0x509Au, INT64_C(-16126), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x50ACu, 0x50ACu, INT64_C(-18266), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x50ADu, 0x50ADu, INT64_C(-16483), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x50B2u, 0x50B2u, INT64_C(-16147), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x50B3u, 0x50B3u, INT64_C(-16145), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x50B4u, 0x50B4u, INT64_C(-16150), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x50B5u, 0x50B5u, INT64_C(-18276), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x50B7u, 0x50B7u, INT64_C(-17939), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x50BEu, 0x50BEu, INT64_C(-18578), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x50C2u, 0x50C2u, INT64_C(-16159), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x50C5u, 0x50C5u, INT64_C(-18657), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x50C9u, 0x50CAu, INT64_C(-16169), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x50CDu, 0x50CDu, INT64_C(-17193), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x50CFu, 0x50CFu, INT64_C(-17588), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x50D1u, 0x50D1u, INT64_C(-18713), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x50D5u, 0x50D5u, INT64_C(-16701), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x50D6u, 0x50D6u, INT64_C(-16178), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x50DAu, 0x50DAu, INT64_C(-16440), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x50DEu, 0x50DEu, INT64_C(-16185), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x50E3u, 0x50E3u, INT64_C(-16187), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x50E5u, 0x50E5u, INT64_C(-16191), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x50E7u, 0x50E7u, INT64_C(-17658), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x50EDu, 0x50EDu, INT64_C(-16198), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x50EEu, 0x50EEu, INT64_C(-16197), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x50F5u, 0x50F5u, INT64_C(-16202), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x50F9u, 0x50F9u, INT64_C(-16207), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x50FBu, 0x50FBu, INT64_C(-16838), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5100u, 0x5100u, INT64_C(-18834), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5101u, 0x5102u, INT64_C(-16212), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5104u, 0x5104u, INT64_C(-19128), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5109u, 0x5109u, INT64_C(-16221), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5112u, 0x5112u, INT64_C(-18133), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5114u, 0x5114u, INT64_C(-16227), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5115u, 0x5115u, INT64_C(-16229), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5116u, 0x5116u, INT64_C(-16231), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5118u, 0x5118u, INT64_C(-16289), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x511Au, 0x511Au, INT64_C(-16232), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x511Fu, 0x511Fu, INT64_C(-18042), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5121u, 0x5121u, INT64_C(-16238), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x512Au, 0x512Au, INT64_C(-16638), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5132u, 0x5132u, INT64_C(-16688), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5137u, 0x5137u, INT64_C(-16258), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x513Au, 0x513Au, INT64_C(-16262), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x513Bu, 0x513Bu, INT64_C(-16260), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x513Cu, 0x513Cu, INT64_C(-16262), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x513Fu, 0x5140u, INT64_C(-16263), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5141u, 0x5141u, INT64_C(-19308), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5143u, 0x5143u, INT64_C(-18621), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5144u, 0x5144u, INT64_C(-18710), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5145u, 0x5145u, INT64_C(-18146), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5146u, 0x5146u, INT64_C(-17520), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5147u, 0x5147u, INT64_C(-18830), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5148u, 0x5148u, INT64_C(-17823), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5149u, 0x5149u, INT64_C(-18561), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x514Bu, 0x514Bu, INT64_C(-18478), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x514Cu, 0x514Cu, INT64_C(-16273), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x514Du, 0x514Du, INT64_C(-16732), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x514Eu, 0x514Eu, INT64_C(-17393), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5150u, 0x5150u, INT64_C(-18284), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5152u, 0x5152u, INT64_C(-16280), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5154u, 0x5154u, INT64_C(-16280), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x515Au, 0x515Au, INT64_C(-17381), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x515Cu, 0x515Cu, INT64_C(-19052), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5162u, 0x5162u, INT64_C(-16293), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5165u, 0x5165u, INT64_C(-17266), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5168u, 0x5168u, INT64_C(-17813), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5169u, 0x516Au, INT64_C(-16298), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x516Bu, 0x516Bu, INT64_C(-17166), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x516Cu, 0x516Cu, INT64_C(-18595), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x516Du, 0x516Du, INT64_C(-16495), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x516Eu, 0x516Eu, INT64_C(-16301), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5171u, 0x5171u, INT64_C(-18870), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5175u, 0x5175u, INT64_C(-16972), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5176u, 0x5176u, INT64_C(-17731), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5177u, 0x5177u, INT64_C(-18801), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5178u, 0x5178u, INT64_C(-17452), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x517Cu, 0x517Cu, INT64_C(-18710), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5180u, 0x5180u, INT64_C(-16318), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5182u, 0x5182u, INT64_C(-16319), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5185u, 0x5185u, INT64_C(-17326), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5186u, 0x5186u, INT64_C(-19304), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5189u, 0x5189u, INT64_C(-16323), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x518Au, 0x518Au, INT64_C(-18432), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x518Cu, 0x518Cu, INT64_C(-16327), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x518Du, 0x518Du, INT64_C(-18490), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x518Fu, 0x518Fu, INT64_C(-16328), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5190u, 0x5190u, INT64_C(-14317), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5191u, 0x5191u, INT64_C(-16329), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5192u, 0x5192u, INT64_C(-16902), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5193u, 0x5193u, INT64_C(-16330), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5195u, 0x5196u, INT64_C(-16331), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5197u, 0x5197u, INT64_C(-18089), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5199u, 0x5199u, INT64_C(-18308), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51A0u, 0x51A0u, INT64_C(-19104), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51A2u, 0x51A2u, INT64_C(-16340), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51A4u, 0x51A4u, INT64_C(-16344), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51A5u, 0x51A5u, INT64_C(-16831), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51A6u, 0x51A6u, INT64_C(-16345), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51A8u, 0x51A8u, INT64_C(-17087), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51A9u, 0x51ABu, INT64_C(-16346), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51ACu, 0x51ACu, INT64_C(-17462), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51B0u, 0x51B0u, INT64_C(-16347), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51B1u, 0x51B2u, INT64_C(-16350), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51B3u, 0x51B3u, INT64_C(-16353), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51B4u, 0x51B4u, INT64_C(-18500), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51B5u, 0x51B5u, INT64_C(-16351), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51B6u, 0x51B6u, INT64_C(-16803), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51B7u, 0x51B7u, INT64_C(-16622), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51BDu, 0x51BDu, INT64_C(-16358), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51C4u, 0x51C4u, INT64_C(-18011), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51C5u, 0x51C5u, INT64_C(-16365), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51C6u, 0x51C6u, INT64_C(-18245), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51C9u, 0x51C9u, INT64_C(-16368), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51CBu, 0x51CBu, INT64_C(-17652), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51CCu, 0x51CCu, INT64_C(-16680), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51CDu, 0x51CDu, INT64_C(-17494), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51D6u, 0x51D6u, INT64_C(-16308), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51DBu, 0x51DBu, INT64_C(-16385), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51DCu, 0x51DCu, INT64_C(-13150), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51DDu, 0x51DDu, INT64_C(-18947), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51E0u, 0x51E0u, INT64_C(-16389), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51E1u, 0x51E1u, INT64_C(-16952), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51E6u, 0x51E6u, INT64_C(-18263), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51E7u, 0x51E7u, INT64_C(-17774), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51E9u, 0x51E9u, INT64_C(-16396), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51EAu, 0x51EAu, INT64_C(-17425), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51EDu, 0x51EDu, INT64_C(-16399), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51F0u, 0x51F0u, INT64_C(-16401), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51F1u, 0x51F1u, INT64_C(-19272), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51F5u, 0x51F5u, INT64_C(-16405), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51F6u, 0x51F6u, INT64_C(-19002), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51F8u, 0x51F8u, INT64_C(-17463), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51F9u, 0x51F9u, INT64_C(-19392), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51FAu, 0x51FAu, INT64_C(-18307), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51FDu, 0x51FDu, INT64_C(-17323), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x51FEu, 0x51FEu, INT64_C(-16413), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5200u, 0x5200u, INT64_C(-17544), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5203u, 0x5203u, INT64_C(-18129), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5204u, 0x5204u, INT64_C(-16418), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5206u, 0x5206u, INT64_C(-17133), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5207u, 0x5207u, INT64_C(-18028), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5208u, 0x5208u, INT64_C(-19213), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x520Au, 0x520Au, INT64_C(-19208), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x520Bu, 0x520Bu, INT64_C(-16424), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x520Eu, 0x520Eu, INT64_C(-16425), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5211u, 0x5211u, INT64_C(-18916), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5214u, 0x5214u, INT64_C(-16432), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5217u, 0x5217u, INT64_C(-16703), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x521Du, 0x521Du, INT64_C(-18317), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5224u, 0x5224u, INT64_C(-17334), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5225u, 0x5225u, INT64_C(-17132), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5227u, 0x5227u, INT64_C(-16449), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5229u, 0x5229u, INT64_C(-16810), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x522Au, 0x522Au, INT64_C(-16451), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x522Eu, 0x522Eu, INT64_C(-16454), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5230u, 0x5230u, INT64_C(-17563), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5233u, 0x5233u, INT64_C(-16458), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5236u, 0x5236u, INT64_C(-18124), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5237u, 0x5237u, INT64_C(-18604), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5238u, 0x5238u, INT64_C(-18897), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5239u, 0x5239u, INT64_C(-16463), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x523Au, 0x523Au, INT64_C(-18566), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x523Bu, 0x523Bu, INT64_C(-18717), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5243u, 0x5243u, INT64_C(-17700), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5244u, 0x5244u, INT64_C(-16472), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5247u, 0x5247u, INT64_C(-17955), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x524Au, 0x524Au, INT64_C(-18638), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x524Bu, 0x524Cu, INT64_C(-16478), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x524Du, 0x524Du, INT64_C(-18046), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x524Fu, 0x524Fu, INT64_C(-16484), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5254u, 0x5254u, INT64_C(-16484), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5256u, 0x5256u, INT64_C(-17109), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x525Bu, 0x525Bu, INT64_C(-18760), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x525Eu, 0x525Eu, INT64_C(-16495), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5263u, 0x5263u, INT64_C(-18939), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5264u, 0x5264u, INT64_C(-18681), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5265u, 0x5265u, INT64_C(-17445), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5269u, 0x5269u, INT64_C(-16502), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x526Au, 0x526Au, INT64_C(-16505), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x526Fu, 0x526Fu, INT64_C(-17253), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5270u, 0x5270u, INT64_C(-18305), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5271u, 0x5271u, INT64_C(-16503), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5272u, 0x5272u, INT64_C(-19347), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5273u, 0x5273u, INT64_C(-16511), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5274u, 0x5274u, INT64_C(-16514), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5275u, 0x5275u, INT64_C(-18055), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x527Du, 0x527Du, INT64_C(-16519), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x527Fu, 0x527Fu, INT64_C(-16522), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5283u, 0x5283u, INT64_C(-19396), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5287u, 0x5287u, INT64_C(-18996), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5288u, 0x5288u, INT64_C(-16525), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5289u, 0x5289u, INT64_C(-16887), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x528Du, 0x528Du, INT64_C(-16534), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5291u, 0x5291u, INT64_C(-16533), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5292u, 0x5292u, INT64_C(-16537), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5294u, 0x5294u, INT64_C(-16540), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x529Bu, 0x529Bu, INT64_C(-16871), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x529Fu, 0x529Fu, INT64_C(-18901), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52A0u, 0x52A0u, INT64_C(-19520), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52A3u, 0x52A3u, INT64_C(-16842), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52A9u, 0x52A9u, INT64_C(-18445), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52AAu, 0x52AAu, INT64_C(-17723), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52ABu, 0x52ABu, INT64_C(-18839), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52ACu, 0x52ADu, INT64_C(-16557), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52B1u, 0x52B1u, INT64_C(-16871), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52B4u, 0x52B4u, INT64_C(-16838), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52B5u, 0x52B5u, INT64_C(-16563), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52B9u, 0x52B9u, INT64_C(-18926), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52BCu, 0x52BCu, INT64_C(-16571), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52BEu, 0x52BEu, INT64_C(-19476), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52C1u, 0x52C1u, INT64_C(-16574), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52C3u, 0x52C3u, INT64_C(-17186), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52C5u, 0x52C5u, INT64_C(-17872), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52C7u, 0x52C7u, INT64_C(-17050), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52C9u, 0x52C9u, INT64_C(-17283), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52CDu, 0x52CDu, INT64_C(-16585), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52D2u, 0x52D2u, INT64_C(-13724), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52D5u, 0x52D5u, INT64_C(-17712), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52D7u, 0x52D7u, INT64_C(-16594), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52D8u, 0x52D8u, INT64_C(-19413), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52D9u, 0x52D9u, INT64_C(-17149), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52DDu, 0x52DDu, INT64_C(-18487), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52DEu, 0x52DEu, INT64_C(-16600), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52DFu, 0x52DFu, INT64_C(-17291), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52E0u, 0x52E0u, INT64_C(-16598), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52E2u, 0x52E2u, INT64_C(-18295), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52E3u, 0x52E3u, INT64_C(-16604), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52E4u, 0x52E4u, INT64_C(-19199), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52E6u, 0x52E6u, INT64_C(-16606), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52E7u, 0x52E7u, INT64_C(-19427), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52F2u, 0x52F2u, INT64_C(-19153), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52F3u, 0x52F3u, INT64_C(-16616), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52F5u, 0x52F5u, INT64_C(-16617), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52F8u, 0x52F9u, INT64_C(-16619), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52FAu, 0x52FAu, INT64_C(-18646), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52FEu, 0x52FEu, INT64_C(-18994), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x52FFu, 0x52FFu, INT64_C(-17144), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5301u, 0x5301u, INT64_C(-17136), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5302u, 0x5302u, INT64_C(-17686), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5305u, 0x5305u, INT64_C(-17319), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5306u, 0x5306u, INT64_C(-16631), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5308u, 0x5308u, INT64_C(-16632), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x530Du, 0x530Du, INT64_C(-16635), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x530Fu, 0x530Fu, INT64_C(-16635), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5310u, 0x5310u, INT64_C(-16637), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5315u, 0x5315u, INT64_C(-16640), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5316u, 0x5316u, INT64_C(-19644), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5317u, 0x5317u, INT64_C(-17280), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5319u, 0x5319u, INT64_C(-18832), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x531Au, 0x531Au, INT64_C(-16644), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x531Du, 0x531Du, INT64_C(-18213), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5320u, 0x5320u, INT64_C(-18553), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5321u, 0x5321u, INT64_C(-19299), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5323u, 0x5323u, INT64_C(-16652), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x532Au, 0x532Au, INT64_C(-17566), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x532Fu, 0x532Fu, INT64_C(-16663), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5331u, 0x5331u, INT64_C(-16664), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5333u, 0x5333u, INT64_C(-16665), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5338u, 0x5338u, INT64_C(-16669), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5339u, 0x5339u, INT64_C(-17542), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x533Au, 0x533Au, INT64_C(-19261), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x533Bu, 0x533Bu, INT64_C(-19829), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x533Fu, 0x533Fu, INT64_C(-17803), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5340u, 0x5340u, INT64_C(-16676), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5341u, 0x5341u, INT64_C(-18653), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5343u, 0x5343u, INT64_C(-18329), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5345u, 0x5345u, INT64_C(-16679), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5346u, 0x5346u, INT64_C(-16681), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5347u, 0x5347u, INT64_C(-18591), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5348u, 0x5348u, INT64_C(-19094), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5349u, 0x5349u, INT64_C(-16681), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x534Au, 0x534Au, INT64_C(-17627), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x534Du, 0x534Du, INT64_C(-16684), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5351u, 0x5351u, INT64_C(-17604), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5352u, 0x5352u, INT64_C(-18209), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5353u, 0x5353u, INT64_C(-18152), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5354u, 0x5354u, INT64_C(-19351), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5357u, 0x5357u, INT64_C(-17780), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5358u, 0x5358u, INT64_C(-18124), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x535Au, 0x535Au, INT64_C(-17689), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x535Cu, 0x535Cu, INT64_C(-17347), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x535Eu, 0x535Eu, INT64_C(-16699), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5360u, 0x5360u, INT64_C(-18357), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5366u, 0x5366u, INT64_C(-19262), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5369u, 0x5369u, INT64_C(-16709), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x536Eu, 0x536Eu, INT64_C(-16713), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x536Fu, 0x536Fu, INT64_C(-19844), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5370u, 0x5370u, INT64_C(-19866), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5371u, 0x5371u, INT64_C(-19499), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5373u, 0x5373u, INT64_C(-18254), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5374u, 0x5374u, INT64_C(-19436), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5375u, 0x5375u, INT64_C(-17149), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5377u, 0x5377u, INT64_C(-16719), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5378u, 0x5378u, INT64_C(-19748), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x537Bu, 0x537Bu, INT64_C(-16724), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x537Fu, 0x537Fu, INT64_C(-19392), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5382u, 0x5382u, INT64_C(-16729), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5384u, 0x5384u, INT64_C(-17258), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5396u, 0x5396u, INT64_C(-16748), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5398u, 0x5398u, INT64_C(-17121), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x539Au, 0x539Au, INT64_C(-19149), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x539Fu, 0x539Fu, INT64_C(-19224), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53A0u, 0x53A0u, INT64_C(-16757), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53A5u, 0x53A5u, INT64_C(-16760), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53A6u, 0x53A6u, INT64_C(-16762), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53A8u, 0x53A8u, INT64_C(-18534), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53A9u, 0x53A9u, INT64_C(-19889), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53ADu, 0x53ADu, INT64_C(-19856), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53AEu, 0x53AEu, INT64_C(-16768), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53B0u, 0x53B0u, INT64_C(-16769), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53B3u, 0x53B3u, INT64_C(-19243), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53B6u, 0x53B6u, INT64_C(-16774), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53BBu, 0x53BBu, INT64_C(-19478), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53C2u, 0x53C2u, INT64_C(-18981), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53C3u, 0x53C3u, INT64_C(-16786), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53C8u, 0x53C8u, INT64_C(-17417), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53C9u, 0x53C9u, INT64_C(-19079), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53CAu, 0x53CAu, INT64_C(-19513), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53CBu, 0x53CBu, INT64_C(-17309), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53CCu, 0x53CCu, INT64_C(-18397), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53CDu, 0x53CDu, INT64_C(-17757), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53CEu, 0x53CEu, INT64_C(-18824), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53D4u, 0x53D4u, INT64_C(-18790), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53D6u, 0x53D6u, INT64_C(-18853), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53D7u, 0x53D7u, INT64_C(-18841), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53D9u, 0x53D9u, INT64_C(-18748), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53DBu, 0x53DBu, INT64_C(-17770), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53DFu, 0x53DFu, INT64_C(-16811), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53E1u, 0x53E1u, INT64_C(-19935), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53E2u, 0x53E2u, INT64_C(-18418), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53E3u, 0x53E3u, INT64_C(-19221), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53E4u, 0x53E4u, INT64_C(-19278), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53E5u, 0x53E5u, INT64_C(-19433), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53E8u, 0x53E8u, INT64_C(-16816), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53E9u, 0x53E9u, INT64_C(-18285), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53EAu, 0x53EAu, INT64_C(-18287), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53EBu, 0x53EBu, INT64_C(-19499), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53ECu, 0x53ECu, INT64_C(-18755), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53EDu, 0x53EDu, INT64_C(-16820), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53EEu, 0x53EEu, INT64_C(-16823), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53EFu, 0x53EFu, INT64_C(-19854), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53F0u, 0x53F0u, INT64_C(-18317), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53F1u, 0x53F1u, INT64_C(-18928), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53F2u, 0x53F2u, INT64_C(-19004), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53F3u, 0x53F3u, INT64_C(-19982), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53F6u, 0x53F6u, INT64_C(-19723), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53F7u, 0x53F7u, INT64_C(-19170), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53F8u, 0x53F8u, INT64_C(-19011), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x53FAu, 0x53FAu, INT64_C(-16832), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5401u, 0x5401u, INT64_C(-16838), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5403u, 0x5403u, INT64_C(-19587), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5404u, 0x5404u, INT64_C(-19779), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5408u, 0x5408u, INT64_C(-19186), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5409u, 0x5409u, INT64_C(-19594), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x540Au, 0x540Au, INT64_C(-18162), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x540Bu, 0x540Bu, INT64_C(-20007), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x540Cu, 0x540Cu, INT64_C(-18022), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x540Du, 0x540Du, INT64_C(-17446), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x540Eu, 0x540Eu, INT64_C(-19262), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x540Fu, 0x540Fu, INT64_C(-17295), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5410u, 0x5410u, INT64_C(-18098), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5411u, 0x5411u, INT64_C(-19266), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x541Bu, 0x541Bu, INT64_C(-19449), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x541Du, 0x541Du, INT64_C(-16857), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x541Fu, 0x541Fu, INT64_C(-19495), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5420u, 0x5420u, INT64_C(-17547), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5426u, 0x5426u, INT64_C(-17816), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5429u, 0x5429u, INT64_C(-16870), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x542Bu, 0x542Bu, INT64_C(-19700), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x542Cu, 0x542Du, INT64_C(-16878), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x542Eu, 0x542Eu, INT64_C(-16877), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5436u, 0x5436u, INT64_C(-16884), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5438u, 0x5438u, INT64_C(-19622), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5439u, 0x5439u, INT64_C(-18677), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x543Bu, 0x543Bu, INT64_C(-17697), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x543Cu, 0x543Cu, INT64_C(-16892), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x543Du, 0x543Du, INT64_C(-16897), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x543Eu, 0x543Eu, INT64_C(-19338), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5440u, 0x5440u, INT64_C(-16899), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5442u, 0x5442u, INT64_C(-17243), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5446u, 0x5446u, INT64_C(-17639), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5448u, 0x5448u, INT64_C(-18215), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5449u, 0x5449u, INT64_C(-19350), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x544Au, 0x544Au, INT64_C(-19243), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x544Eu, 0x544Eu, INT64_C(-16905), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5451u, 0x5451u, INT64_C(-18047), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x545Fu, 0x545Fu, INT64_C(-16918), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5468u, 0x5468u, INT64_C(-18977), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x546Au, 0x546Au, INT64_C(-18987), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5470u, 0x5470u, INT64_C(-16932), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5471u, 0x5471u, INT64_C(-16935), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5473u, 0x5473u, INT64_C(-17575), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5475u, 0x5475u, INT64_C(-16942), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5476u, 0x5476u, INT64_C(-16934), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5477u, 0x5477u, INT64_C(-16940), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x547Bu, 0x547Bu, INT64_C(-16941), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x547Cu, 0x547Cu, INT64_C(-19429), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x547Du, 0x547Du, INT64_C(-17557), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5480u, 0x5480u, INT64_C(-16945), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5484u, 0x5484u, INT64_C(-16947), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5486u, 0x5486u, INT64_C(-16947), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x548Bu, 0x548Bu, INT64_C(-19214), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x548Cu, 0x548Cu, INT64_C(-17287), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x548Eu, 0x548Eu, INT64_C(-16966), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x548Fu, 0x548Fu, INT64_C(-16969), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5490u, 0x5490u, INT64_C(-16958), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5492u, 0x5492u, INT64_C(-16965), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x54A2u, 0x54A2u, INT64_C(-16973), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x54A4u, 0x54A4u, INT64_C(-16966), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x54A5u, 0x54A5u, INT64_C(-16974), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x54A8u, 0x54A8u, INT64_C(-16973), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x54ABu, 0x54ABu, INT64_C(-16975), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x54ACu, 0x54ACu, INT64_C(-16980), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x54AFu, 0x54AFu, INT64_C(-16950), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x54B2u, 0x54B2u, INT64_C(-19260), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x54B3u, 0x54B3u, INT64_C(-19975), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x54B8u, 0x54B8u, INT64_C(-16994), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x54BCu, 0x54BCu, INT64_C(-16988), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x54BDu, 0x54BDu, INT64_C(-20198), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x54BEu, 0x54BEu, INT64_C(-16991), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x54C0u, 0x54C0u, INT64_C(-20282), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x54C1u, 0x54C1u, INT64_C(-17896), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x54C2u, 0x54C2u, INT64_C(-16997), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x54C4u, 0x54C4u, INT64_C(-17003), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x54C7u, 0x54C7u, INT64_C(-17011), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x54C8u, 0x54C8u, INT64_C(-17006), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x54C9u, 0x54C9u, INT64_C(-19316), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x54D8u, 0x54D8u, INT64_C(-17015), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x54E1u, 0x54E1u, INT64_C(-20233), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x54E2u, 0x54E2u, INT64_C(-17016), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x54E5u, 0x54E6u, INT64_C(-17027), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x54E8u, 0x54E8u, INT64_C(-19006), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x54E9u, 0x54E9u, INT64_C(-17717), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x54EDu, 0x54EDu, INT64_C(-17029), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x54EEu, 0x54EEu, INT64_C(-17031), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x54F2u, 0x54F2u, INT64_C(-18348), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x54FAu, 0x54FAu, INT64_C(-17041), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x54FDu, 0x54FDu, INT64_C(-17047), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5504u, 0x5504u, INT64_C(-20241), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5506u, 0x5506u, INT64_C(-19395), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5507u, 0x5507u, INT64_C(-18932), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x550Fu, 0x550Fu, INT64_C(-17067), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5510u, 0x5510u, INT64_C(-18327), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5514u, 0x5514u, INT64_C(-17071), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5516u, 0x5516u, INT64_C(-20371), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x552Eu, 0x552Eu, INT64_C(-17087), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x552Fu, 0x552Fu, INT64_C(-17669), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5531u, 0x5531u, INT64_C(-19077), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5533u, 0x5533u, INT64_C(-17086), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5538u, 0x5538u, INT64_C(-17092), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5539u, 0x5539u, INT64_C(-17102), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x553Eu, 0x553Eu, INT64_C(-18686), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5540u, 0x5540u, INT64_C(-17108), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5544u, 0x5544u, INT64_C(-18648), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5545u, 0x5545u, INT64_C(-17108), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5546u, 0x5546u, INT64_C(-19099), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x554Cu, 0x554Cu, INT64_C(-17118), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x554Fu, 0x554Fu, INT64_C(-17730), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5553u, 0x5553u, INT64_C(-19748), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5556u, 0x5557u, INT64_C(-17124), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x555Cu, 0x555Cu, INT64_C(-17132), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x555Du, 0x555Du, INT64_C(-17127), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5563u, 0x5563u, INT64_C(-17142), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x557Bu, 0x557Bu, INT64_C(-17151), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x557Cu, 0x557Cu, INT64_C(-17147), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x557Eu, 0x557Eu, INT64_C(-17153), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5580u, 0x5580u, INT64_C(-17160), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5583u, 0x5583u, INT64_C(-17153), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5584u, 0x5584u, INT64_C(-18868), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5587u, 0x5587u, INT64_C(-17155), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5589u, 0x5589u, INT64_C(-19640), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x558Au, 0x558Au, INT64_C(-17168), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x558Bu, 0x558Bu, INT64_C(-18611), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5598u, 0x5598u, INT64_C(-17178), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5599u, 0x5599u, INT64_C(-17186), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x559Au, 0x559Au, INT64_C(-20116), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x559Cu, 0x559Cu, INT64_C(-20053), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x559Du, 0x559Du, INT64_C(-20157), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x559Eu, 0x559Eu, INT64_C(-17183), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x559Fu, 0x559Fu, INT64_C(-17188), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x55A7u, 0x55A7u, INT64_C(-19774), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x55A8u, 0x55A8u, INT64_C(-17187), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x55A9u, 0x55A9u, INT64_C(-17190), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x55AAu, 0x55AAu, INT64_C(-18872), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x55ABu, 0x55ABu, INT64_C(-20010), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x55ACu, 0x55ACu, INT64_C(-19947), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x55AEu, 0x55AEu, INT64_C(-17198), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x55B0u, 0x55B0u, INT64_C(-19879), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x55B6u, 0x55B6u, INT64_C(-20403), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x55C4u, 0x55C4u, INT64_C(-17211), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x55C5u, 0x55C5u, INT64_C(-17214), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x55C7u, 0x55C7u, INT64_C(-17159), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x55D4u, 0x55D4u, INT64_C(-17224), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x55DAu, 0x55DAu, INT64_C(-17236), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x55DCu, 0x55DCu, INT64_C(-17234), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x55DFu, 0x55DFu, INT64_C(-17239), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x55E3u, 0x55E3u, INT64_C(-19500), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x55E4u, 0x55E4u, INT64_C(-17241), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x55F7u, 0x55F7u, INT64_C(-17257), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x55F9u, 0x55F9u, INT64_C(-17254), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x55FDu, 0x55FDu, INT64_C(-17260), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x55FEu, 0x55FEu, INT64_C(-17262), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5606u, 0x5606u, INT64_C(-18809), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5609u, 0x5609u, INT64_C(-20391), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5614u, 0x5614u, INT64_C(-17287), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5616u, 0x5616u, INT64_C(-17287), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5617u, 0x5617u, INT64_C(-19306), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5618u, 0x5618u, INT64_C(-20518), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x561Bu, 0x561Bu, INT64_C(-17289), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5629u, 0x5629u, INT64_C(-20398), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x562Fu, 0x562Fu, INT64_C(-17298), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5631u, 0x5631u, INT64_C(-19248), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5632u, 0x5632u, INT64_C(-17305), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5634u, 0x5634u, INT64_C(-17309), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5636u, 0x5636u, INT64_C(-17310), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5638u, 0x5638u, INT64_C(-17310), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5642u, 0x5642u, INT64_C(-20550), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x564Cu, 0x564Cu, INT64_C(-19060), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x564Eu, 0x564Eu, INT64_C(-17338), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5650u, 0x5650u, INT64_C(-17339), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x565Bu, 0x565Bu, INT64_C(-20326), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5664u, 0x5664u, INT64_C(-17352), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5668u, 0x5668u, INT64_C(-20256), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x566Au, 0x566Au, INT64_C(-17355), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x566Bu, 0x566Bu, INT64_C(-17360), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x566Cu, 0x566Cu, INT64_C(-17358), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5674u, 0x5674u, INT64_C(-18265), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5678u, 0x5678u, INT64_C(-18606), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x567Au, 0x567Au, INT64_C(-18449), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5680u, 0x5680u, INT64_C(-17375), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5686u, 0x5686u, INT64_C(-17382), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5687u, 0x5687u, INT64_C(-20423), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x568Au, 0x568Au, INT64_C(-17384), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x568Fu, 0x568Fu, INT64_C(-17386), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5694u, 0x5694u, INT64_C(-17392), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x56A0u, 0x56A0u, INT64_C(-17405), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x56A2u, 0x56A2u, INT64_C(-18582), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x56A5u, 0x56A5u, INT64_C(-17407), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x56AEu, 0x56AEu, INT64_C(-17415), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x56B4u, 0x56B4u, INT64_C(-17419), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x56B6u, 0x56B6u, INT64_C(-17422), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x56BCu, 0x56BCu, INT64_C(-17425), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x56C0u, 0x56C0u, INT64_C(-17426), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x56C1u, 0x56C1u, INT64_C(-17429), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x56C2u, 0x56C2u, INT64_C(-17432), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x56C3u, 0x56C3u, INT64_C(-17430), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x56C8u, 0x56C8u, INT64_C(-17433), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x56CEu, 0x56CEu, INT64_C(-17438), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x56D1u, 0x56D1u, INT64_C(-17440), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x56D3u, 0x56D3u, INT64_C(-17441), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x56D7u, 0x56D7u, INT64_C(-17444), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x56D8u, 0x56D8u, INT64_C(-17684), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x56DAu, 0x56DAu, INT64_C(-19605), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x56DBu, 0x56DBu, INT64_C(-19747), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x56DEu, 0x56DEu, INT64_C(-20558), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x56E0u, 0x56E0u, INT64_C(-20743), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x56E3u, 0x56E3u, INT64_C(-19012), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x56EEu, 0x56EEu, INT64_C(-17466), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x56F0u, 0x56F0u, INT64_C(-19903), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x56F2u, 0x56F2u, INT64_C(-20802), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x56F3u, 0x56F3u, INT64_C(-19378), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x56F9u, 0x56F9u, INT64_C(-17476), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x56FAu, 0x56FAu, INT64_C(-20066), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x56FDu, 0x56FDu, INT64_C(-19933), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x56FFu, 0x56FFu, INT64_C(-17480), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5700u, 0x5700u, INT64_C(-17482), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5703u, 0x5703u, INT64_C(-18358), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5704u, 0x5704u, INT64_C(-17484), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5708u, 0x5708u, INT64_C(-17486), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5709u, 0x5709u, INT64_C(-17488), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x570Bu, 0x570Bu, INT64_C(-17488), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x570Du, 0x570Du, INT64_C(-17489), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x570Fu, 0x570Fu, INT64_C(-20133), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5712u, 0x5712u, INT64_C(-20723), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5713u, 0x5713u, INT64_C(-17494), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5716u, 0x5716u, INT64_C(-17495), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5718u, 0x5718u, INT64_C(-17498), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x571Cu, 0x571Cu, INT64_C(-17499), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x571Fu, 0x571Fu, INT64_C(-18862), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5726u, 0x5726u, INT64_C(-17508), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5727u, 0x5727u, INT64_C(-20881), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5728u, 0x5728u, INT64_C(-19900), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x572Du, 0x572Du, INT64_C(-20221), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5730u, 0x5730u, INT64_C(-19078), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5737u, 0x5738u, INT64_C(-17524), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x573Bu, 0x573Bu, INT64_C(-17525), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5740u, 0x5740u, INT64_C(-17529), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5742u, 0x5742u, INT64_C(-19921), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5747u, 0x5747u, INT64_C(-20321), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x574Au, 0x574Au, INT64_C(-18376), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x574Eu, 0x574Eu, INT64_C(-17545), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x574Fu, 0x574Fu, INT64_C(-17543), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5750u, 0x5750u, INT64_C(-19970), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5751u, 0x5751u, INT64_C(-20095), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5761u, 0x5761u, INT64_C(-17557), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5764u, 0x5764u, INT64_C(-20018), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5766u, 0x5766u, INT64_C(-19160), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5769u, 0x5769u, INT64_C(-17568), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x576Au, 0x576Au, INT64_C(-19031), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x577Fu, 0x577Fu, INT64_C(-17586), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5782u, 0x5782u, INT64_C(-19517), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5788u, 0x5788u, INT64_C(-17597), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5789u, 0x5789u, INT64_C(-17595), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x578Bu, 0x578Bu, INT64_C(-20313), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5793u, 0x5793u, INT64_C(-17604), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x57A0u, 0x57A0u, INT64_C(-17616), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x57A2u, 0x57A2u, INT64_C(-20175), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x57A3u, 0x57A3u, INT64_C(-20712), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x57A4u, 0x57A4u, INT64_C(-17618), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x57AAu, 0x57AAu, INT64_C(-17623), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x57B0u, 0x57B0u, INT64_C(-17628), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x57B3u, 0x57B3u, INT64_C(-17634), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x57C0u, 0x57C0u, INT64_C(-17654), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x57C3u, 0x57C3u, INT64_C(-17646), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x57C6u, 0x57C6u, INT64_C(-17648), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x57CBu, 0x57CBu, INT64_C(-18460), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x57CEu, 0x57CEu, INT64_C(-19678), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x57D2u, 0x57D3u, INT64_C(-17658), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x57D4u, 0x57D4u, INT64_C(-17661), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x57D6u, 0x57D6u, INT64_C(-17659), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x57DCu, 0x57DCu, INT64_C(-18897), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x57DFu, 0x57DFu, INT64_C(-21014), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x57E0u, 0x57E0u, INT64_C(-18683), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x57E3u, 0x57E3u, INT64_C(-17671), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x57F4u, 0x57F4u, INT64_C(-19698), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x57F7u, 0x57F7u, INT64_C(-19957), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x57F9u, 0x57F9u, INT64_C(-18889), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x57FAu, 0x57FAu, INT64_C(-20657), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x57FCu, 0x57FCu, INT64_C(-20100), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5800u, 0x5800u, INT64_C(-18524), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5802u, 0x5802u, INT64_C(-19035), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5805u, 0x5805u, INT64_C(-20378), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5806u, 0x5806u, INT64_C(-19386), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x580Au, 0x580Au, INT64_C(-17712), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x580Bu, 0x580Bu, INT64_C(-17710), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5815u, 0x5815u, INT64_C(-19412), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5819u, 0x5819u, INT64_C(-17723), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x581Du, 0x581Du, INT64_C(-17726), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5821u, 0x5821u, INT64_C(-17728), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5824u, 0x5824u, INT64_C(-19202), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x582Au, 0x582Au, INT64_C(-20771), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x582Fu, 0x582Fu, INT64_C(-14773), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5830u, 0x5830u, INT64_C(-21008), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5831u, 0x5831u, INT64_C(-18641), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5834u, 0x5834u, INT64_C(-19779), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5835u, 0x5835u, INT64_C(-19158), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x583Au, 0x583Au, INT64_C(-20167), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x583Du, 0x583Du, INT64_C(-17750), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5840u, 0x5840u, INT64_C(-18710), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5841u, 0x5841u, INT64_C(-18303), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x584Au, 0x584Au, INT64_C(-20921), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x584Bu, 0x584Bu, INT64_C(-17768), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5851u, 0x5851u, INT64_C(-19576), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5852u, 0x5852u, INT64_C(-17772), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5854u, 0x5854u, INT64_C(-19162), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5857u, 0x5857u, INT64_C(-19191), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5858u, 0x5858u, INT64_C(-19165), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5859u, 0x5859u, INT64_C(-18927), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x585Au, 0x585Au, INT64_C(-19284), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x585Eu, 0x585Eu, INT64_C(-20232), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5862u, 0x5862u, INT64_C(-17792), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5869u, 0x5869u, INT64_C(-21044), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x586Bu, 0x586Bu, INT64_C(-19230), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5870u, 0x5870u, INT64_C(-17804), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5872u, 0x5872u, INT64_C(-17810), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5875u, 0x5875u, INT64_C(-19778), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5879u, 0x5879u, INT64_C(-17809), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x587Eu, 0x587Eu, INT64_C(-19977), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5883u, 0x5883u, INT64_C(-20673), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5885u, 0x5885u, INT64_C(-17820), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5893u, 0x5893u, INT64_C(-18750), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5897u, 0x5897u, INT64_C(-19579), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x589Cu, 0x589Cu, INT64_C(-19357), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x589Fu, 0x589Fu, INT64_C(-17844), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58A8u, 0x58A8u, INT64_C(-18702), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58ABu, 0x58ABu, INT64_C(-17855), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58AEu, 0x58AEu, INT64_C(-17853), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58B3u, 0x58B3u, INT64_C(-18839), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58B8u, 0x58B8u, INT64_C(-17864), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58B9u, 0x58B9u, INT64_C(-17871), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58BAu, 0x58BAu, INT64_C(-17869), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58BBu, 0x58BBu, INT64_C(-17868), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58BEu, 0x58BEu, INT64_C(-20363), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58C1u, 0x58C1u, INT64_C(-18827), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58C5u, 0x58C5u, INT64_C(-17875), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58C7u, 0x58C7u, INT64_C(-19495), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58CAu, 0x58CAu, INT64_C(-21048), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58CCu, 0x58CCu, INT64_C(-19930), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58D1u, 0x58D1u, INT64_C(-17885), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58D3u, 0x58D3u, INT64_C(-17888), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58D5u, 0x58D5u, INT64_C(-20414), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58D7u, 0x58D7u, INT64_C(-17890), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58D8u, 0x58D8u, INT64_C(-17889), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58D9u, 0x58D9u, INT64_C(-17891), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58DCu, 0x58DCu, INT64_C(-17891), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58DEu, 0x58DEu, INT64_C(-17904), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58DFu, 0x58DFu, INT64_C(-17892), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58E4u, 0x58E4u, INT64_C(-17898), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58E5u, 0x58E5u, INT64_C(-17901), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58EBu, 0x58EBu, INT64_C(-20274), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58ECu, 0x58ECu, INT64_C(-19896), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58EEu, 0x58EEu, INT64_C(-19707), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58EFu, 0x58EFu, INT64_C(-17907), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58F0u, 0x58F0u, INT64_C(-19827), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58F1u, 0x58F1u, INT64_C(-21283), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58F2u, 0x58F2u, INT64_C(-19131), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58F7u, 0x58F7u, INT64_C(-19427), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58F9u, 0x58F9u, INT64_C(-17915), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58FAu, 0x58FAu, INT64_C(-17917), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x58FBu, 0x58FDu, INT64_C(-17916), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5902u, 0x5902u, INT64_C(-17920), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5909u, 0x5909u, INT64_C(-18891), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x590Au, 0x590Au, INT64_C(-17927), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x590Fu, 0x590Fu, INT64_C(-21164), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5910u, 0x5910u, INT64_C(-17932), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5915u, 0x5915u, INT64_C(-18642), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5916u, 0x5916u, INT64_C(-21099), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5918u, 0x5918u, INT64_C(-18162), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5919u, 0x5919u, INT64_C(-20138), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x591Au, 0x591Au, INT64_C(-19678), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x591Bu, 0x591Bu, INT64_C(-17942), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x591Cu, 0x591Cu, INT64_C(-18696), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5922u, 0x5922u, INT64_C(-18757), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5925u, 0x5925u, INT64_C(-17950), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5927u, 0x5927u, INT64_C(-19651), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5929u, 0x5929u, INT64_C(-19419), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x592Au, 0x592Au, INT64_C(-19693), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x592Bu, 0x592Bu, INT64_C(-19013), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x592Cu, 0x592Du, INT64_C(-17956), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x592Eu, 0x592Eu, INT64_C(-21236), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5931u, 0x5931u, INT64_C(-20270), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5932u, 0x5932u, INT64_C(-17960), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5937u, 0x5937u, INT64_C(-21382), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5938u, 0x5938u, INT64_C(-17965), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x593Eu, 0x593Eu, INT64_C(-17970), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5944u, 0x5944u, INT64_C(-21283), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5947u, 0x5947u, INT64_C(-20989), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5948u, 0x5948u, INT64_C(-19315), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5949u, 0x5949u, INT64_C(-18920), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x594Eu, 0x594Eu, INT64_C(-17982), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x594Fu, 0x594Fu, INT64_C(-19803), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5950u, 0x5950u, INT64_C(-17985), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5951u, 0x5951u, INT64_C(-20766), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5954u, 0x5954u, INT64_C(-18862), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5955u, 0x5955u, INT64_C(-17991), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5957u, 0x5957u, INT64_C(-19419), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5958u, 0x5958u, INT64_C(-17990), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x595Au, 0x595Au, INT64_C(-17993), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5960u, 0x5960u, INT64_C(-17996), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5962u, 0x5962u, INT64_C(-17999), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5965u, 0x5965u, INT64_C(-21290), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5967u, 0x5967u, INT64_C(-18002), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5968u, 0x5968u, INT64_C(-20154), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5969u, 0x5969u, INT64_C(-18002), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x596Au, 0x596Au, INT64_C(-19690), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x596Cu, 0x596Cu, INT64_C(-18006), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x596Eu, 0x596Eu, INT64_C(-19022), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5973u, 0x5973u, INT64_C(-20181), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5974u, 0x5974u, INT64_C(-19458), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5978u, 0x5978u, INT64_C(-18016), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x597Du, 0x597Du, INT64_C(-20649), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5981u, 0x5981u, INT64_C(-18024), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5982u, 0x5982u, INT64_C(-19342), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5983u, 0x5983u, INT64_C(-19188), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5984u, 0x5984u, INT64_C(-18826), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x598Au, 0x598Au, INT64_C(-19346), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x598Du, 0x598Du, INT64_C(-18027), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5993u, 0x5993u, INT64_C(-21028), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5996u, 0x5996u, INT64_C(-18762), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5999u, 0x5999u, INT64_C(-18881), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x599Bu, 0x599Bu, INT64_C(-17946), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x599Du, 0x599Du, INT64_C(-18051), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x59A3u, 0x59A3u, INT64_C(-18054), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x59A5u, 0x59A5u, INT64_C(-19811), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x59A8u, 0x59A8u, INT64_C(-18981), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x59ACu, 0x59ACu, INT64_C(-19531), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x59B2u, 0x59B2u, INT64_C(-18068), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x59B9u, 0x59B9u, INT64_C(-18953), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x59BBu, 0x59BBu, INT64_C(-20580), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x59BEu, 0x59BEu, INT64_C(-20239), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x59C6u, 0x59C6u, INT64_C(-18087), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x59C9u, 0x59C9u, INT64_C(-20494), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x59CBu, 0x59CBu, INT64_C(-20497), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x59D0u, 0x59D0u, INT64_C(-21558), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x59D1u, 0x59D1u, INT64_C(-20792), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x59D3u, 0x59D3u, INT64_C(-20071), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x59D4u, 0x59D4u, INT64_C(-21538), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x59D9u, 0x59DAu, INT64_C(-18102), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x59DCu, 0x59DCu, INT64_C(-18107), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x59E5u, 0x59E5u, INT64_C(-21486), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x59E6u, 0x59E6u, INT64_C(-21214), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x59E8u, 0x59E8u, INT64_C(-18120), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x59EAu, 0x59EAu, INT64_C(-18940), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x59EBu, 0x59EBu, INT64_C(-19243), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x59F6u, 0x59F6u, INT64_C(-21613), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x59FBu, 0x59FBu, INT64_C(-21537), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x59FFu, 0x59FFu, INT64_C(-20547), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5A01u, 0x5A01u, INT64_C(-21582), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5A03u, 0x5A03u, INT64_C(-21631), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5A09u, 0x5A09u, INT64_C(-18144), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5A11u, 0x5A11u, INT64_C(-18154), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5A18u, 0x5A18u, INT64_C(-18995), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5A1Au, 0x5A1Au, INT64_C(-18160), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5A1Cu, 0x5A1Cu, INT64_C(-18164), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5A1Fu, 0x5A1Fu, INT64_C(-18169), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5A20u, 0x5A20u, INT64_C(-20236), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5A25u, 0x5A25u, INT64_C(-18176), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5A29u, 0x5A29u, INT64_C(-19170), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5A2Fu, 0x5A2Fu, INT64_C(-20858), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5A35u, 0x5A36u, INT64_C(-18183), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5A3Cu, 0x5A3Cu, INT64_C(-20364), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5A40u, 0x5A40u, INT64_C(-18197), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5A41u, 0x5A41u, INT64_C(-18770), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5A46u, 0x5A46u, INT64_C(-19495), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5A49u, 0x5A49u, INT64_C(-18204), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5A5Au, 0x5A5Au, INT64_C(-20774), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5A62u, 0x5A62u, INT64_C(-18226), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5A66u, 0x5A66u, INT64_C(-19327), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5A6Au, 0x5A6Au, INT64_C(-18233), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5A6Cu, 0x5A6Cu, INT64_C(-18240), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5A7Fu, 0x5A7Fu, INT64_C(-19099), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5A92u, 0x5A92u, INT64_C(-19553), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5A9Au, 0x5A9Au, INT64_C(-18280), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5A9Bu, 0x5A9Bu, INT64_C(-19418), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5ABCu, 0x5ABCu, INT64_C(-18313), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5ABDu, 0x5ABDu, INT64_C(-18310), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5ABEu, 0x5ABEu, INT64_C(-18314), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5AC1u, 0x5AC1u, INT64_C(-21597), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5AC2u, 0x5AC2u, INT64_C(-18316), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5AC9u, 0x5AC9u, INT64_C(-20677), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5ACBu, 0x5ACBu, INT64_C(-18326), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5ACCu, 0x5ACCu, INT64_C(-21088), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5AD0u, 0x5AD0u, INT64_C(-18317), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5AD6u, 0x5AD6u, INT64_C(-18330), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5AD7u, 0x5AD7u, INT64_C(-18334), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5AE1u, 0x5AE1u, INT64_C(-20002), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5AE3u, 0x5AE3u, INT64_C(-18347), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5AE6u, 0x5AE6u, INT64_C(-18348), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5AE9u, 0x5AE9u, INT64_C(-18350), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5AFAu, 0x5AFBu, INT64_C(-18365), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B09u, 0x5B09u, INT64_C(-21438), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B0Bu, 0x5B0Bu, INT64_C(-18379), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B0Cu, 0x5B0Cu, INT64_C(-18381), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B16u, 0x5B16u, INT64_C(-18389), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B22u, 0x5B22u, INT64_C(-20527), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B2Au, 0x5B2Au, INT64_C(-18406), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B2Cu, 0x5B2Cu, INT64_C(-19991), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B30u, 0x5B30u, INT64_C(-21804), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B32u, 0x5B32u, INT64_C(-18416), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B36u, 0x5B36u, INT64_C(-18417), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B3Eu, 0x5B3Eu, INT64_C(-18424), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B40u, 0x5B40u, INT64_C(-18423), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B43u, 0x5B43u, INT64_C(-18428), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B45u, 0x5B45u, INT64_C(-18429), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B50u, 0x5B50u, INT64_C(-20883), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B51u, 0x5B51u, INT64_C(-18439), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B54u, 0x5B54u, INT64_C(-21119), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B55u, 0x5B55u, INT64_C(-18442), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B57u, 0x5B57u, INT64_C(-20850), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B58u, 0x5B58u, INT64_C(-20259), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B5Au, 0x5B5Bu, INT64_C(-18446), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B5Cu, 0x5B5Cu, INT64_C(-20887), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B5Du, 0x5B5Du, INT64_C(-21127), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B5Fu, 0x5B5Fu, INT64_C(-19300), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B63u, 0x5B63u, INT64_C(-21508), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B64u, 0x5B64u, INT64_C(-21194), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B65u, 0x5B65u, INT64_C(-18455), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B66u, 0x5B66u, INT64_C(-21651), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B69u, 0x5B69u, INT64_C(-18458), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B6Bu, 0x5B6Bu, INT64_C(-20277), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B70u, 0x5B70u, INT64_C(-18464), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B71u, 0x5B71u, INT64_C(-18425), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B73u, 0x5B73u, INT64_C(-18466), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B75u, 0x5B75u, INT64_C(-18467), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B78u, 0x5B78u, INT64_C(-18469), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B7Au, 0x5B7Au, INT64_C(-18469), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B80u, 0x5B80u, INT64_C(-18474), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B83u, 0x5B83u, INT64_C(-18476), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B85u, 0x5B85u, INT64_C(-20248), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B87u, 0x5B87u, INT64_C(-21921), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B88u, 0x5B88u, INT64_C(-20822), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B89u, 0x5B89u, INT64_C(-21990), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B8Bu, 0x5B8Bu, INT64_C(-20373), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B8Cu, 0x5B8Cu, INT64_C(-21635), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B8Du, 0x5B8Du, INT64_C(-20879), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B8Fu, 0x5B8Fu, INT64_C(-21176), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B95u, 0x5B95u, INT64_C(-19992), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B97u, 0x5B97u, INT64_C(-20815), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B98u, 0x5B98u, INT64_C(-21646), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B99u, 0x5B99u, INT64_C(-20182), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B9Au, 0x5B9Au, INT64_C(-20087), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B9Bu, 0x5B9Bu, INT64_C(-22018), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B9Cu, 0x5B9Cu, INT64_C(-21548), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B9Du, 0x5B9Du, INT64_C(-19515), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5B9Fu, 0x5B9Fu, INT64_C(-20884), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BA2u, 0x5BA2u, INT64_C(-21529), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BA3u, 0x5BA3u, INT64_C(-20471), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BA4u, 0x5BA4u, INT64_C(-20895), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BA5u, 0x5BA5u, INT64_C(-19318), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BA6u, 0x5BA6u, INT64_C(-18510), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BAEu, 0x5BAEu, INT64_C(-21531), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BB0u, 0x5BB0u, INT64_C(-21080), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BB3u, 0x5BB3u, INT64_C(-21766), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BB4u, 0x5BB4u, INT64_C(-21906), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BB5u, 0x5BB5u, INT64_C(-20740), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BB6u, 0x5BB6u, INT64_C(-21841), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BB8u, 0x5BB8u, INT64_C(-18527), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BB9u, 0x5BB9u, INT64_C(-19308), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BBFu, 0x5BBFu, INT64_C(-20815), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BC2u, 0x5BC2u, INT64_C(-20885), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BC3u, 0x5BC3u, INT64_C(-18537), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BC4u, 0x5BC4u, INT64_C(-21624), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BC5u, 0x5BC5u, INT64_C(-19966), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BC6u, 0x5BC6u, INT64_C(-19444), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BC7u, 0x5BC7u, INT64_C(-18540), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BC9u, 0x5BC9u, INT64_C(-18541), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BCCu, 0x5BCCu, INT64_C(-19684), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BD0u, 0x5BD0u, INT64_C(-18546), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BD2u, 0x5BD2u, INT64_C(-21713), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BD3u, 0x5BD3u, INT64_C(-21447), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BD4u, 0x5BD4u, INT64_C(-18551), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BDBu, 0x5BDBu, INT64_C(-21712), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BDDu, 0x5BDDu, INT64_C(-20680), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BDEu, 0x5BDEu, INT64_C(-18556), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BDFu, 0x5BDFu, INT64_C(-21075), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BE1u, 0x5BE1u, INT64_C(-21883), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BE2u, 0x5BE2u, INT64_C(-18561), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BE4u, 0x5BE4u, INT64_C(-18565), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BE5u, 0x5BE5u, INT64_C(-18562), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BE6u, 0x5BE6u, INT64_C(-18566), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BE7u, 0x5BE7u, INT64_C(-19945), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BE8u, 0x5BE8u, INT64_C(-17938), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BE9u, 0x5BE9u, INT64_C(-20691), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BEBu, 0x5BEBu, INT64_C(-18567), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BEEu, 0x5BEEu, INT64_C(-19273), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BF0u, 0x5BF0u, INT64_C(-18571), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BF3u, 0x5BF3u, INT64_C(-18572), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BF5u, 0x5BF5u, INT64_C(-20252), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BF6u, 0x5BF6u, INT64_C(-18576), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BF8u, 0x5BF8u, INT64_C(-20628), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BFAu, 0x5BFAu, INT64_C(-21012), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BFEu, 0x5BFEu, INT64_C(-20401), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5BFFu, 0x5BFFu, INT64_C(-20927), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C01u, 0x5C01u, INT64_C(-19709), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C02u, 0x5C02u, INT64_C(-20565), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C04u, 0x5C04u, INT64_C(-20974), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C05u, 0x5C05u, INT64_C(-18589), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C06u, 0x5C06u, INT64_C(-20820), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C07u, 0x5C08u, INT64_C(-18590), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C09u, 0x5C09u, INT64_C(-22101), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C0Au, 0x5C0Au, INT64_C(-20435), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C0Bu, 0x5C0Bu, INT64_C(-20694), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C0Du, 0x5C0Du, INT64_C(-18594), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C0Eu, 0x5C0Eu, INT64_C(-20070), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C0Fu, 0x5C0Fu, INT64_C(-20828), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C11u, 0x5C11u, INT64_C(-20829), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C13u, 0x5C13u, INT64_C(-18599), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C16u, 0x5C16u, INT64_C(-20584), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C1Au, 0x5C1Au, INT64_C(-20837), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C20u, 0x5C20u, INT64_C(-18611), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C22u, 0x5C22u, INT64_C(-18612), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C24u, 0x5C24u, INT64_C(-19483), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C28u, 0x5C28u, INT64_C(-18617), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C2Du, 0x5C2Du, INT64_C(-21586), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C31u, 0x5C31u, INT64_C(-20968), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C38u, 0x5C39u, INT64_C(-18632), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C3Au, 0x5C3Au, INT64_C(-21013), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C3Bu, 0x5C3Bu, INT64_C(-20780), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C3Cu, 0x5C3Cu, INT64_C(-20051), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C3Du, 0x5C3Du, INT64_C(-20742), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C3Eu, 0x5C3Eu, INT64_C(-19861), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C3Fu, 0x5C3Fu, INT64_C(-20042), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C40u, 0x5C40u, INT64_C(-21602), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C41u, 0x5C41u, INT64_C(-18639), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C45u, 0x5C45u, INT64_C(-21663), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C46u, 0x5C46u, INT64_C(-18643), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C48u, 0x5C48u, INT64_C(-21557), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C4Au, 0x5C4Au, INT64_C(-20102), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C4Bu, 0x5C4Bu, INT64_C(-22014), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C4Du, 0x5C4Du, INT64_C(-21135), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C4Eu, 0x5C4Eu, INT64_C(-18650), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C4Fu, 0x5C4Fu, INT64_C(-18648), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C50u, 0x5C50u, INT64_C(-18650), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C51u, 0x5C51u, INT64_C(-21567), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C53u, 0x5C53u, INT64_C(-18654), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C55u, 0x5C55u, INT64_C(-20230), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C5Eu, 0x5C5Eu, INT64_C(-20529), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C60u, 0x5C60u, INT64_C(-20222), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C61u, 0x5C61u, INT64_C(-21072), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C64u, 0x5C64u, INT64_C(-20589), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C65u, 0x5C65u, INT64_C(-19428), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C6Cu, 0x5C6Cu, INT64_C(-18675), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C6Eu, 0x5C6Eu, INT64_C(-18676), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C6Fu, 0x5C6Fu, INT64_C(-20132), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C71u, 0x5C71u, INT64_C(-21203), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C76u, 0x5C76u, INT64_C(-18682), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C79u, 0x5C79u, INT64_C(-18684), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C8Cu, 0x5C8Cu, INT64_C(-18702), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C90u, 0x5C90u, INT64_C(-21827), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C91u, 0x5C91u, INT64_C(-18706), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5C94u, 0x5C94u, INT64_C(-18708), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5CA1u, 0x5CA1u, INT64_C(-22104), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5CA8u, 0x5CA8u, INT64_C(-20686), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5CA9u, 0x5CA9u, INT64_C(-21868), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5CABu, 0x5CABu, INT64_C(-18729), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5CACu, 0x5CACu, INT64_C(-19675), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5CB1u, 0x5CB1u, INT64_C(-20578), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5CB3u, 0x5CB3u, INT64_C(-21983), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5CB6u, 0x5CB6u, INT64_C(-18738), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5CB7u, 0x5CB7u, INT64_C(-18737), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5CB8u, 0x5CB8u, INT64_C(-21888), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5CBBu, 0x5CBBu, INT64_C(-18744), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5CBCu, 0x5CBCu, INT64_C(-18743), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5CBEu, 0x5CBEu, INT64_C(-18742), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5CC5u, 0x5CC5u, INT64_C(-18750), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5CC7u, 0x5CC7u, INT64_C(-18750), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5CD9u, 0x5CD9u, INT64_C(-18767), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5CE0u, 0x5CE0u, INT64_C(-20270), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5CE1u, 0x5CE1u, INT64_C(-21790), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5CE8u, 0x5CE8u, INT64_C(-22118), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5CE9u, 0x5CE9u, INT64_C(-18782), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5CEAu, 0x5CEAu, INT64_C(-18778), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5CEDu, 0x5CEDu, INT64_C(-18783), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5CEFu, 0x5CEFu, INT64_C(-19851), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5CF0u, 0x5CF0u, INT64_C(-19853), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5CF6u, 0x5CF6u, INT64_C(-20344), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5CFAu, 0x5CFAu, INT64_C(-18797), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5CFBu, 0x5CFBu, INT64_C(-21120), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5CFDu, 0x5CFDu, INT64_C(-18801), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D07u, 0x5D07u, INT64_C(-20914), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D0Bu, 0x5D0Bu, INT64_C(-18810), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D0Eu, 0x5D0Eu, INT64_C(-21399), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D11u, 0x5D11u, INT64_C(-18810), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D14u, 0x5D14u, INT64_C(-18812), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D15u, 0x5D15u, INT64_C(-18819), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D16u, 0x5D16u, INT64_C(-22120), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D17u, 0x5D17u, INT64_C(-18820), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D18u, 0x5D18u, INT64_C(-18812), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D19u, 0x5D19u, INT64_C(-18814), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D1Au, 0x5D1Au, INT64_C(-18816), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D1Bu, 0x5D1Bu, INT64_C(-18821), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D1Fu, 0x5D1Fu, INT64_C(-18826), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D22u, 0x5D22u, INT64_C(-18825), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D29u, 0x5D29u, INT64_C(-19908), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D4Bu, 0x5D4Bu, INT64_C(-18859), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D4Cu, 0x5D4Cu, INT64_C(-18863), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D4Eu, 0x5D4Eu, INT64_C(-18863), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D50u, 0x5D50u, INT64_C(-19671), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D52u, 0x5D52u, INT64_C(-18868), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D5Cu, 0x5D5Cu, INT64_C(-18888), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D69u, 0x5D69u, INT64_C(-21011), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D6Cu, 0x5D6Cu, INT64_C(-18891), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D6Fu, 0x5D6Fu, INT64_C(-21547), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D73u, 0x5D73u, INT64_C(-18897), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D76u, 0x5D76u, INT64_C(-18899), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D82u, 0x5D82u, INT64_C(-18908), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D84u, 0x5D84u, INT64_C(-18911), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D87u, 0x5D87u, INT64_C(-18915), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D8Bu, 0x5D8Bu, INT64_C(-20492), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D8Cu, 0x5D8Cu, INT64_C(-18941), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D90u, 0x5D90u, INT64_C(-18916), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5D9Du, 0x5D9Du, INT64_C(-18933), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DA2u, 0x5DA2u, INT64_C(-18939), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DACu, 0x5DACu, INT64_C(-18947), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DAEu, 0x5DAEu, INT64_C(-18948), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DB7u, 0x5DB7u, INT64_C(-18954), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DBAu, 0x5DBAu, INT64_C(-19695), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DBCu, 0x5DBCu, INT64_C(-18958), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DBDu, 0x5DBDu, INT64_C(-18962), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DC9u, 0x5DC9u, INT64_C(-18970), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DCCu, 0x5DCCu, INT64_C(-22163), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DCDu, 0x5DCDu, INT64_C(-18973), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DD2u, 0x5DD2u, INT64_C(-18976), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DD3u, 0x5DD3u, INT64_C(-18978), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DD6u, 0x5DD6u, INT64_C(-18979), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DDBu, 0x5DDBu, INT64_C(-18983), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DDDu, 0x5DDDu, INT64_C(-21038), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DDEu, 0x5DDEu, INT64_C(-21396), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DE1u, 0x5DE1u, INT64_C(-21334), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DE3u, 0x5DE3u, INT64_C(-20961), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DE5u, 0x5DE5u, INT64_C(-21773), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DE6u, 0x5DE6u, INT64_C(-21665), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DE7u, 0x5DE7u, INT64_C(-21774), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DE8u, 0x5DE8u, INT64_C(-22081), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DEBu, 0x5DEBu, INT64_C(-18998), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DEEu, 0x5DEEu, INT64_C(-21672), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DF1u, 0x5DF1u, INT64_C(-21846), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DF2u, 0x5DF2u, INT64_C(-19004), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DF3u, 0x5DF3u, INT64_C(-20004), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DF4u, 0x5DF4u, INT64_C(-20446), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DF5u, 0x5DF5u, INT64_C(-19006), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DF7u, 0x5DF7u, INT64_C(-21789), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DFBu, 0x5DFBu, INT64_C(-22262), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DFDu, 0x5DFDu, INT64_C(-20859), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5DFEu, 0x5DFEu, INT64_C(-22039), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E02u, 0x5E02u, INT64_C(-21571), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E03u, 0x5E03u, INT64_C(-20249), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E06u, 0x5E06u, INT64_C(-20372), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E0Bu, 0x5E0Bu, INT64_C(-19027), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E0Cu, 0x5E0Cu, INT64_C(-22206), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E11u, 0x5E11u, INT64_C(-19030), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E16u, 0x5E16u, INT64_C(-20796), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E19u, 0x5E19u, INT64_C(-19039), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E1Au, 0x5E1Au, INT64_C(-19041), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E1Bu, 0x5E1Bu, INT64_C(-19039), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E1Du, 0x5E1Du, INT64_C(-20729), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E25u, 0x5E25u, INT64_C(-21215), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E2Bu, 0x5E2Bu, INT64_C(-21611), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E2Du, 0x5E2Du, INT64_C(-21154), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E2Fu, 0x5E2Fu, INT64_C(-20959), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E30u, 0x5E30u, INT64_C(-22231), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E33u, 0x5E33u, INT64_C(-20824), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E36u, 0x5E37u, INT64_C(-19065), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E38u, 0x5E38u, INT64_C(-21316), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E3Du, 0x5E3Du, INT64_C(-20153), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E40u, 0x5E40u, INT64_C(-19071), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E43u, 0x5E43u, INT64_C(-19075), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E44u, 0x5E44u, INT64_C(-19077), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E45u, 0x5E45u, INT64_C(-20281), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E47u, 0x5E47u, INT64_C(-19071), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E4Cu, 0x5E4Cu, INT64_C(-20135), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E4Eu, 0x5E4Eu, INT64_C(-19084), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E54u, 0x5E54u, INT64_C(-19088), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E55u, 0x5E55u, INT64_C(-20127), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E57u, 0x5E57u, INT64_C(-19092), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E5Fu, 0x5E5Fu, INT64_C(-19098), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E61u, 0x5E61u, INT64_C(-20488), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E62u, 0x5E62u, INT64_C(-19100), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E63u, 0x5E63u, INT64_C(-20280), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E64u, 0x5E64u, INT64_C(-19101), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E72u, 0x5E72u, INT64_C(-22374), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E73u, 0x5E73u, INT64_C(-20295), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E74u, 0x5E74u, INT64_C(-20594), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E75u, 0x5E76u, INT64_C(-19116), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E78u, 0x5E78u, INT64_C(-21917), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E79u, 0x5E79u, INT64_C(-22380), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E7Au, 0x5E7Au, INT64_C(-19119), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E7Bu, 0x5E7Bu, INT64_C(-22002), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E7Cu, 0x5E7Cu, INT64_C(-20017), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E7Du, 0x5E7Du, INT64_C(-20045), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E7Eu, 0x5E7Eu, INT64_C(-22319), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E7Fu, 0x5E7Fu, INT64_C(-19122), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E81u, 0x5E81u, INT64_C(-20901), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E83u, 0x5E83u, INT64_C(-21927), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E84u, 0x5E84u, INT64_C(-21454), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E87u, 0x5E87u, INT64_C(-20471), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E8Au, 0x5E8Au, INT64_C(-21459), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E8Fu, 0x5E8Fu, INT64_C(-21488), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E95u, 0x5E95u, INT64_C(-20848), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E96u, 0x5E96u, INT64_C(-20272), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E97u, 0x5E97u, INT64_C(-20807), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E9Au, 0x5E9Au, INT64_C(-21949), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5E9Cu, 0x5E9Cu, INT64_C(-20401), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EA0u, 0x5EA0u, INT64_C(-19154), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EA6u, 0x5EA6u, INT64_C(-20790), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EA7u, 0x5EA7u, INT64_C(-21848), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EABu, 0x5EABu, INT64_C(-22031), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EADu, 0x5EADu, INT64_C(-20871), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EB5u, 0x5EB5u, INT64_C(-22801), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EB6u, 0x5EB6u, INT64_C(-21537), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EB7u, 0x5EB7u, INT64_C(-21977), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EB8u, 0x5EB8u, INT64_C(-20074), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EC1u, 0x5EC2u, INT64_C(-19186), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EC3u, 0x5EC3u, INT64_C(-20639), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EC8u, 0x5EC8u, INT64_C(-19191), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EC9u, 0x5EC9u, INT64_C(-19949), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5ECAu, 0x5ECAu, INT64_C(-19930), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5ECFu, 0x5ECFu, INT64_C(-19196), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5ED0u, 0x5ED0u, INT64_C(-19198), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5ED3u, 0x5ED3u, INT64_C(-22545), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5ED6u, 0x5ED6u, INT64_C(-19202), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EDAu, 0x5EDBu, INT64_C(-19203), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EDDu, 0x5EDDu, INT64_C(-19207), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EDFu, 0x5EDFu, INT64_C(-20496), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EE0u, 0x5EE0u, INT64_C(-21544), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EE1u, 0x5EE1u, INT64_C(-19207), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EE2u, 0x5EE2u, INT64_C(-19209), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EE3u, 0x5EE3u, INT64_C(-19214), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EE8u, 0x5EE9u, INT64_C(-19213), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EECu, 0x5EECu, INT64_C(-19215), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EF0u, 0x5EF0u, INT64_C(-19216), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EF1u, 0x5EF1u, INT64_C(-19219), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EF3u, 0x5EF3u, INT64_C(-19220), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EF4u, 0x5EF4u, INT64_C(-19219), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EF6u, 0x5EF6u, INT64_C(-22739), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EF7u, 0x5EF7u, INT64_C(-20944), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EF8u, 0x5EF8u, INT64_C(-19222), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EFAu, 0x5EFAu, INT64_C(-22157), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EFBu, 0x5EFBu, INT64_C(-22632), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EFCu, 0x5EFCu, INT64_C(-20723), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EFEu, 0x5EFEu, INT64_C(-19227), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5EFFu, 0x5EFFu, INT64_C(-20751), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F01u, 0x5F01u, INT64_C(-20409), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F03u, 0x5F03u, INT64_C(-19231), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F04u, 0x5F04u, INT64_C(-19987), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F09u, 0x5F09u, INT64_C(-19236), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F0Au, 0x5F0Au, INT64_C(-20445), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F0Bu, 0x5F0Bu, INT64_C(-19235), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F0Cu, 0x5F0Cu, INT64_C(-19914), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F0Du, 0x5F0Du, INT64_C(-19899), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F0Fu, 0x5F0Fu, INT64_C(-21782), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F10u, 0x5F10u, INT64_C(-20774), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F11u, 0x5F11u, INT64_C(-19240), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F13u, 0x5F13u, INT64_C(-22399), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F14u, 0x5F14u, INT64_C(-21047), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F15u, 0x5F15u, INT64_C(-22842), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F16u, 0x5F16u, INT64_C(-19244), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F17u, 0x5F17u, INT64_C(-20484), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F18u, 0x5F18u, INT64_C(-22073), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F1Bu, 0x5F1Bu, INT64_C(-21104), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F1Fu, 0x5F1Fu, INT64_C(-20983), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F25u, 0x5F25u, INT64_C(-20237), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F26u, 0x5F26u, INT64_C(-22172), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F27u, 0x5F27u, INT64_C(-22154), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F29u, 0x5F29u, INT64_C(-19262), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F2Du, 0x5F2Du, INT64_C(-19265), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F2Fu, 0x5F2Fu, INT64_C(-19261), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F31u, 0x5F31u, INT64_C(-21763), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F35u, 0x5F35u, INT64_C(-21079), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F37u, 0x5F37u, INT64_C(-22387), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F38u, 0x5F38u, INT64_C(-19275), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F3Cu, 0x5F3Cu, INT64_C(-20610), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F3Eu, 0x5F3Eu, INT64_C(-21149), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F41u, 0x5F41u, INT64_C(-19283), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F48u, 0x5F48u, INT64_C(-19289), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F4Au, 0x5F4Au, INT64_C(-22405), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F4Cu, 0x5F4Cu, INT64_C(-19292), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F4Eu, 0x5F4Eu, INT64_C(-19293), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F51u, 0x5F51u, INT64_C(-19294), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F53u, 0x5F53u, INT64_C(-20934), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F56u, 0x5F57u, INT64_C(-19298), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F59u, 0x5F59u, INT64_C(-19299), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F5Cu, 0x5F5Cu, INT64_C(-19317), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F5Du, 0x5F5Du, INT64_C(-19319), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F61u, 0x5F61u, INT64_C(-19306), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F62u, 0x5F62u, INT64_C(-22318), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F66u, 0x5F66u, INT64_C(-20656), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F69u, 0x5F69u, INT64_C(-22032), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F6Au, 0x5F6Au, INT64_C(-20644), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F6Bu, 0x5F6Bu, INT64_C(-21132), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F6Cu, 0x5F6Cu, INT64_C(-20626), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F6Du, 0x5F6Du, INT64_C(-19317), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F70u, 0x5F70u, INT64_C(-21687), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F71u, 0x5F71u, INT64_C(-22892), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F73u, 0x5F73u, INT64_C(-19322), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F77u, 0x5F77u, INT64_C(-19325), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F79u, 0x5F79u, INT64_C(-20318), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F7Cu, 0x5F7Cu, INT64_C(-20715), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F7Fu, 0x5F7Fu, INT64_C(-19330), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F80u, 0x5F80u, INT64_C(-22852), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F81u, 0x5F81u, INT64_C(-21524), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F82u, 0x5F82u, INT64_C(-19334), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F83u, 0x5F83u, INT64_C(-19336), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F84u, 0x5F84u, INT64_C(-22351), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F85u, 0x5F85u, INT64_C(-21300), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F87u, 0x5F87u, INT64_C(-19334), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F88u, 0x5F88u, INT64_C(-19337), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F8Au, 0x5F8Au, INT64_C(-19340), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F8Bu, 0x5F8Bu, INT64_C(-20223), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F8Cu, 0x5F8Cu, INT64_C(-22230), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F90u, 0x5F90u, INT64_C(-21744), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F91u, 0x5F91u, INT64_C(-19345), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F92u, 0x5F92u, INT64_C(-21039), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F93u, 0x5F93u, INT64_C(-21806), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F97u, 0x5F97u, INT64_C(-20962), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F98u, 0x5F98u, INT64_C(-19348), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F99u, 0x5F99u, INT64_C(-19350), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5F9Eu, 0x5F9Eu, INT64_C(-19356), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5FA0u, 0x5FA0u, INT64_C(-19355), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5FA1u, 0x5FA1u, INT64_C(-22250), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5FA8u, 0x5FA8u, INT64_C(-19362), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5FA9u, 0x5FA9u, INT64_C(-20638), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5FAAu, 0x5FAAu, INT64_C(-21800), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5FADu, 0x5FADu, INT64_C(-19366), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5FAEu, 0x5FAEu, INT64_C(-20740), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5FB3u, 0x5FB3u, INT64_C(-20989), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5FB4u, 0x5FB4u, INT64_C(-21204), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5FB9u, 0x5FB9u, INT64_C(-21106), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5FBCu, 0x5FBCu, INT64_C(-19380), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5FBDu, 0x5FBDu, INT64_C(-22619), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5FC3u, 0x5FC3u, INT64_C(-21676), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5FC5u, 0x5FC5u, INT64_C(-20746), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5FCCu, 0x5FCCu, INT64_C(-22652), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5FCDu, 0x5FCDu, INT64_C(-20948), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5FD6u, 0x5FD6u, INT64_C(-19405), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5FD7u, 0x5FD7u, INT64_C(-22038), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5FD8u, 0x5FD9u, INT64_C(-20563), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5FDCu, 0x5FDCu, INT64_C(-22943), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5FDDu, 0x5FDDu, INT64_C(-19407), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5FE0u, 0x5FE0u, INT64_C(-21276), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5FE4u, 0x5FE4u, INT64_C(-19417), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5FEBu, 0x5FEBu, INT64_C(-22871), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5FF0u, 0x5FF0u, INT64_C(-19378), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5FF1u, 0x5FF1u, INT64_C(-19428), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5FF5u, 0x5FF5u, INT64_C(-20978), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5FF8u, 0x5FF8u, INT64_C(-19436), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5FFBu, 0x5FFBu, INT64_C(-19441), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5FFDu, 0x5FFDu, INT64_C(-22228), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x5FFFu, 0x5FFFu, INT64_C(-19439), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x600Eu, 0x600Eu, INT64_C(-19448), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x600Fu, 0x600Fu, INT64_C(-19443), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6010u, 0x6010u, INT64_C(-19452), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6012u, 0x6012u, INT64_C(-21151), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6015u, 0x6015u, INT64_C(-19452), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6016u, 0x6016u, INT64_C(-20778), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6019u, 0x6019u, INT64_C(-19462), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x601Bu, 0x601Bu, INT64_C(-19459), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x601Cu, 0x601Cu, INT64_C(-20304), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x601Du, 0x601Du, INT64_C(-22107), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6020u, 0x6020u, INT64_C(-21454), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6021u, 0x6021u, INT64_C(-19472), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6025u, 0x6025u, INT64_C(-22672), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6026u, 0x6026u, INT64_C(-19467), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6027u, 0x6027u, INT64_C(-21689), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6028u, 0x6028u, INT64_C(-23044), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6029u, 0x6029u, INT64_C(-19476), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x602Au, 0x602Au, INT64_C(-22933), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x602Bu, 0x602Bu, INT64_C(-19473), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x602Fu, 0x602Fu, INT64_C(-22633), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6031u, 0x6031u, INT64_C(-19482), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x603Au, 0x603Au, INT64_C(-19485), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6041u, 0x6041u, INT64_C(-19490), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6042u, 0x6042u, INT64_C(-19481), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6043u, 0x6043u, INT64_C(-19484), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6046u, 0x6046u, INT64_C(-19490), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x604Au, 0x604Au, INT64_C(-19495), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x604Bu, 0x604Bu, INT64_C(-20334), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x604Du, 0x604Du, INT64_C(-19496), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6050u, 0x6050u, INT64_C(-22665), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6052u, 0x6052u, INT64_C(-22386), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6055u, 0x6055u, INT64_C(-21940), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6059u, 0x6059u, INT64_C(-19501), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x605Au, 0x605Au, INT64_C(-19516), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x605Fu, 0x605Fu, INT64_C(-19517), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6060u, 0x6060u, INT64_C(-19534), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6062u, 0x6062u, INT64_C(-22987), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6063u, 0x6063u, INT64_C(-19517), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6064u, 0x6064u, INT64_C(-19516), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6065u, 0x6065u, INT64_C(-21433), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6068u, 0x6068u, INT64_C(-22323), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6069u, 0x6069u, INT64_C(-23060), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x606Au, 0x606Au, INT64_C(-19530), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x606Bu, 0x606Bu, INT64_C(-19520), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x606Cu, 0x606Cu, INT64_C(-19522), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x606Du, 0x606Du, INT64_C(-22693), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x606Fu, 0x606Fu, INT64_C(-21577), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6070u, 0x6070u, INT64_C(-22927), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6075u, 0x6075u, INT64_C(-22591), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6077u, 0x6077u, INT64_C(-19542), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6081u, 0x6081u, INT64_C(-19540), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6083u, 0x6083u, INT64_C(-19539), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6084u, 0x6084u, INT64_C(-19538), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6089u, 0x6089u, INT64_C(-22147), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x608Bu, 0x608Bu, INT64_C(-19539), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x608Cu, 0x608Cu, INT64_C(-21347), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x608Du, 0x608Du, INT64_C(-19551), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6092u, 0x6092u, INT64_C(-19548), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6094u, 0x6094u, INT64_C(-23038), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6096u, 0x6097u, INT64_C(-19554), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x609Au, 0x609Au, INT64_C(-19561), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x609Bu, 0x609Bu, INT64_C(-19560), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x609Fu, 0x609Fu, INT64_C(-22503), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60A0u, 0x60A0u, INT64_C(-20591), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60A3u, 0x60A3u, INT64_C(-22933), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60A6u, 0x60A6u, INT64_C(-23182), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60A7u, 0x60A7u, INT64_C(-19568), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60A9u, 0x60A9u, INT64_C(-21148), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60AAu, 0x60AAu, INT64_C(-23324), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60B2u, 0x60B2u, INT64_C(-21024), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60B3u, 0x60B3u, INT64_C(-19620), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60B4u, 0x60B4u, INT64_C(-19575), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60B5u, 0x60B5u, INT64_C(-19572), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60B6u, 0x60B6u, INT64_C(-20648), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60B8u, 0x60B8u, INT64_C(-19582), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60BCu, 0x60BCu, INT64_C(-21308), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60BDu, 0x60BDu, INT64_C(-19582), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60C5u, 0x60C5u, INT64_C(-21968), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60C6u, 0x60C6u, INT64_C(-19590), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60C7u, 0x60C7u, INT64_C(-21243), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60D1u, 0x60D1u, INT64_C(-20423), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60D3u, 0x60D3u, INT64_C(-19607), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60D8u, 0x60D8u, INT64_C(-19606), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60DAu, 0x60DAu, INT64_C(-22448), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60DCu, 0x60DCu, INT64_C(-21840), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60DFu, 0x60DFu, INT64_C(-23338), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60E0u, 0x60E0u, INT64_C(-19621), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60E1u, 0x60E1u, INT64_C(-19624), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60E3u, 0x60E3u, INT64_C(-21738), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60E7u, 0x60E7u, INT64_C(-19640), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60E8u, 0x60E8u, INT64_C(-22345), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60F0u, 0x60F0u, INT64_C(-21677), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60F1u, 0x60F1u, INT64_C(-19619), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60F3u, 0x60F3u, INT64_C(-21753), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60F4u, 0x60F4u, INT64_C(-19627), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60F6u, 0x60F7u, INT64_C(-19632), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60F9u, 0x60F9u, INT64_C(-22218), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60FAu, 0x60FAu, INT64_C(-19632), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x60FBu, 0x60FBu, INT64_C(-19630), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6100u, 0x6100u, INT64_C(-19640), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6101u, 0x6101u, INT64_C(-22197), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6103u, 0x6103u, INT64_C(-19640), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6106u, 0x6106u, INT64_C(-19649), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6108u, 0x6108u, INT64_C(-20707), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6109u, 0x6109u, INT64_C(-20709), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x610Du, 0x610Eu, INT64_C(-19646), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x610Fu, 0x610Fu, INT64_C(-23385), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6115u, 0x6115u, INT64_C(-19665), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x611Au, 0x611Au, INT64_C(-22803), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x611Bu, 0x611Bu, INT64_C(-23444), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x611Fu, 0x611Fu, INT64_C(-23056), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6121u, 0x6121u, INT64_C(-19669), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6127u, 0x6127u, INT64_C(-19667), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6128u, 0x6128u, INT64_C(-19669), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x612Cu, 0x612Cu, INT64_C(-19668), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6134u, 0x6134u, INT64_C(-19675), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x613Cu, 0x613Cu, INT64_C(-19685), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x613Du, 0x613Du, INT64_C(-19683), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x613Eu, 0x613Eu, INT64_C(-19692), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x613Fu, 0x613Fu, INT64_C(-19689), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6142u, 0x6142u, INT64_C(-19687), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6144u, 0x6144u, INT64_C(-19688), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6147u, 0x6147u, INT64_C(-19702), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6148u, 0x6148u, INT64_C(-22369), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x614Au, 0x614Au, INT64_C(-19701), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x614Bu, 0x614Bu, INT64_C(-21752), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x614Cu, 0x614Cu, INT64_C(-22635), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x614Du, 0x614Du, INT64_C(-19722), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x614Eu, 0x614Eu, INT64_C(-22070), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6153u, 0x6153u, INT64_C(-19690), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6155u, 0x6155u, INT64_C(-20991), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6158u, 0x615Au, INT64_C(-19705), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x615Du, 0x615Du, INT64_C(-19701), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x615Fu, 0x615Fu, INT64_C(-19704), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6162u, 0x6162u, INT64_C(-20890), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6163u, 0x6163u, INT64_C(-23123), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6165u, 0x6165u, INT64_C(-19712), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6167u, 0x6167u, INT64_C(-22831), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6168u, 0x6168u, INT64_C(-23225), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x616Bu, 0x616Bu, INT64_C(-19721), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x616Eu, 0x616Eu, INT64_C(-20689), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x616Fu, 0x616Fu, INT64_C(-19723), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6170u, 0x6170u, INT64_C(-23481), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6171u, 0x6171u, INT64_C(-19723), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6173u, 0x6173u, INT64_C(-19734), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6174u, 0x6174u, INT64_C(-19729), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6175u, 0x6175u, INT64_C(-19723), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6176u, 0x6176u, INT64_C(-22847), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6177u, 0x6177u, INT64_C(-19737), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x617Eu, 0x617Eu, INT64_C(-20762), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6182u, 0x6182u, INT64_C(-20816), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6187u, 0x6187u, INT64_C(-19738), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x618Au, 0x618Au, INT64_C(-19737), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x618Eu, 0x618Eu, INT64_C(-21873), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6190u, 0x6190u, INT64_C(-20658), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6191u, 0x6191u, INT64_C(-19743), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6194u, 0x6194u, INT64_C(-19749), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6196u, 0x6196u, INT64_C(-19754), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6199u, 0x6199u, INT64_C(-19758), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x619Au, 0x619Au, INT64_C(-19754), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61A4u, 0x61A4u, INT64_C(-21127), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61A7u, 0x61A7u, INT64_C(-21502), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61A9u, 0x61A9u, INT64_C(-22896), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61ABu, 0x61ABu, INT64_C(-19768), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61ACu, 0x61ACu, INT64_C(-19774), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61AEu, 0x61AEu, INT64_C(-19770), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61B2u, 0x61B2u, INT64_C(-22852), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61B6u, 0x61B6u, INT64_C(-23400), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61BAu, 0x61BAu, INT64_C(-19774), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61BEu, 0x61BEu, INT64_C(-23213), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61C3u, 0x61C3u, INT64_C(-19785), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61C6u, 0x61C6u, INT64_C(-19787), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61C7u, 0x61C7u, INT64_C(-22673), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61C8u, 0x61C8u, INT64_C(-19791), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61C9u, 0x61C9u, INT64_C(-19794), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61CAu, 0x61CAu, INT64_C(-19796), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61CBu, 0x61CBu, INT64_C(-19790), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61CCu, 0x61CCu, INT64_C(-19799), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61CDu, 0x61CDu, INT64_C(-19790), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61D0u, 0x61D0u, INT64_C(-23352), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61E3u, 0x61E3u, INT64_C(-19810), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61E6u, 0x61E6u, INT64_C(-19814), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61F2u, 0x61F2u, INT64_C(-21777), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61F4u, 0x61F4u, INT64_C(-19824), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61F6u, 0x61F6u, INT64_C(-19828), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61F7u, 0x61F7u, INT64_C(-19839), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61F8u, 0x61F8u, INT64_C(-22921), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61FAu, 0x61FAu, INT64_C(-19831), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61FCu, 0x61FCu, INT64_C(-19829), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61FDu, 0x61FDu, INT64_C(-19831), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61FEu, 0x61FEu, INT64_C(-19830), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x61FFu, 0x61FFu, INT64_C(-19834), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6200u, 0x6200u, INT64_C(-19831), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6208u, 0x6209u, INT64_C(-19838), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x620Au, 0x620Au, INT64_C(-21171), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x620Cu, 0x620Cu, INT64_C(-19839), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x620Du, 0x620Du, INT64_C(-19841), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x620Eu, 0x620Eu, INT64_C(-22440), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6210u, 0x6210u, INT64_C(-22177), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6211u, 0x6211u, INT64_C(-23438), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6212u, 0x6212u, INT64_C(-23417), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6214u, 0x6214u, INT64_C(-19846), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6216u, 0x6216u, INT64_C(-23670), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x621Au, 0x621Au, INT64_C(-22157), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x621Bu, 0x621Bu, INT64_C(-19852), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x621Du, 0x621Du, INT64_C(-18033), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x621Eu, 0x621Eu, INT64_C(-19854), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x621Fu, 0x621Fu, INT64_C(-22987), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6221u, 0x6221u, INT64_C(-19856), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6226u, 0x6226u, INT64_C(-22134), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x622Au, 0x622Au, INT64_C(-19864), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x622Eu, 0x622Eu, INT64_C(-19867), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x622Fu, 0x622Fu, INT64_C(-23230), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6230u, 0x6230u, INT64_C(-19868), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6232u, 0x6233u, INT64_C(-19869), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6234u, 0x6234u, INT64_C(-21984), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6238u, 0x6238u, INT64_C(-22938), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x623Bu, 0x623Bu, INT64_C(-21041), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x623Fu, 0x623Fu, INT64_C(-21176), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6240u, 0x6240u, INT64_C(-22447), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6241u, 0x6241u, INT64_C(-19882), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6247u, 0x6247u, INT64_C(-22166), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6248u, 0x6248u, INT64_C(-17894), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6249u, 0x6249u, INT64_C(-21430), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x624Bu, 0x624Bu, INT64_C(-22552), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x624Du, 0x624Du, INT64_C(-22771), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x624Eu, 0x624Eu, INT64_C(-19894), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6253u, 0x6253u, INT64_C(-22031), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6255u, 0x6255u, INT64_C(-21313), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6258u, 0x6258u, INT64_C(-21994), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x625Bu, 0x625Bu, INT64_C(-19904), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x625Eu, 0x625Eu, INT64_C(-19909), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6260u, 0x6260u, INT64_C(-19908), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6263u, 0x6263u, INT64_C(-19913), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6268u, 0x6268u, INT64_C(-19915), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x626Eu, 0x626Eu, INT64_C(-21328), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6271u, 0x6271u, INT64_C(-23769), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6276u, 0x6276u, INT64_C(-21385), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6279u, 0x6279u, INT64_C(-21477), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x627Cu, 0x627Cu, INT64_C(-19934), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x627Eu, 0x627Eu, INT64_C(-19933), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x627Fu, 0x627Fu, INT64_C(-22469), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6280u, 0x6280u, INT64_C(-23310), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6282u, 0x6282u, INT64_C(-19939), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6283u, 0x6283u, INT64_C(-19933), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6284u, 0x6284u, INT64_C(-22473), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6289u, 0x6289u, INT64_C(-19945), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x628Au, 0x628Au, INT64_C(-21619), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6291u, 0x6291u, INT64_C(-21036), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6292u, 0x6293u, INT64_C(-19952), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6294u, 0x6294u, INT64_C(-19949), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6295u, 0x6295u, INT64_C(-21780), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6296u, 0x6296u, INT64_C(-19954), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6297u, 0x6297u, INT64_C(-22965), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6298u, 0x6298u, INT64_C(-22265), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x629Bu, 0x629Bu, INT64_C(-19942), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x629Cu, 0x629Cu, INT64_C(-21559), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x629Eu, 0x629Eu, INT64_C(-22063), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62ABu, 0x62ABu, INT64_C(-21526), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62ACu, 0x62ACu, INT64_C(-19890), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62B1u, 0x62B1u, INT64_C(-21322), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62B5u, 0x62B5u, INT64_C(-21899), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62B9u, 0x62B9u, INT64_C(-21241), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62BBu, 0x62BBu, INT64_C(-19985), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62BCu, 0x62BCu, INT64_C(-23678), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62BDu, 0x62BDu, INT64_C(-22008), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62C2u, 0x62C2u, INT64_C(-19983), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62C5u, 0x62C5u, INT64_C(-22070), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62C6u, 0x62C6u, INT64_C(-19993), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62C7u, 0x62C7u, INT64_C(-19987), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62C8u, 0x62C8u, INT64_C(-19993), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62C9u, 0x62C9u, INT64_C(-19987), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62CAu, 0x62CAu, INT64_C(-19992), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62CCu, 0x62CCu, INT64_C(-19995), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62CDu, 0x62CDu, INT64_C(-21643), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62CFu, 0x62CFu, INT64_C(-20004), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62D0u, 0x62D0u, INT64_C(-23606), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62D1u, 0x62D1u, INT64_C(-20008), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62D2u, 0x62D2u, INT64_C(-23338), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62D3u, 0x62D3u, INT64_C(-22115), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62D4u, 0x62D4u, INT64_C(-20015), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62D7u, 0x62D7u, INT64_C(-20015), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62D8u, 0x62D8u, INT64_C(-23029), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62D9u, 0x62D9u, INT64_C(-22333), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62DBu, 0x62DBu, INT64_C(-22559), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62DCu, 0x62DCu, INT64_C(-20012), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62DDu, 0x62DDu, INT64_C(-21688), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62E0u, 0x62E0u, INT64_C(-23351), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62E1u, 0x62E1u, INT64_C(-23582), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62ECu, 0x62ECu, INT64_C(-23562), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62EDu, 0x62EDu, INT64_C(-22505), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62EEu, 0x62EEu, INT64_C(-20022), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62EFu, 0x62EFu, INT64_C(-20018), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62F1u, 0x62F1u, INT64_C(-20024), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62F3u, 0x62F3u, INT64_C(-23171), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62F5u, 0x62F5u, INT64_C(-20023), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62F6u, 0x62F6u, INT64_C(-22889), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62F7u, 0x62F7u, INT64_C(-23007), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62FEu, 0x62FEu, INT64_C(-22705), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x62FFu, 0x62FFu, INT64_C(-20051), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6301u, 0x6301u, INT64_C(-22809), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6302u, 0x6302u, INT64_C(-20039), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6307u, 0x6307u, INT64_C(-22852), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6308u, 0x6308u, INT64_C(-20044), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6309u, 0x6309u, INT64_C(-23908), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x630Cu, 0x630Cu, INT64_C(-20053), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6311u, 0x6311u, INT64_C(-22063), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6319u, 0x6319u, INT64_C(-23407), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x631Fu, 0x631Fu, INT64_C(-23382), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6327u, 0x6327u, INT64_C(-20077), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6328u, 0x6328u, INT64_C(-23968), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x632Bu, 0x632Bu, INT64_C(-23003), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x632Fu, 0x632Fu, INT64_C(-22550), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x633Au, 0x633Au, INT64_C(-22031), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x633Du, 0x633Du, INT64_C(-21688), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x633Eu, 0x633Eu, INT64_C(-20094), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x633Fu, 0x633Fu, INT64_C(-22338), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6349u, 0x6349u, INT64_C(-22306), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x634Cu, 0x634Cu, INT64_C(-22966), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x634Du, 0x634Du, INT64_C(-20108), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x634Fu, 0x634Fu, INT64_C(-20108), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6350u, 0x6350u, INT64_C(-20113), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6355u, 0x6355u, INT64_C(-21511), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6357u, 0x6357u, INT64_C(-22113), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x635Cu, 0x635Cu, INT64_C(-22369), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6367u, 0x6367u, INT64_C(-21503), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6368u, 0x6368u, INT64_C(-22865), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6369u, 0x6369u, INT64_C(-20122), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x636Bu, 0x636Bu, INT64_C(-20125), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x636Eu, 0x636Eu, INT64_C(-22547), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6372u, 0x6372u, INT64_C(-23297), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6376u, 0x6376u, INT64_C(-20142), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6377u, 0x6377u, INT64_C(-22713), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x637Au, 0x637Au, INT64_C(-21917), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x637Bu, 0x637Bu, INT64_C(-21879), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6380u, 0x6380u, INT64_C(-20154), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6383u, 0x6383u, INT64_C(-22407), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6388u, 0x6388u, INT64_C(-22855), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6389u, 0x6389u, INT64_C(-20158), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x638Cu, 0x638Cu, INT64_C(-22735), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x638Eu, 0x638Eu, INT64_C(-20169), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x638Fu, 0x638Fu, INT64_C(-20165), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6392u, 0x6392u, INT64_C(-21868), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6396u, 0x6396u, INT64_C(-20178), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6398u, 0x6398u, INT64_C(-23428), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x639Bu, 0x639Bu, INT64_C(-23747), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x639Fu, 0x639Fu, INT64_C(-20179), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63A0u, 0x63A0u, INT64_C(-21264), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63A1u, 0x63A1u, INT64_C(-23110), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63A2u, 0x63A2u, INT64_C(-22290), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63A3u, 0x63A3u, INT64_C(-20186), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63A5u, 0x63A5u, INT64_C(-22536), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63A7u, 0x63A7u, INT64_C(-23235), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63A8u, 0x63A8u, INT64_C(-22625), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63A9u, 0x63A9u, INT64_C(-23940), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63AAu, 0x63AAu, INT64_C(-22479), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63ABu, 0x63ABu, INT64_C(-20196), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63ACu, 0x63ACu, INT64_C(-23600), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63B2u, 0x63B2u, INT64_C(-23416), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63B4u, 0x63B4u, INT64_C(-22188), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63B5u, 0x63B5u, INT64_C(-20200), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63BBu, 0x63BBu, INT64_C(-22461), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63BEu, 0x63BEu, INT64_C(-20206), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63C0u, 0x63C0u, INT64_C(-20206), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63C3u, 0x63C3u, INT64_C(-22415), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63C4u, 0x63C4u, INT64_C(-20204), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63C6u, 0x63C6u, INT64_C(-20211), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63C9u, 0x63C9u, INT64_C(-20212), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63CFu, 0x63CFu, INT64_C(-21759), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63D0u, 0x63D0u, INT64_C(-22180), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63D2u, 0x63D2u, INT64_C(-20220), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63D6u, 0x63D6u, INT64_C(-21411), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63DAu, 0x63DAu, INT64_C(-21387), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63DBu, 0x63DBu, INT64_C(-23753), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63E1u, 0x63E1u, INT64_C(-24146), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63E3u, 0x63E3u, INT64_C(-20239), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63E9u, 0x63E9u, INT64_C(-20248), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63EEu, 0x63EEu, INT64_C(-23709), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63F4u, 0x63F4u, INT64_C(-24014), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63F6u, 0x63F6u, INT64_C(-20255), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x63FAu, 0x63FAu, INT64_C(-21418), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6406u, 0x6406u, INT64_C(-20267), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x640Du, 0x640Du, INT64_C(-22485), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x640Fu, 0x640Fu, INT64_C(-20269), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6413u, 0x6413u, INT64_C(-20279), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6416u, 0x6416u, INT64_C(-20285), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6417u, 0x6417u, INT64_C(-20279), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x641Cu, 0x641Cu, INT64_C(-20314), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6426u, 0x6426u, INT64_C(-20297), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6428u, 0x6428u, INT64_C(-20295), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x642Cu, 0x642Cu, INT64_C(-21945), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x642Du, 0x642Du, INT64_C(-22187), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6434u, 0x6434u, INT64_C(-20314), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6436u, 0x6436u, INT64_C(-20312), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x643Au, 0x643Au, INT64_C(-23551), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x643Eu, 0x643Eu, INT64_C(-23232), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6442u, 0x6442u, INT64_C(-22692), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x644Eu, 0x644Eu, INT64_C(-20328), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6458u, 0x6458u, INT64_C(-22299), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6467u, 0x6467u, INT64_C(-20356), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6469u, 0x6469u, INT64_C(-21694), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x646Fu, 0x646Fu, INT64_C(-20363), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6476u, 0x6476u, INT64_C(-20369), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6478u, 0x6478u, INT64_C(-21633), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x647Au, 0x647Au, INT64_C(-22807), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6483u, 0x6483u, INT64_C(-23598), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6488u, 0x6488u, INT64_C(-20380), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6492u, 0x6492u, INT64_C(-23282), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6493u, 0x6493u, INT64_C(-20394), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6495u, 0x6495u, INT64_C(-20397), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x649Au, 0x649Au, INT64_C(-22165), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x649Eu, 0x649Eu, INT64_C(-22260), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64A4u, 0x64A4u, INT64_C(-22364), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64A5u, 0x64A5u, INT64_C(-20411), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64A9u, 0x64A9u, INT64_C(-20414), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64ABu, 0x64ABu, INT64_C(-21933), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64ADu, 0x64ADu, INT64_C(-22165), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64AEu, 0x64AEu, INT64_C(-23328), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64B0u, 0x64B0u, INT64_C(-22782), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64B2u, 0x64B2u, INT64_C(-21783), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64B9u, 0x64B9u, INT64_C(-24053), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64BBu, 0x64BBu, INT64_C(-20425), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64BCu, 0x64BCu, INT64_C(-20431), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64C1u, 0x64C1u, INT64_C(-21616), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64C2u, 0x64C2u, INT64_C(-20430), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64C5u, 0x64C5u, INT64_C(-20437), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64C7u, 0x64C7u, INT64_C(-20438), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64CDu, 0x64CDu, INT64_C(-22734), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64D2u, 0x64D2u, INT64_C(-20451), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64D4u, 0x64D4u, INT64_C(-20518), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64D8u, 0x64D8u, INT64_C(-20453), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64DAu, 0x64DAu, INT64_C(-20460), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64E0u, 0x64E1u, INT64_C(-20456), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64E2u, 0x64E2u, INT64_C(-22436), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64E3u, 0x64E3u, INT64_C(-20456), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64E6u, 0x64E6u, INT64_C(-23383), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64E7u, 0x64E7u, INT64_C(-20465), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64ECu, 0x64ECu, INT64_C(-23929), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64EFu, 0x64EFu, INT64_C(-20467), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64F1u, 0x64F1u, INT64_C(-20476), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64F2u, 0x64F2u, INT64_C(-20466), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64F4u, 0x64F4u, INT64_C(-20469), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64F6u, 0x64F6u, INT64_C(-20472), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64FAu, 0x64FAu, INT64_C(-20473), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64FDu, 0x64FDu, INT64_C(-20474), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x64FEu, 0x64FEu, INT64_C(-23048), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6500u, 0x6500u, INT64_C(-20478), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6505u, 0x6505u, INT64_C(-20479), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6518u, 0x6518u, INT64_C(-20500), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x651Cu, 0x651Cu, INT64_C(-20503), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x651Du, 0x651Du, INT64_C(-20542), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6523u, 0x6523u, INT64_C(-20507), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6524u, 0x6524u, INT64_C(-20509), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x652Au, 0x652Au, INT64_C(-20547), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x652Bu, 0x652Bu, INT64_C(-20514), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x652Cu, 0x652Cu, INT64_C(-20527), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x652Fu, 0x652Fu, INT64_C(-23403), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6534u, 0x6535u, INT64_C(-20522), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6536u, 0x6536u, INT64_C(-20521), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6537u, 0x6537u, INT64_C(-20523), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6538u, 0x6538u, INT64_C(-20522), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6539u, 0x6539u, INT64_C(-24222), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x653Bu, 0x653Bu, INT64_C(-23638), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x653Eu, 0x653Eu, INT64_C(-21973), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x653Fu, 0x653Fu, INT64_C(-22991), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6545u, 0x6545u, INT64_C(-23718), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6548u, 0x6548u, INT64_C(-20536), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x654Du, 0x654Du, INT64_C(-20538), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x654Fu, 0x654Fu, INT64_C(-22126), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6551u, 0x6551u, INT64_C(-23995), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6555u, 0x6555u, INT64_C(-20547), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6556u, 0x6556u, INT64_C(-20549), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6557u, 0x6557u, INT64_C(-22320), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6558u, 0x6558u, INT64_C(-20548), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6559u, 0x6559u, INT64_C(-23951), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x655Du, 0x655Du, INT64_C(-20551), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x655Eu, 0x655Eu, INT64_C(-20553), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6562u, 0x6562u, INT64_C(-24143), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6563u, 0x6563u, INT64_C(-23490), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6566u, 0x6566u, INT64_C(-22425), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x656Cu, 0x656Cu, INT64_C(-23856), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6570u, 0x6570u, INT64_C(-23065), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6572u, 0x6572u, INT64_C(-20571), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6574u, 0x6574u, INT64_C(-23043), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6575u, 0x6575u, INT64_C(-22582), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6577u, 0x6577u, INT64_C(-22153), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6578u, 0x6578u, INT64_C(-20576), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6582u, 0x6583u, INT64_C(-20585), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6587u, 0x6587u, INT64_C(-22114), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6588u, 0x6588u, INT64_C(-21044), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6589u, 0x6589u, INT64_C(-23042), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x658Cu, 0x658Cu, INT64_C(-22193), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x658Eu, 0x658Eu, INT64_C(-23593), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6590u, 0x6590u, INT64_C(-22266), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6591u, 0x6591u, INT64_C(-22301), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6597u, 0x6597u, INT64_C(-22579), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6599u, 0x6599u, INT64_C(-21747), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x659Bu, 0x659Bu, INT64_C(-20607), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x659Cu, 0x659Cu, INT64_C(-23427), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x659Fu, 0x659Fu, INT64_C(-20610), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65A1u, 0x65A1u, INT64_C(-24586), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65A4u, 0x65A4u, INT64_C(-23995), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65A5u, 0x65A5u, INT64_C(-23063), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65A7u, 0x65A7u, INT64_C(-22200), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65ABu, 0x65ABu, INT64_C(-20621), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65ACu, 0x65ACu, INT64_C(-23551), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65ADu, 0x65ADu, INT64_C(-22795), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65AFu, 0x65AFu, INT64_C(-23529), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65B0u, 0x65B0u, INT64_C(-23190), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65B7u, 0x65B7u, INT64_C(-20632), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65B9u, 0x65B9u, INT64_C(-22095), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65BCu, 0x65BCu, INT64_C(-24454), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65BDu, 0x65BDu, INT64_C(-23542), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65C1u, 0x65C1u, INT64_C(-20639), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65C3u, 0x65C3u, INT64_C(-20643), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65C4u, 0x65C4u, INT64_C(-20641), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65C5u, 0x65C5u, INT64_C(-21799), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65C6u, 0x65C6u, INT64_C(-20645), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65CBu, 0x65CBu, INT64_C(-23055), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65CCu, 0x65CCu, INT64_C(-20648), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65CFu, 0x65CFu, INT64_C(-22944), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65D2u, 0x65D2u, INT64_C(-20653), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65D7u, 0x65D7u, INT64_C(-24196), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65D9u, 0x65D9u, INT64_C(-20658), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65DBu, 0x65DBu, INT64_C(-20661), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65E0u, 0x65E1u, INT64_C(-20664), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65E2u, 0x65E2u, INT64_C(-24206), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65E5u, 0x65E5u, INT64_C(-22516), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65E6u, 0x65E6u, INT64_C(-22869), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65E7u, 0x65E7u, INT64_C(-24132), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65E8u, 0x65E8u, INT64_C(-23584), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65E9u, 0x65E9u, INT64_C(-23017), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65ECu, 0x65ECu, INT64_C(-23401), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65EDu, 0x65EDu, INT64_C(-24668), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65F1u, 0x65F1u, INT64_C(-20679), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65FAu, 0x65FAu, INT64_C(-24507), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x65FBu, 0x65FBu, INT64_C(-20685), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6602u, 0x6602u, INT64_C(-23836), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6603u, 0x6603u, INT64_C(-20694), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6606u, 0x6606u, INT64_C(-23758), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6607u, 0x6607u, INT64_C(-23368), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x660Au, 0x660Au, INT64_C(-20702), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x660Cu, 0x660Cu, INT64_C(-23372), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x660Eu, 0x660Eu, INT64_C(-22053), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x660Fu, 0x660Fu, INT64_C(-23768), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6613u, 0x6613u, INT64_C(-24667), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6614u, 0x6614u, INT64_C(-23173), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x661Cu, 0x661Cu, INT64_C(-20713), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x661Fu, 0x661Fu, INT64_C(-23213), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6620u, 0x6620u, INT64_C(-24602), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6625u, 0x6625u, INT64_C(-23465), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6627u, 0x6627u, INT64_C(-22134), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6628u, 0x6628u, INT64_C(-23721), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x662Du, 0x662Du, INT64_C(-23404), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x662Fu, 0x662Fu, INT64_C(-23239), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6634u, 0x6634u, INT64_C(-20738), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6635u, 0x6636u, INT64_C(-20741), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x663Cu, 0x663Cu, INT64_C(-22902), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x663Fu, 0x663Fu, INT64_C(-20718), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6641u, 0x6641u, INT64_C(-20746), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6642u, 0x6642u, INT64_C(-23641), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6643u, 0x6643u, INT64_C(-23900), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6644u, 0x6644u, INT64_C(-20751), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6649u, 0x6649u, INT64_C(-20755), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x664Bu, 0x664Bu, INT64_C(-23344), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x664Fu, 0x664Fu, INT64_C(-20763), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6652u, 0x6652u, INT64_C(-23736), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x665Du, 0x665Du, INT64_C(-20772), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x665Eu, 0x665Eu, INT64_C(-20774), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x665Fu, 0x665Fu, INT64_C(-20770), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6662u, 0x6662u, INT64_C(-20772), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6664u, 0x6664u, INT64_C(-20778), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6666u, 0x6666u, INT64_C(-24521), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6667u, 0x6668u, INT64_C(-20780), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6669u, 0x6669u, INT64_C(-22499), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x666Eu, 0x666Eu, INT64_C(-22398), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x666Fu, 0x666Fu, INT64_C(-24114), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6670u, 0x6670u, INT64_C(-20785), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6674u, 0x6674u, INT64_C(-23297), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6676u, 0x6676u, INT64_C(-23476), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x667Au, 0x667Au, INT64_C(-22989), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6681u, 0x6681u, INT64_C(-24229), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6683u, 0x6683u, INT64_C(-20803), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6684u, 0x6684u, INT64_C(-20800), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6687u, 0x6687u, INT64_C(-24607), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6688u, 0x6688u, INT64_C(-20807), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6689u, 0x6689u, INT64_C(-20806), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x668Eu, 0x668Eu, INT64_C(-20812), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6691u, 0x6691u, INT64_C(-23551), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6696u, 0x6696u, INT64_C(-23027), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6697u, 0x6697u, INT64_C(-24817), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6698u, 0x6698u, INT64_C(-20819), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x669Du, 0x669Du, INT64_C(-20823), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66A2u, 0x66A2u, INT64_C(-22975), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66A6u, 0x66A6u, INT64_C(-21968), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66ABu, 0x66ABu, INT64_C(-23805), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66AEu, 0x66AEu, INT64_C(-22358), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66B4u, 0x66B4u, INT64_C(-22316), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66B8u, 0x66B8u, INT64_C(-20843), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66B9u, 0x66B9u, INT64_C(-20849), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66BCu, 0x66BCu, INT64_C(-20849), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66BEu, 0x66BEu, INT64_C(-20852), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66C1u, 0x66C1u, INT64_C(-20858), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66C4u, 0x66C4u, INT64_C(-20856), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66C7u, 0x66C7u, INT64_C(-22772), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66C9u, 0x66C9u, INT64_C(-20864), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66D6u, 0x66D6u, INT64_C(-20872), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66D9u, 0x66D9u, INT64_C(-23622), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66DAu, 0x66DAu, INT64_C(-20875), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66DCu, 0x66DCu, INT64_C(-22154), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66DDu, 0x66DDu, INT64_C(-22674), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66E0u, 0x66E0u, INT64_C(-20880), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66E6u, 0x66E6u, INT64_C(-20884), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66E9u, 0x66E9u, INT64_C(-20886), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66F0u, 0x66F0u, INT64_C(-20892), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66F2u, 0x66F2u, INT64_C(-24339), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66F3u, 0x66F3u, INT64_C(-24812), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66F4u, 0x66F4u, INT64_C(-24076), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66F5u, 0x66F5u, INT64_C(-20896), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66F7u, 0x66F7u, INT64_C(-20897), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66F8u, 0x66F8u, INT64_C(-23648), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66F9u, 0x66F9u, INT64_C(-23288), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66FCu, 0x66FCu, INT64_C(-21703), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66FDu, 0x66FDu, INT64_C(-23328), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66FEu, 0x66FEu, INT64_C(-23330), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x66FFu, 0x66FFu, INT64_C(-23210), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6700u, 0x6700u, INT64_C(-23980), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6703u, 0x6703u, INT64_C(-21872), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6708u, 0x6708u, INT64_C(-24231), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6709u, 0x6709u, INT64_C(-22229), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x670Bu, 0x670Bu, INT64_C(-22432), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x670Du, 0x670Du, INT64_C(-22528), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x670Fu, 0x670Fu, INT64_C(-20920), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6714u, 0x6714u, INT64_C(-23956), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6715u, 0x6715u, INT64_C(-23069), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6716u, 0x6716u, INT64_C(-20926), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6717u, 0x6717u, INT64_C(-22053), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x671Bu, 0x671Bu, INT64_C(-22418), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x671Du, 0x671Du, INT64_C(-23097), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x671Eu, 0x671Eu, INT64_C(-20933), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x671Fu, 0x671Fu, INT64_C(-24522), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6726u, 0x6727u, INT64_C(-20940), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6728u, 0x6728u, INT64_C(-22309), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x672Au, 0x672Au, INT64_C(-22365), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x672Bu, 0x672Bu, INT64_C(-22378), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x672Cu, 0x672Cu, INT64_C(-22405), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x672Du, 0x672Du, INT64_C(-23965), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x672Eu, 0x672Eu, INT64_C(-20945), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6731u, 0x6731u, INT64_C(-23805), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6734u, 0x6734u, INT64_C(-22424), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6736u, 0x6736u, INT64_C(-20951), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6737u, 0x6737u, INT64_C(-20949), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6738u, 0x6738u, INT64_C(-20951), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x673Au, 0x673Au, INT64_C(-24552), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x673Du, 0x673Du, INT64_C(-24486), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x673Fu, 0x673Fu, INT64_C(-20961), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6741u, 0x6741u, INT64_C(-20961), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6746u, 0x6746u, INT64_C(-20963), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6749u, 0x6749u, INT64_C(-23533), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x674Eu, 0x674Eu, INT64_C(-22220), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x674Fu, 0x674Fu, INT64_C(-24997), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6750u, 0x6750u, INT64_C(-24035), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6751u, 0x6751u, INT64_C(-23320), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6753u, 0x6753u, INT64_C(-23853), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6756u, 0x6756u, INT64_C(-23646), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6759u, 0x6759u, INT64_C(-20979), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x675Cu, 0x675Cu, INT64_C(-23031), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x675Eu, 0x675Eu, INT64_C(-20986), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x675Fu, 0x675Fu, INT64_C(-23351), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6760u, 0x6760u, INT64_C(-20987), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6761u, 0x6761u, INT64_C(-23658), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6762u, 0x6762u, INT64_C(-22364), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6763u, 0x6764u, INT64_C(-20988), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6765u, 0x6765u, INT64_C(-22262), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x676Au, 0x676Au, INT64_C(-20989), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x676Du, 0x676Du, INT64_C(-24196), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x676Fu, 0x676Fu, INT64_C(-22855), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6770u, 0x6770u, INT64_C(-20998), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6771u, 0x6771u, INT64_C(-23022), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6772u, 0x6772u, INT64_C(-21063), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6773u, 0x6773u, INT64_C(-21060), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6775u, 0x6775u, INT64_C(-24559), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6777u, 0x6777u, INT64_C(-22877), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x677Cu, 0x677Cu, INT64_C(-21008), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x677Eu, 0x677Eu, INT64_C(-23739), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x677Fu, 0x677Fu, INT64_C(-22794), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6785u, 0x6785u, INT64_C(-21011), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6787u, 0x6787u, INT64_C(-22748), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6789u, 0x6789u, INT64_C(-21024), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x678Bu, 0x678Bu, INT64_C(-21020), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x678Cu, 0x678Cu, INT64_C(-21022), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6790u, 0x6790u, INT64_C(-23552), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6795u, 0x6795u, INT64_C(-22493), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6797u, 0x6797u, INT64_C(-22239), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x679Au, 0x679Au, INT64_C(-22504), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x679Cu, 0x679Cu, INT64_C(-24883), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x679Du, 0x679Du, INT64_C(-24020), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67A0u, 0x67A0u, INT64_C(-22165), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67A1u, 0x67A1u, INT64_C(-21040), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67A2u, 0x67A2u, INT64_C(-23626), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67A6u, 0x67A6u, INT64_C(-21046), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67A9u, 0x67A9u, INT64_C(-21054), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67AFu, 0x67AFu, INT64_C(-24335), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67B3u, 0x67B3u, INT64_C(-21052), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67B4u, 0x67B4u, INT64_C(-21055), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67B6u, 0x67B6u, INT64_C(-24908), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67B7u, 0x67B7u, INT64_C(-21060), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67B8u, 0x67B8u, INT64_C(-21055), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67B9u, 0x67B9u, INT64_C(-21050), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67C1u, 0x67C1u, INT64_C(-23420), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67C4u, 0x67C4u, INT64_C(-22678), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67C6u, 0x67C6u, INT64_C(-21061), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67CAu, 0x67CAu, INT64_C(-22809), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67CEu, 0x67CEu, INT64_C(-21070), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67CFu, 0x67CFu, INT64_C(-22924), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67D0u, 0x67D0u, INT64_C(-22598), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67D1u, 0x67D1u, INT64_C(-24765), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67D3u, 0x67D3u, INT64_C(-23579), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67D4u, 0x67D4u, INT64_C(-23917), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67D8u, 0x67D8u, INT64_C(-23244), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67DAu, 0x67DAu, INT64_C(-22437), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67DDu, 0x67DDu, INT64_C(-21089), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67DEu, 0x67DEu, INT64_C(-21091), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67E2u, 0x67E2u, INT64_C(-21093), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67E4u, 0x67E4u, INT64_C(-21098), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67E7u, 0x67E7u, INT64_C(-21093), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67E9u, 0x67E9u, INT64_C(-21105), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67ECu, 0x67ECu, INT64_C(-21110), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67EEu, 0x67EEu, INT64_C(-21104), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67EFu, 0x67EFu, INT64_C(-21115), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67F1u, 0x67F1u, INT64_C(-23338), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67F3u, 0x67F3u, INT64_C(-22482), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67F4u, 0x67F4u, INT64_C(-24037), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67F5u, 0x67F5u, INT64_C(-24180), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67FBu, 0x67FBu, INT64_C(-24244), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67FEu, 0x67FEu, INT64_C(-22596), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x67FFu, 0x67FFu, INT64_C(-24899), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6802u, 0x6802u, INT64_C(-23291), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6803u, 0x6803u, INT64_C(-23108), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6804u, 0x6804u, INT64_C(-25084), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6813u, 0x6813u, INT64_C(-23648), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6816u, 0x6816u, INT64_C(-23713), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6817u, 0x6817u, INT64_C(-24570), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x681Eu, 0x681Eu, INT64_C(-21146), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6821u, 0x6821u, INT64_C(-24375), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6822u, 0x6822u, INT64_C(-24875), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6829u, 0x6829u, INT64_C(-21155), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x682Au, 0x682Au, INT64_C(-24891), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x682Bu, 0x682Bu, INT64_C(-21151), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6832u, 0x6832u, INT64_C(-21161), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6834u, 0x6834u, INT64_C(-23680), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6838u, 0x6838u, INT64_C(-24946), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6839u, 0x6839u, INT64_C(-24320), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x683Cu, 0x683Cu, INT64_C(-24951), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x683Du, 0x683Du, INT64_C(-24289), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6840u, 0x6840u, INT64_C(-21177), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6841u, 0x6841u, INT64_C(-24553), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6842u, 0x6842u, INT64_C(-24580), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6843u, 0x6843u, INT64_C(-23231), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6846u, 0x6846u, INT64_C(-21185), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6848u, 0x6848u, INT64_C(-25249), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x684Du, 0x684Du, INT64_C(-21189), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x684Eu, 0x684Eu, INT64_C(-21188), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6850u, 0x6850u, INT64_C(-24686), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6851u, 0x6851u, INT64_C(-24626), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6853u, 0x6853u, INT64_C(-24894), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6854u, 0x6854u, INT64_C(-24786), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6859u, 0x6859u, INT64_C(-21196), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x685Cu, 0x685Cu, INT64_C(-24278), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x685Du, 0x685Du, INT64_C(-22689), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x685Fu, 0x685Fu, INT64_C(-24253), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6863u, 0x6863u, INT64_C(-21205), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6867u, 0x6867u, INT64_C(-22952), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6874u, 0x6874u, INT64_C(-21210), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6876u, 0x6876u, INT64_C(-25126), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6877u, 0x6877u, INT64_C(-21224), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x687Eu, 0x687Eu, INT64_C(-21214), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x687Fu, 0x687Fu, INT64_C(-21231), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6881u, 0x6881u, INT64_C(-22490), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6883u, 0x6883u, INT64_C(-21228), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6885u, 0x6885u, INT64_C(-23123), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x688Du, 0x688Du, INT64_C(-21230), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x688Fu, 0x688Fu, INT64_C(-21245), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6893u, 0x6893u, INT64_C(-25342), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6894u, 0x6894u, INT64_C(-21248), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6897u, 0x6897u, INT64_C(-24492), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x689Bu, 0x689Bu, INT64_C(-21253), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x689Du, 0x689Du, INT64_C(-21256), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x689Fu, 0x689Fu, INT64_C(-21262), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68A0u, 0x68A0u, INT64_C(-21252), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68A2u, 0x68A2u, INT64_C(-24030), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68A6u, 0x68A6u, INT64_C(-21920), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68A7u, 0x68A7u, INT64_C(-24558), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68A8u, 0x68A8u, INT64_C(-22565), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68ADu, 0x68ADu, INT64_C(-21274), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68AFu, 0x68AFu, INT64_C(-23426), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68B0u, 0x68B0u, INT64_C(-25106), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68B1u, 0x68B1u, INT64_C(-24439), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68B3u, 0x68B3u, INT64_C(-21288), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68B5u, 0x68B5u, INT64_C(-21274), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68B6u, 0x68B6u, INT64_C(-25050), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68B9u, 0x68B9u, INT64_C(-21280), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68BAu, 0x68BAu, INT64_C(-21277), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68BCu, 0x68BCu, INT64_C(-23351), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68C4u, 0x68C4u, INT64_C(-24941), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68C6u, 0x68C6u, INT64_C(-21259), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68C9u, 0x68C9u, INT64_C(-22743), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68CAu, 0x68CAu, INT64_C(-21288), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68CBu, 0x68CBu, INT64_C(-24949), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68CDu, 0x68CDu, INT64_C(-21284), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68D2u, 0x68D2u, INT64_C(-22855), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68D4u, 0x68D4u, INT64_C(-21290), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68D5u, 0x68D5u, INT64_C(-21289), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68D7u, 0x68D7u, INT64_C(-21287), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68D8u, 0x68D8u, INT64_C(-21300), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68DAu, 0x68DAu, INT64_C(-23637), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68DFu, 0x68DFu, INT64_C(-23385), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68E0u, 0x68E0u, INT64_C(-21292), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68E1u, 0x68E1u, INT64_C(-21306), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68E3u, 0x68E3u, INT64_C(-21298), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68E7u, 0x68E7u, INT64_C(-21308), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68EEu, 0x68EEu, INT64_C(-24018), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68EFu, 0x68EFu, INT64_C(-21306), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68F2u, 0x68F2u, INT64_C(-23934), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68F9u, 0x68F9u, INT64_C(-21318), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x68FAu, 0x68FAu, INT64_C(-25060), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6900u, 0x6900u, INT64_C(-22509), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6901u, 0x6901u, INT64_C(-21344), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6904u, 0x6904u, INT64_C(-21333), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6905u, 0x6905u, INT64_C(-25420), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6908u, 0x6908u, INT64_C(-21349), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x690Bu, 0x690Bu, INT64_C(-22824), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x690Cu, 0x690Cu, INT64_C(-21348), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x690Du, 0x690Du, INT64_C(-24072), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x690Eu, 0x690Eu, INT64_C(-23566), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x690Fu, 0x690Fu, INT64_C(-21361), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6912u, 0x6912u, INT64_C(-21348), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6919u, 0x6919u, INT64_C(-23996), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x691Au, 0x691Au, INT64_C(-21346), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x691Bu, 0x691Bu, INT64_C(-25135), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x691Cu, 0x691Cu, INT64_C(-24746), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6921u, 0x6921u, INT64_C(-21351), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6922u, 0x6922u, INT64_C(-21373), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6923u, 0x6923u, INT64_C(-21354), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6925u, 0x6925u, INT64_C(-21363), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6926u, 0x6926u, INT64_C(-21376), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6928u, 0x6928u, INT64_C(-21362), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x692Au, 0x692Au, INT64_C(-21363), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6930u, 0x6930u, INT64_C(-21352), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6934u, 0x6934u, INT64_C(-23409), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6936u, 0x6936u, INT64_C(-21385), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6939u, 0x6939u, INT64_C(-21365), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x693Du, 0x693Du, INT64_C(-21367), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x693Fu, 0x693Fu, INT64_C(-23598), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x694Au, 0x694Au, INT64_C(-22775), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6953u, 0x6953u, INT64_C(-23118), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6954u, 0x6954u, INT64_C(-21395), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6955u, 0x6955u, INT64_C(-23822), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6959u, 0x6959u, INT64_C(-21394), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x695Au, 0x695Au, INT64_C(-23932), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x695Cu, 0x695Cu, INT64_C(-21406), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x695Du, 0x695Du, INT64_C(-21394), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x695Eu, 0x695Eu, INT64_C(-21396), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6960u, 0x6960u, INT64_C(-23420), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6961u, 0x6961u, INT64_C(-21400), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6962u, 0x6962u, INT64_C(-23427), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x696Au, 0x696Au, INT64_C(-21405), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x696Bu, 0x696Bu, INT64_C(-21419), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x696Du, 0x696Du, INT64_C(-24976), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x696Eu, 0x696Eu, INT64_C(-21419), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x696Fu, 0x696Fu, INT64_C(-24299), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6973u, 0x6973u, INT64_C(-23360), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6974u, 0x6974u, INT64_C(-21423), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6975u, 0x6975u, INT64_C(-24981), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6977u, 0x6977u, INT64_C(-21434), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6978u, 0x6978u, INT64_C(-21433), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6979u, 0x6979u, INT64_C(-21437), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x697Cu, 0x697Cu, INT64_C(-22665), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x697Du, 0x697Du, INT64_C(-25256), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x697Eu, 0x697Eu, INT64_C(-21436), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6981u, 0x6981u, INT64_C(-21429), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6982u, 0x6982u, INT64_C(-25298), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x698Au, 0x698Au, INT64_C(-24598), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x698Eu, 0x698Eu, INT64_C(-25458), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6991u, 0x6991u, INT64_C(-21428), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6994u, 0x6994u, INT64_C(-22688), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6995u, 0x6995u, INT64_C(-21429), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x699Bu, 0x699Bu, INT64_C(-24190), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x699Cu, 0x699Cu, INT64_C(-21437), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69A0u, 0x69A0u, INT64_C(-21442), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69A7u, 0x69A7u, INT64_C(-21452), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69AEu, 0x69AEu, INT64_C(-21471), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69B1u, 0x69B1u, INT64_C(-21445), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69B2u, 0x69B2u, INT64_C(-21476), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69B4u, 0x69B4u, INT64_C(-21459), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69BBu, 0x69BBu, INT64_C(-21474), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69BEu, 0x69BEu, INT64_C(-21482), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69BFu, 0x69BFu, INT64_C(-21486), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69C1u, 0x69C1u, INT64_C(-21487), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69C3u, 0x69C3u, INT64_C(-21481), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69C7u, 0x69C7u, INT64_C(-19276), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69CAu, 0x69CAu, INT64_C(-21491), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69CBu, 0x69CBu, INT64_C(-24799), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69CCu, 0x69CCu, INT64_C(-23755), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69CDu, 0x69CDu, INT64_C(-24010), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69CEu, 0x69CEu, INT64_C(-21497), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69D0u, 0x69D0u, INT64_C(-21504), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69D3u, 0x69D3u, INT64_C(-21504), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69D8u, 0x69D8u, INT64_C(-22916), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69D9u, 0x69D9u, INT64_C(-23076), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69DDu, 0x69DDu, INT64_C(-21509), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69DEu, 0x69DEu, INT64_C(-21500), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69E7u, 0x69E7u, INT64_C(-21501), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69E8u, 0x69E8u, INT64_C(-21509), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69EBu, 0x69EBu, INT64_C(-21499), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69EDu, 0x69EDu, INT64_C(-21503), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69F2u, 0x69F2u, INT64_C(-21513), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69F9u, 0x69F9u, INT64_C(-21521), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69FBu, 0x69FBu, INT64_C(-23794), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69FDu, 0x69FDu, INT64_C(-24057), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x69FFu, 0x69FFu, INT64_C(-21529), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A02u, 0x6A02u, INT64_C(-21534), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A05u, 0x6A05u, INT64_C(-21530), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A0Au, 0x6A0Au, INT64_C(-21529), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A0Bu, 0x6A0Bu, INT64_C(-23397), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A0Cu, 0x6A0Cu, INT64_C(-21525), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A12u, 0x6A12u, INT64_C(-21536), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A13u, 0x6A13u, INT64_C(-21534), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A14u, 0x6A14u, INT64_C(-21541), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A17u, 0x6A17u, INT64_C(-23880), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A19u, 0x6A19u, INT64_C(-23378), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A1Bu, 0x6A1Bu, INT64_C(-21558), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A1Eu, 0x6A1Eu, INT64_C(-21553), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A1Fu, 0x6A1Fu, INT64_C(-24410), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A21u, 0x6A21u, INT64_C(-23081), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A22u, 0x6A22u, INT64_C(-21537), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A23u, 0x6A23u, INT64_C(-21551), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A29u, 0x6A29u, INT64_C(-25014), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A2Au, 0x6A2Au, INT64_C(-25578), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A2Bu, 0x6A2Bu, INT64_C(-25425), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A2Eu, 0x6A2Eu, INT64_C(-21586), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A35u, 0x6A35u, INT64_C(-24431), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A36u, 0x6A36u, INT64_C(-21565), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A38u, 0x6A38u, INT64_C(-21560), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A39u, 0x6A39u, INT64_C(-24567), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A3Au, 0x6A3Au, INT64_C(-25421), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A3Du, 0x6A3Du, INT64_C(-23988), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A44u, 0x6A44u, INT64_C(-21582), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A47u, 0x6A47u, INT64_C(-21580), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A48u, 0x6A48u, INT64_C(-21577), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A4Bu, 0x6A4Bu, INT64_C(-25216), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A58u, 0x6A58u, INT64_C(-25301), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A59u, 0x6A59u, INT64_C(-21596), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A5Fu, 0x6A5Fu, INT64_C(-25351), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A61u, 0x6A61u, INT64_C(-23713), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A62u, 0x6A62u, INT64_C(-21606), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A66u, 0x6A66u, INT64_C(-21608), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A72u, 0x6A72u, INT64_C(-21626), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A78u, 0x6A78u, INT64_C(-21630), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A7Fu, 0x6A7Fu, INT64_C(-25508), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A80u, 0x6A80u, INT64_C(-24028), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A84u, 0x6A84u, INT64_C(-21631), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A8Du, 0x6A8Du, INT64_C(-21642), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A8Eu, 0x6A8Eu, INT64_C(-25044), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A90u, 0x6A90u, INT64_C(-21646), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A97u, 0x6A97u, INT64_C(-21647), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6A9Cu, 0x6A9Cu, INT64_C(-21785), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6AA0u, 0x6AA0u, INT64_C(-21660), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6AA2u, 0x6AA3u, INT64_C(-21660), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6AAAu, 0x6AAAu, INT64_C(-21655), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6AACu, 0x6AACu, INT64_C(-21661), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6AAEu, 0x6AAEu, INT64_C(-21782), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6AB3u, 0x6AB3u, INT64_C(-21669), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6AB8u, 0x6AB8u, INT64_C(-21675), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6ABBu, 0x6ABBu, INT64_C(-21681), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6AC1u, 0x6AC1u, INT64_C(-21710), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6AC2u, 0x6AC2u, INT64_C(-21686), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6AC3u, 0x6AC3u, INT64_C(-21688), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6AD1u, 0x6AD1u, INT64_C(-21696), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6AD3u, 0x6AD3u, INT64_C(-23018), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6ADAu, 0x6ADAu, INT64_C(-21702), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6ADBu, 0x6ADBu, INT64_C(-25291), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6ADEu, 0x6ADEu, INT64_C(-21710), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6ADFu, 0x6ADFu, INT64_C(-21709), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6AE8u, 0x6AE8u, INT64_C(-23696), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6AEAu, 0x6AEAu, INT64_C(-21717), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6AFAu, 0x6AFAu, INT64_C(-21729), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6AFBu, 0x6AFBu, INT64_C(-21733), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B04u, 0x6B04u, INT64_C(-23178), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B05u, 0x6B05u, INT64_C(-21742), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B0Au, 0x6B0Au, INT64_C(-21795), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B12u, 0x6B12u, INT64_C(-21752), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B16u, 0x6B16u, INT64_C(-21755), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B1Du, 0x6B1Du, INT64_C(-25897), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B1Fu, 0x6B1Fu, INT64_C(-21762), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B20u, 0x6B20u, INT64_C(-25286), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B21u, 0x6B21u, INT64_C(-24887), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B23u, 0x6B23u, INT64_C(-25401), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B27u, 0x6B27u, INT64_C(-25830), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B32u, 0x6B32u, INT64_C(-23244), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B37u, 0x6B37u, INT64_C(-21784), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B38u, 0x6B38u, INT64_C(-21786), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B39u, 0x6B39u, INT64_C(-21784), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B3Au, 0x6B3Au, INT64_C(-25542), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B3Du, 0x6B3Du, INT64_C(-25426), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B3Eu, 0x6B3Eu, INT64_C(-25639), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B43u, 0x6B43u, INT64_C(-21791), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B47u, 0x6B47u, INT64_C(-21796), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B49u, 0x6B49u, INT64_C(-21796), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B4Cu, 0x6B4Cu, INT64_C(-25825), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B4Eu, 0x6B4Eu, INT64_C(-24252), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B50u, 0x6B50u, INT64_C(-21802), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B53u, 0x6B53u, INT64_C(-25659), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B54u, 0x6B54u, INT64_C(-21804), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B59u, 0x6B59u, INT64_C(-21810), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B5Bu, 0x6B5Bu, INT64_C(-21810), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B5Fu, 0x6B5Fu, INT64_C(-21813), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B61u, 0x6B61u, INT64_C(-21814), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B62u, 0x6B62u, INT64_C(-24984), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B63u, 0x6B63u, INT64_C(-24557), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B64u, 0x6B64u, INT64_C(-25142), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B66u, 0x6B66u, INT64_C(-23655), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B69u, 0x6B69u, INT64_C(-23578), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B6Au, 0x6B6Au, INT64_C(-23139), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B6Fu, 0x6B6Fu, INT64_C(-24975), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B73u, 0x6B73u, INT64_C(-25110), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B74u, 0x6B74u, INT64_C(-23197), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B78u, 0x6B79u, INT64_C(-21836), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B7Bu, 0x6B7Bu, INT64_C(-25008), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B7Fu, 0x6B80u, INT64_C(-21841), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B83u, 0x6B83u, INT64_C(-21842), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B84u, 0x6B84u, INT64_C(-21844), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B86u, 0x6B86u, INT64_C(-23523), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B89u, 0x6B89u, INT64_C(-24836), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B8Au, 0x6B8Au, INT64_C(-24917), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B8Bu, 0x6B8Bu, INT64_C(-25052), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B8Du, 0x6B8Du, INT64_C(-21851), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B95u, 0x6B95u, INT64_C(-21857), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B96u, 0x6B96u, INT64_C(-24720), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B98u, 0x6B98u, INT64_C(-21861), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6B9Eu, 0x6B9Eu, INT64_C(-21865), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6BA4u, 0x6BA4u, INT64_C(-21870), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6BAAu, 0x6BABu, INT64_C(-21875), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6BAFu, 0x6BAFu, INT64_C(-21878), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6BB1u, 0x6BB1u, INT64_C(-21878), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6BB2u, 0x6BB2u, INT64_C(-21880), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6BB3u, 0x6BB3u, INT64_C(-21879), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6BB4u, 0x6BB4u, INT64_C(-25970), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6BB5u, 0x6BB5u, INT64_C(-24336), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6BB7u, 0x6BB7u, INT64_C(-21882), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6BBAu, 0x6BBAu, INT64_C(-25129), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6BBBu, 0x6BBBu, INT64_C(-25844), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6BBCu, 0x6BBCu, INT64_C(-21886), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6BBFu, 0x6BBFu, INT64_C(-24166), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6BC0u, 0x6BC0u, INT64_C(-22747), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6BC5u, 0x6BC5u, INT64_C(-25707), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6BC6u, 0x6BC6u, INT64_C(-21895), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6BCBu, 0x6BCBu, INT64_C(-21899), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6BCDu, 0x6BCDu, INT64_C(-23668), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6BCEu, 0x6BCEu, INT64_C(-23579), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6BD2u, 0x6BD2u, INT64_C(-24086), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6BD3u, 0x6BD3u, INT64_C(-21906), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6BD4u, 0x6BD4u, INT64_C(-23869), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6BD8u, 0x6BD8u, INT64_C(-23852), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6BDBu, 0x6BDBu, INT64_C(-23519), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6BDFu, 0x6BDFu, INT64_C(-21917), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6BEBu, 0x6BEBu, INT64_C(-21927), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6BECu, 0x6BECu, INT64_C(-21929), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6BEFu, 0x6BEFu, INT64_C(-21929), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6BF3u, 0x6BF3u, INT64_C(-21934), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C08u, 0x6C08u, INT64_C(-21952), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C0Fu, 0x6C0Fu, INT64_C(-25155), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C11u, 0x6C11u, INT64_C(-23607), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C13u, 0x6C14u, INT64_C(-21962), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C17u, 0x6C17u, INT64_C(-25788), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C1Bu, 0x6C1Bu, INT64_C(-21968), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C23u, 0x6C23u, INT64_C(-21974), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C24u, 0x6C24u, INT64_C(-21976), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C34u, 0x6C34u, INT64_C(-24812), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C37u, 0x6C37u, INT64_C(-23919), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C38u, 0x6C38u, INT64_C(-26159), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C3Eu, 0x6C3Eu, INT64_C(-24008), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C40u, 0x6C40u, INT64_C(-24338), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C41u, 0x6C41u, INT64_C(-25049), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C42u, 0x6C42u, INT64_C(-25770), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C4Eu, 0x6C4Eu, INT64_C(-24023), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C50u, 0x6C50u, INT64_C(-25177), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C55u, 0x6C55u, INT64_C(-22022), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C57u, 0x6C57u, INT64_C(-25918), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C5Au, 0x6C5Au, INT64_C(-26147), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C5Du, 0x6C5Du, INT64_C(-24182), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C5Eu, 0x6C5Eu, INT64_C(-22032), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C5Fu, 0x6C5Fu, INT64_C(-25458), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C60u, 0x6C60u, INT64_C(-24498), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C62u, 0x6C62u, INT64_C(-22034), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C68u, 0x6C68u, INT64_C(-22032), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C6Au, 0x6C6Au, INT64_C(-22041), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C70u, 0x6C70u, INT64_C(-24626), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C72u, 0x6C72u, INT64_C(-25817), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C73u, 0x6C73u, INT64_C(-22042), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C7Au, 0x6C7Au, INT64_C(-25631), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C7Du, 0x6C7Du, INT64_C(-25889), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C7Eu, 0x6C7Eu, INT64_C(-22055), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C81u, 0x6C81u, INT64_C(-22060), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C82u, 0x6C82u, INT64_C(-22064), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C83u, 0x6C83u, INT64_C(-23580), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C88u, 0x6C88u, INT64_C(-24463), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C8Cu, 0x6C8Cu, INT64_C(-24254), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C8Du, 0x6C8Du, INT64_C(-22074), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C90u, 0x6C90u, INT64_C(-22069), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C92u, 0x6C92u, INT64_C(-22072), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C93u, 0x6C93u, INT64_C(-25725), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C96u, 0x6C96u, INT64_C(-26188), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C99u, 0x6C99u, INT64_C(-25425), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C9Au, 0x6C9Au, INT64_C(-22086), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6C9Bu, 0x6C9Bu, INT64_C(-22085), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CA1u, 0x6CA1u, INT64_C(-23807), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CA2u, 0x6CA2u, INT64_C(-24625), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CABu, 0x6CABu, INT64_C(-23785), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CAEu, 0x6CAEu, INT64_C(-22091), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CB1u, 0x6CB1u, INT64_C(-22093), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CB3u, 0x6CB3u, INT64_C(-26183), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CB8u, 0x6CB8u, INT64_C(-23971), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CB9u, 0x6CB9u, INT64_C(-23699), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CBAu, 0x6CBAu, INT64_C(-22100), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CBBu, 0x6CBBu, INT64_C(-25295), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CBCu, 0x6CBCu, INT64_C(-25077), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CBDu, 0x6CBDu, INT64_C(-22110), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CBEu, 0x6CBEu, INT64_C(-22105), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CBFu, 0x6CBFu, INT64_C(-26264), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CC1u, 0x6CC1u, INT64_C(-25845), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CC4u, 0x6CC4u, INT64_C(-22120), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CC5u, 0x6CC5u, INT64_C(-22116), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CC9u, 0x6CC9u, INT64_C(-24852), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CCAu, 0x6CCAu, INT64_C(-24198), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CCCu, 0x6CCCu, INT64_C(-24116), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CD3u, 0x6CD3u, INT64_C(-22133), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CD5u, 0x6CD5u, INT64_C(-23913), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CD7u, 0x6CD7u, INT64_C(-22135), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CD9u, 0x6CD9u, INT64_C(-22128), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CDBu, 0x6CDBu, INT64_C(-22132), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CDDu, 0x6CDDu, INT64_C(-22139), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CE1u, 0x6CE1u, INT64_C(-23924), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CE2u, 0x6CE2u, INT64_C(-24263), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CE3u, 0x6CE3u, INT64_C(-25929), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CE5u, 0x6CE5u, INT64_C(-24489), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CE8u, 0x6CE8u, INT64_C(-24608), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CEAu, 0x6CEAu, INT64_C(-22144), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CEFu, 0x6CEFu, INT64_C(-22151), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CF0u, 0x6CF0u, INT64_C(-24730), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CF1u, 0x6CF1u, INT64_C(-22164), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6CF3u, 0x6CF3u, INT64_C(-26345), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D0Bu, 0x6D0Bu, INT64_C(-23734), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D0Cu, 0x6D0Cu, INT64_C(-22167), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D12u, 0x6D12u, INT64_C(-22174), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D17u, 0x6D17u, INT64_C(-24928), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D19u, 0x6D19u, INT64_C(-22184), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D1Bu, 0x6D1Bu, INT64_C(-23720), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D1Eu, 0x6D1Eu, INT64_C(-24435), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D1Fu, 0x6D1Fu, INT64_C(-22196), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D25u, 0x6D25u, INT64_C(-24615), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D29u, 0x6D29u, INT64_C(-26398), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D2Au, 0x6D2Au, INT64_C(-25660), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D2Bu, 0x6D2Bu, INT64_C(-22205), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D32u, 0x6D32u, INT64_C(-25316), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D33u, 0x6D33u, INT64_C(-22208), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D35u, 0x6D35u, INT64_C(-22211), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D36u, 0x6D36u, INT64_C(-22217), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D38u, 0x6D38u, INT64_C(-22216), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D3Bu, 0x6D3Bu, INT64_C(-26200), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D3Du, 0x6D3Du, INT64_C(-22222), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D3Eu, 0x6D3Eu, INT64_C(-24354), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D41u, 0x6D41u, INT64_C(-23726), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D44u, 0x6D44u, INT64_C(-25163), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D45u, 0x6D45u, INT64_C(-24975), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D59u, 0x6D59u, INT64_C(-22238), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D5Au, 0x6D5Au, INT64_C(-22241), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D5Cu, 0x6D5Cu, INT64_C(-24192), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D63u, 0x6D63u, INT64_C(-22253), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D64u, 0x6D64u, INT64_C(-22252), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D66u, 0x6D66u, INT64_C(-26477), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D69u, 0x6D69u, INT64_C(-25722), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D6Au, 0x6D6Au, INT64_C(-23669), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D6Cu, 0x6D6Cu, INT64_C(-26292), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D6Eu, 0x6D6Eu, INT64_C(-24189), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D74u, 0x6D74u, INT64_C(-23820), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D77u, 0x6D77u, INT64_C(-26328), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D78u, 0x6D78u, INT64_C(-25178), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D79u, 0x6D79u, INT64_C(-22271), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D85u, 0x6D85u, INT64_C(-22278), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D88u, 0x6D88u, INT64_C(-25280), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D8Cu, 0x6D8Cu, INT64_C(-23893), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D8Eu, 0x6D8Eu, INT64_C(-22290), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D93u, 0x6D93u, INT64_C(-22300), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D95u, 0x6D95u, INT64_C(-22296), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D99u, 0x6D99u, INT64_C(-23766), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D9Bu, 0x6D9Bu, INT64_C(-24593), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6D9Cu, 0x6D9Cu, INT64_C(-24549), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DAFu, 0x6DAFu, INT64_C(-26366), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DB2u, 0x6DB2u, INT64_C(-26526), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DB5u, 0x6DB5u, INT64_C(-22322), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DB8u, 0x6DB8u, INT64_C(-22322), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DBCu, 0x6DBCu, INT64_C(-23828), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DC0u, 0x6DC0u, INT64_C(-23893), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DC5u, 0x6DC5u, INT64_C(-22328), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DC6u, 0x6DC6u, INT64_C(-22335), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DC7u, 0x6DC7u, INT64_C(-22339), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DCBu, 0x6DCBu, INT64_C(-23826), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DCCu, 0x6DCCu, INT64_C(-22338), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DD1u, 0x6DD1u, INT64_C(-25440), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DD2u, 0x6DD2u, INT64_C(-22342), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DD5u, 0x6DD5u, INT64_C(-22340), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DD8u, 0x6DD8u, INT64_C(-24656), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DD9u, 0x6DD9u, INT64_C(-22346), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DDEu, 0x6DDEu, INT64_C(-22357), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DE1u, 0x6DE1u, INT64_C(-24910), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DE4u, 0x6DE4u, INT64_C(-22356), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DE6u, 0x6DE6u, INT64_C(-22369), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DE8u, 0x6DE8u, INT64_C(-22365), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DEAu, 0x6DEAu, INT64_C(-22360), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DEBu, 0x6DEBu, INT64_C(-26638), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DECu, 0x6DECu, INT64_C(-22372), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DEEu, 0x6DEEu, INT64_C(-22363), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DF1u, 0x6DF1u, INT64_C(-25298), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DF3u, 0x6DF3u, INT64_C(-25453), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DF5u, 0x6DF5u, INT64_C(-24291), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DF7u, 0x6DF7u, INT64_C(-25788), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DF9u, 0x6DF9u, INT64_C(-22393), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DFAu, 0x6DFAu, INT64_C(-22380), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6DFBu, 0x6DFBu, INT64_C(-24746), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E05u, 0x6E05u, INT64_C(-25230), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E07u, 0x6E07u, INT64_C(-26403), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E08u, 0x6E08u, INT64_C(-25770), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E09u, 0x6E09u, INT64_C(-25408), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E0Au, 0x6E0Au, INT64_C(-22408), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E0Bu, 0x6E0Bu, INT64_C(-25506), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E13u, 0x6E13u, INT64_C(-26068), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E15u, 0x6E15u, INT64_C(-22420), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E19u, 0x6E19u, INT64_C(-22402), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E1Au, 0x6E1Au, INT64_C(-25478), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E1Bu, 0x6E1Bu, INT64_C(-26000), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E1Du, 0x6E1Du, INT64_C(-22391), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E1Fu, 0x6E1Fu, INT64_C(-22399), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E20u, 0x6E20u, INT64_C(-26229), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E21u, 0x6E21u, INT64_C(-24763), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E23u, 0x6E23u, INT64_C(-22408), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E24u, 0x6E24u, INT64_C(-22400), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E25u, 0x6E25u, INT64_C(-26773), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E26u, 0x6E26u, INT64_C(-26677), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E29u, 0x6E29u, INT64_C(-26579), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E2Bu, 0x6E2Bu, INT64_C(-22414), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E2Cu, 0x6E2Cu, INT64_C(-25091), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E2Du, 0x6E2Du, INT64_C(-22425), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E2Eu, 0x6E2Eu, INT64_C(-22424), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E2Fu, 0x6E2Fu, INT64_C(-25919), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E38u, 0x6E38u, INT64_C(-22417), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E3Au, 0x6E3Au, INT64_C(-22424), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E3Eu, 0x6E3Eu, INT64_C(-22436), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E43u, 0x6E43u, INT64_C(-22434), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E4Au, 0x6E4Au, INT64_C(-24182), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E4Du, 0x6E4Du, INT64_C(-22446), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E4Eu, 0x6E4Eu, INT64_C(-22443), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E56u, 0x6E56u, INT64_C(-26037), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E58u, 0x6E58u, INT64_C(-25486), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E5Bu, 0x6E5Bu, INT64_C(-25031), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E5Fu, 0x6E5Fu, INT64_C(-22470), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E67u, 0x6E67u, INT64_C(-24113), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E6Bu, 0x6E6Bu, INT64_C(-22479), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E6Eu, 0x6E6Eu, INT64_C(-22489), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E6Fu, 0x6E6Fu, INT64_C(-24806), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E72u, 0x6E72u, INT64_C(-22490), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E76u, 0x6E76u, INT64_C(-22488), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E7Eu, 0x6E7Eu, INT64_C(-23914), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E7Fu, 0x6E7Fu, INT64_C(-25720), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E80u, 0x6E80u, INT64_C(-24247), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E82u, 0x6E82u, INT64_C(-22490), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E8Cu, 0x6E8Cu, INT64_C(-24621), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E8Fu, 0x6E8Fu, INT64_C(-22491), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E90u, 0x6E90u, INT64_C(-26116), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E96u, 0x6E96u, INT64_C(-25615), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E98u, 0x6E98u, INT64_C(-22510), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E9Cu, 0x6E9Cu, INT64_C(-24072), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E9Du, 0x6E9Du, INT64_C(-26028), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6E9Fu, 0x6E9Fu, INT64_C(-22504), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6EA2u, 0x6EA2u, INT64_C(-26835), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6EA5u, 0x6EA5u, INT64_C(-22512), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6EAAu, 0x6EAAu, INT64_C(-22529), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6EAFu, 0x6EAFu, INT64_C(-22528), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6EB2u, 0x6EB2u, INT64_C(-22529), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6EB6u, 0x6EB6u, INT64_C(-24160), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6EB7u, 0x6EB7u, INT64_C(-22539), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6EBAu, 0x6EBAu, INT64_C(-24949), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6EBDu, 0x6EBDu, INT64_C(-22543), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6EC2u, 0x6EC2u, INT64_C(-22540), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6EC4u, 0x6EC4u, INT64_C(-22548), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6EC5u, 0x6EC5u, INT64_C(-24277), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6EC9u, 0x6EC9u, INT64_C(-22558), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6ECBu, 0x6ECBu, INT64_C(-25824), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6ECCu, 0x6ECCu, INT64_C(-22537), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6ED1u, 0x6ED1u, INT64_C(-26604), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6ED3u, 0x6ED3u, INT64_C(-22566), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6ED4u, 0x6ED5u, INT64_C(-22562), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6EDDu, 0x6EDDu, INT64_C(-25204), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6EDEu, 0x6EDEu, INT64_C(-25223), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6EECu, 0x6EECu, INT64_C(-22577), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6EEFu, 0x6EEFu, INT64_C(-22574), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6EF2u, 0x6EF2u, INT64_C(-22579), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6EF4u, 0x6EF4u, INT64_C(-25012), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6EF7u, 0x6EF7u, INT64_C(-22577), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6EF8u, 0x6EF8u, INT64_C(-22588), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6EFEu, 0x6EFEu, INT64_C(-22593), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6EFFu, 0x6EFFu, INT64_C(-22618), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F01u, 0x6F01u, INT64_C(-26449), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F02u, 0x6F02u, INT64_C(-24633), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F06u, 0x6F06u, INT64_C(-25854), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F09u, 0x6F09u, INT64_C(-26083), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F0Fu, 0x6F0Fu, INT64_C(-24089), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F11u, 0x6F11u, INT64_C(-22616), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F13u, 0x6F13u, INT64_C(-22606), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F14u, 0x6F14u, INT64_C(-26860), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F15u, 0x6F15u, INT64_C(-25360), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F20u, 0x6F20u, INT64_C(-24788), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F22u, 0x6F22u, INT64_C(-26632), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F23u, 0x6F23u, INT64_C(-24132), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F2Bu, 0x6F2Bu, INT64_C(-24417), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F2Cu, 0x6F2Cu, INT64_C(-25121), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F31u, 0x6F31u, INT64_C(-22641), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F32u, 0x6F32u, INT64_C(-22640), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F38u, 0x6F38u, INT64_C(-25447), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F3Eu, 0x6F3Eu, INT64_C(-22650), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F3Fu, 0x6F3Fu, INT64_C(-22657), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F41u, 0x6F41u, INT64_C(-22665), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F45u, 0x6F45u, INT64_C(-26665), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F54u, 0x6F54u, INT64_C(-26360), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F58u, 0x6F58u, INT64_C(-22662), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F5Bu, 0x6F5Bu, INT64_C(-22670), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F5Cu, 0x6F5Cu, INT64_C(-25507), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F5Fu, 0x6F5Fu, INT64_C(-26753), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F64u, 0x6F64u, INT64_C(-25820), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F66u, 0x6F66u, INT64_C(-22672), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F6Du, 0x6F6Du, INT64_C(-22686), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F6Eu, 0x6F6Eu, INT64_C(-25225), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F6Fu, 0x6F6Fu, INT64_C(-22691), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F70u, 0x6F70u, INT64_C(-25182), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F74u, 0x6F74u, INT64_C(-22661), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F78u, 0x6F78u, INT64_C(-22703), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F7Au, 0x6F7Au, INT64_C(-22706), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F7Cu, 0x6F7Cu, INT64_C(-22699), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F80u, 0x6F80u, INT64_C(-22709), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F81u, 0x6F81u, INT64_C(-22711), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F82u, 0x6F82u, INT64_C(-22706), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F84u, 0x6F84u, INT64_C(-25634), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F86u, 0x6F86u, INT64_C(-22719), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F8Eu, 0x6F8Eu, INT64_C(-22715), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F91u, 0x6F91u, INT64_C(-22717), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6F97u, 0x6F97u, INT64_C(-26748), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6FA1u, 0x6FA1u, INT64_C(-22728), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6FA3u, 0x6FA3u, INT64_C(-22731), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6FA4u, 0x6FA4u, INT64_C(-22730), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6FAAu, 0x6FAAu, INT64_C(-22733), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6FB1u, 0x6FB1u, INT64_C(-25175), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6FB3u, 0x6FB3u, INT64_C(-22748), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6FB9u, 0x6FB9u, INT64_C(-22750), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6FC0u, 0x6FC0u, INT64_C(-26474), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6FC1u, 0x6FC1u, INT64_C(-25419), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6FC2u, 0x6FC2u, INT64_C(-22765), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6FC3u, 0x6FC3u, INT64_C(-25013), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6FC6u, 0x6FC6u, INT64_C(-22762), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6FD4u, 0x6FD4u, INT64_C(-22771), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6FD5u, 0x6FD5u, INT64_C(-22774), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6FD8u, 0x6FD8u, INT64_C(-22774), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6FDBu, 0x6FDBu, INT64_C(-22774), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6FDFu, 0x6FDFu, INT64_C(-22785), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6FE0u, 0x6FE0u, INT64_C(-26311), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6FE1u, 0x6FE1u, INT64_C(-25062), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6FE4u, 0x6FE4u, INT64_C(-22886), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6FEBu, 0x6FEBu, INT64_C(-24432), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6FECu, 0x6FECu, INT64_C(-22796), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6FEEu, 0x6FEEu, INT64_C(-22794), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6FEFu, 0x6FEFu, INT64_C(-25469), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6FF1u, 0x6FF1u, INT64_C(-22798), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6FF3u, 0x6FF3u, INT64_C(-22821), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6FF6u, 0x6FF6u, INT64_C(-21258), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6FFAu, 0x6FFAu, INT64_C(-22802), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x6FFEu, 0x6FFEu, INT64_C(-22802), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7001u, 0x7001u, INT64_C(-22807), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7009u, 0x7009u, INT64_C(-22819), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x700Bu, 0x700Bu, INT64_C(-22820), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x700Fu, 0x700Fu, INT64_C(-22820), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7011u, 0x7011u, INT64_C(-22824), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7015u, 0x7015u, INT64_C(-24888), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7018u, 0x7018u, INT64_C(-22823), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x701Au, 0x701Au, INT64_C(-22828), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x701Bu, 0x701Bu, INT64_C(-22830), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x701Du, 0x701Du, INT64_C(-22829), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x701Eu, 0x701Eu, INT64_C(-25173), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x701Fu, 0x701Fu, INT64_C(-22829), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7026u, 0x7026u, INT64_C(-25430), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7027u, 0x7027u, INT64_C(-25533), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x702Cu, 0x702Cu, INT64_C(-25798), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7030u, 0x7030u, INT64_C(-22845), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7032u, 0x7032u, INT64_C(-22845), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x703Eu, 0x703Eu, INT64_C(-22858), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x704Cu, 0x704Cu, INT64_C(-22930), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7051u, 0x7051u, INT64_C(-22875), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7058u, 0x7058u, INT64_C(-25212), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7063u, 0x7063u, INT64_C(-22892), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x706Bu, 0x706Bu, INT64_C(-27134), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x706Fu, 0x706Fu, INT64_C(-25316), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7070u, 0x7070u, INT64_C(-27088), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7078u, 0x7078u, INT64_C(-26845), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x707Cu, 0x707Cu, INT64_C(-26197), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x707Du, 0x707Du, INT64_C(-26398), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7089u, 0x7089u, INT64_C(-24479), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x708Au, 0x708Au, INT64_C(-25921), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x708Eu, 0x708Eu, INT64_C(-27237), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7092u, 0x7092u, INT64_C(-22937), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7099u, 0x7099u, INT64_C(-22945), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x70ACu, 0x70ACu, INT64_C(-22960), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x70ADu, 0x70ADu, INT64_C(-25624), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x70AEu, 0x70AEu, INT64_C(-22959), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x70AFu, 0x70AFu, INT64_C(-22965), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x70B3u, 0x70B3u, INT64_C(-22965), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x70B8u, 0x70B8u, INT64_C(-22971), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x70B9u, 0x70B9u, INT64_C(-25442), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x70BAu, 0x70BAu, INT64_C(-27392), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x70C8u, 0x70C8u, INT64_C(-24558), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x70CBu, 0x70CBu, INT64_C(-22986), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x70CFu, 0x70CFu, INT64_C(-27368), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x70D9u, 0x70D9u, INT64_C(-22998), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x70DDu, 0x70DDu, INT64_C(-23003), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x70DFu, 0x70DFu, INT64_C(-23007), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x70F1u, 0x70F1u, INT64_C(-23030), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x70F9u, 0x70F9u, INT64_C(-24971), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x70FDu, 0x70FDu, INT64_C(-23032), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7109u, 0x7109u, INT64_C(-23045), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7114u, 0x7114u, INT64_C(-27370), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7119u, 0x7119u, INT64_C(-23058), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x711Au, 0x711Au, INT64_C(-25083), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x711Cu, 0x711Cu, INT64_C(-23062), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7121u, 0x7121u, INT64_C(-24899), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7126u, 0x7126u, INT64_C(-26202), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7136u, 0x7136u, INT64_C(-25956), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x713Cu, 0x713Cu, INT64_C(-26225), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7149u, 0x7149u, INT64_C(-24681), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x714Cu, 0x714Cu, INT64_C(-23103), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x714Eu, 0x714Eu, INT64_C(-26004), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7155u, 0x7155u, INT64_C(-23116), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7156u, 0x7156u, INT64_C(-23112), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7159u, 0x7159u, INT64_C(-27438), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7162u, 0x7162u, INT64_C(-23126), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7164u, 0x7164u, INT64_C(-25392), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7165u, 0x7165u, INT64_C(-23133), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7166u, 0x7166u, INT64_C(-23131), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7167u, 0x7167u, INT64_C(-26266), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7169u, 0x7169u, INT64_C(-25319), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x716Cu, 0x716Cu, INT64_C(-23133), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x716Eu, 0x716Eu, INT64_C(-26452), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x717Du, 0x717Du, INT64_C(-26050), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7184u, 0x7184u, INT64_C(-23154), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7188u, 0x7188u, INT64_C(-23166), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x718Au, 0x718Au, INT64_C(-26992), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x718Fu, 0x718Fu, INT64_C(-23167), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7194u, 0x7194u, INT64_C(-24893), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7195u, 0x7195u, INT64_C(-23170), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7199u, 0x7199u, INT64_C(-21274), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x719Fu, 0x719Fu, INT64_C(-26409), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x71A8u, 0x71A8u, INT64_C(-23188), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x71ACu, 0x71ACu, INT64_C(-23191), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x71B1u, 0x71B1u, INT64_C(-25520), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x71B9u, 0x71B9u, INT64_C(-23202), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x71BEu, 0x71BEu, INT64_C(-23206), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x71C3u, 0x71C3u, INT64_C(-25533), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x71C8u, 0x71C8u, INT64_C(-25660), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x71C9u, 0x71C9u, INT64_C(-23215), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x71CEu, 0x71CEu, INT64_C(-23218), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x71D0u, 0x71D0u, INT64_C(-24854), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x71D2u, 0x71D2u, INT64_C(-23225), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x71D4u, 0x71D4u, INT64_C(-23225), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x71D5u, 0x71D5u, INT64_C(-27561), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x71D7u, 0x71D7u, INT64_C(-23233), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x71DFu, 0x71DFu, INT64_C(-24393), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x71E0u, 0x71E0u, INT64_C(-23235), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x71E5u, 0x71E5u, INT64_C(-26079), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x71E6u, 0x71E6u, INT64_C(-26691), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x71E7u, 0x71E7u, INT64_C(-23240), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x71ECu, 0x71ECu, INT64_C(-23246), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x71EDu, 0x71EDu, INT64_C(-26342), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x71EEu, 0x71EEu, INT64_C(-24504), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x71F5u, 0x71F5u, INT64_C(-23253), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x71F9u, 0x71F9u, INT64_C(-23255), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x71FBu, 0x71FBu, INT64_C(-23274), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x71FCu, 0x71FCu, INT64_C(-23259), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x71FFu, 0x71FFu, INT64_C(-23260), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7206u, 0x7206u, INT64_C(-25529), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x720Du, 0x720Du, INT64_C(-23273), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7210u, 0x7210u, INT64_C(-23275), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x721Bu, 0x721Bu, INT64_C(-23285), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7228u, 0x7228u, INT64_C(-23297), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x722Au, 0x722Au, INT64_C(-25875), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x722Cu, 0x722Cu, INT64_C(-23299), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x722Du, 0x722Du, INT64_C(-23301), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7230u, 0x7230u, INT64_C(-23302), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7232u, 0x7232u, INT64_C(-23303), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7235u, 0x7235u, INT64_C(-26637), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7236u, 0x7236u, INT64_C(-25412), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x723Au, 0x723Au, INT64_C(-25125), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x723Bu, 0x723Cu, INT64_C(-23311), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x723Du, 0x723Du, INT64_C(-26184), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x723Eu, 0x723Eu, INT64_C(-26705), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x723Fu, 0x7240u, INT64_C(-23313), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7246u, 0x7246u, INT64_C(-23318), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7247u, 0x7247u, INT64_C(-25352), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7248u, 0x7248u, INT64_C(-25552), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x724Bu, 0x724Bu, INT64_C(-23322), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x724Cu, 0x724Cu, INT64_C(-25634), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7252u, 0x7252u, INT64_C(-25964), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7258u, 0x7258u, INT64_C(-23334), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7259u, 0x7259u, INT64_C(-27605), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x725Bu, 0x725Bu, INT64_C(-27319), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x725Du, 0x725Du, INT64_C(-25198), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x725Fu, 0x725Fu, INT64_C(-25216), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7261u, 0x7261u, INT64_C(-27664), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7262u, 0x7262u, INT64_C(-24939), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7267u, 0x7267u, INT64_C(-25290), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7269u, 0x7269u, INT64_C(-25426), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7272u, 0x7272u, INT64_C(-26362), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7274u, 0x7274u, INT64_C(-23361), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7279u, 0x7279u, INT64_C(-25793), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x727Du, 0x727Du, INT64_C(-27145), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x727Eu, 0x727Eu, INT64_C(-23370), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7280u, 0x7280u, INT64_C(-26911), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7281u, 0x7281u, INT64_C(-23371), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7282u, 0x7282u, INT64_C(-23373), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7287u, 0x7287u, INT64_C(-23376), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7292u, 0x7292u, INT64_C(-23386), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7296u, 0x7296u, INT64_C(-23389), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x72A0u, 0x72A0u, INT64_C(-27435), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x72A2u, 0x72A2u, INT64_C(-23400), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x72A7u, 0x72A7u, INT64_C(-23404), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x72ACu, 0x72ACu, INT64_C(-27191), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x72AFu, 0x72AFu, INT64_C(-25654), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x72B2u, 0x72B2u, INT64_C(-23413), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x72B6u, 0x72B6u, INT64_C(-26556), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x72B9u, 0x72B9u, INT64_C(-23421), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x72C2u, 0x72C2u, INT64_C(-27381), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x72C3u, 0x72C3u, INT64_C(-23429), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x72C4u, 0x72C4u, INT64_C(-23428), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x72C6u, 0x72C6u, INT64_C(-23431), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x72CEu, 0x72CEu, INT64_C(-23437), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x72D0u, 0x72D0u, INT64_C(-27182), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x72D2u, 0x72D2u, INT64_C(-23440), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x72D7u, 0x72D7u, INT64_C(-27353), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x72D9u, 0x72D9u, INT64_C(-26362), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x72DBu, 0x72DBu, INT64_C(-27055), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x72E0u, 0x72E1u, INT64_C(-23452), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x72E2u, 0x72E2u, INT64_C(-23455), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x72E9u, 0x72E9u, INT64_C(-26803), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x72ECu, 0x72ECu, INT64_C(-25903), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x72EDu, 0x72EDu, INT64_C(-27423), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x72F7u, 0x72F7u, INT64_C(-23472), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x72F8u, 0x72F8u, INT64_C(-26225), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x72F9u, 0x72F9u, INT64_C(-23475), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x72FCu, 0x72FCu, INT64_C(-25092), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x72FDu, 0x72FDu, INT64_C(-25800), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x730Au, 0x730Au, INT64_C(-23488), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7316u, 0x7316u, INT64_C(-23498), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7317u, 0x7317u, INT64_C(-23502), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x731Bu, 0x731Bu, INT64_C(-25374), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x731Cu, 0x731Cu, INT64_C(-23505), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x731Du, 0x731Du, INT64_C(-23504), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x731Fu, 0x731Fu, INT64_C(-25206), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7325u, 0x7325u, INT64_C(-23508), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7329u, 0x7329u, INT64_C(-23513), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x732Au, 0x732Au, INT64_C(-26201), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x732Bu, 0x732Bu, INT64_C(-25899), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x732Eu, 0x732Eu, INT64_C(-27320), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x732Fu, 0x732Fu, INT64_C(-23520), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7334u, 0x7334u, INT64_C(-23526), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7336u, 0x7337u, INT64_C(-25342), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x733Eu, 0x733Eu, INT64_C(-23532), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x733Fu, 0x733Fu, INT64_C(-27922), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7344u, 0x7344u, INT64_C(-27167), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7345u, 0x7345u, INT64_C(-27000), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x734Eu, 0x734Fu, INT64_C(-23547), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7357u, 0x7357u, INT64_C(-23553), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7363u, 0x7363u, INT64_C(-26873), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7368u, 0x7368u, INT64_C(-23568), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x736Au, 0x736Au, INT64_C(-23571), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7370u, 0x7370u, INT64_C(-23575), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7372u, 0x7372u, INT64_C(-27818), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7375u, 0x7375u, INT64_C(-23578), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7378u, 0x7378u, INT64_C(-23582), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x737Au, 0x737Au, INT64_C(-23581), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x737Bu, 0x737Bu, INT64_C(-23583), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7384u, 0x7384u, INT64_C(-27383), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7387u, 0x7387u, INT64_C(-25338), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7389u, 0x7389u, INT64_C(-27560), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x738Bu, 0x738Bu, INT64_C(-27976), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7396u, 0x7396u, INT64_C(-27543), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x73A9u, 0x73A9u, INT64_C(-27759), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x73B2u, 0x73B2u, INT64_C(-25317), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x73B3u, 0x73B3u, INT64_C(-23636), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x73BBu, 0x73BBu, INT64_C(-23642), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x73C0u, 0x73C0u, INT64_C(-23646), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x73C2u, 0x73C2u, INT64_C(-27988), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x73C8u, 0x73C8u, INT64_C(-23658), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x73CAu, 0x73CAu, INT64_C(-27174), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x73CDu, 0x73CDu, INT64_C(-26323), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x73CEu, 0x73CEu, INT64_C(-23662), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x73DEu, 0x73DEu, INT64_C(-23673), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x73E0u, 0x73E0u, INT64_C(-27049), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x73E5u, 0x73E5u, INT64_C(-23682), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x73EAu, 0x73EAu, INT64_C(-27577), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x73EDu, 0x73EDu, INT64_C(-25971), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x73EEu, 0x73EEu, INT64_C(-23690), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x73F1u, 0x73F1u, INT64_C(-23666), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x73F8u, 0x73F8u, INT64_C(-23694), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x73FEu, 0x73FEu, INT64_C(-27504), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7403u, 0x7403u, INT64_C(-27751), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7405u, 0x7405u, INT64_C(-23710), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7406u, 0x7406u, INT64_C(-25474), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7409u, 0x7409u, INT64_C(-25460), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7422u, 0x7422u, INT64_C(-26543), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7425u, 0x7425u, INT64_C(-23740), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7432u, 0x7432u, INT64_C(-23751), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7433u, 0x7433u, INT64_C(-25464), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7434u, 0x7434u, INT64_C(-27720), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7435u, 0x7435u, INT64_C(-25992), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7436u, 0x7436u, INT64_C(-26137), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x743Au, 0x743Au, INT64_C(-23758), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x743Fu, 0x743Fu, INT64_C(-23761), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7441u, 0x7441u, INT64_C(-23760), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7455u, 0x7455u, INT64_C(-23784), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7459u, 0x7459u, INT64_C(-23785), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x745Au, 0x745Au, INT64_C(-27551), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x745Bu, 0x745Bu, INT64_C(-28239), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x745Cu, 0x745Cu, INT64_C(-23786), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x745Eu, 0x745Eu, INT64_C(-26891), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x745Fu, 0x745Fu, INT64_C(-23792), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7460u, 0x7460u, INT64_C(-25503), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7463u, 0x7463u, INT64_C(-23790), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7464u, 0x7464u, INT64_C(-21991), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7469u, 0x7469u, INT64_C(-23798), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x746Au, 0x746Au, INT64_C(-23796), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x746Fu, 0x746Fu, INT64_C(-23815), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7470u, 0x7470u, INT64_C(-23804), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7473u, 0x7473u, INT64_C(-27434), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7476u, 0x7476u, INT64_C(-23807), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x747Eu, 0x747Eu, INT64_C(-23814), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7483u, 0x7483u, INT64_C(-25598), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x748Bu, 0x748Bu, INT64_C(-23826), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x749Eu, 0x749Eu, INT64_C(-23844), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x74A2u, 0x74A2u, INT64_C(-23868), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x74A7u, 0x74A7u, INT64_C(-23852), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x74B0u, 0x74B0u, INT64_C(-28051), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x74BDu, 0x74BDu, INT64_C(-27343), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x74CAu, 0x74CAu, INT64_C(-23886), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x74CFu, 0x74CFu, INT64_C(-23890), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x74D4u, 0x74D4u, INT64_C(-23894), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x74DCu, 0x74DCu, INT64_C(-28386), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x74E0u, 0x74E0u, INT64_C(-23904), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x74E2u, 0x74E2u, INT64_C(-26136), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x74E3u, 0x74E3u, INT64_C(-23906), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x74E6u, 0x74E6u, INT64_C(-28137), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x74E7u, 0x74E7u, INT64_C(-23909), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x74E9u, 0x74E9u, INT64_C(-23910), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x74EEu, 0x74EEu, INT64_C(-23914), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x74F0u, 0x74F1u, INT64_C(-23914), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x74F2u, 0x74F2u, INT64_C(-23917), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x74F6u, 0x74F6u, INT64_C(-26132), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x74F7u, 0x74F7u, INT64_C(-23918), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x74F8u, 0x74F8u, INT64_C(-23920), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7503u, 0x7503u, INT64_C(-23928), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7504u, 0x7504u, INT64_C(-23930), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7505u, 0x7505u, INT64_C(-23929), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x750Cu, 0x750Cu, INT64_C(-23935), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x750Du, 0x750Du, INT64_C(-23934), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x750Eu, 0x750Eu, INT64_C(-23936), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7511u, 0x7511u, INT64_C(-27625), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7513u, 0x7513u, INT64_C(-23938), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7515u, 0x7515u, INT64_C(-23941), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7518u, 0x7518u, INT64_C(-28154), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x751Au, 0x751Au, INT64_C(-27108), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x751Cu, 0x751Cu, INT64_C(-26569), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x751Eu, 0x751Eu, INT64_C(-23948), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x751Fu, 0x751Fu, INT64_C(-27046), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7523u, 0x7523u, INT64_C(-27518), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7525u, 0x7525u, INT64_C(-28397), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7526u, 0x7526u, INT64_C(-23955), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7528u, 0x7528u, INT64_C(-25808), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x752Bu, 0x752Bu, INT64_C(-26075), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x752Cu, 0x752Cu, INT64_C(-23960), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7530u, 0x7530u, INT64_C(-26581), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7531u, 0x7531u, INT64_C(-25847), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7532u, 0x7532u, INT64_C(-27712), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7533u, 0x7533u, INT64_C(-27155), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7537u, 0x7537u, INT64_C(-26769), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7538u, 0x7538u, INT64_C(-25383), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x753Au, 0x753Au, INT64_C(-26707), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x753Bu, 0x753Bu, INT64_C(-28342), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x753Cu, 0x753Cu, INT64_C(-23975), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7544u, 0x7544u, INT64_C(-23982), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7546u, 0x7546u, INT64_C(-23979), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7549u, 0x7549u, INT64_C(-23984), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x754Au, 0x754Au, INT64_C(-23986), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x754Bu, 0x754Bu, INT64_C(-24636), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x754Cu, 0x754Cu, INT64_C(-28331), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x754Du, 0x754Du, INT64_C(-23990), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x754Fu, 0x754Fu, INT64_C(-28564), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7551u, 0x7551u, INT64_C(-26358), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7554u, 0x7554u, INT64_C(-26329), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7559u, 0x7559u, INT64_C(-25795), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x755Au, 0x755Au, INT64_C(-23998), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x755Bu, 0x755Bu, INT64_C(-24001), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x755Cu, 0x755Cu, INT64_C(-26789), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x755Du, 0x755Du, INT64_C(-27126), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7560u, 0x7560u, INT64_C(-26372), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7562u, 0x7562u, INT64_C(-26278), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7564u, 0x7564u, INT64_C(-24006), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7565u, 0x7565u, INT64_C(-25812), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7566u, 0x7566u, INT64_C(-27942), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7567u, 0x7567u, INT64_C(-24008), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7569u, 0x7569u, INT64_C(-24012), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x756Au, 0x756Au, INT64_C(-26339), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x756Bu, 0x756Bu, INT64_C(-24011), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x756Du, 0x756Du, INT64_C(-24012), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7570u, 0x7570u, INT64_C(-28596), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7573u, 0x7573u, INT64_C(-27256), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7574u, 0x7574u, INT64_C(-24014), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7576u, 0x7576u, INT64_C(-24019), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7577u, 0x7577u, INT64_C(-26517), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7578u, 0x7578u, INT64_C(-24022), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x757Fu, 0x757Fu, INT64_C(-28194), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7582u, 0x7582u, INT64_C(-24025), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7586u, 0x7587u, INT64_C(-24034), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7589u, 0x7589u, INT64_C(-24033), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x758Au, 0x758Au, INT64_C(-24035), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x758Bu, 0x758Bu, INT64_C(-26327), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x758Eu, 0x758Eu, INT64_C(-27053), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x758Fu, 0x758Fu, INT64_C(-27055), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7591u, 0x7591u, INT64_C(-28187), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7594u, 0x7594u, INT64_C(-24042), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x759Au, 0x759Au, INT64_C(-24047), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x759Du, 0x759Du, INT64_C(-24049), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75A3u, 0x75A3u, INT64_C(-24053), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75A5u, 0x75A5u, INT64_C(-24056), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75ABu, 0x75ABu, INT64_C(-28566), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75B1u, 0x75B1u, INT64_C(-24059), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75B2u, 0x75B2u, INT64_C(-26393), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75B3u, 0x75B3u, INT64_C(-24067), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75B5u, 0x75B5u, INT64_C(-24067), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75B8u, 0x75B8u, INT64_C(-24068), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75B9u, 0x75B9u, INT64_C(-27288), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75BCu, 0x75BCu, INT64_C(-24071), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75BDu, 0x75BDu, INT64_C(-24074), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75BEu, 0x75BEu, INT64_C(-27573), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75C2u, 0x75C2u, INT64_C(-24083), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75C3u, 0x75C3u, INT64_C(-24082), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75C5u, 0x75C5u, INT64_C(-26356), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75C7u, 0x75C7u, INT64_C(-27385), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75CAu, 0x75CAu, INT64_C(-24082), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75CDu, 0x75CDu, INT64_C(-24086), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75D2u, 0x75D2u, INT64_C(-24089), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75D4u, 0x75D4u, INT64_C(-27621), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75D5u, 0x75D5u, INT64_C(-27801), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75D8u, 0x75D8u, INT64_C(-26698), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75D9u, 0x75D9u, INT64_C(-24095), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75DBu, 0x75DBu, INT64_C(-26839), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75DEu, 0x75DEu, INT64_C(-24098), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75E2u, 0x75E2u, INT64_C(-25948), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75E3u, 0x75E3u, INT64_C(-24104), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75E9u, 0x75E9u, INT64_C(-27105), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75F0u, 0x75F0u, INT64_C(-24111), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75F2u, 0x75F3u, INT64_C(-24111), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75F4u, 0x75F4u, INT64_C(-26949), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75FAu, 0x75FAu, INT64_C(-24120), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75FCu, 0x75FCu, INT64_C(-24125), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x75FEu, 0x75FFu, INT64_C(-24129), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7601u, 0x7601u, INT64_C(-24129), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7609u, 0x7609u, INT64_C(-24130), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x760Bu, 0x760Bu, INT64_C(-24134), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x760Du, 0x760Du, INT64_C(-24135), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x761Fu, 0x761Fu, INT64_C(-24151), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7620u, 0x7622u, INT64_C(-24150), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7624u, 0x7624u, INT64_C(-24151), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7627u, 0x7627u, INT64_C(-24158), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7630u, 0x7630u, INT64_C(-24161), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7634u, 0x7634u, INT64_C(-24166), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x763Bu, 0x763Bu, INT64_C(-24171), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7642u, 0x7642u, INT64_C(-26008), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7646u, 0x7646u, INT64_C(-24179), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7647u, 0x7648u, INT64_C(-24182), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x764Cu, 0x764Cu, INT64_C(-28433), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7652u, 0x7652u, INT64_C(-26155), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7656u, 0x7656u, INT64_C(-26399), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7658u, 0x7658u, INT64_C(-24195), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x765Cu, 0x765Cu, INT64_C(-24200), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7661u, 0x7662u, INT64_C(-24203), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7667u, 0x7667u, INT64_C(-24204), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7668u, 0x766Au, INT64_C(-24208), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x766Cu, 0x766Cu, INT64_C(-24208), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7670u, 0x7670u, INT64_C(-24211), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7672u, 0x7672u, INT64_C(-24212), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7676u, 0x7676u, INT64_C(-24215), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7678u, 0x7678u, INT64_C(-24216), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x767Au, 0x767Au, INT64_C(-26650), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x767Bu, 0x767Bu, INT64_C(-26900), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x767Cu, 0x767Cu, INT64_C(-24219), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x767Du, 0x767Du, INT64_C(-26680), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x767Eu, 0x767Eu, INT64_C(-26555), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7680u, 0x7680u, INT64_C(-24222), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7683u, 0x7683u, INT64_C(-24224), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7684u, 0x7684u, INT64_C(-26947), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7686u, 0x7686u, INT64_C(-28644), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7687u, 0x7687u, INT64_C(-28052), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7688u, 0x7688u, INT64_C(-24228), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x768Bu, 0x768Bu, INT64_C(-24230), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x768Eu, 0x768Eu, INT64_C(-24232), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7690u, 0x7690u, INT64_C(-27900), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7693u, 0x7693u, INT64_C(-24235), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7696u, 0x7696u, INT64_C(-24239), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7699u, 0x769Au, INT64_C(-24240), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x76AEu, 0x76AEu, INT64_C(-26644), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x76B0u, 0x76B0u, INT64_C(-24261), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x76B4u, 0x76B4u, INT64_C(-24264), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x76B7u, 0x76B7u, INT64_C(-22611), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x76B8u, 0x76BAu, INT64_C(-24267), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x76BFu, 0x76BFu, INT64_C(-27942), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x76C2u, 0x76C2u, INT64_C(-24274), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x76C3u, 0x76C3u, INT64_C(-26778), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x76C6u, 0x76C6u, INT64_C(-26396), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x76C8u, 0x76C8u, INT64_C(-28859), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x76CAu, 0x76CAu, INT64_C(-28852), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x76CDu, 0x76CDu, INT64_C(-24284), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x76D2u, 0x76D2u, INT64_C(-24287), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x76D6u, 0x76D6u, INT64_C(-24292), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x76D7u, 0x76D7u, INT64_C(-26960), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x76DBu, 0x76DBu, INT64_C(-27489), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x76DCu, 0x76DCu, INT64_C(-24764), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x76DEu, 0x76DEu, INT64_C(-24298), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x76DFu, 0x76DFu, INT64_C(-26357), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x76E1u, 0x76E1u, INT64_C(-24300), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x76E3u, 0x76E3u, INT64_C(-28612), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x76E4u, 0x76E4u, INT64_C(-26716), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x76E5u, 0x76E5u, INT64_C(-24303), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x76E7u, 0x76E7u, INT64_C(-24304), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x76EAu, 0x76EAu, INT64_C(-24306), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x76EEu, 0x76EEu, INT64_C(-26345), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x76F2u, 0x76F2u, INT64_C(-26356), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x76F4u, 0x76F4u, INT64_C(-27133), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x76F8u, 0x76F8u, INT64_C(-27375), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x76FBu, 0x76FBu, INT64_C(-24321), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x76FEu, 0x76FEu, INT64_C(-27765), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7701u, 0x7701u, INT64_C(-27698), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7704u, 0x7704u, INT64_C(-24327), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7707u, 0x7707u, INT64_C(-24331), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7708u, 0x7708u, INT64_C(-24333), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7709u, 0x7709u, INT64_C(-26715), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x770Bu, 0x770Bu, INT64_C(-28651), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x770Cu, 0x770Cu, INT64_C(-28306), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x771Bu, 0x771Bu, INT64_C(-24344), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x771Eu, 0x771Eu, INT64_C(-24350), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x771Fu, 0x771Fu, INT64_C(-27645), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7720u, 0x7720u, INT64_C(-26437), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7724u, 0x7724u, INT64_C(-24357), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7725u, 0x7726u, INT64_C(-24356), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7729u, 0x7729u, INT64_C(-24363), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7737u, 0x7738u, INT64_C(-24371), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x773Au, 0x773Au, INT64_C(-27218), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x773Cu, 0x773Cu, INT64_C(-28672), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7740u, 0x7740u, INT64_C(-27264), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7747u, 0x7747u, INT64_C(-24385), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x775Au, 0x775Au, INT64_C(-24403), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x775Bu, 0x775Bu, INT64_C(-24401), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7761u, 0x7761u, INT64_C(-27671), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7763u, 0x7763u, INT64_C(-27050), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7765u, 0x7765u, INT64_C(-24410), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7766u, 0x7766u, INT64_C(-26568), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7768u, 0x7768u, INT64_C(-24416), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x776Bu, 0x776Bu, INT64_C(-24418), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7779u, 0x7779u, INT64_C(-24427), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x777Eu, 0x777Eu, INT64_C(-24433), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x777Fu, 0x777Fu, INT64_C(-24435), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x778Bu, 0x778Bu, INT64_C(-24443), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x778Eu, 0x778Eu, INT64_C(-24447), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7791u, 0x7791u, INT64_C(-24448), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x779Eu, 0x779Eu, INT64_C(-24459), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x77A0u, 0x77A0u, INT64_C(-24462), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x77A5u, 0x77A5u, INT64_C(-26731), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x77ACu, 0x77ACu, INT64_C(-27951), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x77ADu, 0x77ADu, INT64_C(-26370), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x77B0u, 0x77B0u, INT64_C(-24476), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x77B3u, 0x77B3u, INT64_C(-27143), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x77B6u, 0x77B6u, INT64_C(-24481), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x77B9u, 0x77B9u, INT64_C(-24483), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x77BBu, 0x77BBu, INT64_C(-24481), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x77BCu, 0x77BDu, INT64_C(-24484), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x77BFu, 0x77BFu, INT64_C(-24488), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x77C7u, 0x77C7u, INT64_C(-24492), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x77CDu, 0x77CDu, INT64_C(-24497), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x77D7u, 0x77D7u, INT64_C(-24506), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x77DAu, 0x77DAu, INT64_C(-24508), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x77DBu, 0x77DBu, INT64_C(-26619), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x77DCu, 0x77DCu, INT64_C(-24509), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x77E2u, 0x77E2u, INT64_C(-26569), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x77E3u, 0x77E3u, INT64_C(-24515), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x77E5u, 0x77E5u, INT64_C(-27452), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x77E7u, 0x77E7u, INT64_C(-27050), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x77E9u, 0x77E9u, INT64_C(-28649), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x77EDu, 0x77EDu, INT64_C(-27479), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x77EEu, 0x77EEu, INT64_C(-24525), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x77EFu, 0x77EFu, INT64_C(-28704), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x77F3u, 0x77F3u, INT64_C(-27746), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x77FCu, 0x77FCu, INT64_C(-24538), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7802u, 0x7802u, INT64_C(-28344), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x780Cu, 0x780Cu, INT64_C(-24553), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7812u, 0x7812u, INT64_C(-24558), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7814u, 0x7814u, INT64_C(-28573), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7815u, 0x7815u, INT64_C(-28339), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7820u, 0x7820u, INT64_C(-24570), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7825u, 0x7825u, INT64_C(-27320), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7826u, 0x7826u, INT64_C(-28355), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7827u, 0x7827u, INT64_C(-28834), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7832u, 0x7832u, INT64_C(-26819), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7834u, 0x7834u, INT64_C(-27158), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x783Au, 0x783Au, INT64_C(-27340), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x783Fu, 0x783Fu, INT64_C(-28468), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7845u, 0x7845u, INT64_C(-24605), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x785Du, 0x785Du, INT64_C(-28045), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x786Bu, 0x786Bu, INT64_C(-26580), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x786Cu, 0x786Cu, INT64_C(-28536), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x786Fu, 0x786Fu, INT64_C(-28663), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7872u, 0x7872u, INT64_C(-27166), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7874u, 0x7874u, INT64_C(-24650), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x787Cu, 0x787Cu, INT64_C(-24656), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7881u, 0x7881u, INT64_C(-28613), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7886u, 0x7886u, INT64_C(-24667), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7887u, 0x7887u, INT64_C(-27480), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x788Cu, 0x788Cu, INT64_C(-24670), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x788Du, 0x788Du, INT64_C(-29147), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x788Eu, 0x788Eu, INT64_C(-24677), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7891u, 0x7891u, INT64_C(-27126), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7893u, 0x7893u, INT64_C(-29348), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7895u, 0x7895u, INT64_C(-28444), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7897u, 0x7897u, INT64_C(-26498), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x789Au, 0x789Au, INT64_C(-24685), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x78A3u, 0x78A3u, INT64_C(-24692), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x78A7u, 0x78A7u, INT64_C(-26991), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x78A9u, 0x78A9u, INT64_C(-27919), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x78AAu, 0x78AAu, INT64_C(-24697), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x78AFu, 0x78AFu, INT64_C(-24701), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x78B5u, 0x78B5u, INT64_C(-24709), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x78BAu, 0x78BAu, INT64_C(-29169), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x78BCu, 0x78BCu, INT64_C(-24708), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x78BEu, 0x78BEu, INT64_C(-24711), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x78C1u, 0x78C1u, INT64_C(-28369), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x78C5u, 0x78C5u, INT64_C(-24716), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x78C6u, 0x78C6u, INT64_C(-24722), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x78CAu, 0x78CAu, INT64_C(-24720), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x78CBu, 0x78CBu, INT64_C(-24726), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x78D0u, 0x78D0u, INT64_C(-27207), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x78D1u, 0x78D1u, INT64_C(-24734), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x78D4u, 0x78D4u, INT64_C(-24734), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x78DAu, 0x78DAu, INT64_C(-24733), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x78E7u, 0x78E7u, INT64_C(-24747), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x78E8u, 0x78E8u, INT64_C(-26940), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x78ECu, 0x78ECu, INT64_C(-24753), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x78EFu, 0x78EFu, INT64_C(-29475), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x78F4u, 0x78F4u, INT64_C(-24757), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x78FDu, 0x78FDu, INT64_C(-24767), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7901u, 0x7901u, INT64_C(-28208), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7907u, 0x7907u, INT64_C(-24775), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x790Eu, 0x790Eu, INT64_C(-27948), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7911u, 0x7911u, INT64_C(-24783), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7912u, 0x7912u, INT64_C(-24785), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7919u, 0x7919u, INT64_C(-24790), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7926u, 0x7926u, INT64_C(-24833), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x792Au, 0x792Au, INT64_C(-24835), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x792Bu, 0x792Bu, INT64_C(-24806), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x792Cu, 0x792Cu, INT64_C(-24808), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x793Au, 0x793Au, INT64_C(-28489), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x793Cu, 0x793Cu, INT64_C(-26734), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x793Eu, 0x793Eu, INT64_C(-28451), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7940u, 0x7940u, INT64_C(-24826), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7941u, 0x7941u, INT64_C(-28951), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7947u, 0x7947u, INT64_C(-29136), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7948u, 0x7948u, INT64_C(-29162), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7949u, 0x7949u, INT64_C(-28539), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7950u, 0x7950u, INT64_C(-26901), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7953u, 0x7953u, INT64_C(-24839), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7955u, 0x7955u, INT64_C(-24842), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7956u, 0x7956u, INT64_C(-28019), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7957u, 0x7957u, INT64_C(-24847), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x795Au, 0x795Au, INT64_C(-24848), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x795Du, 0x795Du, INT64_C(-28395), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x795Eu, 0x795Eu, INT64_C(-28219), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x795Fu, 0x795Fu, INT64_C(-24854), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7960u, 0x7960u, INT64_C(-24857), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7962u, 0x7962u, INT64_C(-27493), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7965u, 0x7965u, INT64_C(-28307), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7968u, 0x7968u, INT64_C(-27293), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x796Du, 0x796Du, INT64_C(-28681), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7977u, 0x7977u, INT64_C(-27624), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x797Au, 0x797Au, INT64_C(-24877), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x797Fu, 0x797Fu, INT64_C(-24881), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7980u, 0x7980u, INT64_C(-24860), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7981u, 0x7981u, INT64_C(-29076), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7984u, 0x7984u, INT64_C(-26756), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7985u, 0x7985u, INT64_C(-28081), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x798Au, 0x798Au, INT64_C(-24891), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x798Du, 0x798Du, INT64_C(-29470), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x798Eu, 0x798Eu, INT64_C(-27742), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x798Fu, 0x798Fu, INT64_C(-27265), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x799Du, 0x799Du, INT64_C(-24909), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x79A6u, 0x79A6u, INT64_C(-29173), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x79A7u, 0x79A7u, INT64_C(-24918), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x79AAu, 0x79AAu, INT64_C(-24919), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x79AEu, 0x79AEu, INT64_C(-24922), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x79B0u, 0x79B0u, INT64_C(-27572), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x79B3u, 0x79B3u, INT64_C(-24926), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x79B9u, 0x79BAu, INT64_C(-24931), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x79BDu, 0x79BDu, INT64_C(-29135), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x79BEu, 0x79BEu, INT64_C(-29518), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x79BFu, 0x79BFu, INT64_C(-27653), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x79C0u, 0x79C0u, INT64_C(-28529), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x79C1u, 0x79C1u, INT64_C(-28658), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x79C9u, 0x79C9u, INT64_C(-24945), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x79CBu, 0x79CBu, INT64_C(-28539), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x79D1u, 0x79D1u, INT64_C(-29546), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x79D2u, 0x79D2u, INT64_C(-27392), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x79D5u, 0x79D5u, INT64_C(-24956), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x79D8u, 0x79D8u, INT64_C(-27452), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x79DFu, 0x79DFu, INT64_C(-28155), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x79E1u, 0x79E1u, INT64_C(-24965), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x79E3u, 0x79E3u, INT64_C(-24966), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x79E4u, 0x79E4u, INT64_C(-27560), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x79E6u, 0x79E6u, INT64_C(-28354), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x79E7u, 0x79E7u, INT64_C(-24973), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x79E9u, 0x79E9u, INT64_C(-27949), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x79ECu, 0x79ECu, INT64_C(-24977), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x79F0u, 0x79F0u, INT64_C(-28445), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x79FBu, 0x79FBu, INT64_C(-29758), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A00u, 0x7A00u, INT64_C(-29344), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A08u, 0x7A08u, INT64_C(-25002), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A0Bu, 0x7A0Bu, INT64_C(-27866), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A0Du, 0x7A0Du, INT64_C(-25006), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A0Eu, 0x7A0Eu, INT64_C(-28294), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A14u, 0x7A14u, INT64_C(-27198), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A17u, 0x7A17u, INT64_C(-27493), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A18u, 0x7A19u, INT64_C(-25016), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A1Au, 0x7A1Au, INT64_C(-28010), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A1Cu, 0x7A1Cu, INT64_C(-26992), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A1Fu, 0x7A1Fu, INT64_C(-25020), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A20u, 0x7A20u, INT64_C(-25022), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A2Eu, 0x7A2Eu, INT64_C(-28662), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A31u, 0x7A31u, INT64_C(-25036), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A32u, 0x7A32u, INT64_C(-29793), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A37u, 0x7A37u, INT64_C(-25039), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A3Bu, 0x7A3Bu, INT64_C(-25045), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A3Cu, 0x7A3Cu, INT64_C(-29643), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A3Du, 0x7A3Du, INT64_C(-29180), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A3Eu, 0x7A3Eu, INT64_C(-25047), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A3Fu, 0x7A3Fu, INT64_C(-29002), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A40u, 0x7A40u, INT64_C(-28959), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A42u, 0x7A42u, INT64_C(-27375), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A43u, 0x7A43u, INT64_C(-25050), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A46u, 0x7A46u, INT64_C(-27303), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A49u, 0x7A49u, INT64_C(-25054), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A4Du, 0x7A4Du, INT64_C(-28347), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A4Eu, 0x7A4Eu, INT64_C(-29760), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A4Fu, 0x7A4Fu, INT64_C(-29688), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A50u, 0x7A50u, INT64_C(-29891), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A57u, 0x7A57u, INT64_C(-25069), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A61u, 0x7A62u, INT64_C(-25077), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A63u, 0x7A63u, INT64_C(-28519), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A69u, 0x7A69u, INT64_C(-25083), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A6Bu, 0x7A6Bu, INT64_C(-29601), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A70u, 0x7A70u, INT64_C(-25088), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A74u, 0x7A74u, INT64_C(-29207), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A76u, 0x7A76u, INT64_C(-29401), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A79u, 0x7A79u, INT64_C(-25096), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A7Au, 0x7A7Au, INT64_C(-29296), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A7Du, 0x7A7Du, INT64_C(-25099), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A7Fu, 0x7A7Fu, INT64_C(-28354), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A81u, 0x7A81u, INT64_C(-27839), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A83u, 0x7A83u, INT64_C(-28386), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A84u, 0x7A84u, INT64_C(-28930), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A88u, 0x7A88u, INT64_C(-25109), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A92u, 0x7A92u, INT64_C(-28117), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A93u, 0x7A93u, INT64_C(-28297), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A95u, 0x7A95u, INT64_C(-25120), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A96u, 0x7A96u, INT64_C(-25119), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A97u, 0x7A97u, INT64_C(-25123), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A98u, 0x7A98u, INT64_C(-25122), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7A9Fu, 0x7A9Fu, INT64_C(-29322), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7AA9u, 0x7AA9u, INT64_C(-25137), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7AAAu, 0x7AAAu, INT64_C(-29329), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7AAEu, 0x7AAEu, INT64_C(-29456), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7AAFu, 0x7AAFu, INT64_C(-27222), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7AB0u, 0x7AB0u, INT64_C(-25142), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7AB6u, 0x7AB6u, INT64_C(-25147), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7ABAu, 0x7ABAu, INT64_C(-29901), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7ABFu, 0x7ABFu, INT64_C(-25153), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7AC3u, 0x7AC3u, INT64_C(-29650), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7AC4u, 0x7AC4u, INT64_C(-25159), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7AC5u, 0x7AC5u, INT64_C(-25161), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7AC7u, 0x7AC7u, INT64_C(-25159), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7AC8u, 0x7AC8u, INT64_C(-25167), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7ACAu, 0x7ACAu, INT64_C(-25161), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7ACBu, 0x7ACBu, INT64_C(-27197), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7ACDu, 0x7ACDu, INT64_C(-25163), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7ACFu, 0x7ACFu, INT64_C(-25164), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7AD2u, 0x7AD2u, INT64_C(-26565), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7AD3u, 0x7AD3u, INT64_C(-25166), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7AD5u, 0x7AD5u, INT64_C(-25169), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7AD9u, 0x7ADAu, INT64_C(-25171), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7ADCu, 0x7ADCu, INT64_C(-27202), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7ADDu, 0x7ADDu, INT64_C(-25173), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7ADFu, 0x7ADFu, INT64_C(-23951), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7AE0u, 0x7AE0u, INT64_C(-28684), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7AE1u, 0x7AE2u, INT64_C(-25176), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7AE3u, 0x7AE3u, INT64_C(-28773), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7AE5u, 0x7AE5u, INT64_C(-27960), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7AE6u, 0x7AE6u, INT64_C(-25179), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7AEAu, 0x7AEAu, INT64_C(-28263), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7AEDu, 0x7AEDu, INT64_C(-25185), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7AEFu, 0x7AEFu, INT64_C(-28248), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7AF0u, 0x7AF0u, INT64_C(-25187), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7AF6u, 0x7AF6u, INT64_C(-29500), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7AF8u, 0x7AF8u, INT64_C(-26938), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7AF9u, 0x7AF9u, INT64_C(-28225), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7AFAu, 0x7AFAu, INT64_C(-28926), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7AFFu, 0x7AFFu, INT64_C(-29662), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B02u, 0x7B02u, INT64_C(-25204), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B04u, 0x7B04u, INT64_C(-25193), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B06u, 0x7B06u, INT64_C(-25205), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B08u, 0x7B08u, INT64_C(-29545), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B0Au, 0x7B0Au, INT64_C(-25210), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B0Bu, 0x7B0Bu, INT64_C(-25198), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B0Fu, 0x7B0Fu, INT64_C(-25216), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B11u, 0x7B11u, INT64_C(-28732), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B18u, 0x7B19u, INT64_C(-25221), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B1Bu, 0x7B1Bu, INT64_C(-28121), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B1Eu, 0x7B1Eu, INT64_C(-25225), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B20u, 0x7B20u, INT64_C(-29767), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B25u, 0x7B25u, INT64_C(-28648), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B26u, 0x7B26u, INT64_C(-27699), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B28u, 0x7B28u, INT64_C(-25233), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B2Cu, 0x7B2Cu, INT64_C(-28359), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B33u, 0x7B33u, INT64_C(-25249), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B35u, 0x7B35u, INT64_C(-25247), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B36u, 0x7B36u, INT64_C(-25246), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B39u, 0x7B39u, INT64_C(-29105), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B45u, 0x7B45u, INT64_C(-25254), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B46u, 0x7B46u, INT64_C(-27785), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B48u, 0x7B48u, INT64_C(-27889), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B49u, 0x7B49u, INT64_C(-28089), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B4Bu, 0x7B4Bu, INT64_C(-29532), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B4Cu, 0x7B4Cu, INT64_C(-25262), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B4Du, 0x7B4Du, INT64_C(-25265), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B4Fu, 0x7B4Fu, INT64_C(-27881), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B50u, 0x7B50u, INT64_C(-25271), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B51u, 0x7B51u, INT64_C(-28312), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B52u, 0x7B52u, INT64_C(-28096), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B54u, 0x7B54u, INT64_C(-28099), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B56u, 0x7B56u, INT64_C(-29139), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B5Du, 0x7B5Du, INT64_C(-25260), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B65u, 0x7B65u, INT64_C(-25284), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B67u, 0x7B67u, INT64_C(-25284), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B6Cu, 0x7B6Cu, INT64_C(-25286), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B6Eu, 0x7B6Eu, INT64_C(-25287), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B70u, 0x7B71u, INT64_C(-25292), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B74u, 0x7B74u, INT64_C(-25298), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B75u, 0x7B75u, INT64_C(-25301), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B7Au, 0x7B7Au, INT64_C(-25312), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B86u, 0x7B86u, INT64_C(-27722), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B87u, 0x7B87u, INT64_C(-29973), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B8Bu, 0x7B8Bu, INT64_C(-25309), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B8Du, 0x7B8Du, INT64_C(-25314), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B8Fu, 0x7B8Fu, INT64_C(-25311), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B92u, 0x7B92u, INT64_C(-25315), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B94u, 0x7B94u, INT64_C(-27982), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B95u, 0x7B95u, INT64_C(-27589), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B97u, 0x7B97u, INT64_C(-29169), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B98u, 0x7B98u, INT64_C(-25327), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B99u, 0x7B99u, INT64_C(-25319), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B9Au, 0x7B9Au, INT64_C(-25325), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B9Cu, 0x7B9Cu, INT64_C(-25328), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B9Du, 0x7B9Du, INT64_C(-25333), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7B9Fu, 0x7B9Fu, INT64_C(-25333), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7BA1u, 0x7BA1u, INT64_C(-29823), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7BAAu, 0x7BAAu, INT64_C(-28434), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7BADu, 0x7BADu, INT64_C(-28655), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7BB1u, 0x7BB1u, INT64_C(-27998), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7BB4u, 0x7BB4u, INT64_C(-25341), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7BB8u, 0x7BB8u, INT64_C(-28003), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7BC0u, 0x7BC0u, INT64_C(-28702), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7BC1u, 0x7BC1u, INT64_C(-25357), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7BC4u, 0x7BC4u, INT64_C(-27972), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7BC6u, 0x7BC6u, INT64_C(-25358), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7BC7u, 0x7BC7u, INT64_C(-27783), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7BC9u, 0x7BC9u, INT64_C(-28435), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7BCBu, 0x7BCBu, INT64_C(-25368), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7BCCu, 0x7BCCu, INT64_C(-25367), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7BCFu, 0x7BCFu, INT64_C(-25369), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7BDDu, 0x7BDDu, INT64_C(-25380), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7BE0u, 0x7BE0u, INT64_C(-29139), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7BE4u, 0x7BE4u, INT64_C(-28201), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7BE5u, 0x7BE5u, INT64_C(-25383), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7BE6u, 0x7BE6u, INT64_C(-25385), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7BE9u, 0x7BE9u, INT64_C(-25391), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7BEDu, 0x7BEDu, INT64_C(-27380), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7BF3u, 0x7BF3u, INT64_C(-25392), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7BF6u, 0x7BF6u, INT64_C(-25391), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7BF7u, 0x7BF7u, INT64_C(-25395), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C00u, 0x7C00u, INT64_C(-25408), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C07u, 0x7C07u, INT64_C(-25414), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C0Du, 0x7C0Du, INT64_C(-25415), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C11u, 0x7C11u, INT64_C(-25430), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C12u, 0x7C12u, INT64_C(-27104), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C13u, 0x7C13u, INT64_C(-25425), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C14u, 0x7C14u, INT64_C(-25432), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C17u, 0x7C17u, INT64_C(-25426), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C1Fu, 0x7C1Fu, INT64_C(-25428), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C21u, 0x7C21u, INT64_C(-29950), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C23u, 0x7C23u, INT64_C(-25435), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C27u, 0x7C27u, INT64_C(-25438), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C2Au, 0x7C2Au, INT64_C(-25440), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C2Bu, 0x7C2Bu, INT64_C(-25438), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C37u, 0x7C37u, INT64_C(-25451), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C38u, 0x7C38u, INT64_C(-28049), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C3Du, 0x7C3Du, INT64_C(-25455), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C3Eu, 0x7C3Eu, INT64_C(-27485), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C3Fu, 0x7C3Fu, INT64_C(-27877), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C40u, 0x7C40u, INT64_C(-25453), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C43u, 0x7C43u, INT64_C(-25459), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C4Cu, 0x7C4Cu, INT64_C(-25469), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C4Du, 0x7C4Du, INT64_C(-28858), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C4Fu, 0x7C4Fu, INT64_C(-25469), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C50u, 0x7C50u, INT64_C(-25468), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C54u, 0x7C54u, INT64_C(-25475), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C56u, 0x7C56u, INT64_C(-25470), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C58u, 0x7C58u, INT64_C(-25475), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C5Fu, 0x7C5Fu, INT64_C(-25481), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C60u, 0x7C60u, INT64_C(-25505), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C64u, 0x7C64u, INT64_C(-25485), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C65u, 0x7C65u, INT64_C(-25484), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C6Cu, 0x7C6Cu, INT64_C(-25490), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C73u, 0x7C73u, INT64_C(-27968), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C75u, 0x7C75u, INT64_C(-25498), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C7Eu, 0x7C7Eu, INT64_C(-27763), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C81u, 0x7C81u, INT64_C(-29854), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C82u, 0x7C82u, INT64_C(-29798), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C83u, 0x7C83u, INT64_C(-25511), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C89u, 0x7C89u, INT64_C(-28008), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C8Bu, 0x7C8Bu, INT64_C(-28992), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C8Du, 0x7C8Du, INT64_C(-27828), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C90u, 0x7C90u, INT64_C(-25523), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C92u, 0x7C92u, INT64_C(-27642), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C95u, 0x7C95u, INT64_C(-28238), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C97u, 0x7C97u, INT64_C(-28850), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C98u, 0x7C98u, INT64_C(-28305), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C9Bu, 0x7C9Bu, INT64_C(-29223), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7C9Fu, 0x7C9Fu, INT64_C(-30462), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CA1u, 0x7CA1u, INT64_C(-25535), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CA2u, 0x7CA2u, INT64_C(-25538), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CA4u, 0x7CA4u, INT64_C(-25542), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CA5u, 0x7CA5u, INT64_C(-30123), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CA7u, 0x7CA7u, INT64_C(-29137), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CA8u, 0x7CA8u, INT64_C(-25541), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CABu, 0x7CABu, INT64_C(-25546), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CADu, 0x7CADu, INT64_C(-25550), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CAEu, 0x7CAEu, INT64_C(-25543), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CB1u, 0x7CB1u, INT64_C(-25547), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CB2u, 0x7CB2u, INT64_C(-25549), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CB3u, 0x7CB3u, INT64_C(-25551), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CB9u, 0x7CB9u, INT64_C(-25553), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CBDu, 0x7CBDu, INT64_C(-25556), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CBEu, 0x7CBEu, INT64_C(-28995), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CC0u, 0x7CC0u, INT64_C(-25558), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CC2u, 0x7CC2u, INT64_C(-25558), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CC5u, 0x7CC5u, INT64_C(-25562), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CCAu, 0x7CCAu, INT64_C(-29735), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CCEu, 0x7CCEu, INT64_C(-28919), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CD2u, 0x7CD2u, INT64_C(-25572), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CD6u, 0x7CD6u, INT64_C(-28483), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CD8u, 0x7CD8u, INT64_C(-25579), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CDCu, 0x7CDCu, INT64_C(-25581), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CDEu, 0x7CDEu, INT64_C(-28092), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CDFu, 0x7CDFu, INT64_C(-28884), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CE0u, 0x7CE0u, INT64_C(-29674), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CE2u, 0x7CE2u, INT64_C(-25586), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CE7u, 0x7CE7u, INT64_C(-27706), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CEFu, 0x7CEFu, INT64_C(-25597), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CF2u, 0x7CF2u, INT64_C(-25599), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CF4u, 0x7CF4u, INT64_C(-25600), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CF6u, 0x7CF6u, INT64_C(-25601), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CF8u, 0x7CF8u, INT64_C(-29480), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CFAu, 0x7CFAu, INT64_C(-25604), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CFBu, 0x7CFBu, INT64_C(-29881), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7CFEu, 0x7CFEu, INT64_C(-30045), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D00u, 0x7D00u, INT64_C(-30111), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D02u, 0x7D02u, INT64_C(-25610), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D04u, 0x7D04u, INT64_C(-27880), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D05u, 0x7D05u, INT64_C(-29710), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D06u, 0x7D06u, INT64_C(-25615), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D0Au, 0x7D0Au, INT64_C(-25615), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D0Bu, 0x7D0Bu, INT64_C(-27900), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D0Du, 0x7D0Du, INT64_C(-28414), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D10u, 0x7D10u, INT64_C(-28238), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D14u, 0x7D14u, INT64_C(-29322), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D15u, 0x7D15u, INT64_C(-25627), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D17u, 0x7D17u, INT64_C(-29435), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D18u, 0x7D18u, INT64_C(-29728), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D19u, 0x7D19u, INT64_C(-29512), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D1Au, 0x7D1Au, INT64_C(-30074), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D1Bu, 0x7D1Bu, INT64_C(-28152), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D1Cu, 0x7D1Cu, INT64_C(-25635), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D20u, 0x7D20u, INT64_C(-28986), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D21u, 0x7D21u, INT64_C(-28052), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D22u, 0x7D22u, INT64_C(-29598), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D2Bu, 0x7D2Bu, INT64_C(-29529), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D2Cu, 0x7D2Cu, INT64_C(-28694), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D2Eu, 0x7D2Eu, INT64_C(-25648), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D2Fu, 0x7D2Fu, INT64_C(-27755), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D30u, 0x7D30u, INT64_C(-29642), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D32u, 0x7D32u, INT64_C(-25651), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D33u, 0x7D33u, INT64_C(-29198), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D35u, 0x7D35u, INT64_C(-25652), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D39u, 0x7D39u, INT64_C(-29282), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D3Au, 0x7D3Au, INT64_C(-29693), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D3Fu, 0x7D3Fu, INT64_C(-25663), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D42u, 0x7D42u, INT64_C(-29425), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D43u, 0x7D43u, INT64_C(-29876), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D44u, 0x7D44u, INT64_C(-29021), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D45u, 0x7D45u, INT64_C(-25673), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D46u, 0x7D46u, INT64_C(-25668), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D4Bu, 0x7D4Bu, INT64_C(-25678), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D4Cu, 0x7D4Cu, INT64_C(-29961), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D4Eu, 0x7D4Eu, INT64_C(-25673), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D4Fu, 0x7D4Fu, INT64_C(-25670), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D50u, 0x7D50u, INT64_C(-29938), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D56u, 0x7D56u, INT64_C(-25682), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D5Bu, 0x7D5Bu, INT64_C(-25678), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D5Eu, 0x7D5Eu, INT64_C(-29797), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D61u, 0x7D61u, INT64_C(-27885), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D62u, 0x7D62u, INT64_C(-30661), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D63u, 0x7D63u, INT64_C(-25689), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D66u, 0x7D66u, INT64_C(-30148), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D68u, 0x7D68u, INT64_C(-25697), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D6Eu, 0x7D6Eu, INT64_C(-25702), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D71u, 0x7D71u, INT64_C(-28637), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D72u, 0x7D72u, INT64_C(-25708), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D73u, 0x7D73u, INT64_C(-25712), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D75u, 0x7D75u, INT64_C(-30418), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D76u, 0x7D76u, INT64_C(-29137), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D79u, 0x7D79u, INT64_C(-29952), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D7Du, 0x7D7Du, INT64_C(-25710), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D89u, 0x7D89u, INT64_C(-25725), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D8Fu, 0x7D8Fu, INT64_C(-25729), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D93u, 0x7D93u, INT64_C(-25736), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D99u, 0x7D99u, INT64_C(-30037), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D9Au, 0x7D9Au, INT64_C(-29034), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D9Bu, 0x7D9Bu, INT64_C(-25739), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D9Cu, 0x7D9Cu, INT64_C(-29071), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7D9Fu, 0x7D9Fu, INT64_C(-25730), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DA2u, 0x7DA2u, INT64_C(-25737), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DA3u, 0x7DA3u, INT64_C(-25744), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DABu, 0x7DABu, INT64_C(-25748), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DACu, 0x7DACu, INT64_C(-29545), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DADu, 0x7DADu, INT64_C(-30703), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DAEu, 0x7DAEu, INT64_C(-25756), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DAFu, 0x7DAFu, INT64_C(-25749), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DB0u, 0x7DB0u, INT64_C(-25746), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DB1u, 0x7DB1u, INT64_C(-29879), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DB2u, 0x7DB2u, INT64_C(-28083), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DB4u, 0x7DB4u, INT64_C(-28837), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DB5u, 0x7DB5u, INT64_C(-25761), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DB8u, 0x7DB8u, INT64_C(-25756), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DBAu, 0x7DBAu, INT64_C(-25769), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DBBu, 0x7DBBu, INT64_C(-28962), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DBDu, 0x7DBDu, INT64_C(-25767), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DBEu, 0x7DBEu, INT64_C(-30752), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DBFu, 0x7DBFu, INT64_C(-28108), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DC7u, 0x7DC7u, INT64_C(-25778), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DCAu, 0x7DCAu, INT64_C(-30170), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DCBu, 0x7DCBu, INT64_C(-28462), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DCFu, 0x7DCFu, INT64_C(-29123), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DD1u, 0x7DD1u, INT64_C(-27932), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DD2u, 0x7DD2u, INT64_C(-29500), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DD5u, 0x7DD5u, INT64_C(-25744), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DD8u, 0x7DD8u, INT64_C(-25785), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DDAu, 0x7DDAu, INT64_C(-29211), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DDCu, 0x7DDCu, INT64_C(-25793), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DDDu, 0x7DDDu, INT64_C(-25789), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DDEu, 0x7DDEu, INT64_C(-25788), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DE0u, 0x7DE0u, INT64_C(-28846), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DE1u, 0x7DE1u, INT64_C(-25788), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DE4u, 0x7DE4u, INT64_C(-25795), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DE8u, 0x7DE8u, INT64_C(-28327), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DE9u, 0x7DE9u, INT64_C(-30405), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DECu, 0x7DECu, INT64_C(-28152), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DEFu, 0x7DEFu, INT64_C(-30768), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DF2u, 0x7DF2u, INT64_C(-25806), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DF4u, 0x7DF4u, INT64_C(-27922), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7DFBu, 0x7DFBu, INT64_C(-25816), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E01u, 0x7E01u, INT64_C(-30675), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E04u, 0x7E04u, INT64_C(-28707), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E05u, 0x7E05u, INT64_C(-25823), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E09u, 0x7E09u, INT64_C(-25820), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E0Au, 0x7E0Au, INT64_C(-25827), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E0Bu, 0x7E0Bu, INT64_C(-25821), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E12u, 0x7E12u, INT64_C(-25832), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E1Bu, 0x7E1Bu, INT64_C(-28621), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E1Eu, 0x7E1Eu, INT64_C(-29707), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E1Fu, 0x7E1Fu, INT64_C(-25843), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E21u, 0x7E21u, INT64_C(-25848), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E22u, 0x7E22u, INT64_C(-25843), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E23u, 0x7E23u, INT64_C(-25851), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E26u, 0x7E26u, INT64_C(-29627), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E2Bu, 0x7E2Bu, INT64_C(-28347), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E2Eu, 0x7E2Eu, INT64_C(-29627), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E31u, 0x7E31u, INT64_C(-25862), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E32u, 0x7E32u, INT64_C(-25851), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E35u, 0x7E35u, INT64_C(-25858), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E37u, 0x7E37u, INT64_C(-25857), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E39u, 0x7E39u, INT64_C(-25861), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E3Au, 0x7E3Au, INT64_C(-25858), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E3Bu, 0x7E3Bu, INT64_C(-25865), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E3Du, 0x7E3Du, INT64_C(-25893), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E3Eu, 0x7E3Eu, INT64_C(-29354), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E41u, 0x7E41u, INT64_C(-28613), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E43u, 0x7E43u, INT64_C(-25870), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E46u, 0x7E46u, INT64_C(-25878), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E4Au, 0x7E4Au, INT64_C(-29322), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E4Bu, 0x7E4Bu, INT64_C(-30214), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E4Du, 0x7E4Du, INT64_C(-29691), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E54u, 0x7E54u, INT64_C(-29516), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E55u, 0x7E55u, INT64_C(-29312), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E56u, 0x7E56u, INT64_C(-25883), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E59u, 0x7E5Au, INT64_C(-25884), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E5Du, 0x7E5Du, INT64_C(-25891), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E5Eu, 0x7E5Eu, INT64_C(-25890), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E66u, 0x7E66u, INT64_C(-25909), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E67u, 0x7E67u, INT64_C(-25902), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E69u, 0x7E69u, INT64_C(-25896), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E6Au, 0x7E6Au, INT64_C(-25898), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E6Du, 0x7E6Du, INT64_C(-28328), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E70u, 0x7E70u, INT64_C(-30290), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E79u, 0x7E79u, INT64_C(-25914), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E7Bu, 0x7E7Bu, INT64_C(-25912), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E7Cu, 0x7E7Cu, INT64_C(-25914), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E7Du, 0x7E7Du, INT64_C(-25911), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E7Fu, 0x7E7Fu, INT64_C(-25911), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E82u, 0x7E82u, INT64_C(-29915), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E83u, 0x7E83u, INT64_C(-25919), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E88u, 0x7E89u, INT64_C(-25919), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E8Cu, 0x7E8Cu, INT64_C(-25921), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E8Eu, 0x7E8Eu, INT64_C(-25917), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E8Fu, 0x7E8Fu, INT64_C(-28989), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E90u, 0x7E90u, INT64_C(-25923), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E92u, 0x7E92u, INT64_C(-25926), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E93u, 0x7E94u, INT64_C(-25925), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E96u, 0x7E96u, INT64_C(-25926), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7E9Bu, 0x7E9Cu, INT64_C(-25929), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F36u, 0x7F36u, INT64_C(-30737), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F38u, 0x7F38u, INT64_C(-26084), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F3Au, 0x7F3Au, INT64_C(-26085), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F45u, 0x7F45u, INT64_C(-26095), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F4Cu, 0x7F4Eu, INT64_C(-26101), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F50u, 0x7F51u, INT64_C(-26102), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F54u, 0x7F54u, INT64_C(-26103), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F55u, 0x7F55u, INT64_C(-26105), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F58u, 0x7F58u, INT64_C(-26106), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F5Fu, 0x7F60u, INT64_C(-26112), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F67u, 0x7F67u, INT64_C(-26116), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F68u, 0x7F69u, INT64_C(-26119), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F6Au, 0x7F6Au, INT64_C(-30204), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F6Bu, 0x7F6Bu, INT64_C(-30501), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F6Eu, 0x7F6Eu, INT64_C(-29373), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F70u, 0x7F70u, INT64_C(-28940), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F72u, 0x7F72u, INT64_C(-29915), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F75u, 0x7F75u, INT64_C(-29013), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F77u, 0x7F77u, INT64_C(-28889), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F78u, 0x7F78u, INT64_C(-26132), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F79u, 0x7F79u, INT64_C(-27387), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F82u, 0x7F82u, INT64_C(-26141), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F83u, 0x7F83u, INT64_C(-26140), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F85u, 0x7F85u, INT64_C(-28441), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F86u, 0x7F86u, INT64_C(-26144), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F87u, 0x7F87u, INT64_C(-26142), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F88u, 0x7F88u, INT64_C(-26144), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F8Au, 0x7F8Au, INT64_C(-28464), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F8Cu, 0x7F8Cu, INT64_C(-26146), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F8Eu, 0x7F8Eu, INT64_C(-28895), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F94u, 0x7F94u, INT64_C(-26153), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F9Au, 0x7F9Au, INT64_C(-26156), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F9Du, 0x7F9Du, INT64_C(-26160), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7F9Eu, 0x7F9Eu, INT64_C(-26162), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7FA3u, 0x7FA3u, INT64_C(-26164), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7FA4u, 0x7FA4u, INT64_C(-30591), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7FA8u, 0x7FA8u, INT64_C(-29671), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7FA9u, 0x7FA9u, INT64_C(-30769), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7FAEu, 0x7FAEu, INT64_C(-26171), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7FAFu, 0x7FAFu, INT64_C(-26175), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7FB2u, 0x7FB2u, INT64_C(-26177), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7FB6u, 0x7FB6u, INT64_C(-26178), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7FB8u, 0x7FB8u, INT64_C(-26179), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7FB9u, 0x7FB9u, INT64_C(-26183), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7FBDu, 0x7FBDu, INT64_C(-31189), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7FC1u, 0x7FC1u, INT64_C(-31101), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7FC5u, 0x7FC6u, INT64_C(-26190), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7FCAu, 0x7FCAu, INT64_C(-26193), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7FCCu, 0x7FCCu, INT64_C(-28515), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7FD2u, 0x7FD2u, INT64_C(-30079), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7FD4u, 0x7FD4u, INT64_C(-26201), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7FD5u, 0x7FD5u, INT64_C(-26203), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7FE0u, 0x7FE0u, INT64_C(-29844), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7FE1u, 0x7FE1u, INT64_C(-26213), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7FE6u, 0x7FE6u, INT64_C(-26217), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7FE9u, 0x7FE9u, INT64_C(-26219), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7FEBu, 0x7FEBu, INT64_C(-30893), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7FF0u, 0x7FF0u, INT64_C(-30922), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7FF3u, 0x7FF3u, INT64_C(-26228), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7FF9u, 0x7FF9u, INT64_C(-26233), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7FFBu, 0x7FFBu, INT64_C(-28755), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x7FFCu, 0x7FFCu, INT64_C(-28562), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8000u, 0x8000u, INT64_C(-28581), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8001u, 0x8001u, INT64_C(-28423), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8003u, 0x8003u, INT64_C(-30471), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8004u, 0x8004u, INT64_C(-26241), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8005u, 0x8005u, INT64_C(-30184), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8006u, 0x8006u, INT64_C(-26244), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x800Bu, 0x800Bu, INT64_C(-26247), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x800Cu, 0x800Cu, INT64_C(-30234), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8010u, 0x8010u, INT64_C(-29634), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8012u, 0x8012u, INT64_C(-26253), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8015u, 0x8015u, INT64_C(-30490), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8017u, 0x8017u, INT64_C(-28695), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8018u, 0x8019u, INT64_C(-26258), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x801Cu, 0x801Cu, INT64_C(-26260), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8021u, 0x8021u, INT64_C(-26264), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8028u, 0x8028u, INT64_C(-26270), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8033u, 0x8033u, INT64_C(-30272), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8036u, 0x8036u, INT64_C(-28704), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x803Bu, 0x803Bu, INT64_C(-26287), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x803Du, 0x803Du, INT64_C(-29603), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x803Fu, 0x803Fu, INT64_C(-26292), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8046u, 0x8046u, INT64_C(-26296), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x804Au, 0x804Au, INT64_C(-26301), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8052u, 0x8052u, INT64_C(-26307), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8056u, 0x8056u, INT64_C(-29914), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8058u, 0x8058u, INT64_C(-26312), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x805Au, 0x805Au, INT64_C(-26313), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x805Eu, 0x805Eu, INT64_C(-28984), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x805Fu, 0x805Fu, INT64_C(-26317), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8061u, 0x8061u, INT64_C(-29779), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8062u, 0x8062u, INT64_C(-26319), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8068u, 0x8068u, INT64_C(-26324), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x806Fu, 0x806Fu, INT64_C(-28556), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8070u, 0x8070u, INT64_C(-26329), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8072u, 0x8072u, INT64_C(-26332), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8073u, 0x8073u, INT64_C(-26334), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8074u, 0x8074u, INT64_C(-29579), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8076u, 0x8076u, INT64_C(-26334), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8077u, 0x8077u, INT64_C(-30062), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8079u, 0x8079u, INT64_C(-26336), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x807Du, 0x807Du, INT64_C(-26339), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x807Eu, 0x807Eu, INT64_C(-28547), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x807Fu, 0x807Fu, INT64_C(-26340), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8084u, 0x8084u, INT64_C(-26344), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8085u, 0x8085u, INT64_C(-26343), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8086u, 0x8086u, INT64_C(-26345), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8087u, 0x8087u, INT64_C(-29233), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8089u, 0x8089u, INT64_C(-29339), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x808Bu, 0x808Bu, INT64_C(-28554), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x808Cu, 0x808Cu, INT64_C(-29234), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8093u, 0x8093u, INT64_C(-26355), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8096u, 0x8096u, INT64_C(-30142), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8098u, 0x8098u, INT64_C(-29151), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x809Au, 0x809Au, INT64_C(-26361), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x809Bu, 0x809Bu, INT64_C(-26364), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x809Du, 0x809Du, INT64_C(-31094), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80A1u, 0x80A1u, INT64_C(-30716), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80A2u, 0x80A2u, INT64_C(-30415), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80A5u, 0x80A5u, INT64_C(-29190), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80A9u, 0x80A9u, INT64_C(-30766), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80AAu, 0x80AAu, INT64_C(-28956), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80ACu, 0x80ACu, INT64_C(-26376), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80ADu, 0x80ADu, INT64_C(-26379), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80AFu, 0x80AFu, INT64_C(-30642), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80B1u, 0x80B1u, INT64_C(-30643), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80B2u, 0x80B2u, INT64_C(-31464), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80B4u, 0x80B4u, INT64_C(-30527), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80BAu, 0x80BAu, INT64_C(-29326), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80C3u, 0x80C3u, INT64_C(-31491), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80C4u, 0x80C4u, INT64_C(-26395), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80C6u, 0x80C6u, INT64_C(-29739), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80CCu, 0x80CCu, INT64_C(-29345), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80CEu, 0x80CEu, INT64_C(-29814), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80D6u, 0x80D6u, INT64_C(-26411), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80D9u, 0x80D9u, INT64_C(-26418), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80DAu, 0x80DAu, INT64_C(-26416), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80DBu, 0x80DBu, INT64_C(-26422), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80DDu, 0x80DDu, INT64_C(-26421), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80DEu, 0x80DEu, INT64_C(-29037), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80E1u, 0x80E1u, INT64_C(-30779), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80E4u, 0x80E4u, INT64_C(-31494), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80E5u, 0x80E5u, INT64_C(-26431), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80EFu, 0x80EFu, INT64_C(-26434), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80F1u, 0x80F1u, INT64_C(-26435), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80F4u, 0x80F4u, INT64_C(-29510), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80F8u, 0x80F8u, INT64_C(-31016), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80FCu, 0x80FCu, INT64_C(-26435), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x80FDu, 0x80FDu, INT64_C(-29421), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8102u, 0x8102u, INT64_C(-30510), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8105u, 0x8105u, INT64_C(-31028), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8106u, 0x8106u, INT64_C(-30077), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8107u, 0x8107u, INT64_C(-28670), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8108u, 0x8108u, INT64_C(-28977), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8109u, 0x8109u, INT64_C(-26461), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x810Au, 0x810Au, INT64_C(-30069), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x811Au, 0x811Au, INT64_C(-31120), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x811Bu, 0x811Bu, INT64_C(-26476), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8123u, 0x8123u, INT64_C(-26482), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8129u, 0x8129u, INT64_C(-26489), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x812Fu, 0x812Fu, INT64_C(-26493), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8131u, 0x8131u, INT64_C(-29872), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8133u, 0x8133u, INT64_C(-29474), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8139u, 0x8139u, INT64_C(-29775), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x813Eu, 0x813Eu, INT64_C(-26504), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8146u, 0x8146u, INT64_C(-26513), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x814Bu, 0x814Bu, INT64_C(-26520), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x814Eu, 0x814Eu, INT64_C(-30230), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8150u, 0x8150u, INT64_C(-29276), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8151u, 0x8151u, INT64_C(-26521), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8153u, 0x8153u, INT64_C(-26524), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8154u, 0x8154u, INT64_C(-30805), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8155u, 0x8155u, INT64_C(-28735), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x815Fu, 0x815Fu, INT64_C(-26519), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8165u, 0x8166u, INT64_C(-26537), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x816Bu, 0x816Bu, INT64_C(-30514), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x816Eu, 0x816Eu, INT64_C(-26547), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8170u, 0x8170u, INT64_C(-30793), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8171u, 0x8171u, INT64_C(-26551), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8174u, 0x8174u, INT64_C(-26550), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8178u, 0x8178u, INT64_C(-29837), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8179u, 0x8179u, INT64_C(-29290), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x817Au, 0x817Au, INT64_C(-30136), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x817Fu, 0x817Fu, INT64_C(-29990), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8180u, 0x8180u, INT64_C(-26558), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8182u, 0x8182u, INT64_C(-26559), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8183u, 0x8183u, INT64_C(-26564), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8188u, 0x8188u, INT64_C(-26568), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x818Au, 0x818Au, INT64_C(-26569), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x818Fu, 0x818Fu, INT64_C(-30863), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8193u, 0x8193u, INT64_C(-26570), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8195u, 0x8195u, INT64_C(-26576), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x819Au, 0x819Au, INT64_C(-29349), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x819Cu, 0x819Cu, INT64_C(-29157), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x819Du, 0x819Du, INT64_C(-29414), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81A0u, 0x81A0u, INT64_C(-26588), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81A3u, 0x81A3u, INT64_C(-26588), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81A4u, 0x81A4u, INT64_C(-26590), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81A8u, 0x81A8u, INT64_C(-29209), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81A9u, 0x81A9u, INT64_C(-26591), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81B0u, 0x81B0u, INT64_C(-26597), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81B3u, 0x81B3u, INT64_C(-30173), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81B5u, 0x81B5u, INT64_C(-26601), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81B8u, 0x81B8u, INT64_C(-26602), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81BAu, 0x81BAu, INT64_C(-26600), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81BDu, 0x81BDu, INT64_C(-26606), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81BEu, 0x81BEu, INT64_C(-26609), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81BFu, 0x81BFu, INT64_C(-29613), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81C0u, 0x81C0u, INT64_C(-26608), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81C2u, 0x81C2u, INT64_C(-26609), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81C6u, 0x81C6u, INT64_C(-31607), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81C8u, 0x81C8u, INT64_C(-26608), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81C9u, 0x81C9u, INT64_C(-26614), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81CDu, 0x81CDu, INT64_C(-26617), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81D1u, 0x81D1u, INT64_C(-26620), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81D3u, 0x81D3u, INT64_C(-30133), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81D8u, 0x81D8u, INT64_C(-26625), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81D9u, 0x81D9u, INT64_C(-26627), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81DAu, 0x81DAu, INT64_C(-26625), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81DFu, 0x81E0u, INT64_C(-26629), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81E3u, 0x81E3u, INT64_C(-30397), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81E5u, 0x81E5u, INT64_C(-31583), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81E7u, 0x81E7u, INT64_C(-26635), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81E8u, 0x81E8u, INT64_C(-28972), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81EAu, 0x81EAu, INT64_C(-30710), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81EDu, 0x81EDu, INT64_C(-30617), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81F3u, 0x81F3u, INT64_C(-30750), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81F4u, 0x81F4u, INT64_C(-30018), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81FAu, 0x81FBu, INT64_C(-26653), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81FCu, 0x81FCu, INT64_C(-31756), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x81FEu, 0x81FEu, INT64_C(-26655), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8201u, 0x8202u, INT64_C(-26657), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8205u, 0x8205u, INT64_C(-26659), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8207u, 0x8207u, INT64_C(-26660), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8208u, 0x8208u, INT64_C(-31286), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8209u, 0x8209u, INT64_C(-27922), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x820Au, 0x820Au, INT64_C(-26662), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x820Cu, 0x820Cu, INT64_C(-30310), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x820Du, 0x820Du, INT64_C(-26664), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x820Eu, 0x820Eu, INT64_C(-30714), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8210u, 0x8210u, INT64_C(-26666), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8212u, 0x8212u, INT64_C(-28865), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8216u, 0x8216u, INT64_C(-26671), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8217u, 0x8217u, INT64_C(-29388), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8218u, 0x8218u, INT64_C(-31459), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x821Bu, 0x821Bu, INT64_C(-30296), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x821Cu, 0x821Cu, INT64_C(-30621), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x821Eu, 0x821Eu, INT64_C(-29470), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x821Fu, 0x821Fu, INT64_C(-30666), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8229u, 0x8229u, INT64_C(-26689), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x822Au, 0x822Au, INT64_C(-31017), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x822Bu, 0x822Bu, INT64_C(-26690), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x822Cu, 0x822Cu, INT64_C(-29615), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x822Eu, 0x822Eu, INT64_C(-26679), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8233u, 0x8233u, INT64_C(-26696), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8235u, 0x8235u, INT64_C(-30191), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8236u, 0x8236u, INT64_C(-29678), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8237u, 0x8237u, INT64_C(-31143), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8238u, 0x8238u, INT64_C(-26702), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8239u, 0x8239u, INT64_C(-30325), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8240u, 0x8240u, INT64_C(-26708), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8247u, 0x8247u, INT64_C(-29972), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8258u, 0x8258u, INT64_C(-26730), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8259u, 0x8259u, INT64_C(-26732), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x825Au, 0x825Au, INT64_C(-26730), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x825Du, 0x825Du, INT64_C(-26734), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x825Fu, 0x825Fu, INT64_C(-26734), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8262u, 0x8262u, INT64_C(-26735), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8264u, 0x8264u, INT64_C(-26738), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8266u, 0x8266u, INT64_C(-31550), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8268u, 0x8268u, INT64_C(-26740), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x826Au, 0x826Bu, INT64_C(-26741), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x826Eu, 0x826Eu, INT64_C(-31024), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x826Fu, 0x826Fu, INT64_C(-29121), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8271u, 0x8271u, INT64_C(-26745), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8272u, 0x8272u, INT64_C(-30568), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8276u, 0x8276u, INT64_C(-31815), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8277u, 0x8278u, INT64_C(-26750), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x827Eu, 0x827Eu, INT64_C(-26755), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x828Bu, 0x828Bu, INT64_C(-31928), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x828Du, 0x828Du, INT64_C(-26769), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8292u, 0x8292u, INT64_C(-26773), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8299u, 0x8299u, INT64_C(-29603), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x829Du, 0x829Du, INT64_C(-30861), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x829Fu, 0x829Fu, INT64_C(-26784), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82A5u, 0x82A5u, INT64_C(-31745), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82A6u, 0x82A6u, INT64_C(-32019), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82ABu, 0x82ABu, INT64_C(-26797), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82ACu, 0x82ACu, INT64_C(-26795), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82ADu, 0x82ADu, INT64_C(-29836), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82AFu, 0x82AFu, INT64_C(-30600), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82B1u, 0x82B1u, INT64_C(-31806), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82B3u, 0x82B3u, INT64_C(-29505), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82B8u, 0x82B8u, INT64_C(-31336), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82B9u, 0x82B9u, INT64_C(-31432), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82BBu, 0x82BBu, INT64_C(-26811), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82BDu, 0x82BDu, INT64_C(-31798), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82C5u, 0x82C5u, INT64_C(-31689), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82D1u, 0x82D1u, INT64_C(-31905), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82D2u, 0x82D2u, INT64_C(-26829), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82D3u, 0x82D3u, INT64_C(-29188), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82D4u, 0x82D4u, INT64_C(-30330), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82D7u, 0x82D7u, INT64_C(-29700), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82D9u, 0x82D9u, INT64_C(-26824), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82DBu, 0x82DBu, INT64_C(-31847), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82DCu, 0x82DCu, INT64_C(-26829), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82DEu, 0x82DEu, INT64_C(-26833), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82DFu, 0x82DFu, INT64_C(-26843), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82E1u, 0x82E1u, INT64_C(-26847), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82E3u, 0x82E3u, INT64_C(-26848), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82E5u, 0x82E5u, INT64_C(-30905), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82E6u, 0x82E6u, INT64_C(-31461), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82E7u, 0x82E7u, INT64_C(-30229), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82EBu, 0x82EBu, INT64_C(-29989), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82F1u, 0x82F1u, INT64_C(-31969), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82F3u, 0x82F3u, INT64_C(-26860), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82F4u, 0x82F4u, INT64_C(-26862), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82F9u, 0x82F9u, INT64_C(-26861), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82FAu, 0x82FAu, INT64_C(-26866), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x82FBu, 0x82FBu, INT64_C(-26864), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8302u, 0x8302u, INT64_C(-29449), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8303u, 0x8303u, INT64_C(-26873), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8304u, 0x8304u, INT64_C(-31887), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8305u, 0x8305u, INT64_C(-31757), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8306u, 0x8306u, INT64_C(-26872), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8309u, 0x8309u, INT64_C(-26873), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x830Eu, 0x830Eu, INT64_C(-31431), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8316u, 0x8316u, INT64_C(-26882), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8317u, 0x8318u, INT64_C(-26874), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x831Cu, 0x831Cu, INT64_C(-32144), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8323u, 0x8323u, INT64_C(-26878), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8328u, 0x8328u, INT64_C(-32086), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x832Bu, 0x832Bu, INT64_C(-26895), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x832Fu, 0x832Fu, INT64_C(-26900), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8331u, 0x8331u, INT64_C(-26907), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8332u, 0x8332u, INT64_C(-26909), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8334u, 0x8334u, INT64_C(-26913), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8335u, 0x8335u, INT64_C(-26915), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8336u, 0x8336u, INT64_C(-30328), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8338u, 0x8338u, INT64_C(-30400), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8339u, 0x8339u, INT64_C(-26913), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8340u, 0x8340u, INT64_C(-26921), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8345u, 0x8345u, INT64_C(-26923), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8349u, 0x8349u, INT64_C(-30522), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x834Au, 0x834Au, INT64_C(-31490), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x834Fu, 0x834Fu, INT64_C(-32079), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8350u, 0x8350u, INT64_C(-26935), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8352u, 0x8352u, INT64_C(-31312), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8358u, 0x8358u, INT64_C(-30536), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8373u, 0x8373u, INT64_C(-26952), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8375u, 0x8375u, INT64_C(-26953), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8377u, 0x8377u, INT64_C(-32001), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x837Bu, 0x837Bu, INT64_C(-32048), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x837Cu, 0x837Cu, INT64_C(-26963), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8385u, 0x8385u, INT64_C(-26982), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8387u, 0x8387u, INT64_C(-26976), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8389u, 0x8389u, INT64_C(-26971), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x838Au, 0x838Au, INT64_C(-26978), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x838Eu, 0x838Eu, INT64_C(-26984), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8393u, 0x8393u, INT64_C(-27018), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8396u, 0x8396u, INT64_C(-26994), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x839Au, 0x839Au, INT64_C(-27002), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x839Eu, 0x839Eu, INT64_C(-31861), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x839Fu, 0x839Fu, INT64_C(-27005), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x83A0u, 0x83A0u, INT64_C(-26995), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x83A2u, 0x83A2u, INT64_C(-27007), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x83A8u, 0x83A8u, INT64_C(-27001), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x83AAu, 0x83AAu, INT64_C(-27017), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x83ABu, 0x83ABu, INT64_C(-30044), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x83B1u, 0x83B1u, INT64_C(-29505), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x83B5u, 0x83B5u, INT64_C(-27019), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x83BDu, 0x83BDu, INT64_C(-27005), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x83C1u, 0x83C1u, INT64_C(-27017), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x83C5u, 0x83C5u, INT64_C(-30823), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x83CAu, 0x83CAu, INT64_C(-31821), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x83CCu, 0x83CCu, INT64_C(-31706), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x83CEu, 0x83CEu, INT64_C(-27035), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x83D3u, 0x83D3u, INT64_C(-32091), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x83D6u, 0x83D6u, INT64_C(-30973), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x83D8u, 0x83D8u, INT64_C(-27042), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x83DCu, 0x83DCu, INT64_C(-31349), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x83DFu, 0x83DFu, INT64_C(-30327), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x83E0u, 0x83E0u, INT64_C(-27045), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x83E9u, 0x83E9u, INT64_C(-29838), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x83EBu, 0x83EBu, INT64_C(-27065), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x83EFu, 0x83EFu, INT64_C(-32120), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x83F0u, 0x83F0u, INT64_C(-31561), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x83F1u, 0x83F1u, INT64_C(-30009), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x83F2u, 0x83F2u, INT64_C(-27062), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x83F4u, 0x83F4u, INT64_C(-27076), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x83F7u, 0x83F7u, INT64_C(-27070), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x83FBu, 0x83FBu, INT64_C(-27064), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x83FDu, 0x83FDu, INT64_C(-27081), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8403u, 0x8403u, INT64_C(-27086), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8404u, 0x8404u, INT64_C(-30293), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8407u, 0x8407u, INT64_C(-27085), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x840Bu, 0x840Bu, INT64_C(-27092), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x840Cu, 0x840Cu, INT64_C(-29849), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x840Du, 0x840Du, INT64_C(-27088), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x840Eu, 0x840Eu, INT64_C(-32333), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8413u, 0x8413u, INT64_C(-27106), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8420u, 0x8420u, INT64_C(-27105), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8422u, 0x8422u, INT64_C(-27108), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8429u, 0x8429u, INT64_C(-30187), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x842Au, 0x842Au, INT64_C(-27109), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x842Cu, 0x842Cu, INT64_C(-27100), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8431u, 0x8431u, INT64_C(-32056), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8435u, 0x8435u, INT64_C(-27106), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8438u, 0x8438u, INT64_C(-27127), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x843Cu, 0x843Cu, INT64_C(-27126), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x843Du, 0x843Du, INT64_C(-29640), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8446u, 0x8446u, INT64_C(-27127), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8449u, 0x8449u, INT64_C(-29677), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x844Eu, 0x844Eu, INT64_C(-29631), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8457u, 0x8457u, INT64_C(-30596), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x845Bu, 0x845Bu, INT64_C(-32117), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8461u, 0x8461u, INT64_C(-30048), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8462u, 0x8462u, INT64_C(-27149), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8463u, 0x8463u, INT64_C(-30413), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8466u, 0x8466u, INT64_C(-32468), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8469u, 0x8469u, INT64_C(-27163), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x846Bu, 0x846Bu, INT64_C(-27169), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x846Cu, 0x846Cu, INT64_C(-30811), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x846Du, 0x846Du, INT64_C(-27177), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x846Eu, 0x846Eu, INT64_C(-27170), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x846Fu, 0x846Fu, INT64_C(-27166), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8471u, 0x8471u, INT64_C(-30322), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8475u, 0x8475u, INT64_C(-32490), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8477u, 0x8477u, INT64_C(-27182), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8479u, 0x8479u, INT64_C(-27175), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x847Au, 0x847Au, INT64_C(-30067), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8482u, 0x8482u, INT64_C(-27189), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8484u, 0x8484u, INT64_C(-27196), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x848Bu, 0x848Bu, INT64_C(-31153), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8490u, 0x8490u, INT64_C(-31290), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8494u, 0x8494u, INT64_C(-31391), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8499u, 0x8499u, INT64_C(-29848), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x849Cu, 0x849Cu, INT64_C(-30150), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x849Fu, 0x849Fu, INT64_C(-27207), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x84A1u, 0x84A1u, INT64_C(-27200), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x84ADu, 0x84ADu, INT64_C(-27234), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x84B2u, 0x84B2u, INT64_C(-32192), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x84B8u, 0x84B8u, INT64_C(-31163), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x84B9u, 0x84B9u, INT64_C(-27235), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x84BBu, 0x84BBu, INT64_C(-27232), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x84BCu, 0x84BCu, INT64_C(-30890), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x84BFu, 0x84BFu, INT64_C(-27240), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x84C1u, 0x84C1u, INT64_C(-27235), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x84C4u, 0x84C4u, INT64_C(-30730), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x84C6u, 0x84C6u, INT64_C(-27239), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x84C9u, 0x84C9u, INT64_C(-29804), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x84CAu, 0x84CAu, INT64_C(-27254), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x84CBu, 0x84CBu, INT64_C(-32280), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x84CDu, 0x84CDu, INT64_C(-27251), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x84D0u, 0x84D0u, INT64_C(-27251), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x84D1u, 0x84D1u, INT64_C(-29948), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x84D6u, 0x84D6u, INT64_C(-27254), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x84D9u, 0x84D9u, INT64_C(-27264), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x84DAu, 0x84DAu, INT64_C(-27262), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x84ECu, 0x84ECu, INT64_C(-30072), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x84EEu, 0x84EEu, INT64_C(-29706), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x84F4u, 0x84F4u, INT64_C(-27280), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x84FCu, 0x84FCu, INT64_C(-27281), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x84FFu, 0x84FFu, INT64_C(-27292), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8500u, 0x8500u, INT64_C(-31476), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8506u, 0x8506u, INT64_C(-27332), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8511u, 0x8511u, INT64_C(-30166), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8513u, 0x8513u, INT64_C(-30024), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8514u, 0x8514u, INT64_C(-27306), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8515u, 0x8515u, INT64_C(-27308), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8517u, 0x8518u, INT64_C(-27314), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x851Au, 0x851Au, INT64_C(-32549), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x851Fu, 0x851Fu, INT64_C(-27319), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8521u, 0x8521u, INT64_C(-27327), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8526u, 0x8526u, INT64_C(-30744), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x852Cu, 0x852Cu, INT64_C(-27333), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x852Du, 0x852Du, INT64_C(-32590), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8535u, 0x8535u, INT64_C(-30998), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x853Du, 0x853Du, INT64_C(-30221), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8540u, 0x8540u, INT64_C(-27348), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8541u, 0x8541u, INT64_C(-27345), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8543u, 0x8543u, INT64_C(-30393), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8548u, 0x8548u, INT64_C(-27353), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8549u, 0x8549u, INT64_C(-31342), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x854Au, 0x854Au, INT64_C(-31544), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x854Bu, 0x854Bu, INT64_C(-27353), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x854Eu, 0x854Eu, INT64_C(-32123), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8555u, 0x8555u, INT64_C(-27362), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8557u, 0x8557u, INT64_C(-30287), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8558u, 0x8558u, INT64_C(-27370), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x855Au, 0x855Au, INT64_C(-27411), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8563u, 0x8563u, INT64_C(-27382), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8568u, 0x8568u, INT64_C(-29782), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8569u, 0x8569u, INT64_C(-30674), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x856Au, 0x856Au, INT64_C(-30312), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x856Du, 0x856Du, INT64_C(-27379), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8577u, 0x8577u, INT64_C(-27383), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x857Eu, 0x857Eu, INT64_C(-27389), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8580u, 0x8580u, INT64_C(-27404), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8584u, 0x8584u, INT64_C(-30523), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8587u, 0x8587u, INT64_C(-27401), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8588u, 0x8588u, INT64_C(-27410), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x858Au, 0x858Au, INT64_C(-27410), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8590u, 0x8590u, INT64_C(-27406), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8591u, 0x8591u, INT64_C(-27418), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8594u, 0x8594u, INT64_C(-27417), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8597u, 0x8597u, INT64_C(-32614), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8599u, 0x8599u, INT64_C(-30655), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x859Bu, 0x859Bu, INT64_C(-27423), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x859Cu, 0x859Cu, INT64_C(-27421), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x85A4u, 0x85A4u, INT64_C(-27439), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x85A6u, 0x85A6u, INT64_C(-31201), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x85A8u, 0x85A8u, INT64_C(-27439), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x85A9u, 0x85A9u, INT64_C(-31767), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x85AAu, 0x85AAu, INT64_C(-31362), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x85ABu, 0x85ABu, INT64_C(-32136), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x85ACu, 0x85ACu, INT64_C(-30095), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x85AEu, 0x85AEu, INT64_C(-30092), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x85AFu, 0x85AFu, INT64_C(-31510), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x85B9u, 0x85B9u, INT64_C(-27443), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x85BAu, 0x85BAu, INT64_C(-27446), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x85C1u, 0x85C1u, INT64_C(-29872), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x85C9u, 0x85C9u, INT64_C(-27462), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x85CDu, 0x85CDu, INT64_C(-30033), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x85CFu, 0x85CFu, INT64_C(-27466), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x85D0u, 0x85D0u, INT64_C(-27465), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x85D5u, 0x85D5u, INT64_C(-27469), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x85DCu, 0x85DCu, INT64_C(-27473), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x85DDu, 0x85DDu, INT64_C(-27476), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x85E4u, 0x85E4u, INT64_C(-30796), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x85E5u, 0x85E5u, INT64_C(-27483), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x85E9u, 0x85E9u, INT64_C(-30571), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x85EAu, 0x85EAu, INT64_C(-27501), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x85F7u, 0x85F7u, INT64_C(-31581), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x85F9u, 0x85F9u, INT64_C(-27501), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x85FAu, 0x85FAu, INT64_C(-27497), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x85FBu, 0x85FBu, INT64_C(-31208), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x85FEu, 0x85FEu, INT64_C(-27502), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8602u, 0x8602u, INT64_C(-27537), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8606u, 0x8606u, INT64_C(-27508), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8607u, 0x8607u, INT64_C(-31263), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x860Au, 0x860Au, INT64_C(-27517), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x860Bu, 0x860Bu, INT64_C(-27516), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8613u, 0x8613u, INT64_C(-27525), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8616u, 0x8616u, INT64_C(-28670), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8617u, 0x8617u, INT64_C(-28686), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x861Au, 0x861Au, INT64_C(-27526), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8622u, 0x8622u, INT64_C(-27535), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x862Du, 0x862Du, INT64_C(-30128), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x862Fu, 0x862Fu, INT64_C(-28214), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8630u, 0x8630u, INT64_C(-27547), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x863Fu, 0x863Fu, INT64_C(-27561), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x864Du, 0x864Du, INT64_C(-27574), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x864Eu, 0x864Eu, INT64_C(-32166), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8650u, 0x8650u, INT64_C(-32453), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8654u, 0x8654u, INT64_C(-27579), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8655u, 0x8655u, INT64_C(-29817), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x865Au, 0x865Au, INT64_C(-32430), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x865Cu, 0x865Cu, INT64_C(-30141), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x865Eu, 0x865Eu, INT64_C(-32342), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x865Fu, 0x865Fu, INT64_C(-27589), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8667u, 0x8667u, INT64_C(-27596), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x866Bu, 0x866Bu, INT64_C(-31138), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8671u, 0x8671u, INT64_C(-27605), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8679u, 0x8679u, INT64_C(-30858), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x867Bu, 0x867Bu, INT64_C(-32992), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x868Au, 0x868Au, INT64_C(-32778), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x868Bu, 0x868Cu, INT64_C(-27626), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8693u, 0x8693u, INT64_C(-27638), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8695u, 0x8695u, INT64_C(-31981), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x86A3u, 0x86A3u, INT64_C(-27653), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x86A4u, 0x86A4u, INT64_C(-30863), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x86A9u, 0x86AAu, INT64_C(-27658), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x86ABu, 0x86ABu, INT64_C(-27649), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x86AFu, 0x86AFu, INT64_C(-27659), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x86B0u, 0x86B0u, INT64_C(-27657), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x86B6u, 0x86B6u, INT64_C(-27667), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x86C4u, 0x86C4u, INT64_C(-27679), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x86C6u, 0x86C6u, INT64_C(-27680), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x86C7u, 0x86C7u, INT64_C(-31910), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x86C9u, 0x86C9u, INT64_C(-27681), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x86CBu, 0x86CBu, INT64_C(-31279), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x86CDu, 0x86CDu, INT64_C(-32388), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x86CEu, 0x86CEu, INT64_C(-32785), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x86D4u, 0x86D4u, INT64_C(-27689), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x86D9u, 0x86D9u, INT64_C(-32799), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x86DBu, 0x86DBu, INT64_C(-27691), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x86DEu, 0x86DEu, INT64_C(-27698), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x86DFu, 0x86DFu, INT64_C(-27696), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x86E4u, 0x86E4u, INT64_C(-30841), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x86E9u, 0x86E9u, INT64_C(-27708), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x86ECu, 0x86ECu, INT64_C(-27710), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x86EDu, 0x86EDu, INT64_C(-30742), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x86EEu, 0x86EEu, INT64_C(-30819), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x86EFu, 0x86EFu, INT64_C(-27710), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x86F8u, 0x86F8u, INT64_C(-31358), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x86F9u, 0x86F9u, INT64_C(-27710), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x86FBu, 0x86FBu, INT64_C(-27716), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x86FEu, 0x86FEu, INT64_C(-32886), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8700u, 0x8700u, INT64_C(-27723), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8702u, 0x8702u, INT64_C(-30605), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8703u, 0x8703u, INT64_C(-27725), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8706u, 0x8706u, INT64_C(-27731), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8708u, 0x8708u, INT64_C(-27732), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8709u, 0x8709u, INT64_C(-27728), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x870Au, 0x870Au, INT64_C(-27726), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x870Du, 0x870Du, INT64_C(-27731), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8711u, 0x8711u, INT64_C(-27737), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8712u, 0x8712u, INT64_C(-27744), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8718u, 0x8718u, INT64_C(-31333), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x871Au, 0x871Au, INT64_C(-27735), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x871Cu, 0x871Cu, INT64_C(-30537), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8725u, 0x8725u, INT64_C(-27748), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8729u, 0x8729u, INT64_C(-27751), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8734u, 0x8734u, INT64_C(-27767), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8737u, 0x8737u, INT64_C(-27768), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x873Bu, 0x873Bu, INT64_C(-27771), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x873Fu, 0x873Fu, INT64_C(-27777), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8749u, 0x8749u, INT64_C(-31650), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x874Bu, 0x874Bu, INT64_C(-30287), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x874Cu, 0x874Cu, INT64_C(-27781), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x874Eu, 0x874Eu, INT64_C(-27782), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8753u, 0x8753u, INT64_C(-27781), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8755u, 0x8755u, INT64_C(-31816), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8757u, 0x8757u, INT64_C(-27789), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8759u, 0x8759u, INT64_C(-27788), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x875Fu, 0x875Fu, INT64_C(-27802), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8760u, 0x8760u, INT64_C(-27804), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8763u, 0x8763u, INT64_C(-27796), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8766u, 0x8766u, INT64_C(-33005), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8768u, 0x8768u, INT64_C(-27805), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x876Au, 0x876Au, INT64_C(-27802), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x876Eu, 0x876Eu, INT64_C(-27810), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8774u, 0x8774u, INT64_C(-27819), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8776u, 0x8776u, INT64_C(-31370), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8778u, 0x8778u, INT64_C(-27826), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x877Fu, 0x877Fu, INT64_C(-31044), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8782u, 0x8782u, INT64_C(-27822), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x878Du, 0x878Du, INT64_C(-30539), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x879Fu, 0x879Fu, INT64_C(-27852), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x87A2u, 0x87A2u, INT64_C(-27856), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x87ABu, 0x87ABu, INT64_C(-27856), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x87AFu, 0x87AFu, INT64_C(-27866), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x87B3u, 0x87B3u, INT64_C(-27862), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x87BAu, 0x87BAu, INT64_C(-30541), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x87BBu, 0x87BBu, INT64_C(-27867), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x87BDu, 0x87BDu, INT64_C(-27878), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x87C0u, 0x87C0u, INT64_C(-27880), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x87C4u, 0x87C4u, INT64_C(-27880), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x87C6u, 0x87C6u, INT64_C(-27879), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x87C7u, 0x87C7u, INT64_C(-27881), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x87CBu, 0x87CBu, INT64_C(-27893), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x87D0u, 0x87D0u, INT64_C(-27895), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x87D2u, 0x87D2u, INT64_C(-27880), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x87E0u, 0x87E0u, INT64_C(-27901), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x87EFu, 0x87EFu, INT64_C(-27918), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x87F2u, 0x87F2u, INT64_C(-27920), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x87F6u, 0x87F7u, INT64_C(-27919), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x87F9u, 0x87F9u, INT64_C(-33108), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x87FBu, 0x87FBu, INT64_C(-32898), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x87FEu, 0x87FEu, INT64_C(-27928), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8805u, 0x8805u, INT64_C(-27956), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x880Du, 0x880Du, INT64_C(-27944), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x880Eu, 0x880Eu, INT64_C(-27941), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x880Fu, 0x880Fu, INT64_C(-27947), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8811u, 0x8811u, INT64_C(-27942), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8815u, 0x8815u, INT64_C(-27944), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8816u, 0x8816u, INT64_C(-27946), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8821u, 0x8821u, INT64_C(-27954), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8822u, 0x8822u, INT64_C(-27956), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8823u, 0x8823u, INT64_C(-28026), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8827u, 0x8827u, INT64_C(-27956), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8831u, 0x8831u, INT64_C(-27969), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8836u, 0x8836u, INT64_C(-27973), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8839u, 0x8839u, INT64_C(-27975), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x883Bu, 0x883Bu, INT64_C(-27975), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8840u, 0x8840u, INT64_C(-32737), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8842u, 0x8842u, INT64_C(-27980), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8844u, 0x8844u, INT64_C(-27983), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8846u, 0x8846u, INT64_C(-32239), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x884Cu, 0x884Cu, INT64_C(-32585), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x884Du, 0x884Du, INT64_C(-29153), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8852u, 0x8852u, INT64_C(-27995), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8853u, 0x8853u, INT64_C(-32219), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8857u, 0x8857u, INT64_C(-33187), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8859u, 0x8859u, INT64_C(-28001), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x885Bu, 0x885Bu, INT64_C(-33354), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x885Du, 0x885Du, INT64_C(-32129), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x885Eu, 0x885Eu, INT64_C(-28005), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8861u, 0x8861u, INT64_C(-32605), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8862u, 0x8862u, INT64_C(-28008), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8863u, 0x8863u, INT64_C(-33441), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8868u, 0x8868u, INT64_C(-31132), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x886Bu, 0x886Bu, INT64_C(-28016), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8870u, 0x8870u, INT64_C(-32035), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8872u, 0x8872u, INT64_C(-28016), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8875u, 0x8875u, INT64_C(-28022), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8877u, 0x8877u, INT64_C(-31661), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x887Du, 0x887Du, INT64_C(-28029), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x887Eu, 0x887Eu, INT64_C(-28033), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x887Fu, 0x887Fu, INT64_C(-32908), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8881u, 0x8881u, INT64_C(-28037), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8882u, 0x8882u, INT64_C(-28031), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8888u, 0x8888u, INT64_C(-32863), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x888Bu, 0x888Bu, INT64_C(-31792), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x888Du, 0x888Du, INT64_C(-28036), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8892u, 0x8892u, INT64_C(-28045), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8896u, 0x8896u, INT64_C(-31844), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8897u, 0x8897u, INT64_C(-28051), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8899u, 0x8899u, INT64_C(-28050), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x889Eu, 0x889Eu, INT64_C(-28064), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x88A2u, 0x88A2u, INT64_C(-28058), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x88A4u, 0x88A4u, INT64_C(-28058), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x88ABu, 0x88ABu, INT64_C(-31243), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x88AEu, 0x88AEu, INT64_C(-28072), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x88B0u, 0x88B0u, INT64_C(-28069), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x88B1u, 0x88B1u, INT64_C(-28068), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x88B4u, 0x88B4u, INT64_C(-32784), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x88B5u, 0x88B5u, INT64_C(-28084), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x88B7u, 0x88B7u, INT64_C(-33557), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x88BFu, 0x88BFu, INT64_C(-28083), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x88C1u, 0x88C1u, INT64_C(-32601), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x88C2u, 0x88C2u, INT64_C(-30695), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x88C3u, 0x88C4u, INT64_C(-28085), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x88C5u, 0x88C5u, INT64_C(-31921), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x88CFu, 0x88CFu, INT64_C(-30792), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x88D4u, 0x88D4u, INT64_C(-28100), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x88D5u, 0x88D5u, INT64_C(-30873), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x88D8u, 0x88D9u, INT64_C(-28103), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x88DCu, 0x88DCu, INT64_C(-31115), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x88DDu, 0x88DDu, INT64_C(-28106), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x88DFu, 0x88DFu, INT64_C(-32658), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x88E1u, 0x88E1u, INT64_C(-30809), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x88E8u, 0x88E8u, INT64_C(-28112), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x88F2u, 0x88F2u, INT64_C(-28121), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x88F3u, 0x88F3u, INT64_C(-32278), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x88F4u, 0x88F4u, INT64_C(-28125), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x88F8u, 0x88F8u, INT64_C(-30858), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x88F9u, 0x88F9u, INT64_C(-28133), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x88FCu, 0x88FCu, INT64_C(-28134), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x88FDu, 0x88FDu, INT64_C(-32127), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x88FEu, 0x88FEu, INT64_C(-32157), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8902u, 0x8902u, INT64_C(-28141), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8904u, 0x8904u, INT64_C(-28138), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8907u, 0x8907u, INT64_C(-31223), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x890Au, 0x890Au, INT64_C(-28142), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x890Cu, 0x890Cu, INT64_C(-28145), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8910u, 0x8910u, INT64_C(-33321), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8912u, 0x8912u, INT64_C(-31132), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8913u, 0x8913u, INT64_C(-28150), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x891Du, 0x891Du, INT64_C(-28148), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x891Eu, 0x891Eu, INT64_C(-28159), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8925u, 0x8925u, INT64_C(-28165), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x892Au, 0x892Bu, INT64_C(-28169), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8936u, 0x8936u, INT64_C(-28176), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8938u, 0x8938u, INT64_C(-28177), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x893Bu, 0x893Bu, INT64_C(-28182), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8941u, 0x8941u, INT64_C(-28190), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8943u, 0x8943u, INT64_C(-28197), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8944u, 0x8944u, INT64_C(-28192), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x894Cu, 0x894Cu, INT64_C(-28196), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x894Du, 0x894Du, INT64_C(-27701), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8956u, 0x8956u, INT64_C(-33553), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x895Eu, 0x895Eu, INT64_C(-28211), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x895Fu, 0x895Fu, INT64_C(-33131), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8960u, 0x8960u, INT64_C(-28214), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8964u, 0x8964u, INT64_C(-28215), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8966u, 0x8966u, INT64_C(-28218), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x896Au, 0x896Au, INT64_C(-28219), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x896Du, 0x896Du, INT64_C(-28223), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x896Fu, 0x896Fu, INT64_C(-28223), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8972u, 0x8972u, INT64_C(-32538), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8974u, 0x8974u, INT64_C(-28227), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8977u, 0x8977u, INT64_C(-28229), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x897Eu, 0x897Eu, INT64_C(-28235), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x897Fu, 0x897Fu, INT64_C(-32256), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8981u, 0x8981u, INT64_C(-31011), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8983u, 0x8983u, INT64_C(-28239), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8986u, 0x8986u, INT64_C(-31349), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8987u, 0x8987u, INT64_C(-31598), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8988u, 0x8988u, INT64_C(-28243), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x898Au, 0x898Au, INT64_C(-28244), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x898Bu, 0x898Bu, INT64_C(-33039), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x898Fu, 0x898Fu, INT64_C(-33324), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8993u, 0x8993u, INT64_C(-28252), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8996u, 0x8996u, INT64_C(-32704), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8997u, 0x8997u, INT64_C(-31619), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8998u, 0x8998u, INT64_C(-28256), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x899Au, 0x899Au, INT64_C(-33487), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x89A1u, 0x89A1u, INT64_C(-28264), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x89A6u, 0x89A6u, INT64_C(-28267), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x89A7u, 0x89A7u, INT64_C(-31017), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x89A9u, 0x89A9u, INT64_C(-28271), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x89AAu, 0x89AAu, INT64_C(-32385), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x89ACu, 0x89ACu, INT64_C(-28272), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x89AFu, 0x89AFu, INT64_C(-28274), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x89B2u, 0x89B2u, INT64_C(-28276), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x89B3u, 0x89B3u, INT64_C(-33417), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x89BAu, 0x89BAu, INT64_C(-28283), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x89BDu, 0x89BDu, INT64_C(-28285), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x89BFu, 0x89C0u, INT64_C(-28286), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x89D2u, 0x89D2u, INT64_C(-33542), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x89DAu, 0x89DAu, INT64_C(-28311), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x89DCu, 0x89DDu, INT64_C(-28312), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x89E3u, 0x89E3u, INT64_C(-33620), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x89E6u, 0x89E6u, INT64_C(-32475), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x89E7u, 0x89E7u, INT64_C(-28321), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x89F4u, 0x89F4u, INT64_C(-28333), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x89F8u, 0x89F8u, INT64_C(-28336), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A00u, 0x8A00u, INT64_C(-33135), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A02u, 0x8A02u, INT64_C(-31950), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A03u, 0x8A03u, INT64_C(-28346), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A08u, 0x8A08u, INT64_C(-33214), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A0Au, 0x8A0Au, INT64_C(-32465), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A0Cu, 0x8A0Cu, INT64_C(-28352), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A0Eu, 0x8A0Eu, INT64_C(-31861), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A10u, 0x8A10u, INT64_C(-28357), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A13u, 0x8A13u, INT64_C(-33263), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A16u, 0x8A16u, INT64_C(-28364), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A17u, 0x8A17u, INT64_C(-32163), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A18u, 0x8A18u, INT64_C(-33460), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A1Bu, 0x8A1Bu, INT64_C(-28366), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A1Du, 0x8A1Du, INT64_C(-28367), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A1Fu, 0x8A1Fu, INT64_C(-32577), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A23u, 0x8A23u, INT64_C(-33219), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A25u, 0x8A25u, INT64_C(-28374), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A2Au, 0x8A2Au, INT64_C(-31411), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A2Du, 0x8A2Du, INT64_C(-32397), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A31u, 0x8A31u, INT64_C(-33412), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A33u, 0x8A33u, INT64_C(-31253), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A34u, 0x8A34u, INT64_C(-32331), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A36u, 0x8A36u, INT64_C(-28390), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A3Au, 0x8A3Au, INT64_C(-32528), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A3Bu, 0x8A3Bu, INT64_C(-32112), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A3Cu, 0x8A3Cu, INT64_C(-32605), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A41u, 0x8A41u, INT64_C(-28400), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A46u, 0x8A46u, INT64_C(-28402), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A48u, 0x8A48u, INT64_C(-28403), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A50u, 0x8A50u, INT64_C(-33029), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A51u, 0x8A51u, INT64_C(-32274), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A52u, 0x8A52u, INT64_C(-28415), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A54u, 0x8A54u, INT64_C(-32628), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A55u, 0x8A55u, INT64_C(-31624), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A5Bu, 0x8A5Bu, INT64_C(-28425), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A5Eu, 0x8A5Eu, INT64_C(-32903), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A60u, 0x8A60u, INT64_C(-33870), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A62u, 0x8A62u, INT64_C(-28425), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A63u, 0x8A63u, INT64_C(-33304), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A66u, 0x8A66u, INT64_C(-32909), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A69u, 0x8A69u, INT64_C(-32913), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A6Bu, 0x8A6Bu, INT64_C(-31067), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A6Cu, 0x8A6Cu, INT64_C(-28436), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A6Du, 0x8A6Du, INT64_C(-28438), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A6Eu, 0x8A6Eu, INT64_C(-32424), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A70u, 0x8A70u, INT64_C(-33516), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A71u, 0x8A71u, INT64_C(-31083), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A72u, 0x8A72u, INT64_C(-33725), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A73u, 0x8A73u, INT64_C(-32658), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A7Cu, 0x8A7Cu, INT64_C(-28454), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A82u, 0x8A82u, INT64_C(-28455), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A84u, 0x8A84u, INT64_C(-28456), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A85u, 0x8A85u, INT64_C(-28459), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A87u, 0x8A87u, INT64_C(-33246), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A89u, 0x8A89u, INT64_C(-31298), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A8Cu, 0x8A8Cu, INT64_C(-32946), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A8Du, 0x8A8Du, INT64_C(-31891), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A91u, 0x8A91u, INT64_C(-28466), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A93u, 0x8A93u, INT64_C(-32530), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A95u, 0x8A95u, INT64_C(-32248), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A98u, 0x8A98u, INT64_C(-31323), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A9Au, 0x8A9Au, INT64_C(-28472), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8A9Eu, 0x8A9Eu, INT64_C(-33249), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8AA0u, 0x8AA0u, INT64_C(-32544), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8AA1u, 0x8AA1u, INT64_C(-28483), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8AA3u, 0x8AA3u, INT64_C(-28480), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8AA4u, 0x8AA4u, INT64_C(-33254), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8AA5u, 0x8AA6u, INT64_C(-28485), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8AA8u, 0x8AA8u, INT64_C(-28491), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8AACu, 0x8AACu, INT64_C(-32521), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8AADu, 0x8AADu, INT64_C(-31983), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8AB0u, 0x8AB0u, INT64_C(-32294), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8AB2u, 0x8AB2u, INT64_C(-33848), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8AB9u, 0x8AB9u, INT64_C(-31768), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8ABCu, 0x8ABCu, INT64_C(-33602), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8ABFu, 0x8ABFu, INT64_C(-32210), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8AC2u, 0x8AC2u, INT64_C(-28508), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8AC4u, 0x8AC4u, INT64_C(-28512), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8AC7u, 0x8AC7u, INT64_C(-32288), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8ACBu, 0x8ACBu, INT64_C(-32585), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8ACCu, 0x8ACCu, INT64_C(-33697), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8ACDu, 0x8ACDu, INT64_C(-28520), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8ACFu, 0x8ACFu, INT64_C(-32657), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8AD2u, 0x8AD2u, INT64_C(-31267), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8AD6u, 0x8AD6u, INT64_C(-31187), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8ADAu, 0x8ADAu, INT64_C(-28531), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8ADBu, 0x8ADBu, INT64_C(-28521), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8ADCu, 0x8ADCu, INT64_C(-32238), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8ADEu, 0x8ADEu, INT64_C(-28525), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8AE0u, 0x8AE0u, INT64_C(-28530), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8AE1u, 0x8AE1u, INT64_C(-28523), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8AE2u, 0x8AE2u, INT64_C(-28531), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8AE4u, 0x8AE4u, INT64_C(-28537), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8AE6u, 0x8AE6u, INT64_C(-32177), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8AE7u, 0x8AE7u, INT64_C(-28541), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8AEBu, 0x8AEBu, INT64_C(-28547), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8AEDu, 0x8AEDu, INT64_C(-31429), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8AEEu, 0x8AEEu, INT64_C(-33043), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8AF1u, 0x8AF1u, INT64_C(-28549), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8AF3u, 0x8AF3u, INT64_C(-28554), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8AF7u, 0x8AF7u, INT64_C(-28551), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8AF8u, 0x8AF8u, INT64_C(-32861), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8AFAu, 0x8AFAu, INT64_C(-33384), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8AFEu, 0x8AFEu, INT64_C(-32391), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B00u, 0x8B00u, INT64_C(-31600), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B01u, 0x8B01u, INT64_C(-34024), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B02u, 0x8B02u, INT64_C(-34111), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B04u, 0x8B04u, INT64_C(-32106), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B07u, 0x8B07u, INT64_C(-28563), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B0Cu, 0x8B0Cu, INT64_C(-28569), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B0Eu, 0x8B0Eu, INT64_C(-32051), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B10u, 0x8B10u, INT64_C(-28568), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B14u, 0x8B14u, INT64_C(-28583), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B16u, 0x8B16u, INT64_C(-28575), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B17u, 0x8B17u, INT64_C(-28574), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B19u, 0x8B19u, INT64_C(-33436), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B1Au, 0x8B1Au, INT64_C(-28581), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B1Bu, 0x8B1Bu, INT64_C(-33302), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B1Du, 0x8B1Du, INT64_C(-33023), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B20u, 0x8B20u, INT64_C(-28582), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B21u, 0x8B21u, INT64_C(-31426), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B26u, 0x8B26u, INT64_C(-28585), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B28u, 0x8B28u, INT64_C(-28584), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B2Bu, 0x8B2Bu, INT64_C(-28589), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B2Cu, 0x8B2Cu, INT64_C(-31848), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B33u, 0x8B33u, INT64_C(-28600), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B39u, 0x8B39u, INT64_C(-33604), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B3Eu, 0x8B3Eu, INT64_C(-28607), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B41u, 0x8B41u, INT64_C(-28608), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B49u, 0x8B49u, INT64_C(-28612), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B4Cu, 0x8B4Cu, INT64_C(-28618), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B4Eu, 0x8B4Eu, INT64_C(-28618), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B4Fu, 0x8B4Fu, INT64_C(-28620), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B56u, 0x8B56u, INT64_C(-28624), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B58u, 0x8B58u, INT64_C(-33118), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B5Au, 0x8B5Au, INT64_C(-28626), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B5Bu, 0x8B5Bu, INT64_C(-28628), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B5Cu, 0x8B5Cu, INT64_C(-31845), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B5Fu, 0x8B5Fu, INT64_C(-28629), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B66u, 0x8B66u, INT64_C(-33562), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B6Bu, 0x8B6Bu, INT64_C(-28642), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B6Cu, 0x8B6Cu, INT64_C(-28641), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B6Fu, 0x8B6Fu, INT64_C(-28643), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B70u, 0x8B70u, INT64_C(-33781), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B71u, 0x8B71u, INT64_C(-29179), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B72u, 0x8B72u, INT64_C(-32884), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B74u, 0x8B74u, INT64_C(-28647), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B77u, 0x8B77u, INT64_C(-33464), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B7Du, 0x8B7Du, INT64_C(-28655), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B80u, 0x8B80u, INT64_C(-28657), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B83u, 0x8B83u, INT64_C(-33242), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B8Au, 0x8B8Au, INT64_C(-30319), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B8Cu, 0x8B8Cu, INT64_C(-28668), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B8Eu, 0x8B8Eu, INT64_C(-28669), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B90u, 0x8B90u, INT64_C(-33079), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B92u, 0x8B93u, INT64_C(-28672), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B96u, 0x8B96u, INT64_C(-28674), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8B99u, 0x8B9Au, INT64_C(-28676), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8C37u, 0x8C37u, INT64_C(-32689), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8C3Au, 0x8C3Au, INT64_C(-28835), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8C3Fu, 0x8C3Fu, INT64_C(-28838), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8C41u, 0x8C41u, INT64_C(-28841), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8C46u, 0x8C46u, INT64_C(-32427), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8C48u, 0x8C48u, INT64_C(-28846), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8C4Au, 0x8C4Au, INT64_C(-31954), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8C4Cu, 0x8C4Cu, INT64_C(-28849), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8C4Eu, 0x8C4Eu, INT64_C(-28850), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8C50u, 0x8C50u, INT64_C(-28851), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8C55u, 0x8C55u, INT64_C(-28855), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8C5Au, 0x8C5Au, INT64_C(-32395), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8C61u, 0x8C61u, INT64_C(-33151), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8C62u, 0x8C62u, INT64_C(-28867), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8C6Au, 0x8C6Au, INT64_C(-33616), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8C6Bu, 0x8C6Bu, INT64_C(-31516), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8C6Cu, 0x8C6Cu, INT64_C(-28876), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8C78u, 0x8C78u, INT64_C(-28887), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8C79u, 0x8C79u, INT64_C(-32171), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8C7Au, 0x8C7Au, INT64_C(-28888), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8C7Cu, 0x8C7Cu, INT64_C(-28882), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8C82u, 0x8C82u, INT64_C(-28895), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8C85u, 0x8C85u, INT64_C(-28896), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8C89u, 0x8C89u, INT64_C(-28901), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8C8Au, 0x8C8Au, INT64_C(-28900), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8C8Cu, 0x8C8Cu, INT64_C(-31995), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8C8Du, 0x8C8Eu, INT64_C(-28902), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8C94u, 0x8C94u, INT64_C(-28907), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8C98u, 0x8C98u, INT64_C(-28909), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8C9Du, 0x8C9Du, INT64_C(-34293), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8C9Eu, 0x8C9Eu, INT64_C(-32638), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CA0u, 0x8CA0u, INT64_C(-32168), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CA1u, 0x8CA1u, INT64_C(-33586), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CA2u, 0x8CA2u, INT64_C(-33692), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CA7u, 0x8CA7u, INT64_C(-32201), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CA8u, 0x8CA8u, INT64_C(-34348), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CA9u, 0x8CA9u, INT64_C(-32298), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CAAu, 0x8CAAu, INT64_C(-28924), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CABu, 0x8CABu, INT64_C(-34175), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CACu, 0x8CACu, INT64_C(-33046), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CADu, 0x8CADu, INT64_C(-28928), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CAEu, 0x8CAEu, INT64_C(-28924), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CAFu, 0x8CAFu, INT64_C(-32731), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CB0u, 0x8CB0u, INT64_C(-31908), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CB2u, 0x8CB3u, INT64_C(-28930), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CB4u, 0x8CB4u, INT64_C(-34127), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CB6u, 0x8CB6u, INT64_C(-28931), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CB7u, 0x8CB7u, INT64_C(-32385), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CB8u, 0x8CB8u, INT64_C(-32860), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CBBu, 0x8CBBu, INT64_C(-32281), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CBCu, 0x8CBCu, INT64_C(-32616), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CBDu, 0x8CBDu, INT64_C(-28942), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CBFu, 0x8CBFu, INT64_C(-32045), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CC0u, 0x8CC0u, INT64_C(-34359), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CC1u, 0x8CC1u, INT64_C(-28940), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CC2u, 0x8CC2u, INT64_C(-31703), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CC3u, 0x8CC3u, INT64_C(-32712), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CC4u, 0x8CC4u, INT64_C(-31676), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CC7u, 0x8CC7u, INT64_C(-33515), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CC8u, 0x8CC8u, INT64_C(-28948), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CCAu, 0x8CCAu, INT64_C(-32924), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CCDu, 0x8CCDu, INT64_C(-28936), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CCEu, 0x8CCEu, INT64_C(-33031), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CD1u, 0x8CD1u, INT64_C(-32484), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CD3u, 0x8CD3u, INT64_C(-32244), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CDAu, 0x8CDAu, INT64_C(-28962), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CDBu, 0x8CDBu, INT64_C(-33585), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CDCu, 0x8CDCu, INT64_C(-33535), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CDEu, 0x8CDEu, INT64_C(-33275), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CE0u, 0x8CE0u, INT64_C(-32424), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CE2u, 0x8CE2u, INT64_C(-33892), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CE3u, 0x8CE3u, INT64_C(-28972), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CE4u, 0x8CE4u, INT64_C(-28974), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CE6u, 0x8CE6u, INT64_C(-32237), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CEAu, 0x8CEAu, INT64_C(-33504), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CEDu, 0x8CEDu, INT64_C(-32644), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CFAu, 0x8CFBu, INT64_C(-28992), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CFCu, 0x8CFCu, INT64_C(-33781), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8CFDu, 0x8CFDu, INT64_C(-28996), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8D04u, 0x8D05u, INT64_C(-29000), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8D07u, 0x8D07u, INT64_C(-29000), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8D08u, 0x8D08u, INT64_C(-33000), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8D0Au, 0x8D0Au, INT64_C(-29004), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8D0Bu, 0x8D0Bu, INT64_C(-34252), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8D0Du, 0x8D0Du, INT64_C(-29004), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8D0Fu, 0x8D0Fu, INT64_C(-29007), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8D10u, 0x8D10u, INT64_C(-29006), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8D13u, 0x8D13u, INT64_C(-29007), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8D14u, 0x8D14u, INT64_C(-29006), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8D16u, 0x8D16u, INT64_C(-29007), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8D64u, 0x8D64u, INT64_C(-33229), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8D66u, 0x8D66u, INT64_C(-33614), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8D67u, 0x8D67u, INT64_C(-29087), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8D6Bu, 0x8D6Bu, INT64_C(-34462), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8D6Du, 0x8D6Du, INT64_C(-29092), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8D70u, 0x8D70u, INT64_C(-33115), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8D71u, 0x8D71u, INT64_C(-29095), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8D73u, 0x8D73u, INT64_C(-29096), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8D74u, 0x8D74u, INT64_C(-32378), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8D77u, 0x8D77u, INT64_C(-34321), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8D81u, 0x8D81u, INT64_C(-29109), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8D85u, 0x8D85u, INT64_C(-32918), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8D8Au, 0x8D8Au, INT64_C(-34672), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8D99u, 0x8D99u, INT64_C(-29132), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8DA3u, 0x8DA3u, INT64_C(-33641), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8DA8u, 0x8DA8u, INT64_C(-33359), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8DB3u, 0x8DB3u, INT64_C(-33161), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8DBAu, 0x8DBAu, INT64_C(-29162), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8DBEu, 0x8DBEu, INT64_C(-29167), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8DC2u, 0x8DC2u, INT64_C(-29172), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8DCBu, 0x8DCBu, INT64_C(-29173), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8DCCu, 0x8DCCu, INT64_C(-29176), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8DCFu, 0x8DCFu, INT64_C(-29182), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8DD6u, 0x8DD6u, INT64_C(-29187), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8DDAu, 0x8DDAu, INT64_C(-29192), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8DDBu, 0x8DDBu, INT64_C(-29190), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8DDDu, 0x8DDDu, INT64_C(-34351), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8DDFu, 0x8DDFu, INT64_C(-29190), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8DE1u, 0x8DE1u, INT64_C(-33353), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8DE3u, 0x8DE3u, INT64_C(-29193), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8DE8u, 0x8DE8u, INT64_C(-34110), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8DEAu, 0x8DEBu, INT64_C(-29203), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8DEFu, 0x8DEFu, INT64_C(-32003), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8DF3u, 0x8DF3u, INT64_C(-33027), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8DF5u, 0x8DF5u, INT64_C(-33325), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8DFCu, 0x8DFCu, INT64_C(-29217), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8DFFu, 0x8DFFu, INT64_C(-29217), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E08u, 0x8E09u, INT64_C(-29228), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E0Au, 0x8E0Au, INT64_C(-32170), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E0Fu, 0x8E0Fu, INT64_C(-32883), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E10u, 0x8E10u, INT64_C(-29231), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E1Du, 0x8E1Eu, INT64_C(-29246), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E1Fu, 0x8E1Fu, INT64_C(-29245), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E2Au, 0x8E2Au, INT64_C(-29242), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E30u, 0x8E30u, INT64_C(-29259), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E34u, 0x8E34u, INT64_C(-29262), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E35u, 0x8E35u, INT64_C(-29265), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E42u, 0x8E42u, INT64_C(-29279), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E44u, 0x8E44u, INT64_C(-33038), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E47u, 0x8E47u, INT64_C(-29279), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E48u, 0x8E48u, INT64_C(-29276), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E49u, 0x8E49u, INT64_C(-29280), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E4Au, 0x8E4Au, INT64_C(-29283), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E4Cu, 0x8E4Cu, INT64_C(-29282), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E50u, 0x8E50u, INT64_C(-29285), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E55u, 0x8E55u, INT64_C(-29283), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E59u, 0x8E59u, INT64_C(-29292), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E5Fu, 0x8E5Fu, INT64_C(-33478), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E60u, 0x8E60u, INT64_C(-29297), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E63u, 0x8E63u, INT64_C(-29298), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E64u, 0x8E64u, INT64_C(-29302), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E72u, 0x8E72u, INT64_C(-29310), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E74u, 0x8E74u, INT64_C(-33818), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E76u, 0x8E76u, INT64_C(-29315), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E7Cu, 0x8E7Cu, INT64_C(-29319), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E81u, 0x8E81u, INT64_C(-29323), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E84u, 0x8E84u, INT64_C(-29323), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E85u, 0x8E85u, INT64_C(-29325), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E87u, 0x8E87u, INT64_C(-29328), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E8Au, 0x8E8Au, INT64_C(-29327), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E8Bu, 0x8E8Bu, INT64_C(-29329), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E8Du, 0x8E8Du, INT64_C(-32366), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E91u, 0x8E91u, INT64_C(-29332), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E93u, 0x8E93u, INT64_C(-29335), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E94u, 0x8E94u, INT64_C(-29334), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8E99u, 0x8E99u, INT64_C(-29338), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8EA1u, 0x8EA1u, INT64_C(-29344), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8EAAu, 0x8EAAu, INT64_C(-29354), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8EABu, 0x8EABu, INT64_C(-33664), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8EACu, 0x8EACu, INT64_C(-29354), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8EAFu, 0x8EAFu, INT64_C(-34477), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8EB0u, 0x8EB0u, INT64_C(-29357), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8EB1u, 0x8EB1u, INT64_C(-29356), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8EBEu, 0x8EBEu, INT64_C(-29368), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8EC5u, 0x8EC5u, INT64_C(-29374), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8EC6u, 0x8EC6u, INT64_C(-29378), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8EC8u, 0x8EC8u, INT64_C(-29376), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8ECAu, 0x8ECAu, INT64_C(-33963), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8ECBu, 0x8ECBu, INT64_C(-29378), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8ECCu, 0x8ECCu, INT64_C(-34661), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8ECDu, 0x8ECDu, INT64_C(-34471), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8ED2u, 0x8ED2u, INT64_C(-34387), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8EDBu, 0x8EDBu, INT64_C(-29393), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8EDFu, 0x8EDFu, INT64_C(-33018), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8EE2u, 0x8EE2u, INT64_C(-33165), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8EE3u, 0x8EE3u, INT64_C(-29400), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8EEBu, 0x8EEBu, INT64_C(-29405), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8EF8u, 0x8EF8u, INT64_C(-34043), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8EFBu, 0x8EFBu, INT64_C(-29422), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8EFCu, 0x8EFCu, INT64_C(-29424), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8EFDu, 0x8EFDu, INT64_C(-34480), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8EFEu, 0x8EFEu, INT64_C(-29423), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F03u, 0x8F03u, INT64_C(-34869), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F05u, 0x8F05u, INT64_C(-29428), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F09u, 0x8F09u, INT64_C(-34208), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F0Au, 0x8F0Au, INT64_C(-29434), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F0Cu, 0x8F0Cu, INT64_C(-29427), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F12u, 0x8F12u, INT64_C(-29439), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F13u, 0x8F13u, INT64_C(-29438), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F14u, 0x8F14u, INT64_C(-32706), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F15u, 0x8F15u, INT64_C(-29443), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F19u, 0x8F19u, INT64_C(-29445), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F1Bu, 0x8F1Bu, INT64_C(-29443), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F1Cu, 0x8F1Cu, INT64_C(-29446), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F1Du, 0x8F1Du, INT64_C(-34741), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F1Fu, 0x8F1Fu, INT64_C(-29448), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F26u, 0x8F26u, INT64_C(-29452), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F29u, 0x8F29u, INT64_C(-33020), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F2Au, 0x8F2Au, INT64_C(-32365), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F2Fu, 0x8F2Fu, INT64_C(-34004), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F33u, 0x8F33u, INT64_C(-29464), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F38u, 0x8F38u, INT64_C(-32527), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F39u, 0x8F39u, INT64_C(-29468), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F3Bu, 0x8F3Bu, INT64_C(-29471), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F3Eu, 0x8F3Eu, INT64_C(-29470), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F3Fu, 0x8F3Fu, INT64_C(-32503), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F42u, 0x8F42u, INT64_C(-29475), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F44u, 0x8F44u, INT64_C(-34908), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F45u, 0x8F45u, INT64_C(-29479), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F46u, 0x8F46u, INT64_C(-29475), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F49u, 0x8F49u, INT64_C(-29479), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F4Cu, 0x8F4Cu, INT64_C(-29483), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F4Du, 0x8F4Du, INT64_C(-33284), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F4Eu, 0x8F4Eu, INT64_C(-29482), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F57u, 0x8F57u, INT64_C(-29490), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F5Cu, 0x8F5Cu, INT64_C(-29494), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F5Fu, 0x8F5Fu, INT64_C(-34372), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F61u, 0x8F61u, INT64_C(-34633), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F62u, 0x8F64u, INT64_C(-29499), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F9Bu, 0x8F9Bu, INT64_C(-33903), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F9Cu, 0x8F9Cu, INT64_C(-29554), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F9Eu, 0x8F9Eu, INT64_C(-34216), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8F9Fu, 0x8F9Fu, INT64_C(-29556), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FA3u, 0x8FA3u, INT64_C(-29559), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FA7u, 0x8FA7u, INT64_C(-32169), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FA8u, 0x8FA8u, INT64_C(-32171), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FADu, 0x8FADu, INT64_C(-29568), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FAEu, 0x8FAEu, INT64_C(-30311), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FAFu, 0x8FAFu, INT64_C(-29569), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FB0u, 0x8FB0u, INT64_C(-33585), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FB1u, 0x8FB1u, INT64_C(-33955), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FB2u, 0x8FB2u, INT64_C(-33183), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FB7u, 0x8FB7u, INT64_C(-29576), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FBAu, 0x8FBAu, INT64_C(-32888), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FBBu, 0x8FBBu, INT64_C(-33454), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FBCu, 0x8FBCu, INT64_C(-34447), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FBFu, 0x8FBFu, INT64_C(-33595), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FC2u, 0x8FC2u, INT64_C(-35289), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FC4u, 0x8FC4u, INT64_C(-32769), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FC5u, 0x8FC5u, INT64_C(-33931), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FCEu, 0x8FCEu, INT64_C(-34685), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FD1u, 0x8FD1u, INT64_C(-34779), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FD4u, 0x8FD4u, INT64_C(-32913), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FDAu, 0x8FDAu, INT64_C(-29610), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FE2u, 0x8FE2u, INT64_C(-29616), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FE5u, 0x8FE5u, INT64_C(-29620), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FE6u, 0x8FE6u, INT64_C(-35177), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FE9u, 0x8FE9u, INT64_C(-33278), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FEAu, 0x8FEAu, INT64_C(-29623), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FEBu, 0x8FEBu, INT64_C(-33185), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FEDu, 0x8FEDu, INT64_C(-33443), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FEFu, 0x8FEFu, INT64_C(-29627), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FF0u, 0x8FF0u, INT64_C(-34167), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FF4u, 0x8FF4u, INT64_C(-29630), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FF7u, 0x8FF7u, INT64_C(-32780), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FF8u, 0x8FF8u, INT64_C(-29619), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FF9u, 0x8FFAu, INT64_C(-29633), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x8FFDu, 0x8FFDu, INT64_C(-33531), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9000u, 0x9000u, INT64_C(-33699), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9001u, 0x9001u, INT64_C(-33771), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9003u, 0x9003u, INT64_C(-33382), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9005u, 0x9005u, INT64_C(-29646), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9006u, 0x9006u, INT64_C(-34938), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x900Bu, 0x900Bu, INT64_C(-29643), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x900Du, 0x900Du, INT64_C(-29648), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x900Eu, 0x900Eu, INT64_C(-29636), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x900Fu, 0x900Fu, INT64_C(-33393), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9010u, 0x9010u, INT64_C(-33621), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9011u, 0x9011u, INT64_C(-29655), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9013u, 0x9013u, INT64_C(-33500), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9014u, 0x9014u, INT64_C(-33450), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9015u, 0x9015u, INT64_C(-29658), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9016u, 0x9016u, INT64_C(-29655), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9017u, 0x9017u, INT64_C(-34004), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9019u, 0x9019u, INT64_C(-33247), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x901Au, 0x901Au, INT64_C(-33557), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x901Du, 0x901Du, INT64_C(-33946), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x901Eu, 0x901Eu, INT64_C(-29664), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x901Fu, 0x901Fu, INT64_C(-33780), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9020u, 0x9020u, INT64_C(-33791), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9021u, 0x9021u, INT64_C(-29669), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9022u, 0x9022u, INT64_C(-35480), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9023u, 0x9023u, INT64_C(-32574), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9027u, 0x9027u, INT64_C(-29670), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x902Eu, 0x902Eu, INT64_C(-33744), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9031u, 0x9031u, INT64_C(-34261), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9032u, 0x9032u, INT64_C(-34053), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9035u, 0x9035u, INT64_C(-29682), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9036u, 0x9036u, INT64_C(-29684), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9038u, 0x9038u, INT64_C(-35432), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9039u, 0x9039u, INT64_C(-29685), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x903Cu, 0x903Cu, INT64_C(-33150), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x903Eu, 0x903Eu, INT64_C(-29682), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9041u, 0x9041u, INT64_C(-33393), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9042u, 0x9042u, INT64_C(-34036), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9045u, 0x9045u, INT64_C(-33681), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9047u, 0x9047u, INT64_C(-34874), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9049u, 0x9049u, INT64_C(-29694), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x904Au, 0x904Au, INT64_C(-32780), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x904Bu, 0x904Bu, INT64_C(-35405), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x904Du, 0x904Du, INT64_C(-33033), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x904Eu, 0x904Eu, INT64_C(-35280), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x904Fu, 0x9052u, INT64_C(-29705), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9053u, 0x9053u, INT64_C(-33443), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9054u, 0x9054u, INT64_C(-33750), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9055u, 0x9055u, INT64_C(-35473), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9056u, 0x9056u, INT64_C(-29705), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9058u, 0x9058u, INT64_C(-29706), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9059u, 0x9059u, INT64_C(-29149), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x905Cu, 0x905Cu, INT64_C(-33826), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x905Eu, 0x905Eu, INT64_C(-29711), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9060u, 0x9060u, INT64_C(-35374), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9061u, 0x9061u, INT64_C(-33910), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9063u, 0x9063u, INT64_C(-34787), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9065u, 0x9065u, INT64_C(-32772), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9068u, 0x9068u, INT64_C(-29720), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9069u, 0x9069u, INT64_C(-33574), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x906Du, 0x906Du, INT64_C(-33878), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x906Eu, 0x906Eu, INT64_C(-34382), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x906Fu, 0x906Fu, INT64_C(-29726), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9072u, 0x9072u, INT64_C(-29726), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9075u, 0x9075u, INT64_C(-34281), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9076u, 0x9076u, INT64_C(-29732), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9077u, 0x9077u, INT64_C(-33965), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9078u, 0x9078u, INT64_C(-33967), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x907Au, 0x907Au, INT64_C(-35509), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x907Cu, 0x907Cu, INT64_C(-32716), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x907Du, 0x907Du, INT64_C(-29735), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x907Fu, 0x907Fu, INT64_C(-33244), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9080u, 0x9080u, INT64_C(-29736), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9081u, 0x9081u, INT64_C(-29738), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9082u, 0x9082u, INT64_C(-29741), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9083u, 0x9083u, INT64_C(-30724), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9084u, 0x9084u, INT64_C(-35159), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9087u, 0x9087u, INT64_C(-29778), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9089u, 0x9089u, INT64_C(-29743), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x908Au, 0x908Au, INT64_C(-29745), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x908Fu, 0x908Fu, INT64_C(-29748), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9091u, 0x9091u, INT64_C(-32850), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x90A3u, 0x90A3u, INT64_C(-33485), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x90A6u, 0x90A6u, INT64_C(-33069), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x90A8u, 0x90A8u, INT64_C(-29772), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x90AAu, 0x90AAu, INT64_C(-34440), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x90AFu, 0x90AFu, INT64_C(-29778), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x90B1u, 0x90B1u, INT64_C(-29779), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x90B5u, 0x90B5u, INT64_C(-29782), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x90B8u, 0x90B8u, INT64_C(-33664), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x90C1u, 0x90C1u, INT64_C(-35574), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x90CAu, 0x90CAu, INT64_C(-34754), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x90CEu, 0x90CEu, INT64_C(-32721), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x90DBu, 0x90DBu, INT64_C(-29816), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x90E1u, 0x90E1u, INT64_C(-35002), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x90E2u, 0x90E2u, INT64_C(-29826), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x90E4u, 0x90E4u, INT64_C(-29827), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x90E8u, 0x90E8u, INT64_C(-33253), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x90EDu, 0x90EDu, INT64_C(-35358), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x90F5u, 0x90F5u, INT64_C(-32949), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x90F7u, 0x90F7u, INT64_C(-35107), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x90FDu, 0x90FDu, INT64_C(-33682), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9102u, 0x9102u, INT64_C(-29854), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9112u, 0x9112u, INT64_C(-29869), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9119u, 0x9119u, INT64_C(-29875), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x912Du, 0x912Du, INT64_C(-33780), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9130u, 0x9130u, INT64_C(-29896), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9132u, 0x9132u, INT64_C(-29899), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9149u, 0x9149u, INT64_C(-33665), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x914Au, 0x914Au, INT64_C(-29921), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x914Bu, 0x914Bu, INT64_C(-34542), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x914Cu, 0x914Cu, INT64_C(-34595), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x914Du, 0x914Du, INT64_C(-33567), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x914Eu, 0x914Eu, INT64_C(-33922), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9152u, 0x9152u, INT64_C(-34583), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9154u, 0x9154u, INT64_C(-34309), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9156u, 0x9156u, INT64_C(-29932), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9158u, 0x9158u, INT64_C(-29933), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9162u, 0x9162u, INT64_C(-34338), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9163u, 0x9163u, INT64_C(-29943), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9165u, 0x9165u, INT64_C(-29944), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9169u, 0x9169u, INT64_C(-29947), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x916Au, 0x916Au, INT64_C(-33012), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x916Cu, 0x916Cu, INT64_C(-34574), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9172u, 0x9172u, INT64_C(-29954), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9173u, 0x9173u, INT64_C(-29956), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9175u, 0x9175u, INT64_C(-34924), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9177u, 0x9177u, INT64_C(-34901), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9178u, 0x9178u, INT64_C(-34765), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9182u, 0x9182u, INT64_C(-29967), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9187u, 0x9187u, INT64_C(-34554), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9189u, 0x9189u, INT64_C(-29975), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x918Bu, 0x918Bu, INT64_C(-29978), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x918Du, 0x918Du, INT64_C(-34087), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9190u, 0x9190u, INT64_C(-35024), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9192u, 0x9192u, INT64_C(-34318), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9197u, 0x9197u, INT64_C(-33590), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x919Cu, 0x919Cu, INT64_C(-34620), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91A2u, 0x91A2u, INT64_C(-29998), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91A4u, 0x91A4u, INT64_C(-34496), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91AAu, 0x91AAu, INT64_C(-30003), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91ABu, 0x91ABu, INT64_C(-30006), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91AFu, 0x91AFu, INT64_C(-30009), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91B4u, 0x91B4u, INT64_C(-30011), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91B5u, 0x91B5u, INT64_C(-30013), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91B8u, 0x91B8u, INT64_C(-34489), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91BAu, 0x91BAu, INT64_C(-30016), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91C0u, 0x91C1u, INT64_C(-30021), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91C6u, 0x91C6u, INT64_C(-33605), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91C7u, 0x91C7u, INT64_C(-34919), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91C8u, 0x91C8u, INT64_C(-34718), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91C9u, 0x91C9u, INT64_C(-30028), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91CBu, 0x91CBu, INT64_C(-30029), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91CCu, 0x91CCu, INT64_C(-33091), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91CDu, 0x91CDu, INT64_C(-34657), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91CEu, 0x91CEu, INT64_C(-33207), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91CFu, 0x91CFu, INT64_C(-33054), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91D0u, 0x91D0u, INT64_C(-30033), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91D1u, 0x91D1u, INT64_C(-35290), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91D6u, 0x91D6u, INT64_C(-30038), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91D8u, 0x91D8u, INT64_C(-33950), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91DBu, 0x91DBu, INT64_C(-30040), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91DCu, 0x91DCu, INT64_C(-35561), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91DDu, 0x91DDu, INT64_C(-34479), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91DFu, 0x91DFu, INT64_C(-30046), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91E1u, 0x91E1u, INT64_C(-30047), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91E3u, 0x91E3u, INT64_C(-33994), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91E6u, 0x91E6u, INT64_C(-33350), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91E7u, 0x91E7u, INT64_C(-35286), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91F5u, 0x91F6u, INT64_C(-30064), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91FCu, 0x91FCu, INT64_C(-30072), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x91FFu, 0x91FFu, INT64_C(-30071), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x920Du, 0x920Du, INT64_C(-33849), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x920Eu, 0x920Eu, INT64_C(-35664), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9211u, 0x9211u, INT64_C(-30085), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9214u, 0x9214u, INT64_C(-30091), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9215u, 0x9215u, INT64_C(-30090), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x921Eu, 0x921Eu, INT64_C(-30103), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9229u, 0x9229u, INT64_C(-30039), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x922Cu, 0x922Cu, INT64_C(-30114), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9234u, 0x9234u, INT64_C(-33124), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9237u, 0x9237u, INT64_C(-35212), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x923Fu, 0x923Fu, INT64_C(-30123), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9244u, 0x9244u, INT64_C(-34041), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9245u, 0x9245u, INT64_C(-30134), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9248u, 0x9248u, INT64_C(-30134), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9249u, 0x9249u, INT64_C(-30137), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x924Bu, 0x924Bu, INT64_C(-30134), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9250u, 0x9250u, INT64_C(-30138), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9257u, 0x9257u, INT64_C(-30153), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x925Au, 0x925Au, INT64_C(-30143), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x925Bu, 0x925Bu, INT64_C(-35880), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x925Eu, 0x925Eu, INT64_C(-30161), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9262u, 0x9262u, INT64_C(-33796), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9264u, 0x9264u, INT64_C(-30163), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9266u, 0x9266u, INT64_C(-34689), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9271u, 0x9271u, INT64_C(-35175), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x927Eu, 0x927Eu, INT64_C(-33515), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9280u, 0x9280u, INT64_C(-35463), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9283u, 0x9283u, INT64_C(-34838), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9285u, 0x9285u, INT64_C(-34004), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9291u, 0x9291u, INT64_C(-34501), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9293u, 0x9293u, INT64_C(-30202), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9295u, 0x9295u, INT64_C(-30210), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9296u, 0x9296u, INT64_C(-30206), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9298u, 0x9298u, INT64_C(-33452), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x929Au, 0x929Au, INT64_C(-34217), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x929Bu, 0x929Bu, INT64_C(-30209), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x929Cu, 0x929Cu, INT64_C(-30213), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x92ADu, 0x92ADu, INT64_C(-34530), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x92B7u, 0x92B7u, INT64_C(-30233), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x92B9u, 0x92B9u, INT64_C(-30236), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x92CFu, 0x92CFu, INT64_C(-30259), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x92D2u, 0x92D2u, INT64_C(-33624), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x92E4u, 0x92E4u, INT64_C(-34882), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x92E9u, 0x92E9u, INT64_C(-30282), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x92EAu, 0x92EAu, INT64_C(-33694), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x92EDu, 0x92EDu, INT64_C(-36058), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x92F2u, 0x92F2u, INT64_C(-33821), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x92F3u, 0x92F3u, INT64_C(-34342), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x92F8u, 0x92F8u, INT64_C(-35657), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x92FAu, 0x92FAu, INT64_C(-30297), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x92FCu, 0x92FCu, INT64_C(-35312), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9306u, 0x9306u, INT64_C(-35183), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x930Fu, 0x930Fu, INT64_C(-30319), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9310u, 0x9310u, INT64_C(-34752), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9318u, 0x9318u, INT64_C(-34759), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9319u, 0x9319u, INT64_C(-30325), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x931Au, 0x931Au, INT64_C(-30324), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9320u, 0x9320u, INT64_C(-34848), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9322u, 0x9322u, INT64_C(-30333), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9323u, 0x9323u, INT64_C(-30332), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9326u, 0x9326u, INT64_C(-35646), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9328u, 0x9328u, INT64_C(-33876), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x932Bu, 0x932Bu, INT64_C(-35072), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x932Cu, 0x932Cu, INT64_C(-33350), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x932Eu, 0x932Eu, INT64_C(-30347), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x932Fu, 0x932Fu, INT64_C(-35242), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9332u, 0x9332u, INT64_C(-33328), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9335u, 0x9335u, INT64_C(-30348), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x933Au, 0x933Au, INT64_C(-30354), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x933Bu, 0x933Bu, INT64_C(-30353), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9344u, 0x9344u, INT64_C(-30370), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x934Bu, 0x934Bu, INT64_C(-34157), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x934Du, 0x934Du, INT64_C(-34273), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9354u, 0x9354u, INT64_C(-34372), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9356u, 0x9356u, INT64_C(-30375), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x935Bu, 0x935Bu, INT64_C(-34493), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x935Cu, 0x935Cu, INT64_C(-30385), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9360u, 0x9360u, INT64_C(-30388), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x936Cu, 0x936Cu, INT64_C(-35660), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x936Eu, 0x936Eu, INT64_C(-30400), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9375u, 0x9375u, INT64_C(-35572), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x937Cu, 0x937Cu, INT64_C(-30415), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x937Eu, 0x937Eu, INT64_C(-34968), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x938Cu, 0x938Cu, INT64_C(-35992), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9394u, 0x9394u, INT64_C(-30433), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9396u, 0x9396u, INT64_C(-35402), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9397u, 0x9397u, INT64_C(-34687), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x939Au, 0x939Au, INT64_C(-34455), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x93A7u, 0x93A7u, INT64_C(-36081), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x93ACu, 0x93ADu, INT64_C(-30459), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x93AEu, 0x93AEu, INT64_C(-34482), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x93B0u, 0x93B0u, INT64_C(-30464), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x93B9u, 0x93B9u, INT64_C(-30469), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x93C3u, 0x93C3u, INT64_C(-30473), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x93C8u, 0x93C8u, INT64_C(-30475), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x93D0u, 0x93D0u, INT64_C(-30484), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x93D1u, 0x93D1u, INT64_C(-34445), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x93D6u, 0x93D7u, INT64_C(-30497), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x93D8u, 0x93D8u, INT64_C(-30495), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x93DDu, 0x93DDu, INT64_C(-30498), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x93E1u, 0x93E1u, INT64_C(-35852), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x93E4u, 0x93E4u, INT64_C(-30502), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x93E5u, 0x93E5u, INT64_C(-30509), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x93E8u, 0x93E8u, INT64_C(-30513), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9403u, 0x9403u, INT64_C(-30529), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9407u, 0x9407u, INT64_C(-30532), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9410u, 0x9410u, INT64_C(-30540), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9413u, 0x9413u, INT64_C(-30546), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9414u, 0x9414u, INT64_C(-30548), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9418u, 0x9418u, INT64_C(-35121), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9419u, 0x9419u, INT64_C(-34426), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x941Au, 0x941Au, INT64_C(-30555), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9421u, 0x9421u, INT64_C(-30553), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x942Bu, 0x942Bu, INT64_C(-30565), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9435u, 0x9435u, INT64_C(-30574), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9436u, 0x9436u, INT64_C(-30577), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9438u, 0x9438u, INT64_C(-34755), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x943Au, 0x943Au, INT64_C(-30577), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9441u, 0x9441u, INT64_C(-30583), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9444u, 0x9444u, INT64_C(-30584), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9451u, 0x9451u, INT64_C(-36131), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9452u, 0x9452u, INT64_C(-30599), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9453u, 0x9453u, INT64_C(-33840), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x945Au, 0x945Au, INT64_C(-30595), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x945Bu, 0x945Bu, INT64_C(-30606), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x945Eu, 0x945Eu, INT64_C(-30606), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9460u, 0x9460u, INT64_C(-30610), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9462u, 0x9462u, INT64_C(-30611), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x946Au, 0x946Au, INT64_C(-30617), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9470u, 0x9470u, INT64_C(-30621), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9475u, 0x9475u, INT64_C(-30625), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9477u, 0x9477u, INT64_C(-30626), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x947Cu, 0x947Cu, INT64_C(-30628), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x947Du, 0x947Du, INT64_C(-30631), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x947Eu, 0x947Eu, INT64_C(-30629), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x947Fu, 0x947Fu, INT64_C(-30628), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9481u, 0x9481u, INT64_C(-30631), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9577u, 0x9577u, INT64_C(-34949), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9580u, 0x9580u, INT64_C(-34160), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9582u, 0x9582u, INT64_C(-30886), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9583u, 0x9583u, INT64_C(-35254), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9587u, 0x9587u, INT64_C(-30890), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9589u, 0x9589u, INT64_C(-34392), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x958Au, 0x958Au, INT64_C(-30892), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x958Bu, 0x958Bu, INT64_C(-36581), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x958Fu, 0x958Fu, INT64_C(-36756), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9591u, 0x9591u, INT64_C(-36449), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9593u, 0x9593u, INT64_C(-36452), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9594u, 0x9594u, INT64_C(-30901), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9596u, 0x9596u, INT64_C(-30902), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9598u, 0x9599u, INT64_C(-30903), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x95A0u, 0x95A0u, INT64_C(-30909), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x95A2u, 0x95A2u, INT64_C(-36465), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x95A3u, 0x95A3u, INT64_C(-36563), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x95A4u, 0x95A4u, INT64_C(-35991), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x95A5u, 0x95A5u, INT64_C(-34622), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x95A7u, 0x95A7u, INT64_C(-30914), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x95A8u, 0x95A8u, INT64_C(-30916), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x95ADu, 0x95ADu, INT64_C(-30919), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x95B2u, 0x95B2u, INT64_C(-36759), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x95B9u, 0x95B9u, INT64_C(-30928), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x95BBu, 0x95BBu, INT64_C(-30931), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x95BCu, 0x95BCu, INT64_C(-30933), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x95BEu, 0x95BEu, INT64_C(-30932), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x95C3u, 0x95C3u, INT64_C(-30934), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x95C7u, 0x95C7u, INT64_C(-36895), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x95CAu, 0x95CAu, INT64_C(-30943), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x95CCu, 0x95CCu, INT64_C(-30941), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x95CDu, 0x95CDu, INT64_C(-30943), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x95D4u, 0x95D4u, INT64_C(-30947), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x95D5u, 0x95D5u, INT64_C(-30949), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x95D6u, 0x95D6u, INT64_C(-30948), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x95D8u, 0x95D8u, INT64_C(-34869), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x95DCu, 0x95DCu, INT64_C(-30953), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x95E1u, 0x95E1u, INT64_C(-30957), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x95E2u, 0x95E2u, INT64_C(-30956), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x95E5u, 0x95E5u, INT64_C(-30960), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x961Cu, 0x961Cu, INT64_C(-34593), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9621u, 0x9621u, INT64_C(-31018), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9628u, 0x9628u, INT64_C(-31024), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x962Au, 0x962Au, INT64_C(-36024), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x962Eu, 0x962Fu, INT64_C(-31029), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9632u, 0x9632u, INT64_C(-34462), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x963Bu, 0x963Bu, INT64_C(-35409), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x963Fu, 0x963Fu, INT64_C(-37050), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9640u, 0x9640u, INT64_C(-35320), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9642u, 0x9642u, INT64_C(-31047), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9644u, 0x9644u, INT64_C(-34632), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x964Bu, 0x964Bu, INT64_C(-31053), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x964Cu, 0x964Cu, INT64_C(-31056), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x964Du, 0x964Du, INT64_C(-36159), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x964Fu, 0x964Fu, INT64_C(-31058), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9650u, 0x9650u, INT64_C(-36285), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x965Bu, 0x965Bu, INT64_C(-34601), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x965Cu, 0x965Cu, INT64_C(-31068), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x965Du, 0x965Du, INT64_C(-31067), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x965Eu, 0x965Eu, INT64_C(-31069), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x965Fu, 0x965Fu, INT64_C(-31068), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9662u, 0x9662u, INT64_C(-36994), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9663u, 0x9663u, INT64_C(-35624), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9664u, 0x9664u, INT64_C(-35777), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9665u, 0x9665u, INT64_C(-36659), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9666u, 0x9666u, INT64_C(-31074), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x966Au, 0x966Au, INT64_C(-34865), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x966Cu, 0x966Cu, INT64_C(-31078), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9670u, 0x9670u, INT64_C(-37007), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9672u, 0x9672u, INT64_C(-31085), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9673u, 0x9673u, INT64_C(-35190), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9675u, 0x9675u, INT64_C(-34243), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9676u, 0x9676u, INT64_C(-35030), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9677u, 0x9677u, INT64_C(-31096), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9678u, 0x9678u, INT64_C(-34285), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x967Au, 0x967Au, INT64_C(-36344), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x967Du, 0x967Du, INT64_C(-34331), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9685u, 0x9685u, INT64_C(-36471), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9686u, 0x9686u, INT64_C(-34285), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9688u, 0x9688u, INT64_C(-36461), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x968Au, 0x968Au, INT64_C(-35371), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x968Bu, 0x968Bu, INT64_C(-31959), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x968Du, 0x968Du, INT64_C(-31110), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x968Eu, 0x968Eu, INT64_C(-36839), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x968Fu, 0x968Fu, INT64_C(-35645), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9694u, 0x9694u, INT64_C(-36803), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9695u, 0x9695u, INT64_C(-31116), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9697u, 0x9697u, INT64_C(-31117), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9698u, 0x9698u, INT64_C(-31120), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9699u, 0x9699u, INT64_C(-36418), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x969Bu, 0x969Bu, INT64_C(-36145), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x969Cu, 0x969Cu, INT64_C(-35764), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96A0u, 0x96A0u, INT64_C(-37054), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96A3u, 0x96A3u, INT64_C(-34277), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96A7u, 0x96A7u, INT64_C(-31131), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96A8u, 0x96A8u, INT64_C(-31317), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96AAu, 0x96AAu, INT64_C(-31135), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96B0u, 0x96B0u, INT64_C(-31137), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96B1u, 0x96B2u, INT64_C(-31140), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96B4u, 0x96B4u, INT64_C(-31140), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96B6u, 0x96B6u, INT64_C(-31141), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96B7u, 0x96B7u, INT64_C(-34278), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96B8u, 0x96B9u, INT64_C(-31142), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96BBu, 0x96BBu, INT64_C(-35633), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96BCu, 0x96BCu, INT64_C(-34896), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96C0u, 0x96C0u, INT64_C(-35680), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96C1u, 0x96C1u, INT64_C(-36737), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96C4u, 0x96C4u, INT64_C(-34435), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96C5u, 0x96C5u, INT64_C(-36923), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96C6u, 0x96C6u, INT64_C(-35943), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96C7u, 0x96C7u, INT64_C(-36379), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96C9u, 0x96C9u, INT64_C(-31155), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96CBu, 0x96CBu, INT64_C(-31158), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96CCu, 0x96CCu, INT64_C(-36078), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96CDu, 0x96CDu, INT64_C(-31158), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96CEu, 0x96CEu, INT64_C(-31162), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96D1u, 0x96D1u, INT64_C(-36158), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96D5u, 0x96D5u, INT64_C(-31162), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96D6u, 0x96D6u, INT64_C(-31740), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96D9u, 0x96D9u, INT64_C(-33958), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96DBu, 0x96DBu, INT64_C(-35713), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96DCu, 0x96DCu, INT64_C(-31171), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96E2u, 0x96E2u, INT64_C(-34392), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96E3u, 0x96E3u, INT64_C(-35069), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96E8u, 0x96E8u, INT64_C(-37118), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96EAu, 0x96EAu, INT64_C(-35654), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96EBu, 0x96EBu, INT64_C(-36076), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96F0u, 0x96F0u, INT64_C(-34764), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96F2u, 0x96F2u, INT64_C(-37107), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96F6u, 0x96F6u, INT64_C(-34340), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96F7u, 0x96F7u, INT64_C(-34437), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96F9u, 0x96F9u, INT64_C(-31197), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x96FBu, 0x96FBu, INT64_C(-35231), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9700u, 0x9700u, INT64_C(-36028), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9704u, 0x9704u, INT64_C(-31207), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9706u, 0x9706u, INT64_C(-31208), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9707u, 0x9707u, INT64_C(-35800), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9708u, 0x9708u, INT64_C(-31209), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x970Au, 0x970Au, INT64_C(-34359), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x970Du, 0x970Du, INT64_C(-31219), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x970Eu, 0x970Eu, INT64_C(-31213), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x970Fu, 0x970Fu, INT64_C(-31212), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9711u, 0x9711u, INT64_C(-31215), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9713u, 0x9713u, INT64_C(-31219), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9716u, 0x9716u, INT64_C(-31218), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9719u, 0x9719u, INT64_C(-31220), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x971Cu, 0x971Cu, INT64_C(-35587), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x971Eu, 0x971Eu, INT64_C(-37023), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9724u, 0x9724u, INT64_C(-31230), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9727u, 0x9727u, INT64_C(-34630), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x972Au, 0x972Au, INT64_C(-31235), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9730u, 0x9730u, INT64_C(-31240), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9732u, 0x9732u, INT64_C(-34373), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9738u, 0x9738u, INT64_C(-33244), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9739u, 0x9739u, INT64_C(-31248), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x973Du, 0x973Eu, INT64_C(-31251), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9742u, 0x9742u, INT64_C(-31251), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9744u, 0x9744u, INT64_C(-31256), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9746u, 0x9746u, INT64_C(-31257), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9748u, 0x9748u, INT64_C(-31258), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9749u, 0x9749u, INT64_C(-31257), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9752u, 0x9752u, INT64_C(-35789), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9756u, 0x9756u, INT64_C(-34614), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9759u, 0x9759u, INT64_C(-35795), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x975Cu, 0x975Cu, INT64_C(-31275), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x975Eu, 0x975Eu, INT64_C(-35002), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9760u, 0x9760u, INT64_C(-31278), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9761u, 0x9761u, INT64_C(-30995), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9762u, 0x9762u, INT64_C(-34669), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9764u, 0x9764u, INT64_C(-31281), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9766u, 0x9766u, INT64_C(-31282), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9768u, 0x9768u, INT64_C(-31283), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9769u, 0x9769u, INT64_C(-37015), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x976Bu, 0x976Bu, INT64_C(-31284), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x976Du, 0x976Du, INT64_C(-35889), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9771u, 0x9771u, INT64_C(-31289), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9774u, 0x9774u, INT64_C(-36701), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9779u, 0x9779u, INT64_C(-31296), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x977Au, 0x977Au, INT64_C(-31293), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x977Cu, 0x977Cu, INT64_C(-31297), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9781u, 0x9781u, INT64_C(-31301), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9784u, 0x9784u, INT64_C(-37014), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9785u, 0x9785u, INT64_C(-31307), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9786u, 0x9786u, INT64_C(-31304), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x978Bu, 0x978Bu, INT64_C(-31308), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x978Du, 0x978Du, INT64_C(-37348), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x978Fu, 0x9790u, INT64_C(-31311), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9798u, 0x9798u, INT64_C(-36015), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x979Cu, 0x979Cu, INT64_C(-31322), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x97A0u, 0x97A0u, INT64_C(-36898), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x97A3u, 0x97A3u, INT64_C(-31326), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x97A6u, 0x97A6u, INT64_C(-31330), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x97A8u, 0x97A8u, INT64_C(-31333), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x97ABu, 0x97ABu, INT64_C(-31791), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x97ADu, 0x97ADu, INT64_C(-34916), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x97B3u, 0x97B4u, INT64_C(-31341), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x97C3u, 0x97C3u, INT64_C(-31355), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x97C6u, 0x97C6u, INT64_C(-31357), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x97C8u, 0x97C8u, INT64_C(-31358), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x97CBu, 0x97CBu, INT64_C(-31360), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x97D3u, 0x97D3u, INT64_C(-37024), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x97DCu, 0x97DCu, INT64_C(-31376), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x97EDu, 0x97EDu, INT64_C(-31392), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x97EEu, 0x97EEu, INT64_C(-35320), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x97F2u, 0x97F2u, INT64_C(-31395), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x97F3u, 0x97F3u, INT64_C(-37275), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x97F5u, 0x97F5u, INT64_C(-31395), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x97F6u, 0x97F6u, INT64_C(-31397), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x97FBu, 0x97FBu, INT64_C(-37400), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x97FFu, 0x97FFu, INT64_C(-36905), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9801u, 0x9801u, INT64_C(-35021), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9802u, 0x9802u, INT64_C(-35599), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9803u, 0x9803u, INT64_C(-36564), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9805u, 0x9805u, INT64_C(-36598), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9806u, 0x9806u, INT64_C(-36216), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9808u, 0x9808u, INT64_C(-36041), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x980Cu, 0x980Cu, INT64_C(-31416), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x980Fu, 0x980Fu, INT64_C(-31420), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9810u, 0x9810u, INT64_C(-34759), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9811u, 0x9811u, INT64_C(-37072), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9812u, 0x9812u, INT64_C(-35215), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9813u, 0x9813u, INT64_C(-35394), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9817u, 0x9817u, INT64_C(-36024), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9818u, 0x9818u, INT64_C(-34661), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x981Au, 0x981Au, INT64_C(-36812), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9821u, 0x9821u, INT64_C(-31434), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9824u, 0x9824u, INT64_C(-31438), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x982Cu, 0x982Cu, INT64_C(-34966), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x982Du, 0x982Du, INT64_C(-35468), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9834u, 0x9834u, INT64_C(-37413), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9837u, 0x9837u, INT64_C(-31455), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9838u, 0x9838u, INT64_C(-31459), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x983Bu, 0x983Bu, INT64_C(-35163), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x983Cu, 0x983Cu, INT64_C(-34763), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x983Du, 0x983Du, INT64_C(-31460), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9846u, 0x9846u, INT64_C(-31468), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x984Bu, 0x984Bu, INT64_C(-31471), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x984Cu, 0x984Cu, INT64_C(-35813), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x984Du, 0x984Eu, INT64_C(-37239), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x984Fu, 0x984Fu, INT64_C(-31476), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9854u, 0x9854u, INT64_C(-37138), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9855u, 0x9855u, INT64_C(-36818), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9858u, 0x9858u, INT64_C(-37141), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x985Bu, 0x985Bu, INT64_C(-35589), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x985Eu, 0x985Eu, INT64_C(-34713), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9867u, 0x9867u, INT64_C(-36794), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x986Bu, 0x986Bu, INT64_C(-31502), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x986Fu, 0x9871u, INT64_C(-31505), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9873u, 0x9873u, INT64_C(-31505), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9874u, 0x9874u, INT64_C(-31507), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x98A8u, 0x98A8u, INT64_C(-35234), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x98AAu, 0x98AAu, INT64_C(-31559), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x98AFu, 0x98AFu, INT64_C(-31563), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x98B1u, 0x98B1u, INT64_C(-31564), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x98B6u, 0x98B6u, INT64_C(-31568), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x98C3u, 0x98C3u, INT64_C(-31579), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x98C4u, 0x98C4u, INT64_C(-31581), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x98C6u, 0x98C6u, INT64_C(-31581), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x98DBu, 0x98DBu, INT64_C(-35382), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x98DCu, 0x98DCu, INT64_C(-32603), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x98DFu, 0x98DFu, INT64_C(-36307), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x98E2u, 0x98E2u, INT64_C(-37241), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x98E9u, 0x98E9u, INT64_C(-31615), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x98EBu, 0x98EBu, INT64_C(-31616), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x98EDu, 0x98EDu, INT64_C(-34532), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x98EEu, 0x98EEu, INT64_C(-33484), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x98EFu, 0x98EFu, INT64_C(-35435), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x98F2u, 0x98F2u, INT64_C(-37654), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x98F4u, 0x98F4u, INT64_C(-37720), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x98FCu, 0x98FCu, INT64_C(-36637), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x98FDu, 0x98FDu, INT64_C(-35202), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x98FEu, 0x98FEu, INT64_C(-36347), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9903u, 0x9903u, INT64_C(-31639), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9905u, 0x9905u, INT64_C(-35069), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9909u, 0x9909u, INT64_C(-31644), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x990Au, 0x990Au, INT64_C(-34983), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x990Cu, 0x990Cu, INT64_C(-37643), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9910u, 0x9910u, INT64_C(-36708), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9912u, 0x9912u, INT64_C(-31652), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9913u, 0x9913u, INT64_C(-37512), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9914u, 0x9914u, INT64_C(-31653), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9918u, 0x9918u, INT64_C(-31656), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x991Du, 0x991Eu, INT64_C(-31659), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9920u, 0x9920u, INT64_C(-31659), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9921u, 0x9921u, INT64_C(-31664), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9924u, 0x9924u, INT64_C(-31664), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9928u, 0x9928u, INT64_C(-37364), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x992Cu, 0x992Cu, INT64_C(-31670), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x992Eu, 0x992Eu, INT64_C(-31671), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x993Du, 0x993Eu, INT64_C(-31685), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9942u, 0x9942u, INT64_C(-31688), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9945u, 0x9945u, INT64_C(-31689), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9949u, 0x9949u, INT64_C(-31694), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x994Bu, 0x994Bu, INT64_C(-31693), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x994Cu, 0x994Cu, INT64_C(-31691), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9950u, 0x9950u, INT64_C(-31699), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9951u, 0x9952u, INT64_C(-31698), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9955u, 0x9955u, INT64_C(-31699), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9957u, 0x9957u, INT64_C(-37248), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9996u, 0x9996u, INT64_C(-36698), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9997u, 0x9998u, INT64_C(-31764), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9999u, 0x9999u, INT64_C(-37001), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x99A5u, 0x99A5u, INT64_C(-31776), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x99A8u, 0x99A8u, INT64_C(-37615), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x99ACu, 0x99ACu, INT64_C(-35722), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x99ADu, 0x99AEu, INT64_C(-31783), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x99B3u, 0x99B3u, INT64_C(-36094), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x99B4u, 0x99B4u, INT64_C(-35796), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x99BCu, 0x99BCu, INT64_C(-31796), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x99C1u, 0x99C1u, INT64_C(-35697), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x99C4u, 0x99C4u, INT64_C(-36219), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x99C5u, 0x99C5u, INT64_C(-37806), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x99C6u, 0x99C6u, INT64_C(-37315), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x99C8u, 0x99C8u, INT64_C(-37316), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x99D0u, 0x99D0u, INT64_C(-36098), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x99D1u, 0x99D1u, INT64_C(-31812), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x99D2u, 0x99D2u, INT64_C(-37325), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x99D5u, 0x99D5u, INT64_C(-37705), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x99D8u, 0x99D8u, INT64_C(-31820), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x99DBu, 0x99DBu, INT64_C(-31825), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x99DDu, 0x99DDu, INT64_C(-31826), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x99DFu, 0x99DFu, INT64_C(-31830), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x99E2u, 0x99E2u, INT64_C(-31819), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x99EDu, 0x99EEu, INT64_C(-31839), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x99F1u, 0x99F2u, INT64_C(-31841), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x99F8u, 0x99F8u, INT64_C(-31845), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x99FBu, 0x99FBu, INT64_C(-31849), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x99FFu, 0x99FFu, INT64_C(-36735), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9A01u, 0x9A01u, INT64_C(-31853), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9A05u, 0x9A05u, INT64_C(-31855), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9A0Eu, 0x9A0Eu, INT64_C(-37540), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9A0Fu, 0x9A0Fu, INT64_C(-31866), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9A12u, 0x9A12u, INT64_C(-36344), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9A13u, 0x9A13u, INT64_C(-37263), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9A19u, 0x9A19u, INT64_C(-31873), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9A28u, 0x9A28u, INT64_C(-36318), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9A2Bu, 0x9A2Bu, INT64_C(-31890), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9A30u, 0x9A30u, INT64_C(-35982), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9A37u, 0x9A37u, INT64_C(-31901), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9A3Eu, 0x9A3Eu, INT64_C(-31903), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9A40u, 0x9A40u, INT64_C(-31907), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9A42u, 0x9A42u, INT64_C(-31910), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9A43u, 0x9A43u, INT64_C(-31909), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9A45u, 0x9A45u, INT64_C(-31914), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9A4Du, 0x9A4Du, INT64_C(-31916), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9A55u, 0x9A55u, INT64_C(-31925), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9A57u, 0x9A57u, INT64_C(-31924), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9A5Au, 0x9A5Au, INT64_C(-37506), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9A5Bu, 0x9A5Bu, INT64_C(-31929), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9A5Fu, 0x9A5Fu, INT64_C(-31931), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9A62u, 0x9A62u, INT64_C(-31933), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9A64u, 0x9A64u, INT64_C(-31933), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9A65u, 0x9A65u, INT64_C(-31935), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9A69u, 0x9A69u, INT64_C(-31937), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9A6Au, 0x9A6Au, INT64_C(-31936), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9A6Bu, 0x9A6Bu, INT64_C(-31938), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9AA8u, 0x9AA8u, INT64_C(-37245), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9AADu, 0x9AADu, INT64_C(-32002), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9AB0u, 0x9AB0u, INT64_C(-32004), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9AB8u, 0x9AB8u, INT64_C(-37889), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9ABCu, 0x9ABCu, INT64_C(-32015), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9AC0u, 0x9AC0u, INT64_C(-32018), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9AC4u, 0x9AC4u, INT64_C(-36720), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9ACFu, 0x9ACFu, INT64_C(-32032), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9AD1u, 0x9AD1u, INT64_C(-32033), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9AD3u, 0x9AD4u, INT64_C(-32034), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9AD8u, 0x9AD8u, INT64_C(-37319), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9ADEu, 0x9ADFu, INT64_C(-32043), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9AE2u, 0x9AE3u, INT64_C(-32045), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9AE6u, 0x9AE6u, INT64_C(-32047), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9AEAu, 0x9AEAu, INT64_C(-35976), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9AEBu, 0x9AEBu, INT64_C(-32050), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9AEDu, 0x9AEDu, INT64_C(-35896), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9AEEu, 0x9AEEu, INT64_C(-32052), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9AEFu, 0x9AEFu, INT64_C(-32055), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9AF1u, 0x9AF1u, INT64_C(-32053), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9AF4u, 0x9AF4u, INT64_C(-32057), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9AF7u, 0x9AF7u, INT64_C(-32058), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9AFBu, 0x9AFBu, INT64_C(-32061), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B06u, 0x9B06u, INT64_C(-32071), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B18u, 0x9B18u, INT64_C(-32088), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B1Au, 0x9B1Au, INT64_C(-32089), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B1Fu, 0x9B1Fu, INT64_C(-32093), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B22u, 0x9B23u, INT64_C(-32095), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B25u, 0x9B25u, INT64_C(-32096), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B27u, 0x9B2Au, INT64_C(-32097), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B2Eu, 0x9B2Fu, INT64_C(-32100), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B31u, 0x9B31u, INT64_C(-34069), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B32u, 0x9B32u, INT64_C(-32102), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B3Bu, 0x9B3Bu, INT64_C(-33354), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B3Cu, 0x9B3Cu, INT64_C(-37841), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B41u, 0x9B41u, INT64_C(-38053), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B42u, 0x9B42u, INT64_C(-37379), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B43u, 0x9B43u, INT64_C(-32117), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B44u, 0x9B44u, INT64_C(-32119), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B45u, 0x9B45u, INT64_C(-35703), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B4Du, 0x9B4Eu, INT64_C(-32125), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B4Fu, 0x9B4Fu, INT64_C(-32128), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B51u, 0x9B51u, INT64_C(-32127), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B54u, 0x9B54u, INT64_C(-35751), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B58u, 0x9B58u, INT64_C(-32133), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B5Au, 0x9B5Au, INT64_C(-37800), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B6Fu, 0x9B6Fu, INT64_C(-35463), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B74u, 0x9B74u, INT64_C(-32160), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B83u, 0x9B83u, INT64_C(-32173), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B8Eu, 0x9B8Eu, INT64_C(-38383), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B91u, 0x9B91u, INT64_C(-32186), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B92u, 0x9B92u, INT64_C(-35962), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B93u, 0x9B93u, INT64_C(-32190), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B96u, 0x9B97u, INT64_C(-32190), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9B9Fu, 0x9BA0u, INT64_C(-32197), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9BA8u, 0x9BA8u, INT64_C(-32204), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9BAAu, 0x9BAAu, INT64_C(-35825), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9BABu, 0x9BABu, INT64_C(-37395), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9BADu, 0x9BADu, INT64_C(-37414), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9BAEu, 0x9BAEu, INT64_C(-36832), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9BB4u, 0x9BB4u, INT64_C(-32215), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9BB9u, 0x9BB9u, INT64_C(-32217), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9BC0u, 0x9BC0u, INT64_C(-32226), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9BC6u, 0x9BC6u, INT64_C(-32229), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9BC9u, 0x9BC9u, INT64_C(-37639), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9BCAu, 0x9BCAu, INT64_C(-32235), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9BCFu, 0x9BCFu, INT64_C(-32237), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9BD1u, 0x9BD2u, INT64_C(-32238), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9BD4u, 0x9BD4u, INT64_C(-32236), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9BD6u, 0x9BD6u, INT64_C(-37441), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9BDBu, 0x9BDBu, INT64_C(-36730), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9BE1u, 0x9BE1u, INT64_C(-32248), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9BE2u, 0x9BE2u, INT64_C(-32252), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9BE3u, 0x9BE3u, INT64_C(-32254), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9BE4u, 0x9BE4u, INT64_C(-32253), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9BE8u, 0x9BE8u, INT64_C(-37782), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9BF0u, 0x9BF0u, INT64_C(-32259), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9BF1u, 0x9BF1u, INT64_C(-32261), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9BF2u, 0x9BF2u, INT64_C(-32263), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9BF5u, 0x9BF5u, INT64_C(-38497), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C04u, 0x9C04u, INT64_C(-32269), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C06u, 0x9C06u, INT64_C(-32275), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C08u, 0x9C08u, INT64_C(-32276), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C09u, 0x9C09u, INT64_C(-32281), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C0Au, 0x9C0Au, INT64_C(-32276), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C0Cu, 0x9C0Cu, INT64_C(-32282), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C0Du, 0x9C0Du, INT64_C(-38192), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C10u, 0x9C10u, INT64_C(-35585), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C12u, 0x9C12u, INT64_C(-32285), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C13u, 0x9C13u, INT64_C(-32290), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C14u, 0x9C14u, INT64_C(-32293), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C15u, 0x9C15u, INT64_C(-32295), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C1Bu, 0x9C1Bu, INT64_C(-32290), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C21u, 0x9C21u, INT64_C(-32293), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C24u, 0x9C24u, INT64_C(-32297), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C25u, 0x9C25u, INT64_C(-32299), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C2Du, 0x9C2Du, INT64_C(-36181), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C2Eu, 0x9C2Eu, INT64_C(-32310), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C2Fu, 0x9C2Fu, INT64_C(-38491), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C30u, 0x9C30u, INT64_C(-32307), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C32u, 0x9C32u, INT64_C(-32307), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C39u, 0x9C39u, INT64_C(-38223), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C3Au, 0x9C3Au, INT64_C(-32336), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C3Bu, 0x9C3Bu, INT64_C(-38469), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C3Eu, 0x9C3Eu, INT64_C(-32317), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C46u, 0x9C46u, INT64_C(-32326), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C47u, 0x9C47u, INT64_C(-32329), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C48u, 0x9C48u, INT64_C(-36800), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C52u, 0x9C52u, INT64_C(-35991), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C57u, 0x9C57u, INT64_C(-35736), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C5Au, 0x9C5Au, INT64_C(-32344), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C60u, 0x9C60u, INT64_C(-32349), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C67u, 0x9C67u, INT64_C(-32355), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C76u, 0x9C76u, INT64_C(-32369), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9C78u, 0x9C78u, INT64_C(-32370), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9CE5u, 0x9CE5u, INT64_C(-36849), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9CE7u, 0x9CE7u, INT64_C(-32480), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9CE9u, 0x9CE9u, INT64_C(-36481), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9CEBu, 0x9CEBu, INT64_C(-32479), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9CECu, 0x9CECu, INT64_C(-32484), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9CF0u, 0x9CF0u, INT64_C(-32487), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9CF3u, 0x9CF3u, INT64_C(-36215), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9CF4u, 0x9CF4u, INT64_C(-36103), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9CF6u, 0x9CF6u, INT64_C(-36657), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D03u, 0x9D03u, INT64_C(-32502), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D06u, 0x9D06u, INT64_C(-32504), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D07u, 0x9D07u, INT64_C(-36692), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D08u, 0x9D08u, INT64_C(-32509), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D09u, 0x9D09u, INT64_C(-32511), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D0Eu, 0x9D0Eu, INT64_C(-38599), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D12u, 0x9D12u, INT64_C(-32508), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D15u, 0x9D15u, INT64_C(-32512), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D1Bu, 0x9D1Bu, INT64_C(-38631), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D1Fu, 0x9D1Fu, INT64_C(-32524), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D23u, 0x9D23u, INT64_C(-32529), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D26u, 0x9D26u, INT64_C(-32534), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D28u, 0x9D28u, INT64_C(-38450), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D2Au, 0x9D2Au, INT64_C(-32539), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D2Bu, 0x9D2Bu, INT64_C(-37680), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D2Cu, 0x9D2Cu, INT64_C(-38630), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D3Bu, 0x9D3Bu, INT64_C(-37929), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D3Eu, 0x9D3Eu, INT64_C(-32549), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D3Fu, 0x9D3Fu, INT64_C(-32551), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D41u, 0x9D41u, INT64_C(-32554), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D44u, 0x9D44u, INT64_C(-32560), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D46u, 0x9D46u, INT64_C(-32556), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D48u, 0x9D48u, INT64_C(-32557), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D50u, 0x9D50u, INT64_C(-32560), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D51u, 0x9D51u, INT64_C(-32562), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D59u, 0x9D59u, INT64_C(-32568), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D5Cu, 0x9D5Cu, INT64_C(-38768), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D5Du, 0x9D5Eu, INT64_C(-32577), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D60u, 0x9D60u, INT64_C(-37949), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D61u, 0x9D61u, INT64_C(-36223), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D64u, 0x9D64u, INT64_C(-32582), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D6Cu, 0x9D6Cu, INT64_C(-36335), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D6Fu, 0x9D6Fu, INT64_C(-32585), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D72u, 0x9D72u, INT64_C(-32592), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D7Au, 0x9D7Au, INT64_C(-32595), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D87u, 0x9D87u, INT64_C(-32611), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D89u, 0x9D89u, INT64_C(-32614), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D8Fu, 0x9D8Fu, INT64_C(-38208), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9D9Au, 0x9D9Au, INT64_C(-32626), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9DA4u, 0x9DA4u, INT64_C(-32635), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9DA9u, 0x9DA9u, INT64_C(-32639), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9DABu, 0x9DABu, INT64_C(-32646), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9DAFu, 0x9DAFu, INT64_C(-32670), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9DB2u, 0x9DB2u, INT64_C(-32647), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9DB4u, 0x9DB4u, INT64_C(-37018), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9DB8u, 0x9DB8u, INT64_C(-32649), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9DBAu, 0x9DBAu, INT64_C(-32650), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9DBBu, 0x9DBBu, INT64_C(-32653), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9DC1u, 0x9DC1u, INT64_C(-32660), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9DC2u, 0x9DC2u, INT64_C(-32655), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9DC4u, 0x9DC4u, INT64_C(-32664), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9DC6u, 0x9DC6u, INT64_C(-32661), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9DCFu, 0x9DCFu, INT64_C(-32669), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9DD3u, 0x9DD3u, INT64_C(-32670), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9DD9u, 0x9DD9u, INT64_C(-32677), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9DE6u, 0x9DE6u, INT64_C(-32687), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9DEDu, 0x9DEDu, INT64_C(-32693), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9DEFu, 0x9DEFu, INT64_C(-32694), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9DF2u, 0x9DF2u, INT64_C(-36070), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9DF8u, 0x9DF8u, INT64_C(-32706), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9DF9u, 0x9DF9u, INT64_C(-37265), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9DFAu, 0x9DFAu, INT64_C(-38016), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9DFDu, 0x9DFDu, INT64_C(-32707), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9E1Au, 0x9E1Bu, INT64_C(-32735), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9E1Eu, 0x9E1Eu, INT64_C(-32737), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9E75u, 0x9E75u, INT64_C(-32823), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9E78u, 0x9E78u, INT64_C(-38387), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9E79u, 0x9E79u, INT64_C(-32826), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9E7Du, 0x9E7Du, INT64_C(-32829), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9E7Fu, 0x9E7Fu, INT64_C(-38023), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9E81u, 0x9E81u, INT64_C(-32832), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9E88u, 0x9E88u, INT64_C(-32838), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9E8Bu, 0x9E8Cu, INT64_C(-32840), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9E91u, 0x9E91u, INT64_C(-32842), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9E92u, 0x9E92u, INT64_C(-32845), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9E93u, 0x9E93u, INT64_C(-36244), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9E95u, 0x9E95u, INT64_C(-32847), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9E97u, 0x9E97u, INT64_C(-36291), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9E9Du, 0x9E9Du, INT64_C(-32853), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9E9Fu, 0x9E9Fu, INT64_C(-36319), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9EA5u, 0x9EA5u, INT64_C(-32860), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9EA6u, 0x9EA6u, INT64_C(-36949), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9EA9u, 0x9EA9u, INT64_C(-32863), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9EAAu, 0x9EAAu, INT64_C(-32862), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9EADu, 0x9EADu, INT64_C(-32864), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9EB8u, 0x9EB8u, INT64_C(-32877), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9EB9u, 0x9EB9u, INT64_C(-38301), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9EBAu, 0x9EBAu, INT64_C(-36548), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9EBBu, 0x9EBBu, INT64_C(-36621), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9EBCu, 0x9EBCu, INT64_C(-35568), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9EBEu, 0x9EBEu, INT64_C(-34935), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9EBFu, 0x9EBFu, INT64_C(-36601), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9EC4u, 0x9EC4u, INT64_C(-39036), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9ECCu, 0x9ECCu, INT64_C(-32893), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9ECDu, 0x9ECDu, INT64_C(-38726), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9ECEu, 0x9ED0u, INT64_C(-32894), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9ED2u, 0x9ED2u, INT64_C(-38318), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9ED4u, 0x9ED4u, INT64_C(-32897), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9ED8u, 0x9ED8u, INT64_C(-34691), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9ED9u, 0x9ED9u, INT64_C(-36565), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9EDBu, 0x9EDBu, INT64_C(-37499), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9EDCu, 0x9EDCu, INT64_C(-32904), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9EDDu, 0x9EDDu, INT64_C(-32903), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9EDEu, 0x9EDEu, INT64_C(-32905), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9EE0u, 0x9EE0u, INT64_C(-32905), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9EE5u, 0x9EE5u, INT64_C(-32909), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9EE8u, 0x9EE8u, INT64_C(-32911), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9EEFu, 0x9EEFu, INT64_C(-32917), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9EF4u, 0x9EF4u, INT64_C(-32921), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9EF6u, 0x9EF7u, INT64_C(-32922), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9EF9u, 0x9EF9u, INT64_C(-32923), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9EFBu, 0x9EFDu, INT64_C(-32924), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9F07u, 0x9F08u, INT64_C(-32933), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9F0Eu, 0x9F0Eu, INT64_C(-37331), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9F13u, 0x9F13u, INT64_C(-38501), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9F15u, 0x9F15u, INT64_C(-32944), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9F20u, 0x9F20u, INT64_C(-37684), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9F21u, 0x9F21u, INT64_C(-32955), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9F2Cu, 0x9F2Cu, INT64_C(-32965), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9F3Bu, 0x9F3Bu, INT64_C(-37003), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9F3Eu, 0x9F3Eu, INT64_C(-32982), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9F4Au, 0x9F4Au, INT64_C(-32993), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9F4Bu, 0x9F4Bu, INT64_C(-34553), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9F4Eu, 0x9F4Eu, INT64_C(-33675), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9F4Fu, 0x9F4Fu, INT64_C(-33281), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9F52u, 0x9F52u, INT64_C(-33000), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9F54u, 0x9F54u, INT64_C(-33001), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9F5Fu, 0x9F61u, INT64_C(-33010), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9F62u, 0x9F62u, INT64_C(-36493), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9F63u, 0x9F63u, INT64_C(-33015), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9F66u, 0x9F67u, INT64_C(-33014), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9F6Au, 0x9F6Au, INT64_C(-33015), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9F6Cu, 0x9F6Cu, INT64_C(-33018), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9F72u, 0x9F72u, INT64_C(-33021), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9F76u, 0x9F76u, INT64_C(-33024), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9F77u, 0x9F77u, INT64_C(-33027), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9F8Du, 0x9F8Du, INT64_C(-36594), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9F95u, 0x9F95u, INT64_C(-33054), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9F9Cu, 0x9F9Cu, INT64_C(-33060), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9F9Du, 0x9F9Du, INT64_C(-34606), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x9FA0u, 0x9FA0u, INT64_C(-33063), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xFF01u, 0xFF01u, INT64_C(-65272), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xFF03u, 0xFF03u, INT64_C(-65200), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xFF04u, 0xFF04u, INT64_C(-65205), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xFF05u, 0xFF05u, INT64_C(-65203), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xFF06u, 0xFF06u, INT64_C(-65202), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xFF08u, 0xFF09u, INT64_C(-65247), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xFF0Au, 0xFF0Au, INT64_C(-65205), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xFF0Bu, 0xFF0Bu, INT64_C(-65232), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xFF0Cu, 0xFF0Cu, INT64_C(-65289), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xFF0Eu, 0xFF0Eu, INT64_C(-65290), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xFF0Fu, 0xFF0Fu, INT64_C(-65265), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xFF10u, 0xFF19u, INT64_C(-65093), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xFF1Au, 0xFF1Bu, INT64_C(-65300), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xFF1Cu, 0xFF1Cu, INT64_C(-65242), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xFF1Du, 0xFF1Du, INT64_C(-65245), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xFF1Eu, 0xFF1Eu, INT64_C(-65243), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xFF1Fu, 0xFF1Fu, INT64_C(-65303), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xFF20u, 0xFF20u, INT64_C(-65226), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xFF21u, 0xFF3Au, INT64_C(-65093), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xFF3Bu, 0xFF3Bu, INT64_C(-65294), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xFF3Cu, 0xFF3Cu, INT64_C(-65309), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xFF3Du, 0xFF3Du, INT64_C(-65295), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xFF3Eu, 0xFF3Eu, INT64_C(-65327), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xFF3Fu, 0xFF3Fu, INT64_C(-65326), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xFF40u, 0xFF40u, INT64_C(-65331), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xFF41u, 0xFF5Au, INT64_C(-65093), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xFF5Bu, 0xFF5Bu, INT64_C(-65324), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xFF5Cu, 0xFF5Cu, INT64_C(-65338), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xFF5Du, 0xFF5Du, INT64_C(-65325), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xFFE3u, 0xFFE3u, INT64_C(-65491), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0xFFE5u, 0xFFE5u, INT64_C(-65431), 1u, 0, 4, 1, 5, -1 },  /* pointer */
+    { 0x0u, 0x1Au, INT64_C(0), 1u, 0, 2, 1, 6, -1 },  /* digits */
+    { 0x1Cu, 0x1Fu, INT64_C(28), 1u, 0, 2, 1, 7, -1 },  /* digits */
+    { 0x20u, 0x5Bu, INT64_C(32), 1u, 0, 2, 1, 8, -1 },  /* digits */
+    { 0x5Du, 0x7Du, INT64_C(93), 1u, 0, 2, 1, 9, -1 },  /* digits */
+    { 0x7Fu, 0x7Fu, INT64_C(0), 1u, 1, 1, 1, 0, -1 },  /* bytes */
+    { 0xA5u, 0xA5u, INT64_C(0), 2u, 1, 1, 1, 0, -1 },  /* bytes */
+    { 0x203Eu, 0x203Eu, INT64_C(0), 3u, 1, 1, 1, 0, -1 },  /* bytes */
+    { 0x0u, 0x3Fu, INT64_C(0), 4u, 0, 2, 1, 10, -1 },  /* digits */
+    { 0x5Bu, 0xFFu, INT64_C(91), 4u, 0, 2, 1, 11, -1 },  /* digits */
+    { 0x0u, 0x3Fu, INT64_C(0), 4u, 0, 2, 1, 12, -1 },  /* digits */
+    { 0x5Bu, 0xFFu, INT64_C(91), 4u, 0, 2, 1, 13, -1 },  /* digits */
+    { 0x0u, 0x3Fu, INT64_C(0), 4u, 0, 2, 1, 14, -1 },  /* digits */
+    { 0x5Bu, 0xFFu, INT64_C(91), 4u, 0, 2, 1, 15, -1 },  /* digits */
+    { 0, 0, 0, 0, 0, 0, 0, 0, -1 }  /* unused */
+};
+
+/* The modes (shift states: ISO-2022, HZ; one, without shifts, for an encoding
+   without modes), the core's _encode_in_mode, _before_unencodable and _flush as
+   data (encspec.emit.description.mode_choice): mode m's runs are
+   runs[run_from[m] .. run_from[m + 1] - 1], its bytes count where the decoder reads
+   them back from start state mode_start[m]; shifts[m * N_MODES + k]: the shortest
+   shift bytes from mode m into mode k in the pool (n -1: none); order: the modes
+   written in, by preference; STICKY: stay in the current mode while it holds the
+   code point; CHEAPEST: of the modes holding it, the one the shifts reach with the
+   fewest bytes; ends: the modes a text may end in; unencodable_to[m]: the mode
+   shifted to before a code point without bytes (-1: none).  Text starts in mode 0;
+   the encoder state (lead) holds the mode in bits MODE_SHIFT and up. */
+#define ISO2022_JP_ENC_N_MODES 6u
+#define ISO2022_JP_ENC_STICKY 0
+#define ISO2022_JP_ENC_CHEAPEST 0
+#define ISO2022_JP_ENC_MODE_SHIFT 22u
+#define ISO2022_JP_ENC_LEAD_BITS 0x1FFFFFu
+/* The mode in an encoder state (kept in range, so the compiler sees every index is). */
+#define ISO2022_JP_ENC_MODE(state) (((state) >> ISO2022_JP_ENC_MODE_SHIFT) % ISO2022_JP_ENC_N_MODES)
+static const uint32_t iso2022_jp_enc_run_from[7] = { 0, 4, 6350, 6357, 6359, 6361, 6363 };
+static const unsigned iso2022_jp_enc_mode_start[6] = { 0, 86, 183, 273, 278, 283 };
+static const struct { uint32_t at; int16_t n; } iso2022_jp_enc_shifts[36] = {
+    { 4u, 0 },
+    { 4u, 3 },
+    { 7u, 3 },
+    { 10u, -1 },
+    { 10u, -1 },
+    { 10u, -1 },
+    { 10u, 3 },
+    { 13u, 0 },
+    { 13u, 3 },
+    { 16u, -1 },
+    { 16u, -1 },
+    { 16u, -1 },
+    { 16u, 3 },
+    { 19u, 3 },
+    { 22u, 0 },
+    { 22u, -1 },
+    { 22u, -1 },
+    { 22u, -1 },
+    { 22u, -1 },
+    { 22u, -1 },
+    { 22u, -1 },
+    { 22u, 0 },
+    { 22u, -1 },
+    { 22u, -1 },
+    { 22u, -1 },
+    { 22u, -1 },
+    { 22u, -1 },
+    { 22u, -1 },
+    { 22u, 0 },
+    { 22u, -1 },
+    { 22u, -1 },
+    { 22u, -1 },
+    { 22u, -1 },
+    { 22u, -1 },
+    { 22u, -1 },
+    { 22u, 0 },
+};
+/* How many shift bytes lead from mode m into mode k (-1: none). */
+static int iso2022_jp_enc_shift_n(unsigned m, unsigned k)
+{
+    return iso2022_jp_enc_shifts[m % ISO2022_JP_ENC_N_MODES * ISO2022_JP_ENC_N_MODES + k % ISO2022_JP_ENC_N_MODES].n;
+}
+static const size_t ISO2022_JP_ENC_N_ORDER = 3u;
+static const unsigned iso2022_jp_enc_order[3] = { 0, 1, 2 };
+static const size_t ISO2022_JP_ENC_N_ENDS = 1u;
+static const unsigned iso2022_jp_enc_ends[1] = { 0 };
+static const int iso2022_jp_enc_unencodable_to[6] = { -1, -1, -1, -1, -1, -1 };
+
+/* Literal, sequence and shift bytes (intermediate: written through iso2022_jp_enc_to_real). */
+static const uint8_t iso2022_jp_enc_pool[22] = {
+    0x1B, 0x7F, 0x5C, 0x7E, 0x1B, 0x24, 0x42, 0x1B, 0x28, 0x4A, 0x1B, 0x28, 0x42, 0x1B, 0x28, 0x4A,
+    0x1B, 0x28, 0x42, 0x1B, 0x24, 0x42,
+};
+
+/* Digit alphabets: per form, its bytes (digits[at .. at + n - 1]); per byte, its
+   byte ranges (ranges[at .. at + n - 1]) and radix; a digit is a byte's index in them. */
+static const struct { uint16_t at, n; } iso2022_jp_enc_alphabets[16] = {
+    { 0, 1 },
+    { 1, 1 },
+    { 2, 1 },
+    { 3, 1 },
+    { 4, 1 },
+    { 5, 2 },
+    { 7, 1 },
+    { 8, 1 },
+    { 9, 1 },
+    { 10, 1 },
+    { 11, 1 },
+    { 12, 1 },
+    { 13, 1 },
+    { 14, 1 },
+    { 15, 1 },
+    { 16, 1 },
+};
+static const struct { uint16_t at, n, radix; } iso2022_jp_enc_digits[17] = {
+    { 0, 1, 27 },
+    { 1, 1, 4 },
+    { 2, 1, 96 },
+    { 3, 1, 27 },
+    { 4, 1, 4 },
+    { 5, 1, 94 },
+    { 6, 1, 94 },
+    { 7, 1, 27 },
+    { 8, 1, 4 },
+    { 9, 1, 60 },
+    { 10, 1, 33 },
+    { 11, 1, 64 },
+    { 12, 1, 165 },
+    { 13, 1, 64 },
+    { 14, 1, 165 },
+    { 15, 1, 64 },
+    { 16, 1, 165 },
+};
+static const uint8_t iso2022_jp_enc_ranges[17][2] = {
+    { 0x00, 0x1A },
+    { 0x1C, 0x1F },
+    { 0x20, 0x7F },
+    { 0x00, 0x1A },
+    { 0x1C, 0x1F },
+    { 0x21, 0x7E },
+    { 0x21, 0x7E },
+    { 0x00, 0x1A },
+    { 0x1C, 0x1F },
+    { 0x20, 0x5B },
+    { 0x5D, 0x7D },
+    { 0x00, 0x3F },
+    { 0x5B, 0xFF },
+    { 0x00, 0x3F },
+    { 0x5B, 0xFF },
+    { 0x00, 0x3F },
+    { 0x5B, 0xFF },
+};
+
+/* Digit orders: the byte positions, most significant first (order_index[at .. at + n - 1]). */
+static const struct { uint16_t at, n; } iso2022_jp_enc_orders[1] = {
+    { 0, 0 },
+};
+static const uint8_t iso2022_jp_enc_order_index[1] = { 0 };
+
+/* Sequences of code points written as one, sorted by first code point, longest
+   first: the first, the rest (seq_cps[cps_at - 1 .. cps_at + n - 2]... see
+   iso2022_jp_enc_sequence_at) and their bytes (pool[at .. at + len - 1]). */
+static const size_t ISO2022_JP_ENC_N_SEQS = 0u;
+static const size_t ISO2022_JP_ENC_LONGEST = 0u;  /* code points in the longest sequence (0: none) */
+static const struct { uint32_t first, cps_at; uint16_t n; uint32_t at; uint16_t len; } iso2022_jp_enc_seqs[1] = {
+    { 0, 0, 0, 0, 0 }  /* unused */
+};
+static const uint32_t iso2022_jp_enc_seq_cps[] = {
+    0x0,
+};
+
+/* The sequences' first code points, sorted: written only through the sequences. */
+static const size_t ISO2022_JP_ENC_N_STARTERS = 0u;
+static const uint32_t iso2022_jp_enc_starters[] = {
+    0x0,
+};
+
+/* Every byte written goes through this (`bytes through`; the identity without one). */
+static const uint8_t iso2022_jp_enc_to_real[256] = {
+    0x0, 0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x7, 0x8, 0x9, 0xA, 0xB, 0xC, 0xD, 0xE, 0xF,
+    0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1A, 0x1B, 0x1C, 0x1D, 0x1E, 0x1F,
+    0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28, 0x29, 0x2A, 0x2B, 0x2C, 0x2D, 0x2E, 0x2F,
+    0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x3A, 0x3B, 0x3C, 0x3D, 0x3E, 0x3F,
+    0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x4A, 0x4B, 0x4C, 0x4D, 0x4E, 0x4F,
+    0x50, 0x51, 0x52, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58, 0x59, 0x5A, 0x5B, 0x5C, 0x5D, 0x5E, 0x5F,
+    0x60, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69, 0x6A, 0x6B, 0x6C, 0x6D, 0x6E, 0x6F,
+    0x70, 0x71, 0x72, 0x73, 0x74, 0x75, 0x76, 0x77, 0x78, 0x79, 0x7A, 0x7B, 0x7C, 0x7D, 0x7E, 0x7F,
+    0x80, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8A, 0x8B, 0x8C, 0x8D, 0x8E, 0x8F,
+    0x90, 0x91, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98, 0x99, 0x9A, 0x9B, 0x9C, 0x9D, 0x9E, 0x9F,
+    0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6, 0xA7, 0xA8, 0xA9, 0xAA, 0xAB, 0xAC, 0xAD, 0xAE, 0xAF,
+    0xB0, 0xB1, 0xB2, 0xB3, 0xB4, 0xB5, 0xB6, 0xB7, 0xB8, 0xB9, 0xBA, 0xBB, 0xBC, 0xBD, 0xBE, 0xBF,
+    0xC0, 0xC1, 0xC2, 0xC3, 0xC4, 0xC5, 0xC6, 0xC7, 0xC8, 0xC9, 0xCA, 0xCB, 0xCC, 0xCD, 0xCE, 0xCF,
+    0xD0, 0xD1, 0xD2, 0xD3, 0xD4, 0xD5, 0xD6, 0xD7, 0xD8, 0xD9, 0xDA, 0xDB, 0xDC, 0xDD, 0xDE, 0xDF,
+    0xE0, 0xE1, 0xE2, 0xE3, 0xE4, 0xE5, 0xE6, 0xE7, 0xE8, 0xE9, 0xEA, 0xEB, 0xEC, 0xED, 0xEE, 0xEF,
+    0xF0, 0xF1, 0xF2, 0xF3, 0xF4, 0xF5, 0xF6, 0xF7, 0xF8, 0xF9, 0xFA, 0xFB, 0xFC, 0xFD, 0xFE, 0xFF,
+};
+
+/* Code points whose bytes are their own number as one code unit of UNIT_WIDTH bytes
+   (0: none), little-endian where UNIT_LE: the code points of unit_ranges (first,
+   last - first), digits runs of rows whose read-back is proven when the export is
+   made (encspec.emit.c_encoder.unit_plan), so the engine writes them in blocks with
+   neither the run walk nor the read-back. */
+static const unsigned ISO2022_JP_ENC_UNIT_WIDTH = 0u;
+static const unsigned ISO2022_JP_ENC_UNIT_LE = 1u;
+static const size_t ISO2022_JP_ENC_N_UNIT_RANGES = 0u;
+static const uint32_t iso2022_jp_enc_unit_ranges[][2] = {  /* and one unused */
+    { 0, 0 }
+};
+/* This machine's byte order (b[0] is 1 on a little-endian one; the compiler folds
+   it) and code units' bytes, moved as one. */
+static const union { uint32_t u; unsigned char b[4]; } iso2022_jp_enc_host = { 1 };
+typedef struct { unsigned char b[2]; } iso2022_jp_enc_u16;
+typedef struct { unsigned char b[4]; } iso2022_jp_enc_u32;
+
+static const uint8_t iso2022_jp_enc_signature[1] = { 0 };
+
+/* A lead surrogate's bytes then a trail's would read back as one token; encoders
+   then join the two into one code point (else the trail is an error). */
+#define ISO2022_JP_ENC_PAIR_READS_AS_ONE 0
+#define ISO2022_JP_ENC_PAIR_ON_ENCODE 0
+/* An error covers a run of unencodable code points (else one). */
+#define ISO2022_JP_ENC_GROUP_RUNS 0
+#define ISO2022_JP_ENC_HAS_REASON 1
+#define ISO2022_JP_ENC_MEMO_CPS 0x10000u  /* code points the memo holds */
+#define ISO2022_JP_ENC_MEMO_BYTES 2u  /* the most bytes of a code point below MEMO_CPS */
+#define ISO2022_JP_ENC_WINDOW 256u  /* code points read at a time from UTF-8 or a stream */
+
+static const char iso2022_jp_enc_reason[] = "illegal multibyte sequence";  /* the spec's (if HAS_REASON) */
+static const char iso2022_jp_enc_reason_surrogate[] = "surrogates not allowed";
+static const char iso2022_jp_enc_reason_default[] = "code point not encodable in iso2022_jp";
+static const char iso2022_jp_enc_reason_counted[] = "counted form beyond this encoder's limits";
+static const char iso2022_jp_enc_reason_pair[] = "a trail surrogate code point after a lead surrogate code point: the two would read back as one supplementary code point";
+static const char iso2022_jp_enc_reason_split[] = "a trail surrogate after a lead surrogate an earlier piece wrote: the pair can no longer be joined";
+static const char iso2022_jp_enc_reason_input[] = "invalid UTF-8 in the input";
+
+enum { ISO2022_JP_ENC_NONE = -1, ISO2022_JP_ENC_COUNTED = -2, ISO2022_JP_ENC_STARTER = -3, ISO2022_JP_ENC_ELSEWHERE = -4 };
+enum { ISO2022_JP_ENC_FINAL, ISO2022_JP_ENC_HOLD_BACK, ISO2022_JP_ENC_MORE };
+
+/* ------------------------------------------------------------------ bytes out */
+typedef struct {
+    unsigned char *out;
+    size_t room, n;  /* n: bytes so far, written while they fit in room */
+} iso2022_jp_enc_sink;
+
+static void iso2022_jp_enc_emit(iso2022_jp_enc_sink *s, const unsigned char *b, size_t len)
+{
+    size_t k;
+    if (s->n + len <= s->room) {
+        unsigned char *o = s->out + s->n;
+        for (k = 0; k < len; k++)
+            o[k] = b[k];
+    } else {
+        for (k = 0; k < len; k++)
+            if (s->n + k < s->room)
+                s->out[s->n + k] = b[k];
+    }
+    s->n += len;
+}
+
+/* Intermediate bytes (the pool's, the signature) through the permutation. */
+static void iso2022_jp_enc_emit_through(iso2022_jp_enc_sink *s, const uint8_t *b, size_t len)
+{
+    size_t k;
+    for (k = 0; k < len; k++) {
+        unsigned char r = iso2022_jp_enc_to_real[b[k]];
+        iso2022_jp_enc_emit(s, &r, 1);
+    }
+}
+
+/* ------------------------------------------------------- one code point */
+/* Mode m's run holding cp, or ISO2022_JP_ENC_N_RUNS. */
+static size_t iso2022_jp_enc_find(unsigned m, uint32_t cp)
+{
+    size_t from = iso2022_jp_enc_run_from[m], lo = from, hi = iso2022_jp_enc_run_from[m + 1];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (iso2022_jp_enc_runs[mid].first <= cp)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo == from || cp > iso2022_jp_enc_runs[lo - 1].last ? ISO2022_JP_ENC_N_RUNS : lo - 1;
+}
+
+/* The bytes of raw in alphabet p, most significant first in order (or byte order):
+   the core's _encode_digits. */
+static size_t iso2022_jp_enc_digits_of(unsigned p, uint64_t raw, int order, unsigned char *out)
+{
+    size_t n = iso2022_jp_enc_alphabets[p].n, i;
+    for (i = n; i-- > 0;) {
+        size_t k = order < 0 ? i : iso2022_jp_enc_order_index[iso2022_jp_enc_orders[order].at + i];
+        unsigned at = iso2022_jp_enc_digits[iso2022_jp_enc_alphabets[p].at + k].at;
+        unsigned nr = iso2022_jp_enc_digits[iso2022_jp_enc_alphabets[p].at + k].n, r;
+        unsigned radix = iso2022_jp_enc_digits[iso2022_jp_enc_alphabets[p].at + k].radix;
+        uint64_t d = raw % radix;
+        raw /= radix;
+        for (r = 0; r < nr; r++) {
+            unsigned lo = iso2022_jp_enc_ranges[at + r][0], hi = iso2022_jp_enc_ranges[at + r][1];
+            if (d <= hi - lo) {
+                out[k] = (unsigned char)(lo + d);
+                break;
+            }
+            d -= hi - lo + 1;
+        }
+    }
+    return n;
+}
+
+/* The bytes of cp in mode m, no shift (real bytes, into buf: ISO2022_JP_ENCODE_MAX_BYTES
+   of room) and their length, or ISO2022_JP_ENC_NONE / ISO2022_JP_ENC_COUNTED: the core's
+   _encode_with. */
+static int iso2022_jp_enc_mode_cp(unsigned m, uint32_t cp, unsigned char *buf)
+{
+    size_t k = iso2022_jp_enc_find(m, cp), len = 0, i;
+    uint64_t v;
+    unsigned p;
+    if (k == ISO2022_JP_ENC_N_RUNS)
+        return ISO2022_JP_ENC_NONE;
+    p = (unsigned)iso2022_jp_enc_runs[k].positions;
+    switch (iso2022_jp_enc_runs[k].kind) {
+    case 0:
+        return ISO2022_JP_ENC_NONE;
+    case 5:
+        return ISO2022_JP_ENC_COUNTED;
+    case 1:
+        len = iso2022_jp_enc_runs[k].len;
+        for (i = 0; i < len; i++)
+            buf[i] = iso2022_jp_enc_pool[iso2022_jp_enc_runs[k].at + i];
+        break;
+    case 3:
+        v = (uint64_t)cp - 0x10000u;
+        len = iso2022_jp_enc_digits_of(p, (uint64_t)(INT64_C(0xD800) + (int64_t)(v >> 10) - iso2022_jp_enc_runs[k].a), -1, buf);
+        len += iso2022_jp_enc_digits_of(p, (uint64_t)(INT64_C(0xDC00) + (int64_t)(v & 0x3FF) - iso2022_jp_enc_runs[k].a), -1,
+                                  buf + len);
+        break;
+    case 4:
+        len = iso2022_jp_enc_digits_of(p, (uint64_t)((int64_t)cp + iso2022_jp_enc_runs[k].a), iso2022_jp_enc_runs[k].order, buf);
+        break;
+    default:
+        len = iso2022_jp_enc_digits_of(p, (uint64_t)((int64_t)cp - iso2022_jp_enc_runs[k].a), iso2022_jp_enc_runs[k].order, buf);
+        break;
+    }
+    for (i = 0; i < len; i++)
+        buf[i] = iso2022_jp_enc_to_real[buf[i]];
+    if (iso2022_jp_enc_runs[k].verify) {
+        /* the decoder decides: one char token over all the bytes, this code point */
+        iso2022_jp_token tok;
+        if (len == 0)
+            return ISO2022_JP_ENC_NONE;
+        iso2022_jp_scan_from(buf, len, 0, iso2022_jp_enc_mode_start[m], &tok);
+        if (tok.kind != ISO2022_JP_CHAR || tok.end != len || tok.value != (iso2022_jp_cp)cp || !(1))
+            return ISO2022_JP_ENC_NONE;
+    }
+    return (int)len;
+}
+
+/* The bytes of cp in the first mode (by preference) that holds it: the core's _encode_cp. */
+static int iso2022_jp_enc_cp(uint32_t cp, unsigned char *buf)
+{
+    int got = ISO2022_JP_ENC_NONE, first = ISO2022_JP_ENC_NONE;
+    size_t q;
+    for (q = 0; q < ISO2022_JP_ENC_N_ORDER; q++) {
+        got = iso2022_jp_enc_mode_cp(iso2022_jp_enc_order[q], cp, buf);
+        if (got >= 0)
+            return got;
+        if (q == 0)
+            first = got;
+    }
+    return first;
+}
+
+/* The mode (*k) cp is written in after bytes that leave the encoder in mode m, and
+   its bytes there (in buf), or ISO2022_JP_ENC_NONE / COUNTED: the core's _encode_in_mode. */
+static int iso2022_jp_enc_choose(unsigned m, uint32_t cp, unsigned char *buf, unsigned *k)
+{
+    int got, first = ISO2022_JP_ENC_NONE, best = -1;
+    size_t q;
+    if (ISO2022_JP_ENC_STICKY && (got = iso2022_jp_enc_mode_cp(m, cp, buf)) >= 0) {
+        *k = m;
+        return got;
+    }
+    for (q = 0; q < ISO2022_JP_ENC_N_ORDER; q++) {
+        unsigned x = iso2022_jp_enc_order[q];
+        int n = iso2022_jp_enc_shift_n(m, x);
+        got = iso2022_jp_enc_mode_cp(x, cp, buf);
+        if (q == 0)
+            first = got;
+        if (got < 0 || n < 0)
+            continue;
+        if (!ISO2022_JP_ENC_CHEAPEST) {
+            *k = x;
+            return got;
+        }
+        if (best < 0 || n < iso2022_jp_enc_shift_n(m, (unsigned)best))
+            best = (int)x;  /* the fewest shift bytes, the first among equals */
+    }
+    if (best < 0)
+        return first;
+    *k = (unsigned)best;
+    return iso2022_jp_enc_mode_cp(*k, cp, buf);
+}
+
+/* Into mode k from the mode in *state: its shift bytes into s. */
+static void iso2022_jp_enc_shift_to(unsigned k, uint32_t *state, iso2022_jp_enc_sink *s)
+{
+    unsigned m = ISO2022_JP_ENC_MODE(*state);
+    k %= ISO2022_JP_ENC_N_MODES;
+    if (k == m)
+        return;
+    iso2022_jp_enc_emit_through(s, iso2022_jp_enc_pool + iso2022_jp_enc_shifts[m * ISO2022_JP_ENC_N_MODES + k].at,
+                                    (size_t)iso2022_jp_enc_shift_n(m, k));
+    *state = (*state & ISO2022_JP_ENC_LEAD_BITS) | (uint32_t)k << ISO2022_JP_ENC_MODE_SHIFT;
+}
+
+/* Before a code point without bytes: the shift into unencodable_to's mode (the
+   core's _before_unencodable). */
+static void iso2022_jp_enc_before_unencodable(uint32_t *state, iso2022_jp_enc_sink *s)
+{
+    unsigned m = ISO2022_JP_ENC_MODE(*state);
+    int k = iso2022_jp_enc_unencodable_to[m];
+    if (k >= 0 && iso2022_jp_enc_shift_n(m, (unsigned)k) >= 0)
+        iso2022_jp_enc_shift_to((unsigned)k, state, s);
+}
+
+/* The end of a text: the cheapest shift into a mode it may end in (the core's _flush). */
+static void iso2022_jp_enc_flush(uint32_t *state, iso2022_jp_enc_sink *s)
+{
+    unsigned m = ISO2022_JP_ENC_MODE(*state);
+    int best = -1;
+    size_t q;
+    for (q = 0; q < ISO2022_JP_ENC_N_ENDS; q++) {
+        int n = iso2022_jp_enc_shift_n(m, iso2022_jp_enc_ends[q]);
+        if (iso2022_jp_enc_ends[q] == m)
+            return;
+        if (n >= 0 && (best < 0 || n < iso2022_jp_enc_shift_n(m, (unsigned)best)))
+            best = (int)iso2022_jp_enc_ends[q];
+    }
+    if (best >= 0)
+        iso2022_jp_enc_shift_to((unsigned)best, state, s);
+}
+
+/* Code points a block of code units holds. */
+#define ISO2022_JP_ENC_UNIT_BLOCK 64u
+
+/* Writes cps[0 .. UNIT_BLOCK - 1] as code units at o (UNIT_BLOCK * UNIT_WIDTH bytes
+   of room, all of them written) and returns 1 where all of them are in unit_ranges;
+   else 0 (the bytes at o are then the caller's to overwrite: they are past what the
+   sink holds).  One pass, testing and writing: the tables are constants and the
+   pointers restrict, so the compiler unrolls the range tests and vectorises the loop
+   (SSE2 at -O2, one session: ASCII 1.2 -> 7.5 GB/s; a unit in the machine's byte
+   order moved as one word, UTF-32LE 2.7 -> 22 GB/s; one pass rather than a test
+   pass then a write pass, UTF-16LE 9.4 -> 10.6 GB/s and ASCII 7.5 -> 8.8, but
+   UTF-32LE 22 -> 16: 4-byte units keep the two passes). */
+static unsigned iso2022_jp_enc_unit_in(uint32_t u)
+{
+    unsigned in = 0;
+    size_t r;
+    for (r = 0; r < ISO2022_JP_ENC_N_UNIT_RANGES; r++)
+        in |= u - iso2022_jp_enc_unit_ranges[r][0] <= iso2022_jp_enc_unit_ranges[r][1];
+    return in;
+}
+
+static int iso2022_jp_enc_units(const uint32_t *restrict cps, unsigned char *restrict o)
+{
+    unsigned ok = 1, k;
+    int same = iso2022_jp_enc_host.b[0] == ISO2022_JP_ENC_UNIT_LE;  /* the unit's byte order is the machine's */
+    if (ISO2022_JP_ENC_UNIT_WIDTH == 4) {  /* test, then copy: faster where a unit is as wide as a code point */
+        for (k = 0; k < ISO2022_JP_ENC_UNIT_BLOCK; k++)
+            ok &= iso2022_jp_enc_unit_in(cps[k]);
+        if (!ok)
+            return 0;
+        for (k = 0; k < ISO2022_JP_ENC_UNIT_BLOCK; k++) {
+            union { uint32_t u; iso2022_jp_enc_u32 b; } x;
+            uint32_t u = cps[k];
+            x.u = same ? u : (u >> 24) | (u >> 8 & 0xFF00u) | (u << 8 & 0xFF0000u) | (u << 24);
+            *(iso2022_jp_enc_u32 *)(o + 4 * k) = x.b;
+        }
+        return 1;
+    }
+    for (k = 0; k < ISO2022_JP_ENC_UNIT_BLOCK; k++) {
+        uint32_t u = cps[k];
+        ok &= iso2022_jp_enc_unit_in(u);
+        if (ISO2022_JP_ENC_UNIT_WIDTH == 1) {
+            o[k] = (unsigned char)u;
+        } else {
+            union { uint16_t u; iso2022_jp_enc_u16 b; } x;
+            x.u = (uint16_t)(same ? u : (u >> 8 & 0xFFu) | (u << 8 & 0xFF00u));
+            *(iso2022_jp_enc_u16 *)(o + 2 * k) = x.b;
+        }
+    }
+    return (int)ok;
+}
+
+/* Whether cp starts a sequence. */
+static int iso2022_jp_enc_starter(uint32_t cp)
+{
+    size_t lo = 0, hi = ISO2022_JP_ENC_N_STARTERS;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (iso2022_jp_enc_starters[mid] < cp)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < ISO2022_JP_ENC_N_STARTERS && iso2022_jp_enc_starters[lo] == cp;
+}
+
+/* The memo of code points below MEMO_CPS (the BMP, and beyond it, up to the last
+   encodable code point, where rows stay short: encspec.emit.c_encoder), a row each:
+   row[0] its state (0 not yet known, else 5 + the length of its bytes, row[1 ..],
+   or 5 minus one of ISO2022_JP_ENC_NONE, COUNTED, STARTER, ELSEWHERE); bytes longer than a row
+   are not memoised.  Static storage: only the pages of code points used are
+   touched.  One memo for every code point keeps the hot loop free of a branch on
+   the code point's plane, which mixed text (ASCII and emoji) mispredicts. */
+static unsigned char iso2022_jp_enc_memo[ISO2022_JP_ENC_N_MODES][ISO2022_JP_ENC_MEMO_CPS][ISO2022_JP_ENC_MEMO_BYTES + 1];
+typedef struct { unsigned char b[ISO2022_JP_ENC_MEMO_BYTES]; } iso2022_jp_enc_row;  /* a row's bytes, moved as one */
+static int iso2022_jp_enc_memo_fixed;  /* after iso2022_jp_encode_prepare(): rows beyond the BMP stay as they are (threads) */
+
+/* The bytes of cp alone in mode m where it is written there, no shift (the row of
+   mode m: the encoder's choice after m is m itself); ELSEWHERE where it is written
+   in another mode, that mode in scratch[0] (the memo keeps it: the choice is made
+   once per mode and code point). */
+static int iso2022_jp_enc_here(unsigned m, uint32_t cp, unsigned char *scratch)
+{
+    unsigned k = m;
+    int got = iso2022_jp_enc_choose(m, cp, scratch, &k);
+    if (got >= 0 && k != m) {
+        scratch[0] = (unsigned char)k;
+        return ISO2022_JP_ENC_ELSEWHERE;
+    }
+    return got;
+}
+
+/* The bytes the one-shot loop writes for cp alone in mode m (in *bytes: the memo,
+   or scratch) and their length; negative where it has none of its own there:
+   ISO2022_JP_ENC_NONE, ISO2022_JP_ENC_COUNTED, ISO2022_JP_ENC_STARTER (a sequence's start:
+   the core's `known`) or ISO2022_JP_ENC_ELSEWHERE (after a shift: iso2022_jp_enc_choose). */
+static int iso2022_jp_enc_get(unsigned m, uint32_t cp, unsigned char *scratch, const unsigned char **bytes)
+{
+    int got;
+    if (cp < ISO2022_JP_ENC_MEMO_CPS) {
+        unsigned char *row = iso2022_jp_enc_memo[m][cp];
+        unsigned k;
+        if (row[0]) {
+            *bytes = row + 1;
+            return (int)row[0] - 5;
+        }
+        got = iso2022_jp_enc_starter(cp) ? ISO2022_JP_ENC_STARTER : iso2022_jp_enc_here(m, cp, scratch);
+        *bytes = scratch;
+        if (got > (int)ISO2022_JP_ENC_MEMO_BYTES || (cp >= 0x10000u && iso2022_jp_enc_memo_fixed))
+            return got;
+        for (k = 0; got > 0 && k < (unsigned)got; k++)
+            row[1 + k] = scratch[k];
+        if (got == ISO2022_JP_ENC_ELSEWHERE)
+            row[1] = scratch[0];  /* the mode it is written in */
+        row[0] = (unsigned char)(got + 5);
+        return got;
+    }
+    *bytes = scratch;
+    return iso2022_jp_enc_starter(cp) ? ISO2022_JP_ENC_STARTER : iso2022_jp_enc_here(m, cp, scratch);
+}
+
+void iso2022_jp_encode_prepare(void)
+{
+    unsigned char scratch[ISO2022_JP_ENCODE_MAX_BYTES];
+    const unsigned char *b;
+    uint32_t cp;
+    unsigned m;
+    iso2022_jp_enc_memo_fixed = 1;
+    for (m = 0; m < ISO2022_JP_ENC_N_MODES; m++)
+        for (cp = 0; cp < 0x10000u; cp++)
+            (void)iso2022_jp_enc_get(m, cp, scratch, &b);
+}
+
+int iso2022_jp_encodes(uint32_t cp)
+{
+    unsigned char scratch[ISO2022_JP_ENCODE_MAX_BYTES];
+    return iso2022_jp_enc_cp(cp, scratch) >= 0;
+}
+
+/* The reason an unencodable cp is an error: the core's _unencodable_reason. */
+static const char *iso2022_jp_enc_reason_of(uint32_t cp)
+{
+    size_t k = iso2022_jp_enc_find(iso2022_jp_enc_order[0], cp);
+    if (k < ISO2022_JP_ENC_N_RUNS && iso2022_jp_enc_runs[k].kind == 5)
+        return iso2022_jp_enc_reason_counted;
+    if (ISO2022_JP_ENC_HAS_REASON)
+        return iso2022_jp_enc_reason;
+    if (cp >= 0xD800u && cp <= 0xDFFFu)
+        return iso2022_jp_enc_reason_surrogate;
+    return iso2022_jp_enc_reason_default;
+}
+
+/* ------------------------------------------------------------ the text */
+/* Writes c after what s holds (*lead: the encoder state, the lead surrogate whose
+   bytes end it, or 0, in its LEAD_BITS, the mode above); 0 where it cannot follow
+   there: the core's put. */
+static int iso2022_jp_enc_put(uint32_t c, uint32_t *lead, iso2022_jp_enc_sink *s)
+{
+    unsigned char scratch[ISO2022_JP_ENCODE_MAX_BYTES];
+    const unsigned char *b;
+    unsigned m = ISO2022_JP_ENC_MODE(*lead), k = m;
+    int len = iso2022_jp_enc_get(m, c, scratch, &b);
+    if (len == ISO2022_JP_ENC_ELSEWHERE) {
+        /* written in mode b[0]: the shift there first, then its bytes there (where
+           the encoder's choice is that mode itself) */
+        k = b[0] % ISO2022_JP_ENC_N_MODES;
+        len = iso2022_jp_enc_get(k, c, scratch, &b);
+        if (len < 0)
+            return 0;
+        iso2022_jp_enc_shift_to(k, lead, s);
+    }
+    if (len < 0)
+        return 0;
+    if ((*lead & ISO2022_JP_ENC_LEAD_BITS) && c >= 0xDC00u && c <= 0xDFFFu) {
+        unsigned char js[ISO2022_JP_ENCODE_MAX_BYTES], ls[ISO2022_JP_ENCODE_MAX_BYTES];
+        const unsigned char *jb, *lb;
+        int joined;
+        if (!ISO2022_JP_ENC_PAIR_ON_ENCODE)
+            return 0;
+        /* the lead's bytes are still this call's to rewrite: the two as one code point */
+        joined = iso2022_jp_enc_get(m, 0x10000u + (((*lead & ISO2022_JP_ENC_LEAD_BITS) - 0xD800u) << 10) + (c - 0xDC00u), js, &jb);
+        if (joined >= 0) {
+            s->n -= (size_t)iso2022_jp_enc_get(m, *lead & ISO2022_JP_ENC_LEAD_BITS, ls, &lb);
+            iso2022_jp_enc_emit(s, jb, (size_t)joined);
+        } else {
+            iso2022_jp_enc_emit(s, b, (size_t)len);
+        }
+        *lead &= ~ISO2022_JP_ENC_LEAD_BITS;
+        return 1;
+    }
+    iso2022_jp_enc_emit(s, b, (size_t)len);
+    *lead = (*lead & ~ISO2022_JP_ENC_LEAD_BITS) | (ISO2022_JP_ENC_PAIR_READS_AS_ONE && c >= 0xD800u && c <= 0xDBFFu ? c : 0);
+    return 1;
+}
+
+/* Writes starter c alone (no sequence follows it); 0 where it has no bytes. */
+static int iso2022_jp_enc_put_alone(uint32_t c, uint32_t *lead, iso2022_jp_enc_sink *s)
+{
+    unsigned char scratch[ISO2022_JP_ENCODE_MAX_BYTES];
+    int len;
+    if (!iso2022_jp_enc_starter(c) || (len = iso2022_jp_enc_cp(c, scratch)) < 0)
+        return 0;
+    iso2022_jp_enc_emit(s, scratch, (size_t)len);
+    *lead &= ~ISO2022_JP_ENC_LEAD_BITS;
+    return 1;
+}
+
+/* The longest sequence cps[i .. n - 1] begins with, or ISO2022_JP_ENC_N_SEQS. */
+static size_t iso2022_jp_enc_sequence_at(const uint32_t *cps, size_t i, size_t n)
+{
+    size_t q, k;
+    for (q = 0; q < ISO2022_JP_ENC_N_SEQS; q++) {
+        if (iso2022_jp_enc_seqs[q].first != cps[i] || i + iso2022_jp_enc_seqs[q].n >= n)
+            continue;
+        for (k = 0; k < iso2022_jp_enc_seqs[q].n; k++)
+            if (cps[i + 1 + k] != iso2022_jp_enc_seq_cps[iso2022_jp_enc_seqs[q].cps_at + k])
+                break;
+        if (k == iso2022_jp_enc_seqs[q].n)
+            return q;
+    }
+    return ISO2022_JP_ENC_N_SEQS;
+}
+
+/* Whether cps[0 .. n - 1] is a proper prefix of a sequence (the tail held back). */
+static int iso2022_jp_enc_prefix(const uint32_t *cps, size_t n)
+{
+    size_t q, k;
+    for (q = 0; q < ISO2022_JP_ENC_N_SEQS; q++) {
+        if (iso2022_jp_enc_seqs[q].first != cps[0] || (size_t)iso2022_jp_enc_seqs[q].n + 1 <= n)
+            continue;
+        for (k = 1; k < n; k++)
+            if (cps[k] != iso2022_jp_enc_seq_cps[iso2022_jp_enc_seqs[q].cps_at + k - 1])
+                break;
+        if (k == n)
+            return 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------- writing a run of digits */
+/* The encoder's side of the run of digits (description.DigitRunData; run_opener -1:
+   none): the code points written by their form that end a run, the digit bytes in
+   value order, the largest code point a run holds.  A run's state is the core's (in a
+   run, bit 0; the bits not yet written as a digit, bits 1..3 their count, 4 and up
+   their value), kept above RUN_SHIFT in the encoder state. */
+static const uint32_t iso2022_jp_run_direct[][2] = {
+    { 0x1u, 0x0u },
+};
+static const uint8_t iso2022_jp_run_alphabet[] = { 0 };
+static const uint32_t iso2022_jp_run_max = 0x0u;
+static const char iso2022_jp_run_unencodable[] = "";
+#define ISO2022_JP_RUN_SHIFT ISO2022_JP_ENC_MODE_SHIFT
+
+/* One digit (of value v) into s. */
+static void iso2022_jp_run_digit(iso2022_jp_enc_sink *s, uint32_t v)
+{
+    iso2022_jp_enc_emit_through(s, iso2022_jp_run_alphabet + v, 1);
+}
+
+/* Out of the run in state run before bytes that start with byte first (-1: the
+   text's end): the last bits as a zero-padded digit, then the end byte where first
+   is a digit or the end byte (or the text ends).  Returns the state after: 0. */
+static uint32_t iso2022_jp_run_leave(uint32_t run, int first, iso2022_jp_enc_sink *s)
+{
+    unsigned nbits = (run >> 1) & 7u;
+    if (!(run & 1u))
+        return 0;
+    if (nbits)
+        iso2022_jp_run_digit(s, ((run >> 4) << (ISO2022_JP_RUN_BITS - nbits)) & ((1u << ISO2022_JP_RUN_BITS) - 1u));
+    if (iso2022_jp_run_end >= 0 && (first < 0 || iso2022_jp_run_value[first] != 0xFF || first == iso2022_jp_run_end)) {
+        uint8_t e = (uint8_t)iso2022_jp_run_end;
+        iso2022_jp_enc_emit_through(s, &e, 1);
+    }
+    return 0;
+}
+
+/* c in run state *run (the core's _encode_run, one code point): its form's bytes where
+   it is direct, or starts with the opening byte out of a run; else its units in a run
+   (opened first).  0 where no unit holds it. */
+static int iso2022_jp_run_write(uint32_t c, uint32_t *run, iso2022_jp_enc_sink *s)
+{
+    unsigned char own[ISO2022_JP_ENCODE_MAX_BYTES];
+    int len = iso2022_jp_enc_cp(c, own), direct = 0;
+    uint32_t units[2], buf;
+    unsigned nbits, k, n_units;
+    size_t q;
+    for (q = 0; q < sizeof iso2022_jp_run_direct / sizeof iso2022_jp_run_direct[0]; q++)
+        direct |= iso2022_jp_run_direct[q][0] <= c && c <= iso2022_jp_run_direct[q][1];
+    if (len > 0 && (direct || (!(*run & 1u) && iso2022_jp_run_opener == (int)own[0]))) {
+        *run = iso2022_jp_run_leave(*run, own[0], s);
+        iso2022_jp_enc_emit(s, own, (size_t)len);
+        return 1;
+    }
+    if (c > iso2022_jp_run_max || iso2022_jp_run_opener < 0)
+        return 0;
+    if (!(*run & 1u)) {
+        uint8_t o = (uint8_t)iso2022_jp_run_opener;
+        iso2022_jp_enc_emit_through(s, &o, 1);
+        *run = 1;
+    }
+    n_units = c > 0xFFFFu ? 2 : 1;
+    units[0] = c > 0xFFFFu ? 0xD800u + ((c - 0x10000u) >> 10) : c;
+    units[1] = 0xDC00u + (c & 0x3FFu);
+    nbits = (*run >> 1) & 7u;
+    buf = *run >> 4;
+    for (k = 0; k < n_units; k++) {
+        buf = (buf << ISO2022_JP_RUN_UNIT) | units[k];
+        nbits += ISO2022_JP_RUN_UNIT;
+        while (nbits >= ISO2022_JP_RUN_BITS) {
+            nbits -= ISO2022_JP_RUN_BITS;
+            iso2022_jp_run_digit(s, buf >> nbits);
+            buf &= (1u << nbits) - 1u;
+        }
+    }
+    *run = 1u | nbits << 1 | buf << 4;
+    return 1;
+}
+
+/* iso2022_jp_enc_text for a spec with a run of digits: each code point by run_write, one
+   that no unit holds an error (replace: "?" in its place); the run's state above
+   RUN_SHIFT in *lead; the text ends out of a run where mode is FINAL. */
+static int iso2022_jp_run_text(const uint32_t *cps, size_t n, int mode, int replace, uint32_t *lead,
+                               iso2022_jp_enc_sink *s, size_t *at, size_t *end, const char **reason)
+{
+    uint32_t run = *lead >> ISO2022_JP_RUN_SHIFT;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        if (iso2022_jp_run_write(cps[i], &run, s))
+            continue;
+        *at = i;
+        *end = i + 1;
+        *reason = ISO2022_JP_ENC_HAS_REASON ? iso2022_jp_enc_reason : iso2022_jp_run_unencodable;
+        if (!replace || !iso2022_jp_run_write('?', &run, s)) {
+            *lead = run << ISO2022_JP_RUN_SHIFT;
+            return 1;
+        }
+    }
+    if (mode == ISO2022_JP_ENC_FINAL)
+        run = iso2022_jp_run_leave(run, -1, s);
+    *lead = run << ISO2022_JP_RUN_SHIFT;
+    *at = n;
+    return 0;
+}
+
+/* Encodes cps[0 .. n - 1] into s, in *lead's state: the core's _encode.  Returns 0
+   with *at where it stopped (n, or, by mode, before a held-back tail: HOLD_BACK a
+   proper prefix of a sequence, MORE a starter too near n to decide), or 1 at an
+   error (*at .. *end, *reason; the bytes before it are in s). */
+static int iso2022_jp_enc_text(const uint32_t *cps, size_t n, int mode, int replace, uint32_t *lead,
+                               iso2022_jp_enc_sink *s, size_t *at, size_t *end, const char **reason)
+{
+    unsigned char scratch[ISO2022_JP_ENCODE_MAX_BYTES];
+    const unsigned char *b;
+    size_t i = 0, j, k, skip = ISO2022_JP_ENC_UNIT_BLOCK;
+    if (iso2022_jp_run_opener >= 0)
+        return iso2022_jp_run_text(cps, n, mode, replace, lead, s, at, end, reason);
+    while (i < n) {
+        uint32_t c = cps[i];
+        unsigned state;
+        int len;
+        {
+            /* the hot path, in locals: blocks of code units, then code points the memo knows */
+            unsigned char *o = s->out;
+            unsigned char (*memo)[ISO2022_JP_ENC_MEMO_BYTES + 1] = iso2022_jp_enc_memo[ISO2022_JP_ENC_MODE(*lead)];
+            size_t w = s->n, room = s->room, from = i, upto, blocks;
+          units:
+            for (blocks = 0; ISO2022_JP_ENC_UNIT_WIDTH && n - i >= ISO2022_JP_ENC_UNIT_BLOCK && w <= room
+                 && room - w >= ISO2022_JP_ENC_UNIT_BLOCK * ISO2022_JP_ENC_UNIT_WIDTH && iso2022_jp_enc_units(cps + i, o + w);
+                 blocks++) {
+                i += ISO2022_JP_ENC_UNIT_BLOCK;
+                w += ISO2022_JP_ENC_UNIT_BLOCK * ISO2022_JP_ENC_UNIT_WIDTH;
+            }
+            /* code points one at a time until the next try: twice as many after each
+               try that wrote no block (mixed text), back to one block after one that did */
+            skip = blocks ? ISO2022_JP_ENC_UNIT_BLOCK : skip < 4096u ? 2 * skip : skip;
+            upto = n - i > skip ? i + skip : n;
+            while (i < upto && w <= room) {
+                c = cps[i];
+                if (c < ISO2022_JP_ENC_MEMO_CPS && (c < 0xD800u || c > 0xDFFFu) && (state = memo[c][0]) >= 5
+                    && room - w >= ISO2022_JP_ENC_MEMO_BYTES) {
+                    /* its bytes: the memo's whole row (one move), as room allows */
+                    *(iso2022_jp_enc_row *)(o + w) = *(const iso2022_jp_enc_row *)(memo[c] + 1);
+                    w += state - 5;
+                    i++;
+                } else {
+                    break;
+                }
+            }
+            if (i == upto && i < n && w <= room)
+                goto units;  /* a block of code units may follow */
+            if (i > from) {
+                s->n = w;
+                *lead &= ~ISO2022_JP_ENC_LEAD_BITS;
+            }
+            if (i == n)
+                break;
+            c = cps[i];
+        }
+        if (iso2022_jp_enc_put(c, lead, s)) {
+            i++;
+            continue;
+        }
+        if (iso2022_jp_enc_starter(c)) {
+            size_t q;
+            if (mode == ISO2022_JP_ENC_MORE && n - i < ISO2022_JP_ENC_LONGEST)
+                break;
+            if (mode == ISO2022_JP_ENC_HOLD_BACK && n - i < ISO2022_JP_ENC_LONGEST && iso2022_jp_enc_prefix(cps + i, n - i))
+                break;
+            q = iso2022_jp_enc_sequence_at(cps, i, n);
+            if (q < ISO2022_JP_ENC_N_SEQS) {
+                iso2022_jp_enc_emit_through(s, iso2022_jp_enc_pool + iso2022_jp_enc_seqs[q].at, iso2022_jp_enc_seqs[q].len);
+                *lead &= ~ISO2022_JP_ENC_LEAD_BITS;
+                i += (size_t)iso2022_jp_enc_seqs[q].n + 1;
+                continue;
+            }
+            if (iso2022_jp_enc_put_alone(c, lead, s)) {
+                i++;
+                continue;
+            }
+        }
+        /* an error: a run of unencodable code points where errors are maximal
+           subparts (CPython's utf-8), stopping before a starter; else one */
+        len = iso2022_jp_enc_get(ISO2022_JP_ENC_MODE(*lead), c, scratch, &b);
+        j = i + 1;
+        while (len < 0 && len != ISO2022_JP_ENC_ELSEWHERE && ISO2022_JP_ENC_GROUP_RUNS && j < n) {
+            int next = iso2022_jp_enc_get(ISO2022_JP_ENC_MODE(*lead), cps[j], scratch, &b);
+            if (next >= 0 || next == ISO2022_JP_ENC_STARTER || next == ISO2022_JP_ENC_ELSEWHERE)
+                break;
+            j++;
+        }
+        *reason = len >= 0 || len == ISO2022_JP_ENC_ELSEWHERE ? iso2022_jp_enc_reason_pair : iso2022_jp_enc_reason_of(c);
+        *at = i;
+        *end = j;
+        if (len < 0 && len != ISO2022_JP_ENC_ELSEWHERE)
+            iso2022_jp_enc_before_unencodable(lead, s);  /* the mode to report it from (ISO-2022-JP: ASCII) */
+        if (!replace)
+            return 1;
+        for (k = i; k < j; k++)
+            if (!iso2022_jp_enc_put('?', lead, s) && !iso2022_jp_enc_put_alone('?', lead, s))
+                return 1;  /* "?" itself has no bytes: Python raises the error */
+        i = j;
+    }
+    if (mode == ISO2022_JP_ENC_FINAL)
+        iso2022_jp_enc_flush(lead, s);  /* the end of the text: home */
+    *at = i;
+    return 0;
+}
+
+/* --------------------------------------------------- windows of the input */
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* Code points from held[0 .. n_held - 1], then cps[0 .. n - 1] or the UTF-8 text. */
+typedef struct {
+    const uint32_t *held, *cps;
+    size_t n_held, n, k;  /* k: read so far (held first) */
+    const unsigned char *text;
+    size_t len, pos;
+} iso2022_jp_enc_source;
+
+/* The code point of the UTF-8 (surrogates allowed) at text[*pos], advancing *pos;
+   0xFFFFFFFF where it is not UTF-8. */
+static inline uint32_t iso2022_jp_enc_utf8(const unsigned char *t, size_t len, size_t *pos)
+{
+    size_t i = *pos, n, k;
+    uint32_t c = t[i], min;
+    if (c < 0x80) {
+        *pos = i + 1;
+        return c;
+    }
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 1, c &= 0x1F, min = 0x80;
+    else if (c >= 0xE0 && c <= 0xEF)
+        n = 2, c &= 0x0F, min = 0x800;
+    else if (c >= 0xF0 && c <= 0xF4)
+        n = 3, c &= 0x07, min = 0x10000;
+    else
+        return 0xFFFFFFFFu;
+    if (len - i <= n)
+        return 0xFFFFFFFFu;
+    for (k = 1; k <= n; k++) {
+        if ((t[i + k] & 0xC0) != 0x80)
+            return 0xFFFFFFFFu;
+        c = (c << 6) | (t[i + k] & 0x3F);
+    }
+    if (c < min || c > 0x10FFFFu)
+        return 0xFFFFFFFFu;
+    *pos = i + n + 1;
+    return c;
+}
+
+static size_t iso2022_jp_enc_fill(iso2022_jp_enc_source *src, uint32_t *buf, size_t have)
+{
+    while (have < ISO2022_JP_ENC_WINDOW && src->k < src->n_held)
+        buf[have++] = src->held[src->k++];
+    if (src->cps) {
+        while (have < ISO2022_JP_ENC_WINDOW && src->k - src->n_held < src->n)
+            buf[have++] = src->cps[src->k++ - src->n_held];
+    } else if (src->text) {  /* in locals, ASCII inline: a third of encode8's time was here */
+        const unsigned char *t = src->text;
+        size_t pos = src->pos, len = src->len;
+        while (have < ISO2022_JP_ENC_WINDOW && pos < len) {
+            uint32_t c = t[pos];
+            if (c < 0x80) {
+                buf[have++] = c;
+                pos++;
+            } else {
+                buf[have++] = iso2022_jp_enc_utf8(t, len, &pos);
+            }
+        }
+        src->pos = pos;
+    }
+    return have;
+}
+
+static int iso2022_jp_enc_exhausted(const iso2022_jp_enc_source *src)
+{
+    return src->k >= src->n_held && (!src->cps || src->k - src->n_held >= src->n)
+           && (!src->text || src->pos >= src->len);
+}
+
+/* ASCII copied as it is: where the spec writes U+0000..U+007F as bytes 00..7F
+   (a unit plan of width 1 covering them, no modes), encode8 copies each run of
+   ASCII bytes of its UTF-8 input straight to the sink instead of decoding it into
+   a window of code points (utf-8's export on 1 MiB of ASCII: 7.2 GB/s through
+   the window, memcpy speed this way). */
+#define ISO2022_JP_ENC_ASCII_COPY 0
+
+/* How many bytes from t[0] are below 80 (SSE2 64 bytes a step where the compiler
+   has it, then 8, then 1). */
+static size_t iso2022_jp_enc_ascii_run(const unsigned char *t, size_t len)
+{
+    size_t i = 0;
+#if defined(__SSE2__)
+    for (; len - i >= 64; i += 64) {
+        __m128i x = _mm_or_si128(_mm_or_si128(_mm_loadu_si128((const __m128i *)(const void *)(t + i)),
+                                              _mm_loadu_si128((const __m128i *)(const void *)(t + i + 16))),
+                                 _mm_or_si128(_mm_loadu_si128((const __m128i *)(const void *)(t + i + 32)),
+                                              _mm_loadu_si128((const __m128i *)(const void *)(t + i + 48))));
+        if (_mm_movemask_epi8(x))
+            break;
+    }
+#endif
+    for (; len - i >= 8; i += 8) {
+        uint64_t w;
+        memcpy(&w, t + i, 8);
+        if (w & 0x8080808080808080ull)
+            break;
+    }
+    while (i < len && t[i] < 0x80)
+        i++;
+    return i;
+}
+
+/* Copies the run of ASCII at src's UTF-8 text to s (as room allows; s->n counts it
+   all) and returns its length; 0 where nothing is to copy this way. */
+static size_t iso2022_jp_enc_ascii_copy(iso2022_jp_enc_source *src, uint32_t lead, iso2022_jp_enc_sink *s)
+{
+    size_t run;
+    if (!ISO2022_JP_ENC_ASCII_COPY || lead != 0 || !src->text || src->k < src->n_held)
+        return 0;
+    {
+        const unsigned char *t = src->text + src->pos;
+        unsigned char *o = s->out + s->n;
+        size_t len = src->len - src->pos, room = s->n < s->room ? s->room - s->n : 0, i = 0;
+#if defined(__SSE2__)
+        for (; len - i >= 64 && room - i >= 64; i += 64) {  /* test and copy in one pass */
+            __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(t + i)),
+                    b = _mm_loadu_si128((const __m128i *)(const void *)(t + i + 16)),
+                    c = _mm_loadu_si128((const __m128i *)(const void *)(t + i + 32)),
+                    d = _mm_loadu_si128((const __m128i *)(const void *)(t + i + 48));
+            if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))))
+                break;
+            _mm_storeu_si128((__m128i *)(void *)(o + i), a);
+            _mm_storeu_si128((__m128i *)(void *)(o + i + 16), b);
+            _mm_storeu_si128((__m128i *)(void *)(o + i + 32), c);
+            _mm_storeu_si128((__m128i *)(void *)(o + i + 48), d);
+        }
+#endif
+        run = i + iso2022_jp_enc_ascii_run(t + i, len - i);
+        if (room > i)
+            memcpy(o + i, t + i, (run < room ? run : room) - i);
+    }
+    s->n += run;
+    src->pos += run;
+    return run;
+}
+
+/* Encodes all of src a window at a time, the last in mode last_mode (FINAL or
+   HOLD_BACK: then the held-back tail goes to rest[0 .. *n_rest - 1]); positions
+   count from base.  Returns ISO2022_JP_ENCODE_OK or ISO2022_JP_ENCODE_ERROR (res). */
+static int iso2022_jp_enc_drive(iso2022_jp_enc_source *src, int last_mode, int replace, uint32_t *lead,
+                         iso2022_jp_enc_sink *s, size_t base, iso2022_jp_encoded *res, uint32_t *rest, size_t *n_rest)
+{
+    uint32_t buf[ISO2022_JP_ENC_WINDOW];
+    size_t have = 0, at, end, k;
+    const char *reason;
+    for (;;) {
+        int last, bad;
+        if (have == 0)
+            base += iso2022_jp_enc_ascii_copy(src, *lead, s);
+        have = iso2022_jp_enc_fill(src, buf, have);
+        last = iso2022_jp_enc_exhausted(src);
+        bad = iso2022_jp_enc_text(buf, have, last ? last_mode : ISO2022_JP_ENC_MORE, replace, lead, s, &at, &end, &reason);
+        if (bad) {
+            if (ISO2022_JP_ENC_GROUP_RUNS && end == have && !last && reason != iso2022_jp_enc_reason_pair) {
+                /* the run may go on past the window */
+                unsigned char scratch[ISO2022_JP_ENCODE_MAX_BYTES];
+                const unsigned char *b;
+                int got;
+                while ((have = iso2022_jp_enc_fill(src, buf, 0)) > 0) {
+                    for (k = 0; k < have; k++) {
+                        got = iso2022_jp_enc_get(ISO2022_JP_ENC_MODE(*lead), buf[k], scratch, &b);
+                        if (got >= 0 || got == ISO2022_JP_ENC_STARTER || got == ISO2022_JP_ENC_ELSEWHERE)
+                            break;
+                    }
+                    end += k;
+                    if (k < have)
+                        break;
+                }
+            }
+            res->error_start = base + at;
+            res->error_end = base + end;
+            res->reason = reason;
+            return ISO2022_JP_ENCODE_ERROR;
+        }
+        if (last) {
+            for (k = at; k < have; k++)
+                rest[k - at] = buf[k];
+            *n_rest = have - at;
+            return ISO2022_JP_ENCODE_OK;
+        }
+        for (k = at; k < have; k++)
+            buf[k - at] = buf[k];
+        base += at;
+        have -= at;
+    }
+}
+
+static int iso2022_jp_enc_done(const iso2022_jp_enc_sink *s, int status, iso2022_jp_encoded *res)
+{
+    res->length = s->n;
+    if (status == ISO2022_JP_ENCODE_OK && s->n > s->room)
+        return ISO2022_JP_ENCODE_ROOM;
+    return status;
+}
+
+static void iso2022_jp_enc_clear(iso2022_jp_encoded *res)
+{
+    res->length = res->error_start = res->error_end = 0;
+    res->reason = 0;
+}
+
+int iso2022_jp_encode32(const uint32_t *cps, size_t n, unsigned char *out, size_t room, unsigned flags,
+                       iso2022_jp_encoded *res)
+{
+    iso2022_jp_enc_sink s;
+    uint32_t lead = 0;
+    size_t at, end;
+    int bad;
+    s.out = out;
+    s.room = out ? room : 0;
+    s.n = 0;
+    iso2022_jp_enc_clear(res);
+    if (flags & ISO2022_JP_ENCODE_SIGNATURE)
+        iso2022_jp_enc_emit_through(&s, iso2022_jp_enc_signature, ISO2022_JP_SIGNATURE_LEN);
+    bad = iso2022_jp_enc_text(cps, n, ISO2022_JP_ENC_FINAL, (flags & ISO2022_JP_ENCODE_REPLACE) != 0, &lead, &s, &at, &end,
+                        &res->reason);
+    if (bad) {
+        res->error_start = at;
+        res->error_end = end;
+    }
+    return iso2022_jp_enc_done(&s, bad ? ISO2022_JP_ENCODE_ERROR : ISO2022_JP_ENCODE_OK, res);
+}
+
+int iso2022_jp_encode8(const unsigned char *text, size_t len, unsigned char *out, size_t room, unsigned flags,
+                      iso2022_jp_encoded *res)
+{
+    iso2022_jp_enc_sink s;
+    iso2022_jp_enc_source src;
+    uint32_t lead = 0, rest[1];
+    size_t pos = 0, count = 0, n_rest;
+    iso2022_jp_enc_clear(res);
+    while (pos < len) {  /* UTF-8 first: invalid input encodes nothing */
+        if (text[pos] < 0x80) {
+            size_t run = iso2022_jp_enc_ascii_run(text + pos, len - pos);
+            pos += run;
+            count += run;
+            continue;
+        }
+        if (iso2022_jp_enc_utf8(text, len, &pos) == 0xFFFFFFFFu) {
+            res->error_start = count;
+            res->error_end = count + 1;
+            res->reason = iso2022_jp_enc_reason_input;
+            return ISO2022_JP_ENCODE_INPUT;
+        }
+        count++;
+    }
+    s.out = out;
+    s.room = out ? room : 0;
+    s.n = 0;
+    src.held = src.cps = 0;
+    src.n_held = src.n = src.k = 0;
+    src.text = text;
+    src.len = len;
+    src.pos = 0;
+    if (flags & ISO2022_JP_ENCODE_SIGNATURE)
+        iso2022_jp_enc_emit_through(&s, iso2022_jp_enc_signature, ISO2022_JP_SIGNATURE_LEN);
+    return iso2022_jp_enc_done(&s, iso2022_jp_enc_drive(&src, ISO2022_JP_ENC_FINAL, (flags & ISO2022_JP_ENCODE_REPLACE) != 0, &lead,
+                                             &s, 0, res, rest, &n_rest), res);
+}
+
+void iso2022_jp_encoder_init(iso2022_jp_encoder *enc, unsigned flags)
+{
+    enc->n_held = enc->fed = 0;
+    enc->lead = 0;
+    enc->flags = flags;
+    enc->started = 0;
+}
+
+/* A piece (final: none, the end): the core's IncrementalEncoder.encode. */
+static int iso2022_jp_enc_piece(iso2022_jp_encoder *enc, const uint32_t *cps, size_t n, int final, unsigned char *out,
+                          size_t room, iso2022_jp_encoded *res)
+{
+    iso2022_jp_encoder saved = *enc;
+    iso2022_jp_enc_sink s;
+    iso2022_jp_enc_source src;
+    uint32_t lead = enc->lead & ~ISO2022_JP_ENC_LEAD_BITS;  /* the mode the last piece left */
+    size_t base = enc->fed - enc->n_held;
+    int replace = (enc->flags & ISO2022_JP_ENCODE_REPLACE) != 0, status;
+    iso2022_jp_enc_clear(res);
+    s.out = out;
+    s.room = out ? room : 0;
+    s.n = 0;
+    src.held = enc->held;
+    src.n_held = enc->n_held;
+    src.cps = cps;
+    src.n = n;
+    src.k = 0;
+    src.text = 0;
+    src.len = src.pos = 0;
+    if (!enc->started && (enc->flags & ISO2022_JP_ENCODE_SIGNATURE))
+        iso2022_jp_enc_emit_through(&s, iso2022_jp_enc_signature, ISO2022_JP_SIGNATURE_LEN);
+    enc->started = 1;
+    if ((enc->lead & ISO2022_JP_ENC_LEAD_BITS) && src.n_held + n > 0) {
+        /* a trail surrogate whose bytes would follow the lead's an earlier piece wrote */
+        uint32_t c = src.n_held ? enc->held[0] : cps[0];
+        if (c >= 0xDC00u && c <= 0xDFFFu) {
+            res->reason = ISO2022_JP_ENC_PAIR_ON_ENCODE ? iso2022_jp_enc_reason_split : iso2022_jp_enc_reason_pair;
+            res->error_start = base;
+            res->error_end = base + 1;
+            if (!replace || (!iso2022_jp_enc_put('?', &lead, &s) && !iso2022_jp_enc_put_alone('?', &lead, &s))) {
+                res->length = s.n;
+                return ISO2022_JP_ENCODE_ERROR;
+            }
+            res->reason = 0;
+            res->error_start = res->error_end = 0;
+            src.k = 1;
+            base += 1;
+        }
+    }
+    status = iso2022_jp_enc_drive(&src, final ? ISO2022_JP_ENC_FINAL : ISO2022_JP_ENC_HOLD_BACK, replace, &lead, &s, base, res,
+                            enc->held, &enc->n_held);
+    if (status == ISO2022_JP_ENCODE_OK && s.n > s.room) {
+        *enc = saved;  /* nothing changes: the caller tries again with more room */
+        res->length = s.n;
+        return ISO2022_JP_ENCODE_ROOM;
+    }
+    enc->fed += n;
+    if (s.n)
+        enc->lead = lead;
+    return iso2022_jp_enc_done(&s, status, res);
+}
+
+int iso2022_jp_encoder_feed(iso2022_jp_encoder *enc, const uint32_t *cps, size_t n, unsigned char *out, size_t room,
+                           iso2022_jp_encoded *res)
+{
+    return iso2022_jp_enc_piece(enc, cps, n, 0, out, room, res);
+}
+
+int iso2022_jp_encoder_finish(iso2022_jp_encoder *enc, unsigned char *out, size_t room, iso2022_jp_encoded *res)
+{
+    return iso2022_jp_enc_piece(enc, 0, 0, 1, out, room, res);
+}
+
 /* ========================================================= the extension */
 #define NX_NAME "iso2022_jp"
 #define NX_SPEC_SHA256 "01d15a4ac1741ff1b8653b16ac3725e7045c4921e0143ca4937137e8dd2cb960"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "91799cad91685ff17426efddeb6ac3eab231b5f3414e6a0e54a9c19e70fd5610"
+#define NX_SOURCE_SHA256 "4ebaa3dba8b7ccd77b4a47d00d172c64690f0be829f30bf9c5ea1afef758ea55"
 #define NX_N_STATES 288
 #define NX_N_CLASSES 43
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -6485,6 +14158,300 @@ static PyObject *nx_encode_cps(PyObject *self, PyObject *args)
 }
 #undef NX_ENC_MEMO
 
+/* ------------------------------------------------- encoding with modes */
+/* The encoder of a spec with modes (issue 31): a code point's bytes depend on the
+   mode the bytes before it leave, so the memo loops above (keyed by code point
+   alone) are off, and the C export's engine, included above with the decoder (the
+   core's _encode_in_mode, _before_unencodable and _flush from
+   description.mode_choice: one description for both), writes the text:
+
+     encode_modes(text, pos, state, final, replace) -> (bytes, stop, state)
+
+   the bytes of text[pos:stop] written from encoder state state (the module's: the
+   mode in bits 22 and up), the state after them, and, where final and stop is
+   len(text), the shift home.  The loop copies each code point's row of the
+   engine's memo for the current mode (per mode and code point its bytes there,
+   or where the encoder's choice is another mode); any other code point goes to
+   the engine's put (the shift into the mode it chooses, then the bytes; the memo
+   filled on first sight).  A code point without bytes gives the engine a piece
+   of the text whole (with replace, "?" for each refused one, as CPython's replace
+   handler): it stops at the first code point it cannot write, after the shift it
+   writes before one (the module's _before_unencodable, which starting again there
+   writes none: ext.py's _modal_encoder_resumes).  A starter of a sequence stops
+   the loop (the engine writes a sequence, or a starter alone, in no mode: the
+   core's _mode_sequence_at shifts into one that holds it).  The module's _encode
+   takes it from where it stopped, with the state. */
+#define NX_MODES_FIRST 64  /* code points of the first piece the engine takes whole; twice as many each next */
+#define NX_MODES_MOST 8192  /* at most */
+#define NX_MODES_BLOCK 4096  /* code points the memo loop writes between checks of the room */
+#define NX_MODES_MB ISO2022_JP_ENCODE_MAX_BYTES  /* the most bytes a code point takes, shifts included */
+
+/* The output: a buffer on the stack, then bytes grown by half again (*out). */
+typedef struct {
+    PyObject *out;  /* NULL while on the stack */
+    unsigned char *base;
+    Py_ssize_t size, cap;
+    unsigned char stack[1024];
+} nx_modes_out;
+
+/* Room for need bytes after o->size; -1 with an exception set. */
+static int nx_modes_room(nx_modes_out *o, Py_ssize_t need)
+{
+    Py_ssize_t cap;
+    if (o->cap - o->size >= need)
+        return 0;
+    if (need > PY_SSIZE_T_MAX / 2 - o->size - o->cap / 2) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    cap = o->size + need + o->cap / 2;
+    if (o->out == NULL) {
+        o->out = PyBytes_FromStringAndSize(NULL, cap);
+        if (o->out == NULL)
+            return -1;
+        memcpy(PyBytes_AS_STRING(o->out), o->base, (size_t)o->size);
+    } else if (_PyBytes_Resize(&o->out, cap) < 0) {
+        return -1;
+    }
+    o->base = (unsigned char *)PyBytes_AS_STRING(o->out);
+    o->cap = cap;
+    return 0;
+}
+
+/* Per mode: whether it writes every code point below 80 as that byte, in itself (its
+   memo rows say so), so that the loop copies ASCII 8 characters at a time there
+   (nx_modes_ascii_find, on the first call). */
+static unsigned char nx_modes_ascii[ISO2022_JP_ENC_N_MODES];
+static int nx_modes_ascii_found;
+
+static void nx_modes_ascii_find(void)
+{
+    unsigned char scratch[ISO2022_JP_ENCODE_MAX_BYTES];
+    const unsigned char *b;
+    unsigned m;
+    uint32_t cp;
+    for (m = 0; m < ISO2022_JP_ENC_N_MODES; m++) {
+        nx_modes_ascii[m] = 1;
+        for (cp = 0; cp < 0x80u; cp++)
+            if (iso2022_jp_enc_get(m, cp, scratch, &b) != 1 || b[0] != cp)
+                nx_modes_ascii[m] = 0;
+    }
+    nx_modes_ascii_found = 1;
+}
+
+/* The code points text[i:upto] the memo writes at o (room for each made by the
+   caller), from the mode m: a row of mode m (its bytes there) copied whole; a row
+   that says the encoder writes the code point in mode k (ELSEWHERE) the shift from
+   m into k (the pool's: bytes through no permutation here, ext.py) then mode k's
+   row, m then k (the engine's put, inline).  Where they stop: a row not known
+   yet, or none (the engine's put decides). */
+#define NX_MODES_MEMO_LOOP(TYPE)                                                      \
+    {                                                                                 \
+        const TYPE *t_ = (const TYPE *)data;                                          \
+        unsigned char *w_ = o.base + o.size;                                          \
+        const Py_ssize_t from_ = i;                                                   \
+        while (i < upto) {                                                            \
+            const uint32_t c_ = t_[i];                                                \
+            const unsigned char *row_;                                                \
+            if (sizeof(TYPE) == 1 && c_ < 0x80u && nx_modes_ascii[m] && upto - i >= 8) { \
+                uint64_t v_;                                                          \
+                memcpy(&v_, t_ + i, 8);                                               \
+                if (!(v_ & UINT64_C(0x8080808080808080))) {                           \
+                    memcpy(w_, &v_, 8);                                               \
+                    w_ += 8;                                                          \
+                    i += 8;                                                           \
+                    continue;                                                         \
+                }                                                                     \
+            }                                                                         \
+            if (c_ >= ISO2022_JP_ENC_MEMO_CPS || (c_ >= 0xD800u && c_ <= 0xDFFFu))     \
+                break;                                                                \
+            row_ = iso2022_jp_enc_memo[m][c_];                                         \
+            if (row_[0] < 5) {                                                        \
+                const unsigned k_ = row_[1] % ISO2022_JP_ENC_N_MODES;                  \
+                const unsigned char *there_ = iso2022_jp_enc_memo[k_][c_];             \
+                const size_t sh_ = m * ISO2022_JP_ENC_N_MODES + k_;                    \
+                if (row_[0] != 5 + ISO2022_JP_ENC_ELSEWHERE || there_[0] < 5           \
+                        || iso2022_jp_enc_shifts[sh_].n < 0)                           \
+                    break;                                                            \
+                memcpy(w_, iso2022_jp_enc_pool + iso2022_jp_enc_shifts[sh_].at,         \
+                       (size_t)iso2022_jp_enc_shifts[sh_].n);                          \
+                w_ += iso2022_jp_enc_shifts[sh_].n;                                    \
+                m = k_;                                                               \
+                row_ = there_;                                                        \
+            }                                                                         \
+            *(iso2022_jp_enc_row *)w_ = *(const iso2022_jp_enc_row *)(row_ + 1);        \
+            w_ += row_[0] - 5;                                                        \
+            i++;                                                                      \
+        }                                                                             \
+        o.size = w_ - o.base;                                                         \
+        if (i > from_)                                                                \
+            lead = (uint32_t)m << ISO2022_JP_ENC_MODE_SHIFT;  /* no lead surrogate ends them */ \
+    }
+
+/* At text[*i], a code point without bytes (a spec without sequences): the engine
+   takes a piece of the text (at most piece code points) whole (its "?" with
+   replace), and *i moves past what it wrote.  1: go on; 0: stopped at an error,
+   the module's; -1 with an exception set.  Out of line: its buffers (32 KiB) stay
+   off the stack of a short call. */
+NX_NOINLINE int nx_modes_piece(PyObject *text, Py_ssize_t *i, size_t piece, int replace, uint32_t *lead,
+                               nx_modes_out *o)
+{
+    const Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    const int kind = PyUnicode_KIND(text);
+    const size_t count = (size_t)(n - *i) < piece ? (size_t)(n - *i) : piece;
+    uint32_t buf[NX_MODES_MOST], rest[ISO2022_JP_ENC_WINDOW];
+    const uint32_t *cps;
+    size_t k, n_rest = 0, room = count * NX_MODES_MB + NX_MODES_MB;
+    iso2022_jp_enc_sink s;
+    iso2022_jp_enc_source src;
+    iso2022_jp_encoded res;
+    const uint32_t before = *lead;
+    int status;
+    if (kind == PyUnicode_4BYTE_KIND) {
+        cps = (const uint32_t *)PyUnicode_4BYTE_DATA(text) + *i;  /* Py_UCS4 is uint32_t */
+    } else {
+        const void *data = PyUnicode_DATA(text);
+        for (k = 0; k < count; k++)
+            buf[k] = PyUnicode_READ(kind, data, *i + (Py_ssize_t)k);
+        cps = buf;
+    }
+    for (;;) {  /* written past room (the most bytes a code point takes: never), again with more */
+        if (nx_modes_room(o, (Py_ssize_t)room) < 0)
+            return -1;
+        s.out = o->base + o->size;
+        s.room = room;
+        s.n = 0;
+        memset(&src, 0, sizeof src);
+        src.cps = cps;
+        src.n = count;
+        memset(&res, 0, sizeof res);
+        *lead = before;
+        status = iso2022_jp_enc_drive(&src, ISO2022_JP_ENC_HOLD_BACK, replace, lead, &s, 0, &res, rest, &n_rest);
+        if (s.n <= room)
+            break;
+        room = s.n;
+    }
+    o->size += (Py_ssize_t)s.n;
+    if (status == ISO2022_JP_ENCODE_ERROR) {
+        *i += (Py_ssize_t)res.error_start;
+        return 0;
+    }
+    *i += (Py_ssize_t)(count - n_rest);
+    return count == n_rest ? 0 : 1;  /* a start of a sequence at the end: the module's */
+}
+
+/* The bytes of text[i:*stop] from encoder state *lead (then the state after them): encode_modes. */
+static PyObject *nx_modes_run(PyObject *text, Py_ssize_t i, uint32_t *plead, int final, int replace,
+                              Py_ssize_t *stop)
+{
+    const Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    const int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    uint32_t lead = *plead;
+    size_t piece = NX_MODES_FIRST;
+    nx_modes_out o;
+    iso2022_jp_enc_sink s;
+
+    if (!nx_modes_ascii_found)
+        nx_modes_ascii_find();
+    o.out = NULL;
+    o.base = o.stack;
+    o.size = 0;
+    o.cap = (Py_ssize_t)sizeof o.stack;
+    for (;;) {
+        /* the memo's rows of the current mode (one copy a code point), blocks at a time;
+           a code point they do not write in it: the engine's put (a shift into the mode
+           the encoder chooses, then its bytes there, the memo filled on first sight) */
+        while (i < n) {
+            const Py_ssize_t upto = n - i > NX_MODES_BLOCK ? i + NX_MODES_BLOCK : n;
+            unsigned m = ISO2022_JP_ENC_MODE(lead);
+            if (nx_modes_room(&o, (upto - i) * NX_MODES_MB + NX_MODES_MB) < 0)
+                goto fail;
+            if (kind == PyUnicode_1BYTE_KIND)
+                NX_MODES_MEMO_LOOP(Py_UCS1)
+            else if (kind == PyUnicode_2BYTE_KIND)
+                NX_MODES_MEMO_LOOP(Py_UCS2)
+            else
+                NX_MODES_MEMO_LOOP(Py_UCS4)
+            if (i == upto)
+                continue;
+            s.out = o.base + o.size;
+            s.room = (size_t)(o.cap - o.size);
+            s.n = 0;
+            if (!iso2022_jp_enc_put(PyUnicode_READ(kind, data, i), &lead, &s))
+                break;
+            o.size += (Py_ssize_t)s.n;
+            i++;
+        }
+        if (i == n)
+            break;
+        /* a code point without bytes: the engine's piece; a starter of a sequence, the
+           module's (the engine's sequences and starters alone are written without the
+           shift into a mode that holds them: the core's _mode_sequence_at decides) */
+        if (ISO2022_JP_ENC_N_SEQS)
+            goto stop;
+        {
+            const int got = nx_modes_piece(text, &i, piece, replace, &lead, &o);
+            if (got < 0)
+                goto fail;
+            if (got == 0)
+                goto stop;
+            piece = piece < NX_MODES_MOST / 2 ? 2 * piece : NX_MODES_MOST;
+        }
+    }
+    if (final) {  /* the end of the text: home */
+        if (nx_modes_room(&o, NX_MODES_MB) < 0)
+            goto fail;
+        s.out = o.base + o.size;
+        s.room = (size_t)(o.cap - o.size);
+        s.n = 0;
+        iso2022_jp_enc_flush(&lead, &s);
+        o.size += (Py_ssize_t)s.n;
+    }
+stop:
+    if (o.out == NULL) {
+        o.out = PyBytes_FromStringAndSize((const char *)o.base, o.size);
+        if (o.out == NULL)
+            return NULL;
+    } else if (_PyBytes_Resize(&o.out, o.size) < 0) {
+        return NULL;
+    }
+    *plead = lead;
+    *stop = i;
+    return o.out;
+fail:
+    Py_XDECREF(o.out);
+    return NULL;
+}
+
+static PyObject *nx_encode_modes(PyObject *self, PyObject *args)
+{
+    PyObject *text, *got;
+    Py_ssize_t pos, stop = 0;
+    unsigned long state;
+    int final, replace;
+    uint32_t lead;
+
+    (void)self;
+    if (!PyArg_ParseTuple(args, "Unkpp:encode_modes", &text, &pos, &state, &final, &replace))
+        return NULL;
+    if (pos < 0 || pos > PyUnicode_GET_LENGTH(text)) {
+        PyErr_SetString(PyExc_IndexError, "encode_modes: position out of range");
+        return NULL;
+    }
+    lead = (uint32_t)state;
+    got = nx_modes_run(text, pos, &lead, final, replace, &stop);
+    return got == NULL ? NULL : Py_BuildValue("(NnI)", got, stop, (unsigned)lead);
+}
+
+#define NX_ENCODE_MODES_METHODS \
+    {"encode_modes", nx_encode_modes, METH_VARARGS, \
+     "encode_modes(text, pos, state, final, replace) -> (bytes, stop, state)\n\n" \
+     "The bytes of text[pos:stop] from encoder state state (the mode in bits 22 and\n" \
+     "up) and the state after them, the shift home where final and stop is\n" \
+     "len(text): stop is len(text), or the first code point it cannot write (with\n" \
+     "replace, \"?\" for each) or a trailing start of a sequence (not final)."},
+
 /* ------------------------------------------------------- incremental decoding
    feed(pending, data, errors, final, start, limit=None, surrogates=True): one chunk of the module's
    IncrementalDecoder (its pending bytes, then the chunk), in one call with no
@@ -6843,6 +14810,22 @@ static int nx_entry_whole(PyObject *e, PyObject *data, int handler, int surrogat
 static int nx_entry_bytes(PyObject *e, PyObject *text, PyObject *errors, PyObject *prefix, PyObject **out)
 {
     PyObject *globals = PyTuple_GET_ITEM(e, NX_E_GLOBALS), *call[4], *got;
+    if (prefix == Py_None) {  /* modes: encode_modes from the start, whole (else the core's, again) */
+        Py_ssize_t stop = 0;
+        uint32_t lead = 0;
+        const int handler = nx_entry_handler(errors, PyTuple_GET_ITEM(e, NX_E_HANDLERS));
+        if (handler < 0)
+            return 0;
+        got = nx_modes_run(text, 0, &lead, 1, handler == NX_H_REPLACE, &stop);
+        if (got == NULL)
+            return -1;
+        if (stop == PyUnicode_GET_LENGTH(text)) {
+            *out = got;
+            return 1;
+        }
+        Py_DECREF(got);
+        return 0;
+    }
     call[0] = text;
     call[1] = PyDict_GetItemWithError(globals, nx_key_memo_bytes);
     call[2] = PyDict_GetItemWithError(globals, nx_key_memo_lens);
@@ -7078,6 +15061,7 @@ static PyMethodDef nx_methods[] = {
      "As encode_memo for code points: a list of ints or a buffer of integers\n"
      "(array, memoryview); -1 if cps is neither."},
     NX_ENTRY_METHODS
+    NX_ENCODE_MODES_METHODS
     {NULL, NULL, 0, NULL}
 };
 

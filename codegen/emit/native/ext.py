@@ -86,7 +86,7 @@ from ...automaton.actions import Char
 from ...automaton.forms import TableForm
 from ...spec.diagnostics import SpecError
 from ...version import __version__
-from .. import c_target, export_common, render
+from .. import c_target, description, export_common, render
 from ..target import DIGITS_REFUSAL, Unsupported
 from . import encode as native_encode
 from . import simd as native_simd
@@ -495,6 +495,15 @@ def quad_plans(a: Automaton) -> list[dict]:
     return plans[:1]
 
 
+def _modal_encoder_resumes(a: Automaton) -> bool:
+    """Whether the module can take over the export's modal encoder where it stops at an
+    unencodable code point (encode_modes.c.j2): the shift it wrote before it (into the
+    mode `unencodable -> MODE` names) is one the module's _before_unencodable, starting
+    again from there, would not repeat (that mode's own is itself or none)."""
+    to = description.mode_choice(a).unencodable
+    return all(k < 0 or to[k] in (-1, k) for k in to)
+
+
 def ext_source(a: Automaton) -> str:
     """The extension's C source (deterministic).  Raises SpecError where the C export
     refuses the spec (a counted form it cannot decode without big integers).
@@ -509,12 +518,18 @@ def ext_source(a: Automaton) -> str:
     takes it).  The plans made here from start state 0
     without the actions' modes (the SIMD and DFA validators, the unit and form
     plans) are left out for it; those made at import from the flat table (pairs,
-    leads, the validator's byte pairs) see such a token's state as NX_STOP."""
+    leads, the validator's byte pairs) see such a token's state as NX_STOP.  Its
+    encoder is the C export's modal engine, included with the decoder, which
+    ``native/templates/encode_modes.c.j2`` drives (``encode_modes``; the memo loops
+    are off, keyed by code point alone)."""
     if a.digit_run is not None:  # its runs are the core's tokens, beside the automaton the C reads
         raise Unsupported(a, "native", DIGITS_REFUSAL)
     modal = bool(a.modes)
     a = replace(a, permutation=None)  # the core hands it bytes already through the inverse permutation
-    files = c_target.files(a, vectors="", encoder=False)  # the decoder's source only (it encodes on its own)
+    modal_encode = modal and _modal_encoder_resumes(a)
+    # the decoder's source (the extension encodes on its own), and for a spec with modes the
+    # export's encoder too: encode_modes.c.j2 drives its engine (description.mode_choice)
+    files = c_target.files(a, vectors="", encoder=modal_encode, encode_vectors="")
     ctx = export_common.common_context(a)
     ctx.update(export_common.width_context(a))
     mod = ctx["mod"]
@@ -543,6 +558,7 @@ def ext_source(a: Automaton) -> str:
         has_plans=bool(a.extensions),
         modal=[{"name": m.name, "start": m.start, "twin": -1 if m.after_shift is None else m.after_shift}
                for m in a.modes] or None,
+        modal_encode=modal_encode,
         digest=DIGEST_PLACEHOLDER,
     )
     ctx.update({"simd": None, "dfa": None} if modal else native_simd.context(a))  # the validator's plans
