@@ -531,7 +531,11 @@ def ext_source(a: Automaton) -> str:
     takes it).  The plans made here from start state 0
     without the actions' modes (the SIMD and DFA validators, the unit and form
     plans) are left out for it; those made at import from the flat table (pairs,
-    leads, the validator's byte pairs) see such a token's state as NX_STOP."""
+    leads, the validator's byte pairs) see such a token's state as NX_STOP.
+
+    A spec with a run of digits (UTF-7) is taken too (digit_run_context): its loops
+    decode a plain run beside the automaton and hand any other to the module's _step;
+    the plans made from the automaton alone are left out for it as for modes."""
     modal = bool(a.modes)
     drun = digit_run_context(a)
     plain = modal or drun is not None  # no plan made from the automaton alone: it skips a run's tokens
