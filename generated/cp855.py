@@ -935,7 +935,7 @@ def _valid_until(data, pos, state, final, allow_reserved):
                 state = base << 1
             if at >= 0:
                 return at, state, True
-            if not _MODES or stop >= n:
+            if not (_MODES or _DIGITS) or stop >= n:  # else it stopped at a token _step takes
                 return stop, state, False
             tok, after = _step(data, stop, state, final)
             if tok[0] is None:
@@ -2033,8 +2033,8 @@ _MEMO_LENS = None
 # memo's maker: where a starter lies in a row they would write it alone, so there the core
 # encodes, unless the extension says it stops at starters itself (STOPS_AT_STARTERS).
 # Not with modes: a code point's bytes depend on the mode before it (the core's _encode_in_mode);
-# there the extension's encode_modes writes (_NATIVE_MODES).
-_NATIVE_ENCODE = not _MODES and _NATIVE is not None and hasattr(_NATIVE, "encode_str") and (
+# there the extension's encode_modes writes (_NATIVE_MODES). Not with a run of digits (UTF-7).
+_NATIVE_ENCODE = not _MODES and _DIGITS is None and _NATIVE is not None and hasattr(_NATIVE, "encode_str") and (
     getattr(_NATIVE, "STOPS_AT_STARTERS", False) or not any(_encode_row(c) is not None for c in _SEQUENCES))
 _MEMO_WIDTH = _NATIVE.memo_width() if _NATIVE_ENCODE and hasattr(_NATIVE, "memo_width") else 4  # bytes an entry
 

@@ -244,7 +244,7 @@ def wanted(name, backend, mode):
 
 BYTE_RUN_CASES = [(name, backend, mode) for name in ALL_SPECS for backend in BACKENDS
                   for mode in ("decode", "incremental", "tokens") if wanted(name, backend, mode)
-                  and (backend != "native" or native_builtin(name))]  # utf-7 has no native backend
+                  and (backend != "native" or native_builtin(name))]
 
 
 @pytest.mark.slow

@@ -29,7 +29,7 @@ from encspec.emit.native.forms import form_plan
 from encspec.emit.targets import targets
 from encspec.pipeline import load as load_automaton
 
-# the specs without tables the native target takes (it refuses a run of digits: utf-7)
+# the specs without tables the native target takes
 SPECS = [n for n in representative_builtins()
          if not load_automaton(n)[1].tables and targets()["native"].supports(load_automaton(n)[1]) is None]
 HANDLERS = ["strict", "replace", "ignore", "surrogateescape", "backslashreplace", "test_native_forms.record"]

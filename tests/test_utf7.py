@@ -5,7 +5,10 @@ Decoding of every short combination of the bytes that matter and of random byte 
 under strict (exact spans and reasons) and CPython's handlers; encoding of every BMP code
 point alone and of random text, byte for byte with the final "-"; incremental use split at
 every offset equal to one-shot; the spec's `run` statement refused where it is wrong; one-shot
-and incremental decoding of an unterminated base64 run linear.
+and incremental decoding of an unterminated base64 run linear.  The native extension (its
+loop decodes a plain run itself and hands any other back to the module's _step) is held to
+the same answers: decode under strict and the handlers, validation and the first error,
+code points, incremental decoding split anywhere and in 4 KiB chunks.
 """
 from __future__ import annotations
 
@@ -17,7 +20,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import encspec.generated.utf_7 as utf7
-from conftest import ROOT, assert_linear, decoding_differences, examples, run_cli, strict_encode_outcome
+from codec_samples import load_backend
+from conftest import (
+    ROOT,
+    assert_linear,
+    decoding_differences,
+    examples,
+    run_cli,
+    strict_encode_outcome,
+    unicode_outcome,
+)
 from encspec.emit.target import Unsupported
 from encspec.emit.targets import render_files
 from encspec.pipeline import load as load_spec
@@ -97,11 +109,11 @@ def test_utf7_round_trips_through_cpython(text):
     assert utf7.encode(text).decode("utf_7") == text
 
 
-def _split_decodes(data: bytes, errors: str) -> list[object]:
+def _split_decodes(data: bytes, errors: str, module=utf7) -> list[object]:
     """The incremental decoder's text for *data* split at each offset (then final)."""
     got = []
     for k in range(len(data) + 1):
-        d = utf7.IncrementalDecoder(errors)
+        d = module.IncrementalDecoder(errors)
         try:
             got.append(d.decode(data[:k]) + d.decode(data[k:], final=True))
         except UnicodeDecodeError as e:
@@ -156,12 +168,12 @@ def test_utf7_is_found_by_its_cpython_names():
 
 
 def test_utf7_targets_without_runs_refuse_in_one_line():
-    """Rust, Java and the native extension refuse a run of digits in one line; C and JS
-    take it (their answers: tests/test_export_digits.py)."""
+    """Rust and Java refuse a run of digits in one line; C, JS and the native extension
+    take it (their answers: tests/test_export_digits.py, the native tests below)."""
     a = load_spec(str(SPEC))[1]
-    for lang in ("c", "js"):
+    for lang in ("c", "js", "native"):
         assert render_files(a, lang)
-    for lang in ("rust", "java", "native"):
+    for lang in ("rust", "java"):
         with pytest.raises(Unsupported) as e:
             render_files(a, lang)
         assert "run of digits" in str(e.value) and "\n" not in e.value.message
@@ -224,3 +236,66 @@ def test_utf7_describe_names_the_run_and_diff_refuses_in_one_line(capsys):
     assert "run of digits 'shift': 2B then digits of 6 bits" in out
     code, _, err = run_cli(capsys, "diff", "utf-7", "ascii")
     assert code == 2 and "has a run of digits" in err and err.count("\n") == 1
+
+
+def _native():
+    """The built-in's native backend (skips, naming why, where the extension is not built)."""
+    module = load_backend("utf-7", "native")
+    assert module._NATIVE is not None
+    return module
+
+
+def _native_samples(count: int) -> list[bytes]:
+    """Short combinations of the pieces, random bytes and CPython's UTF-7 of random text,
+    some with one byte changed (runs ended early, bits left over, lone surrogates)."""
+    rng = random.Random(31)
+    alphabet = b"+-AGEFQ2D3ea/.~ \x80" + bytes(range(0x20, 0x7F, 5))
+    out = _combinations(2)
+    for _ in range(count):
+        out.append(bytes(rng.choice(alphabet) for _ in range(rng.randint(0, 24))))
+        text = "".join(chr(rng.choice((rng.randrange(0x80), rng.randrange(0x100, 0x800), rng.randrange(0xD800),
+                                       rng.randrange(0xD800, 0xE000), rng.randrange(0x10000, 0x110000))))
+                       for _ in range(rng.randint(1, 6)))
+        data = text.encode("utf_7", "surrogatepass")
+        out.append(data)
+        k = rng.randrange(len(data))
+        out.append(data[:k] + bytes([rng.choice(alphabet)]) + data[k + 1:])
+    return out
+
+
+def test_utf7_native_decodes_as_cpython():
+    native = _native()
+    samples = _native_samples(examples(400))
+    assert decoding_differences(native, "utf_7", samples) == []
+    for data in samples:
+        want = unicode_outcome(codecs.decode, data, "utf_7")
+        failed = not isinstance(want, str)
+        assert native.is_valid(data) is not failed, data
+        assert native.first_error(data) == ((want[1], want[2], want[3]) if failed else None), data
+        if not failed:
+            assert native.decode_codepoints(data) == list(map(ord, want)), data
+
+
+def test_utf7_native_incremental_decoding_split_anywhere_equals_one_shot():
+    native = _native()
+    for data in _native_samples(examples(40))[-120:]:
+        for errors in ("replace", "ignore"):
+            assert set(map(repr, _split_decodes(data, errors, native))) == {repr(data.decode("utf_7", errors))}
+
+
+def test_utf7_native_decodes_long_runs_whole_and_in_chunks_as_cpython():
+    # runs far longer than a 4 KiB chunk and the module's first window (CJK and emoji
+    # text), between ASCII, as CPython's encoder writes them
+    native = _native()
+    rng = random.Random(7)
+    text = "".join(rng.choice(("\u4e2d\u6587" * 3000, "\U0001f600x\u00e9", " ascii words ", "+-"))
+                   for _ in range(40))
+    data = text.encode("utf_7")
+    assert native.decode(data) == text
+    decoder = native.IncrementalDecoder()
+    assert "".join(decoder.decode(data[k:k + 4096]) for k in range(0, len(data), 4096)) + \
+        decoder.decode(b"", True) == text
+    # a run cut by the data's end, and one with bits left over, far from the start
+    assert unicode_outcome(native.decode, data + b"+AGE") == unicode_outcome(codecs.decode, data + b"+AGE", "utf_7")
+    want = unicode_outcome(codecs.decode, data + b"+AGF-", "utf_7")
+    assert native.first_error(data + b"+AGF-") == (len(data), len(data) + 5, want[3]) == want[1:]

@@ -95,6 +95,7 @@ CPYTHON_CODECS = {
     "utf-8": "utf-8",
     "utf-16le": "utf-16-le", "utf-16be": "utf-16-be", "utf-16": "utf-16",
     "utf-32le": "utf-32-le", "utf-32be": "utf-32-be", "utf-32": "utf-32",
+    "utf-7": "utf-7",
 }
 _WORDS = ("the of and to in is was for that with as on by at from this which but not are have had be it "
           "one all their there were been has when who will more no if out so said what up its about into "

@@ -78,15 +78,7 @@ MODE_SEQUENCES_REFUSAL = ("sequences of code points in a spec with modes (iso202
 
 
 DIGITS_REFUSAL = ("a run of digits (`run`: UTF-7's base64) is not in this target yet: the Python module, "
-                  "the C and JS exports have it")
-
-
-def without_digits(support: Support) -> Support:
-    """*support*, refusing a spec with a run of digits first (a target that reads only the
-    automaton: the native extension, whose support is read before anything is built)."""
-    def supports(a: Automaton) -> str | None:
-        return DIGITS_REFUSAL if a.digit_run is not None else support(a)
-    return supports
+                  "the native extension, the C and JS exports have it")
 
 
 def register(target: Target) -> Target:

@@ -87,7 +87,7 @@ from ...automaton.forms import TableForm
 from ...spec.diagnostics import SpecError
 from ...version import __version__
 from .. import c_target, description, export_common, render
-from ..target import DIGITS_REFUSAL, Unsupported
+from ..target import Unsupported
 from . import encode as native_encode
 from . import simd as native_simd
 from .forms import form_plan
@@ -504,6 +504,28 @@ def _modal_encoder_resumes(a: Automaton) -> bool:
     return all(k < 0 or to[k] in (-1, k) for k in to)
 
 
+def digit_run_context(a: Automaton) -> dict | None:
+    """The run of digits' constants for the C (native/templates/ext.c.j2, ``drun``), or
+    None without one: the opening byte, per byte its digit value (FF: not a digit), bits
+    per digit and per unit, the end byte (-1: none), whether surrogate pairs combine.
+    The C decodes a run the module's _scan_digits would make a plain character token of
+    and hands any other back to the module's _step, as it does a shift."""
+    run = a.digit_run
+    if run is None:
+        return None
+    if a.modes:  # a mode's run loop would read the opening byte before the run
+        raise Unsupported(a, "native", "a run of digits in a spec with modes is not in this target yet: "
+                                       "the Python module has it")
+    if run.bits + run.unit_bits > 56:  # the bits not yet a unit stay in a uint64_t
+        raise Unsupported(a, "native", f"a run of digits of {run.bits}-bit digits and {run.unit_bits}-bit "
+                                       "units is beyond the native decoder's 56 bits")
+    values = [0xFF] * 256
+    for v, b in enumerate(run.digits):
+        values[b] = v
+    return {"opener": run.opener, "values": values, "bits": run.bits, "width": run.unit_bits,
+            "end": -1 if run.end is None else run.end, "pairs": int(run.pairs)}
+
+
 def ext_source(a: Automaton) -> str:
     """The extension's C source (deterministic).  Raises SpecError where the C export
     refuses the spec (a counted form it cannot decode without big integers).
@@ -521,15 +543,20 @@ def ext_source(a: Automaton) -> str:
     leads, the validator's byte pairs) see such a token's state as NX_STOP.  Its
     encoder is the C export's modal engine, included with the decoder, which
     ``native/templates/encode_modes.c.j2`` drives (``encode_modes``; the memo loops
-    are off, keyed by code point alone)."""
-    if a.digit_run is not None:  # its runs are the core's tokens, beside the automaton the C reads
-        raise Unsupported(a, "native", DIGITS_REFUSAL)
+    are off, keyed by code point alone).
+
+    A spec with a run of digits (UTF-7) is taken too (digit_run_context): its loops
+    decode a plain run beside the automaton and hand any other to the module's _step;
+    the plans made from the automaton alone are left out for it as for modes."""
     modal = bool(a.modes)
+    drun = digit_run_context(a)
+    plain = modal or drun is not None  # no plan made from the automaton alone: it skips a run's tokens
     a = replace(a, permutation=None)  # the core hands it bytes already through the inverse permutation
     modal_encode = modal and _modal_encoder_resumes(a)
-    # the decoder's source (the extension encodes on its own), and for a spec with modes the
-    # export's encoder too: encode_modes.c.j2 drives its engine (description.mode_choice)
-    files = c_target.files(a, vectors="", encoder=modal_encode, encode_vectors="")
+    # the decoder's source (the extension encodes on its own; a run of digits is read beside it,
+    # drun), and for a spec with modes the export's encoder too: encode_modes.c.j2 drives its
+    # engine (description.mode_choice)
+    files = c_target.files(replace(a, digit_run=None), vectors="", encoder=modal_encode, encode_vectors="")
     ctx = export_common.common_context(a)
     ctx.update(export_common.width_context(a))
     mod = ctx["mod"]
@@ -541,14 +568,15 @@ def ext_source(a: Automaton) -> str:
             raise SpecError(f"the native target needs digit operations below 2**64 (acc * {op['radix']} + "
                             f"digit * {op['weight']})", None, a.spec_file)
     states = a.n_states + len(a.extensions)
-    pairs = pair_plans(a, ctx)
+    pairs = [] if drun is not None else pair_plans(a, ctx)
     ctx.update(
         nx_state_type="uint16_t" if states < 0xFFFF else "uint32_t",
         nx_dead=0xFFFF if states < 0xFFFF else 0xFFFFFFFF,
         nx_op_type="uint8_t" if len(ctx["ops"]) <= 256 else "uint16_t",
-        uplan=None if modal else unit_plan(a),
-        fplan=None if modal else form_plan(a),
+        uplan=None if plain else unit_plan(a),
+        fplan=None if plain else form_plan(a),
         pairs=pairs,
+        drun=drun,
         quads=quad_plans(a) if any(p["prefix"] is None for p in pairs) else [],  # nx_pairs reads them
         rplans=range_plans(ctx),
         ext=module_name(a),
@@ -561,7 +589,7 @@ def ext_source(a: Automaton) -> str:
         modal_encode=modal_encode,
         digest=DIGEST_PLACEHOLDER,
     )
-    ctx.update({"simd": None, "dfa": None} if modal else native_simd.context(a))  # the validator's plans
+    ctx.update({"simd": None, "dfa": None} if plain else native_simd.context(a))  # the validator's plans
     # (native/templates/validate.c.j2)
     ctx.update(native_encode.context(a, ctx))  # the encoder's proven rows (native/templates/encode.c.j2)
     text = render("native/ext.c.j2", **ctx)
