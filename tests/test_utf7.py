@@ -299,3 +299,18 @@ def test_utf7_native_decodes_long_runs_whole_and_in_chunks_as_cpython():
     assert unicode_outcome(native.decode, data + b"+AGE") == unicode_outcome(codecs.decode, data + b"+AGE", "utf_7")
     want = unicode_outcome(codecs.decode, data + b"+AGF-", "utf_7")
     assert native.first_error(data + b"+AGF-") == (len(data), len(data) + 5, want[3]) == want[1:]
+
+
+@pytest.mark.parametrize("text", ["\u00e9\u20acA\ufffd", "\u65e5\u672c", "a\u00e9", "\U0001f600", "+\u00e9-"])
+def test_utf7_stream_writer_ends_the_run_on_reset(text):
+    """A StreamWriter written piece by piece ends the open run (its last bits as a digit,
+    then "-") on reset, as one-shot encode does; it used to keep them (the fuzz corpus's
+    e9 01 ac 41 41 fd ff 03: "+AOkgrA-A+//" without "0-")."""
+    import io
+    for k in range(len(text) + 1):
+        sink = io.BytesIO()
+        writer = utf7.getregentry().streamwriter(sink, "strict")
+        writer.write(text[:k])
+        writer.write(text[k:])
+        writer.reset()
+        assert sink.getvalue() == text.encode("utf-7"), k
