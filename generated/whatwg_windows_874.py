@@ -2829,7 +2829,9 @@ class StreamWriter(Codec, codecs.StreamWriter):
             self.stream.write(data)
 
     def reset(self):
-        if self._incremental.getstate() >> _MODE_SHIFT:  # a mode to leave, or code points held back
+        state = self._incremental.getstate()
+        # a mode to leave, code points held back, or a run of digits to end (UTF-7: bit 0)
+        if state >> _MODE_SHIFT or (_DIGITS is not None and state & 1):
             self._incremental.errors = self.errors
             data = self._incremental.encode("", final=True)
             if data:
