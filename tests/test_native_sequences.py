@@ -8,8 +8,9 @@ pure-Python one, and both as CPython's codec: random text dense with sequences
 and lone starters (hypothesis) under strict (the error's positions) and
 replace; a starter at the end of a text; a starter before an unencodable code
 point; the memo (which marks starters) never stale from one call to the next;
-incremental encoders split at every offset.  And the C function's contract: at
-a trailing starter it stops, else it writes the pair or the starter alone.  The
+incremental encoders split at every offset.  And the C functions' contract: at
+a starter ending a whole text (encode_str) it writes it alone, at one ending the
+module's window (encode_memo) it stops, else it writes the pair or it alone.  The
 bench's corpora for these codecs: running text, dense with starters (Japanese)
 and HKSCS characters (Cantonese).
 
@@ -152,18 +153,22 @@ def test_incremental_split_at_every_offset(spec):
 
 
 @pytest.mark.parametrize("spec", SPECS)
-def test_the_loop_stops_at_a_trailing_starter(spec):
-    """encode_str on a fresh memo: a starter at the end is the module's (hold-back, or
-    alone at a one-shot text's end); with its second after it, the pair's bytes;
-    with an ASCII letter after it, its bytes alone."""
+def test_a_one_shot_end_is_final_a_window_end_is_not(spec):
+    """On a fresh memo: encode_str (a whole text) writes a starter at its end alone,
+    since nothing can follow it; encode_memo (given the module's window of a longer
+    text) stops there, since the text's next character may complete a sequence.
+    With its second after it, the pair's bytes; with a letter after it, it alone."""
     a, py, nat = _spec(spec)
     cps, data = next((c, d) for c, d in sequences(a) if len(c) == 2)
     first, seq = chr(cps[0]), "".join(map(chr, cps))
     fresh = (bytearray(nat._MEMO_WIDTH << 16), bytearray(1 << 16))
-    assert nat._NATIVE.encode_str("ab" + first, *fresh) == (b"ab", 2)
+    assert nat._NATIVE.encode_str("ab" + first, *fresh) == ("ab" + first).encode(spec)
+    assert nat._NATIVE.encode_str(seq + first, *fresh) == (seq + first).encode(spec)
     assert nat._NATIVE.encode_str("a" + seq, *fresh) == b"a" + data
     assert nat._NATIVE.encode_str(first + "a", *fresh) == (first + "a").encode(spec)
-    assert nat._NATIVE.encode_str(seq + first, *fresh) == (data, 2)
+    out = bytearray()
+    assert nat._NATIVE.encode_memo("ab" + first, 0, *fresh, out) == 2
+    assert out == b"ab"
 
 
 @pytest.mark.parametrize("spec", SPECS)

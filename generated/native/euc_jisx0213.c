@@ -2322,7 +2322,7 @@ size_t euc_jisx0213_decode(const unsigned char *data, size_t len, euc_jisx0213_c
 #define NX_NAME "euc_jisx0213"
 #define NX_SPEC_SHA256 "37f5fa7bc10920d4b93c66c69ed4b099535c8e9a309cd62c12563c61f2da2029"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "9c695e7c8373c3e57ee0af494c99a8f3255c84202746bf479f804ff4b502a65f"
+#define NX_SOURCE_SHA256 "3d896e297c3d720ff75298be3fd7ee7e69f2118ead5c1968ee14930f5705abf0"
 #define NX_N_STATES 16
 #define NX_N_CLASSES 15
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -5200,14 +5200,19 @@ NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
 /* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: where
    the bytes written at w end (its longest sequence that src[i:end] completes, else
    it alone), *got the code points they stand for; NULL where the module decides (a
-   sequence may go on beyond end, or it alone is the module's).  w is passed and
-   returned, never its address: the loop keeps its own in a register. */
-NX_NOINLINE char *nx_enc_starter1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
-                                     const unsigned char *mc, char *w, Py_ssize_t *got)
+   sequence may go on beyond end, or it alone is the module's).  final: end is the
+   text's end (a one-shot encode), where no sequence goes on, so a starter there is
+   written alone here rather than by the module.  w is passed and returned, never
+   its address: the loop keeps its own in a register. */
+NX_NOINLINE char *nx_enc_starter1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end, int final,
+                                     unsigned alone, const unsigned char *mc, char *w, Py_ssize_t *got)
 {
     uint64_t c2;
-    if (i + 1 >= end)
-        return NULL;
+    if (i + 1 >= end) {
+        if (!final)
+            return NULL;
+        goto alone;
+    }
     c2 = src[i + 1];
     if ((uint64_t)(c2 & 0xFFFFu) == 0x0u || (uint64_t)(c2 & 0xFFFFu) == 0x2E5u || (uint64_t)(c2 & 0xFFFFu) == 0x2E9u || (uint64_t)(c2 & 0xFFFFu) - 0x300u <= 0x1u || (uint64_t)(c2 & 0xFFFFu) == 0x309Au) {
         const int t = nx_starter_find(src[i]);
@@ -5222,13 +5227,17 @@ NX_NOINLINE char *nx_enc_starter1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t e
                 k++;
             if (k < have)
                 continue;  /* not this one */
-            if (have < (Py_ssize_t)q->n)
+            if (have < (Py_ssize_t)q->n) {
+                if (final)
+                    continue;  /* it cannot go on */
                 return NULL;  /* it may go on beyond end */
+            }
             memcpy(w, q->bytes, q->len);
             *got = (Py_ssize_t)q->n;
             return w + q->len;
         }
     }
+alone:
     if (!alone)
         return NULL;
     memcpy(w, mc, NX_MEMO_WIDTH);
@@ -5239,14 +5248,19 @@ NX_NOINLINE char *nx_enc_starter1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t e
 /* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: where
    the bytes written at w end (its longest sequence that src[i:end] completes, else
    it alone), *got the code points they stand for; NULL where the module decides (a
-   sequence may go on beyond end, or it alone is the module's).  w is passed and
-   returned, never its address: the loop keeps its own in a register. */
-NX_NOINLINE char *nx_enc_starter2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
-                                     const unsigned char *mc, char *w, Py_ssize_t *got)
+   sequence may go on beyond end, or it alone is the module's).  final: end is the
+   text's end (a one-shot encode), where no sequence goes on, so a starter there is
+   written alone here rather than by the module.  w is passed and returned, never
+   its address: the loop keeps its own in a register. */
+NX_NOINLINE char *nx_enc_starter2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end, int final,
+                                     unsigned alone, const unsigned char *mc, char *w, Py_ssize_t *got)
 {
     uint64_t c2;
-    if (i + 1 >= end)
-        return NULL;
+    if (i + 1 >= end) {
+        if (!final)
+            return NULL;
+        goto alone;
+    }
     c2 = src[i + 1];
     if ((uint64_t)(c2 & 0xFFFFu) == 0x0u || (uint64_t)(c2 & 0xFFFFu) == 0x2E5u || (uint64_t)(c2 & 0xFFFFu) == 0x2E9u || (uint64_t)(c2 & 0xFFFFu) - 0x300u <= 0x1u || (uint64_t)(c2 & 0xFFFFu) == 0x309Au) {
         const int t = nx_starter_find(src[i]);
@@ -5261,13 +5275,17 @@ NX_NOINLINE char *nx_enc_starter2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t e
                 k++;
             if (k < have)
                 continue;  /* not this one */
-            if (have < (Py_ssize_t)q->n)
+            if (have < (Py_ssize_t)q->n) {
+                if (final)
+                    continue;  /* it cannot go on */
                 return NULL;  /* it may go on beyond end */
+            }
             memcpy(w, q->bytes, q->len);
             *got = (Py_ssize_t)q->n;
             return w + q->len;
         }
     }
+alone:
     if (!alone)
         return NULL;
     memcpy(w, mc, NX_MEMO_WIDTH);
@@ -5278,14 +5296,19 @@ NX_NOINLINE char *nx_enc_starter2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t e
 /* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: where
    the bytes written at w end (its longest sequence that src[i:end] completes, else
    it alone), *got the code points they stand for; NULL where the module decides (a
-   sequence may go on beyond end, or it alone is the module's).  w is passed and
-   returned, never its address: the loop keeps its own in a register. */
-NX_NOINLINE char *nx_enc_starter4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
-                                     const unsigned char *mc, char *w, Py_ssize_t *got)
+   sequence may go on beyond end, or it alone is the module's).  final: end is the
+   text's end (a one-shot encode), where no sequence goes on, so a starter there is
+   written alone here rather than by the module.  w is passed and returned, never
+   its address: the loop keeps its own in a register. */
+NX_NOINLINE char *nx_enc_starter4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end, int final,
+                                     unsigned alone, const unsigned char *mc, char *w, Py_ssize_t *got)
 {
     uint64_t c2;
-    if (i + 1 >= end)
-        return NULL;
+    if (i + 1 >= end) {
+        if (!final)
+            return NULL;
+        goto alone;
+    }
     c2 = src[i + 1];
     if ((uint64_t)(c2 & 0xFFFFu) == 0x0u || (uint64_t)(c2 & 0xFFFFu) == 0x2E5u || (uint64_t)(c2 & 0xFFFFu) == 0x2E9u || (uint64_t)(c2 & 0xFFFFu) - 0x300u <= 0x1u || (uint64_t)(c2 & 0xFFFFu) == 0x309Au) {
         const int t = nx_starter_find(src[i]);
@@ -5300,13 +5323,17 @@ NX_NOINLINE char *nx_enc_starter4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t e
                 k++;
             if (k < have)
                 continue;  /* not this one */
-            if (have < (Py_ssize_t)q->n)
+            if (have < (Py_ssize_t)q->n) {
+                if (final)
+                    continue;  /* it cannot go on */
                 return NULL;  /* it may go on beyond end */
+            }
             memcpy(w, q->bytes, q->len);
             *got = (Py_ssize_t)q->n;
             return w + q->len;
         }
     }
+alone:
     if (!alone)
         return NULL;
     memcpy(w, mc, NX_MEMO_WIDTH);
@@ -5317,14 +5344,19 @@ NX_NOINLINE char *nx_enc_starter4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t e
 /* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: where
    the bytes written at w end (its longest sequence that src[i:end] completes, else
    it alone), *got the code points they stand for; NULL where the module decides (a
-   sequence may go on beyond end, or it alone is the module's).  w is passed and
-   returned, never its address: the loop keeps its own in a register. */
-NX_NOINLINE char *nx_enc_starterl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
-                                     const unsigned char *mc, char *w, Py_ssize_t *got)
+   sequence may go on beyond end, or it alone is the module's).  final: end is the
+   text's end (a one-shot encode), where no sequence goes on, so a starter there is
+   written alone here rather than by the module.  w is passed and returned, never
+   its address: the loop keeps its own in a register. */
+NX_NOINLINE char *nx_enc_starterl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end, int final,
+                                     unsigned alone, const unsigned char *mc, char *w, Py_ssize_t *got)
 {
     uint64_t c2;
-    if (i + 1 >= end)
-        return NULL;
+    if (i + 1 >= end) {
+        if (!final)
+            return NULL;
+        goto alone;
+    }
     c2 = src[i + 1];
     if ((uint64_t)(c2 & 0xFFFFu) == 0x0u || (uint64_t)(c2 & 0xFFFFu) == 0x2E5u || (uint64_t)(c2 & 0xFFFFu) == 0x2E9u || (uint64_t)(c2 & 0xFFFFu) - 0x300u <= 0x1u || (uint64_t)(c2 & 0xFFFFu) == 0x309Au) {
         const int t = nx_starter_find(src[i]);
@@ -5339,13 +5371,17 @@ NX_NOINLINE char *nx_enc_starterl(const uint64_t *src, Py_ssize_t i, Py_ssize_t 
                 k++;
             if (k < have)
                 continue;  /* not this one */
-            if (have < (Py_ssize_t)q->n)
+            if (have < (Py_ssize_t)q->n) {
+                if (final)
+                    continue;  /* it cannot go on */
                 return NULL;  /* it may go on beyond end */
+            }
             memcpy(w, q->bytes, q->len);
             *got = (Py_ssize_t)q->n;
             return w + q->len;
         }
     }
+alone:
     if (!alone)
         return NULL;
     memcpy(w, mc, NX_MEMO_WIDTH);
@@ -5360,8 +5396,8 @@ NX_NOINLINE char *nx_enc_starterl(const uint64_t *src, Py_ssize_t i, Py_ssize_t 
    the memo is read first (one load and a 4-byte copy, no branch on the
    character) and a character not known yet that a segment holds is put in it
    (the segment's bytes are exactly the core's); beyond, the segments write. */
-static Py_ssize_t nx_enc_span1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
-                              unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_enc_span1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end, int final,
+                              unsigned char *mb, unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
     for (;;) {
@@ -5399,8 +5435,8 @@ static Py_ssize_t nx_enc_span1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end,
                 } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
                     if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
                         Py_ssize_t got = 0;
-                        x = nx_enc_starter1(src, i, end, k - NX_MEMO_STARTER, mb + NX_MEMO_WIDTH * (size_t)c,
-                                                    w, &got);
+                        x = nx_enc_starter1(src, i, end, final, k - NX_MEMO_STARTER,
+                                                    mb + NX_MEMO_WIDTH * (size_t)c, w, &got);
                         if (x == NULL)
                             goto stop;
                         w = x;
@@ -5423,8 +5459,8 @@ stop:
     *pw = w;
     return i;
 }
-static Py_ssize_t nx_enc_span2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
-                              unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_enc_span2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end, int final,
+                              unsigned char *mb, unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
     for (;;) {
@@ -5462,8 +5498,8 @@ static Py_ssize_t nx_enc_span2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end,
                 } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
                     if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
                         Py_ssize_t got = 0;
-                        x = nx_enc_starter2(src, i, end, k - NX_MEMO_STARTER, mb + NX_MEMO_WIDTH * (size_t)c,
-                                                    w, &got);
+                        x = nx_enc_starter2(src, i, end, final, k - NX_MEMO_STARTER,
+                                                    mb + NX_MEMO_WIDTH * (size_t)c, w, &got);
                         if (x == NULL)
                             goto stop;
                         w = x;
@@ -5486,8 +5522,8 @@ stop:
     *pw = w;
     return i;
 }
-static Py_ssize_t nx_enc_span4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
-                              unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_enc_span4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end, int final,
+                              unsigned char *mb, unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
     for (;;) {
@@ -5525,8 +5561,8 @@ static Py_ssize_t nx_enc_span4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end,
                 } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
                     if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
                         Py_ssize_t got = 0;
-                        x = nx_enc_starter4(src, i, end, k - NX_MEMO_STARTER, mb + NX_MEMO_WIDTH * (size_t)c,
-                                                    w, &got);
+                        x = nx_enc_starter4(src, i, end, final, k - NX_MEMO_STARTER,
+                                                    mb + NX_MEMO_WIDTH * (size_t)c, w, &got);
                         if (x == NULL)
                             goto stop;
                         w = x;
@@ -5549,8 +5585,8 @@ stop:
     *pw = w;
     return i;
 }
-static Py_ssize_t nx_enc_spanl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
-                              unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_enc_spanl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end, int final,
+                              unsigned char *mb, unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
     for (;;) {
@@ -5587,8 +5623,8 @@ static Py_ssize_t nx_enc_spanl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end
                 } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
                     if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
                         Py_ssize_t got = 0;
-                        x = nx_enc_starterl(src, i, end, k - NX_MEMO_STARTER, mb + NX_MEMO_WIDTH * (size_t)c,
-                                                    w, &got);
+                        x = nx_enc_starterl(src, i, end, final, k - NX_MEMO_STARTER,
+                                                    mb + NX_MEMO_WIDTH * (size_t)c, w, &got);
                         if (x == NULL)
                             goto stop;
                         w = x;
@@ -5612,17 +5648,18 @@ stop:
     return i;
 }
 
-/* text[i:end] at *pw, by its kind. */
-static Py_ssize_t nx_memo_span(PyObject *text, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
+/* text[i:end] at *pw, by its kind; final: end is a one-shot text's end (encode_str's;
+   encode_memo's text may be the module's window of a longer one). */
+static Py_ssize_t nx_memo_span(PyObject *text, Py_ssize_t i, Py_ssize_t end, int final, unsigned char *mb,
                                unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     const int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
     if (kind == PyUnicode_1BYTE_KIND)
-        return nx_enc_span1((const Py_UCS1 *)data, i, end, mb, ml, lim, pw);
+        return nx_enc_span1((const Py_UCS1 *)data, i, end, final, mb, ml, lim, pw);
     if (kind == PyUnicode_2BYTE_KIND)
-        return nx_enc_span2((const Py_UCS2 *)data, i, end, mb, ml, lim, pw);
-    return nx_enc_span4((const Py_UCS4 *)data, i, end, mb, ml, lim, pw);
+        return nx_enc_span2((const Py_UCS2 *)data, i, end, final, mb, ml, lim, pw);
+    return nx_enc_span4((const Py_UCS4 *)data, i, end, final, mb, ml, lim, pw);
 }
 
 /* nx_memo_span, and with refused (rn >= 0) each character the memo marks
@@ -5633,7 +5670,7 @@ static Py_ssize_t nx_memo_run(PyObject *text, Py_ssize_t i, Py_ssize_t end, unsi
 {
     for (;;) {
         Py_UCS4 c;
-        i = nx_memo_span(text, i, end, mb, ml, lim, pw);
+        i = nx_memo_span(text, i, end, 0, mb, ml, lim, pw);
         if (rn < 0 || i >= end)
             return i;
         c = PyUnicode_READ_CHAR(text, i);
@@ -6113,7 +6150,7 @@ static PyObject *nx_encode_str(PyObject *self, PyObject *const *args, Py_ssize_t
         w = small;
         memcpy(w, pre, (size_t)plen);
         w += plen;
-        i = nx_memo_span(text, 0, n, mb, ml, lim, &w);
+        i = nx_memo_span(text, 0, n, 1, mb, ml, lim, &w);
         out = PyBytes_FromStringAndSize(small, w - small);
         if (out == NULL || i == n)
             return out;
@@ -6125,7 +6162,7 @@ static PyObject *nx_encode_str(PyObject *self, PyObject *const *args, Py_ssize_t
     base = w = PyBytes_AS_STRING(out);
     memcpy(w, pre, (size_t)plen);
     w += plen;
-    i = nx_memo_span(text, 0, n, mb, ml, lim, &w);
+    i = nx_memo_span(text, 0, n, 1, mb, ml, lim, &w);
     if (_PyBytes_Resize(&out, w - base) < 0)
         return NULL;
     if (i == n)
@@ -6272,7 +6309,7 @@ static PyObject *nx_encode_cps(PyObject *self, PyObject *args)
         }
         base = PyByteArray_AS_STRING(out);
         w = base + size;
-        done = nx_enc_spanl(buf, 0, got, mb, ml, lim, &w);
+        done = nx_enc_spanl(buf, 0, got, 0, mb, ml, lim, &w);
         size = w - base;
         pos += done;
         if (done < got || pos < end)

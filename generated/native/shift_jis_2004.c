@@ -1859,7 +1859,7 @@ size_t shift_jis_2004_decode(const unsigned char *data, size_t len, shift_jis_20
 #define NX_NAME "shift_jis_2004"
 #define NX_SPEC_SHA256 "09078ca3cc2b776b03c1a1f8ac6f96d36f93a47a16f7ee76c72f7cfc6de9aee1"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "353b5c48faea0e480a5d72a993c96f9feea56cf258b174fda012c39267af7051"
+#define NX_SOURCE_SHA256 "541235d9334fdf26c10dc8d8f72afeed461506bc238908ca61f20041c5097f3b"
 #define NX_N_STATES 9
 #define NX_N_CLASSES 11
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -4747,14 +4747,19 @@ NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
 /* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: where
    the bytes written at w end (its longest sequence that src[i:end] completes, else
    it alone), *got the code points they stand for; NULL where the module decides (a
-   sequence may go on beyond end, or it alone is the module's).  w is passed and
-   returned, never its address: the loop keeps its own in a register. */
-NX_NOINLINE char *nx_enc_starter1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
-                                     const unsigned char *mc, char *w, Py_ssize_t *got)
+   sequence may go on beyond end, or it alone is the module's).  final: end is the
+   text's end (a one-shot encode), where no sequence goes on, so a starter there is
+   written alone here rather than by the module.  w is passed and returned, never
+   its address: the loop keeps its own in a register. */
+NX_NOINLINE char *nx_enc_starter1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end, int final,
+                                     unsigned alone, const unsigned char *mc, char *w, Py_ssize_t *got)
 {
     uint64_t c2;
-    if (i + 1 >= end)
-        return NULL;
+    if (i + 1 >= end) {
+        if (!final)
+            return NULL;
+        goto alone;
+    }
     c2 = src[i + 1];
     if ((uint64_t)(c2 & 0xFFFFu) == 0x0u || (uint64_t)(c2 & 0xFFFFu) == 0x2E5u || (uint64_t)(c2 & 0xFFFFu) == 0x2E9u || (uint64_t)(c2 & 0xFFFFu) - 0x300u <= 0x1u || (uint64_t)(c2 & 0xFFFFu) == 0x309Au) {
         const int t = nx_starter_find(src[i]);
@@ -4769,13 +4774,17 @@ NX_NOINLINE char *nx_enc_starter1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t e
                 k++;
             if (k < have)
                 continue;  /* not this one */
-            if (have < (Py_ssize_t)q->n)
+            if (have < (Py_ssize_t)q->n) {
+                if (final)
+                    continue;  /* it cannot go on */
                 return NULL;  /* it may go on beyond end */
+            }
             memcpy(w, q->bytes, q->len);
             *got = (Py_ssize_t)q->n;
             return w + q->len;
         }
     }
+alone:
     if (!alone)
         return NULL;
     memcpy(w, mc, NX_MEMO_WIDTH);
@@ -4786,14 +4795,19 @@ NX_NOINLINE char *nx_enc_starter1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t e
 /* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: where
    the bytes written at w end (its longest sequence that src[i:end] completes, else
    it alone), *got the code points they stand for; NULL where the module decides (a
-   sequence may go on beyond end, or it alone is the module's).  w is passed and
-   returned, never its address: the loop keeps its own in a register. */
-NX_NOINLINE char *nx_enc_starter2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
-                                     const unsigned char *mc, char *w, Py_ssize_t *got)
+   sequence may go on beyond end, or it alone is the module's).  final: end is the
+   text's end (a one-shot encode), where no sequence goes on, so a starter there is
+   written alone here rather than by the module.  w is passed and returned, never
+   its address: the loop keeps its own in a register. */
+NX_NOINLINE char *nx_enc_starter2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end, int final,
+                                     unsigned alone, const unsigned char *mc, char *w, Py_ssize_t *got)
 {
     uint64_t c2;
-    if (i + 1 >= end)
-        return NULL;
+    if (i + 1 >= end) {
+        if (!final)
+            return NULL;
+        goto alone;
+    }
     c2 = src[i + 1];
     if ((uint64_t)(c2 & 0xFFFFu) == 0x0u || (uint64_t)(c2 & 0xFFFFu) == 0x2E5u || (uint64_t)(c2 & 0xFFFFu) == 0x2E9u || (uint64_t)(c2 & 0xFFFFu) - 0x300u <= 0x1u || (uint64_t)(c2 & 0xFFFFu) == 0x309Au) {
         const int t = nx_starter_find(src[i]);
@@ -4808,13 +4822,17 @@ NX_NOINLINE char *nx_enc_starter2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t e
                 k++;
             if (k < have)
                 continue;  /* not this one */
-            if (have < (Py_ssize_t)q->n)
+            if (have < (Py_ssize_t)q->n) {
+                if (final)
+                    continue;  /* it cannot go on */
                 return NULL;  /* it may go on beyond end */
+            }
             memcpy(w, q->bytes, q->len);
             *got = (Py_ssize_t)q->n;
             return w + q->len;
         }
     }
+alone:
     if (!alone)
         return NULL;
     memcpy(w, mc, NX_MEMO_WIDTH);
@@ -4825,14 +4843,19 @@ NX_NOINLINE char *nx_enc_starter2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t e
 /* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: where
    the bytes written at w end (its longest sequence that src[i:end] completes, else
    it alone), *got the code points they stand for; NULL where the module decides (a
-   sequence may go on beyond end, or it alone is the module's).  w is passed and
-   returned, never its address: the loop keeps its own in a register. */
-NX_NOINLINE char *nx_enc_starter4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
-                                     const unsigned char *mc, char *w, Py_ssize_t *got)
+   sequence may go on beyond end, or it alone is the module's).  final: end is the
+   text's end (a one-shot encode), where no sequence goes on, so a starter there is
+   written alone here rather than by the module.  w is passed and returned, never
+   its address: the loop keeps its own in a register. */
+NX_NOINLINE char *nx_enc_starter4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end, int final,
+                                     unsigned alone, const unsigned char *mc, char *w, Py_ssize_t *got)
 {
     uint64_t c2;
-    if (i + 1 >= end)
-        return NULL;
+    if (i + 1 >= end) {
+        if (!final)
+            return NULL;
+        goto alone;
+    }
     c2 = src[i + 1];
     if ((uint64_t)(c2 & 0xFFFFu) == 0x0u || (uint64_t)(c2 & 0xFFFFu) == 0x2E5u || (uint64_t)(c2 & 0xFFFFu) == 0x2E9u || (uint64_t)(c2 & 0xFFFFu) - 0x300u <= 0x1u || (uint64_t)(c2 & 0xFFFFu) == 0x309Au) {
         const int t = nx_starter_find(src[i]);
@@ -4847,13 +4870,17 @@ NX_NOINLINE char *nx_enc_starter4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t e
                 k++;
             if (k < have)
                 continue;  /* not this one */
-            if (have < (Py_ssize_t)q->n)
+            if (have < (Py_ssize_t)q->n) {
+                if (final)
+                    continue;  /* it cannot go on */
                 return NULL;  /* it may go on beyond end */
+            }
             memcpy(w, q->bytes, q->len);
             *got = (Py_ssize_t)q->n;
             return w + q->len;
         }
     }
+alone:
     if (!alone)
         return NULL;
     memcpy(w, mc, NX_MEMO_WIDTH);
@@ -4864,14 +4891,19 @@ NX_NOINLINE char *nx_enc_starter4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t e
 /* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: where
    the bytes written at w end (its longest sequence that src[i:end] completes, else
    it alone), *got the code points they stand for; NULL where the module decides (a
-   sequence may go on beyond end, or it alone is the module's).  w is passed and
-   returned, never its address: the loop keeps its own in a register. */
-NX_NOINLINE char *nx_enc_starterl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
-                                     const unsigned char *mc, char *w, Py_ssize_t *got)
+   sequence may go on beyond end, or it alone is the module's).  final: end is the
+   text's end (a one-shot encode), where no sequence goes on, so a starter there is
+   written alone here rather than by the module.  w is passed and returned, never
+   its address: the loop keeps its own in a register. */
+NX_NOINLINE char *nx_enc_starterl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end, int final,
+                                     unsigned alone, const unsigned char *mc, char *w, Py_ssize_t *got)
 {
     uint64_t c2;
-    if (i + 1 >= end)
-        return NULL;
+    if (i + 1 >= end) {
+        if (!final)
+            return NULL;
+        goto alone;
+    }
     c2 = src[i + 1];
     if ((uint64_t)(c2 & 0xFFFFu) == 0x0u || (uint64_t)(c2 & 0xFFFFu) == 0x2E5u || (uint64_t)(c2 & 0xFFFFu) == 0x2E9u || (uint64_t)(c2 & 0xFFFFu) - 0x300u <= 0x1u || (uint64_t)(c2 & 0xFFFFu) == 0x309Au) {
         const int t = nx_starter_find(src[i]);
@@ -4886,13 +4918,17 @@ NX_NOINLINE char *nx_enc_starterl(const uint64_t *src, Py_ssize_t i, Py_ssize_t 
                 k++;
             if (k < have)
                 continue;  /* not this one */
-            if (have < (Py_ssize_t)q->n)
+            if (have < (Py_ssize_t)q->n) {
+                if (final)
+                    continue;  /* it cannot go on */
                 return NULL;  /* it may go on beyond end */
+            }
             memcpy(w, q->bytes, q->len);
             *got = (Py_ssize_t)q->n;
             return w + q->len;
         }
     }
+alone:
     if (!alone)
         return NULL;
     memcpy(w, mc, NX_MEMO_WIDTH);
@@ -4907,8 +4943,8 @@ NX_NOINLINE char *nx_enc_starterl(const uint64_t *src, Py_ssize_t i, Py_ssize_t 
    the memo is read first (one load and a 4-byte copy, no branch on the
    character) and a character not known yet that a segment holds is put in it
    (the segment's bytes are exactly the core's); beyond, the segments write. */
-static Py_ssize_t nx_enc_span1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
-                              unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_enc_span1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end, int final,
+                              unsigned char *mb, unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
     for (;;) {
@@ -4946,8 +4982,8 @@ static Py_ssize_t nx_enc_span1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end,
                 } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
                     if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
                         Py_ssize_t got = 0;
-                        x = nx_enc_starter1(src, i, end, k - NX_MEMO_STARTER, mb + NX_MEMO_WIDTH * (size_t)c,
-                                                    w, &got);
+                        x = nx_enc_starter1(src, i, end, final, k - NX_MEMO_STARTER,
+                                                    mb + NX_MEMO_WIDTH * (size_t)c, w, &got);
                         if (x == NULL)
                             goto stop;
                         w = x;
@@ -4970,8 +5006,8 @@ stop:
     *pw = w;
     return i;
 }
-static Py_ssize_t nx_enc_span2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
-                              unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_enc_span2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end, int final,
+                              unsigned char *mb, unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
     for (;;) {
@@ -5009,8 +5045,8 @@ static Py_ssize_t nx_enc_span2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end,
                 } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
                     if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
                         Py_ssize_t got = 0;
-                        x = nx_enc_starter2(src, i, end, k - NX_MEMO_STARTER, mb + NX_MEMO_WIDTH * (size_t)c,
-                                                    w, &got);
+                        x = nx_enc_starter2(src, i, end, final, k - NX_MEMO_STARTER,
+                                                    mb + NX_MEMO_WIDTH * (size_t)c, w, &got);
                         if (x == NULL)
                             goto stop;
                         w = x;
@@ -5033,8 +5069,8 @@ stop:
     *pw = w;
     return i;
 }
-static Py_ssize_t nx_enc_span4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
-                              unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_enc_span4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end, int final,
+                              unsigned char *mb, unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
     for (;;) {
@@ -5072,8 +5108,8 @@ static Py_ssize_t nx_enc_span4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end,
                 } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
                     if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
                         Py_ssize_t got = 0;
-                        x = nx_enc_starter4(src, i, end, k - NX_MEMO_STARTER, mb + NX_MEMO_WIDTH * (size_t)c,
-                                                    w, &got);
+                        x = nx_enc_starter4(src, i, end, final, k - NX_MEMO_STARTER,
+                                                    mb + NX_MEMO_WIDTH * (size_t)c, w, &got);
                         if (x == NULL)
                             goto stop;
                         w = x;
@@ -5096,8 +5132,8 @@ stop:
     *pw = w;
     return i;
 }
-static Py_ssize_t nx_enc_spanl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
-                              unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_enc_spanl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end, int final,
+                              unsigned char *mb, unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
     for (;;) {
@@ -5134,8 +5170,8 @@ static Py_ssize_t nx_enc_spanl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end
                 } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
                     if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
                         Py_ssize_t got = 0;
-                        x = nx_enc_starterl(src, i, end, k - NX_MEMO_STARTER, mb + NX_MEMO_WIDTH * (size_t)c,
-                                                    w, &got);
+                        x = nx_enc_starterl(src, i, end, final, k - NX_MEMO_STARTER,
+                                                    mb + NX_MEMO_WIDTH * (size_t)c, w, &got);
                         if (x == NULL)
                             goto stop;
                         w = x;
@@ -5159,17 +5195,18 @@ stop:
     return i;
 }
 
-/* text[i:end] at *pw, by its kind. */
-static Py_ssize_t nx_memo_span(PyObject *text, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
+/* text[i:end] at *pw, by its kind; final: end is a one-shot text's end (encode_str's;
+   encode_memo's text may be the module's window of a longer one). */
+static Py_ssize_t nx_memo_span(PyObject *text, Py_ssize_t i, Py_ssize_t end, int final, unsigned char *mb,
                                unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     const int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
     if (kind == PyUnicode_1BYTE_KIND)
-        return nx_enc_span1((const Py_UCS1 *)data, i, end, mb, ml, lim, pw);
+        return nx_enc_span1((const Py_UCS1 *)data, i, end, final, mb, ml, lim, pw);
     if (kind == PyUnicode_2BYTE_KIND)
-        return nx_enc_span2((const Py_UCS2 *)data, i, end, mb, ml, lim, pw);
-    return nx_enc_span4((const Py_UCS4 *)data, i, end, mb, ml, lim, pw);
+        return nx_enc_span2((const Py_UCS2 *)data, i, end, final, mb, ml, lim, pw);
+    return nx_enc_span4((const Py_UCS4 *)data, i, end, final, mb, ml, lim, pw);
 }
 
 /* nx_memo_span, and with refused (rn >= 0) each character the memo marks
@@ -5180,7 +5217,7 @@ static Py_ssize_t nx_memo_run(PyObject *text, Py_ssize_t i, Py_ssize_t end, unsi
 {
     for (;;) {
         Py_UCS4 c;
-        i = nx_memo_span(text, i, end, mb, ml, lim, pw);
+        i = nx_memo_span(text, i, end, 0, mb, ml, lim, pw);
         if (rn < 0 || i >= end)
             return i;
         c = PyUnicode_READ_CHAR(text, i);
@@ -5650,7 +5687,7 @@ static PyObject *nx_encode_str(PyObject *self, PyObject *const *args, Py_ssize_t
         w = small;
         memcpy(w, pre, (size_t)plen);
         w += plen;
-        i = nx_memo_span(text, 0, n, mb, ml, lim, &w);
+        i = nx_memo_span(text, 0, n, 1, mb, ml, lim, &w);
         out = PyBytes_FromStringAndSize(small, w - small);
         if (out == NULL || i == n)
             return out;
@@ -5662,7 +5699,7 @@ static PyObject *nx_encode_str(PyObject *self, PyObject *const *args, Py_ssize_t
     base = w = PyBytes_AS_STRING(out);
     memcpy(w, pre, (size_t)plen);
     w += plen;
-    i = nx_memo_span(text, 0, n, mb, ml, lim, &w);
+    i = nx_memo_span(text, 0, n, 1, mb, ml, lim, &w);
     if (_PyBytes_Resize(&out, w - base) < 0)
         return NULL;
     if (i == n)
@@ -5809,7 +5846,7 @@ static PyObject *nx_encode_cps(PyObject *self, PyObject *args)
         }
         base = PyByteArray_AS_STRING(out);
         w = base + size;
-        done = nx_enc_spanl(buf, 0, got, mb, ml, lim, &w);
+        done = nx_enc_spanl(buf, 0, got, 0, mb, ml, lim, &w);
         size = w - base;
         pos += done;
         if (done < got || pos < end)

@@ -1917,7 +1917,7 @@ size_t shift_jisx0213_decode(const unsigned char *data, size_t len, shift_jisx02
 #define NX_NAME "shift_jisx0213"
 #define NX_SPEC_SHA256 "892c0baa29d532bca4d794230ed95afb81627fed703571827e97dee4e126356b"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "fb66c9990c4f4c68fdbf2840fa237d72b075fbd7b4d94b8913af2ac7c7448a73"
+#define NX_SOURCE_SHA256 "c80a914c200e347b5545a53961dfbfdb106ff888bb6fbdea88b079969b5f964a"
 #define NX_N_STATES 15
 #define NX_N_CLASSES 21
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -4853,14 +4853,19 @@ NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
 /* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: where
    the bytes written at w end (its longest sequence that src[i:end] completes, else
    it alone), *got the code points they stand for; NULL where the module decides (a
-   sequence may go on beyond end, or it alone is the module's).  w is passed and
-   returned, never its address: the loop keeps its own in a register. */
-NX_NOINLINE char *nx_enc_starter1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
-                                     const unsigned char *mc, char *w, Py_ssize_t *got)
+   sequence may go on beyond end, or it alone is the module's).  final: end is the
+   text's end (a one-shot encode), where no sequence goes on, so a starter there is
+   written alone here rather than by the module.  w is passed and returned, never
+   its address: the loop keeps its own in a register. */
+NX_NOINLINE char *nx_enc_starter1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end, int final,
+                                     unsigned alone, const unsigned char *mc, char *w, Py_ssize_t *got)
 {
     uint64_t c2;
-    if (i + 1 >= end)
-        return NULL;
+    if (i + 1 >= end) {
+        if (!final)
+            return NULL;
+        goto alone;
+    }
     c2 = src[i + 1];
     if ((uint64_t)(c2 & 0xFFFFu) == 0x0u || (uint64_t)(c2 & 0xFFFFu) == 0x2E5u || (uint64_t)(c2 & 0xFFFFu) == 0x2E9u || (uint64_t)(c2 & 0xFFFFu) - 0x300u <= 0x1u || (uint64_t)(c2 & 0xFFFFu) == 0x309Au) {
         const int t = nx_starter_find(src[i]);
@@ -4875,13 +4880,17 @@ NX_NOINLINE char *nx_enc_starter1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t e
                 k++;
             if (k < have)
                 continue;  /* not this one */
-            if (have < (Py_ssize_t)q->n)
+            if (have < (Py_ssize_t)q->n) {
+                if (final)
+                    continue;  /* it cannot go on */
                 return NULL;  /* it may go on beyond end */
+            }
             memcpy(w, q->bytes, q->len);
             *got = (Py_ssize_t)q->n;
             return w + q->len;
         }
     }
+alone:
     if (!alone)
         return NULL;
     memcpy(w, mc, NX_MEMO_WIDTH);
@@ -4892,14 +4901,19 @@ NX_NOINLINE char *nx_enc_starter1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t e
 /* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: where
    the bytes written at w end (its longest sequence that src[i:end] completes, else
    it alone), *got the code points they stand for; NULL where the module decides (a
-   sequence may go on beyond end, or it alone is the module's).  w is passed and
-   returned, never its address: the loop keeps its own in a register. */
-NX_NOINLINE char *nx_enc_starter2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
-                                     const unsigned char *mc, char *w, Py_ssize_t *got)
+   sequence may go on beyond end, or it alone is the module's).  final: end is the
+   text's end (a one-shot encode), where no sequence goes on, so a starter there is
+   written alone here rather than by the module.  w is passed and returned, never
+   its address: the loop keeps its own in a register. */
+NX_NOINLINE char *nx_enc_starter2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end, int final,
+                                     unsigned alone, const unsigned char *mc, char *w, Py_ssize_t *got)
 {
     uint64_t c2;
-    if (i + 1 >= end)
-        return NULL;
+    if (i + 1 >= end) {
+        if (!final)
+            return NULL;
+        goto alone;
+    }
     c2 = src[i + 1];
     if ((uint64_t)(c2 & 0xFFFFu) == 0x0u || (uint64_t)(c2 & 0xFFFFu) == 0x2E5u || (uint64_t)(c2 & 0xFFFFu) == 0x2E9u || (uint64_t)(c2 & 0xFFFFu) - 0x300u <= 0x1u || (uint64_t)(c2 & 0xFFFFu) == 0x309Au) {
         const int t = nx_starter_find(src[i]);
@@ -4914,13 +4928,17 @@ NX_NOINLINE char *nx_enc_starter2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t e
                 k++;
             if (k < have)
                 continue;  /* not this one */
-            if (have < (Py_ssize_t)q->n)
+            if (have < (Py_ssize_t)q->n) {
+                if (final)
+                    continue;  /* it cannot go on */
                 return NULL;  /* it may go on beyond end */
+            }
             memcpy(w, q->bytes, q->len);
             *got = (Py_ssize_t)q->n;
             return w + q->len;
         }
     }
+alone:
     if (!alone)
         return NULL;
     memcpy(w, mc, NX_MEMO_WIDTH);
@@ -4931,14 +4949,19 @@ NX_NOINLINE char *nx_enc_starter2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t e
 /* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: where
    the bytes written at w end (its longest sequence that src[i:end] completes, else
    it alone), *got the code points they stand for; NULL where the module decides (a
-   sequence may go on beyond end, or it alone is the module's).  w is passed and
-   returned, never its address: the loop keeps its own in a register. */
-NX_NOINLINE char *nx_enc_starter4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
-                                     const unsigned char *mc, char *w, Py_ssize_t *got)
+   sequence may go on beyond end, or it alone is the module's).  final: end is the
+   text's end (a one-shot encode), where no sequence goes on, so a starter there is
+   written alone here rather than by the module.  w is passed and returned, never
+   its address: the loop keeps its own in a register. */
+NX_NOINLINE char *nx_enc_starter4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end, int final,
+                                     unsigned alone, const unsigned char *mc, char *w, Py_ssize_t *got)
 {
     uint64_t c2;
-    if (i + 1 >= end)
-        return NULL;
+    if (i + 1 >= end) {
+        if (!final)
+            return NULL;
+        goto alone;
+    }
     c2 = src[i + 1];
     if ((uint64_t)(c2 & 0xFFFFu) == 0x0u || (uint64_t)(c2 & 0xFFFFu) == 0x2E5u || (uint64_t)(c2 & 0xFFFFu) == 0x2E9u || (uint64_t)(c2 & 0xFFFFu) - 0x300u <= 0x1u || (uint64_t)(c2 & 0xFFFFu) == 0x309Au) {
         const int t = nx_starter_find(src[i]);
@@ -4953,13 +4976,17 @@ NX_NOINLINE char *nx_enc_starter4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t e
                 k++;
             if (k < have)
                 continue;  /* not this one */
-            if (have < (Py_ssize_t)q->n)
+            if (have < (Py_ssize_t)q->n) {
+                if (final)
+                    continue;  /* it cannot go on */
                 return NULL;  /* it may go on beyond end */
+            }
             memcpy(w, q->bytes, q->len);
             *got = (Py_ssize_t)q->n;
             return w + q->len;
         }
     }
+alone:
     if (!alone)
         return NULL;
     memcpy(w, mc, NX_MEMO_WIDTH);
@@ -4970,14 +4997,19 @@ NX_NOINLINE char *nx_enc_starter4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t e
 /* At src[i], a starter whose bytes alone are the alone (0: none here) at mc: where
    the bytes written at w end (its longest sequence that src[i:end] completes, else
    it alone), *got the code points they stand for; NULL where the module decides (a
-   sequence may go on beyond end, or it alone is the module's).  w is passed and
-   returned, never its address: the loop keeps its own in a register. */
-NX_NOINLINE char *nx_enc_starterl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end, unsigned alone,
-                                     const unsigned char *mc, char *w, Py_ssize_t *got)
+   sequence may go on beyond end, or it alone is the module's).  final: end is the
+   text's end (a one-shot encode), where no sequence goes on, so a starter there is
+   written alone here rather than by the module.  w is passed and returned, never
+   its address: the loop keeps its own in a register. */
+NX_NOINLINE char *nx_enc_starterl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end, int final,
+                                     unsigned alone, const unsigned char *mc, char *w, Py_ssize_t *got)
 {
     uint64_t c2;
-    if (i + 1 >= end)
-        return NULL;
+    if (i + 1 >= end) {
+        if (!final)
+            return NULL;
+        goto alone;
+    }
     c2 = src[i + 1];
     if ((uint64_t)(c2 & 0xFFFFu) == 0x0u || (uint64_t)(c2 & 0xFFFFu) == 0x2E5u || (uint64_t)(c2 & 0xFFFFu) == 0x2E9u || (uint64_t)(c2 & 0xFFFFu) - 0x300u <= 0x1u || (uint64_t)(c2 & 0xFFFFu) == 0x309Au) {
         const int t = nx_starter_find(src[i]);
@@ -4992,13 +5024,17 @@ NX_NOINLINE char *nx_enc_starterl(const uint64_t *src, Py_ssize_t i, Py_ssize_t 
                 k++;
             if (k < have)
                 continue;  /* not this one */
-            if (have < (Py_ssize_t)q->n)
+            if (have < (Py_ssize_t)q->n) {
+                if (final)
+                    continue;  /* it cannot go on */
                 return NULL;  /* it may go on beyond end */
+            }
             memcpy(w, q->bytes, q->len);
             *got = (Py_ssize_t)q->n;
             return w + q->len;
         }
     }
+alone:
     if (!alone)
         return NULL;
     memcpy(w, mc, NX_MEMO_WIDTH);
@@ -5013,8 +5049,8 @@ NX_NOINLINE char *nx_enc_starterl(const uint64_t *src, Py_ssize_t i, Py_ssize_t 
    the memo is read first (one load and a 4-byte copy, no branch on the
    character) and a character not known yet that a segment holds is put in it
    (the segment's bytes are exactly the core's); beyond, the segments write. */
-static Py_ssize_t nx_enc_span1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
-                              unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_enc_span1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end, int final,
+                              unsigned char *mb, unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
     for (;;) {
@@ -5052,8 +5088,8 @@ static Py_ssize_t nx_enc_span1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end,
                 } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
                     if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
                         Py_ssize_t got = 0;
-                        x = nx_enc_starter1(src, i, end, k - NX_MEMO_STARTER, mb + NX_MEMO_WIDTH * (size_t)c,
-                                                    w, &got);
+                        x = nx_enc_starter1(src, i, end, final, k - NX_MEMO_STARTER,
+                                                    mb + NX_MEMO_WIDTH * (size_t)c, w, &got);
                         if (x == NULL)
                             goto stop;
                         w = x;
@@ -5076,8 +5112,8 @@ stop:
     *pw = w;
     return i;
 }
-static Py_ssize_t nx_enc_span2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
-                              unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_enc_span2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end, int final,
+                              unsigned char *mb, unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
     for (;;) {
@@ -5115,8 +5151,8 @@ static Py_ssize_t nx_enc_span2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end,
                 } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
                     if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
                         Py_ssize_t got = 0;
-                        x = nx_enc_starter2(src, i, end, k - NX_MEMO_STARTER, mb + NX_MEMO_WIDTH * (size_t)c,
-                                                    w, &got);
+                        x = nx_enc_starter2(src, i, end, final, k - NX_MEMO_STARTER,
+                                                    mb + NX_MEMO_WIDTH * (size_t)c, w, &got);
                         if (x == NULL)
                             goto stop;
                         w = x;
@@ -5139,8 +5175,8 @@ stop:
     *pw = w;
     return i;
 }
-static Py_ssize_t nx_enc_span4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
-                              unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_enc_span4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end, int final,
+                              unsigned char *mb, unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
     for (;;) {
@@ -5178,8 +5214,8 @@ static Py_ssize_t nx_enc_span4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end,
                 } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
                     if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
                         Py_ssize_t got = 0;
-                        x = nx_enc_starter4(src, i, end, k - NX_MEMO_STARTER, mb + NX_MEMO_WIDTH * (size_t)c,
-                                                    w, &got);
+                        x = nx_enc_starter4(src, i, end, final, k - NX_MEMO_STARTER,
+                                                    mb + NX_MEMO_WIDTH * (size_t)c, w, &got);
                         if (x == NULL)
                             goto stop;
                         w = x;
@@ -5202,8 +5238,8 @@ stop:
     *pw = w;
     return i;
 }
-static Py_ssize_t nx_enc_spanl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
-                              unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_enc_spanl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end, int final,
+                              unsigned char *mb, unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
     for (;;) {
@@ -5240,8 +5276,8 @@ static Py_ssize_t nx_enc_spanl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end
                 } else if (k != NX_MEMO_LONG) {  /* not written here (5), refused (6): the module's */
                     if (k >= NX_MEMO_STARTER) {  /* a starter: a sequence, or it alone */
                         Py_ssize_t got = 0;
-                        x = nx_enc_starterl(src, i, end, k - NX_MEMO_STARTER, mb + NX_MEMO_WIDTH * (size_t)c,
-                                                    w, &got);
+                        x = nx_enc_starterl(src, i, end, final, k - NX_MEMO_STARTER,
+                                                    mb + NX_MEMO_WIDTH * (size_t)c, w, &got);
                         if (x == NULL)
                             goto stop;
                         w = x;
@@ -5265,17 +5301,18 @@ stop:
     return i;
 }
 
-/* text[i:end] at *pw, by its kind. */
-static Py_ssize_t nx_memo_span(PyObject *text, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
+/* text[i:end] at *pw, by its kind; final: end is a one-shot text's end (encode_str's;
+   encode_memo's text may be the module's window of a longer one). */
+static Py_ssize_t nx_memo_span(PyObject *text, Py_ssize_t i, Py_ssize_t end, int final, unsigned char *mb,
                                unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     const int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
     if (kind == PyUnicode_1BYTE_KIND)
-        return nx_enc_span1((const Py_UCS1 *)data, i, end, mb, ml, lim, pw);
+        return nx_enc_span1((const Py_UCS1 *)data, i, end, final, mb, ml, lim, pw);
     if (kind == PyUnicode_2BYTE_KIND)
-        return nx_enc_span2((const Py_UCS2 *)data, i, end, mb, ml, lim, pw);
-    return nx_enc_span4((const Py_UCS4 *)data, i, end, mb, ml, lim, pw);
+        return nx_enc_span2((const Py_UCS2 *)data, i, end, final, mb, ml, lim, pw);
+    return nx_enc_span4((const Py_UCS4 *)data, i, end, final, mb, ml, lim, pw);
 }
 
 /* nx_memo_span, and with refused (rn >= 0) each character the memo marks
@@ -5286,7 +5323,7 @@ static Py_ssize_t nx_memo_run(PyObject *text, Py_ssize_t i, Py_ssize_t end, unsi
 {
     for (;;) {
         Py_UCS4 c;
-        i = nx_memo_span(text, i, end, mb, ml, lim, pw);
+        i = nx_memo_span(text, i, end, 0, mb, ml, lim, pw);
         if (rn < 0 || i >= end)
             return i;
         c = PyUnicode_READ_CHAR(text, i);
@@ -5756,7 +5793,7 @@ static PyObject *nx_encode_str(PyObject *self, PyObject *const *args, Py_ssize_t
         w = small;
         memcpy(w, pre, (size_t)plen);
         w += plen;
-        i = nx_memo_span(text, 0, n, mb, ml, lim, &w);
+        i = nx_memo_span(text, 0, n, 1, mb, ml, lim, &w);
         out = PyBytes_FromStringAndSize(small, w - small);
         if (out == NULL || i == n)
             return out;
@@ -5768,7 +5805,7 @@ static PyObject *nx_encode_str(PyObject *self, PyObject *const *args, Py_ssize_t
     base = w = PyBytes_AS_STRING(out);
     memcpy(w, pre, (size_t)plen);
     w += plen;
-    i = nx_memo_span(text, 0, n, mb, ml, lim, &w);
+    i = nx_memo_span(text, 0, n, 1, mb, ml, lim, &w);
     if (_PyBytes_Resize(&out, w - base) < 0)
         return NULL;
     if (i == n)
@@ -5915,7 +5952,7 @@ static PyObject *nx_encode_cps(PyObject *self, PyObject *args)
         }
         base = PyByteArray_AS_STRING(out);
         w = base + size;
-        done = nx_enc_spanl(buf, 0, got, mb, ml, lim, &w);
+        done = nx_enc_spanl(buf, 0, got, 0, mb, ml, lim, &w);
         size = w - base;
         pos += done;
         if (done < got || pos < end)

@@ -2274,7 +2274,7 @@ size_t whatwg_big5_decode(const unsigned char *data, size_t len, whatwg_big5_cp 
 #define NX_NAME "whatwg-big5"
 #define NX_SPEC_SHA256 "311cba58fa21b0345fff91cb7ed18ea10b8e85ca05aecde0a5c8d0aa1b5f2f7b"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "fab80079fdb1a7a5448e9f09443ccb988237b1411f79ebca3f2ba5e629e5e987"
+#define NX_SOURCE_SHA256 "98a7ffd510df671b41e1636930020b000abf4de395d98a4ea66749990189693c"
 #define NX_N_STATES 4
 #define NX_N_CLASSES 5
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -4186,10 +4186,11 @@ NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
    the memo is read first (one load and a 4-byte copy, no branch on the
    character) and a character not known yet that a segment holds is put in it
    (the segment's bytes are exactly the core's); beyond, the segments write. */
-static Py_ssize_t nx_enc_span1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
-                              unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_enc_span1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end, int final,
+                              unsigned char *mb, unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
+    (void)final;
     for (;;) {
         Py_ssize_t upto;
         NX_ENC_ASCII_1
@@ -4233,10 +4234,11 @@ stop:
     *pw = w;
     return i;
 }
-static Py_ssize_t nx_enc_span2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
-                              unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_enc_span2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end, int final,
+                              unsigned char *mb, unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
+    (void)final;
     for (;;) {
         Py_ssize_t upto;
         NX_ENC_ASCII_2
@@ -4280,10 +4282,11 @@ stop:
     *pw = w;
     return i;
 }
-static Py_ssize_t nx_enc_span4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
-                              unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_enc_span4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end, int final,
+                              unsigned char *mb, unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
+    (void)final;
     for (;;) {
         Py_ssize_t upto;
         NX_ENC_ASCII_4
@@ -4327,10 +4330,11 @@ stop:
     *pw = w;
     return i;
 }
-static Py_ssize_t nx_enc_spanl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
-                              unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_enc_spanl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end, int final,
+                              unsigned char *mb, unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
+    (void)final;
     for (;;) {
         Py_ssize_t upto;
         upto = end - i > 16 ? i + 16 : end;
@@ -4374,17 +4378,18 @@ stop:
     return i;
 }
 
-/* text[i:end] at *pw, by its kind. */
-static Py_ssize_t nx_memo_span(PyObject *text, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
+/* text[i:end] at *pw, by its kind; final: end is a one-shot text's end (encode_str's;
+   encode_memo's text may be the module's window of a longer one). */
+static Py_ssize_t nx_memo_span(PyObject *text, Py_ssize_t i, Py_ssize_t end, int final, unsigned char *mb,
                                unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     const int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
     if (kind == PyUnicode_1BYTE_KIND)
-        return nx_enc_span1((const Py_UCS1 *)data, i, end, mb, ml, lim, pw);
+        return nx_enc_span1((const Py_UCS1 *)data, i, end, final, mb, ml, lim, pw);
     if (kind == PyUnicode_2BYTE_KIND)
-        return nx_enc_span2((const Py_UCS2 *)data, i, end, mb, ml, lim, pw);
-    return nx_enc_span4((const Py_UCS4 *)data, i, end, mb, ml, lim, pw);
+        return nx_enc_span2((const Py_UCS2 *)data, i, end, final, mb, ml, lim, pw);
+    return nx_enc_span4((const Py_UCS4 *)data, i, end, final, mb, ml, lim, pw);
 }
 
 /* nx_memo_span, and with refused (rn >= 0) each character the memo marks
@@ -4395,7 +4400,7 @@ static Py_ssize_t nx_memo_run(PyObject *text, Py_ssize_t i, Py_ssize_t end, unsi
 {
     for (;;) {
         Py_UCS4 c;
-        i = nx_memo_span(text, i, end, mb, ml, lim, pw);
+        i = nx_memo_span(text, i, end, 0, mb, ml, lim, pw);
         if (rn < 0 || i >= end)
             return i;
         c = PyUnicode_READ_CHAR(text, i);
@@ -4866,7 +4871,7 @@ static PyObject *nx_encode_str(PyObject *self, PyObject *const *args, Py_ssize_t
         w = small;
         memcpy(w, pre, (size_t)plen);
         w += plen;
-        i = nx_memo_span(text, 0, n, mb, ml, lim, &w);
+        i = nx_memo_span(text, 0, n, 1, mb, ml, lim, &w);
         out = PyBytes_FromStringAndSize(small, w - small);
         if (out == NULL || i == n)
             return out;
@@ -4878,7 +4883,7 @@ static PyObject *nx_encode_str(PyObject *self, PyObject *const *args, Py_ssize_t
     base = w = PyBytes_AS_STRING(out);
     memcpy(w, pre, (size_t)plen);
     w += plen;
-    i = nx_memo_span(text, 0, n, mb, ml, lim, &w);
+    i = nx_memo_span(text, 0, n, 1, mb, ml, lim, &w);
     if (_PyBytes_Resize(&out, w - base) < 0)
         return NULL;
     if (i == n)
@@ -5025,7 +5030,7 @@ static PyObject *nx_encode_cps(PyObject *self, PyObject *args)
         }
         base = PyByteArray_AS_STRING(out);
         w = base + size;
-        done = nx_enc_spanl(buf, 0, got, mb, ml, lim, &w);
+        done = nx_enc_spanl(buf, 0, got, 0, mb, ml, lim, &w);
         size = w - base;
         pos += done;
         if (done < got || pos < end)

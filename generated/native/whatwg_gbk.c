@@ -2755,7 +2755,7 @@ size_t whatwg_gbk_decode(const unsigned char *data, size_t len, whatwg_gbk_cp *o
 #define NX_NAME "whatwg-gbk"
 #define NX_SPEC_SHA256 "7a432e01eea5d1c6a35894fec2269d7716bee0079807334bfeb2d2c4c8e3dc9d"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "65d1b3c84d427ce10203556f703e3f213c4dec0069a18c53b5283e0f4ff849d0"
+#define NX_SOURCE_SHA256 "1fc0edf8b68f66229f2f7cb56da67fd7d0465923f4b0a2068206849eb84edf57"
 #define NX_N_STATES 17
 #define NX_N_CLASSES 17
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -4837,10 +4837,11 @@ NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
    the memo is read first (one load and a 4-byte copy, no branch on the
    character) and a character not known yet that a segment holds is put in it
    (the segment's bytes are exactly the core's); beyond, the segments write. */
-static Py_ssize_t nx_enc_span1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
-                              unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_enc_span1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end, int final,
+                              unsigned char *mb, unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
+    (void)final;
     for (;;) {
         Py_ssize_t upto;
         NX_ENC_ASCII_1
@@ -4884,10 +4885,11 @@ stop:
     *pw = w;
     return i;
 }
-static Py_ssize_t nx_enc_span2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
-                              unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_enc_span2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end, int final,
+                              unsigned char *mb, unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
+    (void)final;
     for (;;) {
         Py_ssize_t upto;
         NX_ENC_ASCII_2
@@ -4931,10 +4933,11 @@ stop:
     *pw = w;
     return i;
 }
-static Py_ssize_t nx_enc_span4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
-                              unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_enc_span4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end, int final,
+                              unsigned char *mb, unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
+    (void)final;
     for (;;) {
         Py_ssize_t upto;
         NX_ENC_ASCII_4
@@ -4978,10 +4981,11 @@ stop:
     *pw = w;
     return i;
 }
-static Py_ssize_t nx_enc_spanl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
-                              unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_enc_spanl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end, int final,
+                              unsigned char *mb, unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
+    (void)final;
     for (;;) {
         Py_ssize_t upto;
         upto = end - i > 16 ? i + 16 : end;
@@ -5025,17 +5029,18 @@ stop:
     return i;
 }
 
-/* text[i:end] at *pw, by its kind. */
-static Py_ssize_t nx_memo_span(PyObject *text, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
+/* text[i:end] at *pw, by its kind; final: end is a one-shot text's end (encode_str's;
+   encode_memo's text may be the module's window of a longer one). */
+static Py_ssize_t nx_memo_span(PyObject *text, Py_ssize_t i, Py_ssize_t end, int final, unsigned char *mb,
                                unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     const int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
     if (kind == PyUnicode_1BYTE_KIND)
-        return nx_enc_span1((const Py_UCS1 *)data, i, end, mb, ml, lim, pw);
+        return nx_enc_span1((const Py_UCS1 *)data, i, end, final, mb, ml, lim, pw);
     if (kind == PyUnicode_2BYTE_KIND)
-        return nx_enc_span2((const Py_UCS2 *)data, i, end, mb, ml, lim, pw);
-    return nx_enc_span4((const Py_UCS4 *)data, i, end, mb, ml, lim, pw);
+        return nx_enc_span2((const Py_UCS2 *)data, i, end, final, mb, ml, lim, pw);
+    return nx_enc_span4((const Py_UCS4 *)data, i, end, final, mb, ml, lim, pw);
 }
 
 /* nx_memo_span, and with refused (rn >= 0) each character the memo marks
@@ -5046,7 +5051,7 @@ static Py_ssize_t nx_memo_run(PyObject *text, Py_ssize_t i, Py_ssize_t end, unsi
 {
     for (;;) {
         Py_UCS4 c;
-        i = nx_memo_span(text, i, end, mb, ml, lim, pw);
+        i = nx_memo_span(text, i, end, 0, mb, ml, lim, pw);
         if (rn < 0 || i >= end)
             return i;
         c = PyUnicode_READ_CHAR(text, i);
@@ -5517,7 +5522,7 @@ static PyObject *nx_encode_str(PyObject *self, PyObject *const *args, Py_ssize_t
         w = small;
         memcpy(w, pre, (size_t)plen);
         w += plen;
-        i = nx_memo_span(text, 0, n, mb, ml, lim, &w);
+        i = nx_memo_span(text, 0, n, 1, mb, ml, lim, &w);
         out = PyBytes_FromStringAndSize(small, w - small);
         if (out == NULL || i == n)
             return out;
@@ -5529,7 +5534,7 @@ static PyObject *nx_encode_str(PyObject *self, PyObject *const *args, Py_ssize_t
     base = w = PyBytes_AS_STRING(out);
     memcpy(w, pre, (size_t)plen);
     w += plen;
-    i = nx_memo_span(text, 0, n, mb, ml, lim, &w);
+    i = nx_memo_span(text, 0, n, 1, mb, ml, lim, &w);
     if (_PyBytes_Resize(&out, w - base) < 0)
         return NULL;
     if (i == n)
@@ -5676,7 +5681,7 @@ static PyObject *nx_encode_cps(PyObject *self, PyObject *args)
         }
         base = PyByteArray_AS_STRING(out);
         w = base + size;
-        done = nx_enc_spanl(buf, 0, got, mb, ml, lim, &w);
+        done = nx_enc_spanl(buf, 0, got, 0, mb, ml, lim, &w);
         size = w - base;
         pos += done;
         if (done < got || pos < end)

@@ -1024,7 +1024,7 @@ size_t wtf_8_decode(const unsigned char *data, size_t len, wtf_8_cp *out,
 #define NX_NAME "wtf-8"
 #define NX_SPEC_SHA256 "fecedbafd4e715554e45868a52e886b94680695452497d4748029558a2d8ec81"
 #define NX_GENERATOR "encspec 0.1.0"
-#define NX_SOURCE_SHA256 "7574e000f0941213f8eae21af820e1a52f44c97e04151a084d0612ea0098f944"
+#define NX_SOURCE_SHA256 "bede7d4563951115006ddc9916c1c3f358287f935b7374b0c0cbeffdb46d821b"
 #define NX_N_STATES 14
 #define NX_N_CLASSES 13
 #define NX_UNIT 1  /* bytes per code unit: errors and the data's end count whole units */
@@ -4103,10 +4103,11 @@ NX_INLINE char *nx_enc_segl(uint64_t c, char *w)
    the memo is read first (one load and a 4-byte copy, no branch on the
    character) and a character not known yet that a segment holds is put in it
    (the segment's bytes are exactly the core's); beyond, the segments write. */
-static Py_ssize_t nx_enc_span1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
-                              unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_enc_span1(const Py_UCS1 *src, Py_ssize_t i, Py_ssize_t end, int final,
+                              unsigned char *mb, unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
+    (void)final;
     for (;;) {
         Py_ssize_t upto;
         NX_ENC_ASCII_1
@@ -4150,10 +4151,11 @@ stop:
     *pw = w;
     return i;
 }
-static Py_ssize_t nx_enc_span2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
-                              unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_enc_span2(const Py_UCS2 *src, Py_ssize_t i, Py_ssize_t end, int final,
+                              unsigned char *mb, unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
+    (void)final;
     for (;;) {
         Py_ssize_t upto;
         NX_ENC_ASCII_2
@@ -4197,10 +4199,11 @@ stop:
     *pw = w;
     return i;
 }
-static Py_ssize_t nx_enc_span4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
-                              unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_enc_span4(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t end, int final,
+                              unsigned char *mb, unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
+    (void)final;
     for (;;) {
         Py_ssize_t upto;
         NX_ENC_ASCII_4
@@ -4244,10 +4247,11 @@ stop:
     *pw = w;
     return i;
 }
-static Py_ssize_t nx_enc_spanl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
-                              unsigned char *ml, Py_ssize_t lim, char **pw)
+static Py_ssize_t nx_enc_spanl(const uint64_t *src, Py_ssize_t i, Py_ssize_t end, int final,
+                              unsigned char *mb, unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     char *w = *pw;
+    (void)final;
     for (;;) {
         Py_ssize_t upto;
         upto = end - i > 16 ? i + 16 : end;
@@ -4291,17 +4295,18 @@ stop:
     return i;
 }
 
-/* text[i:end] at *pw, by its kind. */
-static Py_ssize_t nx_memo_span(PyObject *text, Py_ssize_t i, Py_ssize_t end, unsigned char *mb,
+/* text[i:end] at *pw, by its kind; final: end is a one-shot text's end (encode_str's;
+   encode_memo's text may be the module's window of a longer one). */
+static Py_ssize_t nx_memo_span(PyObject *text, Py_ssize_t i, Py_ssize_t end, int final, unsigned char *mb,
                                unsigned char *ml, Py_ssize_t lim, char **pw)
 {
     const int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
     if (kind == PyUnicode_1BYTE_KIND)
-        return nx_enc_span1((const Py_UCS1 *)data, i, end, mb, ml, lim, pw);
+        return nx_enc_span1((const Py_UCS1 *)data, i, end, final, mb, ml, lim, pw);
     if (kind == PyUnicode_2BYTE_KIND)
-        return nx_enc_span2((const Py_UCS2 *)data, i, end, mb, ml, lim, pw);
-    return nx_enc_span4((const Py_UCS4 *)data, i, end, mb, ml, lim, pw);
+        return nx_enc_span2((const Py_UCS2 *)data, i, end, final, mb, ml, lim, pw);
+    return nx_enc_span4((const Py_UCS4 *)data, i, end, final, mb, ml, lim, pw);
 }
 
 /* nx_memo_span, and with refused (rn >= 0) each character the memo marks
@@ -4312,7 +4317,7 @@ static Py_ssize_t nx_memo_run(PyObject *text, Py_ssize_t i, Py_ssize_t end, unsi
 {
     for (;;) {
         Py_UCS4 c;
-        i = nx_memo_span(text, i, end, mb, ml, lim, pw);
+        i = nx_memo_span(text, i, end, 0, mb, ml, lim, pw);
         if (rn < 0 || i >= end)
             return i;
         c = PyUnicode_READ_CHAR(text, i);
@@ -4783,7 +4788,7 @@ static PyObject *nx_encode_str(PyObject *self, PyObject *const *args, Py_ssize_t
         w = small;
         memcpy(w, pre, (size_t)plen);
         w += plen;
-        i = nx_memo_span(text, 0, n, mb, ml, lim, &w);
+        i = nx_memo_span(text, 0, n, 1, mb, ml, lim, &w);
         out = PyBytes_FromStringAndSize(small, w - small);
         if (out == NULL || i == n)
             return out;
@@ -4795,7 +4800,7 @@ static PyObject *nx_encode_str(PyObject *self, PyObject *const *args, Py_ssize_t
     base = w = PyBytes_AS_STRING(out);
     memcpy(w, pre, (size_t)plen);
     w += plen;
-    i = nx_memo_span(text, 0, n, mb, ml, lim, &w);
+    i = nx_memo_span(text, 0, n, 1, mb, ml, lim, &w);
     if (_PyBytes_Resize(&out, w - base) < 0)
         return NULL;
     if (i == n)
@@ -4942,7 +4947,7 @@ static PyObject *nx_encode_cps(PyObject *self, PyObject *args)
         }
         base = PyByteArray_AS_STRING(out);
         w = base + size;
-        done = nx_enc_spanl(buf, 0, got, mb, ml, lim, &w);
+        done = nx_enc_spanl(buf, 0, got, 0, mb, ml, lim, &w);
         size = w - base;
         pos += done;
         if (done < got || pos < end)
