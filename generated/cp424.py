@@ -2868,7 +2868,7 @@ class StreamReader(Codec, codecs.StreamReader):
         data = bytes(input)
         dec = self._incremental
         dec.errors = errors
-        pending = dec._pending
+        pending = dec.getstate()[0]  # what it has not decoded: pending bytes and those held for a long token
         if not final and self._left and data == self._left:
             text = dec.decode(b"", True)  # the end of the stream
         else:
@@ -2876,7 +2876,7 @@ class StreamReader(Codec, codecs.StreamReader):
                 dec.setstate((b"", dec._state))
                 pending = b""
             text = dec.decode(data[len(pending):], final)  # the extension's feed where it can
-        self._left = dec._pending
+        self._left = dec.getstate()[0]
         return text, len(data) - len(self._left)
 
     def reset(self):

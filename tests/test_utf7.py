@@ -314,3 +314,17 @@ def test_utf7_stream_writer_ends_the_run_on_reset(text):
         writer.write(text[k:])
         writer.reset()
         assert sink.getvalue() == text.encode("utf-7"), k
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_utf7_stream_reader_keeps_a_long_run_read_in_small_pieces(backend):
+    """A run longer than 256 bytes read a few bytes at a time: the incremental decoder holds
+    such a token's later pieces aside until the input doubles, and the StreamReader took
+    only its pending bytes for what was left, so those pieces were lost and the rest read
+    as direct characters (the fuzz run's "+3A+" and 600 "/": "////…")."""
+    import io
+    m = load_backend("utf-7", backend)
+    for data in (b"+3A+" + b"/" * 600, b"+" + b"AGE" * 3000 + b"-x", b"a+" + b"ZeVnLIqe" * 200):
+        reader = m.getregentry().streamreader(io.BytesIO(data), "replace")
+        got = "".join(reader.read(size) for size in (15, 53, 172, 37, 154)) + reader.read()
+        assert got == data.decode("utf-7", "replace")

@@ -73,4 +73,8 @@ if __name__ == "__main__":  # python tests/fuzz/corpus.py SPEC HEX|FILE: keep a 
             print(*seed(name), sep="\n")
         raise SystemExit(0)
     spec, given = sys.argv[1], sys.argv[2]
-    print(add(spec, Path(given).read_bytes() if Path(given).is_file() else bytes.fromhex(given)))
+    try:
+        is_file = Path(given).is_file()
+    except OSError:  # a long hex string is no file name
+        is_file = False
+    print(add(spec, Path(given).read_bytes() if is_file else bytes.fromhex(given)))

@@ -131,11 +131,16 @@ def build(spec: str, work: Path) -> None:
         raise SystemExit(f"{spec}: the decode driver does not build: {' '.join(cmd)}\n{built.stderr}")
 
 
-def decode_line(module, data: bytes, bits: int) -> str:
+def decode_line(module, data: bytes, bits: int, runs: bool = False) -> str:
     """What MOD_decode gives (the driver's line), from the Python module's tokens: a
     char's code points, nothing for the signature or a shift (a spec with modes), the
     replacement for anything else and for a char wider than MOD_cp (a WIDE token),
-    counted as errors."""
+    counted as errors.  With a run of digits (*runs*, UTF-7) an erroring run also
+    writes the code points it read before its error, as the module's decode does: the
+    code points are then decode_codepoints's, the errors the error tokens."""
+    if runs:
+        errors = sum(1 for kind, *_ in module.tokens(data) if kind == "error")
+        return " ".join([str(errors)] + [f"{v:X}" for v in module.decode_codepoints(data, "replace")])
     errors, out = 0, list[int]()
     for kind, _, _, value in module.tokens(data):
         values = value if isinstance(value, tuple) else (value,)
@@ -176,8 +181,10 @@ def compare_c(spec: str, work: Path, python, cases: list[bytes]) -> list[tuple[b
     if error or len(lines) != len(cases) + 1:
         return out + [(b"", error or f"decode driver answered {len(lines) - 1} of {len(cases)} inputs")]
     bits = int(lines[0].split()[1])
+    from encspec import pipeline
+    runs = pipeline.load(spec)[1].digit_run is not None
     out += [(c, f"C decode {got[:200]} but python gives {want[:200]}")
-            for c, got in zip(cases, lines[1:]) if got != (want := decode_line(python, c, bits))]
+            for c, got in zip(cases, lines[1:]) if got != (want := decode_line(python, c, bits, runs))]
     return out
 
 
