@@ -242,7 +242,7 @@ def test_tokens_of_a_literal_form_of_several_code_points(tmp_path, capsys):
 def test_check_an_encoder_line_whose_bytes_read_as_another_sequence(tmp_path, capsys):
     rc, out, _ = run_cli(capsys, "check", literal(tmp_path))
     assert "bijective            no   counterexample: U+0041 U+030A -> 90 41 / 90 41 -> U+304B U+309A\n" in out
-    assert "  2 bytes: 1 code points and 1 sequences of code points\n" in out
+    assert "  2 bytes: 1 code point and 1 sequence of code points\n" in out
 
 
 def test_check_a_literal_form_written_back(tmp_path, capsys):
