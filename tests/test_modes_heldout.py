@@ -53,6 +53,7 @@ TEXT = ("a Z~\\+-!\n\t" "\u00a5\u203e" "\uff71\uff9f" "日本語テキスト漢�
         "\u00e9" "\u20ac" "\U0001f600" "\ud800" "\u304b\u309a" "\u309a" "\U0002000b")
 
 BACKENDS = ("python", "native")
+JISX0213 = ("iso2022_jp_2004", "iso2022_jp_3")
 CASES = [(c, b) for c in CODECS for b in BACKENDS]
 
 
@@ -99,6 +100,9 @@ def test_encode_of_drawn_text_equals_cpython(codec, backend):
     @settings(max_examples=examples(200), deadline=None)
     @given(_TEXTS)
     def run(text):
+        # CPython's JIS X 0213 encoders drop a U+0000 after a sequence starter (they read it as
+        # no next character): "か\x00".encode("iso2022_jp_2004") is 1B 24 28 51 24 2B 1B 28 42
+        assume(codec not in JISX0213 or "\x00" not in text)
         assert strict_encode_outcome(module.encode, text) == strict_encode_outcome(lambda t: t.encode(codec), text)
         for errors in ("replace", "xmlcharrefreplace"):
             assert module.encode(text, errors) == _cpython_encode(text, codec, errors), errors
