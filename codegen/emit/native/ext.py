@@ -504,12 +504,11 @@ def _modal_encoder_resumes(a: Automaton) -> bool:
     return all(k < 0 or to[k] in (-1, k) for k in to)
 
 
-def digit_run_context(a: Automaton) -> dict | None:
-    """The run of digits' constants for the C (native/templates/ext.c.j2, ``drun``), or
-    None without one: the opening byte, per byte its digit value (FF: not a digit), bits
-    per digit and per unit, the end byte (-1: none), whether surrogate pairs combine.
-    The C decodes a run the module's _scan_digits would make a plain character token of
-    and hands any other back to the module's _step, as it does a shift."""
+def digit_run_context(a: Automaton) -> description.DigitRunData | None:
+    """The run of digits the C reads (native/templates/ext.c.j2, ``drun``): the exports'
+    shared description of it (description.digit_run), or None without one.  The C
+    decodes a run the module's _scan_digits would make a plain character token of and
+    hands any other back to the module's _step, as it does a shift."""
     run = a.digit_run
     if run is None:
         return None
@@ -519,11 +518,7 @@ def digit_run_context(a: Automaton) -> dict | None:
     if run.bits + run.unit_bits > 56:  # the bits not yet a unit stay in a uint64_t
         raise Unsupported(a, "native", f"a run of digits of {run.bits}-bit digits and {run.unit_bits}-bit "
                                        "units is beyond the native decoder's 56 bits")
-    values = [0xFF] * 256
-    for v, b in enumerate(run.digits):
-        values[b] = v
-    return {"opener": run.opener, "values": values, "bits": run.bits, "width": run.unit_bits,
-            "end": -1 if run.end is None else run.end, "pairs": int(run.pairs)}
+    return description.digit_run(a)
 
 
 def ext_source(a: Automaton) -> str:
