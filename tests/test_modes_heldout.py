@@ -77,13 +77,9 @@ def _cpython_encode(text: str, codec: str, errors: str) -> bytes:
     return b"".join(encoder.encode(c) for c in text) + encoder.encode("", True)
 
 
-def _module(codec: str, backend: str):
-    return load_backend(codec, backend)
-
-
 @pytest.mark.parametrize(("codec", "backend"), CASES)
 def test_decode_of_drawn_bytes_equals_cpython(codec, backend):
-    module = _module(codec, backend)
+    module = load_backend(codec, backend)
 
     @settings(max_examples=examples(200), deadline=None)
     @given(_bytes(codec))
@@ -95,7 +91,7 @@ def test_decode_of_drawn_bytes_equals_cpython(codec, backend):
 
 @pytest.mark.parametrize(("codec", "backend"), CASES)
 def test_encode_of_drawn_text_equals_cpython(codec, backend):
-    module = _module(codec, backend)
+    module = load_backend(codec, backend)
 
     @settings(max_examples=examples(200), deadline=None)
     @given(_TEXTS)
@@ -111,7 +107,7 @@ def test_encode_of_drawn_text_equals_cpython(codec, backend):
 
 @pytest.mark.parametrize(("codec", "backend"), CASES)
 def test_incremental_decode_split_at_a_drawn_offset_equals_one_shot(codec, backend):
-    module = _module(codec, backend)
+    module = load_backend(codec, backend)
 
     @settings(max_examples=examples(100), deadline=None)
     @given(_bytes(codec), st.data())
@@ -125,7 +121,7 @@ def test_incremental_decode_split_at_a_drawn_offset_equals_one_shot(codec, backe
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_whatwg_iso_2022_jp_on_drawn_bytes_equals_the_standards_algorithm(backend):
-    module = _module("whatwg-iso-2022-jp", backend)
+    module = load_backend("whatwg-iso-2022-jp", backend)
 
     @settings(max_examples=examples(300), deadline=None)
     @given(_bytes("whatwg-iso-2022-jp"))
@@ -144,7 +140,7 @@ def test_whatwg_iso_2022_jp_on_drawn_bytes_equals_the_standards_algorithm(backen
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_whatwg_iso_2022_jp_encodes_drawn_text_as_the_standards_algorithm(backend):
-    module = _module("whatwg-iso-2022-jp", backend)
+    module = load_backend("whatwg-iso-2022-jp", backend)
 
     @settings(max_examples=examples(300), deadline=None)
     @given(_TEXTS)
